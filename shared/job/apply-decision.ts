@@ -1,0 +1,59 @@
+import type { Decision, DecisionOf } from './decisions.ts';
+import { enter, leave } from './aggregates.ts';
+import { putCondition } from './conditions.ts';
+import { recountAll } from './counting.ts';
+import type { JobState } from './state.ts';
+
+/** Folds a decision jobfold wrote to the log. */
+export function applyDecision(state: JobState, decision: Decision): void {
+  switch (decision.type) {
+    case 'StartTimeSet':
+      state.status.startTime = decision.startTime;
+      return;
+    case 'JobConditionChanged':
+      return applyCondition(state, decision);
+    case 'PodsTerminationRequested':
+      return applyTermination(state, decision);
+    case 'PodCreationsRequested':
+      // Upstream `ExpectCreations` replaces the Job's expectations.
+      state.expectations = { creations: decision.count, deletions: new Set(), setAt: Date.parse(decision.at) };
+      state.creationRequests += decision.count;
+      return;
+    case 'JobStatusSent':
+      state.lastStatusSent = decision.hash;
+      return;
+    case 'JobRejected':
+      state.rejectionRecorded = true;
+      return;
+    default: {
+      const exhaustive: never = decision;
+      throw new Error(`unknown decision ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}
+
+function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChanged'>): void {
+  const condition = decision.condition;
+  state.status.conditions = putCondition(state.status.conditions, condition);
+  if (condition.status !== 'True') return;
+  if (condition.type === 'Complete') state.status.completionTime = condition.lastTransitionTime;
+  if (condition.type === 'FailureTarget' || condition.type === 'SuccessCriteriaMet') {
+    recountAll(state);
+  }
+}
+
+function applyTermination(state: JobState, decision: DecisionOf<'PodsTerminationRequested'>): void {
+  const at = Date.parse(decision.at);
+  const uids = new Set<string>();
+  for (const ref of decision.pods) {
+    const pod = state.pods.get(ref.uid);
+    if (!pod || pod.terminationRequestedAt !== undefined) continue;
+    leave(state, pod);
+    pod.terminationRequestedAt = at;
+    if (decision.finalizersRemoved) pod.hasFinalizer = false;
+    enter(state, pod);
+    uids.add(pod.uid);
+  }
+  // Upstream `ExpectDeletions` replaces the Job's expectations.
+  state.expectations = { creations: 0, deletions: uids, setAt: at };
+}

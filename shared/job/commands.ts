@@ -1,0 +1,38 @@
+import type { TerminationCause } from './decisions.ts';
+import type { JobStatusView } from './status.ts';
+
+// Commands go back to the cluster that owns the Job, through its outbound queue. Each carries a
+// commandId derived from what it acts on, so a redelivered command is recognisable downstream.
+
+interface JobTarget {
+  readonly commandId: string;
+  readonly clusterId: string;
+  readonly namespace: string;
+  readonly jobName: string;
+  readonly jobUid: string;
+}
+
+/** Delete a pod, with a uid precondition so that a new pod with the same name is never hit. */
+export interface TerminatePod extends JobTarget {
+  readonly type: 'TerminatePod';
+  readonly podName: string;
+  readonly podUid: string;
+  readonly reason: string;
+  readonly message: string;
+  readonly cause: TerminationCause;
+}
+
+/** Create the pod for one completion index (or one more pod of a NonIndexed Job). */
+export interface CreatePod extends JobTarget {
+  readonly type: 'CreatePod';
+  readonly index: number | undefined;
+  readonly templateHash: string;
+}
+
+/** Write the status jobfold computed to `jobs/status` (Jobs whose managedBy names jobfold). */
+export interface UpdateJobStatus extends JobTarget {
+  readonly type: 'UpdateJobStatus';
+  readonly status: JobStatusView;
+}
+
+export type JobCommand = TerminatePod | CreatePod | UpdateJobStatus;

@@ -1,0 +1,39 @@
+import type { ConditionType } from './constants.ts';
+
+/** A batch/v1 JobCondition as jobfold writes it. */
+export interface JobCondition {
+  readonly type: ConditionType | string;
+  readonly status: 'True' | 'False' | 'Unknown' | string;
+  readonly reason: string;
+  readonly message: string;
+  readonly lastTransitionTime: string;
+  readonly lastProbeTime?: string;
+}
+
+export const findCondition = (
+  conditions: readonly JobCondition[],
+  type: string,
+): JobCondition | undefined => conditions.find((c) => c.type === type);
+
+/** True when the Job has a condition of this type with status True. */
+export const hasTrueCondition = (conditions: readonly JobCondition[], type: string): boolean =>
+  conditions.some((c) => c.type === type && c.status === 'True');
+
+/**
+ * Upstream `ensureJobConditionStatus` applied to a list: replaces a condition of the same type
+ * in place, or appends it. (Whether a False condition may be added is decided by the caller.)
+ */
+export function putCondition(
+  conditions: readonly JobCondition[],
+  condition: JobCondition,
+): JobCondition[] {
+  const at = conditions.findIndex((c) => c.type === condition.type);
+  if (at < 0) return [...conditions, condition];
+  const next = [...conditions];
+  next[at] = condition;
+  return next;
+}
+
+/** `Complete` or `Failed` with status True: the Job is finished and never synced again. */
+export const isFinished = (conditions: readonly JobCondition[]): boolean =>
+  hasTrueCondition(conditions, 'Complete') || hasTrueCondition(conditions, 'Failed');

@@ -1,0 +1,162 @@
+import { advanceRuleProgress } from '../policies/success-policy.ts';
+import { matchPodFailurePolicy } from '../policies/pod-failure-policy.ts';
+import { hasTrueCondition } from './conditions.ts';
+import type { PodRecord } from './pod-record.ts';
+import type { JobState } from './state.ts';
+
+// How a pod is counted, mirroring upstream `trackJobStatusAndRemoveFinalizers`: a pod counts
+// once, and only while it shows the tracking finalizer (the finalizer is what tells the
+// controller the pod was not counted yet). The rules are applied when the pod's observation
+// changes, and again for every pod when a decision changes them (FailureTarget, success).
+
+/** Only keep this many failure times after the last success: the delay is capped long before. */
+const MAX_FAILURE_TIMES = 64;
+
+/** Upstream `isPodFailed`: phase Failed, or a deleted non-succeeded pod unless Failed-only. */
+export function isPodFailed(state: JobState, pod: PodRecord): boolean {
+  if (pod.phase === 'Failed') return true;
+  if (state.settings?.onlyReplaceFailedPods) return false;
+  return pod.deletionTimestamp !== undefined && pod.phase !== 'Succeeded';
+}
+
+const validIndex = (state: JobState, pod: PodRecord): boolean =>
+  pod.index >= 0 && pod.index < (state.settings?.completions ?? 0);
+
+/** Evaluates the pod failure policy once the pod has failed, and remembers a FailJob match. */
+export function judgeFailure(state: JobState, pod: PodRecord): void {
+  const settings = state.settings;
+  if (!settings || pod.failureMatch !== undefined || pod.phase !== 'Failed') return;
+  pod.failureMatch = matchPodFailurePolicy(settings.podFailurePolicyRules, pod);
+  const match = pod.failureMatch;
+  if (match.action === 'FailJob' && (!state.failJob || pod.seq < state.failJob.podSeq)) {
+    state.failJob = {
+      podSeq: pod.seq,
+      uid: pod.uid,
+      podName: pod.name,
+      ruleIndex: match.ruleIndex ?? 0,
+      ruleName: match.ruleName,
+      message: match.message ?? '',
+      tippedBy: pod.lastSeq,
+    };
+  }
+}
+
+/** backoffLimitPerIndex (upstream `isIndexFailed`): marks the pod's index failed if it is. */
+export function judgeIndex(state: JobState, pod: PodRecord): void {
+  const limit = state.settings?.backoffLimitPerIndex;
+  if (limit === undefined || !validIndex(state, pod) || !isPodFailed(state, pod)) return;
+  const match = pod.failureMatch;
+  const countsAsFailure = match ? match.countFailed : true;
+  const failed = match?.action === 'FailIndex' || (countsAsFailure && pod.failureCount >= limit);
+  if (failed && state.status.failedIndexes.add(pod.index)) releaseHeld(state, pod.index);
+}
+
+/** Counts the pod if its state says it should be counted now. */
+export function countPod(state: JobState, pod: PodRecord): void {
+  const settings = state.settings;
+  if (!settings || pod.counted !== 'none' || !pod.hasFinalizer) return;
+  if (settings.indexed && !validIndex(state, pod)) return;
+  if (pod.phase === 'Succeeded') return countSucceeded(state, pod);
+  const failing = hasTrueCondition(state.status.conditions, 'FailureTarget');
+  if (isPodFailed(state, pod)) {
+    if (!failing && holdForReplacement(state, pod)) return;
+    return countFailed(state, pod, true);
+  }
+  // While the Job is failing, every other pod it still tracks is counted as failed.
+  if (failing) countFailed(state, pod, false);
+}
+
+function countSucceeded(state: JobState, pod: PodRecord): void {
+  pod.counted = 'succeeded';
+  const { status, settings } = state;
+  if (settings?.indexed) {
+    if (status.completedIndexes.add(pod.index)) {
+      advanceRuleProgress(settings.successPolicyRules ?? [], state.successRuleProgress, pod.index);
+      releaseHeld(state, pod.index);
+    }
+  } else {
+    status.succeeded += 1;
+  }
+  state.lastSucceeded = { uid: pod.uid, name: pod.name, index: pod.index, seq: pod.lastSeq };
+  recordSuccessTime(state, pod.finishedAt);
+}
+
+/** `ownFailure`: the pod failed by itself (feeds the recreation backoff), not by the Job failing. */
+function countFailed(state: JobState, pod: PodRecord, ownFailure: boolean): void {
+  const ignored = ownFailure && pod.failureMatch?.countFailed === false;
+  pod.counted = ignored ? 'ignored' : 'failed';
+  if (!ignored) state.status.failed += 1;
+  if (ownFailure) recordFailureTime(state, pod.finishedAt);
+}
+
+/**
+ * backoffLimitPerIndex: the latest failed pod of an index that is not succeeded, failed or
+ * active keeps its finalizer until the replacement exists, so its failure count carries over
+ * (upstream `getPodsWithDelayedDeletionPerIndex`). Returns true when the pod is held.
+ */
+function holdForReplacement(state: JobState, pod: PodRecord): boolean {
+  const settings = state.settings;
+  if (settings?.backoffLimitPerIndex === undefined) return false;
+  if (hasTrueCondition(state.status.conditions, 'SuccessCriteriaMet')) return false;
+  const index = pod.index;
+  const { completedIndexes, failedIndexes } = state.status;
+  if (completedIndexes.has(index) || failedIndexes.has(index) || state.activeByIndex.has(index)) {
+    return false;
+  }
+  const heldUid = state.held.get(index);
+  const held = heldUid === undefined ? undefined : state.pods.get(heldUid);
+  if (held && held.uid !== pod.uid) {
+    const keepsHeld =
+      absoluteFailureCount(held) > absoluteFailureCount(pod) || pod.finishedAt < held.finishedAt;
+    if (keepsHeld) return false;
+    releaseHeld(state, index);
+  }
+  state.held.set(index, pod.uid);
+  if (pod.failureMatch?.countFailed !== false) state.heldCountable += 1;
+  return true;
+}
+
+export const absoluteFailureCount = (pod: PodRecord): number =>
+  pod.failureCount + pod.ignoredFailureCount;
+
+/** Counts the pod held for an index, once its replacement exists or the index is settled. */
+export function releaseHeld(state: JobState, index: number): void {
+  const uid = state.held.get(index);
+  if (uid === undefined) return;
+  state.held.delete(index);
+  const pod = state.pods.get(uid);
+  if (!pod) return;
+  if (pod.failureMatch?.countFailed !== false) state.heldCountable -= 1;
+  countFailed(state, pod, true);
+}
+
+/** A success finishing at or after a failure resets the consecutive-failure count. */
+function recordSuccessTime(state: JobState, finishedAt: number): void {
+  const backoff = state.backoff;
+  if (backoff.lastSuccessAt === undefined || finishedAt > backoff.lastSuccessAt) {
+    backoff.lastSuccessAt = finishedAt;
+  }
+  backoff.failureTimes = backoff.failureTimes.filter((t) => t > finishedAt);
+}
+
+function recordFailureTime(state: JobState, finishedAt: number): void {
+  const backoff = state.backoff;
+  if (backoff.lastSuccessAt !== undefined && finishedAt <= backoff.lastSuccessAt) return;
+  const times = backoff.failureTimes;
+  let at = times.length;
+  while (at > 0 && (times[at - 1] ?? 0) > finishedAt) at--;
+  times.splice(at, 0, finishedAt);
+  if (times.length > MAX_FAILURE_TIMES) times.shift();
+}
+
+/**
+ * Re-applies the counting rules after a decision changed them: FailureTarget and
+ * SuccessCriteriaMet release the pods held for replacement, and FailureTarget counts every
+ * pod still tracked as failed. O(pods), once per Job.
+ */
+export function recountAll(state: JobState): void {
+  for (const index of [...state.held.keys()]) releaseHeld(state, index);
+  for (const pod of state.pods.values()) {
+    if (!pod.gone) countPod(state, pod);
+  }
+}

@@ -1,0 +1,210 @@
+import type { JobCommand } from './commands.ts';
+import { findCondition, isFinished, putCondition, type JobCondition } from './conditions.ts';
+import { EXPECTATIONS_TIMEOUT_MS, JOB_CONTROLLER_NAME, JOBFOLD_CONTROLLER_NAME, Message, Reason } from './constants.ts';
+import type { Decision, Evidence } from './decisions.ts';
+import { chooseFinishTarget, type FinishTarget } from './finish-condition.ts';
+import { managePods } from './manage-pods.ts';
+import { activePods, newSync, record, terminate, wakeAt, type Sync } from './sync.ts';
+import type { JobState } from './state.ts';
+import { jobStatus } from './status.ts';
+import { activeDeadlineAt } from '../policies/active-deadline.ts';
+import { stableHash } from './stable-hash.ts';
+
+/** What one reconcile decided: decisions for the log, commands for the cluster. */
+export interface Reconciliation {
+  readonly decisions: readonly Decision[];
+  readonly commands: readonly JobCommand[];
+  /** When to reconcile again if nothing else happens (deadline, backoff, expectations). */
+  readonly wakeAt: string | undefined;
+}
+
+const NOTHING: Reconciliation = { decisions: [], commands: [], wakeAt: undefined };
+
+/**
+ * The decision function: one upstream `syncJob` over the folded state, at time `now`
+ * (RFC 3339). Steps, in upstream's order:
+ *  1. set startTime on the first unsuspended sync;
+ *  2. choose the outcome (see chooseFinishTarget for the order of the checks);
+ *  3. outcome chosen: delete every active pod; otherwise manage pods (create or delete), then
+ *     check completions, then the Suspended condition;
+ *  4. write the interim condition, and the terminal one once no pod is terminating.
+ * Never throws on any state the fold can reach.
+ */
+export function decide(state: JobState, now: string): Reconciliation {
+  const settings = state.settings;
+  if (state.rejected) return rejection(state, now);
+  if (!state.identity || !settings || state.deleted) return NOTHING;
+  if (!reconciledByUs(settings.managedBy)) return NOTHING;
+  const sync = newSync(state, now);
+  if (isFinished(state.status.conditions)) {
+    terminateLingering(sync);
+    return done(sync);
+  }
+  if (sync.startTime === undefined && !settings.suspend) {
+    sync.startTime = now;
+    record(sync, { type: 'StartTimeSet', startTime: now });
+  }
+  const expectationsMet = expectationsSatisfied(state, sync.now);
+  // Requested creations not seen yet count as active until the expectation expires.
+  if (!expectationsExpired(state, sync.now)) sync.active += state.expectations.creations;
+  let target = chooseFinishTarget(sync);
+  if (target) {
+    const reason = target.outcome === 'success' ? target.reason : target.reason;
+    terminate(sync, activePods(state), 'JobFinishing', reason, target.message);
+    // Upstream keeps the outcome only once every pod it created or deleted has been seen.
+    if (!expectationsMet) target = undefined;
+  } else {
+    let managed = false;
+    if (expectationsMet) {
+      managePods(sync);
+      managed = true;
+    }
+    target = completionsReached(sync);
+    if (!target && managed) suspendedCondition(sync);
+  }
+  if (target) writeConditions(sync, target);
+  scheduleWakeUp(sync, expectationsMet);
+  sendStatus(sync);
+  return done(sync);
+}
+
+/** `spec.managedBy` unset, the built-in controller, or jobfold: anything else is not ours. */
+function reconciledByUs(managedBy: string | undefined): boolean {
+  return managedBy === undefined || managedBy === JOB_CONTROLLER_NAME || managedBy === JOBFOLD_CONTROLLER_NAME;
+}
+
+function rejection(state: JobState, now: string): Reconciliation {
+  if (state.rejectionRecorded || !state.rejected) return NOTHING;
+  const sync = newSync(state, now);
+  record(sync, {
+    type: 'JobRejected',
+    errors: state.rejected.map(({ field, type, detail, message }) => ({ field, type, detail, message })),
+  });
+  return done(sync);
+}
+
+function expectationsSatisfied(state: JobState, now: number): boolean {
+  const { creations, deletions } = state.expectations;
+  return (creations <= 0 && deletions.size === 0) || expectationsExpired(state, now);
+}
+
+function expectationsExpired(state: JobState, now: number): boolean {
+  const setAt = state.expectations.setAt;
+  return setAt === undefined || now - setAt > EXPECTATIONS_TIMEOUT_MS;
+}
+
+/** Check 8: completions reached once nothing is active (work queue: any success). */
+function completionsReached(sync: Sync): FinishTarget | undefined {
+  const { state } = sync;
+  const settings = state.settings;
+  if (!settings) return undefined;
+  const succeeded = settings.indexed ? state.status.completedIndexes.size : state.status.succeeded;
+  const reached =
+    settings.completions === undefined
+      ? succeeded > 0 && sync.active === 0
+      : succeeded >= settings.completions && sync.active === 0;
+  if (!reached) return undefined;
+  return {
+    outcome: 'success',
+    reason: Reason.CompletionsReached,
+    message: Message.CompletionsReached,
+    isNew: true,
+    evidence: {
+      tippedBy: state.lastSucceeded?.seq ?? state.position,
+      pods: state.lastSucceeded ? [state.lastSucceeded] : undefined,
+      succeeded,
+      limit: settings.completions,
+      succeededIndexes: settings.indexed ? state.status.completedIndexes.toString() : undefined,
+    },
+  };
+}
+
+/** Upstream `ensureJobConditionStatus` for Suspended; resuming resets startTime. */
+function suspendedCondition(sync: Sync): void {
+  const suspend = sync.state.settings?.suspend ?? false;
+  const existing = findCondition(sync.conditions, 'Suspended');
+  const wanted = suspend
+    ? { status: 'True', reason: Reason.JobSuspended, message: Message.JobSuspended }
+    : { status: 'False', reason: Reason.JobResumed, message: Message.JobResumed };
+  if (!existing && !suspend) return; // a False condition is never added, only flipped
+  if (existing?.status === wanted.status && existing.reason === wanted.reason && existing.message === wanted.message) {
+    return;
+  }
+  setCondition(sync, { type: 'Suspended', ...wanted, lastTransitionTime: sync.nowIso }, { tippedBy: sync.state.position });
+  if (!suspend) {
+    sync.startTime = sync.nowIso;
+    record(sync, { type: 'StartTimeSet', startTime: sync.nowIso });
+  }
+}
+
+/** The interim condition first; the terminal one only when no pod is left terminating. */
+function writeConditions(sync: Sync, target: FinishTarget): void {
+  const success = target.outcome === 'success';
+  const interim = success ? 'SuccessCriteriaMet' : 'FailureTarget';
+  const terminal = success ? 'Complete' : 'Failed';
+  if (target.isNew && findCondition(sync.conditions, interim)?.status !== 'True') {
+    setCondition(sync, condition(sync, interim, target), target.evidence);
+  }
+  if (sync.terminating === 0) {
+    const evidence: Evidence = { ...target.evidence, follows: interim };
+    setCondition(sync, condition(sync, terminal, target), evidence);
+  }
+}
+
+function condition(sync: Sync, type: string, target: FinishTarget): JobCondition {
+  return { type, status: 'True', reason: target.reason, message: target.message, lastTransitionTime: sync.nowIso };
+}
+
+function setCondition(sync: Sync, condition: JobCondition, evidence: Evidence): void {
+  sync.conditions = putCondition(sync.conditions, condition);
+  record(sync, { type: 'JobConditionChanged', condition, evidence });
+}
+
+/** A finished Job keeps no pods: any that shows up active later is terminated too. */
+function terminateLingering(sync: Sync): void {
+  const conditions = sync.state.status.conditions;
+  const final = findCondition(conditions, 'Complete') ?? findCondition(conditions, 'Failed');
+  terminate(sync, activePods(sync.state), 'JobFinished', final?.reason ?? '', final?.message ?? '');
+}
+
+function scheduleWakeUp(sync: Sync, expectationsMet: boolean): void {
+  const { state } = sync;
+  const settings = state.settings;
+  const finishing = findCondition(sync.conditions, 'FailureTarget') ?? findCondition(sync.conditions, 'SuccessCriteriaMet');
+  if (finishing || !settings) return;
+  const start = sync.startTime === undefined ? undefined : Date.parse(sync.startTime);
+  const deadline = settings.suspend ? undefined : activeDeadlineAt(settings.activeDeadlineSeconds, start);
+  if (deadline !== undefined && deadline > sync.now) wakeAt(sync, deadline);
+  const setAt = state.expectations.setAt;
+  if (!expectationsMet && setAt !== undefined) wakeAt(sync, setAt + EXPECTATIONS_TIMEOUT_MS + 1);
+}
+
+/** Jobs managed by jobfold get the computed status written back when it changes. */
+function sendStatus(sync: Sync): void {
+  const { state } = sync;
+  if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME || sync.decisions.length === 0) return;
+  const identity = state.identity;
+  if (!identity) return;
+  const status = { ...jobStatus(state), conditions: sync.conditions, startTime: sync.startTime ?? null };
+  const view = { ...status, active: sync.active, ready: sync.ready, terminating: sync.terminating };
+  const hash = stableHash(view);
+  if (hash === state.lastStatusSent) return;
+  record(sync, { type: 'JobStatusSent', hash });
+  sync.commands.push({
+    type: 'UpdateJobStatus',
+    commandId: `${identity.uid}/status/${hash}`,
+    clusterId: identity.clusterId,
+    namespace: identity.namespace,
+    jobName: identity.name,
+    jobUid: identity.uid,
+    status: view,
+  });
+}
+
+function done(sync: Sync): Reconciliation {
+  return {
+    decisions: sync.decisions,
+    commands: sync.commands,
+    wakeAt: sync.wakeAt === undefined ? undefined : new Date(sync.wakeAt).toISOString(),
+  };
+}

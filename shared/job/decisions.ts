@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
+
+// Decision events: what jobfold concluded, each with its evidence, written to the log by the
+// reconciler so that the history can say why. Their eventIds are derived from the Job uid and
+// the log position they were decided at, so two reconcilers deciding the same thing collide.
+
+export const JobConditionSchema = z.object({
+  type: z.string(),
+  status: z.string(),
+  reason: z.string(),
+  message: z.string(),
+  lastTransitionTime: TimeSchema,
+});
+
+export const PodRefSchema = z.object({
+  uid: z.string(),
+  name: z.string(),
+  index: optional(z.number().int()),
+  seq: z.number().int(),
+});
+export type PodRefData = z.infer<typeof PodRefSchema>;
+
+/** Why a condition was set: the rule, the pods or indexes that satisfied it, the tipping event. */
+export const EvidenceSchema = z.object({
+  /** Log position of the event that tipped the decision. */
+  tippedBy: z.number().int(),
+  rule: optional(
+    z.object({
+      policy: z.enum(['podFailurePolicy', 'successPolicy']),
+      index: z.number().int(),
+      name: optional(z.string()),
+    }),
+  ),
+  pods: optional(z.array(PodRefSchema)),
+  container: optional(z.object({ name: z.string(), exitCode: z.number().int() })),
+  podCondition: optional(z.string()),
+  succeededIndexes: optional(z.string()),
+  failedIndexes: optional(z.string()),
+  succeeded: optional(z.number().int()),
+  failed: optional(z.number().int()),
+  limit: optional(z.number().int()),
+  startTime: optional(TimeSchema),
+  activeDeadlineSeconds: optional(z.number().int()),
+  /** For Complete/Failed: the interim condition it follows. */
+  follows: optional(z.enum(['SuccessCriteriaMet', 'FailureTarget'])),
+});
+export type Evidence = z.infer<typeof EvidenceSchema>;
+
+const decided = { eventId: z.string().min(1), at: TimeSchema, seq: optional(z.number().int()) };
+
+export const TerminationCauseSchema = z.enum([
+  'JobFinishing', // a FailureTarget or SuccessCriteriaMet decision: the outcome is known
+  'JobFinished', // a pod appeared after the Job finished
+  'JobSuspended',
+  'ExcessPods',
+  'InvalidIndex',
+  'DuplicateIndex',
+]);
+export type TerminationCause = z.infer<typeof TerminationCauseSchema>;
+
+export const DecisionSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('StartTimeSet'), ...decided, startTime: TimeSchema }),
+  z.object({
+    type: z.literal('JobConditionChanged'),
+    ...decided,
+    condition: JobConditionSchema,
+    evidence: EvidenceSchema,
+  }),
+  z.object({
+    type: z.literal('PodsTerminationRequested'),
+    ...decided,
+    cause: TerminationCauseSchema,
+    reason: z.string(),
+    message: z.string(),
+    /** manageJob removes the tracking finalizer before deleting, so the pods never count. */
+    finalizersRemoved: z.boolean(),
+    pods: z.array(PodRefSchema),
+  }),
+  z.object({
+    type: z.literal('PodCreationsRequested'),
+    ...decided,
+    count: z.number().int().positive(),
+    indexes: optional(z.array(z.number().int().nonnegative())),
+  }),
+  z.object({ type: z.literal('JobStatusSent'), ...decided, hash: z.string() }),
+  z.object({
+    type: z.literal('JobRejected'),
+    ...decided,
+    errors: z.array(
+      z.object({ field: z.string(), type: z.string(), detail: z.string(), message: z.string() }),
+    ),
+  }),
+]);
+export type Decision = z.infer<typeof DecisionSchema>;
+export type DecisionOf<T extends Decision['type']> = Extract<Decision, { type: T }>;

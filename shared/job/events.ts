@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { JobSchema } from '../k8s/job.ts';
+import { PodSchema } from '../k8s/pod.ts';
+import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
+
+// The per-Job log holds two kinds of events: observations (what a cluster reported) and
+// decisions (what jobfold concluded). `evolve` folds both; `decide` only ever emits decisions.
+
+/** Cluster ids appear in EventBridge sources and DynamoDB keys: keep them plain. */
+export const ClusterIdSchema = z
+  .string()
+  .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a DNS label (lowercase letters, digits, "-")');
+
+const envelope = {
+  /** Stable across retries (the forwarder uses uid + resourceVersion); duplicates are dropped. */
+  eventId: z.string().min(1).max(256),
+  clusterId: ClusterIdSchema,
+  observedAt: TimeSchema,
+  /** Log position, set when the event is read back from the log. */
+  seq: optional(z.number().int().nonnegative()),
+};
+
+export const PodObservedSchema = z.object({ type: z.literal('PodObserved'), ...envelope, pod: PodSchema });
+export const PodDeletedSchema = z.object({
+  type: z.literal('PodDeleted'),
+  ...envelope,
+  uid: z.string().min(1).max(128),
+  name: optional(z.string().max(253)),
+  namespace: optional(z.string().max(63)),
+});
+export const JobObservedSchema = z.object({ type: z.literal('JobObserved'), ...envelope, job: JobSchema });
+export const JobDeletedSchema = z.object({
+  type: z.literal('JobDeleted'),
+  ...envelope,
+  uid: z.string().min(1).max(128),
+});
+/** The clock: lets deadlines and backoff expire when nothing else happens. */
+export const TickSchema = z.object({ type: z.literal('Tick'), ...envelope });
+
+export const ObservationSchema = z.discriminatedUnion('type', [
+  PodObservedSchema,
+  PodDeletedSchema,
+  JobObservedSchema,
+  JobDeletedSchema,
+  TickSchema,
+]);
+export type PodObserved = z.infer<typeof PodObservedSchema>;
+export type PodDeleted = z.infer<typeof PodDeletedSchema>;
+export type JobObserved = z.infer<typeof JobObservedSchema>;
+export type JobDeleted = z.infer<typeof JobDeletedSchema>;
+export type Tick = z.infer<typeof TickSchema>;
+export type Observation = z.infer<typeof ObservationSchema>;

@@ -1,0 +1,135 @@
+import { exceedsBackoffLimit } from '../policies/backoff-limit.ts';
+import { pastActiveDeadline } from '../policies/active-deadline.ts';
+import { matchFailedIndexes } from '../policies/failed-indexes.ts';
+import { failJobReason } from '../policies/pod-failure-policy-reason.ts';
+import { matchSuccessPolicy } from '../policies/success-policy.ts';
+import { findCondition } from './conditions.ts';
+import { Message, Reason } from './constants.ts';
+import type { Evidence } from './decisions.ts';
+import type { Sync } from './sync.ts';
+
+/** The outcome a sync has settled on: an interim condition, then the terminal one. */
+export interface FinishTarget {
+  readonly outcome: 'success' | 'failure';
+  readonly reason: string;
+  readonly message: string;
+  /** False when the interim condition (FailureTarget / SuccessCriteriaMet) is already set. */
+  readonly isNew: boolean;
+  readonly evidence: Evidence;
+}
+
+/**
+ * Picks the Job's outcome in upstream `syncJob`'s order; the first hit wins and later checks
+ * are not evaluated:
+ *  1. SuccessCriteriaMet already set: heading for Complete; no failure check runs at all.
+ *  2. FailureTarget already set: heading for Failed with the same reason and message.
+ *  3. a failed pod matches a FailJob rule of the pod failure policy (KEP-3329, KEP-4443);
+ *  4. backoffLimit exceeded;
+ *  5. activeDeadlineSeconds passed;
+ *  6. backoffLimitPerIndex: maxFailedIndexes exceeded, else every index settled with failures;
+ *  7. the success policy matched (KEP-3998).
+ * Completions reached (check 8) comes after pod management, in decide.
+ */
+export function chooseFinishTarget(sync: Sync): FinishTarget | undefined {
+  const { state } = sync;
+  const settings = state.settings;
+  if (!settings) return undefined;
+  const tippedBy = state.position;
+  const met = findCondition(sync.conditions, 'SuccessCriteriaMet');
+  if (met?.status === 'True') return existing('success', met.reason, met.message, tippedBy);
+  const target = findCondition(sync.conditions, 'FailureTarget');
+  if (target?.status === 'True') return existing('failure', target.reason, target.message, tippedBy);
+
+  const status = state.status;
+  const failJob = state.failJob;
+  if (failJob) {
+    const pod = state.pods.get(failJob.uid);
+    const match = pod?.failureMatch;
+    return {
+      outcome: 'failure',
+      reason: failJobReason(failJob, state.config.gates),
+      message: failJob.message,
+      isNew: true,
+      evidence: {
+        tippedBy: failJob.tippedBy,
+        rule: { policy: 'podFailurePolicy', index: failJob.ruleIndex, name: failJob.ruleName },
+        pods: [{ uid: failJob.uid, name: failJob.podName, index: pod?.index, seq: failJob.podSeq }],
+        container: match?.container,
+        podCondition: match?.conditionType,
+      },
+    };
+  }
+  const failed = status.failed + state.heldCountable;
+  const backoff = {
+    backoffLimit: settings.backoffLimit,
+    failed,
+    restartPolicyOnFailure: settings.restartPolicyOnFailure,
+    restartsOfRunningPods: state.counts.restartsOfRunningPods,
+  };
+  if (exceedsBackoffLimit(backoff)) {
+    return failure(Reason.BackoffLimitExceeded, Message.BackoffLimitExceeded, {
+      tippedBy,
+      failed,
+      limit: settings.backoffLimit,
+    });
+  }
+  const startTime = sync.startTime === undefined ? undefined : Date.parse(sync.startTime);
+  const deadline = {
+    activeDeadlineSeconds: settings.activeDeadlineSeconds,
+    startTime,
+    suspended: settings.suspend,
+    now: sync.now,
+  };
+  if (pastActiveDeadline(deadline)) {
+    return failure(Reason.DeadlineExceeded, Message.DeadlineExceeded, {
+      tippedBy,
+      startTime: sync.startTime,
+      activeDeadlineSeconds: settings.activeDeadlineSeconds,
+    });
+  }
+  if (settings.backoffLimitPerIndex !== undefined) {
+    const verdict = matchFailedIndexes({
+      failedIndexes: status.failedIndexes.size,
+      succeededIndexes: status.completedIndexes.size,
+      maxFailedIndexes: settings.maxFailedIndexes,
+      completions: settings.completions ?? 0,
+    });
+    if (verdict) {
+      return failure(verdict.reason, verdict.message, {
+        tippedBy,
+        failedIndexes: status.failedIndexes.toString(),
+        succeededIndexes: status.completedIndexes.toString(),
+        limit: settings.maxFailedIndexes,
+      });
+    }
+  }
+  const success = matchSuccessPolicy(
+    settings.successPolicyRules,
+    state.successRuleProgress,
+    status.completedIndexes.size,
+  );
+  if (success) {
+    const last = state.lastSucceeded;
+    return {
+      outcome: 'success',
+      reason: Reason.SuccessPolicy,
+      message: success.message,
+      isNew: true,
+      evidence: {
+        tippedBy: last?.seq ?? tippedBy,
+        rule: { policy: 'successPolicy', index: success.ruleIndex },
+        pods: last ? [last] : undefined,
+        succeededIndexes: status.completedIndexes.toString(),
+      },
+    };
+  }
+  return undefined;
+}
+
+function existing(outcome: FinishTarget['outcome'], reason: string, message: string, tippedBy: number) {
+  return { outcome, reason, message, isNew: false, evidence: { tippedBy } };
+}
+
+function failure(reason: string, message: string, evidence: Evidence): FinishTarget {
+  return { outcome: 'failure', reason, message, isNew: true, evidence };
+}

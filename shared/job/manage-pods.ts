@@ -1,0 +1,138 @@
+import { remainingBackoffMs } from '../policies/backoff-delay.ts';
+import { byLeastAdvanced } from './active-pods-order.ts';
+import { MAX_POD_CREATE_DELETE_PER_SYNC, Message, Reason } from './constants.ts';
+import type { CreatePod } from './commands.ts';
+import type { PodRecord } from './pod-record.ts';
+import { absoluteFailureCount } from './counting.ts';
+import { activePods, record, terminate, wakeAt, type Sync } from './sync.ts';
+
+/**
+ * Upstream `manageJob`: keeps the number of active pods at what the Job wants. Deletes pods
+ * of a suspended Job; deletes excess, duplicated and invalid-index pods; otherwise creates the
+ * missing ones, unless the recreation backoff still runs. A sync deletes or creates, never both.
+ */
+export function managePods(sync: Sync): void {
+  const { state } = sync;
+  const settings = state.settings;
+  if (!settings) return;
+  if (settings.suspend) {
+    const all = activePods(state).sort(byLeastAdvanced);
+    terminate(sync, all, 'JobSuspended', Reason.JobSuspended, Message.JobSuspended);
+    return;
+  }
+  const succeeded = settings.indexed ? state.status.completedIndexes.size : state.status.succeeded;
+  const active = sync.active;
+  const wantActive =
+    settings.completions === undefined
+      ? succeeded > 0
+        ? active
+        : settings.parallelism
+      : Math.max(0, Math.min(settings.completions - succeeded, settings.parallelism));
+  if (removePods(sync, Math.max(0, active - wantActive), wantActive)) return;
+  createPods(sync, wantActive);
+}
+
+/** Upstream `activePodsForRemoval`; returns true when anything was deleted. */
+function removePods(sync: Sync, atLeast: number, wantActive: number): boolean {
+  const { state } = sync;
+  const forced = state.settings?.indexed ? invalidAndDuplicated(sync) : { invalid: [], duplicated: [] };
+  const forcedCount = forced.invalid.length + forced.duplicated.length;
+  if (forcedCount === 0 && atLeast === 0) return false;
+  let budget = MAX_POD_CREATE_DELETE_PER_SYNC;
+  const take = (pods: PodRecord[]) => pods.splice(0, budget);
+  const invalid = take(forced.invalid);
+  budget -= invalid.length;
+  const duplicated = take(forced.duplicated);
+  budget -= duplicated.length;
+  const chosen = new Set([...invalid, ...duplicated]);
+  const excess = activePods(state)
+    .filter((p) => !chosen.has(p))
+    .sort(byLeastAdvanced)
+    .slice(0, Math.min(budget, Math.max(0, atLeast - chosen.size)));
+  terminate(sync, invalid, 'InvalidIndex', 'InvalidIndex', 'Pod has no valid completion index');
+  terminate(sync, duplicated, 'DuplicateIndex', 'DuplicateIndex', 'Another pod runs the same completion index');
+  terminate(sync, excess, 'ExcessPods', 'ExcessPods', `Job wants ${wantActive} active pods`);
+  return invalid.length + duplicated.length + excess.length > 0;
+}
+
+/** Indexed Jobs: pods without a valid index, and all but the most advanced pod per index. */
+function invalidAndDuplicated(sync: Sync): { invalid: PodRecord[]; duplicated: PodRecord[] } {
+  const { state } = sync;
+  const invalid: PodRecord[] = [];
+  const duplicated: PodRecord[] = [];
+  if (state.invalidActive.size === 0 && state.duplicatedIndexes.size === 0) return { invalid, duplicated };
+  const byIndex = new Map<number, PodRecord[]>();
+  for (const pod of activePods(state)) {
+    if (state.invalidActive.has(pod.uid)) invalid.push(pod);
+    else if (state.duplicatedIndexes.has(pod.index)) {
+      byIndex.set(pod.index, [...(byIndex.get(pod.index) ?? []), pod]);
+    }
+  }
+  for (const pods of byIndex.values()) duplicated.push(...pods.sort(byLeastAdvanced).slice(0, -1));
+  return { invalid, duplicated };
+}
+
+function createPods(sync: Sync, wantActive: number): void {
+  const { state } = sync;
+  const settings = state.settings;
+  if (!settings) return;
+  if (settings.backoffLimitPerIndex === undefined) {
+    const times = state.backoff.failureTimes;
+    const remaining = remainingBackoffMs(times.length, times.at(-1), sync.now);
+    if (remaining > 0) return wakeAt(sync, sync.now + remaining);
+  }
+  const blockedByTerminating = settings.onlyReplaceFailedPods ? state.counts.terminating : 0;
+  let diff = Math.min(wantActive - blockedByTerminating - sync.active, MAX_POD_CREATE_DELETE_PER_SYNC);
+  if (diff <= 0) return;
+  let indexes: number[] | undefined;
+  if (settings.indexed) {
+    indexes = pendingIndexes(sync, diff);
+    diff = indexes.length;
+    if (diff === 0) return;
+  }
+  record(sync, { type: 'PodCreationsRequested', count: diff, indexes });
+  const identity = state.identity;
+  for (let i = 0; i < diff; i++) {
+    const command: CreatePod = {
+      type: 'CreatePod',
+      commandId: `${identity?.uid}/create/${state.creationRequests + i}`,
+      clusterId: identity?.clusterId ?? '',
+      namespace: identity?.namespace ?? '',
+      jobName: identity?.name ?? '',
+      jobUid: identity?.uid ?? '',
+      index: indexes?.[i],
+      templateHash: settings.templateHash,
+    };
+    sync.commands.push(command);
+  }
+  sync.active += diff;
+}
+
+/**
+ * Upstream `firstPendingIndexes`: the lowest indexes not succeeded, not active, not failed,
+ * and (Failed-only replacement) not held by a terminating pod; with backoffLimitPerIndex, only
+ * those whose per-index backoff has run out (`getPodCreationInfoForIndependentIndexes`).
+ */
+function pendingIndexes(sync: Sync, count: number): number[] {
+  const { state } = sync;
+  const settings = state.settings;
+  const completions = settings?.completions ?? 0;
+  const failedOnly = settings?.onlyReplaceFailedPods ?? false;
+  const skip = (i: number) =>
+    state.activeByIndex.has(i) ||
+    (failedOnly && state.terminatingByIndex.has(i)) ||
+    state.status.failedIndexes.has(i);
+  const candidates = state.status.completedIndexes.firstMissing(count, completions, skip);
+  if (settings?.backoffLimitPerIndex === undefined) return candidates;
+  const now: number[] = [];
+  let soonest: number | undefined;
+  for (const index of candidates) {
+    const uid = state.held.get(index);
+    const last = uid === undefined ? undefined : state.pods.get(uid);
+    const remaining = last ? remainingBackoffMs(absoluteFailureCount(last) + 1, last.finishedAt, sync.now) : 0;
+    if (remaining === 0) now.push(index);
+    else soonest = Math.min(soonest ?? remaining, remaining);
+  }
+  if (now.length === 0 && soonest !== undefined) wakeAt(sync, sync.now + soonest);
+  return now;
+}

@@ -1,0 +1,82 @@
+import type { JobObserved } from './events.ts';
+import { rebuildAggregates } from './aggregates.ts';
+import { countPod, judgeFailure, judgeIndex } from './counting.ts';
+import { jobIdentity, jobSettings } from './job-settings.ts';
+import type { JobCondition } from './conditions.ts';
+import type { JobState } from './state.ts';
+import { parseIndexes } from '../indexes/index-set.ts';
+import { initialRuleProgress } from '../policies/success-policy.ts';
+import { stableHash } from './stable-hash.ts';
+import { validateJob, validateJobUpdate } from './validation/index.ts';
+import type { Job } from '../k8s/job.ts';
+
+/**
+ * Folds a Job observation. The first one fixes the Job's identity and seeds the status from
+ * what the cluster reports (so a Job adopted mid-flight keeps its counts); later ones apply
+ * spec changes (suspend, parallelism, elastic completions). Specs are validated here, as the
+ * API server would, and an invalid Job is rejected.
+ */
+export function observeJob(state: JobState, event: JobObserved): void {
+  const job = event.job;
+  const first = state.identity === undefined;
+  if (!first && stableHash(job.spec) === stableHash(state.spec)) return;
+  const previous = state.spec;
+  if (state.config.validateSpecs) {
+    const options = { gates: state.config.gates };
+    const oldJob: Job | undefined = previous && state.identity
+      ? { metadata: job.metadata, spec: previous }
+      : undefined;
+    const errors = oldJob ? validateJobUpdate(job, oldJob, options) : validateJob(job, options);
+    if (errors.length > 0) {
+      if (first) state.identity = jobIdentity(event.clusterId, job);
+      state.rejected = errors;
+      state.rejectionRecorded = false;
+      return;
+    }
+  }
+  if (first) {
+    state.identity = jobIdentity(event.clusterId, job);
+    seedStatus(state, job);
+  }
+  const completionsChanged = state.settings?.completions !== jobSettings(job.spec).completions;
+  state.spec = job.spec;
+  state.settings = jobSettings(job.spec);
+  state.successRuleProgress = initialRuleProgress(
+    state.settings.successPolicyRules ?? [],
+    state.status.completedIndexes,
+  );
+  if (first || completionsChanged) {
+    rebuildAggregates(state);
+    for (const pod of state.pods.values()) {
+      judgeFailure(state, pod);
+      judgeIndex(state, pod);
+      countPod(state, pod);
+    }
+  }
+}
+
+function seedStatus(state: JobState, job: Job): void {
+  const reported = job.status;
+  if (!reported) return;
+  const completions = job.spec.completions ?? 0;
+  const status = state.status;
+  status.startTime = reported.startTime;
+  status.completionTime = reported.completionTime;
+  status.conditions = (reported.conditions ?? []).map(
+    (c): JobCondition => ({
+      type: c.type,
+      status: c.status,
+      reason: c.reason ?? '',
+      message: c.message ?? '',
+      lastTransitionTime: c.lastTransitionTime ?? job.metadata.creationTimestamp ?? '',
+    }),
+  );
+  status.succeeded = reported.succeeded ?? 0;
+  status.failed = reported.failed ?? 0;
+  if (reported.completedIndexes) {
+    status.completedIndexes = parseIndexes(reported.completedIndexes, completions);
+  }
+  if (reported.failedIndexes) {
+    status.failedIndexes = parseIndexes(reported.failedIndexes, completions);
+  }
+}

@@ -1,0 +1,88 @@
+import type { PodDeleted, PodObserved } from './events.ts';
+import { enter, leave } from './aggregates.ts';
+import { countPod, judgeFailure, judgeIndex, releaseHeld } from './counting.ts';
+import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
+import { mergeFacts, podClass, type PodRecord } from './pod-record.ts';
+import type { JobState } from './state.ts';
+
+/** Folds a pod observation: merge, recount its contribution, apply the counting rules. */
+export function observePod(state: JobState, event: PodObserved): void {
+  const facts = podFacts(event.pod, state.settings?.sidecarNames ?? new Set());
+  const known = state.pods.get(facts.uid);
+  if (!known) {
+    const pod = newRecord(state, facts, false);
+    // Upstream `addPod` lowers the creation expectation for any new pod of the Job.
+    if (state.expectations.creations > 0) state.expectations.creations -= 1;
+    afterChange(state, pod);
+    return;
+  }
+  const merged = mergeFacts(known, facts);
+  if (!merged) return; // a replay, or a state older than what is known: nothing changes
+  leave(state, known);
+  Object.assign(known, merged, { lastSeq: state.position });
+  enter(state, known);
+  afterChange(state, known);
+}
+
+/** Folds the pod's disappearance; the record stays as a tombstone so late events count once. */
+export function podDeleted(state: JobState, event: PodDeleted): void {
+  const known = state.pods.get(event.uid);
+  if (!known) {
+    newRecord(state, tombstoneFacts(event), true);
+    return;
+  }
+  if (known.gone) return;
+  leave(state, known);
+  known.gone = true;
+  known.lastSeq = state.position;
+  enter(state, known);
+  state.expectations.deletions.delete(known.uid);
+  if (state.held.get(known.index) === known.uid) releaseHeld(state, known.index);
+}
+
+function afterChange(state: JobState, pod: PodRecord): void {
+  if (pod.deletionTimestamp !== undefined || pod.gone) state.expectations.deletions.delete(pod.uid);
+  judgeFailure(state, pod);
+  judgeIndex(state, pod);
+  countPod(state, pod);
+  if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
+}
+
+function newRecord(state: JobState, facts: PodFacts, gone: boolean): PodRecord {
+  const pod: PodRecord = {
+    ...facts,
+    seq: state.nextPodSeq++,
+    lastSeq: state.position,
+    counted: 'none',
+    failureMatch: undefined,
+    terminationRequestedAt: undefined,
+    gone,
+  };
+  state.pods.set(pod.uid, pod);
+  enter(state, pod);
+  return pod;
+}
+
+/** What a `PodDeleted` for an unseen pod tells: only that it existed and is gone. */
+function tombstoneFacts(event: PodDeleted): PodFacts {
+  return {
+    uid: event.uid,
+    name: event.name ?? event.uid,
+    namespace: event.namespace ?? 'default',
+    phase: 'Pending',
+    index: -1,
+    failureCount: 0,
+    ignoredFailureCount: 0,
+    deletionTimestamp: Date.parse(event.observedAt),
+    hasFinalizer: true,
+    ready: false,
+    readySince: undefined,
+    assigned: false,
+    restartCount: 0,
+    maxRestarts: 0,
+    creationTimestamp: undefined,
+    finishedAt: ZERO_TIME_MS,
+    terminated: [],
+    conditions: [],
+  };
+}

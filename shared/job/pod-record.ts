@@ -1,0 +1,87 @@
+import type { PodFacts } from './pod-facts.ts';
+import type { PodFailureMatch } from '../policies/pod-failure-policy.ts';
+
+/**
+ * How the fold has accounted for a finished pod. `none` until counted; each pod is counted at
+ * most once, whatever order its observations arrive in.
+ */
+export type PodCount = 'none' | 'succeeded' | 'failed' | 'ignored';
+
+/** The fold's record of one pod: the merged observations plus the fold's own bookkeeping. */
+export interface PodRecord extends PodFacts {
+  /** First-seen order: upstream's pod listing order, which decides "first matching pod". */
+  readonly seq: number;
+  /** Log position of the observation that last changed this record. */
+  lastSeq: number;
+  counted: PodCount;
+  /** The pod failure policy's verdict, once the pod has failed and the spec is known. */
+  failureMatch: PodFailureMatch | undefined;
+  /** When jobfold asked for this pod's deletion (epoch ms); at most once per pod. */
+  terminationRequestedAt: number | undefined;
+  /** Cleared when jobfold deletes the pod the way manageJob does (finalizer removed first). */
+  hasFinalizer: boolean;
+  /** `PodDeleted` was observed: the pod left the cluster (its record stays as a tombstone). */
+  gone: boolean;
+}
+
+/** Which part of the Job's status a pod contributes to. */
+export type PodClass = 'active' | 'terminating' | 'finished' | 'gone';
+
+export const isTerminalPhase = (phase: string): boolean =>
+  phase === 'Succeeded' || phase === 'Failed';
+
+/**
+ * Upstream `FilterActivePods` / `CountTerminatingPods`, with one addition: a pod whose deletion
+ * jobfold requested counts as terminating until its deletion is observed, exactly as upstream
+ * counts a pod it deleted in the same sync.
+ */
+export function podClass(pod: PodRecord): PodClass {
+  if (pod.gone) return 'gone';
+  if (isTerminalPhase(pod.phase)) return 'finished';
+  if (pod.deletionTimestamp !== undefined || pod.terminationRequestedAt !== undefined) {
+    return 'terminating';
+  }
+  return 'active';
+}
+
+const PHASE_RANK: Readonly<Record<string, number>> = {
+  Pending: 0,
+  Unknown: 1,
+  Running: 1,
+  Succeeded: 2,
+  Failed: 2,
+};
+
+/**
+ * Merges a new observation into what the fold knows. Observations arrive out of order, so the
+ * merge only moves forward: a phase never goes back, a terminal phase is final, a deletion
+ * timestamp stays once seen, and a removed finalizer never comes back.
+ * Returns undefined when the observation adds nothing (a replay or a stale state).
+ */
+export function mergeFacts(known: PodFacts, seen: PodFacts): PodFacts | undefined {
+  const knownRank = PHASE_RANK[known.phase] ?? 0;
+  const seenRank = PHASE_RANK[seen.phase] ?? 0;
+  const stale = seenRank < knownRank || (knownRank === 2 && seen.phase !== known.phase);
+  const base = stale || (knownRank === 2 && seenRank === 2) ? known : seen;
+  const merged: PodFacts = {
+    ...base,
+    deletionTimestamp: known.deletionTimestamp ?? seen.deletionTimestamp,
+    hasFinalizer: known.hasFinalizer && seen.hasFinalizer,
+    index: known.index >= 0 ? known.index : seen.index,
+  };
+  return sameFacts(known, merged) ? undefined : merged;
+}
+
+function sameFacts(a: PodFacts, b: PodFacts): boolean {
+  return (
+    a.phase === b.phase &&
+    a.deletionTimestamp === b.deletionTimestamp &&
+    a.hasFinalizer === b.hasFinalizer &&
+    a.ready === b.ready &&
+    a.restartCount === b.restartCount &&
+    a.index === b.index &&
+    a.assigned === b.assigned &&
+    a.failureCount === b.failureCount &&
+    a.ignoredFailureCount === b.ignoredFailureCount
+  );
+}

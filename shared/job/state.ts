@@ -1,0 +1,136 @@
+import { IndexSet } from '../indexes/index-set.ts';
+import type { FieldError } from './validation/field-error.ts';
+import type { JobCondition } from './conditions.ts';
+import type { JobIdentity, JobSettings } from './job-settings.ts';
+import type { PodRecord } from './pod-record.ts';
+import type { JobSpec } from '../k8s/job.ts';
+import type { RuleProgress } from '../policies/success-policy.ts';
+import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
+
+/** Per-deployment settings of the fold, fixed when the Job's log starts. */
+export interface FoldConfig {
+  readonly gates: FeatureGates;
+  /**
+   * Validate observed specs and reject invalid Jobs. Off only for the upstream unit-test
+   * corpus, whose Jobs are fed to the controller without API validation.
+   */
+  readonly validateSpecs: boolean;
+}
+
+export const DEFAULT_FOLD_CONFIG: FoldConfig = { gates: JOBFOLD_DEFAULT_GATES, validateSpecs: true };
+
+/** The first failed pod (in listing order) whose failure matched a FailJob rule. */
+export interface FailJobCandidate {
+  readonly podSeq: number;
+  readonly uid: string;
+  readonly podName: string;
+  readonly ruleIndex: number;
+  readonly ruleName: string | undefined;
+  readonly message: string;
+  readonly tippedBy: number;
+}
+
+/** A pod the evidence of a decision names. */
+export interface PodRef {
+  readonly uid: string;
+  readonly name: string;
+  readonly index?: number;
+  readonly seq: number;
+}
+
+/**
+ * The Job as the fold knows it. Counters and index sets are kept up to date per event so that
+ * deciding never rescans the pods. `evolve` updates the state in place and returns it: callers
+ * hand over the state they pass in (see shared/job/evolve.ts).
+ */
+export interface JobState {
+  readonly config: FoldConfig;
+  identity: JobIdentity | undefined;
+  spec: JobSpec | undefined;
+  settings: JobSettings | undefined;
+  /** Validation errors of the observed spec; a rejected Job is never reconciled. */
+  rejected: readonly FieldError[] | undefined;
+  /** The rejection was written to the log (decisions are recorded once). */
+  rejectionRecorded: boolean;
+  /** The Job object was deleted in the cluster; its history stays. */
+  deleted: boolean;
+  pods: Map<string, PodRecord>;
+  nextPodSeq: number;
+  /** Log position of the last folded event. */
+  position: number;
+  counts: {
+    active: number;
+    ready: number;
+    terminating: number;
+    /** Restarts of Running/Pending pods, for `restartPolicy: OnFailure`. */
+    restartsOfRunningPods: number;
+  };
+  /** Indexed Jobs: active pods per valid index, and the active pods that must go. */
+  activeByIndex: Map<number, number>;
+  duplicatedIndexes: Set<number>;
+  invalidActive: Set<string>;
+  terminatingByIndex: Map<number, number>;
+  status: {
+    startTime: string | undefined;
+    completionTime: string | undefined;
+    conditions: JobCondition[];
+    /** NonIndexed Jobs count succeeded pods; Indexed Jobs count `completedIndexes`. */
+    succeeded: number;
+    failed: number;
+    completedIndexes: IndexSet;
+    failedIndexes: IndexSet;
+  };
+  /** backoffLimitPerIndex: per index, the failed pod kept uncounted until its replacement. */
+  held: Map<number, string>;
+  /** Held pods whose failure will count, for the backoffLimit check (`jobCtx.failed`). */
+  heldCountable: number;
+  successRuleProgress: RuleProgress;
+  /** Consecutive failures after the last success, by finish time (`backoffRecord`). */
+  backoff: { lastSuccessAt: number | undefined; failureTimes: number[] };
+  failJob: FailJobCandidate | undefined;
+  /** Pods created or deleted but not observed yet (upstream `ControllerExpectations`). */
+  expectations: { creations: number; deletions: Set<string>; setAt: number | undefined };
+  lastSucceeded: PodRef | undefined;
+  /** Count of creation requests so far, for deterministic command ids. */
+  creationRequests: number;
+  /** For Jobs managed by jobfold: the last status sent to the cluster. */
+  lastStatusSent: string | undefined;
+}
+
+export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState {
+  return {
+    config,
+    identity: undefined,
+    spec: undefined,
+    settings: undefined,
+    rejected: undefined,
+    rejectionRecorded: false,
+    deleted: false,
+    pods: new Map(),
+    nextPodSeq: 0,
+    position: 0,
+    counts: { active: 0, ready: 0, terminating: 0, restartsOfRunningPods: 0 },
+    activeByIndex: new Map(),
+    duplicatedIndexes: new Set(),
+    invalidActive: new Set(),
+    terminatingByIndex: new Map(),
+    status: {
+      startTime: undefined,
+      completionTime: undefined,
+      conditions: [],
+      succeeded: 0,
+      failed: 0,
+      completedIndexes: IndexSet.empty(),
+      failedIndexes: IndexSet.empty(),
+    },
+    held: new Map(),
+    heldCountable: 0,
+    successRuleProgress: [],
+    backoff: { lastSuccessAt: undefined, failureTimes: [] },
+    failJob: undefined,
+    expectations: { creations: 0, deletions: new Set(), setAt: undefined },
+    lastSucceeded: undefined,
+    creationRequests: 0,
+    lastStatusSent: undefined,
+  };
+}

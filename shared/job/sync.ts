@@ -1,0 +1,110 @@
+import type { JobCommand, TerminatePod } from './commands.ts';
+import type { JobCondition } from './conditions.ts';
+import type { Decision, TerminationCause } from './decisions.ts';
+import { podClass, type PodRecord } from './pod-record.ts';
+import type { JobState } from './state.ts';
+
+/**
+ * One reconcile of one Job (upstream `syncJobCtx`): the inputs, and the decisions and commands
+ * gathered so far. `decide` builds it, the policy steps add to it, and nothing in it is shared
+ * with the state, which only changes when the decisions are folded back in.
+ */
+export interface Sync {
+  readonly state: JobState;
+  readonly now: number;
+  readonly nowIso: string;
+  readonly decisions: Decision[];
+  readonly commands: JobCommand[];
+  /** Status counts after this sync's deletions and creations. */
+  active: number;
+  ready: number;
+  terminating: number;
+  startTime: string | undefined;
+  conditions: JobCondition[];
+  /** When the Job must be reconciled again even if nothing happens (deadline, backoff). */
+  wakeAt: number | undefined;
+}
+
+export function newSync(state: JobState, nowIso: string): Sync {
+  return {
+    state,
+    now: Date.parse(nowIso),
+    nowIso,
+    decisions: [],
+    commands: [],
+    active: state.counts.active,
+    ready: state.counts.ready,
+    terminating: state.counts.terminating,
+    startTime: state.status.startTime,
+    conditions: [...state.status.conditions],
+    wakeAt: undefined,
+  };
+}
+
+/** Adds a decision with an id that two reconcilers deciding the same thing would share. */
+export function record(sync: Sync, decision: NewDecision): void {
+  const uid = sync.state.identity?.uid ?? '';
+  const eventId = `${uid}/${sync.state.position}/${sync.decisions.length}`;
+  sync.decisions.push({ ...decision, eventId, at: sync.nowIso } as Decision);
+}
+
+/** A decision before it gets its id and time. */
+export type NewDecision = Decision extends infer D
+  ? D extends Decision
+    ? Omit<D, 'eventId' | 'at' | 'seq'>
+    : never
+  : never;
+
+export function wakeAt(sync: Sync, at: number): void {
+  if (sync.wakeAt === undefined || at < sync.wakeAt) sync.wakeAt = at;
+}
+
+/** Asks for the deletion of active pods: one decision, one TerminatePod per pod. */
+export function terminate(
+  sync: Sync,
+  pods: readonly PodRecord[],
+  cause: TerminationCause,
+  reason: string,
+  message: string,
+): void {
+  const targets = pods.filter((p) => p.terminationRequestedAt === undefined && podClass(p) === 'active');
+  if (targets.length === 0) return;
+  record(sync, {
+    type: 'PodsTerminationRequested',
+    cause,
+    reason,
+    message,
+    finalizersRemoved: cause !== 'JobFinishing' && cause !== 'JobFinished',
+    pods: targets.map((p) => ({ uid: p.uid, name: p.name, index: p.index, seq: p.seq })),
+  });
+  const identity = sync.state.identity;
+  for (const pod of targets) {
+    sync.active -= 1;
+    sync.terminating += 1;
+    if (pod.ready) sync.ready -= 1;
+    const command: TerminatePod = {
+      type: 'TerminatePod',
+      commandId: `${identity?.uid}/terminate/${pod.uid}`,
+      clusterId: identity?.clusterId ?? '',
+      namespace: pod.namespace,
+      jobName: identity?.name ?? '',
+      jobUid: identity?.uid ?? '',
+      podName: pod.name,
+      podUid: pod.uid,
+      reason,
+      message,
+      cause,
+    };
+    sync.commands.push(command);
+  }
+}
+
+/** The pods the Job still runs, in listing order. O(pods): used only when deleting. */
+export function activePods(state: JobState): PodRecord[] {
+  const result: PodRecord[] = [];
+  if (state.counts.active === 0) return result;
+  for (const pod of state.pods.values()) {
+    if (podClass(pod) === 'active') result.push(pod);
+  }
+  return result;
+}
