@@ -1,0 +1,23 @@
+/**
+ * The Job fold's public surface: `evolve` folds a logged event into the state, `decide`
+ * reconciles the state at a time and returns new decisions and commands, `jobStatus` reads the
+ * batch/v1 status, and the snapshot functions persist the state.
+ */
+import { decide } from './decide.ts';
+import { evolve } from './evolve.ts';
+import { initialState } from './state.ts';
+
+export const jobDecider = { initialState, evolve, decide } as const;
+
+export { decide, type Reconciliation } from './decide.ts';
+export { evolve, type JobEvent } from './evolve.ts';
+export { initialState, DEFAULT_FOLD_CONFIG, type FoldConfig, type JobState } from './state.ts';
+export { jobStatus, type JobStatusView } from './status.ts';
+export type { JobCommand, TerminatePod, CreatePod, UpdateJobStatus } from './commands.ts';
+export { DecisionSchema, type Decision, type Evidence, type TerminationCause } from './decisions.ts';
+export { ObservationSchema, type Observation } from './events.ts';
+export { JOBFOLD_DEFAULT_GATES, UPSTREAM_DEFAULT_GATES, type FeatureGates } from './gates.ts';
+export { takeSnapshot, restoreSnapshot, restoreArchived, cloneState, isSettled, archivePod } from './snapshot.ts';
+export type { JobSnapshot, ArchivedPod } from './snapshot.ts';
+export type { JobCondition } from './conditions.ts';
+export { JOBFOLD_CONTROLLER_NAME, JOB_CONTROLLER_NAME } from './constants.ts';
