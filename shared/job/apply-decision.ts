@@ -1,3 +1,4 @@
+import { parseTime } from '../k8s/time.ts';
 import type { Decision, DecisionOf } from './decisions.ts';
 import { enter, leave } from './aggregates.ts';
 import { putCondition } from './conditions.ts';
@@ -16,7 +17,7 @@ export function applyDecision(state: JobState, decision: Decision): void {
       return applyTermination(state, decision);
     case 'PodCreationsRequested':
       // Upstream `ExpectCreations` replaces the Job's expectations.
-      state.expectations = { creations: decision.count, deletions: new Set(), setAt: Date.parse(decision.at) };
+      state.expectations = { creations: decision.count, deletions: new Set(), setAt: parseTime(decision.at) };
       state.creationRequests += decision.count;
       return;
     case 'JobStatusSent':
@@ -43,7 +44,7 @@ function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChang
 }
 
 function applyTermination(state: JobState, decision: DecisionOf<'PodsTerminationRequested'>): void {
-  const at = Date.parse(decision.at);
+  const at = parseTime(decision.at);
   const uids = new Set<string>();
   for (const ref of decision.pods) {
     const pod = state.pods.get(ref.uid);

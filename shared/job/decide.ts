@@ -1,3 +1,4 @@
+import { parseTime } from '../k8s/time.ts';
 import type { JobCommand } from './commands.ts';
 import { findCondition, isFinished, putCondition, type JobCondition } from './conditions.ts';
 import { EXPECTATIONS_TIMEOUT_MS, JOB_CONTROLLER_NAME, JOBFOLD_CONTROLLER_NAME, Message, Reason } from './constants.ts';
@@ -172,7 +173,7 @@ function scheduleWakeUp(sync: Sync, expectationsMet: boolean): void {
   const settings = state.settings;
   const finishing = findCondition(sync.conditions, 'FailureTarget') ?? findCondition(sync.conditions, 'SuccessCriteriaMet');
   if (finishing || !settings) return;
-  const start = sync.startTime === undefined ? undefined : Date.parse(sync.startTime);
+  const start = sync.startTime === undefined ? undefined : parseTime(sync.startTime);
   const deadline = settings.suspend ? undefined : activeDeadlineAt(settings.activeDeadlineSeconds, start);
   if (deadline !== undefined && deadline > sync.now) wakeAt(sync, deadline);
   const setAt = state.expectations.setAt;

@@ -1,3 +1,4 @@
+import { parseTime } from '../k8s/time.ts';
 import { exceedsBackoffLimit } from '../policies/backoff-limit.ts';
 import { pastActiveDeadline } from '../policies/active-deadline.ts';
 import { matchFailedIndexes } from '../policies/failed-indexes.ts';
@@ -73,7 +74,7 @@ export function chooseFinishTarget(sync: Sync): FinishTarget | undefined {
       limit: settings.backoffLimit,
     });
   }
-  const startTime = sync.startTime === undefined ? undefined : Date.parse(sync.startTime);
+  const startTime = sync.startTime === undefined ? undefined : parseTime(sync.startTime);
   const deadline = {
     activeDeadlineSeconds: settings.activeDeadlineSeconds,
     startTime,

@@ -1,3 +1,4 @@
+import { parseTime } from '../k8s/time.ts';
 import type { PodDeleted, PodObserved } from './events.ts';
 import { enter, leave } from './aggregates.ts';
 import { countPod, judgeFailure, judgeIndex, releaseHeld } from './counting.ts';
@@ -73,7 +74,7 @@ function tombstoneFacts(event: PodDeleted): PodFacts {
     index: -1,
     failureCount: 0,
     ignoredFailureCount: 0,
-    deletionTimestamp: Date.parse(event.observedAt),
+    deletionTimestamp: parseTime(event.observedAt),
     hasFinalizer: true,
     ready: false,
     readySince: undefined,

@@ -1,4 +1,5 @@
 import type { ContainerStatus, Pod, PodPhase } from '../k8s/pod.ts';
+import { parseTime } from '../k8s/time.ts';
 import {
   JOB_COMPLETION_INDEX_ANNOTATION,
   JOB_INDEX_FAILURE_COUNT_ANNOTATION,
@@ -53,7 +54,7 @@ export interface PodFacts {
 }
 
 const toMs = (time: string | undefined): number | undefined =>
-  time === undefined ? undefined : Date.parse(time);
+  time === undefined ? undefined : parseTime(time);
 
 /** Upstream `getCompletionIndex`: a non-negative integer annotation, else unknown (-1). */
 function parseIndexAnnotation(value: string | undefined): number {

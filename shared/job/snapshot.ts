@@ -165,8 +165,75 @@ function archivedFacts(pod: ArchivedPod): PodFacts {
   };
 }
 
-const encodePod = (pod: PodRecord): unknown => ({ ...pod });
-const decodePod = (encoded: unknown): PodRecord => ({ ...(encoded as PodRecord) });
+// Live pods are stored as positional arrays: a snapshot may hold thousands of them.
+const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
+const COUNTS = ['none', 'succeeded', 'failed', 'ignored'] as const;
+const FINALIZER = 1;
+const READY = 2;
+const ASSIGNED = 4;
+const GONE = 8;
+
+function encodePod(pod: PodRecord): unknown[] {
+  const flags =
+    (pod.hasFinalizer ? FINALIZER : 0) | (pod.ready ? READY : 0) | (pod.assigned ? ASSIGNED : 0) | (pod.gone ? GONE : 0);
+  const tuple: unknown[] = [
+    pod.uid,
+    pod.name,
+    pod.namespace,
+    PHASES.indexOf(pod.phase as (typeof PHASES)[number]),
+    pod.index,
+    flags,
+    pod.seq,
+    pod.lastSeq,
+    COUNTS.indexOf(pod.counted),
+    pod.failureCount,
+    pod.ignoredFailureCount,
+    pod.restartCount,
+    pod.maxRestarts,
+    pod.finishedAt,
+    pod.creationTimestamp ?? null,
+    pod.deletionTimestamp ?? null,
+    pod.readySince ?? null,
+    pod.terminationRequestedAt ?? null,
+    pod.terminated.length > 0 ? pod.terminated : null,
+    pod.conditions.length > 0 ? pod.conditions : null,
+    pod.failureMatch ?? null,
+  ];
+  while (tuple.length > 9 && (tuple.at(-1) === null || tuple.at(-1) === 0)) tuple.pop();
+  return tuple;
+}
+
+function decodePod(encoded: unknown): PodRecord {
+  const t = encoded as unknown[];
+  const at = <T>(i: number, fallback: T): T => (t[i] === undefined || t[i] === null ? fallback : (t[i] as T));
+  const flags = at(5, 0);
+  return {
+    uid: at(0, ''),
+    name: at(1, ''),
+    namespace: at(2, 'default'),
+    phase: PHASES[at(3, 0)] ?? 'Pending',
+    index: at(4, -1),
+    hasFinalizer: (flags & FINALIZER) !== 0,
+    ready: (flags & READY) !== 0,
+    assigned: (flags & ASSIGNED) !== 0,
+    gone: (flags & GONE) !== 0,
+    seq: at(6, 0),
+    lastSeq: at(7, 0),
+    counted: COUNTS[at(8, 0)] ?? 'none',
+    failureCount: at(9, 0),
+    ignoredFailureCount: at(10, 0),
+    restartCount: at(11, 0),
+    maxRestarts: at(12, 0),
+    finishedAt: at(13, 0),
+    creationTimestamp: at<number | undefined>(14, undefined),
+    deletionTimestamp: at<number | undefined>(15, undefined),
+    readySince: at<number | undefined>(16, undefined),
+    terminationRequestedAt: at<number | undefined>(17, undefined),
+    terminated: at(18, []),
+    conditions: at(19, []),
+    failureMatch: at(20, undefined),
+  };
+}
 
 /** A deep copy, through the snapshot form (archived pods included). */
 export function cloneState(state: JobState): JobState {

@@ -1,3 +1,4 @@
+import { parseTime } from '../k8s/time.ts';
 import type { JobCommand, TerminatePod } from './commands.ts';
 import type { JobCondition } from './conditions.ts';
 import type { Decision, TerminationCause } from './decisions.ts';
@@ -28,7 +29,7 @@ export interface Sync {
 export function newSync(state: JobState, nowIso: string): Sync {
   return {
     state,
-    now: Date.parse(nowIso),
+    now: parseTime(nowIso),
     nowIso,
     decisions: [],
     commands: [],

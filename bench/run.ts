@@ -1,0 +1,116 @@
+import { parseIndexes, IndexSet } from '../shared/indexes/index-set.ts';
+import { decide, evolve, initialState, jobStatus, takeSnapshot, type JobEvent } from '../shared/job/index.ts';
+import { ObservationSchema } from '../shared/job/events.ts';
+import { initialRuleProgress, matchSuccessPolicy } from '../shared/policies/success-policy.ts';
+import { sixtyFourKiBIndexes, syntheticEvents, syntheticJob } from './synthetic-job.ts';
+
+const HELP = `Usage: npm run bench [-- --json] [-- --completions N]
+
+Folds a synthetic Indexed Job (100,000 completions, >300,000 pod events, failures and a
+64 KiB success policy), deciding after every event, and prints figures:
+  foldEventsPerSecond   events folded and decided per second
+  foldToParseRatio      fold+decide time / JSON.parse time of the same stream (target <= 1.0)
+  successPolicyEvalMs   a 64 KiB succeededIndexes against 100,000 completed indexes (target < 1)
+  snapshotBytes         the largest serialized snapshot of the Job seen during the run (target < 350,000)
+  peakRssMb             peak resident memory of the process
+Timings are figures to compare, never test assertions.`;
+
+const args = process.argv.slice(2);
+if (args.includes('--help')) {
+  console.log(HELP);
+  process.exit(0);
+}
+const json = args.includes('--json');
+const completionsArg = args.indexOf('--completions');
+const completions = completionsArg >= 0 ? Number(args[completionsArg + 1]) : 100_000;
+const options = { completions, parallelism: 1000, failureEvery: 50 };
+
+const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+// 1. The stream as a forwarder would send it: one JSON document per event.
+const job = syntheticJob(options);
+const lines = syntheticEvents(options).map((e) => JSON.stringify(e));
+const streamBytes = lines.reduce((n, l) => n + l.length + 1, 0);
+
+// 2. JSON.parse of the same stream: the yardstick.
+let start = process.hrtime.bigint();
+const events = lines.map((l) => JSON.parse(l) as JobEvent);
+const parseMs = ms(start);
+
+// 3. Boundary validation with zod, reported for context (it is not part of the fold).
+start = process.hrtime.bigint();
+for (let i = 0; i < events.length; i += 10) ObservationSchema.parse(events[i]);
+const validateMsPerEvent = ms(start) / Math.ceil(events.length / 10);
+
+// 4. Fold and decide after every event, as the reconciler does.
+const state = initialState({ gates: { PodFailurePolicyName: true }, validateSpecs: true });
+evolve(state, { type: 'JobObserved', eventId: 'job', clusterId: 'bench', observedAt: '2026-01-01T00:00:00Z', job, seq: 1 });
+let seq = 1;
+let decisions = 0;
+let commands = 0;
+let snapshotBytes = 0;
+let foldMs = 0;
+const sampleEvery = Math.floor(events.length / 10);
+for (let i = 0; i < events.length; i++) {
+  const event = events[i] as JobEvent & { seq?: number; observedAt: string };
+  const t = process.hrtime.bigint();
+  event.seq = ++seq;
+  evolve(state, event);
+  const result = decide(state, event.observedAt);
+  for (const decision of result.decisions) evolve(state, { ...decision, seq: ++seq });
+  foldMs += ms(t);
+  decisions += result.decisions.length;
+  commands += result.commands.length;
+  if (i % sampleEvery === 0 || i === events.length - 1) {
+    snapshotBytes = Math.max(snapshotBytes, JSON.stringify(takeSnapshot(state).snapshot).length);
+  }
+}
+const { archived } = takeSnapshot(state);
+
+// 5. The success policy from scratch: a 64 KiB succeededIndexes against 100,000 completed
+//    indexes scattered over as many intervals as the completed set can have.
+const text = sixtyFourKiBIndexes(completions);
+const completed = IndexSet.empty();
+for (let i = 0; i < completions; i++) if (i % 7 !== 3) completed.add(i);
+const evalRuns: number[] = [];
+for (let run = 0; run < 50; run++) {
+  const t = process.hrtime.bigint();
+  const rules = [{ indexes: parseIndexes(text, completions) }];
+  matchSuccessPolicy(rules, initialRuleProgress(rules, completed), completed.size);
+  evalRuns.push(ms(t));
+}
+evalRuns.sort((a, b) => a - b);
+
+const final = jobStatus(state);
+const figures = {
+  events: events.length,
+  streamBytes,
+  foldEventsPerSecond: Math.round(events.length / (foldMs / 1000)),
+  foldMs: round(foldMs),
+  parseMs: round(parseMs),
+  foldToParseRatio: round(foldMs / parseMs, 3),
+  zodValidateUsPerEvent: round(validateMsPerEvent * 1000, 2),
+  successPolicyEvalMs: round(evalRuns[Math.floor(evalRuns.length / 2)] ?? 0, 3),
+  successPolicyIntervals: parseIndexes(text, completions).intervalCount,
+  completedIntervals: completed.intervalCount,
+  snapshotBytes,
+  archivedPods: archived.length,
+  archivedBytes: JSON.stringify(archived).length,
+  decisions,
+  commands,
+  finalConditions: final.conditions.map((c) => `${c.type}/${c.reason}`),
+  succeeded: final.succeeded,
+  failed: final.failed,
+  peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+};
+
+function round(n: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+if (json) console.log(JSON.stringify(figures));
+else {
+  console.log('jobfold bench: synthetic Indexed Job');
+  for (const [k, v] of Object.entries(figures)) console.log(`  ${k.padEnd(24)} ${Array.isArray(v) ? v.join(', ') : v}`);
+}

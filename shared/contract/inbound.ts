@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { JobSchema } from '../k8s/job.ts';
+import { PodSchema } from '../k8s/pod.ts';
+import { TimeSchema } from '../k8s/schema-helpers.ts';
+import { ObjectMetaSchema } from '../k8s/meta.ts';
+import { ClusterIdSchema } from '../job/events.ts';
+
+/**
+ * The inbound event contract: what a cluster's forwarder puts on the bus (docs/events.md).
+ *
+ * - `source` is `jobfold.cluster.<clusterId>`. The cluster id is taken from the source, which
+ *   IAM restricts per cluster (condition `events:source`), never from the payload.
+ * - `detail-type` says what happened; `detail` is `{ eventId, observedAt, object }` where
+ *   `object` is the Kubernetes object trimmed to what the fold reads, and `eventId` is stable
+ *   across the forwarder's retries (uid + resourceVersion).
+ */
+
+export const CLUSTER_SOURCE_PREFIX = 'jobfold.cluster.';
+export const CONTROL_SOURCE = 'jobfold.control';
+
+export const InboundDetailType = {
+  PodObserved: 'Pod Observed',
+  PodDeleted: 'Pod Deleted',
+  JobObserved: 'Job Observed',
+  JobDeleted: 'Job Deleted',
+} as const;
+export type InboundDetailType = (typeof InboundDetailType)[keyof typeof InboundDetailType];
+
+export const ClusterSourceSchema = z
+  .string()
+  .refine((s) => s.startsWith(CLUSTER_SOURCE_PREFIX), `must be "${CLUSTER_SOURCE_PREFIX}<clusterId>"`)
+  .transform((s) => s.slice(CLUSTER_SOURCE_PREFIX.length))
+  .pipe(ClusterIdSchema);
+
+const detail = <T extends z.ZodType>(object: T) =>
+  z.object({
+    eventId: z.string().min(1).max(256),
+    observedAt: TimeSchema,
+    object,
+  });
+
+/** The last known object of something deleted: only its identity (and owner) is read. */
+const DeletedObjectSchema = z.object({
+  metadata: ObjectMetaSchema.pick({ name: true, namespace: true, labels: true, ownerReferences: true }).extend({
+    uid: z.string().min(1).max(128),
+  }),
+});
+
+export const PodObservedDetailSchema = detail(PodSchema);
+export const PodDeletedDetailSchema = detail(DeletedObjectSchema.extend({ kind: z.literal('Pod').optional() }));
+export const JobObservedDetailSchema = detail(JobSchema);
+export const JobDeletedDetailSchema = detail(DeletedObjectSchema.extend({ kind: z.literal('Job').optional() }));
+
+export const inboundDetailSchemas = {
+  [InboundDetailType.PodObserved]: PodObservedDetailSchema,
+  [InboundDetailType.PodDeleted]: PodDeletedDetailSchema,
+  [InboundDetailType.JobObserved]: JobObservedDetailSchema,
+  [InboundDetailType.JobDeleted]: JobDeletedDetailSchema,
+} as const;
+
+/** An EventBridge event as a rule delivers it to a target (the fields jobfold reads). */
+export const InboundEventSchema = z.object({
+  id: z.string().optional(),
+  'detail-type': z.string(),
+  source: z.string(),
+  account: z.string().optional(),
+  time: z.string().optional(),
+  region: z.string().optional(),
+  detail: z.unknown(),
+});
+export type InboundEvent = z.infer<typeof InboundEventSchema>;

@@ -1,0 +1,151 @@
+import type { z } from 'zod';
+import type { Observation } from '../job/events.ts';
+import {
+  ClusterSourceSchema,
+  InboundEventSchema,
+  inboundDetailSchemas,
+  type InboundDetailType,
+} from './inbound.ts';
+import { owningJobUid, type StreamKey } from './routing.ts';
+
+/** One reason an inbound event was refused, naming the field. */
+export interface InboundError {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type InboundResult =
+  | { readonly ok: true; readonly stream: StreamKey; readonly observation: Observation }
+  | { readonly ok: false; readonly errors: readonly InboundError[] };
+
+/** EventBridge refuses entries over 256 KiB; so does jobfold, whatever the transport. */
+export const MAX_EVENT_BYTES = 256 * 1024;
+/** Kubernetes objects are shallow; anything deeper is hostile input. */
+export const MAX_JSON_DEPTH = 32;
+/** The API server's limit on `succeededIndexes`; a longer one cannot come from a real Job. */
+export const MAX_SUCCEEDED_INDEXES_BYTES = 64 * 1024;
+
+/**
+ * Parses an inbound EventBridge event into the observation it carries and the log it belongs
+ * to. Never throws: every problem comes back with the path of the offending field.
+ */
+export function parseInbound(event: unknown): InboundResult {
+  const size = measure(event);
+  if (size.depth > MAX_JSON_DEPTH) return fail('', `nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (size.bytes > MAX_EVENT_BYTES) return fail('', `event is ${size.bytes} bytes; the limit is ${MAX_EVENT_BYTES}`);
+  const envelope = InboundEventSchema.safeParse(event);
+  if (!envelope.success) return zodFail('', envelope.error);
+  const source = ClusterSourceSchema.safeParse(envelope.data.source);
+  if (!source.success) return zodFail('source', source.error);
+  const clusterId = source.data;
+  const detailType = envelope.data['detail-type'];
+  if (!(detailType in inboundDetailSchemas)) {
+    return fail('detail-type', `unknown detail-type "${detailType}"; expected one of ${Object.keys(inboundDetailSchemas).map((t) => `"${t}"`).join(', ')}`);
+  }
+  const rawDetail = envelope.data.detail;
+  if (typeof rawDetail === 'object' && rawDetail !== null) {
+    for (const key of ['clusterId', 'cluster', 'source']) {
+      if (key in rawDetail) {
+        return fail(`detail.${key}`, 'the cluster is taken from the event source; the payload must not name one');
+      }
+    }
+  }
+  return toObservation(clusterId, detailType as InboundDetailType, rawDetail);
+}
+
+function toObservation(clusterId: string, detailType: InboundDetailType, raw: unknown): InboundResult {
+  switch (detailType) {
+    case 'Pod Observed': {
+      const parsed = inboundDetailSchemas[detailType].safeParse(raw);
+      if (!parsed.success) return zodFail('detail', parsed.error);
+      const { eventId, observedAt, object: pod } = parsed.data;
+      const jobUid = owningJobUid(pod);
+      if (!jobUid) {
+        return fail('detail.object.metadata.ownerReferences', 'the pod names no owning Job (a controller ownerReference of kind Job, or the label batch.kubernetes.io/controller-uid)');
+      }
+      const stream = jobStream(clusterId, pod.metadata.namespace, jobUid);
+      return { ok: true, stream, observation: { type: 'PodObserved', eventId, clusterId, observedAt, pod } };
+    }
+    case 'Pod Deleted': {
+      const parsed = inboundDetailSchemas[detailType].safeParse(raw);
+      if (!parsed.success) return zodFail('detail', parsed.error);
+      const { eventId, observedAt, object } = parsed.data;
+      const jobUid = owningJobUid(object);
+      if (!jobUid) {
+        return fail('detail.object.metadata.ownerReferences', 'the pod names no owning Job (a controller ownerReference of kind Job, or the label batch.kubernetes.io/controller-uid)');
+      }
+      const { uid, name, namespace } = object.metadata;
+      return {
+        ok: true,
+        stream: jobStream(clusterId, namespace, jobUid),
+        observation: { type: 'PodDeleted', eventId, clusterId, observedAt, uid, name, namespace },
+      };
+    }
+    case 'Job Observed': {
+      const parsed = inboundDetailSchemas[detailType].safeParse(raw);
+      if (!parsed.success) return zodFail('detail', parsed.error);
+      const { eventId, observedAt, object: job } = parsed.data;
+      if (!job.metadata.uid) return fail('detail.object.metadata.uid', 'a Job must carry its uid');
+      const tooLong = (job.spec.successPolicy?.rules ?? []).findIndex(
+        (r) => (r.succeededIndexes?.length ?? 0) > MAX_SUCCEEDED_INDEXES_BYTES,
+      );
+      if (tooLong >= 0) {
+        return fail(`detail.object.spec.successPolicy.rules[${tooLong}].succeededIndexes`, `longer than ${MAX_SUCCEEDED_INDEXES_BYTES} bytes, which no API server accepts`);
+      }
+      const stream = jobStream(clusterId, job.metadata.namespace, job.metadata.uid);
+      return { ok: true, stream, observation: { type: 'JobObserved', eventId, clusterId, observedAt, job } };
+    }
+    case 'Job Deleted': {
+      const parsed = inboundDetailSchemas[detailType].safeParse(raw);
+      if (!parsed.success) return zodFail('detail', parsed.error);
+      const { eventId, observedAt, object } = parsed.data;
+      const { uid, namespace } = object.metadata;
+      return { ok: true, stream: jobStream(clusterId, namespace, uid), observation: { type: 'JobDeleted', eventId, clusterId, observedAt, uid } };
+    }
+  }
+}
+
+const jobStream = (clusterId: string, namespace: string | undefined, uid: string): StreamKey => ({
+  kind: 'Job',
+  clusterId,
+  namespace: namespace ?? 'default',
+  uid,
+});
+
+const fail = (path: string, message: string): InboundResult => ({ ok: false, errors: [{ path, message }] });
+
+function zodFail(prefix: string, error: z.ZodError): InboundResult {
+  const errors = error.issues.slice(0, 20).map((issue) => ({
+    path: [prefix, ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))]
+      .filter((p) => p !== '')
+      .join('.')
+      .replace(/\.\[/g, '['),
+    message: issue.message,
+  }));
+  return { ok: false, errors };
+}
+
+/** Size and depth of a JSON value, without recursion (hostile input may be very deep). */
+function measure(value: unknown): { bytes: number; depth: number } {
+  let bytes = 0;
+  let depth = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (d > depth) depth = d;
+    if (depth > MAX_JSON_DEPTH || bytes > MAX_EVENT_BYTES) break;
+    if (typeof v === 'string') bytes += v.length + 2;
+    else if (typeof v === 'number' || typeof v === 'boolean' || v === null) bytes += 5;
+    else if (Array.isArray(v)) {
+      bytes += 2;
+      for (const item of v) stack.push([item, d + 1]);
+    } else if (typeof v === 'object' && v !== null) {
+      bytes += 2;
+      for (const [k, item] of Object.entries(v)) {
+        bytes += k.length + 3;
+        stack.push([item, d + 1]);
+      }
+    }
+  }
+  return { bytes, depth };
+}

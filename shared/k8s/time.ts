@@ -1,0 +1,56 @@
+/**
+ * RFC 3339 timestamps to epoch milliseconds. The API server writes `2026-01-01T00:00:00Z`
+ * (optionally with a fraction or an offset); this reads that form directly, several times
+ * faster than `Date.parse`, which matters because every pod event carries a few timestamps.
+ * Anything else falls back to `Date.parse`.
+ */
+export function parseTime(text: string): number {
+  if (text.length < 20 || text.charCodeAt(4) !== 45 || text.charCodeAt(10) !== 84) return Date.parse(text);
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const second = digits(text, 17, 2);
+  const inRange =
+    year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour >= 0 && hour <= 23 &&
+    minute >= 0 && minute <= 59 && second >= 0 && second <= 60;
+  if (!inRange) return Date.parse(text); // also years < 100, which Date.UTC would shift
+  let at = 19;
+  let millis = 0;
+  if (text.charCodeAt(at) === 46) {
+    let scale = 100;
+    at++;
+    while (at < text.length) {
+      const d = text.charCodeAt(at) - 48;
+      if (d < 0 || d > 9) break;
+      millis += d * scale;
+      scale /= 10;
+      at++;
+    }
+    millis = Math.floor(millis);
+  }
+  let offset = 0;
+  const zone = text.charCodeAt(at);
+  if (zone === 90 || zone === 122) {
+    if (at + 1 !== text.length) return Date.parse(text);
+  } else if ((zone === 43 || zone === 45) && at + 6 === text.length) {
+    const hours = digits(text, at + 1, 2);
+    const minutes = digits(text, at + 4, 2);
+    if (hours < 0 || minutes < 0) return Date.parse(text);
+    offset = (zone === 43 ? 1 : -1) * (hours * 60 + minutes) * 60_000;
+  } else {
+    return Date.parse(text);
+  }
+  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offset;
+}
+
+function digits(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
