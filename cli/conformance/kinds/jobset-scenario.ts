@@ -1,0 +1,256 @@
+import { z } from 'zod';
+import {
+  fold,
+  JobObservedSchema,
+  JobSetObservedSchema,
+  jobSetStatus,
+  listChildJobs,
+  settle,
+  startedReplicatedJobs,
+  type JobSetCommand,
+  type JobSetEvent,
+  type JobSetState,
+} from '../../../shared/jobset/index.ts';
+import type { CorpusKind, FieldDiff, ScenarioResult } from '../types.ts';
+
+/**
+ * JobSet fold scenarios (`../shared/conformance/jobset/`, README there): a JobSet, child-Job
+ * events, and a checkpoint after each event. After the JobSet is observed and after every event
+ * the fold reconciles to its fixed point (`settle`); each checkpoint then compares the fields
+ * its `expect` holds, and only those.
+ */
+
+const TimeSchema = z.string().min(1);
+const ScenarioEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('JobStatus'), at: TimeSchema, job: z.unknown() }),
+  z.object({ type: z.literal('JobStatusBatch'), at: TimeSchema, jobs: z.array(z.unknown()).min(1) }),
+  z.object({ type: z.literal('JobDeleted'), at: TimeSchema, name: z.string().min(1) }),
+  z.object({ type: z.literal('JobSetSpecUpdated'), at: TimeSchema, patch: z.record(z.string(), z.unknown()) }),
+]);
+type ScenarioEvent = z.infer<typeof ScenarioEventSchema>;
+
+const ScenarioSchema = z.object({
+  id: z.string().min(1),
+  featureGates: z.record(z.string(), z.boolean()).optional(),
+  jobset: z.object({ metadata: z.record(z.string(), z.unknown()), spec: z.record(z.string(), z.unknown()) }),
+  events: z.array(ScenarioEventSchema),
+  checkpoints: z.array(z.object({ afterEvent: z.number().int().min(0), expect: z.record(z.string(), z.unknown()) })),
+});
+type Scenario = z.infer<typeof ScenarioSchema>;
+
+/** Gates the scenario may name, all of which the fold implements only in their default (off). */
+const DEFAULT_OFF_GATES = new Set(['RestartJob', 'InPlaceRestart', 'ElasticJobSet']);
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export const jobSetScenarioKind: CorpusKind = {
+  name: 'jobset',
+  matches(document) {
+    if (!isRecord(document)) return false;
+    if (typeof document.format === 'string') return document.format.startsWith('jobset-fold-scenario/');
+    const jobset = document.jobset;
+    return (
+      isRecord(jobset) &&
+      isRecord(jobset.spec) &&
+      Array.isArray(jobset.spec.replicatedJobs) &&
+      Array.isArray(document.events) &&
+      Array.isArray(document.checkpoints)
+    );
+  },
+  run(document, file) {
+    const parsed = ScenarioSchema.safeParse(document);
+    const fallbackId = isRecord(document) && typeof document.id === 'string' ? document.id : file;
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { id: fallbackId, file, diffs: [], error: `malformed scenario at ${issue?.path.join('.')}: ${issue?.message}` };
+    }
+    try {
+      return runScenario(parsed.data, file);
+    } catch (error) {
+      return { id: parsed.data.id, file, diffs: [], error: error instanceof Error ? error.message : String(error) };
+    }
+  },
+};
+
+function runScenario(scenario: Scenario, file: string): ScenarioResult {
+  const unsupported = Object.entries(scenario.featureGates ?? {}).filter(
+    ([gate, on]) => on && DEFAULT_OFF_GATES.has(gate),
+  );
+  if (unsupported.length > 0) {
+    return { id: scenario.id, file, diffs: [], error: `unsupported feature gates: ${unsupported.map(([g]) => g).join(', ')}` };
+  }
+  const expectations = new Map(scenario.checkpoints.map((c, k) => [c.afterEvent, { ...c, index: k }]));
+  const diffs: FieldDiff[] = [];
+  let jobSet: Record<string, unknown> = { ...scenario.jobset };
+  const createdAt = scenario.events[0]?.at ?? '1970-01-01T00:00:00Z';
+  let state = fold([observeJobSet(jobSet, createdAt)]);
+  for (let n = 0; n <= scenario.events.length; n++) {
+    let now = createdAt;
+    if (n > 0) {
+      const event = scenario.events[n - 1]!;
+      now = event.at;
+      if (event.type === 'JobSetSpecUpdated') {
+        jobSet = { ...jobSet, spec: mergePatch(jobSet.spec, event.patch) };
+      }
+      state = fold(toObservations(event, jobSet), state);
+    }
+    const settled = settle(state, now);
+    state = settled.state;
+    const checkpoint = expectations.get(n);
+    if (!settled.converged) diffs.push({ at: `after event ${n}`, path: 'reconcile', expected: 'a fixed point', actual: 'no fixed point' });
+    if (checkpoint === undefined) continue;
+    const at = `checkpoint ${checkpoint.index} (after event ${n})`;
+    diffs.push(...compareCheckpoint(at, checkpoint.expect, state, settled.commands));
+  }
+  for (const checkpoint of scenario.checkpoints.filter((c) => c.afterEvent > scenario.events.length)) {
+    const at = `checkpoint (after event ${checkpoint.afterEvent})`;
+    diffs.push({ at, path: 'afterEvent', expected: `<= ${scenario.events.length}`, actual: checkpoint.afterEvent });
+  }
+  return { id: scenario.id, file, diffs };
+}
+
+function observeJobSet(jobSet: Record<string, unknown>, at: string): JobSetEvent {
+  return JobSetObservedSchema.parse({ type: 'JobSetObserved', at, jobSet });
+}
+
+function toObservations(event: ScenarioEvent, jobSet: Record<string, unknown>): JobSetEvent[] {
+  switch (event.type) {
+    case 'JobStatus':
+      return [JobObservedSchema.parse({ type: 'JobObserved', at: event.at, job: event.job })];
+    case 'JobStatusBatch':
+      return event.jobs.map((job) => JobObservedSchema.parse({ type: 'JobObserved', at: event.at, job }));
+    case 'JobDeleted':
+      return [{ type: 'JobDeleted', at: event.at, eventId: undefined, name: event.name }];
+    case 'JobSetSpecUpdated':
+      return [observeJobSet(jobSet, event.at)];
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+/** RFC 7386 JSON merge patch. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isRecord(patch)) return patch;
+  const result: Record<string, unknown> = isRecord(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = mergePatch(result[key], value);
+  }
+  return result;
+}
+
+/** The corpus shape of a command. */
+function corpusCommand(command: JobSetCommand): Record<string, unknown> {
+  switch (command.type) {
+    case 'CreateJob': {
+      const { name, replicatedJob, jobIndex, restartAttempt, suspend } = command;
+      return { kind: 'CreateJob', name, replicatedJob, jobIndex, restartAttempt, suspend };
+    }
+    case 'DeleteJob':
+      return { kind: 'DeleteJob', name: command.name, propagationPolicy: command.propagationPolicy };
+    case 'SuspendJob':
+    case 'ResumeJob':
+      return { kind: command.type, name: command.name };
+    default: {
+      const _exhaustive: never = command;
+      return _exhaustive;
+    }
+  }
+}
+
+function compareCheckpoint(
+  at: string,
+  expect: Record<string, unknown>,
+  state: JobSetState,
+  commands: readonly JobSetCommand[],
+): FieldDiff[] {
+  const status = jobSetStatus(state);
+  const spec = state.jobSet?.spec;
+  const actual: Record<string, unknown> = {
+    conditions: status.conditions.map(({ type, status: s, reason, message }) => ({ type, status: s, reason, message })),
+    terminalState: status.terminalState,
+    restarts: status.restarts,
+    restartsCountTowardsMax: status.restartsCountTowardsMax,
+    replicatedJobsStatus: status.replicatedJobsStatus,
+    replicatedJobsStarted: spec === undefined ? [] : startedReplicatedJobs(spec, status.replicatedJobsStatus),
+    commands: commands.map(corpusCommand),
+    childJobs: listChildJobs(state),
+  };
+  const diffs: FieldDiff[] = [];
+  for (const [field, expected] of Object.entries(expect)) {
+    const value = actual[field];
+    switch (field) {
+      case 'conditions':
+        diffs.push(...compareKeyed(at, field, expected, value, 'type'));
+        break;
+      case 'replicatedJobsStatus':
+      case 'childJobs':
+        diffs.push(...compareKeyed(at, field, expected, value, 'name'));
+        break;
+      case 'commands':
+        diffs.push(...compareMultiset(at, field, expected, value));
+        break;
+      case 'terminalState':
+      case 'restarts':
+      case 'restartsCountTowardsMax':
+      case 'replicatedJobsStarted':
+        if (canonical(expected) !== canonical(value)) diffs.push({ at, path: field, expected, actual: value });
+        break;
+      default:
+        diffs.push({ at, path: field, expected, actual: '<field not supported by the jobset runner>' });
+    }
+  }
+  return diffs;
+}
+
+/** Order-insensitive comparison of two lists of objects identified by `key`, field by field. */
+function compareKeyed(at: string, field: string, expected: unknown, actual: unknown, key: string): FieldDiff[] {
+  const expectedItems = Array.isArray(expected) ? expected.filter(isRecord) : [];
+  const actualItems = Array.isArray(actual) ? actual.filter(isRecord) : [];
+  const byKey = new Map(actualItems.map((item) => [String(item[key]), item]));
+  const diffs: FieldDiff[] = [];
+  for (const item of expectedItems) {
+    const id = String(item[key]);
+    const found = byKey.get(id);
+    byKey.delete(id);
+    if (found === undefined) {
+      diffs.push({ at, path: `${field}[${id}]`, expected: item, actual: undefined });
+      continue;
+    }
+    for (const [name, value] of Object.entries(item)) {
+      if (canonical(value) !== canonical(found[name])) {
+        diffs.push({ at, path: `${field}[${id}].${name}`, expected: value, actual: found[name] });
+      }
+    }
+  }
+  for (const [id, extra] of byKey) diffs.push({ at, path: `${field}[${id}]`, expected: undefined, actual: extra });
+  return diffs;
+}
+
+/** Order-insensitive multiset comparison: one diff per missing and per unexpected item. */
+function compareMultiset(at: string, field: string, expected: unknown, actual: unknown): FieldDiff[] {
+  const remaining = (Array.isArray(actual) ? actual : []).map(canonical);
+  const actualItems = Array.isArray(actual) ? [...actual] : [];
+  const diffs: FieldDiff[] = [];
+  for (const item of Array.isArray(expected) ? expected : []) {
+    const index = remaining.indexOf(canonical(item));
+    if (index < 0) {
+      diffs.push({ at, path: `${field}[missing]`, expected: item, actual: undefined });
+      continue;
+    }
+    remaining.splice(index, 1);
+    actualItems.splice(index, 1);
+  }
+  for (const extra of actualItems) diffs.push({ at, path: `${field}[unexpected]`, expected: undefined, actual: extra });
+  return diffs;
+}
+
+/** JSON with sorted keys, so equal values compare equal regardless of key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    isRecord(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}

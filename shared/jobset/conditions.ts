@@ -1,0 +1,79 @@
+import { CONDITION_TYPES } from './constants.ts';
+
+export type ConditionStatus = 'True' | 'False';
+
+/** A `metav1.Condition` on the JobSet status. */
+export interface JobSetCondition {
+  readonly type: string;
+  readonly status: ConditionStatus;
+  readonly reason: string;
+  readonly message: string;
+  readonly lastTransitionTime: string;
+}
+
+/** A condition to write; the transition time comes from the pass that writes it. */
+export interface ConditionUpdate {
+  readonly type: string;
+  readonly status: ConditionStatus;
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** `exclusiveConditions`: the two startup-policy conditions are never True together. */
+function exclusive(a: string, b: string): boolean {
+  const { startupPolicyInProgress: inProgress, startupPolicyCompleted: completed } = CONDITION_TYPES;
+  return (a === inProgress && b === completed) || (a === completed && b === inProgress);
+}
+
+/**
+ * `updateCondition` (jobset_controller.go): a new type is appended only when True; a status
+ * change replaces the condition (new transition time); a reason/message change alone updates it
+ * in place (transition time kept); an identical write changes nothing. Writing one startup
+ * condition as True flips the other one's status to False, leaving its reason, message and time.
+ * Returns the same array when nothing changes.
+ */
+export function updateCondition(
+  conditions: readonly JobSetCondition[],
+  update: ConditionUpdate,
+  at: string,
+): readonly JobSetCondition[] {
+  let changed = false;
+  let found = false;
+  const next = conditions.map((current): JobSetCondition => {
+    if (current.type === update.type) {
+      found = true;
+      if (current.status !== update.status) {
+        changed = true;
+        return { ...update, lastTransitionTime: at };
+      }
+      if (current.reason !== update.reason || current.message !== update.message) {
+        changed = true;
+        return { ...current, reason: update.reason, message: update.message };
+      }
+      return current;
+    }
+    if (exclusive(current.type, update.type) && current.status === 'True' && update.status === 'True') {
+      changed = true;
+      return { ...current, status: 'False' };
+    }
+    return current;
+  });
+  if (!found && update.status === 'True') {
+    changed = true;
+    next.push({ ...update, lastTransitionTime: at });
+  }
+  return changed ? next : conditions;
+}
+
+/** True when writing `update` would change the conditions. */
+export function changesConditions(conditions: readonly JobSetCondition[], update: ConditionUpdate): boolean {
+  return updateCondition(conditions, update, '') !== conditions;
+}
+
+export function findCondition(conditions: readonly JobSetCondition[], type: string): JobSetCondition | undefined {
+  return conditions.find((condition) => condition.type === type);
+}
+
+export function isConditionTrue(conditions: readonly JobSetCondition[], type: string): boolean {
+  return findCondition(conditions, type)?.status === 'True';
+}

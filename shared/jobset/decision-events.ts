@@ -1,0 +1,105 @@
+import type { ConditionUpdate } from './conditions.ts';
+
+// Decisions of the JobSet fold. Each carries its evidence: the rule, the child Job and its
+// failure, and `tippedBy`, the log position of the observation that tipped it.
+
+/** The failure policy rule a decision applied: its position in the list and its name. */
+export interface RuleEvidence {
+  readonly index: number;
+  readonly name: string;
+  readonly action: string;
+}
+
+/** The child Job whose failure a decision acted on. */
+export interface FailedJobEvidence {
+  readonly name: string;
+  readonly replicatedJob: string | undefined;
+  readonly reason: string;
+  readonly message: string;
+  readonly failedAt: string | undefined;
+  /** Log position of the observation that reported the failure. */
+  readonly observedAt: number;
+}
+
+/** A condition transition not covered by the events below (startup, suspend, restarting). */
+export interface JobSetConditionChanged {
+  readonly type: 'JobSetConditionChanged';
+  readonly at: string;
+  readonly condition: ConditionUpdate;
+  /** Log position of the observation that tipped it. */
+  readonly tippedBy: number;
+}
+
+/** A global restart: `RestartingJobSet` True and the restart counters bumped. */
+export interface JobSetRestarted {
+  readonly type: 'JobSetRestarted';
+  readonly at: string;
+  readonly action: 'RestartJobSet' | 'RestartJobSetAndIgnoreMaxRestarts';
+  /** Null when no rule matched and the default action applied. */
+  readonly rule: RuleEvidence | null;
+  readonly failedJob: FailedJobEvidence;
+  readonly restarts: number;
+  readonly restartsCountTowardsMax: number;
+  readonly condition: ConditionUpdate;
+  readonly tippedBy: number;
+}
+
+export interface JobSetFailed {
+  readonly type: 'JobSetFailed';
+  readonly at: string;
+  readonly rule: RuleEvidence | null;
+  readonly failedJob: FailedJobEvidence;
+  readonly condition: ConditionUpdate;
+  readonly tippedBy: number;
+}
+
+export interface JobSetCompleted {
+  readonly type: 'JobSetCompleted';
+  readonly at: string;
+  readonly operator: string;
+  readonly targetReplicatedJobs: readonly string[];
+  /** The succeeded current-attempt Jobs the success policy counted. */
+  readonly succeededJobs: readonly string[];
+  readonly required: number;
+  readonly condition: ConditionUpdate;
+  readonly tippedBy: number;
+}
+
+/** The observed spec failed admission; nothing is reconciled until a valid spec is observed. */
+export interface JobSetRejected {
+  readonly type: 'JobSetRejected';
+  readonly at: string;
+  readonly errors: readonly { field: string; type: string; detail: string }[];
+  readonly tippedBy: number;
+}
+
+/** A CreateJob command went out; the controller's view holds the Job from now on. */
+export interface CreateJobIssued {
+  readonly type: 'CreateJobIssued';
+  readonly at: string;
+  readonly commandId: string;
+  readonly name: string;
+  readonly replicatedJob: string;
+  readonly jobIndex: number;
+  readonly restartAttempt: number;
+  readonly suspend: boolean;
+  readonly parallelism: number;
+  readonly completions: number | undefined;
+}
+
+/** A DeleteJob, SuspendJob or ResumeJob command went out for `name`. */
+export interface JobCommandIssued {
+  readonly type: 'DeleteJobIssued' | 'SuspendJobIssued' | 'ResumeJobIssued';
+  readonly at: string;
+  readonly commandId: string;
+  readonly name: string;
+}
+
+export type JobSetDecisionEvent =
+  | JobSetConditionChanged
+  | JobSetRestarted
+  | JobSetFailed
+  | JobSetCompleted
+  | JobSetRejected
+  | CreateJobIssued
+  | JobCommandIssued;

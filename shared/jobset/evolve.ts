@@ -1,0 +1,122 @@
+import { observeChildJob } from './child-jobs.ts';
+import { updateCondition } from './conditions.ts';
+import { defaultJobSet } from './defaulting.ts';
+import type { JobSetEvent, JobSetObserved } from './events.ts';
+import { initialState, type ChildJobView, type JobSetState } from './state.ts';
+import { validateJobSet } from './validation.ts';
+
+/**
+ * The JobSet fold: applies one event (observation or decision) to the state. Pure and total:
+ * an event about an unknown child Job is applied as far as it makes sense and never throws.
+ */
+export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
+  const position = state.position + 1;
+  const next: JobSetState = { ...state, position };
+  switch (event.type) {
+    case 'JobSetObserved':
+      return observeJobSet(next, event);
+    case 'JobSetDeleted':
+      return { ...next, deleted: true, lastObservation: position };
+    case 'JobObserved': {
+      const name = event.job.metadata.name;
+      const child = observeChildJob(state.children[name], event.job, position);
+      return { ...next, lastObservation: position, children: { ...state.children, [name]: child } };
+    }
+    case 'JobDeleted': {
+      const { [event.name]: _gone, ...children } = state.children;
+      return { ...next, lastObservation: position, children };
+    }
+    case 'JobSetConditionChanged':
+      return { ...next, conditions: updateCondition(state.conditions, event.condition, event.at) };
+    case 'JobSetRestarted':
+      return {
+        ...next,
+        restarts: event.restarts,
+        restartsCountTowardsMax: event.restartsCountTowardsMax,
+        conditions: updateCondition(state.conditions, event.condition, event.at),
+      };
+    case 'JobSetFailed':
+      return {
+        ...next,
+        terminalState: 'Failed',
+        conditions: updateCondition(state.conditions, event.condition, event.at),
+      };
+    case 'JobSetCompleted':
+      return {
+        ...next,
+        terminalState: 'Completed',
+        conditions: updateCondition(state.conditions, event.condition, event.at),
+      };
+    case 'JobSetRejected':
+      return { ...next, rejectionRecorded: true };
+    case 'CreateJobIssued': {
+      // What the API server holds right after the create: the new Job with an empty status.
+      const child: ChildJobView = {
+        name: event.name,
+        uid: undefined,
+        replicatedJob: event.replicatedJob,
+        jobIndex: event.jobIndex,
+        restartAttempt: event.restartAttempt,
+        parallelism: event.parallelism,
+        completions: event.completions,
+        suspend: event.suspend,
+        active: 0,
+        ready: 0,
+        succeeded: 0,
+        failed: 0,
+        finished: undefined,
+        failure: undefined,
+        terminating: false,
+        observedAt: position,
+      };
+      return { ...next, children: { ...state.children, [event.name]: child } };
+    }
+    case 'DeleteJobIssued':
+      return withChild(next, event.name, (child) => ({ ...child, terminating: true, observedAt: position }));
+    case 'SuspendJobIssued':
+      return withChild(next, event.name, (child) => ({ ...child, suspend: true, observedAt: position }));
+    case 'ResumeJobIssued':
+      return withChild(next, event.name, (child) => ({ ...child, suspend: false, observedAt: position }));
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Folds a list of events from the initial state. */
+export function fold(events: Iterable<JobSetEvent>, from: JobSetState = initialState()): JobSetState {
+  let state = from;
+  for (const event of events) state = evolve(state, event);
+  return state;
+}
+
+function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
+  const jobSet = defaultJobSet(event.jobSet);
+  const previousUid = state.jobSet?.metadata.uid;
+  const uid = jobSet.metadata.uid;
+  // A different uid is a new object under the same name: start over.
+  const base =
+    previousUid !== undefined && uid !== undefined && previousUid !== uid
+      ? { ...initialState(), position: state.position }
+      : state;
+  const validationErrors = validateJobSet(jobSet);
+  const sameErrors = JSON.stringify(validationErrors) === JSON.stringify(base.validationErrors);
+  return {
+    ...base,
+    jobSet,
+    lastObservation: state.position,
+    validationErrors,
+    rejectionRecorded: sameErrors && base.rejectionRecorded,
+  };
+}
+
+function withChild(
+  state: JobSetState,
+  name: string,
+  change: (child: ChildJobView) => ChildJobView,
+): JobSetState {
+  const child = state.children[name];
+  if (child === undefined) return state;
+  return { ...state, children: { ...state.children, [name]: change(child) } };
+}

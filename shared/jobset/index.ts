@@ -1,0 +1,41 @@
+import { decide } from './decide.ts';
+import { evolve } from './evolve.ts';
+import { initialState } from './state.ts';
+
+/** The JobSet fold as a decider: fold events with `evolve`, reconcile with `decide(state, now)`. */
+export const jobSetDecider = { initialState, evolve, decide } as const;
+
+export { decide, type JobSetDecision } from './decide.ts';
+export { evolve, fold } from './evolve.ts';
+export { initialState, type ChildJobView, type JobSetState, type TerminalState } from './state.ts';
+export { settle, type Settled } from './settle.ts';
+export { jobSetStatus, listChildJobs, type ChildJobSummary, type JobSetStatus } from './status.ts';
+export { startedReplicatedJobs, type ReplicatedJobStatus } from './replicated-jobs-status.ts';
+export type { JobSetCondition } from './conditions.ts';
+export {
+  JobDeletedSchema,
+  JobObservedSchema,
+  JobSetDeletedSchema,
+  JobSetObservationSchema,
+  JobSetObservedSchema,
+  type JobSetEvent,
+  type JobSetObservation,
+} from './events.ts';
+export type {
+  CreateJobIssued,
+  FailedJobEvidence,
+  JobCommandIssued,
+  JobSetCompleted,
+  JobSetConditionChanged,
+  JobSetDecisionEvent,
+  JobSetFailed,
+  JobSetRejected,
+  JobSetRestarted,
+  RuleEvidence,
+} from './decision-events.ts';
+export type { CreateJob, DeleteJob, JobManifest, JobSetCommand, ResumeJob, SuspendJob } from './commands.ts';
+export { ChildJobSchema, JobSetSchema, JobSetSpecSchema, type ChildJob, type JobSet, type JobSetSpec } from './schemas.ts';
+export { defaultJobSet, type DefaultedJobSet, type DefaultedJobSetSpec } from './defaulting.ts';
+export { validateJobSet } from './validation.ts';
+export { isAcceptedJobFailureReason } from './failure-policy-validation.ts';
+export type { FieldErrorType, JobSetFeatureGates, JobSetValidationError } from './validation-error.ts';

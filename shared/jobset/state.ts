@@ -1,0 +1,77 @@
+import type { JobSetCondition } from './conditions.ts';
+import type { DefaultedJobSet } from './defaulting.ts';
+import type { JobSetValidationError } from './validation-error.ts';
+
+/** The Failed condition of a failed child Job: what failure policy rules match on. */
+export interface JobFailure {
+  readonly reason: string;
+  readonly message: string;
+  /** RFC 3339; absent sorts first, as Go's zero time would. */
+  readonly lastTransitionTime: string | undefined;
+}
+
+/**
+ * The controller's view of one child Job: the last snapshot the cluster reported, with the
+ * effects of jobfold's own commands applied on top (created, terminating, suspended, resumed).
+ */
+export interface ChildJobView {
+  readonly name: string;
+  readonly uid: string | undefined;
+  /** `jobset.sigs.k8s.io/replicatedjob-name`; undefined when missing or empty. */
+  readonly replicatedJob: string | undefined;
+  readonly jobIndex: number | undefined;
+  /** `jobset.sigs.k8s.io/restart-attempt`; undefined when missing or not an integer. */
+  readonly restartAttempt: number | undefined;
+  /** `spec.parallelism` (Kubernetes defaults it to 1). */
+  readonly parallelism: number;
+  readonly completions: number | undefined;
+  readonly suspend: boolean;
+  readonly active: number;
+  readonly ready: number;
+  readonly succeeded: number;
+  readonly failed: number;
+  /** The first `Complete` or `Failed` condition with status True (`JobFinished`). */
+  readonly finished: 'Complete' | 'Failed' | undefined;
+  readonly failure: JobFailure | undefined;
+  /** Deletion requested (or a deletionTimestamp seen); the object lives on until `JobDeleted`. */
+  readonly terminating: boolean;
+  /** Log position of the event that last shaped this view. */
+  readonly observedAt: number;
+}
+
+export type TerminalState = '' | 'Completed' | 'Failed';
+
+/** Everything the JobSet fold knows after folding a log. */
+export interface JobSetState {
+  /** Number of events folded so far: the log position of the last one (1-based). */
+  readonly position: number;
+  /** Log position of the last observation (not decision) folded. */
+  readonly lastObservation: number;
+  /** The observed JobSet after admission defaulting; undefined until first observed. */
+  readonly jobSet: DefaultedJobSet | undefined;
+  /** Admission violations of the observed spec; a JobSet with any is never reconciled. */
+  readonly validationErrors: readonly JobSetValidationError[];
+  readonly rejectionRecorded: boolean;
+  readonly deleted: boolean;
+  readonly children: Readonly<Record<string, ChildJobView>>;
+  readonly conditions: readonly JobSetCondition[];
+  readonly restarts: number;
+  readonly restartsCountTowardsMax: number;
+  readonly terminalState: TerminalState;
+}
+
+export function initialState(): JobSetState {
+  return {
+    position: 0,
+    lastObservation: 0,
+    jobSet: undefined,
+    validationErrors: [],
+    rejectionRecorded: false,
+    deleted: false,
+    children: {},
+    conditions: [],
+    restarts: 0,
+    restartsCountTowardsMax: 0,
+    terminalState: '',
+  };
+}
