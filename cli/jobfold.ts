@@ -1,18 +1,27 @@
 #!/usr/bin/env node
 import { conformanceCommand } from './conformance-command.ts';
+import { docsCommand } from './docs-command.ts';
+import { replayCommand } from './replay-command.ts';
 
 const HELP = `Usage: jobfold <command> [options]
 
 Commands:
   replay FILE      fold a scenario or a JSONL event stream and describe the Job
   conformance      run the conformance corpora (../shared/conformance)
+  docs             regenerate docs/events.md from the schemas
 
 Run "jobfold <command> --help" for the options of a command.`;
 
 const [command, ...args] = process.argv.slice(2);
 switch (command) {
+  case 'replay':
+    process.exitCode = replayCommand(args);
+    break;
   case 'conformance':
     process.exitCode = conformanceCommand(args);
+    break;
+  case 'docs':
+    process.exitCode = docsCommand();
     break;
   case undefined:
   case '--help':
