@@ -1,14 +1,37 @@
 import { defineConfig } from 'vitest/config';
 
-// One config for every kind of test; folders under test/ say the kind (unit, property,
-// conformance, integration, cdk). The summary reporter prints the plain closing line
-// "N passed, M failed" that CI reads.
+// Folders under test/ say the kind of test. Two projects: everything that needs no database
+// (unit, property, conformance, cdk, forwarder), and the integration tests, whose globalSetup
+// starts one DynamoDB Local for the whole run. `npm test` runs both; `--project unit` skips Java.
+// The summary reporter prints the plain closing line "N passed, M failed" that CI reads.
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: ['test/**/*.spec.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            'test/unit/**/*.spec.ts',
+            'test/property/**/*.spec.ts',
+            'test/conformance/**/*.spec.ts',
+            'test/cdk/**/*.spec.ts',
+            'test/forwarder/**/*.spec.ts',
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.spec.ts'],
+          globalSetup: ['./test/support/dynamodb-local-setup.ts'],
+        },
+      },
+    ],
   },
 });

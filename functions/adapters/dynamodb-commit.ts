@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { CancellationReason, TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { VersionConflictError } from '../../shared/app/event-store.ts';
+import type { CommitInput, LogEntry, NewEntry, StreamId } from '../../shared/app/event-store.ts';
+import { commandItem } from './dynamodb-outbox.ts';
+import { summaryItem } from './dynamodb-projection.ts';
+import { entryFromItem, entryItem, num, readNumber, readString, str } from './item-codec.ts';
+import { backoff } from './metered-table.ts';
+import type { Item, MeteredTable } from './metered-table.ts';
+import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
+
+// A commit is one TransactWriteItems: per decision entry its marker and its log item, then
+// the outbox items and the summary. The head condition needs no head item: the log item of
+// expectedHead + 1 is put with attribute_not_exists (a ConditionCheck on it when there are no
+// entries), and the head is read first, so expectedHead cannot be above the real head.
+// A failed condition on a marker means the eventId was claimed before: if its slot holds the
+// event, the entry is a duplicate and dropped; if another event holds it, the marker is moved
+// (as appends do); if the slot is empty an append of it is in flight, which is a conflict.
+
+const MAX_ATTEMPTS = 8;
+
+type Action =
+  | { kind: 'marker'; eventId: string }
+  | { kind: 'entry' | 'head' | 'summary' }
+  | { kind: 'command'; commandId: string };
+
+type Pending = {
+  entries: NewEntry[];
+  duplicates: string[];
+  /** eventId → seq its marker holds, for markers to move instead of create. */
+  moves: Map<string, number>;
+  knownCommands: Set<string>;
+};
+
+/** Writes the commit; returns the new head and what was appended. Snapshots are not its job. */
+export async function commitTransaction(
+  table: MeteredTable, stream: StreamId, input: CommitInput, head: number,
+): Promise<{ head: number; appended: LogEntry[]; duplicates: string[] }> {
+  const pk = keys.stream(stream);
+  const pending: Pending = { entries: [], duplicates: [], moves: new Map(), knownCommands: new Set() };
+  for (const entry of input.entries) {
+    if (pending.entries.some((e) => e.eventId === entry.eventId)) pending.duplicates.push(entry.eventId);
+    else pending.entries.push(entry);
+  }
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { actions, described, appended } = build(table, pk, stream, input, head, pending);
+    if (actions.length === 0) return { head, appended: [], duplicates: pending.duplicates };
+    try {
+      await table.transactWrite(actions, randomUUID());
+      return { head: head + appended.length, appended: appended.map(entryFromItem), duplicates: pending.duplicates };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      if (await learn(table, pk, stream, head, described, reasons, pending)) await backoff(attempt);
+    }
+  }
+  throw new VersionConflictError(stream, head);
+}
+
+type Attempt = { actions: TransactWriteItem[]; described: Action[]; appended: Item[] };
+
+/** The transaction for what is still pending; `described[i]` says what `actions[i]` is. */
+function build(table: MeteredTable, pk: string, stream: StreamId, input: CommitInput, head: number, pending: Pending): Attempt {
+  const actions: TransactWriteItem[] = [];
+  const described: Action[] = [];
+  const appended: Item[] = [];
+  const writer = randomUUID().slice(0, 8);
+  const absent = { ConditionExpression: 'attribute_not_exists(#sk)', ExpressionAttributeNames: { '#sk': ATTR.sk } };
+  pending.entries.forEach((entry, i) => {
+    const seq = head + 1 + i;
+    const markerKey = { [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.marker(entry.eventId)) };
+    const from = pending.moves.get(entry.eventId);
+    actions.push(from === undefined
+      ? { Put: { TableName: table.name, Item: { ...markerKey, [ATTR.type]: str(ITEM_TYPE.marker), [ATTR.seq]: num(seq), [ATTR.writer]: str(writer) },
+        ...absent, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } }
+      : { Update: { TableName: table.name, Key: markerKey, UpdateExpression: 'SET #seq = :to', ConditionExpression: '#seq = :from',
+        ExpressionAttributeNames: { '#seq': ATTR.seq }, ExpressionAttributeValues: { ':from': num(from), ':to': num(seq) },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } });
+    described.push({ kind: 'marker', eventId: entry.eventId });
+    const item = entryItem(pk, entry, seq, input.recordedAt, writer);
+    appended.push(item);
+    actions.push({ Put: { TableName: table.name, Item: item, ...absent } });
+    described.push({ kind: 'entry' });
+  });
+  const commands = input.outbox.filter((c) => !pending.knownCommands.has(c.commandId));
+  const writes = commands.length > 0 || input.summary !== undefined;
+  if (pending.entries.length === 0 && writes) {
+    actions.push({ ConditionCheck: { TableName: table.name, Key: { [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.entry(head + 1)) }, ...absent } });
+    described.push({ kind: 'head' });
+  }
+  for (const command of commands) {
+    actions.push({ Put: { TableName: table.name, Item: commandItem(stream, command), ...absent } });
+    described.push({ kind: 'command', commandId: command.commandId });
+  }
+  if (input.summary !== undefined) {
+    actions.push({ Put: { TableName: table.name, Item: summaryItem(stream, input.summary) } });
+    described.push({ kind: 'summary' });
+  }
+  return { actions, described, appended };
+}
+
+/**
+ * Learns from a cancelled attempt: throws VersionConflictError when the head moved, drops
+ * duplicates, notes markers to move and commands already stored. Returns true when a
+ * concurrent transaction or throttling got in the way, so the retry should wait a little.
+ */
+async function learn(
+  table: MeteredTable, pk: string, stream: StreamId, head: number,
+  described: Action[], reasons: CancellationReason[], pending: Pending,
+): Promise<boolean> {
+  let retryLater = false;
+  for (const [i, reason] of reasons.entries()) {
+    const action = described[i];
+    // TransactionConflict or throttling: nothing to learn, try again after a pause.
+    if (reason.Code !== undefined && reason.Code !== 'None' && reason.Code !== 'ConditionalCheckFailed') retryLater = true;
+    if (reason.Code !== 'ConditionalCheckFailed' || action === undefined) continue;
+    if (action.kind === 'entry' || action.kind === 'head') throw new VersionConflictError(stream, head);
+    if (action.kind === 'command') pending.knownCommands.add(action.commandId);
+    if (action.kind === 'marker' && reason.Item) {
+      const claimed = readNumber(reason.Item, ATTR.seq);
+      const slot = await table.get({ Key: { [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.entry(claimed)) }, ConsistentRead: true });
+      if (slot === undefined) throw new VersionConflictError(stream, head);
+      if (readString(slot, ATTR.eventId) === action.eventId) {
+        pending.entries = pending.entries.filter((e) => e.eventId !== action.eventId);
+        pending.duplicates.push(action.eventId);
+        pending.moves.delete(action.eventId);
+      } else {
+        pending.moves.set(action.eventId, claimed);
+      }
+    }
+  }
+  return retryLater;
+}

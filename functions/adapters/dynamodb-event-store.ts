@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { ArchivedPod } from '../../shared/job/snapshot.ts';
+import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import { checkCommit, checkEntries, checkLimit, checkSnapshotSeq } from '../../shared/app/event-store-limits.ts';
+import { VersionConflictError } from '../../shared/app/event-store.ts';
+import type {
+  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary,
+  ListJobsQuery, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, StreamId,
+} from '../../shared/app/event-store.ts';
+import { commitTransaction } from './dynamodb-commit.ts';
+import { appendEntries, readEntries, readHead } from './dynamodb-log.ts';
+import { markPublished, pendingOutbox } from './dynamodb-outbox.ts';
+import { loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
+import { findJob, listJobs } from './dynamodb-projection.ts';
+import { loadSnapshot, saveSnapshot } from './dynamodb-snapshots.ts';
+import { MeteredTable } from './metered-table.ts';
+import type { CapacityTotals, MeterOptions } from './metered-table.ts';
+import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
+
+// The EventStore on one DynamoDB table (layout: table-layout.ts). The same code runs against
+// DynamoDB and DynamoDB Local; only the client's endpoint differs.
+//   append      dynamodb-log.ts         two conditional single-item puts per new event
+//   commit      dynamodb-commit.ts      one TransactWriteItems: markers, entries, outbox, summary
+//   snapshot    dynamodb-snapshots.ts   conditional put after the commit, chunked when large
+//   outbox      dynamodb-outbox.ts      sparse keys-only index of pending commands
+//   fleet view  dynamodb-projection.ts  summary item in four sparse indexes
+//   pod archive dynamodb-pod-archive.ts one item per settled pod, batch puts
+// Choices, made for write units (1 WCU = one write of ≤ 1 KB; 2 inside a transaction):
+// - No head item. The log item's key is its seq, so a conditional put cannot overwrite a seq,
+//   and the head is read with a strongly consistent Query (reads cost a fifth of writes).
+// - Appends are not transactions: marker then log item, each conditional (see dynamodb-log.ts
+//   for why that is still exactly-once and gap-free). A ~1 KB pod event costs 2 WCU; with a
+//   head item in a transaction it would cost 6.
+// - Bodies are brotli-compressed JSON when smaller, so a ~1 KB pod event fits one WCU.
+// - Commits are transactions (atomic decisions + outbox + summary under the head condition).
+// - Snapshots are written after the commit (1 WCU/KB instead of 2) and never ahead of it.
+// - Summary indexes project only what filters read; an update that keeps the condition type
+//   writes no index.
+// Capacity: every request asks for ConsumedCapacity; read `capacity` or pass onConsumedCapacity.
+
+export type DynamoDbEventStoreOptions = MeterOptions & { client: DynamoDBClient; tableName?: string };
+
+export class DynamoDbEventStore implements EventStore, PodArchive {
+  readonly #table: MeteredTable;
+
+  constructor(options: DynamoDbEventStoreOptions) {
+    this.#table = new MeteredTable(options.client, options.tableName ?? DEFAULT_TABLE_NAME, options);
+  }
+
+  /** Capacity consumed by this store's requests so far. */
+  get capacity(): CapacityTotals {
+    return this.#table.totals;
+  }
+
+  async append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
+    checkEntries(entries);
+    if (entries.length === 0) return { appended: [], duplicates: [] };
+    // The nonce tells this call's own (retried) writes from earlier ones of the same eventId.
+    return appendEntries(this.#table, keys.stream(stream), entries, recordedAt, randomUUID().slice(0, 8));
+  }
+
+  async read(stream: StreamId, options: ReadOptions = {}): Promise<ReadResult> {
+    checkLimit(options.limit);
+    const pk = keys.stream(stream);
+    const entries = await readEntries(this.#table, pk, Math.max(0, options.afterSeq ?? 0), options.limit);
+    const last = entries.at(-1);
+    // A short page ended at the head; a full page or an empty one needs the head read.
+    const short = options.limit === undefined || entries.length < options.limit;
+    return { entries, head: short && last ? last.seq : await readHead(this.#table, pk) };
+  }
+
+  async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
+    checkCommit(input);
+    if (input.snapshot) checkSnapshotSeq(input.snapshot, input.expectedHead + input.entries.length);
+    const pk = keys.stream(stream);
+    const head = await readHead(this.#table, pk);
+    if (head !== input.expectedHead) throw new VersionConflictError(stream, input.expectedHead, head);
+    const result = await commitTransaction(this.#table, stream, input, head);
+    const order = new Map(input.entries.map((e, i) => [e.eventId, i]));
+    const duplicates = result.duplicates.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    const { snapshot } = input;
+    const snapshotSaved = snapshot !== undefined && snapshot.seq <= result.head && (await saveSnapshot(this.#table, pk, snapshot));
+    return { ...result, duplicates, snapshotSaved };
+  }
+
+  loadSnapshot(stream: StreamId): Promise<Snapshot | undefined> {
+    return loadSnapshot(this.#table, keys.stream(stream));
+  }
+
+  pendingOutbox(limit: number): Promise<OutboxItem[]> {
+    return pendingOutbox(this.#table, limit);
+  }
+
+  markPublished(commandIds: string[], publishedAt: string): Promise<void> {
+    return markPublished(this.#table, commandIds, publishedAt);
+  }
+
+  listJobs(query: ListJobsQuery): Promise<JobPage> {
+    return listJobs(this.#table, query);
+  }
+
+  findJob(query: FindJobQuery): Promise<JobSummary | undefined> {
+    return findJob(this.#table, query);
+  }
+
+  saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {
+    return saveArchivedPods(this.#table, keys.stream(stream), pods);
+  }
+
+  loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {
+    return loadArchivedPods(this.#table, keys.stream(stream), uids);
+  }
+}

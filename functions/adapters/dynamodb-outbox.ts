@@ -1,0 +1,79 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { NewCommand, OutboxItem, StreamId } from '../../shared/app/event-store.ts';
+import { checkLimit } from '../../shared/app/event-store-limits.ts';
+import { jsonAttributes, readJson, str } from './item-codec.ts';
+import type { Item, MeteredTable } from './metered-table.ts';
+import { ATTR, INDEX, ITEM_TYPE, keys, PENDING_KEY } from './table-layout.ts';
+
+// The outbox: one item per command under its own key "cmd#<commandId>", written in the commit
+// transaction. While pending it carries the keys of the sparse, keys-only outbox-pending index
+// (oldest first); publishing removes them, so the index holds only what is left to publish.
+// The items are kept, with their publish time, as the record of what was sent.
+
+const MARK_CONCURRENCY = 8;
+
+/** The outbox item of a command decided on `stream`. */
+export function commandItem(stream: StreamId, command: NewCommand): Item {
+  const item: OutboxItem = { ...command, stream };
+  return {
+    [ATTR.pk]: str(keys.command(command.commandId)),
+    [ATTR.sk]: str(keys.commandSort),
+    [ATTR.type]: str(ITEM_TYPE.command),
+    ...jsonAttributes(ATTR.data, item),
+    [ATTR.pendingKey]: str(PENDING_KEY),
+    [ATTR.pendingSort]: str(keys.pendingSort(command.createdAt, command.commandId)),
+  };
+}
+
+/** pendingOutbox of the port; an item published since the index was read is left out. */
+export async function pendingOutbox(table: MeteredTable, limit: number): Promise<OutboxItem[]> {
+  checkLimit(limit);
+  const found: Item[] = [];
+  let start: Item | undefined;
+  do {
+    const output = await table.query({
+      IndexName: INDEX.pending,
+      KeyConditionExpression: '#hash = :hash',
+      ExpressionAttributeNames: { '#hash': ATTR.pendingKey },
+      ExpressionAttributeValues: { ':hash': str(PENDING_KEY) },
+      Limit: limit - found.length,
+      ...(start ? { ExclusiveStartKey: start } : {}),
+    });
+    found.push(...(output.Items ?? []));
+    start = output.LastEvaluatedKey;
+  } while (start !== undefined && found.length < limit);
+  const wanted = found.map((item) => ({ [ATTR.pk]: item[ATTR.pk] ?? str(''), [ATTR.sk]: str(keys.commandSort) }));
+  const byPk = new Map((await table.batchGet(wanted, true)).map((item) => [item[ATTR.pk]?.S, item]));
+  return found.flatMap((entry) => {
+    const item = byPk.get(entry[ATTR.pk]?.S);
+    return item === undefined || item[ATTR.publishedAt] !== undefined ? [] : [readJson(item, ATTR.data) as OutboxItem];
+  });
+}
+
+/** markPublished of the port: one conditional update per command, eight at a time. */
+export async function markPublished(table: MeteredTable, commandIds: string[], publishedAt: string): Promise<void> {
+  const queue = [...new Set(commandIds)];
+  const worker = async (): Promise<void> => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) await markOne(table, id, publishedAt);
+  };
+  await Promise.all(Array.from({ length: Math.min(MARK_CONCURRENCY, queue.length) }, worker));
+}
+
+async function markOne(table: MeteredTable, commandId: string, publishedAt: string): Promise<void> {
+  try {
+    await table.update({
+      Key: commandKey(commandId),
+      UpdateExpression: 'SET #pa = :pa REMOVE #gp, #gq',
+      ConditionExpression: 'attribute_exists(#gp)',
+      ExpressionAttributeNames: { '#pa': ATTR.publishedAt, '#gp': ATTR.pendingKey, '#gq': ATTR.pendingSort },
+      ExpressionAttributeValues: { ':pa': str(publishedAt) },
+    });
+  } catch (error) {
+    // Unknown, or published already (perhaps by another publisher): nothing left to do.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+function commandKey(commandId: string): Item {
+  return { [ATTR.pk]: str(keys.command(commandId)), [ATTR.sk]: str(keys.commandSort) };
+}

@@ -1,0 +1,135 @@
+import type { FindJobQuery, JobPage, JobSummary, ListJobsQuery, StreamId, SummaryUpdate } from '../../shared/app/event-store.ts';
+import { checkLimit } from '../../shared/app/event-store-limits.ts';
+import { jsonAttributes, readJson, str } from './item-codec.ts';
+import type { Item, MeteredTable } from './metered-table.ts';
+import { ATTR, FLEET_KEY, INDEX, ITEM_TYPE, keys } from './table-layout.ts';
+
+// The fleet view: one summary item per stream, in four sparse indexes that share the sort
+// key "<createdAt>#<uid>#…" (read backwards: newest first). The indexes project only what the
+// filters read (kind, namespace, latest condition type), so a summary update that changes
+// neither costs no index write; full summaries are then read from the table.
+
+/** The summary item of a stream, with its index keys. */
+export function summaryItem(stream: StreamId, update: SummaryUpdate): Item {
+  const summary: JobSummary = { ...update, kind: stream.kind, clusterId: stream.clusterId, namespace: stream.namespace, uid: stream.uid };
+  const conditionType = summary.latestCondition?.type;
+  return {
+    [ATTR.pk]: str(keys.stream(stream)),
+    [ATTR.sk]: str(keys.summary),
+    [ATTR.type]: str(ITEM_TYPE.summary),
+    ...jsonAttributes(ATTR.data, summary),
+    [ATTR.kind]: str(summary.kind),
+    [ATTR.namespace]: str(summary.namespace),
+    ...(conditionType === undefined ? {} : { [ATTR.conditionType]: str(conditionType) }),
+    [ATTR.fleetKey]: str(FLEET_KEY),
+    [ATTR.clusterKey]: str(keys.cluster(summary.clusterId)),
+    [ATTR.namespaceKey]: str(keys.namespace(summary.clusterId, summary.namespace)),
+    [ATTR.nameKey]: str(keys.name(summary.kind, summary.clusterId, summary.namespace, summary.name)),
+    [ATTR.createdKey]: str(keys.created(summary)),
+  };
+}
+
+/** listJobs of the port: query the narrowest index, filter, then read the page's summaries. */
+export async function listJobs(table: MeteredTable, query: ListJobsQuery): Promise<JobPage> {
+  checkLimit(query.limit);
+  const plan = planQuery(query);
+  const found: Item[] = [];
+  let start = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  // One item beyond the page tells whether a next page exists.
+  do {
+    const output = await table.query({
+      IndexName: plan.index,
+      KeyConditionExpression: '#hash = :hash',
+      ...(plan.filter.length > 0 ? { FilterExpression: plan.filter.join(' AND ') } : {}),
+      ExpressionAttributeNames: { '#hash': plan.hashAttr, ...plan.names },
+      ExpressionAttributeValues: { ':hash': str(plan.hashValue), ...plan.values },
+      ScanIndexForward: false,
+      Limit: plan.filter.length > 0 ? Math.min(1000, 4 * (query.limit + 1)) : query.limit + 1 - found.length,
+      ...(start ? { ExclusiveStartKey: start } : {}),
+    });
+    found.push(...(output.Items ?? []));
+    start = output.LastEvaluatedKey;
+  } while (start !== undefined && found.length <= query.limit);
+  const page = found.slice(0, query.limit);
+  const last = page.at(-1);
+  const items = (await readSummaries(table, page)).filter((s) => matches(s, query));
+  return { items, ...(found.length > query.limit && last ? { cursor: encodeCursor(last, plan.hashAttr) } : {}) };
+}
+
+/** findJob of the port: by uid directly, else the newest entry of the name index. */
+export async function findJob(table: MeteredTable, query: FindJobQuery): Promise<JobSummary | undefined> {
+  let pk = query.uid === undefined ? undefined : keys.stream({ ...query, uid: query.uid });
+  if (pk === undefined) {
+    const output = await table.query({
+      IndexName: INDEX.name,
+      KeyConditionExpression: '#hash = :hash',
+      ExpressionAttributeNames: { '#hash': ATTR.nameKey },
+      ExpressionAttributeValues: { ':hash': str(keys.name(query.kind, query.clusterId, query.namespace, query.name)) },
+      ScanIndexForward: false,
+      Limit: 1,
+    });
+    pk = output.Items?.[0]?.[ATTR.pk]?.S;
+  }
+  if (pk === undefined) return undefined;
+  const item = await table.get({ Key: { [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.summary) }, ConsistentRead: true });
+  const summary = item === undefined ? undefined : (readJson(item, ATTR.data) as JobSummary);
+  return summary?.name === query.name ? summary : undefined;
+}
+
+type Plan = { index: string; hashAttr: string; hashValue: string; filter: string[]; names: Record<string, string>; values: Item };
+
+function planQuery(query: ListJobsQuery): Plan {
+  const plan: Plan = { index: INDEX.fleet, hashAttr: ATTR.fleetKey, hashValue: FLEET_KEY, filter: [], names: {}, values: {} };
+  const where = (attr: string, value: string | undefined): void => {
+    if (value === undefined) return;
+    plan.filter.push(`#${attr} = :${attr}`);
+    plan.names[`#${attr}`] = attr;
+    plan.values[`:${attr}`] = str(value);
+  };
+  if (query.clusterId !== undefined && query.namespace !== undefined) {
+    Object.assign(plan, { index: INDEX.namespace, hashAttr: ATTR.namespaceKey, hashValue: keys.namespace(query.clusterId, query.namespace) });
+  } else if (query.clusterId !== undefined) {
+    Object.assign(plan, { index: INDEX.cluster, hashAttr: ATTR.clusterKey, hashValue: keys.cluster(query.clusterId) });
+  } else {
+    where(ATTR.namespace, query.namespace);
+  }
+  where(ATTR.kind, query.kind);
+  where(ATTR.conditionType, query.condition);
+  return plan;
+}
+
+async function readSummaries(table: MeteredTable, page: Item[]): Promise<JobSummary[]> {
+  const wanted = page.map((item) => ({ [ATTR.pk]: item[ATTR.pk] ?? str(''), [ATTR.sk]: str(keys.summary) }));
+  const byPk = new Map((await table.batchGet(wanted, false)).map((item) => [item[ATTR.pk]?.S, item]));
+  return page.flatMap((entry) => {
+    const item = byPk.get(entry[ATTR.pk]?.S);
+    return item === undefined ? [] : [readJson(item, ATTR.data) as JobSummary];
+  });
+}
+
+// The index may lag the table; a summary that no longer matches is left out.
+function matches(s: JobSummary, query: ListJobsQuery): boolean {
+  return (query.kind === undefined || s.kind === query.kind)
+    && (query.clusterId === undefined || s.clusterId === query.clusterId)
+    && (query.namespace === undefined || s.namespace === query.namespace)
+    && (query.condition === undefined || s.latestCondition?.type === query.condition);
+}
+
+function encodeCursor(item: Item, hashAttr: string): string {
+  const key = [ATTR.pk, ATTR.sk, hashAttr, ATTR.createdKey].map((name) => item[name]?.S ?? '');
+  return Buffer.from(JSON.stringify([hashAttr, ...key]), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): Item {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 5 || !parsed.every((part) => typeof part === 'string')) {
+    throw new RangeError('invalid listJobs cursor');
+  }
+  const [hashAttr, pk, sk, hash, created] = parsed as string[];
+  return { [ATTR.pk]: str(pk ?? ''), [ATTR.sk]: str(sk ?? ''), [hashAttr ?? '']: str(hash ?? ''), [ATTR.createdKey]: str(created ?? '') };
+}

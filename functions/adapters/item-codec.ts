@@ -1,0 +1,92 @@
+import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { toJson } from '../../shared/app/event-store-limits.ts';
+import type { LogEntry, NewEntry } from '../../shared/app/event-store.ts';
+import type { Item } from './metered-table.ts';
+import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
+
+// JSON values (event bodies, summaries, commands, snapshots) are stored as JSON text, or as
+// brotli-compressed JSON in a binary attribute when that is smaller. A ~1 KB pod event shrinks
+// to ~500 bytes, which keeps its log item within one write unit (1 KB).
+
+/** Below this many bytes compression rarely pays for its attribute `z`. */
+const COMPRESS_MIN_BYTES = 200;
+/** Above this size, a faster brotli level keeps large snapshots quick to write. */
+const BEST_COMPRESSION_MAX_BYTES = 64 * 1024;
+const BROTLI = 'br';
+
+export const str = (value: string): AttributeValue => ({ S: value });
+export const num = (value: number): AttributeValue => ({ N: String(value) });
+
+/** Returns `{ [name]: value }`, compressed (with `z: "br"`) when that is smaller. */
+export function jsonAttributes(name: string, value: unknown): Item {
+  const text = toJson(value);
+  const raw = Buffer.from(text, 'utf8');
+  if (raw.length < COMPRESS_MIN_BYTES) return { [name]: str(text) };
+  const packed = compress(raw);
+  return packed.length < raw.length ? { [name]: { B: packed }, [ATTR.encoding]: str(BROTLI) } : { [name]: str(text) };
+}
+
+/** Reads a value written by jsonAttributes. */
+export function readJson(item: Item, name: string): unknown {
+  const attribute = item[name];
+  if (attribute?.S !== undefined) return JSON.parse(attribute.S);
+  if (attribute?.B !== undefined && item[ATTR.encoding]?.S === BROTLI) {
+    return JSON.parse(brotliDecompressSync(attribute.B).toString('utf8'));
+  }
+  throw new Error(`item ${item[ATTR.pk]?.S}/${item[ATTR.sk]?.S} has no readable ${name}`);
+}
+
+export function compress(raw: Buffer): Buffer {
+  const quality = raw.length <= BEST_COMPRESSION_MAX_BYTES ? constants.BROTLI_MAX_QUALITY : 5;
+  return brotliCompressSync(raw, {
+    params: {
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_QUALITY]: quality,
+      [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+    },
+  });
+}
+
+export function decompress(packed: Uint8Array): Buffer {
+  return brotliDecompressSync(packed);
+}
+
+export function readString(item: Item, name: string): string {
+  const value = item[name]?.S;
+  if (value === undefined) throw new Error(`item ${item[ATTR.pk]?.S}/${item[ATTR.sk]?.S} has no string ${name}`);
+  return value;
+}
+
+export function readNumber(item: Item, name: string): number {
+  const value = item[name]?.N;
+  if (value === undefined) throw new Error(`item ${item[ATTR.pk]?.S}/${item[ATTR.sk]?.S} has no number ${name}`);
+  return Number(value);
+}
+
+/** The log item of one entry; `writer` is the nonce of the call that writes it. */
+export function entryItem(pk: string, entry: NewEntry, seq: number, recordedAt: string, writer: string): Item {
+  return {
+    [ATTR.pk]: str(pk),
+    [ATTR.sk]: str(keys.entry(seq)),
+    [ATTR.type]: str(ITEM_TYPE.entry),
+    [ATTR.seq]: num(seq),
+    [ATTR.eventId]: str(entry.eventId),
+    [ATTR.eventType]: str(entry.type),
+    [ATTR.observedAt]: str(entry.observedAt),
+    [ATTR.recordedAt]: str(recordedAt),
+    [ATTR.writer]: str(writer),
+    ...jsonAttributes(ATTR.body, entry.body),
+  };
+}
+
+export function entryFromItem(item: Item): LogEntry {
+  return {
+    eventId: readString(item, ATTR.eventId),
+    type: readString(item, ATTR.eventType),
+    observedAt: readString(item, ATTR.observedAt),
+    body: readJson(item, ATTR.body),
+    seq: readNumber(item, ATTR.seq),
+    recordedAt: readString(item, ATTR.recordedAt),
+  };
+}

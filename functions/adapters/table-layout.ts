@@ -1,0 +1,136 @@
+// The one DynamoDB table of the event store, as plain data: local/dynamodb-local.ts passes it
+// to CreateTable and cdk/ defines the same table from it. Constants and key builders only.
+//
+// Items (pk = stream key "<kind>#<clusterId>#<namespace>#<uid>" unless noted):
+//   log entry   sk "e#<seq, 12 digits>"   the event; seq is unique because the key is
+//   marker      sk "id#<eventId>"         claims an eventId for one seq (idempotent append)
+//   summary     sk "summary"              fleet row; the only item in the summary indexes
+//   snapshot    sk "snapshot"             newest snapshot (inline, or pointer to chunks)
+//   chunk       sk "chunk#<seq>#<i>"      part i of a snapshot too large for one item
+//   pod         sk "pod#<pod uid>"        a settled pod archived out of the snapshot
+//   command     pk "cmd#<commandId>", sk "cmd"   outbox item; in the outbox index while pending
+// Attribute `t` names the item type, so stream consumers can filter on it.
+
+/** Table name used when no name is configured (DynamoDB Local, tests). */
+export const DEFAULT_TABLE_NAME = 'jobfold-events';
+
+export const ITEM_TYPE = {
+  entry: 'entry',
+  marker: 'marker',
+  summary: 'summary',
+  snapshot: 'snapshot',
+  chunk: 'chunk',
+  pod: 'pod',
+  command: 'command',
+} as const;
+
+/** Attribute names; short, because names count towards item size and so towards WCU. */
+export const ATTR = {
+  pk: 'pk',
+  sk: 'sk',
+  type: 't',
+  seq: 'seq',
+  eventId: 'id',
+  eventType: 'et',
+  observedAt: 'oa',
+  recordedAt: 'ra',
+  body: 'b', // S: JSON text, or B: brotli-compressed JSON when `z` is "br"
+  encoding: 'z',
+  writer: 'w', // nonce of the append call that wrote the item (tells a retry from a duplicate)
+  data: 'd', // JSON text of the summary, command, snapshot or archived pod
+  chunks: 'n',
+  publishedAt: 'pa',
+  // summary index keys and projected filter fields
+  fleetKey: 'gf',
+  clusterKey: 'gc',
+  namespaceKey: 'gn',
+  nameKey: 'gm',
+  createdKey: 'gk',
+  kind: 'k',
+  namespace: 'ns',
+  conditionType: 'ct',
+  // outbox index keys, removed once published
+  pendingKey: 'gp',
+  pendingSort: 'gq',
+} as const;
+
+export const INDEX = {
+  fleet: 'summary-fleet',
+  cluster: 'summary-cluster',
+  namespace: 'summary-namespace',
+  name: 'summary-name',
+  pending: 'outbox-pending',
+} as const;
+
+/** Partition key value of the fleet index (every summary) and of the outbox index. */
+export const FLEET_KEY = 'fleet';
+export const PENDING_KEY = 'pending';
+const SEQ_DIGITS = 12;
+
+type StreamKeyParts = { kind: string; clusterId: string; namespace: string; uid: string };
+
+// encodeURIComponent keeps '#' out of key parts; Kubernetes names and uids pass unchanged.
+const part = (value: string): string => encodeURIComponent(value);
+
+export const keys = {
+  stream: (s: StreamKeyParts): string => [s.kind, s.clusterId, s.namespace, s.uid].map(part).join('#'),
+  entry: (seq: number): string => `e#${String(seq).padStart(SEQ_DIGITS, '0')}`,
+  entryPrefix: 'e#',
+  marker: (eventId: string): string => `id#${eventId}`,
+  summary: 'summary',
+  snapshot: 'snapshot',
+  chunk: (seq: number, index: number): string => `chunk#${String(seq).padStart(SEQ_DIGITS, '0')}#${String(index).padStart(4, '0')}`,
+  chunkPrefix: (seq: number): string => `chunk#${String(seq).padStart(SEQ_DIGITS, '0')}#`,
+  pod: (uid: string): string => `pod#${uid}`,
+  command: (commandId: string): string => `cmd#${commandId}`,
+  commandSort: 'cmd',
+  cluster: (clusterId: string): string => part(clusterId),
+  namespace: (clusterId: string, ns: string): string => `${part(clusterId)}#${part(ns)}`,
+  name: (kind: string, clusterId: string, ns: string, name: string): string =>
+    `${kind}#${part(clusterId)}#${part(ns)}#${part(name)}`,
+  /** Sort key of every summary index: newest first when read backwards. */
+  created: (s: StreamKeyParts & { createdAt: string }): string =>
+    [s.createdAt, s.uid, s.kind, part(s.clusterId), part(s.namespace)].join('#'),
+  pendingSort: (createdAt: string, commandId: string): string => `${createdAt}#${commandId}`,
+} as const;
+
+type KeyElement = { AttributeName: string; KeyType: 'HASH' | 'RANGE' };
+type Projection = { ProjectionType: 'KEYS_ONLY' | 'INCLUDE' | 'ALL'; NonKeyAttributes?: string[] };
+
+/** The parts of CreateTableInput the store needs, in the DynamoDB API's own shape. */
+export type TableDefinition = {
+  KeySchema: KeyElement[];
+  AttributeDefinitions: { AttributeName: string; AttributeType: 'S' }[];
+  GlobalSecondaryIndexes: { IndexName: string; KeySchema: KeyElement[]; Projection: Projection }[];
+  BillingMode: 'PAY_PER_REQUEST';
+  StreamSpecification: { StreamEnabled: boolean; StreamViewType: 'NEW_IMAGE' };
+};
+
+const key = (hash: string, range: string): KeyElement[] => [
+  { AttributeName: hash, KeyType: 'HASH' },
+  { AttributeName: range, KeyType: 'RANGE' },
+];
+// Filters read these; they change only when the latest condition type does, so ordinary
+// summary updates (updatedAt) cost no index write.
+const filtered = (): Projection => ({
+  ProjectionType: 'INCLUDE',
+  NonKeyAttributes: [ATTR.kind, ATTR.namespace, ATTR.conditionType],
+});
+const keysOnly = (): Projection => ({ ProjectionType: 'KEYS_ONLY' });
+const indexKeys = [ATTR.fleetKey, ATTR.clusterKey, ATTR.namespaceKey, ATTR.nameKey, ATTR.createdKey,
+  ATTR.pendingKey, ATTR.pendingSort];
+
+/** The table minus its name: on-demand, NEW_IMAGE stream, five sparse indexes. */
+export const TABLE_DEFINITION: TableDefinition = {
+  KeySchema: key(ATTR.pk, ATTR.sk),
+  AttributeDefinitions: [ATTR.pk, ATTR.sk, ...indexKeys].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+  GlobalSecondaryIndexes: [
+    { IndexName: INDEX.fleet, KeySchema: key(ATTR.fleetKey, ATTR.createdKey), Projection: filtered() },
+    { IndexName: INDEX.cluster, KeySchema: key(ATTR.clusterKey, ATTR.createdKey), Projection: filtered() },
+    { IndexName: INDEX.namespace, KeySchema: key(ATTR.namespaceKey, ATTR.createdKey), Projection: filtered() },
+    { IndexName: INDEX.name, KeySchema: key(ATTR.nameKey, ATTR.createdKey), Projection: keysOnly() },
+    { IndexName: INDEX.pending, KeySchema: key(ATTR.pendingKey, ATTR.pendingSort), Projection: keysOnly() },
+  ],
+  BillingMode: 'PAY_PER_REQUEST',
+  StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+};

@@ -1,0 +1,43 @@
+import {
+  ConflictException,
+  CreateScheduleCommand,
+  UpdateScheduleCommand,
+  type SchedulerClient,
+} from '@aws-sdk/client-scheduler';
+import type { StreamId } from '../../shared/app/event-store.ts';
+import { stableHash } from '../../shared/job/stable-hash.ts';
+import type { TimerScheduler } from '../ports/index.ts';
+
+export interface SchedulerTimersOptions {
+  readonly group: string;
+  readonly targetArn: string;
+  readonly roleArn: string;
+}
+
+/**
+ * Timers as EventBridge Scheduler one-time schedules: one per Job (named from its stream key),
+ * moved when the Job needs an earlier or later wake-up, deleted by the Scheduler after firing.
+ * The target is the timers function, which appends a Tick.
+ */
+export function schedulerTimers(client: Pick<SchedulerClient, 'send'>, options: SchedulerTimersOptions): TimerScheduler {
+  return {
+    async schedule(stream: StreamId, at: string) {
+      const input = {
+        Name: `jobfold-${stableHash(stream)}`,
+        GroupName: options.group,
+        // Scheduler has second granularity: round up, so the Job is never woken before it is due.
+        ScheduleExpression: `at(${new Date(Math.ceil(Date.parse(at) / 1000) * 1000).toISOString().slice(0, 19)})`,
+        ScheduleExpressionTimezone: 'UTC',
+        FlexibleTimeWindow: { Mode: 'OFF' as const },
+        ActionAfterCompletion: 'DELETE' as const,
+        Target: { Arn: options.targetArn, RoleArn: options.roleArn, Input: JSON.stringify({ stream, at }) },
+      };
+      try {
+        await client.send(new CreateScheduleCommand(input));
+      } catch (error) {
+        if (!(error instanceof ConflictException)) throw error;
+        await client.send(new UpdateScheduleCommand(input));
+      }
+    },
+  };
+}

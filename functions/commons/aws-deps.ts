@@ -1,0 +1,47 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
+import { DynamoDbEventStore } from '../adapters/dynamodb-event-store.ts';
+import { busRejectionSink } from '../aws/bus-rejection-sink.ts';
+import { eventBridgePublisher } from '../aws/eventbridge-publisher.ts';
+import { schedulerTimers } from '../aws/scheduler-timers.ts';
+import { foldConfig, readEnv } from './config.ts';
+
+// Wiring for Lambda: the real AWS clients, configured from the environment. Clients are
+// created once per cold start and reused across invocations.
+
+const clock = () => new Date().toISOString();
+
+function store() {
+  const env = readEnv();
+  return new DynamoDbEventStore({ client: new DynamoDBClient({}), tableName: env.TABLE_NAME });
+}
+
+export function awsIngestDeps() {
+  const env = readEnv();
+  return { store: store(), rejections: busRejectionSink(new EventBridgeClient({}), env.BUS_NAME), clock };
+}
+
+export function awsReconcileDeps() {
+  const env = readEnv();
+  return {
+    store: store(),
+    clock,
+    config: foldConfig(env.FEATURE_GATES),
+    snapshotEvery: env.SNAPSHOT_EVERY,
+    timers: schedulerTimers(new SchedulerClient({}), {
+      group: env.SCHEDULE_GROUP,
+      targetArn: env.TIMERS_FUNCTION_ARN,
+      roleArn: env.SCHEDULER_ROLE_ARN,
+    }),
+  };
+}
+
+export function awsPublishDeps() {
+  const env = readEnv();
+  return { store: store(), publisher: eventBridgePublisher(new EventBridgeClient({}), env.BUS_NAME), clock };
+}
+
+export function awsStoreDeps() {
+  return { store: store(), clock, config: foldConfig(readEnv().FEATURE_GATES) };
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { DEFAULT_TABLE_NAME } from '../adapters/table-layout.ts';
+import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../shared/job/state.ts';
+
+/**
+ * The environment a handler runs with, parsed once at cold start. A bad value stops the
+ * function with an error naming the variable, instead of failing later on an event.
+ */
+const EnvSchema = z.object({
+  TABLE_NAME: z.string().min(1).default(DEFAULT_TABLE_NAME),
+  BUS_NAME: z.string().min(1).default('jobfold'),
+  /** Comma-separated gates, e.g. `PodFailurePolicyName=false`. */
+  FEATURE_GATES: z.string().default(''),
+  /** EventBridge Scheduler: group, the timers function's ARN and the role that may invoke it. */
+  SCHEDULE_GROUP: z.string().default('jobfold'),
+  TIMERS_FUNCTION_ARN: z.string().default(''),
+  SCHEDULER_ROLE_ARN: z.string().default(''),
+  SNAPSHOT_EVERY: z.coerce.number().int().positive().default(50),
+  AWS_ENDPOINT_URL_DYNAMODB: z.string().optional(),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+export function readEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`invalid environment variable ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+/** `FEATURE_GATES=PodFailurePolicyName=false` over jobfold's defaults. */
+export function foldConfig(gates: string): FoldConfig {
+  const result = { ...DEFAULT_FOLD_CONFIG.gates };
+  for (const pair of gates.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [name, value] = pair.split('=');
+    if (name !== 'PodFailurePolicyName' || (value !== 'true' && value !== 'false')) {
+      throw new Error(`FEATURE_GATES: unknown gate or value "${pair}" (known: PodFailurePolicyName=true|false)`);
+    }
+    result.PodFailurePolicyName = value === 'true';
+  }
+  return { ...DEFAULT_FOLD_CONFIG, gates: result };
+}

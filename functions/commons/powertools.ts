@@ -1,0 +1,24 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+
+/**
+ * One Logger and one Metrics per process, named by POWERTOOLS_SERVICE_NAME and
+ * POWERTOOLS_METRICS_NAMESPACE (set by the CDK stack; defaults for local runs).
+ */
+export const logger = new Logger({ serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? 'jobfold' });
+
+export const metrics = new Metrics({
+  namespace: process.env['POWERTOOLS_METRICS_NAMESPACE'] ?? 'jobfold',
+  serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? 'jobfold',
+});
+
+/** Metric names, as documented in README and docs/operations.md. */
+export const METRIC = {
+  jobsFinished: 'jobs_finished_total',
+  podsTerminated: 'pods_terminated_total',
+  decisionLatency: 'decision_latency_ms',
+  eventsIngested: 'events_ingested_total',
+  eventsRejected: 'events_rejected_total',
+  commandsPublished: 'commands_published_total',
+  reconcileConflicts: 'reconcile_conflicts_total',
+} as const;

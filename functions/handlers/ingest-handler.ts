@@ -1,0 +1,39 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { ingest, type IngestDeps } from '../../shared/app/ingest.ts';
+import { logger, METRIC, metrics } from '../commons/powertools.ts';
+
+/**
+ * ingest: the bus delivers cluster events to the ingest queue; each SQS record's body is one
+ * EventBridge event. Valid events are appended to their Job's log (idempotently, by
+ * eventId); invalid ones are refused with their reasons, and never fail the rest of the batch.
+ */
+export function createIngestHandler(deps: IngestDeps) {
+  const processor = new BatchProcessor(EventType.SQS);
+  const recordHandler = async (record: SQSRecord): Promise<void> => {
+    let event: unknown;
+    try {
+      event = JSON.parse(record.body);
+    } catch {
+      await deps.rejections.reject(record.body, [{ path: '', message: 'the message body is not JSON' }]);
+      metrics.addMetric(METRIC.eventsRejected, MetricUnit.Count, 1);
+      return;
+    }
+    const result = await ingest(deps, event);
+    if (result.status === 'rejected') {
+      logger.warn('inbound event rejected', { errors: result.errors, messageId: record.messageId });
+      metrics.addMetric(METRIC.eventsRejected, MetricUnit.Count, 1);
+    } else {
+      metrics.addMetric(METRIC.eventsIngested, MetricUnit.Count, 1);
+    }
+  };
+  return middy(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+    processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false }),
+  )
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics));
+}

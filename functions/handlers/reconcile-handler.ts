@@ -1,0 +1,78 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import middy from '@middy/core';
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { reconcile, type ReconcileDeps, type ReconcileOutcome } from '../../shared/app/reconcile.ts';
+import { parseStreamKey, streamKey } from '../../shared/app/stream-key.ts';
+import type { StreamId } from '../../shared/app/event-store.ts';
+import { logger, METRIC, metrics } from '../commons/powertools.ts';
+import type { TimerScheduler } from '../ports/index.ts';
+
+export interface ReconcileHandlerDeps extends ReconcileDeps {
+  readonly timers: TimerScheduler;
+}
+
+/**
+ * Reconciles one Job and schedules its wake-up; records the metrics of what was decided:
+ * jobs_finished_total by reason, pods_terminated_total, and the decision latency from the
+ * newest observation to the commands.
+ */
+export async function reconcileAndSchedule(deps: ReconcileHandlerDeps, stream: StreamId): Promise<ReconcileOutcome> {
+  const outcome = await reconcile(deps, stream);
+  if (outcome.wakeAt) await deps.timers.schedule(stream, outcome.wakeAt);
+  recordMetrics(outcome, deps.clock());
+  return outcome;
+}
+
+function recordMetrics(outcome: ReconcileOutcome, now: string): void {
+  if (outcome.attempts > 1) metrics.addMetric(METRIC.reconcileConflicts, MetricUnit.Count, outcome.attempts - 1);
+  for (const decision of outcome.decisions) {
+    if (decision.type !== 'JobConditionChanged') continue;
+    const { type, status, reason } = decision.condition;
+    if ((type === 'Complete' || type === 'Failed') && status === 'True') {
+      const single = metrics.singleMetric();
+      single.addDimension('reason', reason);
+      single.addMetric(METRIC.jobsFinished, MetricUnit.Count, 1);
+    }
+  }
+  const terminated = outcome.published.filter((e) => e.detailType === 'Pod Termination Requested').length;
+  if (terminated > 0) metrics.addMetric(METRIC.podsTerminated, MetricUnit.Count, terminated);
+  if (outcome.published.length > 0 && outcome.latestObservedAt) {
+    metrics.addMetric(METRIC.decisionLatency, MetricUnit.Milliseconds, Date.parse(now) - Date.parse(outcome.latestObservedAt));
+  }
+}
+
+/**
+ * reconcile: DynamoDB Streams delivers new log entries; every Job named in the batch is
+ * reconciled once. A Job whose reconcile fails reports its records as failed, so Lambda
+ * retries from there (partial batch response); the others are done.
+ */
+export function createReconcileHandler(deps: ReconcileHandlerDeps) {
+  return middy(async (event: DynamoDBStreamEvent, _context: Context): Promise<DynamoDBBatchResponse> => {
+    const byStream = new Map<string, { stream: StreamId; sequenceNumbers: string[] }>();
+    for (const record of event.Records) {
+      const key = record.dynamodb?.NewImage?.['pk']?.S ?? record.dynamodb?.Keys?.['pk']?.S;
+      const stream = key ? parseStreamKey(key) : undefined;
+      const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
+      if (!stream) continue;
+      const group = byStream.get(streamKey(stream)) ?? { stream, sequenceNumbers: [] };
+      group.sequenceNumbers.push(sequenceNumber);
+      byStream.set(streamKey(stream), group);
+    }
+    const failures: { itemIdentifier: string }[] = [];
+    await Promise.all(
+      [...byStream.values()].map(async ({ stream, sequenceNumbers }) => {
+        try {
+          await reconcileAndSchedule(deps, stream);
+        } catch (error) {
+          logger.error('reconcile failed', { stream, error: error as Error });
+          for (const itemIdentifier of sequenceNumbers) failures.push({ itemIdentifier });
+        }
+      }),
+    );
+    return { batchItemFailures: failures };
+  })
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics));
+}

@@ -1,0 +1,42 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { z } from 'zod';
+import type { EventStore } from '../../shared/app/event-store.ts';
+import { observationEntry } from '../../shared/app/log-codec.ts';
+import { TimeSchema } from '../../shared/k8s/schema-helpers.ts';
+import { logger } from '../commons/powertools.ts';
+
+/** What a schedule hands the timers function: which Job, and the time it was due. */
+export const TimerInputSchema = z.object({
+  stream: z.object({
+    kind: z.enum(['Job', 'JobSet']),
+    clusterId: z.string().min(1),
+    namespace: z.string().min(1),
+    uid: z.string().min(1),
+  }),
+  at: TimeSchema,
+});
+export type TimerInput = z.infer<typeof TimerInputSchema>;
+
+/**
+ * A timer fired: append a Tick observed at the due time, so the Job's deadline or backoff is
+ * evaluated at that time. The Tick's eventId names the due time, so a schedule firing twice
+ * appends one Tick.
+ */
+export async function fireTimer(store: EventStore, input: TimerInput, now: string): Promise<void> {
+  const { stream, at } = input;
+  const tick = { type: 'Tick' as const, eventId: `tick/${at}`, clusterId: stream.clusterId, observedAt: at };
+  await store.append(stream, [observationEntry(tick)], now);
+}
+
+export function createTimersHandler(deps: { store: EventStore; clock: () => string }) {
+  return middy(async (event: unknown, _context: Context): Promise<void> => {
+    const input = TimerInputSchema.safeParse(event);
+    if (!input.success) {
+      logger.error('timer input rejected', { issues: input.error.issues });
+      return;
+    }
+    await fireTimer(deps.store, input.data, deps.clock());
+  }).use(injectLambdaContext(logger));
+}

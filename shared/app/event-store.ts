@@ -1,0 +1,176 @@
+// The event store port: one append-only log per Job (or JobSet), its snapshots, the outbox of
+// commands decided from it, and the fleet projection. Implementations: in-memory-event-store.ts
+// (reference) and functions/adapters/dynamodb-event-store.ts; test/integration/store runs one
+// contract suite against both. Timestamps are RFC 3339 UTC strings compared as strings.
+
+/** Which object a log belongs to; `uid` is the object's metadata.uid in that cluster. */
+export type StreamId = {
+  kind: 'Job' | 'JobSet';
+  clusterId: string;
+  namespace: string;
+  uid: string;
+};
+
+/** An event to append. `eventId` is the caller's idempotency key; `body` must be JSON data. */
+export type NewEntry = {
+  eventId: string;
+  type: string;
+  observedAt: string;
+  body: unknown;
+};
+
+/** A stored event: `seq` is 1-based and gap-free within its stream. */
+export type LogEntry = NewEntry & { seq: number; recordedAt: string };
+
+/** A folded state as of `seq` (inclusive); `state` must be JSON data. */
+export type Snapshot = { seq: number; state: unknown };
+
+/** A command to publish once its commit has landed. `clusterId` is where it must run. */
+export type NewCommand = {
+  commandId: string;
+  clusterId: string;
+  detailType: string;
+  detail: unknown;
+  createdAt: string;
+};
+
+/** A command in the outbox, with the stream whose commit produced it. */
+export type OutboxItem = NewCommand & { stream: StreamId; publishedAt?: string };
+
+/** The condition the fleet view shows for an object, in batch/v1 words. */
+export type SummaryCondition = {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+};
+
+/** One row of the fleet view; `createdAt` orders the list and never changes for a uid. */
+export type JobSummary = {
+  kind: StreamId['kind'];
+  clusterId: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  latestCondition?: SummaryCondition;
+  finishedAt?: string;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** The part of a summary a commit supplies; the identity comes from the stream. */
+export type SummaryUpdate = Omit<JobSummary, 'kind' | 'clusterId' | 'namespace' | 'uid'>;
+
+export type AppendResult = { appended: LogEntry[]; duplicates: string[] };
+export type ReadOptions = { afterSeq?: number; limit?: number };
+export type ReadResult = { entries: LogEntry[]; head: number };
+
+export type CommitInput = {
+  expectedHead: number;
+  recordedAt: string;
+  entries: NewEntry[];
+  outbox: NewCommand[];
+  snapshot?: Snapshot;
+  summary?: SummaryUpdate;
+};
+/** `snapshotSaved` is false when no snapshot was given or a newer one was already stored. */
+export type CommitResult = { head: number; appended: LogEntry[]; duplicates: string[]; snapshotSaved: boolean };
+
+export type ListJobsQuery = {
+  kind?: StreamId['kind'];
+  clusterId?: string;
+  namespace?: string;
+  /** Matches `latestCondition.type` exactly (for example `Failed`). */
+  condition?: string;
+  limit: number;
+  cursor?: string;
+};
+export type JobPage = { items: JobSummary[]; cursor?: string };
+export type FindJobQuery = Pick<JobSummary, 'kind' | 'clusterId' | 'namespace' | 'name'> & {
+  uid?: string;
+};
+
+export interface EventStore {
+  /**
+   * Appends observed events in order at the end of the stream, each at the next free `seq`.
+   * An eventId already in the stream (or earlier in `entries`) is not stored again and is
+   * reported in `duplicates`; this holds under concurrent appends too. Concurrent appends may
+   * interleave. Not atomic across entries: after a failure, retry with the same entries.
+   * Throws StoreLimitError when an entry exceeds a limit of event-store-limits.ts (nothing is
+   * written).
+   */
+  append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult>;
+
+  /**
+   * Returns entries with `seq > afterSeq` (default 0) in seq order, at most `limit` (default
+   * all; RangeError unless a positive integer), and `head`, the stream's last seq (0 when
+   * empty) when the read started or later.
+   */
+  read(stream: StreamId, options?: ReadOptions): Promise<ReadResult>;
+
+  /**
+   * Atomically appends decision `entries` at `expectedHead + 1…` and puts the `outbox`
+   * commands and the `summary`, if and only if the stream's head is still `expectedHead`.
+   * Entries whose eventId is already stored are skipped (reported in `duplicates`); commands
+   * whose commandId is already in the outbox are skipped. Throws VersionConflictError when the
+   * head moved (nothing written) and StoreLimitError when a limit below is exceeded.
+   * `snapshot` (RangeError unless seq ≤ expectedHead + entries.length) is saved after the
+   * commit lands, only if its seq ≤ the new head and no newer snapshot is stored; it is an
+   * optimisation (the log is the truth), so a crash may lose it. An empty commit still checks
+   * the head.
+   */
+  commit(stream: StreamId, input: CommitInput): Promise<CommitResult>;
+
+  /** Returns the newest snapshot of the stream, or undefined when none was saved. */
+  loadSnapshot(stream: StreamId): Promise<Snapshot | undefined>;
+
+  /** Returns up to `limit` unpublished commands of all streams, oldest `createdAt` first. */
+  pendingOutbox(limit: number): Promise<OutboxItem[]>;
+
+  /** Marks commands published; unknown or already published ids are ignored. */
+  markPublished(commandIds: string[], publishedAt: string): Promise<void>;
+
+  /**
+   * Lists summaries newest `createdAt` first (ties: uid descending), filtered by every given
+   * field, `limit` per page; pass the returned `cursor` to continue. May lag a commit slightly.
+   */
+  listJobs(query: ListJobsQuery): Promise<JobPage>;
+
+  /**
+   * Finds the summary of the object with that name; with `uid`, exactly that object, else the
+   * most recently created one (names are reused after deletion). History is never deleted.
+   */
+  findJob(query: FindJobQuery): Promise<JobSummary | undefined>;
+}
+
+/** Thrown by commit when the stream's head is no longer the head the decision was made on. */
+export class VersionConflictError extends Error {
+  override name = 'VersionConflictError';
+  readonly stream: StreamId;
+  readonly expectedHead: number;
+  readonly actualHead: number | undefined;
+
+  constructor(stream: StreamId, expectedHead: number, actualHead?: number) {
+    const actual = actualHead === undefined ? 'moved' : `is ${actualHead}`;
+    super(`${stream.kind} ${stream.namespace}/${stream.uid}: expected head ${expectedHead}, head ${actual}`);
+    this.stream = stream;
+    this.expectedHead = expectedHead;
+    this.actualHead = actualHead;
+  }
+}
+
+/** Thrown when an append or commit exceeds one of the store limits; nothing is written. */
+export class StoreLimitError extends Error {
+  override name = 'StoreLimitError';
+  readonly limit: string;
+  readonly max: number;
+  readonly actual: number;
+
+  constructor(limit: string, max: number, actual: number) {
+    super(`${limit} is ${actual}, at most ${max} allowed`);
+    this.limit = limit;
+    this.max = max;
+    this.actual = actual;
+  }
+}

@@ -1,0 +1,175 @@
+import { checkCommit, checkEntries, checkLimit, checkSnapshotSeq, jsonCopy } from './event-store-limits.ts';
+import type { ArchivedPod } from '../job/snapshot.ts';
+import { VersionConflictError } from './event-store.ts';
+import type {
+  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary,
+  ListJobsQuery, LogEntry, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, StreamId,
+} from './event-store.ts';
+import type { PodArchive } from './pod-archive.ts';
+
+type StreamRecord = {
+  entries: LogEntry[];
+  eventIds: Set<string>;
+  archivedPods: Map<string, ArchivedPod>;
+  snapshot?: Snapshot;
+  summary?: JobSummary;
+};
+
+/**
+ * The reference EventStore (and PodArchive), kept in process memory: the semantics the DynamoDB store is tested
+ * against, and the store of unit tests and the replay CLI. Values are copied through JSON on
+ * the way in and out, as they would be by a real store.
+ */
+export class InMemoryEventStore implements EventStore, PodArchive {
+  readonly #streams = new Map<string, StreamRecord>();
+  readonly #outbox = new Map<string, OutboxItem>();
+
+  async append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
+    checkEntries(entries);
+    return this.#appendNew(this.#record(stream), entries, recordedAt);
+  }
+
+  async read(stream: StreamId, options: ReadOptions = {}): Promise<ReadResult> {
+    checkLimit(options.limit);
+    const { entries } = this.#record(stream);
+    const from = Math.max(0, options.afterSeq ?? 0);
+    const to = options.limit === undefined ? entries.length : from + options.limit;
+    return { entries: jsonCopy(entries.slice(from, to)), head: entries.length };
+  }
+
+  async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
+    checkCommit(input);
+    if (input.snapshot) checkSnapshotSeq(input.snapshot, input.expectedHead + input.entries.length);
+    const record = this.#record(stream);
+    if (record.entries.length !== input.expectedHead) {
+      throw new VersionConflictError(stream, input.expectedHead, record.entries.length);
+    }
+    const result = this.#appendNew(record, input.entries, input.recordedAt);
+    for (const command of input.outbox) {
+      if (this.#outbox.has(command.commandId)) continue;
+      this.#outbox.set(command.commandId, jsonCopy({ ...command, stream }));
+    }
+    if (input.summary) record.summary = jsonCopy({ ...input.summary, ...identity(stream) });
+    const head = record.entries.length;
+    const { snapshot } = input;
+    // Never ahead of the log (duplicates can leave the head short) and never older than the saved one.
+    const snapshotSaved = snapshot !== undefined && snapshot.seq <= head && (record.snapshot?.seq ?? -1) <= snapshot.seq;
+    if (snapshotSaved) record.snapshot = jsonCopy(snapshot);
+    return { head, ...result, snapshotSaved };
+  }
+
+  async loadSnapshot(stream: StreamId): Promise<Snapshot | undefined> {
+    const { snapshot } = this.#record(stream);
+    return snapshot === undefined ? undefined : jsonCopy(snapshot);
+  }
+
+  async pendingOutbox(limit: number): Promise<OutboxItem[]> {
+    checkLimit(limit);
+    const pending = [...this.#outbox.values()].filter((item) => item.publishedAt === undefined);
+    pending.sort((a, b) => compare(a.createdAt, b.createdAt) || compare(a.commandId, b.commandId));
+    return jsonCopy(pending.slice(0, limit));
+  }
+
+  async markPublished(commandIds: string[], publishedAt: string): Promise<void> {
+    for (const commandId of commandIds) {
+      const item = this.#outbox.get(commandId);
+      if (item && item.publishedAt === undefined) item.publishedAt = publishedAt;
+    }
+  }
+
+  async listJobs(query: ListJobsQuery): Promise<JobPage> {
+    checkLimit(query.limit);
+    const matching = this.#summaries()
+      .filter((s) => query.kind === undefined || s.kind === query.kind)
+      .filter((s) => query.clusterId === undefined || s.clusterId === query.clusterId)
+      .filter((s) => query.namespace === undefined || s.namespace === query.namespace)
+      .filter((s) => query.condition === undefined || s.latestCondition?.type === query.condition)
+      .sort((a, b) => compareKeys(orderKey(b), orderKey(a)));
+    const after = query.cursor === undefined ? undefined : parseCursor(query.cursor);
+    const rest = after === undefined ? matching : matching.filter((s) => compareKeys(orderKey(s), after) < 0);
+    const items = rest.slice(0, query.limit);
+    const last = items.at(-1);
+    const more = rest.length > items.length && last !== undefined;
+    return { items: jsonCopy(items), ...(more ? { cursor: JSON.stringify(orderKey(last)) } : {}) };
+  }
+
+  async findJob(query: FindJobQuery): Promise<JobSummary | undefined> {
+    const found = this.#summaries()
+      .filter((s) => s.kind === query.kind && s.clusterId === query.clusterId)
+      .filter((s) => s.namespace === query.namespace && s.name === query.name)
+      .filter((s) => query.uid === undefined || s.uid === query.uid)
+      .sort((a, b) => compareKeys(orderKey(b), orderKey(a)));
+    return found[0] === undefined ? undefined : jsonCopy(found[0]);
+  }
+
+  async saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {
+    const { archivedPods } = this.#record(stream);
+    for (const pod of pods) archivedPods.set(pod.uid, jsonCopy(pod));
+  }
+
+  async loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {
+    const { archivedPods } = this.#record(stream);
+    return jsonCopy([...new Set(uids)].flatMap((uid) => archivedPods.get(uid) ?? []));
+  }
+
+  #appendNew(record: StreamRecord, entries: NewEntry[], recordedAt: string): AppendResult {
+    const result: AppendResult = { appended: [], duplicates: [] };
+    for (const entry of entries) {
+      if (record.eventIds.has(entry.eventId)) {
+        result.duplicates.push(entry.eventId);
+        continue;
+      }
+      const { eventId, type, observedAt, body } = entry;
+      const stored = jsonCopy({ eventId, type, observedAt, body, seq: record.entries.length + 1, recordedAt });
+      record.entries.push(stored);
+      record.eventIds.add(entry.eventId);
+      result.appended.push(jsonCopy(stored));
+    }
+    return result;
+  }
+
+  #record(stream: StreamId): StreamRecord {
+    const key = JSON.stringify([stream.kind, stream.clusterId, stream.namespace, stream.uid]);
+    let record = this.#streams.get(key);
+    if (record === undefined) {
+      record = { entries: [], eventIds: new Set(), archivedPods: new Map() };
+      this.#streams.set(key, record);
+    }
+    return record;
+  }
+
+  #summaries(): JobSummary[] {
+    return [...this.#streams.values()].flatMap((r) => (r.summary === undefined ? [] : [r.summary]));
+  }
+}
+
+function identity(stream: StreamId): Pick<JobSummary, 'kind' | 'clusterId' | 'namespace' | 'uid'> {
+  return { kind: stream.kind, clusterId: stream.clusterId, namespace: stream.namespace, uid: stream.uid };
+}
+
+// The listing order of the port: createdAt, then uid, then the rest of the identity.
+function orderKey(s: JobSummary): string[] {
+  return [s.createdAt, s.uid, s.kind, s.clusterId, s.namespace];
+}
+
+function parseCursor(cursor: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(cursor);
+    if (Array.isArray(parsed) && parsed.every((part) => typeof part === 'string')) return parsed;
+  } catch {
+    // reported below
+  }
+  throw new RangeError('invalid listJobs cursor');
+}
+
+function compareKeys(a: string[], b: string[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const order = compare(a[i] ?? '', b[i] ?? '');
+    if (order !== 0) return order;
+  }
+  return 0;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

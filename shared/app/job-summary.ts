@@ -1,0 +1,27 @@
+import type { JobState } from '../job/state.ts';
+import type { SummaryUpdate } from './event-store.ts';
+
+/** The row the fleet view shows for a Job: its latest condition and when it finished. */
+export function jobSummary(state: JobState, now: string): SummaryUpdate | undefined {
+  const identity = state.identity;
+  if (!identity) return undefined;
+  const conditions = state.status.conditions;
+  const latest = conditions.at(-1);
+  const finished = conditions.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  const rejected = state.rejected !== undefined;
+  return {
+    name: identity.name,
+    createdAt: identity.creationTimestamp ?? now,
+    updatedAt: now,
+    latestCondition: rejected
+      ? { type: 'Rejected', status: 'True', reason: 'Invalid', message: `${state.rejected?.length} validation errors` }
+      : latest && {
+          type: latest.type,
+          status: latest.status,
+          reason: latest.reason,
+          message: latest.message,
+          lastTransitionTime: latest.lastTransitionTime,
+        },
+    finishedAt: finished?.lastTransitionTime,
+  };
+}

@@ -1,0 +1,34 @@
+import { DecisionSchema, type Decision } from '../job/decisions.ts';
+import { ObservationSchema, type Observation } from '../job/events.ts';
+import type { JobEvent } from '../job/evolve.ts';
+import type { LogEntry, NewEntry } from './event-store.ts';
+
+/** Observations and decisions as log entries, and back. */
+
+export function observationEntry(observation: Observation): NewEntry {
+  const { seq: _seq, ...body } = observation;
+  return { eventId: observation.eventId, type: observation.type, observedAt: observation.observedAt, body };
+}
+
+export function decisionEntry(decision: Decision): NewEntry {
+  const { seq: _seq, ...body } = decision;
+  return { eventId: decision.eventId, type: decision.type, observedAt: decision.at, body };
+}
+
+const DECISION_TYPES = new Set(DecisionSchema.options.map((o) => o.shape.type.value as string));
+
+/**
+ * Reads a stored entry back into an event for the fold. Entries were validated when they
+ * were appended; they are parsed again because the table is a boundary too (a restored backup,
+ * an older version's entries). A corrupt entry throws, naming its seq.
+ */
+export function entryEvent(entry: LogEntry): JobEvent {
+  const body = { ...(entry.body as Record<string, unknown>), seq: entry.seq };
+  const schema = DECISION_TYPES.has(entry.type) ? DecisionSchema : ObservationSchema;
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`log entry ${entry.seq} (${entry.type}) is corrupt: ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  return parsed.data as JobEvent;
+}

@@ -1,0 +1,132 @@
+import { decide } from '../job/decide.ts';
+import { evolve, type JobEvent } from '../job/evolve.ts';
+import type { Decision } from '../job/decisions.ts';
+import type { JobCommand } from '../job/commands.ts';
+import { restoreArchived, restoreSnapshot, takeSnapshot, type JobSnapshot } from '../job/snapshot.ts';
+import { initialState, type FoldConfig, type JobState } from '../job/state.ts';
+import { outboundEvents, type OutboundEvent } from '../contract/outbound.ts';
+import { VersionConflictError, type EventStore, type NewCommand, type StreamId } from './event-store.ts';
+import { MAX_COMMIT_COMMANDS } from './event-store-limits.ts';
+import { decisionEntry, entryEvent } from './log-codec.ts';
+import { jobSummary } from './job-summary.ts';
+import type { PodArchive } from './pod-archive.ts';
+
+export interface ReconcileDeps {
+  readonly store: EventStore & PodArchive;
+  /** The time decisions are taken at (RFC 3339); time is data, so it is passed in. */
+  readonly clock: () => string;
+  readonly config: FoldConfig;
+  /** Write a snapshot once this many entries follow the last one. */
+  readonly snapshotEvery?: number;
+  /** Attempts when another reconciler commits first (optimistic concurrency). */
+  readonly maxAttempts?: number;
+}
+
+export interface ReconcileOutcome {
+  readonly stream: StreamId;
+  readonly head: number;
+  readonly decisions: readonly Decision[];
+  readonly commands: readonly JobCommand[];
+  /** Outbound events put in the outbox by this reconcile. */
+  readonly published: readonly OutboundEvent[];
+  readonly wakeAt: string | undefined;
+  readonly attempts: number;
+  /** observedAt of the newest observation folded, for the decision latency. */
+  readonly latestObservedAt: string | undefined;
+}
+
+/** Outbound events per outbox item: a commit holds at most MAX_COMMIT_COMMANDS items. */
+const EVENTS_PER_OUTBOX_ITEM = 20;
+
+/**
+ * Reconciles one Job: load snapshot + tail, fold, decide, and commit the decisions with their
+ * outbox items in one transaction conditioned on the log head. When another reconciler got
+ * there first, start over from the new head: the decisions it recorded are then part of the
+ * state, so nothing is decided twice.
+ *  1. restore the snapshot (or start empty) and the archived pods the tail names;
+ *  2. fold the tail;
+ *  3. decide at `clock()`;
+ *  4. commit decisions + outbox (+ snapshot when due, + the fleet summary);
+ *  5. on VersionConflictError, go back to 1.
+ */
+export async function reconcile(deps: ReconcileDeps, stream: StreamId): Promise<ReconcileOutcome> {
+  const maxAttempts = deps.maxAttempts ?? 8;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await reconcileOnce(deps, stream, attempt);
+    } catch (error) {
+      if (!(error instanceof VersionConflictError) || attempt >= maxAttempts) throw error;
+    }
+  }
+}
+
+async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: number): Promise<ReconcileOutcome> {
+  const { store } = deps;
+  const { state, head, snapshotSeq, tail } = await loadState(deps, stream);
+  const latestObservedAt = tail.reduce<string | undefined>(
+    (latest, e) => ('observedAt' in e && (!latest || e.observedAt > latest) ? e.observedAt : latest),
+    undefined,
+  );
+  const now = deps.clock();
+  const result = decide(state, now);
+  const snapshotDue = head + result.decisions.length - snapshotSeq >= (deps.snapshotEvery ?? 50);
+  let seq = head;
+  for (const decision of result.decisions) evolve(state, { ...decision, seq: ++seq });
+  const published = outboundEvents(state.identity, state.settings?.managedBy, result.decisions, result.commands);
+  const outcome = { stream, head: seq, decisions: result.decisions, commands: result.commands, published, wakeAt: result.wakeAt, attempts: attempt, latestObservedAt };
+  if (result.decisions.length === 0 && !snapshotDue) return outcome;
+  const { snapshot, archived } = takeSnapshot(state);
+  await store.commit(stream, {
+    expectedHead: head,
+    recordedAt: now,
+    entries: result.decisions.map(decisionEntry),
+    outbox: outboxItems(result.decisions, published, now),
+    snapshot: snapshotDue ? { seq, state: snapshot } : undefined,
+    summary: jobSummary(state, now),
+  });
+  if (snapshotDue) {
+    const fresh = archived.filter((pod) => !state.pods.get(pod.uid)?.fromArchive);
+    if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
+  }
+  return outcome;
+}
+
+/** The state at the head of the log: snapshot, archived pods the tail names, then the tail. */
+export async function loadState(
+  deps: Pick<ReconcileDeps, 'store' | 'config'>,
+  stream: StreamId,
+): Promise<{ state: JobState; head: number; snapshotSeq: number; tail: JobEvent[] }> {
+  const snapshot = await deps.store.loadSnapshot(stream);
+  const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
+  const snapshotSeq = snapshot?.seq ?? 0;
+  const { entries, head } = await deps.store.read(stream, { afterSeq: snapshotSeq });
+  const tail = entries.map(entryEvent);
+  const named = new Set<string>();
+  for (const event of tail) {
+    if (event.type === 'PodObserved') named.add(event.pod.metadata.uid);
+    else if (event.type === 'PodDeleted') named.add(event.uid);
+  }
+  const missing = [...named].filter((uid) => !state.pods.has(uid));
+  if (snapshot && missing.length > 0) {
+    restoreArchived(state, await deps.store.loadArchivedPods(stream, missing));
+  }
+  for (const event of tail) evolve(state, event);
+  return { state, head: Math.max(head, snapshotSeq), snapshotSeq, tail };
+}
+
+/** Outbound events grouped into outbox items; an item's id is stable for the same decisions. */
+function outboxItems(decisions: readonly Decision[], events: readonly OutboundEvent[], now: string): NewCommand[] {
+  const items: NewCommand[] = [];
+  const base = decisions[0]?.eventId ?? 'none';
+  for (let i = 0; i < events.length && items.length < MAX_COMMIT_COMMANDS; i += EVENTS_PER_OUTBOX_ITEM) {
+    const chunk = events.slice(i, i + EVENTS_PER_OUTBOX_ITEM);
+    items.push({
+      commandId: `${base}#${i / EVENTS_PER_OUTBOX_ITEM}`,
+      clusterId: chunk[0]?.clusterId ?? '',
+      detailType: 'jobfold.outbound-batch',
+      detail: { events: chunk },
+      createdAt: now,
+    });
+  }
+  return items;
+}

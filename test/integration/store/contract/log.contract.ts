@@ -1,0 +1,116 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MAX_ENTRY_BODY_BYTES } from '../../../../shared/app/event-store-limits.ts';
+import { StoreLimitError } from '../../../../shared/app/event-store.ts';
+import type { EventStore } from '../../../../shared/app/event-store.ts';
+import { aStream, anEntry, at, noise, podEventBody, T0 } from './builders.ts';
+import type { EventStoreFactory } from './builders.ts';
+
+/** Append and read: order, gap-free seqs, paging, idempotence, concurrent appenders. */
+export function describeLogContract(factory: EventStoreFactory): void {
+  let store: EventStore;
+  beforeEach(async () => { store = await factory(); });
+
+  describe('append and read', () => {
+    it('reads an empty stream as no entries at head 0', async () => {
+      expect(await store.read(aStream())).toEqual({ entries: [], head: 0 });
+    });
+
+    it('stores entries at seqs 1..n in the order given, exactly as appended', async () => {
+      const stream = aStream();
+      const entries = [0, 1, 2].map((i) => ({ eventId: `e${i}`, type: 'PodFailed', observedAt: at(i), body: podEventBody(i) }));
+
+      const { appended, duplicates } = await store.append(stream, entries, at(10));
+
+      const expected = entries.map((e, i) => ({ ...e, seq: i + 1, recordedAt: at(10) }));
+      expect(appended).toEqual(expected);
+      expect(duplicates).toEqual([]);
+      expect(await store.read(stream)).toEqual({ entries: expected, head: 3 });
+    });
+
+    it('continues the sequence across appends', async () => {
+      const stream = aStream();
+      await store.append(stream, [anEntry('a'), anEntry('b')], T0);
+      const { appended } = await store.append(stream, [anEntry('c')], at(1));
+      expect(appended.map((e) => e.seq)).toEqual([3]);
+      expect((await store.read(stream)).entries.map((e) => e.eventId)).toEqual(['a', 'b', 'c']);
+    });
+
+    it('pages through the log with afterSeq and limit, reporting the head each time', async () => {
+      const stream = aStream();
+      await store.append(stream, Array.from({ length: 7 }, (_, i) => anEntry(`e${i}`)), T0);
+
+      const pages: number[][] = [];
+      for (let afterSeq = 0; ; ) {
+        const { entries, head } = await store.read(stream, { afterSeq, limit: 3 });
+        expect(head).toBe(7);
+        if (entries.length === 0) break;
+        pages.push(entries.map((e) => e.seq));
+        afterSeq = entries.at(-1)?.seq ?? afterSeq;
+      }
+      expect(pages).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
+    });
+
+    it('keeps streams of the same uid in different clusters apart', async () => {
+      const a = aStream();
+      const b = { ...a, clusterId: 'cluster-b' };
+      await store.append(a, [anEntry('x')], T0);
+      expect(await store.read(b)).toEqual({ entries: [], head: 0 });
+    });
+
+    it('round-trips a body close to the size limit', async () => {
+      const stream = aStream();
+      const body = { text: noise(MAX_ENTRY_BODY_BYTES - 20) };
+      await store.append(stream, [anEntry('big', body)], T0);
+      expect((await store.read(stream)).entries[0]?.body).toEqual(body);
+    });
+
+    it('rejects a body over the size limit and writes nothing', async () => {
+      const stream = aStream();
+      const tooBig = anEntry('huge', { text: 'x'.repeat(MAX_ENTRY_BODY_BYTES) });
+      await expect(store.append(stream, [anEntry('ok'), tooBig], T0)).rejects.toBeInstanceOf(StoreLimitError);
+      expect((await store.read(stream)).head).toBe(0);
+    });
+
+    it('rejects a read limit that is not a positive integer', async () => {
+      await expect(store.read(aStream(), { limit: 0 })).rejects.toBeInstanceOf(RangeError);
+    });
+  });
+
+  describe('idempotent append', () => {
+    it('stores an eventId once when it is appended again', async () => {
+      const stream = aStream();
+      await store.append(stream, [anEntry('a'), anEntry('b')], T0);
+
+      const again = await store.append(stream, [anEntry('b'), anEntry('c')], at(1));
+
+      expect(again.duplicates).toEqual(['b']);
+      expect(again.appended.map((e) => [e.eventId, e.seq])).toEqual([['c', 3]]);
+      expect((await store.read(stream)).entries.map((e) => e.eventId)).toEqual(['a', 'b', 'c']);
+    });
+
+    it('stores an eventId once when it is repeated within one call', async () => {
+      const stream = aStream();
+      const result = await store.append(stream, [anEntry('a'), anEntry('a', { other: true })], T0);
+      expect(result.duplicates).toEqual(['a']);
+      expect(await store.read(stream)).toMatchObject({ head: 1, entries: [{ eventId: 'a', body: { eventId: 'a' } }] });
+    });
+
+    it('stores each eventId once at gap-free seqs when 8 appenders race with overlapping ids', async () => {
+      const stream = aStream();
+      // Appender i sends e(3i)…e(3i+5): each id is sent by one or two appenders, in order.
+      const batches = Array.from({ length: 8 }, (_, i) => Array.from({ length: 6 }, (_, j) => anEntry(`e${3 * i + j}`)));
+
+      const results = await Promise.all(batches.map((batch, i) => store.append(stream, batch, at(i))));
+
+      const { entries, head } = await store.read(stream);
+      const ids = entries.map((e) => e.eventId);
+      expect(head).toBe(27);
+      expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 27 }, (_, i) => i + 1));
+      expect(new Set(ids).size).toBe(27);
+      expect([...ids].sort()).toEqual(Array.from({ length: 27 }, (_, i) => `e${i}`).sort());
+      const reported = results.flatMap((r) => r.appended.map((e) => e.eventId));
+      expect(reported.sort()).toEqual([...ids].sort());
+      expect(results.reduce((n, r) => n + r.appended.length + r.duplicates.length, 0)).toBe(48);
+    });
+  });
+}

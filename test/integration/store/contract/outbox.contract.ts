@@ -1,0 +1,42 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { EventStore, NewCommand, StreamId } from '../../../../shared/app/event-store.ts';
+import { aCommand, aStream, at } from './builders.ts';
+import type { EventStoreFactory } from './builders.ts';
+
+/** Outbox: pending commands of every stream, oldest first, until marked published. */
+export function describeOutboxContract(factory: EventStoreFactory): void {
+  let store: EventStore;
+  const commitCommands = (stream: StreamId, outbox: NewCommand[]) =>
+    store.commit(stream, { expectedHead: 0, recordedAt: at(0), entries: [], outbox });
+
+  beforeEach(async () => { store = await factory(); });
+
+  describe('outbox', () => {
+    it('lists pending commands of all streams oldest first, up to the limit', async () => {
+      const a = aStream();
+      const b = aStream({ kind: 'JobSet', clusterId: 'cluster-b' });
+      await commitCommands(a, [aCommand('a2', at(20)), aCommand('a1', at(10))]);
+      await commitCommands(b, [aCommand('b1', at(15)), aCommand('b0', at(10))]);
+
+      expect((await store.pendingOutbox(10)).map((c) => c.commandId)).toEqual(['a1', 'b0', 'b1', 'a2']);
+      expect(await store.pendingOutbox(2)).toEqual([{ ...aCommand('a1', at(10)), stream: a }, { ...aCommand('b0', at(10)), stream: b }]);
+    });
+
+    it('no longer lists a command once it is marked published', async () => {
+      await commitCommands(aStream(), [aCommand('c1', at(1)), aCommand('c2', at(2))]);
+
+      await store.markPublished(['c1'], at(5));
+
+      expect((await store.pendingOutbox(10)).map((c) => c.commandId)).toEqual(['c2']);
+    });
+
+    it('ignores unknown ids and ids already published', async () => {
+      await commitCommands(aStream(), [aCommand('c1', at(1))]);
+      await store.markPublished(['c1'], at(5));
+
+      await store.markPublished(['c1', 'nope', 'c1'], at(6));
+
+      expect(await store.pendingOutbox(10)).toEqual([]);
+    });
+  });
+}

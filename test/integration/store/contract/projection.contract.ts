@@ -1,0 +1,104 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { EventStore, JobSummary, ListJobsQuery, StreamId, SummaryUpdate } from '../../../../shared/app/event-store.ts';
+import { aStream, aSummary, anEntry, at } from './builders.ts';
+import type { EventStoreFactory } from './builders.ts';
+
+/** The fleet view: newest first, paged, filtered; lookups by name; history kept. */
+export function describeProjectionContract(factory: EventStoreFactory): void {
+  let store: EventStore;
+  beforeEach(async () => { store = await factory(); });
+
+  const summarise = async (stream: StreamId, summary: SummaryUpdate): Promise<void> => {
+    const { head } = await store.read(stream);
+    await store.commit(stream, { expectedHead: head, recordedAt: summary.updatedAt, entries: [], outbox: [], summary });
+  };
+  const names = (items: JobSummary[]) => items.map((s) => s.name);
+  const listAll = async (query: Omit<ListJobsQuery, 'cursor'>): Promise<JobSummary[][]> => {
+    const pages: JobSummary[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.listJobs({ ...query, ...(cursor === undefined ? {} : { cursor }) });
+      pages.push(page.items);
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    return pages;
+  };
+  const failed = { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: at(90) };
+  const complete = { type: 'Complete', status: 'True', lastTransitionTime: at(80) };
+
+  // Five objects created a minute apart: j0 oldest … j4 newest.
+  const fleet = [
+    { stream: aStream({ clusterId: 'cluster-a', namespace: 'ml' }), condition: complete },
+    { stream: aStream({ clusterId: 'cluster-b', namespace: 'ml' }), condition: failed },
+    { stream: aStream({ clusterId: 'cluster-a', namespace: 'etl' }), condition: failed },
+    { stream: aStream({ kind: 'JobSet', clusterId: 'cluster-a', namespace: 'ml' }), condition: undefined },
+    { stream: aStream({ clusterId: 'cluster-a', namespace: 'ml' }), condition: complete },
+  ];
+  const given = async (): Promise<void> => {
+    for (const [i, { stream, condition }] of fleet.entries()) {
+      await summarise(stream, aSummary({ name: `j${i}`, createdAt: at(60 * i), updatedAt: at(100), ...(condition ? { latestCondition: condition } : {}) }));
+    }
+  };
+
+  describe('fleet view', () => {
+    it('lists summaries newest first with their fields', async () => {
+      await given();
+      const { items, cursor } = await store.listJobs({ limit: 10 });
+      expect(names(items)).toEqual(['j4', 'j3', 'j2', 'j1', 'j0']);
+      expect(cursor).toBeUndefined();
+      expect(items[3]).toEqual({ ...fleet[1]?.stream, name: 'j1', createdAt: at(60), updatedAt: at(100), latestCondition: failed });
+    });
+
+    it('pages through every summary once with the cursor', async () => {
+      await given();
+      expect((await listAll({ limit: 2 })).map(names)).toEqual([['j4', 'j3'], ['j2', 'j1'], ['j0']]);
+      expect((await listAll({ limit: 5 })).map(names)).toEqual([['j4', 'j3', 'j2', 'j1', 'j0']]);
+    });
+
+    it.each([
+      ['cluster', { clusterId: 'cluster-a' }, ['j4', 'j3', 'j2', 'j0']],
+      ['cluster and namespace', { clusterId: 'cluster-a', namespace: 'ml' }, ['j4', 'j3', 'j0']],
+      ['namespace', { namespace: 'ml' }, ['j4', 'j3', 'j1', 'j0']],
+      ['condition', { condition: 'Failed' }, ['j2', 'j1']],
+      ['kind', { kind: 'JobSet' as const }, ['j3']],
+      ['cluster and condition', { clusterId: 'cluster-a', condition: 'Complete' }, ['j4', 'j0']],
+    ])('filters by %s', async (_, filter, expected) => {
+      await given();
+      expect((await listAll({ ...filter, limit: 1 })).flat().map((s) => s.name)).toEqual(expected);
+    });
+
+    it('shows the latest summary of an object after a later commit', async () => {
+      await given();
+      const first = fleet[0]?.stream as StreamId;
+      await summarise(first, aSummary({ name: 'j0', createdAt: at(0), updatedAt: at(200), latestCondition: failed, finishedAt: at(90) }));
+
+      expect(names((await store.listJobs({ condition: 'Failed', limit: 10 })).items)).toEqual(['j2', 'j1', 'j0']);
+      expect(names((await store.listJobs({ condition: 'Complete', limit: 10 })).items)).toEqual(['j4']);
+      expect(await store.findJob({ ...first, name: 'j0' })).toMatchObject({ finishedAt: at(90), updatedAt: at(200) });
+    });
+
+    it('finds the most recent object of a reused name, or the one with the given uid', async () => {
+      const older = aStream();
+      const newer = aStream();
+      await summarise(newer, aSummary({ name: 'nightly', createdAt: at(3600) }));
+      await summarise(older, aSummary({ name: 'nightly', createdAt: at(0), finishedAt: at(60) }));
+      const query = { kind: 'Job' as const, clusterId: 'cluster-a', namespace: 'default', name: 'nightly' };
+
+      expect(await store.findJob(query)).toMatchObject({ uid: newer.uid });
+      expect(await store.findJob({ ...query, uid: older.uid })).toMatchObject({ uid: older.uid, finishedAt: at(60) });
+      expect(await store.findJob({ ...query, name: 'other' })).toBeUndefined();
+      expect(await store.findJob({ ...query, namespace: 'elsewhere' })).toBeUndefined();
+      expect(await store.findJob({ ...query, name: 'other', uid: older.uid })).toBeUndefined();
+    });
+
+    it('keeps the log and the summary after the cluster deletes the Job', async () => {
+      const stream = aStream();
+      await store.append(stream, [anEntry('created'), anEntry('deleted')], at(0));
+      await summarise(stream, aSummary({ name: 'gone', latestCondition: complete, finishedAt: at(80), updatedAt: at(120) }));
+
+      expect((await store.read(stream)).entries.map((e) => e.eventId)).toEqual(['created', 'deleted']);
+      expect(await store.findJob({ ...stream, name: 'gone' })).toMatchObject({ finishedAt: at(80) });
+      expect(names((await store.listJobs({ limit: 10 })).items)).toEqual(['gone']);
+    });
+  });
+}

@@ -1,0 +1,69 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { EventStore, Snapshot, StreamId } from '../../../../shared/app/event-store.ts';
+import { aStream, anEntry, at, noise, podEventBody, T0 } from './builders.ts';
+import type { EventStoreFactory } from './builders.ts';
+
+/** Snapshots: saved with a commit, never ahead of the log, never replaced by an older one. */
+export function describeSnapshotContract(factory: EventStoreFactory): void {
+  let store: EventStore;
+  let stream: StreamId;
+  beforeEach(async () => {
+    store = await factory();
+    stream = aStream();
+    await store.append(stream, [anEntry('o1'), anEntry('o2'), anEntry('o3')], T0);
+  });
+
+  const snapshotAt = (seq: number, state: unknown, expectedHead = 3) =>
+    store.commit(stream, { expectedHead, recordedAt: at(1), entries: [], outbox: [], snapshot: { seq, state } });
+
+  describe('snapshots', () => {
+    it('has no snapshot until one is committed', async () => {
+      expect(await store.loadSnapshot(stream)).toBeUndefined();
+    });
+
+    it('loads the snapshot saved with a commit', async () => {
+      const result = await store.commit(stream, {
+        expectedHead: 3, recordedAt: at(1), entries: [anEntry('d1')], outbox: [], snapshot: { seq: 4, state: { active: 2 } },
+      });
+      expect(result.snapshotSaved).toBe(true);
+      expect(await store.loadSnapshot(stream)).toEqual({ seq: 4, state: { active: 2 } });
+    });
+
+    it('round-trips a state of about 350 KB', async () => {
+      const state = { pods: Array.from({ length: 420 }, (_, i) => podEventBody(i)) };
+      expect(JSON.stringify(state).length).toBeGreaterThan(340_000);
+      await snapshotAt(3, state);
+      expect(await store.loadSnapshot(stream)).toEqual({ seq: 3, state });
+    });
+
+    it('round-trips a state too large for one item, and replaces it with a later small one', async () => {
+      const large: Snapshot = { seq: 2, state: { blob: noise(1_200_000, 7) } };
+      await snapshotAt(large.seq, large.state);
+      expect(await store.loadSnapshot(stream)).toEqual(large);
+
+      await snapshotAt(3, { small: true });
+      expect(await store.loadSnapshot(stream)).toEqual({ seq: 3, state: { small: true } });
+    });
+
+    it('keeps the newer snapshot when an older one is committed', async () => {
+      await snapshotAt(3, { v: 3 });
+      expect((await snapshotAt(2, { v: 2 })).snapshotSaved).toBe(false);
+      expect(await store.loadSnapshot(stream)).toEqual({ seq: 3, state: { v: 3 } });
+    });
+
+    it('rejects a snapshot ahead of the log it would summarise, writing nothing', async () => {
+      const input = { expectedHead: 3, recordedAt: at(1), entries: [anEntry('d1')], outbox: [], snapshot: { seq: 5, state: {} } };
+      await expect(store.commit(stream, input)).rejects.toBeInstanceOf(RangeError);
+      expect((await store.read(stream)).head).toBe(3);
+      expect(await store.loadSnapshot(stream)).toBeUndefined();
+    });
+
+    it('does not save a snapshot that duplicates left ahead of the new head', async () => {
+      const result = await store.commit(stream, {
+        expectedHead: 3, recordedAt: at(1), entries: [anEntry('o1')], outbox: [], snapshot: { seq: 4, state: {} },
+      });
+      expect(result).toMatchObject({ head: 3, duplicates: ['o1'], snapshotSaved: false });
+      expect(await store.loadSnapshot(stream)).toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
+import type { CapacityUse } from '../../../functions/adapters/metered-table.ts';
+import { ATTR, ITEM_TYPE, keys } from '../../../functions/adapters/table-layout.ts';
+import { VersionConflictError } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/app/event-store.ts';
+import { aCommand, aStream, aSummary, anEntry, at, podEventBody, T0 } from './contract/builders.ts';
+import { freshTable, localClient } from './local-table.ts';
+
+// What only the DynamoDB store has: write units per operation, and recovery from appends that
+// crashed between their two writes (simulated by writing the marker by hand).
+
+let client: DynamoDBClient;
+beforeAll(() => { client = localClient(); });
+afterAll(() => client.destroy());
+
+let tableName: string;
+let store: DynamoDbEventStore;
+let uses: CapacityUse[];
+beforeEach(async () => {
+  tableName = await freshTable(client);
+  uses = [];
+  store = new DynamoDbEventStore({ client, tableName, returnConsumedCapacity: 'INDEXES', onConsumedCapacity: (use) => uses.push(use) });
+});
+
+const writeUnits = (): number => uses.reduce((sum, use) => sum + use.writeUnits, 0);
+const podEvent = (i: number) => ({ eventId: `pod-${i}`, type: 'PodFailed', observedAt: T0, body: podEventBody(i) });
+
+async function claimByHand(stream: StreamId, eventId: string, seq: number): Promise<void> {
+  await client.send(new PutItemCommand({ TableName: tableName, Item: {
+    [ATTR.pk]: { S: keys.stream(stream) },
+    [ATTR.sk]: { S: keys.marker(eventId) },
+    [ATTR.type]: { S: ITEM_TYPE.marker },
+    [ATTR.seq]: { N: String(seq) },
+    [ATTR.writer]: { S: 'crashed' },
+  } }));
+}
+
+describe('DynamoDB store write units', () => {
+  it('appends a ~1 KB pod event for 2 write units', async () => {
+    expect(JSON.stringify(podEventBody(1)).length).toBeGreaterThan(1000);
+    await store.append(aStream(), [podEvent(1)], T0);
+    expect(writeUnits()).toBe(2);
+  });
+
+  it('appends a batch of ten pod events for 2 write units each', async () => {
+    const stream = aStream();
+    await store.append(stream, [podEvent(0)], T0);
+    uses = [];
+    await store.append(stream, Array.from({ length: 10 }, (_, i) => podEvent(i + 1)), T0);
+    expect(writeUnits() / 10).toBe(2);
+    expect(uses.filter((u) => u.operation === 'PutItem')).toHaveLength(20);
+  });
+
+  // DynamoDB Local's table figures for transactions do not follow DynamoDB's billing (2 units
+  // per KB per item), so these tests check which indexes a commit writes, not the total.
+  it('writes the four summary indexes and the outbox index only when a summary and a command appear', async () => {
+    const stream = aStream();
+    const commit = (expectedHead: number, conditionType: string, outbox = [aCommand(`c${expectedHead}`)]) =>
+      store.commit(stream, {
+        expectedHead, recordedAt: at(expectedHead), entries: [anEntry(`d${expectedHead}`)], outbox,
+        summary: aSummary({ updatedAt: at(expectedHead), latestCondition: { type: conditionType, status: 'True' } }),
+      });
+    const indexesWritten = (): string[] =>
+      Object.keys(uses.find((u) => u.operation === 'TransactWriteItems')?.consumed[0]?.GlobalSecondaryIndexes ?? {}).sort();
+
+    await commit(0, 'FailureTarget');
+    expect(indexesWritten()).toEqual(['outbox-pending', 'summary-cluster', 'summary-fleet', 'summary-name', 'summary-namespace']);
+
+    uses = [];
+    await commit(1, 'FailureTarget', []);
+    expect(indexesWritten()).toEqual([]);
+
+    uses = [];
+    await commit(2, 'Failed', []);
+    expect(indexesWritten()).toEqual(['summary-cluster', 'summary-fleet', 'summary-namespace']);
+  });
+});
+
+describe('DynamoDB store after a crashed append', () => {
+  it('puts the event at the seq its marker claimed when nothing took that seq', async () => {
+    const stream = aStream();
+    await claimByHand(stream, 'e1', 1);
+
+    const result = await store.append(stream, [anEntry('e1')], T0);
+
+    expect(result.appended.map((e) => [e.seq, e.eventId])).toEqual([[1, 'e1']]);
+  });
+
+  it('moves the claim to the head when another event took its seq, storing the event once', async () => {
+    const stream = aStream();
+    await claimByHand(stream, 'e1', 1);
+    await store.append(stream, [anEntry('other')], T0);
+
+    await store.append(stream, [anEntry('e1')], at(1));
+    const again = await store.append(stream, [anEntry('e1')], at(2));
+
+    expect(again.duplicates).toEqual(['e1']);
+    expect((await store.read(stream)).entries.map((e) => [e.seq, e.eventId])).toEqual([[1, 'other'], [2, 'e1']]);
+  });
+
+  it('refuses a commit while an append of the same eventId may still be writing', async () => {
+    const stream = aStream();
+    await claimByHand(stream, 'd1', 1);
+
+    const commit = store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: [anEntry('d1')], outbox: [] });
+
+    await expect(commit).rejects.toBeInstanceOf(VersionConflictError);
+  });
+
+  it('moves a stale claim inside the commit once another event holds its seq', async () => {
+    const stream = aStream();
+    await claimByHand(stream, 'd1', 1);
+    await store.append(stream, [anEntry('other')], T0);
+
+    const result = await store.commit(stream, { expectedHead: 1, recordedAt: at(1), entries: [anEntry('d1')], outbox: [] });
+
+    expect(result.appended.map((e) => [e.seq, e.eventId])).toEqual([[2, 'd1']]);
+    expect((await store.append(stream, [anEntry('d1')], at(2))).duplicates).toEqual(['d1']);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe } from 'vitest';
+import type { EventStoreFactory } from './contract/builders.ts';
+import { describeCommitContract } from './contract/commit.contract.ts';
+import { describeLogContract } from './contract/log.contract.ts';
+import { describeOutboxContract } from './contract/outbox.contract.ts';
+import { describePodArchiveContract } from './contract/pod-archive.contract.ts';
+import { describeProjectionContract } from './contract/projection.contract.ts';
+import { describeSnapshotContract } from './contract/snapshot.contract.ts';
+
+export type { EventStoreFactory } from './contract/builders.ts';
+
+/**
+ * The behaviour every EventStore shares (shared/app/event-store.ts), with the PodArchive the
+ * reconciler needs beside it (shared/app/pod-archive.ts). `factory` returns a
+ * fresh, empty store for each test, so tests never see each other's streams or summaries.
+ */
+export function describeEventStoreContract(name: string, factory: EventStoreFactory): void {
+  describe(`${name} event store`, () => {
+    describeLogContract(factory);
+    describeCommitContract(factory);
+    describeSnapshotContract(factory);
+    describeOutboxContract(factory);
+    describeProjectionContract(factory);
+    describePodArchiveContract(factory);
+  });
+}
