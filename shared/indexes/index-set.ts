@@ -20,9 +20,9 @@ const MIN_PENDING_FLUSH = 64;
  * and success-policy `succeededIndexes`.
  *
  * An `add` that extends an interval is done in place. One that would open or close a gap is
- * parked in a small pending buffer and merged in bulk on the next read that needs the
- * intervals, so adding many indexes in random order stays fast (a splice per add is O(n)).
- * `has`, `add` and `size` never wait for that merge.
+ * parked in a pending buffer and merged in bulk (sort + one linear merge) once the buffer
+ * outgrows half the interval count or a read needs the intervals. A splice per add would
+ * make 100,000 adds in random order quadratic. `has`, `add` and `size` never wait for it.
  */
 export class IndexSet {
   #firsts: number[] = [];
@@ -87,6 +87,7 @@ export class IndexSet {
 
   /** Returns whether `index` is in the set. O(log n). */
   has(index: number): boolean {
+    if (!Number.isSafeInteger(index)) return false;
     const firsts = this.#firsts;
     const at = lowerBoundByLast(this.#lasts, index);
     if (at < firsts.length && firsts[at]! <= index) return true;
@@ -113,7 +114,7 @@ export class IndexSet {
       // Opening or closing a gap needs a splice; park the index and merge in bulk later.
       this.#pending.push(index);
       this.#pendingSet.add(index);
-      if (this.#pending.length > Math.max(MIN_PENDING_FLUSH, firsts.length >>> 1)) { this.#flush(); this.#size++; }
+      if (this.#pending.length > Math.max(MIN_PENDING_FLUSH, firsts.length >>> 1)) this.#flush();
     }
     return true;
   }

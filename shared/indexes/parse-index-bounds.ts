@@ -15,15 +15,17 @@ import type { MutableIntervalList } from './interval-lists.ts';
 export function parseIndexBounds(text: string, completions: number): MutableIntervalList {
   const firsts: number[] = [];
   const lasts: number[] = [];
+  // Completions is an int32 upstream; the clamp only keeps odd input (NaN, Infinity, 2.5) total.
+  const limit = completions > 0 ? Math.ceil(Math.min(completions, Number.MAX_SAFE_INTEGER)) : 0;
   scanFragments(text, (start, end, dash, secondDash) => {
     const first = parseGoInt(text, start, dash < 0 ? end : dash);
     if (first === undefined) return true;
-    if (first >= completions) return false;
+    if (first >= limit) return false;
     let last = first;
     if (dash >= 0) {
       const parsedLast = parseGoInt(text, dash + 1, secondDash < 0 ? end : secondDash);
       if (parsedLast === undefined) return true;
-      last = Math.min(parsedLast, completions - 1);
+      last = Math.min(parsedLast, limit - 1);
     }
     // A part cannot carry a `-` sign (it would be a separator), so only `last < first` is left.
     if (first <= last) {

@@ -3,6 +3,6 @@
  * (pkg/apis/batch/validation), for the Job-level fields jobfold interprets.
  */
 export type { FieldError, FieldErrorType } from './field-error.ts';
-export { validateIndexesFormat, type IndexesFormatResult } from './indexes-format.ts';
+export { validateIndexesFormat, type IndexesFormatResult } from '../../indexes/index-set.ts';
 export { validateJobUpdate } from './update.ts';
 export { validateJob, type ValidationOptions } from './validate-job.ts';

@@ -1,7 +1,7 @@
 import type { JobSpec, SuccessPolicyRule } from '../../k8s/job.ts';
 import { invalid, required, tooLong, tooMany, validateNonnegativeField, type FieldError } from './field-error.ts';
 import { utf8Length } from './go-format.ts';
-import { validateIndexesFormat } from './indexes-format.ts';
+import { validateIndexesFormat } from '../../indexes/index-set.ts';
 
 /** Upstream `maxSuccessPolicyRule`. */
 export const MAX_SUCCESS_POLICY_RULES = 20;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateIndexesFormat } from '../../../shared/job/validation/indexes-format.ts';
+import { validateIndexesFormat } from '../../../shared/indexes/index-set.ts';
 
 // Upstream TestValidateIndexesString, plus strconv.Atoi edge cases.
 describe('validateIndexesFormat', () => {
