@@ -4,6 +4,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { reconcile, type ReconcileDeps, type ReconcileOutcome } from '../../shared/app/reconcile.ts';
+import { reconcileJobSet } from '../../shared/app/reconcile-jobset.ts';
 import { parseStreamKey, streamKey } from '../../shared/app/stream-key.ts';
 import type { StreamId } from '../../shared/app/event-store.ts';
 import { logger, METRIC, metrics } from '../commons/powertools.ts';
@@ -19,10 +20,17 @@ export interface ReconcileHandlerDeps extends ReconcileDeps {
  * newest observation to the commands.
  */
 export async function reconcileAndSchedule(deps: ReconcileHandlerDeps, stream: StreamId): Promise<ReconcileOutcome> {
+  if (stream.kind === 'JobSet') return reconcileJobSetStream(deps, stream);
   const outcome = await reconcile(deps, stream);
   if (outcome.wakeAt) await deps.timers.schedule(stream, outcome.wakeAt);
   recordMetrics(outcome, deps.clock());
   return outcome;
+}
+
+/** JobSets: settle the JobSet fold; its outcome is reported in the Job outcome's shape. */
+async function reconcileJobSetStream(deps: ReconcileHandlerDeps, stream: StreamId): Promise<ReconcileOutcome> {
+  const outcome = await reconcileJobSet(deps, stream);
+  return { ...outcome, decisions: [], commands: [], wakeAt: undefined, latestObservedAt: undefined };
 }
 
 function recordMetrics(outcome: ReconcileOutcome, now: string): void {

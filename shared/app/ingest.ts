@@ -1,7 +1,7 @@
-import { parseInbound, type InboundError } from '../contract/parse-inbound.ts';
+import type { InboundError } from '../contract/parse-inbound.ts';
+import { parseAnyInbound } from '../contract/parse-any-inbound.ts';
 import type { StreamKey } from '../contract/routing.ts';
 import type { EventStore } from './event-store.ts';
-import { observationEntry } from './log-codec.ts';
 
 /** Where refused events go, with the reasons. */
 export interface RejectionSink {
@@ -20,18 +20,24 @@ export type IngestResult =
   | { readonly status: 'rejected'; readonly errors: readonly InboundError[] };
 
 /**
- * Validates one inbound event and appends it to its Job's log. An invalid event is not
+ * Validates one inbound event and appends it to its Job's (or JobSet's) log. An invalid event is not
  * appended: it goes to the rejection sink with its reasons and the call succeeds (retrying it
  * could never help). A store failure throws, so the caller retries the event.
  */
 export async function ingest(deps: IngestDeps, event: unknown): Promise<IngestResult> {
-  const parsed = parseInbound(event);
+  const parsed = parseAnyInbound(event);
   if (!parsed.ok) {
     await deps.rejections.reject(event, parsed.errors);
     return { status: 'rejected', errors: parsed.errors };
   }
-  const { stream, observation } = parsed;
-  const result = await deps.store.append(stream, [observationEntry(observation)], deps.clock());
+  const [primary, ...related] = parsed.targets;
+  if (!primary) return { status: 'rejected', errors: [{ path: '', message: 'the event concerns no Job' }] };
+  const now = deps.clock();
+  // The primary log first: a crash in between leaves the related entries to the retry.
+  const result = await deps.store.append(primary.stream, [primary.entry], now);
+  for (const target of related) await deps.store.append(target.stream, [target.entry], now);
   const appended = result.appended[0];
-  return appended ? { status: 'appended', stream, seq: appended.seq } : { status: 'duplicate', stream };
+  return appended
+    ? { status: 'appended', stream: primary.stream, seq: appended.seq }
+    : { status: 'duplicate', stream: primary.stream };
 }

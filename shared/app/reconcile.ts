@@ -10,6 +10,7 @@ import { MAX_COMMIT_COMMANDS } from './event-store-limits.ts';
 import { decisionEntry, entryEvent } from './log-codec.ts';
 import { jobSummary } from './job-summary.ts';
 import type { PodArchive } from './pod-archive.ts';
+import { childJobStatusEntry } from './child-job-status.ts';
 
 export interface ReconcileDeps {
   readonly store: EventStore & PodArchive;
@@ -47,7 +48,8 @@ const EVENTS_PER_OUTBOX_ITEM = 20;
  *  2. fold the tail;
  *  3. decide at `clock()`;
  *  4. commit decisions + outbox (+ snapshot when due, + the fleet summary);
- *  5. on VersionConflictError, go back to 1.
+ *  5. on VersionConflictError, go back to 1;
+ *  6. a Job owned by a JobSet reports its status to the JobSet's log.
  */
 export async function reconcile(deps: ReconcileDeps, stream: StreamId): Promise<ReconcileOutcome> {
   const maxAttempts = deps.maxAttempts ?? 8;
@@ -74,7 +76,11 @@ async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: num
   for (const decision of result.decisions) evolve(state, { ...decision, seq: ++seq });
   const published = outboundEvents(state.identity, state.settings?.managedBy, result.decisions, result.commands);
   const outcome = { stream, head: seq, decisions: result.decisions, commands: result.commands, published, wakeAt: result.wakeAt, attempts: attempt, latestObservedAt };
-  if (result.decisions.length === 0 && !snapshotDue) return outcome;
+  const child = tail.length > 0 || result.decisions.length > 0 ? childJobStatusEntry(state, now) : undefined;
+  if (result.decisions.length === 0 && !snapshotDue) {
+    if (child) await store.append(child.stream, [child.entry], now);
+    return outcome;
+  }
   const { snapshot, archived } = takeSnapshot(state);
   await store.commit(stream, {
     expectedHead: head,
@@ -88,6 +94,8 @@ async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: num
     const fresh = archived.filter((pod) => !state.pods.get(pod.uid)?.fromArchive);
     if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
   }
+  // After the commit: the JobSet must never see a status the Job's log does not hold.
+  if (child) await store.append(child.stream, [child.entry], now);
   return outcome;
 }
 

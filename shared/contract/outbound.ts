@@ -21,7 +21,7 @@ export interface OutboundEvent {
   readonly commandId: string;
   readonly clusterId: string;
   readonly source: typeof CONTROL_SOURCE;
-  readonly detailType: OutboundDetailType;
+  readonly detailType: string;
   readonly detail: Readonly<Record<string, unknown>>;
 }
 

@@ -30,6 +30,22 @@ export const MAX_SUCCEEDED_INDEXES_BYTES = 64 * 1024;
  * to. Never throws: every problem comes back with the path of the offending field.
  */
 export function parseInbound(event: unknown): InboundResult {
+  const checked = checkEnvelope(event, Object.keys(inboundDetailSchemas));
+  if (!checked.ok) return checked;
+  return toObservation(checked.clusterId, checked.detailType as InboundDetailType, checked.detail);
+}
+
+/** The envelope of a valid inbound event: its cluster, detail-type and raw detail. */
+export type CheckedEnvelope =
+  | { readonly ok: true; readonly clusterId: string; readonly detailType: string; readonly detail: unknown }
+  | { readonly ok: false; readonly errors: readonly InboundError[] };
+
+/**
+ * The checks every inbound event passes before its detail is read: size and depth limits, the
+ * EventBridge envelope, the cluster source, a known detail-type, and no cluster named in the
+ * payload.
+ */
+export function checkEnvelope(event: unknown, detailTypes: readonly string[]): CheckedEnvelope {
   const size = measure(event);
   if (size.depth > MAX_JSON_DEPTH) return fail('', `nested deeper than ${MAX_JSON_DEPTH} levels`);
   if (size.bytes > MAX_EVENT_BYTES) return fail('', `event is ${size.bytes} bytes; the limit is ${MAX_EVENT_BYTES}`);
@@ -37,10 +53,9 @@ export function parseInbound(event: unknown): InboundResult {
   if (!envelope.success) return zodFail('', envelope.error);
   const source = ClusterSourceSchema.safeParse(envelope.data.source);
   if (!source.success) return zodFail('source', source.error);
-  const clusterId = source.data;
   const detailType = envelope.data['detail-type'];
-  if (!(detailType in inboundDetailSchemas)) {
-    return fail('detail-type', `unknown detail-type "${detailType}"; expected one of ${Object.keys(inboundDetailSchemas).map((t) => `"${t}"`).join(', ')}`);
+  if (!detailTypes.includes(detailType)) {
+    return fail('detail-type', `unknown detail-type "${detailType}"; expected one of ${detailTypes.map((t) => `"${t}"`).join(', ')}`);
   }
   const rawDetail = envelope.data.detail;
   if (typeof rawDetail === 'object' && rawDetail !== null) {
@@ -50,10 +65,11 @@ export function parseInbound(event: unknown): InboundResult {
       }
     }
   }
-  return toObservation(clusterId, detailType as InboundDetailType, rawDetail);
+  return { ok: true, clusterId: source.data, detailType, detail: rawDetail };
 }
 
-function toObservation(clusterId: string, detailType: InboundDetailType, raw: unknown): InboundResult {
+/** The observation a Job or Pod event's detail carries, once its envelope was checked. */
+export function toObservation(clusterId: string, detailType: InboundDetailType, raw: unknown): InboundResult {
   switch (detailType) {
     case 'Pod Observed': {
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
@@ -112,9 +128,9 @@ const jobStream = (clusterId: string, namespace: string | undefined, uid: string
   uid,
 });
 
-const fail = (path: string, message: string): InboundResult => ({ ok: false, errors: [{ path, message }] });
+const fail = (path: string, message: string): { ok: false; errors: InboundError[] } => ({ ok: false, errors: [{ path, message }] });
 
-function zodFail(prefix: string, error: z.ZodError): InboundResult {
+function zodFail(prefix: string, error: z.ZodError): { ok: false; errors: InboundError[] } {
   const errors = error.issues.slice(0, 20).map((issue) => ({
     path: [prefix, ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))]
       .filter((p) => p !== '')

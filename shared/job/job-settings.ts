@@ -83,14 +83,21 @@ export interface JobIdentity {
   readonly name: string;
   readonly uid: string;
   readonly creationTimestamp: string | undefined;
+  /** The controller that owns the Job (a JobSet, a CronJob …), from its ownerReferences. */
+  readonly owner?: { readonly kind: string; readonly name: string; readonly uid: string };
+  /** Labels, kept for owners that read them (JobSet: replicated job name, index, attempt). */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 export function jobIdentity(clusterId: string, job: Job): JobIdentity {
+  const owner = job.metadata.ownerReferences?.find((r) => r.controller === true);
   return {
     clusterId,
     namespace: job.metadata.namespace ?? 'default',
     name: job.metadata.name,
     uid: job.metadata.uid ?? '',
     creationTimestamp: job.metadata.creationTimestamp,
+    ...(owner ? { owner: { kind: owner.kind, name: owner.name ?? '', uid: owner.uid } } : {}),
+    ...(job.metadata.labels ? { labels: job.metadata.labels } : {}),
   };
 }

@@ -1,0 +1,43 @@
+import { jobStatus } from '../job/status.ts';
+import type { JobState } from '../job/state.ts';
+import { stableHash } from '../job/stable-hash.ts';
+import type { NewEntry, StreamId } from './event-store.ts';
+
+/**
+ * A Job owned by a JobSet reports its status to the JobSet's log, as jobfold computed it — so
+ * the JobSet's failure policy matches the reasons jobfold decided (`PodFailurePolicy_<name>`,
+ * KEP-4443), whatever the cluster's own controller writes. The eventId names the status, so
+ * the same status is stored once.
+ */
+export function childJobStatusEntry(state: JobState, now: string): { stream: StreamId; entry: NewEntry } | undefined {
+  const identity = state.identity;
+  const owner = identity?.owner;
+  if (!identity || owner?.kind !== 'JobSet' || !state.spec) return undefined;
+  const status = jobStatus(state);
+  const job = {
+    metadata: { name: identity.name, namespace: identity.namespace, uid: identity.uid, labels: identity.labels ?? {} },
+    spec: {
+      parallelism: state.spec.parallelism ?? 1,
+      completions: state.spec.completions,
+      suspend: state.spec.suspend ?? false,
+    },
+    status: {
+      active: status.active,
+      ready: status.ready,
+      succeeded: status.succeeded,
+      failed: status.failed,
+      conditions: status.conditions.map(({ type, status: s, reason, message, lastTransitionTime }) => ({
+        type,
+        status: s,
+        reason,
+        message,
+        lastTransitionTime,
+      })),
+    },
+  };
+  const eventId = `${identity.uid}/status/${stableHash(job)}`;
+  return {
+    stream: { kind: 'JobSet', clusterId: identity.clusterId, namespace: identity.namespace, uid: owner.uid },
+    entry: { eventId, type: 'JobObserved', observedAt: now, body: { type: 'JobObserved', at: now, eventId, job } },
+  };
+}

@@ -1,0 +1,143 @@
+import { evolve as evolveJobSet } from '../jobset/evolve.ts';
+import { settle } from '../jobset/settle.ts';
+import { initialState as initialJobSetState, type JobSetState } from '../jobset/state.ts';
+import { JobSetObservationSchema, type JobSetEvent } from '../jobset/events.ts';
+import type { JobSetDecisionEvent } from '../jobset/decision-events.ts';
+import type { JobSetCommand } from '../jobset/commands.ts';
+import {
+  isJobSetCommandDispatched,
+  jobSetCommandEvent,
+  jobSetConditionEvents,
+  type JobSetIdentity,
+} from '../contract/jobset-outbound.ts';
+import type { OutboundEvent } from '../contract/outbound.ts';
+import { VersionConflictError, type EventStore, type LogEntry, type NewCommand, type NewEntry, type StreamId, type SummaryUpdate } from './event-store.ts';
+import { MAX_COMMIT_COMMANDS, MAX_COMMIT_ENTRIES } from './event-store-limits.ts';
+
+/** Entry types of the JobSet fold's decisions, as stored in the log. */
+const DECISION_TYPES = new Set([
+  'JobSetConditionChanged',
+  'JobSetRestarted',
+  'JobSetFailed',
+  'JobSetCompleted',
+  'JobSetRejected',
+  'CreateJobIssued',
+  'DeleteJobIssued',
+  'SuspendJobIssued',
+  'ResumeJobIssued',
+]);
+
+export interface JobSetReconcileDeps {
+  readonly store: EventStore;
+  readonly clock: () => string;
+  readonly maxAttempts?: number;
+}
+
+export interface JobSetReconcileOutcome {
+  readonly stream: StreamId;
+  readonly head: number;
+  readonly decisions: readonly JobSetDecisionEvent[];
+  readonly commands: readonly JobSetCommand[];
+  readonly published: readonly OutboundEvent[];
+  readonly attempts: number;
+}
+
+/**
+ * Reconciles one JobSet: fold its log (JobSet observations, child-Job statuses, past
+ * decisions), settle at `clock()` — the JobSet controller requeues itself until nothing changes,
+ * so one reconcile runs `decide` to its fixed point — and commit the decisions with their
+ * outbox in one transaction conditioned on the head; start over on a conflict.
+ */
+export async function reconcileJobSet(deps: JobSetReconcileDeps, stream: StreamId): Promise<JobSetReconcileOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await reconcileOnce(deps, stream, attempt);
+    } catch (error) {
+      if (!(error instanceof VersionConflictError) || attempt >= (deps.maxAttempts ?? 8)) throw error;
+    }
+  }
+}
+
+async function reconcileOnce(deps: JobSetReconcileDeps, stream: StreamId, attempt: number): Promise<JobSetReconcileOutcome> {
+  const { state, head } = await loadJobSetState(deps.store, stream);
+  const now = deps.clock();
+  const settled = settle(state, now);
+  const decisions = settled.events.slice(0, MAX_COMMIT_ENTRIES);
+  const entries: NewEntry[] = decisions.map((decision, i) => ({
+    eventId: `${stream.uid}/${head}/${i}`,
+    type: decision.type,
+    observedAt: now,
+    body: decision,
+  }));
+  const identity: JobSetIdentity = { ...stream, name: state.jobSet?.metadata.name ?? stream.uid };
+  const finished = settled.state.terminalState !== '';
+  const managedBy = state.jobSet?.spec.managedBy;
+  const published = [
+    ...settled.commands.filter((c) => isJobSetCommandDispatched(c, managedBy, finished)).map((c) => jobSetCommandEvent(identity, c)),
+    ...jobSetConditionEvents(identity, entries.map((e, i) => ({ eventId: e.eventId, decision: decisions[i] as JobSetDecisionEvent }))),
+  ];
+  const outcome = { stream, head: head + entries.length, decisions, commands: settled.commands, published, attempts: attempt };
+  if (entries.length === 0) return outcome;
+  await deps.store.commit(stream, {
+    expectedHead: head,
+    recordedAt: now,
+    entries,
+    outbox: outboxItems(entries[0]?.eventId ?? 'none', published, now),
+    summary: jobSetSummary(settled.state, now),
+  });
+  return outcome;
+}
+
+/** Folds a JobSet's whole log (JobSet logs are short: a few events per child Job). */
+export async function loadJobSetState(store: EventStore, stream: StreamId): Promise<{ state: JobSetState; head: number; entries: LogEntry[] }> {
+  const { entries, head } = await store.read(stream);
+  let state = initialJobSetState();
+  for (const entry of entries) state = evolveJobSet(state, jobSetEntryEvent(entry));
+  return { state, head, entries };
+}
+
+/** Reads a stored JobSet entry back; observations are parsed again, decisions are our own. */
+export function jobSetEntryEvent(entry: LogEntry): JobSetEvent {
+  if (DECISION_TYPES.has(entry.type)) return entry.body as JobSetDecisionEvent;
+  const parsed = JobSetObservationSchema.safeParse(entry.body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`log entry ${entry.seq} (${entry.type}) is corrupt: ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+function jobSetSummary(state: JobSetState, now: string): SummaryUpdate | undefined {
+  const jobSet = state.jobSet;
+  if (!jobSet) return undefined;
+  const latest = state.conditions.at(-1);
+  const finished = state.conditions.find((c) => (c.type === 'Completed' || c.type === 'Failed') && c.status === 'True');
+  return {
+    name: jobSet.metadata.name,
+    createdAt: jobSet.metadata.creationTimestamp ?? now,
+    updatedAt: now,
+    latestCondition: latest && {
+      type: latest.type,
+      status: latest.status,
+      reason: latest.reason,
+      message: latest.message,
+      lastTransitionTime: latest.lastTransitionTime,
+    },
+    finishedAt: finished?.lastTransitionTime,
+  };
+}
+
+function outboxItems(base: string, events: readonly OutboundEvent[], now: string): NewCommand[] {
+  const items: NewCommand[] = [];
+  for (let i = 0; i < events.length && items.length < MAX_COMMIT_COMMANDS; i += 20) {
+    const chunk = events.slice(i, i + 20);
+    items.push({
+      commandId: `${base}#${i / 20}`,
+      clusterId: chunk[0]?.clusterId ?? '',
+      detailType: 'jobfold.outbound-batch',
+      detail: { events: chunk },
+      createdAt: now,
+    });
+  }
+  return items;
+}
