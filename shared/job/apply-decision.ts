@@ -38,6 +38,11 @@ function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChang
   state.status.conditions = putCondition(state.status.conditions, condition);
   if (condition.status !== 'True') return;
   if (condition.type === 'Complete') state.status.completionTime = condition.lastTransitionTime;
+  if (condition.type === 'Complete' || condition.type === 'Failed') {
+    // A finished Job is never synced again: pods it asked for and never saw (expired
+    // expectations) are not active, as upstream writes `active: 0` when the Job finishes.
+    state.expectations = { creations: 0, deletions: new Set(), setAt: undefined };
+  }
   if (condition.type === 'FailureTarget' || condition.type === 'SuccessCriteriaMet') {
     recountAll(state);
   }

@@ -41,10 +41,15 @@ export function judgeFailure(state: JobState, pod: PodRecord): void {
   }
 }
 
-/** backoffLimitPerIndex (upstream `isIndexFailed`): marks the pod's index failed if it is. */
+/**
+ * backoffLimitPerIndex (upstream `isIndexFailed`): marks the pod's index failed if it is. As
+ * upstream `calculateFailedIndexes`, only a pod still carrying the tracking finalizer, i.e. not
+ * accounted for yet, can fail its index.
+ */
 export function judgeIndex(state: JobState, pod: PodRecord): void {
   const limit = state.settings?.backoffLimitPerIndex;
-  if (limit === undefined || !validIndex(state, pod) || !isPodFailed(state, pod)) return;
+  if (limit === undefined || !pod.hasFinalizer || pod.counted !== 'none') return;
+  if (!validIndex(state, pod) || !isPodFailed(state, pod)) return;
   const match = pod.failureMatch;
   const countsAsFailure = match ? match.countFailed : true;
   const failed = match?.action === 'FailIndex' || (countsAsFailure && pod.failureCount >= limit);

@@ -183,7 +183,9 @@ function scheduleWakeUp(sync: Sync, expectationsMet: boolean): void {
 /** Jobs managed by jobfold get the computed status written back when it changes. */
 function sendStatus(sync: Sync): void {
   const { state } = sync;
-  if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME || sync.decisions.length === 0) return;
+  // Observations alone change the status too (a pod succeeds, gets ready): compare every time,
+  // as upstream's needsStatusUpdate / needsFlush do, not only when something was decided.
+  if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME) return;
   const identity = state.identity;
   if (!identity) return;
   const status = { ...jobStatus(state), conditions: sync.conditions, startTime: sync.startTime ?? null };

@@ -52,14 +52,19 @@ function describe(facts: SentenceFacts, evidence: ConditionEvidence): string | u
       return backoffLimit(evidence);
     case Reason.DeadlineExceeded:
       return deadline(evidence);
-    case Reason.MaxFailedIndexesExceeded:
-      return evidence.failedIndexes === undefined || evidence.limit === undefined
-        ? undefined
-        : `failed indexes "${evidence.failedIndexes}" (${countIndexes(evidence.failedIndexes)}) exceed maxFailedIndexes ${evidence.limit}`;
-    case Reason.FailedIndexes:
-      return evidence.failedIndexes === undefined
-        ? undefined
-        : `every index finished and indexes "${evidence.failedIndexes}" failed (backoffLimitPerIndex ${facts.state.settings?.backoffLimitPerIndex ?? '?'})`;
+    case Reason.MaxFailedIndexesExceeded: {
+      const { failedIndexes, limit } = evidence;
+      if (failedIndexes === undefined || limit === undefined) return undefined;
+      const count = countIndexes(failedIndexes);
+      return `${count} failed ${count === 1 ? 'index' : 'indexes'} "${failedIndexes}" ${count === 1 ? 'exceeds' : 'exceed'} maxFailedIndexes ${limit}`;
+    }
+    case Reason.FailedIndexes: {
+      const { failedIndexes } = evidence;
+      if (failedIndexes === undefined) return undefined;
+      const noun = countIndexes(failedIndexes) === 1 ? 'index' : 'indexes';
+      const perIndex = facts.state.settings?.backoffLimitPerIndex ?? '?';
+      return `every index finished and ${noun} "${failedIndexes}" failed (backoffLimitPerIndex ${perIndex})`;
+    }
     default:
       return undefined;
   }
@@ -115,7 +120,7 @@ function failJob(facts: SentenceFacts, evidence: ConditionEvidence): string | un
 function backoffLimit(evidence: ConditionEvidence): string | undefined {
   const { failed, limit } = evidence;
   if (failed === undefined || limit === undefined) return undefined;
-  if (failed > limit) return `${plural(failed, 'failed pod')} exceed backoffLimit ${limit}`;
+  if (failed > limit) return `${plural(failed, 'failed pod')} ${failed === 1 ? 'exceeds' : 'exceed'} backoffLimit ${limit}`;
   return `container restarts of running pods reached backoffLimit ${limit} (restartPolicy OnFailure)`;
 }
 

@@ -11,7 +11,7 @@ export function explainSummary(state: JobState, outcome: JobOutcome): string {
   const conditions = state.status.conditions;
   const because = (type: string): string => {
     const condition = findCondition(conditions, type);
-    return condition ? `${condition.reason}: ${condition.message}` : '';
+    return condition ? `${condition.reason}: ${condition.message}` : 'no condition';
   };
   const status = jobStatus(state);
   switch (outcome) {
@@ -22,13 +22,13 @@ export function explainSummary(state: JobState, outcome: JobOutcome): string {
       return `${job} was rejected: its spec has ${count} validation error${count === 1 ? '' : 's'}.`;
     }
     case 'Succeeded':
-      return `${job} succeeded at ${findCondition(conditions, 'Complete')?.lastTransitionTime}: ${because('Complete')}.`;
+      return `${job} succeeded at ${findCondition(conditions, 'Complete')?.lastTransitionTime} — ${because('Complete')}.`;
     case 'Failed':
-      return `${job} failed at ${findCondition(conditions, 'Failed')?.lastTransitionTime}: ${because('Failed')}.`;
+      return `${job} failed at ${findCondition(conditions, 'Failed')?.lastTransitionTime} — ${because('Failed')}.`;
     case 'Succeeding':
-      return `${job} will complete once its ${status.terminating} terminating pod(s) are gone: ${because('SuccessCriteriaMet')}.`;
+      return `${job} will complete once its ${pods(status.terminating)} gone — ${because('SuccessCriteriaMet')}.`;
     case 'Failing':
-      return `${job} will fail once its ${status.terminating} terminating pod(s) are gone: ${because('FailureTarget')}.`;
+      return `${job} will fail once its ${pods(status.terminating)} gone — ${because('FailureTarget')}.`;
     case 'Suspended':
       return `${job} is suspended: ${status.active} active, ${status.terminating} terminating.`;
     case 'Pending':
@@ -41,3 +41,5 @@ export function explainSummary(state: JobState, outcome: JobOutcome): string {
     }
   }
 }
+
+const pods = (n: number): string => (n === 1 ? '1 terminating pod is' : `${n} terminating pods are`);

@@ -30,6 +30,9 @@ export function podDeleted(state: JobState, event: PodDeleted): void {
   const known = state.pods.get(event.uid);
   if (!known) {
     newRecord(state, tombstoneFacts(event), true);
+    // Seeing a pod's deletion first still means the pod was created: lower the expectation,
+    // or the arrival order would decide whether the Job waits for it.
+    if (state.expectations.creations > 0) state.expectations.creations -= 1;
     return;
   }
   if (known.gone) return;

@@ -20,6 +20,8 @@ export interface PodRecord extends PodFacts {
   terminationRequestedAt: number | undefined;
   /** Cleared when jobfold deletes the pod the way manageJob does (finalizer removed first). */
   hasFinalizer: boolean;
+  /** Restored from the pod archive (not persisted): already stored there, never rewritten. */
+  fromArchive?: boolean;
   /** `PodDeleted` was observed: the pod left the cluster (its record stays as a tombstone). */
   gone: boolean;
 }

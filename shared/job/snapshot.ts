@@ -39,7 +39,11 @@ export interface ArchivedPod {
 /** A pod whose future observations can no longer change the Job. */
 export function isSettled(state: JobState, pod: PodRecord): boolean {
   if (state.held.get(pod.index) === pod.uid) return false;
-  if (pod.gone) return true;
+  // decide reads the FailJob pod's match (container, pod condition) for the evidence.
+  if (state.failJob?.uid === pod.uid) return false;
+  // A gone pod never counted that still holds its finalizer is not settled: its terminal state
+  // may still arrive and count (archived records restore without the finalizer).
+  if (pod.gone) return pod.counted !== 'none' || !pod.hasFinalizer;
   return isTerminalPhase(pod.phase) && (pod.counted !== 'none' || !pod.hasFinalizer);
 }
 

@@ -1,0 +1,83 @@
+import { ObservationSchema, type Observation } from '../../shared/job/events.ts';
+import { issues, lineFailure, type LineResult } from './line-result.ts';
+import { fromDeliveredEvent, fromPutEventsEntry } from './put-events-entry.ts';
+
+// The JSONL input of `jobfold replay`: one event per line, either an observation in the fold's
+// own shape or an inbound event of the service, as a PutEvents entry or as delivered by
+// EventBridge (see REPLAY_HELP and put-events-entry.ts).
+
+/** An observation and the (1-based) file line it came from. */
+export interface JsonlEvent {
+  readonly line: number;
+  readonly observation: Observation;
+}
+
+/** What is wrong with a line: the field (empty for the line as a whole) and why. */
+export interface JsonlProblem {
+  readonly line: number;
+  readonly path: string;
+  readonly message: string;
+}
+
+export type JsonlResult =
+  | { readonly ok: true; readonly events: readonly JsonlEvent[] }
+  | { readonly ok: false; readonly problems: readonly JsonlProblem[] };
+
+/** Parses a whole JSONL text; blank lines are skipped. All problems are reported, in line order. */
+export function parseJsonlEvents(text: string): JsonlResult {
+  const events: JsonlEvent[] = [];
+  const problems: JsonlProblem[] = [];
+  let jobUid: string | undefined;
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = i + 1;
+    if (raw.trim() === '') continue;
+    const result = parseJsonlLine(raw);
+    if (!result.ok) {
+      problems.push(...result.problems.map((p) => ({ line, ...p })));
+      continue;
+    }
+    const observation = result.observation;
+    // One stream is one Job's log: a second Job would silently mix two histories.
+    const uid = result.jobUid ?? (observation.type === 'JobObserved' ? observation.job.metadata.uid : undefined);
+    if (uid !== undefined && jobUid !== undefined && uid !== jobUid) {
+      problems.push({ line, path: ownerPath(raw, observation.type), message: `another Job (uid ${uid}); this stream is Job ${jobUid}` });
+    }
+    jobUid ??= uid;
+    events.push({ line, observation });
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, events };
+}
+
+/** Parses one line: a fold observation (`type`), a PutEvents entry (`DetailType`) or a delivered event (`detail-type`). */
+export function parseJsonlLine(text: string): LineResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return lineFailure('', `not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return lineFailure('', 'expected a JSON object');
+  if ('Source' in value || 'DetailType' in value || 'Detail' in value) return fromPutEventsEntry(value);
+  if ('detail-type' in value || 'source' in value || 'detail' in value) return fromDeliveredEvent(value);
+  if (!('type' in value)) {
+    return lineFailure(
+      'type',
+      'missing: expected an observation ("type": "PodObserved", …), a PutEvents entry ("Source", "DetailType", "Detail") or an EventBridge event ("source", "detail-type", "detail")',
+    );
+  }
+  const observation = ObservationSchema.safeParse(value);
+  return observation.success ? { ok: true, observation: observation.data } : issues(observation.error, (path) => path);
+}
+
+/** Where a line names its Job, spelled the way the line is. */
+function ownerPath(raw: string, type: Observation['type']): string {
+  const detail = raw.includes('"DetailType"') ? 'Detail' : raw.includes('"detail-type"') ? 'detail' : undefined;
+  if (detail === undefined) return 'job.metadata.uid';
+  return type === 'JobObserved' || type === 'JobDeleted' ? `${detail}.object.metadata.uid` : `${detail}.object.metadata.ownerReferences`;
+}
+
+/** `FILE:LINE: field: message`, the way compilers report. */
+export function formatProblem(file: string, problem: JsonlProblem): string {
+  const field = problem.path === '' ? '' : `${problem.path}: `;
+  return `${file}:${problem.line}: ${field}${problem.message}`;
+}

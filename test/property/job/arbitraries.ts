@@ -1,0 +1,153 @@
+import fc from 'fast-check';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import type { JobEvent } from '../../../shared/job/evolve.ts';
+import type { Job, PodFailurePolicyRule, SuccessPolicyRule } from '../../../shared/k8s/job.ts';
+import type { PodPhase } from '../../../shared/k8s/pod.ts';
+import { aJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec } from '../../support/builders.ts';
+
+// Generators for the Job fold's properties: small valid Jobs of every shape the fold handles, and
+// histories of what a cluster could report about them, in delivery batches. Every generated Job
+// passes spec validation (the driver throws otherwise), so a property never runs on a rejected Job.
+
+/** Pods a history talks about; with completions c, pod i runs index i % c. */
+export const POD_COUNT = 6;
+
+const FAIL_JOB: PodFailurePolicyRule = { name: 'Fatal', action: 'FailJob', onExitCodes: { containerName: 'main', operator: 'In', values: [42] } };
+const IGNORE_DISRUPTION: PodFailurePolicyRule = { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] };
+const COUNT_ONE: PodFailurePolicyRule = { action: 'Count', onExitCodes: { operator: 'In', values: [1] } };
+const FAIL_INDEX: PodFailurePolicyRule = { action: 'FailIndex', onExitCodes: { operator: 'In', values: [3] } };
+
+export const jobArb: fc.Arbitrary<Job> = fc
+  .record({
+    indexed: fc.boolean(),
+    completions: fc.integer({ min: 1, max: 4 }),
+    parallelism: fc.integer({ min: 1, max: 3 }),
+    backoffLimit: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+    perIndex: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
+    maxFailed: fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+    failurePolicy: fc.option(fc.subarray([FAIL_JOB, IGNORE_DISRUPTION, COUNT_ONE, FAIL_INDEX], { minLength: 1 }), { nil: undefined }),
+    successPolicy: fc.option(fc.oneof(fc.constant<'leader' | 'count'>('leader'), fc.constant<'leader' | 'count'>('count')), { nil: undefined }),
+    replacement: fc.option(fc.constantFrom('Failed', 'TerminatingOrFailed'), { nil: undefined }),
+    deadline: fc.option(fc.constantFrom(60, 300, 900), { nil: undefined }),
+    onFailure: fc.boolean(),
+    managedByJobfold: fc.boolean(),
+  })
+  .map((g) => {
+    const perIndex = g.indexed ? g.perIndex : undefined;
+    let rules = g.failurePolicy;
+    if (rules && perIndex === undefined) rules = rules.filter((r) => r.action !== 'FailIndex');
+    if (rules && rules.length === 0) rules = undefined;
+    const successRules: SuccessPolicyRule[] | undefined =
+      g.indexed && g.successPolicy
+        ? [g.successPolicy === 'leader' ? { succeededIndexes: '0' } : { succeededCount: Math.min(2, g.completions) }]
+        : undefined;
+    return aJob(
+      {
+        completionMode: g.indexed ? 'Indexed' : 'NonIndexed',
+        completions: g.completions,
+        parallelism: g.parallelism,
+        backoffLimit: g.backoffLimit,
+        backoffLimitPerIndex: perIndex,
+        maxFailedIndexes: perIndex === undefined || g.maxFailed === undefined ? undefined : Math.min(g.maxFailed, g.completions),
+        podFailurePolicy: rules ? { rules } : undefined,
+        successPolicy: successRules ? { rules: successRules } : undefined,
+        podReplacementPolicy: rules ? (g.replacement === undefined ? undefined : 'Failed') : g.replacement,
+        activeDeadlineSeconds: g.deadline,
+        managedBy: g.managedByJobfold ? JOBFOLD_CONTROLLER_NAME : undefined,
+      },
+      { restartPolicy: g.onFailure && !rules ? 'OnFailure' : 'Never' },
+    );
+  });
+
+/** One thing a cluster reports, before it gets its time. */
+export type Step =
+  | {
+      readonly kind: 'pod';
+      readonly pod: number;
+      readonly phase: PodPhase;
+      readonly exitCode: number;
+      readonly disrupted: boolean;
+      readonly deleting: boolean;
+      readonly finalizer: boolean;
+      readonly ready: boolean;
+      readonly restartCount: number;
+    }
+  | { readonly kind: 'deleted'; readonly pod: number }
+  | { readonly kind: 'tick' }
+  | { readonly kind: 'suspend'; readonly suspend: boolean };
+
+const podStepArb: fc.Arbitrary<Step> = fc.record({
+  kind: fc.constant('pod' as const),
+  pod: fc.nat({ max: POD_COUNT - 1 }),
+  phase: fc.constantFrom<PodPhase>('Pending', 'Running', 'Running', 'Succeeded', 'Failed', 'Failed'),
+  exitCode: fc.constantFrom(1, 3, 42),
+  disrupted: fc.boolean(),
+  deleting: fc.boolean(),
+  finalizer: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+  ready: fc.boolean(),
+  restartCount: fc.constantFrom(0, 0, 1, 2),
+});
+
+export const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 8, arbitrary: podStepArb },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('deleted' as const), pod: fc.nat({ max: POD_COUNT - 1 }) }) },
+  { weight: 2, arbitrary: fc.constant<Step>({ kind: 'tick' }) },
+  { weight: 1, arbitrary: fc.boolean().map((suspend): Step => ({ kind: 'suspend', suspend })) },
+);
+
+/** Seconds between two steps: 0 puts them in the same batch (one reconcile after both). */
+export const gapArb = fc.constantFrom(0, 0, 1, 5, 30, 400);
+
+/** What the cluster reported between two reconciles, and when jobfold reconciled. */
+export interface Batch {
+  readonly at: string;
+  readonly events: readonly JobEvent[];
+}
+
+export const historyArb = (job: Job): fc.Arbitrary<Batch[]> =>
+  fc.array(fc.tuple(stepArb, gapArb), { minLength: 1, maxLength: 30 }).map((steps) => toBatches(job, steps));
+
+/** Lays the steps out in time, starting at T0, and groups those sharing a time into batches. */
+export function toBatches(job: Job, steps: readonly (readonly [Step, number])[]): Batch[] {
+  const batches: { at: string; events: JobEvent[] }[] = [];
+  let seconds = 0;
+  steps.forEach(([step, gap], i) => {
+    if (i > 0) seconds += gap;
+    const when = at(seconds);
+    const last = batches.at(-1);
+    const batch = last && last.at === when ? last : { at: when, events: [] };
+    if (batch !== last) batches.push(batch);
+    batch.events.push(toEvent(job, step, seconds));
+  });
+  return batches;
+}
+
+function toEvent(job: Job, step: Step, seconds: number): JobEvent {
+  const when = at(seconds);
+  switch (step.kind) {
+    case 'tick':
+      return tick(when);
+    case 'deleted':
+      return podDeleted(`p${step.pod}`, when);
+    case 'suspend':
+      return jobObserved(withSpec(job, { suspend: step.suspend }), when);
+    case 'pod': {
+      const completions = job.spec.completions ?? 1;
+      const terminal = step.phase === 'Succeeded' || step.phase === 'Failed';
+      const pod = aPod({
+        name: `p${step.pod}`,
+        index: job.spec.completionMode === 'Indexed' ? step.pod % completions : undefined,
+        failureCount: Math.floor(step.pod / completions),
+        phase: step.phase,
+        exitCode: step.phase === 'Failed' ? step.exitCode : undefined,
+        finishedAt: terminal ? at(seconds - 1) : undefined,
+        conditions: step.phase === 'Failed' && step.disrupted ? [{ type: 'DisruptionTarget' }] : [],
+        deletionTimestamp: step.deleting ? when : undefined,
+        finalizer: step.finalizer,
+        ready: step.ready && step.phase === 'Running',
+        restartCount: step.restartCount,
+      });
+      return podObserved(pod, when);
+    }
+  }
+}

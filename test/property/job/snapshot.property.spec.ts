@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { restoreArchived, restoreSnapshot, takeSnapshot, type JobSnapshot } from '../../../shared/job/snapshot.ts';
+import type { JobState } from '../../../shared/job/state.ts';
+import { jobStatus } from '../../../shared/job/status.ts';
+import { historyArb, jobArb } from './arbitraries.ts';
+import { drive, startJob } from './drive.ts';
+
+const caseArb = jobArb.chain((job) =>
+  historyArb(job).chain((batches) =>
+    fc.record({ job: fc.constant(job), batches: fc.constant(batches), cut: fc.nat({ max: batches.length }) }),
+  ),
+);
+
+/** Through the stored form: JSON snapshot plus JSON archive, every archived pod restored. */
+function roundTrip(state: JobState): JobState {
+  const { snapshot, archived } = takeSnapshot(state);
+  const restored = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)) as JobSnapshot);
+  restoreArchived(restored, JSON.parse(JSON.stringify(archived)));
+  return restored;
+}
+
+describe('Snapshots (property)', () => {
+  it('a round trip at any point gives the same status and the same decisions from then on', () => {
+    fc.assert(
+      fc.property(caseArb, ({ job, batches, cut }) => {
+        const original = startJob(job);
+        drive(original, batches.slice(0, cut));
+        const restored = roundTrip(original);
+        expect(jobStatus(restored)).toEqual(jobStatus(original));
+
+        const rest = batches.slice(cut);
+        expect(drive(restored, rest)).toEqual(drive(original, rest));
+        expect(jobStatus(restored)).toEqual(jobStatus(original));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a round trip after every reconcile changes nothing either', () => {
+    fc.assert(
+      fc.property(caseArb, ({ job, batches }) => {
+        const original = startJob(job);
+        let restored = roundTrip(startJob(job));
+        batches.forEach((batch) => {
+          expect(drive(restored, [batch])).toEqual(drive(original, [batch]));
+          restored = roundTrip(restored);
+        });
+        expect(jobStatus(restored)).toEqual(jobStatus(original));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

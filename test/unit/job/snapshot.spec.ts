@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { decide } from '../../../shared/job/decide.ts';
+import { restoreArchived, restoreSnapshot, takeSnapshot, type JobSnapshot } from '../../../shared/job/snapshot.ts';
+import type { JobState } from '../../../shared/job/state.ts';
+import { jobStatus } from '../../../shared/job/status.ts';
+import { aJob, anIndexedJob, aPod, at, podDeleted, podObserved, tick } from '../../support/builders.ts';
+import { given, play } from '../../support/job-spec.ts';
+
+const job = anIndexedJob(4, { parallelism: 2, backoffLimitPerIndex: 1, backoffLimit: 10 });
+const history = [
+  tick(at(0)),
+  podObserved(aPod({ index: 0 }), at(1)),
+  podObserved(aPod({ index: 1 }), at(1)),
+  podObserved(aPod({ index: 0, phase: 'Succeeded' }), at(2)),
+  podObserved(aPod({ index: 1, phase: 'Failed' }), at(2)),
+  podDeleted('pod-0', at(3)),
+];
+const future = [
+  podObserved(aPod({ name: 'pod-1-retry', index: 1, failureCount: 1 }), at(4)),
+  podObserved(aPod({ index: 2 }), at(4)),
+  podObserved(aPod({ index: 0, phase: 'Succeeded' }), at(5)), // a late replay of an archived pod
+  podObserved(aPod({ index: 1, phase: 'Failed' }), at(5)),
+  podObserved(aPod({ name: 'pod-1-retry', index: 1, phase: 'Succeeded', failureCount: 1 }), at(6)),
+  podObserved(aPod({ index: 2, phase: 'Succeeded' }), at(6)),
+  tick(at(700)),
+];
+
+/** The state through its snapshot form: JSON, then restored with every archived pod. */
+function roundTrip(state: JobState, restoreAll = true): JobState {
+  const { snapshot, archived } = takeSnapshot(state);
+  const restored = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)) as JobSnapshot);
+  if (restoreAll) restoreArchived(restored, JSON.parse(JSON.stringify(archived)));
+  return restored;
+}
+
+describe('Snapshots', () => {
+  describe('When a Job is snapshotted mid-flight', () => {
+    it('restores to the same status', () => {
+      const { state } = given(job, ...history).fold();
+      expect(jobStatus(roundTrip(state))).toEqual(jobStatus(state));
+    });
+
+    it('restores to the same decisions now and for every future event', () => {
+      const { state } = given(job, ...history).fold();
+      const restored = roundTrip(state);
+      expect(decide(restored, at(3))).toEqual(decide(state, at(3)));
+      expect(play(restored, future)).toEqual(play(state, future));
+      expect(jobStatus(restored)).toEqual(jobStatus(state));
+    });
+
+    it('needs only the archived pods the new events name', () => {
+      const { state } = given(job, ...history).fold();
+      const { snapshot, archived } = takeSnapshot(state);
+      const restored = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)) as JobSnapshot);
+      const named = new Set(future.flatMap((e) => (e.type === 'PodObserved' ? [e.pod.metadata.uid] : [])));
+      restoreArchived(restored, archived.filter((pod) => named.has(pod.uid)));
+      expect(play(restored, future)).toEqual(play(state, future));
+    });
+  });
+
+  describe('When pods have settled', () => {
+    it('archives them instead of keeping them in the snapshot', () => {
+      const { state } = given(job, ...history).fold();
+      const { snapshot, archived } = takeSnapshot(state);
+      expect(archived.map((p) => p.uid)).toEqual(['pod-0']);
+      expect(snapshot.pods).toHaveLength(1);
+      expect(JSON.stringify(snapshot.pods)).toContain('"pod-1"');
+    });
+
+    it('keeps a failed pod held for its replacement live, since it is not counted yet', () => {
+      const { state } = given(job, ...history).fold();
+      expect(state.held.get(1)).toBe('pod-1');
+      expect(takeSnapshot(state).snapshot.pods).toHaveLength(1);
+    });
+
+    it('lets an archived pod’s late observation change nothing once restored', () => {
+      const { state } = given(job, ...history).fold();
+      const restored = roundTrip(state);
+      const before = jobStatus(restored);
+      play(restored, [podObserved(aPod({ index: 0, phase: 'Succeeded' }), at(3))]);
+      expect(jobStatus(restored)).toMatchObject({ succeeded: before.succeeded, completedIndexes: before.completedIndexes });
+    });
+  });
+
+  describe('When a pod is gone before its terminal state was seen', () => {
+    it('still counts its late terminal observation after a round trip, as without one', () => {
+      const flat = aJob({ completions: 3, parallelism: 1, backoffLimit: 5 });
+      const { state } = given(flat, tick(at(0)), podObserved(aPod({ name: 'a' }), at(1)), podDeleted('a', at(2))).fold();
+      const late = [podObserved(aPod({ name: 'a', phase: 'Failed' }), at(3))];
+      const restored = roundTrip(state);
+      expect(play(restored, late)).toEqual(play(state, late));
+      expect(jobStatus(restored)).toMatchObject({ failed: 1 });
+      expect(jobStatus(restored)).toEqual(jobStatus(state));
+    });
+  });
+
+  describe('When a FailJob match is waiting for the pods it asked for', () => {
+    it('keeps the matching pod live, so the evidence still names its container', () => {
+      const rules = [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [42] } }];
+      const flat = aJob({ completions: 2, parallelism: 2, podFailurePolicy: { rules } });
+      const { state } = given(flat, tick(at(0)), podObserved(aPod({ name: 'a', phase: 'Failed', exitCode: 42 }), at(1)), tick(at(2))).fold();
+      expect(state.status.conditions).toEqual([]); // one created pod not seen yet: the outcome waits
+      const rest = [tick(at(400))];
+      const restored = roundTrip(state);
+      expect(play(restored, rest)).toEqual(play(state, rest));
+      expect(jobStatus(restored).conditions.map((c) => c.type)).toEqual(['FailureTarget', 'Failed']);
+    });
+  });
+
+  describe('When the snapshot is taken of a finished Job', () => {
+    it('restores to the same finished status', () => {
+      const done = [0, 1, 2, 3].map((index) => podObserved(aPod({ index, phase: 'Succeeded' }), at(1)));
+      const { state } = given(anIndexedJob(4), ...done, tick(at(2))).fold();
+      expect(jobStatus(state).conditions.map((c) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
+      expect(jobStatus(roundTrip(state))).toEqual(jobStatus(state));
+    });
+  });
+});
