@@ -5,6 +5,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { ingest, type IngestDeps } from '../../shared/app/ingest.ts';
+import type { InboundError } from '../../shared/contract/parse-inbound.ts';
 import { logger, METRIC, metrics } from '../commons/powertools.ts';
 
 /**
@@ -23,7 +24,10 @@ export function createIngestHandler(deps: IngestDeps) {
       metrics.addMetric(METRIC.eventsRejected, MetricUnit.Count, 1);
       return;
     }
-    const result = await ingest(deps, event);
+    // The rejection sink gets the message body as it arrived: that is the original, and
+    // serialising a hostile event again (10,000 levels deep) would overflow the stack.
+    const rejections = { reject: (_event: unknown, errors: readonly InboundError[]) => deps.rejections.reject(record.body, errors) };
+    const result = await ingest({ ...deps, rejections }, event);
     if (result.status === 'rejected') {
       logger.warn('inbound event rejected', { errors: result.errors, messageId: record.messageId });
       metrics.addMetric(METRIC.eventsRejected, MetricUnit.Count, 1);
@@ -32,7 +36,8 @@ export function createIngestHandler(deps: IngestDeps) {
     }
   };
   return middy(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
-    processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false }),
+    // In order: records of one Job appended in parallel would only race for the log head.
+    processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false, processInParallel: false }),
   )
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics));

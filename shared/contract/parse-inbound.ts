@@ -47,6 +47,7 @@ export type CheckedEnvelope =
  */
 export function checkEnvelope(event: unknown, detailTypes: readonly string[]): CheckedEnvelope {
   const size = measure(event);
+  if (size.forbiddenKey) return fail(size.forbiddenKey, 'the key "__proto__" is not allowed');
   if (size.depth > MAX_JSON_DEPTH) return fail('', `nested deeper than ${MAX_JSON_DEPTH} levels`);
   if (size.bytes > MAX_EVENT_BYTES) return fail('', `event is ${size.bytes} bytes; the limit is ${MAX_EVENT_BYTES}`);
   const envelope = InboundEventSchema.safeParse(event);
@@ -141,27 +142,50 @@ function zodFail(prefix: string, error: z.ZodError): { ok: false; errors: Inboun
   return { ok: false, errors };
 }
 
-/** Size and depth of a JSON value, without recursion (hostile input may be very deep). */
-function measure(value: unknown): { bytes: number; depth: number } {
+/**
+ * Size (UTF-8 bytes of its JSON text), depth, and the path of a forbidden key of a JSON value,
+ * without recursion: hostile input may be very deep.
+ */
+function measure(value: unknown): { bytes: number; depth: number; forbiddenKey: string | undefined } {
   let bytes = 0;
   let depth = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
+  const stack: Array<[unknown, number, string]> = [[value, 1, '']];
   while (stack.length > 0) {
-    const [v, d] = stack.pop() as [unknown, number];
+    const [v, d, path] = stack.pop() as [unknown, number, string];
     if (d > depth) depth = d;
     if (depth > MAX_JSON_DEPTH || bytes > MAX_EVENT_BYTES) break;
-    if (typeof v === 'string') bytes += v.length + 2;
+    if (typeof v === 'string') bytes += jsonStringBytes(v);
     else if (typeof v === 'number' || typeof v === 'boolean' || v === null) bytes += 5;
     else if (Array.isArray(v)) {
       bytes += 2;
-      for (const item of v) stack.push([item, d + 1]);
+      v.forEach((item, i) => stack.push([item, d + 1, `${path}[${i}]`]));
     } else if (typeof v === 'object' && v !== null) {
       bytes += 2;
       for (const [k, item] of Object.entries(v)) {
-        bytes += k.length + 3;
-        stack.push([item, d + 1]);
+        const at = path ? `${path}.${k}` : k;
+        // JSON.parse makes "__proto__" an own key; refuse it rather than let it near any object.
+        if (k === '__proto__') return { bytes, depth, forbiddenKey: at };
+        bytes += jsonStringBytes(k) + 1;
+        stack.push([item, d + 1, at]);
       }
     }
   }
-  return { bytes, depth };
+  return { bytes, depth, forbiddenKey: undefined };
+}
+
+/** UTF-8 bytes of a string written as JSON (quotes and escapes included). */
+function jsonStringBytes(text: string): number {
+  let bytes = 2;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 || c === 0x5c) bytes += 2;
+    else if (c < 0x20) bytes += c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d ? 2 : 6;
+    else if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4; // a surrogate pair is one 4-byte character
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }

@@ -1,0 +1,23 @@
+// The bus contract as the stacks route it. The values are those of shared/contract/inbound.ts,
+// shared/contract/outbound.ts and functions/aws/bus-rejection-sink.ts, repeated here because
+// cdk/ imports nothing from shared/; test/cdk/bus-contract.spec.ts checks they agree.
+
+/** Inbound events: `jobfold.cluster.<clusterId>`; IAM lets each cluster's role use only its own. */
+export const CLUSTER_SOURCE_PREFIX = 'jobfold.cluster.';
+
+/** Outbound events (commands and `Job Condition Changed`). */
+export const CONTROL_SOURCE = 'jobfold.control';
+
+/** The commands a forwarder applies; `Job Condition Changed` is for other subscribers, not clusters. */
+export const COMMAND_DETAIL_TYPES = ['Pod Termination Requested', 'Pod Creation Requested', 'Job Status Update Requested'];
+
+/** What the ingest function puts on the bus for an event it refuses. */
+export const REJECTION_SOURCE = 'jobfold.ingest';
+export const REJECTION_DETAIL_TYPE = 'Inbound Event Rejected';
+
+/**
+ * The log entry types (`et`) that can change a decision. Decisions jobfold writes itself
+ * (conditions, commands) need no second reconcile, so the stream filter leaves them out.
+ */
+export const RECONCILED_EVENT_TYPES = ['PodObserved', 'PodDeleted', 'JobObserved', 'JobDeleted', 'Tick',
+  'JobSetObserved', 'JobSetDeleted'];

@@ -1,0 +1,104 @@
+import { Duration } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metric, TextWidget, TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { POWERTOOLS_ENVIRONMENT } from './service-function.ts';
+
+/** Stream records expire after 24 h; page long before, while there is time to fix the consumer. */
+export const ITERATOR_AGE_ALARM_MS = 5 * 60 * 1000;
+const PERIOD = Duration.minutes(5);
+
+export interface MonitoringProps {
+  readonly functions: Readonly<Record<string, IFunction>>;
+  /** Consumers of the table's stream, watched for iterator age. */
+  readonly streamConsumers: Readonly<Record<string, IFunction>>;
+  /** Every queue where a message means something was not processed. */
+  readonly deadLetterQueues: Readonly<Record<string, IQueue>>;
+  readonly ingestQueue: IQueue;
+  readonly api: HttpApi;
+  readonly alarmTopicArn?: string;
+}
+
+/**
+ * Alarms on what needs a person (a dead letter, a function error, a stream falling behind) and
+ * one dashboard of the whole path: events in, decisions, commands out, the API. Alarms notify
+ * the SNS topic given as context `alarmTopicArn`, if any.
+ */
+export class Monitoring extends Construct {
+  readonly alarms: Alarm[] = [];
+  readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const action = props.alarmTopicArn ? new SnsAction(Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)) : undefined;
+    const alarm = (name: string, metric: IMetric, threshold: number, description: string) => {
+      const created = new Alarm(this, name, {
+        metric, threshold, evaluationPeriods: 1, alarmDescription: description,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      if (action) created.addAlarmAction(action);
+      this.alarms.push(created);
+    };
+
+    for (const [name, queue] of Object.entries(props.deadLetterQueues)) {
+      alarm(`${name}Depth`, queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), 1,
+        `Messages in ${name}: something was not processed. Read them (docs/deploy.md, "Dead letters"), fix, redrive.`);
+    }
+    for (const [name, fn] of Object.entries(props.functions)) {
+      alarm(`${name}Errors`, fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), 1,
+        `The ${name} function failed. Its log group has the error; retries and dead letters keep the events.`);
+    }
+    for (const [name, fn] of Object.entries(props.streamConsumers)) {
+      alarm(`${name}IteratorAge`, fn.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum' }), ITERATOR_AGE_ALARM_MS,
+        `${name} is behind the table stream by 5 minutes or more; records expire after 24 h.`);
+    }
+    alarm('IngestBacklog', props.ingestQueue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }), 300,
+      'Cluster events have waited 5 minutes or more in the ingest queue.');
+
+    this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(3) });
+    this.dashboard.addWidgets(new TextWidget({ markdown: '# jobfold\nEvents in → log → decisions → commands out; the query API.', width: 24, height: 2 }));
+    this.dashboard.addWidgets(
+      graph('Events in', [jobfoldMetric('events_ingested_total'), jobfoldMetric('events_rejected_total'),
+        props.ingestQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, label: 'ingest queue depth' })]),
+      graph('Decisions', [new MathExpression({
+        expression: `SEARCH('{${POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE},reason,service} MetricName="jobs_finished_total"', 'Sum', 300)`,
+        label: 'jobs finished by reason', period: PERIOD,
+      }), jobfoldMetric('pods_terminated_total'), jobfoldMetric('commands_published_total')]),
+      graph('Decision latency (ms)', [jobfoldMetric('decision_latency_ms', 'p50'), jobfoldMetric('decision_latency_ms', 'p99')]),
+    );
+    this.dashboard.addWidgets(
+      graph('Function errors', Object.entries(props.functions).map(([n, f]) => f.metricErrors({ period: PERIOD, label: n }))),
+      graph('Function duration p99 (ms)', Object.entries(props.functions).map(([n, f]) => f.metricDuration({ period: PERIOD, statistic: 'p99', label: n }))),
+      graph('Stream iterator age (ms)', Object.entries(props.streamConsumers).map(([n, f]) => f.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum', label: n }))),
+    );
+    this.dashboard.addWidgets(
+      graph('Dead letters', Object.entries(props.deadLetterQueues).map(([n, q]) => q.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: n }))),
+      graph('API requests', [props.api.metricCount({ period: PERIOD }), props.api.metricClientError({ period: PERIOD }), props.api.metricServerError({ period: PERIOD })]),
+      graph('API latency p99 (ms)', [props.api.metricLatency({ period: PERIOD, statistic: 'p99' })]),
+    );
+  }
+}
+
+function graph(title: string, left: IMetric[]): GraphWidget {
+  return new GraphWidget({ title, left, width: 8, height: 6 });
+}
+
+/** A metric the handlers emit through Powertools (EMF), which adds the `service` dimension. */
+function jobfoldMetric(name: string, statistic = 'Sum'): Metric {
+  return new Metric({
+    namespace: POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE,
+    metricName: name,
+    dimensionsMap: { service: POWERTOOLS_ENVIRONMENT.POWERTOOLS_SERVICE_NAME },
+    statistic,
+    period: PERIOD,
+    label: statistic === 'Sum' ? name : `${name} ${statistic}`,
+  });
+}

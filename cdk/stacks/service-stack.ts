@@ -1,0 +1,83 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import type { Construct } from 'constructs';
+import { ClusterConnection, outputPrefix } from '../constructs/cluster-connection.ts';
+import { IngestPath } from '../constructs/ingest-path.ts';
+import { Monitoring } from '../constructs/monitoring.ts';
+import { QueryApi } from '../constructs/query-api.ts';
+import { StreamConsumers } from '../constructs/stream-consumers.ts';
+import { Timers } from '../constructs/timers.ts';
+import type { Settings } from '../settings.ts';
+
+export interface ServiceStackProps extends StackProps {
+  /** The event table, from the stateful stack. */
+  readonly table: ITable;
+  readonly settings: Settings;
+}
+
+/**
+ * Everything that can be rebuilt from the table: the bus and its rules, the five functions, the
+ * timers, the query API, one connection per cluster, alarms and the dashboard. Read top to
+ * bottom it follows an event: in through the bus, into the log, reconciled, published, out to
+ * the cluster's queue.
+ */
+export class ServiceStack extends Stack {
+  readonly bus: EventBus;
+  readonly clusters: ReadonlyMap<string, ClusterConnection>;
+
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
+    super(scope, id, props);
+    const { table, settings } = props;
+
+    // One custom bus for cluster events in, commands out, and rejections; no resource policy,
+    // so only principals of this account that IAM allows can put events on it.
+    this.bus = new EventBus(this, 'Bus', { description: 'jobfold: cluster events in, commands out' });
+
+    const ingest = new IngestPath(this, 'Ingest', { bus: this.bus, table });
+    const timers = new Timers(this, 'Timers', { table });
+    const consumers = new StreamConsumers(this, 'Stream', { table, bus: this.bus, timers });
+    const query = new QueryApi(this, 'Query', { table });
+
+    const clusters = new Map<string, ClusterConnection>();
+    const prefixes = new Map<string, string>();
+    for (const cluster of settings.clusters) {
+      // `a-b` and `ab` would share output names; refuse rather than overwrite.
+      const other = prefixes.get(outputPrefix(cluster.id));
+      if (other) throw new Error(`clusters "${other}" and "${cluster.id}" differ only in dashes; rename one`);
+      prefixes.set(outputPrefix(cluster.id), cluster.id);
+      clusters.set(cluster.id, new ClusterConnection(this, `Cluster-${cluster.id}`, {
+        cluster, bus: this.bus, serviceAccount: settings.forwarderServiceAccount,
+      }));
+    }
+    this.clusters = clusters;
+
+    new Monitoring(this, 'Monitoring', {
+      functions: {
+        Ingest: ingest.function, Reconcile: consumers.reconcile, Publish: consumers.publish,
+        Timers: timers.function, Query: query.function,
+      },
+      streamConsumers: { Reconcile: consumers.reconcile, Publish: consumers.publish },
+      deadLetterQueues: {
+        IngestDlq: ingest.queues.deadLetterQueue,
+        RejectedEvents: ingest.rejected,
+        ReconcileFailures: consumers.reconcileFailures,
+        PublishFailures: consumers.publishFailures,
+        TimersDlq: timers.deadLetterQueue,
+        ...Object.fromEntries([...clusters].map(([id, c]) => [`CommandsDlq-${id}`, c.queues.deadLetterQueue])),
+      },
+      ingestQueue: ingest.queues.queue,
+      api: query.api,
+      ...(settings.alarmTopicArn ? { alarmTopicArn: settings.alarmTopicArn } : {}),
+    });
+
+    new CfnOutput(this, 'BusName', { value: this.bus.eventBusName, description: 'JOBFOLD_EVENT_BUS_NAME for forwarders' });
+    new CfnOutput(this, 'BusArn', { value: this.bus.eventBusArn });
+    new CfnOutput(this, 'ApiUrl', { value: query.stage.url, description: 'Query API; requests are SigV4-signed' });
+    new CfnOutput(this, 'ApiInvokeArn', {
+      value: query.api.arnForExecuteApi('GET', '/v1/*', '$default'),
+      description: 'Resource for execute-api:Invoke in the policies of the API\'s readers',
+    });
+    new CfnOutput(this, 'RejectedEventsQueueUrl', { value: ingest.rejected.queueUrl });
+  }
+}

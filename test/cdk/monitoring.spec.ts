@@ -1,0 +1,42 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resourcesOf, synthApp } from './synth-app.ts';
+
+const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:jobfold-pager';
+
+describe('alarms and the dashboard', () => {
+  let service: ReturnType<typeof synthApp>['service'];
+  beforeAll(() => {
+    service = synthApp({ clusters: 'alpha', alarmTopicArn: TOPIC }).service;
+  });
+  const alarms = () => resourcesOf(service, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+
+  it('alarms on the depth of every dead-letter and failure queue', () => {
+    const watched = alarms().filter((a) => a['MetricName'] === 'ApproximateNumberOfMessagesVisible')
+      .map((a) => a['Dimensions'][0].Value['Fn::GetAtt'][0] as string);
+    const deadEnds = resourcesOf(service, 'AWS::SQS::Queue').map(([id]) => id)
+      .filter((id) => /Dlq|Failures|Rejected/.test(id));
+    expect(deadEnds).toHaveLength(6); // ingest DLQ, rejected, reconcile/publish failures, timers DLQ, alpha's DLQ
+    expect(new Set(watched)).toEqual(new Set(deadEnds));
+  });
+
+  it('alarms on errors of each of the five functions', () => {
+    const errors = alarms().filter((a) => a['MetricName'] === 'Errors' && a['Namespace'] === 'AWS/Lambda');
+    expect(errors).toHaveLength(5);
+  });
+
+  it('alarms when reconcile or publish falls 5 minutes behind the stream', () => {
+    const iterator = alarms().filter((a) => a['MetricName'] === 'IteratorAge');
+    expect(iterator).toHaveLength(2);
+    for (const alarm of iterator) expect(alarm).toMatchObject({ Statistic: 'Maximum', Threshold: 300000 });
+  });
+
+  it('notifies the configured topic from every alarm', () => {
+    for (const alarm of alarms()) expect(alarm['AlarmActions']).toEqual([TOPIC]);
+  });
+
+  it('builds one dashboard', () => {
+    service.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    service.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardBody: Match.anyValue() });
+  });
+});

@@ -1,0 +1,83 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { INDEX } from '../../functions/adapters/table-layout.ts';
+import { resourcesOf, synthApp } from './synth-app.ts';
+
+const HANDLERS = ['ingest', 'reconcile', 'publish', 'timers', 'query'];
+const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+
+describe('the service functions', () => {
+  let service: ReturnType<typeof synthApp>['service'];
+  beforeAll(() => {
+    service = synthApp().service;
+  });
+  const functions = () => resourcesOf(service, 'AWS::Lambda::Function');
+  const byHandler = (name: string) => {
+    const found = functions().find(([, f]) => String(f.Properties['Description']).startsWith(`jobfold ${name}:`));
+    if (!found) throw new Error(`no ${name} function`);
+    return found;
+  };
+  const policyOf = (name: string) => {
+    const [, fn] = byHandler(name);
+    const roleId = fn.Properties['Role']['Fn::GetAtt'][0] as string;
+    const policies = resourcesOf(service, 'AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties['Roles'].some((r: { Ref: string }) => r.Ref === roleId));
+    return policies.flatMap(([, p]) => p.Properties['PolicyDocument']['Statement'] as { Action: string | string[]; Resource: unknown }[]);
+  };
+
+  it('deploys one function per handler', () => {
+    expect(functions()).toHaveLength(HANDLERS.length);
+    for (const name of HANDLERS) expect(byHandler(name)).toBeDefined();
+  });
+
+  it('runs every function on nodejs24.x on ARM64, from the bundled ESM handler', () => {
+    service.allResourcesProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler',
+    });
+  });
+
+  it('sets the Powertools environment on every function', () => {
+    service.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({
+        POWERTOOLS_SERVICE_NAME: 'jobfold', POWERTOOLS_METRICS_NAMESPACE: 'jobfold', POWERTOOLS_LOG_LEVEL: 'INFO',
+        TABLE_NAME: Match.anyValue(),
+      }) },
+    });
+  });
+
+  it('gives every function its own log group with a 30-day retention', () => {
+    for (const [, fn] of functions()) {
+      const logGroupId = fn.Properties['LoggingConfig']['LogGroup']['Ref'] as string;
+      expect(service.toJSON()['Resources'][logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+    }
+  });
+
+  it('attaches no AWS managed policy to any role', () => {
+    for (const [, role] of resourcesOf(service, 'AWS::IAM::Role')) expect(role.Properties['ManagedPolicyArns']).toBeUndefined();
+  });
+
+  it('gives the functions the configuration their handlers read', () => {
+    const variables = (name: string) => byHandler(name)[1].Properties['Environment']['Variables'] as Record<string, unknown>;
+    expect(Object.keys(variables('ingest'))).toContain('BUS_NAME');
+    expect(Object.keys(variables('publish'))).toContain('BUS_NAME');
+    expect(Object.keys(variables('reconcile'))).toEqual(expect.arrayContaining(
+      ['SNAPSHOT_EVERY', 'FEATURE_GATES', 'SCHEDULE_GROUP', 'TIMERS_FUNCTION_ARN', 'SCHEDULER_ROLE_ARN']));
+  });
+
+  it('lets the query function read the table but not write it', () => {
+    const actions = policyOf('query').flatMap((s) => [s.Action].flat());
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+    for (const write of WRITES) expect(actions).not.toContain(write);
+  });
+
+  it.each(['ingest', 'reconcile', 'publish', 'timers'])('lets %s append to the log with conditional writes', (name) => {
+    const actions = policyOf(name).flatMap((s) => [s.Action].flat());
+    expect(actions).toEqual(expect.arrayContaining(WRITES));
+  });
+
+  it('names each index ARN instead of granting index/*', () => {
+    const resources = JSON.stringify(policyOf('query'));
+    for (const index of Object.values(INDEX)) expect(resources).toContain(`/index/${index}`);
+    expect(resources).not.toContain('/index/*');
+  });
+});

@@ -1,0 +1,145 @@
+import { aJob, aPod, anIndexedJob, T0 } from '../../support/builders.ts';
+import { jobDeletedEvent, jobObservedEvent, podDeletedEvent, podObservedEvent } from '../../support/inbound-events.ts';
+
+// Malformed and hostile inbound events, each as the SQS message body that would carry it, with
+// the error (field path and message) ingest must refuse it with. Every case starts from a valid
+// event and breaks one thing, so the refusal can only be for that thing.
+
+export interface HostileCase {
+  readonly name: string;
+  readonly body: string;
+  /** The path of the error that names the problem ('' for the whole event). */
+  readonly path: string | RegExp;
+  readonly message: RegExp;
+}
+
+const job = aJob({ completions: 2, parallelism: 2 }, { uid: 'hostile-job', name: 'hostile' });
+const pod = aPod({ name: 'hostile-pod' });
+const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** Valid events of each detail-type, as plain JSON to break. */
+export const VALID = {
+  podObserved: json(podObservedEvent(pod, job, T0)),
+  podDeleted: json(podDeletedEvent(pod, job, T0)),
+  jobObserved: json(jobObservedEvent(job, T0)),
+  jobDeleted: json(jobDeletedEvent(job, T0)),
+};
+type Valid = keyof typeof VALID;
+
+const REMOVE = Symbol('remove');
+
+/** The valid event of `kind` with the value at `path` (dot-separated) replaced or removed. */
+function broken(kind: Valid, path: string, value: unknown): string {
+  const event = json(VALID[kind]) as unknown as Record<string, unknown>;
+  const keys = path.split('.');
+  let target = event;
+  for (const key of keys.slice(0, -1)) target = target[key] as Record<string, unknown>;
+  const last = keys.at(-1) as string;
+  if (value === REMOVE) delete target[last];
+  else target[last] = value;
+  return JSON.stringify(event);
+}
+
+/** A valid event's JSON text with raw JSON text spliced in as an extra field of `detail`. */
+const withRawDetailField = (kind: Valid, key: string, raw: string): string =>
+  JSON.stringify(VALID[kind]).replace(/"detail":\{/, `"detail":{"${key}":${raw},`);
+
+const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+const typeError = (expected: string) => new RegExp(`expected ${expected}`);
+const SOURCE_MESSAGE = /must be "jobfold\.cluster\.<clusterId>"|DNS label/;
+const NO_OWNER = /names no owning Job/;
+const BAD_TIME = /Invalid ISO datetime/;
+const MISSING = /received undefined/;
+const SPOOFED = /taken from the event source/;
+const TOO_BIG = /bytes; the limit is 262144/;
+
+export const HOSTILE_CASES: readonly HostileCase[] = [
+  // Not an EventBridge event at all
+  { name: 'a message body that is not JSON', body: '{"source": "jobfold.cluster.a",', path: '', message: /not JSON/ },
+  { name: 'an empty message body', body: '', path: '', message: /not JSON/ },
+  { name: 'null', body: 'null', path: '', message: typeError('object') },
+  { name: 'an array', body: JSON.stringify([VALID.podObserved]), path: '', message: typeError('object') },
+  { name: 'a number', body: '42', path: '', message: typeError('object') },
+  { name: 'a string', body: '"Pod Observed"', path: '', message: typeError('object') },
+  { name: 'a boolean', body: 'true', path: '', message: typeError('object') },
+  { name: 'an empty object', body: '{}', path: 'detail-type', message: typeError('string') },
+  // The envelope
+  { name: 'no source', body: broken('podObserved', 'source', REMOVE), path: 'source', message: typeError('string') },
+  { name: 'a numeric source', body: broken('podObserved', 'source', 7), path: 'source', message: typeError('string') },
+  { name: 'the control source', body: broken('podObserved', 'source', 'jobfold.control'), path: 'source', message: SOURCE_MESSAGE },
+  { name: 'an AWS source', body: broken('podObserved', 'source', 'aws.events'), path: 'source', message: SOURCE_MESSAGE },
+  { name: 'a cluster id in capitals', body: broken('podObserved', 'source', 'jobfold.cluster.Prod'), path: 'source', message: SOURCE_MESSAGE },
+  { name: 'an empty cluster id', body: broken('podObserved', 'source', 'jobfold.cluster.'), path: 'source', message: SOURCE_MESSAGE },
+  { name: 'a cluster id with a key separator', body: broken('podObserved', 'source', 'jobfold.cluster.a#Job'), path: 'source', message: SOURCE_MESSAGE },
+  { name: 'an unknown detail-type', body: broken('podObserved', 'detail-type', 'Pod Exploded'), path: 'detail-type', message: /unknown detail-type "Pod Exploded"/ },
+  { name: 'a detail-type in the wrong case', body: broken('podObserved', 'detail-type', 'pod observed'), path: 'detail-type', message: /unknown detail-type/ },
+  { name: 'a prototype name as detail-type', body: broken('podObserved', 'detail-type', 'constructor'), path: 'detail-type', message: /unknown detail-type/ },
+  { name: 'a numeric detail-type', body: broken('podObserved', 'detail-type', 1), path: 'detail-type', message: typeError('string') },
+  { name: 'a numeric EventBridge time', body: broken('podObserved', 'time', 1767225600), path: 'time', message: typeError('string') },
+  // The detail
+  { name: 'no detail', body: broken('podObserved', 'detail', REMOVE), path: 'detail', message: MISSING },
+  { name: 'a detail given as JSON text', body: broken('podObserved', 'detail', JSON.stringify(VALID.podObserved.detail)), path: 'detail', message: typeError('object') },
+  { name: 'a detail that is an array', body: broken('podObserved', 'detail', []), path: 'detail', message: typeError('object') },
+  { name: 'a cluster id spoofed in the payload', body: broken('podObserved', 'detail.clusterId', 'other-cluster'), path: 'detail.clusterId', message: SPOOFED },
+  { name: 'a cluster spoofed in the payload of a Job', body: broken('jobObserved', 'detail.cluster', 'other-cluster'), path: 'detail.cluster', message: SPOOFED },
+  { name: 'a source spoofed in the payload', body: broken('podDeleted', 'detail.source', 'jobfold.cluster.other'), path: 'detail.source', message: SPOOFED },
+  { name: 'no eventId', body: broken('podObserved', 'detail.eventId', REMOVE), path: 'detail.eventId', message: typeError('string') },
+  { name: 'an empty eventId', body: broken('podObserved', 'detail.eventId', ''), path: 'detail.eventId', message: />=1 characters/ },
+  { name: 'a numeric eventId', body: broken('jobObserved', 'detail.eventId', 12), path: 'detail.eventId', message: typeError('string') },
+  { name: 'an eventId of 300 characters', body: broken('podObserved', 'detail.eventId', 'e'.repeat(300)), path: 'detail.eventId', message: /<=256 characters/ },
+  { name: 'no observedAt', body: broken('podObserved', 'detail.observedAt', REMOVE), path: 'detail.observedAt', message: MISSING },
+  { name: 'an observedAt in words', body: broken('podObserved', 'detail.observedAt', 'yesterday'), path: 'detail.observedAt', message: BAD_TIME },
+  { name: 'an observedAt in month 13', body: broken('jobObserved', 'detail.observedAt', '2026-13-01T00:00:00Z'), path: 'detail.observedAt', message: BAD_TIME },
+  { name: 'an observedAt without offset', body: broken('podDeleted', 'detail.observedAt', '2026-01-01T00:00:00'), path: 'detail.observedAt', message: BAD_TIME },
+  { name: 'an observedAt in epoch seconds', body: broken('podObserved', 'detail.observedAt', 1767225600), path: 'detail.observedAt', message: typeError('string') },
+  { name: 'no object', body: broken('podObserved', 'detail.object', REMOVE), path: 'detail.object', message: typeError('object') },
+  { name: 'a null object', body: broken('jobObserved', 'detail.object', null), path: 'detail.object', message: typeError('object') },
+  // Pods
+  { name: 'a pod without owner', body: broken('podObserved', 'detail.object.metadata.ownerReferences', REMOVE), path: 'detail.object.metadata.ownerReferences', message: NO_OWNER },
+  { name: 'a pod owned by a ReplicaSet', body: broken('podObserved', 'detail.object.metadata.ownerReferences', [{ kind: 'ReplicaSet', uid: 'rs-1', controller: true }]), path: 'detail.object.metadata.ownerReferences', message: NO_OWNER },
+  { name: 'a deleted pod without owner', body: broken('podDeleted', 'detail.object.metadata.ownerReferences', []), path: 'detail.object.metadata.ownerReferences', message: NO_OWNER },
+  { name: 'an owner reference without uid', body: broken('podObserved', 'detail.object.metadata.ownerReferences', [{ kind: 'Job', controller: true }]), path: 'detail.object.metadata.ownerReferences[0].uid', message: typeError('string') },
+  { name: 'a pod without uid', body: broken('podObserved', 'detail.object.metadata.uid', REMOVE), path: 'detail.object.metadata.uid', message: typeError('string') },
+  { name: 'a deleted pod without uid', body: broken('podDeleted', 'detail.object.metadata.uid', REMOVE), path: 'detail.object.metadata.uid', message: typeError('string') },
+  { name: 'a pod without name', body: broken('podObserved', 'detail.object.metadata.name', REMOVE), path: 'detail.object.metadata.name', message: typeError('string') },
+  { name: 'a Job object in Pod Observed', body: broken('podObserved', 'detail.object.kind', 'Job'), path: 'detail.object.kind', message: /expected "Pod"/ },
+  { name: 'an unknown pod phase', body: broken('podObserved', 'detail.object.status.phase', 'Exploded'), path: 'detail.object.status.phase', message: /expected one of/ },
+  { name: 'container statuses as an object', body: broken('podObserved', 'detail.object.status.containerStatuses', { main: {} }), path: 'detail.object.status.containerStatuses', message: typeError('array') },
+  { name: 'an exit code as text', body: broken('podObserved', 'detail.object.status.containerStatuses', [{ name: 'main', state: { terminated: { exitCode: '1' } } }]), path: 'detail.object.status.containerStatuses[0].state.terminated.exitCode', message: typeError('number') },
+  { name: 'an exit code beyond int32', body: broken('podObserved', 'detail.object.status.containerStatuses', [{ name: 'main', state: { terminated: { exitCode: 2 ** 40 } } }]), path: 'detail.object.status.containerStatuses[0].state.terminated.exitCode', message: /<=2147483647/ },
+  { name: 'a negative restart count', body: broken('podObserved', 'detail.object.status.containerStatuses', [{ name: 'main', restartCount: -1 }]), path: 'detail.object.status.containerStatuses[0].restartCount', message: />=0/ },
+  { name: 'an exit code of 1e400 (Infinity once parsed)', body: broken('podObserved', 'detail.object.status.containerStatuses', [{ name: 'main', state: { terminated: { exitCode: 0 } } }]).replace('"exitCode":0', '"exitCode":1e400'), path: 'detail.object.status.containerStatuses[0].state.terminated.exitCode', message: /number/ },
+  { name: 'a numeric label value', body: broken('podObserved', 'detail.object.metadata.labels', { team: 7 }), path: 'detail.object.metadata.labels.team', message: typeError('string') },
+  { name: 'a bad deletionTimestamp', body: broken('podObserved', 'detail.object.metadata.deletionTimestamp', 'now'), path: 'detail.object.metadata.deletionTimestamp', message: BAD_TIME },
+  { name: 'a thousand finalizers', body: broken('podObserved', 'detail.object.metadata.finalizers', Array.from({ length: 1000 }, (_, i) => `f${i}`)), path: 'detail.object.metadata.finalizers', message: /<=64 items/ },
+  { name: 'a thousand container statuses', body: broken('podObserved', 'detail.object.status.containerStatuses', Array.from({ length: 1000 }, (_, i) => ({ name: `c${i}` }))), path: 'detail.object.status.containerStatuses', message: /<=256 items/ },
+  // Jobs
+  { name: 'a Job without uid', body: broken('jobObserved', 'detail.object.metadata.uid', REMOVE), path: 'detail.object.metadata.uid', message: /uid/ },
+  { name: 'a deleted Job without uid', body: broken('jobDeleted', 'detail.object.metadata.uid', REMOVE), path: 'detail.object.metadata.uid', message: typeError('string') },
+  { name: 'a Job without spec', body: broken('jobObserved', 'detail.object.spec', REMOVE), path: 'detail.object.spec', message: typeError('object') },
+  { name: 'a Job without pod template', body: broken('jobObserved', 'detail.object.spec.template', REMOVE), path: 'detail.object.spec.template', message: typeError('object') },
+  { name: 'a parallelism as text', body: broken('jobObserved', 'detail.object.spec.parallelism', '2'), path: 'detail.object.spec.parallelism', message: typeError('number') },
+  { name: 'fractional completions', body: broken('jobObserved', 'detail.object.spec.completions', 1.5), path: 'detail.object.spec.completions', message: typeError('int') },
+  { name: 'a backoffLimit beyond int32', body: broken('jobObserved', 'detail.object.spec.backoffLimit', 2 ** 31), path: 'detail.object.spec.backoffLimit', message: /<=2147483647/ },
+  { name: 'suspend as "yes"', body: broken('jobObserved', 'detail.object.spec.suspend', 'yes'), path: 'detail.object.spec.suspend', message: typeError('boolean') },
+  { name: 'pod failure policy rules as an object', body: broken('jobObserved', 'detail.object.spec.podFailurePolicy', { rules: { 0: {} } }), path: 'detail.object.spec.podFailurePolicy.rules', message: typeError('array') },
+  { name: 'exit code values as text', body: broken('jobObserved', 'detail.object.spec.podFailurePolicy', { rules: [{ action: 'FailJob', onExitCodes: { operator: 'In', values: ['42'] } }] }), path: 'detail.object.spec.podFailurePolicy.rules[0].onExitCodes.values[0]', message: typeError('number') },
+  { name: 'a namespace of 100 characters', body: broken('jobObserved', 'detail.object.metadata.namespace', 'n'.repeat(100)), path: 'detail.object.metadata.namespace', message: /<=63 characters/ },
+  { name: 'a bad creationTimestamp', body: broken('jobObserved', 'detail.object.metadata.creationTimestamp', '01/01/2026'), path: 'detail.object.metadata.creationTimestamp', message: BAD_TIME },
+  {
+    name: 'a succeededIndexes over 64 KiB',
+    body: JSON.stringify(jobObservedEvent(anIndexedJob(100_000, { successPolicy: { rules: [{ succeededIndexes: Array.from({ length: 14_000 }, (_, i) => i * 2).join(',') }] } }, { uid: 'hostile-indexed' }), T0)),
+    path: 'detail.object.spec.successPolicy.rules[0].succeededIndexes',
+    message: /longer than 65536 bytes/,
+  },
+  // Size, depth, and keys that reach for the prototype
+  { name: 'an event over 256 KiB', body: broken('podObserved', 'detail.object.metadata.annotations', { note: 'x'.repeat(300_000) }), path: '', message: TOO_BIG },
+  { name: 'an event over 256 KiB of UTF-8 in fewer characters', body: broken('podObserved', 'detail.object.metadata.annotations', { a: '€'.repeat(50_000), b: '€'.repeat(50_000) }), path: '', message: TOO_BIG },
+  { name: 'an event over 256 KiB once its control characters are escaped', body: broken('podObserved', 'detail.object.metadata.annotations', { a: '\u0001'.repeat(50_000) }), path: '', message: TOO_BIG },
+  { name: 'a huge array', body: broken('jobObserved', 'detail.object.spec.template.spec.containers', Array.from({ length: 100_000 }, () => 0)), path: '', message: TOO_BIG },
+  { name: 'detail nested 10,000 levels deep', body: withRawDetailField('podObserved', 'x', nested(10_000)), path: '', message: /nested deeper than/ },
+  { name: 'arrays nested 10,000 levels deep', body: `${'['.repeat(10_000)}${']'.repeat(10_000)}`, path: '', message: /nested deeper than/ },
+  { name: 'a __proto__ key on the event', body: JSON.stringify(VALID.podObserved).replace(/^\{/, '{"__proto__":{"polluted":true},'), path: /__proto__/, message: /./ },
+  { name: 'a __proto__ key in the detail', body: withRawDetailField('jobObserved', '__proto__', '{"eventId":"injected"}'), path: /__proto__/, message: /./ },
+  { name: 'a __proto__ label', body: JSON.stringify(VALID.podObserved).replace('"metadata":{', '"metadata":{"labels":{"__proto__":"x"},'), path: /__proto__/, message: /./ },
+];

@@ -1,0 +1,298 @@
+import type { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { busRejectionSink } from '../../functions/aws/bus-rejection-sink.ts';
+import { logger, metrics } from '../../functions/commons/powertools.ts';
+import { createIngestHandler } from '../../functions/handlers/ingest-handler.ts';
+import { createPublishHandler } from '../../functions/handlers/publish-handler.ts';
+import { createReconcileHandler, type ReconcileHandlerDeps } from '../../functions/handlers/reconcile-handler.ts';
+import { createTimersHandler } from '../../functions/handlers/timers-handler.ts';
+import type {
+  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary, ListJobsQuery, LogEntry,
+  NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, StreamId,
+} from '../../shared/app/event-store.ts';
+import type { ArchivedPod } from '../../shared/job/snapshot.ts';
+import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { Publisher, PublishOutcome } from '../../shared/app/publish.ts';
+import { loadState } from '../../shared/app/reconcile.ts';
+import { streamKey } from '../../shared/app/stream-key.ts';
+import type { OutboundEvent } from '../../shared/contract/outbound.ts';
+import type { InboundError } from '../../shared/contract/parse-inbound.ts';
+import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../shared/job/state.ts';
+import { jobStatus, type JobStatusView } from '../../shared/job/status.ts';
+
+// The service as Lambda runs it, in one process: the ingest, reconcile, publish and timers
+// handlers (middy, Powertools) over one store, with a controllable clock and recording fakes
+// for the bus, the rejected-events destination and the scheduler. Unit tests pass the
+// in-memory store, integration tests a DynamoDbEventStore on DynamoDB Local.
+
+/** What the rejected-events destination received: the reasons and the original event text. */
+export interface RecordedRejection {
+  readonly errors: readonly InboundError[];
+  readonly reason: string;
+  readonly original: string;
+}
+
+/** The bus as the publisher sees it; `crashes` makes the next calls throw (a dying publisher). */
+export interface RecordingBus extends Publisher {
+  readonly sent: OutboundEvent[];
+  crashes: number;
+}
+
+export interface ServiceHarness {
+  readonly store: CrashableStore;
+  readonly clock: { now: string };
+  readonly bus: RecordingBus;
+  readonly rejected: RecordedRejection[];
+  readonly timers: Array<{ stream: StreamId; at: string }>;
+  readonly reconcileDeps: ReconcileHandlerDeps;
+  /** Delivers events as SQS messages (JSON bodies), `batchSize` per invocation; returns failed message ids. */
+  deliver(events: readonly unknown[], batchSize?: number): Promise<string[]>;
+  /** Delivers raw message bodies in one SQS batch. */
+  deliverBodies(bodies: readonly string[]): Promise<SQSBatchResponse>;
+  /** Delivers one DynamoDB Streams batch naming new log entries of `streams`. */
+  reconcile(...streams: StreamId[]): Promise<DynamoDBBatchResponse>;
+  /** Runs the publisher once (it drains the outbox; throws when an item stays unpublished). */
+  publish(): Promise<PublishOutcome>;
+  /** The scheduler fires the timer of `stream` due at `at`. */
+  fireTimer(stream: StreamId, at: string): Promise<void>;
+  status(stream: StreamId): Promise<JobStatusView>;
+  log(stream: StreamId): Promise<LogEntry[]>;
+  /** Outbound events of the unpublished outbox items (of `stream` only, when given). */
+  pendingEvents(stream?: StreamId): Promise<OutboundEvent[]>;
+}
+
+export interface HarnessOptions {
+  readonly store: EventStore & PodArchive;
+  readonly config?: FoldConfig;
+  readonly now?: string;
+  readonly snapshotEvery?: number;
+}
+
+const context = {
+  functionName: 'jobfold-test',
+  functionVersion: '$LATEST',
+  invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:jobfold-test',
+  memoryLimitInMB: '256',
+  awsRequestId: 'test-request',
+  logGroupName: '/aws/lambda/jobfold-test',
+  logStreamName: 'test',
+  callbackWaitsForEmptyEventLoop: true,
+  getRemainingTimeInMillis: () => 30_000,
+  done: () => undefined,
+  fail: () => undefined,
+  succeed: () => undefined,
+} satisfies Context;
+
+let messages = 0;
+
+/** Wires the four handlers over `options.store` (wrapped in a CrashableStore). */
+export function createServiceHarness(options: HarnessOptions): ServiceHarness {
+  quietPowertools();
+  const store = new CrashableStore(options.store);
+  const clock = { now: options.now ?? '2026-01-01T00:00:00Z' };
+  const now = () => clock.now;
+  const bus = recordingBus();
+  const rejected: RecordedRejection[] = [];
+  const timers: Array<{ stream: StreamId; at: string }> = [];
+  const reconcileDeps: ReconcileHandlerDeps = {
+    store,
+    clock: now,
+    config: options.config ?? DEFAULT_FOLD_CONFIG,
+    snapshotEvery: options.snapshotEvery,
+    timers: { schedule: async (stream, at) => void timers.push({ stream, at }) },
+  };
+  const ingest = createIngestHandler({ store, clock: now, rejections: busRejectionSink(rejectionClient(rejected), 'test-bus') });
+  const reconcile = createReconcileHandler(reconcileDeps);
+  const publish = createPublishHandler({ store, clock: now, publisher: bus });
+  const timersHandler = createTimersHandler({ store, clock: now });
+
+  const deliverBodies = (bodies: readonly string[]) => ingest(sqsEvent(bodies), context);
+  return {
+    store, clock, bus, rejected, timers, reconcileDeps, deliverBodies,
+    async deliver(events, batchSize = 10) {
+      const failed: string[] = [];
+      for (let i = 0; i < events.length; i += batchSize) {
+        const response = await deliverBodies(events.slice(i, i + batchSize).map((e) => JSON.stringify(e)));
+        failed.push(...response.batchItemFailures.map((f) => f.itemIdentifier));
+      }
+      return failed;
+    },
+    reconcile: (...streams) => reconcile(streamEvent(streams), context),
+    publish: () => publish({ version: '0', id: 'tick', 'detail-type': 'Scheduled Event' } as never, context),
+    fireTimer: (stream, at) => timersHandler({ stream, at }, context),
+    async status(stream) {
+      return jobStatus((await loadState(reconcileDeps, stream)).state);
+    },
+    async log(stream) {
+      return (await store.read(stream)).entries;
+    },
+    async pendingEvents(stream) {
+      const items = await store.pendingOutbox(1000);
+      const key = stream && streamKey(stream);
+      return items
+        .filter((item) => key === undefined || streamKey(item.stream) === key)
+        .flatMap((item) => (item.detail as { events: OutboundEvent[] }).events);
+    },
+  };
+}
+
+/**
+ * Handler logs, EMF lines and "no metrics" warnings would drown the test output; the tests check
+ * outcomes, not telemetry. The Metrics singleton read POWERTOOLS_METRICS_DISABLED when it was
+ * built, so its flush is replaced; single metrics built from now on read the variable.
+ */
+function quietPowertools(): void {
+  logger.setLogLevel('SILENT');
+  process.env['POWERTOOLS_METRICS_DISABLED'] = 'true';
+  metrics.publishStoredMetrics = () => {
+    metrics.clearMetrics();
+    metrics.clearDimensions();
+    metrics.clearMetadata();
+    return metrics;
+  };
+}
+
+/** The outbound events about one Job: its commands, and its condition changes. */
+export function eventsOfJob(events: readonly OutboundEvent[], jobUid: string | undefined): OutboundEvent[] {
+  return events.filter((e) => e.detail['jobUid'] === jobUid || (e.detail['job'] as { uid?: string } | undefined)?.uid === jobUid);
+}
+
+function recordingBus(): RecordingBus {
+  const bus: RecordingBus = {
+    sent: [],
+    crashes: 0,
+    async publish(events) {
+      if (bus.crashes > 0) {
+        bus.crashes--;
+        throw new Error('publisher crashed');
+      }
+      bus.sent.push(...events);
+      return { failed: [] };
+    },
+  };
+  return bus;
+}
+
+/** An EventBridge client that keeps what busRejectionSink puts, as the DLQ would. */
+function rejectionClient(rejected: RecordedRejection[]): Pick<EventBridgeClient, 'send'> {
+  const send = async (command: PutEventsCommand) => {
+    for (const entry of command.input.Entries ?? []) rejected.push(JSON.parse(entry.Detail ?? '{}') as RecordedRejection);
+    return { FailedEntryCount: 0, Entries: [{ EventId: 'rejected' }] };
+  };
+  return { send } as unknown as Pick<EventBridgeClient, 'send'>;
+}
+
+function sqsEvent(bodies: readonly string[]): SQSEvent {
+  return {
+    Records: bodies.map((body) => {
+      const id = `msg-${++messages}`;
+      return {
+        messageId: id,
+        receiptHandle: `receipt-${id}`,
+        body,
+        attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'events', ApproximateFirstReceiveTimestamp: '0' },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:eu-west-1:123456789012:jobfold-ingest',
+        awsRegion: 'eu-west-1',
+      };
+    }),
+  };
+}
+
+/** A stream batch as DynamoDB Streams delivers new log entries (pk = the stream key). */
+function streamEvent(streams: readonly StreamId[]): DynamoDBStreamEvent {
+  return {
+    Records: streams.map((stream) => {
+      const pk = { S: streamKey(stream) };
+      return {
+        eventName: 'INSERT',
+        eventSource: 'aws:dynamodb',
+        dynamodb: { Keys: { pk }, NewImage: { pk, t: { S: 'entry' } }, SequenceNumber: String(++messages), StreamViewType: 'NEW_IMAGE' },
+      };
+    }),
+  };
+}
+
+/** The error a simulated crash throws; nothing else in the service throws it. */
+export class SimulatedCrash extends Error {
+  override name = 'SimulatedCrash';
+}
+
+/** Where a CrashableStore can crash: before a commit, after it landed, before marking published. */
+export type CrashPoint = 'commit' | 'afterCommit' | 'markPublished';
+
+/**
+ * A store that forwards to another, counts the calls that can write, and crashes once at a
+ * chosen point. `beforeCommit` runs before each commit (to interleave appends with reconciles).
+ */
+export class CrashableStore implements EventStore, PodArchive {
+  readonly #inner: EventStore & PodArchive;
+  readonly #crashes = new Set<CrashPoint>();
+  /** append (with entries), commit, markPublished and saveArchivedPods calls so far. */
+  writes = 0;
+  beforeCommit: (() => Promise<void>) | undefined;
+
+  constructor(inner: EventStore & PodArchive) {
+    this.#inner = inner;
+  }
+
+  crashOnce(point: CrashPoint): void {
+    this.#crashes.add(point);
+  }
+
+  #crash(point: CrashPoint): void {
+    if (!this.#crashes.delete(point)) return;
+    throw new SimulatedCrash(`simulated crash at ${point}`);
+  }
+
+  append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
+    if (entries.length > 0) this.writes++;
+    return this.#inner.append(stream, entries, recordedAt);
+  }
+
+  async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
+    await this.beforeCommit?.();
+    this.#crash('commit');
+    this.writes++;
+    const result = await this.#inner.commit(stream, input);
+    this.#crash('afterCommit');
+    return result;
+  }
+
+  async markPublished(commandIds: string[], publishedAt: string): Promise<void> {
+    this.#crash('markPublished');
+    this.writes++;
+    return this.#inner.markPublished(commandIds, publishedAt);
+  }
+
+  saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {
+    this.writes++;
+    return this.#inner.saveArchivedPods(stream, pods);
+  }
+
+  read(stream: StreamId, options?: ReadOptions): Promise<ReadResult> {
+    return this.#inner.read(stream, options);
+  }
+
+  loadSnapshot(stream: StreamId): Promise<Snapshot | undefined> {
+    return this.#inner.loadSnapshot(stream);
+  }
+
+  pendingOutbox(limit: number): Promise<OutboxItem[]> {
+    return this.#inner.pendingOutbox(limit);
+  }
+
+  listJobs(query: ListJobsQuery): Promise<JobPage> {
+    return this.#inner.listJobs(query);
+  }
+
+  findJob(query: FindJobQuery): Promise<JobSummary | undefined> {
+    return this.#inner.findJob(query);
+  }
+
+  loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {
+    return this.#inner.loadArchivedPods(stream, uids);
+  }
+}
