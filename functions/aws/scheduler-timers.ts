@@ -12,6 +12,8 @@ export interface SchedulerTimersOptions {
   readonly group: string;
   readonly targetArn: string;
   readonly roleArn: string;
+  /** Dead-letter queue for timers the Scheduler could not deliver (empty: none). */
+  readonly deadLetterArn?: string;
 }
 
 /**
@@ -30,7 +32,12 @@ export function schedulerTimers(client: Pick<SchedulerClient, 'send'>, options: 
         ScheduleExpressionTimezone: 'UTC',
         FlexibleTimeWindow: { Mode: 'OFF' as const },
         ActionAfterCompletion: 'DELETE' as const,
-        Target: { Arn: options.targetArn, RoleArn: options.roleArn, Input: JSON.stringify({ stream, at }) },
+        Target: {
+          Arn: options.targetArn,
+          RoleArn: options.roleArn,
+          Input: JSON.stringify({ stream, at }),
+          ...(options.deadLetterArn ? { DeadLetterConfig: { Arn: options.deadLetterArn } } : {}),
+        },
       };
       try {
         await client.send(new CreateScheduleCommand(input));

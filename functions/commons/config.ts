@@ -15,6 +15,8 @@ const EnvSchema = z.object({
   SCHEDULE_GROUP: z.string().default('jobfold'),
   TIMERS_FUNCTION_ARN: z.string().default(''),
   SCHEDULER_ROLE_ARN: z.string().default(''),
+  /** Where the Scheduler sends a timer it could not deliver. */
+  TIMERS_DLQ_ARN: z.string().default(''),
   SNAPSHOT_EVERY: z.coerce.number().int().positive().default(50),
   AWS_ENDPOINT_URL_DYNAMODB: z.string().optional(),
 });

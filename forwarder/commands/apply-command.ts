@@ -1,0 +1,97 @@
+import type { V1Job } from '@kubernetes/client-node';
+import { JOBFOLD_CONTROLLER_NAME } from '../../shared/job/constants.ts';
+import { stableHash } from '../../shared/job/stable-hash.ts';
+import { trimJob } from '../trim.ts';
+import { buildPod, COMMAND_ID_ANNOTATION } from './build-pod.ts';
+import type { Command, PoisonReason } from './command-message.ts';
+import { statusOf, type KubeOps } from './kube-ops.ts';
+
+/**
+ * What applying a command came to: `done` (its effect holds, or can no longer be wanted),
+ * `transient` (try again later), `poison` (it can never be applied).
+ */
+export type Outcome =
+  | { readonly kind: 'done'; readonly note: string }
+  | { readonly kind: 'transient'; readonly error: string }
+  | { readonly kind: 'poison'; readonly reason: PoisonReason; readonly message: string };
+
+const done = (note: string): Outcome => ({ kind: 'done', note });
+
+export async function applyCommand(command: Command, kube: KubeOps): Promise<Outcome> {
+  try {
+    switch (command.type) {
+      case 'TerminatePod':
+        // 404: already gone. 409: the name now belongs to another pod, which must live.
+        return done(await kube.deletePod(command.namespace, command.podName, command.podUid));
+      case 'CreatePod':
+        return await createPod(command, kube);
+      case 'UpdateJobStatus':
+        return await updateJobStatus(command, kube);
+      default: {
+        const _exhaustive: never = command;
+        return _exhaustive;
+      }
+    }
+  } catch (error) {
+    return classify(command, error);
+  }
+}
+
+type CommandOf<T extends Command['type']> = Extract<Command, { type: T }>;
+
+async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promise<Outcome> {
+  const { job, outcome } = await managedJob(command, kube);
+  if (!job) return outcome;
+  const indexed = job.spec?.completionMode === 'Indexed';
+  if (indexed !== (command.index !== null)) {
+    return { kind: 'poison', reason: 'invalid-detail', message: `index ${command.index} for a ${indexed ? 'Indexed' : 'NonIndexed'} Job` };
+  }
+  // The decision was made on another template (the Job was edited while suspended): the
+  // service will decide again on the new one.
+  const trimmed = trimJob(job);
+  const hash = trimmed.ok ? stableHash((trimmed.object as { spec: { template: unknown } }).spec.template) : undefined;
+  if (hash !== command.templateHash) return done('template-changed');
+  const pods = await kube.listJobPods(command.namespace, command.jobUid);
+  if (pods.some((pod) => pod.metadata?.annotations?.[COMMAND_ID_ANNOTATION] === command.commandId)) return done('already-created');
+  await kube.createPod(command.namespace, buildPod(job, command.index ?? undefined, command.commandId));
+  return done('created');
+}
+
+async function updateJobStatus(command: CommandOf<'UpdateJobStatus'>, kube: KubeOps): Promise<Outcome> {
+  const { job, outcome } = await managedJob(command, kube);
+  if (!job) return outcome;
+  await kube.patchJobStatus(command.namespace, command.jobName, command.status);
+  return done('patched');
+}
+
+/**
+ * The Job a command acts on, if it still exists with the command's uid, is not being deleted
+ * and names jobfold in `spec.managedBy`; otherwise the outcome to report.
+ */
+async function managedJob(
+  command: CommandOf<'CreatePod' | 'UpdateJobStatus'>,
+  kube: KubeOps,
+): Promise<{ job: V1Job; outcome?: never } | { job?: never; outcome: Outcome }> {
+  const job = await kube.readJob(command.namespace, command.jobName);
+  if (!job) return { outcome: done('job-gone') };
+  if (job.metadata?.uid !== command.jobUid) return { outcome: done('job-replaced') };
+  if (job.spec?.managedBy !== JOBFOLD_CONTROLLER_NAME) {
+    const message = `spec.managedBy is "${job.spec?.managedBy ?? ''}", not "${JOBFOLD_CONTROLLER_NAME}"`;
+    return { outcome: { kind: 'poison', reason: 'job-not-managed', message } };
+  }
+  if (job.metadata?.deletionTimestamp) return { outcome: done('job-deleting') };
+  return { job };
+}
+
+/**
+ * 404 means the namespace or Job is gone: nothing left to do. 400 and 422 mean the API server
+ * refuses the request itself, which no retry changes. Everything else (403 quota, 409, 429,
+ * 5xx, network) may pass later.
+ */
+function classify(command: Command, error: unknown): Outcome {
+  const status = statusOf(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (status === 404) return done('not-found');
+  if (status === 400 || status === 422) return { kind: 'poison', reason: 'rejected-by-api-server', message: `${command.type}: ${message}` };
+  return { kind: 'transient', error: message };
+}

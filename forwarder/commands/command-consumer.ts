@@ -1,0 +1,190 @@
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  type Message,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics.ts';
+import { backoffDelayMs, sleep, type BackoffPolicy } from '../send/backoff.ts';
+import { applyCommand, type Outcome } from './apply-command.ts';
+import { parseCommandMessage, type PoisonReason } from './command-message.ts';
+import type { KubeOps } from './kube-ops.ts';
+import { RecentIds } from './recent-ids.ts';
+
+/** The longest long poll SQS allows. */
+export const RECEIVE_WAIT_SECONDS = 20;
+/** After a transient failure a message comes back after 5 s, doubling per receive, at most 5 min. */
+const RETRY_VISIBILITY = { baseSeconds: 5, maxSeconds: 300 };
+
+export interface CommandConsumerOptions {
+  readonly sqs: SQSClient;
+  readonly queueUrl: string;
+  /** Where poison messages go; without one they stay for the queue's own redrive policy. */
+  readonly dlqUrl: string | undefined;
+  readonly clusterId: string;
+  readonly kube: KubeOps;
+  readonly metrics: Metrics;
+  readonly log: Logger;
+  /** Delay after a failed ReceiveMessage. */
+  readonly errorBackoff: BackoffPolicy;
+  readonly waitTimeSeconds?: number;
+  readonly random?: () => number;
+}
+
+/**
+ * Applies the cluster's commands from its SQS queue, one message at a time, in the order
+ * received. A message is deleted only once its effect holds (or can no longer be wanted);
+ * a poison message is sent to the DLQ with the reason as a message attribute, then deleted;
+ * after a transient failure the message is left to come back when its visibility times out.
+ */
+export class CommandConsumer {
+  readonly #o: CommandConsumerOptions;
+  readonly #abort = new AbortController();
+  readonly #applied = new RecentIds(1000);
+  #loop: Promise<void> | undefined;
+
+  constructor(options: CommandConsumerOptions) {
+    this.#o = options;
+  }
+
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    await this.#loop;
+  }
+
+  async #run(): Promise<void> {
+    const { sqs, queueUrl, metrics, log } = this.#o;
+    let failures = 0;
+    while (!this.#abort.signal.aborted) {
+      let messages: Message[];
+      try {
+        const output = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            WaitTimeSeconds: this.#o.waitTimeSeconds ?? RECEIVE_WAIT_SECONDS,
+            MaxNumberOfMessages: 10,
+            MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+          }),
+          { abortSignal: this.#abort.signal },
+        );
+        messages = output.Messages ?? [];
+        failures = 0;
+      } catch (error) {
+        if (this.#abort.signal.aborted) break;
+        metrics.inc('forwarder_sqs_errors_total', { operation: 'ReceiveMessage' });
+        const delayMs = backoffDelayMs(failures++, this.#o.errorBackoff, this.#o.random ?? Math.random);
+        log.warn('ReceiveMessage failed', { queueUrl, delayMs, error });
+        await sleep(delayMs, this.#abort.signal);
+        continue;
+      }
+      for (const message of messages) await this.#handle(message);
+    }
+  }
+
+  async #handle(message: Message): Promise<void> {
+    const parsed = parseCommandMessage(message.Body, this.#o.clusterId);
+    const fields = { messageId: message.MessageId, receiveCount: message.Attributes?.ApproximateReceiveCount };
+    switch (parsed.kind) {
+      case 'ignored':
+        this.#count(parsed.detailType, 'ignored');
+        return this.#delete(message);
+      case 'poison':
+        return this.#deadLetter(message, parsed.reason, parsed.message, parsed.detailType);
+      case 'command': {
+        const { command } = parsed;
+        const at = { ...fields, type: command.type, commandId: command.commandId, namespace: command.namespace, job: command.jobName };
+        const outcome: Outcome = this.#applied.has(command.commandId)
+          ? { kind: 'done', note: 'duplicate' }
+          : await applyCommand(command, this.#o.kube);
+        switch (outcome.kind) {
+          case 'done':
+            this.#applied.add(command.commandId);
+            this.#count(command.type, 'done');
+            this.#o.log.info('command applied', { ...at, note: outcome.note });
+            return this.#delete(message);
+          case 'transient':
+            this.#count(command.type, 'transient');
+            this.#o.log.warn('command failed; it will be redelivered', { ...at, error: outcome.error });
+            return this.#retryLater(message);
+          case 'poison':
+            return this.#deadLetter(message, outcome.reason, outcome.message, command.type);
+          default: {
+            const _exhaustive: never = outcome;
+            return _exhaustive;
+          }
+        }
+      }
+      default: {
+        const _exhaustive: never = parsed;
+        return _exhaustive;
+      }
+    }
+  }
+
+  async #deadLetter(message: Message, reason: PoisonReason, detail: string, type = 'unknown'): Promise<void> {
+    const { sqs, dlqUrl, queueUrl, metrics, log } = this.#o;
+    this.#count(type, 'poison');
+    if (!dlqUrl) {
+      log.error('poison message and no DLQ configured; leaving it for the queue redrive policy', { messageId: message.MessageId, reason, detail });
+      return;
+    }
+    try {
+      await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: dlqUrl,
+          MessageBody: message.Body ?? '',
+          MessageAttributes: {
+            reason: { DataType: 'String', StringValue: reason },
+            detail: { DataType: 'String', StringValue: detail.slice(0, 1024) || reason },
+            sourceQueueUrl: { DataType: 'String', StringValue: queueUrl },
+            sourceMessageId: { DataType: 'String', StringValue: message.MessageId ?? 'unknown' },
+          },
+        }),
+      );
+    } catch (error) {
+      metrics.inc('forwarder_sqs_errors_total', { operation: 'SendMessage' });
+      log.error('could not send a poison message to the DLQ; it will be redelivered', { messageId: message.MessageId, reason, error });
+      return;
+    }
+    metrics.inc('forwarder_dead_letters_total', { reason });
+    log.error('poison message sent to the DLQ', { messageId: message.MessageId, reason, detail });
+    await this.#delete(message);
+  }
+
+  async #delete(message: Message): Promise<void> {
+    try {
+      await this.#o.sqs.send(new DeleteMessageCommand({ QueueUrl: this.#o.queueUrl, ReceiptHandle: message.ReceiptHandle }));
+    } catch (error) {
+      // Redelivery is harmless: every command is idempotent (uid preconditions, command ids).
+      this.#o.metrics.inc('forwarder_sqs_errors_total', { operation: 'DeleteMessage' });
+      this.#o.log.warn('DeleteMessage failed; the message will be redelivered', { messageId: message.MessageId, error });
+    }
+  }
+
+  /**
+   * Brings a message back sooner than the queue's visibility timeout (minutes), with backoff
+   * per receive; the queue's redrive policy still bounds the attempts. If this fails, the
+   * message simply comes back later.
+   */
+  async #retryLater(message: Message): Promise<void> {
+    const receives = Number(message.Attributes?.ApproximateReceiveCount ?? '1') || 1;
+    const seconds = Math.min(RETRY_VISIBILITY.maxSeconds, RETRY_VISIBILITY.baseSeconds * 2 ** Math.min(receives - 1, 10));
+    try {
+      await this.#o.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.#o.queueUrl, ReceiptHandle: message.ReceiptHandle, VisibilityTimeout: seconds }));
+    } catch (error) {
+      this.#o.metrics.inc('forwarder_sqs_errors_total', { operation: 'ChangeMessageVisibility' });
+      this.#o.log.warn('ChangeMessageVisibility failed; the message comes back after the queue visibility timeout', { messageId: message.MessageId, error });
+    }
+  }
+
+  #count(detailType: string, outcome: string): void {
+    this.#o.metrics.inc('forwarder_commands_total', { type: detailType, outcome });
+  }
+}

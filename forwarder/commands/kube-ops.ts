@@ -1,0 +1,96 @@
+import {
+  ApiException,
+  BatchV1Api,
+  CoreV1Api,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+  type V1Job,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import { CONTROLLER_UID_LABEL } from '../../shared/job/constants.ts';
+
+/** The API server calls commands need, with the answers that matter turned into values. */
+export interface KubeOps {
+  readJob(namespace: string, name: string): Promise<V1Job | undefined>;
+  /** DELETE with `preconditions.uid`: a pod with the same name and another uid is untouched. */
+  deletePod(namespace: string, name: string, uid: string): Promise<'deleted' | 'not-found' | 'uid-mismatch'>;
+  listJobPods(namespace: string, jobUid: string): Promise<V1Pod[]>;
+  createPod(namespace: string, pod: V1Pod): Promise<V1Pod>;
+  /** A JSON merge patch of the `status` subresource. */
+  patchJobStatus(namespace: string, name: string, status: Readonly<Record<string, unknown>>): Promise<void>;
+}
+
+/** An API server answer other than the expected ones, with its HTTP status. */
+export class KubeApiError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'KubeApiError';
+    this.status = status;
+  }
+}
+
+export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const batch = kubeConfig.makeApiClient(BatchV1Api);
+  return {
+    async readJob(namespace, name) {
+      try {
+        return await batch.readNamespacedJob({ namespace, name });
+      } catch (error) {
+        if (statusOf(error) === 404) return undefined;
+        throw wrap(error, `get job ${namespace}/${name}`);
+      }
+    },
+    async deletePod(namespace, name, uid) {
+      try {
+        await core.deleteNamespacedPod({ namespace, name, body: { preconditions: { uid } } });
+        return 'deleted';
+      } catch (error) {
+        const status = statusOf(error);
+        if (status === 404) return 'not-found';
+        // 409 Conflict: "Precondition failed: UID in precondition: …, UID in object meta: …".
+        if (status === 409) return 'uid-mismatch';
+        throw wrap(error, `delete pod ${namespace}/${name}`);
+      }
+    },
+    async listJobPods(namespace, jobUid) {
+      try {
+        return (await core.listNamespacedPod({ namespace, labelSelector: `${CONTROLLER_UID_LABEL}=${jobUid}` })).items;
+      } catch (error) {
+        throw wrap(error, `list pods of job ${jobUid}`);
+      }
+    },
+    async createPod(namespace, pod) {
+      try {
+        return await core.createNamespacedPod({ namespace, body: pod });
+      } catch (error) {
+        throw wrap(error, `create pod in ${namespace}`);
+      }
+    },
+    async patchJobStatus(namespace, name, status) {
+      try {
+        await batch.patchNamespacedJobStatus({ namespace, name, body: { status } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+      } catch (error) {
+        throw wrap(error, `patch job ${namespace}/${name} status`);
+      }
+    },
+  };
+}
+
+/** The HTTP status of a failed call; undefined for network errors. */
+export function statusOf(error: unknown): number | undefined {
+  if (error instanceof KubeApiError) return error.status;
+  if (error instanceof ApiException) return error.code;
+  return undefined;
+}
+
+function wrap(error: unknown, what: string): Error {
+  const status = statusOf(error);
+  if (status === undefined) return error instanceof Error ? error : new Error(String(error));
+  const body = (error as ApiException<unknown>).body as { message?: string } | string | undefined;
+  const message = typeof body === 'string' ? body : (body?.message ?? '');
+  return new KubeApiError(status, `${what}: HTTP ${status} ${message}`.trim(), { cause: error });
+}

@@ -1,0 +1,161 @@
+import { join } from 'node:path';
+import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { CommandConsumer } from './commands/command-consumer.ts';
+import { createKubeOps } from './commands/kube-ops.ts';
+import type { ForwarderConfig } from './config.ts';
+import type { Logger } from './log.ts';
+import type { Metrics } from './metrics.ts';
+import type { OutgoingEvent } from './observation.ts';
+import type { BackoffPolicy } from './send/backoff.ts';
+import { EventPipeline } from './send/pipeline.ts';
+import { createBatchSender, type RetryPolicy } from './send/put-events.ts';
+import { Spool } from './send/spool.ts';
+import { KnownObjects } from './watch/known-objects.ts';
+import { LiveObjects } from './watch/live-objects.ts';
+import { ObjectWatcher } from './watch/object-watcher.ts';
+import { Observer } from './watch/observer.ts';
+import { watchTargets } from './watch/watch-targets.ts';
+
+/** Timings and bounds; the defaults suit production, tests shorten them. */
+export interface Tuning {
+  readonly putEvents: RetryPolicy;
+  readonly replayBackoff: BackoffPolicy;
+  readonly watchRestartBackoff: BackoffPolicy;
+  readonly receiveErrorBackoff: BackoffPolicy;
+  readonly memoryLimit: number;
+  /** How often the known-objects file and the spool-overflow recovery are looked after. */
+  readonly housekeepingMs: number;
+  readonly receiveWaitSeconds: number;
+  readonly reconnectDelay?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+  readonly now?: () => number;
+}
+
+export const DEFAULT_TUNING: Tuning = {
+  putEvents: { maxAttempts: 6, baseMs: 200, maxMs: 5_000 },
+  replayBackoff: { baseMs: 1_000, maxMs: 30_000 },
+  watchRestartBackoff: { baseMs: 1_000, maxMs: 30_000 },
+  receiveErrorBackoff: { baseMs: 1_000, maxMs: 20_000 },
+  memoryLimit: 5_000,
+  housekeepingMs: 2_000,
+  receiveWaitSeconds: 20,
+};
+
+export interface ForwarderDependencies {
+  readonly config: Pick<ForwarderConfig, 'clusterId' | 'eventBusName' | 'queueUrl' | 'dlqUrl' | 'namespace' | 'spoolDir' | 'spoolMaxBytes'>;
+  readonly kubeConfig: KubeConfig;
+  readonly eventBridge: EventBridgeClient;
+  readonly sqs: SQSClient | undefined;
+  readonly metrics: Metrics;
+  readonly log: Logger;
+  readonly tuning?: Partial<Tuning>;
+}
+
+export interface RunningForwarder {
+  readonly pipeline: EventPipeline;
+  /** Resolves once every observed event has reached EventBridge. */
+  whenIdle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the forwarder:
+ * 1. opens the spool and the known-objects file (both under the spool directory);
+ * 2. starts the pipeline, which replays a non-empty spool first;
+ * 3. starts the Job informer, then the Pod informer, each with a full list;
+ * 4. starts consuming commands, if there is a queue.
+ * When the spool overflows, the informers stop; once the spool is half empty they start
+ * again with a full list, which reports the current state of everything and what vanished.
+ */
+export async function startForwarder(deps: ForwarderDependencies): Promise<RunningForwarder> {
+  const { config, metrics, log } = deps;
+  const tuning = { ...DEFAULT_TUNING, ...deps.tuning };
+  const now = tuning.now ?? Date.now;
+  const spool = await Spool.open({ dir: config.spoolDir, maxBytes: config.spoolMaxBytes, log });
+  const known = await KnownObjects.load(config.spoolDir, log);
+  const live = new LiveObjects(known.list());
+  let overflowed = false;
+  const watchers: ObjectWatcher[] = [];
+
+  const pipeline = new EventPipeline({
+    send: createBatchSender({ client: deps.eventBridge, eventBusName: config.eventBusName, policy: tuning.putEvents, metrics, log, ...(tuning.random ? { random: tuning.random } : {}) }),
+    spool,
+    metrics,
+    log,
+    memoryLimit: tuning.memoryLimit,
+    replayBackoff: tuning.replayBackoff,
+    rejectedFile: join(config.spoolDir, 'rejected.jsonl'),
+    onDurable: (events) => known.apply(events),
+    onOverflow: (events: readonly OutgoingEvent[]) => {
+      for (const event of events) live.restore(event.subject);
+      if (overflowed) return;
+      overflowed = true;
+      log.error('spool full: watching stops until the spool is half empty, then everything is relisted', { spoolBytes: spool.bytes });
+      void Promise.all(watchers.map((w) => w.stop()));
+    },
+    ...(tuning.random ? { random: tuning.random } : {}),
+  });
+  pipeline.start();
+
+  const observer = new Observer({ clusterId: config.clusterId, namespace: config.namespace, live, submit: (e) => pipeline.submit(e), metrics, log, now });
+  for (const target of watchTargets(deps.kubeConfig, config.namespace)) {
+    const watcher = new ObjectWatcher({
+      kubeConfig: deps.kubeConfig,
+      target,
+      sink: observer,
+      metrics,
+      log,
+      restartBackoff: tuning.watchRestartBackoff,
+      ...(tuning.random ? { random: tuning.random } : {}),
+      ...(tuning.reconnectDelay ? { reconnectDelay: tuning.reconnectDelay } : {}),
+    });
+    watchers.push(watcher);
+    await watcher.start();
+  }
+
+  const consumer =
+    config.queueUrl && deps.sqs
+      ? new CommandConsumer({
+          sqs: deps.sqs,
+          queueUrl: config.queueUrl,
+          dlqUrl: config.dlqUrl,
+          clusterId: config.clusterId,
+          kube: createKubeOps(deps.kubeConfig),
+          metrics,
+          log,
+          errorBackoff: tuning.receiveErrorBackoff,
+          waitTimeSeconds: tuning.receiveWaitSeconds,
+          ...(tuning.random ? { random: tuning.random } : {}),
+        })
+      : undefined;
+  if (consumer) consumer.start();
+  else log.warn('no command queue configured: commands are not applied');
+
+  const housekeeping = setInterval(() => {
+    void known.flush();
+    if (overflowed && spool.bytes < config.spoolMaxBytes / 2) {
+      overflowed = false;
+      log.info('spool has room again: relisting');
+      void (async () => {
+        for (const watcher of watchers) await watcher.relist();
+      })();
+    }
+  }, tuning.housekeepingMs);
+  housekeeping.unref();
+
+  log.info('forwarder started', { clusterId: config.clusterId, namespace: config.namespace ?? '(all)', queue: config.queueUrl ?? '(none)', spooled: spool.count });
+  return {
+    pipeline,
+    whenIdle: () => pipeline.whenIdle(),
+    async stop() {
+      clearInterval(housekeeping);
+      await consumer?.stop();
+      await Promise.all(watchers.map((w) => w.stop()));
+      await pipeline.stop();
+      await known.flush();
+      log.info('forwarder stopped', { spooled: spool.count });
+    },
+  };
+}

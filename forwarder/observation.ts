@@ -1,0 +1,103 @@
+import { CLUSTER_SOURCE_PREFIX, InboundDetailType } from '../shared/contract/inbound.ts';
+import { trimObject } from './trim.ts';
+
+export type WatchedKind = 'Pod' | 'Job';
+
+/** Who an event is about: enough to report the object deleted if it vanishes later. */
+export interface ObjectIdentity {
+  readonly kind: WatchedKind;
+  readonly uid: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly ownerReferences?: readonly Readonly<Record<string, unknown>>[];
+}
+
+/**
+ * One event on its way to the bus (and, if sending fails, in the spool): the PutEvents entry
+ * fields plus the identity of the object, which the known-objects file is kept from.
+ */
+export interface OutgoingEvent {
+  readonly source: string;
+  readonly detailType: InboundDetailType;
+  /** The JSON text of `{eventId, observedAt, object}`. */
+  readonly detail: string;
+  readonly time: string;
+  readonly eventId: string;
+  readonly deleted: boolean;
+  readonly subject: ObjectIdentity;
+}
+
+export type ObservationResult =
+  | { readonly ok: true; readonly event: OutgoingEvent }
+  | { readonly ok: false; readonly reason: string };
+
+/** List items carry no apiVersion and kind; every event names them, so both paths agree. */
+const typeMeta = { Pod: { apiVersion: 'v1', kind: 'Pod' }, Job: { apiVersion: 'batch/v1', kind: 'Job' } } as const;
+
+const detailTypes = {
+  Pod: { observed: InboundDetailType.PodObserved, deleted: InboundDetailType.PodDeleted },
+  Job: { observed: InboundDetailType.JobObserved, deleted: InboundDetailType.JobDeleted },
+} as const;
+
+/**
+ * The event for an added or updated object. `eventId` is `<uid>/<resourceVersion>`: the same
+ * for every retry, replay and relist of one version, so the service drops duplicates.
+ */
+export function observedEvent(clusterId: string, kind: WatchedKind, raw: unknown, observedAt: string): ObservationResult {
+  const trimmed = trimObject(detailTypes[kind].observed, raw);
+  if (!trimmed.ok) return trimmed;
+  const meta = metadataOf(trimmed.object);
+  if (!meta.uid || !meta.resourceVersion) return { ok: false, reason: 'metadata.uid and metadata.resourceVersion are required' };
+  return build(clusterId, kind, false, `${meta.uid}/${meta.resourceVersion}`, { ...typeMeta[kind], ...trimmed.object }, observedAt);
+}
+
+/**
+ * The event for a deleted object. `eventId` is `<uid>/deleted`, one per object whether the
+ * deletion came from a watch event or was found by a relist, so the two never count twice.
+ */
+export function deletedEvent(clusterId: string, kind: WatchedKind, raw: unknown, observedAt: string): ObservationResult {
+  const trimmed = trimObject(detailTypes[kind].deleted, raw);
+  if (!trimmed.ok) return trimmed;
+  const meta = metadataOf(trimmed.object);
+  return build(clusterId, kind, true, `${meta.uid}/deleted`, { ...trimmed.object, kind }, observedAt);
+}
+
+/** A deletion event from a remembered identity (the object is gone from the API server). */
+export function tombstoneEvent(clusterId: string, identity: ObjectIdentity, observedAt: string): ObservationResult {
+  const { kind, ...metadata } = identity;
+  return deletedEvent(clusterId, kind, { kind, metadata }, observedAt);
+}
+
+function build(
+  clusterId: string,
+  kind: WatchedKind,
+  deleted: boolean,
+  eventId: string,
+  object: Readonly<Record<string, unknown>>,
+  observedAt: string,
+): ObservationResult {
+  const meta = metadataOf(object);
+  const subject: ObjectIdentity = {
+    kind,
+    uid: meta.uid ?? '',
+    name: meta.name ?? '',
+    ...(meta.namespace === undefined ? {} : { namespace: meta.namespace }),
+    ...(meta.labels === undefined ? {} : { labels: meta.labels }),
+    ...(meta.ownerReferences === undefined ? {} : { ownerReferences: meta.ownerReferences }),
+  };
+  const detailType = deleted ? detailTypes[kind].deleted : detailTypes[kind].observed;
+  const detail = JSON.stringify({ eventId, observedAt, object });
+  return { ok: true, event: { source: `${CLUSTER_SOURCE_PREFIX}${clusterId}`, detailType, detail, time: observedAt, eventId, deleted, subject } };
+}
+
+interface TrimmedMeta {
+  readonly uid?: string;
+  readonly name?: string;
+  readonly namespace?: string;
+  readonly resourceVersion?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly ownerReferences?: readonly Readonly<Record<string, unknown>>[];
+}
+
+const metadataOf = (object: Readonly<Record<string, unknown>>): TrimmedMeta => (object.metadata ?? {}) as TrimmedMeta;

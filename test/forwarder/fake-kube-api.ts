@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FakeKubeStore, matchesSelector, type KubeObject, type Resource, type WatchEvent } from './fake-kube-store.ts';
+
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly contentType: string | undefined;
+  readonly body: unknown;
+}
+
+interface Fault {
+  readonly method: string;
+  readonly path: RegExp;
+  readonly status: number;
+  remaining: number;
+}
+
+/**
+ * An in-process Kubernetes API server on 127.0.0.1 (random port) for pods and jobs:
+ * - list and watch (`?watch=true`) on cluster-wide and namespaced collections, with label
+ *   selectors; watches are chunked JSON lines from a resourceVersion, with BOOKMARK events when
+ *   asked for, and 410 Gone (an ERROR event, as the API server sends it) below the compaction;
+ * - GET of one pod or job, POST of pods (generateName), DELETE of pods with
+ *   `preconditions.uid` (409 on mismatch), and merge PATCH of `jobs/{name}/status`.
+ */
+export class FakeKubeApi {
+  readonly store = new FakeKubeStore();
+  readonly requests: RecordedRequest[] = [];
+  readonly #watches = new Set<{ resource: Resource; res: ServerResponse; bookmarks: boolean }>();
+  readonly #faults: Fault[] = [];
+  readonly #server = createServer((req, res) => void this.#handle(req, res));
+  url = '';
+
+  static async start(): Promise<FakeKubeApi> {
+    const api = new FakeKubeApi();
+    await new Promise<void>((resolve) => api.#server.listen(0, '127.0.0.1', resolve));
+    api.url = `http://127.0.0.1:${(api.#server.address() as AddressInfo).port}`;
+    return api;
+  }
+
+  /** Open watch streams on `resource`. */
+  watchCount(resource: Resource): number {
+    return [...this.#watches].filter((w) => w.resource === resource).length;
+  }
+
+  watchRequests(resource: Resource): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/${resource}`) && r.query.get('watch') === 'true');
+  }
+
+  listRequests(resource: Resource): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/${resource}`) && r.query.get('watch') !== 'true');
+  }
+
+  /** Ends every watch stream: cleanly (the server closed it) or abruptly (the connection broke). */
+  dropWatches(how: 'clean' | 'abrupt' = 'clean'): void {
+    for (const watch of this.#watches) (how === 'clean' ? watch.res.end() : watch.res.destroy());
+    this.#watches.clear();
+  }
+
+  /** Sends a BOOKMARK with the current resourceVersion to every watch that asked for them. */
+  bookmark(): void {
+    for (const watch of this.#watches) {
+      if (!watch.bookmarks) continue;
+      const kind = watch.resource === 'pods' ? { kind: 'Pod', apiVersion: 'v1' } : { kind: 'Job', apiVersion: 'batch/v1' };
+      writeEvent(watch.res, 'BOOKMARK', { ...kind, metadata: { resourceVersion: String(this.store.resourceVersion) } });
+    }
+  }
+
+  /** The next `times` requests matching method and path fail with `status`. */
+  failNext(method: string, path: RegExp, status: number, times = 1): void {
+    this.#faults.push({ method, path, status, remaining: times });
+  }
+
+  async close(): Promise<void> {
+    this.dropWatches('abrupt');
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const text = await readBody(req);
+    const body = text ? JSON.parse(text) : undefined;
+    const method = req.method ?? 'GET';
+    this.requests.push({ method, path: url.pathname, query: url.searchParams, contentType: req.headers['content-type'], body });
+    const fault = this.#faults.find((f) => f.remaining > 0 && f.method === method && f.path.test(url.pathname));
+    if (fault) {
+      fault.remaining--;
+      return sendStatus(res, fault.status, 'InternalError', 'injected failure');
+    }
+    const route = parseRoute(url.pathname);
+    if (!route) return sendStatus(res, 404, 'NotFound', `no route ${url.pathname}`);
+    const { resource, namespace, name, subresource } = route;
+    if (method === 'GET' && name === undefined) return this.#listOrWatch(resource, namespace, url.searchParams, res);
+    if (method === 'GET' && name !== undefined && !subresource) return this.#get(resource, namespace ?? 'default', name, res);
+    if (method === 'DELETE' && resource === 'pods' && name !== undefined) return this.#deletePod(namespace ?? 'default', name, body, res);
+    if (method === 'POST' && resource === 'pods' && name === undefined) return this.#createPod(namespace ?? 'default', body, res);
+    if (method === 'PATCH' && resource === 'jobs' && subresource === 'status' && name !== undefined) {
+      return this.#patchJobStatus(namespace ?? 'default', name, req.headers['content-type'], body, res);
+    }
+    return sendStatus(res, 405, 'MethodNotAllowed', `${method} ${url.pathname}`);
+  }
+
+  #listOrWatch(resource: Resource, namespace: string | undefined, query: URLSearchParams, res: ServerResponse): void {
+    const selector = query.get('labelSelector');
+    const matches = (o: KubeObject) => matchesSelector(selector, o.metadata.labels);
+    if (query.get('watch') !== 'true' && query.get('watch') !== '1') {
+      const items = this.store.list(resource, namespace).filter(matches).map(({ kind: _k, apiVersion: _a, ...item }) => item);
+      const kind = resource === 'pods' ? { kind: 'PodList', apiVersion: 'v1' } : { kind: 'JobList', apiVersion: 'batch/v1' };
+      return sendJson(res, 200, { ...kind, metadata: { resourceVersion: String(this.store.resourceVersion) }, items });
+    }
+    const from = Number(query.get('resourceVersion') || '0');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.flushHeaders();
+    if (from > 0 && from < this.store.compactedBelow) {
+      writeEvent(res, 'ERROR', { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Expired', code: 410, message: `too old resource version: ${from} (${this.store.compactedBelow})` });
+      return void res.end();
+    }
+    const relevant = (e: WatchEvent) => e.resource === resource && (namespace === undefined || e.object.metadata.namespace === namespace) && matches(e.object);
+    const backlog = from === 0 ? this.store.list(resource, namespace).filter(matches).map((object) => ({ type: 'ADDED', object })) : this.store.since(from).filter(relevant);
+    for (const event of backlog) writeEvent(res, event.type, event.object);
+    const watch = { resource, res, bookmarks: query.get('allowWatchBookmarks') === 'true' };
+    this.#watches.add(watch);
+    const unsubscribe = this.store.subscribe((event) => relevant(event) && writeEvent(res, event.type, event.object));
+    res.on('close', () => {
+      unsubscribe();
+      this.#watches.delete(watch);
+    });
+  }
+
+  #get(resource: Resource, namespace: string, name: string, res: ServerResponse): void {
+    const object = this.store.get(resource, namespace, name);
+    if (!object) return sendStatus(res, 404, 'NotFound', `${resource} "${name}" not found`);
+    sendJson(res, 200, object);
+  }
+
+  #deletePod(namespace: string, name: string, body: { preconditions?: { uid?: string } } | undefined, res: ServerResponse): void {
+    const pod = this.store.get('pods', namespace, name);
+    if (!pod) return sendStatus(res, 404, 'NotFound', `pods "${name}" not found`);
+    const uid = body?.preconditions?.uid;
+    if (uid !== undefined && uid !== pod.metadata.uid) {
+      return sendStatus(res, 409, 'Conflict', `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${pod.metadata.uid}`);
+    }
+    // With finalizers, deletion only marks the pod; whoever owns the finalizer removes it.
+    const result = pod.metadata.finalizers?.length
+      ? this.store.update('pods', namespace, name, (p) => void (p.metadata.deletionTimestamp = '2026-01-01T00:10:00Z'))
+      : this.store.remove('pods', namespace, name);
+    sendJson(res, 200, result);
+  }
+
+  #createPod(namespace: string, body: KubeObject, res: ServerResponse): void {
+    const name = body.metadata.name ?? `${body.metadata.generateName as string}${randomBytes(3).toString('hex').slice(0, 5)}`;
+    if (this.store.get('pods', namespace, name)) return sendStatus(res, 409, 'AlreadyExists', `pods "${name}" already exists`);
+    const created = this.store.create('pods', { ...body, metadata: { ...body.metadata, name, namespace }, status: { phase: 'Pending' } });
+    sendJson(res, 201, created);
+  }
+
+  #patchJobStatus(namespace: string, name: string, contentType: string | undefined, patch: { status?: unknown }, res: ServerResponse): void {
+    if (contentType !== 'application/merge-patch+json') return sendStatus(res, 415, 'UnsupportedMediaType', `${contentType}`);
+    if (!this.store.get('jobs', namespace, name)) return sendStatus(res, 404, 'NotFound', `jobs.batch "${name}" not found`);
+    // The status subresource takes only `status` from the patch.
+    const updated = this.store.update('jobs', namespace, name, (job) => void (job.status = mergePatch(job.status, patch.status)));
+    sendJson(res, 200, updated);
+  }
+}
+
+function parseRoute(path: string): { resource: Resource; namespace?: string; name?: string; subresource?: string } | undefined {
+  const m = /^\/(?:api\/v1|apis\/batch\/v1)(?:\/namespaces\/([^/]+))?\/(pods|jobs)(?:\/([^/]+))?(?:\/(status))?$/.exec(path);
+  if (!m) return undefined;
+  const [, namespace, resource, name, subresource] = m;
+  return { resource: resource as Resource, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}), ...(subresource ? { subresource } : {}) };
+}
+
+/** RFC 7386 JSON merge patch: objects merge, null removes, anything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as object) } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
+function writeEvent(res: ServerResponse, type: string, object: unknown): void {
+  if (res.writableEnded || res.destroyed) return;
+  res.write(`${JSON.stringify({ type, object })}\n`);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function sendStatus(res: ServerResponse, code: number, reason: string, message: string): void {
+  sendJson(res, code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
