@@ -33,6 +33,7 @@ export function awsReconcileDeps() {
       group: env.SCHEDULE_GROUP,
       targetArn: env.TIMERS_FUNCTION_ARN,
       roleArn: env.SCHEDULER_ROLE_ARN,
+      deadLetterArn: env.TIMERS_DLQ_ARN,
     }),
   };
 }
@@ -44,4 +45,8 @@ export function awsPublishDeps() {
 
 export function awsStoreDeps() {
   return { store: store(), clock, config: foldConfig(readEnv().FEATURE_GATES) };
+}
+
+export function awsQueryDeps() {
+  return { store: store(), config: foldConfig(readEnv().FEATURE_GATES) };
 }

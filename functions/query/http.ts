@@ -1,0 +1,63 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { EventStore } from '../../shared/app/event-store.ts';
+import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { FoldConfig } from '../../shared/job/state.ts';
+
+// The query API's own view of HTTP: a request with decoded parameters and a JSON response.
+// Routes see only these, so the same code serves API Gateway and the local runtime.
+
+/** What every route needs: the store to read and the fold configuration to replay logs with. */
+export interface QueryDeps {
+  readonly store: EventStore & PodArchive;
+  readonly config: FoldConfig;
+}
+
+/** An HTTP request as routes see it: path parameters URL-decoded, query parameters as given. */
+export interface QueryRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly pathParameters: Readonly<Record<string, string | undefined>>;
+  readonly query: Readonly<Record<string, string | undefined>>;
+}
+
+export type QueryResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; body: string };
+
+/** One GET route: its API Gateway path template and what it answers. */
+export interface QueryRoute {
+  readonly method: 'GET';
+  /** `/v1/clusters/{cluster}/…`: the template API Gateway and @middy/http-router match. */
+  readonly path: string;
+  handle(request: QueryRequest, deps: QueryDeps): Promise<QueryResponse>;
+}
+
+/** A JSON response; `body` is serialised here, so routes return plain data. */
+export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): QueryResponse {
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** The request of a payload format 2.0 event (API Gateway HTTP API, or the local runtime). */
+export function toQueryRequest(event: APIGatewayProxyEventV2): QueryRequest {
+  const pathParameters: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(event.pathParameters ?? {})) {
+    pathParameters[key] = value === undefined ? undefined : decode(value);
+  }
+  return {
+    method: event.requestContext?.http?.method ?? '',
+    path: event.requestContext?.http?.path ?? event.rawPath ?? '',
+    pathParameters,
+    query: { ...event.queryStringParameters },
+  };
+}
+
+// A malformed escape stays as it is; the parameter's schema then rejects it with its path.
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

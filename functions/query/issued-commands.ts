@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import { isDispatched } from '../../shared/contract/outbound.ts';
+import type { JobCommand } from '../../shared/job/commands.ts';
+import type { DecisionOf } from '../../shared/job/decisions.ts';
+import type { JobEvent } from '../../shared/job/evolve.ts';
+import { initialState } from '../../shared/job/state.ts';
+import { jobStatus } from '../../shared/job/status.ts';
+import type { IssuedCommandSchema } from './schemas/job-schemas.ts';
+
+export type IssuedCommand = z.output<typeof IssuedCommandSchema>;
+
+type CommandDecision = DecisionOf<'PodsTerminationRequested' | 'PodCreationsRequested' | 'JobStatusSent'>;
+
+const COMMAND_DECISIONS: ReadonlySet<string> = new Set<CommandDecision['type']>([
+  'PodsTerminationRequested',
+  'PodCreationsRequested',
+  'JobStatusSent',
+]);
+
+/** True for the decision types that issue commands to the cluster (one group each). */
+export function issuesCommands(type: string): boolean {
+  return COMMAND_DECISIONS.has(type);
+}
+
+/**
+ * The commands jobfold issued, one group per logged decision, in log order: what `jobfold
+ * replay` lists under Commands. `dispatched` applies the outbound contract's rule (isDispatched),
+ * so a Job jobfold does not manage shows its pod creations as computed but never sent.
+ */
+export function issuedCommands(log: readonly JobEvent[], managedBy: string | undefined): IssuedCommand[] {
+  const result: IssuedCommand[] = [];
+  for (const event of log) {
+    if (!issuesCommands(event.type)) continue;
+    const decision = event as CommandDecision;
+    const base = { seq: decision.seq ?? 0, at: decision.at, dispatched: isDispatched(probe(decision), managedBy) };
+    switch (decision.type) {
+      case 'PodsTerminationRequested':
+        result.push({
+          type: 'TerminatePod',
+          ...base,
+          cause: decision.cause,
+          reason: decision.reason,
+          message: decision.message,
+          // The fold writes index -1 for a pod without a completion index.
+          pods: decision.pods.map(({ name, uid, index }) => ({ name, uid, ...(index !== undefined && index >= 0 ? { index } : {}) })),
+        });
+        break;
+      case 'PodCreationsRequested':
+        result.push({ type: 'CreatePod', ...base, count: decision.count, ...(decision.indexes ? { indexes: decision.indexes } : {}) });
+        break;
+      case 'JobStatusSent':
+        result.push({ type: 'UpdateJobStatus', ...base, hash: decision.hash });
+        break;
+      default: {
+        const _exhaustive: never = decision;
+        return _exhaustive;
+      }
+    }
+  }
+  return result;
+}
+
+/** A command of the decision's kind, enough for isDispatched, which reads `type` and `cause`. */
+function probe(decision: CommandDecision): JobCommand {
+  const target = { commandId: '', clusterId: '', namespace: '', jobName: '', jobUid: '' };
+  switch (decision.type) {
+    case 'PodsTerminationRequested':
+      return {
+        type: 'TerminatePod',
+        ...target,
+        podName: '',
+        podUid: '',
+        reason: decision.reason,
+        message: decision.message,
+        cause: decision.cause,
+      };
+    case 'PodCreationsRequested':
+      return { type: 'CreatePod', ...target, index: undefined, templateHash: '' };
+    case 'JobStatusSent':
+      return { type: 'UpdateJobStatus', ...target, status: jobStatus(initialState()) };
+    default: {
+      const _exhaustive: never = decision;
+      return _exhaustive;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import type { JobSummary, LogEntry } from '../../shared/app/event-store.ts';
+import type { JobEvent } from '../../shared/job/evolve.ts';
+import { explainJob } from '../../shared/job/explain.ts';
+import type { JobState } from '../../shared/job/state.ts';
+import { jobStatus } from '../../shared/job/status.ts';
+import { issuedCommands } from './issued-commands.ts';
+import type { JobSpecViewSchema, JobViewSchema } from './schemas/job-schemas.ts';
+
+export type JobView = z.output<typeof JobViewSchema>;
+type JobSpecView = z.output<typeof JobSpecViewSchema>;
+
+/**
+ * The Job with everything `jobfold replay` shows: identity, the spec as the fold reads it,
+ * the status, the commands issued, the explanation in sentences, and where the log stands.
+ */
+export function jobView(summary: JobSummary, state: JobState, events: readonly JobEvent[], entries: readonly LogEntry[]): JobView {
+  const identity = state.identity;
+  const explanation = explainJob(state, events);
+  const last = entries.at(-1);
+  const status = jobStatus(state);
+  return {
+    job: {
+      clusterId: summary.clusterId,
+      namespace: summary.namespace,
+      name: identity?.name ?? summary.name,
+      uid: summary.uid,
+      ...(identity?.creationTimestamp ? { creationTimestamp: identity.creationTimestamp } : {}),
+    },
+    deleted: state.deleted,
+    spec: specView(state),
+    status: { ...status, conditions: [...status.conditions] },
+    commands: issuedCommands(events, state.settings?.managedBy),
+    explanation: {
+      outcome: explanation.outcome,
+      summary: explanation.summary,
+      conditions: explanation.conditions.map(({ type, status, reason, sentence }) => ({ type, status, reason, sentence })),
+      rejection: [...explanation.rejection],
+    },
+    log: { head: last?.seq ?? 0, ...(last ? { lastRecordedAt: last.recordedAt } : {}) },
+  };
+}
+
+/** The spec with batch/v1 defaults applied (JobSettings), plus the policies as written. */
+function specView(state: JobState): JobSpecView | null {
+  const { spec, settings } = state;
+  if (!spec || !settings) return null;
+  return {
+    completionMode: settings.indexed ? 'Indexed' : 'NonIndexed',
+    parallelism: settings.parallelism,
+    completions: settings.completions ?? null,
+    backoffLimit: settings.backoffLimit,
+    backoffLimitPerIndex: settings.backoffLimitPerIndex ?? null,
+    maxFailedIndexes: settings.maxFailedIndexes ?? null,
+    activeDeadlineSeconds: settings.activeDeadlineSeconds ?? null,
+    suspend: settings.suspend,
+    managedBy: settings.managedBy ?? null,
+    podReplacementPolicy: spec.podReplacementPolicy ?? null,
+    successPolicy: spec.successPolicy ?? null,
+    podFailurePolicy: spec.podFailurePolicy ?? null,
+  };
+}

@@ -1,0 +1,126 @@
+import type { z } from 'zod';
+import { componentSchemas, parameterSchema } from './openapi-schemas.ts';
+import { HistoryQuerySchema, ListQuerySchema, ObjectPathSchema, ObjectQuerySchema, StatusQuerySchema } from './params.ts';
+
+// The OpenAPI 3.1 document of the query API: the source of truth for docs/openapi.yaml
+// (`npm run docs`) and GET /v1/openapi.json. Parameters and response schemas are generated from
+// the zod schemas the routes parse and answer with; test/unit/query checks that every route is
+// described here and every response matches its schema.
+
+type Json = Record<string, unknown>;
+
+const JOB = '/v1/clusters/{cluster}/namespaces/{namespace}/jobs/{name}';
+const JOBSET = '/v1/clusters/{cluster}/namespaces/{namespace}/jobsets/{name}';
+
+const ref = (id: string): Json => ({ $ref: `#/components/schemas/${id}` });
+const jsonContent = (schema: Json): Json => ({ 'application/json': { schema } });
+const ok = (description: string, schema: Json): Json => ({ description, content: jsonContent(schema) });
+const response = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+
+/** The query parameters of a strict object schema, one OpenAPI parameter per field. */
+function queryParameters(schema: z.ZodObject): Json[] {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const { schema: fieldSchema, description } = parameterSchema(field as z.ZodType);
+    const required = !(field as z.ZodType).safeParse(undefined).success;
+    return { name, in: 'query', required, ...(description ? { description } : {}), schema: fieldSchema };
+  });
+}
+
+const objectPathParameters: Json[] = Object.keys(ObjectPathSchema.shape).map((name) => ({ $ref: `#/components/parameters/${name}` }));
+
+/** A GET on one object: path parameters, its query, and the errors every such route has. */
+function objectOperation(operationId: string, tag: string, summary: string, query: z.ZodObject, body: Json): Json {
+  return {
+    get: {
+      operationId,
+      tags: [tag],
+      summary,
+      parameters: [...objectPathParameters, ...queryParameters(query)],
+      responses: { 200: body, 400: response('BadRequest'), 404: response('NotFound'), 500: response('InternalError') },
+    },
+  };
+}
+
+function pathParameterComponents(): Json {
+  return Object.fromEntries(
+    Object.entries(ObjectPathSchema.shape).map(([name, field]) => {
+      const { schema, description } = parameterSchema(field);
+      return [name, { name, in: 'path', required: true, ...(description ? { description } : {}), schema }];
+    }),
+  );
+}
+
+const DESCRIPTION = [
+  'Read-only API over the logs jobfold keeps for every Kubernetes Job (and JobSet) of the fleet.',
+  'Every response is JSON. Errors have the shape `Error`: 400 names each bad parameter',
+  '(`query.limit`, `path.name`), 404 names the object not found, 405 answers any method but GET',
+  '(with `Allow: GET`), and 500 carries only a request id, never a stack trace.',
+  'Unknown query parameters are refused with 400.',
+].join(' ');
+
+/** Builds the document; `OPENAPI_DOCUMENT` holds the one the API serves. */
+export function openApiDocument(): Json {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'jobfold query API', version: '1.0.0', description: DESCRIPTION },
+    tags: [
+      { name: 'jobs', description: 'Jobs: the fleet list, one Job, its history, explanation and status in time.' },
+      { name: 'jobsets', description: 'JobSets, folded from the log of a JobSet stream.' },
+      { name: 'meta', description: 'This document.' },
+    ],
+    paths: {
+      '/v1/openapi.json': {
+        get: {
+          operationId: 'getOpenApiDocument',
+          tags: ['meta'],
+          summary: 'This OpenAPI document, as JSON',
+          responses: { 200: ok('The OpenAPI 3.1 document.', { type: 'object' }), 500: response('InternalError') },
+        },
+      },
+      '/v1/jobs': {
+        get: {
+          operationId: 'listJobs',
+          tags: ['jobs'],
+          summary: 'The fleet list: Jobs newest first, paged',
+          parameters: queryParameters(ListQuerySchema),
+          responses: {
+            200: ok('One page of Jobs.', ref('JobList')),
+            400: response('BadRequest'),
+            500: response('InternalError'),
+          },
+        },
+      },
+      [JOB]: objectOperation('getJob', 'jobs', 'The Job with its full status', ObjectQuerySchema, ok('The Job.', ref('JobView'))),
+      [`${JOB}/history`]: objectOperation(
+        'getJobHistory', 'jobs', "The Job's log, paged by seq", HistoryQuerySchema, ok('One page of log entries.', ref('HistoryPage')),
+      ),
+      [`${JOB}/explain`]: objectOperation(
+        'explainJob', 'jobs', 'Why the Job succeeded or failed, with its evidence', ObjectQuerySchema, ok('The explanation.', ref('Explanation')),
+      ),
+      [`${JOB}/status`]: objectOperation(
+        'getJobStatus', 'jobs', 'The status at a point in history', StatusQuerySchema, ok('The status at that point.', ref('JobStatusAt')),
+      ),
+      [JOBSET]: objectOperation(
+        'getJobSet', 'jobsets', 'The JobSet with its status and child Jobs', ObjectQuerySchema, ok('The JobSet.', ref('JobSetView')),
+      ),
+      [`${JOBSET}/history`]: objectOperation(
+        'getJobSetHistory', 'jobsets', "The JobSet's log, paged by seq", HistoryQuerySchema, ok('One page of log entries.', ref('HistoryPage')),
+      ),
+      [`${JOBSET}/explain`]: objectOperation(
+        'explainJobSet', 'jobsets', 'Why the JobSet completed, failed or restarted', ObjectQuerySchema, ok('The explanation.', ref('JobSetExplanation')),
+      ),
+    },
+    components: {
+      schemas: componentSchemas(),
+      parameters: pathParameterComponents(),
+      responses: {
+        BadRequest: ok('A parameter is invalid or unknown; `errors` names each one.', ref('Error')),
+        NotFound: ok('No Job (or JobSet) of that name (and uid) has a history in that cluster, or no such route.', ref('Error')),
+        MethodNotAllowed: ok('Any method but GET; the `Allow` header lists GET.', ref('Error')),
+        InternalError: ok('An unexpected failure; `requestId` identifies it in the logs.', ref('Error')),
+      },
+    },
+  };
+}
+
+export const OPENAPI_DOCUMENT: Json = openApiDocument();

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { ClusterIdSchema } from '../../shared/job/events.ts';
+import { TimeSchema } from '../../shared/k8s/schema-helpers.ts';
+
+// The request parameters of every route, parsed once at the boundary (parse-params.ts) and
+// documented from the same schemas (openapi.ts). Query strings are strings: numbers are parsed
+// from digits only, so `1e3`, ` 5` or `0x10` are refused rather than guessed at.
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DIGITS = /^[0-9]{1,15}$/;
+
+/** A whole number in a query string, within `min..max`. */
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(DIGITS, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const MAX_LIST_LIMIT = 100;
+export const DEFAULT_LIST_LIMIT = 20;
+export const MAX_HISTORY_LIMIT = 500;
+export const DEFAULT_HISTORY_LIMIT = 100;
+
+export const ClusterParamSchema = ClusterIdSchema.meta({
+  description: 'The cluster id: the `<clusterId>` of the event source `jobfold.cluster.<clusterId>`.',
+  examples: ['c1'],
+});
+export const NamespaceParamSchema = z
+  .string()
+  .max(63)
+  .regex(DNS1123_LABEL, 'must be a lowercase RFC 1123 label')
+  .meta({ description: 'The namespace (an RFC 1123 label).', examples: ['default'] });
+export const NameParamSchema = z
+  .string()
+  .max(253)
+  .regex(DNS1123_SUBDOMAIN, 'must be a lowercase RFC 1123 subdomain')
+  .meta({ description: 'The object name (an RFC 1123 subdomain).', examples: ['foobar'] });
+export const UidParamSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .meta({ description: 'metadata.uid, to pick one object when its name was reused; default: the most recently created.' });
+
+/** `/v1/clusters/{cluster}/namespaces/{namespace}/jobs/{name}` and its JobSet twin. */
+export const ObjectPathSchema = z.object({
+  cluster: ClusterParamSchema,
+  namespace: NamespaceParamSchema,
+  name: NameParamSchema,
+});
+export type ObjectPath = z.output<typeof ObjectPathSchema>;
+
+export const ListQuerySchema = z.strictObject({
+  cluster: ClusterParamSchema.optional(),
+  namespace: NamespaceParamSchema.optional(),
+  condition: z
+    .string()
+    .max(63)
+    .regex(/^[A-Za-z][A-Za-z0-9]*$/, 'must be a condition type such as Complete or Failed')
+    .optional()
+    .meta({ description: 'Only Jobs whose latest condition has this type (`Complete`, `Failed`, `SuccessCriteriaMet`, `FailureTarget`, `Suspended`, `Rejected`).' }),
+  limit: wholeNumber(1, MAX_LIST_LIMIT)
+    .default(DEFAULT_LIST_LIMIT)
+    .meta({ description: `Page size, 1..${MAX_LIST_LIMIT}.` }),
+  cursor: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .meta({ description: 'Opaque: the `nextCursor` of the previous page, with the same filters.' }),
+});
+export type ListQuery = z.output<typeof ListQuerySchema>;
+
+/** Routes that name one object take `uid` only. */
+export const ObjectQuerySchema = z.strictObject({ uid: UidParamSchema.optional() });
+
+export const HistoryQuerySchema = z.strictObject({
+  uid: UidParamSchema.optional(),
+  after: wholeNumber(0, Number.MAX_SAFE_INTEGER)
+    .default(0)
+    .meta({ description: 'Return entries with a larger seq: the `nextAfter` of the previous page (0 = from the start).' }),
+  limit: wholeNumber(1, MAX_HISTORY_LIMIT)
+    .default(DEFAULT_HISTORY_LIMIT)
+    .meta({ description: `Page size, 1..${MAX_HISTORY_LIMIT}.` }),
+});
+export type HistoryQuery = z.output<typeof HistoryQuerySchema>;
+
+/** A point in a log: a log position, or a time compared with each entry's `recordedAt`. */
+export type LogPoint = { readonly seq: number } | { readonly time: string };
+
+export const AtParamSchema = z
+  .union(
+    [
+      z.string().regex(DIGITS).transform((s): LogPoint => ({ seq: Number(s) })),
+      TimeSchema.transform((time): LogPoint => ({ time })),
+    ],
+    { error: 'must be a log position (a whole number) or an RFC 3339 time' },
+  )
+  .meta({
+    description:
+      'A log position (`42`: the status after folding entries 1..42), or an RFC 3339 time ' +
+      '(`2026-01-01T00:05:00Z`: the status after folding every entry recorded by then, i.e. the ' +
+      'longest prefix of the log whose `recordedAt` is at or before that time). Default: the head.',
+  });
+
+export const StatusQuerySchema = z.strictObject({
+  uid: UidParamSchema.optional(),
+  at: AtParamSchema.optional(),
+});
+export type StatusQuery = z.output<typeof StatusQuerySchema>;

@@ -1,0 +1,19 @@
+import type { QueryRoute } from './http.ts';
+import { jobSetRoutes } from './jobsets/jobset-routes.ts';
+import { explainJobRoute } from './routes/explain-job.ts';
+import { getJobRoute } from './routes/get-job.ts';
+import { jobHistoryRoute } from './routes/job-history.ts';
+import { jobStatusRoute } from './routes/job-status.ts';
+import { listJobsRoute } from './routes/list-jobs.ts';
+import { openApiRoute } from './routes/openapi-document.ts';
+
+/** Every route of the query API (each is described in openapi.ts; a test holds them equal). */
+export const QUERY_ROUTES: readonly QueryRoute[] = [
+  openApiRoute,
+  listJobsRoute,
+  getJobRoute,
+  jobHistoryRoute,
+  explainJobRoute,
+  jobStatusRoute,
+  ...jobSetRoutes,
+];

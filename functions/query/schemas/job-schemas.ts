@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { TerminationCauseSchema } from '../../../shared/job/decisions.ts';
+import { PodFailurePolicySchema, SuccessPolicySchema } from '../../../shared/k8s/job.ts';
+import { ConditionViewSchema, LogHeadSchema, ObjectIdentitySchema, TimeViewSchema } from './common-schemas.ts';
+import { apiSchemas } from './registry.ts';
+
+// The Job routes' responses: the fleet list, the Job view, and the status at a point in time.
+
+const count = z.number().int().min(0);
+
+export const JobSummarySchema = z
+  .strictObject({
+    kind: z.enum(['Job', 'JobSet']),
+    clusterId: z.string(),
+    namespace: z.string(),
+    name: z.string(),
+    uid: z.string(),
+    latestCondition: z
+      .strictObject({
+        type: z.string(),
+        status: z.string(),
+        reason: z.string().optional(),
+        message: z.string().optional(),
+        lastTransitionTime: TimeViewSchema.optional(),
+      })
+      .optional()
+      .meta({ description: 'The last condition set (`Rejected` for a Job whose spec failed validation).' }),
+    finishedAt: TimeViewSchema.optional().meta({ description: 'When Complete or Failed became True.' }),
+    createdAt: TimeViewSchema.meta({ description: 'metadata.creationTimestamp: the list is ordered by it, newest first.' }),
+    updatedAt: TimeViewSchema,
+  })
+  .register(apiSchemas, { id: 'JobSummary', description: 'One row of the fleet view.' });
+
+export const JobListSchema = z
+  .strictObject({
+    items: z.array(JobSummarySchema),
+    nextCursor: z.string().optional().meta({ description: 'Present when there may be more: pass it as `cursor`.' }),
+  })
+  .register(apiSchemas, { id: 'JobList' });
+
+export const JobStatusViewSchema = z
+  .strictObject({
+    conditions: z.array(ConditionViewSchema),
+    startTime: TimeViewSchema.nullable(),
+    completionTime: TimeViewSchema.nullable(),
+    active: count,
+    ready: count,
+    terminating: count,
+    succeeded: count,
+    failed: count,
+    completedIndexes: z.string(),
+    failedIndexes: z.string().nullable().meta({ description: 'null unless backoffLimitPerIndex is set.' }),
+  })
+  .register(apiSchemas, { id: 'JobStatus', description: 'batch/v1 JobStatus as jobfold computes it.' });
+
+export const JobSpecViewSchema = z
+  .strictObject({
+    completionMode: z.enum(['NonIndexed', 'Indexed']),
+    parallelism: count,
+    completions: count.nullable().meta({ description: 'null for a work-queue Job.' }),
+    backoffLimit: count,
+    backoffLimitPerIndex: count.nullable(),
+    maxFailedIndexes: count.nullable(),
+    activeDeadlineSeconds: z.number().int().nullable(),
+    suspend: z.boolean(),
+    managedBy: z.string().nullable(),
+    podReplacementPolicy: z.string().nullable(),
+    successPolicy: SuccessPolicySchema.nullable(),
+    podFailurePolicy: PodFailurePolicySchema.nullable(),
+  })
+  .register(apiSchemas, { id: 'JobSpecSummary', description: 'The spec fields the fold works with, batch/v1 defaults applied.' });
+
+const issued = { seq: z.number().int().min(1), at: TimeViewSchema, dispatched: z.boolean().meta({ description: 'Sent to the cluster; false when only computed and logged (a Job jobfold does not manage).' }) };
+
+export const IssuedCommandSchema = z
+  .discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('TerminatePod'),
+      ...issued,
+      cause: TerminationCauseSchema,
+      reason: z.string(),
+      message: z.string(),
+      pods: z.array(z.strictObject({ name: z.string(), uid: z.string(), index: z.number().int().optional() })),
+    }),
+    z.strictObject({
+      type: z.literal('CreatePod'),
+      ...issued,
+      count: z.number().int().min(1),
+      indexes: z.array(z.number().int().min(0)).optional(),
+    }),
+    z.strictObject({ type: z.literal('UpdateJobStatus'), ...issued, hash: z.string() }),
+  ])
+  .register(apiSchemas, { id: 'IssuedCommand', description: 'Commands one logged decision issued (seq: the decision\'s log position).' });
+
+export const JobOutcomeSchema = z
+  .enum(['Unknown', 'Rejected', 'Pending', 'Running', 'Suspended', 'Succeeding', 'Failing', 'Succeeded', 'Failed'])
+  .register(apiSchemas, { id: 'JobOutcome', description: 'Where the Job stands, in one word.' });
+
+export const JobViewSchema = z
+  .strictObject({
+    job: ObjectIdentitySchema.extend({ creationTimestamp: TimeViewSchema.optional() }),
+    deleted: z.boolean().meta({ description: 'The Job was deleted in its cluster; its history stays.' }),
+    spec: JobSpecViewSchema.nullable(),
+    status: JobStatusViewSchema,
+    commands: z.array(IssuedCommandSchema),
+    explanation: z.strictObject({
+      outcome: JobOutcomeSchema,
+      summary: z.string(),
+      conditions: z.array(z.strictObject({ type: z.string(), status: z.string(), reason: z.string(), sentence: z.string() })),
+      rejection: z.array(z.string()),
+    }),
+    log: LogHeadSchema,
+  })
+  .register(apiSchemas, { id: 'JobView', description: 'A Job with its full status: what `jobfold replay` shows.' });
+
+export const StatusAtSchema = z
+  .strictObject({
+    job: ObjectIdentitySchema,
+    at: z.strictObject({
+      seq: z.number().int().min(0).meta({ description: 'The last entry folded (0: none).' }),
+      recordedAt: TimeViewSchema.optional(),
+    }),
+    head: z.number().int().min(0),
+    outcome: JobOutcomeSchema,
+    status: JobStatusViewSchema,
+  })
+  .register(apiSchemas, { id: 'JobStatusAt', description: 'The status after folding the log up to `at`.' });
