@@ -2,6 +2,7 @@ import { explainJob } from '../shared/job/explain.ts';
 import { JOBFOLD_DEFAULT_GATES } from '../shared/job/gates.ts';
 import { playJobScenario, scenarioGates } from './scenario/play-job-scenario.ts';
 import { describeJob } from './replay/describe-job.ts';
+import { replayJobSet } from './replay/jobset-replay.ts';
 import { loadReplayInput, type ReplayInput } from './replay/load-input.ts';
 import { playJsonl } from './replay/play-jsonl.ts';
 import { parseReplayArgs, type ReplayArgs } from './replay/replay-args.ts';
@@ -28,6 +29,9 @@ export function replayCommand(args: readonly string[], output: ReplayOutput = CO
       output.out(REPLAY_HELP);
       return 0;
     }
+    // A JobSet scenario or trace goes to the JobSet replay.
+    const jobSet = replayJobSet(parsed, output);
+    if (jobSet !== undefined) return jobSet;
     const input = loadReplayInput(parsed.file);
     const run = play(input, parsed);
     const source: ReplaySource = {

@@ -6,8 +6,7 @@ import type { NewEntry, StreamId } from './event-store.ts';
 /**
  * A Job owned by a JobSet reports its status to the JobSet's log, as jobfold computed it — so
  * the JobSet's failure policy matches the reasons jobfold decided (`PodFailurePolicy_<name>`,
- * KEP-4443), whatever the cluster's own controller writes. The eventId names the status, so
- * the same status is stored once.
+ * KEP-4443), whatever the cluster's own controller writes.
  */
 export function childJobStatusEntry(state: JobState, now: string): { stream: StreamId; entry: NewEntry } | undefined {
   const identity = state.identity;
@@ -35,6 +34,9 @@ export function childJobStatusEntry(state: JobState, now: string): { stream: Str
       })),
     },
   };
+  // Named by the status, so an unchanged status is stored once however often the Job is
+  // reconciled. (A status that comes back after another, ready 1 → 0 → 1, is then not stored
+  // again; the JobSet acts on failures and completions, which never come back.)
   const eventId = `${identity.uid}/status/${stableHash(job)}`;
   return {
     stream: { kind: 'JobSet', clusterId: identity.clusterId, namespace: identity.namespace, uid: owner.uid },

@@ -31,6 +31,8 @@ export interface JobSetReconcileDeps {
   readonly store: EventStore;
   readonly clock: () => string;
   readonly maxAttempts?: number;
+  /** Write a snapshot once this many entries follow the last one. */
+  readonly snapshotEvery?: number;
 }
 
 export interface JobSetReconcileOutcome {
@@ -59,7 +61,7 @@ export async function reconcileJobSet(deps: JobSetReconcileDeps, stream: StreamI
 }
 
 async function reconcileOnce(deps: JobSetReconcileDeps, stream: StreamId, attempt: number): Promise<JobSetReconcileOutcome> {
-  const { state, head } = await loadJobSetState(deps.store, stream);
+  const { state, head, snapshotSeq } = await loadJobSetState(deps.store, stream);
   const now = deps.clock();
   const settled = settle(state, now);
   const decisions = settled.events.slice(0, MAX_COMMIT_ENTRIES);
@@ -77,23 +79,37 @@ async function reconcileOnce(deps: JobSetReconcileDeps, stream: StreamId, attemp
     ...jobSetConditionEvents(identity, entries.map((e, i) => ({ eventId: e.eventId, decision: decisions[i] as JobSetDecisionEvent }))),
   ];
   const outcome = { stream, head: head + entries.length, decisions, commands: settled.commands, published, attempts: attempt };
-  if (entries.length === 0) return outcome;
+  const snapshotDue = head + entries.length - snapshotSeq >= (deps.snapshotEvery ?? 50);
+  if (entries.length === 0 && !snapshotDue) return outcome;
+  let folded = state;
+  for (const decision of decisions) folded = evolveJobSet(folded, decision);
   await deps.store.commit(stream, {
     expectedHead: head,
     recordedAt: now,
     entries,
     outbox: outboxItems(entries[0]?.eventId ?? 'none', published, now),
-    summary: jobSetSummary(settled.state, now),
+    snapshot: snapshotDue ? { seq: head + entries.length, state: folded } : undefined,
+    summary: jobSetSummary(folded, now),
   });
   return outcome;
 }
 
-/** Folds a JobSet's whole log (JobSet logs are short: a few events per child Job). */
-export async function loadJobSetState(store: EventStore, stream: StreamId): Promise<{ state: JobSetState; head: number; entries: LogEntry[] }> {
-  const { entries, head } = await store.read(stream);
-  let state = initialJobSetState();
+/**
+ * The JobSet's state at the head of its log: the snapshot (the JobSet state is plain JSON) and
+ * the entries after it. `fromStart` folds the whole log instead, for views that need every
+ * decision.
+ */
+export async function loadJobSetState(
+  store: EventStore,
+  stream: StreamId,
+  options: { fromStart?: boolean } = {},
+): Promise<{ state: JobSetState; head: number; entries: LogEntry[]; snapshotSeq: number }> {
+  const snapshot = options.fromStart ? undefined : await store.loadSnapshot(stream);
+  const snapshotSeq = snapshot?.seq ?? 0;
+  const { entries, head } = await store.read(stream, { afterSeq: snapshotSeq });
+  let state = snapshot ? (snapshot.state as JobSetState) : initialJobSetState();
   for (const entry of entries) state = evolveJobSet(state, jobSetEntryEvent(entry));
-  return { state, head, entries };
+  return { state, head: Math.max(head, snapshotSeq), entries, snapshotSeq };
 }
 
 /** Reads a stored JobSet entry back; observations are parsed again, decisions are our own. */
