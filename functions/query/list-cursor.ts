@@ -1,11 +1,14 @@
+import type { StreamId } from '../../shared/app/event-store.ts';
 import { BadRequestError } from './http-errors.ts';
 
 // The fleet list's `cursor` is opaque to clients: the store's cursor and the filters it was
-// made for, base64url-encoded. A cursor used with other filters would resume a different
-// listing (in DynamoDB, a different index), so it is refused instead of silently misread.
+// made for, base64url-encoded. A cursor used with other filters (or the other list: Jobs or
+// JobSets) would resume a different listing (in DynamoDB, a different index), so it is refused
+// instead of silently misread.
 
-/** The filters a cursor is bound to. */
+/** The list and the filters a cursor is bound to. */
 export interface CursorFilters {
+  readonly kind: StreamId['kind'];
   readonly cluster?: string;
   readonly namespace?: string;
   readonly condition?: string;
@@ -35,7 +38,7 @@ export function invalidCursor(message: string): BadRequestError {
 }
 
 function filterKey(filters: CursorFilters): string {
-  return JSON.stringify([filters.cluster ?? null, filters.namespace ?? null, filters.condition ?? null]);
+  return JSON.stringify([filters.kind, filters.cluster ?? null, filters.namespace ?? null, filters.condition ?? null]);
 }
 
 function isPayload(value: unknown): value is { f: string; c: string } {

@@ -5,6 +5,7 @@ import './schemas/common-schemas.ts';
 import './schemas/job-schemas.ts';
 import './schemas/history-schemas.ts';
 import './schemas/explanation-schemas.ts';
+import './jobsets/jobset-explanation-schemas.ts';
 import './jobsets/jobset-schemas.ts';
 
 type JsonSchema = Record<string, unknown>;

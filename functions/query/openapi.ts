@@ -1,6 +1,13 @@
 import type { z } from 'zod';
 import { componentSchemas, parameterSchema } from './openapi-schemas.ts';
-import { HistoryQuerySchema, ListQuerySchema, ObjectPathSchema, ObjectQuerySchema, StatusQuerySchema } from './params.ts';
+import {
+  HistoryQuerySchema,
+  JobSetListQuerySchema,
+  ListQuerySchema,
+  ObjectPathSchema,
+  ObjectQuerySchema,
+  StatusQuerySchema,
+} from './params.ts';
 
 // The OpenAPI 3.1 document of the query API: the source of truth for docs/openapi.yaml
 // (`npm run docs`) and GET /v1/openapi.json. Parameters and response schemas are generated from
@@ -41,6 +48,19 @@ function objectOperation(operationId: string, tag: string, summary: string, quer
   };
 }
 
+/** A GET on a fleet list: its filters and paging, and the errors of a list. */
+function listOperation(operationId: string, tag: string, summary: string, query: z.ZodObject, body: Json): Json {
+  return {
+    get: {
+      operationId,
+      tags: [tag],
+      summary,
+      parameters: queryParameters(query),
+      responses: { 200: body, 400: response('BadRequest'), 500: response('InternalError') },
+    },
+  };
+}
+
 function pathParameterComponents(): Json {
   return Object.fromEntries(
     Object.entries(ObjectPathSchema.shape).map(([name, field]) => {
@@ -65,7 +85,7 @@ export function openApiDocument(): Json {
     info: { title: 'jobfold query API', version: '1.0.0', description: DESCRIPTION },
     tags: [
       { name: 'jobs', description: 'Jobs: the fleet list, one Job, its history, explanation and status in time.' },
-      { name: 'jobsets', description: 'JobSets, folded from the log of a JobSet stream.' },
+      { name: 'jobsets', description: 'JobSets: the fleet list, one JobSet, its history and explanation.' },
       { name: 'meta', description: 'This document.' },
     ],
     paths: {
@@ -77,19 +97,7 @@ export function openApiDocument(): Json {
           responses: { 200: ok('The OpenAPI 3.1 document.', { type: 'object' }), 500: response('InternalError') },
         },
       },
-      '/v1/jobs': {
-        get: {
-          operationId: 'listJobs',
-          tags: ['jobs'],
-          summary: 'The fleet list: Jobs newest first, paged',
-          parameters: queryParameters(ListQuerySchema),
-          responses: {
-            200: ok('One page of Jobs.', ref('JobList')),
-            400: response('BadRequest'),
-            500: response('InternalError'),
-          },
-        },
-      },
+      '/v1/jobs': listOperation('listJobs', 'jobs', 'The fleet list: Jobs newest first, paged', ListQuerySchema, ok('One page of Jobs.', ref('JobList'))),
       [JOB]: objectOperation('getJob', 'jobs', 'The Job with its full status', ObjectQuerySchema, ok('The Job.', ref('JobView'))),
       [`${JOB}/history`]: objectOperation(
         'getJobHistory', 'jobs', "The Job's log, paged by seq", HistoryQuerySchema, ok('One page of log entries.', ref('HistoryPage')),
@@ -99,6 +107,9 @@ export function openApiDocument(): Json {
       ),
       [`${JOB}/status`]: objectOperation(
         'getJobStatus', 'jobs', 'The status at a point in history', StatusQuerySchema, ok('The status at that point.', ref('JobStatusAt')),
+      ),
+      '/v1/jobsets': listOperation(
+        'listJobSets', 'jobsets', 'The fleet list: JobSets newest first, paged', JobSetListQuerySchema, ok('One page of JobSets.', ref('JobList')),
       ),
       [JOBSET]: objectOperation(
         'getJobSet', 'jobsets', 'The JobSet with its status and child Jobs', ObjectQuerySchema, ok('The JobSet.', ref('JobSetView')),

@@ -51,24 +51,38 @@ export const ObjectPathSchema = z.object({
 });
 export type ObjectPath = z.output<typeof ObjectPathSchema>;
 
-export const ListQuerySchema = z.strictObject({
-  cluster: ClusterParamSchema.optional(),
-  namespace: NamespaceParamSchema.optional(),
-  condition: z
+const listCursorParam = z
+  .string()
+  .min(1)
+  .max(4096)
+  .optional()
+  .meta({ description: 'Opaque: the `nextCursor` of the previous page, with the same filters.' });
+
+const conditionParam = (objects: string, examples: string) =>
+  z
     .string()
     .max(63)
     .regex(/^[A-Za-z][A-Za-z0-9]*$/, 'must be a condition type such as Complete or Failed')
     .optional()
-    .meta({ description: 'Only Jobs whose latest condition has this type (`Complete`, `Failed`, `SuccessCriteriaMet`, `FailureTarget`, `Suspended`, `Rejected`).' }),
+    .meta({ description: `Only ${objects} whose latest condition has this type (${examples}).` });
+
+/** `GET /v1/jobs`: the fleet list of Jobs. */
+export const ListQuerySchema = z.strictObject({
+  cluster: ClusterParamSchema.optional(),
+  namespace: NamespaceParamSchema.optional(),
+  condition: conditionParam('Jobs', '`Complete`, `Failed`, `SuccessCriteriaMet`, `FailureTarget`, `Suspended`, `Rejected`'),
   limit: wholeNumber(1, MAX_LIST_LIMIT)
     .default(DEFAULT_LIST_LIMIT)
     .meta({ description: `Page size, 1..${MAX_LIST_LIMIT}.` }),
-  cursor: z
-    .string()
-    .min(1)
-    .max(4096)
-    .optional()
-    .meta({ description: 'Opaque: the `nextCursor` of the previous page, with the same filters.' }),
+  cursor: listCursorParam,
+});
+
+/** `GET /v1/jobsets`: the same filters, with the JobSet condition types. */
+export const JobSetListQuerySchema = ListQuerySchema.extend({
+  condition: conditionParam(
+    'JobSets',
+    '`Completed`, `Failed`, `Suspended`, `StartupPolicyInProgress`, `StartupPolicyCompleted`, `RestartingJobSet`',
+  ),
 });
 export type ListQuery = z.output<typeof ListQuerySchema>;
 

@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { ConditionViewSchema, LogHeadSchema, ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
 import { apiSchemas } from '../schemas/registry.ts';
+import { JobSetOutcomeSchema } from './jobset-explanation-schemas.ts';
 
-// The JobSet routes' responses: the same shape as the Job routes', with the JobSet fold's status.
+// The JobSet routes' responses: the same shape as the Job routes', with the JobSet fold's status
+// (the explanation's schemas are in jobset-explanation-schemas.ts).
 
 const count = z.number().int().min(0);
-
-export const JobSetOutcomeSchema = z
-  .enum(['Unknown', 'Rejected', 'Suspended', 'Running', 'Restarting', 'Completed', 'Failed'])
-  .register(apiSchemas, { id: 'JobSetOutcome' });
 
 export const JobSetStatusViewSchema = z
   .strictObject({
@@ -59,28 +57,6 @@ export const JobSetCommandSchema = z
   })
   .register(apiSchemas, { id: 'JobSetCommand' });
 
-/** A decision that explains the outcome, with the log entry that tipped it. */
-export const JobSetReasonSchema = z
-  .strictObject({
-    seq: z.number().int().min(1),
-    type: z.enum(['JobSetCompleted', 'JobSetFailed', 'JobSetRestarted', 'JobSetRejected']),
-    at: TimeViewSchema,
-    sentence: z.string(),
-    decision: z.record(z.string(), z.unknown()).meta({ description: 'The decision as logged, with its evidence.' }),
-    tippingEvent: z.strictObject({ seq: z.number().int(), type: z.string(), at: TimeViewSchema }).optional(),
-  })
-  .register(apiSchemas, { id: 'JobSetReason' });
-
-export const JobSetExplanationSchema = z
-  .strictObject({
-    jobSet: ObjectIdentitySchema,
-    outcome: JobSetOutcomeSchema,
-    summary: z.string(),
-    reasons: z.array(JobSetReasonSchema),
-    rejection: z.array(z.string()),
-  })
-  .register(apiSchemas, { id: 'JobSetExplanation', description: 'Why the JobSet is where it is.' });
-
 export const JobSetViewSchema = z
   .strictObject({
     jobSet: ObjectIdentitySchema,
@@ -98,7 +74,12 @@ export const JobSetViewSchema = z
       }),
     ),
     commands: z.array(JobSetCommandSchema),
-    explanation: z.strictObject({ outcome: JobSetOutcomeSchema, summary: z.string() }),
+    explanation: z.strictObject({
+      outcome: JobSetOutcomeSchema,
+      summary: z.string(),
+      conditions: z.array(z.strictObject({ type: z.string(), status: z.string(), reason: z.string(), sentence: z.string() })),
+      rejection: z.array(z.string()),
+    }),
     log: LogHeadSchema,
   })
   .register(apiSchemas, { id: 'JobSetView', description: 'A JobSet with its status, child Jobs and commands.' });

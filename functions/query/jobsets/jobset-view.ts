@@ -1,13 +1,7 @@
 import type { z } from 'zod';
 import type { JobSummary, LogEntry } from '../../../shared/app/event-store.ts';
-import {
-  jobSetStatus,
-  listChildJobs,
-  type DefaultedJobSetSpec,
-  type JobSetEvent,
-  type JobSetState,
-} from '../../../shared/jobset/index.ts';
-import { explainJobSet } from './explain-jobset.ts';
+import type { JobSetExplanation, LoggedJobSetDecision } from '../../../shared/jobset/explain.ts';
+import { jobSetStatus, listChildJobs, type DefaultedJobSetSpec, type JobSetState } from '../../../shared/jobset/index.ts';
 import type { JobSetCommandSchema, JobSetSpecViewSchema, JobSetViewSchema } from './jobset-schemas.ts';
 
 export type JobSetView = z.output<typeof JobSetViewSchema>;
@@ -21,14 +15,24 @@ const COMMAND_OF = {
   ResumeJobIssued: 'ResumeJob',
 } as const;
 
-/** The JobSet with its defaulted spec, status, child Jobs, the commands issued and where the log stands. */
-export function jobSetView(summary: JobSummary, state: JobSetState, events: readonly JobSetEvent[], entries: readonly LogEntry[]): JobSetView {
-  const identity = { clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid };
-  const explanation = explainJobSet(identity, state, events);
+/** What the JobSet routes read: the fleet row, the state at the head, the log and its decisions. */
+export interface JobSetLog {
+  readonly summary: JobSummary;
+  readonly state: JobSetState;
+  readonly entries: readonly LogEntry[];
+  readonly decisions: readonly LoggedJobSetDecision[];
+}
+
+/**
+ * The JobSet with its defaulted spec, status, child Jobs, the commands issued, the explanation
+ * in sentences (`explanation`: explainJobSet over the same log) and where the log stands.
+ */
+export function jobSetView(log: JobSetLog, explanation: JobSetExplanation): JobSetView {
+  const { summary, state, entries, decisions } = log;
   const last = entries.at(-1);
   const status = jobSetStatus(state);
   return {
-    jobSet: identity,
+    jobSet: objectIdentity(summary),
     deleted: state.deleted,
     spec: state.jobSet ? specView(state.jobSet.spec) : null,
     status: { ...status, conditions: [...status.conditions], replicatedJobsStatus: [...status.replicatedJobsStatus] },
@@ -40,21 +44,31 @@ export function jobSetView(summary: JobSummary, state: JobSetState, events: read
       suspend,
       terminating,
     })),
-    commands: commandViews(events),
-    explanation: { outcome: explanation.outcome, summary: explanation.summary },
+    commands: commandViews(decisions),
+    explanation: {
+      outcome: explanation.outcome,
+      summary: explanation.summary,
+      conditions: explanation.conditions.map(({ type, status, reason, sentence }) => ({ type, status, reason, sentence })),
+      rejection: [...explanation.rejection],
+    },
     log: { head: last?.seq ?? 0, ...(last ? { lastRecordedAt: last.recordedAt } : {}) },
   };
 }
 
-/** The commands the JobSet fold issued, in log order (event i has seq i + 1). */
-function commandViews(events: readonly JobSetEvent[]): JobSetCommandView[] {
+/** The cluster, namespace, name and uid of a fleet row. */
+export function objectIdentity(summary: JobSummary): JobSetView['jobSet'] {
+  return { clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid };
+}
+
+/** The commands the JobSet fold issued, in log order. */
+function commandViews(decisions: readonly LoggedJobSetDecision[]): JobSetCommandView[] {
   const result: JobSetCommandView[] = [];
-  events.forEach((event, i) => {
+  for (const { seq, event } of decisions) {
     if (event.type in COMMAND_OF && 'commandId' in event) {
       const type = COMMAND_OF[event.type as keyof typeof COMMAND_OF];
-      result.push({ seq: i + 1, at: event.at, type, commandId: event.commandId, name: event.name });
+      result.push({ seq, at: event.at, type, commandId: event.commandId, name: event.name });
     }
-  });
+  }
   return result;
 }
 

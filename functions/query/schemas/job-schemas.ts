@@ -29,14 +29,14 @@ export const JobSummarySchema = z
     createdAt: TimeViewSchema.meta({ description: 'metadata.creationTimestamp: the list is ordered by it, newest first.' }),
     updatedAt: TimeViewSchema,
   })
-  .register(apiSchemas, { id: 'JobSummary', description: 'One row of the fleet view.' });
+  .register(apiSchemas, { id: 'JobSummary', description: 'One row of the fleet view: a Job, or a JobSet in `GET /v1/jobsets`.' });
 
 export const JobListSchema = z
   .strictObject({
     items: z.array(JobSummarySchema),
     nextCursor: z.string().optional().meta({ description: 'Present when there may be more: pass it as `cursor`.' }),
   })
-  .register(apiSchemas, { id: 'JobList' });
+  .register(apiSchemas, { id: 'JobList', description: 'One page of the fleet list (of Jobs, or of JobSets).' });
 
 export const JobStatusViewSchema = z
   .strictObject({

@@ -6,23 +6,29 @@ import { jobStatus } from '../../../shared/job/status.ts';
 import { playJobScenario } from '../../../cli/scenario/play-job-scenario.ts';
 import { HistoryPageSchema } from '../../../functions/query/schemas/history-schemas.ts';
 import { JobListSchema, JobViewSchema, StatusAtSchema } from '../../../functions/query/schemas/job-schemas.ts';
+import { JobSetExplanationSchema } from '../../../functions/query/jobsets/jobset-explanation-schemas.ts';
 import { JobSetViewSchema } from '../../../functions/query/jobsets/jobset-schemas.ts';
 import { buildFleet, plainJobName, STORY_2 } from '../../unit/query/support/fleet.ts';
+import { buildJobSetFleet, JOBSET_NAME, plainJobSetName } from '../../unit/query/support/jobset-fleet.ts';
 import { jobPath, jobSetPath, queryClient, type Get } from '../../unit/query/support/query-client.ts';
 import { aService, loadScenario } from '../../unit/query/support/service-fleet.ts';
 import { freshTable, localClient } from '../store/local-table.ts';
 
-// The query API over DynamoDB Local: the same fleet as the unit tests (fewer plain Jobs), built
-// by ingest and reconcile on the DynamoDB store, read through the real handler.
+// The query API over DynamoDB Local: the same fleets as the unit tests (fewer plain Jobs and
+// JobSets), built by ingest and the reconcilers on the DynamoDB store, read through the real
+// handler. The JobSets have a table of their own, so their child Jobs stay out of the Job list.
 
 let client: DynamoDBClient;
 let get: Get;
+let getJobSets: Get;
 beforeAll(async () => {
   client = localClient();
-  const store = new DynamoDbEventStore({ client, tableName: await freshTable(client) });
-  const service = aService(store);
+  const service = aService(new DynamoDbEventStore({ client, tableName: await freshTable(client) }));
   await buildFleet(service, 5);
   get = queryClient(service);
+  const jobSets = aService(new DynamoDbEventStore({ client, tableName: await freshTable(client) }));
+  await buildJobSetFleet(jobSets, 3);
+  getJobSets = queryClient(jobSets);
 });
 afterAll(() => client.destroy());
 
@@ -90,11 +96,45 @@ describe('the query API on DynamoDB', () => {
     expect(interim.body.outcome).toBe('Succeeding');
   });
 
-  it('shows the JobSet, and 404 for unknown objects', async () => {
-    const jobSet = await get(jobSetPath('c1', 'default', 'restart-job-example'));
-    expect(JobSetViewSchema.parse(jobSet.body)).toEqual(jobSet.body);
-    expect(jobSet.body.status.terminalState).toBe('Failed');
+  it('answers 404 for unknown objects', async () => {
     expect(await get(jobPath('c1', 'default', 'nope'))).toMatchObject({ status: 404, body: { message: 'job default/nope not found in cluster c1' } });
     expect((await get(jobSetPath('c1', 'default', 'nope'))).status).toBe(404);
+  });
+});
+
+describe('the JobSet routes on DynamoDB', () => {
+  it('lists the JobSets newest first and pages them with the opaque cursor', async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const { status, body } = await getJobSets('/v1/jobsets', { limit: '2', ...(cursor ? { cursor } : {}) });
+      expect(status).toBe(200);
+      JobListSchema.parse(body);
+      seen.push(...body.items.map((i: { clusterId: string; name: string }) => `${i.clusterId}/${i.name}`));
+      cursor = body.nextCursor;
+    } while (cursor !== undefined);
+    expect(seen).toEqual([2, 1, 0].map((i) => `c3/${plainJobSetName(i)}`).concat([`c2/${JOBSET_NAME}`, `c1/${JOBSET_NAME}`]));
+    const failed = await getJobSets('/v1/jobsets', { condition: 'Failed' });
+    expect(failed.body.items.map((i: { clusterId: string }) => i.clusterId)).toEqual(['c1']);
+  });
+
+  it('shows the failed JobSet and explains its failure by rule failurePolicyRule0', async () => {
+    const view = await getJobSets(jobSetPath('c1', 'default', JOBSET_NAME));
+    expect(JobSetViewSchema.parse(view.body)).toEqual(view.body);
+    expect(view.body.status.terminalState).toBe('Failed');
+    const { body } = await getJobSets(jobSetPath('c1', 'default', JOBSET_NAME, '/explain'));
+    expect(JobSetExplanationSchema.parse(body)).toEqual(body);
+    expect(body.conditions[0].evidence).toMatchObject({ rule: { name: 'failurePolicyRule0' }, failedJob: { reason: 'PodFailurePolicy_ExitCode2' } });
+  });
+
+  it('explains the restart by rule failurePolicyRule1', async () => {
+    const { body } = await getJobSets(jobSetPath('c2', 'default', JOBSET_NAME, '/explain'));
+    expect(JobSetExplanationSchema.parse(body)).toEqual(body);
+    expect(body.restarts).toBe(1);
+    expect(body.events.find((e: { type: string }) => e.type === 'JobSetRestarted').decision).toMatchObject({
+      action: 'RestartJobSet',
+      rule: { name: 'failurePolicyRule1' },
+      failedJob: { reason: 'PodFailurePolicy_ExitCode3' },
+    });
   });
 });

@@ -1,24 +1,21 @@
 import type { StreamId } from '../../../../shared/app/event-store.ts';
-import { writeJobSetFixture } from './jobset-log.ts';
 import { loadScenario, observeJob, playJsonl, playScenario, type Service } from './service-fleet.ts';
 
 // The fleet the query tests read, built by the service's own ingest and reconcile:
 // - c1/default/foobar (uid job-uid): KEP-3998 story 2, the leader succeeds: Complete;
 // - c1/default/foobar (uid job-uid-old): an older Job of the same name, stopped while running;
 // - dev-eu-1/default/train: the named-failure sample: Failed (PodFailurePolicy_ExitCode2);
-// - c2/team-a|team-b/batch-<i>: `plainJobs` plain Jobs, created a minute apart, newest last;
-// - c1/default/restart-job-example: a JobSet (seed 002, story 2) that failed.
+// - c2/team-a|team-b/batch-<i>: `plainJobs` plain Jobs, created a minute apart, newest last.
+// The JobSets (and their child Jobs) are in jobset-fleet.ts.
 
 export const STORY_2 = 'samples/story-2-leader.json';
 export const NAMED_FAILURE = 'samples/named-failure.jsonl';
-export const JOBSET_FIXTURE = 'test/fixtures/jobset/seed-002__story-2-exit-code-2-fails-jobset.json';
 
 export interface Fleet {
   readonly story: StreamId;
   readonly older: StreamId;
   readonly failed: StreamId;
   readonly plain: readonly StreamId[];
-  readonly jobSet: StreamId;
 }
 
 export const plainJobName = (i: number): string => `batch-${String(i).padStart(2, '0')}`;
@@ -46,6 +43,5 @@ export async function buildFleet(service: Service, plainJobs = 24): Promise<Flee
       }),
     );
   }
-  const jobSet = await writeJobSetFixture(service.store, JOBSET_FIXTURE, 'c1');
-  return { story, older, failed, plain, jobSet };
+  return { story, older, failed, plain };
 }

@@ -29,7 +29,7 @@ export function loadScenario(path: string): JobScenario {
 }
 
 /** One inbound event, as the bus delivers it to ingest. */
-const busEvent = (clusterId: string, detailType: string, detail: unknown) => ({
+export const busEvent = (clusterId: string, detailType: string, detail: unknown) => ({
   source: `jobfold.cluster.${clusterId}`,
   'detail-type': detailType,
   detail,
@@ -37,9 +37,11 @@ const busEvent = (clusterId: string, detailType: string, detail: unknown) => ({
 
 const rejections = { reject: async () => {} };
 
-async function ingestAt(service: Service, at: string, event: unknown): Promise<void> {
+/** Ingests one event at `at`; the stream it went to. A refused test event is a broken test. */
+export async function ingestAt(service: Service, at: string, event: unknown): Promise<StreamId> {
   const result = await ingest({ store: service.store, rejections, clock: () => at }, event);
   if (result.status === 'rejected') throw new Error(`test event rejected: ${JSON.stringify(result.errors)}`);
+  return { ...result.stream };
 }
 
 async function reconcileAt(service: Service, stream: StreamId, at: string): Promise<void> {
@@ -94,23 +96,32 @@ export async function playScenario(service: Service, scenario: JobScenario, play
   return stream;
 }
 
+export type BusEvent = ReturnType<typeof busEvent> & { detail: { observedAt: string } };
+
+/**
+ * The events of a JSONL file of PutEvents entries (samples/*.jsonl) as the bus delivers them;
+ * with `clusterId`, as if that cluster had sent them.
+ */
+export function readPutEvents(path: string, clusterId?: string): BusEvent[] {
+  const lines = readFileSync(new URL(path, REPO), 'utf8').split('\n').filter((line) => line.trim() !== '');
+  return lines.map((line) => {
+    const entry = JSON.parse(line) as { Source: string; DetailType: string; Detail: string };
+    const source = clusterId === undefined ? entry.Source : `jobfold.cluster.${clusterId}`;
+    return { source, 'detail-type': entry.DetailType, detail: JSON.parse(entry.Detail) as { observedAt: string } };
+  });
+}
+
 /**
  * Plays a JSONL file of PutEvents entries (samples/*.jsonl) through ingest, reconciling after
  * each run of entries sharing an observedAt.
  */
 export async function playJsonl(service: Service, path: string): Promise<StreamId> {
-  const entries = readFileSync(new URL(path, REPO), 'utf8').split('\n').filter((line) => line.trim() !== '');
-  const events = entries.map((line) => {
-    const entry = JSON.parse(line) as { Source: string; DetailType: string; Detail: string };
-    return { source: entry.Source, 'detail-type': entry.DetailType, detail: JSON.parse(entry.Detail) as { observedAt: string } };
-  });
+  const events = readPutEvents(path);
   let stream: StreamId | undefined;
   for (let i = 0; i < events.length; ) {
     const at = events[i]!.detail.observedAt;
     for (; i < events.length && events[i]!.detail.observedAt === at; i++) {
-      const result = await ingest({ store: service.store, rejections, clock: () => at }, events[i]);
-      if (result.status === 'rejected') throw new Error(`test event rejected: ${JSON.stringify(result.errors)}`);
-      stream = { ...result.stream };
+      stream = await ingestAt(service, at, events[i]);
     }
     if (stream) await reconcileAt(service, stream, at);
   }

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import type { JobSetDecisionEvent } from '../../../shared/jobset/index.ts';
+import { ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
+import { apiSchemas } from '../schemas/registry.ts';
+
+// `explainJobSet` (shared/jobset/explain.ts) as the explain route serves it, and the JobSet
+// fold's decisions (shared/jobset/decision-events.ts, interfaces there) as the log holds them.
+
+const count = z.number().int().min(0);
+const seq = z.number().int().min(1);
+
+const ConditionUpdateSchema = z
+  .strictObject({ type: z.string(), status: z.enum(['True', 'False']), reason: z.string(), message: z.string() })
+  .register(apiSchemas, { id: 'JobSetConditionUpdate', description: 'The condition a decision wrote (its time is the decision\'s `at`).' });
+
+const RuleEvidenceSchema = z
+  .strictObject({ index: count, name: z.string(), action: z.string() })
+  .register(apiSchemas, { id: 'JobSetRuleEvidence', description: 'The failure policy rule applied: its position in `failurePolicy.rules`, its name and action.' });
+
+const FailedJobEvidenceSchema = z
+  .strictObject({
+    name: z.string(),
+    replicatedJob: z.string().optional(),
+    reason: z.string().meta({ description: "The child Job's Failed reason, e.g. PodFailurePolicy_ExitCode3." }),
+    message: z.string(),
+    failedAt: TimeViewSchema.optional(),
+    observedAt: seq.meta({ description: 'Log position of the observation that reported the failure.' }),
+  })
+  .register(apiSchemas, { id: 'JobSetFailedJobEvidence', description: 'The child Job whose failure the decision acted on.' });
+
+const tippedBy = seq.meta({ description: 'Log position of the observation that tipped the decision.' });
+const decided = { at: TimeViewSchema };
+
+export const JobSetDecisionSchema = z
+  .discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('JobSetConditionChanged'), ...decided, condition: ConditionUpdateSchema, tippedBy }),
+    z.strictObject({
+      type: z.literal('JobSetRestarted'),
+      ...decided,
+      action: z.enum(['RestartJobSet', 'RestartJobSetAndIgnoreMaxRestarts']),
+      rule: RuleEvidenceSchema.nullable().meta({ description: 'null: no rule matched and the default action applied.' }),
+      failedJob: FailedJobEvidenceSchema,
+      restarts: count,
+      restartsCountTowardsMax: count,
+      condition: ConditionUpdateSchema,
+      tippedBy,
+    }),
+    z.strictObject({
+      type: z.literal('JobSetFailed'),
+      ...decided,
+      rule: RuleEvidenceSchema.nullable(),
+      failedJob: FailedJobEvidenceSchema,
+      condition: ConditionUpdateSchema,
+      tippedBy,
+    }),
+    z.strictObject({
+      type: z.literal('JobSetCompleted'),
+      ...decided,
+      operator: z.string(),
+      targetReplicatedJobs: z.array(z.string()),
+      succeededJobs: z.array(z.string()).meta({ description: 'The succeeded current-attempt Jobs the success policy counted.' }),
+      required: count,
+      condition: ConditionUpdateSchema,
+      tippedBy,
+    }),
+    z.strictObject({
+      type: z.literal('JobSetRejected'),
+      ...decided,
+      errors: z.array(z.strictObject({ field: z.string(), type: z.string(), detail: z.string() })),
+      tippedBy,
+    }),
+    z.strictObject({
+      type: z.literal('CreateJobIssued'),
+      ...decided,
+      commandId: z.string(),
+      name: z.string(),
+      replicatedJob: z.string(),
+      jobIndex: count,
+      restartAttempt: count,
+      suspend: z.boolean(),
+      parallelism: count,
+      completions: count.optional(),
+    }),
+    z.strictObject({
+      type: z.enum(['DeleteJobIssued', 'SuspendJobIssued', 'ResumeJobIssued']),
+      ...decided,
+      commandId: z.string(),
+      name: z.string(),
+    }),
+  ])
+  .register(apiSchemas, { id: 'JobSetDecision', description: 'A decision of the JobSet fold as logged, with its evidence.' });
+
+export const JobSetOutcomeSchema = z
+  .enum(['Pending', 'Rejected', 'Running', 'Suspended', 'Restarting', 'Completed', 'Failed'])
+  .register(apiSchemas, { id: 'JobSetOutcome', description: 'Where the JobSet stands, in one word (Restarting: RestartingJobSet is True).' });
+
+const DECISION_TYPES = [
+  'JobSetConditionChanged',
+  'JobSetRestarted',
+  'JobSetFailed',
+  'JobSetCompleted',
+  'JobSetRejected',
+  'CreateJobIssued',
+  'DeleteJobIssued',
+  'SuspendJobIssued',
+  'ResumeJobIssued',
+] as const satisfies readonly JobSetDecisionEvent['type'][];
+
+export const JobSetExplanationSchema = z
+  .strictObject({
+    jobSet: ObjectIdentitySchema,
+    outcome: JobSetOutcomeSchema,
+    summary: z.string(),
+    restarts: count,
+    restartsCountTowardsMax: count,
+    conditions: z.array(
+      z.strictObject({
+        type: z.string(),
+        status: z.enum(['True', 'False']),
+        reason: z.string(),
+        message: z.string(),
+        lastTransitionTime: TimeViewSchema,
+        evidence: JobSetDecisionSchema.optional().meta({ description: 'The decision that wrote the condition as it stands.' }),
+        decidedBy: seq.optional().meta({ description: 'Log position of that decision.' }),
+        tippedBy: seq.optional().meta({ description: 'Log position of the observation that tipped it.' }),
+        sentence: z.string(),
+      }),
+    ),
+    events: z
+      .array(
+        z.strictObject({
+          seq,
+          type: z.enum(DECISION_TYPES),
+          at: TimeViewSchema,
+          tippedBy: seq.optional().meta({ description: 'Absent for commands issued.' }),
+          sentence: z.string(),
+          decision: JobSetDecisionSchema,
+        }),
+      )
+      .meta({ description: 'Every decision of the log, in log order.' }),
+    rejection: z.array(z.string()).meta({ description: 'Admission violations of a rejected spec: `field: detail`.' }),
+  })
+  .register(apiSchemas, { id: 'JobSetExplanation', description: 'Why the JobSet is where it is, with the evidence jobfold logged.' });
