@@ -1,0 +1,77 @@
+import type { CapacityTotals } from '../../functions/adapters/metered-table.ts';
+import type { Deliveries } from '../bus/bus-rules.ts';
+import type { LocalRuntime } from '../runtime/local-runtime.ts';
+
+// GET /local/…: what AWS would keep in queues and consoles, as JSON.
+//   /local/clusters                       clusters that received commands, with counts
+//   /local/clusters/{clusterId}/commands  the published commands of one cluster (its queue)
+//   /local/conditions                     every `Job Condition Changed` event
+//   /local/rejected                       refused inbound events, with reasons
+//   /local/dead-letters                   ingest messages past their receives; failed reconciles
+//   /local/status                         queue depth, timers, consumed capacity
+
+export interface LocalView {
+  readonly url: string;
+  readonly deliveries: Deliveries;
+  readonly runtime: LocalRuntime;
+  readonly capacity: () => CapacityTotals;
+}
+
+export function localRoutes(view: LocalView): (segments: readonly string[]) => Promise<unknown> {
+  const { deliveries, runtime } = view;
+  return async (segments) => {
+    const [first, second, third, ...rest] = segments;
+    if (first === '' || first === undefined) return index(view.url);
+    if (rest.length > 0) return undefined;
+    switch (first) {
+      case 'clusters':
+        if (second === undefined) {
+          return deliveries.clusterIds().map((clusterId) => ({ clusterId, commands: deliveries.commandsFor(clusterId).length }));
+        }
+        return third === 'commands' ? deliveries.commandsFor(second) : undefined;
+      case 'conditions':
+        return second === undefined ? deliveries.conditions() : undefined;
+      case 'rejected':
+        return second === undefined ? deliveries.rejected() : undefined;
+      case 'dead-letters':
+        return second === undefined
+          ? { ingest: runtime.ingestQueue.deadLetters(), reconcile: runtime.reconciler.failures() }
+          : undefined;
+      case 'status':
+        return second === undefined ? status(view) : undefined;
+      default:
+        return undefined;
+    }
+  };
+}
+
+function status({ runtime, capacity }: LocalView): unknown {
+  const next = runtime.timers.nextDueMs();
+  return {
+    quiet: runtime.isQuiet(0),
+    ingestQueueDepth: runtime.ingestQueue.depth,
+    reconcileIdle: runtime.reconciler.idle,
+    publishIdle: runtime.publisher.idle,
+    timers: runtime.timers.size,
+    nextTimer: next === undefined ? null : new Date(next).toISOString(),
+    capacity: capacity(),
+  };
+}
+
+function index(url: string): unknown {
+  return {
+    service: 'jobfold (local)',
+    endpoints: {
+      putEvents: `POST ${url}/events (EventBridge PutEvents; endpoint for the SDK: ${url}/events)`,
+      commandQueues: `POST ${url}/sqs (SQS; queue URLs ${url}/sqs/000000000000/jobfold-{clusterId}-commands)`,
+      jobs: `GET ${url}/v1/jobs?cluster=&namespace=&condition=&limit=&cursor=`,
+      job: `GET ${url}/v1/clusters/{cluster}/namespaces/{namespace}/jobs/{name}[/history|/explain|/status?at=]`,
+      openapi: `GET ${url}/v1/openapi.json`,
+      commands: `GET ${url}/local/clusters/{clusterId}/commands`,
+      conditions: `GET ${url}/local/conditions`,
+      rejected: `GET ${url}/local/rejected`,
+      deadLetters: `GET ${url}/local/dead-letters`,
+      status: `GET ${url}/local/status`,
+    },
+  };
+}

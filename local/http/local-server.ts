@@ -1,0 +1,113 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { PutEventsRequestError } from '../bus/put-events-request.ts';
+import type { LocalBus } from '../bus/local-bus.ts';
+import type { SqsQueues } from '../sqs/sqs-queues.ts';
+import { apiGatewayEvent, sendApiResult } from './api-gateway-event.ts';
+import { sendAwsError, sendAwsJson, sendJson } from './aws-json.ts';
+import { handleSqs } from './sqs-api.ts';
+
+// The one HTTP server of the local runtime, on 127.0.0.1:
+//   POST /events   EventBridge PutEvents (AWS JSON 1.1); the SDK posts to `<endpoint>/`
+//   POST /sqs      SQS for the clusters' command queues (AWS JSON 1.0)
+//   GET  /v1/*     the query API, through the query function as API Gateway would invoke it
+//   GET  /local/*  what the local targets received (commands per cluster, rejections, …)
+
+/** PutEvents bodies are at most 256 KiB of entries; anything far larger is not a PutEvents call. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ServerDeps {
+  readonly bus: LocalBus;
+  readonly sqs: SqsQueues;
+  /** The server's base URL (known once it listens), for queue URLs. */
+  readonly url: () => string;
+  readonly query: (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyResultV2<unknown>>;
+  /** The JSON for a GET under /local (path segments after "local"), or undefined for 404. */
+  readonly local: (segments: readonly string[]) => Promise<unknown>;
+}
+
+export interface LocalServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Listens on `host:port` (0: any free port); rejects with EADDRINUSE when the port is taken. */
+export async function startLocalServer(deps: ServerDeps, port: number, host: string): Promise<LocalServer> {
+  const server = createServer((req, res) => {
+    handle(deps, req, res).catch((error: unknown) => {
+      console.error(`local server: ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+      if (!res.headersSent) sendJson(res, 500, { message: 'Internal Server Error' });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return { port: (server.address() as AddressInfo).port, close: () => close(server) };
+}
+
+async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const path = url.pathname;
+  if (path === '/events' || path.startsWith('/events/')) return putEvents(deps.bus, req, res);
+  if (req.method === 'POST' && (path === '/sqs' || path.startsWith('/sqs/'))) {
+    return handleSqs(deps.sqs, deps.url(), req, res, (await readBody(req)) ?? '');
+  }
+  if (path.startsWith('/v1/') && path.length > '/v1/'.length) {
+    const body = await readBody(req);
+    // HTTP APIs answer an unmatched route (here: any method but GET) with this 404.
+    if (req.method !== 'GET') return sendJson(res, 404, { message: 'Not Found' });
+    return sendApiResult(res, await deps.query(apiGatewayEvent(req, url, body ?? '')));
+  }
+  if (req.method === 'GET' && (path === '/local' || path.startsWith('/local/'))) {
+    const segments = path.split('/').slice(2).filter((s) => s !== '').map(decodeURIComponent);
+    const body = await deps.local(segments);
+    return body === undefined ? sendJson(res, 404, { message: `no such resource: ${path}` }) : sendJson(res, 200, body);
+  }
+  if (req.method === 'GET' && path === '/') return sendJson(res, 200, await deps.local(['']));
+  sendJson(res, 404, { message: 'Not Found' });
+}
+
+async function putEvents(bus: LocalBus, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'POST') return sendAwsError(res, 405, 'UnknownOperationException', 'PutEvents is a POST');
+  const target = req.headers['x-amz-target'];
+  if (target !== 'AWSEvents.PutEvents') {
+    return sendAwsError(res, 400, 'UnknownOperationException', `unsupported operation ${String(target ?? '(no X-Amz-Target)')}; the local bus implements AWSEvents.PutEvents`);
+  }
+  const body = await readBody(req);
+  if (body === undefined) return sendAwsError(res, 413, 'ValidationException', 'Request entity too large');
+  let request: unknown;
+  try {
+    request = JSON.parse(body);
+  } catch {
+    return sendAwsError(res, 400, 'SerializationException', 'the request body is not valid JSON');
+  }
+  try {
+    sendAwsJson(res, 200, bus.putEvents(request));
+  } catch (error) {
+    if (!(error instanceof PutEventsRequestError)) throw error;
+    sendAwsError(res, error.status, error.type, error.message);
+  }
+}
+
+/** The body as text, or undefined when it exceeds MAX_BODY_BYTES (the rest is drained). */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of req) {
+    bytes += (chunk as Buffer).length;
+    if (bytes <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+  }
+  return bytes > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8');
+}
+
+async function close(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  await closed;
+}

@@ -1,0 +1,123 @@
+import './quiet-powertools.ts';
+import { fileURLToPath } from 'node:url';
+import { DynamoDbEventStore } from '../functions/adapters/dynamodb-event-store.ts';
+import { DEFAULT_TABLE_NAME } from '../functions/adapters/table-layout.ts';
+import { foldConfig } from '../functions/commons/config.ts';
+import { busRules, Deliveries } from './bus/bus-rules.ts';
+import { LOCAL_REGION, LocalBus } from './bus/local-bus.ts';
+import { localRoutes } from './http/local-routes.ts';
+import { startLocalServer, type LocalServer } from './http/local-server.ts';
+import { queryFunction } from './http/query-function.ts';
+import { LOCAL_ACCOUNT_PATH } from './http/sqs-api.ts';
+import type { LocalStack, LocalStackOptions } from './local-stack-types.ts';
+import { jobDecisions } from './report/job-decisions.ts';
+import { openLocalDatabase } from './runtime/local-database.ts';
+import { createLocalRuntime } from './runtime/local-runtime.ts';
+import { SqsQueues } from './sqs/sqs-queues.ts';
+import { playTrace, traceInfo } from './trace/play-trace.ts';
+import { loadTrace } from './trace/trace-file.ts';
+import { DEFAULT_PACE } from './trace/time-shift.ts';
+
+export type { LocalStack, LocalStackOptions } from './local-stack-types.ts';
+export type { TraceOutcome } from './trace/play-trace.ts';
+
+/** The sample fleet trace `npm start` feeds when given no trace. */
+export const SAMPLE_TRACE = fileURLToPath(new URL('../samples/fleet.jsonl', import.meta.url));
+/** A timer due later than this does not keep a trace from counting as decided. */
+const SETTLE_HORIZON_MS = 10_000;
+/** How long stop() lets running handlers finish their DynamoDB calls. */
+const STOP_TIMEOUT_MS = 5000;
+
+/** The name of a cluster's command queue (in AWS, the queue of cdk/constructs/cluster-connection.ts). */
+const commandQueueName = (clusterId: string): string => `jobfold-${clusterId}-commands`;
+
+/**
+ * Starts the service locally: DynamoDB Local in memory with the stack's table, the functions,
+ * and the HTTP server (PutEvents, query API, /local). Throws Error(JAVA_REQUIRED_MESSAGE) when
+ * Java is missing, TraceError for an unreadable trace, and the listen error (EADDRINUSE).
+ */
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const traceFile = options.replay ?? (options.sample ? SAMPLE_TRACE : undefined);
+  const trace = traceFile === undefined ? undefined : { file: traceFile, entries: loadTrace(traceFile) };
+  const config = options.config ?? foldConfig(process.env['FEATURE_GATES'] ?? '');
+  const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
+  const database = await openLocalDatabase(options.dynamoDbEndpoint, tableName);
+  const table = new DynamoDbEventStore({
+    client: database.client,
+    tableName,
+    ...(options.onConsumedCapacity ? { onConsumedCapacity: options.onConsumedCapacity } : {}),
+  });
+  const bus = new LocalBus();
+  const deliveries = new Deliveries();
+  const sqs = new SqsQueues();
+  const runtime = createLocalRuntime({ table, bus, config, clock: () => new Date().toISOString(), tuning: options.tuning });
+  const targets = {
+    ingest: (body: string) => runtime.ingestQueue.send(body),
+    commands: (clusterId: string, body: string) => sqs.send(commandQueueName(clusterId), body),
+  };
+  for (const rule of busRules(targets, deliveries)) bus.addRule(rule);
+  const host = options.host ?? '127.0.0.1';
+  let url = '';
+  let server: LocalServer;
+  try {
+    server = await startLocalServer({
+      bus,
+      sqs,
+      url: () => url,
+      query: queryFunction(table, config),
+      local: localRoutes({ get url() { return url; }, deliveries, runtime, capacity: () => table.capacity }),
+    }, options.port ?? 3000, host);
+  } catch (error) {
+    runtime.stop();
+    await database.close();
+    throw error;
+  }
+  url = `http://${host}:${server.port}`;
+  const feeding = new AbortController();
+  let stopping: Promise<void> | undefined;
+
+  const whenQuiet = (horizonMs = SETTLE_HORIZON_MS) => runtime.whenQuiet(horizonMs);
+  const jobs = () => jobDecisions(table, config, deliveries);
+  const pace = { ...DEFAULT_PACE, ...options.pace };
+  const playDeps = { bus, whenQuiet: () => whenQuiet(), jobs };
+
+  const stack: LocalStack = {
+    url,
+    eventsUrl: `${url}/events`,
+    sqsEndpoint: `${url}/sqs`,
+    region: LOCAL_REGION,
+    queueUrl: (clusterId) => `${url}/sqs/${LOCAL_ACCOUNT_PATH}/${commandQueueName(clusterId)}`,
+    dlqUrl: (clusterId) => `${url}/sqs/${LOCAL_ACCOUNT_PATH}/jobfold-${clusterId}-dlq`,
+    sqs,
+    port: server.port,
+    dynamoDbEndpoint: database.endpoint,
+    tableName,
+    store: runtime.store,
+    bus,
+    deliveries,
+    runtime,
+    config,
+    trace: trace && playTrace(playDeps, trace.file, trace.entries, pace, feeding.signal),
+    traceInfo: trace && traceInfo(trace.file, trace.entries, pace),
+    capacity: () => table.capacity,
+    commands: (clusterId) => deliveries.commandsFor(clusterId),
+    rejected: () => deliveries.rejected(),
+    replay: (file, more) => playTrace(playDeps, file, loadTrace(file), { ...pace, ...more }, feeding.signal),
+    whenQuiet,
+    jobs,
+    stop() {
+      stopping ??= (async () => {
+        feeding.abort();
+        runtime.stop();
+        sqs.wakeAll();
+        await server.close();
+        await runtime.stopped(STOP_TIMEOUT_MS);
+        await database.close();
+      })();
+      return stopping;
+    },
+  };
+  // An unobserved failure of the trace must not crash the process before someone awaits it.
+  stack.trace?.catch(() => undefined);
+  return stack;
+}

@@ -1,0 +1,74 @@
+import { RECONCILED_EVENT_TYPES } from '../../cdk/bus-contract.ts';
+import type {
+  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary, ListJobsQuery,
+  NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, StreamId,
+} from '../../shared/app/event-store.ts';
+import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { ArchivedPod } from '../../shared/job/snapshot.ts';
+
+// The table's stream, in process: the store tells what its writes mean downstream, with the
+// filters of the CDK's event source mappings (cdk/constructs/stream-consumers.ts):
+//  - a new log entry of a type that can change a decision (observations, Ticks) → reconcile;
+//  - a commit with outbox items → publish.
+// Every handler writes through this store, so ingest, timers and tests trigger alike.
+
+export interface StreamRecords {
+  readonly reconcile: (stream: StreamId) => void;
+  readonly publish: () => void;
+}
+
+const RECONCILED = new Set(RECONCILED_EVENT_TYPES);
+
+export class StreamedStore implements EventStore, PodArchive {
+  readonly #inner: EventStore & PodArchive;
+  readonly #records: StreamRecords;
+
+  constructor(inner: EventStore & PodArchive, records: StreamRecords) {
+    this.#inner = inner;
+    this.#records = records;
+  }
+
+  async append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
+    const result = await this.#inner.append(stream, entries, recordedAt);
+    if (result.appended.some((entry) => RECONCILED.has(entry.type))) this.#records.reconcile(stream);
+    return result;
+  }
+
+  async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
+    const result = await this.#inner.commit(stream, input);
+    if (input.outbox.length > 0) this.#records.publish();
+    return result;
+  }
+
+  read(stream: StreamId, options?: ReadOptions): Promise<ReadResult> {
+    return this.#inner.read(stream, options);
+  }
+
+  loadSnapshot(stream: StreamId): Promise<Snapshot | undefined> {
+    return this.#inner.loadSnapshot(stream);
+  }
+
+  pendingOutbox(limit: number): Promise<OutboxItem[]> {
+    return this.#inner.pendingOutbox(limit);
+  }
+
+  markPublished(commandIds: string[], publishedAt: string): Promise<void> {
+    return this.#inner.markPublished(commandIds, publishedAt);
+  }
+
+  listJobs(query: ListJobsQuery): Promise<JobPage> {
+    return this.#inner.listJobs(query);
+  }
+
+  findJob(query: FindJobQuery): Promise<JobSummary | undefined> {
+    return this.#inner.findJob(query);
+  }
+
+  saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {
+    return this.#inner.saveArchivedPods(stream, pods);
+  }
+
+  loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {
+    return this.#inner.loadArchivedPods(stream, uids);
+  }
+}

@@ -1,0 +1,111 @@
+import './quiet-powertools.ts';
+import { relative } from 'node:path';
+import { JAVA_REQUIRED_MESSAGE } from './dynamodb-local.ts';
+import { startLocalStack, type LocalStack } from './local-stack.ts';
+import { formatDecisions } from './report/format-decisions.ts';
+import { parseStartArgs, START_HELP, UsageError, type StartArgs } from './start-args.ts';
+import { TraceError } from './trace/trace-file.ts';
+import { conditionLine, tryLines } from './start-output.ts';
+
+// `npm start`: jobfold on this machine (local/local-stack.ts), fed the sample fleet trace or
+// `--replay FILE`, with what was decided printed once the system is quiet. Ctrl-C stops it all.
+
+const EXIT_USAGE = 2;
+
+async function main(): Promise<number> {
+  let args: StartArgs;
+  try {
+    args = parseStartArgs(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`npm start: ${error.message}\n\n${START_HELP}`);
+    return EXIT_USAGE;
+  }
+  if (args.help) {
+    console.log(START_HELP);
+    return 0;
+  }
+  console.log('jobfold local: starting DynamoDB Local (in memory) and the functions …');
+  let stack: LocalStack;
+  try {
+    stack = await startLocalStack({ port: args.port, sample: args.sample, replay: args.replay, pace: { speed: args.speed } });
+  } catch (error) {
+    const message = (error as Error).message;
+    if (message === JAVA_REQUIRED_MESSAGE) console.error(message);
+    else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`port ${args.port} is in use: pass --port N or set PORT`);
+    else if (error instanceof TraceError) console.error(message);
+    else throw error;
+    return error instanceof TraceError ? EXIT_USAGE : 1;
+  }
+  const signals = onSignals(stack);
+  const started = Date.now();
+  console.log(`jobfold local: serving at ${stack.url}  (DynamoDB Local ${stack.dynamoDbEndpoint}, table ${stack.tableName})`);
+  console.log(`  PutEvents  POST ${stack.eventsUrl}     query API  GET ${stack.url}/v1/jobs`);
+  console.log(`  commands   GET  ${stack.url}/local/clusters/{clusterId}/commands     rejected  GET ${stack.url}/local/rejected`);
+  stack.bus.subscribe((event) => {
+    const line = conditionLine(event, started);
+    if (line) console.log(line);
+  });
+  if (stack.trace && stack.traceInfo) {
+    const { file, events, seconds } = stack.traceInfo;
+    console.log(`\nFeeding ${shortPath(file)}: ${events} events over ${seconds.toFixed(1)} s (times moved to now, gaps ÷${args.speed}) …`);
+    const outcome = await stack.trace.catch((error: unknown) => {
+      if (!signals.received) console.error(`jobfold local: the trace could not be decided: ${(error as Error).message}`);
+      return undefined;
+    });
+    if (signals.received) return signals.stopped; // Ctrl-C while feeding
+    if (outcome === undefined) {
+      if (args.exit) {
+        await stack.stop();
+        return 1;
+      }
+      return signals.stopped;
+    }
+    console.log(`\n${formatDecisions(outcome.jobs)}`);
+    const refused = stack.rejected().length + outcome.feed.failed.length;
+    if (refused > 0) console.log(`\nRefused: ${refused} ${refused === 1 ? 'event' : 'events'}, with reasons at GET ${stack.url}/local/rejected`);
+    if (!args.exit) console.log(`\n${tryLines(stack, outcome.jobs).join('\n')}`);
+  }
+  if (args.exit) {
+    await stack.stop();
+    return 0;
+  }
+  console.log(`\njobfold local: waiting for events at ${stack.eventsUrl}; Ctrl-C stops.`);
+  return signals.stopped;
+}
+
+/**
+ * On SIGINT or SIGTERM, stops everything; `stopped` then resolves with the exit code. A second
+ * signal exits at once (DynamoDB Local's watchdog still kills Java).
+ */
+function onSignals(stack: LocalStack): { readonly received: boolean; readonly stopped: Promise<number> } {
+  let received = false;
+  const stopped = new Promise<number>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      received = true;
+      process.once(signal, () => process.exit(130));
+      console.log(`\njobfold local: ${signal}, stopping …`);
+      void stack.stop().then(() => {
+        console.log('jobfold local: stopped (server, timers, DynamoDB Local).');
+        resolve(0);
+      });
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return { get received() { return received; }, stopped };
+}
+
+/** Relative to the working directory when inside it, else absolute. */
+function shortPath(file: string): string {
+  const path = relative(process.cwd(), file);
+  return path.startsWith('..') ? file : path;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

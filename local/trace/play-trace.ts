@@ -1,0 +1,39 @@
+import type { LocalBus } from '../bus/local-bus.ts';
+import type { JobDecisions } from '../report/job-decisions.ts';
+import { feedTrace, type FeedResult } from './feed-trace.ts';
+import type { TraceEntry } from './trace-file.ts';
+import { planTrace, type TracePace } from './time-shift.ts';
+
+/** A fed trace, once the system went quiet: what was fed and what was decided. */
+export interface TraceOutcome {
+  readonly file: string;
+  readonly feed: FeedResult;
+  readonly jobs: readonly JobDecisions[];
+}
+
+/** A trace about to be fed: its file, its number of events, and how long feeding takes. */
+export interface TraceInfo {
+  readonly file: string;
+  readonly events: number;
+  readonly seconds: number;
+}
+
+export interface TracePlayDeps {
+  readonly bus: LocalBus;
+  /** Resolves once nothing is queued or running (see LocalRuntime.whenQuiet). */
+  readonly whenQuiet: () => Promise<void>;
+  readonly jobs: () => Promise<JobDecisions[]>;
+}
+
+export function traceInfo(file: string, entries: readonly TraceEntry[], pace: TracePace): TraceInfo {
+  return { file, events: entries.length, seconds: (planTrace(entries, 0, pace).at(-1)?.atMs ?? 0) / 1000 };
+}
+
+/** Moves the trace to now, feeds it, waits until the system is quiet, and reports the decisions. */
+export async function playTrace(
+  deps: TracePlayDeps, file: string, entries: readonly TraceEntry[], pace: TracePace, signal: AbortSignal,
+): Promise<TraceOutcome> {
+  const feed = await feedTrace(deps.bus, planTrace(entries, Date.now(), pace), signal);
+  await deps.whenQuiet();
+  return { file, feed, jobs: await deps.jobs() };
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { inject } from 'vitest';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../../local/local-stack.ts';
+
+/**
+ * A local stack on the DynamoDB Local of the test run (test/support/dynamodb-local-setup.ts), in
+ * a table of its own, on a free port. Fast timings: the publish sweep every 200 ms.
+ */
+export function startTestStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const endpoint = inject('ddbEndpoint');
+  if (!endpoint) throw new Error('no DynamoDB Local endpoint: run with the integration project (globalSetup)');
+  return startLocalStack({
+    port: 0,
+    dynamoDbEndpoint: endpoint,
+    tableName: `local-${randomUUID()}`,
+    tuning: { publish: { sweepEveryMs: 200 } },
+    ...options,
+  });
+}
+
+/** The EventBridge client a forwarder would use, pointed at the stack. */
+export function eventBridgeFor(stack: LocalStack): EventBridgeClient {
+  return new EventBridgeClient({
+    endpoint: stack.eventsUrl,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    maxAttempts: 1,
+  });
+}
+
+/** Polls `probe` every 50 ms until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`nothing after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export async function getJson(url: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url);
+  return { status: response.status, body: await response.json() };
+}
