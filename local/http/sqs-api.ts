@@ -41,7 +41,7 @@ export async function handleSqs(queues: SqsQueues, baseUrl: string, req: Incomin
         return reply(res, 400, { __type: 'com.amazonaws.sqs#UnsupportedOperation', message: `the local SQS does not implement ${operation}` });
     }
   } catch (error) {
-    if (!(error instanceof SqsError)) throw error;
+    if (!(error instanceof SqsError)) throw error as Error;
     return reply(res, 400, { __type: `com.amazonaws.sqs#${error.code}`, message: error.message });
   }
 }

@@ -57,6 +57,8 @@ export interface PodOptions {
   readonly phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed';
   readonly index?: number;
   readonly exitCode?: number;
+  /** Carries the Job controller's tracking finalizer (not yet counted). */
+  readonly tracked?: boolean;
 }
 
 /** A pod of `job`, labelled and owned as the Job controller makes them. */
@@ -74,6 +76,7 @@ export function aPod(job: KubeObject, options: PodOptions): KubeObject {
       labels: { [CONTROLLER_UID_LABEL]: jobUid, [JOB_NAME_LABEL]: job.metadata.name },
       ...(options.index === undefined ? {} : { annotations: { 'batch.kubernetes.io/job-completion-index': String(options.index) } }),
       ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name, uid: jobUid, controller: true, blockOwnerDeletion: true }],
+      ...(options.tracked ? { finalizers: ['batch.kubernetes.io/job-tracking'] } : {}),
     },
     spec: { nodeName: 'node-1', restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] },
     status: {
