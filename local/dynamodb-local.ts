@@ -111,9 +111,23 @@ function stopper(child: ChildProcess): () => Promise<void> {
     if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.ref(); // keep this process alive until the exit is reported
+    const group = child.pid;
     kill();
     await exited;
+    await groupGone(group);
   };
+}
+
+/** Waits (up to 10 s) until no process of the group is left: Java dies a moment after sh. */
+async function groupGone(group: number): Promise<void> {
+  for (let waited = 0; waited < 10_000; waited += 20) {
+    try {
+      process.kill(-group, 0);
+    } catch {
+      return; // ESRCH: the group is empty
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 async function waitUntilAnswering({ child, stderrTail }: Watched, port: number): Promise<void> {
