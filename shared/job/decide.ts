@@ -1,4 +1,4 @@
-import { parseTime } from '../k8s/time.ts';
+import { formatTime, parseTime } from '../k8s/time.ts';
 import type { JobCommand } from './commands.ts';
 import { findCondition, isFinished, putCondition, type JobCondition } from './conditions.ts';
 import { EXPECTATIONS_TIMEOUT_MS, JOB_CONTROLLER_NAME, JOBFOLD_CONTROLLER_NAME, Message, Reason } from './constants.ts';
@@ -208,6 +208,6 @@ function done(sync: Sync): Reconciliation {
   return {
     decisions: sync.decisions,
     commands: sync.commands,
-    wakeAt: sync.wakeAt === undefined ? undefined : new Date(sync.wakeAt).toISOString(),
+    wakeAt: sync.wakeAt === undefined ? undefined : formatTime(sync.wakeAt),
   };
 }

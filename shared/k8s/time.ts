@@ -5,6 +5,30 @@
  * Anything else falls back to `Date.parse`.
  */
 export function parseTime(text: string): number {
+  // Consecutive calls mostly repeat a time (an event's observedAt is also the reconcile time).
+  if (text === lastText) return lastValue;
+  const value = parseUncached(text);
+  lastText = text;
+  lastValue = value;
+  return value;
+}
+
+let lastText = '';
+let lastValue = Number.NaN;
+
+/** Epoch milliseconds as RFC 3339 (`toISOString`), remembering the last conversion. */
+export function formatTime(ms: number): string {
+  if (ms !== lastFormatted) {
+    lastFormatted = ms;
+    lastFormattedText = new Date(ms).toISOString();
+  }
+  return lastFormattedText;
+}
+
+let lastFormatted = Number.NaN;
+let lastFormattedText = '';
+
+function parseUncached(text: string): number {
   if (text.length < 20 || text.charCodeAt(4) !== 45 || text.charCodeAt(10) !== 84) return Date.parse(text);
   const year = digits(text, 0, 4);
   const month = digits(text, 5, 2);
