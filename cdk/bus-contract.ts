@@ -8,8 +8,12 @@ export const CLUSTER_SOURCE_PREFIX = 'jobfold.cluster.';
 /** Outbound events (commands and `Job Condition Changed`). */
 export const CONTROL_SOURCE = 'jobfold.control';
 
-/** The commands a forwarder applies; `Job Condition Changed` is for other subscribers, not clusters. */
-export const COMMAND_DETAIL_TYPES = ['Pod Termination Requested', 'Pod Creation Requested', 'Job Status Update Requested'];
+/**
+ * The commands a forwarder applies (for Jobs, then for the child Jobs of JobSets);
+ * `Job Condition Changed` and `JobSet Condition Changed` are for other subscribers, not clusters.
+ */
+export const COMMAND_DETAIL_TYPES = ['Pod Termination Requested', 'Pod Creation Requested', 'Job Status Update Requested',
+  'Job Creation Requested', 'Job Deletion Requested', 'Job Suspension Requested', 'Job Resume Requested'];
 
 /** What the ingest function puts on the bus for an event it refuses. */
 export const REJECTION_SOURCE = 'jobfold.ingest';

@@ -6,9 +6,9 @@ import { replayCommand } from './replay-command.ts';
 const HELP = `Usage: jobfold <command> [options]
 
 Commands:
-  replay FILE      fold a scenario or a JSONL event stream and describe the Job
+  replay FILE      fold a Job or JobSet (scenario or JSONL trace), describe and explain it
   conformance      run the conformance corpora (../shared/conformance)
-  docs             regenerate docs/events.md from the schemas
+  docs             regenerate docs/events.md, docs/schemas and docs/openapi.yaml
 
 Run "jobfold <command> --help" for the options of a command.`;
 

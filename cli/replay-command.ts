@@ -8,6 +8,7 @@ import { playJsonl } from './replay/play-jsonl.ts';
 import { parseReplayArgs, type ReplayArgs } from './replay/replay-args.ts';
 import { EXIT_BAD_INPUT, EXIT_USAGE, ReplayError } from './replay/replay-error.ts';
 import { REPLAY_HELP } from './replay/replay-help.ts';
+import { JOBSET_REPLAY_HELP } from './replay/jobset-replay-help.ts';
 import { replayReport } from './replay/replay-report.ts';
 import type { ReplayRun, ReplaySource } from './replay/replay-run.ts';
 
@@ -26,7 +27,7 @@ export function replayCommand(args: readonly string[], output: ReplayOutput = CO
   try {
     const parsed = parseReplayArgs(args);
     if (parsed.help) {
-      output.out(REPLAY_HELP);
+      output.out(`${REPLAY_HELP}\n\n${JOBSET_REPLAY_HELP}`);
       return 0;
     }
     // A JobSet scenario or trace goes to the JobSet replay.

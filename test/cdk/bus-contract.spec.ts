@@ -5,6 +5,7 @@ import {
 import { REJECTION_DETAIL_TYPE as SINK_DETAIL_TYPE, REJECTION_SOURCE as SINK_SOURCE } from '../../functions/aws/bus-rejection-sink.ts';
 import * as inbound from '../../shared/contract/inbound.ts';
 import { OutboundDetailType } from '../../shared/contract/outbound.ts';
+import { JobSetOutboundDetailType } from '../../shared/contract/jobset-outbound.ts';
 import { DecisionSchema } from '../../shared/job/decisions.ts';
 import { ObservationSchema } from '../../shared/job/events.ts';
 import { JobSetObservationSchema } from '../../shared/jobset/events.ts';
@@ -19,9 +20,10 @@ describe('the bus contract as the stacks route it', () => {
     expect(CONTROL_SOURCE).toBe(inbound.CONTROL_SOURCE);
   });
 
-  it('routes to clusters every outbound detail-type except Job Condition Changed', () => {
-    expect(new Set(COMMAND_DETAIL_TYPES)).toEqual(new Set(Object.values(OutboundDetailType)
-      .filter((t) => t !== OutboundDetailType.JobConditionChanged)));
+  it('routes to clusters every outbound detail-type except the condition changes', () => {
+    const all = [...Object.values(OutboundDetailType), ...Object.values(JobSetOutboundDetailType)];
+    const conditions: string[] = [OutboundDetailType.JobConditionChanged, JobSetOutboundDetailType.JobSetConditionChanged];
+    expect(new Set(COMMAND_DETAIL_TYPES)).toEqual(new Set(all.filter((t) => !conditions.includes(t))));
   });
 
   it('files the rejections the ingest function sends', () => {

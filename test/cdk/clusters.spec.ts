@@ -33,7 +33,8 @@ describe('per-cluster connections', () => {
     service.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: {
         'source': ['jobfold.control'],
-        'detail-type': ['Pod Termination Requested', 'Pod Creation Requested', 'Job Status Update Requested'],
+        'detail-type': ['Pod Termination Requested', 'Pod Creation Requested', 'Job Status Update Requested',
+          'Job Creation Requested', 'Job Deletion Requested', 'Job Suspension Requested', 'Job Resume Requested'],
         'detail': { clusterId: ['alpha'] },
       },
       Targets: [Match.objectLike({
