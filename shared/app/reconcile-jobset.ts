@@ -2,7 +2,7 @@ import { evolve as evolveJobSet } from '../jobset/evolve.ts';
 import { settle } from '../jobset/settle.ts';
 import { initialState as initialJobSetState, type JobSetState } from '../jobset/state.ts';
 import { JobSetObservationSchema, type JobSetEvent } from '../jobset/events.ts';
-import type { JobSetDecisionEvent } from '../jobset/decision-events.ts';
+import { isJobSetDecisionType, type JobSetDecisionEvent } from '../jobset/decision-events.ts';
 import type { JobSetCommand } from '../jobset/commands.ts';
 import {
   isJobSetCommandDispatched,
@@ -11,21 +11,10 @@ import {
   type JobSetIdentity,
 } from '../contract/jobset-outbound.ts';
 import type { OutboundEvent } from '../contract/outbound.ts';
-import { VersionConflictError, type EventStore, type LogEntry, type NewCommand, type NewEntry, type StreamId, type SummaryUpdate } from './event-store.ts';
-import { MAX_COMMIT_COMMANDS, MAX_COMMIT_ENTRIES } from './event-store-limits.ts';
+import { VersionConflictError, type EventStore, type LogEntry, type NewEntry, type StreamId, type SummaryUpdate } from './event-store.ts';
+import { MAX_COMMIT_ENTRIES } from './event-store-limits.ts';
+import { outboxItems } from './outbox-items.ts';
 
-/** Entry types of the JobSet fold's decisions, as stored in the log. */
-const DECISION_TYPES = new Set([
-  'JobSetConditionChanged',
-  'JobSetRestarted',
-  'JobSetFailed',
-  'JobSetCompleted',
-  'JobSetRejected',
-  'CreateJobIssued',
-  'DeleteJobIssued',
-  'SuspendJobIssued',
-  'ResumeJobIssued',
-]);
 
 export interface JobSetReconcileDeps {
   readonly store: EventStore;
@@ -114,7 +103,7 @@ export async function loadJobSetState(
 
 /** Reads a stored JobSet entry back; observations are parsed again, decisions are our own. */
 export function jobSetEntryEvent(entry: LogEntry): JobSetEvent {
-  if (DECISION_TYPES.has(entry.type)) return entry.body as JobSetDecisionEvent;
+  if (isJobSetDecisionType(entry.type)) return entry.body as JobSetDecisionEvent;
   const parsed = JobSetObservationSchema.safeParse(entry.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -141,19 +130,4 @@ function jobSetSummary(state: JobSetState, now: string): SummaryUpdate | undefin
     },
     finishedAt: finished?.lastTransitionTime,
   };
-}
-
-function outboxItems(base: string, events: readonly OutboundEvent[], now: string): NewCommand[] {
-  const items: NewCommand[] = [];
-  for (let i = 0; i < events.length && items.length < MAX_COMMIT_COMMANDS; i += 20) {
-    const chunk = events.slice(i, i + 20);
-    items.push({
-      commandId: `${base}#${i / 20}`,
-      clusterId: chunk[0]?.clusterId ?? '',
-      detailType: 'jobfold.outbound-batch',
-      detail: { events: chunk },
-      createdAt: now,
-    });
-  }
-  return items;
 }

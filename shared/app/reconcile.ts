@@ -5,8 +5,8 @@ import type { JobCommand } from '../job/commands.ts';
 import { restoreArchived, restoreSnapshot, takeSnapshot, type JobSnapshot } from '../job/snapshot.ts';
 import { initialState, type FoldConfig, type JobState } from '../job/state.ts';
 import { outboundEvents, type OutboundEvent } from '../contract/outbound.ts';
-import { VersionConflictError, type EventStore, type NewCommand, type StreamId } from './event-store.ts';
-import { MAX_COMMIT_COMMANDS } from './event-store-limits.ts';
+import { VersionConflictError, type EventStore, type StreamId } from './event-store.ts';
+import { outboxItems } from './outbox-items.ts';
 import { decisionEntry, entryEvent } from './log-codec.ts';
 import { jobSummary } from './job-summary.ts';
 import type { PodArchive } from './pod-archive.ts';
@@ -35,9 +35,6 @@ export interface ReconcileOutcome {
   /** observedAt of the newest observation folded, for the decision latency. */
   readonly latestObservedAt: string | undefined;
 }
-
-/** Outbound events per outbox item: a commit holds at most MAX_COMMIT_COMMANDS items. */
-const EVENTS_PER_OUTBOX_ITEM = 20;
 
 /**
  * Reconciles one Job: load snapshot + tail, fold, decide, and commit the decisions with their
@@ -86,7 +83,7 @@ async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: num
     expectedHead: head,
     recordedAt: now,
     entries: result.decisions.map(decisionEntry),
-    outbox: outboxItems(result.decisions, published, now),
+    outbox: outboxItems(result.decisions[0]?.eventId ?? 'none', published, now),
     snapshot: snapshotDue ? { seq, state: snapshot } : undefined,
     summary: jobSummary(state, now),
   });
@@ -120,21 +117,4 @@ export async function loadState(
   }
   for (const event of tail) evolve(state, event);
   return { state, head: Math.max(head, snapshotSeq), snapshotSeq, tail };
-}
-
-/** Outbound events grouped into outbox items; an item's id is stable for the same decisions. */
-function outboxItems(decisions: readonly Decision[], events: readonly OutboundEvent[], now: string): NewCommand[] {
-  const items: NewCommand[] = [];
-  const base = decisions[0]?.eventId ?? 'none';
-  for (let i = 0; i < events.length && items.length < MAX_COMMIT_COMMANDS; i += EVENTS_PER_OUTBOX_ITEM) {
-    const chunk = events.slice(i, i + EVENTS_PER_OUTBOX_ITEM);
-    items.push({
-      commandId: `${base}#${i / EVENTS_PER_OUTBOX_ITEM}`,
-      clusterId: chunk[0]?.clusterId ?? '',
-      detailType: 'jobfold.outbound-batch',
-      detail: { events: chunk },
-      createdAt: now,
-    });
-  }
-  return items;
 }

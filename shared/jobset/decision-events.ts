@@ -103,3 +103,20 @@ export type JobSetDecisionEvent =
   | JobSetRejected
   | CreateJobIssued
   | JobCommandIssued;
+
+/** Every decision type, for telling decisions from observations in a stored log. */
+export const JOBSET_DECISION_TYPES = [
+  'JobSetConditionChanged',
+  'JobSetRestarted',
+  'JobSetFailed',
+  'JobSetCompleted',
+  'JobSetRejected',
+  'CreateJobIssued',
+  'DeleteJobIssued',
+  'SuspendJobIssued',
+  'ResumeJobIssued',
+] as const satisfies readonly JobSetDecisionEvent['type'][];
+
+const DECISION_TYPE_SET: ReadonlySet<string> = new Set(JOBSET_DECISION_TYPES);
+
+export const isJobSetDecisionType = (type: string): boolean => DECISION_TYPE_SET.has(type);

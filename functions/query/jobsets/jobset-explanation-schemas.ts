@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobSetDecisionEvent } from '../../../shared/jobset/index.ts';
+import { JOBSET_DECISION_TYPES } from '../../../shared/jobset/decision-events.ts';
 import { ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
 import { apiSchemas } from '../schemas/registry.ts';
 
@@ -94,17 +94,7 @@ export const JobSetOutcomeSchema = z
   .enum(['Pending', 'Rejected', 'Running', 'Suspended', 'Restarting', 'Completed', 'Failed'])
   .register(apiSchemas, { id: 'JobSetOutcome', description: 'Where the JobSet stands, in one word (Restarting: RestartingJobSet is True).' });
 
-const DECISION_TYPES = [
-  'JobSetConditionChanged',
-  'JobSetRestarted',
-  'JobSetFailed',
-  'JobSetCompleted',
-  'JobSetRejected',
-  'CreateJobIssued',
-  'DeleteJobIssued',
-  'SuspendJobIssued',
-  'ResumeJobIssued',
-] as const satisfies readonly JobSetDecisionEvent['type'][];
+const DECISION_TYPES = JOBSET_DECISION_TYPES;
 
 export const JobSetExplanationSchema = z
   .strictObject({
