@@ -9,6 +9,8 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
+    // Handlers log and emit metrics through Powertools; tests assert on outcomes, not on logs.
+    env: { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
     hookTimeout: 120_000,
     projects: [
       {
