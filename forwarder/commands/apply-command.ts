@@ -2,6 +2,7 @@ import type { V1Job } from '@kubernetes/client-node';
 import { JOBFOLD_CONTROLLER_NAME } from '../../shared/job/constants.ts';
 import { stableHash } from '../../shared/job/stable-hash.ts';
 import { trimJob } from '../trim.ts';
+import { applyJobSetCommand } from './apply-jobset-command.ts';
 import { buildPod, COMMAND_ID_ANNOTATION } from './build-pod.ts';
 import type { Command, PoisonReason } from './command-message.ts';
 import { statusOf, type KubeOps } from './kube-ops.ts';
@@ -27,6 +28,11 @@ export async function applyCommand(command: Command, kube: KubeOps): Promise<Out
         return await createPod(command, kube);
       case 'UpdateJobStatus':
         return await updateJobStatus(command, kube);
+      case 'CreateJob':
+      case 'DeleteJob':
+      case 'SuspendJob':
+      case 'ResumeJob':
+        return await applyJobSetCommand(command, kube);
       default: {
         const _exhaustive: never = command;
         return _exhaustive;
@@ -84,7 +90,8 @@ async function managedJob(
 }
 
 /**
- * 404 means the namespace or Job is gone: nothing left to do. 400 and 422 mean the API server
+ * 404 means the namespace or Job is gone: nothing left to do (a CreateJob whose namespace is
+ * gone can no longer be wanted either). 400 and 422 mean the API server
  * refuses the request itself, which no retry changes. Everything else (403 quota, 409, 429,
  * 5xx, network) may pass later.
  */

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { CONTROL_SOURCE } from '../../shared/contract/inbound.ts';
+import { JobSetOutboundDetailType } from '../../shared/contract/jobset-outbound.ts';
 import { OutboundDetailType } from '../../shared/contract/outbound.ts';
+import { jobSetDetailSchemas, type JobSetCommand } from './jobset-command-message.ts';
 
 /**
  * The commands a cluster's queue carries: EventBridge events (source `jobfold.control`) that a
  * rule delivered to SQS, so the message body is the event JSON. The detail shapes mirror
- * `commandEvent` in shared/contract/outbound.ts.
+ * `commandEvent` in shared/contract/outbound.ts (Job commands) and `jobSetCommandEvent` in
+ * shared/contract/jobset-outbound.ts (the child Jobs of a JobSet).
  */
 
 const target = {
@@ -45,7 +48,8 @@ export const UpdateJobStatusDetailSchema = z.object({
 export type Command =
   | ({ readonly type: 'TerminatePod' } & z.infer<typeof TerminatePodDetailSchema>)
   | ({ readonly type: 'CreatePod' } & z.infer<typeof CreatePodDetailSchema>)
-  | ({ readonly type: 'UpdateJobStatus' } & z.infer<typeof UpdateJobStatusDetailSchema>);
+  | ({ readonly type: 'UpdateJobStatus' } & z.infer<typeof UpdateJobStatusDetailSchema>)
+  | JobSetCommand;
 
 /** Why a message can never be applied; sent to the DLQ as the `reason` attribute. */
 export type PoisonReason =
@@ -68,10 +72,14 @@ const detailSchemas = {
   [OutboundDetailType.PodTerminationRequested]: { type: 'TerminatePod', schema: TerminatePodDetailSchema },
   [OutboundDetailType.PodCreationRequested]: { type: 'CreatePod', schema: CreatePodDetailSchema },
   [OutboundDetailType.JobStatusUpdateRequested]: { type: 'UpdateJobStatus', schema: UpdateJobStatusDetailSchema },
+  ...jobSetDetailSchemas,
 } as const;
 
 /** Events on the control bus that are not commands (a rule may route them here too). */
-const NOT_COMMANDS: ReadonlySet<string> = new Set([OutboundDetailType.JobConditionChanged]);
+const NOT_COMMANDS: ReadonlySet<string> = new Set([
+  OutboundDetailType.JobConditionChanged,
+  JobSetOutboundDetailType.JobSetConditionChanged,
+]);
 
 /** Parses one SQS message body. Never throws; anything unusable is poison, with its reason. */
 export function parseCommandMessage(body: string | undefined, clusterId: string): ParsedMessage {

@@ -19,6 +19,12 @@ export interface KubeOps {
   createPod(namespace: string, pod: V1Pod): Promise<V1Pod>;
   /** A JSON merge patch of the `status` subresource. */
   patchJobStatus(namespace: string, name: string, status: Readonly<Record<string, unknown>>): Promise<void>;
+  /** POST of a Job; 409 AlreadyExists comes back as a value (the caller decides whose it is). */
+  createJob(namespace: string, job: V1Job): Promise<'created' | 'already-exists'>;
+  /** DELETE with `propagationPolicy: Foreground` and `preconditions.uid`. */
+  deleteJob(namespace: string, name: string, uid: string): Promise<'deleted' | 'not-found' | 'uid-mismatch'>;
+  /** A JSON merge patch of `spec.suspend`. */
+  patchJobSuspend(namespace: string, name: string, suspend: boolean): Promise<void>;
 }
 
 /** An API server answer other than the expected ones, with its HTTP status. */
@@ -75,6 +81,33 @@ export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
         await batch.patchNamespacedJobStatus({ namespace, name, body: { status } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
       } catch (error) {
         throw wrap(error, `patch job ${namespace}/${name} status`);
+      }
+    },
+    async createJob(namespace, job) {
+      try {
+        await batch.createNamespacedJob({ namespace, body: job });
+        return 'created';
+      } catch (error) {
+        if (statusOf(error) === 409) return 'already-exists';
+        throw wrap(error, `create job ${namespace}/${job.metadata?.name ?? ''}`);
+      }
+    },
+    async deleteJob(namespace, name, uid) {
+      try {
+        await batch.deleteNamespacedJob({ namespace, name, body: { propagationPolicy: 'Foreground', preconditions: { uid } } });
+        return 'deleted';
+      } catch (error) {
+        const status = statusOf(error);
+        if (status === 404) return 'not-found';
+        if (status === 409) return 'uid-mismatch';
+        throw wrap(error, `delete job ${namespace}/${name}`);
+      }
+    },
+    async patchJobSuspend(namespace, name, suspend) {
+      try {
+        await batch.patchNamespacedJob({ namespace, name, body: { spec: { suspend } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+      } catch (error) {
+        throw wrap(error, `patch job ${namespace}/${name} spec.suspend`);
       }
     },
   };

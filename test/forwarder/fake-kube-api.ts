@@ -23,8 +23,9 @@ interface Fault {
  * - list and watch (`?watch=true`) on cluster-wide and namespaced collections, with label
  *   selectors; watches are chunked JSON lines from a resourceVersion, with BOOKMARK events when
  *   asked for, and 410 Gone (an ERROR event, as the API server sends it) below the compaction;
- * - GET of one pod or job, POST of pods (generateName), DELETE of pods with
- *   `preconditions.uid` (409 on mismatch), and merge PATCH of `jobs/{name}/status`.
+ * - GET of one pod or job, POST of pods (generateName) and jobs (409 AlreadyExists), DELETE of
+ *   pods and jobs with `preconditions.uid` (409 on mismatch; a Foreground delete of a job only
+ *   marks it), merge PATCH of `jobs/{name}` and of `jobs/{name}/status`.
  */
 export class FakeKubeApi {
   readonly store = new FakeKubeStore();
@@ -98,6 +99,11 @@ export class FakeKubeApi {
     if (method === 'GET' && name !== undefined && !subresource) return this.#get(resource, namespace ?? 'default', name, res);
     if (method === 'DELETE' && resource === 'pods' && name !== undefined) return this.#deletePod(namespace ?? 'default', name, body, res);
     if (method === 'POST' && resource === 'pods' && name === undefined) return this.#createPod(namespace ?? 'default', body, res);
+    if (method === 'POST' && resource === 'jobs' && name === undefined) return this.#createJob(namespace ?? 'default', body, res);
+    if (method === 'DELETE' && resource === 'jobs' && name !== undefined) return this.#deleteJob(namespace ?? 'default', name, body, res);
+    if (method === 'PATCH' && resource === 'jobs' && !subresource && name !== undefined) {
+      return this.#patchJob(namespace ?? 'default', name, req.headers['content-type'], body, res);
+    }
     if (method === 'PATCH' && resource === 'jobs' && subresource === 'status' && name !== undefined) {
       return this.#patchJobStatus(namespace ?? 'default', name, req.headers['content-type'], body, res);
     }
@@ -156,6 +162,38 @@ export class FakeKubeApi {
     if (this.store.get('pods', namespace, name)) return sendStatus(res, 409, 'AlreadyExists', `pods "${name}" already exists`);
     const created = this.store.create('pods', { ...body, metadata: { ...body.metadata, name, namespace }, status: { phase: 'Pending' } });
     sendJson(res, 201, created);
+  }
+
+  #createJob(namespace: string, body: KubeObject, res: ServerResponse): void {
+    if (this.store.get('jobs', namespace, body.metadata.name)) return sendStatus(res, 409, 'AlreadyExists', `jobs.batch "${body.metadata.name}" already exists`);
+    const { status: _ignored, ...job } = body;
+    sendJson(res, 201, this.store.create('jobs', { ...job, metadata: { ...job.metadata, namespace }, status: {} }));
+  }
+
+  #deleteJob(namespace: string, name: string, body: { preconditions?: { uid?: string }; propagationPolicy?: string } | undefined, res: ServerResponse): void {
+    const job = this.store.get('jobs', namespace, name);
+    if (!job) return sendStatus(res, 404, 'NotFound', `jobs.batch "${name}" not found`);
+    const uid = body?.preconditions?.uid;
+    if (uid !== undefined && uid !== job.metadata.uid) {
+      return sendStatus(res, 409, 'Conflict', `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${job.metadata.uid}`);
+    }
+    // Foreground: the Job stays, marked, until the garbage collector has deleted its pods.
+    const result = body?.propagationPolicy === 'Foreground'
+      ? this.store.update('jobs', namespace, name, (j) => {
+          j.metadata.deletionTimestamp = '2026-01-01T00:10:00Z';
+          j.metadata.finalizers = [...(j.metadata.finalizers ?? []), 'foregroundDeletion'];
+        })
+      : this.store.remove('jobs', namespace, name);
+    sendJson(res, 200, result);
+  }
+
+  #patchJob(namespace: string, name: string, contentType: string | undefined, patch: { status?: unknown }, res: ServerResponse): void {
+    if (contentType !== 'application/merge-patch+json') return sendStatus(res, 415, 'UnsupportedMediaType', `${contentType}`);
+    if (!this.store.get('jobs', namespace, name)) return sendStatus(res, 404, 'NotFound', `jobs.batch "${name}" not found`);
+    // The main resource ignores `status`.
+    const { status: _ignored, ...rest } = patch;
+    const updated = this.store.update('jobs', namespace, name, (job) => Object.assign(job, mergePatch(job, rest)));
+    sendJson(res, 200, updated);
   }
 
   #patchJobStatus(namespace: string, name: string, contentType: string | undefined, patch: { status?: unknown }, res: ServerResponse): void {
