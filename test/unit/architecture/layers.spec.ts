@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The layering the README promises, checked on the source text: shared/ is pure (no AWS, no
+// middy, no I/O, no clock, no environment, no randomness), and cdk/ only wires (it knows
+// functions/ by entry path and the constants-only table layout, never shared/).
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+function sources(dir: string): string[] {
+  const files: string[] = [];
+  for (const name of readdirSync(join(root, dir))) {
+    const path = join(dir, name);
+    if (statSync(join(root, path)).isDirectory()) files.push(...sources(path));
+    else if (name.endsWith('.ts')) files.push(path);
+  }
+  return files;
+}
+
+const imports = (text: string) => [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1] ?? '');
+
+const FORBIDDEN_IN_SHARED: ReadonlyArray<[string, RegExp]> = [
+  ['an AWS SDK import', /from '@aws-sdk\//],
+  ['a middy import', /from '@middy\//],
+  ['a Powertools import', /from '@aws-lambda-powertools\//],
+  ['a CDK import', /from '(aws-cdk-lib|constructs)/],
+  ['file or network I/O', /from 'node:(fs|fs\/promises|http|https|net|child_process)'/],
+  ['process.env', /process\.env/],
+  ['the clock', /Date\.now\(\)|new Date\(\)/],
+  ['randomness', /Math\.random\(|randomUUID\(/],
+];
+
+describe('shared/ is pure domain code', () => {
+  it.each(sources('shared'))('%s uses no AWS, I/O, clock, environment or randomness', (file) => {
+    const text = readFileSync(join(root, file), 'utf8');
+    const found = FORBIDDEN_IN_SHARED.filter(([, pattern]) => pattern.test(text)).map(([what]) => what);
+    expect(found).toEqual([]);
+  });
+});
+
+describe('cdk/ only wires', () => {
+  it.each(sources('cdk'))('%s imports nothing from shared/ and only the table layout from functions/', (file) => {
+    const bad = imports(readFileSync(join(root, file), 'utf8')).filter((spec) => {
+      if (!spec.startsWith('.')) return false;
+      const target = relative(root, join(root, file, '..', spec));
+      return target.startsWith('shared/') || (target.startsWith('functions/') && target !== 'functions/adapters/table-layout.ts');
+    });
+    expect(bad).toEqual([]);
+  });
+});
