@@ -40,11 +40,18 @@ export function decide(state: JobSetState, now: string): JobSetDecision {
     }
     return decision();
   }
+  // Upstream skips a JobSet another controller manages (MultiKueue and the like); jobfold
+  // reconciles those the JobSet controller or jobfold itself manage.
+  if (!RECONCILED_MANAGERS.has(jobSet.spec.managedBy ?? JOBSET_CONTROLLER_NAME)) return decision();
   const owned = classifyChildJobs(state);
   if (owned === undefined) return decision();
   reconcile(pass, jobSet, owned, calculateReplicatedJobStatuses(jobSet.spec, owned));
   return decision();
 }
+
+/** `spec.managedBy` of upstream's controller, and of jobfold (shared/contract/jobset-outbound.ts). */
+const JOBSET_CONTROLLER_NAME = 'jobset.sigs.k8s.io/jobset-controller';
+const RECONCILED_MANAGERS: ReadonlySet<string> = new Set([JOBSET_CONTROLLER_NAME, 'jobfold.io/jobset-controller']);
 
 /**
  * The steps of `JobSetReconciler.reconcile` (pkg/controllers/jobset_controller.go), in its order.
