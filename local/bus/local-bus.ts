@@ -1,21 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { checkEntry, requestEntries, type ValidEntry } from './put-events-request.ts';
+import type { EventBridgeEvent } from 'aws-lambda';
 
 // The local event bus: PutEvents in, EventBridge events out to whichever rules match, as an
 // event bus delivers them to its targets. One bus, whatever EventBusName an entry names.
 
 /** An event as EventBridge delivers it to a rule's target. */
-export interface BusEvent {
-  readonly version: '0';
-  readonly id: string;
-  readonly 'detail-type': string;
-  readonly source: string;
-  readonly account: string;
-  readonly time: string;
-  readonly region: string;
-  readonly resources: readonly string[];
-  readonly detail: Record<string, unknown>;
-}
+export type BusEvent = EventBridgeEvent<string, Record<string, unknown>>;
 
 /** A rule: an event pattern (as a predicate) and its target. */
 export interface BusRule {
@@ -92,7 +83,7 @@ function toBusEvent(entry: ValidEntry, acceptedAtMs: number): BusEvent {
     account: LOCAL_ACCOUNT,
     time: new Date(entry.time?.getTime() ?? acceptedAtMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     region: LOCAL_REGION,
-    resources: entry.resources,
+    resources: [...entry.resources],
     detail: entry.detail,
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { EventBridgeEvent } from 'aws-lambda';
 
 interface RequestEntry {
   readonly Source: string;
@@ -17,16 +18,7 @@ export interface PutEventsCall {
 }
 
 /** An accepted entry as a rule would deliver it: the EventBridge event JSON. */
-export interface DeliveredEvent {
-  readonly version: '0';
-  readonly id: string;
-  readonly 'detail-type': string;
-  readonly source: string;
-  readonly account: string;
-  readonly time: string;
-  readonly region: string;
-  readonly resources: readonly string[];
-  readonly detail: unknown;
+export interface DeliveredEvent extends EventBridgeEvent<string, unknown> {
   readonly eventBusName: string | undefined;
 }
 

@@ -2,6 +2,7 @@ import { CLUSTER_SOURCE_PREFIX, InboundDetailType } from '../../shared/contract/
 import type { StreamId } from '../../shared/app/event-store.ts';
 import type { Job } from '../../shared/k8s/job.ts';
 import type { Pod } from '../../shared/k8s/pod.ts';
+import type { EventBridgeEvent } from 'aws-lambda';
 
 // Builders of inbound EventBridge events (docs/events.md) as a cluster's forwarder puts them on
 // the bus and a rule delivers them: `source` names the cluster, `detail` is
@@ -10,17 +11,7 @@ import type { Pod } from '../../shared/k8s/pod.ts';
 export const SERVICE_CLUSTER = 'cluster-a';
 
 /** An EventBridge event as a rule hands it to its target. */
-export interface InboundEnvelope {
-  readonly version: '0';
-  readonly id: string;
-  readonly 'detail-type': string;
-  readonly source: string;
-  readonly account: string;
-  readonly time: string;
-  readonly region: string;
-  readonly resources: readonly string[];
-  readonly detail: unknown;
-}
+export type InboundEnvelope = EventBridgeEvent<string, unknown>;
 
 export interface InboundOptions {
   readonly clusterId?: string;
