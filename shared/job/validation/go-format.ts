@@ -3,47 +3,10 @@
  * `%v` for numbers, `regexError` for pattern failures. jobfold repeats upstream's messages
  * verbatim, so these reproduce Go's output byte for byte for the values validation reports.
  */
+import { quoteGo } from '../../indexes/go-strconv.ts';
 
-// Go's strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
-const SHORT_ESCAPES: Readonly<Record<string, string>> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '\\': '\\\\',
-  '"': '\\"',
-};
-
-/** Go's `%q` of a string (strconv.Quote): double-quoted, Go escapes for non-printable runes. */
-export function goQuote(text: string): string {
-  // Fast path: plain printable ASCII needs no per-rune work (64 KiB index strings).
-  if (/^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(text)) return `"${text}"`;
-  let quoted = '"';
-  for (const rune of text) {
-    const escape = SHORT_ESCAPES[rune];
-    if (escape !== undefined) quoted += escape;
-    else if (PRINTABLE.test(rune)) quoted += rune;
-    else quoted += escapeRune(rune.codePointAt(0)!);
-  }
-  return `${quoted}"`;
-}
-
-function escapeRune(codePoint: number): string {
-  // A lone surrogate is invalid UTF-8 in Go, which prints the replacement as \ufffd.
-  if (codePoint >= 0xd800 && codePoint <= 0xdfff) return '\\ufffd';
-  if (codePoint < 0x80) return `\\x${hex(codePoint, 2)}`;
-  if (codePoint < 0x10000) return `\\u${hex(codePoint, 4)}`;
-  return `\\U${hex(codePoint, 8)}`;
-}
-
-function hex(value: number, width: number): string {
-  return value.toString(16).padStart(width, '0');
-}
+/** Go's `%q` of a string (strconv.Quote); one implementation, shared with the index parser. */
+export const goQuote = quoteGo;
 
 /** Go's `%q` of a `[]string`, e.g. `["In" "NotIn"]`. */
 export function goQuoteList(values: readonly string[]): string {
