@@ -80,7 +80,7 @@ export function playJobScenario(scenario: JobScenario, options: PlayOptions = {}
   return { syncs, log, state };
 }
 
-function toObservation(event: ScenarioEvent, index: number): Observation {
+export function toObservation(event: ScenarioEvent, index: number): Observation {
   const envelope = { eventId: `event-${index}`, clusterId: SCENARIO_CLUSTER, observedAt: event.at };
   switch (event.type) {
     case 'Pod':

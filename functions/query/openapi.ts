@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { FleetQuerySchema, IndexesQuerySchema } from './console/console-params.ts';
+import './console/console-schemas.ts';
 import { componentSchemas, parameterSchema } from './openapi-schemas.ts';
 import {
   HistoryQuerySchema,
@@ -103,6 +105,7 @@ export function openApiDocument(): Json {
     tags: [
       { name: 'jobs', description: 'Jobs: the fleet list, one Job, its history, explanation and status in time.' },
       { name: 'jobsets', description: 'JobSets: the fleet list, one JobSet, its history and explanation.' },
+      { name: 'console', description: 'What the web console reads besides the Job and JobSet routes.' },
       { name: 'meta', description: 'This document.' },
     ],
     paths: {
@@ -143,6 +146,16 @@ export function openApiDocument(): Json {
       ),
       [`${JOBSET}/explain`]: objectOperation(
         'explainJobSet', 'jobsets', 'Why the JobSet completed, failed or restarted', ObjectQuerySchema, ok('The explanation.', ref('JobSetExplanation')),
+      ),
+      // The web console's reads (functions/query/console/).
+      '/v1/fleet': listOperation(
+        'getFleet', 'console', 'Jobs and JobSets filtered by state and reason, with counts', FleetQuerySchema, ok('One page of the fleet.', ref('FleetOverview')),
+      ),
+      [`${JOB}/indexes`]: objectOperation(
+        'getJobIndexes', 'console', 'Per-index state of an Indexed Job at a point in history', IndexesQuerySchema, ok('The index states.', ref('JobIndexes')),
+      ),
+      [`${JOB}/timeline`]: objectOperation(
+        'getJobTimeline', 'console', "Every condition change of the Job", ObjectQuerySchema, ok('The condition changes.', ref('JobTimeline')),
       ),
     },
     components: {

@@ -1,3 +1,4 @@
+import { consoleRoutes } from './console/console-routes.ts';
 import type { QueryRoute } from './http.ts';
 import { jobSetRoutes } from './jobsets/jobset-routes.ts';
 import { explainJobRoute } from './routes/explain-job.ts';
@@ -18,6 +19,7 @@ export const QUERY_ROUTES: readonly QueryRoute[] = [
   explainJobRoute,
   jobStatusRoute,
   ...jobSetRoutes,
+  ...consoleRoutes,
   whatIfJobRoute,
   whatIfFleetRoute,
 ];

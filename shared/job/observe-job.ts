@@ -9,6 +9,7 @@ import { initialRuleProgress } from '../policies/success-policy.ts';
 import { stableHash } from './stable-hash.ts';
 import { validateJob, validateJobUpdate } from './validation/index.ts';
 import type { Job } from '../k8s/job.ts';
+import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
 
 /**
  * Folds a Job observation. The first one fixes the Job's identity and seeds the status from
@@ -18,8 +19,16 @@ import type { Job } from '../k8s/job.ts';
  */
 export function observeJob(state: JobState, event: JobObserved): void {
   const job = event.job;
-  const first = state.identity === undefined;
-  if (!first && stableHash(job.spec) === stableHash(state.spec)) return;
+  // A Job whose creation was refused has an identity but no spec yet: its next valid spec is
+  // its first.
+  const first = state.spec === undefined;
+  const specHash = stableHash(job.spec);
+  if (!first && specHash === stableHash(state.spec)) {
+    // The last valid spec again: whatever update was refused since is withdrawn.
+    state.refusedUpdate = undefined;
+    return;
+  }
+  if (!first && state.refusedUpdate?.specHash === specHash) return;
   const previous = state.spec;
   if (state.config.validateSpecs) {
     const options = { gates: state.config.gates };
@@ -28,14 +37,24 @@ export function observeJob(state: JobState, event: JobObserved): void {
       : undefined;
     const errors = oldJob ? validateJobUpdate(job, oldJob, options) : validateJob(job, options);
     if (errors.length > 0) {
-      if (first) state.identity = jobIdentity(event.clusterId, job);
-      state.rejected = errors;
-      state.rejectionRecorded = false;
+      if (first) {
+        // Upstream never creates such a Job: nothing of it is reconciled.
+        state.identity ??= jobIdentity(event.clusterId, job);
+        state.rejected = errors;
+        state.rejectionRecorded = false;
+      } else {
+        // Upstream refuses the update and keeps the Job as it was.
+        const { eventId, observedAt } = event;
+        state.refusedUpdate = { errors, specHash, eventId, observedAt };
+        state.refusedUpdateRecorded = false;
+      }
       return;
     }
   }
+  state.rejected = undefined;
+  state.refusedUpdate = undefined;
   if (first) {
-    state.identity = jobIdentity(event.clusterId, job);
+    state.identity ??= jobIdentity(event.clusterId, job);
     seedStatus(state, job);
   }
   const completionsChanged = state.settings?.completions !== jobSettings(job.spec).completions;
@@ -66,8 +85,8 @@ function seedStatus(state: JobState, job: Job): void {
     (c): JobCondition => ({
       type: c.type,
       status: c.status,
-      reason: c.reason ?? '',
-      message: c.message ?? '',
+      reason: boundedText(c.reason ?? '', MAX_REASON_BYTES),
+      message: boundedText(c.message ?? ''),
       lastTransitionTime: c.lastTransitionTime ?? job.metadata.creationTimestamp ?? '',
     }),
   );
