@@ -26,6 +26,7 @@ export function summarize(decisions: readonly Decision[]): DecisionSummary[] {
         result.push({ kind: 'startTime', startTime: decision.startTime });
         break;
       case 'JobRejected':
+      case 'JobUpdateRefused':
         result.push({ kind: 'rejection', errors: decision.errors.map((e) => e.message) });
         break;
       case 'JobStatusSent':
