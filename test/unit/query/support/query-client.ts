@@ -10,7 +10,7 @@ export interface ClientResponse {
   readonly body: any;
 }
 
-export type Get = (path: string, query?: Record<string, string>, method?: string) => Promise<ClientResponse>;
+export type Get = (path: string, query?: Record<string, string>, method?: string, body?: string) => Promise<ClientResponse>;
 
 const context = {
   callbackWaitsForEmptyEventLoop: false,
@@ -37,7 +37,7 @@ export function queryClient(deps: QueryDeps): Get {
   if (!vi.isMockFunction(logger.info)) vi.spyOn(logger, 'info').mockImplementation(() => {});
   if (!vi.isMockFunction(logger.error)) vi.spyOn(logger, 'error').mockImplementation(() => {});
   const handler = createQueryHandler(deps);
-  return async (path, query = {}, method = 'GET') => {
+  return async (path, query = {}, method = 'GET', body?: string) => {
     const rawQueryString = new URLSearchParams(query).toString();
     const event = {
       version: '2.0',
@@ -59,6 +59,7 @@ export function queryClient(deps: QueryDeps): Get {
         timeEpoch: 0,
       },
       isBase64Encoded: false,
+      ...(body === undefined ? {} : { body }),
     } satisfies APIGatewayProxyEventV2;
     const result = await handler(event, context);
     if (typeof result === 'string') throw new Error('the handler answered a bare string');
