@@ -86,6 +86,9 @@ export const JobSetListQuerySchema = ListQuerySchema.extend({
 });
 export type ListQuery = z.output<typeof ListQuerySchema>;
 
+/** Routes without parameters refuse any, as every route refuses one it does not know. */
+export const NoQuerySchema = z.strictObject({});
+
 /** Routes that name one object take `uid` only. */
 export const ObjectQuerySchema = z.strictObject({ uid: UidParamSchema.optional() });
 
