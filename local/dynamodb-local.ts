@@ -65,10 +65,15 @@ export async function createTables(client: DynamoDBClient, tableName = DEFAULT_T
   await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: tableName });
 }
 
-function assertJava(): void {
+/** Whether a Java 17+ runtime is on the PATH: callers check it first, before printing anything. */
+export function hasJava(): boolean {
   const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
   const major = Number(/version "(\d+)/.exec(`${probe.stderr ?? ''}${probe.stdout ?? ''}`)?.[1] ?? 0);
-  if (probe.error !== undefined || probe.status !== 0 || major < 17) throw new Error(JAVA_REQUIRED_MESSAGE);
+  return probe.error === undefined && probe.status === 0 && major >= 17;
+}
+
+function assertJava(): void {
+  if (!hasJava()) throw new Error(JAVA_REQUIRED_MESSAGE);
 }
 
 function jarDirectory(): string {

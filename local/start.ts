@@ -1,6 +1,6 @@
 import './quiet-powertools.ts';
 import { relative } from 'node:path';
-import { JAVA_REQUIRED_MESSAGE } from './dynamodb-local.ts';
+import { hasJava, JAVA_REQUIRED_MESSAGE } from './dynamodb-local.ts';
 import { startLocalStack, type LocalStack } from './local-stack.ts';
 import { formatDecisions } from './report/format-decisions.ts';
 import { parseStartArgs, START_HELP, UsageError, type StartArgs } from './start-args.ts';
@@ -24,6 +24,10 @@ async function main(): Promise<number> {
   if (args.help) {
     console.log(START_HELP);
     return 0;
+  }
+  if (!hasJava()) {
+    console.error(JAVA_REQUIRED_MESSAGE); // one line, before anything starts
+    return 1;
   }
   console.log('jobfold local: starting DynamoDB Local (in memory) and the functions …');
   let stack: LocalStack;

@@ -70,7 +70,8 @@ export class QueryApi extends Construct {
     });
     this.api.addRoutes({
       path: '/v1/{proxy+}',
-      methods: [HttpMethod.GET],
+      // POST only for the what-if routes, which read and change nothing.
+      methods: [HttpMethod.GET, HttpMethod.POST],
       integration: new HttpLambdaIntegration('Query', this.function),
     });
 

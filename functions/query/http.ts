@@ -23,13 +23,15 @@ export interface QueryRequest {
   readonly path: string;
   readonly pathParameters: Readonly<Record<string, string | undefined>>;
   readonly query: Readonly<Record<string, string | undefined>>;
+  /** The request body as text (POST routes), decoded from base64 when API Gateway encoded it. */
+  readonly body?: string;
 }
 
 export type QueryResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; body: string };
 
-/** One GET route: its API Gateway path template and what it answers. */
+/** One route: its method, API Gateway path template and what it answers. */
 export interface QueryRoute {
-  readonly method: 'GET';
+  readonly method: 'GET' | 'POST';
   /** `/v1/clusters/{cluster}/…`: the template API Gateway and @middy/http-router match. */
   readonly path: string;
   handle(request: QueryRequest, deps: QueryDeps): Promise<QueryResponse>;
@@ -55,6 +57,7 @@ export function toQueryRequest(event: APIGatewayProxyEventV2): QueryRequest {
     path: event.requestContext?.http?.path ?? event.rawPath ?? '',
     pathParameters,
     query: { ...event.queryStringParameters },
+    ...(event.body === undefined ? {} : { body: event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body }),
   };
 }
 

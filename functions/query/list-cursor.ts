@@ -29,26 +29,26 @@ export function encodeListCursor(key: CursorKey, filters: CursorFilters, storeCu
   return `${payload.toString('base64url')}.${mac(key, payload).toString('base64url')}`;
 }
 
-/** The store's cursor inside `cursor`; BadRequestError at `query.cursor` when it cannot be used. */
-export function decodeListCursor(key: CursorKey, filters: CursorFilters, cursor: string): string {
+/** The store's cursor inside `cursor`; BadRequestError at `path` when it cannot be used. */
+export function decodeListCursor(key: CursorKey, filters: CursorFilters, cursor: string, path = 'query.cursor'): string {
   const [body, signature, ...rest] = cursor.split('.');
   if (body === undefined || signature === undefined || rest.length > 0 || !BASE64URL.test(body) || !BASE64URL.test(signature)) {
-    throw invalidCursor('is not a cursor this API returned');
+    throw invalidCursor('is not a cursor this API returned', path);
   }
   const payload = Buffer.from(body, 'base64url');
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== MAC_BYTES || !timingSafeEqual(given, mac(key, payload))) {
-    throw invalidCursor('is not a cursor this API returned (altered, truncated, or signed with another key)');
+    throw invalidCursor('is not a cursor this API returned (altered, truncated, or signed with another key)', path);
   }
   const parsed = parsePayload(payload);
-  if (parsed === undefined) throw invalidCursor('is not a cursor this API returned');
-  if (parsed.f !== filterKey(filters)) throw invalidCursor('was returned for other filters; repeat the filters of the first page');
+  if (parsed === undefined) throw invalidCursor('is not a cursor this API returned', path);
+  if (parsed.f !== filterKey(filters)) throw invalidCursor('was returned for other filters; repeat the filters of the first page', path);
   return parsed.c;
 }
 
 /** A store's own refusal of a cursor (RangeError from listJobs), as a 400. */
-export function invalidCursor(message: string): BadRequestError {
-  return new BadRequestError([{ path: 'query.cursor', message }]);
+export function invalidCursor(message: string, path = 'query.cursor'): BadRequestError {
+  return new BadRequestError([{ path, message }]);
 }
 
 /** The key from its configured text (CURSOR_KEY); throws naming the variable when too short. */

@@ -26,6 +26,9 @@ export function applyDecision(state: JobState, decision: Decision): void {
     case 'JobRejected':
       state.rejectionRecorded = true;
       return;
+    case 'JobUpdateRefused':
+      if (state.refusedUpdate?.eventId === decision.refusedEventId) state.refusedUpdateRecorded = true;
+      return;
     default: {
       const exhaustive: never = decision;
       throw new Error(`unknown decision ${JSON.stringify(exhaustive)}`);

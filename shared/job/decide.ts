@@ -8,8 +8,9 @@ import { managePods } from './manage-pods.ts';
 import { activePods, newSync, record, terminate, wakeAt, type Sync } from './sync.ts';
 import type { JobState } from './state.ts';
 import { jobStatus } from './status.ts';
-import { activeDeadlineAt } from '../policies/active-deadline.ts';
+import { activeDeadlineAt, LAST_TIME_MS } from '../policies/active-deadline.ts';
 import { stableHash } from './stable-hash.ts';
+import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
 
 /** What one reconcile decided: decisions for the log, commands for the cluster. */
 export interface Reconciliation {
@@ -37,6 +38,7 @@ export function decide(state: JobState, now: string): Reconciliation {
   if (!state.identity || !settings || state.deleted) return NOTHING;
   if (!reconciledByUs(settings.managedBy)) return NOTHING;
   const sync = newSync(state, now);
+  recordRefusedUpdate(sync);
   if (isFinished(state.status.conditions)) {
     terminateLingering(sync);
     return done(sync);
@@ -82,6 +84,17 @@ function rejection(state: JobState, now: string): Reconciliation {
     errors: state.rejected.map(({ field, type, detail, message }) => ({ field, type, detail, message })),
   });
   return done(sync);
+}
+
+/** A refused update is written to the log once; the Job goes on under its last valid spec. */
+function recordRefusedUpdate(sync: Sync): void {
+  const refused = sync.state.refusedUpdate;
+  if (!refused || sync.state.refusedUpdateRecorded) return;
+  record(sync, {
+    type: 'JobUpdateRefused',
+    refusedEventId: refused.eventId,
+    errors: refused.errors.map(({ field, type, detail, message }) => ({ field, type, detail, message })),
+  });
 }
 
 function expectationsSatisfied(state: JobState, now: number): boolean {
@@ -156,7 +169,8 @@ function condition(sync: Sync, type: string, target: FinishTarget): JobCondition
   return { type, status: 'True', reason: target.reason, message: target.message, lastTransitionTime: sync.nowIso };
 }
 
-function setCondition(sync: Sync, condition: JobCondition, evidence: Evidence): void {
+function setCondition(sync: Sync, given: JobCondition, evidence: Evidence): void {
+  const condition = { ...given, reason: boundedText(given.reason, MAX_REASON_BYTES), message: boundedText(given.message) };
   sync.conditions = putCondition(sync.conditions, condition);
   record(sync, { type: 'JobConditionChanged', condition, evidence });
 }
@@ -208,6 +222,7 @@ function done(sync: Sync): Reconciliation {
   return {
     decisions: sync.decisions,
     commands: sync.commands,
-    wakeAt: sync.wakeAt === undefined ? undefined : formatTime(sync.wakeAt),
+    // A wake-up past the last RFC 3339 instant is no wake-up (see activeDeadlineAt).
+    wakeAt: sync.wakeAt === undefined || !(sync.wakeAt <= LAST_TIME_MS) ? undefined : formatTime(sync.wakeAt),
   };
 }

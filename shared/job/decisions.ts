@@ -85,6 +85,15 @@ export const DecisionSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('JobStatusSent'), ...decided, hash: z.string() }),
   z.object({
+    type: z.literal('JobUpdateRefused'),
+    ...decided,
+    /** eventId of the Job Observed whose spec was refused. */
+    refusedEventId: z.string(),
+    errors: z.array(
+      z.object({ field: z.string(), type: z.string(), detail: z.string(), message: z.string() }),
+    ),
+  }),
+  z.object({
     type: z.literal('JobRejected'),
     ...decided,
     errors: z.array(

@@ -1,4 +1,5 @@
 import { parseTime } from '../k8s/time.ts';
+import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
 import type { JobCommand, TerminatePod } from './commands.ts';
 import type { JobCondition } from './conditions.ts';
 import type { Decision, TerminationCause } from './decisions.ts';
@@ -70,6 +71,8 @@ export function terminate(
 ): void {
   const targets = pods.filter((p) => p.terminationRequestedAt === undefined && podClass(p) === 'active');
   if (targets.length === 0) return;
+  message = boundedText(message);
+  reason = boundedText(reason, MAX_REASON_BYTES);
   record(sync, {
     type: 'PodsTerminationRequested',
     cause,

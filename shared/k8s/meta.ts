@@ -29,7 +29,8 @@ export type ObjectMeta = z.infer<typeof ObjectMetaSchema>;
 
 /** A condition as batch/v1 and core/v1 write them. */
 export const ConditionSchema = z.object({
-  type: z.string().min(1),
+  // Upstream condition types are qualified names: a 253-byte prefix, '/', a 63-byte name.
+  type: z.string().min(1).max(317),
   status: z.string(),
   reason: optional(z.string()),
   message: optional(z.string()),

@@ -13,7 +13,9 @@ export interface ClientResponse {
   readonly body: any;
 }
 
-export type Get = (path: string, query?: Record<string, string>, method?: string, rawQueryString?: string) => Promise<ClientResponse>;
+export type Get = (
+  path: string, query?: Record<string, string>, method?: string, body?: string, rawQueryString?: string,
+) => Promise<ClientResponse>;
 
 const context = {
   callbackWaitsForEmptyEventLoop: false,
@@ -43,7 +45,7 @@ export function queryClient(given: Omit<QueryDeps, 'cursorKey'> & Partial<Pick<Q
   const handler = createQueryHandler(deps);
   // `raw`: the query string exactly as the client sent it (malformed escapes and all), with
   // `query` as API Gateway parsed it.
-  return async (path, query = {}, method = 'GET', raw = undefined) => {
+  return async (path, query = {}, method = 'GET', body?: string, raw?: string) => {
     const rawQueryString = raw ?? new URLSearchParams(query).toString();
     const event = {
       version: '2.0',
@@ -65,6 +67,7 @@ export function queryClient(given: Omit<QueryDeps, 'cursorKey'> & Partial<Pick<Q
         timeEpoch: 0,
       },
       isBase64Encoded: false,
+      ...(body === undefined ? {} : { body }),
     } satisfies APIGatewayProxyEventV2;
     const result = await handler(event, context);
     if (typeof result === 'string') throw new Error('the handler answered a bare string');
