@@ -7,7 +7,7 @@ import {
 } from '../shared/contract/inbound.ts';
 import { OutboundDetailType } from '../shared/contract/outbound.ts';
 import { EvidenceSchema, JobConditionSchema } from '../shared/job/decisions.ts';
-import { MAX_EVENT_BYTES, MAX_JSON_DEPTH, MAX_SUCCEEDED_INDEXES_BYTES } from '../shared/contract/parse-inbound.ts';
+import { MAX_EVENT_BYTES, MAX_JSON_DEPTH } from '../shared/contract/parse-inbound.ts';
 
 /**
  * docs/events.md, generated from the zod schemas the service parses with, so the document
@@ -103,8 +103,14 @@ on it, and jobfold puts commands and condition changes on it.
   last known object; only its metadata is read.
 - A pod belongs to the Job named by its controller ownerReference (kind Job, uid), falling back to
   the label \`batch.kubernetes.io/controller-uid\`. A pod with neither is refused.
-- Limits: an event is at most ${MAX_EVENT_BYTES} bytes and ${MAX_JSON_DEPTH} levels deep; a
-  \`succeededIndexes\` is at most ${MAX_SUCCEEDED_INDEXES_BYTES} bytes.
+- Limits: an event is at most ${MAX_EVENT_BYTES} bytes and ${MAX_JSON_DEPTH} levels deep.
+- \`object.metadata\` is checked as the API server checks it on create (names are DNS-1123
+  subdomains, namespaces DNS-1123 labels, label and annotation keys qualified names, label
+  values at most 63 characters, annotations at most 256 KiB in all, owner references complete).
+  Metadata no API server would have stored, such as a name holding a control character, is
+  refused with upstream's message for each field (\`metadata.name: Invalid value: ...\`).
+- A Job's or JobSet's \`spec\` is not refused here: the fold validates it as the API server does
+  and records the rejection, with upstream's field path, error type and message, in the log.
 - A refused event is not stored. It is logged and sent to the rejected-events destination as
   \`Inbound Event Rejected\` (source \`jobfold.ingest\`) with \`errors\` (\`path\`, \`message\`) and
   \`reason\`.
