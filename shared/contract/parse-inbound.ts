@@ -7,6 +7,8 @@ import {
   type InboundDetailType,
 } from './inbound.ts';
 import { owningJobUid, type StreamKey } from './routing.ts';
+import { validateObjectMeta } from '../job/validation/object-meta.ts';
+import type { ObjectMeta } from '../k8s/meta.ts';
 
 /** One reason an inbound event was refused, naming the field. */
 export interface InboundError {
@@ -22,8 +24,6 @@ export type InboundResult =
 export const MAX_EVENT_BYTES = 256 * 1024;
 /** Kubernetes objects are shallow; anything deeper is hostile input. */
 export const MAX_JSON_DEPTH = 32;
-/** The API server's limit on `succeededIndexes`; a longer one cannot come from a real Job. */
-export const MAX_SUCCEEDED_INDEXES_BYTES = 64 * 1024;
 
 /**
  * Parses an inbound EventBridge event into the observation it carries and the log it belongs
@@ -76,6 +76,8 @@ export function toObservation(clusterId: string, detailType: InboundDetailType, 
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
       if (!parsed.success) return zodFail('detail', parsed.error);
       const { eventId, observedAt, object: pod } = parsed.data;
+      const badMeta = refuseInvalidMetadata(pod.metadata);
+      if (badMeta) return badMeta;
       const jobUid = owningJobUid(pod);
       if (!jobUid) {
         return fail('detail.object.metadata.ownerReferences', 'the pod names no owning Job (a controller ownerReference of kind Job, or the label batch.kubernetes.io/controller-uid)');
@@ -87,6 +89,8 @@ export function toObservation(clusterId: string, detailType: InboundDetailType, 
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
       if (!parsed.success) return zodFail('detail', parsed.error);
       const { eventId, observedAt, object } = parsed.data;
+      const badMeta = refuseInvalidMetadata(object.metadata);
+      if (badMeta) return badMeta;
       const jobUid = owningJobUid(object);
       if (!jobUid) {
         return fail('detail.object.metadata.ownerReferences', 'the pod names no owning Job (a controller ownerReference of kind Job, or the label batch.kubernetes.io/controller-uid)');
@@ -103,12 +107,10 @@ export function toObservation(clusterId: string, detailType: InboundDetailType, 
       if (!parsed.success) return zodFail('detail', parsed.error);
       const { eventId, observedAt, object: job } = parsed.data;
       if (!job.metadata.uid) return fail('detail.object.metadata.uid', 'a Job must carry its uid');
-      const tooLong = (job.spec.successPolicy?.rules ?? []).findIndex(
-        (r) => (r.succeededIndexes?.length ?? 0) > MAX_SUCCEEDED_INDEXES_BYTES,
-      );
-      if (tooLong >= 0) {
-        return fail(`detail.object.spec.successPolicy.rules[${tooLong}].succeededIndexes`, `longer than ${MAX_SUCCEEDED_INDEXES_BYTES} bytes, which no API server accepts`);
-      }
+      const badMeta = refuseInvalidMetadata(job.metadata);
+      if (badMeta) return badMeta;
+      // The spec is not checked here: the fold validates it as the API server does and records
+      // the rejection in the Job's log, in upstream's words (shared/job/validation).
       const stream = jobStream(clusterId, job.metadata.namespace, job.metadata.uid);
       return { ok: true, stream, observation: { type: 'JobObserved', eventId, clusterId, observedAt, job } };
     }
@@ -116,6 +118,8 @@ export function toObservation(clusterId: string, detailType: InboundDetailType, 
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
       if (!parsed.success) return zodFail('detail', parsed.error);
       const { eventId, observedAt, object } = parsed.data;
+      const badMeta = refuseInvalidMetadata(object.metadata);
+      if (badMeta) return badMeta;
       const { uid, namespace } = object.metadata;
       return { ok: true, stream: jobStream(clusterId, namespace, uid), observation: { type: 'JobDeleted', eventId, clusterId, observedAt, uid } };
     }
@@ -128,6 +132,17 @@ const jobStream = (clusterId: string, namespace: string | undefined, uid: string
   namespace: namespace ?? 'default',
   uid,
 });
+
+/**
+ * Metadata the API server would never have stored (a name with a NUL or a terminal escape, a
+ * label key that is no qualified name, ...) cannot come from a cluster: the event is refused
+ * before anything is stored, with upstream's error for each field.
+ */
+export function refuseInvalidMetadata(metadata: ObjectMeta): { ok: false; errors: InboundError[] } | undefined {
+  const errors = validateObjectMeta(metadata);
+  if (errors.length === 0) return undefined;
+  return { ok: false, errors: errors.slice(0, 20).map((error) => ({ path: `detail.object.${error.field}`, message: error.message })) };
+}
 
 const fail = (path: string, message: string): { ok: false; errors: InboundError[] } => ({ ok: false, errors: [{ path, message }] });
 

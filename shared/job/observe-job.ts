@@ -64,6 +64,7 @@ export function observeJob(state: JobState, event: JobObserved): void {
     state.settings.successPolicyRules ?? [],
     state.status.completedIndexes,
   );
+  if (!first && completionsChanged && state.settings.indexed) clipIndexes(state, state.settings.completions ?? 0);
   if (first || completionsChanged) {
     rebuildAggregates(state);
     for (const pod of state.pods.values()) {
@@ -72,6 +73,16 @@ export function observeJob(state: JobState, event: JobObserved): void {
       countPod(state, pod);
     }
   }
+}
+
+/**
+ * Elastic Indexed Jobs: upstream parses completedIndexes and failedIndexes against the current
+ * completions on every sync, so indexes beyond a scaled-down completions leave the status for
+ * good (and run again if completions grows back).
+ */
+function clipIndexes(state: JobState, completions: number): void {
+  state.status.completedIndexes = parseIndexes(state.status.completedIndexes.toString(), completions);
+  state.status.failedIndexes = parseIndexes(state.status.failedIndexes.toString(), completions);
 }
 
 function seedStatus(state: JobState, job: Job): void {
