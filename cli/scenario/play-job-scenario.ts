@@ -80,7 +80,7 @@ export function playJobScenario(scenario: JobScenario, options: PlayOptions = {}
   return { syncs, log, state };
 }
 
-function toObservation(event: ScenarioEvent, index: number): Observation {
+export function toObservation(event: ScenarioEvent, index: number): Observation {
   const envelope = { eventId: `event-${index}`, clusterId: SCENARIO_CLUSTER, observedAt: event.at };
   switch (event.type) {
     case 'Pod':
@@ -89,5 +89,7 @@ function toObservation(event: ScenarioEvent, index: number): Observation {
       return { type: 'PodDeleted', ...envelope, uid: event.uid };
     case 'Tick':
       return { type: 'Tick', ...envelope };
+    case 'Job':
+      return { type: 'JobObserved', ...envelope, job: event.job };
   }
 }

@@ -6,7 +6,7 @@ import { checkCommit, checkEntries, checkLimit, checkSnapshotSeq } from '../../s
 import { VersionConflictError } from '../../shared/app/event-store.ts';
 import type {
   AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary,
-  ListJobsQuery, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, StreamId,
+  ListJobsQuery, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import { commitTransaction } from './dynamodb-commit.ts';
 import { appendEntries, readEntries, readHead } from './dynamodb-log.ts';
@@ -22,7 +22,7 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 // DynamoDB and DynamoDB Local; only the client's endpoint differs.
 //   append      dynamodb-log.ts         two conditional single-item puts per new event
 //   commit      dynamodb-commit.ts      one TransactWriteItems: markers, entries, outbox, summary
-//   snapshot    dynamodb-snapshots.ts   conditional put after the commit, chunked when large
+//   snapshot    dynamodb-snapshots.ts   kept at its seq, put after the commit, chunked when large
 //   outbox      dynamodb-outbox.ts      sparse keys-only index of pending commands
 //   fleet view  dynamodb-projection.ts  summary item in four sparse indexes
 //   pod archive dynamodb-pod-archive.ts one item per settled pod, batch puts
@@ -84,8 +84,8 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
     return { ...result, duplicates, snapshotSaved };
   }
 
-  loadSnapshot(stream: StreamId): Promise<Snapshot | undefined> {
-    return loadSnapshot(this.#table, keys.stream(stream));
+  loadSnapshot(stream: StreamId, options: SnapshotQuery = {}): Promise<Snapshot | undefined> {
+    return loadSnapshot(this.#table, keys.stream(stream), options.atOrBefore);
   }
 
   pendingOutbox(limit: number): Promise<OutboxItem[]> {

@@ -5,7 +5,7 @@
 //   log entry   sk "e#<seq, 12 digits>"   the event; seq is unique because the key is
 //   marker      sk "id#<eventId>"         claims an eventId for one seq (idempotent append)
 //   summary     sk "summary"              fleet row; the only item in the summary indexes
-//   snapshot    sk "snapshot"             newest snapshot (inline, or pointer to chunks)
+//   snapshot    sk "snapshot#<seq>"       the state at seq, kept (inline, or pointer to chunks)
 //   chunk       sk "chunk#<seq>#<i>"      part i of a snapshot too large for one item
 //   pod         sk "pod#<pod uid>"        a settled pod archived out of the snapshot
 //   command     pk "cmd#<commandId>", sk "cmd"   outbox item; in the outbox index while pending
@@ -78,7 +78,9 @@ export const keys = {
   entryPrefix: 'e#',
   marker: (eventId: string): string => `id#${eventId}`,
   summary: 'summary',
-  snapshot: 'snapshot',
+  snapshot: (seq: number): string => `snapshot#${String(seq).padStart(SEQ_DIGITS, '0')}`,
+  /** Sorts after every snapshot key: the upper bound of "the newest snapshot". */
+  snapshotEnd: 'snapshot#~',
   chunk: (seq: number, index: number): string => `chunk#${String(seq).padStart(SEQ_DIGITS, '0')}#${String(index).padStart(4, '0')}`,
   chunkPrefix: (seq: number): string => `chunk#${String(seq).padStart(SEQ_DIGITS, '0')}#`,
   pod: (uid: string): string => `pod#${uid}`,

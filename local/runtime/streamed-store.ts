@@ -1,7 +1,7 @@
 import { RECONCILED_EVENT_TYPES } from '../../cdk/bus-contract.ts';
 import type {
   AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary, ListJobsQuery,
-  NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, StreamId,
+  NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
@@ -44,8 +44,8 @@ export class StreamedStore implements EventStore, PodArchive {
     return this.#inner.read(stream, options);
   }
 
-  loadSnapshot(stream: StreamId): Promise<Snapshot | undefined> {
-    return this.#inner.loadSnapshot(stream);
+  loadSnapshot(stream: StreamId, options?: SnapshotQuery): Promise<Snapshot | undefined> {
+    return this.#inner.loadSnapshot(stream, options);
   }
 
   pendingOutbox(limit: number): Promise<OutboxItem[]> {

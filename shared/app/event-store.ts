@@ -57,6 +57,10 @@ export type JobSummary = {
   finishedAt?: string;
   createdAt: string;
   updatedAt: string;
+  /** Set while the Job's reconcile fails on every retry (shared/app/stall.ts). */
+  stalled?: { error: string; since: string };
+  /** The latest refused update of the Job (its last valid spec still applies). */
+  refusedUpdate?: { eventId: string; errors: string[] };
 };
 
 /** The part of a summary a commit supplies; the identity comes from the stream. */
@@ -65,6 +69,8 @@ export type SummaryUpdate = Omit<JobSummary, 'kind' | 'clusterId' | 'namespace' 
 export type AppendResult = { appended: LogEntry[]; duplicates: string[] };
 export type ReadOptions = { afterSeq?: number; limit?: number };
 export type ReadResult = { entries: LogEntry[]; head: number };
+/** `atOrBefore`: the newest snapshot with seq ≤ this position (default: the newest of all). */
+export type SnapshotQuery = { atOrBefore?: number };
 
 export type CommitInput = {
   expectedHead: number;
@@ -74,7 +80,7 @@ export type CommitInput = {
   snapshot?: Snapshot;
   summary?: SummaryUpdate;
 };
-/** `snapshotSaved` is false when no snapshot was given or a newer one was already stored. */
+/** `snapshotSaved` is false when no snapshot was given or one at its seq was already stored. */
 export type CommitResult = { head: number; appended: LogEntry[]; duplicates: string[]; snapshotSaved: boolean };
 
 export type ListJobsQuery = {
@@ -116,14 +122,17 @@ export interface EventStore {
    * whose commandId is already in the outbox are skipped. Throws VersionConflictError when the
    * head moved (nothing written) and StoreLimitError when a limit below is exceeded.
    * `snapshot` (RangeError unless seq ≤ expectedHead + entries.length) is saved after the
-   * commit lands, only if its seq ≤ the new head and no newer snapshot is stored; it is an
-   * optimisation (the log is the truth), so a crash may lose it. An empty commit still checks
-   * the head.
+   * commit lands, at its seq, only if its seq ≤ the new head and none is stored at that seq
+   * (snapshots are kept at their positions, never replaced); it is an optimisation (the log is
+   * the truth), so a crash may lose it. An empty commit still checks the head.
    */
   commit(stream: StreamId, input: CommitInput): Promise<CommitResult>;
 
-  /** Returns the newest snapshot of the stream, or undefined when none was saved. */
-  loadSnapshot(stream: StreamId): Promise<Snapshot | undefined>;
+  /**
+   * Returns the newest snapshot of the stream with seq ≤ `atOrBefore` (default: the newest of
+   * all), or undefined when none was saved there.
+   */
+  loadSnapshot(stream: StreamId, options?: SnapshotQuery): Promise<Snapshot | undefined>;
 
   /** Returns up to `limit` unpublished commands of all streams, oldest `createdAt` first. */
   pendingOutbox(limit: number): Promise<OutboxItem[]>;

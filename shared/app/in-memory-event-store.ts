@@ -3,7 +3,7 @@ import type { ArchivedPod } from '../job/snapshot.ts';
 import { VersionConflictError } from './event-store.ts';
 import type {
   AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary,
-  ListJobsQuery, LogEntry, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, StreamId,
+  ListJobsQuery, LogEntry, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
 
@@ -11,7 +11,8 @@ type StreamRecord = {
   entries: LogEntry[];
   eventIds: Set<string>;
   archivedPods: Map<string, ArchivedPod>;
-  snapshot?: Snapshot;
+  /** Kept at their positions, never replaced. */
+  snapshots: Map<number, Snapshot>;
   summary?: JobSummary;
 };
 
@@ -52,15 +53,19 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     if (input.summary) record.summary = jsonCopy({ ...input.summary, ...identity(stream) });
     const head = record.entries.length;
     const { snapshot } = input;
-    // Never ahead of the log (duplicates can leave the head short) and never older than the saved one.
-    const snapshotSaved = snapshot !== undefined && snapshot.seq <= head && (record.snapshot?.seq ?? -1) <= snapshot.seq;
-    if (snapshotSaved) record.snapshot = jsonCopy(snapshot);
+    // Never ahead of the log (duplicates can leave the head short); the first one at a seq stays.
+    const snapshotSaved = snapshot !== undefined && snapshot.seq <= head && !record.snapshots.has(snapshot.seq);
+    if (snapshotSaved) record.snapshots.set(snapshot.seq, jsonCopy(snapshot));
     return { head, ...result, snapshotSaved };
   }
 
-  async loadSnapshot(stream: StreamId): Promise<Snapshot | undefined> {
-    const { snapshot } = this.#record(stream);
-    return snapshot === undefined ? undefined : jsonCopy(snapshot);
+  async loadSnapshot(stream: StreamId, options: SnapshotQuery = {}): Promise<Snapshot | undefined> {
+    const limit = options.atOrBefore ?? Number.POSITIVE_INFINITY;
+    let newest: Snapshot | undefined;
+    for (const snapshot of this.#record(stream).snapshots.values()) {
+      if (snapshot.seq <= limit && snapshot.seq > (newest?.seq ?? -1)) newest = snapshot;
+    }
+    return newest === undefined ? undefined : jsonCopy(newest);
   }
 
   async pendingOutbox(limit: number): Promise<OutboxItem[]> {
@@ -132,7 +137,7 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     const key = JSON.stringify([stream.kind, stream.clusterId, stream.namespace, stream.uid]);
     let record = this.#streams.get(key);
     if (record === undefined) {
-      record = { entries: [], eventIds: new Set(), archivedPods: new Map() };
+      record = { entries: [], eventIds: new Set(), archivedPods: new Map(), snapshots: new Map() };
       this.#streams.set(key, record);
     }
     return record;

@@ -11,6 +11,8 @@ import { decisionEntry, entryEvent } from './log-codec.ts';
 import { jobSummary } from './job-summary.ts';
 import type { PodArchive } from './pod-archive.ts';
 import { childJobStatusEntry } from './child-job-status.ts';
+import { isDeterministicFailure, type Stall } from './stall.ts';
+import { parkStalled } from './park-stalled.ts';
 
 export interface ReconcileDeps {
   readonly store: EventStore & PodArchive;
@@ -34,6 +36,8 @@ export interface ReconcileOutcome {
   readonly attempts: number;
   /** observedAt of the newest observation folded, for the decision latency. */
   readonly latestObservedAt: string | undefined;
+  /** Set when the Job could not be decided and was parked (shared/app/stall.ts). */
+  readonly stalled?: Stall;
 }
 
 /**
@@ -54,7 +58,11 @@ export async function reconcile(deps: ReconcileDeps, stream: StreamId): Promise<
     try {
       return await reconcileOnce(deps, stream, attempt);
     } catch (error) {
-      if (!(error instanceof VersionConflictError) || attempt >= maxAttempts) throw error;
+      if (error instanceof VersionConflictError && attempt < maxAttempts) continue;
+      if (!isDeterministicFailure(error)) throw error;
+      const now = deps.clock();
+      const { stall, head } = await parkStalled(deps.store, stream, error, now, () => loadState(deps, stream));
+      return { stream, head, decisions: [], commands: [], published: [], wakeAt: undefined, attempts: attempt, latestObservedAt: undefined, stalled: stall };
     }
   }
 }

@@ -20,11 +20,20 @@ export function applyDecision(state: JobState, decision: Decision): void {
       state.expectations = { creations: decision.count, deletions: new Set(), setAt: parseTime(decision.at) };
       state.creationRequests += decision.count;
       return;
+    case 'PodFinalizersRemovalRequested':
+      for (const ref of decision.pods) {
+        const pod = state.pods.get(ref.uid);
+        if (pod) pod.finalizerRemovalRequested = true;
+      }
+      return;
     case 'JobStatusSent':
       state.lastStatusSent = decision.hash;
       return;
     case 'JobRejected':
       state.rejectionRecorded = true;
+      return;
+    case 'JobUpdateRefused':
+      if (state.refusedUpdate?.eventId === decision.refusedEventId) state.refusedUpdateRecorded = true;
       return;
     default: {
       const exhaustive: never = decision;

@@ -9,6 +9,7 @@ import { initialRuleProgress } from '../policies/success-policy.ts';
 import { stableHash } from './stable-hash.ts';
 import { validateJob, validateJobUpdate } from './validation/index.ts';
 import type { Job } from '../k8s/job.ts';
+import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
 
 /**
  * Folds a Job observation. The first one fixes the Job's identity and seeds the status from
@@ -18,8 +19,16 @@ import type { Job } from '../k8s/job.ts';
  */
 export function observeJob(state: JobState, event: JobObserved): void {
   const job = event.job;
-  const first = state.identity === undefined;
-  if (!first && stableHash(job.spec) === stableHash(state.spec)) return;
+  // A Job whose creation was refused has an identity but no spec yet: its next valid spec is
+  // its first.
+  const first = state.spec === undefined;
+  const specHash = stableHash(job.spec);
+  if (!first && specHash === stableHash(state.spec)) {
+    // The last valid spec again: whatever update was refused since is withdrawn.
+    state.refusedUpdate = undefined;
+    return;
+  }
+  if (!first && state.refusedUpdate?.specHash === specHash) return;
   const previous = state.spec;
   if (state.config.validateSpecs) {
     const options = { gates: state.config.gates };
@@ -28,14 +37,24 @@ export function observeJob(state: JobState, event: JobObserved): void {
       : undefined;
     const errors = oldJob ? validateJobUpdate(job, oldJob, options) : validateJob(job, options);
     if (errors.length > 0) {
-      if (first) state.identity = jobIdentity(event.clusterId, job);
-      state.rejected = errors;
-      state.rejectionRecorded = false;
+      if (first) {
+        // Upstream never creates such a Job: nothing of it is reconciled.
+        state.identity ??= jobIdentity(event.clusterId, job);
+        state.rejected = errors;
+        state.rejectionRecorded = false;
+      } else {
+        // Upstream refuses the update and keeps the Job as it was.
+        const { eventId, observedAt } = event;
+        state.refusedUpdate = { errors, specHash, eventId, observedAt };
+        state.refusedUpdateRecorded = false;
+      }
       return;
     }
   }
+  state.rejected = undefined;
+  state.refusedUpdate = undefined;
   if (first) {
-    state.identity = jobIdentity(event.clusterId, job);
+    state.identity ??= jobIdentity(event.clusterId, job);
     seedStatus(state, job);
   }
   const completionsChanged = state.settings?.completions !== jobSettings(job.spec).completions;
@@ -45,6 +64,7 @@ export function observeJob(state: JobState, event: JobObserved): void {
     state.settings.successPolicyRules ?? [],
     state.status.completedIndexes,
   );
+  if (!first && completionsChanged && state.settings.indexed) clipIndexes(state, state.settings.completions ?? 0);
   if (first || completionsChanged) {
     rebuildAggregates(state);
     for (const pod of state.pods.values()) {
@@ -53,6 +73,16 @@ export function observeJob(state: JobState, event: JobObserved): void {
       countPod(state, pod);
     }
   }
+}
+
+/**
+ * Elastic Indexed Jobs: upstream parses completedIndexes and failedIndexes against the current
+ * completions on every sync, so indexes beyond a scaled-down completions leave the status for
+ * good (and run again if completions grows back).
+ */
+function clipIndexes(state: JobState, completions: number): void {
+  state.status.completedIndexes = parseIndexes(state.status.completedIndexes.toString(), completions);
+  state.status.failedIndexes = parseIndexes(state.status.failedIndexes.toString(), completions);
 }
 
 function seedStatus(state: JobState, job: Job): void {
@@ -66,8 +96,8 @@ function seedStatus(state: JobState, job: Job): void {
     (c): JobCondition => ({
       type: c.type,
       status: c.status,
-      reason: c.reason ?? '',
-      message: c.message ?? '',
+      reason: boundedText(c.reason ?? '', MAX_REASON_BYTES),
+      message: boundedText(c.message ?? ''),
       lastTransitionTime: c.lastTransitionTime ?? job.metadata.creationTimestamp ?? '',
     }),
   );

@@ -52,6 +52,13 @@ export interface JobState {
   rejected: readonly FieldError[] | undefined;
   /** The rejection was written to the log (decisions are recorded once). */
   rejectionRecorded: boolean;
+  /**
+   * The latest update the API server would refuse (an immutable field changed, ...). The Job
+   * keeps folding under its last valid spec; re-sending that spec or a valid change clears it.
+   */
+  refusedUpdate: RefusedUpdate | undefined;
+  /** The refused update was written to the log as JobUpdateRefused. */
+  refusedUpdateRecorded: boolean;
   /** The Job object was deleted in the cluster; its history stays. */
   deleted: boolean;
   pods: Map<string, PodRecord>;
@@ -97,6 +104,15 @@ export interface JobState {
   lastStatusSent: string | undefined;
 }
 
+/** An update refused as the API server refuses it, with upstream's field errors. */
+export interface RefusedUpdate {
+  readonly errors: readonly FieldError[];
+  /** stableHash of the refused spec: the same refused spec sent again is not news. */
+  readonly specHash: string;
+  readonly eventId: string;
+  readonly observedAt: string;
+}
+
 export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState {
   return {
     config,
@@ -105,6 +121,8 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     settings: undefined,
     rejected: undefined,
     rejectionRecorded: false,
+    refusedUpdate: undefined,
+    refusedUpdateRecorded: false,
     deleted: false,
     pods: new Map(),
     nextPodSeq: 0,

@@ -8,7 +8,7 @@ import { createReconcileHandler, type ReconcileHandlerDeps } from '../../functio
 import { createTimersHandler } from '../../functions/handlers/timers-handler.ts';
 import type {
   AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary, ListJobsQuery, LogEntry,
-  NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, StreamId,
+  NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
@@ -276,8 +276,8 @@ export class CrashableStore implements EventStore, PodArchive {
     return this.#inner.read(stream, options);
   }
 
-  loadSnapshot(stream: StreamId): Promise<Snapshot | undefined> {
-    return this.#inner.loadSnapshot(stream);
+  loadSnapshot(stream: StreamId, options?: SnapshotQuery): Promise<Snapshot | undefined> {
+    return this.#inner.loadSnapshot(stream, options);
   }
 
   pendingOutbox(limit: number): Promise<OutboxItem[]> {

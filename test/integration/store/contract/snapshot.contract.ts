@@ -3,7 +3,7 @@ import type { EventStore, Snapshot, StreamId } from '../../../../shared/app/even
 import { aStream, anEntry, at, noise, podEventBody, T0 } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
 
-/** Snapshots: saved with a commit, never ahead of the log, never replaced by an older one. */
+/** Snapshots: saved with a commit, never ahead of the log, kept at their positions. */
 export function describeSnapshotContract(factory: EventStoreFactory): void {
   let store: EventStore;
   let stream: StreamId;
@@ -36,19 +36,37 @@ export function describeSnapshotContract(factory: EventStoreFactory): void {
       expect(await store.loadSnapshot(stream)).toEqual({ seq: 3, state });
     });
 
-    it('round-trips a state too large for one item, and replaces it with a later small one', async () => {
+    it('round-trips a state too large for one item, and keeps it when a later small one is saved', async () => {
       const large: Snapshot = { seq: 2, state: { blob: noise(1_200_000, 7) } };
       await snapshotAt(large.seq, large.state);
       expect(await store.loadSnapshot(stream)).toEqual(large);
 
       await snapshotAt(3, { small: true });
       expect(await store.loadSnapshot(stream)).toEqual({ seq: 3, state: { small: true } });
+      expect(await store.loadSnapshot(stream, { atOrBefore: 2 })).toEqual(large);
     });
 
-    it('keeps the newer snapshot when an older one is committed', async () => {
+    it('keeps the first snapshot saved at a seq', async () => {
+      await snapshotAt(3, { v: 'first' });
+      expect((await snapshotAt(3, { v: 'second' })).snapshotSaved).toBe(false);
+      expect(await store.loadSnapshot(stream)).toEqual({ seq: 3, state: { v: 'first' } });
+    });
+
+    it('keeps an older snapshot at its position, and loads the newest by default', async () => {
       await snapshotAt(3, { v: 3 });
-      expect((await snapshotAt(2, { v: 2 })).snapshotSaved).toBe(false);
+      expect((await snapshotAt(2, { v: 2 })).snapshotSaved).toBe(true);
       expect(await store.loadSnapshot(stream)).toEqual({ seq: 3, state: { v: 3 } });
+      expect(await store.loadSnapshot(stream, { atOrBefore: 2 })).toEqual({ seq: 2, state: { v: 2 } });
+    });
+
+    it('loads the newest snapshot at or before a position', async () => {
+      await store.append(stream, Array.from({ length: 12 }, (_, i) => anEntry(`more-${i}`)), T0);
+      for (const seq of [5, 10, 15]) await snapshotAt(seq, { v: seq }, 15);
+      const at = async (atOrBefore: number) => (await store.loadSnapshot(stream, { atOrBefore }))?.seq;
+      expect(await at(4)).toBeUndefined();
+      expect(await at(-1)).toBeUndefined();
+      expect([await at(5), await at(9), await at(10), await at(14), await at(15), await at(1_000)]).toEqual([5, 5, 10, 10, 15, 15]);
+      expect(await store.loadSnapshot(stream)).toEqual({ seq: 15, state: { v: 15 } });
     });
 
     it('rejects a snapshot ahead of the log it would summarise, writing nothing', async () => {

@@ -1,0 +1,79 @@
+import { decide } from '../job/decide.ts';
+import type { JobCommand } from '../job/commands.ts';
+import type { Decision } from '../job/decisions.ts';
+import type { Observation } from '../job/events.ts';
+import { evolve, type JobEvent } from '../job/evolve.ts';
+import type { JobState } from '../job/state.ts';
+
+// Status and decisions are a function of the log alone. The fold decides at every position
+// where the controller would have synced: after each run of observations that share an
+// observedAt (one informer snapshot — the conformance corpus's execution model; real cluster
+// events carry distinct times, so a run is then one event), at that observedAt. A decision
+// taken at position k is logged and folded in before the observation at k+1. Where the batch
+// boundaries fall therefore never changes a decision, provided a batch never splits one run.
+// `now` is the run's observedAt, read from the log, never the clock.
+
+/** One sync: the decisions taken after the observation at `afterSeq`. */
+export interface PositionSync {
+  readonly afterSeq: number;
+  readonly at: string;
+  readonly decisions: readonly Decision[];
+  readonly commands: readonly JobCommand[];
+  readonly wakeAt: string | undefined;
+}
+
+export interface DecidedBatch {
+  /** Observations and decisions in log order, each with its seq. */
+  readonly entries: readonly JobEvent[];
+  readonly syncs: readonly PositionSync[];
+  /** The wake-up the last sync asked for (deadline, backoff, expectations), if any. */
+  readonly wakeAt: string | undefined;
+}
+
+/**
+ * Appends `observations` to the fold at `state.position + 1…`, deciding after each run of
+ * equal observedAt and folding each decision in before the next observation. Updates `state`
+ * in place (as evolve does).
+ */
+export function decideAtEachPosition(state: JobState, observations: readonly Observation[]): DecidedBatch {
+  const entries: JobEvent[] = [];
+  const syncs: PositionSync[] = [];
+  const log = (event: JobEvent) => {
+    const logged = { ...event, seq: state.position + 1 } as JobEvent;
+    evolve(state, logged);
+    entries.push(logged);
+  };
+  observations.forEach((observation, i) => {
+    log(observation);
+    const next = observations[i + 1];
+    if (next !== undefined && next.observedAt === observation.observedAt) return;
+    const afterSeq = state.position;
+    const { decisions, commands, wakeAt } = decide(state, observation.observedAt);
+    for (const decision of decisions) log(decision);
+    syncs.push({ afterSeq, at: observation.observedAt, decisions, commands, wakeAt });
+  });
+  return { entries, syncs, wakeAt: syncs.at(-1)?.wakeAt };
+}
+
+/**
+ * Splits observations into batches at run boundaries only, taking `runsPerBatch[i]` runs for
+ * batch i (the last size repeats). For callers that must cut a long backlog into commits.
+ */
+export function batchesOfRuns<O extends { observedAt: string }>(observations: readonly O[], runsPerBatch: readonly number[]): O[][] {
+  const batches: O[][] = [];
+  let batch: O[] = [];
+  let runs = 0;
+  observations.forEach((observation, i) => {
+    batch.push(observation);
+    const next = observations[i + 1];
+    if (next !== undefined && next.observedAt === observation.observedAt) return;
+    runs += 1;
+    const wanted = Math.max(1, runsPerBatch[batches.length] ?? runsPerBatch.at(-1) ?? 1);
+    if (runs >= wanted || next === undefined) {
+      batches.push(batch);
+      batch = [];
+      runs = 0;
+    }
+  });
+  return batches;
+}
