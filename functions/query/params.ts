@@ -56,7 +56,11 @@ const listCursorParam = z
   .min(1)
   .max(4096)
   .optional()
-  .meta({ description: 'Opaque: the `nextCursor` of the previous page, with the same filters.' });
+  .meta({
+    description:
+      'Opaque and signed: the `nextCursor` of the previous page, with the same filters. A cursor the API did not ' +
+      'return, or one returned for other filters, is a 400 at `query.cursor`.',
+  });
 
 const conditionParam = (objects: string, examples: string) =>
   z
@@ -85,6 +89,9 @@ export const JobSetListQuerySchema = ListQuerySchema.extend({
   ),
 });
 export type ListQuery = z.output<typeof ListQuerySchema>;
+
+/** Routes without parameters refuse any, as every route refuses one it does not know. */
+export const NoQuerySchema = z.strictObject({});
 
 /** Routes that name one object take `uid` only. */
 export const ObjectQuerySchema = z.strictObject({ uid: UidParamSchema.optional() });

@@ -66,7 +66,12 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     return sendApiResult(res, await deps.query(apiGatewayEvent(req, url, body ?? '')));
   }
   if (req.method === 'GET' && (path === '/local' || path.startsWith('/local/'))) {
-    const segments = path.split('/').slice(2).filter((s) => s !== '').map(decodeURIComponent);
+    let segments: string[];
+    try {
+      segments = path.split('/').slice(2).filter((s) => s !== '').map(decodeURIComponent);
+    } catch {
+      return sendJson(res, 400, { message: `malformed percent-encoding in the path: ${path}` });
+    }
     const body = await deps.local(segments);
     return body === undefined ? sendJson(res, 404, { message: `no such resource: ${path}` }) : sendJson(res, 200, body);
   }

@@ -23,12 +23,12 @@ export const whatIfFleetRoute: QueryRoute = {
   async handle(request, deps) {
     const body = parseBody(request, FleetWhatIfBodySchema);
     const filters = { kind: 'Job' as const, cluster: body.cluster, namespace: body.namespace };
-    const cursor = body.cursor === undefined ? undefined : decodeListCursor(filters, body.cursor);
+    const cursor = body.cursor === undefined ? undefined : decodeListCursor(deps.cursorKey, filters, body.cursor, 'body.cursor');
     let page;
     try {
       page = await deps.store.listJobs({ kind: 'Job', clusterId: body.cluster, namespace: body.namespace, limit: body.limit ?? DEFAULT_PAGE, cursor });
     } catch (error) {
-      if (cursor !== undefined && error instanceof RangeError) throw invalidCursor('is not a valid position in this list');
+      if (cursor !== undefined && error instanceof RangeError) throw invalidCursor('is not a valid position in this list', 'body.cursor');
       throw error;
     }
     const since = body.since;
@@ -53,7 +53,7 @@ export const whatIfFleetRoute: QueryRoute = {
         tally = skipJob(tally);
       }
     }
-    const next = page.cursor === undefined || reachedSince ? {} : { nextCursor: encodeListCursor(filters, page.cursor) };
+    const next = page.cursor === undefined || reachedSince ? {} : { nextCursor: encodeListCursor(deps.cursorKey, filters, page.cursor) };
     return json(200, { tally, ...(skippedBecause ? { skippedBecause } : {}), ...next });
   },
 };
