@@ -13,6 +13,7 @@ import { handleSqs } from './sqs-api.ts';
 //   POST /events   EventBridge PutEvents (AWS JSON 1.1); the SDK posts to `<endpoint>/`
 //   POST /sqs      SQS for the clusters' command queues (AWS JSON 1.0)
 //   GET  /v1/*     the query API, through the query function as API Gateway would invoke it
+//   POST /v1/*     its what-if routes (the HTTP API routes GET and POST /v1/{proxy+})
 //   GET  /local/*  what the local targets received (commands per cluster, rejections, …)
 //   GET  /         the web console (console/dist), which calls /v1/*
 
@@ -64,8 +65,8 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   }
   if (path.startsWith('/v1/') && path.length > '/v1/'.length) {
     const body = await readBody(req);
-    // HTTP APIs answer an unmatched route (here: any method but GET) with this 404.
-    if (req.method !== 'GET') return sendJson(res, 404, { message: 'Not Found' });
+    // HTTP APIs answer an unmatched route (here: any method but GET and POST) with this 404.
+    if (req.method !== 'GET' && req.method !== 'POST') return sendJson(res, 404, { message: 'Not Found' });
     return sendApiResult(res, await deps.query(apiGatewayEvent(req, url, body ?? '')));
   }
   if (req.method === 'GET' && (path === '/local' || path.startsWith('/local/'))) {
