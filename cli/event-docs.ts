@@ -38,6 +38,19 @@ const CreationDetailSchema = z.object({
   jobUid: z.string(),
   index: z.number().int().nullable(),
   templateHash: z.string(),
+  /** backoffLimitPerIndex: the new pod's `batch.kubernetes.io/job-index-failure-count`. */
+  indexFailureCount: z.number().int().nullable(),
+  /** backoffLimitPerIndex: its `batch.kubernetes.io/job-index-ignored-failure-count` (set when > 0). */
+  indexIgnoredFailureCount: z.number().int().nullable(),
+});
+const FinalizerRemovalDetailSchema = z.object({
+  commandId: z.string(),
+  clusterId: z.string(),
+  namespace: z.string(),
+  jobName: z.string(),
+  jobUid: z.string(),
+  podName: z.string(),
+  podUid: z.string(),
 });
 const StatusDetailSchema = z.object({
   commandId: z.string(),
@@ -75,6 +88,7 @@ const outboundSchemas: Array<readonly [string, z.ZodType]> = [
     [OutboundDetailType.PodTerminationRequested, TerminationDetailSchema],
     [OutboundDetailType.PodCreationRequested, CreationDetailSchema],
     [OutboundDetailType.JobStatusUpdateRequested, StatusDetailSchema],
+    [OutboundDetailType.PodFinalizerRemovalRequested, FinalizerRemovalDetailSchema],
     [OutboundDetailType.JobConditionChanged, ConditionChangedDetailSchema],
 ];
 
@@ -151,9 +165,14 @@ command delivered twice is recognised downstream. Condition changes are for any 
 - \`Pod Termination Requested\` goes out for every Job whose outcome is decided (its lingering
   pods), and for Jobs managed by jobfold (\`spec.managedBy: jobfold.io/job-controller\`) also for
   suspension and excess pods.
-- \`Pod Creation Requested\` and \`Job Status Update Requested\` go out only for Jobs managed by
-  jobfold; for other Jobs the in-cluster Job controller does that work, and jobfold only records
-  what it would have done.
+- \`Pod Creation Requested\`, \`Job Status Update Requested\` and
+  \`Pod Finalizer Removal Requested\` go out only for Jobs managed by jobfold; for other Jobs the
+  in-cluster Job controller does that work, and jobfold only records what it would have done.
+- \`Pod Finalizer Removal Requested\` removes the \`batch.kubernetes.io/job-tracking\` finalizer of a
+  pod whose outcome jobfold has counted (or that it deletes because the Job finishes, is suspended
+  or has too many pods), as upstream's \`uncountedTerminatedPods\` protocol does: the count is in
+  the Job's log before the command leaves, so a restart of jobfold or of the forwarder loses
+  nothing; the forwarder removes it with a JSON patch guarded by the pod's uid.
 
 The JSON Schemas of \`detail\`:
 

@@ -22,4 +22,5 @@ export const METRIC = {
   commandsPublished: 'commands_published_total',
   reconcileConflicts: 'reconcile_conflicts_total',
   jobsStalled: 'jobs_stalled',
+  eventsDeadLettered: 'events_dead_lettered_total',
 } as const;

@@ -49,6 +49,9 @@ export type CheckedEnvelope =
 export function checkEnvelope(event: unknown, detailTypes: readonly string[]): CheckedEnvelope {
   const size = measure(event);
   if (size.forbiddenKey) return fail(size.forbiddenKey, 'the key "__proto__" is not allowed');
+  if (size.illFormed) {
+    return fail(size.illFormed.path, `${size.illFormed.in} holds a lone UTF-16 surrogate (not well-formed Unicode; the store keeps UTF-8)`);
+  }
   if (size.depth > MAX_JSON_DEPTH) return fail('', `nested deeper than ${MAX_JSON_DEPTH} levels`);
   if (size.bytes > MAX_EVENT_BYTES) return fail('', `event is ${size.bytes} bytes; the limit is ${MAX_EVENT_BYTES}`);
   const envelope = InboundEventSchema.safeParse(event);
@@ -165,15 +168,27 @@ function zodFail(prefix: string, error: z.ZodError): { ok: false; errors: Inboun
  * Size (UTF-8 bytes of its JSON text), depth, and the path of a forbidden key of a JSON value,
  * without recursion: hostile input may be very deep.
  */
-function measure(value: unknown): { bytes: number; depth: number; forbiddenKey: string | undefined } {
+interface Measured {
+  bytes: number;
+  depth: number;
+  forbiddenKey: string | undefined;
+  /** The first key or string that is not well-formed UTF-16 (a lone surrogate). */
+  illFormed?: { path: string; in: 'the key' | 'the value' };
+}
+
+function measure(value: unknown): Measured {
   let bytes = 0;
   let depth = 0;
+  let illFormed: Measured['illFormed'];
   const stack: Array<[unknown, number, string]> = [[value, 1, '']];
   while (stack.length > 0) {
     const [v, d, path] = stack.pop() as [unknown, number, string];
     if (d > depth) depth = d;
     if (depth > MAX_JSON_DEPTH || bytes > MAX_EVENT_BYTES) break;
-    if (typeof v === 'string') bytes += jsonStringBytes(v);
+    if (typeof v === 'string') {
+      bytes += jsonStringBytes(v);
+      if (!illFormed && !v.isWellFormed()) illFormed = { path: path.toWellFormed(), in: 'the value' };
+    }
     else if (typeof v === 'number' || typeof v === 'boolean' || v === null) bytes += 5;
     else if (Array.isArray(v)) {
       bytes += 2;
@@ -184,12 +199,13 @@ function measure(value: unknown): { bytes: number; depth: number; forbiddenKey: 
         const at = path ? `${path}.${k}` : k;
         // JSON.parse makes "__proto__" an own key; refuse it rather than let it near any object.
         if (k === '__proto__') return { bytes, depth, forbiddenKey: at };
+        if (!illFormed && !k.isWellFormed()) illFormed = { path: at.toWellFormed(), in: 'the key' };
         bytes += jsonStringBytes(k) + 1;
         stack.push([item, d + 1, at]);
       }
     }
   }
-  return { bytes, depth, forbiddenKey: undefined };
+  return { bytes, depth, forbiddenKey: undefined, illFormed };
 }
 
 /** UTF-8 bytes of a string written as JSON (quotes and escapes included). */

@@ -3,16 +3,16 @@ import { JobSetSchema } from '../jobset/schemas.ts';
 import { TimeSchema } from '../k8s/schema-helpers.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
 import type { NewEntry } from '../app/event-store.ts';
-import { ClusterSourceSchema } from './inbound.ts';
+import { ClusterSourceSchema, EventIdSchema } from './inbound.ts';
 import { refuseInvalidMetadata, type InboundError } from './parse-inbound.ts';
 import type { StreamKey } from './routing.ts';
 
 /** JobSet events: `JobSet Observed` and `JobSet Deleted`, same envelope as Job events. */
 export const JobSetDetailType = { JobSetObserved: 'JobSet Observed', JobSetDeleted: 'JobSet Deleted' } as const;
 
-const JobSetObservedDetailSchema = z.object({ eventId: z.string().min(1).max(256), observedAt: TimeSchema, object: JobSetSchema });
+const JobSetObservedDetailSchema = z.object({ eventId: EventIdSchema, observedAt: TimeSchema, object: JobSetSchema });
 const JobSetDeletedDetailSchema = z.object({
-  eventId: z.string().min(1).max(256),
+  eventId: EventIdSchema,
   observedAt: TimeSchema,
   object: z.object({ metadata: ObjectMetaSchema.pick({ name: true, namespace: true }).extend({ uid: z.string().min(1).max(128) }) }),
 });

@@ -21,6 +21,12 @@ export function applyDecision(state: JobState, decision: Decision): void {
       state.expectations = { creations: decision.count, deletions: new Set(), setAt: parseTime(decision.at) };
       state.creationRequests += decision.count;
       return;
+    case 'PodFinalizersRemovalRequested':
+      for (const ref of decision.pods) {
+        const pod = state.pods.get(ref.uid);
+        if (pod) pod.finalizerRemovalRequested = true;
+      }
+      return;
     case 'JobStatusSent':
       state.lastStatusSent = decision.hash;
       return;

@@ -4,6 +4,7 @@ import { findCondition, isFinished, putCondition, type JobCondition } from './co
 import { EXPECTATIONS_TIMEOUT_MS, JOB_CONTROLLER_NAME, JOBFOLD_CONTROLLER_NAME, Message, Reason } from './constants.ts';
 import type { Decision, Evidence } from './decisions.ts';
 import { chooseFinishTarget, type FinishTarget } from './finish-condition.ts';
+import { removeCountedFinalizers } from './finalizer-removal.ts';
 import { managePods } from './manage-pods.ts';
 import { activePods, newSync, record, terminate, wakeAt, type Sync } from './sync.ts';
 import type { JobState } from './state.ts';
@@ -41,6 +42,7 @@ export function decide(state: JobState, now: string): Reconciliation {
   recordRefusedUpdate(sync);
   if (isFinished(state.status.conditions)) {
     terminateLingering(sync);
+    removeCountedFinalizers(sync);
     return done(sync);
   }
   if (sync.startTime === undefined && !settings.suspend) {
@@ -67,6 +69,7 @@ export function decide(state: JobState, now: string): Reconciliation {
   }
   if (target) writeConditions(sync, target);
   scheduleWakeUp(sync, expectationsMet);
+  removeCountedFinalizers(sync);
   sendStatus(sync);
   return done(sync);
 }
@@ -203,7 +206,8 @@ function sendStatus(sync: Sync): void {
   const identity = state.identity;
   if (!identity) return;
   const status = { ...jobStatus(state), conditions: sync.conditions, startTime: sync.startTime ?? null };
-  const view = { ...status, active: sync.active, ready: sync.ready, terminating: sync.terminating };
+  const active = sync.activeWrittenAsZero ? 0 : sync.active;
+  const view = { ...status, active, ready: sync.ready, terminating: sync.terminating };
   const hash = stableHash(view);
   if (hash === state.lastStatusSent) return;
   record(sync, { type: 'JobStatusSent', hash });

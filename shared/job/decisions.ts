@@ -84,6 +84,12 @@ export const DecisionSchema = z.discriminatedUnion('type', [
     indexes: optional(z.array(z.number().int().nonnegative())),
   }),
   z.object({ type: z.literal('JobStatusSent'), ...decided, hash: z.string() }),
+  /**
+   * Managed Jobs: the pods whose tracking finalizer jobfold removes. Their outcome is already
+   * in the log (it plays the part of upstream's uncountedTerminatedPods), so nothing is lost
+   * if jobfold or the forwarder restarts between the count and the removal.
+   */
+  z.object({ type: z.literal('PodFinalizersRemovalRequested'), ...decided, pods: z.array(PodRefSchema) }),
   z.object({
     type: z.literal('JobUpdateRefused'),
     ...decided,

@@ -25,6 +25,13 @@ export interface Sync {
   conditions: JobCondition[];
   /** When the Job must be reconciled again even if nothing happens (deadline, backoff). */
   wakeAt: number | undefined;
+  /** Pods whose tracking finalizer this sync asks to remove (managed Jobs). */
+  readonly finalizersRemoved: Set<string>;
+  /**
+   * manageJob returned 0 because the recreation backoff holds creations back: upstream then
+   * writes `active: 0` for this sync (managed Jobs' status write-back follows it).
+   */
+  activeWrittenAsZero: boolean;
 }
 
 export function newSync(state: JobState, nowIso: string): Sync {
@@ -40,6 +47,8 @@ export function newSync(state: JobState, nowIso: string): Sync {
     startTime: state.status.startTime,
     conditions: [...state.status.conditions],
     wakeAt: undefined,
+    finalizersRemoved: new Set(),
+    activeWrittenAsZero: false,
   };
 }
 

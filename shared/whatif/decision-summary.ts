@@ -5,7 +5,8 @@ import type { DecisionSummary } from './report.ts';
 /**
  * What a reconcile decided, as compared between the two folds: conditions, terminations,
  * creations, start time, rejection. `JobStatusSent` is left out: it only echoes the status,
- * whose differences show first as one of these or as a pod counted differently.
+ * whose differences show first as one of these or as a pod counted differently; so is
+ * `PodFinalizersRemovalRequested`, which follows a count or a termination.
  */
 export function summarize(decisions: readonly Decision[]): DecisionSummary[] {
   const result: DecisionSummary[] = [];
@@ -30,6 +31,7 @@ export function summarize(decisions: readonly Decision[]): DecisionSummary[] {
         result.push({ kind: 'rejection', errors: decision.errors.map((e) => e.message) });
         break;
       case 'JobStatusSent':
+      case 'PodFinalizersRemovalRequested':
         break;
       default: {
         const exhaustive: never = decision;
