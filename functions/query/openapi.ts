@@ -7,6 +7,7 @@ import {
   JobSetListQuerySchema,
   ListQuerySchema,
   ObjectPathSchema,
+  ExplainQuerySchema,
   ObjectQuerySchema,
   StatusQuerySchema,
 } from './params.ts';
@@ -123,7 +124,7 @@ export function openApiDocument(): Json {
         'getJobHistory', 'jobs', "The Job's log, paged by seq", HistoryQuerySchema, ok('One page of log entries.', ref('HistoryPage')),
       ),
       [`${JOB}/explain`]: objectOperation(
-        'explainJob', 'jobs', 'Why the Job succeeded or failed, with its evidence', ObjectQuerySchema, ok('The explanation.', ref('Explanation')),
+        'explainJob', 'jobs', 'Why the Job succeeded or failed, with its evidence', ExplainQuerySchema, ok('The explanation.', ref('Explanation')),
       ),
       [`${JOB}/status`]: objectOperation(
         'getJobStatus', 'jobs', 'The status at a point in history', StatusQuerySchema, ok('The status at that point.', ref('JobStatusAt')),

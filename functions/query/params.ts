@@ -90,6 +90,21 @@ export const JobSetListQuerySchema = ListQuerySchema.extend({
 });
 export type ListQuery = z.output<typeof ListQuerySchema>;
 
+export const MAX_TERMINATED_PODS_LIMIT = 1000;
+export const DEFAULT_TERMINATED_PODS_LIMIT = 500;
+
+/** `…/explain`: the Job by `uid`, and which page of its terminated pods. */
+export const ExplainQuerySchema = z.strictObject({
+  uid: UidParamSchema.optional(),
+  podsAfter: wholeNumber(0, Number.MAX_SAFE_INTEGER)
+    .default(0)
+    .meta({ description: 'List the terminated pods decided after this log position: the `terminatedPodsNextAfter` of the previous page (0 = from the start).' }),
+  podsLimit: wholeNumber(1, MAX_TERMINATED_PODS_LIMIT)
+    .default(DEFAULT_TERMINATED_PODS_LIMIT)
+    .meta({ description: `Terminated pods per page, 1..${MAX_TERMINATED_PODS_LIMIT} (a page keeps each decision's pods together, so it may hold a few more).` }),
+});
+export type ExplainQuery = z.output<typeof ExplainQuerySchema>;
+
 /** Routes without parameters refuse any, as every route refuses one it does not know. */
 export const NoQuerySchema = z.strictObject({});
 

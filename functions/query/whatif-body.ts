@@ -14,7 +14,7 @@ export const FleetWhatIfBodySchema = WhatIfBodySchema.extend({
   namespace: z.string().max(63).optional(),
   since: z.iso.datetime({ offset: true }).optional().meta({ description: 'Only Jobs created at or after this time (RFC 3339).' }),
   cursor: z.string().max(4096).optional().meta({ description: 'nextCursor of the previous page.' }),
-  limit: z.number().int().min(1).max(200).optional().meta({ description: 'Jobs per page (default 50).' }),
+  limit: z.number().int().min(1).max(200).optional().meta({ description: 'Jobs per page (default 100).' }),
 }).strict();
 
 /** Parses a JSON body with `schema`; every problem is a 400 naming `body.<field>`. */

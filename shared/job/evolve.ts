@@ -4,6 +4,10 @@ import { applyDecision } from './apply-decision.ts';
 import { observeJob } from './observe-job.ts';
 import { observePod, podDeleted } from './observe-pod.ts';
 import type { JobState } from './state.ts';
+import { trackChildStatus } from './child-status-version.ts';
+
+const isObservation = (event: JobEvent): boolean =>
+  event.type === 'PodObserved' || event.type === 'PodDeleted' || event.type === 'JobObserved' || event.type === 'JobDeleted';
 
 /** Everything a Job's log holds. */
 export type JobEvent = Observation | Decision;
@@ -16,6 +20,7 @@ export type JobEvent = Observation | Decision;
  */
 export function evolve(state: JobState, event: JobEvent): JobState {
   state.position = event.seq ?? state.position + 1;
+  if (state.finishedAt !== undefined && isObservation(event)) state.observedAfterFinish += 1;
   switch (event.type) {
     case 'PodObserved':
       observePod(state, event);
@@ -34,5 +39,6 @@ export function evolve(state: JobState, event: JobEvent): JobState {
     default:
       applyDecision(state, event);
   }
+  trackChildStatus(state);
   return state;
 }
