@@ -213,7 +213,9 @@ function sendStatus(sync: Sync): void {
   record(sync, { type: 'JobStatusSent', hash });
   sync.commands.push({
     type: 'UpdateJobStatus',
-    commandId: `${identity.uid}/status/${hash}`,
+    // The log position makes a status that returns to an earlier value a new command: the
+    // forwarder and the outbox recognise repeats by commandId, and this one must be written.
+    commandId: `${identity.uid}/status/${state.position}/${hash}`,
     clusterId: identity.clusterId,
     namespace: identity.namespace,
     jobName: identity.name,

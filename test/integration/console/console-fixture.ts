@@ -10,6 +10,7 @@ import { LocalBus } from '../../../local/bus/local-bus.ts';
 import { queryFunction } from '../../../local/http/query-function.ts';
 import { startLocalServer, type LocalServer } from '../../../local/http/local-server.ts';
 import { SqsQueues } from '../../../local/sqs/sqs-queues.ts';
+import type { Job } from '../../../shared/k8s/job.ts';
 import { anIndexedJob, aPod } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { playJobSetJsonl } from '../../unit/query/support/jobset-fleet.ts';
@@ -33,11 +34,17 @@ export const BIG_CLUSTER = 'big-cluster';
 export const BIG_JOB = 'shards-10k';
 export const BIG = { completions: 10_000, adoptedSucceeded: 6000, adoptedFailed: 200, running: 300, succeededPods: 100 } as const;
 
-export async function startConsoleServer(): Promise<LocalServer & { url: string }> {
+export interface ConsoleServer extends LocalServer {
+  readonly url: string;
+  /** The big Job's pod for `index` succeeds (ingested and reconciled now): the Job moves on. */
+  succeedIndex(index: number): Promise<void>;
+}
+
+export async function startConsoleServer(): Promise<ConsoleServer> {
   const service = aService(new InMemoryEventStore());
   await playJobsTrace(service, 'samples/fleet.jsonl');
   await playJobSetJsonl(service, 'samples/jobset-exit-code-3.jsonl', 'dev-eu-1');
-  await bigIndexedJob(service);
+  const job = await bigIndexedJob(service);
   let url = '';
   const server = await startLocalServer(
     {
@@ -51,7 +58,13 @@ export async function startConsoleServer(): Promise<LocalServer & { url: string 
     '127.0.0.1',
   );
   url = `http://127.0.0.1:${server.port}`;
-  return Object.assign(server, { url });
+  const succeedIndex = async (index: number) => {
+    const at = '2026-01-01T00:05:00.000Z';
+    const pod = aPod({ index, name: `${BIG_JOB}-${index}`, uid: `big-pod-${index}`, phase: 'Succeeded' });
+    await ingestAt(service, at, podObservedEvent(pod, job, at, { clusterId: BIG_CLUSTER }));
+    await reconcile({ ...service, clock: () => at }, jobStream(job, BIG_CLUSTER));
+  };
+  return Object.assign(server, { url, succeedIndex });
 }
 
 /**
@@ -94,7 +107,7 @@ async function playJobsTrace(service: Service, path: string): Promise<void> {
  * completedIndexes 0-5999 and failedIndexes 6000-6199, backoffLimitPerIndex 0); then 300 pods
  * run (6200..6499) and 100 more succeed (6500..6599); the other 3,400 indexes are pending.
  */
-async function bigIndexedJob(service: Service): Promise<void> {
+async function bigIndexedJob(service: Service): Promise<Job> {
   const at = '2026-01-01T00:00:00.000Z';
   const status = {
     startTime: at,
@@ -112,4 +125,5 @@ async function bigIndexedJob(service: Service): Promise<void> {
     await ingestAt(service, at, podObservedEvent(pod, job, at, { clusterId: BIG_CLUSTER }));
   }
   await reconcile({ ...service, clock: () => at }, jobStream(job, BIG_CLUSTER));
+  return job;
 }

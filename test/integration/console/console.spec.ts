@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { consolePage, launchChromium, screenshot } from './browser.ts';
-import { BIG, BIG_CLUSTER, BIG_JOB, buildConsole, startConsoleServer } from './console-fixture.ts';
+import { BIG, BIG_CLUSTER, BIG_JOB, buildConsole, startConsoleServer, type ConsoleServer } from './console-fixture.ts';
 
 // The web console in Debian's headless Chromium. Given the sample fleet of `npm start`, the
 // seed-002 JobSet story and a 10,000-index Job, served as the local stack serves them (see
@@ -10,9 +10,11 @@ import { BIG, BIG_CLUSTER, BIG_JOB, buildConsole, startConsoleServer } from './c
 // fleet table works from the keyboard, and names are never markup. Each page is written to
 // test-output/screenshots/.
 
+/** A busy 2-core machine can take seconds to render the first page: wait up to 10 s. */
+const PATIENT = { timeout: 10_000, interval: 100 };
 const SAMPLE_JOBS = ['leader-only', 'leader-or-workers', 'train-exit2', 'shard-scan', 'nightly-report'];
 
-let server: Awaited<ReturnType<typeof startConsoleServer>>;
+let server: ConsoleServer;
 let browser: Browser;
 let page: Page;
 let problems: string[];
@@ -33,7 +35,7 @@ const rows = () => page.locator('table.fleet tbody tr');
 describe('the fleet page', () => {
   it('lists the sample fleet and the JobSet, with counts by reason', async () => {
     await page.goto(`${server.url}/`);
-    await expect.poll(async () => rows().count()).toBeGreaterThanOrEqual(SAMPLE_JOBS.length + 1);
+    await expect.poll(async () => rows().count(), PATIENT).toBeGreaterThanOrEqual(SAMPLE_JOBS.length + 1);
     const text = await page.locator('table.fleet').innerText();
     for (const name of [...SAMPLE_JOBS, 'restart-job-example']) expect(text).toContain(name);
     expect(text).toContain('JobSet');
@@ -47,8 +49,8 @@ describe('the fleet page', () => {
 
   it('filters by state from its labelled select, and says which page it shows', async () => {
     await page.getByLabel('State').selectOption('Failed');
-    await expect.poll(() => page.evaluate('location.hash')).toBe('#/?state=Failed');
-    await expect.poll(async () => page.locator('table.fleet').innerText()).not.toContain('leader-only');
+    await expect.poll(() => page.evaluate('location.hash'), PATIENT).toBe('#/?state=Failed');
+    await expect.poll(async () => page.locator('table.fleet').innerText(), PATIENT).not.toContain('leader-only');
     const text = await page.locator('table.fleet').innerText();
     expect(text).toContain('train-exit2');
     expect(await page.locator('nav.pager').innerText()).toMatch(/1–\d+ of \d+/);
@@ -56,7 +58,7 @@ describe('the fleet page', () => {
 
   it('moves between rows with the arrow keys, Home and End, and opens one with Enter', async () => {
     await page.goto(`${server.url}/#/`);
-    await expect.poll(async () => rows().count()).toBeGreaterThanOrEqual(6);
+    await expect.poll(async () => rows().count(), PATIENT).toBeGreaterThanOrEqual(6);
     const count = await rows().count();
     const focused = () => page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''");
     const label = (i: number) => rows().nth(i).getAttribute('aria-label');
@@ -73,13 +75,13 @@ describe('the fleet page', () => {
     await page.keyboard.press('ArrowDown');
     const opened = (await label(1)) ?? '';
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.evaluate('location.hash')).toMatch(/^#\/jobs?(sets)?\//);
-    await expect.poll(async () => page.locator('h1').innerText()).toContain(opened.split(' ')[1]!.split(' ')[0]!);
+    await expect.poll(() => page.evaluate('location.hash'), PATIENT).toMatch(/^#\/jobs?(sets)?\//);
+    await expect.poll(async () => page.locator('h1').innerText(), PATIENT).toContain(opened.split(' ')[1]!.split(' ')[0]!);
   });
 
   it('shows a filter value with control characters escaped, never as markup', async () => {
     await page.goto(`${server.url}/#/?reason=${encodeURIComponent('<img src=x onerror=alert(1)>\u0007\u202e')}`);
-    await expect.poll(async () => page.getByLabel('Reason').locator('option:checked').innerText()).toContain('\\u0007');
+    await expect.poll(async () => page.getByLabel('Reason').locator('option:checked').innerText(), PATIENT).toContain('\\u0007');
     expect(await page.getByLabel('Reason').locator('option:checked').innerText()).toContain('<img src=x onerror=alert(1)>');
     expect(await page.locator('main img').count()).toBe(0);
   });
@@ -89,12 +91,12 @@ describe('the Job page', () => {
   it('shows the why, and opens the event that tipped it in the evidence panel', async () => {
     await page.goto(`${server.url}/#/jobs/prod-us-1/batch/train-exit2`);
     const why = page.locator('#why');
-    await expect.poll(async () => why.innerText()).toContain('PodFailurePolicy_ExitCode2');
+    await expect.poll(async () => why.innerText(), PATIENT).toContain('PodFailurePolicy_ExitCode2');
     expect(await page.locator('p.summary').innerText()).toContain('failed');
     expect(await page.locator('#describe').innerText()).toMatch(/Pods Statuses:\s*\d+ Active \(\d+ Ready\) \/ \d+ Succeeded \/ \d+ Failed/);
     expect(await page.locator('#timeline svg').count()).toBe(1);
     await why.getByRole('link', { name: /PodObserved #\d+/ }).first().click();
-    await expect.poll(async () => page.locator('#evidence').innerText()).toMatch(/Entry #\d+[\s\S]*PodObserved/);
+    await expect.poll(async () => page.locator('#evidence').innerText(), PATIENT).toMatch(/Entry #\d+[\s\S]*PodObserved/);
     expect(await page.locator('#evidence pre').innerText()).toContain('"exitCode": 2');
     await screenshot(page, 'job');
     expect(problems).toEqual([]);
@@ -104,17 +106,17 @@ describe('the Job page', () => {
     const slider = page.getByLabel('Log position');
     await slider.focus();
     await page.keyboard.press('Home');
-    await expect.poll(async () => page.locator('#describe h2').innerText()).toBe('Status at #0');
+    await expect.poll(async () => page.locator('#describe h2').innerText(), PATIENT).toBe('Status at #0');
     expect(await page.locator('#describe').innerText()).toMatch(/Pods Statuses:\s*0 Active \(0 Ready\) \/ 0 Succeeded \/ 0 Failed/);
     await page.getByRole('button', { name: 'Follow the head' }).click();
-    await expect.poll(async () => page.locator('#describe h2').innerText()).toBe('Status');
+    await expect.poll(async () => page.locator('#describe h2').innerText(), PATIENT).toBe('Status');
   });
 });
 
 describe('the JobSet page', () => {
   it('lists the child Jobs, the restart and the failure policy rule that decided it', async () => {
     await page.goto(`${server.url}/#/jobsets/dev-eu-1/default/restart-job-example`);
-    await expect.poll(async () => page.locator('#why').innerText()).toContain('failurePolicyRule1');
+    await expect.poll(async () => page.locator('#why').innerText(), PATIENT).toContain('failurePolicyRule1');
     expect(await page.locator('#children tbody tr').count()).toBeGreaterThan(0);
     expect(await page.locator('#describe').innerText()).toMatch(/Restarts:\s*1/);
     await screenshot(page, 'jobset');
@@ -126,7 +128,7 @@ describe('the index grid', () => {
   it('draws a 10,000-index Job on one canvas, coloured by state, and reads it out by keyboard', async () => {
     await page.goto(`${server.url}/#/jobs/${BIG_CLUSTER}/default/${BIG_JOB}`);
     const legend = page.locator('#indexes .legend');
-    await expect.poll(async () => legend.innerText(), { timeout: 15_000 }).toContain('Succeeded 6,100');
+    await expect.poll(async () => legend.innerText(), PATIENT).toContain('Succeeded 6,100');
     const text = await legend.innerText();
     expect(text).toContain(`Failed ${BIG.adoptedFailed}`);
     expect(text).toContain(`Active ${BIG.running}`);
@@ -150,12 +152,22 @@ describe('the index grid', () => {
     expect(await colourOf(9999)).toEqual([0xd5, 0xd9, 0xe0]); // pending
     await page.locator('#indexes canvas').focus();
     await page.keyboard.press('End');
-    await expect.poll(async () => page.locator('#index-cursor').innerText()).toBe('Index 9,999: Pending');
+    await expect.poll(async () => page.locator('#index-cursor').innerText(), PATIENT).toBe('Index 9,999: Pending');
     await page.keyboard.press('Home');
-    await expect.poll(async () => page.locator('#index-cursor').innerText()).toBe('Index 0: Succeeded');
+    await expect.poll(async () => page.locator('#index-cursor').innerText(), PATIENT).toBe('Index 0: Succeeded');
     await page.getByLabel('Go to index').fill('6100');
-    await expect.poll(async () => page.locator('#index-cursor').innerText()).toBe('Index 6,100: Failed');
+    await expect.poll(async () => page.locator('#index-cursor').innerText(), PATIENT).toBe('Index 6,100: Failed');
     await screenshot(page, 'index-grid');
     expect(problems).toEqual([]);
+  });
+
+  it('follows the Job while it runs: a pod that succeeds shows up without a reload', async () => {
+    const legend = page.locator('#indexes .legend');
+    expect(await legend.innerText()).toContain(`Active ${BIG.running}`);
+    await server.succeedIndex(6200);
+    // Polls back off to 16 s at most while nothing changes; the page has been open a few seconds.
+    await expect.poll(async () => legend.innerText(), { ...PATIENT, timeout: 20_000 }).toContain('Succeeded 6,101');
+    expect(await legend.innerText()).toContain(`Active ${BIG.running - 1}`);
+    expect(await page.locator('#describe').innerText()).toContain('0-5999,6200,6500-6599');
   });
 });

@@ -111,3 +111,16 @@ describe('Status written back during the recreation backoff', () => {
     expect(statusSent(outcome.commands)).toMatchObject({ status: { active: 2, failed: 1 } });
   });
 });
+
+describe('A status that returns to an earlier value', () => {
+  it('is sent again under a new commandId, so neither the outbox nor the forwarder takes it for a repeat', () => {
+    const job = aJob({ ...managed, completions: 3, parallelism: 3 });
+    const pods = ['a', 'b', 'c'].map((name) => podObserved(aPod({ name }), at(1)));
+    const first = given(job, tick(at(0)), ...pods).when({ now: at(1) });
+    const ready = given(job, tick(at(0)), ...pods, podObserved(aPod({ name: 'a', ready: true }), at(2))).when({ now: at(2) });
+    const back = given(job, tick(at(0)), ...pods, podObserved(aPod({ name: 'a', ready: true }), at(2)), tick(at(2)), podObserved(aPod({ name: 'a' }), at(3))).when({ now: at(3) });
+    const ids = [first, ready, back].map((o) => statusSent(o.commands)?.commandId);
+    expect(statusSent(back.commands)).toMatchObject({ status: { ready: 0 } });
+    expect(new Set(ids).size).toBe(3);
+  });
+});
