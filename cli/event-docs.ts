@@ -125,9 +125,32 @@ on it, and jobfold puts commands and condition changes on it.
   refused with upstream's message for each field (\`metadata.name: Invalid value: ...\`).
 - A Job's or JobSet's \`spec\` is not refused here: the fold validates it as the API server does
   and records the rejection, with upstream's field path, error type and message, in the log.
+- \`sequence\` (optional) is the event's order among the events of the same object, stamped by
+  the forwarder (see [Ordering](#ordering)). Events without it are still accepted.
 - A refused event is not stored. It is logged and sent to the rejected-events destination as
   \`Inbound Event Rejected\` (source \`jobfold.ingest\`) with \`errors\` (\`path\`, \`message\`) and
   \`reason\`.
+
+### Ordering
+
+EventBridge neither orders nor deduplicates, so an older observation of an object can arrive after
+a newer one, and the same one can arrive twice. \`eventId\` takes care of the second; the
+forwarder's \`sequence\` stamp takes care of the first:
+
+- \`sequence.epoch\` is the start time (epoch milliseconds, by the forwarder's clock) of the latest
+  list of the object's kind. Every list (start, restart, relist after \`410 Gone\` or a lost
+  watch) starts a later epoch, strictly increasing even if the clock stalls: a list shows each
+  object as it is now, newer than anything sent before it.
+- \`sequence.seq\` counts the events the forwarder sent for one object (by uid), from 1. The
+  watch delivers one object's versions in order, so within an epoch a higher \`seq\` is newer.
+- Stamps are compared as \`(epoch, seq)\`. The fold ignores an observation stamped older than, or
+  the same as, one it already folded for that object: it stays in the log (and in the history)
+  and changes nothing, so a pod never moves backwards and \`ready\` never flips on a late replay.
+- \`resourceVersion\` is compared only for equality, as Kubernetes asks: the forwarder does not
+  send the same version of an object twice, and it is half of \`eventId\`.
+- Unstamped events (older forwarders) are ordered by the fold's own rules: a phase never goes
+  back, a terminal phase is final, a deletion is final, and readiness follows the Ready
+  condition's \`lastTransitionTime\`.
 
 The JSON Schemas of \`detail\` (generated from the zod schemas, in their input form):
 

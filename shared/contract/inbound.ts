@@ -3,6 +3,7 @@ import { JobSchema } from '../k8s/job.ts';
 import { PodSchema } from '../k8s/pod.ts';
 import { TimeSchema } from '../k8s/schema-helpers.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
+import { ObjectSequenceSchema } from '../k8s/object-sequence.ts';
 import { ClusterIdSchema } from '../job/events.ts';
 import { utf8Bytes } from '../job/bounded-text.ts';
 import { MAX_ID_BYTES } from '../app/event-store-limits.ts';
@@ -49,6 +50,8 @@ const detail = <T extends z.ZodType>(object: T) =>
     eventId: EventIdSchema,
     observedAt: TimeSchema,
     object,
+    /** Optional: the forwarder's per-object order stamp (docs/events.md, "Ordering"). */
+    sequence: ObjectSequenceSchema.optional(),
   });
 
 /** The last known object of something deleted: only its identity (and owner) is read. */

@@ -9,6 +9,7 @@ import {
 import { owningJobUid, type StreamKey } from './routing.ts';
 import { validateObjectMeta } from '../job/validation/object-meta.ts';
 import type { ObjectMeta } from '../k8s/meta.ts';
+import type { ObjectSequence } from '../k8s/object-sequence.ts';
 
 /** One reason an inbound event was refused, naming the field. */
 export interface InboundError {
@@ -78,7 +79,7 @@ export function toObservation(clusterId: string, detailType: InboundDetailType, 
     case 'Pod Observed': {
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
       if (!parsed.success) return zodFail('detail', parsed.error);
-      const { eventId, observedAt, object: pod } = parsed.data;
+      const { eventId, observedAt, object: pod, sequence } = parsed.data;
       const badMeta = refuseInvalidMetadata(pod.metadata);
       if (badMeta) return badMeta;
       const jobUid = owningJobUid(pod);
@@ -86,7 +87,7 @@ export function toObservation(clusterId: string, detailType: InboundDetailType, 
         return fail('detail.object.metadata.ownerReferences', 'the pod names no owning Job (a controller ownerReference of kind Job, or the label batch.kubernetes.io/controller-uid)');
       }
       const stream = jobStream(clusterId, pod.metadata.namespace, jobUid);
-      return { ok: true, stream, observation: { type: 'PodObserved', eventId, clusterId, observedAt, pod } };
+      return { ok: true, stream, observation: { type: 'PodObserved', eventId, clusterId, observedAt, pod, ...stamped(sequence) } };
     }
     case 'Pod Deleted': {
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
@@ -108,14 +109,14 @@ export function toObservation(clusterId: string, detailType: InboundDetailType, 
     case 'Job Observed': {
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
       if (!parsed.success) return zodFail('detail', parsed.error);
-      const { eventId, observedAt, object: job } = parsed.data;
+      const { eventId, observedAt, object: job, sequence } = parsed.data;
       if (!job.metadata.uid) return fail('detail.object.metadata.uid', 'a Job must carry its uid');
       const badMeta = refuseInvalidMetadata(job.metadata);
       if (badMeta) return badMeta;
       // The spec is not checked here: the fold validates it as the API server does and records
       // the rejection in the Job's log, in upstream's words (shared/job/validation).
       const stream = jobStream(clusterId, job.metadata.namespace, job.metadata.uid);
-      return { ok: true, stream, observation: { type: 'JobObserved', eventId, clusterId, observedAt, job } };
+      return { ok: true, stream, observation: { type: 'JobObserved', eventId, clusterId, observedAt, job, ...stamped(sequence) } };
     }
     case 'Job Deleted': {
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
@@ -128,6 +129,9 @@ export function toObservation(clusterId: string, detailType: InboundDetailType, 
     }
   }
 }
+
+/** The order stamp, when the forwarder sent one (entries without it stay as they were). */
+const stamped = (sequence: ObjectSequence | undefined) => (sequence === undefined ? {} : { sequence });
 
 const jobStream = (clusterId: string, namespace: string | undefined, uid: string): StreamKey => ({
   kind: 'Job',

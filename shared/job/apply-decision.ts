@@ -4,6 +4,7 @@ import { enter, leave } from './aggregates.ts';
 import { putCondition } from './conditions.ts';
 import { recountAll } from './counting.ts';
 import type { JobState } from './state.ts';
+import { liveStatus } from './status.ts';
 
 /** Folds a decision jobfold wrote to the log. */
 export function applyDecision(state: JobState, decision: Decision): void {
@@ -51,10 +52,18 @@ function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChang
     // A finished Job is never synced again: pods it asked for and never saw (expired
     // expectations) are not active, as upstream writes `active: 0` when the Job finishes.
     state.expectations = { creations: 0, deletions: new Set(), setAt: undefined };
+    finish(state);
   }
   if (condition.type === 'FailureTarget' || condition.type === 'SuccessCriteriaMet') {
     recountAll(state);
   }
+}
+
+/** The Job finished: its status is written for the last time. */
+export function finish(state: JobState): void {
+  if (state.finalStatus !== undefined) return;
+  state.finalStatus = { ...liveStatus(state), conditions: [...state.status.conditions] };
+  state.finishedAt = state.position;
 }
 
 function applyTermination(state: JobState, decision: DecisionOf<'PodsTerminationRequested'>): void {

@@ -9,6 +9,9 @@ import { initialRuleProgress } from '../policies/success-policy.ts';
 import { stableHash } from './stable-hash.ts';
 import { validateJob, validateJobUpdate } from './validation/index.ts';
 import type { Job } from '../k8s/job.ts';
+import { isStaleObservation } from '../k8s/object-sequence.ts';
+import { isFinished } from './conditions.ts';
+import { liveStatus } from './status.ts';
 import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
 
 /**
@@ -18,6 +21,9 @@ import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
  * API server would, and an invalid Job is rejected.
  */
 export function observeJob(state: JobState, event: JobObserved): void {
+  // A Job observation stamped older than one already folded (a late replay) changes nothing.
+  if (isStaleObservation(state.jobOrder, event.sequence)) return;
+  if (event.sequence !== undefined) state.jobOrder = event.sequence;
   const job = event.job;
   // A Job whose creation was refused has an identity but no spec yet: its next valid spec is
   // its first.
@@ -73,6 +79,21 @@ export function observeJob(state: JobState, event: JobObserved): void {
       countPod(state, pod);
     }
   }
+  if (first) adoptFinished(state, job);
+}
+
+/** Adopted already finished: what the cluster reported is final, as it is for upstream. */
+function adoptFinished(state: JobState, job: Job): void {
+  const reported = job.status;
+  if (!reported || state.finalStatus !== undefined || !isFinished(state.status.conditions)) return;
+  state.finalStatus = {
+    ...liveStatus(state),
+    conditions: [...state.status.conditions],
+    active: reported.active ?? 0,
+    ready: reported.ready ?? 0,
+    terminating: reported.terminating ?? 0,
+  };
+  state.finishedAt = state.position;
 }
 
 /**

@@ -4,6 +4,8 @@ import type { JobCondition } from './conditions.ts';
 import type { JobIdentity, JobSettings } from './job-settings.ts';
 import type { PodRecord } from './pod-record.ts';
 import type { JobSpec } from '../k8s/job.ts';
+import type { ObjectSequence } from '../k8s/object-sequence.ts';
+import type { JobStatusView } from './status.ts';
 import type { RuleProgress } from '../policies/success-policy.ts';
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
 
@@ -102,6 +104,17 @@ export interface JobState {
   creationRequests: number;
   /** For Jobs managed by jobfold: the last status sent to the cluster. */
   lastStatusSent: string | undefined;
+  /**
+   * The status reported once the Job finished (Complete or Failed): upstream never syncs a
+   * finished Job again, so what it reports no longer changes, whatever arrives later.
+   */
+  finalStatus: JobStatusView | undefined;
+  /** Log position where the Job finished; observations after it arrived after the end. */
+  finishedAt: number | undefined;
+  /** Observations folded after the Job finished (still logged, changing nothing reported). */
+  observedAfterFinish: number;
+  /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */
+  jobOrder: ObjectSequence | undefined;
 }
 
 /** An update refused as the API server refuses it, with upstream's field errors. */
@@ -150,5 +163,9 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     lastSucceeded: undefined,
     creationRequests: 0,
     lastStatusSent: undefined,
+    finalStatus: undefined,
+    finishedAt: undefined,
+    observedAfterFinish: 0,
+    jobOrder: undefined,
   };
 }

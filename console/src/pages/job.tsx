@@ -88,7 +88,8 @@ export function JobPage({ cluster, namespace, name, query }: Props) {
   const { explanation, timeline } = head.data;
   const v = head.data.view;
   const finished = explanation.outcome !== 'Running' && explanation.outcome !== 'Pending';
-  const shownStatus: JobStatus = at !== undefined && point.data ? point.data.status : v.status;
+  // While the status at a new point loads, show nothing rather than another point's status.
+  const shownStatus: JobStatus | undefined = at === undefined ? v.status : point.data?.at.seq === at ? point.data.status : undefined;
   return (
     <main aria-labelledby="job-title">
       <Crumbs cluster={cluster} namespace={namespace} name={name} />
@@ -108,7 +109,7 @@ export function JobPage({ cluster, namespace, name, query }: Props) {
       </Section>
 
       <Section id="describe" title={at === undefined ? 'Status' : `Status at #${at}`}>
-        <DescribeJob view={v} status={shownStatus} />
+        {shownStatus ? <DescribeJob view={v} status={shownStatus} /> : <p class="muted">Loading the status at #{at}…</p>}
       </Section>
 
       <Section id="timeline" title="Conditions timeline">
@@ -118,7 +119,9 @@ export function JobPage({ cluster, namespace, name, query }: Props) {
       {indexed && (
         <Section id="indexes" title={`Indexes${at === undefined ? '' : ` at #${at}`}`}>
           <ErrorNote error={indexes.error} />
-          {indexes.data ? <IndexGrid indexes={indexes.data} /> : <p class="muted">Loading the indexes…</p>}
+          {indexes.data && (at === undefined || indexes.data.at.seq === at)
+            ? <IndexGrid indexes={indexes.data} />
+            : <p class="muted">Loading the indexes…</p>}
         </Section>
       )}
 
