@@ -95,6 +95,8 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       finishedAt: state.finishedAt,
       observedAfterFinish: state.observedAfterFinish,
       jobOrder: state.jobOrder,
+      childStatusKey: state.childStatusKey,
+      childStatusVersion: state.childStatusVersion,
     },
     pods: live.map(encodePod),
   };
@@ -129,6 +131,8 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     finishedAt: s['finishedAt'],
     observedAfterFinish: s['observedAfterFinish'] ?? 0,
     jobOrder: s['jobOrder'],
+    childStatusKey: s['childStatusKey'] ?? '',
+    childStatusVersion: s['childStatusVersion'] ?? 0,
   });
   state.status = {
     ...s['status'],
