@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { CLIENT_HELP_LINES, isClientCommand, runClientCommand } from './client/client-commands.ts';
 import { conformanceCommand } from './conformance-command.ts';
 import { docsCommand } from './docs-command.ts';
 import { replayCommand } from './replay-command.ts';
@@ -7,7 +8,10 @@ import { auditCommand, verifyCommand } from './audit-command.ts';
 
 const HELP = `Usage: jobfold <command> [options]
 
-Commands:
+Commands for the API (default http://127.0.0.1:3000; --endpoint URL or JOBFOLD_ENDPOINT):
+${CLIENT_HELP_LINES}
+
+Commands on files:
   replay FILE      fold a Job or JobSet (scenario or JSONL trace), describe and explain it
   whatif …         refold a Job (FILE, stored Job or the fleet) under a patched spec
   audit C/NS/NAME  write a stored Job's self-contained audit export (JSON) to stdout
@@ -18,7 +22,8 @@ Commands:
 Run "jobfold <command> --help" for the options of a command.`;
 
 const [command, ...args] = process.argv.slice(2);
-switch (command) {
+if (isClientCommand(command)) process.exitCode = await runClientCommand(command, args);
+else switch (command) {
   case 'replay':
     process.exitCode = replayCommand(args);
     break;
