@@ -8,6 +8,7 @@ import { outboundEvents, type OutboundEvent } from '../contract/outbound.ts';
 import { VersionConflictError, type EventStore, type StreamId } from './event-store.ts';
 import { outboxItems } from './outbox-items.ts';
 import { decisionEntry, entryEvent } from './log-codec.ts';
+import { decisionRead, withRead } from '../audit/decision-read.ts';
 import { jobSummary } from './job-summary.ts';
 import type { PodArchive } from './pod-archive.ts';
 import { childJobStatusEntry } from './child-job-status.ts';
@@ -69,7 +70,7 @@ export async function reconcile(deps: ReconcileDeps, stream: StreamId): Promise<
 
 async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: number): Promise<ReconcileOutcome> {
   const { store } = deps;
-  const { state, head, snapshotSeq, tail } = await loadState(deps, stream);
+  const { state, head, snapshotSeq, tail, headHash } = await loadState(deps, stream);
   const latestObservedAt = tail.reduce<string | undefined>(
     (latest, e) => ('observedAt' in e && (!latest || e.observedAt > latest) ? e.observedAt : latest),
     undefined,
@@ -87,10 +88,12 @@ async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: num
     return outcome;
   }
   const { snapshot, archived } = takeSnapshot(state);
+  const read = decisionRead(head, tail.length > 0 ? headHash : await chainHeadAt(store, stream, head), deps.config);
   await store.commit(stream, {
     expectedHead: head,
     recordedAt: now,
-    entries: result.decisions.map(decisionEntry),
+    // Each decision records what it read (docs/audit.md): the head, its chain hash, fold version, gates.
+    entries: result.decisions.map((d) => withRead(decisionEntry(d), read)),
     outbox: outboxItems(result.decisions[0]?.eventId ?? 'none', published, now),
     snapshot: snapshotDue ? { seq, state: snapshot } : undefined,
     summary: jobSummary(state, now),
@@ -108,7 +111,7 @@ async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: num
 export async function loadState(
   deps: Pick<ReconcileDeps, 'store' | 'config'>,
   stream: StreamId,
-): Promise<{ state: JobState; head: number; snapshotSeq: number; tail: JobEvent[] }> {
+): Promise<{ state: JobState; head: number; snapshotSeq: number; tail: JobEvent[]; headHash?: string }> {
   const snapshot = await deps.store.loadSnapshot(stream);
   const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
   const snapshotSeq = snapshot?.seq ?? 0;
@@ -124,5 +127,13 @@ export async function loadState(
     restoreArchived(state, await deps.store.loadArchivedPods(stream, missing));
   }
   for (const event of tail) evolve(state, event);
-  return { state, head: Math.max(head, snapshotSeq), snapshotSeq, tail };
+  const headHash = (entries.at(-1) as { hash?: string } | undefined)?.hash;
+  return { state, head: Math.max(head, snapshotSeq), snapshotSeq, tail, ...(headHash === undefined ? {} : { headHash }) };
+}
+
+/** The chain hash of the entry at `head`, for a reconcile that read no new entry (a timer). */
+async function chainHeadAt(store: EventStore, stream: StreamId, head: number): Promise<string | undefined> {
+  if (head === 0) return undefined;
+  const { entries } = await store.read(stream, { afterSeq: head - 1, limit: 1 });
+  return (entries[0] as { hash?: string } | undefined)?.hash;
 }
