@@ -21,4 +21,5 @@ export const METRIC = {
   eventsRejected: 'events_rejected_total',
   commandsPublished: 'commands_published_total',
   reconcileConflicts: 'reconcile_conflicts_total',
+  snapshotsSkipped: 'snapshots_skipped_total',
 } as const;
