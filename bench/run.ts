@@ -4,8 +4,9 @@ import { ObservationSchema } from '../shared/job/events.ts';
 import { initialRuleProgress, matchSuccessPolicy } from '../shared/policies/success-policy.ts';
 import { sixtyFourKiBIndexes, syntheticEvents, syntheticJob } from './synthetic-job.ts';
 import { runE2eBench } from './e2e.ts';
+import { runWhatIfFleetBench, WHATIF_BENCH_HELP } from './whatif-fleet.ts';
 
-const HELP = `Usage: npm run bench [-- --json] [-- --completions N] [-- --no-e2e]
+const HELP = `Usage: npm run bench [-- --json] [-- --completions N] [-- --no-e2e] [-- --no-whatif] [-- --whatif-jobs N]
 
 Folds a synthetic Indexed Job (100,000 completions, >300,000 pod events, failures and a
 64 KiB success policy), deciding after every event, and prints figures:
@@ -20,6 +21,7 @@ and, through the local stack on DynamoDB Local (bench/e2e.ts; skipped with --no-
                         PutEvents accepted -> Pod Termination Requested published
   wcuPerPodEvent        DynamoDB write units per pod event, amortized over ingest,
                         reconcile and publish (ReturnConsumedCapacity)
+${WHATIF_BENCH_HELP}
 Timings are figures to compare, never test assertions.`;
 
 const args = process.argv.slice(2);
@@ -31,6 +33,8 @@ const json = args.includes('--json');
 const completionsArg = args.indexOf('--completions');
 const completions = completionsArg >= 0 ? Number(args[completionsArg + 1]) : 100_000;
 const options = { completions, parallelism: 1000, failureEvery: 50 };
+const whatIfJobsArg = args.indexOf('--whatif-jobs');
+const whatIfJobs = whatIfJobsArg >= 0 ? Number(args[whatIfJobsArg + 1]) : 10_000;
 
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
@@ -118,6 +122,7 @@ const figures = {
   failed: final.failed,
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   ...(args.includes('--no-e2e') ? {} : await runE2eBench()),
+  ...(args.includes('--no-whatif') ? {} : await runWhatIfFleetBench(whatIfJobs)),
 };
 
 function round(n: number, digits = 1): number {

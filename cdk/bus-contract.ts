@@ -13,6 +13,7 @@ export const CONTROL_SOURCE = 'jobfold.control';
  * `Job Condition Changed` and `JobSet Condition Changed` are for other subscribers, not clusters.
  */
 export const COMMAND_DETAIL_TYPES = ['Pod Termination Requested', 'Pod Creation Requested', 'Job Status Update Requested',
+  'Pod Finalizer Removal Requested',
   'Job Creation Requested', 'Job Deletion Requested', 'Job Suspension Requested', 'Job Resume Requested'];
 
 /** What the ingest function puts on the bus for an event it refuses. */

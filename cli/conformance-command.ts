@@ -1,12 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_CORPUS_ROOT, runConformance } from './conformance/run.ts';
+import { DEFAULT_CORPUS_ROOT, PROJECT_CORPUS_DIRS, runConformance } from './conformance/run.ts';
 
 export const CONFORMANCE_HELP = `Usage: jobfold conformance [--dir DIR]...
 
-Runs every scenario file (*.json) of the conformance corpora and prints a field-level diff for
-each failing checkpoint, then "N passed, M failed". Exits 1 if any scenario failed.
-  --dir DIR   run the files under DIR instead of ../shared/conformance (repeatable)`;
+Runs every scenario file (*.json) of the conformance corpora (../shared/conformance and the
+project's test/conformance/k8s-job-integration, translated from upstream's Job integration tests)
+and prints a field-level diff for each failing checkpoint, then "N passed, M failed". Exits 1 if
+any scenario failed.
+  --dir DIR   run the files under DIR instead of the default corpora (repeatable)`;
 
 export function conformanceCommand(args: readonly string[]): number {
   const dirs: string[] = [];
@@ -29,5 +31,6 @@ export function conformanceCommand(args: readonly string[]): number {
 function defaultDirs(): string[] {
   return readdirSync(DEFAULT_CORPUS_ROOT, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .map((d) => join(DEFAULT_CORPUS_ROOT, d.name));
+    .map((d) => join(DEFAULT_CORPUS_ROOT, d.name))
+    .concat(PROJECT_CORPUS_DIRS);
 }

@@ -7,7 +7,7 @@ import {
 } from '../shared/contract/inbound.ts';
 import { OutboundDetailType } from '../shared/contract/outbound.ts';
 import { EvidenceSchema, JobConditionSchema } from '../shared/job/decisions.ts';
-import { MAX_EVENT_BYTES, MAX_JSON_DEPTH, MAX_SUCCEEDED_INDEXES_BYTES } from '../shared/contract/parse-inbound.ts';
+import { MAX_EVENT_BYTES, MAX_JSON_DEPTH } from '../shared/contract/parse-inbound.ts';
 
 /**
  * docs/events.md, generated from the zod schemas the service parses with, so the document
@@ -38,6 +38,19 @@ const CreationDetailSchema = z.object({
   jobUid: z.string(),
   index: z.number().int().nullable(),
   templateHash: z.string(),
+  /** backoffLimitPerIndex: the new pod's `batch.kubernetes.io/job-index-failure-count`. */
+  indexFailureCount: z.number().int().nullable(),
+  /** backoffLimitPerIndex: its `batch.kubernetes.io/job-index-ignored-failure-count` (set when > 0). */
+  indexIgnoredFailureCount: z.number().int().nullable(),
+});
+const FinalizerRemovalDetailSchema = z.object({
+  commandId: z.string(),
+  clusterId: z.string(),
+  namespace: z.string(),
+  jobName: z.string(),
+  jobUid: z.string(),
+  podName: z.string(),
+  podUid: z.string(),
 });
 const StatusDetailSchema = z.object({
   commandId: z.string(),
@@ -75,6 +88,7 @@ const outboundSchemas: Array<readonly [string, z.ZodType]> = [
     [OutboundDetailType.PodTerminationRequested, TerminationDetailSchema],
     [OutboundDetailType.PodCreationRequested, CreationDetailSchema],
     [OutboundDetailType.JobStatusUpdateRequested, StatusDetailSchema],
+    [OutboundDetailType.PodFinalizerRemovalRequested, FinalizerRemovalDetailSchema],
     [OutboundDetailType.JobConditionChanged, ConditionChangedDetailSchema],
 ];
 
@@ -103,11 +117,40 @@ on it, and jobfold puts commands and condition changes on it.
   last known object; only its metadata is read.
 - A pod belongs to the Job named by its controller ownerReference (kind Job, uid), falling back to
   the label \`batch.kubernetes.io/controller-uid\`. A pod with neither is refused.
-- Limits: an event is at most ${MAX_EVENT_BYTES} bytes and ${MAX_JSON_DEPTH} levels deep; a
-  \`succeededIndexes\` is at most ${MAX_SUCCEEDED_INDEXES_BYTES} bytes.
+- Limits: an event is at most ${MAX_EVENT_BYTES} bytes and ${MAX_JSON_DEPTH} levels deep.
+- \`object.metadata\` is checked as the API server checks it on create (names are DNS-1123
+  subdomains, namespaces DNS-1123 labels, label and annotation keys qualified names, label
+  values at most 63 characters, annotations at most 256 KiB in all, owner references complete).
+  Metadata no API server would have stored, such as a name holding a control character, is
+  refused with upstream's message for each field (\`metadata.name: Invalid value: ...\`).
+- A Job's or JobSet's \`spec\` is not refused here: the fold validates it as the API server does
+  and records the rejection, with upstream's field path, error type and message, in the log.
+- \`sequence\` (optional) is the event's order among the events of the same object, stamped by
+  the forwarder (see [Ordering](#ordering)). Events without it are still accepted.
 - A refused event is not stored. It is logged and sent to the rejected-events destination as
   \`Inbound Event Rejected\` (source \`jobfold.ingest\`) with \`errors\` (\`path\`, \`message\`) and
   \`reason\`.
+
+### Ordering
+
+EventBridge neither orders nor deduplicates, so an older observation of an object can arrive after
+a newer one, and the same one can arrive twice. \`eventId\` takes care of the second; the
+forwarder's \`sequence\` stamp takes care of the first:
+
+- \`sequence.epoch\` is the start time (epoch milliseconds, by the forwarder's clock) of the latest
+  list of the object's kind. Every list (start, restart, relist after \`410 Gone\` or a lost
+  watch) starts a later epoch, strictly increasing even if the clock stalls: a list shows each
+  object as it is now, newer than anything sent before it.
+- \`sequence.seq\` counts the events the forwarder sent for one object (by uid), from 1. The
+  watch delivers one object's versions in order, so within an epoch a higher \`seq\` is newer.
+- Stamps are compared as \`(epoch, seq)\`. The fold ignores an observation stamped older than, or
+  the same as, one it already folded for that object: it stays in the log (and in the history)
+  and changes nothing, so a pod never moves backwards and \`ready\` never flips on a late replay.
+- \`resourceVersion\` is compared only for equality, as Kubernetes asks: the forwarder does not
+  send the same version of an object twice, and it is half of \`eventId\`.
+- Unstamped events (older forwarders) are ordered by the fold's own rules: a phase never goes
+  back, a terminal phase is final, a deletion is final, and readiness follows the Ready
+  condition's \`lastTransitionTime\`.
 
 The JSON Schemas of \`detail\` (generated from the zod schemas, in their input form):
 
@@ -122,9 +165,14 @@ command delivered twice is recognised downstream. Condition changes are for any 
 - \`Pod Termination Requested\` goes out for every Job whose outcome is decided (its lingering
   pods), and for Jobs managed by jobfold (\`spec.managedBy: jobfold.io/job-controller\`) also for
   suspension and excess pods.
-- \`Pod Creation Requested\` and \`Job Status Update Requested\` go out only for Jobs managed by
-  jobfold; for other Jobs the in-cluster Job controller does that work, and jobfold only records
-  what it would have done.
+- \`Pod Creation Requested\`, \`Job Status Update Requested\` and
+  \`Pod Finalizer Removal Requested\` go out only for Jobs managed by jobfold; for other Jobs the
+  in-cluster Job controller does that work, and jobfold only records what it would have done.
+- \`Pod Finalizer Removal Requested\` removes the \`batch.kubernetes.io/job-tracking\` finalizer of a
+  pod whose outcome jobfold has counted (or that it deletes because the Job finishes, is suspended
+  or has too many pods), as upstream's \`uncountedTerminatedPods\` protocol does: the count is in
+  the Job's log before the command leaves, so a restart of jobfold or of the forwarder loses
+  nothing; the forwarder removes it with a JSON patch guarded by the pod's uid.
 
 The JSON Schemas of \`detail\`:
 

@@ -1,3 +1,4 @@
+import { printableLines } from '../shared/k8s/printable.ts';
 import { explainJob } from '../shared/job/explain.ts';
 import { JOBFOLD_DEFAULT_GATES } from '../shared/job/gates.ts';
 import { playJobScenario, scenarioGates } from './scenario/play-job-scenario.ts';
@@ -50,11 +51,11 @@ export function replayCommand(args: readonly string[], output: ReplayOutput = CO
   } catch (error) {
     if (error instanceof ReplayError) {
       const hint = error.exitCode === EXIT_USAGE ? '\nRun "jobfold replay --help" for the input formats and options.' : '';
-      output.err(`jobfold replay: ${error.message}${hint}`);
+      output.err(`jobfold replay: ${printableLines(error.message)}${hint}`);
       return error.exitCode;
     }
     // A bug, not bad input: still one line, never a stack trace.
-    output.err(`jobfold replay: internal error: ${(error as Error).message}`);
+    output.err(`jobfold replay: internal error: ${printableLines((error as Error).message)}`);
     return EXIT_BAD_INPUT;
   }
 }

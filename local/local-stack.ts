@@ -1,4 +1,5 @@
 import './quiet-powertools.ts';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDbEventStore } from '../functions/adapters/dynamodb-event-store.ts';
 import { DEFAULT_TABLE_NAME } from '../functions/adapters/table-layout.ts';
@@ -17,6 +18,8 @@ import { SqsQueues } from './sqs/sqs-queues.ts';
 import { playTrace, traceInfo } from './trace/play-trace.ts';
 import { loadTrace } from './trace/trace-file.ts';
 import { DEFAULT_PACE } from './trace/time-shift.ts';
+import { FeedRecord } from './data/feed-record.ts';
+import { resumeStoredWork } from './data/resume-work.ts';
 
 export type { LocalStack, LocalStackOptions } from './local-stack-types.ts';
 export type { TraceOutcome } from './trace/play-trace.ts';
@@ -32,16 +35,19 @@ const STOP_TIMEOUT_MS = 5000;
 const commandQueueName = (clusterId: string): string => `jobfold-${clusterId}-commands`;
 
 /**
- * Starts the service locally: DynamoDB Local in memory with the stack's table, the functions,
+ * Starts the service locally: DynamoDB Local (in memory, or kept in `dataDir`) with the stack's table, the functions,
  * and the HTTP server (PutEvents, query API, /local). Throws Error(JAVA_REQUIRED_MESSAGE) when
  * Java is missing, TraceError for an unreadable trace, and the listen error (EADDRINUSE).
  */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
-  const traceFile = options.replay ?? (options.sample ? SAMPLE_TRACE : undefined);
+  const { dataDir } = options;
+  const requested = options.replay ?? (options.sample ? SAMPLE_TRACE : undefined);
+  const fedBefore = requested === undefined || dataDir === undefined ? undefined : new FeedRecord(dataDir).stateOf(requested);
+  const traceFile = fedBefore === 'fed' ? undefined : requested;
   const trace = traceFile === undefined ? undefined : { file: traceFile, entries: loadTrace(traceFile) };
   const config = options.config ?? foldConfig(process.env['FEATURE_GATES'] ?? '');
   const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
-  const database = await openLocalDatabase(options.dynamoDbEndpoint, tableName);
+  const database = await openLocalDatabase(options.dynamoDbEndpoint, tableName, dataDir);
   const table = new DynamoDbEventStore({
     client: database.client,
     tableName,
@@ -49,7 +55,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   });
   const bus = new LocalBus();
   const deliveries = new Deliveries();
-  const sqs = new SqsQueues();
+  const sqs = new SqsQueues(dataDir === undefined ? undefined : join(dataDir, 'jobfold-command-queues.json'));
   const runtime = createLocalRuntime({ table, bus, config, clock: () => new Date().toISOString(), tuning: options.tuning });
   const targets = {
     ingest: (body: string) => runtime.ingestQueue.send(body),
@@ -80,6 +86,19 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const jobs = () => jobDecisions(table, config, deliveries);
   const pace = { ...DEFAULT_PACE, ...options.pace };
   const playDeps = { bus, whenQuiet: () => whenQuiet(), jobs };
+  const resumedObjects = dataDir === undefined ? 0 : await resumeStoredWork(runtime.store, {
+    reconcile: (stream) => runtime.reconciler.trigger(stream),
+    publish: () => runtime.publisher.wake(),
+  });
+  const play = (file: string, entries: ReturnType<typeof loadTrace>, playPace: typeof pace) => {
+    if (dataDir === undefined) return playTrace(playDeps, file, entries, playPace, feeding.signal);
+    const record = new FeedRecord(dataDir);
+    record.mark(file, 'feeding', new Date().toISOString());
+    return playTrace(playDeps, file, entries, playPace, feeding.signal).then((outcome) => {
+      if (!feeding.signal.aborted) record.mark(file, 'fed', new Date().toISOString());
+      return outcome;
+    });
+  };
 
   const stack: LocalStack = {
     url,
@@ -97,12 +116,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     deliveries,
     runtime,
     config,
-    trace: trace && playTrace(playDeps, trace.file, trace.entries, pace, feeding.signal),
+    trace: trace && play(trace.file, trace.entries, pace),
     traceInfo: trace && traceInfo(trace.file, trace.entries, pace),
+    dataDir,
+    alreadyFed: fedBefore === 'fed' ? requested : undefined,
+    refeeding: fedBefore === 'feeding',
+    resumedObjects,
     capacity: () => table.capacity,
     commands: (clusterId) => deliveries.commandsFor(clusterId),
     rejected: () => deliveries.rejected(),
-    replay: (file, more) => playTrace(playDeps, file, loadTrace(file), { ...pace, ...more }, feeding.signal),
+    replay: (file, more) => play(file, loadTrace(file), { ...pace, ...more }),
     whenQuiet,
     jobs,
     stop() {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 
 export const START_HELP = `Usage: npm start [-- options]
 
-Runs jobfold on this machine: DynamoDB Local in memory (Java 17+), the ingest, reconcile,
+Runs jobfold on this machine: DynamoDB Local (Java 17+; in memory, or kept with --data), the ingest, reconcile,
 publish and timers functions, and one HTTP server on 127.0.0.1:
   POST /events                          EventBridge PutEvents (SDK endpoint: http://127.0.0.1:PORT/events)
   POST /sqs                             SQS: the clusters' command queues, for forwarders
@@ -14,6 +14,9 @@ decided, and keeps serving until Ctrl-C.
 
 Options:
   --port N        listen on port N (default 3000, or the PORT environment variable)
+  --data DIR      keep the database, the command queues and the record of fed traces in DIR:
+                  started again on the same DIR, every Job is there, work left pending is
+                  resumed, and a trace already fed (the sample fleet too) is not fed again
   --replay FILE   feed FILE (JSONL, one PutEvents entry per line) instead of the sample
   --no-sample     feed nothing; wait for events at /events
   --speed N       play the trace N times faster than recorded (default 10; 1 = real time)
@@ -25,6 +28,7 @@ speed and capped at 5 s, and every timestamp in the events moves along (docs/loc
 
 export interface StartArgs {
   readonly port: number;
+  readonly data: string | undefined;
   readonly replay: string | undefined;
   readonly sample: boolean;
   readonly speed: number;
@@ -45,6 +49,7 @@ export function parseStartArgs(argv: readonly string[], env: Record<string, stri
       args: [...argv],
       options: {
         port: { type: 'string' },
+        data: { type: 'string' },
         replay: { type: 'string' },
         'no-sample': { type: 'boolean', default: false },
         speed: { type: 'string' },
@@ -61,8 +66,10 @@ export function parseStartArgs(argv: readonly string[], env: Record<string, stri
   const speed = Number(values.speed ?? '10');
   if (!Number.isFinite(speed) || speed <= 0) throw new UsageError(`--speed must be a positive number, not "${values.speed}"`);
   if (values.replay !== undefined && values['no-sample']) throw new UsageError('--replay and --no-sample exclude each other');
+  if (values.data !== undefined && values.data.trim() === '') throw new UsageError('--data needs a directory');
   return {
     port,
+    data: values.data,
     replay: values.replay,
     sample: values.replay === undefined && !values['no-sample'],
     speed,

@@ -1,6 +1,6 @@
 import './quiet-powertools.ts';
 import { relative } from 'node:path';
-import { JAVA_REQUIRED_MESSAGE } from './dynamodb-local.ts';
+import { hasJava, JAVA_REQUIRED_MESSAGE } from './dynamodb-local.ts';
 import { startLocalStack, type LocalStack } from './local-stack.ts';
 import { formatDecisions } from './report/format-decisions.ts';
 import { parseStartArgs, START_HELP, UsageError, type StartArgs } from './start-args.ts';
@@ -25,10 +25,18 @@ async function main(): Promise<number> {
     console.log(START_HELP);
     return 0;
   }
-  console.log('jobfold local: starting DynamoDB Local (in memory) and the functions …');
+  if (!hasJava()) {
+    console.error(JAVA_REQUIRED_MESSAGE); // one line, before anything starts
+    return 1;
+  }
+  const storage = args.data === undefined ? 'in memory' : `kept in ${args.data}`;
+  console.log(`jobfold local: starting DynamoDB Local (${storage}) and the functions …`);
   let stack: LocalStack;
   try {
-    stack = await startLocalStack({ port: args.port, sample: args.sample, replay: args.replay, pace: { speed: args.speed } });
+    stack = await startLocalStack({
+      port: args.port, sample: args.sample, replay: args.replay, pace: { speed: args.speed },
+      ...(args.data === undefined ? {} : { dataDir: args.data }),
+    });
   } catch (error) {
     const message = (error as Error).message;
     if (message === JAVA_REQUIRED_MESSAGE) console.error(message);
@@ -42,6 +50,9 @@ async function main(): Promise<number> {
   console.log(`jobfold local: serving at ${stack.url}  (DynamoDB Local ${stack.dynamoDbEndpoint}, table ${stack.tableName})`);
   console.log(`  PutEvents  POST ${stack.eventsUrl}     query API  GET ${stack.url}/v1/jobs`);
   console.log(`  commands   GET  ${stack.url}/local/clusters/{clusterId}/commands     rejected  GET ${stack.url}/local/rejected`);
+  if (stack.dataDir !== undefined) console.log(`  data       ${stack.dataDir}: ${stack.resumedObjects} Jobs and JobSets found, pending work resumed`);
+  if (stack.alreadyFed) console.log(`\n${shortPath(stack.alreadyFed)} was fed into ${stack.dataDir} before: not fed again.`);
+  if (stack.refeeding) console.log(`\nThe previous run stopped while feeding; feeding it again (events already stored are dropped as duplicates).`);
   stack.bus.subscribe((event) => {
     const line = conditionLine(event, started);
     if (line) console.log(line);
@@ -67,6 +78,7 @@ async function main(): Promise<number> {
     if (!args.exit) console.log(`\n${tryLines(stack, outcome.jobs).join('\n')}`);
   }
   if (args.exit) {
+    if (stack.dataDir !== undefined) await stack.whenQuiet(); // the resumed work, when nothing was fed
     await stack.stop();
     return 0;
   }

@@ -1,10 +1,11 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { LOG_RETENTION, ServiceFunction } from './service-function.ts';
 
@@ -49,6 +50,18 @@ export class QueryApi extends Construct {
       timeout: Duration.seconds(10),
     });
     this.function.bindTable(props.table, 'read');
+    // Signs the list cursors (functions/query/list-cursor.ts). CloudFormation resolves the
+    // secret at deploy time, so its value is in the function's configuration, not the template.
+    const cursorKey = new Secret(this, 'CursorKey', {
+      description: 'jobfold query API: the key that signs list cursors',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    this.function.addEnvironment('CURSOR_KEY', cursorKey.secretValue.unsafeUnwrap());
+    Validations.of(cursorKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'The key only authenticates list cursors (paging positions, never data or access): rotating it just '
+        + 'makes cursors in flight answer 400, and the function reads it at deploy time, not from Secrets Manager.',
+    });
 
     this.api = new HttpApi(this, 'Api', {
       description: 'jobfold query API',
@@ -57,7 +70,8 @@ export class QueryApi extends Construct {
     });
     this.api.addRoutes({
       path: '/v1/{proxy+}',
-      methods: [HttpMethod.GET],
+      // POST only for the what-if routes, which read and change nothing.
+      methods: [HttpMethod.GET, HttpMethod.POST],
       integration: new HttpLambdaIntegration('Query', this.function),
     });
 

@@ -7,6 +7,14 @@ import type { FieldDiff, ScenarioResult } from './types.ts';
 /** ../shared/conformance beside the project: the default corpus. */
 export const DEFAULT_CORPUS_ROOT = fileURLToPath(new URL('../../../shared/conformance/', import.meta.url));
 
+/**
+ * The project's own corpus, run with ../shared/conformance: scenarios translated from
+ * upstream's Job integration tests (test/conformance/k8s-job-integration/README.md).
+ */
+export const PROJECT_CORPUS_DIRS: readonly string[] = [
+  fileURLToPath(new URL('../../test/conformance/k8s-job-integration/', import.meta.url)),
+];
+
 /** Every scenario file (*.json) under the given directories, recursively, in name order. */
 export function scenarioFiles(dirs: readonly string[]): string[] {
   const files: string[] = [];

@@ -40,6 +40,11 @@ function details(first: JobCommand, commands: readonly JobCommand[]): string {
       const why = first.reason === '' ? first.cause : `${first.cause} (${first.reason})`;
       return `${why}: ${shown}${more}`;
     }
+    case 'RemovePodFinalizer': {
+      const names = commands.flatMap((c) => (c.type === 'RemovePodFinalizer' ? [c.podName] : []));
+      const more = names.length > MAX_NAMES ? `, … ${names.length - MAX_NAMES} more` : '';
+      return `${names.slice(0, MAX_NAMES).join(', ')}${more}`;
+    }
     case 'UpdateJobStatus': {
       const { status } = first;
       const conditions = status.conditions.map((c) => c.type).join(',') || 'none';

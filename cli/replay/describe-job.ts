@@ -1,3 +1,4 @@
+import { printableLines } from '../../shared/k8s/printable.ts';
 import { formatExplanation, type Explanation } from '../../shared/job/explain.ts';
 import { successRuleText } from '../../shared/job/explain-sentences.ts';
 import type { PodFailurePolicyRule } from '../../shared/k8s/job.ts';
@@ -60,7 +61,7 @@ export function describeJob(run: ReplayRun, explanation: Explanation, source: Re
   lines.push(...describeConditions(explanation));
   lines.push(...describeCommands(run.syncs));
   lines.push('Explanation:', formatExplanation(explanation, '  '));
-  return lines.join('\n');
+  return printableLines(lines.join('\n'));
 }
 
 function describeConditions(explanation: Explanation): string[] {

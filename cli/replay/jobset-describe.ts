@@ -1,3 +1,4 @@
+import { printableLines } from '../../shared/k8s/printable.ts';
 import { formatJobSetExplanation, type JobSetExplanation } from '../../shared/jobset/explain.ts';
 import { jobSetStatus } from '../../shared/jobset/status.ts';
 import { describeJobSetCommands } from './jobset-describe-commands.ts';
@@ -40,7 +41,7 @@ export function describeJobSet(run: JobSetReplayRun, explanation: JobSetExplanat
   lines.push(...describeJobSetCommands(run.commands));
   if (explanation.rejection.length === 0 && run.log.length === 0) lines.push('Explanation:        <nothing replayed>');
   else lines.push('Explanation:', formatJobSetExplanation(explanation, '  '));
-  return lines.join('\n');
+  return printableLines(lines.join('\n'));
 }
 
 function describeConditions(explanation: JobSetExplanation): string[] {

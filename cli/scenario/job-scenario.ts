@@ -10,6 +10,9 @@ const ScenarioEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('Pod'), at: TimeSchema, pod: PodSchema }),
   z.object({ type: z.literal('PodDeleted'), at: TimeSchema, uid: z.string().min(1) }),
   z.object({ type: z.literal('Tick'), at: TimeSchema }),
+  // The Job as observed again after an edit (suspend, parallelism, elastic completions); only
+  // the scenarios translated from upstream's integration tests use it.
+  z.object({ type: z.literal('Job'), at: TimeSchema, job: JobSchema }),
 ]);
 export type ScenarioEvent = z.infer<typeof ScenarioEventSchema>;
 

@@ -89,5 +89,7 @@ export function toObservation(event: ScenarioEvent, index: number): Observation 
       return { type: 'PodDeleted', ...envelope, uid: event.uid };
     case 'Tick':
       return { type: 'Tick', ...envelope };
+    case 'Job':
+      return { type: 'JobObserved', ...envelope, job: event.job };
   }
 }

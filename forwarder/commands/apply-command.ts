@@ -1,5 +1,5 @@
 import type { V1Job } from '@kubernetes/client-node';
-import { JOBFOLD_CONTROLLER_NAME } from '../../shared/job/constants.ts';
+import { JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../../shared/job/constants.ts';
 import { stableHash } from '../../shared/job/stable-hash.ts';
 import { trimJob } from '../trim.ts';
 import { applyJobSetCommand } from './apply-jobset-command.ts';
@@ -28,6 +28,8 @@ export async function applyCommand(command: Command, kube: KubeOps): Promise<Out
         return await createPod(command, kube);
       case 'UpdateJobStatus':
         return await updateJobStatus(command, kube);
+      case 'RemovePodFinalizer':
+        return await removePodFinalizer(command, kube);
       case 'CreateJob':
       case 'DeleteJob':
       case 'SuspendJob':
@@ -59,8 +61,49 @@ async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promis
   if (hash !== command.templateHash) return done('template-changed');
   const pods = await kube.listJobPods(command.namespace, command.jobUid);
   if (pods.some((pod) => pod.metadata?.annotations?.[COMMAND_ID_ANNOTATION] === command.commandId)) return done('already-created');
-  await kube.createPod(command.namespace, buildPod(job, command.index ?? undefined, command.commandId));
+  const counts = { failures: command.indexFailureCount ?? undefined, ignored: command.indexIgnoredFailureCount ?? undefined };
+  await kube.createPod(command.namespace, buildPod(job, command.index ?? undefined, command.commandId, counts));
   return done('created');
+}
+
+/** Attempts at the guarded patch when the pod changes between the read and the patch. */
+const FINALIZER_PATCH_ATTEMPTS = 3;
+
+/**
+ * Removes the tracking finalizer with a JSON patch whose `test` operations pin the pod's uid
+ * and the finalizer's position, so a pod that took the name, or a list that changed since the
+ * read, is never touched. The Job may be gone already (upstream cleans up orphans the same way).
+ */
+async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube: KubeOps): Promise<Outcome> {
+  const job = await kube.readJob(command.namespace, command.jobName);
+  if (job && job.metadata?.uid === command.jobUid && job.spec?.managedBy !== JOBFOLD_CONTROLLER_NAME) {
+    const message = `spec.managedBy is "${job.spec?.managedBy ?? ''}", not "${JOBFOLD_CONTROLLER_NAME}"`;
+    return { kind: 'poison', reason: 'job-not-managed', message };
+  }
+  for (let attempt = 0; attempt < FINALIZER_PATCH_ATTEMPTS; attempt++) {
+    const pod = await kube.readPod(command.namespace, command.podName);
+    if (!pod) return done('pod-gone');
+    if (pod.metadata?.uid !== command.podUid) return done('pod-replaced');
+    const owner = pod.metadata?.ownerReferences?.find((r) => r.controller);
+    if (owner?.uid !== command.jobUid) {
+      return { kind: 'poison', reason: 'invalid-detail', message: `pod ${command.podName} is not controlled by Job uid ${command.jobUid}` };
+    }
+    const at = pod.metadata?.finalizers?.indexOf(JOB_TRACKING_FINALIZER) ?? -1;
+    if (at < 0) return done('already-removed');
+    try {
+      await kube.patchPod(command.namespace, command.podName, [
+        { op: 'test', path: '/metadata/uid', value: command.podUid },
+        { op: 'test', path: `/metadata/finalizers/${at}`, value: JOB_TRACKING_FINALIZER },
+        { op: 'remove', path: `/metadata/finalizers/${at}` },
+      ]);
+      return done('finalizer-removed');
+    } catch (error) {
+      // 422: a `test` failed (the pod changed since the read); 409: a write conflict.
+      const status = statusOf(error);
+      if (status !== 422 && status !== 409) throw error;
+    }
+  }
+  return { kind: 'transient', error: `pod ${command.podName} kept changing while its finalizer was removed` };
 }
 
 async function updateJobStatus(command: CommandOf<'UpdateJobStatus'>, kube: KubeOps): Promise<Outcome> {

@@ -1,6 +1,16 @@
 import type { V1Container, V1Job, V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
 import { JOB_COMPLETION_INDEX_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../shared/job/constants.ts';
 
+/** Upstream `batch.kubernetes.io/job-index-failure-count` and `job-index-ignored-failure-count`. */
+export const JOB_INDEX_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-failure-count';
+export const JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-ignored-failure-count';
+
+/** backoffLimitPerIndex: the failures of the index before this pod (upstream `addIndexFailureCountAnnotation`). */
+export interface IndexFailureCounts {
+  readonly failures: number | undefined;
+  readonly ignored: number | undefined;
+}
+
 /** Names the command that created a pod, so a redelivered CreatePod finds it and stops. */
 export const COMMAND_ID_ANNOTATION = 'jobfold.io/command-id';
 /** Upstream `completionIndexEnvName`. */
@@ -19,9 +29,10 @@ const MAX_GENERATED_NAME_LENGTH = 58;
  * 4. Indexed: the index annotation and label, hostname `<job>-<index>` and generateName
  *    `<job>-<index>-` (`podGenerateNameWithIndex`); NonIndexed: generateName `<job>-`;
  *    the subdomain is the template's own;
- * 5. the template's labels, annotations and spec, and a controller ownerReference to the Job.
+ * 5. the template's labels, annotations and spec, and a controller ownerReference to the Job;
+ * 6. backoffLimitPerIndex: the index's failure count, and its ignored-failure count when above 0.
  */
-export function buildPod(job: V1Job, index: number | undefined, commandId: string): V1Pod {
+export function buildPod(job: V1Job, index: number | undefined, commandId: string, counts?: IndexFailureCounts): V1Pod {
   const name = job.metadata?.name ?? '';
   const template = structuredClone(job.spec?.template ?? {});
   const spec = template.spec ?? { containers: [] };
@@ -36,6 +47,10 @@ export function buildPod(job: V1Job, index: number | undefined, commandId: strin
     labels[JOB_COMPLETION_INDEX_ANNOTATION] = String(index);
     spec.hostname = `${name}-${index}`;
     generateName = generateNameWithIndex(name, index);
+    if (counts?.failures !== undefined) {
+      annotations[JOB_INDEX_FAILURE_COUNT_ANNOTATION] = String(counts.failures);
+      if ((counts.ignored ?? 0) > 0) annotations[JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION] = String(counts.ignored);
+    }
   }
   const metadata: V1ObjectMeta = {
     generateName,

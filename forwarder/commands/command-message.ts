@@ -32,6 +32,15 @@ export const CreatePodDetailSchema = z.object({
   ...target,
   index: z.number().int().min(0).nullable(),
   templateHash: z.string().min(1),
+  // backoffLimitPerIndex only; absent from commands of older jobfold versions.
+  indexFailureCount: z.number().int().min(0).nullish(),
+  indexIgnoredFailureCount: z.number().int().min(0).nullish(),
+});
+
+export const RemovePodFinalizerDetailSchema = z.object({
+  ...target,
+  podName: z.string().min(1),
+  podUid: z.string().min(1),
 });
 
 /** The status jobfold computed (JobStatusView); written as given, so only its shape is checked. */
@@ -49,6 +58,7 @@ export type Command =
   | ({ readonly type: 'TerminatePod' } & z.infer<typeof TerminatePodDetailSchema>)
   | ({ readonly type: 'CreatePod' } & z.infer<typeof CreatePodDetailSchema>)
   | ({ readonly type: 'UpdateJobStatus' } & z.infer<typeof UpdateJobStatusDetailSchema>)
+  | ({ readonly type: 'RemovePodFinalizer' } & z.infer<typeof RemovePodFinalizerDetailSchema>)
   | JobSetCommand;
 
 /** Why a message can never be applied; sent to the DLQ as the `reason` attribute. */
@@ -72,6 +82,7 @@ const detailSchemas = {
   [OutboundDetailType.PodTerminationRequested]: { type: 'TerminatePod', schema: TerminatePodDetailSchema },
   [OutboundDetailType.PodCreationRequested]: { type: 'CreatePod', schema: CreatePodDetailSchema },
   [OutboundDetailType.JobStatusUpdateRequested]: { type: 'UpdateJobStatus', schema: UpdateJobStatusDetailSchema },
+  [OutboundDetailType.PodFinalizerRemovalRequested]: { type: 'RemovePodFinalizer', schema: RemovePodFinalizerDetailSchema },
   ...jobSetDetailSchemas,
 } as const;
 

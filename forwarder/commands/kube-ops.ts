@@ -16,6 +16,9 @@ export interface KubeOps {
   /** DELETE with `preconditions.uid`: a pod with the same name and another uid is untouched. */
   deletePod(namespace: string, name: string, uid: string): Promise<'deleted' | 'not-found' | 'uid-mismatch'>;
   listJobPods(namespace: string, jobUid: string): Promise<V1Pod[]>;
+  readPod(namespace: string, name: string): Promise<V1Pod | undefined>;
+  /** A JSON patch (RFC 6902) of a pod; 422 when one of its `test` operations fails. */
+  patchPod(namespace: string, name: string, patch: readonly JsonPatchOperation[]): Promise<void>;
   createPod(namespace: string, pod: V1Pod): Promise<V1Pod>;
   /** A JSON merge patch of the `status` subresource. */
   patchJobStatus(namespace: string, name: string, status: Readonly<Record<string, unknown>>): Promise<void>;
@@ -26,6 +29,10 @@ export interface KubeOps {
   /** A JSON merge patch of `spec.suspend`. */
   patchJobSuspend(namespace: string, name: string, suspend: boolean): Promise<void>;
 }
+
+export type JsonPatchOperation =
+  | { readonly op: 'test'; readonly path: string; readonly value: unknown }
+  | { readonly op: 'remove'; readonly path: string };
 
 /** An API server answer other than the expected ones, with its HTTP status. */
 export class KubeApiError extends Error {
@@ -67,6 +74,21 @@ export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
         return (await core.listNamespacedPod({ namespace, labelSelector: `${CONTROLLER_UID_LABEL}=${jobUid}` })).items;
       } catch (error) {
         throw wrap(error, `list pods of job ${jobUid}`);
+      }
+    },
+    async readPod(namespace, name) {
+      try {
+        return await core.readNamespacedPod({ namespace, name });
+      } catch (error) {
+        if (statusOf(error) === 404) return undefined;
+        throw wrap(error, `get pod ${namespace}/${name}`);
+      }
+    },
+    async patchPod(namespace, name, patch) {
+      try {
+        await core.patchNamespacedPod({ namespace, name, body: patch }, setHeaderOptions('Content-Type', PatchStrategy.JsonPatch));
+      } catch (error) {
+        throw wrap(error, `patch pod ${namespace}/${name}`);
       }
     },
     async createPod(namespace, pod) {

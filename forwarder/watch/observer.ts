@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
+import type { ObjectSequence } from '../../shared/k8s/object-sequence.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import {
@@ -12,6 +13,7 @@ import {
 } from '../observation.ts';
 import { fitsOneEntry } from '../send/batching.ts';
 import type { LiveObjects } from './live-objects.ts';
+import { ObjectSequencer } from './object-sequencer.ts';
 import type { WatchSink } from './object-watcher.ts';
 
 export interface ObserverOptions {
@@ -26,37 +28,49 @@ export interface ObserverOptions {
 
 /**
  * Turns what the watchers see into contract events: every new resourceVersion once, every
- * deletion once (from the watch, or from a relist that no longer contains the object).
+ * deletion once (from the watch, or from a relist that no longer contains the object). Each
+ * event carries its order among the events of its object (`sequence`, ./object-sequencer.ts).
  */
 export class Observer implements WatchSink {
   readonly #o: ObserverOptions;
+  readonly #sequencer: ObjectSequencer;
 
   constructor(options: ObserverOptions) {
     this.#o = options;
+    this.#sequencer = new ObjectSequencer(options.now);
   }
 
   relisted(kind: WatchedKind, items: readonly KubernetesObject[]): void {
+    this.#sequencer.relisted(kind);
     const listed = new Set(items.flatMap((item) => item.metadata?.uid ?? []));
     const inScope = (identity: ObjectIdentity) => this.#o.namespace === undefined || identity.namespace === this.#o.namespace;
     for (const identity of this.#o.live.vanished(kind, listed, inScope)) {
       this.#o.metrics.inc('forwarder_tombstones_total', { kind });
-      this.#emit(kind, tombstoneEvent(this.#o.clusterId, identity, this.#observedAt()), identity.uid);
+      const sequence = this.#sequencer.peek(kind, identity.uid);
+      this.#emit(kind, tombstoneEvent(this.#o.clusterId, identity, this.#observedAt(), sequence), identity.uid, sequence);
+      this.#sequencer.forget(identity.uid);
     }
   }
 
   observed(kind: WatchedKind, object: KubernetesObject): void {
-    const result = observedEvent(this.#o.clusterId, kind, object, this.#observedAt());
+    const uid = object.metadata?.uid ?? '';
+    const sequence = this.#sequencer.peek(kind, uid);
+    const result = observedEvent(this.#o.clusterId, kind, object, this.#observedAt(), sequence);
+    // resourceVersions are compared only for equality: the same version is not sent twice.
     if (result.ok && !this.#o.live.observe(result.event.subject, object.metadata?.resourceVersion ?? '')) return;
-    this.#emit(kind, result, object.metadata?.uid);
+    this.#emit(kind, result, object.metadata?.uid, sequence);
   }
 
   deleted(kind: WatchedKind, object: KubernetesObject): void {
     const uid = object.metadata?.uid;
     if (uid !== undefined && !this.#o.live.forget(uid)) return;
-    this.#emit(kind, deletedEvent(this.#o.clusterId, kind, object, this.#observedAt()), uid);
+    const sequence = this.#sequencer.peek(kind, uid ?? '');
+    this.#emit(kind, deletedEvent(this.#o.clusterId, kind, object, this.#observedAt(), sequence), uid, sequence);
+    if (uid !== undefined) this.#sequencer.forget(uid);
   }
 
-  #emit(kind: WatchedKind, result: ObservationResult, uid: string | undefined): void {
+  #emit(kind: WatchedKind, result: ObservationResult, uid: string | undefined, sequence: ObjectSequence): void {
+    if (uid !== undefined) this.#sequencer.commit(uid, sequence);
     const { metrics, log } = this.#o;
     if (!result.ok) {
       metrics.inc('forwarder_events_invalid_total', { kind, reason: 'contract' });

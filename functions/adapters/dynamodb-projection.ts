@@ -34,7 +34,7 @@ export async function listJobs(table: MeteredTable, query: ListJobsQuery): Promi
   checkLimit(query.limit);
   const plan = planQuery(query);
   const found: Item[] = [];
-  let start = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  let start = query.cursor === undefined ? undefined : decodeCursor(query.cursor, plan.hashAttr);
   // One item beyond the page tells whether a next page exists.
   do {
     const output = await table.query({
@@ -120,7 +120,8 @@ function encodeCursor(item: Item, hashAttr: string): string {
   return Buffer.from(JSON.stringify([hashAttr, ...key]), 'utf8').toString('base64url');
 }
 
-function decodeCursor(cursor: string): Item {
+/** The ExclusiveStartKey of a cursor; RangeError unless it was made for this index. */
+function decodeCursor(cursor: string, hashAttr: string): Item {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -130,6 +131,10 @@ function decodeCursor(cursor: string): Item {
   if (!Array.isArray(parsed) || parsed.length !== 5 || !parsed.every((part) => typeof part === 'string')) {
     throw new RangeError('invalid listJobs cursor');
   }
-  const [hashAttr, pk, sk, hash, created] = parsed as string[];
-  return { [ATTR.pk]: str(pk ?? ''), [ATTR.sk]: str(sk ?? ''), [hashAttr ?? '']: str(hash ?? ''), [ATTR.createdKey]: str(created ?? '') };
+  const [index, pk = '', sk = '', hash = '', created = ''] = parsed as string[];
+  // DynamoDB answers a start key of another index (or an empty key part) with a ValidationException.
+  if (index !== hashAttr || sk !== keys.summary || [pk, hash, created].some((part) => part === '')) {
+    throw new RangeError('invalid listJobs cursor');
+  }
+  return { [ATTR.pk]: str(pk), [ATTR.sk]: str(sk), [hashAttr]: str(hash), [ATTR.createdKey]: str(created) };
 }

@@ -5,6 +5,7 @@ import { DynamoDbEventStore } from '../adapters/dynamodb-event-store.ts';
 import { busRejectionSink } from '../aws/bus-rejection-sink.ts';
 import { eventBridgePublisher } from '../aws/eventbridge-publisher.ts';
 import { schedulerTimers } from '../aws/scheduler-timers.ts';
+import { cursorKeyFrom } from '../query/list-cursor.ts';
 import { foldConfig, readEnv } from './config.ts';
 
 // Wiring for Lambda: the real AWS clients, configured from the environment. Clients are
@@ -48,5 +49,6 @@ export function awsStoreDeps() {
 }
 
 export function awsQueryDeps() {
-  return { store: store(), config: foldConfig(readEnv().FEATURE_GATES) };
+  const env = readEnv();
+  return { store: store(), config: foldConfig(env.FEATURE_GATES), cursorKey: cursorKeyFrom(env.CURSOR_KEY) };
 }

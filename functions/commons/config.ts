@@ -19,6 +19,8 @@ const EnvSchema = z.object({
   TIMERS_DLQ_ARN: z.string().default(''),
   SNAPSHOT_EVERY: z.coerce.number().int().positive().default(50),
   AWS_ENDPOINT_URL_DYNAMODB: z.string().optional(),
+  /** The query function's secret for signing list cursors (functions/query/list-cursor.ts). */
+  CURSOR_KEY: z.string().optional(),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -22,4 +22,6 @@ export const METRIC = {
   commandsPublished: 'commands_published_total',
   reconcileConflicts: 'reconcile_conflicts_total',
   snapshotsSkipped: 'snapshots_skipped_total',
+  jobsStalled: 'jobs_stalled',
+  eventsDeadLettered: 'events_dead_lettered_total',
 } as const;

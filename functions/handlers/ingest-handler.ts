@@ -13,7 +13,16 @@ import { logger, METRIC, metrics } from '../commons/powertools.ts';
  * EventBridge event. Valid events are appended to their Job's log (idempotently, by
  * eventId); invalid ones are refused with their reasons, and never fail the rest of the batch.
  */
-export function createIngestHandler(deps: IngestDeps) {
+export interface IngestHandlerDeps extends IngestDeps {
+  /** The ingest queue's redrive maxReceiveCount (cdk/constructs/secure-queue.ts). */
+  readonly maxReceiveCount?: number;
+}
+
+/** cdk/constructs/secure-queue.ts MAX_RECEIVE_COUNT (test/cdk checks they agree). */
+export const INGEST_MAX_RECEIVES = 5;
+
+export function createIngestHandler(deps: IngestHandlerDeps) {
+  const maxReceives = deps.maxReceiveCount ?? INGEST_MAX_RECEIVES;
   const processor = new BatchProcessor(EventType.SQS);
   const recordHandler = async (record: SQSRecord): Promise<void> => {
     let event: unknown;
@@ -27,7 +36,20 @@ export function createIngestHandler(deps: IngestDeps) {
     // The rejection sink gets the message body as it arrived: that is the original, and
     // serialising a hostile event again (10,000 levels deep) would overflow the stack.
     const rejections = { reject: (_event: unknown, errors: readonly InboundError[]) => deps.rejections.reject(record.body, errors) };
-    const result = await ingest({ ...deps, rejections }, event);
+    let result: Awaited<ReturnType<typeof ingest>>;
+    try {
+      result = await ingest({ ...deps, rejections }, event);
+    } catch (error) {
+      // The last receive: SQS would move the message to the DLQ saying nothing of why. Put it
+      // in the rejected-events destination with the error instead, and let the queue go on.
+      const receives = Number(record.attributes?.ApproximateReceiveCount ?? 1);
+      if (receives < maxReceives) throw error;
+      const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      logger.error('inbound event dead-lettered', { error: error as Error, messageId: record.messageId, receives });
+      await deps.rejections.reject(record.body, [{ path: '', message: `dead-lettered after ${receives} receives: ${text}` }]);
+      metrics.addMetric(METRIC.eventsDeadLettered, MetricUnit.Count, 1);
+      return;
+    }
     if (result.status === 'rejected') {
       logger.warn('inbound event rejected', { errors: result.errors, messageId: record.messageId });
       metrics.addMetric(METRIC.eventsRejected, MetricUnit.Count, 1);

@@ -22,6 +22,10 @@ export interface ReconcileHandlerDeps extends ReconcileDeps {
 export async function reconcileAndSchedule(deps: ReconcileHandlerDeps, stream: StreamId): Promise<ReconcileOutcome> {
   if (stream.kind === 'JobSet') return reconcileJobSetStream(deps, stream);
   const outcome = await reconcile(deps, stream);
+  if (outcome.stalled) {
+    logger.error('job stalled: its reconcile fails on every retry', { stream, stalled: outcome.stalled });
+    metrics.addMetric(METRIC.jobsStalled, MetricUnit.Count, 1);
+  }
   if (outcome.wakeAt) await deps.timers.schedule(stream, outcome.wakeAt);
   recordMetrics(outcome, deps.clock());
   return outcome;

@@ -16,7 +16,7 @@ export function fleetListRoute(kind: StreamId['kind'], path: string, querySchema
     async handle(request, deps) {
       const query = parseParams(querySchema, request.query, 'query');
       const filters = { kind, cluster: query.cluster, namespace: query.namespace, condition: query.condition };
-      const cursor = query.cursor === undefined ? undefined : decodeListCursor(filters, query.cursor);
+      const cursor = query.cursor === undefined ? undefined : decodeListCursor(deps.cursorKey, filters, query.cursor);
       let page;
       try {
         page = await deps.store.listJobs({
@@ -32,7 +32,7 @@ export function fleetListRoute(kind: StreamId['kind'], path: string, querySchema
         if (cursor !== undefined && error instanceof RangeError) throw invalidCursor('is not a valid position in this list');
         throw error;
       }
-      const next = page.cursor === undefined ? {} : { nextCursor: encodeListCursor(filters, page.cursor) };
+      const next = page.cursor === undefined ? {} : { nextCursor: encodeListCursor(deps.cursorKey, filters, page.cursor) };
       return json(200, { items: page.items, ...next });
     },
   };

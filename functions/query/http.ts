@@ -2,14 +2,19 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import type { EventStore } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import type { FoldConfig } from '../../shared/job/state.ts';
+import type { CursorKey } from './list-cursor.ts';
 
 // The query API's own view of HTTP: a request with decoded parameters and a JSON response.
 // Routes see only these, so the same code serves API Gateway and the local runtime.
 
-/** What every route needs: the store to read and the fold configuration to replay logs with. */
+/**
+ * What every route needs: the store to read, the fold configuration to replay logs with, and
+ * the secret that signs list cursors (list-cursor.ts), from the function's configuration.
+ */
 export interface QueryDeps {
   readonly store: EventStore & PodArchive;
   readonly config: FoldConfig;
+  readonly cursorKey: CursorKey;
 }
 
 /** An HTTP request as routes see it: path parameters URL-decoded, query parameters as given. */
@@ -18,13 +23,15 @@ export interface QueryRequest {
   readonly path: string;
   readonly pathParameters: Readonly<Record<string, string | undefined>>;
   readonly query: Readonly<Record<string, string | undefined>>;
+  /** The request body as text (POST routes), decoded from base64 when API Gateway encoded it. */
+  readonly body?: string;
 }
 
 export type QueryResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; body: string };
 
-/** One GET route: its API Gateway path template and what it answers. */
+/** One route: its method, API Gateway path template and what it answers. */
 export interface QueryRoute {
-  readonly method: 'GET';
+  readonly method: 'GET' | 'POST';
   /** `/v1/clusters/{cluster}/…`: the template API Gateway and @middy/http-router match. */
   readonly path: string;
   handle(request: QueryRequest, deps: QueryDeps): Promise<QueryResponse>;
@@ -50,6 +57,7 @@ export function toQueryRequest(event: APIGatewayProxyEventV2): QueryRequest {
     path: event.requestContext?.http?.path ?? event.rawPath ?? '',
     pathParameters,
     query: { ...event.queryStringParameters },
+    ...(event.body === undefined ? {} : { body: event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body }),
   };
 }
 
@@ -59,5 +67,29 @@ function decode(value: string): string {
     return decodeURIComponent(value);
   } catch {
     return value;
+  }
+}
+
+/**
+ * The parameters of a raw query string (`a=1&b=%E0%A4%A`) whose name or value is not valid
+ * percent-encoded UTF-8. API Gateway and URLSearchParams pass such escapes on as they are or as
+ * U+FFFD, so a route would read a different value than the client sent; they are refused instead.
+ */
+export function malformedQueryEscapes(rawQueryString: string | undefined): string[] {
+  const names: string[] = [];
+  for (const pair of (rawQueryString ?? '').split('&')) {
+    if (pair === '') continue;
+    const [name = '', ...rest] = pair.split('=');
+    const decodedName = decodeQueryPart(name);
+    if (decodedName === undefined || decodeQueryPart(rest.join('=')) === undefined) names.push(decodedName ?? name);
+  }
+  return names;
+}
+
+function decodeQueryPart(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
   }
 }

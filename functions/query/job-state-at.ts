@@ -1,11 +1,11 @@
-import type { LogEntry, StreamId } from '../../shared/app/event-store.ts';
-import { loadState } from '../../shared/app/reconcile.ts';
-import type { JobState } from '../../shared/job/state.ts';
-import { parseTime } from '../../shared/k8s/time.ts';
+import type { StreamId } from '../../shared/app/event-store.ts';
+import { entryEvent } from '../../shared/app/log-codec.ts';
+import { evolve, type JobEvent } from '../../shared/job/evolve.ts';
+import { restoreArchived, restoreSnapshot, type JobSnapshot } from '../../shared/job/snapshot.ts';
+import { initialState, type JobState } from '../../shared/job/state.ts';
 import { BadRequestError } from './http-errors.ts';
 import type { QueryDeps } from './http.ts';
-import { foldJobLog } from './job-fold.ts';
-import { readLog } from './object-log.ts';
+import { entryAt, lastSeqRecordedBy, logHead, readRange } from './log-reads.ts';
 import type { LogPoint } from './params.ts';
 
 /** The state at a point of the log: after its entry `seq` (0: before any), recorded at `recordedAt`. */
@@ -17,28 +17,59 @@ export interface StateAt {
 }
 
 /**
- * Folds a Job's log up to a point:
- * - none: the head, as the reconciler loads it (snapshot, archived pods, tail);
+ * Folds a Job's log up to a point, from the newest snapshot at or before it:
+ * - none: the head;
  * - `{seq}`: entries 1..seq; a seq beyond the head is a 400 at `query.at`;
  * - `{time}`: the longest prefix whose entries were all recorded at or before that time.
  *   `recordedAt` (when jobfold stored the entry) is used rather than `observedAt`, because it
  *   follows the log's order: the prefix is exactly what jobfold knew at that time, while
  *   observations can arrive late and out of order.
+ * The cost is one snapshot, the entries after it up to the point, and the archived pods those
+ * entries name — not the log before the snapshot.
  */
 export async function jobStateAt(deps: QueryDeps, stream: StreamId, point: LogPoint | undefined): Promise<StateAt> {
-  if (point === undefined) {
-    const { state, head } = await loadState(deps, stream);
-    const last = head === 0 ? undefined : (await deps.store.read(stream, { afterSeq: head - 1, limit: 1 })).entries[0];
-    return { state, seq: head, recordedAt: last?.recordedAt, head };
+  const head = await logHead(deps.store, stream);
+  let seq = head;
+  if (point !== undefined && 'seq' in point) {
+    if (point.seq > head) {
+      throw new BadRequestError([{ path: 'query.at', message: `log position ${point.seq} is beyond the head of the log (${head})` }]);
+    }
+    seq = point.seq;
+  } else if (point !== undefined) {
+    seq = await lastSeqRecordedBy(deps.store, stream, point.time, head);
   }
-  const keep = 'seq' in point
-    ? (entry: LogEntry) => entry.seq <= point.seq
-    : (entry: LogEntry) => parseTime(entry.recordedAt) <= parseTime(point.time);
-  const { entries, head } = await readLog(deps.store, stream, keep);
-  if ('seq' in point && point.seq > head) {
-    throw new BadRequestError([{ path: 'query.at', message: `log position ${point.seq} is beyond the head of the log (${head})` }]);
+  const { state } = await foldTo(deps, stream, seq);
+  const last = await entryAt(deps.store, stream, seq);
+  return { state, seq, recordedAt: last?.recordedAt, head };
+}
+
+/**
+ * The state after entry `seq`: the newest snapshot at or before it, the archived pods that the
+ * entries after it name, then those entries. Returns the events folded after the snapshot too.
+ */
+export async function foldTo(deps: Pick<QueryDeps, 'store' | 'config'>, stream: StreamId, seq: number): Promise<{ state: JobState; tail: JobEvent[] }> {
+  const snapshot = seq < 1 ? undefined : await deps.store.loadSnapshot(stream, { atOrBefore: seq });
+  const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
+  const tail = (await readRange(deps.store, stream, snapshot?.seq ?? 0, seq)).map(entryEvent);
+  if (snapshot) await restoreNamedPods(deps, stream, state, tail);
+  for (const event of tail) evolve(state, event);
+  return { state, tail };
+}
+
+/**
+ * Restores the archived pods that `tail` names and the snapshot left out. The archive holds
+ * each pod as it settled for good, which may be after an older snapshot's position: a pod
+ * first seen after the snapshot (its listing order `seq` ≥ the snapshot's `nextPodSeq`) is
+ * left for the tail to create, so the fold sees it exactly as it was then.
+ */
+async function restoreNamedPods(deps: Pick<QueryDeps, 'store'>, stream: StreamId, state: JobState, tail: readonly JobEvent[]): Promise<void> {
+  const named = new Set<string>();
+  for (const event of tail) {
+    if (event.type === 'PodObserved') named.add(event.pod.metadata.uid);
+    else if (event.type === 'PodDeleted') named.add(event.uid);
   }
-  const { state } = foldJobLog(deps.config, entries);
-  const last = entries.at(-1);
-  return { state, seq: last?.seq ?? 0, recordedAt: last?.recordedAt, head };
+  const missing = [...named].filter((uid) => !state.pods.has(uid));
+  if (missing.length === 0) return;
+  const archived = await deps.store.loadArchivedPods(stream, missing);
+  restoreArchived(state, archived.filter((pod) => pod.seq < state.nextPodSeq));
 }

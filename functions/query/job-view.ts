@@ -38,7 +38,16 @@ export function jobView(summary: JobSummary, state: JobState, events: readonly J
       rejection: [...explanation.rejection],
     },
     log: { head: last?.seq ?? 0, ...(last ? { lastRecordedAt: last.recordedAt } : {}) },
+    refusedUpdate: refusedUpdateView(state),
+    stalled: summary.stalled ?? null,
   };
+}
+
+function refusedUpdateView(state: JobState): JobView['refusedUpdate'] {
+  const refused = state.refusedUpdate;
+  if (!refused) return null;
+  const errors = refused.errors.map(({ field, type, message }) => ({ field, type, message }));
+  return { eventId: refused.eventId, observedAt: refused.observedAt, errors };
 }
 
 /** The spec with batch/v1 defaults applied (JobSettings), plus the policies as written. */

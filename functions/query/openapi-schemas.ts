@@ -7,6 +7,7 @@ import './schemas/history-schemas.ts';
 import './schemas/explanation-schemas.ts';
 import './jobsets/jobset-explanation-schemas.ts';
 import './jobsets/jobset-schemas.ts';
+import './schemas/whatif-schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
 

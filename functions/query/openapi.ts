@@ -7,9 +7,11 @@ import {
   JobSetListQuerySchema,
   ListQuerySchema,
   ObjectPathSchema,
+  ExplainQuerySchema,
   ObjectQuerySchema,
   StatusQuerySchema,
 } from './params.ts';
+import { FleetWhatIfBodySchema, WhatIfBodySchema } from './whatif-body.ts';
 
 // The OpenAPI 3.1 document of the query API: the source of truth for docs/openapi.yaml
 // (`npm run docs`) and GET /v1/openapi.json. Parameters and response schemas are generated from
@@ -72,11 +74,27 @@ function pathParameterComponents(): Json {
   );
 }
 
+/** A POST with a JSON body: the what-if routes (their body schema is given here). */
+function postOperation(operationId: string, tag: string, summary: string, parameters: Json[], body: z.ZodType, result: Json): Json {
+  const { schema } = parameterSchema(body);
+  return {
+    post: {
+      operationId,
+      tags: [tag],
+      summary,
+      parameters,
+      requestBody: { required: true, content: jsonContent(schema) },
+      responses: { 200: result, 400: response('BadRequest'), 404: response('NotFound'), 500: response('InternalError') },
+    },
+  };
+}
+
 const DESCRIPTION = [
   'Read-only API over the logs jobfold keeps for every Kubernetes Job (and JobSet) of the fleet.',
   'Every response is JSON. Errors have the shape `Error`: 400 names each bad parameter',
-  '(`query.limit`, `path.name`), 404 names the object not found, 405 answers any method but GET',
-  '(with `Allow: GET`), and 500 carries only a request id, never a stack trace.',
+  '(`query.limit`, `path.name`, `body.patch.spec.backoffLimit`), 404 names the object not found, 405 answers a method',
+  'the path does not have (with `Allow`), and 500 carries only a request id, never a stack trace.',
+  'The what-if routes are the only POSTs; they read, and change nothing.',
   'Unknown query parameters are refused with 400.',
 ].join(' ');
 
@@ -106,10 +124,17 @@ export function openApiDocument(): Json {
         'getJobHistory', 'jobs', "The Job's log, paged by seq", HistoryQuerySchema, ok('One page of log entries.', ref('HistoryPage')),
       ),
       [`${JOB}/explain`]: objectOperation(
-        'explainJob', 'jobs', 'Why the Job succeeded or failed, with its evidence', ObjectQuerySchema, ok('The explanation.', ref('Explanation')),
+        'explainJob', 'jobs', 'Why the Job succeeded or failed, with its evidence', ExplainQuerySchema, ok('The explanation.', ref('Explanation')),
       ),
       [`${JOB}/status`]: objectOperation(
         'getJobStatus', 'jobs', 'The status at a point in history', StatusQuerySchema, ok('The status at that point.', ref('JobStatusAt')),
+      ),
+      [`${JOB}/whatif`]: postOperation(
+        'whatIfJob', 'jobs', 'The Job refolded under a JSON merge patch of its spec, next to its record',
+        [...objectPathParameters, ...queryParameters(ObjectQuerySchema)], WhatIfBodySchema, ok('The what-if report.', ref('WhatIfReport')),
+      ),
+      '/v1/whatif': postOperation(
+        'whatIfFleet', 'jobs', 'The fleet what-if, one page of Jobs at a time', [], FleetWhatIfBodySchema, ok('One page of the fleet what-if.', ref('FleetWhatIfPage')),
       ),
       '/v1/jobsets': listOperation(
         'listJobSets', 'jobsets', 'The fleet list: JobSets newest first, paged', JobSetListQuerySchema, ok('One page of JobSets.', ref('JobList')),
@@ -140,7 +165,7 @@ export function openApiDocument(): Json {
       responses: {
         BadRequest: ok('A parameter is invalid or unknown; `errors` names each one.', ref('Error')),
         NotFound: ok('No Job (or JobSet) of that name (and uid) has a history in that cluster, or no such route.', ref('Error')),
-        MethodNotAllowed: ok('Any method but GET; the `Allow` header lists GET.', ref('Error')),
+        MethodNotAllowed: ok('A method the path does not have; the `Allow` header lists those it has.', ref('Error')),
         InternalError: ok('An unexpected failure; `requestId` identifies it in the logs.', ref('Error')),
       },
     },

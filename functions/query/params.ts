@@ -56,7 +56,11 @@ const listCursorParam = z
   .min(1)
   .max(4096)
   .optional()
-  .meta({ description: 'Opaque: the `nextCursor` of the previous page, with the same filters.' });
+  .meta({
+    description:
+      'Opaque and signed: the `nextCursor` of the previous page, with the same filters. A cursor the API did not ' +
+      'return, or one returned for other filters, is a 400 at `query.cursor`.',
+  });
 
 const conditionParam = (objects: string, examples: string) =>
   z
@@ -85,6 +89,24 @@ export const JobSetListQuerySchema = ListQuerySchema.extend({
   ),
 });
 export type ListQuery = z.output<typeof ListQuerySchema>;
+
+export const MAX_TERMINATED_PODS_LIMIT = 1000;
+export const DEFAULT_TERMINATED_PODS_LIMIT = 500;
+
+/** `…/explain`: the Job by `uid`, and which page of its terminated pods. */
+export const ExplainQuerySchema = z.strictObject({
+  uid: UidParamSchema.optional(),
+  podsAfter: wholeNumber(0, Number.MAX_SAFE_INTEGER)
+    .default(0)
+    .meta({ description: 'List the terminated pods decided after this log position: the `terminatedPodsNextAfter` of the previous page (0 = from the start).' }),
+  podsLimit: wholeNumber(1, MAX_TERMINATED_PODS_LIMIT)
+    .default(DEFAULT_TERMINATED_PODS_LIMIT)
+    .meta({ description: `Terminated pods per page, 1..${MAX_TERMINATED_PODS_LIMIT} (a page keeps each decision's pods together, so it may hold a few more).` }),
+});
+export type ExplainQuery = z.output<typeof ExplainQuerySchema>;
+
+/** Routes without parameters refuse any, as every route refuses one it does not know. */
+export const NoQuerySchema = z.strictObject({});
 
 /** Routes that name one object take `uid` only. */
 export const ObjectQuerySchema = z.strictObject({ uid: UidParamSchema.optional() });

@@ -7,6 +7,8 @@ import { jobHistoryRoute } from './routes/job-history.ts';
 import { jobStatusRoute } from './routes/job-status.ts';
 import { listJobsRoute } from './routes/list-jobs.ts';
 import { openApiRoute } from './routes/openapi-document.ts';
+import { whatIfFleetRoute } from './routes/whatif-fleet.ts';
+import { whatIfJobRoute } from './routes/whatif-job.ts';
 
 /** Every route of the query API (each is described in openapi.ts; a test holds them equal). */
 export const QUERY_ROUTES: readonly QueryRoute[] = [
@@ -18,4 +20,6 @@ export const QUERY_ROUTES: readonly QueryRoute[] = [
   jobStatusRoute,
   ...jobSetRoutes,
   ...consoleRoutes,
+  whatIfJobRoute,
+  whatIfFleetRoute,
 ];

@@ -1,7 +1,8 @@
 import httpRouterHandler from '@middy/http-router';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { MethodNotAllowedError, RouteNotFoundError } from './http-errors.ts';
-import { toQueryRequest, type QueryDeps, type QueryRoute } from './http.ts';
+import { BadRequestError, MethodNotAllowedError, RouteNotFoundError } from './http-errors.ts';
+import { malformedQueryEscapes, toQueryRequest, type QueryDeps, type QueryRoute } from './http.ts';
+import { paramName } from './parse-params.ts';
 
 /**
  * Routes payload 2.0 events with @middy/http-router. A path no route has is a 404; a path that
@@ -14,7 +15,16 @@ export function createRouter(routes: readonly QueryRoute[], deps: QueryDeps) {
     routes: routes.map((route) => ({
       method: route.method,
       path: route.path,
-      handler: (event: APIGatewayProxyEventV2) => route.handle(toQueryRequest(event), deps),
+      handler: (event: APIGatewayProxyEventV2) => {
+        const malformed = malformedQueryEscapes(event.rawQueryString);
+        if (malformed.length > 0) {
+          throw new BadRequestError(malformed.map((name) => ({
+            path: `query.${paramName(name)}`,
+            message: 'is not valid percent-encoded UTF-8',
+          })));
+        }
+        return route.handle(toQueryRequest(event), deps);
+      },
     })),
     notFoundResponse: ({ method, path }) => {
       const allowed = [...new Set(templates.filter((t) => t.pattern.test(path)).map((t) => t.method))];

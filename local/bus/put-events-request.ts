@@ -6,6 +6,8 @@
 export const MAX_ENTRIES = 10;
 /** The limit on the entries of one call, counted as EventBridge counts entry sizes. */
 export const MAX_REQUEST_ENTRY_BYTES = 256 * 1024;
+/** "PutEvents will only process nested JSON up to 1000 levels deep" (PutEvents API reference). */
+export const MAX_DETAIL_DEPTH = 1000;
 /** What a timestamp counts towards an entry's size. */
 const TIME_BYTES = 14;
 
@@ -60,6 +62,14 @@ export function checkEntry(raw: unknown): EntryResult {
       return invalid(`Parameter ${field} is not valid. Reason: ${field} is a required argument.`);
     }
   }
+  const depth = jsonDepth(entry['Detail'] as string);
+  if (depth > MAX_DETAIL_DEPTH) {
+    return {
+      ok: false,
+      errorCode: 'MalformedDetail',
+      errorMessage: `Detail is malformed: nested ${depth} levels deep; PutEvents only processes nested JSON up to ${MAX_DETAIL_DEPTH} levels deep.`,
+    };
+  }
   let detail: unknown;
   try {
     detail = JSON.parse(entry['Detail'] as string);
@@ -104,4 +114,23 @@ function parseTime(value: unknown): Date | undefined | null {
   if (value === undefined || value === null) return undefined;
   const ms = typeof value === 'number' ? value * 1000 : typeof value === 'string' ? Date.parse(value) : Number.NaN;
   return Number.isFinite(ms) ? new Date(ms) : null;
+}
+
+/** The deepest nesting of objects and arrays in JSON text, read without parsing (no recursion). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
 }

@@ -62,6 +62,7 @@ function index(url: string): unknown {
   return {
     service: 'jobfold (local)',
     endpoints: {
+      console: `GET ${url}/ (the web console)`,
       putEvents: `POST ${url}/events (EventBridge PutEvents; endpoint for the SDK: ${url}/events)`,
       commandQueues: `POST ${url}/sqs (SQS; queue URLs ${url}/sqs/000000000000/jobfold-{clusterId}-commands)`,
       jobs: `GET ${url}/v1/jobs?cluster=&namespace=&condition=&limit=&cursor=`,

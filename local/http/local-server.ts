@@ -6,13 +6,16 @@ import type { LocalBus } from '../bus/local-bus.ts';
 import type { SqsQueues } from '../sqs/sqs-queues.ts';
 import { apiGatewayEvent, sendApiResult } from './api-gateway-event.ts';
 import { sendAwsError, sendAwsJson, sendJson } from './aws-json.ts';
+import { serveConsoleFile } from './console-files.ts';
 import { handleSqs } from './sqs-api.ts';
 
 // The one HTTP server of the local runtime, on 127.0.0.1:
 //   POST /events   EventBridge PutEvents (AWS JSON 1.1); the SDK posts to `<endpoint>/`
 //   POST /sqs      SQS for the clusters' command queues (AWS JSON 1.0)
 //   GET  /v1/*     the query API, through the query function as API Gateway would invoke it
+//   POST /v1/*     its what-if routes (the HTTP API routes GET and POST /v1/{proxy+})
 //   GET  /local/*  what the local targets received (commands per cluster, rejections, …)
+//   GET  /         the web console (console/dist), which calls /v1/*
 
 /** PutEvents bodies are at most 256 KiB of entries; anything far larger is not a PutEvents call. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -25,6 +28,8 @@ export interface ServerDeps {
   readonly query: (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyResultV2<unknown>>;
   /** The JSON for a GET under /local (path segments after "local"), or undefined for 404. */
   readonly local: (segments: readonly string[]) => Promise<unknown>;
+  /** The built console to serve at `/` (default: console/dist of this checkout). */
+  readonly consoleDir?: string;
 }
 
 export interface LocalServer {
@@ -60,16 +65,21 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   }
   if (path.startsWith('/v1/') && path.length > '/v1/'.length) {
     const body = await readBody(req);
-    // HTTP APIs answer an unmatched route (here: any method but GET) with this 404.
-    if (req.method !== 'GET') return sendJson(res, 404, { message: 'Not Found' });
+    // HTTP APIs answer an unmatched route (here: any method but GET and POST) with this 404.
+    if (req.method !== 'GET' && req.method !== 'POST') return sendJson(res, 404, { message: 'Not Found' });
     return sendApiResult(res, await deps.query(apiGatewayEvent(req, url, body ?? '')));
   }
   if (req.method === 'GET' && (path === '/local' || path.startsWith('/local/'))) {
-    const segments = path.split('/').slice(2).filter((s) => s !== '').map(decodeURIComponent);
+    let segments: string[];
+    try {
+      segments = path.split('/').slice(2).filter((s) => s !== '').map(decodeURIComponent);
+    } catch {
+      return sendJson(res, 400, { message: `malformed percent-encoding in the path: ${path}` });
+    }
     const body = await deps.local(segments);
     return body === undefined ? sendJson(res, 404, { message: `no such resource: ${path}` }) : sendJson(res, 200, body);
   }
-  if (req.method === 'GET' && path === '/') return sendJson(res, 200, await deps.local(['']));
+  if (req.method === 'GET' && (await serveConsoleFile(res, path, deps.consoleDir))) return;
   sendJson(res, 404, { message: 'Not Found' });
 }
 

@@ -10,11 +10,12 @@ export interface LocalDatabase {
 }
 
 /**
- * Starts DynamoDB Local in memory unless `endpoint` is given, and creates the table from
- * TABLE_DEFINITION (the CDK stack's definition). Throws Error(JAVA_REQUIRED_MESSAGE) without Java.
+ * Starts DynamoDB Local (in memory, or with its files in `dbPath`) unless `endpoint` is given,
+ * and creates the table from TABLE_DEFINITION (the CDK stack's definition) unless it exists.
+ * Throws Error(JAVA_REQUIRED_MESSAGE) without Java.
  */
-export async function openLocalDatabase(endpoint: string | undefined, tableName: string): Promise<LocalDatabase> {
-  const local: DynamoDbLocal | undefined = endpoint === undefined ? await startDynamoDbLocal() : undefined;
+export async function openLocalDatabase(endpoint: string | undefined, tableName: string, dbPath?: string): Promise<LocalDatabase> {
+  const local: DynamoDbLocal | undefined = endpoint === undefined ? await startDynamoDbLocal({ dbPath }) : undefined;
   const url = endpoint ?? (local as DynamoDbLocal).endpoint;
   const client = createLocalClient(url);
   const close = async () => {

@@ -1,10 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 
 /**
  * The local runtime's SQS queues (each cluster's command queue and DLQ), with the semantics the
  * forwarder relies on: long-polling receives, a visibility timeout during which a received
  * message is hidden, deletes and visibility changes by receipt handle. Served over the SQS JSON
- * protocol by local/http/sqs-api.ts. Queues are created on first use.
+ * protocol by local/http/sqs-api.ts. Queues are created on first use. Given a file (`npm start
+ * -- --data DIR`), every message not deleted yet is kept there, so commands published before a
+ * restart still wait for their forwarder; in-flight ones are visible again at once after it.
  */
 
 /** An SQS error code and message, as the API returns them. */
@@ -40,14 +43,24 @@ const DEFAULT_VISIBILITY_MS = 30_000;
 const MAX_WAIT_SECONDS = 20;
 const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
 
+type KeptMessage = Pick<QueuedMessage, 'messageId' | 'body' | 'attributes' | 'receiveCount'>;
+
 export class SqsQueues {
   readonly #queues = new Map<string, QueuedMessage[]>();
   readonly #waiters = new Set<() => void>();
+  readonly #file: string | undefined;
+
+  /** `file`: where the queues are kept across restarts (read now, rewritten on every change). */
+  constructor(file?: string) {
+    this.#file = file;
+    if (file !== undefined) this.#load(file);
+  }
 
   /** Puts a message on a queue, as a rule target or SendMessage does. */
   send(queue: string, body: string, attributes: Record<string, unknown> = {}): { MessageId: string; MD5OfMessageBody: string } {
     const message: QueuedMessage = { messageId: randomUUID(), body, attributes, receiveCount: 0, visibleAt: 0, receiptHandle: undefined };
     this.#queue(queue).push(message);
+    this.#keep();
     this.wakeAll();
     return { MessageId: message.messageId, MD5OfMessageBody: md5(body) };
   }
@@ -84,6 +97,7 @@ export class SqsQueues {
   delete(queue: string, receiptHandle: string): void {
     const messages = this.#queue(queue);
     messages.splice(messages.indexOf(this.#byHandle(queue, receiptHandle)), 1);
+    this.#keep();
   }
 
   changeVisibility(queue: string, receiptHandle: string, seconds: number): void {
@@ -104,6 +118,30 @@ export class SqsQueues {
     const message = this.#queue(queue).find((m) => m.receiptHandle !== undefined && m.receiptHandle === receiptHandle);
     if (!message) throw new SqsError('ReceiptHandleIsInvalid', `the receipt handle "${receiptHandle}" is not valid`);
     return message;
+  }
+
+  #load(file: string): void {
+    let kept: Record<string, KeptMessage[]>;
+    try {
+      kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, KeptMessage[]>;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw new Error(`${file}: cannot read the kept command queues: ${(error as Error).message}`);
+    }
+    for (const [name, messages] of Object.entries(kept)) {
+      this.#queues.set(name, messages.map((m) => ({ ...m, visibleAt: 0, receiptHandle: undefined })));
+    }
+  }
+
+  /** Rewrites the file (aside, then renamed: a kill mid-write leaves the previous state). */
+  #keep(): void {
+    if (this.#file === undefined) return;
+    const kept: Record<string, KeptMessage[]> = {};
+    for (const [name, messages] of this.#queues) {
+      if (messages.length > 0) kept[name] = messages.map(({ messageId, body, attributes, receiveCount }) => ({ messageId, body, attributes, receiveCount }));
+    }
+    writeFileSync(`${this.#file}.tmp`, JSON.stringify(kept));
+    renameSync(`${this.#file}.tmp`, this.#file);
   }
 
   #queue(name: string): QueuedMessage[] {

@@ -61,6 +61,10 @@ export type JobSummary = {
   finishedAt?: string;
   createdAt: string;
   updatedAt: string;
+  /** Set while the Job's reconcile fails on every retry (shared/app/stall.ts). */
+  stalled?: { error: string; since: string };
+  /** The latest refused update of the Job (its last valid spec still applies). */
+  refusedUpdate?: { eventId: string; errors: string[] };
 };
 
 /** The part of a summary a commit supplies; the identity comes from the stream. */

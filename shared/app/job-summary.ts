@@ -1,5 +1,6 @@
 import type { JobState } from '../job/state.ts';
 import type { SummaryUpdate } from './event-store.ts';
+import { boundedText, MAX_REASON_BYTES } from '../job/bounded-text.ts';
 
 /** The row the fleet view shows for a Job: its latest condition and when it finished. */
 export function jobSummary(state: JobState, now: string): SummaryUpdate | undefined {
@@ -19,9 +20,12 @@ export function jobSummary(state: JobState, now: string): SummaryUpdate | undefi
           type: latest.type,
           status: latest.status,
           reason: latest.reason,
-          message: latest.message,
+          message: boundedText(latest.message),
           lastTransitionTime: latest.lastTransitionTime,
         },
     finishedAt: finished?.lastTransitionTime,
+    ...(state.refusedUpdate
+      ? { refusedUpdate: { eventId: state.refusedUpdate.eventId, errors: state.refusedUpdate.errors.map((e) => boundedText(e.message, MAX_REASON_BYTES)).slice(0, 10) } }
+      : {}),
   };
 }

@@ -14,6 +14,8 @@ import { jobSummary } from './job-summary.ts';
 import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from './event-store-limits.ts';
 import type { PodArchive } from './pod-archive.ts';
 import { childJobStatusEntry } from './child-job-status.ts';
+import { isDeterministicFailure, type Stall } from './stall.ts';
+import { parkStalled } from './park-stalled.ts';
 
 export interface ReconcileDeps {
   readonly store: EventStore & PodArchive;
@@ -41,6 +43,8 @@ export interface ReconcileOutcome {
   readonly latestObservedAt: string | undefined;
   /** Bytes of a due snapshot that was over MAX_SNAPSHOT_STATE_BYTES and so not written. */
   readonly snapshotSkipped?: number;
+  /** Set when the Job could not be decided and was parked (shared/app/stall.ts). */
+  readonly stalled?: Stall;
 }
 
 /**
@@ -65,7 +69,11 @@ export async function reconcile(deps: ReconcileDeps, stream: StreamId): Promise<
     try {
       return await reconcileOnce(deps, stream, attempt);
     } catch (error) {
-      if (!(error instanceof VersionConflictError) || attempt >= maxAttempts) throw error;
+      if (error instanceof VersionConflictError && attempt < maxAttempts) continue;
+      if (!isDeterministicFailure(error)) throw error;
+      const now = deps.clock();
+      const { stall, head } = await parkStalled(deps.store, stream, error, now, () => loadState(deps, stream));
+      return { stream, head, decisions: [], commands: [], published: [], wakeAt: undefined, attempts: attempt, latestObservedAt: undefined, stalled: stall };
     }
   }
 }

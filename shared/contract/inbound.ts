@@ -3,7 +3,10 @@ import { JobSchema } from '../k8s/job.ts';
 import { PodSchema } from '../k8s/pod.ts';
 import { TimeSchema } from '../k8s/schema-helpers.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
+import { ObjectSequenceSchema } from '../k8s/object-sequence.ts';
 import { ClusterIdSchema } from '../job/events.ts';
+import { utf8Bytes } from '../job/bounded-text.ts';
+import { MAX_ID_BYTES } from '../app/event-store-limits.ts';
 
 /**
  * The inbound event contract: what a cluster's forwarder puts on the bus (docs/events.md).
@@ -32,11 +35,23 @@ export const ClusterSourceSchema = z
   .transform((s) => s.slice(CLUSTER_SOURCE_PREFIX.length))
   .pipe(ClusterIdSchema);
 
+/**
+ * An eventId is part of the store's idempotency key: at most MAX_ID_BYTES UTF-8 bytes (zod's
+ * max counts UTF-16 units, DynamoDB counts bytes).
+ */
+export const EventIdSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .refine((id) => utf8Bytes(id) <= MAX_ID_BYTES, `must be at most ${MAX_ID_BYTES} bytes of UTF-8`);
+
 const detail = <T extends z.ZodType>(object: T) =>
   z.object({
-    eventId: z.string().min(1).max(256),
+    eventId: EventIdSchema,
     observedAt: TimeSchema,
     object,
+    /** Optional: the forwarder's per-object order stamp (docs/events.md, "Ordering"). */
+    sequence: ObjectSequenceSchema.optional(),
   });
 
 /** The last known object of something deleted: only its identity (and owner) is read. */

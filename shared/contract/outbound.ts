@@ -12,6 +12,7 @@ export const OutboundDetailType = {
   PodTerminationRequested: 'Pod Termination Requested',
   PodCreationRequested: 'Pod Creation Requested',
   JobStatusUpdateRequested: 'Job Status Update Requested',
+  PodFinalizerRemovalRequested: 'Pod Finalizer Removal Requested',
   JobConditionChanged: 'Job Condition Changed',
 } as const;
 export type OutboundDetailType = (typeof OutboundDetailType)[keyof typeof OutboundDetailType];
@@ -58,13 +59,26 @@ export function commandEvent(command: JobCommand): OutboundEvent {
       return {
         ...base,
         detailType: OutboundDetailType.PodCreationRequested,
-        detail: { commandId: command.commandId, ...job, index: command.index ?? null, templateHash: command.templateHash },
+        detail: {
+          commandId: command.commandId,
+          ...job,
+          index: command.index ?? null,
+          templateHash: command.templateHash,
+          indexFailureCount: command.indexFailureCount ?? null,
+          indexIgnoredFailureCount: command.indexIgnoredFailureCount ?? null,
+        },
       };
     case 'UpdateJobStatus':
       return {
         ...base,
         detailType: OutboundDetailType.JobStatusUpdateRequested,
         detail: { commandId: command.commandId, ...job, status: command.status },
+      };
+    case 'RemovePodFinalizer':
+      return {
+        ...base,
+        detailType: OutboundDetailType.PodFinalizerRemovalRequested,
+        detail: { commandId: command.commandId, ...job, podName: command.podName, podUid: command.podUid },
       };
   }
 }

@@ -4,6 +4,7 @@ import { inboundDetailSchemas, type InboundDetailType } from './inbound.ts';
 import { checkEnvelope, toObservation, type InboundError } from './parse-inbound.ts';
 import { childJobDeletion, isJobSetDetailType, jobSetDetailSchemas, parseJobSetInbound } from './parse-jobset-inbound.ts';
 import type { StreamKey } from './routing.ts';
+import { utf8Bytes } from '../job/bounded-text.ts';
 
 /** Where one inbound event goes: one entry per log it concerns. */
 export interface InboundTarget {
@@ -27,12 +28,38 @@ export function parseAnyInbound(event: unknown): AnyInboundResult {
   if (isJobSetDetailType(checked.detailType)) {
     const e = event as { source: string; 'detail-type': string; detail: unknown };
     const parsed = parseJobSetInbound(e);
-    return parsed.ok ? { ok: true, targets: [{ stream: parsed.stream, entry: parsed.entry }] } : parsed;
+    if (!parsed.ok) return parsed;
+    const oversized = checkStreamKey(parsed.stream);
+    return oversized ? { ok: false, errors: [oversized] } : { ok: true, targets: [{ stream: parsed.stream, entry: parsed.entry }] };
   }
   const parsed = toObservation(checked.clusterId, checked.detailType as InboundDetailType, checked.detail);
   if (!parsed.ok) return parsed;
+  const oversized = checkStreamKey(parsed.stream);
+  if (oversized) return { ok: false, errors: [oversized] };
   const targets: InboundTarget[] = [{ stream: parsed.stream, entry: observationEntry(parsed.observation) }];
   const child = parsed.observation.type === 'JobDeleted' ? childJobDeletion(checked.clusterId, checked.detail) : undefined;
-  if (child) targets.push(child);
+  if (child) {
+    const childOversized = checkStreamKey(child.stream);
+    if (childOversized) return { ok: false, errors: [{ ...childOversized, path: 'detail.object.metadata.ownerReferences (JobSet uid)' }] };
+    targets.push(child);
+  }
   return { ok: true, targets };
+}
+
+/**
+ * The parts of a log's key, bounded in UTF-8 bytes so that the key, however encoded, fits the
+ * store's partition key: namespace a DNS label (63), uid as the API server writes it (128). The
+ * owning Job's uid may come from a label, which the schema bounds only at 65536.
+ */
+const STREAM_KEY_PART_BYTES = { namespace: 63, uid: 128 } as const;
+
+function checkStreamKey(stream: StreamKey): InboundError | undefined {
+  for (const [part, max] of Object.entries(STREAM_KEY_PART_BYTES) as [keyof typeof STREAM_KEY_PART_BYTES, number][]) {
+    const bytes = utf8Bytes(stream[part]);
+    if (bytes > max) {
+      const field = part === 'uid' ? 'detail.object.metadata (owning uid)' : 'detail.object.metadata.namespace';
+      return { path: field, message: `the ${stream.kind}'s ${part} is ${bytes} bytes of UTF-8; at most ${max} allowed` };
+    }
+  }
+  return undefined;
 }

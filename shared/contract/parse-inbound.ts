@@ -7,6 +7,9 @@ import {
   type InboundDetailType,
 } from './inbound.ts';
 import { owningJobUid, type StreamKey } from './routing.ts';
+import { validateObjectMeta } from '../job/validation/object-meta.ts';
+import type { ObjectMeta } from '../k8s/meta.ts';
+import type { ObjectSequence } from '../k8s/object-sequence.ts';
 
 /** One reason an inbound event was refused, naming the field. */
 export interface InboundError {
@@ -22,8 +25,6 @@ export type InboundResult =
 export const MAX_EVENT_BYTES = 256 * 1024;
 /** Kubernetes objects are shallow; anything deeper is hostile input. */
 export const MAX_JSON_DEPTH = 32;
-/** The API server's limit on `succeededIndexes`; a longer one cannot come from a real Job. */
-export const MAX_SUCCEEDED_INDEXES_BYTES = 64 * 1024;
 
 /**
  * Parses an inbound EventBridge event into the observation it carries and the log it belongs
@@ -48,6 +49,9 @@ export type CheckedEnvelope =
 export function checkEnvelope(event: unknown, detailTypes: readonly string[]): CheckedEnvelope {
   const size = measure(event);
   if (size.forbiddenKey) return fail(size.forbiddenKey, 'the key "__proto__" is not allowed');
+  if (size.illFormed) {
+    return fail(size.illFormed.path, `${size.illFormed.in} holds a lone UTF-16 surrogate (not well-formed Unicode; the store keeps UTF-8)`);
+  }
   if (size.depth > MAX_JSON_DEPTH) return fail('', `nested deeper than ${MAX_JSON_DEPTH} levels`);
   if (size.bytes > MAX_EVENT_BYTES) return fail('', `event is ${size.bytes} bytes; the limit is ${MAX_EVENT_BYTES}`);
   const envelope = InboundEventSchema.safeParse(event);
@@ -75,18 +79,22 @@ export function toObservation(clusterId: string, detailType: InboundDetailType, 
     case 'Pod Observed': {
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
       if (!parsed.success) return zodFail('detail', parsed.error);
-      const { eventId, observedAt, object: pod } = parsed.data;
+      const { eventId, observedAt, object: pod, sequence } = parsed.data;
+      const badMeta = refuseInvalidMetadata(pod.metadata);
+      if (badMeta) return badMeta;
       const jobUid = owningJobUid(pod);
       if (!jobUid) {
         return fail('detail.object.metadata.ownerReferences', 'the pod names no owning Job (a controller ownerReference of kind Job, or the label batch.kubernetes.io/controller-uid)');
       }
       const stream = jobStream(clusterId, pod.metadata.namespace, jobUid);
-      return { ok: true, stream, observation: { type: 'PodObserved', eventId, clusterId, observedAt, pod } };
+      return { ok: true, stream, observation: { type: 'PodObserved', eventId, clusterId, observedAt, pod, ...stamped(sequence) } };
     }
     case 'Pod Deleted': {
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
       if (!parsed.success) return zodFail('detail', parsed.error);
       const { eventId, observedAt, object } = parsed.data;
+      const badMeta = refuseInvalidMetadata(object.metadata);
+      if (badMeta) return badMeta;
       const jobUid = owningJobUid(object);
       if (!jobUid) {
         return fail('detail.object.metadata.ownerReferences', 'the pod names no owning Job (a controller ownerReference of kind Job, or the label batch.kubernetes.io/controller-uid)');
@@ -101,26 +109,29 @@ export function toObservation(clusterId: string, detailType: InboundDetailType, 
     case 'Job Observed': {
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
       if (!parsed.success) return zodFail('detail', parsed.error);
-      const { eventId, observedAt, object: job } = parsed.data;
+      const { eventId, observedAt, object: job, sequence } = parsed.data;
       if (!job.metadata.uid) return fail('detail.object.metadata.uid', 'a Job must carry its uid');
-      const tooLong = (job.spec.successPolicy?.rules ?? []).findIndex(
-        (r) => (r.succeededIndexes?.length ?? 0) > MAX_SUCCEEDED_INDEXES_BYTES,
-      );
-      if (tooLong >= 0) {
-        return fail(`detail.object.spec.successPolicy.rules[${tooLong}].succeededIndexes`, `longer than ${MAX_SUCCEEDED_INDEXES_BYTES} bytes, which no API server accepts`);
-      }
+      const badMeta = refuseInvalidMetadata(job.metadata);
+      if (badMeta) return badMeta;
+      // The spec is not checked here: the fold validates it as the API server does and records
+      // the rejection in the Job's log, in upstream's words (shared/job/validation).
       const stream = jobStream(clusterId, job.metadata.namespace, job.metadata.uid);
-      return { ok: true, stream, observation: { type: 'JobObserved', eventId, clusterId, observedAt, job } };
+      return { ok: true, stream, observation: { type: 'JobObserved', eventId, clusterId, observedAt, job, ...stamped(sequence) } };
     }
     case 'Job Deleted': {
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
       if (!parsed.success) return zodFail('detail', parsed.error);
       const { eventId, observedAt, object } = parsed.data;
+      const badMeta = refuseInvalidMetadata(object.metadata);
+      if (badMeta) return badMeta;
       const { uid, namespace } = object.metadata;
       return { ok: true, stream: jobStream(clusterId, namespace, uid), observation: { type: 'JobDeleted', eventId, clusterId, observedAt, uid } };
     }
   }
 }
+
+/** The order stamp, when the forwarder sent one (entries without it stay as they were). */
+const stamped = (sequence: ObjectSequence | undefined) => (sequence === undefined ? {} : { sequence });
 
 const jobStream = (clusterId: string, namespace: string | undefined, uid: string): StreamKey => ({
   kind: 'Job',
@@ -128,6 +139,17 @@ const jobStream = (clusterId: string, namespace: string | undefined, uid: string
   namespace: namespace ?? 'default',
   uid,
 });
+
+/**
+ * Metadata the API server would never have stored (a name with a NUL or a terminal escape, a
+ * label key that is no qualified name, ...) cannot come from a cluster: the event is refused
+ * before anything is stored, with upstream's error for each field.
+ */
+export function refuseInvalidMetadata(metadata: ObjectMeta): { ok: false; errors: InboundError[] } | undefined {
+  const errors = validateObjectMeta(metadata);
+  if (errors.length === 0) return undefined;
+  return { ok: false, errors: errors.slice(0, 20).map((error) => ({ path: `detail.object.${error.field}`, message: error.message })) };
+}
 
 const fail = (path: string, message: string): { ok: false; errors: InboundError[] } => ({ ok: false, errors: [{ path, message }] });
 
@@ -146,15 +168,27 @@ function zodFail(prefix: string, error: z.ZodError): { ok: false; errors: Inboun
  * Size (UTF-8 bytes of its JSON text), depth, and the path of a forbidden key of a JSON value,
  * without recursion: hostile input may be very deep.
  */
-function measure(value: unknown): { bytes: number; depth: number; forbiddenKey: string | undefined } {
+interface Measured {
+  bytes: number;
+  depth: number;
+  forbiddenKey: string | undefined;
+  /** The first key or string that is not well-formed UTF-16 (a lone surrogate). */
+  illFormed?: { path: string; in: 'the key' | 'the value' };
+}
+
+function measure(value: unknown): Measured {
   let bytes = 0;
   let depth = 0;
+  let illFormed: Measured['illFormed'];
   const stack: Array<[unknown, number, string]> = [[value, 1, '']];
   while (stack.length > 0) {
     const [v, d, path] = stack.pop() as [unknown, number, string];
     if (d > depth) depth = d;
     if (depth > MAX_JSON_DEPTH || bytes > MAX_EVENT_BYTES) break;
-    if (typeof v === 'string') bytes += jsonStringBytes(v);
+    if (typeof v === 'string') {
+      bytes += jsonStringBytes(v);
+      if (!illFormed && !v.isWellFormed()) illFormed = { path: path.toWellFormed(), in: 'the value' };
+    }
     else if (typeof v === 'number' || typeof v === 'boolean' || v === null) bytes += 5;
     else if (Array.isArray(v)) {
       bytes += 2;
@@ -165,12 +199,13 @@ function measure(value: unknown): { bytes: number; depth: number; forbiddenKey: 
         const at = path ? `${path}.${k}` : k;
         // JSON.parse makes "__proto__" an own key; refuse it rather than let it near any object.
         if (k === '__proto__') return { bytes, depth, forbiddenKey: at };
+        if (!illFormed && !k.isWellFormed()) illFormed = { path: at.toWellFormed(), in: 'the key' };
         bytes += jsonStringBytes(k) + 1;
         stack.push([item, d + 1, at]);
       }
     }
   }
-  return { bytes, depth, forbiddenKey: undefined };
+  return { bytes, depth, forbiddenKey: undefined, illFormed };
 }
 
 /** UTF-8 bytes of a string written as JSON (quotes and escapes included). */

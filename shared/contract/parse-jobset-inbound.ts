@@ -3,16 +3,16 @@ import { JobSetSchema } from '../jobset/schemas.ts';
 import { TimeSchema } from '../k8s/schema-helpers.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
 import type { NewEntry } from '../app/event-store.ts';
-import { ClusterSourceSchema } from './inbound.ts';
-import type { InboundError } from './parse-inbound.ts';
+import { ClusterSourceSchema, EventIdSchema } from './inbound.ts';
+import { refuseInvalidMetadata, type InboundError } from './parse-inbound.ts';
 import type { StreamKey } from './routing.ts';
 
 /** JobSet events: `JobSet Observed` and `JobSet Deleted`, same envelope as Job events. */
 export const JobSetDetailType = { JobSetObserved: 'JobSet Observed', JobSetDeleted: 'JobSet Deleted' } as const;
 
-const JobSetObservedDetailSchema = z.object({ eventId: z.string().min(1).max(256), observedAt: TimeSchema, object: JobSetSchema });
+const JobSetObservedDetailSchema = z.object({ eventId: EventIdSchema, observedAt: TimeSchema, object: JobSetSchema });
 const JobSetDeletedDetailSchema = z.object({
-  eventId: z.string().min(1).max(256),
+  eventId: EventIdSchema,
   observedAt: TimeSchema,
   object: z.object({ metadata: ObjectMetaSchema.pick({ name: true, namespace: true }).extend({ uid: z.string().min(1).max(128) }) }),
 });
@@ -42,6 +42,8 @@ export function parseJobSetInbound(event: { source: string; 'detail-type': strin
     if (!parsed.success) return fail(parsed.error);
     const { eventId, observedAt, object: jobSet } = parsed.data;
     if (!jobSet.metadata.uid) return { ok: false, errors: [{ path: 'detail.object.metadata.uid', message: 'a JobSet must carry its uid' }] };
+    const badMeta = refuseInvalidMetadata(jobSet.metadata);
+    if (badMeta) return badMeta;
     return {
       ok: true,
       stream: { kind: 'JobSet', clusterId, namespace: jobSet.metadata.namespace ?? 'default', uid: jobSet.metadata.uid },
@@ -51,6 +53,8 @@ export function parseJobSetInbound(event: { source: string; 'detail-type': strin
   const parsed = JobSetDeletedDetailSchema.safeParse(event.detail);
   if (!parsed.success) return fail(parsed.error);
   const { eventId, observedAt, object } = parsed.data;
+  const badMeta = refuseInvalidMetadata(object.metadata);
+  if (badMeta) return badMeta;
   return {
     ok: true,
     stream: { kind: 'JobSet', clusterId, namespace: object.metadata.namespace ?? 'default', uid: object.metadata.uid },

@@ -4,6 +4,7 @@ import { enter, leave } from './aggregates.ts';
 import { putCondition } from './conditions.ts';
 import { recountAll } from './counting.ts';
 import type { JobState } from './state.ts';
+import { liveStatus } from './status.ts';
 
 /** Folds a decision jobfold wrote to the log. */
 export function applyDecision(state: JobState, decision: Decision): void {
@@ -20,11 +21,20 @@ export function applyDecision(state: JobState, decision: Decision): void {
       state.expectations = { creations: decision.count, deletions: new Set(), setAt: parseTime(decision.at) };
       state.creationRequests += decision.count;
       return;
+    case 'PodFinalizersRemovalRequested':
+      for (const ref of decision.pods) {
+        const pod = state.pods.get(ref.uid);
+        if (pod) pod.finalizerRemovalRequested = true;
+      }
+      return;
     case 'JobStatusSent':
       state.lastStatusSent = decision.hash;
       return;
     case 'JobRejected':
       state.rejectionRecorded = true;
+      return;
+    case 'JobUpdateRefused':
+      if (state.refusedUpdate?.eventId === decision.refusedEventId) state.refusedUpdateRecorded = true;
       return;
     default: {
       const exhaustive: never = decision;
@@ -42,10 +52,18 @@ function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChang
     // A finished Job is never synced again: pods it asked for and never saw (expired
     // expectations) are not active, as upstream writes `active: 0` when the Job finishes.
     state.expectations = { creations: 0, deletions: new Set(), setAt: undefined };
+    finish(state);
   }
   if (condition.type === 'FailureTarget' || condition.type === 'SuccessCriteriaMet') {
     recountAll(state);
   }
+}
+
+/** The Job finished: its status is written for the last time. */
+export function finish(state: JobState): void {
+  if (state.finalStatus !== undefined) return;
+  state.finalStatus = { ...liveStatus(state), conditions: [...state.status.conditions] };
+  state.finishedAt = state.position;
 }
 
 function applyTermination(state: JobState, decision: DecisionOf<'PodsTerminationRequested'>): void {

@@ -27,6 +27,12 @@ export interface CreatePod extends JobTarget {
   readonly type: 'CreatePod';
   readonly index: number | undefined;
   readonly templateHash: string;
+  /**
+   * backoffLimitPerIndex: the pod's `batch.kubernetes.io/job-index-failure-count` and
+   * `job-index-ignored-failure-count` (upstream `getNewIndexFailureCounts`); unset otherwise.
+   */
+  readonly indexFailureCount?: number;
+  readonly indexIgnoredFailureCount?: number;
 }
 
 /** Write the status jobfold computed to `jobs/status` (Jobs whose managedBy names jobfold). */
@@ -35,4 +41,14 @@ export interface UpdateJobStatus extends JobTarget {
   readonly status: JobStatusView;
 }
 
-export type JobCommand = TerminatePod | CreatePod | UpdateJobStatus;
+/**
+ * Remove the `batch.kubernetes.io/job-tracking` finalizer of a pod of a managed Job whose
+ * outcome jobfold has counted (or that it deletes uncounted), guarded by the pod's uid.
+ */
+export interface RemovePodFinalizer extends JobTarget {
+  readonly type: 'RemovePodFinalizer';
+  readonly podName: string;
+  readonly podUid: string;
+}
+
+export type JobCommand = TerminatePod | CreatePod | UpdateJobStatus | RemovePodFinalizer;

@@ -4,12 +4,14 @@ import { findCondition, isFinished, putCondition, type JobCondition } from './co
 import { EXPECTATIONS_TIMEOUT_MS, JOB_CONTROLLER_NAME, JOBFOLD_CONTROLLER_NAME, Message, Reason } from './constants.ts';
 import type { Decision, Evidence } from './decisions.ts';
 import { chooseFinishTarget, type FinishTarget } from './finish-condition.ts';
+import { removeCountedFinalizers } from './finalizer-removal.ts';
 import { managePods } from './manage-pods.ts';
 import { activePods, newSync, record, terminate, wakeAt, type Sync } from './sync.ts';
 import type { JobState } from './state.ts';
 import { jobStatus } from './status.ts';
-import { activeDeadlineAt } from '../policies/active-deadline.ts';
+import { activeDeadlineAt, LAST_TIME_MS } from '../policies/active-deadline.ts';
 import { stableHash } from './stable-hash.ts';
+import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
 
 /** What one reconcile decided: decisions for the log, commands for the cluster. */
 export interface Reconciliation {
@@ -37,8 +39,10 @@ export function decide(state: JobState, now: string): Reconciliation {
   if (!state.identity || !settings || state.deleted) return NOTHING;
   if (!reconciledByUs(settings.managedBy)) return NOTHING;
   const sync = newSync(state, now);
+  recordRefusedUpdate(sync);
   if (isFinished(state.status.conditions)) {
     terminateLingering(sync);
+    removeCountedFinalizers(sync);
     return done(sync);
   }
   if (sync.startTime === undefined && !settings.suspend) {
@@ -65,6 +69,7 @@ export function decide(state: JobState, now: string): Reconciliation {
   }
   if (target) writeConditions(sync, target);
   scheduleWakeUp(sync, expectationsMet);
+  removeCountedFinalizers(sync);
   sendStatus(sync);
   return done(sync);
 }
@@ -82,6 +87,17 @@ function rejection(state: JobState, now: string): Reconciliation {
     errors: state.rejected.map(({ field, type, detail, message }) => ({ field, type, detail, message })),
   });
   return done(sync);
+}
+
+/** A refused update is written to the log once; the Job goes on under its last valid spec. */
+function recordRefusedUpdate(sync: Sync): void {
+  const refused = sync.state.refusedUpdate;
+  if (!refused || sync.state.refusedUpdateRecorded) return;
+  record(sync, {
+    type: 'JobUpdateRefused',
+    refusedEventId: refused.eventId,
+    errors: refused.errors.map(({ field, type, detail, message }) => ({ field, type, detail, message })),
+  });
 }
 
 function expectationsSatisfied(state: JobState, now: number): boolean {
@@ -156,7 +172,8 @@ function condition(sync: Sync, type: string, target: FinishTarget): JobCondition
   return { type, status: 'True', reason: target.reason, message: target.message, lastTransitionTime: sync.nowIso };
 }
 
-function setCondition(sync: Sync, condition: JobCondition, evidence: Evidence): void {
+function setCondition(sync: Sync, given: JobCondition, evidence: Evidence): void {
+  const condition = { ...given, reason: boundedText(given.reason, MAX_REASON_BYTES), message: boundedText(given.message) };
   sync.conditions = putCondition(sync.conditions, condition);
   record(sync, { type: 'JobConditionChanged', condition, evidence });
 }
@@ -189,13 +206,16 @@ function sendStatus(sync: Sync): void {
   const identity = state.identity;
   if (!identity) return;
   const status = { ...jobStatus(state), conditions: sync.conditions, startTime: sync.startTime ?? null };
-  const view = { ...status, active: sync.active, ready: sync.ready, terminating: sync.terminating };
+  const active = sync.activeWrittenAsZero ? 0 : sync.active;
+  const view = { ...status, active, ready: sync.ready, terminating: sync.terminating };
   const hash = stableHash(view);
   if (hash === state.lastStatusSent) return;
   record(sync, { type: 'JobStatusSent', hash });
   sync.commands.push({
     type: 'UpdateJobStatus',
-    commandId: `${identity.uid}/status/${hash}`,
+    // The log position makes a status that returns to an earlier value a new command: the
+    // forwarder and the outbox recognise repeats by commandId, and this one must be written.
+    commandId: `${identity.uid}/status/${state.position}/${hash}`,
     clusterId: identity.clusterId,
     namespace: identity.namespace,
     jobName: identity.name,
@@ -208,6 +228,7 @@ function done(sync: Sync): Reconciliation {
   return {
     decisions: sync.decisions,
     commands: sync.commands,
-    wakeAt: sync.wakeAt === undefined ? undefined : formatTime(sync.wakeAt),
+    // A wake-up past the last RFC 3339 instant is no wake-up (see activeDeadlineAt).
+    wakeAt: sync.wakeAt === undefined || !(sync.wakeAt <= LAST_TIME_MS) ? undefined : formatTime(sync.wakeAt),
   };
 }

@@ -89,6 +89,21 @@ export const DecisionSchema = z.discriminatedUnion('type', [
     indexes: optional(z.array(z.number().int().nonnegative())),
   }),
   z.object({ type: z.literal('JobStatusSent'), ...decided, hash: z.string() }),
+  /**
+   * Managed Jobs: the pods whose tracking finalizer jobfold removes. Their outcome is already
+   * in the log (it plays the part of upstream's uncountedTerminatedPods), so nothing is lost
+   * if jobfold or the forwarder restarts between the count and the removal.
+   */
+  z.object({ type: z.literal('PodFinalizersRemovalRequested'), ...decided, pods: z.array(PodRefSchema) }),
+  z.object({
+    type: z.literal('JobUpdateRefused'),
+    ...decided,
+    /** eventId of the Job Observed whose spec was refused. */
+    refusedEventId: z.string(),
+    errors: z.array(
+      z.object({ field: z.string(), type: z.string(), detail: z.string(), message: z.string() }),
+    ),
+  }),
   z.object({
     type: z.literal('JobRejected'),
     ...decided,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JobSchema } from '../k8s/job.ts';
 import { PodSchema } from '../k8s/pod.ts';
+import { ObjectSequenceSchema } from '../k8s/object-sequence.ts';
 import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
 
 // The per-Job log holds two kinds of events: observations (what a cluster reported) and
@@ -20,7 +21,10 @@ const envelope = {
   seq: optional(z.number().int().nonnegative()),
 };
 
-export const PodObservedSchema = z.object({ type: z.literal('PodObserved'), ...envelope, pod: PodSchema });
+/** The forwarder's order stamp of this observation among the object's others, when it sent one. */
+const sequence = { sequence: optional(ObjectSequenceSchema) };
+
+export const PodObservedSchema = z.object({ type: z.literal('PodObserved'), ...envelope, ...sequence, pod: PodSchema });
 export const PodDeletedSchema = z.object({
   type: z.literal('PodDeleted'),
   ...envelope,
@@ -28,7 +32,7 @@ export const PodDeletedSchema = z.object({
   name: optional(z.string().max(253)),
   namespace: optional(z.string().max(63)),
 });
-export const JobObservedSchema = z.object({ type: z.literal('JobObserved'), ...envelope, job: JobSchema });
+export const JobObservedSchema = z.object({ type: z.literal('JobObserved'), ...envelope, ...sequence, job: JobSchema });
 export const JobDeletedSchema = z.object({
   type: z.literal('JobDeleted'),
   ...envelope,

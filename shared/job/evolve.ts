@@ -5,6 +5,9 @@ import { observeJob } from './observe-job.ts';
 import { observePod, podDeleted } from './observe-pod.ts';
 import type { JobState } from './state.ts';
 
+const isObservation = (event: JobEvent): boolean =>
+  event.type === 'PodObserved' || event.type === 'PodDeleted' || event.type === 'JobObserved' || event.type === 'JobDeleted';
+
 /** Everything a Job's log holds. */
 export type JobEvent = Observation | Decision;
 
@@ -16,6 +19,7 @@ export type JobEvent = Observation | Decision;
  */
 export function evolve(state: JobState, event: JobEvent): JobState {
   state.position = event.seq ?? state.position + 1;
+  if (state.finishedAt !== undefined && isObservation(event)) state.observedAfterFinish += 1;
   switch (event.type) {
     case 'PodObserved':
       observePod(state, event);

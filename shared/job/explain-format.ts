@@ -1,3 +1,4 @@
+import { printable } from '../k8s/printable.ts';
 import type { Explanation, TerminatedPod } from './explain.ts';
 
 /**
@@ -20,7 +21,8 @@ export function formatExplanation(explanation: Explanation, indent = ''): string
     lines.push('Rejected:');
     for (const message of explanation.rejection) lines.push(`  ${message}`);
   }
-  return lines.map((line) => indent + line).join('\n');
+  // Names and messages come from clusters: escape control characters in every line.
+  return lines.map((line) => indent + printable(line)).join('\n');
 }
 
 /** `2026-01-01T00:05:00Z JobFinishing (SuccessPolicy): mypod-1, mypod-2` per request. */

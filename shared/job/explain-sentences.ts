@@ -3,6 +3,7 @@ import { POD_FAILURE_POLICY_REASON_PREFIX, Reason } from './constants.ts';
 import type { Evidence, PodRefData } from './decisions.ts';
 import type { JobState } from './state.ts';
 import { formatTime } from './explain-evidence.ts';
+import { activeDeadlineAt } from '../policies/active-deadline.ts';
 
 /** Evidence as logged, or rebuilt from the state (then the tipping event may be unknown). */
 export type ConditionEvidence = Omit<Evidence, 'tippedBy'> & { readonly tippedBy?: number };
@@ -127,7 +128,8 @@ function backoffLimit(evidence: ConditionEvidence): string | undefined {
 function deadline(evidence: ConditionEvidence): string | undefined {
   const { startTime, activeDeadlineSeconds } = evidence;
   if (startTime === undefined || activeDeadlineSeconds === undefined) return undefined;
-  const passed = formatTime(Date.parse(startTime) + activeDeadlineSeconds * 1000);
+  const at = activeDeadlineAt(activeDeadlineSeconds, Date.parse(startTime));
+  const passed = at === undefined ? 'never (past year 9999)' : formatTime(at);
   return `started ${startTime} with activeDeadlineSeconds ${activeDeadlineSeconds}: the deadline passed at ${passed}`;
 }
 

@@ -79,7 +79,11 @@ function createPods(sync: Sync, wantActive: number): void {
   if (settings.backoffLimitPerIndex === undefined) {
     const times = state.backoff.failureTimes;
     const remaining = remainingBackoffMs(times.length, times.at(-1), sync.now);
-    if (remaining > 0) return wakeAt(sync, sync.now + remaining);
+    if (remaining > 0) {
+      // Upstream checks the backoff only when `active < wantActive`, and then returns 0.
+      if (sync.active < wantActive) sync.activeWrittenAsZero = true;
+      return wakeAt(sync, sync.now + remaining);
+    }
   }
   const blockedByTerminating = settings.onlyReplaceFailedPods ? state.counts.terminating : 0;
   let diff = Math.min(wantActive - blockedByTerminating - sync.active, MAX_POD_CREATE_DELETE_PER_SYNC);
@@ -93,6 +97,7 @@ function createPods(sync: Sync, wantActive: number): void {
   record(sync, { type: 'PodCreationsRequested', count: diff, indexes });
   const identity = state.identity;
   for (let i = 0; i < diff; i++) {
+    const index = indexes?.[i];
     const command: CreatePod = {
       type: 'CreatePod',
       commandId: `${identity?.uid}/create/${state.creationRequests + i}`,
@@ -100,12 +105,28 @@ function createPods(sync: Sync, wantActive: number): void {
       namespace: identity?.namespace ?? '',
       jobName: identity?.name ?? '',
       jobUid: identity?.uid ?? '',
-      index: indexes?.[i],
+      index,
       templateHash: settings.templateHash,
+      ...(index !== undefined && settings.backoffLimitPerIndex !== undefined ? newIndexFailureCounts(sync, index) : {}),
     };
     sync.commands.push(command);
   }
   sync.active += diff;
+}
+
+/**
+ * Upstream `getNewIndexFailureCounts`: the counts of the failed pod the new one replaces (the one
+ * held for its index), plus that failure, as a counted or an ignored one.
+ */
+function newIndexFailureCounts(sync: Sync, index: number): { indexFailureCount: number; indexIgnoredFailureCount: number } {
+  const uid = sync.state.held.get(index);
+  const replaced = uid === undefined ? undefined : sync.state.pods.get(uid);
+  if (!replaced) return { indexFailureCount: 0, indexIgnoredFailureCount: 0 };
+  const counted = replaced.failureMatch?.countFailed !== false;
+  return {
+    indexFailureCount: replaced.failureCount + (counted ? 1 : 0),
+    indexIgnoredFailureCount: replaced.ignoredFailureCount + (counted ? 0 : 1),
+  };
 }
 
 /**
@@ -133,6 +154,9 @@ function pendingIndexes(sync: Sync, count: number): number[] {
     if (remaining === 0) now.push(index);
     else soonest = Math.min(soonest ?? remaining, remaining);
   }
-  if (now.length === 0 && soonest !== undefined) wakeAt(sync, sync.now + soonest);
+  if (now.length === 0 && soonest !== undefined) {
+    sync.activeWrittenAsZero = true;
+    wakeAt(sync, sync.now + soonest);
+  }
   return now;
 }

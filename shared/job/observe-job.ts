@@ -9,6 +9,10 @@ import { initialRuleProgress } from '../policies/success-policy.ts';
 import { stableHash } from './stable-hash.ts';
 import { validateJob, validateJobUpdate } from './validation/index.ts';
 import type { Job } from '../k8s/job.ts';
+import { isStaleObservation } from '../k8s/object-sequence.ts';
+import { isFinished } from './conditions.ts';
+import { liveStatus } from './status.ts';
+import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
 
 /**
  * Folds a Job observation. The first one fixes the Job's identity and seeds the status from
@@ -17,9 +21,20 @@ import type { Job } from '../k8s/job.ts';
  * API server would, and an invalid Job is rejected.
  */
 export function observeJob(state: JobState, event: JobObserved): void {
+  // A Job observation stamped older than one already folded (a late replay) changes nothing.
+  if (isStaleObservation(state.jobOrder, event.sequence)) return;
+  if (event.sequence !== undefined) state.jobOrder = event.sequence;
   const job = event.job;
-  const first = state.identity === undefined;
-  if (!first && stableHash(job.spec) === stableHash(state.spec)) return;
+  // A Job whose creation was refused has an identity but no spec yet: its next valid spec is
+  // its first.
+  const first = state.spec === undefined;
+  const specHash = stableHash(job.spec);
+  if (!first && specHash === stableHash(state.spec)) {
+    // The last valid spec again: whatever update was refused since is withdrawn.
+    state.refusedUpdate = undefined;
+    return;
+  }
+  if (!first && state.refusedUpdate?.specHash === specHash) return;
   const previous = state.spec;
   if (state.config.validateSpecs) {
     const options = { gates: state.config.gates };
@@ -28,14 +43,24 @@ export function observeJob(state: JobState, event: JobObserved): void {
       : undefined;
     const errors = oldJob ? validateJobUpdate(job, oldJob, options) : validateJob(job, options);
     if (errors.length > 0) {
-      if (first) state.identity = jobIdentity(event.clusterId, job);
-      state.rejected = errors;
-      state.rejectionRecorded = false;
+      if (first) {
+        // Upstream never creates such a Job: nothing of it is reconciled.
+        state.identity ??= jobIdentity(event.clusterId, job);
+        state.rejected = errors;
+        state.rejectionRecorded = false;
+      } else {
+        // Upstream refuses the update and keeps the Job as it was.
+        const { eventId, observedAt } = event;
+        state.refusedUpdate = { errors, specHash, eventId, observedAt };
+        state.refusedUpdateRecorded = false;
+      }
       return;
     }
   }
+  state.rejected = undefined;
+  state.refusedUpdate = undefined;
   if (first) {
-    state.identity = jobIdentity(event.clusterId, job);
+    state.identity ??= jobIdentity(event.clusterId, job);
     seedStatus(state, job);
   }
   const completionsChanged = state.settings?.completions !== jobSettings(job.spec).completions;
@@ -45,6 +70,7 @@ export function observeJob(state: JobState, event: JobObserved): void {
     state.settings.successPolicyRules ?? [],
     state.status.completedIndexes,
   );
+  if (!first && completionsChanged && state.settings.indexed) clipIndexes(state, state.settings.completions ?? 0);
   if (first || completionsChanged) {
     rebuildAggregates(state);
     for (const pod of state.pods.values()) {
@@ -53,6 +79,31 @@ export function observeJob(state: JobState, event: JobObserved): void {
       countPod(state, pod);
     }
   }
+  if (first) adoptFinished(state, job);
+}
+
+/** Adopted already finished: what the cluster reported is final, as it is for upstream. */
+function adoptFinished(state: JobState, job: Job): void {
+  const reported = job.status;
+  if (!reported || state.finalStatus !== undefined || !isFinished(state.status.conditions)) return;
+  state.finalStatus = {
+    ...liveStatus(state),
+    conditions: [...state.status.conditions],
+    active: reported.active ?? 0,
+    ready: reported.ready ?? 0,
+    terminating: reported.terminating ?? 0,
+  };
+  state.finishedAt = state.position;
+}
+
+/**
+ * Elastic Indexed Jobs: upstream parses completedIndexes and failedIndexes against the current
+ * completions on every sync, so indexes beyond a scaled-down completions leave the status for
+ * good (and run again if completions grows back).
+ */
+function clipIndexes(state: JobState, completions: number): void {
+  state.status.completedIndexes = parseIndexes(state.status.completedIndexes.toString(), completions);
+  state.status.failedIndexes = parseIndexes(state.status.failedIndexes.toString(), completions);
 }
 
 function seedStatus(state: JobState, job: Job): void {
@@ -66,8 +117,8 @@ function seedStatus(state: JobState, job: Job): void {
     (c): JobCondition => ({
       type: c.type,
       status: c.status,
-      reason: c.reason ?? '',
-      message: c.message ?? '',
+      reason: boundedText(c.reason ?? '', MAX_REASON_BYTES),
+      message: boundedText(c.message ?? ''),
       lastTransitionTime: c.lastTransitionTime ?? job.metadata.creationTimestamp ?? '',
     }),
   );

@@ -1,3 +1,4 @@
+import { isStaleObservation } from '../k8s/object-sequence.ts';
 import { parseTime } from '../k8s/time.ts';
 import type { PodDeleted, PodObserved } from './events.ts';
 import { enter, leave } from './aggregates.ts';
@@ -6,12 +7,18 @@ import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
 import { mergeFacts, podClass, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 
-/** Folds a pod observation: merge, recount its contribution, apply the counting rules. */
+/**
+ * Folds a pod observation: merge, recount its contribution, apply the counting rules. An
+ * observation the forwarder stamped older than (or the same as) one already folded is a late
+ * replay: it stays in the log and changes nothing, so a pod never moves backwards.
+ */
 export function observePod(state: JobState, event: PodObserved): void {
+  const known = state.pods.get(event.pod.metadata.uid);
+  if (known && isStaleObservation(known.order, event.sequence)) return;
   const facts = podFacts(event.pod, state.settings?.sidecarNames ?? new Set());
-  const known = state.pods.get(facts.uid);
+  if (known && event.sequence !== undefined) known.order = event.sequence;
   if (!known) {
-    const pod = newRecord(state, facts, false);
+    const pod = newRecord(state, facts, false, event.sequence);
     // Upstream `addPod` lowers the creation expectation for any new pod of the Job.
     if (state.expectations.creations > 0) state.expectations.creations -= 1;
     afterChange(state, pod);
@@ -29,7 +36,7 @@ export function observePod(state: JobState, event: PodObserved): void {
 export function podDeleted(state: JobState, event: PodDeleted): void {
   const known = state.pods.get(event.uid);
   if (!known) {
-    newRecord(state, tombstoneFacts(event), true);
+    newRecord(state, tombstoneFacts(event), true, undefined);
     // Seeing a pod's deletion first still means the pod was created: lower the expectation,
     // or the arrival order would decide whether the Job waits for it.
     if (state.expectations.creations > 0) state.expectations.creations -= 1;
@@ -52,11 +59,12 @@ function afterChange(state: JobState, pod: PodRecord): void {
   if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
 }
 
-function newRecord(state: JobState, facts: PodFacts, gone: boolean): PodRecord {
+function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: PodRecord['order']): PodRecord {
   const pod: PodRecord = {
     ...facts,
     seq: state.nextPodSeq++,
     lastSeq: state.position,
+    order,
     counted: 'none',
     failureMatch: undefined,
     terminationRequestedAt: undefined,
@@ -81,6 +89,7 @@ function tombstoneFacts(event: PodDeleted): PodFacts {
     hasFinalizer: true,
     ready: false,
     readySince: undefined,
+    readyChangedAt: undefined,
     assigned: false,
     restartCount: 0,
     maxRestarts: 0,

@@ -40,6 +40,8 @@ export interface PodFacts {
   readonly hasFinalizer: boolean;
   readonly ready: boolean;
   readonly readySince: number | undefined;
+  /** `lastTransitionTime` of the Ready condition, whatever its status: orders unstamped observations. */
+  readonly readyChangedAt: number | undefined;
   readonly assigned: boolean;
   /** Sum of restarts over containers and init containers (`pastBackoffLimitOnFailure`). */
   readonly restartCount: number;
@@ -100,6 +102,7 @@ export function podFacts(pod: Pod, sidecarNames: ReadonlySet<string>): PodFacts 
     hasFinalizer: (meta.finalizers ?? []).includes(JOB_TRACKING_FINALIZER),
     ready: readyCondition?.status === 'True',
     readySince: readyCondition?.status === 'True' ? toMs(readyCondition.lastTransitionTime) : undefined,
+    readyChangedAt: toMs(readyCondition?.lastTransitionTime),
     assigned: (pod.spec?.nodeName ?? '') !== '',
     restartCount,
     maxRestarts,

@@ -1,5 +1,6 @@
 import type { PodFacts } from './pod-facts.ts';
 import type { PodFailureMatch } from '../policies/pod-failure-policy.ts';
+import type { ObjectSequence } from '../k8s/object-sequence.ts';
 
 /**
  * How the fold has accounted for a finished pod. `none` until counted; each pod is counted at
@@ -13,6 +14,8 @@ export interface PodRecord extends PodFacts {
   readonly seq: number;
   /** Log position of the observation that last changed this record. */
   lastSeq: number;
+  /** The forwarder's stamp of the newest observation folded, when stamped: older ones are late. */
+  order: ObjectSequence | undefined;
   counted: PodCount;
   /** The pod failure policy's verdict, once the pod has failed and the spec is known. */
   failureMatch: PodFailureMatch | undefined;
@@ -20,6 +23,11 @@ export interface PodRecord extends PodFacts {
   terminationRequestedAt: number | undefined;
   /** Cleared when jobfold deletes the pod the way manageJob does (finalizer removed first). */
   hasFinalizer: boolean;
+  /**
+   * Managed Jobs: jobfold asked for the tracking finalizer's removal. Not persisted: after a
+   * restore the removal is asked once more, which the forwarder applies idempotently.
+   */
+  finalizerRemovalRequested?: boolean;
   /** Restored from the pod archive (not persisted): already stored there, never rewritten. */
   fromArchive?: boolean;
   /** `PodDeleted` was observed: the pod left the cluster (its record stays as a tombstone). */
@@ -65,8 +73,16 @@ export function mergeFacts(known: PodFacts, seen: PodFacts): PodFacts | undefine
   const seenRank = PHASE_RANK[seen.phase] ?? 0;
   const stale = seenRank < knownRank || (knownRank === 2 && seen.phase !== known.phase);
   const base = stale || (knownRank === 2 && seenRank === 2) ? known : seen;
+  // Without a stamp, the Ready condition's transition time tells an older readiness from a
+  // newer one: a late `not ready` from before the pod became ready does not flip it back.
+  const olderReadiness =
+    base === seen && known.readyChangedAt !== undefined && seen.readyChangedAt !== undefined && seen.readyChangedAt < known.readyChangedAt;
+  const readiness = olderReadiness
+    ? { ready: known.ready, readySince: known.readySince, readyChangedAt: known.readyChangedAt }
+    : {};
   const merged: PodFacts = {
     ...base,
+    ...readiness,
     deletionTimestamp: known.deletionTimestamp ?? seen.deletionTimestamp,
     hasFinalizer: known.hasFinalizer && seen.hasFinalizer,
     index: known.index >= 0 ? known.index : seen.index,

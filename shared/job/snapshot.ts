@@ -69,6 +69,8 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       spec: state.spec,
       rejected: state.rejected,
       rejectionRecorded: state.rejectionRecorded,
+      refusedUpdate: state.refusedUpdate,
+      refusedUpdateRecorded: state.refusedUpdateRecorded,
       deleted: state.deleted,
       nextPodSeq: state.nextPodSeq,
       position: state.position,
@@ -85,6 +87,10 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       lastSucceeded: state.lastSucceeded,
       creationRequests: state.creationRequests,
       lastStatusSent: state.lastStatusSent,
+      finalStatus: state.finalStatus,
+      finishedAt: state.finishedAt,
+      observedAfterFinish: state.observedAfterFinish,
+      jobOrder: state.jobOrder,
     },
     pods: live.map(encodePod),
   };
@@ -102,6 +108,8 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     settings: s['spec'] ? jobSettings(s['spec']) : undefined,
     rejected: s['rejected'],
     rejectionRecorded: s['rejectionRecorded'],
+    refusedUpdate: s['refusedUpdate'],
+    refusedUpdateRecorded: s['refusedUpdateRecorded'] ?? false,
     deleted: s['deleted'],
     nextPodSeq: s['nextPodSeq'],
     position: s['position'],
@@ -113,6 +121,10 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     lastSucceeded: s['lastSucceeded'],
     creationRequests: s['creationRequests'],
     lastStatusSent: s['lastStatusSent'],
+    finalStatus: s['finalStatus'],
+    finishedAt: s['finishedAt'],
+    observedAfterFinish: s['observedAfterFinish'] ?? 0,
+    jobOrder: s['jobOrder'],
   });
   state.status = {
     ...s['status'],
@@ -138,6 +150,7 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
       ...archivedFacts(archived),
       seq: archived.seq,
       lastSeq: 0,
+      order: undefined,
       counted: archived.counted,
       failureMatch: undefined,
       terminationRequestedAt: undefined,
@@ -159,6 +172,7 @@ function archivedFacts(pod: ArchivedPod): PodFacts {
     hasFinalizer: false,
     ready: false,
     readySince: undefined,
+    readyChangedAt: undefined,
     assigned: true,
     restartCount: 0,
     maxRestarts: 0,
@@ -202,6 +216,8 @@ function encodePod(pod: PodRecord): unknown[] {
     pod.terminated.length > 0 ? pod.terminated : null,
     pod.conditions.length > 0 ? pod.conditions : null,
     pod.failureMatch ?? null,
+    pod.order ? [pod.order.epoch, pod.order.seq] : null,
+    pod.readyChangedAt ?? null,
   ];
   while (tuple.length > 9 && (tuple.at(-1) === null || tuple.at(-1) === 0)) tuple.pop();
   return tuple;
@@ -236,8 +252,12 @@ function decodePod(encoded: unknown): PodRecord {
     terminated: at(18, []),
     conditions: at(19, []),
     failureMatch: at(20, undefined),
+    order: decodeOrder(at<[number, number] | undefined>(21, undefined)),
+    readyChangedAt: at<number | undefined>(22, undefined),
   };
 }
+
+const decodeOrder = (pair: [number, number] | undefined) => (pair ? { epoch: pair[0], seq: pair[1] } : undefined);
 
 /** A deep copy, through the snapshot form (archived pods included). */
 export function cloneState(state: JobState): JobState {

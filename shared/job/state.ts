@@ -4,6 +4,8 @@ import type { JobCondition } from './conditions.ts';
 import type { JobIdentity, JobSettings } from './job-settings.ts';
 import type { PodRecord } from './pod-record.ts';
 import type { JobSpec } from '../k8s/job.ts';
+import type { ObjectSequence } from '../k8s/object-sequence.ts';
+import type { JobStatusView } from './status.ts';
 import type { RuleProgress } from '../policies/success-policy.ts';
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
 
@@ -52,6 +54,13 @@ export interface JobState {
   rejected: readonly FieldError[] | undefined;
   /** The rejection was written to the log (decisions are recorded once). */
   rejectionRecorded: boolean;
+  /**
+   * The latest update the API server would refuse (an immutable field changed, ...). The Job
+   * keeps folding under its last valid spec; re-sending that spec or a valid change clears it.
+   */
+  refusedUpdate: RefusedUpdate | undefined;
+  /** The refused update was written to the log as JobUpdateRefused. */
+  refusedUpdateRecorded: boolean;
   /** The Job object was deleted in the cluster; its history stays. */
   deleted: boolean;
   pods: Map<string, PodRecord>;
@@ -95,6 +104,26 @@ export interface JobState {
   creationRequests: number;
   /** For Jobs managed by jobfold: the last status sent to the cluster. */
   lastStatusSent: string | undefined;
+  /**
+   * The status reported once the Job finished (Complete or Failed): upstream never syncs a
+   * finished Job again, so what it reports no longer changes, whatever arrives later.
+   */
+  finalStatus: JobStatusView | undefined;
+  /** Log position where the Job finished; observations after it arrived after the end. */
+  finishedAt: number | undefined;
+  /** Observations folded after the Job finished (still logged, changing nothing reported). */
+  observedAfterFinish: number;
+  /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */
+  jobOrder: ObjectSequence | undefined;
+}
+
+/** An update refused as the API server refuses it, with upstream's field errors. */
+export interface RefusedUpdate {
+  readonly errors: readonly FieldError[];
+  /** stableHash of the refused spec: the same refused spec sent again is not news. */
+  readonly specHash: string;
+  readonly eventId: string;
+  readonly observedAt: string;
 }
 
 export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState {
@@ -105,6 +134,8 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     settings: undefined,
     rejected: undefined,
     rejectionRecorded: false,
+    refusedUpdate: undefined,
+    refusedUpdateRecorded: false,
     deleted: false,
     pods: new Map(),
     nextPodSeq: 0,
@@ -132,5 +163,9 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     lastSucceeded: undefined,
     creationRequests: 0,
     lastStatusSent: undefined,
+    finalStatus: undefined,
+    finishedAt: undefined,
+    observedAfterFinish: 0,
+    jobOrder: undefined,
   };
 }

@@ -16,8 +16,17 @@ export interface JobStatusView {
   readonly failedIndexes: string | null;
 }
 
-/** The status the Job controller would have written after the last decision. */
+/**
+ * The status the Job controller would have written after the last decision. Once the Job is
+ * finished it is the status written then: upstream stops syncing a finished Job, so pods seen
+ * or counted later (lingering, late or replayed observations) never move it.
+ */
 export function jobStatus(state: JobState): JobStatusView {
+  return state.finalStatus ?? liveStatus(state);
+}
+
+/** The status from the fold's current counts and sets. */
+export function liveStatus(state: JobState): JobStatusView {
   const { status, settings, counts } = state;
   const indexed = settings?.indexed ?? false;
   return {

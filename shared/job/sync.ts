@@ -1,4 +1,5 @@
 import { parseTime } from '../k8s/time.ts';
+import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
 import type { JobCommand, TerminatePod } from './commands.ts';
 import type { JobCondition } from './conditions.ts';
 import type { Decision, TerminationCause } from './decisions.ts';
@@ -24,6 +25,13 @@ export interface Sync {
   conditions: JobCondition[];
   /** When the Job must be reconciled again even if nothing happens (deadline, backoff). */
   wakeAt: number | undefined;
+  /** Pods whose tracking finalizer this sync asks to remove (managed Jobs). */
+  readonly finalizersRemoved: Set<string>;
+  /**
+   * manageJob returned 0 because the recreation backoff holds creations back: upstream then
+   * writes `active: 0` for this sync (managed Jobs' status write-back follows it).
+   */
+  activeWrittenAsZero: boolean;
 }
 
 export function newSync(state: JobState, nowIso: string): Sync {
@@ -39,6 +47,8 @@ export function newSync(state: JobState, nowIso: string): Sync {
     startTime: state.status.startTime,
     conditions: [...state.status.conditions],
     wakeAt: undefined,
+    finalizersRemoved: new Set(),
+    activeWrittenAsZero: false,
   };
 }
 
@@ -70,6 +80,8 @@ export function terminate(
 ): void {
   const targets = pods.filter((p) => p.terminationRequestedAt === undefined && podClass(p) === 'active');
   if (targets.length === 0) return;
+  message = boundedText(message);
+  reason = boundedText(reason, MAX_REASON_BYTES);
   record(sync, {
     type: 'PodsTerminationRequested',
     cause,

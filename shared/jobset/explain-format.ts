@@ -1,3 +1,4 @@
+import { printable } from '../k8s/printable.ts';
 import type { ExplainedJobSetDecision, JobSetExplanation } from './explain.ts';
 
 const COMMAND_ISSUED = new Set(['CreateJobIssued', 'DeleteJobIssued', 'SuspendJobIssued', 'ResumeJobIssued']);
@@ -25,7 +26,8 @@ export function formatJobSetExplanation(explanation: JobSetExplanation, indent =
     lines.push('Rejected:');
     for (const message of explanation.rejection) lines.push(`  ${message}`);
   }
-  return lines.map((line) => indent + line).join('\n');
+  // Names and messages come from clusters: escape control characters in every line.
+  return lines.map((line) => indent + printable(line)).join('\n');
 }
 
 /** `#16-#19 2026-01-01T00:02:00Z  DeleteJob ×4: a, b, c, d`; other decisions one per line. */

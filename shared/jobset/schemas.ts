@@ -1,20 +1,22 @@
 import { z } from 'zod';
 import { JobSpecSchema, JobStatusSchema, PodTemplateSpecSchema } from '../k8s/job.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
-import { Int32Schema, optional, StringMapSchema } from '../k8s/schema-helpers.ts';
+import { Int32Schema, listOf, optional, StringMapSchema, text } from '../k8s/schema-helpers.ts';
 
 // Shapes of `jobset.x-k8s.io/v1alpha2` as JSON. The schemas check types only: enum values, name
 // formats and cross-field rules are reported by ./validation.ts with upstream's messages, so a
 // JobSet with an unsupported value still parses and is then rejected with every violation.
-// Unknown fields are dropped (zod's default).
+// A required enum that is absent parses as "" (`text`), which the CRD schema reports as an
+// unsupported value, since the webhook's defaulting marshals Go's zero value before the schema
+// is checked; lists have no length cap of their own. Unknown fields are dropped (zod's default).
 
 export const FailurePolicyRuleSchema = z.object({
   /** Defaulted by the webhook to `failurePolicyRule<index>`. */
   name: optional(z.string()),
-  action: z.string(),
-  onJobFailureReasons: optional(z.array(z.string()).max(1024)),
-  onJobFailureMessagePatterns: optional(z.array(z.string()).max(1024)),
-  targetReplicatedJobs: optional(z.array(z.string()).max(1024)),
+  action: text(),
+  onJobFailureReasons: optional(z.array(z.string())),
+  onJobFailureMessagePatterns: optional(z.array(z.string())),
+  targetReplicatedJobs: optional(z.array(z.string())),
 });
 export type FailurePolicyRule = z.infer<typeof FailurePolicyRuleSchema>;
 
@@ -22,24 +24,24 @@ export const FailurePolicySchema = z.object({
   maxRestarts: optional(Int32Schema),
   /** CRD default `Recreate`. */
   restartStrategy: optional(z.string()),
-  rules: optional(z.array(FailurePolicyRuleSchema).max(1024)),
+  rules: optional(z.array(FailurePolicyRuleSchema)),
 });
 export type FailurePolicy = z.infer<typeof FailurePolicySchema>;
 
 export const SuccessPolicySchema = z.object({
-  operator: z.string(),
-  targetReplicatedJobs: optional(z.array(z.string()).max(1024)),
+  operator: text(),
+  targetReplicatedJobs: optional(z.array(z.string())),
 });
 export type SuccessPolicy = z.infer<typeof SuccessPolicySchema>;
 
 export const StartupPolicySchema = z.object({
-  startupPolicyOrder: z.string(),
+  startupPolicyOrder: text(),
 });
 export type StartupPolicy = z.infer<typeof StartupPolicySchema>;
 
 export const NetworkSchema = z.object({
   enableDNSHostnames: optional(z.boolean()),
-  subdomain: optional(z.string().max(1024)),
+  subdomain: optional(z.string()),
   publishNotReadyAddresses: optional(z.boolean()),
 });
 
@@ -51,22 +53,23 @@ export const JobTemplateSpecSchema = z.object({
       annotations: optional(StringMapSchema),
     }),
   ),
-  spec: JobSpecSchema.extend({ template: optional(PodTemplateSpecSchema) }),
+  spec: JobSpecSchema.extend({ template: optional(PodTemplateSpecSchema) }).prefault({}),
 });
 export type JobTemplateSpec = z.infer<typeof JobTemplateSpecSchema>;
 
 export const ReplicatedJobSchema = z.object({
-  name: z.string(),
+  name: text(),
   /** CRD default `default`. */
   groupName: optional(z.string()),
   /** CRD default 1. */
   replicas: optional(Int32Schema),
-  template: JobTemplateSpecSchema,
+  /** Go's zero value when absent: an empty Job template, checked as any other. */
+  template: JobTemplateSpecSchema.prefault({}),
 });
 export type ReplicatedJob = z.infer<typeof ReplicatedJobSchema>;
 
 export const JobSetSpecSchema = z.object({
-  replicatedJobs: z.array(ReplicatedJobSchema).max(1024),
+  replicatedJobs: listOf(ReplicatedJobSchema),
   network: optional(NetworkSchema),
   successPolicy: optional(SuccessPolicySchema),
   failurePolicy: optional(FailurePolicySchema),
@@ -81,8 +84,9 @@ export type JobSetSpec = z.infer<typeof JobSetSpecSchema>;
 export const JobSetSchema = z.object({
   apiVersion: optional(z.string()),
   kind: optional(z.literal('JobSet')),
-  metadata: ObjectMetaSchema,
-  spec: JobSetSpecSchema,
+  // Absent parses as Go's zero value, so validation reports what is missing in upstream's words.
+  metadata: ObjectMetaSchema.prefault({}),
+  spec: JobSetSpecSchema.prefault({}),
 });
 export type JobSet = z.infer<typeof JobSetSchema>;
 

@@ -1,15 +1,20 @@
 import { z } from 'zod';
 import { ConditionSchema, ObjectMetaSchema } from './meta.ts';
-import { Int32Schema, optional, StringMapSchema, TimeSchema } from './schema-helpers.ts';
+import { Int32Schema, listOf, optional, StringMapSchema, text, TimeSchema } from './schema-helpers.ts';
 
 // The schemas check types and shapes only. Kubernetes' own rules (limits, enums, formats,
-// immutability) are reported by shared/job/validation with upstream field paths, so a Job
-// with an unsupported enum value still parses and is then rejected with every violation.
+// immutability, required fields and lists) are reported by shared/job/validation with
+// upstream field paths, types and messages, so a Job the API server would refuse always parses
+// and is then rejected in upstream's words: lists parse absent as empty (`listOf`), strings
+// whose emptiness validation reports parse absent as "" (`text`), and no list or string has a
+// length cap of its own (test/unit/k8s/schema-defers-to-validation.spec.ts checks each).
+// What remains to the parse is JSON types and int32 range, which the API server's decoder
+// refuses before validation too.
 
 export const PodFailurePolicyOnExitCodesSchema = z.object({
   containerName: optional(z.string()),
   operator: optional(z.string()),
-  values: z.array(Int32Schema).max(1000),
+  values: listOf(Int32Schema),
 });
 
 export const PodFailurePolicyOnPodConditionsPatternSchema = z.object({
@@ -19,37 +24,47 @@ export const PodFailurePolicyOnPodConditionsPatternSchema = z.object({
 
 export const PodFailurePolicyRuleSchema = z.object({
   /** KEP-4443: optional rule name; the FailJob reason becomes `PodFailurePolicy_<name>`. */
-  name: optional(z.string().max(1024)),
+  name: optional(z.string()),
   action: optional(z.string()),
   onExitCodes: optional(PodFailurePolicyOnExitCodesSchema),
-  onPodConditions: optional(z.array(PodFailurePolicyOnPodConditionsPatternSchema).max(1000)),
+  onPodConditions: optional(z.array(PodFailurePolicyOnPodConditionsPatternSchema)),
 });
 export type PodFailurePolicyRule = z.infer<typeof PodFailurePolicyRuleSchema>;
 
 export const PodFailurePolicySchema = z.object({
-  rules: z.array(PodFailurePolicyRuleSchema).max(1000),
+  rules: listOf(PodFailurePolicyRuleSchema),
 });
 export type PodFailurePolicy = z.infer<typeof PodFailurePolicySchema>;
 
 export const SuccessPolicyRuleSchema = z.object({
-  // Validation limits the string to 64 KiB; the schema bounds what can be parsed at all.
-  succeededIndexes: optional(z.string().max(1024 * 1024)),
+  // Validation limits the string to 64 KiB (Too long), before parsing it.
+  succeededIndexes: optional(z.string()),
   succeededCount: optional(Int32Schema),
 });
 export type SuccessPolicyRule = z.infer<typeof SuccessPolicyRuleSchema>;
 
 export const SuccessPolicySchema = z.object({
-  rules: z.array(SuccessPolicyRuleSchema).max(1000),
+  rules: listOf(SuccessPolicyRuleSchema),
 });
 export type SuccessPolicy = z.infer<typeof SuccessPolicySchema>;
 
 const ContainerSchema = z.object({
-  name: z.string(),
+  name: text(),
   image: optional(z.string()),
   command: optional(z.array(z.string())),
   args: optional(z.array(z.string())),
   restartPolicy: optional(z.string()),
 });
+
+// Go's zero value: an absent template (or template.spec) is an empty one, which validation
+// then reports field by field (e.g. `spec.template.spec.restartPolicy: Required value`).
+const PodSpecSchema = z.object({
+  restartPolicy: optional(z.string()),
+  containers: optional(z.array(ContainerSchema)),
+  initContainers: optional(z.array(ContainerSchema)),
+  subdomain: optional(z.string()),
+});
+type PodSpec = z.output<typeof PodSpecSchema>;
 
 export const PodTemplateSpecSchema = z.object({
   metadata: optional(
@@ -58,12 +73,7 @@ export const PodTemplateSpecSchema = z.object({
       annotations: optional(StringMapSchema),
     }),
   ),
-  spec: z.object({
-    restartPolicy: optional(z.string()),
-    containers: optional(z.array(ContainerSchema).max(256)),
-    initContainers: optional(z.array(ContainerSchema).max(256)),
-    subdomain: optional(z.string()),
-  }),
+  spec: PodSpecSchema.nullish().transform((spec): PodSpec => spec ?? {}),
 });
 export type PodTemplateSpec = z.infer<typeof PodTemplateSpecSchema>;
 
@@ -88,7 +98,7 @@ export const JobSpecSchema = z.object({
       matchLabels: optional(StringMapSchema),
     }),
   ),
-  template: PodTemplateSpecSchema,
+  template: PodTemplateSpecSchema.nullish().transform((template): PodTemplateSpec => template ?? { spec: {} }),
 });
 export type JobSpec = z.infer<typeof JobSpecSchema>;
 
@@ -117,8 +127,9 @@ export type JobStatus = z.infer<typeof JobStatusSchema>;
 export const JobSchema = z.object({
   apiVersion: optional(z.string()),
   kind: optional(z.literal('Job')),
-  metadata: ObjectMetaSchema,
-  spec: JobSpecSchema,
+  // Absent parses as Go's zero value, so validation reports what is missing in upstream's words.
+  metadata: ObjectMetaSchema.prefault({}),
+  spec: JobSpecSchema.prefault({}),
   status: optional(JobStatusSchema),
 });
 export type Job = z.infer<typeof JobSchema>;

@@ -17,7 +17,8 @@ export const ContainerStateSchema = z.object({
 });
 
 export const ContainerStatusSchema = z.object({
-  name: z.string(),
+  // Container names are DNS labels (upstream `validateContainers`): 63 characters at most.
+  name: z.string().max(63),
   restartCount: optional(z.number().int().min(0)),
   ready: optional(z.boolean()),
   state: optional(ContainerStateSchema),

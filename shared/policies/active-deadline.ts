@@ -13,11 +13,19 @@ export function pastActiveDeadline(input: {
   return now - startTime >= activeDeadlineSeconds * 1000;
 }
 
-/** When the deadline will pass, for the timer that wakes the Job up. */
+/**
+ * The last instant an RFC 3339 timestamp can name (9999-12-31T23:59:59.999Z). The API server
+ * accepts any int64 activeDeadlineSeconds; a deadline past this instant is one that never
+ * passes (upstream's `time.Duration` of such a value would overflow, which we do not copy).
+ */
+export const LAST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** When the deadline will pass, for the timer that wakes the Job up; undefined for never. */
 export function activeDeadlineAt(
   activeDeadlineSeconds: number | undefined,
   startTime: number | undefined,
 ): number | undefined {
   if (activeDeadlineSeconds === undefined || startTime === undefined) return undefined;
-  return startTime + activeDeadlineSeconds * 1000;
+  const at = startTime + activeDeadlineSeconds * 1000;
+  return Number.isFinite(at) && at <= LAST_TIME_MS ? at : undefined;
 }

@@ -1,4 +1,5 @@
 import type { PodFailurePolicyRule } from '../k8s/job.ts';
+import { boundedText } from '../job/bounded-text.ts';
 import type { PodConditionFact, TerminatedContainer } from '../job/pod-facts.ts';
 
 export type PodFailureAction = 'FailJob' | 'FailIndex' | 'Ignore' | 'Count';
@@ -67,6 +68,9 @@ export function matchPodFailurePolicy(
 
 type Evidence = { container: TerminatedContainer } | { conditionType: string };
 
+/** Upstream's longest name: a qualified name (253-byte prefix, '/', 63-byte name) of a condition type. */
+const MAX_NAME_BYTES = 317;
+
 function matchRequirement(rule: PodFailurePolicyRule, pod: FailedPodView): Evidence | undefined {
   if (rule.onExitCodes) {
     const { containerName, operator, values } = rule.onExitCodes;
@@ -76,14 +80,15 @@ function matchRequirement(rule: PodFailurePolicyRule, pod: FailedPodView): Evide
         c.exitCode !== 0 &&
         exitCodeMatches(operator, values, c.exitCode),
     );
-    return container ? { container } : undefined;
+    // Evidence is logged: a name is bounded as upstream bounds it (a DNS label, 63 bytes).
+    return container ? { container: { ...container, name: boundedText(container.name, MAX_NAME_BYTES) } } : undefined;
   }
   if (rule.onPodConditions) {
     for (const condition of pod.conditions) {
       const matched = rule.onPodConditions.some(
         (p) => p.type === condition.type && (p.status ?? 'True') === condition.status,
       );
-      if (matched) return { conditionType: condition.type };
+      if (matched) return { conditionType: boundedText(condition.type, MAX_NAME_BYTES) };
     }
   }
   return undefined;

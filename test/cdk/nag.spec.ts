@@ -41,6 +41,7 @@ describe('cdk-nag AwsSolutions', () => {
     const groupName = (group as unknown as { scheduleGroupName: string }).scheduleGroupName;
     expect([...acks.keys()].sort()).toEqual([
       'jobfold-service/Ingest/Rejected: AwsSolutions-SQS3',
+      'jobfold-service/Query/CursorKey: AwsSolutions-SMG4',
       'jobfold-service/Stream/PublishFailures: AwsSolutions-SQS3',
       'jobfold-service/Stream/PublishRole: AwsSolutions-IAM5[Resource::*]',
       'jobfold-service/Stream/ReconcileFailures: AwsSolutions-SQS3',

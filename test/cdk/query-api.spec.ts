@@ -15,6 +15,8 @@ describe('the query API', () => {
 
   it('sends GET /v1/* to the query function with payload format 2.0', () => {
     service.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'GET /v1/{proxy+}' });
+    // The what-if routes (POST …/whatif, POST /v1/whatif) take a JSON body.
+    service.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'POST /v1/{proxy+}' });
     service.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
       IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0',
       IntegrationUri: { 'Fn::GetAtt': [Match.stringLikeRegexp('^QueryFunction'), 'Arn'] },

@@ -2,13 +2,16 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusKinds } from '../../cli/conformance/kinds/index.ts';
-import { DEFAULT_CORPUS_ROOT, formatFailure, passed, runScenarioFile, scenarioFiles } from '../../cli/conformance/run.ts';
+import { DEFAULT_CORPUS_ROOT, formatFailure, passed, PROJECT_CORPUS_DIRS, runScenarioFile, scenarioFiles } from '../../cli/conformance/run.ts';
 
 // One test per corpus file, run exactly as `jobfold conformance` runs it. A directory is run only
 // when a corpus kind the runner knows recognises every one of its files; the others show up as
 // skipped until their kind is registered in cli/conformance/kinds/index.ts.
 
-const DIRECTORIES = ['k8s-job', 'seed-stories', 'k8s-validation', 'jobset'];
+const DIRECTORIES = [
+  ...['k8s-job', 'seed-stories', 'k8s-validation', 'jobset'].map((name) => join(DEFAULT_CORPUS_ROOT, name)),
+  ...PROJECT_CORPUS_DIRS,
+];
 
 interface CorpusCase {
   readonly id: string;
@@ -17,7 +20,7 @@ interface CorpusCase {
 }
 
 function casesOf(directory: string): CorpusCase[] {
-  return scenarioFiles([join(DEFAULT_CORPUS_ROOT, directory)]).map((file) => {
+  return scenarioFiles([directory]).map((file) => {
     let document: unknown;
     try {
       document = JSON.parse(readFileSync(file, 'utf8'));
@@ -36,7 +39,7 @@ function casesOf(directory: string): CorpusCase[] {
 for (const directory of DIRECTORIES) {
   const cases = casesOf(directory);
   const runnable = cases.length > 0 && cases.every((c) => c.recognised);
-  describe.skipIf(!runnable)(`conformance corpus: ${directory}`, () => {
+  describe.skipIf(!runnable)(`conformance corpus: ${basename(directory)}`, () => {
     it.each(cases)('$id', ({ file }) => {
       const result = runScenarioFile(file);
       expect(passed(result), formatFailure(result, DEFAULT_CORPUS_ROOT)).toBe(true);

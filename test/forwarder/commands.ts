@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { commandEvent } from '../../shared/contract/outbound.ts';
-import type { CreatePod, TerminatePod, UpdateJobStatus } from '../../shared/job/commands.ts';
+import type { CreatePod, RemovePodFinalizer, TerminatePod, UpdateJobStatus } from '../../shared/job/commands.ts';
 import type { JobStatusView } from '../../shared/job/status.ts';
 import type { KubeObject } from './fake-kube-store.ts';
 import { CLUSTER_ID } from './harness.ts';
@@ -64,6 +64,34 @@ export const A_STATUS: JobStatusView = {
 
 export function updateJobStatus(job: KubeObject, status: JobStatusView = A_STATUS): string {
   const command: UpdateJobStatus = { type: 'UpdateJobStatus', commandId: `${job.metadata.uid}/status/1`, ...target(job), status };
+  const event = commandEvent(command);
+  return asQueueMessage(event.detailType, event.detail);
+}
+
+/** A RemovePodFinalizer command as the service sends it. */
+export function removePodFinalizer(job: KubeObject, pod: KubeObject): string {
+  const command: RemovePodFinalizer = {
+    type: 'RemovePodFinalizer',
+    commandId: `${job.metadata.uid}/finalizer/${pod.metadata.uid}`,
+    ...target(job),
+    podName: pod.metadata.name,
+    podUid: pod.metadata.uid ?? '',
+  };
+  const event = commandEvent(command);
+  return asQueueMessage(event.detailType, event.detail);
+}
+
+/** A CreatePod of a Job with backoffLimitPerIndex: the new pod's failure counts. */
+export function createPodWithCounts(job: KubeObject, index: number, templateHash: string, failures: number, ignored: number): string {
+  const command: CreatePod = {
+    type: 'CreatePod',
+    commandId: `${job.metadata.uid}/create/${index}-${failures}-${ignored}`,
+    ...target(job),
+    index,
+    templateHash,
+    indexFailureCount: failures,
+    indexIgnoredFailureCount: ignored,
+  };
   const event = commandEvent(command);
   return asQueueMessage(event.detailType, event.detail);
 }

@@ -101,6 +101,9 @@ export class FakeKubeApi {
     if (method === 'POST' && resource === 'pods' && name === undefined) return this.#createPod(namespace ?? 'default', body, res);
     if (method === 'POST' && resource === 'jobs' && name === undefined) return this.#createJob(namespace ?? 'default', body, res);
     if (method === 'DELETE' && resource === 'jobs' && name !== undefined) return this.#deleteJob(namespace ?? 'default', name, body, res);
+    if (method === 'PATCH' && resource === 'pods' && !subresource && name !== undefined) {
+      return this.#patchPod(namespace ?? 'default', name, req.headers['content-type'], body, res);
+    }
     if (method === 'PATCH' && resource === 'jobs' && !subresource && name !== undefined) {
       return this.#patchJob(namespace ?? 'default', name, req.headers['content-type'], body, res);
     }
@@ -196,6 +199,24 @@ export class FakeKubeApi {
     sendJson(res, 200, updated);
   }
 
+  /** JSON patch (test, remove, add, replace); a pod being deleted goes once no finalizer holds it. */
+  #patchPod(namespace: string, name: string, contentType: string | undefined, patch: JsonPatchOp[], res: ServerResponse): void {
+    if (contentType !== 'application/json-patch+json') return sendStatus(res, 415, 'UnsupportedMediaType', `${contentType}`);
+    const pod = this.store.get('pods', namespace, name);
+    if (!pod) return sendStatus(res, 404, 'NotFound', `pods "${name}" not found`);
+    let patched: KubeObject;
+    try {
+      patched = applyJsonPatch(structuredClone(pod), patch);
+    } catch (error) {
+      return sendStatus(res, 422, 'Invalid', (error as Error).message);
+    }
+    const updated = this.store.update('pods', namespace, name, (p) => void Object.assign(p, patched));
+    if (updated.metadata.deletionTimestamp && !updated.metadata.finalizers?.length) {
+      return sendJson(res, 200, this.store.remove('pods', namespace, name));
+    }
+    sendJson(res, 200, updated);
+  }
+
   #patchJobStatus(namespace: string, name: string, contentType: string | undefined, patch: { status?: unknown }, res: ServerResponse): void {
     if (contentType !== 'application/merge-patch+json') return sendStatus(res, 415, 'UnsupportedMediaType', `${contentType}`);
     if (!this.store.get('jobs', namespace, name)) return sendStatus(res, 404, 'NotFound', `jobs.batch "${name}" not found`);
@@ -210,6 +231,30 @@ function parseRoute(path: string): { resource: Resource; namespace?: string; nam
   if (!m) return undefined;
   const [, namespace, resource, name, subresource] = m;
   return { resource: resource as Resource, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}), ...(subresource ? { subresource } : {}) };
+}
+
+type JsonPatchOp = { op: 'test' | 'remove' | 'add' | 'replace'; path: string; value?: unknown };
+
+/** RFC 6902, the operations the forwarder uses; a failed `test` throws. */
+export function applyJsonPatch<T>(target: T, patch: readonly JsonPatchOp[]): T {
+  for (const op of patch) {
+    const keys = op.path.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const last = keys.pop() as string;
+    let parent: unknown = target;
+    for (const key of keys) parent = (parent as Record<string, unknown> | undefined)?.[key];
+    if (parent === null || typeof parent !== 'object') throw new Error(`path ${op.path} does not exist`);
+    const container = parent as Record<string, unknown> & unknown[];
+    const exists = Array.isArray(container) ? Number(last) < container.length : last in container;
+    if (op.op === 'test') {
+      if (JSON.stringify(container[last as never]) !== JSON.stringify(op.value)) throw new Error(`test failed at ${op.path}`);
+    } else if (op.op === 'remove') {
+      if (!exists) throw new Error(`path ${op.path} does not exist`);
+      if (Array.isArray(container)) container.splice(Number(last), 1);
+      else delete container[last];
+    } else if (Array.isArray(container) && op.op === 'add') container.splice(last === '-' ? container.length : Number(last), 0, op.value);
+    else (container as Record<string, unknown>)[last] = op.value;
+  }
+  return target;
 }
 
 /** RFC 7386 JSON merge patch: objects merge, null removes, anything else replaces. */

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startDynamoDbLocal } from '../../local/dynamodb-local.ts';
+import { hasJava, JAVA_REQUIRED_MESSAGE, startDynamoDbLocal } from '../../local/dynamodb-local.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +14,12 @@ declare module 'vitest' {
  * their own tables (local/dynamodb-local.ts createTables), so runs never share state.
  */
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (!hasJava()) {
+    // One line saying what to install, instead of a stack trace from the first test.
+    const error = new Error(JAVA_REQUIRED_MESSAGE);
+    error.stack = JAVA_REQUIRED_MESSAGE;
+    throw error;
+  }
   const local = await startDynamoDbLocal();
   project.provide('ddbEndpoint', local.endpoint);
   return local.stop;

@@ -42,6 +42,9 @@ export const ExplanationSchema = z
         decidedBy: z.number().int().optional(),
       }),
     ),
+    terminatedPodsNextAfter: z.number().int().optional().meta({
+      description: 'Present while the log goes on beyond this page of `terminatedPods`: pass it as `podsAfter`. A page reads a bounded part of the log, so it may hold fewer pods than asked for.',
+    }),
     rejection: z.array(z.string()).meta({ description: 'Validation errors of a rejected Job.' }),
   })
   .register(apiSchemas, { id: 'Explanation', description: 'Why the Job is where it is, with the evidence jobfold logged.' });

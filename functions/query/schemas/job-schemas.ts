@@ -28,6 +28,14 @@ export const JobSummarySchema = z
     finishedAt: TimeViewSchema.optional().meta({ description: 'When Complete or Failed became True.' }),
     createdAt: TimeViewSchema.meta({ description: 'metadata.creationTimestamp: the list is ordered by it, newest first.' }),
     updatedAt: TimeViewSchema,
+    stalled: z
+      .strictObject({ error: z.string(), since: TimeViewSchema })
+      .optional()
+      .meta({ description: 'Set while the Job cannot be decided: every reconcile fails with this error (alarm: stalled Jobs).' }),
+    refusedUpdate: z
+      .strictObject({ eventId: z.string(), errors: z.array(z.string()) })
+      .optional()
+      .meta({ description: 'The latest update the API server would refuse; the Job folds under its last valid spec.' }),
   })
   .register(apiSchemas, { id: 'JobSummary', description: 'One row of the fleet view: a Job, or a JobSet in `GET /v1/jobsets`.' });
 
@@ -110,6 +118,18 @@ export const JobViewSchema = z
       rejection: z.array(z.string()),
     }),
     log: LogHeadSchema,
+    refusedUpdate: z
+      .strictObject({
+        eventId: z.string(),
+        observedAt: TimeViewSchema,
+        errors: z.array(z.strictObject({ field: z.string(), type: z.string(), message: z.string() })),
+      })
+      .nullable()
+      .meta({ description: 'The latest update the API server would refuse; the Job folds under its last valid spec (shown in spec).' }),
+    stalled: z
+      .strictObject({ error: z.string(), since: TimeViewSchema })
+      .nullable()
+      .meta({ description: 'Set while the Job cannot be decided: every reconcile fails with this error.' }),
   })
   .register(apiSchemas, { id: 'JobView', description: 'A Job with its full status: what `jobfold replay` shows.' });
 

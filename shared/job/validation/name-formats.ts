@@ -14,11 +14,22 @@ const DNS1123_SUBDOMAIN_ERROR_MSG =
 const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 const DNS1123_SUBDOMAIN_REGEXP = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 
+const DNS1123_LABEL_ERROR_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const DNS1123_LABEL_MAX_LENGTH = 63;
+const DNS1123_LABEL_REGEXP = new RegExp(`^${DNS1123_LABEL_FMT}$`);
+
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const QUALIFIED_NAME_ERR_MSG =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const QUALIFIED_NAME_MAX_LENGTH = 63;
 const QUALIFIED_NAME_REGEXP = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
+
+const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
+const LABEL_VALUE_ERR_MSG =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_MAX_LENGTH = 63;
+const LABEL_VALUE_REGEXP = new RegExp(`^${LABEL_VALUE_FMT}$`);
 
 const HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
 const HTTP_PATH_REGEXP = new RegExp(`^${HTTP_PATH_FMT}$`);
@@ -33,6 +44,26 @@ export function isDNS1123Subdomain(value: string): string[] {
   if (utf8Length(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!DNS1123_SUBDOMAIN_REGEXP.test(value)) {
     errors.push(regexError(DNS1123_SUBDOMAIN_ERROR_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  }
+  return errors;
+}
+
+/** `IsDNS1123Label`: the messages of every violation, empty when valid. */
+export function isDNS1123Label(value: string): string[] {
+  const errors: string[] = [];
+  if (utf8Length(value) > DNS1123_LABEL_MAX_LENGTH) errors.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (!DNS1123_LABEL_REGEXP.test(value)) {
+    errors.push(regexError(DNS1123_LABEL_ERROR_MSG, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
+  }
+  return errors;
+}
+
+/** `IsValidLabelValue`: empty, or a qualified name's name part of at most 63 characters. */
+export function isValidLabelValue(value: string): string[] {
+  const errors: string[] = [];
+  if (utf8Length(value) > LABEL_VALUE_MAX_LENGTH) errors.push(maxLenError(LABEL_VALUE_MAX_LENGTH));
+  if (!LABEL_VALUE_REGEXP.test(value)) {
+    errors.push(regexError(LABEL_VALUE_ERR_MSG, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
   }
   return errors;
 }

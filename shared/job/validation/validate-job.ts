@@ -3,6 +3,7 @@ import { validateCompletionMode } from './completions.ts';
 import { validateCounts } from './counts.ts';
 import type { FieldError } from './field-error.ts';
 import { validateManagedBy } from './managed-by.ts';
+import { validateContainerNames } from './pod-template-containers.ts';
 import { validatePodFailurePolicy } from './pod-failure-policy.ts';
 import { validatePodReplacementPolicy } from './pod-replacement-policy.ts';
 import { validateRestartPolicy } from './restart-policy.ts';
@@ -21,8 +22,9 @@ export interface ValidationOptions {
 /**
  * Create validation (upstream `ValidateJob`), limited to the Job-level fields jobfold
  * interprets: the counters, `managedBy`, `completionMode` and its limits, the pod failure and
- * success policies, `podReplacementPolicy` and the template's `restartPolicy`. Pod template
- * contents, selectors, labels and metadata are not checked.
+ * success policies, `podReplacementPolicy`, the template's `restartPolicy` and container names.
+ * Other pod template contents and selectors are not checked; metadata is checked at ingest
+ * (object-meta.ts).
  *
  * Returns every violation, in upstream's order (empty when valid); never throws.
  */
@@ -41,5 +43,6 @@ export function validateJobSpec(job: Job, options: ValidationOptions): FieldErro
     ...validateSuccessPolicy(spec),
     ...validatePodReplacementPolicy(spec),
     ...validateRestartPolicy(spec),
+    ...validateContainerNames(spec),
   ];
 }

@@ -69,6 +69,8 @@ export async function driveScenario(h: ServiceHarness, scenario: JobScenario, cl
       } else if (event.type === 'PodDeleted') {
         const pod = pods.get(event.uid) ?? { metadata: { name: event.uid, namespace: job.metadata.namespace, uid: event.uid } };
         batch.push(podDeletedEvent(pod, job, at, { clusterId, eventId }));
+      } else if (event.type === 'Job') {
+        batch.push(jobObservedEvent(event.job, at, { clusterId, eventId }));
       } else {
         // The Tick keeps its place in the log: what came before it is delivered first.
         await expectDelivered(h, batch);

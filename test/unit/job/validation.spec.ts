@@ -43,15 +43,16 @@ describe('Spec validation', () => {
   });
 
   describe('When an invalid update of a valid Job is observed', () => {
-    it('rejects it with the update’s errors', () => {
+    it('refuses the update with its errors and keeps the Job as it was (issue 14 §2)', () => {
       const job = aJob({ completions: 2 });
       given(job, tick(at(0)), jobObserved(withSpec(job, { completionMode: 'Indexed' }), at(5)))
-        .expectingRejection()
         .when({ now: at(5) })
-        .then({ decisions: [{ type: 'JobRejected' }] })
-        .then(({ decisions }) => {
-          const rejection = decisions[0];
-          expect(rejection?.type === 'JobRejected' && rejection.errors.map((e) => e.field)).toContain('spec.completionMode');
+        .then({ decisions: [{ type: 'JobUpdateRefused' }] })
+        .then(({ decisions, state }) => {
+          const refusal = decisions[0];
+          expect(refusal?.type === 'JobUpdateRefused' && refusal.errors.map((e) => e.field)).toContain('spec.completionMode');
+          expect(state.rejected).toBeUndefined();
+          expect(state.settings?.indexed).toBe(false);
         });
     });
   });

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { JobListSchema } from '../../../functions/query/schemas/job-schemas.ts';
 import { buildFleet, plainJobName } from './support/fleet.ts';
-import { queryClient, type Get } from './support/query-client.ts';
+import { encodeListCursor } from '../../../functions/query/list-cursor.ts';
+import { queryClient, TEST_CURSOR_KEY, type Get } from './support/query-client.ts';
 import { aService } from './support/service-fleet.ts';
 
 // Given 27 Jobs (24 plain ones in c2, three stories in c1 and dev-eu-1), when the fleet is
@@ -117,9 +118,9 @@ describe('GET /v1/jobs with bad parameters', () => {
     expect(body.errors).toEqual([{ path: 'query.cursor', message: 'was returned for other filters; repeat the filters of the first page' }]);
   });
 
-  it('refuses a well-formed cursor that the store cannot resume from', async () => {
-    const forged = Buffer.from(JSON.stringify({ f: JSON.stringify(['Job', null, null, null]), c: 'not-a-store-cursor' })).toString('base64url');
-    const { status, body } = await get('/v1/jobs', { cursor: forged });
+  it('refuses a signed cursor that the store cannot resume from', async () => {
+    const signed = encodeListCursor(TEST_CURSOR_KEY, { kind: 'Job' }, 'not-a-store-cursor');
+    const { status, body } = await get('/v1/jobs', { cursor: signed });
     expect(status).toBe(400);
     expect(body.errors[0].path).toBe('query.cursor');
   });

@@ -39,7 +39,7 @@ describe('the OpenAPI document', () => {
   it('names every path parameter of every templated path', () => {
     for (const [path, item] of Object.entries(paths)) {
       const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-      const declared = ((item as Json)['get']['parameters'] ?? []).map((p: Json) =>
+      const declared = (((item as Json)['get'] ?? (item as Json)['post'])['parameters'] ?? []).map((p: Json) =>
         p['$ref'] ? components['parameters'][p['$ref'].split('/').at(-1)] : p,
       ).filter((p: Json) => p['in'] === 'path').map((p: Json) => p['name']);
       expect(declared).toEqual(names);

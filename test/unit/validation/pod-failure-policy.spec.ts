@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateJob } from '../../../shared/job/validation/index.ts';
 import { aJob, anIndexedJob, fieldsAndTypes, GATE_OFF } from './a-job.ts';
 
-type Rule = NonNullable<NonNullable<Parameters<typeof aJob>[0]>['podFailurePolicy']>['rules'][number];
+type Rule = NonNullable<NonNullable<NonNullable<Parameters<typeof aJob>[0]>['podFailurePolicy']>['rules']>[number];
 
 const withRules = (...rules: Rule[]) => aJob({ podFailurePolicy: { rules } });
 const onExitCodes = (operator: string, values: number[], containerName?: string): Rule => ({

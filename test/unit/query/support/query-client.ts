@@ -3,6 +3,9 @@ import { vi } from 'vitest';
 import { createQueryHandler, type QueryDeps } from '../../../../functions/handlers/query-handler.ts';
 import { logger } from '../../../../functions/commons/powertools.ts';
 
+/** The cursor key of the query function under test, unless a spec passes its own. */
+export const TEST_CURSOR_KEY = Buffer.from('test-cursor-key-of-32-bytes-or-more!', 'utf8');
+
 /** A response as a client sees it: status, lower-case headers, and the parsed JSON body. */
 export interface ClientResponse {
   readonly status: number;
@@ -10,7 +13,9 @@ export interface ClientResponse {
   readonly body: any;
 }
 
-export type Get = (path: string, query?: Record<string, string>, method?: string) => Promise<ClientResponse>;
+export type Get = (
+  path: string, query?: Record<string, string>, method?: string, body?: string, rawQueryString?: string,
+) => Promise<ClientResponse>;
 
 const context = {
   callbackWaitsForEmptyEventLoop: false,
@@ -32,13 +37,16 @@ const context = {
  * does: method and path in requestContext.http, no pathParameters, the query string parsed.
  * The logger's info and error are silenced (spied on).
  */
-export function queryClient(deps: QueryDeps): Get {
+export function queryClient(given: Omit<QueryDeps, 'cursorKey'> & Partial<Pick<QueryDeps, 'cursorKey'>>): Get {
+  const deps: QueryDeps = { cursorKey: TEST_CURSOR_KEY, ...given };
   // Keep test output clean; specs that care read the spies (logger.error's calls).
   if (!vi.isMockFunction(logger.info)) vi.spyOn(logger, 'info').mockImplementation(() => {});
   if (!vi.isMockFunction(logger.error)) vi.spyOn(logger, 'error').mockImplementation(() => {});
   const handler = createQueryHandler(deps);
-  return async (path, query = {}, method = 'GET') => {
-    const rawQueryString = new URLSearchParams(query).toString();
+  // `raw`: the query string exactly as the client sent it (malformed escapes and all), with
+  // `query` as API Gateway parsed it.
+  return async (path, query = {}, method = 'GET', body?: string, raw?: string) => {
+    const rawQueryString = raw ?? new URLSearchParams(query).toString();
     const event = {
       version: '2.0',
       routeKey: '$default',
@@ -59,6 +67,7 @@ export function queryClient(deps: QueryDeps): Get {
         timeEpoch: 0,
       },
       isBase64Encoded: false,
+      ...(body === undefined ? {} : { body }),
     } satisfies APIGatewayProxyEventV2;
     const result = await handler(event, context);
     if (typeof result === 'string') throw new Error('the handler answered a bare string');

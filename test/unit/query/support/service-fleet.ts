@@ -86,6 +86,8 @@ export async function playScenario(service: Service, scenario: JobScenario, play
         const metadata = { ...event.pod.metadata, uid: podUid(event.pod.metadata.uid ?? ''), ownerReferences: [owner] };
         const pod = { ...event.pod, metadata };
         await ingestAt(service, at, busEvent(play.clusterId, 'Pod Observed', { eventId, observedAt: at, object: pod }));
+      } else if (event.type === 'Job') {
+        throw new Error('Job edits are not played by the fleet helper');
       } else {
         const metadata = { uid: podUid(event.uid), name: podNames.get(event.uid) ?? event.uid, namespace, ownerReferences: [owner] };
         await ingestAt(service, at, busEvent(play.clusterId, 'Pod Deleted', { eventId, observedAt: at, object: { metadata } }));

@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { EMPTY_TALLY, mergeTallies, type FleetTally } from '../shared/whatif/fleet.ts';
+import { WhatIfPatchError } from '../shared/whatif/patch-job.ts';
+import { whatIfJob, WhatIfInputError } from '../shared/whatif/what-if.ts';
+import { EXIT_BAD_INPUT, EXIT_USAGE, ReplayError } from './replay/replay-error.ts';
+import { formatFleet } from './whatif/format-fleet.ts';
+import { formatWhatIf } from './whatif/format-whatif.ts';
+import { parseWhatIfArgs, type WhatIfArgs } from './whatif/whatif-args.ts';
+import { recordFromFile } from './whatif/whatif-file.ts';
+import { WHATIF_HELP } from './whatif/whatif-help.ts';
+import { RemoteError, whatIfFleetPage, whatIfRemoteJob } from './whatif/whatif-remote.ts';
+
+/** Where the command writes; `progress` only when stderr is a terminal. */
+export interface WhatIfOutput {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly progress?: (text: string) => void;
+}
+
+const EXIT_UNREACHABLE = 3;
+
+const CONSOLE: WhatIfOutput = {
+  out: (text) => console.log(text),
+  err: (text) => console.error(text),
+  progress: process.stderr.isTTY ? (text) => process.stderr.write(`\r\x1b[2K${text}`) : undefined,
+};
+
+/** `jobfold whatif …`; resolves to the exit code. */
+export async function whatIfCommand(argv: readonly string[], output: WhatIfOutput = CONSOLE, now: () => Date = () => new Date()): Promise<number> {
+  try {
+    const parsed = parseWhatIfArgs(argv, process.env);
+    if (parsed.help) {
+      output.out(WHATIF_HELP);
+      return 0;
+    }
+    await run(parsed, output, now);
+    return 0;
+  } catch (error) {
+    if (error instanceof ReplayError) {
+      const hint = error.exitCode === EXIT_USAGE ? '\nRun "jobfold whatif --help" for the options.' : '';
+      output.err(`jobfold whatif: ${error.message}${hint}`);
+      return error.exitCode;
+    }
+    if (error instanceof WhatIfPatchError || error instanceof WhatIfInputError) {
+      output.err(`jobfold whatif: ${error instanceof WhatIfPatchError ? 'the patched Job is invalid:\n  ' : ''}${error.message.split('; ').join('\n  ')}`);
+      return EXIT_BAD_INPUT;
+    }
+    if (error instanceof RemoteError) {
+      output.err(`jobfold whatif: ${error.status === undefined ? '' : `${error.status}: `}${error.message}`);
+      return error.status === undefined || error.status >= 500 ? EXIT_UNREACHABLE : EXIT_BAD_INPUT;
+    }
+    output.err(`jobfold whatif: internal error: ${(error as Error).message}`);
+    return EXIT_BAD_INPUT;
+  }
+}
+
+async function run(args: WhatIfArgs, output: WhatIfOutput, now: () => Date): Promise<void> {
+  const target = args.target;
+  if (target.kind === 'fleet') return fleet(args, output, now);
+  // A path that exists is a FILE even when it looks like CLUSTER/NAMESPACE/NAME.
+  if (target.kind === 'file' || existsSync(`${target.cluster}/${target.namespace}/${target.name}`)) {
+    const file = target.kind === 'file' ? target.file : `${target.cluster}/${target.namespace}/${target.name}`;
+    const record = recordFromFile(file);
+    const report = whatIfJob({ log: record.log, config: record.config, patch: args.patch });
+    output.out(args.json ? JSON.stringify(report, null, 2) : formatWhatIf(report, record.title));
+    return;
+  }
+  const report = await whatIfRemoteJob(args.endpoint, target, args.patch);
+  const title = `What-if for Job ${target.namespace}/${target.name} in cluster ${target.cluster} (${args.endpoint})`;
+  output.out(args.json ? JSON.stringify(report, null, 2) : formatWhatIf(report, title));
+}
+
+/** Page by page: each page's tally is added and dropped, so memory holds one page and the sums. */
+async function fleet(args: WhatIfArgs, output: WhatIfOutput, now: () => Date): Promise<void> {
+  if (args.target.kind !== 'fleet') return;
+  const { cluster, namespace, since } = args.target;
+  const sinceTime = since === undefined ? undefined : sinceToTime(since, now());
+  let tally: FleetTally = EMPTY_TALLY;
+  let cursor: string | undefined;
+  let skippedBecause: string | undefined;
+  do {
+    const page = await whatIfFleetPage(args.endpoint, { patch: args.patch, cluster, namespace, since: sinceTime, cursor });
+    tally = mergeTallies(tally, page.tally);
+    skippedBecause ??= page.skippedBecause;
+    cursor = page.nextCursor;
+    output.progress?.(`what-if: ${tally.jobs} Jobs read, ${tally.changed.length} changed`);
+  } while (cursor !== undefined);
+  output.progress?.('');
+  output.out(args.json ? JSON.stringify({ ...tally, ...(skippedBecause ? { skippedBecause } : {}) }, null, 2) : formatFleet(tally, skippedBecause));
+}
+
+/** `7d` / `12h` / `30m` before now, or the RFC 3339 time given. */
+export function sinceToTime(since: string, now: Date): string {
+  const match = /^(\d+)([dhm])$/.exec(since);
+  if (!match) return new Date(Date.parse(since)).toISOString();
+  const unit = { d: 86_400_000, h: 3_600_000, m: 60_000 }[match[2] as 'd' | 'h' | 'm'];
+  return new Date(now.getTime() - Number(match[1]) * unit).toISOString();
+}

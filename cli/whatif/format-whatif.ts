@@ -1,0 +1,58 @@
+import type { DecisionSummary, OutcomeView, WhatIfReport } from '../../shared/whatif/report.ts';
+
+/** The report side by side, for a person: recorded on the left, what-if on the right. */
+export function formatWhatIf(report: WhatIfReport, title: string): string {
+  const { recorded, whatIf } = report;
+  const rows: [string, string, string][] = [
+    ['', 'recorded', whatIf.exact ? 'what-if (exact)' : 'what-if (unknown past divergence)'],
+    ['outcome', recorded.outcome, whatIf.exact ? whatIf.outcome : `${whatIf.outcome} at divergence, then unknown`],
+    ['condition', text(recorded.condition), text(whatIf.condition)],
+    ['reason', text(recorded.reason), text(whatIf.reason)],
+    ['at event', text(recorded.atEvent), text(whatIf.atEvent)],
+    ['at', text(recorded.at), text(whatIf.at)],
+    ['pods terminated', String(recorded.podsTerminated), String(whatIf.podsTerminated)],
+  ];
+  const width = Math.max(...rows.map(([, left]) => left.length)) + 3;
+  const lines = [title, '', ...rows.map(([label, left, right]) => `  ${label.padEnd(16)}${left.padEnd(width)}${right}`), ''];
+  const divergence = report.divergence;
+  if (!divergence) {
+    lines.push('No divergence: the patched fold decides what the recorded one did at every event.');
+  } else {
+    lines.push(`Diverges at event ${divergence.atEvent} (${divergence.at}):`);
+    lines.push(`  recorded decided: ${describeAll(divergence.recorded)}`);
+    lines.push(`  what-if decided:  ${describeAll(divergence.whatIf)}`);
+  }
+  lines.push(`Pod-seconds saved: ${report.podSecondsSaved} (${hours(report.podSecondsSaved)} pod-hours)`);
+  if (report.podsKeptUnknown > 0) {
+    lines.push(`The what-if keeps ${report.podsKeptUnknown} pod(s) the record terminated there: how long is unknown.`);
+  }
+  return lines.join('\n');
+}
+
+export function describeAll(summaries: readonly DecisionSummary[]): string {
+  return summaries.length === 0 ? 'nothing' : summaries.map(describe).join('; ');
+}
+
+function describe(summary: DecisionSummary): string {
+  switch (summary.kind) {
+    case 'condition':
+      return `${summary.type}=${summary.status} (${summary.reason})`;
+    case 'termination':
+      return `terminate ${summary.pods.join(', ')} (${summary.cause})`;
+    case 'creation':
+      return `create ${summary.count} pod(s)${summary.indexes ? ` for indexes ${summary.indexes.join(',')}` : ''}`;
+    case 'startTime':
+      return `startTime ${summary.startTime}`;
+    case 'rejection':
+      return `reject the Job: ${summary.errors.join('; ')}`;
+    case 'pod': {
+      const indexes = summary.failedIndexes === '' ? '' : `, failed indexes ${summary.failedIndexes}`;
+      return `pod ${summary.pod} counted ${summary.counted} (failed ${summary.failed}, succeeded ${summary.succeeded}${indexes})`;
+    }
+  }
+}
+
+const text = (value: string | number | null): string => (value === null ? '-' : String(value));
+export const hours = (seconds: number): string => (seconds / 3600).toFixed(2);
+
+export type { OutcomeView };

@@ -1,0 +1,39 @@
+import { render } from 'preact';
+import { FleetPage } from './pages/fleet.tsx';
+import { JobPage } from './pages/job.tsx';
+import { JobSetPage } from './pages/jobset.tsx';
+import { fleetHref, useRoute } from './route.ts';
+import { Text } from './parts/common.tsx';
+
+// The jobfold web console: a fleet page, a Job page and a JobSet page over the query API.
+
+function App() {
+  const route = useRoute();
+  const page = (() => {
+    switch (route.page) {
+      case 'fleet':
+        return <FleetPage query={route.query} />;
+      case 'job':
+        return <JobPage key={`${route.cluster}/${route.namespace}/${route.name}`} {...route} />;
+      case 'jobset':
+        return <JobSetPage key={`${route.cluster}/${route.namespace}/${route.name}`} {...route} />;
+      case 'missing':
+        return <main><h1>No such page</h1><p>Nothing lives at <code><Text value={route.path} /></code>. <a href={fleetHref()}>Back to the fleet</a>.</p></main>;
+    }
+  })();
+  return (
+    <>
+      <header class="top">
+        <a class="brand" href={fleetHref()}>jobfold</a>
+        <span class="muted">fleet of Kubernetes Jobs, folded from their logs</span>
+        <a class="api" href="/v1/openapi.json">API</a>
+      </header>
+      {page}
+    </>
+  );
+}
+
+const root = document.getElementById('app')!;
+// Preact renders beside what is there: drop the loading line first.
+root.textContent = '';
+render(<App />, root);

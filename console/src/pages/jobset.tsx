@@ -1,0 +1,161 @@
+import { useState } from 'preact/hooks';
+import { getJson, objectPath } from '../api.ts';
+import type { JobSetView } from '../api-types.ts';
+import { age, utc } from '../format.ts';
+import { Describe, EntryLink, ErrorNote, Section, StateBadge, Text } from '../parts/common.tsx';
+import { HistoryPanel } from '../parts/evidence.tsx';
+import { usePolled } from '../poll.ts';
+import { fleetHref, objectHref } from '../route.ts';
+
+// One JobSet: its status, child Jobs (linked to their pages), restarts, and every decision with
+// the rule that made it, linked to the evidence in the history.
+
+interface Rule { index: number; name: string; action: string }
+interface Decision {
+  seq: number;
+  type: string;
+  at: string;
+  tippedBy?: number;
+  sentence: string;
+  decision: {
+    rule?: Rule | null;
+    failedJob?: { name: string; reason: string; message: string; observedAt: number };
+    action?: string;
+    operator?: string;
+    targetReplicatedJobs?: string[];
+    succeededJobs?: string[];
+  };
+}
+interface Explanation { outcome: string; summary: string; restarts: number; restartsCountTowardsMax: number; events: Decision[]; rejection: string[] }
+
+export function JobSetPage({ cluster, namespace, name, query }: { cluster: string; namespace: string; name: string; query: URLSearchParams }) {
+  const uid = query.get('uid') ?? undefined;
+  const base = objectPath('JobSet', cluster, namespace, name);
+  const [entry, setEntry] = useState<number | undefined>(undefined);
+  const data = usePolled(async (signal) => {
+    const [view, explanation] = await Promise.all([
+      getJson<JobSetView>(base, { uid }, signal),
+      getJson<Explanation>(`${base}/explain`, { uid }, signal),
+    ]);
+    return { view, explanation };
+  }, `${base}|${uid}`);
+  const open = (seq: number) => {
+    setEntry(seq);
+    requestAnimationFrame(() => document.getElementById('evidence')?.focus());
+  };
+  const crumbs = (
+    <nav class="crumbs" aria-label="Breadcrumb">
+      <a href={fleetHref({ kind: 'JobSet' })}>Fleet</a> › <a href={fleetHref({ cluster })}><Text value={cluster} /></a> ›{' '}
+      <a href={fleetHref({ cluster, namespace })}><Text value={namespace} /></a> › <Text value={name} />
+    </nav>
+  );
+  if (!data.data) {
+    return <main>{crumbs}<ErrorNote error={data.error} />{data.loading && <p class="muted">Loading the JobSet…</p>}</main>;
+  }
+  const { view, explanation } = data.data;
+  const maxRestarts = view.spec?.failurePolicy?.maxRestarts;
+  const deciding = explanation.events.filter((e) => e.type !== 'CreateJobIssued' && !e.type.endsWith('JobIssued'));
+  return (
+    <main aria-labelledby="jobset-title">
+      {crumbs}
+      <header class="object-header">
+        <h1 id="jobset-title">JobSet <Text value={`${view.jobSet.namespace}/${view.jobSet.name}`} /></h1>
+        <StateBadge state={explanation.outcome} />
+        {view.deleted && <span class="badge">deleted in the cluster</span>}
+        <span class="muted live">head #{view.log.head} · updated {data.updatedAt ? age(data.updatedAt.toISOString()) : '–'} ago</span>
+      </header>
+      <ErrorNote error={data.error} />
+      <p class="summary"><Text value={explanation.summary} /></p>
+
+      <Section id="describe" title="Status">
+        <Describe rows={[
+          ['Cluster', <Text value={view.jobSet.clusterId} />],
+          ['UID', <Text value={view.jobSet.uid} />],
+          ['Restarts', `${view.status.restarts}${maxRestarts !== undefined ? ` of maxRestarts ${maxRestarts}` : ''} (${view.status.restartsCountTowardsMax} count towards the max)`],
+          ['Terminal State', view.status.terminalState || '<none>'],
+          ['Success Policy', view.spec ? `${view.spec.successPolicy.operator} of ${view.spec.successPolicy.targetReplicatedJobs.join(', ') || 'every replicated Job'}` : '<unknown>'],
+          ['Failure Policy', view.spec?.failurePolicy ? `${view.spec.failurePolicy.restartStrategy}, ${view.spec.failurePolicy.rules.length} rule(s)` : '<none>'],
+        ]} />
+        <h3>Replicated Jobs</h3>
+        <table>
+          <thead><tr><th scope="col">Name</th><th scope="col">Active</th><th scope="col">Ready</th><th scope="col">Succeeded</th><th scope="col">Failed</th><th scope="col">Suspended</th></tr></thead>
+          <tbody>
+            {view.status.replicatedJobsStatus.map((r) => (
+              <tr><td><Text value={r.name} /></td><td>{r.active}</td><td>{r.ready}</td><td>{r.succeeded}</td><td>{r.failed}</td><td>{r.suspended}</td></tr>
+            ))}
+          </tbody>
+        </table>
+        <h3>Conditions</h3>
+        <table>
+          <thead><tr><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Message</th><th scope="col">Last Transition</th></tr></thead>
+          <tbody>
+            {view.status.conditions.map((c) => (
+              <tr><td>{c.type}</td><td>{c.status}</td><td><Text value={c.reason} /></td><td><Text value={c.message} /></td><td>{utc(c.lastTransitionTime)}</td></tr>
+            ))}
+          </tbody>
+        </table>
+      </Section>
+
+      <Section id="children" title="Child Jobs">
+        {view.childJobs.length === 0 ? <p class="muted">No child Job observed.</p> : (
+          <table>
+            <thead><tr><th scope="col">Job</th><th scope="col">Replicated Job</th><th scope="col">Index</th><th scope="col">Restart attempt</th><th scope="col">State</th></tr></thead>
+            <tbody>
+              {view.childJobs.map((c) => (
+                <tr>
+                  <td><a href={objectHref('Job', view.jobSet.clusterId, view.jobSet.namespace, c.name)}><Text value={c.name} /></a></td>
+                  <td><Text value={c.replicatedJob ?? ''} /></td>
+                  <td>{c.jobIndex ?? ''}</td>
+                  <td>{c.restartAttempt ?? ''}</td>
+                  <td>{c.terminating ? 'terminating' : c.suspend ? 'suspended' : 'current'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+
+      <Section id="why" title="Why: decisions and the rules that made them">
+        {deciding.length === 0 ? <p class="muted">No decision yet.</p> : (
+          <ol class="why-conditions">
+            {deciding.map((d) => (
+              <li>
+                <p class="sentence"><EntryLink seq={d.seq} onOpen={open}>#{d.seq}</EntryLink> <strong>{d.type}</strong> <Text value={d.sentence} /></p>
+                <p class="links">
+                  {d.decision.rule !== undefined && (
+                    d.decision.rule === null
+                      ? <>No failure policy rule matched: the default action applied{d.decision.action ? ` (${d.decision.action})` : ''}. </>
+                      : <>Rule <strong>#{d.decision.rule.index} <Text value={d.decision.rule.name} /></strong> ({d.decision.rule.action}) decided. </>
+                  )}
+                  {d.decision.failedJob && (
+                    <>
+                      Failed child Job{' '}
+                      <a href={objectHref('Job', view.jobSet.clusterId, view.jobSet.namespace, d.decision.failedJob.name)}><Text value={d.decision.failedJob.name} /></a>{' '}
+                      (<Text value={d.decision.failedJob.reason} />), observed at <EntryLink seq={d.decision.failedJob.observedAt} onOpen={open} />.{' '}
+                    </>
+                  )}
+                  {d.tippedBy !== undefined && <>Tipped by <EntryLink seq={d.tippedBy} onOpen={open} />.</>}
+                </p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Section>
+
+      <Section id="commands" title="Commands">
+        {view.commands.length === 0 ? <p class="muted">No command issued.</p> : (
+          <table class="commands">
+            <thead><tr><th scope="col">Entry</th><th scope="col">Time</th><th scope="col">Command</th><th scope="col">Child Job</th></tr></thead>
+            <tbody>
+              {view.commands.map((c) => (
+                <tr><td><EntryLink seq={c.seq} onOpen={open}>#{c.seq}</EntryLink></td><td>{utc(c.at)}</td><td>{c.type}</td><td><Text value={c.name} /></td></tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+
+      <HistoryPanel base={base} uid={uid} head={view.log.head} selected={entry} onOpen={open} />
+    </main>
+  );
+}

@@ -1,0 +1,66 @@
+import type { EventStore, LogEntry, StreamId } from '../../shared/app/event-store.ts';
+import { entryEvent } from '../../shared/app/log-codec.ts';
+import type { JobCondition } from '../../shared/job/conditions.ts';
+import type { DecisionOf } from '../../shared/job/decisions.ts';
+import type { JobSnapshot } from '../../shared/job/snapshot.ts';
+import { readRange } from './log-reads.ts';
+
+// Where in a long log the decision that set a condition lies, without reading the log from the
+// start. A condition the head shows (same type, status, reason and transition time) is present
+// in every state from its decision on, and absent before: so a binary search over the snapshots
+// kept at their positions narrows it to the entries between two snapshots, which are read.
+
+/** Below this many entries between two known positions, reading them beats more snapshot loads. */
+const SCAN_WINDOW = 16;
+
+type ConditionDecision = DecisionOf<'JobConditionChanged'>;
+
+/**
+ * The JobConditionChanged decision that set `condition`, if the log holds one (a condition the
+ * cluster reported before jobfold's log began has none). `head` is where the condition holds.
+ */
+export async function findConditionDecision(
+  store: EventStore,
+  stream: StreamId,
+  condition: JobCondition,
+  head: number,
+  /** Windows already read by this request (conditions decided together share one). */
+  windows: Map<string, Promise<LogEntry[]>> = new Map(),
+): Promise<ConditionDecision | undefined> {
+  let without = 0; // a position where the condition does not hold yet (0: before the log)
+  let holds = head; // a position where it holds
+  while (holds - without > SCAN_WINDOW) {
+    const mid = Math.floor((without + holds) / 2);
+    let snapshot = await store.loadSnapshot(stream, { atOrBefore: mid });
+    if (snapshot === undefined || snapshot.seq <= without) {
+      // No snapshot in (without, mid]: try the newest one before `holds`.
+      snapshot = await store.loadSnapshot(stream, { atOrBefore: holds - 1 });
+      if (snapshot === undefined || snapshot.seq <= without) break;
+    }
+    if (snapshotHolds(snapshot.state as JobSnapshot, condition)) holds = snapshot.seq;
+    else without = snapshot.seq;
+  }
+  let found: ConditionDecision | undefined;
+  const key = `${without}-${holds}`;
+  let window = windows.get(key);
+  if (window === undefined) {
+    window = readRange(store, stream, without, holds);
+    windows.set(key, window);
+  }
+  for (const entry of await window) {
+    if (entry.type !== 'JobConditionChanged') continue;
+    const event = entryEvent(entry) as ConditionDecision;
+    if (sameCondition(event.condition, condition)) found = event;
+  }
+  return found;
+}
+
+function snapshotHolds(snapshot: JobSnapshot, condition: JobCondition): boolean {
+  const conditions = (snapshot.state as { status?: { conditions?: JobCondition[] } }).status?.conditions ?? [];
+  return conditions.some((c) => sameCondition(c, condition));
+}
+
+/** As explainJob matches a decision to the condition it set. */
+function sameCondition(a: JobCondition, b: JobCondition): boolean {
+  return a.type === b.type && a.status === b.status && a.reason === b.reason && a.lastTransitionTime === b.lastTransitionTime;
+}

@@ -1,0 +1,63 @@
+import type { StreamId } from '../../shared/app/event-store.ts';
+import { entryEvent } from '../../shared/app/log-codec.ts';
+import type { JobEvent } from '../../shared/job/evolve.ts';
+import { explainJob, type Explanation } from '../../shared/job/explain.ts';
+import { findConditionDecision } from './condition-decisions.ts';
+import type { QueryDeps } from './http.ts';
+import { jobEntryCategory } from './job-entries.ts';
+import { foldTo } from './job-state-at.ts';
+import { entryAt, logHead, readRange } from './log-reads.ts';
+import { terminatedPodsPage } from './terminated-pods-page.ts';
+
+// The explanation of a Job at its head, from the log entries it cites rather than the whole
+// log: the state from the newest snapshot and its tail; per condition, the decision that set it
+// (condition-decisions.ts) and the event that tipped it; after an interim or suspending
+// decision, the pod terminations decided with it (the lingering pods its sentence counts). The
+// full list of terminated pods is paged (terminated-pods-page.ts).
+
+/** Conditions whose sentences count the pods terminated with them (explain-evidence.ts). */
+const LINGERING_CONDITIONS: ReadonlySet<string> = new Set(['SuccessCriteriaMet', 'FailureTarget', 'Suspended']);
+const FOLLOWERS_PAGE = 8;
+
+export type PagedExplanation = Explanation & { readonly terminatedPodsNextAfter?: number };
+
+export async function explainStoredJob(
+  deps: QueryDeps,
+  stream: StreamId,
+  pods: { readonly after: number; readonly limit: number },
+): Promise<PagedExplanation> {
+  const head = await logHead(deps.store, stream);
+  const { state } = await foldTo(deps, stream, head);
+  const cited = new Map<number, JobEvent>();
+  const windows = new Map();
+  for (const condition of state.status.conditions) {
+    const decision = await findConditionDecision(deps.store, stream, condition, head, windows);
+    if (decision?.seq === undefined) continue;
+    cited.set(decision.seq, decision);
+    const tipping = decision.evidence.tippedBy;
+    const tipped = cited.has(tipping) ? undefined : await entryAt(deps.store, stream, tipping);
+    if (tipped) cited.set(tipped.seq, entryEvent(tipped));
+    if (LINGERING_CONDITIONS.has(condition.type)) {
+      for (const follower of await decisionsAfter(deps, stream, decision.seq, head)) cited.set(follower.seq ?? 0, follower);
+    }
+  }
+  const log = [...cited.values()].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+  const page = await terminatedPodsPage(deps.store, stream, pods.after, pods.limit);
+  return {
+    ...explainJob(state, log),
+    terminatedPods: page.items,
+    ...(page.nextAfter === undefined ? {} : { terminatedPodsNextAfter: page.nextAfter }),
+  };
+}
+
+/** The decisions logged right after `seq`, up to the next observation: those of the same reconcile. */
+async function decisionsAfter(deps: QueryDeps, stream: StreamId, seq: number, head: number): Promise<JobEvent[]> {
+  const result: JobEvent[] = [];
+  for (let position = seq; position < head; position += FOLLOWERS_PAGE) {
+    for (const entry of await readRange(deps.store, stream, position, Math.min(head, position + FOLLOWERS_PAGE))) {
+      if (jobEntryCategory(entry.type) === 'observation') return result;
+      result.push(entryEvent(entry));
+    }
+  }
+  return result;
+}

@@ -1,0 +1,54 @@
+import type { EventStore, LogEntry, StreamId } from '../../shared/app/event-store.ts';
+import { parseTime } from '../../shared/k8s/time.ts';
+
+// Reads of a log by position, for queries that must not replay it from the start.
+
+/** Entries per store read when a range is long. */
+const RANGE_PAGE = 1000;
+
+/** Above every position a log reaches (store keys hold 12 digits). */
+const BEYOND_EVERY_SEQ = 999_999_999_998;
+
+/** The log's head (0 when empty): every read answers it, and one past every entry reads nothing. */
+export async function logHead(store: EventStore, stream: StreamId): Promise<number> {
+  return (await store.read(stream, { afterSeq: BEYOND_EVERY_SEQ, limit: 1 })).head;
+}
+
+/** The entry at `seq`, or undefined beyond the head. */
+export async function entryAt(store: EventStore, stream: StreamId, seq: number): Promise<LogEntry | undefined> {
+  if (seq < 1) return undefined;
+  return (await store.read(stream, { afterSeq: seq - 1, limit: 1 })).entries[0];
+}
+
+/** Entries `after + 1 … to` in seq order (fewer when the log ends first). */
+export async function readRange(store: EventStore, stream: StreamId, after: number, to: number): Promise<LogEntry[]> {
+  const entries: LogEntry[] = [];
+  let from = after;
+  while (from < to) {
+    const page = await store.read(stream, { afterSeq: from, limit: Math.min(RANGE_PAGE, to - from) });
+    entries.push(...page.entries);
+    const last = page.entries.at(-1);
+    if (last === undefined || page.entries.length < Math.min(RANGE_PAGE, to - from)) break;
+    from = last.seq;
+  }
+  return entries;
+}
+
+/**
+ * The last position whose entry was recorded at or before `time` (0: none was), by binary
+ * search over 1…head: about log2(head) single-entry reads instead of a scan. It relies on
+ * `recordedAt` not decreasing along the log, which holds for one writer per log; where two
+ * appenders interleaved within the same instants, the answer is one of the positions between them.
+ */
+export async function lastSeqRecordedBy(store: EventStore, stream: StreamId, time: string, head: number): Promise<number> {
+  const limit = parseTime(time);
+  let lo = 0;
+  let hi = head;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    const entry = await entryAt(store, stream, mid);
+    if (entry !== undefined && parseTime(entry.recordedAt) <= limit) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

@@ -1,0 +1,73 @@
+import { EMPTY_TALLY, skipJob, tallyJob, type FleetTally } from '../../../shared/whatif/fleet.ts';
+import { BadRequestError } from '../http-errors.ts';
+import { json, type QueryRoute } from '../http.ts';
+import { decodeListCursor, encodeListCursor, invalidCursor } from '../list-cursor.ts';
+import { FleetWhatIfBodySchema, parseBody } from '../whatif-body.ts';
+import { whatIfStoredJob } from '../whatif-log.ts';
+
+const DEFAULT_PAGE = 100;
+/** Logs read at once within a page: the store's latency, not the fold, bounds a page. */
+const READS_IN_FLIGHT = 32;
+
+/**
+ * `POST /v1/whatif` with `{"patch", "cluster"?, "namespace"?, "since"?, "cursor"?, "limit"?}`:
+ * one page of the fleet what-if. Each call reads one page of the fleet list (newest first)
+ * and each listed Job's log, so memory and time per call stay bounded whatever the fleet's
+ * size; the client sums the pages' tallies and follows `nextCursor` until there is none.
+ * A Job whose patched spec is invalid (a successPolicy on a NonIndexed Job) is counted in
+ * `skipped`, and the first refusal is returned as `skippedBecause`.
+ */
+export const whatIfFleetRoute: QueryRoute = {
+  method: 'POST',
+  path: '/v1/whatif',
+  async handle(request, deps) {
+    const body = parseBody(request, FleetWhatIfBodySchema);
+    const filters = { kind: 'Job' as const, cluster: body.cluster, namespace: body.namespace };
+    const cursor = body.cursor === undefined ? undefined : decodeListCursor(deps.cursorKey, filters, body.cursor, 'body.cursor');
+    let page;
+    try {
+      page = await deps.store.listJobs({ kind: 'Job', clusterId: body.cluster, namespace: body.namespace, limit: body.limit ?? DEFAULT_PAGE, cursor });
+    } catch (error) {
+      if (cursor !== undefined && error instanceof RangeError) throw invalidCursor('is not a valid position in this list', 'body.cursor');
+      throw error;
+    }
+    const since = body.since;
+    const listed = since === undefined ? page.items : page.items.filter((summary) => summary.createdAt >= since);
+    // The list is newest first: once a Job is older than `since`, every later one is too.
+    const reachedSince = listed.length < page.items.length;
+    const reports = await mapConcurrently(listed, READS_IN_FLIGHT, async (summary) => {
+      const stream = { kind: 'Job' as const, clusterId: summary.clusterId, namespace: summary.namespace, uid: summary.uid };
+      try {
+        return { summary, report: await whatIfStoredJob(deps, stream, body.patch) };
+      } catch (error) {
+        if (!(error instanceof BadRequestError)) throw error;
+        return { summary, refused: `${summary.namespace}/${summary.name}: ${error.errors.map((e) => e.message).join('; ')}` };
+      }
+    });
+    let tally: FleetTally = EMPTY_TALLY;
+    let skippedBecause: string | undefined;
+    for (const { summary, report, refused } of reports) {
+      if (report) tally = tallyJob(tally, { cluster: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid }, report);
+      else {
+        skippedBecause ??= refused;
+        tally = skipJob(tally);
+      }
+    }
+    const next = page.cursor === undefined || reachedSince ? {} : { nextCursor: encodeListCursor(deps.cursorKey, filters, page.cursor) };
+    return json(200, { tally, ...(skippedBecause ? { skippedBecause } : {}), ...next });
+  },
+};
+
+/** `fn` over `items` with at most `limit` calls in flight; results in the items' order. */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

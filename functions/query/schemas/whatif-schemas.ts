@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { apiSchemas } from './registry.ts';
+
+// The what-if reports (shared/whatif/report.ts, shared/whatif/fleet.ts) as the routes serve them.
+
+const OutcomeFields = {
+  outcome: z.enum(['Succeeded', 'Failed', 'Running']),
+  condition: z.string().nullable().meta({ description: 'The condition that settled the outcome (SuccessCriteriaMet, FailureTarget, …).' }),
+  reason: z.string().nullable(),
+  atEvent: z.number().int().nullable().meta({ description: 'Log position (seq) of the event the deciding reconcile had read last.' }),
+  at: z.string().nullable().meta({ description: 'When it was decided (RFC 3339).' }),
+  podsTerminated: z.number().int().meta({ description: 'Pods terminated because the Job finished.' }),
+};
+
+const DecisionSummarySchema = z
+  .object({ kind: z.enum(['condition', 'termination', 'creation', 'startTime', 'rejection', 'pod']) })
+  .catchall(z.unknown())
+  .register(apiSchemas, { id: 'WhatIfDecision', description: 'One thing a fold decided at the divergence: a condition, a termination, a creation, or how a pod was counted.' });
+
+export const WhatIfReportSchema = z
+  .strictObject({
+    recorded: z.strictObject(OutcomeFields),
+    whatIf: z.strictObject({ ...OutcomeFields, exact: z.boolean().meta({ description: 'False: the outcome is unknown past the divergence.' }) }),
+    divergesAtEvent: z.number().int().nullable(),
+    divergence: z
+      .strictObject({
+        atEvent: z.number().int(),
+        at: z.string(),
+        by: z.enum(['observation', 'reconcile']),
+        recorded: z.array(DecisionSummarySchema),
+        whatIf: z.array(DecisionSummarySchema),
+      })
+      .nullable(),
+    podSecondsSaved: z.number().meta({ description: 'Σ over pods the what-if terminates earlier: recorded end − what-if decision time.' }),
+    podsKeptUnknown: z.number().int().meta({ description: 'Pods the record terminated at the divergence and the what-if kept (their cost is unknown).' }),
+  })
+  .register(apiSchemas, { id: 'WhatIfReport', description: 'A Job refolded under a patched spec, next to its record (docs/whatif.md).' });
+
+export const FleetWhatIfPageSchema = z
+  .strictObject({
+    tally: z.strictObject({
+      jobs: z.number().int(),
+      outcomeChanged: z.number().int(),
+      outcomeUnknown: z.number().int(),
+      decidedEarlier: z.number().int(),
+      decidedLater: z.number().int(),
+      podSecondsSaved: z.number(),
+      skipped: z.number().int(),
+      changed: z.array(
+        z.strictObject({
+          cluster: z.string(),
+          namespace: z.string(),
+          name: z.string(),
+          uid: z.string(),
+          recorded: z.string(),
+          whatIf: z.string(),
+          divergesAtEvent: z.number().int(),
+          at: z.string(),
+          podSecondsSaved: z.number(),
+        }),
+      ),
+    }),
+    skippedBecause: z.string().optional(),
+    nextCursor: z.string().optional(),
+  })
+  .register(apiSchemas, { id: 'FleetWhatIfPage', description: 'One page of the fleet what-if; sum the tallies and follow nextCursor.' });

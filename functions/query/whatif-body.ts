@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { WhatIfPatchError } from '../../shared/whatif/patch-job.ts';
+import { BadRequestError } from './http-errors.ts';
+import type { QueryRequest } from './http.ts';
+
+/** `{"patch": {…}}`: a JSON merge patch of the Job (RFC 7386). */
+export const WhatIfBodySchema = z
+  .object({ patch: z.record(z.string(), z.unknown()).meta({ description: 'A JSON merge patch (RFC 7386) of the Job; only `spec` may be patched.' }) })
+  .strict();
+
+/** The fleet what-if: the patch, the fleet filters and where the previous page ended. */
+export const FleetWhatIfBodySchema = WhatIfBodySchema.extend({
+  cluster: z.string().max(63).optional(),
+  namespace: z.string().max(63).optional(),
+  since: z.iso.datetime({ offset: true }).optional().meta({ description: 'Only Jobs created at or after this time (RFC 3339).' }),
+  cursor: z.string().max(4096).optional().meta({ description: 'nextCursor of the previous page.' }),
+  limit: z.number().int().min(1).max(200).optional().meta({ description: 'Jobs per page (default 100).' }),
+}).strict();
+
+/** Parses a JSON body with `schema`; every problem is a 400 naming `body.<field>`. */
+export function parseBody<T extends z.ZodType>(request: QueryRequest, schema: T): z.output<T> {
+  let value: unknown;
+  try {
+    value = JSON.parse(request.body ?? '');
+  } catch (error) {
+    throw new BadRequestError([{ path: 'body', message: `not valid JSON: ${(error as Error).message}` }]);
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new BadRequestError(parsed.error.issues.map((issue) => ({ path: ['body', ...issue.path].join('.'), message: issue.message })));
+}
+
+/** An invalid patched spec as a 400 with upstream's messages, each at `body.patch.<field>`. */
+export function patchRefused(error: WhatIfPatchError): BadRequestError {
+  return new BadRequestError(error.errors.map((e) => ({ path: `body.patch.${e.field}`, message: e.message })));
+}

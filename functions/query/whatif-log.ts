@@ -1,0 +1,20 @@
+import type { StreamId } from '../../shared/app/event-store.ts';
+import { entryEvent } from '../../shared/app/log-codec.ts';
+import type { FoldConfig } from '../../shared/job/state.ts';
+import { WhatIfPatchError } from '../../shared/whatif/patch-job.ts';
+import type { WhatIfReport } from '../../shared/whatif/report.ts';
+import { whatIfJob } from '../../shared/whatif/what-if.ts';
+import type { QueryDeps } from './http.ts';
+import { readLog } from './object-log.ts';
+import { patchRefused } from './whatif-body.ts';
+
+/** Reads a stored Job's log page by page and refolds it under the patch. */
+export async function whatIfStoredJob(deps: QueryDeps, stream: StreamId, patch: unknown, config: FoldConfig = deps.config): Promise<WhatIfReport> {
+  const { entries } = await readLog(deps.store, stream);
+  try {
+    return whatIfJob({ log: entries.map(entryEvent), config, patch });
+  } catch (error) {
+    if (error instanceof WhatIfPatchError) throw patchRefused(error);
+    throw error;
+  }
+}

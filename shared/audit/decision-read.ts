@@ -1,0 +1,25 @@
+import type { FeatureGates } from '../job/gates.ts';
+import type { FoldConfig } from '../job/state.ts';
+import { FOLD_VERSION } from './fold-version.ts';
+
+/**
+ * What a decision read, recorded with it in the log: the log head it was decided at, that
+ * entry's chain hash, and the fold version and feature gates that decided it. An auditor can
+ * check the head against the chain and refold with the same gates.
+ */
+export interface DecisionRead {
+  readonly head: number;
+  /** The `hash` of the entry at `head` (absent while the store does not chain its entries). */
+  readonly chainHead?: string;
+  readonly foldVersion: string;
+  readonly gates: FeatureGates;
+}
+
+export function decisionRead(head: number, chainHead: string | undefined, config: FoldConfig): DecisionRead {
+  return { head, ...(chainHead === undefined ? {} : { chainHead }), foldVersion: FOLD_VERSION, gates: config.gates };
+}
+
+/** A decision entry's body with what it read. */
+export function withRead<E extends { body: unknown }>(entry: E, read: DecisionRead): E {
+  return { ...entry, body: { ...(entry.body as Record<string, unknown>), read } };
+}

@@ -1,0 +1,55 @@
+import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import type { RemovePodFinalizer } from './commands.ts';
+import type { PodRecord } from './pod-record.ts';
+import { record, type Sync } from './sync.ts';
+
+/**
+ * Upstream's tracking-finalizer protocol for the Jobs jobfold runs (`spec.managedBy` names it):
+ * once a pod's outcome is counted, or the pod is deleted because the Job is finishing or has
+ * too many pods, its `batch.kubernetes.io/job-tracking` finalizer goes (upstream
+ * `canRemoveFinalizer` / `removeTrackingFinalizerFromPods`). The count is in the log before the
+ * command leaves, so the log is what upstream keeps in `uncountedTerminatedPods`.
+ */
+export function removeFinalizers(sync: Sync, pods: readonly PodRecord[]): void {
+  const { state } = sync;
+  if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME) return;
+  const targets = pods.filter((p) => p.hasFinalizer && !p.gone && !p.finalizerRemovalRequested && !sync.finalizersRemoved.has(p.uid));
+  if (targets.length === 0) return;
+  record(sync, {
+    type: 'PodFinalizersRemovalRequested',
+    pods: targets.map((p) => ({ uid: p.uid, name: p.name, index: p.index, seq: p.seq })),
+  });
+  const identity = state.identity;
+  for (const pod of targets) {
+    sync.finalizersRemoved.add(pod.uid);
+    const command: RemovePodFinalizer = {
+      type: 'RemovePodFinalizer',
+      commandId: `${identity?.uid}/finalizer/${pod.uid}`,
+      clusterId: identity?.clusterId ?? '',
+      namespace: pod.namespace,
+      jobName: identity?.name ?? '',
+      jobUid: identity?.uid ?? '',
+      podName: pod.name,
+      podUid: pod.uid,
+    };
+    sync.commands.push(command);
+  }
+}
+
+/**
+ * Pods counted by the fold, or deleted (in this sync or before), that still carry the
+ * finalizer. O(pods), for managed Jobs only.
+ */
+export function removeCountedFinalizers(sync: Sync): void {
+  const { state } = sync;
+  if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME) return;
+  const deletedNow = new Set<string>();
+  for (const decision of sync.decisions) {
+    if (decision.type === 'PodsTerminationRequested') for (const ref of decision.pods) deletedNow.add(ref.uid);
+  }
+  const done: PodRecord[] = [];
+  for (const pod of state.pods.values()) {
+    if (pod.counted !== 'none' || pod.terminationRequestedAt !== undefined || deletedNow.has(pod.uid)) done.push(pod);
+  }
+  removeFinalizers(sync, done);
+}

@@ -1,0 +1,80 @@
+import type { WhatIfReport } from './report.ts';
+
+/** A Job whose what-if decided something the record did not. */
+export interface ChangedJob {
+  readonly cluster: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly recorded: string;
+  readonly whatIf: string;
+  readonly divergesAtEvent: number;
+  readonly at: string;
+  readonly podSecondsSaved: number;
+}
+
+/** What a patch does to a fleet, summed over Jobs; tallies of pages add up. */
+export interface FleetTally {
+  readonly jobs: number;
+  /** Jobs whose what-if reaches a different outcome (exact), or one unknown past divergence. */
+  readonly outcomeChanged: number;
+  readonly outcomeUnknown: number;
+  readonly decidedEarlier: number;
+  readonly decidedLater: number;
+  readonly podSecondsSaved: number;
+  /** Jobs whose log could not be refolded under the patch (an invalid patched spec, a corrupt log). */
+  readonly skipped: number;
+  readonly changed: readonly ChangedJob[];
+}
+
+export const EMPTY_TALLY: FleetTally = {
+  jobs: 0, outcomeChanged: 0, outcomeUnknown: 0, decidedEarlier: 0, decidedLater: 0, podSecondsSaved: 0, skipped: 0, changed: [],
+};
+
+type JobName = Pick<ChangedJob, 'cluster' | 'namespace' | 'name' | 'uid'>;
+
+/** Adds one Job's report. "Earlier"/"later": the what-if settles its outcome before/after the record. */
+export function tallyJob(tally: FleetTally, job: JobName, report: WhatIfReport): FleetTally {
+  const { recorded, whatIf, divergence } = report;
+  const base = { ...tally, jobs: tally.jobs + 1 };
+  if (!divergence) return base;
+  const label = (o: typeof recorded) => (o.reason ? `${o.outcome} (${o.reason})` : o.outcome);
+  const changedOutcome = whatIf.exact && (whatIf.outcome !== recorded.outcome || whatIf.reason !== recorded.reason);
+  const earlier = whatIf.exact && whatIf.at !== null && (recorded.at === null || whatIf.at < recorded.at);
+  const later = !whatIf.exact || (whatIf.at !== null && recorded.at !== null && whatIf.at > recorded.at);
+  const entry: ChangedJob = {
+    ...job,
+    recorded: label(recorded),
+    whatIf: whatIf.exact ? label(whatIf) : 'unknown past divergence',
+    divergesAtEvent: divergence.atEvent,
+    at: divergence.at,
+    podSecondsSaved: report.podSecondsSaved,
+  };
+  return {
+    ...base,
+    outcomeChanged: base.outcomeChanged + (changedOutcome ? 1 : 0),
+    outcomeUnknown: base.outcomeUnknown + (whatIf.exact ? 0 : 1),
+    decidedEarlier: base.decidedEarlier + (earlier ? 1 : 0),
+    decidedLater: base.decidedLater + (later && !earlier ? 1 : 0),
+    podSecondsSaved: round(base.podSecondsSaved + report.podSecondsSaved),
+    changed: [...base.changed, entry],
+  };
+}
+
+export const skipJob = (tally: FleetTally): FleetTally => ({ ...tally, jobs: tally.jobs + 1, skipped: tally.skipped + 1 });
+
+/** Two tallies as one (pages of the fleet, read one after another). */
+export function mergeTallies(a: FleetTally, b: FleetTally): FleetTally {
+  return {
+    jobs: a.jobs + b.jobs,
+    outcomeChanged: a.outcomeChanged + b.outcomeChanged,
+    outcomeUnknown: a.outcomeUnknown + b.outcomeUnknown,
+    decidedEarlier: a.decidedEarlier + b.decidedEarlier,
+    decidedLater: a.decidedLater + b.decidedLater,
+    podSecondsSaved: round(a.podSecondsSaved + b.podSecondsSaved),
+    skipped: a.skipped + b.skipped,
+    changed: [...a.changed, ...b.changed],
+  };
+}
+
+const round = (seconds: number): number => Math.round(seconds * 1000) / 1000;

@@ -1,0 +1,50 @@
+// What a what-if reports (`jobfold whatif --json`, POST …/whatif): the recorded outcome, the
+// patched fold's outcome, and where the two folds first decided differently.
+
+export type Outcome = 'Succeeded' | 'Failed' | 'Running';
+
+/** How a Job ended (or not): the condition that decided it, and where in the log. */
+export interface OutcomeView {
+  readonly outcome: Outcome;
+  /** The condition that settled the outcome: SuccessCriteriaMet, FailureTarget (or Complete/Failed when set directly). */
+  readonly condition: string | null;
+  readonly reason: string | null;
+  /** Position (seq) in the Job's log of the event the deciding reconcile had read last. */
+  readonly atEvent: number | null;
+  /** When it was decided (RFC 3339). */
+  readonly at: string | null;
+  /** Pods terminated because the Job finished (causes JobFinishing, JobFinished). */
+  readonly podsTerminated: number;
+}
+
+/** One thing a fold decided, in the words the divergence is reported in. */
+export type DecisionSummary =
+  | { readonly kind: 'condition'; readonly type: string; readonly status: string; readonly reason: string; readonly message: string }
+  | { readonly kind: 'termination'; readonly cause: string; readonly pods: readonly string[] }
+  | { readonly kind: 'creation'; readonly count: number; readonly indexes?: readonly number[] }
+  | { readonly kind: 'startTime'; readonly startTime: string }
+  | { readonly kind: 'rejection'; readonly errors: readonly string[] }
+  | { readonly kind: 'pod'; readonly pod: string; readonly counted: string; readonly failed: number; readonly succeeded: number; readonly failedIndexes: string; readonly completedIndexes: string };
+
+/** The first point where the patched fold decided something the recorded one did not. */
+export interface Divergence {
+  readonly atEvent: number;
+  readonly at: string;
+  /** An observation counted differently (`pod`), or a reconcile decided differently. */
+  readonly by: 'observation' | 'reconcile';
+  readonly recorded: readonly DecisionSummary[];
+  readonly whatIf: readonly DecisionSummary[];
+}
+
+export interface WhatIfReport {
+  readonly recorded: OutcomeView;
+  readonly whatIf: OutcomeView & { readonly exact: boolean };
+  readonly divergesAtEvent: number | null;
+  readonly divergence: Divergence | null;
+  /** Σ over pods the what-if terminates earlier: recorded end − what-if decision time. */
+  readonly podSecondsSaved: number;
+  /** Pods the record terminated at the divergence and the what-if kept: their cost is unknown. */
+  readonly podsKeptUnknown: number;
+}
+
+export const RUNNING: OutcomeView = { outcome: 'Running', condition: null, reason: null, atEvent: null, at: null, podsTerminated: 0 };

@@ -1,0 +1,129 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { StreamId } from '../../../shared/app/event-store.ts';
+import { ingest } from '../../../shared/app/ingest.ts';
+import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { reconcile } from '../../../shared/app/reconcile.ts';
+import { streamKey } from '../../../shared/app/stream-key.ts';
+import { fireTimer } from '../../../functions/handlers/timers-handler.ts';
+import { LocalBus } from '../../../local/bus/local-bus.ts';
+import { queryFunction } from '../../../local/http/query-function.ts';
+import { startLocalServer, type LocalServer } from '../../../local/http/local-server.ts';
+import { SqsQueues } from '../../../local/sqs/sqs-queues.ts';
+import type { Job } from '../../../shared/k8s/job.ts';
+import { anIndexedJob, aPod } from '../../support/builders.ts';
+import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
+import { playJobSetJsonl } from '../../unit/query/support/jobset-fleet.ts';
+import { aService, ingestAt, readPutEvents, type Service } from '../../unit/query/support/service-fleet.ts';
+
+// What the browser tests look at, built by the service's own ingest, reconcile and timers on the
+// in-memory store (the DynamoDB-backed stack feeds the sample at the machine's pace, tens of
+// seconds on a busy machine), and served by the local stack's HTTP server with the console:
+// - samples/fleet.jsonl, the `npm start` sample fleet, deadlines fired by their timers;
+// - samples/jobset-exit-code-3.jsonl in cluster dev-eu-1: a JobSet restarted by rule 1;
+// - big-cluster/default/shards-10k: an Indexed Job of 10,000 indexes (bigIndexedJob).
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Builds console/dist as `npm ci` does (the prepare script). */
+export function buildConsole(): void {
+  execFileSync(process.execPath, ['console/build.mjs'], { cwd: REPO, stdio: 'inherit' });
+}
+
+export const BIG_CLUSTER = 'big-cluster';
+export const BIG_JOB = 'shards-10k';
+export const BIG = { completions: 10_000, adoptedSucceeded: 6000, adoptedFailed: 200, running: 300, succeededPods: 100 } as const;
+
+export interface ConsoleServer extends LocalServer {
+  readonly url: string;
+  /** The big Job's pod for `index` succeeds (ingested and reconciled now): the Job moves on. */
+  succeedIndex(index: number): Promise<void>;
+}
+
+export async function startConsoleServer(): Promise<ConsoleServer> {
+  const service = aService(new InMemoryEventStore());
+  await playJobsTrace(service, 'samples/fleet.jsonl');
+  await playJobSetJsonl(service, 'samples/jobset-exit-code-3.jsonl', 'dev-eu-1');
+  const job = await bigIndexedJob(service);
+  let url = '';
+  const server = await startLocalServer(
+    {
+      bus: new LocalBus(),
+      sqs: new SqsQueues(),
+      url: () => url,
+      query: queryFunction(service.store, service.config),
+      local: async () => undefined,
+    },
+    0,
+    '127.0.0.1',
+  );
+  url = `http://127.0.0.1:${server.port}`;
+  const succeedIndex = async (index: number) => {
+    const at = '2026-01-01T00:05:00.000Z';
+    const pod = aPod({ index, name: `${BIG_JOB}-${index}`, uid: `big-pod-${index}`, phase: 'Succeeded' });
+    await ingestAt(service, at, podObservedEvent(pod, job, at, { clusterId: BIG_CLUSTER }));
+    await reconcile({ ...service, clock: () => at }, jobStream(job, BIG_CLUSTER));
+  };
+  return Object.assign(server, { url, succeedIndex });
+}
+
+/**
+ * Plays a trace of Job events: each run of events sharing an observedAt is ingested, then every
+ * Job seen is reconciled at that time; a Job's timer (deadline, backoff) fires as a Tick when
+ * the trace reaches its time, and the timers still pending fire after the last event.
+ */
+async function playJobsTrace(service: Service, path: string): Promise<void> {
+  const events = readPutEvents(path);
+  const jobs = new Map<string, StreamId>();
+  const timers = new Map<string, string>();
+  const settle = async (stream: StreamId, at: string) => {
+    const { wakeAt } = await reconcile({ ...service, clock: () => at }, stream);
+    if (wakeAt === undefined) timers.delete(streamKey(stream));
+    else timers.set(streamKey(stream), wakeAt);
+  };
+  const fireDue = async (until: string) => {
+    for (const [key, wakeAt] of [...timers].sort((a, b) => a[1].localeCompare(b[1]))) {
+      if (Date.parse(wakeAt) > Date.parse(until)) continue;
+      const stream = jobs.get(key)!;
+      await fireTimer(service.store, { stream, at: wakeAt }, wakeAt);
+      await settle(stream, wakeAt);
+    }
+  };
+  for (let i = 0; i < events.length; ) {
+    const at = events[i]!.detail.observedAt;
+    await fireDue(at);
+    for (; i < events.length && events[i]!.detail.observedAt === at; i++) {
+      // The sample holds events jobfold refuses (npm start lists them at /local/rejected).
+      const result = await ingest({ store: service.store, rejections: { reject: async () => {} }, clock: () => at }, events[i]);
+      if (result.status !== 'rejected') jobs.set(streamKey(result.stream), { ...result.stream });
+    }
+    for (const stream of jobs.values()) await settle(stream, at);
+  }
+  for (let round = 0; round < 10 && timers.size > 0; round++) await fireDue('9999-12-31T23:59:59Z');
+}
+
+/**
+ * An Indexed Job of 10,000 indexes, adopted mid-flight (its first observation reports
+ * completedIndexes 0-5999 and failedIndexes 6000-6199, backoffLimitPerIndex 0); then 300 pods
+ * run (6200..6499) and 100 more succeed (6500..6599); the other 3,400 indexes are pending.
+ */
+async function bigIndexedJob(service: Service): Promise<Job> {
+  const at = '2026-01-01T00:00:00.000Z';
+  const status = {
+    startTime: at,
+    succeeded: BIG.adoptedSucceeded,
+    failed: BIG.adoptedFailed,
+    completedIndexes: `0-${BIG.adoptedSucceeded - 1}`,
+    failedIndexes: `${BIG.adoptedSucceeded}-${BIG.adoptedSucceeded + BIG.adoptedFailed - 1}`,
+  };
+  const job = anIndexedJob(BIG.completions, { backoffLimitPerIndex: 0, parallelism: 400 }, { name: BIG_JOB, uid: 'big-job', status });
+  await ingestAt(service, at, jobObservedEvent(job, at, { clusterId: BIG_CLUSTER }));
+  const first = BIG.adoptedSucceeded + BIG.adoptedFailed;
+  for (let index = first; index < first + BIG.running + BIG.succeededPods; index++) {
+    const phase = index < first + BIG.running ? 'Running' : 'Succeeded';
+    const pod = aPod({ index, name: `${BIG_JOB}-${index}`, uid: `big-pod-${index}`, phase });
+    await ingestAt(service, at, podObservedEvent(pod, job, at, { clusterId: BIG_CLUSTER }));
+  }
+  await reconcile({ ...service, clock: () => at }, jobStream(job, BIG_CLUSTER));
+  return job;
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import type { Context, SQSEvent } from 'aws-lambda';
+import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
+import { fitRejection, MAX_ENTRY_BYTES } from '../../../functions/aws/fit-rejection.ts';
+import { createIngestHandler } from '../../../functions/handlers/ingest-handler.ts';
+import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { checkEntry, jsonDepth } from '../../../local/bus/put-events-request.ts';
+import { aJob, aPod, T0 } from '../../support/builders.ts';
+import { jobObservedEvent, podObservedEvent } from '../../support/inbound-events.ts';
+
+// Issue 14 §4 and §3 of "What to build": every inbound event is stored or refused with its
+// reason; validation at ingest matches what the store can hold; refusals fit their sink.
+
+const LONE = '\uD800';
+const job = aJob({}, { uid: 'refusals-job', name: 'refusals' });
+const pod = aPod({ name: 'p' });
+const valid = () => JSON.parse(JSON.stringify(podObservedEvent(pod, job, T0))) as Record<string, any>;
+
+function refusal(event: unknown) {
+  const result = parseAnyInbound(event);
+  expect(result.ok).toBe(false);
+  return result.ok ? [] : result.errors;
+}
+
+describe('ingest refuses what the store cannot hold, naming the field', () => {
+  it.each([
+    ['a lone surrogate in the namespace', (e: any) => { e.detail.object.metadata.namespace = `ns${LONE}`; }, 'detail.object.metadata.namespace'],
+    ['a lone surrogate in the owner uid', (e: any) => { e.detail.object.metadata.ownerReferences[0].uid = `u${LONE}`; }, 'detail.object.metadata.ownerReferences[0].uid'],
+    ['a lone surrogate in the eventId', (e: any) => { e.detail.eventId = `id${LONE}`; }, 'detail.eventId'],
+    ['a lone low surrogate in a label value', (e: any) => { e.detail.object.metadata.labels = { a: '\uDC00x' }; }, 'detail.object.metadata.labels.a'],
+    ['a lone surrogate in a key', (e: any) => { e.detail.object.metadata.labels = { [`k${LONE}`]: 'v' }; }, /detail\.object\.metadata\.labels\.k\uFFFD/],
+    ['a lone surrogate in an unknown top-level key', (e: any) => { e[`x${LONE}`] = 1; }, /^x\uFFFD$/],
+  ])('%s', (_name, mutate, path) => {
+    const event = valid();
+    mutate(event);
+    const [error] = refusal(event);
+    expect(error?.path).toEqual(typeof path === 'string' ? path : expect.stringMatching(path));
+    expect(error?.message).toMatch(/lone UTF-16 surrogate/);
+    expect(error?.path.isWellFormed()).toBe(true);
+  });
+
+  it('refuses an eventId of 256 characters but 768 bytes (issue 14 §4)', () => {
+    const event = valid();
+    event['detail'].eventId = '€'.repeat(256);
+    expect(refusal(event)).toContainEqual({ path: 'detail.eventId', message: 'must be at most 512 bytes of UTF-8' });
+  });
+
+  it('accepts an eventId of exactly 512 bytes, refuses 513', () => {
+    const at512 = valid();
+    at512['detail'].eventId = `${'€'.repeat(170)}ab`; // 510 + 2 bytes, 172 characters
+    expect(parseAnyInbound(at512).ok).toBe(true);
+    const at513 = valid();
+    at513['detail'].eventId = `${'€'.repeat(170)}abc`; // 510 + 3 = 513 bytes, 173 characters
+    expect(refusal(at513)).toContainEqual({ path: 'detail.eventId', message: 'must be at most 512 bytes of UTF-8' });
+  });
+
+  it('refuses an owner uid from the controller-uid label longer than 128 bytes', () => {
+    const event = valid();
+    delete event['detail'].object.metadata.ownerReferences;
+    event['detail'].object.metadata.labels = { 'batch.kubernetes.io/controller-uid': 'u'.repeat(200) };
+    // Label values are bounded at 63 by metadata validation; either refusal names the owner.
+    expect(refusal(event)[0]?.path).toMatch(/detail\.object\.metadata/);
+  });
+
+  it('refuses a container name longer than a DNS label (63)', () => {
+    const event = valid();
+    event['detail'].object.status.containerStatuses[0].name = 'c'.repeat(150_000);
+    expect(refusal(event).map((e) => e.path)).toContain('detail.object.status.containerStatuses[0].name');
+  });
+
+  it('accepts well-formed astral characters (surrogate pairs) in annotations', () => {
+    const event = valid();
+    event['detail'].object.metadata.annotations = { emoji: '😀' };
+    expect(parseAnyInbound(event).ok).toBe(true);
+  });
+});
+
+describe('fitRejection', () => {
+  const limit = MAX_ENTRY_BYTES - 1024;
+  it.each([
+    ['a 300 KB original', 'x'.repeat(300_000), 1],
+    ['an original of quotes and control characters (6 bytes each in JSON)', '"\u0001'.repeat(100_000), 1],
+    ['an original of astral characters', '😀'.repeat(100_000), 1],
+    ['40 errors of 10 KB each', 'y'.repeat(100_000), 40],
+  ])('cuts the whole rejection to fit one entry, by bytes, saying so: %s', (_name, original, count) => {
+    const errors = Array.from({ length: count }, (_, i) => ({ path: `p${i}`, message: 'm'.repeat(count > 1 ? 10_000 : 10) }));
+    const text = fitRejection(original, errors);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(limit);
+    const detail = JSON.parse(text);
+    expect(detail.truncated).toBe(true);
+    expect(original.startsWith(detail.original)).toBe(true);
+    expect(detail.errors.length).toBeGreaterThan(0);
+    expect(detail.reason).not.toBe('');
+  });
+
+  it('keeps a small rejection whole', () => {
+    const detail = JSON.parse(fitRejection('{}', [{ path: 'source', message: 'bad' }]));
+    expect(detail).toEqual({ errors: [{ path: 'source', message: 'bad' }], reason: 'source: bad', truncated: false, original: '{}' });
+  });
+});
+
+describe('the ingest handler on a message’s last receive', () => {
+  const context = { getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
+  const event = (receives: number): SQSEvent => ({
+    Records: [{
+      messageId: `m${receives}`, receiptHandle: 'r', body: JSON.stringify(jobObservedEvent(job, T0)),
+      attributes: { ApproximateReceiveCount: String(receives), SentTimestamp: '0', SenderId: 'e', ApproximateFirstReceiveTimestamp: '0' },
+      messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:eu-west-1:1:q', awsRegion: 'eu-west-1',
+    }],
+  });
+  class BrokenStore extends InMemoryEventStore {
+    override async append(): Promise<never> {
+      throw new Error('connect ECONNREFUSED');
+    }
+  }
+
+  it('fails the record for a retry before the last receive, and dead-letters it with the error on the last', async () => {
+    const rejected: { errors: readonly { message: string }[] }[] = [];
+    const handler = createIngestHandler({
+      store: new BrokenStore(), clock: () => T0, maxReceiveCount: 5,
+      rejections: { reject: async (_e, errors) => void rejected.push({ errors }) },
+    });
+    expect((await handler(event(4), context)).batchItemFailures).toEqual([{ itemIdentifier: 'm4' }]);
+    expect(rejected).toEqual([]);
+    expect((await handler(event(5), context)).batchItemFailures).toEqual([]);
+    expect(rejected[0]?.errors[0]?.message).toBe('dead-lettered after 5 receives: Error: connect ECONNREFUSED');
+  });
+});
+
+describe('the local bus', () => {
+  it('refuses a Detail nested 100,000 levels deep at PutEvents, as EventBridge does past 1000', () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const result = checkEntry({ Source: 'jobfold.cluster.a', DetailType: 'Pod Observed', Detail: deep });
+    expect(result).toEqual({ ok: false, errorCode: 'MalformedDetail', errorMessage: expect.stringMatching(/100000 levels deep.*up to 1000 levels/) });
+  });
+
+  it('accepts 1000 levels and measures depth outside strings only', () => {
+    expect(checkEntry({ Source: 's', DetailType: 'd', Detail: `${'{"a":'.repeat(1000)}1${'}'.repeat(1000)}` }).ok).toBe(true);
+    expect(jsonDepth('{"a":"{{{[[[\\"{{"}')).toBe(1);
+  });
+});

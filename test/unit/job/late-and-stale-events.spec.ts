@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { PodObserved } from '../../../shared/job/events.ts';
+import type { ObjectSequence } from '../../../shared/k8s/object-sequence.ts';
+import { aJob, aPod, at, jobObserved, podObserved, tick } from '../../support/builders.ts';
+import { given } from '../../support/job-spec.ts';
+
+// EventBridge neither orders nor deduplicates: an older observation of a pod can arrive after a
+// newer one. With the forwarder's stamp (docs/events.md, "Ordering") the fold ignores it; without
+// one, the Ready condition's transition time keeps readiness from flipping back.
+
+const job = aJob({ completions: 2, parallelism: 2 });
+const stamped = (event: PodObserved, epoch: number, seq: number): PodObserved => ({ ...event, sequence: { epoch, seq } });
+const notReady = (when: string, since?: string) =>
+  podObserved(aPod({ name: 'a', conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: since ?? at(0) }] }), when);
+const ready = (since: string, when: string) => podObserved(aPod({ name: 'a', ready: since }), when);
+
+describe('Late, stale and repeated pod observations', () => {
+  describe('with the forwarder\'s order stamp', () => {
+    it('a late older `not ready` after `ready` does not flip ready (the stamp decides, not the times)', () => {
+      given(job, stamped(ready(at(1), at(1)), 1, 2), stamped(notReady(at(2), at(2)), 1, 1))
+        .when({ now: at(2) })
+        .thenStatus({ ready: 1 });
+    });
+
+    it('a newer `not ready` does flip it', () => {
+      given(job, stamped(ready(at(1), at(1)), 1, 1), stamped(notReady(at(2), at(2)), 1, 2))
+        .when({ now: at(2) })
+        .thenStatus({ ready: 0 });
+    });
+
+    it('a relist (a later epoch) is newer than any watch event before it, whatever its seq', () => {
+      given(job, stamped(ready(at(1), at(1)), 1, 7), stamped(notReady(at(2), at(2)), 2, 1))
+        .when({ now: at(2) })
+        .thenStatus({ ready: 0 });
+    });
+
+    it('a watch event of an earlier epoch arriving after a relist is stale', () => {
+      given(job, stamped(notReady(at(2), at(2)), 2, 1), stamped(ready(at(1), at(1)), 1, 7))
+        .when({ now: at(2) })
+        .thenStatus({ ready: 0 });
+    });
+
+    it('the same stamp again (a replay) changes nothing', () => {
+      const first = stamped(ready(at(1), at(1)), 1, 1);
+      const replayed = { ...stamped(notReady(at(2)), 1, 1), eventId: 'another-id' };
+      given(job, first, replayed).when({ now: at(2) }).thenStatus({ ready: 1 });
+    });
+
+    it('a pod never moves back from Succeeded to Running', () => {
+      const done = stamped(podObserved(aPod({ name: 'a', phase: 'Succeeded' }), at(2)), 1, 3);
+      const late = stamped(podObserved(aPod({ name: 'a', ready: at(1) }), at(3)), 1, 2);
+      given(job, done, late).when({ now: at(3) }).thenStatus({ ready: 0, succeeded: 1 });
+    });
+  });
+
+  describe('without a stamp (older forwarders)', () => {
+    it('a late `not ready` from before the pod became ready does not flip ready', () => {
+      given(job, ready(at(1), at(1)), notReady(at(2), at(0)))
+        .when({ now: at(2) })
+        .thenStatus({ ready: 1 });
+    });
+
+    it('a `not ready` after the pod became ready does flip it', () => {
+      given(job, ready(at(1), at(1)), notReady(at(2), at(2)))
+        .when({ now: at(2) })
+        .thenStatus({ ready: 0 });
+    });
+  });
+});
+
+describe('Late and stale Job observations', () => {
+  const seq = (epoch: number, n: number): { sequence: ObjectSequence } => ({ sequence: { epoch, seq: n } });
+
+  it('an older spec (suspended) arriving after the newer one (resumed) is ignored', () => {
+    const suspended = { ...jobObserved(aJob({ completions: 2, parallelism: 2, suspend: true }), at(1)), ...seq(1, 1) };
+    const resumed = { ...jobObserved(aJob({ completions: 2, parallelism: 2, suspend: false }), at(2)), ...seq(1, 2) };
+    const outcome = given(null, resumed, { ...suspended, observedAt: at(3) }, tick(at(3))).when({ now: at(3) });
+    expect(outcome.state.spec?.suspend).toBe(false);
+    expect(outcome.log.filter((e) => e.type === 'JobObserved')).toHaveLength(2);
+  });
+
+  it('without stamps, the last Job observation folded wins (as before)', () => {
+    const suspended = jobObserved(aJob({ completions: 2, parallelism: 2, suspend: true }), at(1));
+    const resumed = jobObserved(aJob({ completions: 2, parallelism: 2, suspend: false }), at(2));
+    const outcome = given(null, resumed, { ...suspended, observedAt: at(3) }).when({ now: at(3) });
+    expect(outcome.state.spec?.suspend).toBe(true);
+  });
+});

@@ -1,0 +1,146 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EventStore, ReadOptions, ReadResult, StreamId } from '../../../shared/app/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { reconcile } from '../../../shared/app/reconcile.ts';
+import { explainJob } from '../../../shared/job/explain.ts';
+import { jobStatus } from '../../../shared/job/status.ts';
+import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
+import { foldJobLog } from '../../../functions/query/job-fold.ts';
+import { readLog } from '../../../functions/query/object-log.ts';
+import { ExplanationSchema } from '../../../functions/query/schemas/explanation-schemas.ts';
+import { jobPath, queryClient, type Get } from './support/query-client.ts';
+import { ingestAt, type Service } from './support/service-fleet.ts';
+
+// Given an Indexed Job of 60 pods whose long log holds a snapshot every 5 entries (and settled
+// pods archived out of them), when its status at every position, its explanation and its
+// history are queried, then each answer equals a replay of the log from the start, every entry
+// and every terminated pod is listed exactly once across pages, and the explanation reads only
+// a part of the log (issue 10: queries start from a snapshot at or before the position).
+
+const PODS = 60;
+
+/** The store, counting the log entries that reads return. */
+class CountingStore extends InMemoryEventStore {
+  entriesRead = 0;
+  override async read(stream: StreamId, options?: ReadOptions): Promise<ReadResult> {
+    const result = await super.read(stream, options);
+    this.entriesRead += result.entries.length;
+    return result;
+  }
+}
+
+let store: CountingStore;
+let get: Get;
+let stream: StreamId;
+let head: number;
+const path = (suffix = '') => jobPath('c1', 'ml', 'train', suffix);
+
+beforeAll(async () => {
+  store = new CountingStore();
+  const service: Service = { store, config: { gates: { PodFailurePolicyName: true }, validateSpecs: true }, snapshotEvery: 5 };
+  const trace = new TraceRecorder('2026-03-01T00:00:00Z', 'a1b2');
+  const job = trace.job('c1', 0, 'ml', 'train', {
+    completions: PODS, parallelism: PODS, completionMode: 'Indexed', backoffLimit: 100,
+    successPolicy: { rules: [{ succeededIndexes: '0' }] },
+  });
+  const pods = Array.from({ length: PODS }, (_, i) => trace.runPod(job, 1, i));
+  // Workers finish one per second, every fourth failing; the leader succeeds last; the cluster
+  // then deletes the pods jobfold asked to terminate.
+  for (let i = 1; i < PODS / 2; i++) trace.exitPod(pods[i]!, 1 + i, i % 4 === 0 ? 1 : 0);
+  trace.exitPod(pods[0]!, PODS, 0);
+  for (let i = PODS / 2; i < PODS; i++) trace.deletePod(pods[i]!, PODS + 5);
+  const entries = trace.entries.map((e) => ({ at: e.at, event: { source: e.Source, 'detail-type': e.DetailType, detail: JSON.parse(e.Detail) } }));
+  for (let i = 0; i < entries.length;) {
+    const at = entries[i]!.at;
+    const time = entries[i]!.event.detail.observedAt as string;
+    for (; i < entries.length && entries[i]!.at === at; i++) stream = await ingestAt(service, time, entries[i]!.event);
+    await reconcile({ ...service, clock: () => time }, stream);
+  }
+  head = (await store.read(stream)).head;
+  get = queryClient(service);
+});
+
+async function replayTo(seq: number) {
+  const { entries } = await readLog(store as EventStore, stream, (e) => e.seq <= seq);
+  return foldJobLog({ gates: { PodFailurePolicyName: true }, validateSpecs: true }, entries);
+}
+
+describe('a long history with snapshots at positions', () => {
+  it('has the history this spec is about: Complete, pods terminated, many snapshots', async () => {
+    const { state } = await replayTo(head);
+    expect(jobStatus(state).conditions.map((c) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
+    expect(head).toBeGreaterThan(120);
+    expect((await store.loadSnapshot(stream, { atOrBefore: head / 2 }))?.seq).toBeGreaterThan(head / 2 - 10);
+  });
+
+  it('answers status?at= every position as a replay from the start does', async () => {
+    for (let seq = 0; seq <= head; seq++) {
+      const { status, body } = await get(path('/status'), { at: String(seq) });
+      expect(status).toBe(200);
+      const { state } = await replayTo(seq);
+      expect(body.status, `at ${seq}`).toEqual(JSON.parse(JSON.stringify(jobStatus(state))));
+      expect(body.at.seq).toBe(seq);
+    }
+  });
+
+  it('answers status?at=<time> with the prefix recorded by then', async () => {
+    const { entries } = await readLog(store, stream);
+    for (const probe of [entries[0]!, entries[Math.floor(entries.length / 3)]!, entries.at(-1)!]) {
+      const { body } = await get(path('/status'), { at: probe.recordedAt });
+      const last = entries.filter((e) => e.recordedAt <= probe.recordedAt).at(-1)!;
+      expect(body.at).toEqual({ seq: last.seq, recordedAt: last.recordedAt });
+      expect(body.status).toEqual(JSON.parse(JSON.stringify(jobStatus((await replayTo(last.seq)).state))));
+    }
+    expect((await get(path('/status'), { at: '2020-01-01T00:00:00Z' })).body.at).toEqual({ seq: 0 });
+  });
+
+  it('explains the Job as a replay of the whole log does', async () => {
+    const { status, body } = await get(path('/explain'));
+    expect(status).toBe(200);
+    expect(ExplanationSchema.parse(body)).toEqual(body);
+    const { state, events } = await replayTo(head);
+    const full = JSON.parse(JSON.stringify(explainJob(state, events)));
+    expect(body.terminatedPods).toHaveLength(PODS / 2);
+    expect(body).toEqual(full);
+  });
+
+  it('explains without reading the log from the start: the tail, and a few entries around each decision', async () => {
+    const before = store.entriesRead;
+    const { body } = await get(path('/explain'), { podsAfter: String(head) });
+    expect(body.conditions.map((c: { decidedBy: number }) => c.decidedBy)).toEqual([expect.any(Number), expect.any(Number)]);
+    expect(store.entriesRead - before).toBeLessThan(head / 2);
+  });
+
+  it('pages the terminated pods: each exactly once, in log order, however small the page', async () => {
+    const { state, events } = await replayTo(head);
+    const expected = JSON.parse(JSON.stringify(explainJob(state, events).terminatedPods));
+    for (const limit of [1, 7, 29]) {
+      const listed: unknown[] = [];
+      let after = 0;
+      for (let page = 0; page < 200; page++) {
+        const { status, body } = await get(path('/explain'), { podsAfter: String(after), podsLimit: String(limit) });
+        expect(status).toBe(200);
+        listed.push(...body.terminatedPods);
+        if (body.terminatedPodsNextAfter === undefined) break;
+        expect(body.terminatedPodsNextAfter).toBeGreaterThan(after);
+        after = body.terminatedPodsNextAfter;
+      }
+      expect(listed).toEqual(expected);
+    }
+  });
+
+  it('pages the history at twice the page size and more: every entry exactly once, across snapshots', async () => {
+    const { entries } = await readLog(store, stream);
+    for (const limit of [1, 5, Math.ceil(head / 2) - 1, Math.ceil(head / 2)]) {
+      const seen: number[] = [];
+      let after = 0;
+      for (let page = 0; page <= head; page++) {
+        const { body } = await get(path('/history'), { after: String(after), limit: String(limit) });
+        seen.push(...body.entries.map((e: { seq: number }) => e.seq));
+        if (body.nextAfter === undefined) break;
+        after = body.nextAfter;
+      }
+      expect(seen, `limit ${limit}`).toEqual(entries.map((e) => e.seq));
+    }
+  });
+});
