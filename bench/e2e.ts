@@ -23,15 +23,15 @@ export interface E2eOptions {
 }
 
 export interface E2eFigures {
-  readonly e2eEventsPerSecond: number;
+  readonly smallJobsEventsPerSecond: number;
   readonly p50EventToCommandMs: number;
   readonly p99EventToCommandMs: number;
-  readonly wcuPerPodEvent: number;
+  readonly smallJobsWcuPerPodEvent: number;
   /** Context: the sizes measured, and conditional writes DynamoDB refused (billed, not reported). */
   readonly e2ePodEvents: number;
   readonly e2eLatencySamples: number;
   readonly rejectedWritesPerPodEvent: number;
-  /** The part of wcuPerPodEvent spent in reconcile's commits (transactions); the rest is mostly appends. */
+  /** The part of smallJobsWcuPerPodEvent spent in reconcile's commits (transactions); the rest is mostly appends. */
   readonly wcuCommitPerPodEvent: number;
 }
 
@@ -72,10 +72,10 @@ export async function runE2eBench(options: E2eOptions = {}): Promise<E2eFigures>
     await stack.whenQuiet(0);
     const latencies = await measureLatencies(stack, client, setup, leaders);
     return {
-      e2eEventsPerSecond: Math.round(podEvents / seconds),
+      smallJobsEventsPerSecond: Math.round(podEvents / seconds),
       p50EventToCommandMs: percentile(latencies, 0.5),
       p99EventToCommandMs: percentile(latencies, 0.99),
-      wcuPerPodEvent: round((after.writeUnits - before.writeUnits) / podEvents),
+      smallJobsWcuPerPodEvent: round((after.writeUnits - before.writeUnits) / podEvents),
       e2ePodEvents: podEvents,
       e2eLatencySamples: latencies.length,
       rejectedWritesPerPodEvent: round((after.rejectedWrites - before.rejectedWrites) / podEvents),

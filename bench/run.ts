@@ -3,10 +3,15 @@ import { decide, evolve, initialState, jobStatus, takeSnapshot, type JobEvent } 
 import { ObservationSchema } from '../shared/job/events.ts';
 import { initialRuleProgress, matchSuccessPolicy } from '../shared/policies/success-policy.ts';
 import { sixtyFourKiBIndexes, syntheticEvents, syntheticJob } from './synthetic-job.ts';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { runE2eBench } from './e2e.ts';
+import { runFleetListBench } from './fleet-list.ts';
+import type { ServicePathFigures } from './service-path.ts';
 import { runWhatIfFleetBench, WHATIF_BENCH_HELP } from './whatif-fleet.ts';
 
 const HELP = `Usage: npm run bench [-- --json] [-- --completions N] [-- --no-e2e] [-- --no-whatif] [-- --whatif-jobs N]
+                 [-- --service-pods N] [-- --no-service] [-- --no-fleet]
 
 Folds a synthetic Indexed Job (100,000 completions, >300,000 pod events, failures and a
 64 KiB success policy), deciding after every event, and prints figures:
@@ -16,11 +21,24 @@ Folds a synthetic Indexed Job (100,000 completions, >300,000 pod events, failure
   snapshotBytes         the largest serialized snapshot of the Job seen during the run (target < 350,000)
   peakRssMb             peak resident memory of the process
 and, through the local stack on DynamoDB Local (bench/e2e.ts; skipped with --no-e2e):
-  e2eEventsPerSecond    pod events per second from PutEvents to decided and published
+  smallJobsEventsPerSecond
+                        pod events per second of 20 small Jobs, PutEvents to decided and published
   p50EventToCommandMs, p99EventToCommandMs
-                        PutEvents accepted -> Pod Termination Requested published
-  wcuPerPodEvent        DynamoDB write units per pod event, amortized over ingest,
-                        reconcile and publish (ReturnConsumedCapacity)
+                        small Jobs: PutEvents accepted -> Pod Termination Requested published
+  smallJobsWcuPerPodEvent
+                        DynamoDB write units per pod event of those Jobs (ReturnConsumedCapacity)
+and the service path (bench/service-path.ts, in a child process; skipped with --no-service): one
+Indexed Job of --service-pods pods (default 10,000; leader success policy, some failures) fed
+through the local stack with the EventBridge SDK client, the cluster deleting each commanded pod:
+  e2eEventsPerSecond    pod events per second over the Job's life
+  wcuPerPodEvent        DynamoDB write units per pod event over the Job's life
+  perJobCeilingEventsPerSecond
+                        1000 WCU/s (a partition's limit) / wcuPerPodEvent, formula printed
+  lingeringPodsTerminatedOnce, podsCommandedTwiceOrMore, completeAfterDeletions
+                        every lingering pod terminated by exactly one command; Complete after
+  servicePeakRssMb      peak RSS of the process running the service
+and the fleet list (bench/fleet-list.ts; skipped with --no-fleet): 10,000 Jobs over 20 clusters,
+  fleetListSeconds      time to page through GET /v1/jobs, 100 a page (and one cluster's Jobs)
 ${WHATIF_BENCH_HELP}
 Timings are figures to compare, never test assertions.`;
 
@@ -122,6 +140,8 @@ const figures = {
   failed: final.failed,
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   ...(args.includes('--no-e2e') ? {} : await runE2eBench()),
+  ...(args.includes('--no-service') ? {} : servicePath(numberArg('--service-pods') ?? 10_000)),
+  ...(args.includes('--no-fleet') ? {} : await runFleetListBench()),
   ...(args.includes('--no-whatif') ? {} : await runWhatIfFleetBench(whatIfJobs)),
 };
 
@@ -134,4 +154,16 @@ if (json) console.log(JSON.stringify(figures));
 else {
   console.log('jobfold bench: synthetic Indexed Job');
   for (const [k, v] of Object.entries(figures)) console.log(`  ${k.padEnd(24)} ${Array.isArray(v) ? v.join(', ') : v}`);
+}
+
+function numberArg(name: string): number | undefined {
+  const at = args.indexOf(name);
+  return at >= 0 ? Number(args[at + 1]) : undefined;
+}
+
+/** In a child process, so its peak RSS is the service's own, not the fold's above. */
+function servicePath(pods: number): ServicePathFigures {
+  const script = fileURLToPath(new URL('./service-path.ts', import.meta.url));
+  const output = execFileSync(process.execPath, [script, '--json', '--pods', String(pods)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as ServicePathFigures;
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { CLIENT_HELP_LINES, isClientCommand, runClientCommand } from './client/client-commands.ts';
 import { conformanceCommand } from './conformance-command.ts';
 import { docsCommand } from './docs-command.ts';
 import { replayCommand } from './replay-command.ts';
@@ -6,7 +7,10 @@ import { whatIfCommand } from './whatif-command.ts';
 
 const HELP = `Usage: jobfold <command> [options]
 
-Commands:
+Commands for the API (default http://127.0.0.1:3000; --endpoint URL or JOBFOLD_ENDPOINT):
+${CLIENT_HELP_LINES}
+
+Commands on files:
   replay FILE      fold a Job or JobSet (scenario or JSONL trace), describe and explain it
   whatif …         refold a Job (FILE, stored Job or the fleet) under a patched spec
   conformance      run the conformance corpora (../shared/conformance)
@@ -15,7 +19,8 @@ Commands:
 Run "jobfold <command> --help" for the options of a command.`;
 
 const [command, ...args] = process.argv.slice(2);
-switch (command) {
+if (isClientCommand(command)) process.exitCode = await runClientCommand(command, args);
+else switch (command) {
   case 'replay':
     process.exitCode = replayCommand(args);
     break;

@@ -122,6 +122,7 @@ export async function startForwarder(deps: ForwarderDependencies): Promise<Runni
           queueUrl: config.queueUrl,
           dlqUrl: config.dlqUrl,
           clusterId: config.clusterId,
+          ...(config.namespace ? { namespace: config.namespace } : {}),
           kube: createKubeOps(deps.kubeConfig),
           metrics,
           log,

@@ -32,6 +32,7 @@ export const METRIC_HELP = {
   forwarder_tombstones_total: 'Deletions found by a relist rather than a watch event, by kind.',
   forwarder_commands_total: 'Commands received, by detail-type and outcome (done, transient, poison, ignored).',
   forwarder_dead_letters_total: 'Messages sent to the DLQ, by reason.',
+  forwarder_commands_refused_total: 'Commands refused (pod not owned by the command\'s Job, namespace not watched, ...), by type and reason.',
   forwarder_sqs_errors_total: 'Failed SQS calls, by operation.',
 } as const;
 export type MetricName = keyof typeof METRIC_HELP;

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import { Rule, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { CompositePrincipal, OpenIdConnectPrincipal, OpenIdConnectProvider, PolicyStatement, Role, ServicePrincipal,
@@ -78,13 +78,18 @@ export function outputPrefix(clusterId: string): string {
  * the cluster has an IAM OIDC provider configured, the same service account through IRSA.
  */
 function forwarderPrincipal(scope: Construct, cluster: ClusterSettings, sa: ServiceAccountRef): IPrincipal {
+  // Bound to this cluster: the EKS cluster that asks (aws:SourceArn) and the tag it sets.
+  const clusterArn = cluster.eksClusterArn
+    ?? Stack.of(scope).formatArn({ service: 'eks', resource: 'cluster', resourceName: cluster.eksClusterName ?? '' });
   const podIdentity = new ServicePrincipal('pods.eks.amazonaws.com', {
     conditions: {
       StringEquals: {
         'aws:RequestTag/kubernetes-namespace': sa.namespace,
         'aws:RequestTag/kubernetes-service-account': sa.name,
         ...(cluster.eksClusterName ? { 'aws:RequestTag/eks-cluster-name': cluster.eksClusterName } : {}),
+        'aws:SourceAccount': Stack.of(scope).account,
       },
+      ArnEquals: { 'aws:SourceArn': clusterArn },
     },
   }).withSessionTags();
   if (!cluster.oidcProviderArn) return podIdentity;

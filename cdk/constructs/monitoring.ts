@@ -6,7 +6,9 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { POWERTOOLS_ENVIRONMENT } from './service-function.ts';
@@ -22,29 +24,39 @@ export interface MonitoringProps {
   /** Every queue where a message means something was not processed. */
   readonly deadLetterQueues: Readonly<Record<string, IQueue>>;
   readonly ingestQueue: IQueue;
+  /** Each cluster's command queue, by cluster id: a dead forwarder leaves commands waiting. */
+  readonly commandQueues: Readonly<Record<string, IQueue>>;
   readonly api: HttpApi;
+  /** An existing topic for the alarms; without it the stack creates one (output AlarmTopicArn). */
   readonly alarmTopicArn?: string;
 }
 
+/** A forwarder polls continuously; a command 10 minutes old means no forwarder consumes it. */
+export const COMMAND_AGE_ALARM_SECONDS = 600;
+
 /**
  * Alarms on what needs a person (a dead letter, a function error, a stream falling behind) and
- * one dashboard of the whole path: events in, decisions, commands out, the API. Alarms notify
- * the SNS topic given as context `alarmTopicArn`, if any.
+ * one dashboard of the whole path: events in, decisions, commands out, the API. Every alarm
+ * notifies one SNS topic: the one given as context `alarmTopicArn`, else one the stack creates
+ * (encrypted with its own key, which CloudWatch may use); subscribe the on-call to it.
+ * docs/deploy.md lists every alarm, what it means and what to do.
  */
 export class Monitoring extends Construct {
   readonly alarms: Alarm[] = [];
   readonly dashboard: Dashboard;
+  readonly topic: ITopic;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
-    const action = props.alarmTopicArn ? new SnsAction(Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)) : undefined;
+    this.topic = props.alarmTopicArn ? Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn) : alarmTopic(this);
+    const action = new SnsAction(this.topic);
     const alarm = (name: string, metric: IMetric, threshold: number, description: string) => {
       const created = new Alarm(this, name, {
         metric, threshold, evaluationPeriods: 1, alarmDescription: description,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });
-      if (action) created.addAlarmAction(action);
+      created.addAlarmAction(action);
       this.alarms.push(created);
     };
 
@@ -60,6 +72,16 @@ export class Monitoring extends Construct {
       alarm(`${name}IteratorAge`, fn.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum' }), ITERATOR_AGE_ALARM_MS,
         `${name} is behind the table stream by 5 minutes or more; records expire after 24 h.`);
     }
+    for (const [cluster, queue] of Object.entries(props.commandQueues)) {
+      alarm(`CommandsAge-${cluster}`, queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }), COMMAND_AGE_ALARM_SECONDS,
+        `A command for cluster ${cluster} has waited 10 minutes or more: its forwarder is not consuming (down, or no access to the queue).`);
+    }
+    alarm('ApiServerErrors', props.api.metricServerError({ period: PERIOD, statistic: 'Sum' }), 1,
+      'The query API answered 5xx: the Query function log group has the error.');
+    alarm('JobsStalled', jobfoldMetric('jobs_stalled'), 1,
+      'A Job could not be decided and was parked: GET /v1/jobs shows it with stalled.error (docs/deploy.md, "Stalled Jobs").');
+    alarm('EventsDeadLettered', jobfoldMetric('events_dead_lettered_total'), 1,
+      'An inbound event failed every ingest attempt; it is in the rejected-events queue with the error.');
     alarm('IngestBacklog', props.ingestQueue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }), 300,
       'Cluster events have waited 5 minutes or more in the ingest queue.');
 
@@ -101,4 +123,11 @@ function jobfoldMetric(name: string, statistic = 'Sum'): Metric {
     period: PERIOD,
     label: statistic === 'Sum' ? name : `${name} ${statistic}`,
   });
+}
+
+/** The stack's own alarm topic: TLS only, encrypted with a key CloudWatch may use to publish. */
+function alarmTopic(scope: Construct): Topic {
+  const key = new Key(scope, 'AlarmTopicKey', { enableKeyRotation: true, description: 'jobfold alarm topic' });
+  key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
+  return new Topic(scope, 'AlarmTopic', { displayName: 'jobfold alarms', masterKey: key, enforceSSL: true });
 }

@@ -4,6 +4,7 @@ import { EventBus } from 'aws-cdk-lib/aws-events';
 import type { Construct } from 'constructs';
 import { ClusterConnection, outputPrefix } from '../constructs/cluster-connection.ts';
 import { IngestPath } from '../constructs/ingest-path.ts';
+import { restrictBusSources } from '../constructs/bus-source-policy.ts';
 import { Monitoring } from '../constructs/monitoring.ts';
 import { QueryApi } from '../constructs/query-api.ts';
 import { StreamConsumers } from '../constructs/stream-consumers.ts';
@@ -30,8 +31,8 @@ export class ServiceStack extends Stack {
     super(scope, id, props);
     const { table, settings } = props;
 
-    // One custom bus for cluster events in, commands out, and rejections; no resource policy,
-    // so only principals of this account that IAM allows can put events on it.
+    // One custom bus for cluster events in, commands out, and rejections. Its resource policy
+    // (bus-source-policy.ts) keeps each of jobfold's sources to the one role that owns it.
     this.bus = new EventBus(this, 'Bus', { description: 'jobfold: cluster events in, commands out' });
 
     const ingest = new IngestPath(this, 'Ingest', { bus: this.bus, table });
@@ -51,8 +52,13 @@ export class ServiceStack extends Stack {
       }));
     }
     this.clusters = clusters;
+    restrictBusSources(this.bus, {
+      control: required(consumers.publish.role, 'publish function role'),
+      ingest: required(ingest.function.role, 'ingest function role'),
+      clusters: new Map([...clusters].map(([id, c]) => [id, c.role])),
+    });
 
-    new Monitoring(this, 'Monitoring', {
+    const monitoring = new Monitoring(this, 'Monitoring', {
       functions: {
         Ingest: ingest.function, Reconcile: consumers.reconcile, Publish: consumers.publish,
         Timers: timers.function, Query: query.function,
@@ -67,10 +73,12 @@ export class ServiceStack extends Stack {
         ...Object.fromEntries([...clusters].map(([id, c]) => [`CommandsDlq-${id}`, c.queues.deadLetterQueue])),
       },
       ingestQueue: ingest.queues.queue,
+      commandQueues: Object.fromEntries([...clusters].map(([id, c]) => [id, c.queues.queue])),
       api: query.api,
       ...(settings.alarmTopicArn ? { alarmTopicArn: settings.alarmTopicArn } : {}),
     });
 
+    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'Every alarm notifies this topic; subscribe the on-call' });
     new CfnOutput(this, 'BusName', { value: this.bus.eventBusName, description: 'JOBFOLD_EVENT_BUS_NAME for forwarders' });
     new CfnOutput(this, 'BusArn', { value: this.bus.eventBusArn });
     new CfnOutput(this, 'ApiUrl', { value: query.stage.url, description: 'Query API; requests are SigV4-signed' });
@@ -80,4 +88,9 @@ export class ServiceStack extends Stack {
     });
     new CfnOutput(this, 'RejectedEventsQueueUrl', { value: ingest.rejected.queueUrl });
   }
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`the ${what} is needed for the bus policy`);
+  return value;
 }

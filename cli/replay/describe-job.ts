@@ -71,7 +71,7 @@ function describeConditions(explanation: Explanation): string[] {
 }
 
 /** `rule 0 "ExitCode2": FailJob on exit code of main In [2]`. */
-function failureRuleText(rule: PodFailurePolicyRule, index: number): string {
+export function failureRuleText(rule: PodFailurePolicyRule, index: number): string {
   const name = rule.name === undefined ? '' : ` "${rule.name}"`;
   const action = rule.action ?? '<no action>';
   const exit = rule.onExitCodes;
@@ -82,7 +82,7 @@ function failureRuleText(rule: PodFailurePolicyRule, index: number): string {
 }
 
 /** Go-style short duration: 5m35s, 1h2m, 42s. */
-function formatDuration(ms: number): string {
+export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);

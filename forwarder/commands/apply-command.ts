@@ -1,5 +1,5 @@
 import type { V1Job } from '@kubernetes/client-node';
-import { JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../../shared/job/constants.ts';
+import { CONTROLLER_UID_LABEL, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../../shared/job/constants.ts';
 import { stableHash } from '../../shared/job/stable-hash.ts';
 import { trimJob } from '../trim.ts';
 import { applyJobSetCommand } from './apply-jobset-command.ts';
@@ -22,8 +22,7 @@ export async function applyCommand(command: Command, kube: KubeOps): Promise<Out
   try {
     switch (command.type) {
       case 'TerminatePod':
-        // 404: already gone. 409: the name now belongs to another pod, which must live.
-        return done(await kube.deletePod(command.namespace, command.podName, command.podUid));
+        return await terminatePod(command, kube);
       case 'CreatePod':
         return await createPod(command, kube);
       case 'UpdateJobStatus':
@@ -46,6 +45,26 @@ export async function applyCommand(command: Command, kube: KubeOps): Promise<Out
 }
 
 type CommandOf<T extends Command['type']> = Extract<Command, { type: T }>;
+
+/**
+ * Deletes a pod only if it belongs to the command's Job: its controller ownerReference (or,
+ * without one, the label batch.kubernetes.io/controller-uid) is the command's jobUid. It is
+ * read in the command's namespace, so it is in that namespace. Any other pod is refused as
+ * poison (logged, counted, dead-lettered): a command naming it is forged or broken.
+ */
+async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps): Promise<Outcome> {
+  const pod = await kube.readPod(command.namespace, command.podName);
+  if (!pod) return done('not-found');
+  if (pod.metadata?.uid !== command.podUid) return done('uid-mismatch'); // the name belongs to another pod now
+  const controller = pod.metadata?.ownerReferences?.find((r) => r.controller === true);
+  const owner = controller ? controller.kind === 'Job' && controller.uid : pod.metadata?.labels?.[CONTROLLER_UID_LABEL];
+  if (owner !== command.jobUid) {
+    const message = `pod ${command.namespace}/${command.podName} is not controlled by Job ${command.jobName} (uid ${command.jobUid}); refusing to delete it`;
+    return { kind: 'poison', reason: 'pod-not-owned-by-job', message };
+  }
+  // 404: gone meanwhile. 409: the name now belongs to another pod, which must live.
+  return done(await kube.deletePod(command.namespace, command.podName, command.podUid));
+}
 
 async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promise<Outcome> {
   const { job, outcome } = await managedJob(command, kube);

@@ -25,6 +25,8 @@ export interface CommandConsumerOptions {
   /** Where poison messages go; without one they stay for the queue's own redrive policy. */
   readonly dlqUrl: string | undefined;
   readonly clusterId: string;
+  /** The one namespace the forwarder watches, if it watches one: commands elsewhere are refused. */
+  readonly namespace?: string;
   readonly kube: KubeOps;
   readonly metrics: Metrics;
   readonly log: Logger;
@@ -100,9 +102,12 @@ export class CommandConsumer {
       case 'command': {
         const { command } = parsed;
         const at = { ...fields, type: command.type, commandId: command.commandId, namespace: command.namespace, job: command.jobName };
-        const outcome: Outcome = this.#applied.has(command.commandId)
-          ? { kind: 'done', note: 'duplicate' }
-          : await applyCommand(command, this.#o.kube);
+        const watched = this.#o.namespace;
+        const outcome: Outcome = watched !== undefined && command.namespace !== watched
+          ? { kind: 'poison', reason: 'outside-watched-namespace', message: `namespace ${command.namespace} is not the watched namespace ${watched}` }
+          : this.#applied.has(command.commandId)
+            ? { kind: 'done', note: 'duplicate' }
+            : await applyCommand(command, this.#o.kube);
         switch (outcome.kind) {
           case 'done':
             this.#applied.add(command.commandId);
@@ -114,6 +119,8 @@ export class CommandConsumer {
             this.#o.log.warn('command failed; it will be redelivered', { ...at, error: outcome.error });
             return this.#retryLater(message);
           case 'poison':
+            this.#o.log.error('command refused', { ...at, reason: outcome.reason, message: outcome.message });
+            this.#o.metrics.inc('forwarder_commands_refused_total', { type: command.type, reason: outcome.reason });
             return this.#deadLetter(message, outcome.reason, outcome.message, command.type);
           default: {
             const _exhaustive: never = outcome;

@@ -69,6 +69,8 @@ export type PoisonReason =
   | 'invalid-detail'
   | 'wrong-cluster'
   | 'job-not-managed'
+  | 'pod-not-owned-by-job'
+  | 'outside-watched-namespace'
   | 'rejected-by-api-server';
 
 export type ParsedMessage =

@@ -5,7 +5,7 @@ import { VersionConflictError } from '../../shared/app/event-store.ts';
 import type { CommitInput, LogEntry, NewEntry, StreamId } from '../../shared/app/event-store.ts';
 import { commandItem } from './dynamodb-outbox.ts';
 import { summaryItem } from './dynamodb-projection.ts';
-import { entryFromItem, entryItem, num, readNumber, readString, str } from './item-codec.ts';
+import { entryFromItem, entryItem, hashAt, HASH_ATTR, num, readNumber, readString, str } from './item-codec.ts';
 import { backoff } from './metered-table.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
@@ -43,8 +43,10 @@ export async function commitTransaction(
     if (pending.entries.some((e) => e.eventId === entry.eventId)) pending.duplicates.push(entry.eventId);
     else pending.entries.push(entry);
   }
+  // The entries chain on from the one at the head (the transaction fails if the head moved).
+  const prevHash = input.entries.length > 0 ? await hashAt(table, pk, head) : undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { actions, described, appended } = build(table, pk, stream, input, head, pending);
+    const { actions, described, appended } = build(table, pk, stream, input, head, pending, prevHash);
     if (actions.length === 0) return { head, appended: [], duplicates: pending.duplicates };
     try {
       await table.transactWrite(actions, randomUUID());
@@ -61,7 +63,8 @@ export async function commitTransaction(
 type Attempt = { actions: TransactWriteItem[]; described: Action[]; appended: Item[] };
 
 /** The transaction for what is still pending; `described[i]` says what `actions[i]` is. */
-function build(table: MeteredTable, pk: string, stream: StreamId, input: CommitInput, head: number, pending: Pending): Attempt {
+function build(table: MeteredTable, pk: string, stream: StreamId, input: CommitInput, head: number, pending: Pending, prevHash: string | undefined): Attempt {
+  let prev = prevHash;
   const actions: TransactWriteItem[] = [];
   const described: Action[] = [];
   const appended: Item[] = [];
@@ -78,7 +81,8 @@ function build(table: MeteredTable, pk: string, stream: StreamId, input: CommitI
         ExpressionAttributeNames: { '#seq': ATTR.seq }, ExpressionAttributeValues: { ':from': num(from), ':to': num(seq) },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } });
     described.push({ kind: 'marker', eventId: entry.eventId });
-    const item = entryItem(pk, entry, seq, input.recordedAt, writer);
+    const item = entryItem(pk, entry, seq, input.recordedAt, writer, prev);
+    prev = item[HASH_ATTR]?.S;
     appended.push(item);
     actions.push({ Put: { TableName: table.name, Item: item, ...absent } });
     described.push({ kind: 'entry' });

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { AppendResult, LogEntry, NewEntry } from '../../shared/app/event-store.ts';
-import { entryFromItem, entryItem, num, readNumber, readString, str } from './item-codec.ts';
+import { entryFromItem, entryItem, hashAt, num, readNumber, readString, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 
@@ -79,8 +79,9 @@ async function appendOne(
   const claim = await putIfAbsent(table, markerItem(pk, entry.eventId, head + 1, writer));
   let seq = claim === undefined ? head + 1 : readNumber(claim, ATTR.seq);
   for (let attempt = 0; attempt < MAX_PLACEMENT_ATTEMPTS; attempt++) {
-    // 2. Put the event at the claimed seq.
-    const item = entryItem(pk, entry, seq, recordedAt, writer);
+    // 2. Put the event at the claimed seq, chained to the entry before it (which exists: a seq
+    //    is only ever claimed at head + 1).
+    const item = entryItem(pk, entry, seq, recordedAt, writer, await hashAt(table, pk, seq - 1));
     const taken = await putIfAbsent(table, item);
     if (taken === undefined) return { seq, appended: entryFromItem(item) };
     if (readString(taken, ATTR.eventId) === entry.eventId) {

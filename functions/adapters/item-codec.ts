@@ -4,6 +4,8 @@ import { toJson } from '../../shared/app/event-store-limits.ts';
 import type { LogEntry, NewEntry } from '../../shared/app/event-store.ts';
 import type { Item } from './metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
+import { entryHash, GENESIS_HASH } from '../../shared/log/hash-chain.ts';
+import type { MeteredTable } from './metered-table.ts';
 
 // JSON values (event bodies, summaries, commands, snapshots) are stored as JSON text, or as
 // brotli-compressed JSON in a binary attribute when that is smaller. A ~1 KB pod event shrinks
@@ -65,8 +67,14 @@ export function readNumber(item: Item, name: string): number {
 }
 
 /** The log item of one entry; `writer` is the nonce of the call that writes it. */
-export function entryItem(pk: string, entry: NewEntry, seq: number, recordedAt: string, writer: string): Item {
+/** The entry's link in the log's hash chain (shared/log/hash-chain.ts), over the LogEntry read() returns. */
+export const HASH_ATTR = 'hash';
+
+/** The log item of an entry; with `prevHash`, it carries its chain hash (`hash`). */
+export function entryItem(pk: string, entry: NewEntry, seq: number, recordedAt: string, writer: string, prevHash?: string): Item {
+  const logged = { eventId: entry.eventId, type: entry.type, observedAt: entry.observedAt, body: entry.body, seq, recordedAt };
   return {
+    ...(prevHash === undefined ? {} : { [HASH_ATTR]: str(entryHash(prevHash, logged)) }),
     [ATTR.pk]: str(pk),
     [ATTR.sk]: str(keys.entry(seq)),
     [ATTR.type]: str(ITEM_TYPE.entry),
@@ -88,5 +96,18 @@ export function entryFromItem(item: Item): LogEntry {
     body: readJson(item, ATTR.body),
     seq: readNumber(item, ATTR.seq),
     recordedAt: readString(item, ATTR.recordedAt),
+    ...(item[HASH_ATTR]?.S === undefined ? {} : { hash: item[HASH_ATTR].S }),
   };
+}
+
+/** The chain hash of the entry at `seq` (the genesis hash before seq 1, or for an entry without one). */
+export async function hashAt(table: MeteredTable, pk: string, seq: number): Promise<string> {
+  if (seq < 1) return GENESIS_HASH;
+  const item = await table.get({
+    Key: { [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.entry(seq)) },
+    ProjectionExpression: '#hash',
+    ExpressionAttributeNames: { '#hash': HASH_ATTR },
+    ConsistentRead: true,
+  });
+  return item?.[HASH_ATTR]?.S ?? GENESIS_HASH;
 }

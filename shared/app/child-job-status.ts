@@ -34,12 +34,14 @@ export function childJobStatusEntry(state: JobState, now: string): { stream: Str
       })),
     },
   };
-  // Named by the status, so an unchanged status is stored once however often the Job is
-  // reconciled. (A status that comes back after another, ready 1 → 0 → 1, is then not stored
-  // again; the JobSet acts on failures and completions, which never come back.)
-  const eventId = `${identity.uid}/status/${stableHash(job)}`;
+  // Named by the status and its version (shared/job/child-status-version.ts): an unchanged
+  // status is stored once however often the Job is reconciled, and a status that comes back
+  // after another (ready 1 → 0 → 1) is a new version, stored and forwarded again. `sequence`
+  // (the Job log's position) lets the JobSet fold drop a status that arrives after a newer one.
+  const eventId = `${identity.uid}/status/${state.childStatusVersion}/${stableHash(job)}`;
+  const sequence = { epoch: 0, seq: Math.max(1, state.position) };
   return {
     stream: { kind: 'JobSet', clusterId: identity.clusterId, namespace: identity.namespace, uid: owner.uid },
-    entry: { eventId, type: 'JobObserved', observedAt: now, body: { type: 'JobObserved', at: now, eventId, job } },
+    entry: { eventId, type: 'JobObserved', observedAt: now, body: { type: 'JobObserved', at: now, eventId, sequence, job } },
   };
 }

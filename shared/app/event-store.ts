@@ -19,8 +19,12 @@ export type NewEntry = {
   body: unknown;
 };
 
-/** A stored event: `seq` is 1-based and gap-free within its stream. */
-export type LogEntry = NewEntry & { seq: number; recordedAt: string };
+/**
+ * A stored event: `seq` is 1-based and gap-free within its stream. `hash` links it into the
+ * stream's hash chain: entryHash(hash of seq − 1, or GENESIS_HASH for seq 1, this entry without
+ * `hash`) (shared/log/hash-chain.ts). Entries stored before the chain have none.
+ */
+export type LogEntry = NewEntry & { seq: number; recordedAt: string; hash?: string };
 
 /** A folded state as of `seq` (inclusive); `state` must be JSON data. */
 export type Snapshot = { seq: number; state: unknown };

@@ -1,3 +1,4 @@
+import { entryHash, GENESIS_HASH } from '../log/hash-chain.ts';
 import { checkCommit, checkEntries, checkLimit, checkSnapshotSeq, jsonCopy } from './event-store-limits.ts';
 import type { ArchivedPod } from '../job/snapshot.ts';
 import { VersionConflictError } from './event-store.ts';
@@ -130,7 +131,8 @@ export class InMemoryEventStore implements EventStore, PodArchive {
         continue;
       }
       const { eventId, type, observedAt, body } = entry;
-      const stored = jsonCopy({ eventId, type, observedAt, body, seq: record.entries.length + 1, recordedAt });
+      const logged = jsonCopy({ eventId, type, observedAt, body, seq: record.entries.length + 1, recordedAt });
+      const stored = { ...logged, hash: entryHash(record.entries.at(-1)?.hash ?? GENESIS_HASH, logged) };
       record.entries.push(stored);
       record.eventIds.add(entry.eventId);
       result.appended.push(jsonCopy(stored));

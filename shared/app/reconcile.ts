@@ -10,6 +10,7 @@ import { commitSteps, stepOutboxItem } from '../outbox/commit-steps.ts';
 import { publishedFromLog } from '../outbox/outbox-page.ts';
 import { pageDecisions } from '../reconcile/page-decisions.ts';
 import { decisionEntry, entryEvent } from './log-codec.ts';
+import { decisionRead, withRead } from '../audit/decision-read.ts';
 import { jobSummary } from './job-summary.ts';
 import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from './event-store-limits.ts';
 import type { PodArchive } from './pod-archive.ts';
@@ -80,7 +81,7 @@ export async function reconcile(deps: ReconcileDeps, stream: StreamId): Promise<
 
 async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: number): Promise<ReconcileOutcome> {
   const { store } = deps;
-  const { state, head, snapshotSeq, tail } = await loadState(deps, stream);
+  const { state, head, snapshotSeq, tail, headHash } = await loadState(deps, stream);
   const latestObservedAt = tail.reduce<string | undefined>(
     (latest, e) => ('observedAt' in e && (!latest || e.observedAt > latest) ? e.observedAt : latest),
     undefined,
@@ -105,7 +106,9 @@ async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: num
   // Terminations travel as log ranges; the other commands and condition changes go inline
   // with the first step, so no step lands a decision whose commands are not queued.
   const inline = outboundEvents(state.identity, managedBy, result.decisions, result.commands.filter((c) => c.type !== 'TerminatePod'));
-  const planned = decisions.map((decision, i) => ({ entry: decisionEntry(decision), inline: i === 0 ? inline : [], fromLog: publishedFromLog(decision) }));
+  // Each decision records what it read (docs/audit.md): the head, its chain hash, fold version, gates.
+  const read = decisionRead(head, tail.length > 0 ? headHash : await chainHeadAt(store, stream, head), deps.config);
+  const planned = decisions.map((decision, i) => ({ entry: withRead(decisionEntry(decision), read), inline: i === 0 ? inline : [], fromLog: publishedFromLog(decision) }));
   const steps = commitSteps(head, planned, deps.limits?.stepBytes);
   let at = head;
   for (const [i, step] of (steps.length > 0 ? steps : [undefined]).entries()) {
@@ -134,7 +137,7 @@ async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: num
 export async function loadState(
   deps: Pick<ReconcileDeps, 'store' | 'config'>,
   stream: StreamId,
-): Promise<{ state: JobState; head: number; snapshotSeq: number; tail: JobEvent[] }> {
+): Promise<{ state: JobState; head: number; snapshotSeq: number; tail: JobEvent[]; headHash?: string }> {
   const snapshot = await deps.store.loadSnapshot(stream);
   const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
   const snapshotSeq = snapshot?.seq ?? 0;
@@ -150,5 +153,13 @@ export async function loadState(
     restoreArchived(state, await deps.store.loadArchivedPods(stream, missing));
   }
   for (const event of tail) evolve(state, event);
-  return { state, head: Math.max(head, snapshotSeq), snapshotSeq, tail };
+  const headHash = (entries.at(-1) as { hash?: string } | undefined)?.hash;
+  return { state, head: Math.max(head, snapshotSeq), snapshotSeq, tail, ...(headHash === undefined ? {} : { headHash }) };
+}
+
+/** The chain hash of the entry at `head`, for a reconcile that read no new entry (a timer). */
+async function chainHeadAt(store: EventStore, stream: StreamId, head: number): Promise<string | undefined> {
+  if (head === 0) return undefined;
+  const { entries } = await store.read(stream, { afterSeq: head - 1, limit: 1 });
+  return (entries[0] as { hash?: string } | undefined)?.hash;
 }

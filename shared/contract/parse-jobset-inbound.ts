@@ -65,7 +65,7 @@ export function parseJobSetInbound(event: { source: string; 'detail-type': strin
 const ChildJobDeletedSchema = z.object({
   eventId: z.string().min(1),
   observedAt: TimeSchema,
-  object: z.object({ metadata: ObjectMetaSchema.pick({ name: true, namespace: true, ownerReferences: true }) }),
+  object: z.object({ metadata: ObjectMetaSchema.pick({ name: true, namespace: true, uid: true, ownerReferences: true }) }),
 });
 
 /**
@@ -83,7 +83,7 @@ export function childJobDeletion(clusterId: string, detail: unknown): { stream: 
   const id = `${eventId}/jobset`;
   return {
     stream: { kind: 'JobSet', clusterId, namespace: object.metadata.namespace ?? 'default', uid: owner.uid },
-    entry: { eventId: id, type: 'JobDeleted', observedAt, body: { type: 'JobDeleted', at: observedAt, eventId: id, name: object.metadata.name } },
+    entry: { eventId: id, type: 'JobDeleted', observedAt, body: { type: 'JobDeleted', at: observedAt, eventId: id, name: object.metadata.name, uid: object.metadata.uid } },
   };
 }
 

@@ -4,6 +4,7 @@ import { applyDecision } from './apply-decision.ts';
 import { observeJob } from './observe-job.ts';
 import { observePod, podDeleted } from './observe-pod.ts';
 import type { JobState } from './state.ts';
+import { trackChildStatus } from './child-status-version.ts';
 
 const isObservation = (event: JobEvent): boolean =>
   event.type === 'PodObserved' || event.type === 'PodDeleted' || event.type === 'JobObserved' || event.type === 'JobDeleted';
@@ -38,5 +39,6 @@ export function evolve(state: JobState, event: JobEvent): JobState {
     default:
       applyDecision(state, event);
   }
+  trackChildStatus(state);
   return state;
 }

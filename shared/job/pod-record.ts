@@ -23,10 +23,7 @@ export interface PodRecord extends PodFacts {
   terminationRequestedAt: number | undefined;
   /** Cleared when jobfold deletes the pod the way manageJob does (finalizer removed first). */
   hasFinalizer: boolean;
-  /**
-   * Managed Jobs: jobfold asked for the tracking finalizer's removal. Not persisted: after a
-   * restore the removal is asked once more, which the forwarder applies idempotently.
-   */
+  /** Managed Jobs: jobfold asked for the tracking finalizer's removal (once per pod). */
   finalizerRemovalRequested?: boolean;
   /** Restored from the pod archive (not persisted): already stored there, never rewritten. */
   fromArchive?: boolean;

@@ -1,5 +1,6 @@
 import { parseIndexes } from '../indexes/index-set.ts';
 import { rebuildAggregates } from './aggregates.ts';
+import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { jobSettings } from './job-settings.ts';
 import { isTerminalPhase, type PodRecord } from './pod-record.ts';
 import { initialState, type FoldConfig, type JobState } from './state.ts';
@@ -44,6 +45,9 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
   // A gone pod never counted that still holds its finalizer is not settled: its terminal state
   // may still arrive and count (archived records restore without the finalizer).
   if (pod.gone) return pod.counted !== 'none' || !pod.hasFinalizer;
+  // A managed Job's pod is settled once its tracking finalizer is seen gone: until then the
+  // removal may have to be asked for again (after a restore, or a command that was lost).
+  if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME && pod.hasFinalizer) return false;
   return isTerminalPhase(pod.phase) && (pod.counted !== 'none' || !pod.hasFinalizer);
 }
 
@@ -91,6 +95,8 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       finishedAt: state.finishedAt,
       observedAfterFinish: state.observedAfterFinish,
       jobOrder: state.jobOrder,
+      childStatusKey: state.childStatusKey,
+      childStatusVersion: state.childStatusVersion,
     },
     pods: live.map(encodePod),
   };
@@ -125,6 +131,8 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     finishedAt: s['finishedAt'],
     observedAfterFinish: s['observedAfterFinish'] ?? 0,
     jobOrder: s['jobOrder'],
+    childStatusKey: s['childStatusKey'] ?? '',
+    childStatusVersion: s['childStatusVersion'] ?? 0,
   });
   state.status = {
     ...s['status'],
@@ -190,10 +198,12 @@ const FINALIZER = 1;
 const READY = 2;
 const ASSIGNED = 4;
 const GONE = 8;
+const FINALIZER_REMOVAL_REQUESTED = 16;
 
 function encodePod(pod: PodRecord): unknown[] {
   const flags =
-    (pod.hasFinalizer ? FINALIZER : 0) | (pod.ready ? READY : 0) | (pod.assigned ? ASSIGNED : 0) | (pod.gone ? GONE : 0);
+    (pod.hasFinalizer ? FINALIZER : 0) | (pod.ready ? READY : 0) | (pod.assigned ? ASSIGNED : 0) | (pod.gone ? GONE : 0) |
+    (pod.finalizerRemovalRequested ? FINALIZER_REMOVAL_REQUESTED : 0);
   const tuple: unknown[] = [
     pod.uid,
     pod.name,
@@ -237,6 +247,7 @@ function decodePod(encoded: unknown): PodRecord {
     ready: (flags & READY) !== 0,
     assigned: (flags & ASSIGNED) !== 0,
     gone: (flags & GONE) !== 0,
+    ...((flags & FINALIZER_REMOVAL_REQUESTED) !== 0 ? { finalizerRemovalRequested: true } : {}),
     seq: at(6, 0),
     lastSeq: at(7, 0),
     counted: COUNTS[at(8, 0)] ?? 'none',

@@ -115,6 +115,12 @@ export interface JobState {
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */
   jobOrder: ObjectSequence | undefined;
+  /**
+   * What a JobSet reads of this Job's status (child-status-version.ts), and how many times it
+   * changed: a status that comes back to an earlier value is news again for the JobSet.
+   */
+  childStatusKey: string;
+  childStatusVersion: number;
 }
 
 /** An update refused as the API server refuses it, with upstream's field errors. */
@@ -167,5 +173,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     finishedAt: undefined,
     observedAfterFinish: 0,
     jobOrder: undefined,
+    childStatusKey: '',
+    childStatusVersion: 0,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ObjectSequenceSchema } from '../k8s/object-sequence.ts';
 import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
 import type { JobSetDecisionEvent } from './decision-events.ts';
 import { ChildJobSchema, JobSetSchema } from './schemas.ts';
@@ -28,6 +29,8 @@ export const JobSetDeletedSchema = z.object({ type: z.literal('JobSetDeleted'), 
 export const JobObservedSchema = z.object({
   type: z.literal('JobObserved'),
   ...envelope,
+  /** The snapshot's place among the Job's snapshots (its Job log position); a stale one is dropped. */
+  sequence: optional(ObjectSequenceSchema),
   job: ChildJobSchema,
 });
 
@@ -36,6 +39,8 @@ export const JobDeletedSchema = z.object({
   type: z.literal('JobDeleted'),
   ...envelope,
   name: z.string().min(1),
+  /** The deleted Job's uid: a snapshot of it arriving later does not bring it back. */
+  uid: optional(z.string()),
 });
 
 export const JobSetObservationSchema = z.discriminatedUnion('type', [

@@ -1,7 +1,8 @@
 import { observeChildJob } from './child-jobs.ts';
 import { updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
-import type { JobSetEvent, JobSetObserved } from './events.ts';
+import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
+import { isStaleObservation, type ObjectSequence } from '../k8s/object-sequence.ts';
 import { initialState, type ChildJobView, type JobSetState } from './state.ts';
 import { validateJobSet } from './validation.ts';
 
@@ -19,12 +20,15 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...next, deleted: true, lastObservation: position };
     case 'JobObserved': {
       const name = event.job.metadata.name;
-      const child = observeChildJob(state.children[name], event.job, position);
+      if (isLateChildSnapshot(state, event)) return { ...next, lastObservation: position };
+      const child = { ...observeChildJob(state.children[name], event.job, position), ...stamp(event.sequence) };
       return { ...next, lastObservation: position, children: { ...state.children, [name]: child } };
     }
     case 'JobDeleted': {
-      const { [event.name]: _gone, ...children } = state.children;
-      return { ...next, lastObservation: position, children };
+      const { [event.name]: gone, ...children } = state.children;
+      const uid = event.uid ?? gone?.uid;
+      const deletedChildUids = uid === undefined ? state.deletedChildUids : [...(state.deletedChildUids ?? []), uid];
+      return { ...next, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}) };
     }
     case 'JobSetConditionChanged':
       return { ...next, conditions: updateCondition(state.conditions, event.condition, event.at) };
@@ -110,6 +114,19 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     rejectionRecorded: sameErrors && base.rejectionRecorded,
   };
 }
+
+/**
+ * A child Job snapshot that changes nothing: one of a Job already seen deleted (it would bring
+ * the Job back into the JobSet), or one stamped older than the snapshot the view holds.
+ */
+function isLateChildSnapshot(state: JobSetState, event: JobObserved): boolean {
+  const uid = event.job.metadata.uid;
+  if (uid !== undefined && state.deletedChildUids?.includes(uid)) return true;
+  const known = state.children[event.job.metadata.name];
+  return known !== undefined && known.uid === uid && isStaleObservation(known.sequence, event.sequence);
+}
+
+const stamp = (sequence: ObjectSequence | undefined) => (sequence === undefined ? {} : { sequence });
 
 function withChild(
   state: JobSetState,

@@ -1,6 +1,7 @@
 import type { JobSetCondition } from './conditions.ts';
 import type { DefaultedJobSet } from './defaulting.ts';
 import type { JobSetValidationError } from './validation-error.ts';
+import type { ObjectSequence } from '../k8s/object-sequence.ts';
 
 /** The Failed condition of a failed child Job: what failure policy rules match on. */
 export interface JobFailure {
@@ -37,6 +38,8 @@ export interface ChildJobView {
   readonly terminating: boolean;
   /** Log position of the event that last shaped this view. */
   readonly observedAt: number;
+  /** The order stamp of the snapshot this view was built from, when it had one. */
+  readonly sequence?: ObjectSequence;
 }
 
 export type TerminalState = '' | 'Completed' | 'Failed';
@@ -54,6 +57,8 @@ export interface JobSetState {
   readonly rejectionRecorded: boolean;
   readonly deleted: boolean;
   readonly children: Readonly<Record<string, ChildJobView>>;
+  /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */
+  readonly deletedChildUids?: readonly string[];
   readonly conditions: readonly JobSetCondition[];
   readonly restarts: number;
   readonly restartsCountTowardsMax: number;

@@ -6,7 +6,7 @@ const OIDC = 'arn:aws:iam::123456789012:oidc-provider/oidc.eks.eu-west-1.amazona
 
 describe('per-cluster connections', () => {
   const { service } = synthApp({
-    clusters: ['alpha', { id: 'beta', eksClusterName: 'prod-beta', oidcProviderArn: OIDC }],
+    clusters: [{ id: 'alpha', eksClusterName: 'eks-alpha' }, { id: 'beta', eksClusterName: 'prod-beta', oidcProviderArn: OIDC }],
   });
   const id = (type: string, prefix: string) => {
     const found = resourcesOf(service, type).map(([i]) => i).filter((i) => i.startsWith(prefix));
@@ -24,9 +24,9 @@ describe('per-cluster connections', () => {
       return ['AWS::SQS::Queue', 'AWS::Events::Rule', 'AWS::IAM::Role', 'AWS::CloudWatch::Alarm']
         .map((type) => resourcesOf(template, type).length);
     };
-    const [none, one] = [counts(''), counts('alpha')];
-    // queue + DLQ, the command rule, the forwarder role, and the alarm on the cluster's DLQ
-    expect(one.map((n, i) => n - none[i]!)).toEqual([2, 1, 1, 1]);
+    const [none, one] = [counts(''), counts('alpha:eks-alpha')];
+    // queue + DLQ, the command rule, the forwarder role, and the alarms on the cluster's DLQ and command age
+    expect(one.map((n, i) => n - none[i]!)).toEqual([2, 1, 1, 2]);
   });
 
   it("sends a cluster only its own commands, not Job Condition Changed", () => {
@@ -34,7 +34,7 @@ describe('per-cluster connections', () => {
       EventPattern: {
         'source': ['jobfold.control'],
         'detail-type': ['Pod Termination Requested', 'Pod Creation Requested', 'Job Status Update Requested',
-          'Job Creation Requested', 'Job Deletion Requested', 'Job Suspension Requested', 'Job Resume Requested'],
+          'Pod Finalizer Removal Requested', 'Job Creation Requested', 'Job Deletion Requested', 'Job Suspension Requested', 'Job Resume Requested'],
         'detail': { clusterId: ['alpha'] },
       },
       Targets: [Match.objectLike({
@@ -70,13 +70,17 @@ describe('per-cluster connections', () => {
     ]);
   });
 
-  it("trusts EKS Pod Identity for the forwarder's service account", () => {
+  it("trusts EKS Pod Identity for the forwarder's service account, in its own EKS cluster only", () => {
     service.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: { Statement: [{
         Action: ['sts:AssumeRole', 'sts:TagSession'], Effect: 'Allow', Principal: { Service: 'pods.eks.amazonaws.com' },
-        Condition: { StringEquals: {
-          'aws:RequestTag/kubernetes-namespace': 'jobfold', 'aws:RequestTag/kubernetes-service-account': 'jobfold-forwarder',
-        } },
+        Condition: {
+          StringEquals: {
+            'aws:RequestTag/kubernetes-namespace': 'jobfold', 'aws:RequestTag/kubernetes-service-account': 'jobfold-forwarder',
+            'aws:RequestTag/eks-cluster-name': 'eks-alpha', 'aws:SourceAccount': { Ref: 'AWS::AccountId' },
+          },
+          ArnEquals: { 'aws:SourceArn': Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([':cluster/eks-alpha']) ] }) },
+        },
       }] },
     });
   });
@@ -103,6 +107,6 @@ describe('per-cluster connections', () => {
   });
 
   it('refuses two cluster ids that differ only in dashes, whose outputs would collide', () => {
-    expect(() => synthApp({ clusters: 'eu-1,eu1' })).toThrow(/differ only in dashes/);
+    expect(() => synthApp({ clusters: 'eu-1:a,eu1:b' })).toThrow(/differ only in dashes/);
   });
 });

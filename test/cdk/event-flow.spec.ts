@@ -6,7 +6,7 @@ import { resourcesOf, synthApp } from './synth-app.ts';
 describe('the event flow of the service stack', () => {
   let service: ReturnType<typeof synthApp>['service'];
   beforeAll(() => {
-    service = synthApp({ clusters: 'alpha' }).service;
+    service = synthApp({ clusters: 'alpha:eks-alpha' }).service;
   });
   const resources = () => service.toJSON()['Resources'] as Record<string, { Type: string; Properties: Record<string, any> }>;
   const logicalIdOf = (type: string, fragment: string) => {
@@ -17,9 +17,11 @@ describe('the event flow of the service stack', () => {
   const mappingOf = (fragment: string) =>
     resourcesOf(service, 'AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties['FunctionName'].Ref.includes(fragment))![1].Properties;
 
-  it('has one custom bus and no bus policy open to other accounts', () => {
+  it('has one custom bus whose policy only denies (nothing is opened to other accounts)', () => {
     service.resourceCountIs('AWS::Events::EventBus', 1);
-    service.resourceCountIs('AWS::Events::EventBusPolicy', 0);
+    const statements = resourcesOf(service, 'AWS::Events::EventBusPolicy').flatMap(([, p]) => [p.Properties['Statement'] ?? p.Properties['Policy']?.Statement].flat());
+    expect(statements.length).toBeGreaterThan(0);
+    for (const statement of statements) expect(statement.Effect).toBe('Deny');
   });
 
   it('routes every jobfold.cluster.* event to the ingest queue, dead-lettering what it cannot deliver', () => {

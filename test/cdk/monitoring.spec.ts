@@ -7,7 +7,7 @@ const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:jobfold-pager';
 describe('alarms and the dashboard', () => {
   let service: ReturnType<typeof synthApp>['service'];
   beforeAll(() => {
-    service = synthApp({ clusters: 'alpha', alarmTopicArn: TOPIC }).service;
+    service = synthApp({ clusters: 'alpha:eks-alpha', alarmTopicArn: TOPIC }).service;
   });
   const alarms = () => resourcesOf(service, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
 

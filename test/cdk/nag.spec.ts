@@ -9,7 +9,7 @@ import { appContext } from './synth-app.ts';
 
 const OIDC = 'arn:aws:iam::123456789012:oidc-provider/oidc.eks.eu-west-1.amazonaws.com/id/ABCDEF';
 const newApp = () => buildApp(new App({
-  context: appContext({ clusters: ['alpha', { id: 'beta', eksClusterName: 'prod-beta', oidcProviderArn: OIDC }] }),
+  context: appContext({ clusters: [{ id: 'alpha', eksClusterName: 'eks-alpha' }, { id: 'beta', eksClusterName: 'prod-beta', oidcProviderArn: OIDC }] }),
   builtinCloudFormationValidation: false,
 }));
 

@@ -3,6 +3,10 @@ import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
 import type { JobCommand } from '../../../shared/job/commands.ts';
 import { aJob, anIndexedJob, aPod, at, jobObserved, podObserved, tick, withSpec } from '../../support/builders.ts';
 import { given } from '../../support/job-spec.ts';
+import { decide } from '../../../shared/job/decide.ts';
+import { evolve } from '../../../shared/job/evolve.ts';
+import { restoreSnapshot, takeSnapshot } from '../../../shared/job/snapshot.ts';
+import { jobStatus } from '../../../shared/job/status.ts';
 
 // Managed Jobs (spec.managedBy: jobfold.io/job-controller): the tracking finalizer, the pods'
 // failure-count annotations, and the status written back as upstream writes it.
@@ -122,5 +126,20 @@ describe('A status that returns to an earlier value', () => {
     const ids = [first, ready, back].map((o) => statusSent(o.commands)?.commandId);
     expect(statusSent(back.commands)).toMatchObject({ status: { ready: 0 } });
     expect(new Set(ids).size).toBe(3);
+  });
+});
+
+describe('After the service restores a managed Job from a snapshot', () => {
+  it('remembers the finalizer removal it asked for, and keeps the pod live until the finalizer is seen gone', () => {
+    const job = aJob({ ...managed, completions: 2, parallelism: 2 });
+    const before = given(job, tick(at(0)), podObserved(aPod({ name: 'a' }), at(1)), podObserved(aPod({ name: 'b', phase: 'Succeeded' }), at(2)), tick(at(2)));
+    const { snapshot, archived } = takeSnapshot(before.when({ now: at(3) }).state);
+    expect(archived).toEqual([]);
+    const restored = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)));
+    expect(removals(decide(restored, at(4)).commands)).toEqual([]);
+    evolve(restored, { ...podObserved(aPod({ name: 'b', phase: 'Succeeded', finalizer: false }), at(5)), seq: restored.position + 1 });
+    expect(removals(decide(restored, at(5)).commands)).toEqual([]);
+    expect(jobStatus(restored).succeeded).toBe(1);
+    expect(takeSnapshot(restored).archived.map((p) => p.uid)).toEqual(['b']);
   });
 });

@@ -4,6 +4,7 @@ import { StoreLimitError, VersionConflictError } from '../../../../shared/app/ev
 import type { CommitInput, EventStore, StreamId } from '../../../../shared/app/event-store.ts';
 import { aCommand, aStream, aSummary, anEntry, at, T0 } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
+import { entryHash, GENESIS_HASH, verifyChain } from '../../../../shared/log/hash-chain.ts';
 
 const decision = (expectedHead: number, overrides: Partial<CommitInput> = {}): CommitInput => ({
   expectedHead,
@@ -29,8 +30,12 @@ export function describeCommitContract(factory: EventStoreFactory): void {
       const result = await store.commit(stream, decision(2));
 
       expect(result).toMatchObject({ head: 3, duplicates: [], snapshotSaved: false });
-      expect(result.appended).toEqual([{ eventId: 'd1', type: 'FailureTarget', observedAt: at(60), body: { reason: 'BackoffLimitExceeded' }, seq: 3, recordedAt: at(60) }]);
+      const [o1, o2] = (await store.read(stream)).entries;
+      const d1 = { eventId: 'd1', type: 'FailureTarget', observedAt: at(60), body: { reason: 'BackoffLimitExceeded' }, seq: 3, recordedAt: at(60) };
+      // The decision continues the hash chain from the entry at the head.
+      expect(result.appended).toEqual([{ ...d1, hash: entryHash(o2?.hash ?? '', d1) }]);
       expect((await store.read(stream)).entries.map((e) => [e.seq, e.eventId])).toEqual([[1, 'o1'], [2, 'o2'], [3, 'd1']]);
+      expect(verifyChain(GENESIS_HASH, [o1!, o2!, ...result.appended])).toBeUndefined();
       expect(await store.pendingOutbox(10)).toEqual([{ ...aCommand('c1'), stream }]);
       expect(await store.findJob({ ...stream, name: 'train' })).toMatchObject({ ...stream, name: 'train', latestCondition: { type: 'FailureTarget' } });
     });

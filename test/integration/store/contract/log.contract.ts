@@ -4,6 +4,7 @@ import { StoreLimitError } from '../../../../shared/app/event-store.ts';
 import type { EventStore } from '../../../../shared/app/event-store.ts';
 import { aStream, anEntry, at, noise, podEventBody, T0 } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
+import { chainEntries, GENESIS_HASH, verifyChain } from '../../../../shared/log/hash-chain.ts';
 
 /** Append and read: order, gap-free seqs, paging, idempotence, concurrent appenders. */
 export function describeLogContract(factory: EventStoreFactory): void {
@@ -21,10 +22,20 @@ export function describeLogContract(factory: EventStoreFactory): void {
 
       const { appended, duplicates } = await store.append(stream, entries, at(10));
 
-      const expected = entries.map((e, i) => ({ ...e, seq: i + 1, recordedAt: at(10) }));
+      // Each entry carries its link in the log's hash chain (shared/log/hash-chain.ts).
+      const expected = chainEntries(GENESIS_HASH, entries.map((e, i) => ({ ...e, seq: i + 1, recordedAt: at(10) })));
       expect(appended).toEqual(expected);
       expect(duplicates).toEqual([]);
       expect(await store.read(stream)).toEqual({ entries: expected, head: 3 });
+    });
+
+    it('chains every entry to the one before it, across appends', async () => {
+      const stream = aStream();
+      await store.append(stream, [anEntry('a'), anEntry('b')], T0);
+      await store.append(stream, [anEntry('c')], at(1));
+      const { entries } = await store.read(stream);
+      expect(entries.every((e) => /^[0-9a-f]{64}$/.test(e.hash ?? ''))).toBe(true);
+      expect(verifyChain(GENESIS_HASH, entries)).toBeUndefined();
     });
 
     it('continues the sequence across appends', async () => {

@@ -1,0 +1,30 @@
+import { formatExplanation, type Explanation } from '../../shared/job/explain.ts';
+import { formatJobSetExplanation, type JobSetExplanation } from '../../shared/jobset/explain.ts';
+import { ENDPOINT_HELP, OBJECT_OPTIONS, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
+import { human, machineOutput, parseOutput } from './render.ts';
+
+export const EXPLAIN_HELP = `Usage: jobfold explain job|jobset NAME --cluster C [-n NS] [--uid UID] [-o json|yaml]
+
+Why the Job or JobSet stands where it does: each condition with the rule that set it and the
+evidence in its log (event #N = log position), the pods jobfold terminated and why.
+
+Options:
+  --cluster C           the cluster it ran in (required)
+  -n, --namespace NS    its namespace (default "default")
+  --uid UID             that object, when the name was reused (default: the newest)
+  -o FORMAT             json or yaml
+${ENDPOINT_HELP}
+  -h, --help            this help`;
+
+export async function explainCommand(argv: readonly string[]): Promise<string> {
+  const { values, positionals } = parse(argv, OBJECT_OPTIONS);
+  if (values.help) return `${EXPLAIN_HELP}\n`;
+  if (positionals.length > 2) throw new UsageError(`one object at a time: ${positionals.slice(2).join(' ')}`);
+  const kind = kindOf(positionals[0], ['job', 'jobset']);
+  const path = objectPath(kind, positionals[1], values.cluster, values.namespace);
+  const format = parseOutput(values.output, ['table', 'json', 'yaml']);
+  const explanation = await clientFor(values.endpoint).get<unknown>(`${path}/explain`, { uid: values.uid });
+  if (format === 'json' || format === 'yaml') return machineOutput(explanation, format);
+  const text = kind === 'job' ? formatExplanation(explanation as Explanation) : formatJobSetExplanation(explanation as JobSetExplanation);
+  return `${human(text)}\n`;
+}

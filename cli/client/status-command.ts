@@ -1,0 +1,52 @@
+import { field, formatTable } from '../replay/table.ts';
+import { ENDPOINT_HELP, OBJECT_OPTIONS, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
+import { human, machineOutput, parseOutput } from './render.ts';
+
+export const STATUS_HELP = `Usage: jobfold status job NAME --cluster C [-n NS] [--at TIME|#N] [--uid UID] [-o json|yaml]
+
+The Job's status at a point of its history, folded by the service: after log entry #N, or
+after every entry recorded by TIME (RFC 3339). Default: now (the head of the log).
+
+Options:
+  --at TIME|#N          2026-01-01T00:05:00Z, or #42 (also 42): the log position
+  --cluster C           the cluster it ran in (required)
+  -n, --namespace NS    its namespace (default "default")
+  --uid UID             that Job, when the name was reused (default: the newest)
+  -o FORMAT             json or yaml
+${ENDPOINT_HELP}
+  -h, --help            this help`;
+
+interface StatusAt {
+  at: { seq: number; recordedAt?: string };
+  head: number;
+  outcome: string;
+  status: {
+    conditions: Array<{ type: string; status: string; reason: string; message: string }>;
+    active: number; ready: number; succeeded: number; failed: number; terminating: number;
+    startTime?: string; completionTime?: string; completedIndexes?: string; failedIndexes?: string;
+  };
+}
+
+export async function statusCommand(argv: readonly string[]): Promise<string> {
+  const { values, positionals } = parse(argv, { ...OBJECT_OPTIONS, at: { type: 'string' } });
+  if (values.help) return `${STATUS_HELP}\n`;
+  if (positionals.length > 2) throw new UsageError(`one Job at a time: ${positionals.slice(2).join(' ')}`);
+  const path = objectPath(kindOf(positionals[0], ['job']), positionals[1], values.cluster, values.namespace);
+  const format = parseOutput(values.output, ['table', 'json', 'yaml']);
+  const at = values.at?.replace(/^#/, '');
+  const result = await clientFor(values.endpoint).get<StatusAt>(`${path}/status`, { uid: values.uid, at });
+  if (format === 'json' || format === 'yaml') return machineOutput(result, format);
+  const { status } = result;
+  const lines = [
+    field('At', `#${result.at.seq} of ${result.head}${result.at.recordedAt ? ` (recorded ${result.at.recordedAt})` : ''}`),
+    field('Outcome', result.outcome),
+    field('Pods Statuses', `${status.active} Active (${status.ready} Ready) / ${status.succeeded} Succeeded / ${status.failed} Failed / ${status.terminating} Terminating`),
+  ];
+  if (status.startTime) lines.push(field('Start Time', status.startTime));
+  if (status.completionTime) lines.push(field('Completed At', status.completionTime));
+  if (status.completedIndexes) lines.push(field('Completed Indexes', status.completedIndexes));
+  if (status.failedIndexes) lines.push(field('Failed Indexes', status.failedIndexes));
+  const rows = status.conditions.map((c) => [c.type, c.status, c.reason, c.message]);
+  lines.push(...(rows.length === 0 ? [field('Conditions', '<none>')] : ['Conditions:', ...formatTable(['Type', 'Status', 'Reason', 'Message'], rows)]));
+  return `${human(lines.join('\n'))}\n`;
+}
