@@ -4,6 +4,7 @@ import { conformanceCommand } from './conformance-command.ts';
 import { docsCommand } from './docs-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { whatIfCommand } from './whatif-command.ts';
+import { auditCommand, verifyCommand } from './audit-command.ts';
 
 const HELP = `Usage: jobfold <command> [options]
 
@@ -13,6 +14,8 @@ ${CLIENT_HELP_LINES}
 Commands on files:
   replay FILE      fold a Job or JobSet (scenario or JSONL trace), describe and explain it
   whatif …         refold a Job (FILE, stored Job or the fleet) under a patched spec
+  audit C/NS/NAME  write a stored Job's self-contained audit export (JSON) to stdout
+  verify …         check an audit export or stored Job: hash chain and decisions
   conformance      run the conformance corpora (../shared/conformance)
   docs             regenerate docs/events.md, docs/schemas and docs/openapi.yaml
 
@@ -23,6 +26,12 @@ if (isClientCommand(command)) process.exitCode = await runClientCommand(command,
 else switch (command) {
   case 'replay':
     process.exitCode = replayCommand(args);
+    break;
+  case 'audit':
+    process.exitCode = await auditCommand(args);
+    break;
+  case 'verify':
+    process.exitCode = await verifyCommand(args);
     break;
   case 'whatif':
     process.exitCode = await whatIfCommand(args);

@@ -5,6 +5,7 @@ import { playJobScenario, scenarioGates } from './scenario/play-job-scenario.ts'
 import { describeJob } from './replay/describe-job.ts';
 import { replayJobSet } from './replay/jobset-replay.ts';
 import { loadReplayInput, type ReplayInput } from './replay/load-input.ts';
+import { progress } from './progress.ts';
 import { playJsonl } from './replay/play-jsonl.ts';
 import { parseReplayArgs, type ReplayArgs } from './replay/replay-args.ts';
 import { EXIT_BAD_INPUT, EXIT_USAGE, ReplayError } from './replay/replay-error.ts';
@@ -60,6 +61,8 @@ export function replayCommand(args: readonly string[], output: ReplayOutput = CO
   }
 }
 
+const PROGRESS_FROM_EVENTS = 10_000;
+
 function play(input: ReplayInput, args: ReplayArgs): ReplayRun {
   if (input.kind === 'scenario') {
     const { scenario } = input;
@@ -72,5 +75,11 @@ function play(input: ReplayInput, args: ReplayArgs): ReplayRun {
   if (args.at !== undefined && (args.at < 1 || args.at > input.lineCount)) {
     throw new ReplayError(`--at ${args.at}: the file has lines 1-${input.lineCount}`, EXIT_USAGE);
   }
-  return playJsonl(input.events, { gates: { ...JOBFOLD_DEFAULT_GATES, ...args.gates }, stopAfterLine: args.at });
+  // Large files show events/s and ETA on a terminal's stderr (nothing when piped).
+  const shown = input.events.length >= PROGRESS_FROM_EVENTS ? progress('replay', input.events.length) : undefined;
+  const run = playJsonl(input.events, {
+    gates: { ...JOBFOLD_DEFAULT_GATES, ...args.gates }, stopAfterLine: args.at, ...(shown ? { onProgress: (n: number) => shown.update(n) } : {}),
+  });
+  shown?.end();
+  return run;
 }

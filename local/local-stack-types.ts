@@ -20,6 +20,8 @@ export interface LocalStackOptions {
   /** Feed this trace (JSONL of PutEvents entries) once started; wins over `sample`. */
   readonly replay?: string;
   readonly pace?: Partial<TracePace>;
+  /** Show the feeding's progress (events/s, ETA) on stderr when it is a terminal. Default false. */
+  readonly progress?: boolean;
   /**
    * Keep DynamoDB Local's files, the command queues and the record of fed traces in this
    * directory; a trace already fed into it is not fed again. Default: in memory.

@@ -85,7 +85,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const whenQuiet = (horizonMs = SETTLE_HORIZON_MS) => runtime.whenQuiet(horizonMs);
   const jobs = () => jobDecisions(table, config, deliveries);
   const pace = { ...DEFAULT_PACE, ...options.pace };
-  const playDeps = { bus, whenQuiet: () => whenQuiet(), jobs };
+  const playDeps = { bus, whenQuiet: () => whenQuiet(), jobs, progress: options.progress ?? false };
   const resumedObjects = dataDir === undefined ? 0 : await resumeStoredWork(runtime.store, {
     reconcile: (stream) => runtime.reconciler.trigger(stream),
     publish: () => runtime.publisher.wake(),

@@ -34,7 +34,7 @@ async function main(): Promise<number> {
   let stack: LocalStack;
   try {
     stack = await startLocalStack({
-      port: args.port, sample: args.sample, replay: args.replay, pace: { speed: args.speed },
+      port: args.port, sample: args.sample, replay: args.replay, pace: { speed: args.speed }, progress: true,
       ...(args.data === undefined ? {} : { dataDir: args.data }),
     });
   } catch (error) {

@@ -56,6 +56,12 @@ export class ApiClient {
   constructor(endpoint: URL, env: Record<string, string | undefined> = process.env) {
     this.endpoint = endpoint;
     this.#signer = isLocal(endpoint) ? undefined : signerFor(regionOf(endpoint, env));
+    this.#signer?.catch(() => undefined); // reported by the first request
+  }
+
+  /** Whether requests are signed (any endpoint but the local stack). */
+  get signs(): boolean {
+    return this.#signer !== undefined;
   }
 
   /** GET `path` (under the endpoint's own path) with `query`; the raw answer, whatever its status. */

@@ -1,4 +1,5 @@
 import { ApiError } from './api-client.ts';
+import { consoleCommand } from './console-command.ts';
 import { UsageError } from './client-options.ts';
 import { describeCommand } from './describe-command.ts';
 import { explainCommand } from './explain-command.ts';
@@ -10,14 +11,15 @@ import { statusCommand } from './status-command.ts';
 // non-zero exit — 2 for a command line that cannot be run, 1 when the API refuses or cannot be
 // reached.
 
-export const CLIENT_COMMANDS = ['get', 'describe', 'explain', 'history', 'status'] as const;
+export const CLIENT_COMMANDS = ['get', 'describe', 'explain', 'history', 'status', 'console'] as const;
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
 export const CLIENT_HELP_LINES = `  get jobs|jobsets           list the fleet (-A, --cluster, -n, --state, --reason, -o wide|json|yaml)
   describe job|jobset NAME   the object as kubectl describe shows it, with commands and why
   explain job|jobset NAME    why it succeeded, failed or restarted, with the evidence
   history job|jobset NAME    its log: observations, decisions, commands (--follow)
-  status job NAME --at T|#N  its status at a point of its history`;
+  status job NAME --at T|#N  its status at a point of its history
+  console                    the web console on localhost, its API calls signed (as kubectl proxy)`;
 
 export function isClientCommand(name: string | undefined): name is ClientCommand {
   return (CLIENT_COMMANDS as readonly (string | undefined)[]).includes(name);
@@ -32,6 +34,7 @@ export async function runClientCommand(name: ClientCommand, argv: readonly strin
       case 'explain': write(await explainCommand(argv)); break;
       case 'status': write(await statusCommand(argv)); break;
       case 'history': await historyCommand(argv, write); break;
+      case 'console': await consoleCommand(argv, write); break;
     }
     return 0;
   } catch (error) {

@@ -10,6 +10,8 @@ export interface JsonlPlayOptions {
   readonly gates: FeatureGates;
   /** Fold the events on lines up to this (1-based) file line only (`--at`). */
   readonly stopAfterLine?: number;
+  /** Called after each reconcile with the number of events folded so far. */
+  readonly onProgress?: (folded: number) => void;
 }
 
 /**
@@ -38,6 +40,7 @@ export function playJsonl(events: readonly JsonlEvent[], options: JsonlPlayOptio
     const result = decide(state, at);
     for (const decision of result.decisions) append(decision);
     syncs.push({ at, decisions: result.decisions, commands: result.commands, status: jobStatus(state) });
+    options.onProgress?.(i);
   }
   return { syncs, log, state };
 }

@@ -133,6 +133,9 @@ export function openApiDocument(): Json {
         'whatIfJob', 'jobs', 'The Job refolded under a JSON merge patch of its spec, next to its record',
         [...objectPathParameters, ...queryParameters(ObjectQuerySchema)], WhatIfBodySchema, ok('The what-if report.', ref('WhatIfReport')),
       ),
+      [`${JOB}/audit`]: objectOperation(
+        'auditJob', 'jobs', "One page of the Job's audit export: spec, entries with their chain hashes", HistoryQuerySchema, ok('One page of the audit export.', ref('AuditPage')),
+      ),
       '/v1/whatif': postOperation(
         'whatIfFleet', 'jobs', 'The fleet what-if, one page of Jobs at a time', [], FleetWhatIfBodySchema, ok('One page of the fleet what-if.', ref('FleetWhatIfPage')),
       ),

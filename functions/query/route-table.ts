@@ -8,6 +8,7 @@ import { jobStatusRoute } from './routes/job-status.ts';
 import { listJobsRoute } from './routes/list-jobs.ts';
 import { openApiRoute } from './routes/openapi-document.ts';
 import { whatIfFleetRoute } from './routes/whatif-fleet.ts';
+import { jobAuditRoute } from './routes/job-audit.ts';
 import { whatIfJobRoute } from './routes/whatif-job.ts';
 
 /** Every route of the query API (each is described in openapi.ts; a test holds them equal). */
@@ -21,5 +22,6 @@ export const QUERY_ROUTES: readonly QueryRoute[] = [
   ...jobSetRoutes,
   ...consoleRoutes,
   whatIfJobRoute,
+  jobAuditRoute,
   whatIfFleetRoute,
 ];

@@ -18,7 +18,12 @@ export function apiGatewayEvent(req: IncomingMessage, url: URL, body: string): A
   }
   // Repeated query parameters are joined with commas, as HTTP APIs do.
   const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  // Own properties only: `__proto__` or `constructor` is a parameter like any other (the query
+  // API refuses it as unknown), never the prototype, as API Gateway's JSON event has it.
+  for (const [name, value] of url.searchParams) {
+    const joined = Object.hasOwn(query, name) ? `${query[name]},${value}` : value;
+    Object.defineProperty(query, name, { value: joined, enumerable: true, writable: true, configurable: true });
+  }
   const now = new Date();
   const rawQueryString = url.search.startsWith('?') ? url.search.slice(1) : url.search;
   const event: APIGatewayProxyEventV2 = {

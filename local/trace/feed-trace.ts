@@ -20,7 +20,9 @@ export interface FeedResult {
  * due at the same time go in one PutEvents call (at most 10), as a forwarder batches them.
  * Stops early when `signal` aborts.
  */
-export async function feedTrace(bus: LocalBus, planned: readonly PlannedEntry[], signal?: AbortSignal): Promise<FeedResult> {
+export async function feedTrace(
+  bus: LocalBus, planned: readonly PlannedEntry[], signal?: AbortSignal, onFed?: (fed: number) => void,
+): Promise<FeedResult> {
   const failed: FeedFailure[] = [];
   let fed = 0;
   for (let i = 0; i < planned.length && !signal?.aborted;) {
@@ -45,6 +47,7 @@ export async function feedTrace(bus: LocalBus, planned: readonly PlannedEntry[],
     }
     fed += batch.length;
     i += batch.length;
+    onFed?.(fed);
   }
   return { entries: fed, failed };
 }

@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+import { progress } from '../../cli/progress.ts';
 import type { LocalBus } from '../bus/local-bus.ts';
 import type { JobDecisions } from '../report/job-decisions.ts';
 import { feedTrace, type FeedResult } from './feed-trace.ts';
@@ -23,6 +25,8 @@ export interface TracePlayDeps {
   /** Resolves once nothing is queued or running (see LocalRuntime.whenQuiet). */
   readonly whenQuiet: () => Promise<void>;
   readonly jobs: () => Promise<JobDecisions[]>;
+  /** Show events/s and ETA on stderr while feeding (on a terminal only). */
+  readonly progress?: boolean;
 }
 
 export function traceInfo(file: string, entries: readonly TraceEntry[], pace: TracePace): TraceInfo {
@@ -33,7 +37,9 @@ export function traceInfo(file: string, entries: readonly TraceEntry[], pace: Tr
 export async function playTrace(
   deps: TracePlayDeps, file: string, entries: readonly TraceEntry[], pace: TracePace, signal: AbortSignal,
 ): Promise<TraceOutcome> {
-  const feed = await feedTrace(deps.bus, planTrace(entries, Date.now(), pace), signal);
+  const shown = deps.progress ? progress(`feeding ${basename(file)}`, entries.length) : undefined;
+  const feed = await feedTrace(deps.bus, planTrace(entries, Date.now(), pace), signal, shown && ((fed) => shown.update(fed)));
+  shown?.end();
   await deps.whenQuiet();
   return { file, feed, jobs: await deps.jobs() };
 }

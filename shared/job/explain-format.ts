@@ -17,6 +17,12 @@ export function formatExplanation(explanation: Explanation, indent = ''): string
     lines.push('Terminated Pods:');
     for (const group of groups) lines.push(`  ${group}`);
   }
+  const late = explanation.afterFinish;
+  if (late !== undefined) {
+    lines.push(
+      `After the end: ${late.observations} observation(s) arrived after event #${late.finishedAt}, where the Job finished; they are logged and change nothing reported.`,
+    );
+  }
   if (explanation.rejection.length > 0) {
     lines.push('Rejected:');
     for (const message of explanation.rejection) lines.push(`  ${message}`);

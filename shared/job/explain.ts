@@ -61,6 +61,11 @@ export interface Explanation {
   readonly terminatedPods: readonly TerminatedPod[];
   /** Validation errors of a rejected Job (upstream messages). */
   readonly rejection: readonly string[];
+  /**
+   * Observations that arrived after the Job finished (at log position `finishedAt`): logged,
+   * and changing nothing reported. Present only when there were some.
+   */
+  readonly afterFinish?: { readonly finishedAt: number; readonly observations: number };
 }
 
 /**
@@ -106,6 +111,9 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
     conditions,
     terminatedPods: pods,
     rejection: (state.rejected ?? []).map((error) => error.message),
+    ...(state.finishedAt !== undefined && state.observedAfterFinish > 0
+      ? { afterFinish: { finishedAt: state.finishedAt, observations: state.observedAfterFinish } }
+      : {}),
   };
 }
 

@@ -64,3 +64,25 @@ export const FleetWhatIfPageSchema = z
     nextCursor: z.string().optional(),
   })
   .register(apiSchemas, { id: 'FleetWhatIfPage', description: 'One page of the fleet what-if; sum the tallies and follow nextCursor.' });
+
+export const AuditPageSchema = z
+  .strictObject({
+    format: z.literal('jobfold-audit/1'),
+    job: z.strictObject({ kind: z.enum(['Job', 'JobSet']), clusterId: z.string(), namespace: z.string(), name: z.string(), uid: z.string() }),
+    spec: z.unknown().meta({ description: 'The spec the Job was first observed with.' }),
+    fold: z.strictObject({ version: z.string(), gates: z.record(z.string(), z.boolean()) }),
+    entries: z.array(
+      z.strictObject({
+        seq: z.number().int(),
+        eventId: z.string(),
+        type: z.string(),
+        observedAt: z.string(),
+        recordedAt: z.string(),
+        body: z.unknown(),
+        hash: z.string().optional().meta({ description: 'hex SHA-256 over the previous entry\'s hash and this entry\'s canonical JSON.' }),
+      }),
+    ),
+    head: z.number().int(),
+    nextAfter: z.number().int().optional(),
+  })
+  .register(apiSchemas, { id: 'AuditPage', description: 'One page of a Job\'s audit export (docs/audit.md).' });

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,5 +128,41 @@ describe('jobfold describe, explain, history, status', () => {
       expect(help.stdout).toMatch(new RegExp(`^Usage: jobfold ${command} `));
       expect(help.stdout).toContain('--endpoint URL');
     }
+  });
+});
+
+describe('jobfold console', () => {
+  it('serves the built console and forwards its API calls to the endpoint', { timeout: 90_000 }, async () => {
+    const child = spawn(process.execPath, [JOBFOLD, 'console', '--endpoint', stack.url, '--port', '0']);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          const match = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+          if (match) resolve(match[1]!);
+        });
+        child.once('exit', () => reject(new Error(`exited: ${text}`)));
+      });
+      const page = await fetch(`${url}/`);
+      const proxied = await (await fetch(`${url}/v1/jobs?cluster=c1`)).json();
+      const direct = await (await fetch(`${stack.url}/v1/jobs?cluster=c1`)).json();
+      const refused = await fetch(`${url}/v1/jobs`, { method: 'POST' });
+
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(proxied).toEqual(direct);
+      expect(refused.status).toBe(405);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it('says clearly when the console is not built', async () => {
+    const missing = await jobfold('console', '--dist', join(dir, 'no-such-dist'));
+
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('the web console is not built');
+    expect(missing.stderr).toContain('npm run build:console');
   });
 });

@@ -81,3 +81,14 @@ describe('Finished means finished', () => {
     expect(after.status).toEqual(before.status);
   });
 });
+
+describe('Finished means finished, explained', () => {
+  it('the explanation says how many observations arrived after the end', async () => {
+    const { explainJob } = await import('../../../shared/job/explain.ts');
+    const { formatExplanation } = await import('../../../shared/job/explain-format.ts');
+    const outcome = given(job, ...COMPLETED, running('late', at(3)), podDeleted('late', at(4))).when({ now: at(4) });
+    const explanation = explainJob(outcome.state, outcome.log);
+    expect(explanation.afterFinish).toEqual({ finishedAt: outcome.state.finishedAt, observations: 2 });
+    expect(formatExplanation(explanation)).toContain(`After the end: 2 observation(s) arrived after event #${outcome.state.finishedAt}`);
+  });
+});
