@@ -225,8 +225,8 @@ function DescribeJob({ view, status }: { view: JobView; status: JobStatus }) {
   ]);
   if (status.terminating > 0) rows.push(['Terminating', status.terminating]);
   if (spec?.completionMode === 'Indexed') {
-    rows.push(['Completed Indexes', <code><Text value={status.completedIndexes || '<none>'} /></code>]);
-    if (status.failedIndexes !== null) rows.push(['Failed Indexes', <code><Text value={status.failedIndexes || '<none>'} /></code>]);
+    rows.push(['Completed Indexes', <IndexList value={status.completedIndexes} />]);
+    if (status.failedIndexes !== null) rows.push(['Failed Indexes', <IndexList value={status.failedIndexes} />]);
   }
   return (
     <>
@@ -252,3 +252,22 @@ function DescribeJob({ view, status }: { view: JobView; status: JobStatus }) {
   );
 }
 
+
+/** Characters of an interval list shown before "show all" (a 100,000-index list can be 600 KB). */
+const LIST_PREVIEW = 240;
+
+/** An interval list as `describe` prints it; a long one folds behind a disclosure. */
+function IndexList({ value }: { value: string }) {
+  if (value === '') return <code>&lt;none&gt;</code>;
+  if (value.length <= LIST_PREVIEW) return <code><Text value={value} /></code>;
+  const cut = value.lastIndexOf(',', LIST_PREVIEW);
+  return (
+    <details class="index-list">
+      <summary>
+        <code><Text value={value.slice(0, cut > 0 ? cut : LIST_PREVIEW)} />,…</code>{' '}
+        <span class="muted">({value.length.toLocaleString('en')} characters: show all)</span>
+      </summary>
+      <code><Text value={value} /></code>
+    </details>
+  );
+}

@@ -21,7 +21,8 @@ import { aService, ingestAt, readPutEvents, type Service } from '../../unit/quer
 // seconds on a busy machine), and served by the local stack's HTTP server with the console:
 // - samples/fleet.jsonl, the `npm start` sample fleet, deadlines fired by their timers;
 // - samples/jobset-exit-code-3.jsonl in cluster dev-eu-1: a JobSet restarted by rule 1;
-// - big-cluster/default/shards-10k: an Indexed Job of 10,000 indexes (bigIndexedJob).
+// - big-cluster/default/shards-10k: an Indexed Job of 10,000 indexes (bigIndexedJob);
+// - big-cluster/default/shards-100k: 100,000 indexes, adopted mid-flight (hugeIndexedJob).
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -32,6 +33,7 @@ export function buildConsole(): void {
 
 export const BIG_CLUSTER = 'big-cluster';
 export const BIG_JOB = 'shards-10k';
+export const HUGE_JOB = 'shards-100k';
 export const BIG = { completions: 10_000, adoptedSucceeded: 6000, adoptedFailed: 200, running: 300, succeededPods: 100 } as const;
 
 export interface ConsoleServer extends LocalServer {
@@ -45,6 +47,7 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
   await playJobsTrace(service, 'samples/fleet.jsonl');
   await playJobSetJsonl(service, 'samples/jobset-exit-code-3.jsonl', 'dev-eu-1');
   const job = await bigIndexedJob(service);
+  await hugeIndexedJob(service);
   let url = '';
   const server = await startLocalServer(
     {
@@ -126,4 +129,22 @@ async function bigIndexedJob(service: Service): Promise<Job> {
   }
   await reconcile({ ...service, clock: () => at }, jobStream(job, BIG_CLUSTER));
   return job;
+}
+
+/**
+ * An Indexed Job of 100,000 indexes adopted mid-flight: the cluster reports every third index
+ * completed below 90,000 and 100 failed indexes (an interval list of 30,000 runs, the worst
+ * shape for the grid), and 50 pods run.
+ */
+async function hugeIndexedJob(service: Service): Promise<void> {
+  const at = '2026-01-01T00:00:00.000Z';
+  const completed = Array.from({ length: 30_000 }, (_, i) => String(i * 3)).join(',');
+  const status = { startTime: at, succeeded: 30_000, failed: 100, completedIndexes: completed, failedIndexes: '90000-90099' };
+  const job = anIndexedJob(100_000, { backoffLimitPerIndex: 0, parallelism: 50 }, { name: HUGE_JOB, uid: 'huge-job', status });
+  await ingestAt(service, at, jobObservedEvent(job, at, { clusterId: BIG_CLUSTER }));
+  for (let index = 95_000; index < 95_050; index++) {
+    const pod = aPod({ index, name: `${HUGE_JOB}-${index}`, uid: `huge-pod-${index}` });
+    await ingestAt(service, at, podObservedEvent(pod, job, at, { clusterId: BIG_CLUSTER }));
+  }
+  await reconcile({ ...service, clock: () => at }, jobStream(job, BIG_CLUSTER));
 }

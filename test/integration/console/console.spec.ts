@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { consolePage, launchChromium, screenshot } from './browser.ts';
-import { BIG, BIG_CLUSTER, BIG_JOB, buildConsole, startConsoleServer, type ConsoleServer } from './console-fixture.ts';
+import { BIG, BIG_CLUSTER, BIG_JOB, HUGE_JOB, buildConsole, startConsoleServer, type ConsoleServer } from './console-fixture.ts';
 
 // The web console in Debian's headless Chromium. Given the sample fleet of `npm start`, the
 // seed-002 JobSet story and a 10,000-index Job, served as the local stack serves them (see
@@ -107,7 +107,8 @@ describe('the Job page', () => {
     await slider.focus();
     await page.keyboard.press('Home');
     await expect.poll(async () => page.locator('#describe h2').innerText(), PATIENT).toBe('Status at #0');
-    expect(await page.locator('#describe').innerText()).toMatch(/Pods Statuses:\s*0 Active \(0 Ready\) \/ 0 Succeeded \/ 0 Failed/);
+    await expect.poll(async () => page.locator('#describe').innerText(), PATIENT)
+      .toMatch(/Pods Statuses:\s*0 Active \(0 Ready\) \/ 0 Succeeded \/ 0 Failed/);
     await page.getByRole('button', { name: 'Follow the head' }).click();
     await expect.poll(async () => page.locator('#describe h2').innerText(), PATIENT).toBe('Status');
   });
@@ -161,9 +162,27 @@ describe('the index grid', () => {
     expect(problems).toEqual([]);
   });
 
-  it('follows the Job while it runs: a pod that succeeds shows up without a reload', async () => {
+  it('stays one canvas at 100,000 indexes, with the worst-shaped interval lists (30,000 runs)', async () => {
+    await page.goto(`${server.url}/#/jobs/${BIG_CLUSTER}/default/${HUGE_JOB}`);
     const legend = page.locator('#indexes .legend');
-    expect(await legend.innerText()).toContain(`Active ${BIG.running}`);
+    await expect.poll(async () => legend.innerText(), PATIENT).toContain('Succeeded 30,000');
+    expect(await legend.innerText()).toContain('Failed 100');
+    expect(await legend.innerText()).toContain('Active 50');
+    expect(await page.locator('#indexes canvas').count()).toBe(1);
+    expect(await page.evaluate<number>("document.querySelectorAll('*').length")).toBeLessThan(3000);
+    await page.locator('#indexes canvas').focus();
+    await page.keyboard.press('End');
+    await expect.poll(async () => page.locator('#index-cursor').innerText(), PATIENT).toBe('Index 99,999: Pending');
+    await page.getByLabel('Go to index').fill('90050');
+    await expect.poll(async () => page.locator('#index-cursor').innerText(), PATIENT).toBe('Index 90,050: Failed');
+    await screenshot(page, 'index-grid-100k');
+    expect(problems).toEqual([]);
+  });
+
+  it('follows the Job while it runs: a pod that succeeds shows up without a reload', async () => {
+    await page.goto(`${server.url}/#/jobs/${BIG_CLUSTER}/default/${BIG_JOB}`);
+    const legend = page.locator('#indexes .legend');
+    await expect.poll(async () => legend.innerText(), PATIENT).toContain(`Active ${BIG.running}`);
     await server.succeedIndex(6200);
     // Polls back off to 16 s at most while nothing changes; the page has been open a few seconds.
     await expect.poll(async () => legend.innerText(), { ...PATIENT, timeout: 20_000 }).toContain('Succeeded 6,101');
