@@ -10,7 +10,7 @@ import type {
 } from '../../shared/app/event-store.ts';
 import { commitTransaction } from './dynamodb-commit.ts';
 import { appendEntries, readEntries, readHead } from './dynamodb-log.ts';
-import { markPublished, pendingOutbox } from './dynamodb-outbox.ts';
+import { markPublished, pendingOutbox, saveOutboxProgress } from './dynamodb-outbox.ts';
 import { loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
 import { findJob, listJobs } from './dynamodb-projection.ts';
 import { loadSnapshot, saveSnapshot } from './dynamodb-snapshots.ts';
@@ -90,6 +90,10 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
 
   pendingOutbox(limit: number): Promise<OutboxItem[]> {
     return pendingOutbox(this.#table, limit);
+  }
+
+  saveOutboxProgress(commandId: string, progress: number): Promise<void> {
+    return saveOutboxProgress(this.#table, commandId, progress);
   }
 
   markPublished(commandIds: string[], publishedAt: string): Promise<void> {

@@ -46,8 +46,27 @@ export async function pendingOutbox(table: MeteredTable, limit: number): Promise
   const byPk = new Map((await table.batchGet(wanted, true)).map((item) => [item[ATTR.pk]?.S, item]));
   return found.flatMap((entry) => {
     const item = byPk.get(entry[ATTR.pk]?.S);
-    return item === undefined || item[ATTR.publishedAt] !== undefined ? [] : [readJson(item, ATTR.data) as OutboxItem];
+    if (item === undefined || item[ATTR.publishedAt] !== undefined) return [];
+    const progress = item[ATTR.progress]?.N;
+    const outboxItem = readJson(item, ATTR.data) as OutboxItem;
+    return [progress === undefined ? outboxItem : { ...outboxItem, progress: Number(progress) }];
   });
+}
+
+/** saveOutboxProgress of the port: a conditional update that only moves progress forward. */
+export async function saveOutboxProgress(table: MeteredTable, commandId: string, progress: number): Promise<void> {
+  try {
+    await table.update({
+      Key: commandKey(commandId),
+      UpdateExpression: 'SET #pr = :pr',
+      ConditionExpression: 'attribute_exists(#gp) AND (attribute_not_exists(#pr) OR #pr < :pr)',
+      ExpressionAttributeNames: { '#pr': ATTR.progress, '#gp': ATTR.pendingKey },
+      ExpressionAttributeValues: { ':pr': { N: String(progress) } },
+    });
+  } catch (error) {
+    // Published, unknown, or another publisher got further: nothing to record.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 /** markPublished of the port: one conditional update per command, eight at a time. */

@@ -40,6 +40,7 @@ export const ATTR = {
   data: 'd', // JSON text of the summary, command, snapshot or archived pod
   chunks: 'n',
   publishedAt: 'pa',
+  progress: 'pr', // events of a pending outbox item already published
   // summary index keys and projected filter fields
   fleetKey: 'gf',
   clusterKey: 'gc',

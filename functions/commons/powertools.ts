@@ -21,6 +21,7 @@ export const METRIC = {
   eventsRejected: 'events_rejected_total',
   commandsPublished: 'commands_published_total',
   reconcileConflicts: 'reconcile_conflicts_total',
+  snapshotsSkipped: 'snapshots_skipped_total',
   jobsStalled: 'jobs_stalled',
   eventsDeadLettered: 'events_dead_lettered_total',
 } as const;

@@ -38,6 +38,10 @@ async function reconcileJobSetStream(deps: ReconcileHandlerDeps, stream: StreamI
 }
 
 function recordMetrics(outcome: ReconcileOutcome, now: string): void {
+  if (outcome.snapshotSkipped !== undefined) {
+    logger.error('snapshot over the size limit not written; loads read the log from the last one', { stream: outcome.stream, bytes: outcome.snapshotSkipped });
+    metrics.addMetric(METRIC.snapshotsSkipped, MetricUnit.Count, 1);
+  }
   if (outcome.attempts > 1) metrics.addMetric(METRIC.reconcileConflicts, MetricUnit.Count, outcome.attempts - 1);
   for (const decision of outcome.decisions) {
     if (decision.type !== 'JobConditionChanged') continue;

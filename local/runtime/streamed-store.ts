@@ -52,6 +52,10 @@ export class StreamedStore implements EventStore, PodArchive {
     return this.#inner.pendingOutbox(limit);
   }
 
+  saveOutboxProgress(commandId: string, progress: number): Promise<void> {
+    return this.#inner.saveOutboxProgress(commandId, progress);
+  }
+
   markPublished(commandIds: string[], publishedAt: string): Promise<void> {
     return this.#inner.markPublished(commandIds, publishedAt);
   }

@@ -16,8 +16,12 @@ export const MAX_COMMIT_BYTES = 3_000_000;
 export const MAX_COMMAND_DETAIL_BYTES = 240 * 1024;
 /** Longest eventId or commandId; ids are part of DynamoDB keys (at most 1 KB). */
 export const MAX_ID_BYTES = 512;
-/** Largest snapshot state. */
-export const MAX_SNAPSHOT_STATE_BYTES = 8 * 1024 * 1024;
+/**
+ * Largest snapshot state (a 100,000-pod Job with every pod live is ~35 MB of JSON). A reconcile
+ * never sends a larger one: it commits without it and reports `snapshotSkipped`, which the
+ * handler logs as an error with a metric (the log stays the truth; loads just read further).
+ */
+export const MAX_SNAPSHOT_STATE_BYTES = 64 * 1024 * 1024;
 
 const encoder = new TextEncoder();
 

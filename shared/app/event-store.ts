@@ -38,8 +38,12 @@ export type NewCommand = {
   createdAt: string;
 };
 
-/** A command in the outbox, with the stream whose commit produced it. */
-export type OutboxItem = NewCommand & { stream: StreamId; publishedAt?: string };
+/**
+ * A command in the outbox, with the stream whose commit produced it. `progress` counts the
+ * item's events already accepted by the bus (see shared/publish), so a publisher that crashed
+ * half-way through a large item resumes there.
+ */
+export type OutboxItem = NewCommand & { stream: StreamId; publishedAt?: string; progress?: number };
 
 /** The condition the fleet view shows for an object, in batch/v1 words. */
 export type SummaryCondition = {
@@ -140,6 +144,12 @@ export interface EventStore {
 
   /** Returns up to `limit` unpublished commands of all streams, oldest `createdAt` first. */
   pendingOutbox(limit: number): Promise<OutboxItem[]>;
+
+  /**
+   * Records that the first `progress` events of a pending item were published. Progress only
+   * grows: a smaller value, an unknown or a published id is ignored.
+   */
+  saveOutboxProgress(commandId: string, progress: number): Promise<void>;
 
   /** Marks commands published; unknown or already published ids are ignored. */
   markPublished(commandIds: string[], publishedAt: string): Promise<void>;

@@ -76,6 +76,11 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     return jsonCopy(pending.slice(0, limit));
   }
 
+  async saveOutboxProgress(commandId: string, progress: number): Promise<void> {
+    const item = this.#outbox.get(commandId);
+    if (item && item.publishedAt === undefined && progress > (item.progress ?? 0)) item.progress = progress;
+  }
+
   async markPublished(commandIds: string[], publishedAt: string): Promise<void> {
     for (const commandId of commandIds) {
       const item = this.#outbox.get(commandId);

@@ -1,8 +1,11 @@
 import type { OutboundEvent } from '../contract/outbound.ts';
 import type { NewCommand } from './event-store.ts';
-import { MAX_COMMIT_COMMANDS } from './event-store-limits.ts';
-
-/** Outbound events per outbox item: a commit holds at most MAX_COMMIT_COMMANDS items. */
+/**
+ * Outbound events per outbox item. Every event gets an item: a commit over MAX_COMMIT_COMMANDS
+ * items is refused loudly by checkCommit (StoreLimitError), never cut short. Used by JobSet
+ * reconciles, whose commands are bounded by the JobSet's replicated Jobs; a Job's commands go
+ * out as outbox pages (shared/outbox).
+ */
 const EVENTS_PER_OUTBOX_ITEM = 20;
 
 /**
@@ -11,7 +14,7 @@ const EVENTS_PER_OUTBOX_ITEM = 20;
  */
 export function outboxItems(baseId: string, events: readonly OutboundEvent[], now: string): NewCommand[] {
   const items: NewCommand[] = [];
-  for (let i = 0; i < events.length && items.length < MAX_COMMIT_COMMANDS; i += EVENTS_PER_OUTBOX_ITEM) {
+  for (let i = 0; i < events.length; i += EVENTS_PER_OUTBOX_ITEM) {
     const chunk = events.slice(i, i + EVENTS_PER_OUTBOX_ITEM);
     items.push({
       commandId: `${baseId}#${i / EVENTS_PER_OUTBOX_ITEM}`,

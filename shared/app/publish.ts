@@ -1,4 +1,5 @@
 import type { OutboundEvent } from '../contract/outbound.ts';
+import { OUTBOX_PAGE_TYPE, outboxPageEvents, type OutboxPageDetail } from '../outbox/outbox-page.ts';
 import type { EventStore, OutboxItem } from './event-store.ts';
 
 /** Puts outbound events on the bus; returns those it could not put, with the reason. */
@@ -19,9 +20,17 @@ export interface PublishOutcome {
 }
 
 /**
- * Publishes outbox items: each holds up to 20 outbound events; an item is marked published only
- * once every one of its events was accepted by the bus. A failed item stays pending and is
- * published again later — downstream, the stable commandId of each event makes that harmless.
+ * Events put on the bus between two progress checkpoints. A crash re-sends at most these (each
+ * with its stable commandId, which downstream recognises); a checkpoint costs one small write.
+ */
+export const PROGRESS_EVERY = 500;
+
+/**
+ * Publishes outbox items. An item's events are its inline events and, for a termination page
+ * range, one event per pod read back from the log (shared/outbox/outbox-page.ts) — any number.
+ * They go out in order from the item's saved progress, PROGRESS_EVERY at a time, each run
+ * checkpointed; the item is marked published once the bus accepted all of them. A failed run
+ * leaves the item pending at its last checkpoint, to be published again later.
  */
 export async function publishItems(deps: PublishDeps, items: readonly OutboxItem[]): Promise<PublishOutcome> {
   let published = 0;
@@ -29,20 +38,44 @@ export async function publishItems(deps: PublishDeps, items: readonly OutboxItem
   const failedItems: string[] = [];
   for (const item of items) {
     if (item.publishedAt) continue;
-    const events = ((item.detail as { events?: OutboundEvent[] }).events ?? []);
-    const result = await deps.publisher.publish(events);
-    if (result.failed.length === 0) {
+    const events = await itemEvents(deps.store, item);
+    let progress = Math.min(item.progress ?? 0, events.length);
+    while (progress < events.length) {
+      const run = events.slice(progress, progress + PROGRESS_EVERY);
+      const result = await deps.publisher.publish(run);
+      if (result.failed.length > 0) break;
+      progress += run.length;
+      published += run.length;
+      if (progress < events.length) await deps.store.saveOutboxProgress(item.commandId, progress);
+    }
+    // Marked at once: a later item failing (or the process dying) must not resend this one.
+    if (progress >= events.length) {
+      await deps.store.markPublished([item.commandId], deps.clock());
       done.push(item.commandId);
-      published += events.length;
     } else {
       failedItems.push(item.commandId);
     }
   }
-  if (done.length > 0) await deps.store.markPublished(done, deps.clock());
   return { published, items: done.length, failedItems };
 }
 
 /** The sweep: everything still pending, oldest first (crash recovery, stragglers). */
 export async function publishPending(deps: PublishDeps, limit = 100): Promise<PublishOutcome> {
   return publishItems(deps, await deps.store.pendingOutbox(limit));
+}
+
+/** Every event of an item, in the order its progress counts them. */
+export async function itemEvents(store: EventStore, item: OutboxItem): Promise<OutboundEvent[]> {
+  if (item.detailType !== OUTBOX_PAGE_TYPE) {
+    // Items written before outbox pages: up to 20 events inline.
+    return [...((item.detail as { events?: OutboundEvent[] }).events ?? [])];
+  }
+  const detail = item.detail as OutboxPageDetail;
+  const range = detail.range;
+  if (!range) return outboxPageEvents(detail, []);
+  const { entries } = await store.read(item.stream, { afterSeq: range.fromSeq - 1, limit: range.toSeq - range.fromSeq + 1 });
+  if ((entries.at(-1)?.seq ?? 0) < range.toSeq) {
+    throw new Error(`outbox item ${item.commandId}: log entries ${range.fromSeq}..${range.toSeq} are not all readable`);
+  }
+  return outboxPageEvents(detail, entries);
 }

@@ -53,7 +53,7 @@ async function reconcileOnce(deps: JobSetReconcileDeps, stream: StreamId, attemp
   const { state, head, snapshotSeq } = await loadJobSetState(deps.store, stream);
   const now = deps.clock();
   const settled = settle(state, now);
-  const decisions = settled.events.slice(0, MAX_COMMIT_ENTRIES);
+  const decisions = settled.events;
   const entries: NewEntry[] = decisions.map((decision, i) => ({
     eventId: `${stream.uid}/${head}/${i}`,
     type: decision.type,
@@ -72,14 +72,23 @@ async function reconcileOnce(deps: JobSetReconcileDeps, stream: StreamId, attemp
   if (entries.length === 0 && !snapshotDue) return outcome;
   let folded = state;
   for (const decision of decisions) folded = evolveJobSet(folded, decision);
-  await deps.store.commit(stream, {
-    expectedHead: head,
-    recordedAt: now,
-    entries,
-    outbox: outboxItems(entries[0]?.eventId ?? 'none', published, now),
-    snapshot: snapshotDue ? { seq: head + entries.length, state: folded } : undefined,
-    summary: jobSetSummary(folded, now),
-  });
+  // At most MAX_COMMIT_ENTRIES decisions per commit, in conditioned steps; the commands go
+  // with the first step, so no logged decision is ever without its commands (a crash in
+  // between leaves the rest to the retry, which settles from the new head).
+  const steps = Math.max(1, Math.ceil(entries.length / MAX_COMMIT_ENTRIES));
+  let at = head;
+  for (let step = 0; step < steps; step++) {
+    const last = step === steps - 1;
+    const committed = await deps.store.commit(stream, {
+      expectedHead: at,
+      recordedAt: now,
+      entries: entries.slice(step * MAX_COMMIT_ENTRIES, (step + 1) * MAX_COMMIT_ENTRIES),
+      outbox: step === 0 ? outboxItems(entries[0]?.eventId ?? 'none', published, now) : [],
+      snapshot: last && snapshotDue ? { seq: head + entries.length, state: folded } : undefined,
+      summary: last ? jobSetSummary(folded, now) : undefined,
+    });
+    at = committed.head;
+  }
   return outcome;
 }
 

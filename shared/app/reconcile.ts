@@ -6,10 +6,13 @@ import { restoreArchived, restoreSnapshot, takeSnapshot, type JobSnapshot } from
 import { initialState, type FoldConfig, type JobState } from '../job/state.ts';
 import { outboundEvents, type OutboundEvent } from '../contract/outbound.ts';
 import { VersionConflictError, type EventStore, type StreamId } from './event-store.ts';
-import { outboxItems } from './outbox-items.ts';
+import { commitSteps, stepOutboxItem } from '../outbox/commit-steps.ts';
+import { publishedFromLog } from '../outbox/outbox-page.ts';
+import { pageDecisions } from '../reconcile/page-decisions.ts';
 import { decisionEntry, entryEvent } from './log-codec.ts';
 import { decisionRead, withRead } from '../audit/decision-read.ts';
 import { jobSummary } from './job-summary.ts';
+import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from './event-store-limits.ts';
 import type { PodArchive } from './pod-archive.ts';
 import { childJobStatusEntry } from './child-job-status.ts';
 import { isDeterministicFailure, type Stall } from './stall.ts';
@@ -24,6 +27,8 @@ export interface ReconcileDeps {
   readonly snapshotEvery?: number;
   /** Attempts when another reconciler commits first (optimistic concurrency). */
   readonly maxAttempts?: number;
+  /** Smaller decision pages and commit steps than the defaults, for tests of many of them. */
+  readonly limits?: { readonly pageBytes?: number; readonly stepBytes?: number };
 }
 
 export interface ReconcileOutcome {
@@ -37,19 +42,25 @@ export interface ReconcileOutcome {
   readonly attempts: number;
   /** observedAt of the newest observation folded, for the decision latency. */
   readonly latestObservedAt: string | undefined;
+  /** Bytes of a due snapshot that was over MAX_SNAPSHOT_STATE_BYTES and so not written. */
+  readonly snapshotSkipped?: number;
   /** Set when the Job could not be decided and was parked (shared/app/stall.ts). */
   readonly stalled?: Stall;
 }
 
 /**
  * Reconciles one Job: load snapshot + tail, fold, decide, and commit the decisions with their
- * outbox items in one transaction conditioned on the log head. When another reconciler got
- * there first, start over from the new head: the decisions it recorded are then part of the
- * state, so nothing is decided twice.
+ * outbox items, each commit conditioned on the log head. A decision over many pods is logged
+ * in pages and committed in steps (shared/outbox/commit-steps.ts), each step with one outbox
+ * item naming its pages, so no decision is too large for the store. When another reconciler
+ * got there first, start over from the new head: the decisions it recorded are then part of
+ * the state, so nothing is decided twice; a crash between steps is finished the same way (the
+ * pods already requested are not requested again).
  *  1. restore the snapshot (or start empty) and the archived pods the tail names;
  *  2. fold the tail;
- *  3. decide at `clock()`;
- *  4. commit decisions + outbox (+ snapshot when due, + the fleet summary);
+ *  3. decide at `clock()`, and page the decisions;
+ *  4. commit them step by step with their outbox items (the last step: the snapshot when due,
+ *     the fleet summary);
  *  5. on VersionConflictError, go back to 1;
  *  6. a Job owned by a JobSet reports its status to the JobSet's log.
  */
@@ -77,34 +88,49 @@ async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: num
   );
   const now = deps.clock();
   const result = decide(state, now);
-  const snapshotDue = head + result.decisions.length - snapshotSeq >= (deps.snapshotEvery ?? 50);
+  const decisions = pageDecisions(result.decisions, deps.limits?.pageBytes);
+  const snapshotDue = head + decisions.length - snapshotSeq >= (deps.snapshotEvery ?? 50);
   let seq = head;
-  for (const decision of result.decisions) evolve(state, { ...decision, seq: ++seq });
-  const published = outboundEvents(state.identity, state.settings?.managedBy, result.decisions, result.commands);
-  const outcome = { stream, head: seq, decisions: result.decisions, commands: result.commands, published, wakeAt: result.wakeAt, attempts: attempt, latestObservedAt };
-  const child = tail.length > 0 || result.decisions.length > 0 ? childJobStatusEntry(state, now) : undefined;
-  if (result.decisions.length === 0 && !snapshotDue) {
+  for (const decision of decisions) evolve(state, { ...decision, seq: ++seq });
+  const managedBy = state.settings?.managedBy;
+  const published = outboundEvents(state.identity, managedBy, result.decisions, result.commands);
+  const outcome = { stream, head: seq, decisions, commands: result.commands, published, wakeAt: result.wakeAt, attempts: attempt, latestObservedAt };
+  const child = tail.length > 0 || decisions.length > 0 ? childJobStatusEntry(state, now) : undefined;
+  if (decisions.length === 0 && !snapshotDue) {
     if (child) await store.append(child.stream, [child.entry], now);
     return outcome;
   }
   const { snapshot, archived } = takeSnapshot(state);
+  const snapshotBytes = snapshotDue ? jsonBytes(snapshot) : 0;
+  const snapshotFits = snapshotBytes <= MAX_SNAPSHOT_STATE_BYTES;
+  // Terminations travel as log ranges; the other commands and condition changes go inline
+  // with the first step, so no step lands a decision whose commands are not queued.
+  const inline = outboundEvents(state.identity, managedBy, result.decisions, result.commands.filter((c) => c.type !== 'TerminatePod'));
+  // Each decision records what it read (docs/audit.md): the head, its chain hash, fold version, gates.
   const read = decisionRead(head, tail.length > 0 ? headHash : await chainHeadAt(store, stream, head), deps.config);
-  await store.commit(stream, {
-    expectedHead: head,
-    recordedAt: now,
-    // Each decision records what it read (docs/audit.md): the head, its chain hash, fold version, gates.
-    entries: result.decisions.map((d) => withRead(decisionEntry(d), read)),
-    outbox: outboxItems(result.decisions[0]?.eventId ?? 'none', published, now),
-    snapshot: snapshotDue ? { seq, state: snapshot } : undefined,
-    summary: jobSummary(state, now),
-  });
-  if (snapshotDue) {
+  const planned = decisions.map((decision, i) => ({ entry: withRead(decisionEntry(decision), read), inline: i === 0 ? inline : [], fromLog: publishedFromLog(decision) }));
+  const steps = commitSteps(head, planned, deps.limits?.stepBytes);
+  let at = head;
+  for (const [i, step] of (steps.length > 0 ? steps : [undefined]).entries()) {
+    const last = i === Math.max(steps.length, 1) - 1;
+    const item = step && state.identity ? stepOutboxItem(state.identity, managedBy, step, now) : undefined;
+    const committed = await store.commit(stream, {
+      expectedHead: at,
+      recordedAt: now,
+      entries: step?.entries ?? [],
+      outbox: item ? [item] : [],
+      snapshot: last && snapshotDue && snapshotFits ? { seq, state: snapshot } : undefined,
+      summary: last ? jobSummary(state, now) : undefined,
+    });
+    at = committed.head;
+  }
+  if (snapshotDue && snapshotFits) {
     const fresh = archived.filter((pod) => !state.pods.get(pod.uid)?.fromArchive);
     if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
   }
   // After the commit: the JobSet must never see a status the Job's log does not hold.
   if (child) await store.append(child.stream, [child.entry], now);
-  return outcome;
+  return snapshotFits ? outcome : { ...outcome, snapshotSkipped: snapshotBytes };
 }
 
 /** The state at the head of the log: snapshot, archived pods the tail names, then the tail. */

@@ -78,6 +78,7 @@ function applyTermination(state: JobState, decision: DecisionOf<'PodsTermination
     enter(state, pod);
     uids.add(pod.uid);
   }
-  // Upstream `ExpectDeletions` replaces the Job's expectations.
+  // Upstream `ExpectDeletions` replaces the Job's expectations; a continuation page adds to them.
+  if (decision.page !== undefined) for (const uid of state.expectations.deletions) uids.add(uid);
   state.expectations = { creations: 0, deletions: uids, setAt: at };
 }

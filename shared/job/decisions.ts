@@ -76,6 +76,11 @@ export const DecisionSchema = z.discriminatedUnion('type', [
     /** manageJob removes the tracking finalizer before deleting, so the pods never count. */
     finalizersRemoved: z.boolean(),
     pods: z.array(PodRefSchema),
+    /**
+     * A decision over many pods is logged in pages (shared/reconcile/page-decisions.ts), so its
+     * size never depends on the Job's: pages 1, 2, … continue the decision logged just before.
+     */
+    page: optional(z.number().int().positive()),
   }),
   z.object({
     type: z.literal('PodCreationsRequested'),

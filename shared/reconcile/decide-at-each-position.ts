@@ -4,6 +4,7 @@ import type { Decision } from '../job/decisions.ts';
 import type { Observation } from '../job/events.ts';
 import { evolve, type JobEvent } from '../job/evolve.ts';
 import type { JobState } from '../job/state.ts';
+import { pageDecisions } from './page-decisions.ts';
 
 // Status and decisions are a function of the log alone. The fold decides at every position
 // where the controller would have synced: after each run of observations that share an
@@ -48,7 +49,8 @@ export function decideAtEachPosition(state: JobState, observations: readonly Obs
     const next = observations[i + 1];
     if (next !== undefined && next.observedAt === observation.observedAt) return;
     const afterSeq = state.position;
-    const { decisions, commands, wakeAt } = decide(state, observation.observedAt);
+    const { decisions: whole, commands, wakeAt } = decide(state, observation.observedAt);
+    const decisions = pageDecisions(whole);
     for (const decision of decisions) log(decision);
     syncs.push({ afterSeq, at: observation.observedAt, decisions, commands, wakeAt });
   });

@@ -12,7 +12,7 @@ import type {
 } from '../../shared/app/event-store.ts';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
-import type { Publisher, PublishOutcome } from '../../shared/app/publish.ts';
+import { itemEvents, type Publisher, type PublishOutcome } from '../../shared/app/publish.ts';
 import { loadState } from '../../shared/app/reconcile.ts';
 import { streamKey } from '../../shared/app/stream-key.ts';
 import type { OutboundEvent } from '../../shared/contract/outbound.ts';
@@ -129,9 +129,8 @@ export function createServiceHarness(options: HarnessOptions): ServiceHarness {
     async pendingEvents(stream) {
       const items = await store.pendingOutbox(1000);
       const key = stream && streamKey(stream);
-      return items
-        .filter((item) => key === undefined || streamKey(item.stream) === key)
-        .flatMap((item) => (item.detail as { events: OutboundEvent[] }).events);
+      const pending = items.filter((item) => key === undefined || streamKey(item.stream) === key);
+      return (await Promise.all(pending.map((item) => itemEvents(store, item)))).flat();
     },
   };
 }
@@ -221,7 +220,7 @@ export class SimulatedCrash extends Error {
 }
 
 /** Where a CrashableStore can crash: before a commit, after it landed, before marking published. */
-export type CrashPoint = 'commit' | 'afterCommit' | 'markPublished';
+export type CrashPoint = 'commit' | 'afterCommit' | 'markPublished' | 'saveOutboxProgress' | 'afterOutboxProgress';
 
 /**
  * A store that forwards to another, counts the calls that can write, and crashes once at a
@@ -259,6 +258,13 @@ export class CrashableStore implements EventStore, PodArchive {
     const result = await this.#inner.commit(stream, input);
     this.#crash('afterCommit');
     return result;
+  }
+
+  async saveOutboxProgress(commandId: string, progress: number): Promise<void> {
+    this.#crash('saveOutboxProgress');
+    this.writes++;
+    await this.#inner.saveOutboxProgress(commandId, progress);
+    this.#crash('afterOutboxProgress');
   }
 
   async markPublished(commandIds: string[], publishedAt: string): Promise<void> {

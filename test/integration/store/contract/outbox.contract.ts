@@ -38,5 +38,26 @@ export function describeOutboxContract(factory: EventStoreFactory): void {
 
       expect(await store.pendingOutbox(10)).toEqual([]);
     });
+
+    it('keeps a pending item\'s publish progress, which only moves forward', async () => {
+      await commitCommands(aStream(), [aCommand('c1', at(1))]);
+
+      await store.saveOutboxProgress('c1', 500);
+      await store.saveOutboxProgress('c1', 200);
+
+      expect((await store.pendingOutbox(10)).map((c) => [c.commandId, c.progress])).toEqual([['c1', 500]]);
+      await store.saveOutboxProgress('c1', 1000);
+      expect((await store.pendingOutbox(10))[0]?.progress).toBe(1000);
+    });
+
+    it('ignores progress on unknown or published items', async () => {
+      await commitCommands(aStream(), [aCommand('c1', at(1))]);
+      await store.markPublished(['c1'], at(5));
+
+      await store.saveOutboxProgress('c1', 10);
+      await store.saveOutboxProgress('nope', 10);
+
+      expect(await store.pendingOutbox(10)).toEqual([]);
+    });
   });
 }

@@ -1,0 +1,85 @@
+import type { OutboundEvent } from '../contract/outbound.ts';
+import type { NewCommand, NewEntry } from '../app/event-store.ts';
+import { jsonBytes, MAX_COMMAND_DETAIL_BYTES, MAX_COMMIT_BYTES, MAX_COMMIT_ENTRIES } from '../app/event-store-limits.ts';
+import { OUTBOX_PAGE_TYPE, type OutboxJob, type OutboxPageDetail } from './outbox-page.ts';
+
+// What one reconcile (or one batch of the log writer) writes is cut into commit steps, each one
+// conditioned commit within the store's limits (and so within one DynamoDB transaction): at
+// most MAX_COMMIT_ENTRIES entries, STEP_BYTES of bodies and one outbox item of at most
+// MAX_COMMAND_DETAIL_BYTES. A sync's inline events travel in the step that holds its first
+// decision, never a later one, so a crash between two steps can leave commands queued for
+// decisions the retry takes again (harmless: stable commandIds) but never a logged decision
+// without its commands. Steps are taken in order; the head condition orders them.
+
+/** Bodies per step, below MAX_COMMIT_BYTES to leave room for the outbox item. */
+export const STEP_BYTES = MAX_COMMIT_BYTES - MAX_COMMAND_DETAIL_BYTES - 64 * 1024;
+
+/** An entry to log, with the inline events of the sync it opens (empty otherwise). */
+export interface PlannedEntry {
+  readonly entry: NewEntry;
+  readonly inline: readonly OutboundEvent[];
+  /** The entry's commands are derived from the log by the publisher (termination pages). */
+  readonly fromLog: boolean;
+}
+
+export interface CommitStep {
+  readonly entries: NewEntry[];
+  readonly inline: OutboundEvent[];
+  readonly fromSeq: number;
+  readonly toSeq: number;
+  /** Some entry of the step has commands the publisher derives from the log. */
+  readonly fromLog: boolean;
+}
+
+/** Cuts planned entries, to be logged at head + 1…, into steps. */
+export function commitSteps(head: number, planned: readonly PlannedEntry[], stepBytes = STEP_BYTES): CommitStep[] {
+  const steps: CommitStep[] = [];
+  let step: { entries: NewEntry[]; inline: OutboundEvent[]; fromLog: boolean; bytes: number; inlineBytes: number } | undefined;
+  let seq = head;
+  const close = () => {
+    if (step) steps.push({ entries: step.entries, inline: step.inline, fromSeq: seq - step.entries.length + 1, toSeq: seq, fromLog: step.fromLog });
+    step = undefined;
+  };
+  for (const { entry, inline, fromLog } of planned) {
+    const bytes = jsonBytes(entry.body);
+    const inlineBytes = inline.length === 0 ? 0 : jsonBytes(inline);
+    const full = step !== undefined && (
+      step.entries.length >= MAX_COMMIT_ENTRIES ||
+      step.bytes + bytes > stepBytes ||
+      (inlineBytes > 0 && step.inlineBytes + inlineBytes > MAX_COMMAND_DETAIL_BYTES - 4096));
+    if (full) close();
+    step ??= { entries: [], inline: [], fromLog: false, bytes: 0, inlineBytes: 0 };
+    step.entries.push(entry);
+    step.inline.push(...inline);
+    step.fromLog ||= fromLog;
+    step.bytes += bytes;
+    step.inlineBytes += inlineBytes;
+    seq += 1;
+  }
+  close();
+  return steps;
+}
+
+/**
+ * The outbox item of a step, or undefined when it has nothing to publish. Its id names the
+ * step's first seq on this Job, so a step retried after a conflict writes a new id only if it
+ * lands at another position — and a step that did land is never retried.
+ */
+export function stepOutboxItem(
+  job: OutboxJob, managedBy: string | undefined, step: CommitStep, createdAt: string,
+): NewCommand | undefined {
+  if (step.inline.length === 0 && !step.fromLog) return undefined;
+  const detail: OutboxPageDetail = {
+    job: { clusterId: job.clusterId, namespace: job.namespace, name: job.name, uid: job.uid },
+    managedBy,
+    inline: step.inline,
+    range: step.fromLog ? { fromSeq: step.fromSeq, toSeq: step.toSeq } : undefined,
+  };
+  return {
+    commandId: `${job.uid}/out/${step.fromSeq}`,
+    clusterId: job.clusterId,
+    detailType: OUTBOX_PAGE_TYPE,
+    detail,
+    createdAt,
+  };
+}
