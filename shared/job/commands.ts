@@ -1,4 +1,5 @@
 import type { TerminationCause } from './decisions.ts';
+import type { JobIdentity } from './job-settings.ts';
 import type { JobStatusView } from './status.ts';
 
 // Commands go back to the cluster that owns the Job, through its outbound queue. Each carries a
@@ -52,3 +53,23 @@ export interface RemovePodFinalizer extends JobTarget {
 }
 
 export type JobCommand = TerminatePod | CreatePod | UpdateJobStatus | RemovePodFinalizer;
+
+/**
+ * Where a command about one pod goes and what it acts on: the owning Job's cluster and identity,
+ * the pod by name and uid, and a commandId `<jobUid>/<verb>/<podUid>` that names the act.
+ */
+export function podCommandTarget(
+  identity: JobIdentity | undefined,
+  pod: { readonly uid: string; readonly name: string; readonly namespace: string },
+  verb: string,
+): JobTarget & { readonly podName: string; readonly podUid: string } {
+  return {
+    commandId: `${identity?.uid}/${verb}/${pod.uid}`,
+    clusterId: identity?.clusterId ?? '',
+    namespace: pod.namespace,
+    jobName: identity?.name ?? '',
+    jobUid: identity?.uid ?? '',
+    podName: pod.name,
+    podUid: pod.uid,
+  };
+}

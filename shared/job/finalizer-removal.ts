@@ -1,5 +1,5 @@
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
-import type { RemovePodFinalizer } from './commands.ts';
+import { podCommandTarget, type RemovePodFinalizer } from './commands.ts';
 import type { PodRecord } from './pod-record.ts';
 import { record, type Sync } from './sync.ts';
 
@@ -22,16 +22,7 @@ export function removeFinalizers(sync: Sync, pods: readonly PodRecord[]): void {
   const identity = state.identity;
   for (const pod of targets) {
     sync.finalizersRemoved.add(pod.uid);
-    const command: RemovePodFinalizer = {
-      type: 'RemovePodFinalizer',
-      commandId: `${identity?.uid}/finalizer/${pod.uid}`,
-      clusterId: identity?.clusterId ?? '',
-      namespace: pod.namespace,
-      jobName: identity?.name ?? '',
-      jobUid: identity?.uid ?? '',
-      podName: pod.name,
-      podUid: pod.uid,
-    };
+    const command: RemovePodFinalizer = { type: 'RemovePodFinalizer', ...podCommandTarget(identity, pod, 'finalizer') };
     sync.commands.push(command);
   }
 }

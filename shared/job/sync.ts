@@ -1,6 +1,6 @@
 import { parseTime } from '../k8s/time.ts';
 import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
-import type { JobCommand, TerminatePod } from './commands.ts';
+import { podCommandTarget, type JobCommand, type TerminatePod } from './commands.ts';
 import type { JobCondition } from './conditions.ts';
 import type { Decision, TerminationCause } from './decisions.ts';
 import { podClass, type PodRecord } from './pod-record.ts';
@@ -97,13 +97,7 @@ export function terminate(
     if (pod.ready) sync.ready -= 1;
     const command: TerminatePod = {
       type: 'TerminatePod',
-      commandId: `${identity?.uid}/terminate/${pod.uid}`,
-      clusterId: identity?.clusterId ?? '',
-      namespace: pod.namespace,
-      jobName: identity?.name ?? '',
-      jobUid: identity?.uid ?? '',
-      podName: pod.name,
-      podUid: pod.uid,
+      ...podCommandTarget(identity, pod, 'terminate'),
       reason,
       message,
       cause,
