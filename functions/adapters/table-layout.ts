@@ -50,6 +50,8 @@ export const ATTR = {
   kind: 'k',
   namespace: 'ns',
   conditionType: 'ct',
+  conditionStatus: 'cs', // with `ct` and `cr`: what the fleet's counts by state and reason read
+  conditionReason: 'cr',
   // outbox index keys, removed once published
   pendingKey: 'gp',
   pendingSort: 'gq',
@@ -119,6 +121,13 @@ const filtered = (): Projection => ({
   ProjectionType: 'INCLUDE',
   NonKeyAttributes: [ATTR.kind, ATTR.namespace, ATTR.conditionType],
 });
+// The fleet index also carries the latest condition's status and reason, so the console's counts
+// by state and reason read the index alone (functions/adapters/dynamodb-fleet-rows.ts); they
+// change as rarely as the condition type.
+const fleetRows = (): Projection => ({
+  ProjectionType: 'INCLUDE',
+  NonKeyAttributes: [ATTR.kind, ATTR.namespace, ATTR.conditionType, ATTR.conditionStatus, ATTR.conditionReason],
+});
 const keysOnly = (): Projection => ({ ProjectionType: 'KEYS_ONLY' });
 const indexKeys = [ATTR.fleetKey, ATTR.clusterKey, ATTR.namespaceKey, ATTR.nameKey, ATTR.createdKey,
   ATTR.pendingKey, ATTR.pendingSort];
@@ -128,7 +137,7 @@ export const TABLE_DEFINITION: TableDefinition = {
   KeySchema: key(ATTR.pk, ATTR.sk),
   AttributeDefinitions: [ATTR.pk, ATTR.sk, ...indexKeys].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
   GlobalSecondaryIndexes: [
-    { IndexName: INDEX.fleet, KeySchema: key(ATTR.fleetKey, ATTR.createdKey), Projection: filtered() },
+    { IndexName: INDEX.fleet, KeySchema: key(ATTR.fleetKey, ATTR.createdKey), Projection: fleetRows() },
     { IndexName: INDEX.cluster, KeySchema: key(ATTR.clusterKey, ATTR.createdKey), Projection: filtered() },
     { IndexName: INDEX.namespace, KeySchema: key(ATTR.namespaceKey, ATTR.createdKey), Projection: filtered() },
     { IndexName: INDEX.name, KeySchema: key(ATTR.nameKey, ATTR.createdKey), Projection: keysOnly() },
