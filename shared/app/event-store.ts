@@ -87,6 +87,11 @@ export type CommitInput = {
   outbox: NewCommand[];
   snapshot?: Snapshot;
   summary?: SummaryUpdate;
+  /**
+   * Store `entries` as log pages with no per-event markers: the caller (the single writer of
+   * the stream) guarantees their eventIds are new. Stores that do not page yet ignore it.
+   */
+  pageEntries?: boolean;
 };
 /** `snapshotSaved` is false when no snapshot was given or one at its seq was already stored. */
 export type CommitResult = { head: number; appended: LogEntry[]; duplicates: string[]; snapshotSaved: boolean };
