@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { EventStore, StreamId } from '../../../shared/app/event-store.ts';
+import type { CommitInput, CommitResult, EventStore, StreamId } from '../../../shared/app/event-store.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { itemEvents } from '../../../shared/app/publish.ts';
 import { loadState } from '../../../shared/app/reconcile.ts';
@@ -56,3 +56,19 @@ export async function outboxEvents(store: InMemoryEventStore, stream: StreamId):
 
 /** Commands as compared across batchings: type and stable id. */
 export const commandKeys = (events: readonly OutboundEvent[]) => events.map((e) => `${e.detailType} ${e.commandId}`).sort();
+
+/**
+ * The in-memory store, refusing what a log-page store cannot catch: a `pageEntries` commit
+ * whose eventIds the log already holds (log pages keep no per-event markers, so the writer's
+ * own dedupe is all there is). A test on it fails where the writer would log an event twice.
+ */
+export class NoMarkersStore extends InMemoryEventStore {
+  override async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
+    if (input.pageEntries && input.entries.length > 0) {
+      const logged = new Set((await this.read(stream)).entries.map((e) => e.eventId));
+      const again = input.entries.filter((e) => logged.has(e.eventId)).map((e) => e.eventId);
+      if (again.length > 0) throw new Error(`logged twice: ${again.join(', ')}`);
+    }
+    return super.commit(stream, input);
+  }
+}
