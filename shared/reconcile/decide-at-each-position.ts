@@ -40,12 +40,13 @@ export interface DecideOptions {
    */
   readonly keep?: (state: JobState, observation: Observation) => boolean;
   /**
-   * The time of the newest entry already in the log. When the batch does not continue that
-   * entry's run, the fold first decides there: a log whose last sync was cut short (a crash
-   * between commit steps) is finished before anything new; on a complete log this decides
-   * nothing (decide is at a fixed point after its own decisions).
+   * The newest entry already in the log: its time, and whether it is an observation. The fold
+   * first decides there, before the first observation it logs, unless that observation
+   * continues the run the log ends with: a log whose last sync was cut short (a crash between
+   * commit steps) is finished before anything new. On a complete log this decides nothing
+   * (decide is at a fixed point after its own decisions).
    */
-  readonly catchUpAt?: string;
+  readonly catchUp?: { readonly at: string; readonly afterObservation: boolean };
   /** Termination page size (page-decisions.ts), smaller in tests of many pages. */
   readonly pageBytes?: number;
 }
@@ -72,14 +73,20 @@ export function decideAtEachPosition(state: JobState, observations: readonly Obs
     for (const decision of decisions) log(decision);
     return { afterSeq, at, decisions, commands, wakeAt };
   };
-  const { keep, catchUpAt } = options;
-  if (catchUpAt !== undefined && observations[0]?.observedAt !== catchUpAt) {
-    const caughtUp = sync(catchUpAt);
-    if (caughtUp.decisions.length > 0 || observations.length === 0) syncs.push(caughtUp);
-  }
+  const { keep, catchUp } = options;
+  let catchUpPending = catchUp !== undefined;
+  const catchUpNow = () => {
+    if (!catchUpPending || catchUp === undefined) return;
+    catchUpPending = false;
+    const caughtUp = sync(catchUp.at);
+    if (caughtUp.decisions.length > 0) syncs.push(caughtUp);
+  };
   let loggedInRun = false;
   observations.forEach((observation, i) => {
+    const continuesRun = catchUp?.afterObservation === true && observation.observedAt === catchUp.at;
+    if (!continuesRun) catchUpNow();
     if (keep === undefined || keep(state, observation)) {
+      if (continuesRun) catchUpPending = false;
       log(observation);
       loggedInRun = true;
     } else {
@@ -90,6 +97,10 @@ export function decideAtEachPosition(state: JobState, observations: readonly Obs
     if (loggedInRun) syncs.push(sync(observation.observedAt));
     loggedInRun = false;
   });
+  if (catchUpPending && catchUp !== undefined) {
+    catchUpPending = false;
+    syncs.push(sync(catchUp.at));
+  }
   return { entries, syncs, wakeAt: syncs.at(-1)?.wakeAt, dropped };
 }
 

@@ -52,7 +52,7 @@ export async function commitPlanned(
   const taken = due ? takeSnapshot(state) : undefined;
   const snapshotBytes = taken ? jsonBytes(taken.snapshot) : 0;
   const snapshot = taken && snapshotBytes <= MAX_SNAPSHOT_STATE_BYTES ? taken : undefined;
-  const steps = commitSteps(loaded.head, plan.planned, deps.limits?.stepBytes);
+  const steps = commitSteps(loaded.head, plan.planned, deps.limits?.stepBytes, { recordedAt: now });
   const managedBy = state.settings?.managedBy;
   let at = loaded.head;
   for (const [i, step] of steps.entries()) {

@@ -1,4 +1,5 @@
 import type { Observation } from '../../job/events.ts';
+import type { JobEvent } from '../../job/evolve.ts';
 import type { FoldConfig } from '../../job/state.ts';
 import { restoreArchived } from '../../job/snapshot.ts';
 import type { EventStore, StreamId } from '../event-store.ts';
@@ -37,16 +38,18 @@ export async function loadForWrite(deps: LoadDeps, stream: StreamId, observation
 
 async function loadFromStore(deps: LoadDeps, stream: StreamId): Promise<CachedState> {
   const { state, head, snapshotSeq, tail, headHash } = await loadState(deps, stream);
-  let lastAt: string | undefined;
-  for (const event of tail) {
-    const at = 'at' in event ? event.at : event.observedAt;
-    if (lastAt === undefined || at > lastAt) lastAt = at;
-  }
-  return { state, head, headHash, snapshotSeq, lastAt, partial: snapshotSeq > 0 };
+  const lastEvent = tail.at(-1);
+  const last = lastEvent && lastEntryOf(lastEvent);
+  return { state, head, headHash, snapshotSeq, last, partial: snapshotSeq > 0 };
 }
 
 function podUid(observation: Observation): string[] {
   if (observation.type === 'PodObserved') return [observation.pod.metadata.uid];
   if (observation.type === 'PodDeleted') return [observation.uid];
   return [];
+}
+
+/** What the catch-up sync needs of the log's newest entry. */
+export function lastEntryOf(event: JobEvent): { at: string; afterObservation: boolean } {
+  return 'at' in event ? { at: event.at, afterObservation: false } : { at: event.observedAt, afterObservation: true };
 }

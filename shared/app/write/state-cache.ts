@@ -8,8 +8,8 @@ export interface CachedState {
   readonly headHash: string | undefined;
   /** Position of the newest snapshot stored, for the snapshot cadence. */
   readonly snapshotSeq: number;
-  /** observedAt of the newest entry at `head`, for the catch-up sync (decide-at-each-position). */
-  readonly lastAt: string | undefined;
+  /** The entry at `head`: its time, and whether it is an observation (the catch-up sync of decide-at-each-position). */
+  readonly last: { readonly at: string; readonly afterObservation: boolean } | undefined;
   /** Restored from a snapshot: settled pods may be archived, not in `state.pods`. */
   readonly partial: boolean;
 }

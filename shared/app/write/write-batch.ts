@@ -10,7 +10,7 @@ import { isDeterministicFailure } from '../stall.ts';
 import { streamKey } from '../stream-key.ts';
 import { childJobStatusEntry } from '../child-job-status.ts';
 import { keepNews, type KnownReason } from './known-observation.ts';
-import { loadForWrite } from './load-for-write.ts';
+import { lastEntryOf, loadForWrite } from './load-for-write.ts';
 import { planEntries } from './plan-entries.ts';
 import { commitPlanned, LogShiftedError } from './commit-planned.ts';
 import type { StateCache } from './state-cache.ts';
@@ -73,7 +73,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
   const dropped = new Map<KnownReason | 'in-batch', number>();
   const decided = decideAtEachPosition(state, observations, {
     keep: keepNews(dropped),
-    catchUpAt: loaded.lastAt,
+    catchUp: loaded.last,
     pageBytes: deps.limits?.pageBytes,
   });
   const droppedCounts = Object.fromEntries(dropped);
@@ -91,7 +91,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
     head: newHead,
     headHash: plan.lastHash,
     snapshotSeq: committed.snapshotSeq,
-    lastAt: lastEntry && ('at' in lastEntry ? lastEntry.at : lastEntry.observedAt),
+    last: lastEntry && lastEntryOf(lastEntry),
     partial: loaded.partial || committed.snapshotSeq > loaded.snapshotSeq,
   });
   const child = childJobStatusEntry(state, now);
