@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import type { Context, KinesisStreamEvent } from 'aws-lambda';
+import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
+import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
+import { createWriterHandler } from '../../../functions/handlers/writer-handler.ts';
+import { timerRecord } from '../../../functions/handlers/timers-handler.ts';
+import { logger } from '../../../functions/commons/powertools.ts';
+import { CrashableStore } from '../../support/service-harness.ts';
+import { commandKeys, NoMarkersStore, outboxEvents, sampleEvents, statusOf } from './write-support.ts';
+
+// The writer handler as Lambda's Kinesis event source calls it: base64 JSON records, cluster
+// events as EventBridge delivers them and timer records, grouped by log.
+
+logger.setLogLevel('SILENT');
+process.env['POWERTOOLS_METRICS_DISABLED'] = 'true';
+
+const context = { functionName: 'writer', awsRequestId: 'r', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
+let sequence = 1000;
+
+function kinesisEvent(records: readonly unknown[]): KinesisStreamEvent {
+  return {
+    Records: records.map((record) => {
+      const text = typeof record === 'string' ? record : JSON.stringify(record);
+      return {
+        kinesis: { data: Buffer.from(text).toString('base64'), sequenceNumber: String(++sequence), partitionKey: 'k', kinesisSchemaVersion: '1.0', approximateArrivalTimestamp: 0 },
+        eventSource: 'aws:kinesis', eventVersion: '1.0', eventID: `shard-0:${sequence}`, eventName: 'aws:kinesis:record',
+        invokeIdentityArn: 'arn', awsRegion: 'us-east-1', eventSourceARN: 'arn:aws:kinesis:us-east-1:0:stream/s',
+      };
+    }),
+  } as KinesisStreamEvent;
+}
+
+function handlerOver(store: NoMarkersStore | CrashableStore) {
+  const rejected: { text: unknown; errors: readonly InboundError[] }[] = [];
+  const timers: { stream: StreamId; at: string }[] = [];
+  const handler = createWriterHandler({
+    store, clock: () => '2026-06-01T00:00:00Z', config: DEFAULT_FOLD_CONFIG,
+    rejections: { reject: async (text, errors) => void rejected.push({ text, errors }) },
+    timers: { schedule: async (stream, at) => void timers.push({ stream, at }) },
+  });
+  return { handler, rejected, timers };
+}
+
+const events = sampleEvents('samples/named-failure.jsonl');
+const job: StreamId = { kind: 'Job', clusterId: 'dev-eu-1', namespace: 'default', uid: '7c9e6679-7425-40de-944b-e07fc1f90ae7' };
+
+describe('the writer handler', () => {
+  it('writes a Job delivered in Kinesis batches as the use case does, and drops a redelivered batch', async () => {
+    const store = new NoMarkersStore();
+    const { handler } = handlerOver(store);
+    expect(await handler(kinesisEvent(events.slice(0, 4)), context)).toEqual({ batchItemFailures: [] });
+    await handler(kinesisEvent(events.slice(4)), context);
+    await handler(kinesisEvent(events.slice(4)), context);
+    expect((await statusOf(store, job)).failed).toBe(5);
+    expect(commandKeys(await outboxEvents(store, job)).filter((c) => c.startsWith('Pod Termination'))).toHaveLength(4);
+    expect((await store.read(job)).entries).toHaveLength(16);
+  });
+
+  it('refuses records that are not JSON or not valid events, with reasons, and writes the rest', async () => {
+    const store = new NoMarkersStore();
+    const { handler, rejected } = handlerOver(store);
+    const bad = { ...(events[1] as object), detail: { eventId: 'x' } };
+    const response = await handler(kinesisEvent([events[0], 'not json', bad, { source: 'jobfold.timer', 'detail-type': 'Timer Fired', detail: { at: 'soon' } }]), context);
+    expect(response.batchItemFailures).toEqual([]);
+    expect(rejected.map((r) => r.text)).toEqual(['not json', JSON.stringify(bad), expect.stringContaining('jobfold.timer')]);
+    expect(rejected.every((r) => r.errors.length > 0)).toBe(true);
+    expect((await store.read(job)).entries.map((e) => e.type)).toContain('JobObserved');
+  });
+
+  it('turns a timer record into a Tick at its due time, once however often it fires', async () => {
+    const store = new NoMarkersStore();
+    const { handler } = handlerOver(store);
+    await handler(kinesisEvent([events[0]]), context);
+    const fired = timerRecord(job, '2026-01-01T00:10:00Z');
+    await handler(kinesisEvent([fired, fired]), context);
+    await handler(kinesisEvent([fired]), context);
+    const ticks = (await store.read(job)).entries.filter((e) => e.type === 'Tick');
+    expect(ticks.map((t) => t.observedAt)).toEqual(['2026-01-01T00:10:00Z']);
+  });
+
+  it('reports the lowest sequence number of a log whose write fails, and only that log', async () => {
+    const store = new CrashableStore(new NoMarkersStore());
+    const { handler } = handlerOver(store);
+    const other = JSON.parse(JSON.stringify(events[0]).replaceAll('7c9e6679-7425-40de-944b-e07fc1f90ae7', 'other-job-uid'));
+    let commits = 0;
+    store.beforeCommit = async () => {
+      if (++commits === 1) throw new Error('throttled');
+    };
+    const batch = kinesisEvent([events[0], other, events[1]]);
+    const response = await handler(batch, context);
+    const failed = response.batchItemFailures.map((f) => f.itemIdentifier);
+    expect(failed).toHaveLength(1);
+    expect([batch.Records[0]!.kinesis.sequenceNumber, batch.Records[1]!.kinesis.sequenceNumber]).toContain(failed[0]);
+    // and the retry from there writes what was left, once
+    await handler(batch, context);
+    expect((await store.read(job)).entries.filter((e) => e.type === 'JobObserved')).toHaveLength(1);
+  });
+
+  it('schedules the wake-up the decisions ask for', async () => {
+    const store = new NoMarkersStore();
+    const { handler, timers } = handlerOver(store);
+    const withDeadline = JSON.parse(JSON.stringify(events[0]).replace('"backoffLimit":6', '"backoffLimit":6,"activeDeadlineSeconds":600'));
+    await handler(kinesisEvent([withDeadline]), context);
+    expect(timers).toEqual([{ stream: job, at: expect.stringMatching(/^2026-01-01T00:10:00/) }]);
+  });
+});
