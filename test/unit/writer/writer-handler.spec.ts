@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Context, KinesisStreamEvent } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { createWriterHandler } from '../../../functions/handlers/writer-handler.ts';
 import { timerRecord } from '../../../functions/handlers/timers-handler.ts';
 import { logger } from '../../../functions/commons/powertools.ts';
+import { kinesisEvent } from '../../support/kinesis-records.ts';
 import { CrashableStore } from '../../support/service-harness.ts';
 import { commandKeys, NoMarkersStore, outboxEvents, sampleEvents, statusOf } from './write-support.ts';
 
@@ -16,21 +17,6 @@ logger.setLogLevel('SILENT');
 process.env['POWERTOOLS_METRICS_DISABLED'] = 'true';
 
 const context = { functionName: 'writer', awsRequestId: 'r', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
-let sequence = 1000;
-
-function kinesisEvent(records: readonly unknown[]): KinesisStreamEvent {
-  return {
-    Records: records.map((record) => {
-      const text = typeof record === 'string' ? record : JSON.stringify(record);
-      return {
-        kinesis: { data: Buffer.from(text).toString('base64'), sequenceNumber: String(++sequence), partitionKey: 'k', kinesisSchemaVersion: '1.0', approximateArrivalTimestamp: 0 },
-        eventSource: 'aws:kinesis', eventVersion: '1.0', eventID: `shard-0:${sequence}`, eventName: 'aws:kinesis:record',
-        invokeIdentityArn: 'arn', awsRegion: 'us-east-1', eventSourceARN: 'arn:aws:kinesis:us-east-1:0:stream/s',
-      };
-    }),
-  } as KinesisStreamEvent;
-}
-
 function handlerOver(store: NoMarkersStore | CrashableStore) {
   const rejected: { text: unknown; errors: readonly InboundError[] }[] = [];
   const timers: { stream: StreamId; at: string }[] = [];
