@@ -90,4 +90,50 @@ describe('the writer handler', () => {
     await handler(kinesisEvent([withDeadline]), context);
     expect(timers).toEqual([{ stream: job, at: expect.stringMatching(/^2026-01-01T00:10:00/) }]);
   });
+
+  it('writes twice as many Jobs as it writes at once, each once, and fails only the one that fails', async () => {
+    // given 16 Jobs in one batch for a handler writing 8 logs at once, one of them failing
+    const store = new CrashableStore(new NoMarkersStore());
+    const rejected: unknown[] = [];
+    const handler = createWriterHandler({
+      store, clock: () => '2026-06-01T00:00:00Z', config: DEFAULT_FOLD_CONFIG, concurrency: 8,
+      rejections: { reject: async (text) => void rejected.push(text) },
+      timers: { schedule: async () => undefined },
+    });
+    const uids = Array.from({ length: 16 }, (_, i) => `job-${i}`);
+    const jobs = uids.map((uid) => JSON.parse(JSON.stringify(events[0]).replaceAll('7c9e6679-7425-40de-944b-e07fc1f90ae7', uid)));
+    let failedOnce = false;
+    store.beforeCommit = async () => {
+      if (!failedOnce) {
+        failedOnce = true;
+        throw new Error('throttled');
+      }
+    };
+    const batch = kinesisEvent(jobs);
+    const response = await handler(batch, context);
+    // then exactly one log failed, and the retry of the batch writes it, the others not again
+    expect(response.batchItemFailures).toHaveLength(1);
+    expect((await handler(batch, context)).batchItemFailures).toEqual([]);
+    for (const uid of uids) {
+      const entries = (await store.read({ ...job, uid })).entries;
+      expect(entries.filter((e) => e.type === 'JobObserved'), uid).toHaveLength(1);
+    }
+    expect(rejected).toEqual([]);
+  });
+
+  it("appends JobSet events and a child Job's deletion to the JobSet's log", async () => {
+    // given the jobset-exit-code-2 sample: a child Job's pod exits with code 2
+    const store = new NoMarkersStore();
+    const { handler } = handlerOver(store);
+    const jobSetEvents = sampleEvents('samples/jobset-exit-code-2.jsonl');
+    // when it is written in two batches
+    await handler(kinesisEvent(jobSetEvents.slice(0, 10)), context);
+    await handler(kinesisEvent(jobSetEvents.slice(10)), context);
+    // then the JobSet's log holds its observation, the child statuses and the deletions
+    const jobSet: StreamId = { kind: 'JobSet', clusterId: 'dev-eu-1', namespace: 'default', uid: '4f1d2c3b-9a8e-4d7c-b6a5-0e1f2a3b4c5d' };
+    const types = (await store.read(jobSet)).entries.map((e) => e.type);
+    expect(types).toContain('JobSetObserved');
+    expect(types.filter((t) => t === 'JobDeleted')).toHaveLength(3);
+    expect(types.filter((t) => t === 'JobObserved').length).toBeGreaterThan(0);
+  });
 });
