@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Context } from 'aws-lambda';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import { StoreLimitError, type StreamId } from '../../../shared/app/event-store.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { createWriterHandler } from '../../../functions/handlers/writer-handler.ts';
@@ -135,5 +135,23 @@ describe('the writer handler', () => {
     expect(types).toContain('JobSetObserved');
     expect(types.filter((t) => t === 'JobDeleted')).toHaveLength(3);
     expect(types.filter((t) => t === 'JobObserved').length).toBeGreaterThan(0);
+  });
+
+  it('parks a Job whose write fails the same way every time, and keeps its records with the reason', async () => {
+    // given a store that refuses the Job's commits as too large
+    const store = new CrashableStore(new NoMarkersStore());
+    const { handler, rejected } = handlerOver(store);
+    store.beforeCommit = async () => {
+      store.beforeCommit = undefined;
+      throw new StoreLimitError('commit (bytes)', 3_000_000, 4_000_000);
+    };
+    // when a batch of the Job arrives
+    const response = await handler(kinesisEvent(events.slice(0, 3)), context);
+    // then the batch does not fail forever: the Job is parked and its records kept with the error
+    expect(response.batchItemFailures).toEqual([]);
+    expect(rejected).toHaveLength(3);
+    expect(rejected[0]?.errors[0]?.message).toMatch(/stalled.*StoreLimitError/);
+    const summary = await store.findJob({ kind: 'Job', clusterId: job.clusterId, namespace: job.namespace, name: job.uid, uid: job.uid });
+    expect(summary?.stalled?.error).toMatch(/StoreLimitError/);
   });
 });
