@@ -24,6 +24,14 @@ export class LogShiftedError extends Error {
   }
 }
 
+/**
+ * Whether steps are cut for log pages (no entry cap, entries counted as pages store them) or
+ * like the reconcile's (≤ 32 entries, bodies counted). Off until every store pages entries: a
+ * store that ignores `pageEntries` writes an item (and a marker) per entry, and DynamoDB refuses
+ * a transaction of more than 100 items.
+ */
+export const PAGED_STEPS = false;
+
 export interface CommitDeps {
   readonly store: EventStore & PodArchive;
   readonly snapshotEvery?: number;
@@ -52,7 +60,7 @@ export async function commitPlanned(
   const taken = due ? takeSnapshot(state) : undefined;
   const snapshotBytes = taken ? jsonBytes(taken.snapshot) : 0;
   const snapshot = taken && snapshotBytes <= MAX_SNAPSHOT_STATE_BYTES ? taken : undefined;
-  const steps = commitSteps(loaded.head, plan.planned, deps.limits?.stepBytes, { recordedAt: now });
+  const steps = commitSteps(loaded.head, plan.planned, deps.limits?.stepBytes, PAGED_STEPS ? { recordedAt: now } : undefined);
   const managedBy = state.settings?.managedBy;
   let at = loaded.head;
   for (const [i, step] of steps.entries()) {

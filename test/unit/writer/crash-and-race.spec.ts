@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import { VersionConflictError, type StreamId } from '../../../shared/app/event-store.ts';
 import { publishPending, type Publisher } from '../../../shared/app/publish.ts';
 import { StateCache } from '../../../shared/app/write/state-cache.ts';
 import { writeBatch, type WriteDeps } from '../../../shared/app/write/write-batch.ts';
@@ -118,6 +118,26 @@ describe('two writers on one Job', () => {
     const sent = terminated(await publishAll(store));
     expect(sent.sort()).toEqual([...lingering].sort());
     const ids = (await store.read(stream)).entries.map((e) => e.eventId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('gives up loudly after maxAttempts lost races, logging nothing twice', async () => {
+    // given a Job whose head another writer moves before every commit of this one
+    const { stream, setup } = aBigJob('job-race-lost');
+    const inner = new NoMarkersStore();
+    const store = new CrashableStore(inner);
+    await writeBatch(writeDeps(store), stream, setup.slice(0, 10));
+    let moves = 0;
+    store.beforeCommit = async () => {
+      moves += 1;
+      await inner.commit(stream, { expectedHead: (await inner.read(stream)).head, recordedAt: at(3), entries: [{ eventId: `other-${moves}`, type: 'Tick', observedAt: at(3 + moves), body: { type: 'Tick', eventId: `other-${moves}`, clusterId: CLUSTER, observedAt: at(3 + moves) } }], outbox: [], pageEntries: true });
+    };
+    // when it writes a batch with 4 attempts
+    const failing = writeBatch(writeDeps(store, { maxAttempts: 4 }), stream, setup.slice(10, 20));
+    // then the conflict reaches the caller (the handler fails the Job's records), after 4 tries
+    await expect(failing).rejects.toThrow(VersionConflictError);
+    expect(moves).toBe(4);
+    const ids = (await inner.read(stream)).entries.map((e) => e.eventId);
     expect(new Set(ids).size).toBe(ids.length);
   });
 });

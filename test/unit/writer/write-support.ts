@@ -44,8 +44,8 @@ export async function writeInBatches(deps: WriteDeps, stream: StreamId, observat
   return outcomes;
 }
 
-export async function statusOf(store: WriteDeps['store'], stream: StreamId): Promise<JobStatusView> {
-  return jobStatus((await loadState({ store, config: DEFAULT_FOLD_CONFIG }, stream)).state);
+export async function statusOf(store: WriteDeps['store'], stream: StreamId, config = DEFAULT_FOLD_CONFIG): Promise<JobStatusView> {
+  return jobStatus((await loadState({ store, config }, stream)).state);
 }
 
 /** Every outbound event the outbox holds for the stream (published or not), in item order. */
