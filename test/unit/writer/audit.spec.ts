@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { verifyEntryChain } from '../../../shared/audit/verify-chain.ts';
+import { verifyDecisions } from '../../../shared/audit/verify-decisions.ts';
+import { StateCache } from '../../../shared/app/write/state-cache.ts';
+import { NoMarkersStore, observationsOf, sampleEvents, writeDeps, writeInBatches } from './write-support.ts';
+
+// What the writer logs passes the audit: the hash chain holds, and every decision records the
+// chain hash of the position it was decided after (computed before the store chained it), and
+// refolds to the same decision there.
+
+const sample = observationsOf(sampleEvents('samples/named-failure.jsonl'));
+const stream = sample[0]!.stream;
+
+describe('the log the writer writes', () => {
+  it.each([[[100]], [[6, 100]], [[1]]])('passes the audit when written in batches of %j', async (sizes) => {
+    const store = new NoMarkersStore();
+    await writeInBatches(writeDeps(store, { cache: new StateCache() }), stream, sample.map((s) => s.observation), sizes);
+    const entries = (await store.read(stream)).entries;
+    expect(entries.every((e) => e.hash !== undefined)).toBe(true);
+    expect(verifyEntryChain(entries)).toEqual([]);
+    expect(verifyDecisions(entries)).toEqual([]);
+    const reads = entries.flatMap((e) => ((e.body as { read?: { head: number; chainHead?: string } }).read ?? []));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) expect(read.chainHead).toBe(entries[read.head - 1]?.hash);
+  });
+});
