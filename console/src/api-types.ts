@@ -73,6 +73,8 @@ export interface JobCommand {
   pods?: { name: string; uid: string; index?: number }[];
   count?: number;
   indexes?: number[];
+  /** Pod commands: what the cluster reported afterwards about their pods (no acknowledgement exists). */
+  observed?: { count: number; of: number; lastSeq?: number; lastAt?: string };
 }
 
 export interface JobView {

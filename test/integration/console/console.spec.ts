@@ -159,6 +159,22 @@ describe('the Job page', () => {
     expect(problems).toEqual([]);
   });
 
+  it('says a command was queued, not delivered, and which of its pods the cluster later reported deleted', async () => {
+    await page.goto(`${server.url}/#/jobs/prod-eu-1/ml-training/leader-or-workers`);
+    const commands = page.locator('#commands');
+    await expect.poll(async () => commands.innerText(), PATIENT).toContain('TerminatePod');
+    const row = commands.locator('tbody tr').filter({ hasText: 'TerminatePod' }).first();
+    const delivery = await row.locator('td.delivery').innerText();
+    expect(delivery).toContain('queued to send');
+    expect(delivery).not.toMatch(/\bsent to\b|delivered|applied/);
+    expect(delivery).toMatch(/deletion observed: (\d+) of \1 \((latest )?#\d+\)/);
+    await row.locator('td.delivery').getByRole('link').click();
+    await expect.poll(async () => page.locator('#evidence').innerText(), PATIENT).toMatch(/Entry #\d+[\s\S]*PodDeleted/);
+    await commands.scrollIntoViewIfNeeded();
+    await screenshot(page, 'job-commands');
+    expect(problems).toEqual([]);
+  });
+
   it('shows the status at an earlier point of the history from the slider', async () => {
     const slider = page.getByLabel('Log position');
     await slider.focus();
