@@ -24,3 +24,20 @@ describe('the log the writer writes', () => {
     for (const read of reads) expect(read.chainHead).toBe(entries[read.head - 1]?.hash);
   });
 });
+
+describe('a cold writer right after a snapshot', () => {
+  it('still records the chain head its decisions read', async () => {
+    // given a log that ends at a snapshot (every 2 entries), read by a writer with no warm state
+    const store = new NoMarkersStore();
+    const observations = sample.map((s) => s.observation);
+    await writeInBatches(writeDeps(store, { snapshotEvery: 2 }), stream, observations.slice(0, 6), [100]);
+    expect((await store.loadSnapshot(stream))?.seq).toBe((await store.read(stream)).head);
+    // when the next batch is decided
+    await writeInBatches(writeDeps(store), stream, observations.slice(6), [100]);
+    // then every decision names the hash of the entry it read, and the audit holds
+    const entries = (await store.read(stream)).entries;
+    const reads = entries.flatMap((e) => ((e.body as { read?: { head: number; chainHead?: string } }).read ?? []));
+    for (const read of reads) expect(read.chainHead).toBe(entries[read.head - 1]?.hash);
+    expect(verifyDecisions(entries)).toEqual([]);
+  });
+});
