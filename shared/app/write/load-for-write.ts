@@ -37,7 +37,9 @@ export async function loadForWrite(deps: LoadDeps, stream: StreamId, observation
 }
 
 async function loadFromStore(deps: LoadDeps, stream: StreamId): Promise<CachedState> {
-  const { state, head, snapshotSeq, tail, headHash } = await loadState(deps, stream);
+  const { state, head, snapshotSeq, tail, headHash: tailHash } = await loadState(deps, stream);
+  // Nothing after the snapshot: the chain hash at the head is the snapshot position's entry's.
+  const headHash = tailHash ?? (head > 0 ? await hashAt(deps.store, stream, head) : undefined);
   const lastEvent = tail.at(-1);
   const last = lastEvent && lastEntryOf(lastEvent);
   return { state, head, headHash, snapshotSeq, last, partial: snapshotSeq > 0 };
@@ -52,4 +54,9 @@ function podUid(observation: Observation): string[] {
 /** What the catch-up sync needs of the log's newest entry. */
 export function lastEntryOf(event: JobEvent): { at: string; afterObservation: boolean } {
   return 'at' in event ? { at: event.at, afterObservation: false } : { at: event.observedAt, afterObservation: true };
+}
+
+async function hashAt(store: EventStore, stream: StreamId, seq: number): Promise<string | undefined> {
+  const { entries } = await store.read(stream, { afterSeq: seq - 1, limit: 1 });
+  return entries[0]?.hash;
 }

@@ -5,6 +5,8 @@ import { logger } from '../../../functions/commons/powertools.ts';
 import { createWriterHandler } from '../../../functions/handlers/writer-handler.ts';
 import { publishPending, type Publisher } from '../../../shared/app/publish.ts';
 import { loadState } from '../../../shared/app/reconcile.ts';
+import { verifyEntryChain } from '../../../shared/audit/verify-chain.ts';
+import { verifyDecisions } from '../../../shared/audit/verify-decisions.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
@@ -78,6 +80,11 @@ export function describeWriterBigJob(label: string, factory: ServiceStoreFactory
       expect(status.conditions.map((c) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
       expect(status.terminating ?? 0).toBe(0);
       expect(status.active).toBe(0);
+
+      // and the log passes the audit: the chain holds, each decision's recorded chain head and refold
+      const entries = (await store.read(stream)).entries;
+      expect(verifyEntryChain(entries)).toEqual([]);
+      expect(verifyDecisions(entries)).toEqual([]);
     });
   });
 }
