@@ -92,7 +92,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
     headHash: plan.lastHash,
     snapshotSeq: committed.snapshotSeq,
     last: lastEntry && lastEntryOf(lastEntry),
-    partial: loaded.partial || committed.snapshotSeq > loaded.snapshotSeq,
+    partial: loaded.partial,
   });
   const child = childJobStatusEntry(state, now);
   // After the commit: the JobSet must never see a status the Job's log does not hold.
