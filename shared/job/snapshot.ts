@@ -97,6 +97,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       jobOrder: state.jobOrder,
       childStatusKey: state.childStatusKey,
       childStatusVersion: state.childStatusVersion,
+      run: { at: state.run.at, counts: [...state.run.counts] },
     },
     pods: live.map(encodePod),
   };
@@ -133,6 +134,7 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     jobOrder: s['jobOrder'],
     childStatusKey: s['childStatusKey'] ?? '',
     childStatusVersion: s['childStatusVersion'] ?? 0,
+    run: { at: s['run']?.at, counts: new Map(s['run']?.counts ?? []) },
   });
   state.status = {
     ...s['status'],
