@@ -5,6 +5,7 @@ import type { DecisionOf } from '../../shared/job/decisions.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
 import { initialState } from '../../shared/job/state.ts';
 import { jobStatus } from '../../shared/job/status.ts';
+import { observedEffects } from './observed-effects.ts';
 import type { IssuedCommandSchema } from './schemas/job-schemas.ts';
 
 export type IssuedCommand = z.output<typeof IssuedCommandSchema>;
@@ -25,10 +26,14 @@ export function issuesCommands(type: string): boolean {
 /**
  * The commands jobfold issued, one group per logged decision, in log order: what `jobfold
  * replay` lists under Commands. `dispatched` applies the outbound contract's rule (isDispatched),
- * so a Job jobfold does not manage shows its pod creations as computed but never sent.
+ * so a Job jobfold does not manage shows its pod creations as computed but never sent. Pod
+ * commands carry `observed`: what the cluster later reported about their pods
+ * (observed-effects.ts), the only sign of delivery the log holds.
  */
-export function issuedCommands(log: readonly JobEvent[], managedBy: string | undefined): IssuedCommand[] {
+export function issuedCommands(log: readonly JobEvent[], managedBy: string | undefined, jobUid: string): IssuedCommand[] {
   const result: IssuedCommand[] = [];
+  const effects = observedEffects(log, jobUid);
+  const observed = (seq: number | undefined) => effects.get(seq ?? 0) ?? { count: 0, of: 0 };
   for (const event of log) {
     if (!issuesCommands(event.type)) continue;
     const decision = event as CommandDecision;
@@ -43,10 +48,17 @@ export function issuedCommands(log: readonly JobEvent[], managedBy: string | und
           message: decision.message,
           // The fold writes index -1 for a pod without a completion index.
           pods: decision.pods.map(({ name, uid, index }) => ({ name, uid, ...(index !== undefined && index >= 0 ? { index } : {}) })),
+          observed: observed(decision.seq),
         });
         break;
       case 'PodCreationsRequested':
-        result.push({ type: 'CreatePod', ...base, count: decision.count, ...(decision.indexes ? { indexes: decision.indexes } : {}) });
+        result.push({
+          type: 'CreatePod',
+          ...base,
+          count: decision.count,
+          ...(decision.indexes ? { indexes: decision.indexes } : {}),
+          observed: observed(decision.seq),
+        });
         break;
       case 'JobStatusSent':
         result.push({ type: 'UpdateJobStatus', ...base, hash: decision.hash });

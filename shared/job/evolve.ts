@@ -37,6 +37,7 @@ export function evolve(state: JobState, event: JobEvent): JobState {
       state.deleted = true;
       break;
     case 'Tick':
+      if (state.lastTickAt === undefined || event.observedAt > state.lastTickAt) state.lastTickAt = event.observedAt;
       break;
     default:
       applyDecision(state, event);

@@ -116,6 +116,10 @@ export interface JobState {
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */
   jobOrder: ObjectSequence | undefined;
+  /** eventId of the last Job observation folded (not stale): the log writer drops it re-sent. */
+  jobEventId?: string;
+  /** observedAt of the newest Tick folded: the log writer drops a Tick at or before it. */
+  lastTickAt?: string;
   /**
    * What a JobSet reads of this Job's status (child-status-version.ts), and how many times it
    * changed: a status that comes back to an earlier value is news again for the JobSet.

@@ -11,8 +11,8 @@ type Kind = JobSummary['kind'];
 type Count = { kind: Kind; state: FleetState; reason: string; count: number };
 
 /**
- * `GET /v1/fleet?kind=&cluster=&namespace=&state=&reason=&limit=&offset=`: the console's fleet
- * page. It walks every summary under the kind/cluster/namespace filters (newest first, as
+ * `GET /v1/fleet?kind=&cluster=&namespace=&state=&reason=&attention=&limit=&offset=`: the
+ * console's fleet page. It walks every summary under the kind/cluster/namespace filters (newest first, as
  * /v1/jobs lists them), so the counts by state and reason are exact; the cost is one store read
  * per 1,000 objects, with no cap (a cap would make the counts lie).
  */
@@ -25,6 +25,7 @@ export const fleetOverviewRoute: QueryRoute = {
     const counts = new Map<string, Count>();
     const clusters = new Set<string>();
     const namespaces = new Set<string>();
+    const attention = { stalled: 0, refusedUpdate: 0 };
     const matching: (JobSummary & { state: FleetState; reason: string })[] = [];
     for (const summary of all) {
       clusters.add(summary.clusterId);
@@ -36,6 +37,9 @@ export const fleetOverviewRoute: QueryRoute = {
       const counted = counts.get(key) ?? { kind: summary.kind, state, reason, count: 0 };
       counted.count++;
       counts.set(key, counted);
+      if (summary.stalled) attention.stalled++;
+      if (summary.refusedUpdate) attention.refusedUpdate++;
+      if (query.attention !== undefined && summary[query.attention] === undefined) continue;
       if (query.state !== undefined && state !== query.state) continue;
       if (query.reason !== undefined && reason !== (query.reason === '-' ? '' : query.reason)) continue;
       matching.push({ ...summary, state, reason });
@@ -46,6 +50,7 @@ export const fleetOverviewRoute: QueryRoute = {
       total: matching.length,
       offset: query.offset,
       ...(end < matching.length ? { nextOffset: end } : {}),
+      attention,
       counts: [...counts.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
       clusters: [...clusters].sort(),
       namespaces: [...namespaces].sort(),
