@@ -6,27 +6,32 @@ import { ATTR, INDEX, keys } from './table-layout.ts';
 // The fleet's rows for the console's counts (fleetRows of the port): a parallel Scan of the
 // fleet index, which holds every summary with its kind, namespace and latest condition's type,
 // status and reason projected, so 10,000 Jobs are a few 1 MB pages read side by side instead
-// of 10,000 summaries read in full. Rows written before the index carried the status and reason
-// (a table kept with `npm start -- --data`) are completed from their summaries.
+// of 10,000 summaries read in full. Rows written before the index carried the status, reason and
+// attention flags (a table kept with `npm start -- --data`) are completed from their summaries.
 
 /** Scan segments read side by side; each returns up to 1 MB a page. */
 const SEGMENTS = 8;
+const ROW_ATTRIBUTES = [ATTR.pk, ATTR.createdKey, ATTR.conditionType, ATTR.conditionStatus, ATTR.conditionReason, ATTR.attention];
 
 export async function fleetRows(table: MeteredTable, kind?: StreamId['kind']): Promise<FleetRow[]> {
   const segments = await Promise.all(Array.from({ length: SEGMENTS }, (_, segment) => scanSegment(table, segment, kind)));
   const items = segments.flat().sort((a, b) => compare(sortKey(b), sortKey(a)));
-  const incomplete = items.filter((item) => item[ATTR.conditionType] !== undefined && item[ATTR.conditionStatus] === undefined);
-  const completed = new Map((await summariesOf(table, incomplete.map(streamOf))).map((s) => [keys.stream(s), s.latestCondition]));
+  const incomplete = items.filter((item) => item[ATTR.attention] === undefined);
+  const completed = new Map((await summariesOf(table, incomplete.map(streamOf))).map((s) => [keys.stream(s), s]));
   return items.map((item) => {
     const stream = streamOf(item);
+    const createdAt = createdAtOf(item);
     const legacy = completed.get(keys.stream(stream));
+    if (legacy) {
+      const c = legacy.latestCondition;
+      const latestCondition = c ? { type: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}) } : undefined;
+      return { ...stream, createdAt, ...(latestCondition ? { latestCondition } : {}), stalled: !!legacy.stalled, refusedUpdate: !!legacy.refusedUpdate };
+    }
     const type = item[ATTR.conditionType]?.S;
-    const status = item[ATTR.conditionStatus]?.S;
     const reason = item[ATTR.conditionReason]?.S;
-    const latestCondition = legacy
-      ? { type: legacy.type, status: legacy.status, ...(legacy.reason ? { reason: legacy.reason } : {}) }
-      : type === undefined ? undefined : { type, status: status ?? '', ...(reason ? { reason } : {}) };
-    return { ...stream, createdAt: createdAtOf(item), ...(latestCondition ? { latestCondition } : {}) };
+    const latestCondition = type === undefined ? undefined : { type, status: item[ATTR.conditionStatus]?.S ?? '', ...(reason ? { reason } : {}) };
+    const attention = item[ATTR.attention]?.S ?? '';
+    return { ...stream, createdAt, ...(latestCondition ? { latestCondition } : {}), stalled: attention.includes('s'), refusedUpdate: attention.includes('r') };
   });
 }
 
@@ -49,12 +54,8 @@ async function scanSegment(table: MeteredTable, segment: number, kind: StreamId[
       IndexName: INDEX.fleet,
       Segment: segment,
       TotalSegments: SEGMENTS,
-      ProjectionExpression: [ATTR.pk, ATTR.createdKey, ATTR.conditionType, ATTR.conditionStatus, ATTR.conditionReason]
-        .map((name) => `#${name}`).join(', '),
-      ExpressionAttributeNames: Object.fromEntries(
-        [ATTR.pk, ATTR.createdKey, ATTR.conditionType, ATTR.conditionStatus, ATTR.conditionReason, ...(kind ? [ATTR.kind] : [])]
-          .map((name) => [`#${name}`, name]),
-      ),
+      ProjectionExpression: ROW_ATTRIBUTES.map((name) => `#${name}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries([...ROW_ATTRIBUTES, ...(kind ? [ATTR.kind] : [])].map((name) => [`#${name}`, name])),
       ...(kind ? { FilterExpression: `#${ATTR.kind} = :kind`, ExpressionAttributeValues: { ':kind': str(kind) } } : {}),
       ...(start ? { ExclusiveStartKey: start } : {}),
     });

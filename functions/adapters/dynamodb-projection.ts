@@ -7,7 +7,7 @@ import { ATTR, FLEET_KEY, INDEX, ITEM_TYPE, keys } from './table-layout.ts';
 // The fleet view: one summary item per stream, in four sparse indexes that share the sort
 // key "<createdAt>#<uid>#…" (read backwards: newest first). The indexes project only what the
 // filters read (kind, namespace, latest condition type; the fleet index also the condition's
-// status and reason, for the console's counts), so a summary update that changes none of them
+// status and reason and the attention flags, for the console's counts), so a summary update that changes none of them
 // costs no index write; full summaries are then read from the table.
 
 /** The summary item of a stream, with its index keys. */
@@ -26,6 +26,7 @@ export function summaryItem(stream: StreamId, update: SummaryUpdate): Item {
       [ATTR.conditionStatus]: str(condition.status),
       ...(condition.reason ? { [ATTR.conditionReason]: str(condition.reason) } : {}),
     }),
+    [ATTR.attention]: str(`${summary.stalled ? 's' : ''}${summary.refusedUpdate ? 'r' : ''}` || '-'),
     [ATTR.fleetKey]: str(FLEET_KEY),
     [ATTR.clusterKey]: str(keys.cluster(summary.clusterId)),
     [ATTR.namespaceKey]: str(keys.namespace(summary.clusterId, summary.namespace)),

@@ -7,8 +7,9 @@ import { fleetReason, fleetState, type FleetState } from './fleet-state.ts';
 type Count = { kind: FleetRow['kind']; state: FleetState; reason: string; count: number };
 
 /**
- * `GET /v1/fleet?kind=&cluster=&namespace=&state=&reason=&limit=&offset=`: the console's fleet
- * page. The counts by state and reason must be exact, so it reads a row of every object under
+ * `GET /v1/fleet?kind=&cluster=&namespace=&state=&reason=&attention=&limit=&offset=`: the
+ * console's fleet page. The counts by state and reason (and of stalled Jobs and refused
+ * updates) must be exact, so it reads a row of every object under
  * the kind filter (store.fleetRows: identity, creation and latest condition, from the fleet
  * index, without the full summaries), newest first as /v1/jobs lists them; only the page's
  * summaries are then read in full. No cap: a cap would make the counts lie.
@@ -22,6 +23,7 @@ export const fleetOverviewRoute: QueryRoute = {
     const counts = new Map<string, Count>();
     const clusters = new Set<string>();
     const namespaces = new Set<string>();
+    const attention = { stalled: 0, refusedUpdate: 0 };
     const matching: (FleetRow & { state: FleetState; reason: string })[] = [];
     for (const row of rows) {
       clusters.add(row.clusterId);
@@ -33,6 +35,9 @@ export const fleetOverviewRoute: QueryRoute = {
       const counted = counts.get(key) ?? { kind: row.kind, state, reason, count: 0 };
       counted.count++;
       counts.set(key, counted);
+      if (row.stalled) attention.stalled++;
+      if (row.refusedUpdate) attention.refusedUpdate++;
+      if (query.attention !== undefined && !row[query.attention]) continue;
       if (query.state !== undefined && state !== query.state) continue;
       if (query.reason !== undefined && reason !== (query.reason === '-' ? '' : query.reason)) continue;
       matching.push({ ...row, state, reason });
@@ -46,6 +51,7 @@ export const fleetOverviewRoute: QueryRoute = {
       total: matching.length,
       offset: query.offset,
       ...(end < matching.length ? { nextOffset: end } : {}),
+      attention,
       counts: [...counts.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
       clusters: [...clusters].sort(),
       namespaces: [...namespaces].sort(),

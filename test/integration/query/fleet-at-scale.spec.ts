@@ -24,13 +24,13 @@ beforeAll(async () => {
   const client = localClient();
   const tableName = await freshTable(client);
   fleet = await writeFleet(client, tableName, SHAPE);
-  // Summaries stored before the fleet index projected the condition's status and reason.
+  // Summaries stored before the fleet index projected the condition's status, reason and attention flags.
   for (const s of fleet.filter((_, i) => i % 997 === 4 || i % 997 === 8)) {
     const pk = keys.stream({ kind: s.kind, clusterId: s.clusterId, namespace: s.namespace, uid: s.uid });
     await client.send(new UpdateItemCommand({
       TableName: tableName,
       Key: { [ATTR.pk]: { S: pk }, [ATTR.sk]: { S: keys.summary } },
-      UpdateExpression: `REMOVE ${ATTR.conditionStatus}, ${ATTR.conditionReason}`,
+      UpdateExpression: `REMOVE ${ATTR.conditionStatus}, ${ATTR.conditionReason}, ${ATTR.attention}`,
     }));
   }
   get = queryClient({ store: new DynamoDbEventStore({ client, tableName }), config: DEFAULT_FOLD_CONFIG });
@@ -110,6 +110,11 @@ describe('the console fleet (/v1/fleet) at 10,000 Jobs over 20 clusters', () => 
     expect(status, JSON.stringify(body)).toBe(200);
     expect(body.total).toBe(SHAPE.jobs);
     expect(answeredCounts(body)).toEqual(countsOf(fleet));
+    expect(body.attention).toEqual({
+      stalled: fleet.filter((s) => s.stalled).length,
+      refusedUpdate: fleet.filter((s) => s.refusedUpdate).length,
+    });
+    expect(body.attention.stalled).toBeGreaterThan(0);
     expect(body.clusters).toHaveLength(SHAPE.clusters);
     expect(body.namespaces).toEqual(['team-0', 'team-1', 'team-2', 'team-3', 'team-4']);
     expect(body.items.map((item: JobSummary) => item.uid)).toEqual(newestFirst(fleet).slice(0, 500).map((s) => s.uid));

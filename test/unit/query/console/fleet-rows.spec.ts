@@ -30,7 +30,7 @@ function rowStore(items: JobSummary[]) {
   const store = {
     async fleetRows(): Promise<FleetRow[]> {
       return items.map(({ kind, clusterId, namespace, uid, createdAt, latestCondition: c }) => ({
-        kind, clusterId, namespace, uid, createdAt, ...(c ? { latestCondition: { type: c.type, status: c.status, reason: c.reason } } : {}),
+        kind, clusterId, namespace, uid, createdAt, stalled: false, refusedUpdate: false, ...(c ? { latestCondition: { type: c.type, status: c.status, reason: c.reason } } : {}),
       }));
     },
     async getSummaries(streams: readonly StreamId[]): Promise<JobSummary[]> {
