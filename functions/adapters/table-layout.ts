@@ -3,6 +3,8 @@
 //
 // Items (pk = stream key "<kind>#<clusterId>#<namespace>#<uid>" unless noted):
 //   log entry   sk "e#<seq, 12 digits>"   the event; seq is unique because the key is
+//   log page    sk "e#<first seq>"        t "page": entries first..last compressed together
+//                                         (log-page-codec.ts); shares the positions' key space
 //   marker      sk "id#<eventId>"         claims an eventId for one seq (idempotent append)
 //   summary     sk "summary"              fleet row; the only item in the summary indexes
 //   snapshot    sk "snapshot#<seq>"       the state at seq, kept (inline, or pointer to chunks)
@@ -16,6 +18,7 @@ export const DEFAULT_TABLE_NAME = 'jobfold-events';
 
 export const ITEM_TYPE = {
   entry: 'entry',
+  page: 'page',
   marker: 'marker',
   summary: 'summary',
   snapshot: 'snapshot',
@@ -29,7 +32,9 @@ export const ATTR = {
   pk: 'pk',
   sk: 'sk',
   type: 't',
-  seq: 'seq',
+  seq: 'seq', // of a log entry; of a log page, its first entry
+  lastSeq: 'ls', // of a log page, its last entry
+  lastHash: 'lh', // of a log page, its last entry's chain hash (read with the head)
   eventId: 'id',
   eventType: 'et',
   observedAt: 'oa',

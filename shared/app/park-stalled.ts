@@ -1,6 +1,5 @@
 import type { JobState } from '../job/state.ts';
 import type { EventStore, StreamId } from './event-store.ts';
-import { jobSummary } from './job-summary.ts';
 import { stallRecord, stalledSummary, type Stall } from './stall.ts';
 
 /**
@@ -40,16 +39,6 @@ export async function stillParked(store: EventStore, stream: StreamId, state: Jo
   if (name === undefined) return false;
   const summary = await store.findJob({ kind: stream.kind, clusterId: stream.clusterId, namespace: stream.namespace, name, uid: stream.uid });
   return summary?.stalled !== undefined;
-}
-
-/**
- * For a write that succeeded with nothing to commit (every observation already held): when the
- * Job's summary still shows a stall, writes it again without one, at the same head.
- */
-export async function unparkIfParked(store: EventStore, stream: StreamId, state: JobState, head: number, now: string): Promise<void> {
-  const summary = jobSummary(state, now);
-  if (summary === undefined || !(await stillParked(store, stream, state))) return;
-  await store.commit(stream, { expectedHead: head, recordedAt: now, entries: [], outbox: [], summary });
 }
 
 /** How far into a log to look for the Job's name when its fold fails. */

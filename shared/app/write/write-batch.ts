@@ -5,7 +5,8 @@ import { decideAtEachPosition } from '../../reconcile/decide-at-each-position.ts
 import { VersionConflictError, type EventStore, type StreamId } from '../event-store.ts';
 import type { PodArchive } from '../pod-archive.ts';
 import { loadState, type ReconcileOutcome } from '../reconcile.ts';
-import { parkStalled, unparkIfParked } from '../park-stalled.ts';
+import { parkStalled, stillParked } from '../park-stalled.ts';
+import { jobSummary } from '../job-summary.ts';
 import { isDeterministicFailure } from '../stall.ts';
 import { streamKey } from '../stream-key.ts';
 import { childJobStatusEntry } from '../child-job-status.ts';
@@ -78,7 +79,11 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
   });
   const droppedCounts = Object.fromEntries(dropped);
   if (decided.entries.length === 0) {
-    await unparkIfParked(deps.store, stream, state, head, deps.clock());
+    // Nothing new; a Job parked before is shown healthy again (its summary without the stall).
+    if (await stillParked(deps.store, stream, state)) {
+      const now = deps.clock();
+      await deps.store.commit(stream, { expectedHead: head, recordedAt: now, entries: [], outbox: [], summary: jobSummary(state, now) });
+    }
     deps.cache?.put(streamKey(stream), loaded);
     return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts };
   }
