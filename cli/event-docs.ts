@@ -127,6 +127,11 @@ on it, and jobfold puts commands and condition changes on it.
   and records the rejection, with upstream's field path, error type and message, in the log.
 - \`sequence\` (optional) is the event's order among the events of the same object, stamped by
   the forwarder (see [Ordering](#ordering)). Events without it are still accepted.
+- \`partitionKey\` (optional, 1–256 characters, Kinesis's limit) is the uid of the Job (or JobSet)
+  the event belongs to: for a pod, its owning Job's. The bus delivers inbound events into a Kinesis
+  stream keyed by it (\`$.detail.partitionKey\`), so one Job's events reach one writer, in order.
+  Without it the event id is the key: still stored in the right log, only not ordered with the
+  Job's other events. jobfold never routes by it.
 - A refused event is not stored. It is logged and sent to the rejected-events destination as
   \`Inbound Event Rejected\` (source \`jobfold.ingest\`) with \`errors\` (\`path\`, \`message\`) and
   \`reason\`.

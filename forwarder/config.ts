@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ClusterIdSchema } from '../shared/job/events.ts';
 import { LOG_LEVELS } from './log.ts';
+import { COMMAND_MAX_RECEIVES } from './commands/command-consumer.ts';
 
 /** Every setting: its flag, its environment variable, and what it means. Flags win over env. */
 export const SETTINGS = {
@@ -10,6 +11,7 @@ export const SETTINGS = {
   region: { flag: 'region', env: 'AWS_REGION', help: 'AWS region (also AWS_DEFAULT_REGION). Default with endpoint overrides: us-east-1.' },
   queueUrl: { flag: 'queue-url', env: 'JOBFOLD_QUEUE_URL', help: 'SQS URL of this cluster\'s command queue. Without it, commands are not applied.' },
   dlqUrl: { flag: 'dlq-url', env: 'JOBFOLD_DLQ_URL', help: 'SQS URL for poison commands. Without it, they stay for the queue\'s redrive policy.' },
+  maxReceives: { flag: 'max-receives', env: 'JOBFOLD_MAX_RECEIVES', help: 'The command queue\'s redrive maxReceiveCount: on that receive a command that still fails goes to the DLQ with its last error. Default: 5 (what the CDK app sets).' },
   namespace: { flag: 'namespace', env: 'JOBFOLD_NAMESPACE', help: 'Watch one namespace only. Default: all namespaces.' },
   spoolDir: { flag: 'spool-dir', env: 'JOBFOLD_SPOOL_DIR', help: 'Directory of the on-disk spool and the known-objects file. Default: ./.jobfold-forwarder.' },
   spoolMaxBytes: { flag: 'spool-max-bytes', env: 'JOBFOLD_SPOOL_MAX_BYTES', help: 'Bound on the spool, in bytes (suffixes Ki, Mi, Gi). Default: 256Mi.' },
@@ -29,6 +31,7 @@ const ConfigSchema = z.object({
   region: z.string().min(1).optional(),
   queueUrl: url.optional(),
   dlqUrl: url.optional(),
+  maxReceives: z.coerce.number().int().min(1).max(1000).default(COMMAND_MAX_RECEIVES),
   namespace: z.string().min(1).max(63).optional(),
   spoolDir: z.string().min(1).default('.jobfold-forwarder'),
   spoolMaxBytes: z.string().default('256Mi').transform(parseBytes).pipe(z.number().int().min(1024 * 1024)),

@@ -44,7 +44,8 @@ export const DEFAULT_TUNING: Tuning = {
 };
 
 export interface ForwarderDependencies {
-  readonly config: Pick<ForwarderConfig, 'clusterId' | 'eventBusName' | 'queueUrl' | 'dlqUrl' | 'namespace' | 'spoolDir' | 'spoolMaxBytes'>;
+  readonly config: Pick<ForwarderConfig, 'clusterId' | 'eventBusName' | 'queueUrl' | 'dlqUrl' | 'namespace' | 'spoolDir' | 'spoolMaxBytes'>
+    & Partial<Pick<ForwarderConfig, 'maxReceives'>>;
   readonly kubeConfig: KubeConfig;
   readonly eventBridge: EventBridgeClient;
   readonly sqs: SQSClient | undefined;
@@ -121,6 +122,7 @@ export async function startForwarder(deps: ForwarderDependencies): Promise<Runni
           sqs: deps.sqs,
           queueUrl: config.queueUrl,
           dlqUrl: config.dlqUrl,
+          ...(config.maxReceives === undefined ? {} : { maxReceives: config.maxReceives }),
           clusterId: config.clusterId,
           ...(config.namespace ? { namespace: config.namespace } : {}),
           kube: createKubeOps(deps.kubeConfig),

@@ -1,4 +1,5 @@
 import { CLUSTER_SOURCE_PREFIX, InboundDetailType } from '../shared/contract/inbound.ts';
+import { owningJobUid } from '../shared/contract/routing.ts';
 import type { ObjectSequence } from '../shared/k8s/object-sequence.ts';
 import { trimObject } from './trim.ts';
 
@@ -21,7 +22,7 @@ export interface ObjectIdentity {
 export interface OutgoingEvent {
   readonly source: string;
   readonly detailType: InboundDetailType;
-  /** The JSON text of `{eventId, observedAt, object}`. */
+  /** The JSON text of `{eventId, observedAt, partitionKey, object, sequence?}`. */
   readonly detail: string;
   readonly time: string;
   readonly eventId: string;
@@ -106,8 +107,22 @@ function build(
     ...(meta.ownerReferences === undefined ? {} : { ownerReferences: meta.ownerReferences }),
   };
   const detailType = deleted ? detailTypes[kind].deleted : detailTypes[kind].observed;
-  const detail = JSON.stringify(sequence === undefined ? { eventId, observedAt, object } : { eventId, observedAt, object, sequence });
+  const partitionKey = partitionKeyOf(kind, meta);
+  const detail = JSON.stringify({ eventId, observedAt, ...(partitionKey ? { partitionKey } : {}), object, ...(sequence ? { sequence } : {}) });
   return { ok: true, event: { source: `${CLUSTER_SOURCE_PREFIX}${clusterId}`, detailType, detail, time: observedAt, eventId, deleted, subject } };
+}
+
+/**
+ * The ingest stream's partition key (the bus rule's PartitionKeyPath, `$.detail.partitionKey`):
+ * the uid of the Job whose log the event goes to, so that all of one Job's events reach one
+ * writer, in order. A pod's is its owning Job's; a pod with no owning Job (refused by the
+ * service anyway) keys by its own uid. Without a uid there is none, and EventBridge keys the
+ * record by the event's id.
+ */
+function partitionKeyOf(kind: WatchedKind, meta: TrimmedMeta): string | undefined {
+  const uid = meta.uid || undefined;
+  if (kind === 'Job') return uid;
+  return owningJobUid({ metadata: meta } as Parameters<typeof owningJobUid>[0]) || uid;
 }
 
 interface TrimmedMeta {

@@ -70,11 +70,28 @@ export function describeJobView(view: JobView, explanation: Explanation): string
   }
   const conditions = explanation.conditions.map((c) => [c.type, c.status, c.reason, c.message]);
   lines.push(...(conditions.length === 0 ? [field('Conditions', '<none>')] : ['Conditions:', ...formatTable(['Type', 'Status', 'Reason', 'Message'], conditions)]));
-  const commands = view.commands.map((c) => [String(c.seq), c.type, c.dispatched ? 'sent' : 'computed only', commandDetail(c)]);
+  const commands = view.commands.map((c) => [String(c.seq), c.type, delivery(c), commandDetail(c)]);
   lines.push(...(commands.length === 0 ? [field('Commands', '<none>')] : ['Commands:', ...formatTable(['Seq', 'Type', 'Delivery', 'Detail'], commands)]));
   if (view.stalled) lines.push(field('Stalled', `${view.stalled.error} (since ${view.stalled.since})`));
+  if (view.refusedUpdate) {
+    lines.push(`Refused Update: ${view.refusedUpdate.eventId} (observed ${view.refusedUpdate.observedAt}); the Job folds under its last valid spec`);
+    lines.push(...view.refusedUpdate.errors.map((e) => `  ${e.message.startsWith(e.field) ? '' : `${e.field}: `}${e.message} (${e.type})`));
+  }
   lines.push('Explanation:', formatExplanation(explanation, '  '));
   return `${human(lines.join('\n'))}\n`;
+}
+
+/**
+ * How far a command got, as far as the service knows: computed only, queued (in the outbox; no
+ * acknowledgement comes back), and for pod commands the pods the cluster later reported
+ * deleting or created with the command's id.
+ */
+function delivery(command: JobView['commands'][number]): string {
+  if (!command.dispatched) return 'computed only';
+  if (command.type === 'UpdateJobStatus') return 'queued';
+  const { count, of, lastSeq } = command.observed;
+  const what = { TerminatePod: 'deleting', CreatePod: 'created', RemovePodFinalizer: 'without the finalizer' }[command.type];
+  return count === 0 ? `queued, none seen ${what}` : `queued, ${count}/${of} seen ${what}${lastSeq === undefined ? '' : ` (#${lastSeq})`}`;
 }
 
 function commandDetail(command: JobView['commands'][number]): string {
@@ -82,6 +99,7 @@ function commandDetail(command: JobView['commands'][number]): string {
     case 'TerminatePod': return `${command.reason}: ${command.pods.map((p) => p.name).join(', ')}`;
     case 'CreatePod': return `${command.count} pod${command.count === 1 ? '' : 's'}${command.indexes ? ` (indexes ${command.indexes.join(',')})` : ''}`;
     case 'UpdateJobStatus': return `status ${command.hash.slice(0, 12)}`;
+    case 'RemovePodFinalizer': return `remove ${command.pods.length === 1 ? 'the tracking finalizer' : 'tracking finalizers'}: ${command.pods.map((p) => p.name).join(', ')}`;
   }
 }
 

@@ -26,6 +26,15 @@ export interface FleetItem extends Identity {
   latestCondition?: Partial<Condition> & { type: string; status: string };
   state: FleetState;
   reason: string;
+  /** Set while every reconcile of the Job fails with this error (it is parked, not decided). */
+  stalled?: Stalled;
+  /** The latest update the API server would refuse; the Job folds under its last valid spec. */
+  refusedUpdate?: { eventId: string; errors: string[] };
+}
+
+export interface Stalled {
+  error: string;
+  since: string;
 }
 
 export interface FleetOverview {
@@ -33,6 +42,7 @@ export interface FleetOverview {
   total: number;
   offset: number;
   nextOffset?: number;
+  attention: { stalled: number; refusedUpdate: number };
   counts: { kind: Kind; state: FleetState; reason: string; count: number }[];
   clusters: string[];
   namespaces: string[];
@@ -53,7 +63,7 @@ export interface JobStatus {
 }
 
 export interface JobCommand {
-  type: 'TerminatePod' | 'CreatePod' | 'UpdateJobStatus';
+  type: 'TerminatePod' | 'CreatePod' | 'UpdateJobStatus' | 'RemovePodFinalizer';
   seq: number;
   at: string;
   dispatched: boolean;
@@ -63,6 +73,8 @@ export interface JobCommand {
   pods?: { name: string; uid: string; index?: number }[];
   count?: number;
   indexes?: number[];
+  /** Pod commands: what the cluster reported afterwards about their pods (no acknowledgement exists). */
+  observed?: { count: number; of: number; lastSeq?: number; lastAt?: string };
 }
 
 export interface JobView {
@@ -86,6 +98,8 @@ export interface JobView {
   commands: JobCommand[];
   explanation: { outcome: string; summary: string; rejection: string[] };
   log: { head: number; lastRecordedAt?: string };
+  refusedUpdate: { eventId: string; observedAt: string; errors: { field: string; type: string; message: string }[] } | null;
+  stalled: Stalled | null;
 }
 
 export interface ExplainedCondition extends Condition {

@@ -1,5 +1,5 @@
 import type { V1Container, V1Job, V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
-import { JOB_COMPLETION_INDEX_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../shared/job/constants.ts';
+import { COMMAND_ID_ANNOTATION, JOB_COMPLETION_INDEX_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../shared/job/constants.ts';
 
 /** Upstream `batch.kubernetes.io/job-index-failure-count` and `job-index-ignored-failure-count`. */
 export const JOB_INDEX_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-failure-count';
@@ -11,8 +11,7 @@ export interface IndexFailureCounts {
   readonly ignored: number | undefined;
 }
 
-/** Names the command that created a pod, so a redelivered CreatePod finds it and stops. */
-export const COMMAND_ID_ANNOTATION = 'jobfold.io/command-id';
+export { COMMAND_ID_ANNOTATION };
 /** Upstream `completionIndexEnvName`. */
 export const JOB_COMPLETION_INDEX_ENV = 'JOB_COMPLETION_INDEX';
 /** Upstream `names.MaxGeneratedNameLength`: 63 minus the 5 random characters. */

@@ -6,6 +6,7 @@ import {
   type Message,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { boundedText } from '../../shared/job/bounded-text.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import { backoffDelayMs, sleep, type BackoffPolicy } from '../send/backoff.ts';
@@ -16,6 +17,14 @@ import { RecentIds } from './recent-ids.ts';
 
 /** The longest long poll SQS allows. */
 export const RECEIVE_WAIT_SECONDS = 20;
+/**
+ * The command queue's redrive maxReceiveCount (cdk/constructs/secure-queue.ts MAX_RECEIVE_COUNT;
+ * test/cdk checks they agree). On that receive a command that still fails is dead-lettered by the
+ * forwarder itself, with its last error, instead of being moved by the redrive policy without one.
+ */
+export const COMMAND_MAX_RECEIVES = 5;
+/** The `detail` attribute of a dead letter: the error, cut (never inside a character) to this. */
+const MAX_DETAIL_BYTES = 4096;
 /** After a transient failure a message comes back after 5 s, doubling per receive, at most 5 min. */
 const RETRY_VISIBILITY = { baseSeconds: 5, maxSeconds: 300 };
 
@@ -33,14 +42,21 @@ export interface CommandConsumerOptions {
   /** Delay after a failed ReceiveMessage. */
   readonly errorBackoff: BackoffPolicy;
   readonly waitTimeSeconds?: number;
+  /** The queue's redrive maxReceiveCount (default COMMAND_MAX_RECEIVES). */
+  readonly maxReceives?: number;
   readonly random?: () => number;
 }
+
+/** Why a message went to the DLQ: it can never be applied, or it failed on every receive. */
+export type DeadLetterReason = PoisonReason | 'retries-exhausted';
 
 /**
  * Applies the cluster's commands from its SQS queue, one message at a time, in the order
  * received. A message is deleted only once its effect holds (or can no longer be wanted);
  * a poison message is sent to the DLQ with the reason as a message attribute, then deleted;
- * after a transient failure the message is left to come back when its visibility times out.
+ * after a transient failure the message is left to come back when its visibility times out,
+ * except on its last receive: then it goes to the DLQ with the error (`retries-exhausted`), so
+ * no command dead-letters without its reason (the redrive policy would move it bare).
  */
 export class CommandConsumer {
   readonly #o: CommandConsumerOptions;
@@ -114,10 +130,17 @@ export class CommandConsumer {
             this.#count(command.type, 'done');
             this.#o.log.info('command applied', { ...at, note: outcome.note });
             return this.#delete(message);
-          case 'transient':
+          case 'transient': {
+            const receives = receiveCount(message);
+            const last = receives >= (this.#o.maxReceives ?? COMMAND_MAX_RECEIVES);
+            if (last && this.#o.dlqUrl) {
+              this.#o.log.error('command failed on its last receive; dead-lettered with its error', { ...at, error: outcome.error });
+              return this.#deadLetter(message, 'retries-exhausted', `failed on ${receives} receives; last error: ${outcome.error}`, command.type);
+            }
             this.#count(command.type, 'transient');
-            this.#o.log.warn('command failed; it will be redelivered', { ...at, error: outcome.error });
+            this.#o.log[last ? 'error' : 'warn']('command failed; it will be redelivered', { ...at, error: outcome.error });
             return this.#retryLater(message);
+          }
           case 'poison':
             this.#o.log.error('command refused', { ...at, reason: outcome.reason, message: outcome.message });
             this.#o.metrics.inc('forwarder_commands_refused_total', { type: command.type, reason: outcome.reason });
@@ -135,9 +158,9 @@ export class CommandConsumer {
     }
   }
 
-  async #deadLetter(message: Message, reason: PoisonReason, detail: string, type = 'unknown'): Promise<void> {
+  async #deadLetter(message: Message, reason: DeadLetterReason, detail: string, type = 'unknown'): Promise<void> {
     const { sqs, dlqUrl, queueUrl, metrics, log } = this.#o;
-    this.#count(type, 'poison');
+    this.#count(type, reason === 'retries-exhausted' ? 'dead-lettered' : 'poison');
     if (!dlqUrl) {
       log.error('poison message and no DLQ configured; leaving it for the queue redrive policy', { messageId: message.MessageId, reason, detail });
       return;
@@ -149,7 +172,8 @@ export class CommandConsumer {
           MessageBody: message.Body ?? '',
           MessageAttributes: {
             reason: { DataType: 'String', StringValue: reason },
-            detail: { DataType: 'String', StringValue: detail.slice(0, 1024) || reason },
+            detail: { DataType: 'String', StringValue: boundedText(detail, MAX_DETAIL_BYTES) || reason },
+            receiveCount: { DataType: 'Number', StringValue: String(receiveCount(message)) },
             sourceQueueUrl: { DataType: 'String', StringValue: queueUrl },
             sourceMessageId: { DataType: 'String', StringValue: message.MessageId ?? 'unknown' },
           },
@@ -181,7 +205,7 @@ export class CommandConsumer {
    * message simply comes back later.
    */
   async #retryLater(message: Message): Promise<void> {
-    const receives = Number(message.Attributes?.ApproximateReceiveCount ?? '1') || 1;
+    const receives = receiveCount(message);
     const seconds = Math.min(RETRY_VISIBILITY.maxSeconds, RETRY_VISIBILITY.baseSeconds * 2 ** Math.min(receives - 1, 10));
     try {
       await this.#o.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.#o.queueUrl, ReceiptHandle: message.ReceiptHandle, VisibilityTimeout: seconds }));
@@ -194,4 +218,9 @@ export class CommandConsumer {
   #count(detailType: string, outcome: string): void {
     this.#o.metrics.inc('forwarder_commands_total', { type: detailType, outcome });
   }
+}
+
+/** Which receive of the message this is (1 on the first). */
+function receiveCount(message: Message): number {
+  return Number(message.Attributes?.ApproximateReceiveCount ?? '1') || 1;
 }

@@ -39,6 +39,12 @@ export function awsReconcileDeps() {
   };
 }
 
+/** The log writer: the reconcile's deps plus where refused records go. */
+export function awsWriterDeps() {
+  const env = readEnv();
+  return { ...awsReconcileDeps(), rejections: busRejectionSink(new EventBridgeClient({}), env.BUS_NAME) };
+}
+
 export function awsPublishDeps() {
   const env = readEnv();
   return { store: store(), publisher: eventBridgePublisher(new EventBridgeClient({}), env.BUS_NAME), clock };

@@ -1,17 +1,23 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { reconcile, type ReconcileDeps, type ReconcileOutcome } from '../../shared/app/reconcile.ts';
 import { reconcileJobSet } from '../../shared/app/reconcile-jobset.ts';
 import { parseStreamKey, streamKey } from '../../shared/app/stream-key.ts';
 import type { StreamId } from '../../shared/app/event-store.ts';
-import { logger, METRIC, metrics } from '../commons/powertools.ts';
+import { logger, metrics } from '../commons/powertools.ts';
+import { recordDecisionMetrics } from './decision-metrics.ts';
 import type { TimerScheduler } from '../ports/index.ts';
 
 export interface ReconcileHandlerDeps extends ReconcileDeps {
   readonly timers: TimerScheduler;
+  /**
+   * The kinds of streams this trigger reconciles (default both). Where the log writer
+   * (writer-handler.ts) owns Job logs, pass ['JobSet']: a Job reconciled here at clock() time
+   * beside the writer would decide at times the log does not hold.
+   */
+  readonly kinds?: readonly StreamId['kind'][];
 }
 
 /**
@@ -22,12 +28,8 @@ export interface ReconcileHandlerDeps extends ReconcileDeps {
 export async function reconcileAndSchedule(deps: ReconcileHandlerDeps, stream: StreamId): Promise<ReconcileOutcome> {
   if (stream.kind === 'JobSet') return reconcileJobSetStream(deps, stream);
   const outcome = await reconcile(deps, stream);
-  if (outcome.stalled) {
-    logger.error('job stalled: its reconcile fails on every retry', { stream, stalled: outcome.stalled });
-    metrics.addMetric(METRIC.jobsStalled, MetricUnit.Count, 1);
-  }
   if (outcome.wakeAt) await deps.timers.schedule(stream, outcome.wakeAt);
-  recordMetrics(outcome, deps.clock());
+  recordDecisionMetrics(outcome, deps.clock());
   return outcome;
 }
 
@@ -35,28 +37,6 @@ export async function reconcileAndSchedule(deps: ReconcileHandlerDeps, stream: S
 async function reconcileJobSetStream(deps: ReconcileHandlerDeps, stream: StreamId): Promise<ReconcileOutcome> {
   const outcome = await reconcileJobSet(deps, stream);
   return { ...outcome, decisions: [], commands: [], wakeAt: undefined, latestObservedAt: undefined };
-}
-
-function recordMetrics(outcome: ReconcileOutcome, now: string): void {
-  if (outcome.snapshotSkipped !== undefined) {
-    logger.error('snapshot over the size limit not written; loads read the log from the last one', { stream: outcome.stream, bytes: outcome.snapshotSkipped });
-    metrics.addMetric(METRIC.snapshotsSkipped, MetricUnit.Count, 1);
-  }
-  if (outcome.attempts > 1) metrics.addMetric(METRIC.reconcileConflicts, MetricUnit.Count, outcome.attempts - 1);
-  for (const decision of outcome.decisions) {
-    if (decision.type !== 'JobConditionChanged') continue;
-    const { type, status, reason } = decision.condition;
-    if ((type === 'Complete' || type === 'Failed') && status === 'True') {
-      const single = metrics.singleMetric();
-      single.addDimension('reason', reason);
-      single.addMetric(METRIC.jobsFinished, MetricUnit.Count, 1);
-    }
-  }
-  const terminated = outcome.published.filter((e) => e.detailType === 'Pod Termination Requested').length;
-  if (terminated > 0) metrics.addMetric(METRIC.podsTerminated, MetricUnit.Count, terminated);
-  if (outcome.published.length > 0 && outcome.latestObservedAt) {
-    metrics.addMetric(METRIC.decisionLatency, MetricUnit.Milliseconds, Date.parse(now) - Date.parse(outcome.latestObservedAt));
-  }
 }
 
 /**
@@ -71,7 +51,7 @@ export function createReconcileHandler(deps: ReconcileHandlerDeps) {
       const key = record.dynamodb?.NewImage?.['pk']?.S ?? record.dynamodb?.Keys?.['pk']?.S;
       const stream = key ? parseStreamKey(key) : undefined;
       const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
-      if (!stream) continue;
+      if (!stream || !(deps.kinds ?? ['Job', 'JobSet']).includes(stream.kind)) continue;
       const group = byStream.get(streamKey(stream)) ?? { stream, sequenceNumbers: [] };
       group.sequenceNumbers.push(sequenceNumber);
       byStream.set(streamKey(stream), group);

@@ -1,20 +1,22 @@
 import type { z } from 'zod';
 import { isDispatched } from '../../shared/contract/outbound.ts';
 import type { JobCommand } from '../../shared/job/commands.ts';
-import type { DecisionOf } from '../../shared/job/decisions.ts';
+import type { DecisionOf, PodRefData } from '../../shared/job/decisions.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
 import { initialState } from '../../shared/job/state.ts';
 import { jobStatus } from '../../shared/job/status.ts';
+import { observedEffects } from './observed-effects.ts';
 import type { IssuedCommandSchema } from './schemas/job-schemas.ts';
 
 export type IssuedCommand = z.output<typeof IssuedCommandSchema>;
 
-type CommandDecision = DecisionOf<'PodsTerminationRequested' | 'PodCreationsRequested' | 'JobStatusSent'>;
+type CommandDecision = DecisionOf<'PodsTerminationRequested' | 'PodCreationsRequested' | 'JobStatusSent' | 'PodFinalizersRemovalRequested'>;
 
 const COMMAND_DECISIONS: ReadonlySet<string> = new Set<CommandDecision['type']>([
   'PodsTerminationRequested',
   'PodCreationsRequested',
   'JobStatusSent',
+  'PodFinalizersRemovalRequested',
 ]);
 
 /** True for the decision types that issue commands to the cluster (one group each). */
@@ -25,10 +27,14 @@ export function issuesCommands(type: string): boolean {
 /**
  * The commands jobfold issued, one group per logged decision, in log order: what `jobfold
  * replay` lists under Commands. `dispatched` applies the outbound contract's rule (isDispatched),
- * so a Job jobfold does not manage shows its pod creations as computed but never sent.
+ * so a Job jobfold does not manage shows its pod creations as computed but never sent. Pod
+ * commands carry `observed`: what the cluster later reported about their pods
+ * (observed-effects.ts), the only sign of delivery the log holds.
  */
-export function issuedCommands(log: readonly JobEvent[], managedBy: string | undefined): IssuedCommand[] {
+export function issuedCommands(log: readonly JobEvent[], managedBy: string | undefined, jobUid: string): IssuedCommand[] {
   const result: IssuedCommand[] = [];
+  const effects = observedEffects(log, jobUid);
+  const observed = (seq: number | undefined) => effects.get(seq ?? 0) ?? { count: 0, of: 0 };
   for (const event of log) {
     if (!issuesCommands(event.type)) continue;
     const decision = event as CommandDecision;
@@ -41,15 +47,24 @@ export function issuedCommands(log: readonly JobEvent[], managedBy: string | und
           cause: decision.cause,
           reason: decision.reason,
           message: decision.message,
-          // The fold writes index -1 for a pod without a completion index.
-          pods: decision.pods.map(({ name, uid, index }) => ({ name, uid, ...(index !== undefined && index >= 0 ? { index } : {}) })),
+          pods: podRefs(decision.pods),
+          observed: observed(decision.seq),
         });
         break;
       case 'PodCreationsRequested':
-        result.push({ type: 'CreatePod', ...base, count: decision.count, ...(decision.indexes ? { indexes: decision.indexes } : {}) });
+        result.push({
+          type: 'CreatePod',
+          ...base,
+          count: decision.count,
+          ...(decision.indexes ? { indexes: decision.indexes } : {}),
+          observed: observed(decision.seq),
+        });
         break;
       case 'JobStatusSent':
         result.push({ type: 'UpdateJobStatus', ...base, hash: decision.hash });
+        break;
+      case 'PodFinalizersRemovalRequested':
+        result.push({ type: 'RemovePodFinalizer', ...base, pods: podRefs(decision.pods), observed: observed(decision.seq) });
         break;
       default: {
         const _exhaustive: never = decision;
@@ -58,6 +73,11 @@ export function issuedCommands(log: readonly JobEvent[], managedBy: string | und
     }
   }
   return result;
+}
+
+/** The pods a decision names; the fold writes index -1 for a pod without a completion index. */
+function podRefs(pods: readonly PodRefData[]) {
+  return pods.map(({ name, uid, index }) => ({ name, uid, ...(index !== undefined && index >= 0 ? { index } : {}) }));
 }
 
 /** A command of the decision's kind, enough for isDispatched, which reads `type` and `cause`. */
@@ -78,6 +98,8 @@ function probe(decision: CommandDecision): JobCommand {
       return { type: 'CreatePod', ...target, index: undefined, templateHash: '' };
     case 'JobStatusSent':
       return { type: 'UpdateJobStatus', ...target, status: jobStatus(initialState()) };
+    case 'PodFinalizersRemovalRequested':
+      return { type: 'RemovePodFinalizer', ...target, podName: '', podUid: '' };
     default: {
       const _exhaustive: never = decision;
       return _exhaustive;

@@ -30,7 +30,7 @@ export function jobView(summary: JobSummary, state: JobState, events: readonly J
     deleted: state.deleted,
     spec: specView(state),
     status: { ...status, conditions: [...status.conditions] },
-    commands: issuedCommands(events, state.settings?.managedBy),
+    commands: issuedCommands(events, state.settings?.managedBy, summary.uid),
     explanation: {
       outcome: explanation.outcome,
       summary: explanation.summary,

@@ -6,11 +6,18 @@ import type { CommitInput, NewEntry, Snapshot } from './event-store.ts';
 
 /** Largest event body; a DynamoDB item is at most 400 KB and bodies are stored inline. */
 export const MAX_ENTRY_BODY_BYTES = 350_000;
-/** Decision entries per commit; each is two of the 100 items of a DynamoDB transaction. */
+/**
+ * Decision entries per commit; each is two of the 100 items of a DynamoDB transaction. Not for
+ * a `pageEntries` commit, whose entries share page items (bounded by MAX_COMMIT_BYTES instead).
+ */
 export const MAX_COMMIT_ENTRIES = 32;
 /** Outbox commands per commit. */
 export const MAX_COMMIT_COMMANDS = 32;
-/** Entry bodies plus command details per commit; a DynamoDB transaction is at most 4 MB. */
+/**
+ * Entry bodies plus command details per commit; a DynamoDB transaction is at most 4 MB. In a
+ * `pageEntries` commit every entry counts whole, as pagedEntryBytes: pages are compressed, so
+ * what passes here is at most ~3 MB of page items (≤ ~20 of them) and always one transaction.
+ */
 export const MAX_COMMIT_BYTES = 3_000_000;
 /** Largest command detail; an EventBridge entry is at most 256 KiB with its envelope. */
 export const MAX_COMMAND_DETAIL_BYTES = 240 * 1024;
@@ -24,6 +31,9 @@ export const MAX_ID_BYTES = 512;
 export const MAX_SNAPSHOT_STATE_BYTES = 64 * 1024 * 1024;
 
 const encoder = new TextEncoder();
+/** The largest seq a store key holds (12 digits) and a chain hash's length, for sizing. */
+const MAX_SEQ = 999_999_999_999;
+const HASH_PLACEHOLDER = '0'.repeat(64);
 
 /** Returns the JSON text of a value; `undefined` is stored as `null`. */
 export function toJson(value: unknown): string {
@@ -51,20 +61,32 @@ export function checkEntries(entries: NewEntry[]): void {
   }
 }
 
+/**
+ * The bytes a `pageEntries` commit counts for one entry towards MAX_COMMIT_BYTES: the entry as
+ * its page stores it (with seq, recordedAt and hash), before compression. A writer that keeps
+ * the sum of these plus its command details under MAX_COMMIT_BYTES never meets StoreLimitError.
+ */
+export function pagedEntryBytes(entry: NewEntry, recordedAt: string): number {
+  const { eventId, type, observedAt, body } = entry;
+  return jsonBytes({ eventId, type, observedAt, body, seq: MAX_SEQ, recordedAt, hash: HASH_PLACEHOLDER });
+}
+
 /** Throws StoreLimitError when a commit is too large, RangeError when its input is invalid. */
 export function checkCommit(input: CommitInput): void {
   if (!Number.isSafeInteger(input.expectedHead) || input.expectedHead < 0) {
     throw new RangeError(`expectedHead must be a non-negative integer, got ${input.expectedHead}`);
   }
   checkEntries(input.entries);
-  if (input.entries.length > MAX_COMMIT_ENTRIES) {
+  if (input.pageEntries !== true && input.entries.length > MAX_COMMIT_ENTRIES) {
     throw new StoreLimitError('entries per commit', MAX_COMMIT_ENTRIES, input.entries.length);
   }
   if (input.outbox.length > MAX_COMMIT_COMMANDS) {
     throw new StoreLimitError('commands per commit', MAX_COMMIT_COMMANDS, input.outbox.length);
   }
   let total = 0;
-  for (const entry of input.entries) total += jsonBytes(entry.body);
+  for (const entry of input.entries) {
+    total += input.pageEntries === true ? pagedEntryBytes(entry, input.recordedAt) : jsonBytes(entry.body);
+  }
   for (const command of input.outbox) {
     checkId('commandId', command.commandId);
     const size = jsonBytes(command.detail);

@@ -87,6 +87,22 @@ export type CommitInput = {
   outbox: NewCommand[];
   snapshot?: Snapshot;
   summary?: SummaryUpdate;
+  /**
+   * Store `entries` as compressed log pages (several entries per stored item) instead of one
+   * item per entry, for the single writer of a Job (shared/app's batch-write use case).
+   * Nothing a reader sees changes: `read` returns the same LogEntry[] (gap-free `seq` from
+   * `expectedHead + 1`, `recordedAt`, hash chain continued from the head) whatever mix of
+   * formats a log holds, and the commit is still all-or-nothing on the head.
+   * What changes: no per-event marker is written or consulted, so an eventId already in the
+   * log is NOT detected and would be stored again — the caller guarantees the eventIds are new
+   * (the single writer drops duplicates against the fold before it commits). An eventId repeated
+   * within `entries` is still reported in `duplicates` and stored once. A later `append` of a
+   * paged eventId is not recognised as a duplicate either. The entry-count cap
+   * (MAX_COMMIT_ENTRIES) does not apply; MAX_COMMIT_BYTES counts each whole entry (see
+   * event-store-limits.ts), so a commit that passes the limits always fits one DynamoDB
+   * transaction. Default false.
+   */
+  pageEntries?: boolean;
 };
 /** `snapshotSaved` is false when no snapshot was given or one at its seq was already stored. */
 export type CommitResult = { head: number; appended: LogEntry[]; duplicates: string[]; snapshotSaved: boolean };
@@ -101,6 +117,14 @@ export type ListJobsQuery = {
   cursor?: string;
 };
 export type JobPage = { items: JobSummary[]; cursor?: string };
+/** What the fleet's counts read of a summary: identity, creation, latest condition, and whether it needs attention. */
+export type FleetRow = StreamId & {
+  createdAt: string;
+  latestCondition?: Pick<SummaryCondition, 'type' | 'status' | 'reason'>;
+  /** True when the summary has `stalled`, resp. `refusedUpdate`. */
+  stalled: boolean;
+  refusedUpdate: boolean;
+};
 export type FindJobQuery = Pick<JobSummary, 'kind' | 'clusterId' | 'namespace' | 'name'> & {
   uid?: string;
 };
@@ -165,6 +189,16 @@ export interface EventStore {
    * most recently created one (names are reused after deletion). History is never deleted.
    */
   findJob(query: FindJobQuery): Promise<JobSummary | undefined>;
+
+  /**
+   * Every summary of `kind` (both kinds without one) as a FleetRow, newest `createdAt` first
+   * (ties: uid descending), all at once: a few hundred bytes each, read from the fleet index
+   * without the full summaries. May lag a commit slightly, as listJobs does.
+   */
+  fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]>;
+
+  /** The summaries of `streams`, in that order; a stream without one is left out. */
+  getSummaries(streams: readonly StreamId[]): Promise<JobSummary[]>;
 }
 
 /** Thrown by commit when the stream's head is no longer the head the decision was made on. */

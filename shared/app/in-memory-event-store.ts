@@ -3,7 +3,7 @@ import { checkCommit, checkEntries, checkLimit, checkSnapshotSeq, jsonCopy } fro
 import type { ArchivedPod } from '../job/snapshot.ts';
 import { VersionConflictError } from './event-store.ts';
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary,
+  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
   ListJobsQuery, LogEntry, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
@@ -46,7 +46,9 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     if (record.entries.length !== input.expectedHead) {
       throw new VersionConflictError(stream, input.expectedHead, record.entries.length);
     }
-    const result = this.#appendNew(record, input.entries, input.recordedAt);
+    const result = input.pageEntries === true
+      ? this.#appendPaged(record, input.entries, input.recordedAt)
+      : this.#appendNew(record, input.entries, input.recordedAt);
     for (const command of input.outbox) {
       if (this.#outbox.has(command.commandId)) continue;
       this.#outbox.set(command.commandId, jsonCopy({ ...command, stream }));
@@ -113,6 +115,20 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     return found[0] === undefined ? undefined : jsonCopy(found[0]);
   }
 
+  async fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]> {
+    return this.#summaries()
+      .filter((s) => kind === undefined || s.kind === kind)
+      .sort((a, b) => compareKeys(orderKey(b), orderKey(a)))
+      .map(({ kind, clusterId, namespace, uid, createdAt, latestCondition: c, stalled, refusedUpdate }) => ({
+        kind, clusterId, namespace, uid, createdAt, stalled: stalled !== undefined, refusedUpdate: refusedUpdate !== undefined,
+        ...(c ? { latestCondition: { type: c.type, status: c.status, ...(c.reason === undefined ? {} : { reason: c.reason }) } } : {}),
+      }));
+  }
+
+  async getSummaries(streams: readonly StreamId[]): Promise<JobSummary[]> {
+    return jsonCopy(streams.flatMap((stream) => this.#streams.get(streamKey(stream))?.summary ?? []));
+  }
+
   async saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {
     const { archivedPods } = this.#record(stream);
     for (const pod of pods) archivedPods.set(pod.uid, jsonCopy(pod));
@@ -130,18 +146,38 @@ export class InMemoryEventStore implements EventStore, PodArchive {
         result.duplicates.push(entry.eventId);
         continue;
       }
-      const { eventId, type, observedAt, body } = entry;
-      const logged = jsonCopy({ eventId, type, observedAt, body, seq: record.entries.length + 1, recordedAt });
-      const stored = { ...logged, hash: entryHash(record.entries.at(-1)?.hash ?? GENESIS_HASH, logged) };
-      record.entries.push(stored);
+      result.appended.push(this.#push(record, entry, recordedAt));
       record.eventIds.add(entry.eventId);
-      result.appended.push(jsonCopy(stored));
     }
     return result;
   }
 
+  // Like DynamoDB's log pages: no markers, so only repeats within the call are caught; an
+  // eventId already logged is stored again and is not remembered for later appends.
+  #appendPaged(record: StreamRecord, entries: NewEntry[], recordedAt: string): AppendResult {
+    const result: AppendResult = { appended: [], duplicates: [] };
+    const seen = new Set<string>();
+    for (const entry of entries) {
+      if (seen.has(entry.eventId)) {
+        result.duplicates.push(entry.eventId);
+        continue;
+      }
+      seen.add(entry.eventId);
+      result.appended.push(this.#push(record, entry, recordedAt));
+    }
+    return result;
+  }
+
+  #push(record: StreamRecord, entry: NewEntry, recordedAt: string): LogEntry {
+    const { eventId, type, observedAt, body } = entry;
+    const logged = jsonCopy({ eventId, type, observedAt, body, seq: record.entries.length + 1, recordedAt });
+    const stored = { ...logged, hash: entryHash(record.entries.at(-1)?.hash ?? GENESIS_HASH, logged) };
+    record.entries.push(stored);
+    return jsonCopy(stored);
+  }
+
   #record(stream: StreamId): StreamRecord {
-    const key = JSON.stringify([stream.kind, stream.clusterId, stream.namespace, stream.uid]);
+    const key = streamKey(stream);
     let record = this.#streams.get(key);
     if (record === undefined) {
       record = { entries: [], eventIds: new Set(), archivedPods: new Map(), snapshots: new Map() };
@@ -153,6 +189,10 @@ export class InMemoryEventStore implements EventStore, PodArchive {
   #summaries(): JobSummary[] {
     return [...this.#streams.values()].flatMap((r) => (r.summary === undefined ? [] : [r.summary]));
   }
+}
+
+function streamKey(stream: StreamId): string {
+  return JSON.stringify([stream.kind, stream.clusterId, stream.namespace, stream.uid]);
 }
 
 function identity(stream: StreamId): Pick<JobSummary, 'kind' | 'clusterId' | 'namespace' | 'uid'> {

@@ -16,7 +16,7 @@ import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from './event-store-limits.ts';
 import type { PodArchive } from './pod-archive.ts';
 import { childJobStatusEntry } from './child-job-status.ts';
 import { isDeterministicFailure, type Stall } from './stall.ts';
-import { parkStalled } from './park-stalled.ts';
+import { parkStalled, stillParked } from './park-stalled.ts';
 
 export interface ReconcileDeps {
   readonly store: EventStore & PodArchive;
@@ -96,7 +96,8 @@ async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: num
   const published = outboundEvents(state.identity, managedBy, result.decisions, result.commands);
   const outcome = { stream, head: seq, decisions, commands: result.commands, published, wakeAt: result.wakeAt, attempts: attempt, latestObservedAt };
   const child = tail.length > 0 || decisions.length > 0 ? childJobStatusEntry(state, now) : undefined;
-  if (decisions.length === 0 && !snapshotDue) {
+  // Nothing to commit, unless the Job was parked: then its summary is written without the stall.
+  if (decisions.length === 0 && !snapshotDue && !(await stillParked(store, stream, state))) {
     if (child) await store.append(child.stream, [child.entry], now);
     return outcome;
   }

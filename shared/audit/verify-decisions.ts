@@ -89,14 +89,14 @@ function firstGates(entries: readonly AuditEntry[]): FeatureGates {
 
 /**
  * Decisions as compared: without their log position (seq) or what they read, and with a
- * decision logged in pages (`page` 2, 3, … continuing the one before) put back together.
+ * decision logged in pages (`page` 1, 2, … continuing the first, page-decisions.ts) put back together.
  */
 function comparable(decisions: readonly Decision[]): string {
   const merged: Record<string, unknown>[] = [];
   for (const decision of decisions) {
     const { seq: _seq, read: _read, page, ...rest } = decision as Decision & { read?: unknown; page?: number };
     const previous = merged.at(-1);
-    if (page !== undefined && page > 1 && previous && Array.isArray(previous['pods']) && Array.isArray(rest['pods' as keyof typeof rest])) {
+    if (page !== undefined && page >= 1 && previous && Array.isArray(previous['pods']) && Array.isArray(rest['pods' as keyof typeof rest])) {
       previous['pods'] = [...(previous['pods'] as unknown[]), ...(rest as { pods: unknown[] }).pods];
       continue;
     }

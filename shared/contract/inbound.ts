@@ -45,6 +45,13 @@ export const EventIdSchema = z
   .max(256)
   .refine((id) => utf8Bytes(id) <= MAX_ID_BYTES, `must be at most ${MAX_ID_BYTES} bytes of UTF-8`);
 
+/**
+ * Optional: the ingest stream's partition key, the uid of the Job (or JobSet) the event belongs
+ * to; the bus rule's Kinesis target reads it (`$.detail.partitionKey`). At most 256 characters,
+ * Kinesis's limit. Routing never reads it: a wrong key costs ordering, never a wrong log.
+ */
+export const PartitionKeySchema = z.string().min(1).max(256);
+
 const detail = <T extends z.ZodType>(object: T) =>
   z.object({
     eventId: EventIdSchema,
@@ -52,6 +59,7 @@ const detail = <T extends z.ZodType>(object: T) =>
     object,
     /** Optional: the forwarder's per-object order stamp (docs/events.md, "Ordering"). */
     sequence: ObjectSequenceSchema.optional(),
+    partitionKey: PartitionKeySchema.optional(),
   });
 
 /** The last known object of something deleted: only its identity (and owner) is read. */

@@ -3,17 +3,18 @@ import { JobSetSchema } from '../jobset/schemas.ts';
 import { TimeSchema } from '../k8s/schema-helpers.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
 import type { NewEntry } from '../app/event-store.ts';
-import { ClusterSourceSchema, EventIdSchema } from './inbound.ts';
+import { ClusterSourceSchema, EventIdSchema, PartitionKeySchema } from './inbound.ts';
 import { refuseInvalidMetadata, type InboundError } from './parse-inbound.ts';
 import type { StreamKey } from './routing.ts';
 
 /** JobSet events: `JobSet Observed` and `JobSet Deleted`, same envelope as Job events. */
 export const JobSetDetailType = { JobSetObserved: 'JobSet Observed', JobSetDeleted: 'JobSet Deleted' } as const;
 
-const JobSetObservedDetailSchema = z.object({ eventId: EventIdSchema, observedAt: TimeSchema, object: JobSetSchema });
+const JobSetObservedDetailSchema = z.object({ eventId: EventIdSchema, observedAt: TimeSchema, partitionKey: PartitionKeySchema.optional(), object: JobSetSchema });
 const JobSetDeletedDetailSchema = z.object({
   eventId: EventIdSchema,
   observedAt: TimeSchema,
+  partitionKey: PartitionKeySchema.optional(),
   object: z.object({ metadata: ObjectMetaSchema.pick({ name: true, namespace: true }).extend({ uid: z.string().min(1).max(128) }) }),
 });
 

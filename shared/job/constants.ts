@@ -12,6 +12,12 @@ export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
 export const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller';
 export const JOBFOLD_CONTROLLER_NAME = 'jobfold.io/job-controller';
 
+/**
+ * Set by the forwarder on every pod it creates: the CreatePod command's id, so a redelivered
+ * command finds its pod, and the log shows which command made which pod.
+ */
+export const COMMAND_ID_ANNOTATION = 'jobfold.io/command-id';
+
 export const ConditionType = {
   Suspended: 'Suspended',
   Complete: 'Complete',

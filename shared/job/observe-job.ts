@@ -24,6 +24,7 @@ export function observeJob(state: JobState, event: JobObserved): void {
   // A Job observation stamped older than one already folded (a late replay) changes nothing.
   if (isStaleObservation(state.jobOrder, event.sequence)) return;
   if (event.sequence !== undefined) state.jobOrder = event.sequence;
+  state.jobEventId = event.eventId;
   const job = event.job;
   // A Job whose creation was refused has an identity but no spec yet: its next valid spec is
   // its first.

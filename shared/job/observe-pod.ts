@@ -2,9 +2,10 @@ import { isStaleObservation } from '../k8s/object-sequence.ts';
 import { parseTime } from '../k8s/time.ts';
 import type { PodDeleted, PodObserved } from './events.ts';
 import { enter, leave } from './aggregates.ts';
-import { countPod, judgeFailure, judgeIndex, releaseHeld } from './counting.ts';
+import { countPod, judgeFailure, judgeIndex, releaseHeld, unhold } from './counting.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
 import { mergeFacts, podClass, type PodRecord } from './pod-record.ts';
+import { revokeRunCount } from './run.ts';
 import type { JobState } from './state.ts';
 
 /**
@@ -17,8 +18,10 @@ export function observePod(state: JobState, event: PodObserved): void {
   if (known && isStaleObservation(known.order, event.sequence)) return;
   const facts = podFacts(event.pod, state.settings?.sidecarNames ?? new Set());
   if (known && event.sequence !== undefined) known.order = event.sequence;
+  if (known) known.lastEventId = event.eventId;
   if (!known) {
     const pod = newRecord(state, facts, false, event.sequence);
+    pod.lastEventId = event.eventId;
     // Upstream `addPod` lowers the creation expectation for any new pod of the Job.
     if (state.expectations.creations > 0) state.expectations.creations -= 1;
     afterChange(state, pod);
@@ -27,6 +30,9 @@ export function observePod(state: JobState, event: PodObserved): void {
   const merged = mergeFacts(known, facts);
   if (!merged) return; // a replay, or a state older than what is known: nothing changes
   leave(state, known);
+  // What was counted (or held) from an older state of the pod is judged again from this one.
+  revokeRunCount(state, known);
+  unhold(state, known);
   Object.assign(known, merged, { lastSeq: state.position });
   enter(state, known);
   afterChange(state, known);
@@ -36,7 +42,7 @@ export function observePod(state: JobState, event: PodObserved): void {
 export function podDeleted(state: JobState, event: PodDeleted): void {
   const known = state.pods.get(event.uid);
   if (!known) {
-    newRecord(state, tombstoneFacts(event), true, undefined);
+    newRecord(state, tombstoneFacts(event), true, undefined).lastEventId = event.eventId;
     // Seeing a pod's deletion first still means the pod was created: lower the expectation,
     // or the arrival order would decide whether the Job waits for it.
     if (state.expectations.creations > 0) state.expectations.creations -= 1;
@@ -45,6 +51,7 @@ export function podDeleted(state: JobState, event: PodDeleted): void {
   if (known.gone) return;
   leave(state, known);
   known.gone = true;
+  known.lastEventId = event.eventId;
   known.lastSeq = state.position;
   enter(state, known);
   state.expectations.deletions.delete(known.uid);

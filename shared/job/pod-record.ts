@@ -16,6 +16,11 @@ export interface PodRecord extends PodFacts {
   lastSeq: number;
   /** The forwarder's stamp of the newest observation folded, when stamped: older ones are late. */
   order: ObjectSequence | undefined;
+  /**
+   * eventId of the last observation of this pod the fold took (not judged stale): the log writer
+   * drops the same event delivered again without a per-event marker (shared/app/write).
+   */
+  lastEventId?: string;
   counted: PodCount;
   /** The pod failure policy's verdict, once the pod has failed and the spec is known. */
   failureMatch: PodFailureMatch | undefined;

@@ -35,6 +35,8 @@ export interface ArchivedPod {
   readonly counted: PodRecord['counted'];
   readonly gone: boolean;
   readonly seq: number;
+  /** The pod's last eventId (pod-record.ts), so the log writer still drops a re-sent event. */
+  readonly lastEventId?: string;
 }
 
 /** A pod whose future observations can no longer change the Job. */
@@ -52,8 +54,8 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
 }
 
 export function archivePod(pod: PodRecord): ArchivedPod {
-  const { uid, name, namespace, phase, index, counted, gone, seq } = pod;
-  return { uid, name, namespace, phase, index, counted, gone, seq };
+  const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId } = pod;
+  return { uid, name, namespace, phase, index, counted, gone, seq, ...(lastEventId === undefined ? {} : { lastEventId }) };
 }
 
 /** The state without its settled pods, as JSON; `archived` lists the settled pods. */
@@ -95,8 +97,11 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       finishedAt: state.finishedAt,
       observedAfterFinish: state.observedAfterFinish,
       jobOrder: state.jobOrder,
+      jobEventId: state.jobEventId,
+      lastTickAt: state.lastTickAt,
       childStatusKey: state.childStatusKey,
       childStatusVersion: state.childStatusVersion,
+      run: { at: state.run.at, counts: [...state.run.counts] },
     },
     pods: live.map(encodePod),
   };
@@ -131,8 +136,11 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     finishedAt: s['finishedAt'],
     observedAfterFinish: s['observedAfterFinish'] ?? 0,
     jobOrder: s['jobOrder'],
+    jobEventId: s['jobEventId'],
+    lastTickAt: s['lastTickAt'],
     childStatusKey: s['childStatusKey'] ?? '',
     childStatusVersion: s['childStatusVersion'] ?? 0,
+    run: { at: s['run']?.at, counts: new Map(s['run']?.counts ?? []) },
   });
   state.status = {
     ...s['status'],
@@ -163,6 +171,7 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
       failureMatch: undefined,
       terminationRequestedAt: undefined,
       gone: archived.gone,
+      ...(archived.lastEventId === undefined ? {} : { lastEventId: archived.lastEventId }),
     });
   }
 }
@@ -228,6 +237,7 @@ function encodePod(pod: PodRecord): unknown[] {
     pod.failureMatch ?? null,
     pod.order ? [pod.order.epoch, pod.order.seq] : null,
     pod.readyChangedAt ?? null,
+    pod.lastEventId ?? null,
   ];
   while (tuple.length > 9 && (tuple.at(-1) === null || tuple.at(-1) === 0)) tuple.pop();
   return tuple;
@@ -265,6 +275,7 @@ function decodePod(encoded: unknown): PodRecord {
     failureMatch: at(20, undefined),
     order: decodeOrder(at<[number, number] | undefined>(21, undefined)),
     readyChangedAt: at<number | undefined>(22, undefined),
+    ...(t[23] === undefined || t[23] === null ? {} : { lastEventId: t[23] as string }),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { OutboundEvent } from '../contract/outbound.ts';
 import type { NewCommand, NewEntry } from '../app/event-store.ts';
-import { jsonBytes, MAX_COMMAND_DETAIL_BYTES, MAX_COMMIT_BYTES, MAX_COMMIT_ENTRIES } from '../app/event-store-limits.ts';
+import { jsonBytes, MAX_COMMAND_DETAIL_BYTES, MAX_COMMIT_BYTES, MAX_COMMIT_ENTRIES, pagedEntryBytes } from '../app/event-store-limits.ts';
 import { OUTBOX_PAGE_TYPE, type OutboxJob, type OutboxPageDetail } from './outbox-page.ts';
 
 // What one reconcile (or one batch of the log writer) writes is cut into commit steps, each one
@@ -31,8 +31,15 @@ export interface CommitStep {
   readonly fromLog: boolean;
 }
 
-/** Cuts planned entries, to be logged at head + 1…, into steps. */
-export function commitSteps(head: number, planned: readonly PlannedEntry[], stepBytes = STEP_BYTES): CommitStep[] {
+/**
+ * Cuts planned entries, to be logged at head + 1…, into steps. With `paged` (a `pageEntries`
+ * commit of the log writer) entries share page items: no entry count cap, and each entry
+ * counts as its page stores it (pagedEntryBytes), so a step still fits one transaction.
+ */
+export function commitSteps(
+  head: number, planned: readonly PlannedEntry[], stepBytes = STEP_BYTES, paged?: { readonly recordedAt: string },
+): CommitStep[] {
+  const maxEntries = paged ? Number.POSITIVE_INFINITY : MAX_COMMIT_ENTRIES;
   const steps: CommitStep[] = [];
   let step: { entries: NewEntry[]; inline: OutboundEvent[]; fromLog: boolean; bytes: number; inlineBytes: number } | undefined;
   let seq = head;
@@ -41,10 +48,10 @@ export function commitSteps(head: number, planned: readonly PlannedEntry[], step
     step = undefined;
   };
   for (const { entry, inline, fromLog } of planned) {
-    const bytes = jsonBytes(entry.body);
+    const bytes = paged ? pagedEntryBytes(entry, paged.recordedAt) : jsonBytes(entry.body);
     const inlineBytes = inline.length === 0 ? 0 : jsonBytes(inline);
     const full = step !== undefined && (
-      step.entries.length >= MAX_COMMIT_ENTRIES ||
+      step.entries.length >= maxEntries ||
       step.bytes + bytes > stepBytes ||
       (inlineBytes > 0 && step.inlineBytes + inlineBytes > MAX_COMMAND_DETAIL_BYTES - 4096));
     if (full) close();

@@ -29,32 +29,79 @@ export interface DecidedBatch {
   readonly syncs: readonly PositionSync[];
   /** The wake-up the last sync asked for (deadline, backoff, expectations), if any. */
   readonly wakeAt: string | undefined;
+  /** Observations not logged because `keep` refused them (duplicates), in arrival order. */
+  readonly dropped: readonly Observation[];
+}
+
+export interface DecideOptions {
+  /**
+   * Asked for each observation against the state at the position it would take: false drops it
+   * unlogged (the log writer's dedupe against the fold). Default: keep all.
+   */
+  readonly keep?: (state: JobState, observation: Observation) => boolean;
+  /**
+   * The newest entry already in the log: its time, and whether it is an observation. The fold
+   * first decides there, before the first observation it logs, unless that observation
+   * continues the run the log ends with: a log whose last sync was cut short (a crash between
+   * commit steps) is finished before anything new. On a complete log this decides nothing
+   * (decide is at a fixed point after its own decisions).
+   */
+  readonly catchUp?: { readonly at: string; readonly afterObservation: boolean };
+  /** Termination page size (page-decisions.ts), smaller in tests of many pages. */
+  readonly pageBytes?: number;
 }
 
 /**
  * Appends `observations` to the fold at `state.position + 1…`, deciding after each run of
  * equal observedAt and folding each decision in before the next observation. Updates `state`
- * in place (as evolve does).
+ * in place (as evolve does). An observation `keep` refuses is not logged; a run of which
+ * nothing was logged is not a sync.
  */
-export function decideAtEachPosition(state: JobState, observations: readonly Observation[]): DecidedBatch {
+export function decideAtEachPosition(state: JobState, observations: readonly Observation[], options: DecideOptions = {}): DecidedBatch {
   const entries: JobEvent[] = [];
   const syncs: PositionSync[] = [];
+  const dropped: Observation[] = [];
   const log = (event: JobEvent) => {
     const logged = { ...event, seq: state.position + 1 } as JobEvent;
     evolve(state, logged);
     entries.push(logged);
   };
+  const sync = (at: string) => {
+    const afterSeq = state.position;
+    const { decisions: whole, commands, wakeAt } = decide(state, at);
+    const decisions = pageDecisions(whole, options.pageBytes);
+    for (const decision of decisions) log(decision);
+    return { afterSeq, at, decisions, commands, wakeAt };
+  };
+  const { keep, catchUp } = options;
+  let catchUpPending = catchUp !== undefined;
+  const catchUpNow = () => {
+    if (!catchUpPending || catchUp === undefined) return;
+    catchUpPending = false;
+    const caughtUp = sync(catchUp.at);
+    if (caughtUp.decisions.length > 0) syncs.push(caughtUp);
+  };
+  let loggedInRun = false;
   observations.forEach((observation, i) => {
-    log(observation);
+    const continuesRun = catchUp?.afterObservation === true && observation.observedAt === catchUp.at;
+    if (!continuesRun) catchUpNow();
+    if (keep === undefined || keep(state, observation)) {
+      if (continuesRun) catchUpPending = false;
+      log(observation);
+      loggedInRun = true;
+    } else {
+      dropped.push(observation);
+    }
     const next = observations[i + 1];
     if (next !== undefined && next.observedAt === observation.observedAt) return;
-    const afterSeq = state.position;
-    const { decisions: whole, commands, wakeAt } = decide(state, observation.observedAt);
-    const decisions = pageDecisions(whole);
-    for (const decision of decisions) log(decision);
-    syncs.push({ afterSeq, at: observation.observedAt, decisions, commands, wakeAt });
+    if (loggedInRun) syncs.push(sync(observation.observedAt));
+    loggedInRun = false;
   });
-  return { entries, syncs, wakeAt: syncs.at(-1)?.wakeAt };
+  if (catchUpPending && catchUp !== undefined) {
+    catchUpPending = false;
+    syncs.push(sync(catchUp.at));
+  }
+  return { entries, syncs, wakeAt: syncs.at(-1)?.wakeAt, dropped };
 }
 
 /**

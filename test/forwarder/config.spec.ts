@@ -21,6 +21,7 @@ describe('Configuration', () => {
         eventBusName: 'default',
         spoolDir: '.jobfold-forwarder',
         spoolMaxBytes: 256 * 1024 * 1024,
+        maxReceives: 5,
         logLevel: 'info',
       },
     });

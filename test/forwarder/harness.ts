@@ -29,6 +29,8 @@ export interface HarnessOptions {
   readonly namespace?: string;
   readonly spoolDir?: string;
   readonly spoolMaxBytes?: number;
+  /** The command queue's maxReceiveCount the forwarder assumes (default 5, as deployed). */
+  readonly maxReceives?: number;
   readonly tuning?: Partial<Tuning>;
   /** Reuse fakes (a restart against the same cluster and bus). */
   readonly fakes?: Fakes;
@@ -71,6 +73,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       queueUrl: fakes.sqs.queueUrl(QUEUE),
       dlqUrl: fakes.sqs.queueUrl(DLQ),
       namespace: options.namespace,
+      ...(options.maxReceives === undefined ? {} : { maxReceives: options.maxReceives }),
       spoolDir,
       spoolMaxBytes: options.spoolMaxBytes ?? 64 * 1024 * 1024,
     },

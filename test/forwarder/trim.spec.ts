@@ -50,4 +50,29 @@ describe('Observation events', () => {
     if (!result.ok) throw new Error(result.reason);
     expect(parseInbound(asEvent(result.event))).toMatchObject({ ok: true, observation: { type: 'JobDeleted', uid: job.metadata.uid } });
   });
+
+  it('carry the partition key of the Job they belong to: a pod its owning Job uid, a Job its own', () => {
+    const podEvent = observedEvent('c1', 'Pod', pod, '2026-01-01T00:00:10.000Z');
+    const jobEvent = observedEvent('c1', 'Job', job, '2026-01-01T00:00:10.000Z');
+    const remembered = tombstoneEvent('c1', { kind: 'Pod', uid: pod.metadata.uid ?? '', name: 'p', namespace: 'default', labels: pod.metadata.labels ?? {} }, '2026-01-01T00:00:10.000Z');
+    const orphan = observedEvent('c1', 'Pod', { ...pod, metadata: { ...pod.metadata, ownerReferences: [], labels: {} } }, '2026-01-01T00:00:10.000Z');
+    if (!podEvent.ok || !jobEvent.ok || !remembered.ok || !orphan.ok) throw new Error('refused');
+
+    const keyOf = (e: { detail: string }) => (JSON.parse(e.detail) as { partitionKey?: string }).partitionKey;
+    expect(keyOf(podEvent.event)).toBe(job.metadata.uid);
+    expect(keyOf(jobEvent.event)).toBe(job.metadata.uid);
+    expect(keyOf(remembered.event)).toBe(job.metadata.uid);
+    expect(keyOf(orphan.event)).toBe(pod.metadata.uid);
+  });
+
+  it('pass the contract with a partition key of up to 256 characters, and are refused over it, naming the field', () => {
+    const result = observedEvent('c1', 'Pod', pod, '2026-01-01T00:00:10.000Z');
+    if (!result.ok) throw new Error(result.reason);
+    const event = asEvent(result.event);
+
+    expect(parseInbound({ ...event, detail: { ...event.detail, partitionKey: 'k'.repeat(256) } })).toMatchObject({ ok: true });
+    expect(parseInbound({ ...event, detail: { ...event.detail, partitionKey: 'k'.repeat(257) } })).toMatchObject({
+      ok: false, errors: [expect.objectContaining({ path: 'detail.partitionKey' })],
+    });
+  });
 });

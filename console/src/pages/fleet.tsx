@@ -1,19 +1,21 @@
 import { useRef } from 'preact/hooks';
 import { getJson } from '../api.ts';
 import type { FleetItem, FleetOverview, FleetState } from '../api-types.ts';
-import { age } from '../format.ts';
+import { age, utc } from '../format.ts';
 import { visible } from '../visible.ts';
 import { ErrorNote, StateBadge, Text } from '../parts/common.tsx';
 import { usePolled } from '../poll.ts';
 import { fleetHref, objectHref } from '../route.ts';
 
-// The fleet: Jobs and JobSets of every cluster, filtered by kind, cluster, namespace, state and
-// reason (kept in the URL), counted by reason, paged. Rows are keyboard-navigable: ↑/↓ move,
-// Home/End jump, Enter opens.
+// The fleet: Jobs and JobSets of every cluster, filtered by kind, cluster, namespace, state,
+// reason and attention (kept in the URL), counted by reason, paged. A stalled object (every
+// reconcile fails) and a refused update show in their row with the error. Rows are
+// keyboard-navigable: ↑/↓ move, Home/End jump, Enter opens.
 
 const STATES: FleetState[] = ['Running', 'Suspended', 'Succeeded', 'Failed', 'Rejected'];
 const PAGE = 50;
-const FILTERS = ['kind', 'cluster', 'namespace', 'state', 'reason'] as const;
+const FILTERS = ['kind', 'cluster', 'namespace', 'state', 'reason', 'attention'] as const;
+const ATTENTION: Record<string, string> = { stalled: 'Stalled', refusedUpdate: 'Update refused' };
 type Filter = (typeof FILTERS)[number];
 
 export function FleetPage({ query }: { query: URLSearchParams }) {
@@ -31,6 +33,7 @@ export function FleetPage({ query }: { query: URLSearchParams }) {
       <h1 id="fleet-title">Fleet</h1>
       <Filters filters={filters} data={data} go={go} />
       <ErrorNote error={fleet.error} />
+      {data && <AttentionNote data={data} filters={filters} go={go} />}
       {data && <ReasonCounts data={data} filters={filters} go={go} />}
       {data && <FleetTable items={data.items} />}
       {data && <Pager data={data} go={go} />}
@@ -72,6 +75,7 @@ function Filters(props: {
       {select('namespace', 'Namespace', withCurrent(data?.namespaces ?? [], filters.namespace))}
       {select('state', 'State', STATES)}
       {select('reason', 'Reason', reasons.map((r) => (r === '' ? '-' : r)), (r) => (r === '-' ? '(none)' : visible(r)))}
+      {select('attention', 'Attention', Object.keys(ATTENTION), (a) => ATTENTION[a] ?? visible(a))}
       {FILTERS.some((f) => filters[f] !== undefined) && (
         <button type="button" onClick={() => go(Object.fromEntries(FILTERS.map((f) => [f, undefined])))}>
           Clear filters
@@ -83,6 +87,32 @@ function Filters(props: {
 
 const withCurrent = (values: string[], current: string | undefined): string[] =>
   current === undefined || values.includes(current) ? values : [...values, current];
+
+/** Objects jobfold cannot decide (stalled) or whose latest update it refused, as filter buttons. */
+function AttentionNote({ data, filters, go }: {
+  data: FleetOverview;
+  filters: Record<Filter, string | undefined>;
+  go: (change: Partial<Record<Filter, string | undefined>>) => void;
+}) {
+  const { stalled, refusedUpdate } = data.attention;
+  if (stalled === 0 && refusedUpdate === 0) return null;
+  const button = (key: 'stalled' | 'refusedUpdate', n: number, words: string, title: string) =>
+    n > 0 && (
+      <button type="button" class={`count attention-${key}`} aria-pressed={filters.attention === key} title={title}
+        onClick={() => go({ attention: filters.attention === key ? undefined : key })}>
+        <span class="n">{n.toLocaleString('en')}</span> {words}
+      </button>
+    );
+  return (
+    <section aria-labelledby="attention-title" class="attention">
+      <h2 id="attention-title">Needs attention</h2>
+      {button('stalled', stalled, 'stalled: every reconcile fails',
+        'jobfold parks a Job whose reconcile fails on every retry; it is not decided until a reconcile commits again')}{' '}
+      {button('refusedUpdate', refusedUpdate, 'with a refused update',
+        'The latest update of the Job is one the API server would refuse; the Job folds under its last valid spec')}
+    </section>
+  );
+}
 
 function ReasonCounts({ data, filters, go }: {
   data: FleetOverview;
@@ -160,7 +190,7 @@ function FleetTable({ items }: { items: FleetItem[] }) {
       </thead>
       <tbody ref={body} onKeyDown={onKey}>
         {items.map((item, i) => (
-          <tr key={`${item.kind}/${item.clusterId}/${item.uid}`} tabIndex={i === 0 ? 0 : -1} aria-label={`${item.kind} ${item.namespace}/${item.name} in ${item.clusterId}: ${item.state}`}>
+          <tr key={`${item.kind}/${item.clusterId}/${item.uid}`} tabIndex={i === 0 ? 0 : -1} aria-label={`${item.kind} ${item.namespace}/${item.name} in ${item.clusterId}: ${item.state}${item.stalled ? ', stalled' : ''}${item.refusedUpdate ? ', update refused' : ''}`}>
             <td>{item.kind}</td>
             <td><Text value={item.clusterId} /></td>
             <td><Text value={item.namespace} /></td>
@@ -168,8 +198,13 @@ function FleetTable({ items }: { items: FleetItem[] }) {
               <a href={objectHref(item.kind, item.clusterId, item.namespace, item.name, item.uid)} tabIndex={-1}>
                 <Text value={item.name} />
               </a>
+              <Problems item={item} />
             </td>
-            <td><StateBadge state={item.state} /></td>
+            <td>
+              <StateBadge state={item.state} />
+              {item.stalled && <> <span class="badge stalled" title={`since ${item.stalled.since}`}>Stalled</span></>}
+              {item.refusedUpdate && <> <span class="badge refused">Update refused</span></>}
+            </td>
             <td><Text value={item.reason} /></td>
             <td title={item.createdAt}>{age(item.createdAt, now)}</td>
             <td title={item.updatedAt}>{age(item.updatedAt, now)}</td>
@@ -177,6 +212,25 @@ function FleetTable({ items }: { items: FleetItem[] }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Characters of an error shown in a row; the whole text is on the object's page. */
+const ERROR_PREVIEW = 160;
+
+/** The errors of a stalled object or a refused update, under the object's name. */
+function Problems({ item }: { item: FleetItem }) {
+  if (!item.stalled && !item.refusedUpdate) return null;
+  const cut = (text: string) => (text.length > ERROR_PREVIEW ? `${text.slice(0, ERROR_PREVIEW)}…` : text);
+  return (
+    <ul class="problems">
+      {item.stalled && (
+        <li class="stalled">Stalled since {utc(item.stalled.since)}: <Text value={cut(item.stalled.error)} /></li>
+      )}
+      {item.refusedUpdate && (
+        <li class="refused">Update refused: <Text value={cut(item.refusedUpdate.errors.join('; '))} /></li>
+      )}
+    </ul>
   );
 }
 

@@ -102,6 +102,7 @@ export function JobPage({ cluster, namespace, name, query }: Props) {
         </span>
       </header>
       <ErrorNote error={head.error} />
+      <Attention view={v} />
       <p class="summary"><Text value={explanation.summary} /></p>
 
       <Section id="at" title="Status at a point of the history">
@@ -135,6 +136,42 @@ export function JobPage({ cluster, namespace, name, query }: Props) {
 
       <HistoryPanel base={base} uid={uid} head={v.log.head} selected={entry} onOpen={open} />
     </main>
+  );
+}
+
+/**
+ * What needs an operator: a stalled Job (every reconcile fails, so jobfold decides nothing for
+ * it until one commits) and a refused update (the Job folds under its last valid spec).
+ */
+function Attention({ view }: { view: JobView }) {
+  const { stalled, refusedUpdate } = view;
+  if (!stalled && !refusedUpdate) return null;
+  return (
+    <section class="attention-panel" aria-label="Needs attention">
+      {stalled && (
+        <div class="problem stalled" role="alert">
+          <strong>Stalled since {utc(stalled.since)}.</strong> Every reconcile of this Job fails, so jobfold decides nothing for
+          it; the next event of the Job tries again. The error:
+          <pre><Text value={stalled.error} multiline /></pre>
+        </div>
+      )}
+      {refusedUpdate && (
+        <div class="problem refused">
+          <strong>Update refused.</strong> The Job as observed at {utc(refusedUpdate.observedAt)} (event{' '}
+          <code><Text value={refusedUpdate.eventId} /></code>) is one the API server would refuse; the Job folds under its last
+          valid spec (shown below).
+          <ul>
+            {refusedUpdate.errors.map((e) => (
+              // Upstream's messages start with the field path; name the field only when one does not.
+              <li>
+                {!e.message.startsWith(e.field) && <><code><Text value={e.field} /></code>: </>}
+                <Text value={e.message} /> <span class="muted">({e.type})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
   );
 }
 

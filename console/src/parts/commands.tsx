@@ -2,9 +2,12 @@ import type { JobCommand } from '../api-types.ts';
 import { utc } from '../format.ts';
 import { EntryLink, Text } from './common.tsx';
 
-// The commands jobfold decided for the Job, one row per decision, and whether each was sent to
-// the cluster: terminations of a decided Job's pods always are; pod creations and status
-// writes only for Jobs whose spec.managedBy names jobfold (otherwise computed and logged).
+// The commands jobfold decided for the Job, one row per decision, and how far each got, in the
+// words of what the service knows: "computed, not sent" (a Job jobfold does not manage: logged
+// only); "queued to send" (in the outbox with the decision, published to the cluster's command
+// queue by the publisher; the forwarder sends no acknowledgement); and for pod commands what
+// the cluster reported afterwards: the pods seen deleting, or seen created with the command's
+// id. A pod deleted by someone else looks the same, so this is "observed", never "applied".
 
 export function Commands({ commands, managedBy, onOpen }: { commands: JobCommand[]; managedBy: string | null; onOpen: (seq: number) => void }) {
   if (commands.length === 0) return <p class="muted">No command was decided for this Job.</p>;
@@ -22,15 +25,52 @@ export function Commands({ commands, managedBy, onOpen }: { commands: JobCommand
             <td>{utc(c.at)}</td>
             <td>{c.type}</td>
             <td><What command={c} /></td>
-            <td>
+            <td class="delivery">
               {c.dispatched
-                ? <span class="badge state-Succeeded" title="published to the cluster's command queue">sent to the cluster</span>
+                ? <>
+                    <span class="badge queued" title="Committed to the outbox with the decision; the publisher puts it on the cluster's command queue. The forwarder sends no acknowledgement.">queued to send</span>
+                    <Observed command={c} onOpen={onOpen} />
+                  </>
                 : <span class="badge" title={`not sent: ${managedBy === null ? 'the Job controller manages this Job' : `spec.managedBy is ${managedBy}`}`}>computed, not sent</span>}
             </td>
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+const OBSERVED = {
+  TerminatePod: {
+    what: 'deletion',
+    title: 'Pods of this command the cluster later reported with a deletionTimestamp or deleted (by this command or by anyone else)',
+  },
+  CreatePod: {
+    what: 'pod created',
+    title: "Pods the cluster later reported carrying this decision's command id (jobfold.io/command-id), which the forwarder sets on the pods it creates",
+  },
+  RemovePodFinalizer: {
+    what: 'finalizer removal',
+    title: 'Pods the cluster later reported without the batch.kubernetes.io/job-tracking finalizer, or deleted',
+  },
+} as const;
+
+/** What the cluster reported after the decision about the command's pods. */
+function Observed({ command, onOpen }: { command: JobCommand; onOpen: (seq: number) => void }) {
+  const observed = command.observed;
+  if (command.type === 'UpdateJobStatus') return <div class="muted observed">not checked against the Job the cluster reports</div>;
+  if (!observed) return null;
+  const { what, title } = OBSERVED[command.type];
+  const all = observed.count === observed.of;
+  return (
+    <div class={`observed${all ? ' all' : ''}`} title={title}>
+      {observed.count === 0
+        ? <span class="muted">no {what} observed yet</span>
+        : <>
+            {what} observed: {observed.count.toLocaleString('en')} of {observed.of.toLocaleString('en')}
+            {observed.lastSeq !== undefined && <> (<EntryLink seq={observed.lastSeq} onOpen={onOpen}>{observed.count > 1 ? 'latest ' : ''}#{observed.lastSeq}</EntryLink>)</>}
+          </>}
+    </div>
   );
 }
 
@@ -53,5 +93,13 @@ function What({ command }: { command: JobCommand }) {
       );
     case 'UpdateJobStatus':
       return <>write the Job status</>;
+    case 'RemovePodFinalizer':
+      return (
+        <>
+          remove the tracking finalizer of {command.pods?.length ?? 0} pod(s):{' '}
+          <Text value={(command.pods ?? []).slice(0, 8).map((p) => p.name).join(', ')} />
+          {(command.pods?.length ?? 0) > 8 && ` and ${(command.pods?.length ?? 0) - 8} more`}
+        </>
+      );
   }
 }

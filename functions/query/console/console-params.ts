@@ -22,6 +22,10 @@ export const FleetQuerySchema = z.strictObject({
     .max(1024)
     .optional()
     .meta({ description: "Only objects whose latest condition has this reason (`-` for none)." }),
+  attention: z
+    .enum(['stalled', 'refusedUpdate'])
+    .optional()
+    .meta({ description: 'Only objects whose summary carries `stalled` (every reconcile fails) or `refusedUpdate`.' }),
   limit: whole(1, MAX_FLEET_LIMIT)
     .default(DEFAULT_FLEET_LIMIT)
     .meta({ description: `Page size, 1..${MAX_FLEET_LIMIT}.` }),

@@ -23,6 +23,9 @@ export const FleetOverviewSchema = z
     total: count.meta({ description: 'Objects matching every filter.' }),
     offset: count,
     nextOffset: count.optional().meta({ description: 'Present when more objects match: pass it as `offset`.' }),
+    attention: z
+      .strictObject({ stalled: count, refusedUpdate: count })
+      .meta({ description: 'Objects that are stalled or carry a refused update, under the kind, cluster and namespace filters only.' }),
     counts: z
       .array(z.strictObject({ kind: z.enum(['Job', 'JobSet']), state: FleetStateSchema, reason: z.string(), count }))
       .meta({ description: 'Objects by kind, state and reason, under the kind, cluster and namespace filters only.' }),

@@ -78,7 +78,27 @@ export const JobSpecViewSchema = z
   })
   .register(apiSchemas, { id: 'JobSpecSummary', description: 'The spec fields the fold works with, batch/v1 defaults applied.' });
 
-const issued = { seq: z.number().int().min(1), at: TimeViewSchema, dispatched: z.boolean().meta({ description: 'Sent to the cluster; false when only computed and logged (a Job jobfold does not manage).' }) };
+const issued = {
+  seq: z.number().int().min(1),
+  at: TimeViewSchema,
+  dispatched: z.boolean().meta({
+    description:
+      "Put in the outbox with the decision, to be published to the cluster's command queue; false when only computed and logged (a Job jobfold does not manage). Not a sign of delivery: see `observed`.",
+  }),
+};
+const observedCount = z.number().int().min(0);
+const observed = (what: string) =>
+  z
+    .strictObject({
+      count: observedCount.meta({ description: `Pods ${what}.` }),
+      of: observedCount.meta({ description: 'Pods the decision named.' }),
+      lastSeq: z.number().int().min(1).optional().meta({ description: 'The latest such observation.' }),
+      lastAt: TimeViewSchema.optional(),
+    })
+    .meta({
+      description:
+        `What the cluster reported after the decision: pods ${what}. jobfold records no acknowledgement from the forwarder; this is the only sign of the command's effect in the log, and a sign only.`,
+    });
 
 export const IssuedCommandSchema = z
   .discriminatedUnion('type', [
@@ -89,14 +109,22 @@ export const IssuedCommandSchema = z
       reason: z.string(),
       message: z.string(),
       pods: z.array(z.strictObject({ name: z.string(), uid: z.string(), index: z.number().int().optional() })),
+      observed: observed('later observed with a deletionTimestamp or deleted (by this command or by anyone else)'),
     }),
     z.strictObject({
       type: z.literal('CreatePod'),
       ...issued,
       count: z.number().int().min(1),
       indexes: z.array(z.number().int().min(0)).optional(),
+      observed: observed("later observed carrying one of the decision's command ids in the `jobfold.io/command-id` annotation, which the forwarder sets on the pods it creates"),
     }),
     z.strictObject({ type: z.literal('UpdateJobStatus'), ...issued, hash: z.string() }),
+    z.strictObject({
+      type: z.literal('RemovePodFinalizer'),
+      ...issued,
+      pods: z.array(z.strictObject({ name: z.string(), uid: z.string(), index: z.number().int().optional() })),
+      observed: observed('later observed without the `batch.kubernetes.io/job-tracking` finalizer, or deleted'),
+    }),
   ])
   .register(apiSchemas, { id: 'IssuedCommand', description: 'Commands one logged decision issued (seq: the decision\'s log position).' });
 

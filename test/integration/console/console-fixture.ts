@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { ingest } from '../../../shared/app/ingest.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { reconcile } from '../../../shared/app/reconcile.ts';
 import { streamKey } from '../../../shared/app/stream-key.ts';
 import { fireTimer } from '../../../functions/handlers/timers-handler.ts';
@@ -11,7 +10,8 @@ import { queryFunction } from '../../../local/http/query-function.ts';
 import { startLocalServer, type LocalServer } from '../../../local/http/local-server.ts';
 import { SqsQueues } from '../../../local/sqs/sqs-queues.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
-import { anIndexedJob, aPod } from '../../support/builders.ts';
+import { OneJobOverLimit } from '../../support/over-limit-store.ts';
+import { aJob, anIndexedJob, aPod, withSpec } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { playJobSetJsonl } from '../../unit/query/support/jobset-fleet.ts';
 import { aService, ingestAt, readPutEvents, type Service } from '../../unit/query/support/service-fleet.ts';
@@ -22,7 +22,9 @@ import { aService, ingestAt, readPutEvents, type Service } from '../../unit/quer
 // - samples/fleet.jsonl, the `npm start` sample fleet, deadlines fired by their timers;
 // - samples/jobset-exit-code-3.jsonl in cluster dev-eu-1: a JobSet restarted by rule 1;
 // - big-cluster/default/shards-10k: an Indexed Job of 10,000 indexes (bigIndexedJob);
-// - big-cluster/default/shards-100k: 100,000 indexes, adopted mid-flight (hugeIndexedJob).
+// - big-cluster/default/shards-100k: 100,000 indexes, adopted mid-flight (hugeIndexedJob);
+// - ops-eu-1/default/wedged: a Job parked as stalled, its decisions over a store limit;
+// - ops-eu-1/default/resized: a running Job whose update to completionMode was refused.
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -34,6 +36,10 @@ export function buildConsole(): void {
 export const BIG_CLUSTER = 'big-cluster';
 export const BIG_JOB = 'shards-10k';
 export const HUGE_JOB = 'shards-100k';
+export const OPS_CLUSTER = 'ops-eu-1';
+export const STALLED_JOB = 'wedged';
+export const STALLED_ERROR = OneJobOverLimit.ERROR;
+export const REFUSED_JOB = 'resized';
 export const BIG = { completions: 10_000, adoptedSucceeded: 6000, adoptedFailed: 200, running: 300, succeededPods: 100 } as const;
 
 export interface ConsoleServer extends LocalServer {
@@ -43,11 +49,14 @@ export interface ConsoleServer extends LocalServer {
 }
 
 export async function startConsoleServer(): Promise<ConsoleServer> {
-  const service = aService(new InMemoryEventStore());
+  const store = new OneJobOverLimit();
+  const service = aService(store);
   await playJobsTrace(service, 'samples/fleet.jsonl');
   await playJobSetJsonl(service, 'samples/jobset-exit-code-3.jsonl', 'dev-eu-1');
   const job = await bigIndexedJob(service);
   await hugeIndexedJob(service);
+  await stalledJob(service, store);
+  await refusedUpdateJob(service);
   let url = '';
   const server = await startLocalServer(
     {
@@ -147,4 +156,28 @@ async function hugeIndexedJob(service: Service): Promise<void> {
     await ingestAt(service, at, podObservedEvent(pod, job, at, { clusterId: BIG_CLUSTER }));
   }
   await reconcile({ ...service, clock: () => at }, jobStream(job, BIG_CLUSTER));
+}
+
+/** A Job whose every decision commit fails deterministically: reconcile parks it as stalled. */
+async function stalledJob(service: Service, store: OneJobOverLimit): Promise<void> {
+  const at = '2026-01-01T00:00:00.000Z';
+  const job = aJob({}, { name: STALLED_JOB, uid: 'wedged-job' });
+  store.breakJob(jobStream(job, OPS_CLUSTER));
+  await ingestAt(service, at, jobObservedEvent(job, at, { clusterId: OPS_CLUSTER }));
+  const { stalled } = await reconcile({ ...service, clock: () => at }, jobStream(job, OPS_CLUSTER));
+  if (stalled?.error !== STALLED_ERROR) throw new Error(`the wedged Job did not stall: ${JSON.stringify(stalled)}`);
+}
+
+/** A running Job, then an update that makes it Indexed, which the API server would refuse. */
+async function refusedUpdateJob(service: Service): Promise<void> {
+  const at = '2026-01-01T00:00:00.000Z';
+  const later = '2026-01-01T00:01:00.000Z';
+  const job = aJob({ parallelism: 1, completions: 1 }, { name: REFUSED_JOB, uid: 'resized-job' });
+  const stream = jobStream(job, OPS_CLUSTER);
+  await ingestAt(service, at, jobObservedEvent(job, at, { clusterId: OPS_CLUSTER }));
+  await ingestAt(service, at, podObservedEvent(aPod({ name: `${REFUSED_JOB}-a`, uid: 'resized-pod' }), job, at, { clusterId: OPS_CLUSTER }));
+  await reconcile({ ...service, clock: () => at }, stream);
+  const indexed = withSpec(job, { completionMode: 'Indexed' });
+  await ingestAt(service, later, jobObservedEvent(indexed, later, { clusterId: OPS_CLUSTER, eventId: 'resized/indexed' }));
+  await reconcile({ ...service, clock: () => later }, stream);
 }

@@ -1,7 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { consolePage, launchChromium, screenshot } from './browser.ts';
-import { BIG, BIG_CLUSTER, BIG_JOB, HUGE_JOB, buildConsole, startConsoleServer, type ConsoleServer } from './console-fixture.ts';
+import {
+  BIG,
+  BIG_CLUSTER,
+  BIG_JOB,
+  HUGE_JOB,
+  OPS_CLUSTER,
+  REFUSED_JOB,
+  STALLED_ERROR,
+  STALLED_JOB,
+  buildConsole,
+  startConsoleServer,
+  type ConsoleServer,
+} from './console-fixture.ts';
 
 // The web console in Debian's headless Chromium. Given the sample fleet of `npm start`, the
 // seed-002 JobSet story and a 10,000-index Job, served as the local stack serves them (see
@@ -87,6 +99,51 @@ describe('the fleet page', () => {
   });
 });
 
+describe('Jobs that need attention', () => {
+  it('marks a stalled Job and a refused update in the fleet, with the error, and filters on them', async () => {
+    await page.goto(`${server.url}/#/?cluster=${OPS_CLUSTER}`);
+    const attention = page.locator('section.attention');
+    await expect.poll(async () => attention.innerText(), PATIENT).toContain('1 stalled');
+    expect(await attention.innerText()).toContain('1 with a refused update');
+    const row = (name: string) => rows().filter({ hasText: name });
+    expect(await row(STALLED_JOB).innerText()).toContain('Stalled');
+    expect(await row(STALLED_JOB).locator('.problems').innerText()).toContain(STALLED_ERROR);
+    expect(await row(STALLED_JOB).getAttribute('aria-label')).toContain('stalled');
+    expect(await row(REFUSED_JOB).locator('.problems').innerText()).toMatch(/Update refused: .*field is immutable/);
+    await screenshot(page, 'fleet-attention');
+    await attention.getByRole('button', { name: /stalled/ }).click();
+    await expect.poll(() => page.evaluate('location.hash'), PATIENT).toContain('attention=stalled');
+    await expect.poll(async () => rows().count(), PATIENT).toBe(1);
+    expect(await rows().first().innerText()).toContain(STALLED_JOB);
+    await page.getByLabel(/^Attention/).selectOption('refusedUpdate');
+    await expect.poll(async () => page.locator('table.fleet').innerText(), PATIENT).not.toContain(STALLED_JOB);
+    expect(await rows().first().innerText()).toContain(REFUSED_JOB);
+    expect(problems).toEqual([]);
+  });
+
+  it('says on the Job page that the Job is stalled, since when, and the error', async () => {
+    await page.goto(`${server.url}/#/jobs/${OPS_CLUSTER}/default/${STALLED_JOB}`);
+    const stalled = page.locator('.attention-panel .stalled');
+    await expect.poll(async () => stalled.innerText(), PATIENT).toContain('Stalled since 2026-01-01 00:00:00Z');
+    expect(await stalled.innerText()).toContain(STALLED_ERROR);
+    await screenshot(page, 'job-stalled');
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the refused update with the field error, and the spec it still folds under', async () => {
+    await page.goto(`${server.url}/#/jobs/${OPS_CLUSTER}/default/${REFUSED_JOB}`);
+    const refused = page.locator('.attention-panel .refused');
+    await expect.poll(async () => refused.innerText(), PATIENT).toContain('Update refused');
+    const text = await refused.innerText();
+    expect(text).toContain('resized/indexed');
+    expect(text).toMatch(/spec\.completionMode: .*field is immutable \(FieldValueInvalid\)/);
+    expect(await page.locator('#describe').innerText()).toMatch(/Completion Mode:\s*NonIndexed/);
+    expect(await page.locator('.attention-panel .stalled').count()).toBe(0);
+    await screenshot(page, 'job-refused-update');
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('the Job page', () => {
   it('shows the why, and opens the event that tipped it in the evidence panel', async () => {
     await page.goto(`${server.url}/#/jobs/prod-us-1/batch/train-exit2`);
@@ -99,6 +156,22 @@ describe('the Job page', () => {
     await expect.poll(async () => page.locator('#evidence').innerText(), PATIENT).toMatch(/Entry #\d+[\s\S]*PodObserved/);
     expect(await page.locator('#evidence pre').innerText()).toContain('"exitCode": 2');
     await screenshot(page, 'job');
+    expect(problems).toEqual([]);
+  });
+
+  it('says a command was queued, not delivered, and which of its pods the cluster later reported deleted', async () => {
+    await page.goto(`${server.url}/#/jobs/prod-eu-1/ml-training/leader-or-workers`);
+    const commands = page.locator('#commands');
+    await expect.poll(async () => commands.innerText(), PATIENT).toContain('TerminatePod');
+    const row = commands.locator('tbody tr').filter({ hasText: 'TerminatePod' }).first();
+    const delivery = await row.locator('td.delivery').innerText();
+    expect(delivery).toContain('queued to send');
+    expect(delivery).not.toMatch(/\bsent to\b|delivered|applied/);
+    expect(delivery).toMatch(/deletion observed: (\d+) of \1 \((latest )?#\d+\)/);
+    await row.locator('td.delivery').getByRole('link').click();
+    await expect.poll(async () => page.locator('#evidence').innerText(), PATIENT).toMatch(/Entry #\d+[\s\S]*PodDeleted/);
+    await commands.scrollIntoViewIfNeeded();
+    await screenshot(page, 'job-commands');
     expect(problems).toEqual([]);
   });
 

@@ -53,7 +53,9 @@ async function apiView(url: string): Promise<{ jobs: Record<string, unknown>; he
         succeeded: view.status.succeeded, failed: view.status.failed,
         // Sent commands only: a computed, never-sent CreatePod of a Job jobfold does not manage
         // depends on whether the Job or its pod arrived first, as it does in a cluster.
-        commands: view.commands.filter((c) => c['dispatched'] !== false).map(({ seq: _seq, at: _at, ...command }) => command),
+        // Without `observed`: whether the trace's deletion lands before or after the decision is
+        // the machine's pace, as it is a cluster's.
+        commands: view.commands.filter((c) => c['dispatched'] !== false).map(({ seq: _seq, at: _at, observed: _observed, ...command }) => command),
       };
       heads[key] = view.log.head;
     }

@@ -6,7 +6,9 @@ import { streamKey } from '../../../shared/app/stream-key.ts';
 import { isDeterministicFailure, stallRecord } from '../../../shared/app/stall.ts';
 import { aJob, at } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream } from '../../support/inbound-events.ts';
-import { createServiceHarness } from '../../support/service-harness.ts';
+import { CrashableStore, createServiceHarness } from '../../support/service-harness.ts';
+import { writeBatch } from '../../../shared/app/write/write-batch.ts';
+import { observationsOf, sampleEvents, writeDeps } from '../writer/write-support.ts';
 
 // Issue 14 §1: a Job that cannot be decided is parked where everyone sees it (its summary says
 // `stalled: {error, since}`, the handler counts jobs_stalled), and every other Job goes on.
@@ -60,6 +62,92 @@ describe('Given two Jobs, one of which fails to commit on every retry', () => {
   });
 });
 
+/** A store whose snapshot loads fail for one Job, as a fold error on its log would. */
+class OneJobUnreadable extends InMemoryEventStore {
+  broken: string | undefined;
+  override async loadSnapshot(...args: Parameters<InMemoryEventStore['loadSnapshot']>): ReturnType<InMemoryEventStore['loadSnapshot']> {
+    if (streamKey(args[0]) === this.broken) throw new RangeError('Invalid time value');
+    return super.loadSnapshot(...args);
+  }
+}
+
+describe('Given a parked Job whose next successful reconcile decides nothing', () => {
+  it('clears the stall at once, without adding to the log', async () => {
+    const store = new OneJobUnreadable();
+    const h = createServiceHarness({ store, now: at(1) });
+    const job = aJob({}, { uid: randomUUID(), name: 'recovering' });
+    await h.deliver([jobObservedEvent(job, at(0))]);
+    await h.reconcile(jobStream(job));
+    store.broken = streamKey(jobStream(job));
+    h.clock.now = at(2);
+    await h.reconcile(jobStream(job));
+    expect((await summaryOf(store, 'recovering', jobStream(job)))?.stalled).toEqual({ error: 'RangeError: Invalid time value', since: at(2) });
+    const logBefore = await h.log(jobStream(job));
+
+    store.broken = undefined;
+    h.clock.now = at(3);
+    const response = await h.reconcile(jobStream(job));
+
+    expect(response.batchItemFailures).toEqual([]);
+    const summary = await summaryOf(store, 'recovering', jobStream(job));
+    expect(summary?.stalled).toBeUndefined();
+    expect(summary?.name).toBe('recovering');
+    expect(await h.log(jobStream(job))).toEqual(logBefore);
+  });
+});
+
+describe('Given the single writer parks a Job (its commit over a store limit)', () => {
+  const written = observationsOf(sampleEvents('samples/named-failure.jsonl'));
+  const stream = written[0]!.stream;
+  const observations = written.map((w) => w.observation);
+  const train = (store: CrashableStore) => store.findJob({ kind: 'Job', clusterId: stream.clusterId, namespace: stream.namespace, name: 'train', uid: stream.uid });
+
+  async function parkedAfterFirstBatch() {
+    const store = new CrashableStore(new InMemoryEventStore());
+    const deps = writeDeps(store);
+    await writeBatch(deps, stream, observations.slice(0, 4));
+    store.beforeCommit = async () => {
+      store.beforeCommit = undefined;
+      throw new StoreLimitError('commit (bytes)', 3_000_000, 4_000_000);
+    };
+    const parked = await writeBatch(deps, stream, observations.slice(4, 6));
+    expect(parked.stalled?.error).toMatch(/StoreLimitError/);
+    expect((await train(store))?.stalled).toBeDefined();
+    return { store, deps };
+  }
+
+  it('clears the stall with the next batch that writes', async () => {
+    const { store, deps } = await parkedAfterFirstBatch();
+    await writeBatch(deps, stream, observations.slice(4));
+    expect((await train(store))?.stalled).toBeUndefined();
+  });
+
+  it('clears it even when the next batch holds only observations already logged', async () => {
+    const { store, deps } = await parkedAfterFirstBatch();
+    const head = (await store.read(stream)).head;
+    const outcome = await writeBatch(deps, stream, observations.slice(0, 4));
+    expect(outcome.logged).toBe(0);
+    expect((await train(store))?.stalled).toBeUndefined();
+    expect((await store.read(stream)).head).toBe(head);
+  });
+});
+
+describe('Given a Job whose store calls fail with undici\'s TypeError (fetch failed, ECONNRESET)', () => {
+  it('fails the record for a retry and does not park the Job', async () => {
+    const store = new OneJobOverLimit();
+    const h = createServiceHarness({ store, now: at(1) });
+    const job = aJob({}, { uid: randomUUID(), name: 'unlucky' });
+    await h.deliver([jobObservedEvent(job, at(0))]);
+    const reset = new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' }) });
+    store.commit = () => Promise.reject(reset);
+
+    const response = await h.reconcile(jobStream(job));
+
+    expect(response.batchItemFailures).toHaveLength(1);
+    expect((await summaryOf(store, 'unlucky', jobStream(job)))?.stalled).toBeUndefined();
+  });
+});
+
 describe('isDeterministicFailure', () => {
   it.each([
     [new StoreLimitError('entry bytes', 1, 2), true],
@@ -67,8 +155,29 @@ describe('isDeterministicFailure', () => {
     [new TypeError('x is undefined'), true],
     [Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }), false],
     [new Error('socket hang up'), false],
+    [Object.assign(new TypeError('Cannot convert a BigInt'), { code: 'ERR_INVALID_ARG_TYPE' }), true],
   ])('%s → %s', (error, expected) => {
     expect(isDeterministicFailure(error)).toBe(expected);
+  });
+
+  // Issue 14: a transport failure that wears a deterministic class is retried, never parked.
+  const socketError = (code: string) => Object.assign(new Error(`read ${code}`), { code, syscall: 'read', errno: -104 });
+  it.each([
+    ['undici fetch failed, ECONNRESET cause', new TypeError('fetch failed', { cause: socketError('ECONNRESET') })],
+    ['undici fetch failed, no cause', new TypeError('fetch failed')],
+    ['a TypeError caused by a DNS failure', new TypeError('request failed', { cause: socketError('EAI_AGAIN') })],
+    ['undici socket error two causes deep', new TypeError('terminated', { cause: new Error('other side closed', { cause: Object.assign(new Error('closed'), { code: 'UND_ERR_SOCKET' }) }) })],
+    ['connection refused to every address', new TypeError('fetch failed', { cause: new AggregateError([socketError('ECONNREFUSED')]) })],
+    ['an AWS SDK error with a RangeError name clash', Object.assign(new RangeError('bad'), { $metadata: { httpStatusCode: 500 } })],
+    ['a timeout', new TypeError('x', { cause: Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' }) })],
+  ])('%s → transient', (_name, error) => {
+    expect(isDeterministicFailure(error)).toBe(false);
+  });
+
+  it('a real failed fetch is transient', async () => {
+    const error = await fetch('http://127.0.0.1:1/').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(isDeterministicFailure(error)).toBe(false);
   });
 
   it('bounds the recorded error', () => {

@@ -1,0 +1,90 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import middy from '@middy/core';
+import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
+import type { RejectionSink } from '../../shared/app/ingest.ts';
+import { reconcileJobSet } from '../../shared/app/reconcile-jobset.ts';
+import { StateCache } from '../../shared/app/write/state-cache.ts';
+import { writeBatch, type WriteDeps } from '../../shared/app/write/write-batch.ts';
+import { logger, METRIC, metrics } from '../commons/powertools.ts';
+import type { TimerScheduler } from '../ports/index.ts';
+import { recordDecisionMetrics } from './decision-metrics.ts';
+import { entryObservation, groupRecords, type StreamGroup } from './writer/stream-records.ts';
+import { forEachBounded } from './writer/bounded.ts';
+
+export interface WriterHandlerDeps extends Omit<WriteDeps, 'cache'> {
+  readonly rejections: RejectionSink;
+  readonly timers: TimerScheduler;
+  /** Warm Job states across invocations (default: one per handler, so one per Lambda container). */
+  readonly cache?: StateCache;
+  /** Logs written at once (default 8); one log's records are always written in order, at once. */
+  readonly concurrency?: number;
+}
+
+/**
+ * writer: the single writer of every Job's log. Kinesis delivers a shard's records in order,
+ * partitioned by the Job (or JobSet) uid, so all of a Job's events pass through one invocation
+ * at a time. Per log in the batch, in arrival order: a Job's observations (and timer Ticks) are
+ * written by writeBatch (dedupe against the fold, decide at each position, conditioned commit
+ * steps) and its wake-up scheduled; a JobSet's are appended and the JobSet reconciled.
+ * Records that do not parse go to the rejection sink with their reasons and never fail the
+ * batch. A log whose write fails reports its lowest sequence number, so Lambda retries from
+ * there (what was written is dropped as known then); a Job whose write fails deterministically
+ * is parked (stall.ts) and its records go to the rejection sink with the error.
+ */
+export function createWriterHandler(deps: WriterHandlerDeps) {
+  const cache = deps.cache ?? new StateCache();
+  const writeDeps: WriteDeps = { ...deps, cache };
+  return middy(async (event: KinesisStreamEvent, _context: Context): Promise<KinesisStreamBatchResponse> => {
+    const { groups, refused } = groupRecords(event.Records);
+    for (const { text, errors } of refused) {
+      logger.warn('stream record rejected', { errors });
+      metrics.addMetric(METRIC.eventsRejected, MetricUnit.Count, 1);
+      await deps.rejections.reject(text, errors);
+    }
+    const failures: { itemIdentifier: string }[] = [];
+    await forEachBounded(groups, deps.concurrency ?? 8, async (group) => {
+      try {
+        await writeGroup(writeDeps, deps, group);
+      } catch (error) {
+        logger.error('log write failed; the batch is retried from its first record', { stream: group.stream, error: error as Error });
+        failures.push({ itemIdentifier: lowest(group.sequenceNumbers) });
+      }
+    });
+    return { batchItemFailures: failures };
+  })
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics));
+}
+
+async function writeGroup(writeDeps: WriteDeps, deps: WriterHandlerDeps, group: StreamGroup): Promise<void> {
+  const { stream } = group;
+  const now = deps.clock();
+  if (stream.kind === 'JobSet') {
+    const appended = await deps.store.append(stream, group.entries, now);
+    if (appended.appended.length > 0) metrics.addMetric(METRIC.eventsIngested, MetricUnit.Count, appended.appended.length);
+    const outcome = await reconcileJobSet(deps, stream);
+    if (outcome.attempts > 1) metrics.addMetric(METRIC.reconcileConflicts, MetricUnit.Count, outcome.attempts - 1);
+  } else {
+    const outcome = await writeBatch(writeDeps, stream, group.entries.map(entryObservation));
+    recordDecisionMetrics(outcome, deps.clock());
+    if (outcome.stalled) {
+      // Parked: nothing of the batch is logged. Keep its records, with the reason, where an
+      // operator finds them; the next delivery of the Job's events tries it again.
+      const errors = [{ path: '', message: `the Job is stalled, records not logged: ${outcome.stalled.error}` }];
+      for (const text of group.texts) await deps.rejections.reject(text, errors);
+      return;
+    }
+    if (outcome.logged > 0) metrics.addMetric(METRIC.eventsIngested, MetricUnit.Count, outcome.logged);
+    if (Object.keys(outcome.dropped).length > 0) logger.debug("events the Job's log already holds, not logged again", { stream, dropped: outcome.dropped });
+    if (outcome.wakeAt) await deps.timers.schedule(stream, outcome.wakeAt);
+  }
+  // After the primary log: a crash in between leaves the related entries to the retry.
+  for (const target of group.related) await deps.store.append(target.stream, [target.entry], now);
+}
+
+/** The lowest of Kinesis sequence numbers (decimal strings of up to 56 digits). */
+function lowest(sequenceNumbers: readonly string[]): string {
+  return sequenceNumbers.reduce((a, b) => (BigInt(b) < BigInt(a) ? b : a));
+}

@@ -1,0 +1,89 @@
+import type { KinesisStreamRecord } from 'aws-lambda';
+import type { NewEntry, StreamId } from '../../../shared/app/event-store.ts';
+import { streamKey } from '../../../shared/app/stream-key.ts';
+import { parseAnyInbound, type InboundTarget } from '../../../shared/contract/parse-any-inbound.ts';
+import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
+import type { Observation, Tick } from '../../../shared/job/events.ts';
+import { TIMER_SOURCE, TimerRecordSchema, type TimerInput } from '../timers-handler.ts';
+
+// The writer's input, per Kinesis record: base64 of JSON that is either a cluster event exactly
+// as EventBridge delivers it to a target, or a timer record (timers-handler.ts). Records are
+// grouped by the log they go to, in arrival order; one log's records are written together.
+
+/** A record that names no log: it goes to the rejection sink with the reasons. */
+export interface RefusedRecord {
+  readonly text: string;
+  readonly errors: readonly InboundError[];
+}
+
+/** The records of one batch that go to one log, in arrival order. */
+export interface StreamGroup {
+  readonly stream: StreamId;
+  /** Sequence numbers of the records, in arrival order (the first is the lowest). */
+  readonly sequenceNumbers: string[];
+  /** The records' JSON text, kept to put them in the rejection sink if the Job is parked. */
+  readonly texts: string[];
+  /** The log's new entries (a Job's are observations: NewEntry bodies as log-codec.ts writes them). */
+  readonly entries: NewEntry[];
+  /** Entries the same events add to other logs (a child Job's deletion, for its JobSet). */
+  readonly related: InboundTarget[];
+}
+
+export interface DecodedBatch {
+  readonly groups: StreamGroup[];
+  readonly refused: RefusedRecord[];
+}
+
+/** Decodes and groups a batch; a record that does not parse is refused, never thrown. */
+export function groupRecords(records: readonly KinesisStreamRecord[]): DecodedBatch {
+  const groups = new Map<string, StreamGroup>();
+  const refused: RefusedRecord[] = [];
+  for (const record of records) {
+    const text = Buffer.from(record.kinesis.data, 'base64').toString('utf8');
+    const parsed = parseRecord(text);
+    if (!parsed.ok) {
+      refused.push({ text, errors: parsed.errors });
+      continue;
+    }
+    const [primary, ...related] = parsed.targets;
+    if (!primary) continue;
+    const key = streamKey(primary.stream);
+    let group = groups.get(key);
+    if (!group) {
+      group = { stream: primary.stream, sequenceNumbers: [], texts: [], entries: [], related: [] };
+      groups.set(key, group);
+    }
+    group.sequenceNumbers.push(record.kinesis.sequenceNumber);
+    group.texts.push(text);
+    group.entries.push(primary.entry);
+    group.related.push(...related);
+  }
+  return { groups: [...groups.values()], refused };
+}
+
+type Parsed = { ok: true; targets: readonly InboundTarget[] } | { ok: false; errors: readonly InboundError[] };
+
+function parseRecord(text: string): Parsed {
+  let event: unknown;
+  try {
+    event = JSON.parse(text);
+  } catch {
+    return { ok: false, errors: [{ path: '', message: 'the record is not JSON' }] };
+  }
+  if ((event as { source?: unknown } | null)?.source !== TIMER_SOURCE) return parseAnyInbound(event);
+  const timer = TimerRecordSchema.safeParse(event);
+  if (!timer.success) {
+    return { ok: false, errors: timer.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+  }
+  const { stream, at } = timer.data.detail;
+  const tick = tickOf(stream, at);
+  return { ok: true, targets: [{ stream, entry: { eventId: tick.eventId, type: tick.type, observedAt: at, body: tick } }] };
+}
+
+/** A timer fired: a Tick observed at the due time, named by it (a timer firing twice is one Tick). */
+export function tickOf(stream: TimerInput['stream'], at: string): Tick {
+  return { type: 'Tick', eventId: `tick/${at}`, clusterId: stream.clusterId, observedAt: at };
+}
+
+/** A Job log's entry back as the observation it was parsed from (parse-any-inbound.ts). */
+export const entryObservation = (entry: NewEntry): Observation => entry.body as Observation;

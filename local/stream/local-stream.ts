@@ -1,0 +1,112 @@
+import { hashKeyOf, shardIdOf, shardIndexOf } from './shard-hash.ts';
+import { ShardConsumer, type ConsumerTuning, type StreamFailure, type StreamHandler } from './shard-consumer.ts';
+import { sequenceNumberOf, type StoredRecord } from './stream-record.ts';
+
+// A Kinesis data stream and its Lambda event source mapping, in process (cdk/constructs/
+// ingest-stream.ts is the AWS one). PutRecord puts a record on the shard its partition key
+// hashes to (MD5, as Kinesis); each shard is read by its own consumer loop, one batch at a time,
+// in order. With a parallelization factor F, a shard is read by F loops, a partition key always
+// by the same one (Lambda keeps per-key order at any factor). So the records of one Job (one
+// partition key) reach the handler in the order they were put, one batch at a time, and never
+// two batches of one Job at once.
+
+export interface StreamTuning extends ConsumerTuning {
+  readonly shards: number;
+  readonly parallelizationFactor: number;
+}
+
+export const DEFAULT_STREAM_TUNING: StreamTuning = {
+  shards: 4,
+  parallelizationFactor: 2,
+  batchSize: 1000,
+  batchWindowMs: 20,
+  maxRetryAttempts: 10,
+  bisectOnError: true,
+  retryBaseMs: 50,
+  retryMaxMs: 2000,
+};
+
+/** Kinesis's limits on a record: a partition key of 1–256 characters, at most 1 MiB with its data. */
+export const MAX_PARTITION_KEY_LENGTH = 256;
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/** PutRecord refused the record (Kinesis's ValidationException). */
+export class StreamPutError extends Error {
+  override readonly name = 'StreamPutError';
+}
+
+export interface PutRecordOutput {
+  readonly shardId: string;
+  readonly sequenceNumber: string;
+}
+
+export class LocalStream {
+  readonly name: string;
+  readonly #tuning: StreamTuning;
+  readonly #lanes: ShardConsumer[];
+  readonly #counts: number[];
+  readonly #failures: StreamFailure[] = [];
+
+  constructor(name: string, handler: StreamHandler, tuning: Partial<StreamTuning> = {}) {
+    this.name = name;
+    this.#tuning = { ...DEFAULT_STREAM_TUNING, ...tuning };
+    const { shards, parallelizationFactor } = this.#tuning;
+    if (!Number.isInteger(parallelizationFactor) || parallelizationFactor < 1 || parallelizationFactor > 10) {
+      throw new Error(`parallelizationFactor must be 1–10, got ${parallelizationFactor}`);
+    }
+    const onFailure = (failure: StreamFailure) => {
+      this.#failures.push(failure);
+      console.error(`local stream ${name}: ${failure.records.length} records of ${failure.shardId} (${failure.startSequenceNumber}…${failure.endSequenceNumber}) `
+        + `moved to the on-failure list after failing ${failure.attempts} times: ${failure.error}`);
+    };
+    this.#counts = Array.from({ length: shards }, () => 0);
+    this.#lanes = Array.from({ length: shards * parallelizationFactor }, (_, lane) =>
+      new ShardConsumer(shardIdOf(Math.floor(lane / parallelizationFactor)), name, handler, this.#tuning, onFailure));
+  }
+
+  /** PutRecord: stores the record on its shard and returns where; throws StreamPutError when Kinesis would refuse it. */
+  put(partitionKey: string, data: string | Buffer): PutRecordOutput {
+    const length = [...partitionKey].length;
+    if (length < 1 || length > MAX_PARTITION_KEY_LENGTH) {
+      throw new StreamPutError(`partition key must be 1 to ${MAX_PARTITION_KEY_LENGTH} characters, got ${length}`);
+    }
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    if (bytes.length + Buffer.byteLength(partitionKey, 'utf8') > MAX_RECORD_BYTES) {
+      throw new StreamPutError(`a record (data and partition key) is at most ${MAX_RECORD_BYTES} bytes, got ${bytes.length}`);
+    }
+    const { shards, parallelizationFactor } = this.#tuning;
+    const shard = shardIndexOf(partitionKey, shards);
+    const n = this.#counts[shard] as number;
+    this.#counts[shard] = n + 1;
+    const record: StoredRecord = { partitionKey, sequenceNumber: sequenceNumberOf(shard, n), data: bytes, arrivedAtMs: Date.now() };
+    // The lane: another cut of the same hash, so one key always lands on one loop.
+    const lane = Number(hashKeyOf(partitionKey) % BigInt(parallelizationFactor));
+    (this.#lanes[shard * parallelizationFactor + lane] as ShardConsumer).add(record);
+    return { shardId: shardIdOf(shard), sequenceNumber: record.sequenceNumber };
+  }
+
+  /** No record waiting, being processed or waiting for a retry. */
+  get idle(): boolean {
+    return this.#lanes.every((lane) => lane.idle);
+  }
+
+  /** A batch is being processed. */
+  get processing(): boolean {
+    return this.#lanes.some((lane) => lane.processing);
+  }
+
+  /** Records not yet checkpointed (waiting, in flight or to be retried). */
+  get depth(): number {
+    return this.#lanes.reduce((sum, lane) => sum + lane.depth, 0);
+  }
+
+  /** Records given up on after their retries (the on-failure destination), with the last error. */
+  failures(): readonly StreamFailure[] {
+    return this.#failures;
+  }
+
+  /** Hands out no more batches; batches in flight finish. */
+  stop(): void {
+    for (const lane of this.#lanes) lane.stop();
+  }
+}

@@ -1,0 +1,93 @@
+import { takeSnapshot } from '../../job/snapshot.ts';
+import type { JobState } from '../../job/state.ts';
+import { commitSteps, stepOutboxItem } from '../../outbox/commit-steps.ts';
+import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from '../event-store-limits.ts';
+import type { EventStore, StreamId } from '../event-store.ts';
+import { jobSummary } from '../job-summary.ts';
+import type { PodArchive } from '../pod-archive.ts';
+import type { PlannedBatch } from './plan-entries.ts';
+import { snapshotDue } from './snapshot-cadence.ts';
+import type { CachedState } from './state-cache.ts';
+
+/**
+ * The store skipped entries as already logged (a store that still keeps per-event markers, and
+ * an event the fold could not tell it holds): the log is not where the plan put it. The writer
+ * reloads and redoes the batch without those events.
+ */
+export class LogShiftedError extends Error {
+  override name = 'LogShiftedError';
+  readonly duplicates: readonly string[];
+
+  constructor(duplicates: readonly string[]) {
+    super(`the store already held ${duplicates.length} of the batch's events: ${duplicates.slice(0, 3).join(', ')}`);
+    this.duplicates = duplicates;
+  }
+}
+
+/**
+ * Whether steps are cut for log pages (no entry cap, entries counted as pages store them) or
+ * like the reconcile's (≤ 32 entries, bodies counted). Off until every store pages entries: a
+ * store that ignores `pageEntries` writes an item (and a marker) per entry, and DynamoDB refuses
+ * a transaction of more than 100 items.
+ */
+export const PAGED_STEPS = false;
+
+export interface CommitDeps {
+  readonly store: EventStore & PodArchive;
+  readonly snapshotEvery?: number;
+  readonly limits?: { readonly stepBytes?: number };
+}
+
+export interface Committed {
+  /** The state to keep warm. */
+  readonly state: JobState;
+  readonly snapshotSeq: number;
+  /** Bytes of a due snapshot that was over MAX_SNAPSHOT_STATE_BYTES and so not written. */
+  readonly snapshotSkipped?: number;
+}
+
+/**
+ * Commits a planned batch in steps (shared/outbox/commit-steps.ts), each conditioned on the head
+ * the step before left, each with its outbox item; the last one with the fleet summary and, when
+ * due, the snapshot. Entries go as log pages (`pageEntries`): the writer deduplicated them.
+ */
+export async function commitPlanned(
+  deps: CommitDeps, stream: StreamId, state: JobState, loaded: CachedState, plan: PlannedBatch, now: string,
+): Promise<Committed> {
+  const { store } = deps;
+  const head = state.position;
+  const due = snapshotDue(state, head, loaded.snapshotSeq, deps.snapshotEvery);
+  const taken = due ? takeSnapshot(state) : undefined;
+  const snapshotBytes = taken ? jsonBytes(taken.snapshot) : 0;
+  const snapshot = taken && snapshotBytes <= MAX_SNAPSHOT_STATE_BYTES ? taken : undefined;
+  const steps = commitSteps(loaded.head, plan.planned, deps.limits?.stepBytes, PAGED_STEPS ? { recordedAt: now } : undefined);
+  const managedBy = state.settings?.managedBy;
+  let at = loaded.head;
+  for (const [i, step] of steps.entries()) {
+    const last = i === steps.length - 1;
+    const item = state.identity ? stepOutboxItem(state.identity, managedBy, step, now) : undefined;
+    const committed = await store.commit(stream, {
+      expectedHead: at,
+      recordedAt: now,
+      entries: step.entries,
+      outbox: item ? [item] : [],
+      pageEntries: true,
+      snapshot: last && snapshot ? { seq: head, state: snapshot.snapshot } : undefined,
+      summary: last ? jobSummary(state, now) : undefined,
+    });
+    if (committed.duplicates.length > 0) throw new LogShiftedError(committed.duplicates);
+    at = committed.head;
+  }
+  if (!snapshot) {
+    return { state, snapshotSeq: loaded.snapshotSeq, ...(taken ? { snapshotSkipped: snapshotBytes } : {}) };
+  }
+  const fresh = snapshot.archived.filter((pod) => !state.pods.get(pod.uid)?.fromArchive);
+  if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
+  // The warm state keeps its settled pods (no archive read for them while warm), marked as
+  // stored so the next snapshot does not archive them again.
+  for (const pod of fresh) {
+    const record = state.pods.get(pod.uid);
+    if (record) record.fromArchive = true;
+  }
+  return { state, snapshotSeq: head };
+}

@@ -1,0 +1,60 @@
+import type { Observation } from '../../job/events.ts';
+import { podFacts } from '../../job/pod-facts.ts';
+import { mergeFacts } from '../../job/pod-record.ts';
+import type { JobState } from '../../job/state.ts';
+import { isStaleObservation } from '../../k8s/object-sequence.ts';
+
+// Dedupe without per-event markers: the single writer of a Job's log drops an observation the
+// fold already holds, judged against the state at the position the observation would take. So
+// what is dropped depends on the log alone, never on how deliveries were batched.
+
+/** Why an observation is not logged. */
+export type KnownReason =
+  | 'same-event' // its eventId is the last one the fold took for that object
+  | 'stale' // the forwarder's stamp says it is not newer than what the fold took
+  | 'unchanged' // unstamped, and it adds nothing to the pod the fold knows (a replay)
+  | 'already-gone' // a deletion of a pod (or Job) the fold already saw deleted
+  | 'old-tick'; // a Tick at or before the newest Tick folded
+
+/**
+ * Whether the fold already holds `observation` (and why), or undefined when it is news.
+ * Logged as before, changing nothing: an unstamped older version that still differs from what
+ * the fold knows (the fold's merge rules keep it from moving the pod backwards).
+ */
+export function knownObservation(state: JobState, observation: Observation): KnownReason | undefined {
+  switch (observation.type) {
+    case 'PodObserved': {
+      const known = state.pods.get(observation.pod.metadata.uid);
+      if (!known) return undefined;
+      if (known.lastEventId === observation.eventId) return 'same-event';
+      if (isStaleObservation(known.order, observation.sequence)) return 'stale';
+      if (observation.sequence !== undefined) return undefined;
+      const facts = podFacts(observation.pod, state.settings?.sidecarNames ?? new Set());
+      return mergeFacts(known, facts) === undefined ? 'unchanged' : undefined;
+    }
+    case 'PodDeleted':
+      return state.pods.get(observation.uid)?.gone ? 'already-gone' : undefined;
+    case 'JobObserved':
+      if (state.jobEventId === observation.eventId) return 'same-event';
+      return isStaleObservation(state.jobOrder, observation.sequence) ? 'stale' : undefined;
+    case 'JobDeleted':
+      return state.deleted ? 'already-gone' : undefined;
+    case 'Tick':
+      return state.lastTickAt !== undefined && observation.observedAt <= state.lastTickAt ? 'old-tick' : undefined;
+  }
+}
+
+/**
+ * The `keep` of decideAtEachPosition for one batch: news for the fold, and not an eventId
+ * already taken earlier in the same batch. Counts what it drops, by reason.
+ */
+export function keepNews(dropped: Map<KnownReason | 'in-batch', number>): (state: JobState, observation: Observation) => boolean {
+  const seen = new Set<string>();
+  return (state, observation) => {
+    const reason = seen.has(observation.eventId) ? 'in-batch' : knownObservation(state, observation);
+    seen.add(observation.eventId);
+    if (reason === undefined) return true;
+    dropped.set(reason, (dropped.get(reason) ?? 0) + 1);
+    return false;
+  };
+}

@@ -1,0 +1,62 @@
+import type { Observation } from '../../job/events.ts';
+import type { JobEvent } from '../../job/evolve.ts';
+import type { FoldConfig } from '../../job/state.ts';
+import { restoreArchived } from '../../job/snapshot.ts';
+import type { EventStore, StreamId } from '../event-store.ts';
+import type { PodArchive } from '../pod-archive.ts';
+import { loadState } from '../reconcile.ts';
+import type { CachedState, StateCache } from './state-cache.ts';
+import { streamKey } from '../stream-key.ts';
+
+export interface LoadDeps {
+  readonly store: EventStore & PodArchive;
+  readonly config: FoldConfig;
+  readonly cache?: StateCache;
+}
+
+/**
+ * The state to write a batch on: the warm one from the cache when there is one (taken out, so
+ * no one else uses it meanwhile), else snapshot + tail from the store. Then the archived pods
+ * the batch names are put back, so a late event of a settled pod is judged against its record.
+ */
+export async function loadForWrite(deps: LoadDeps, stream: StreamId, observations: readonly Observation[]): Promise<CachedState> {
+  const loaded = deps.cache?.take(streamKey(stream)) ?? (await loadFromStore(deps, stream));
+  if (loaded.partial) {
+    const missing = [...new Set(observations.flatMap(podUid))].filter((uid) => !loaded.state.pods.has(uid));
+    if (missing.length > 0) {
+      const archived = await deps.store.loadArchivedPods(stream, missing);
+      restoreArchived(loaded.state, archived);
+      // Already in the archive: the next snapshot does not store them again.
+      for (const pod of archived) {
+        const record = loaded.state.pods.get(pod.uid);
+        if (record) record.fromArchive = true;
+      }
+    }
+  }
+  return loaded;
+}
+
+async function loadFromStore(deps: LoadDeps, stream: StreamId): Promise<CachedState> {
+  const { state, head, snapshotSeq, tail, headHash: tailHash } = await loadState(deps, stream);
+  // Nothing after the snapshot: the chain hash at the head is the snapshot position's entry's.
+  const headHash = tailHash ?? (head > 0 ? await hashAt(deps.store, stream, head) : undefined);
+  const lastEvent = tail.at(-1);
+  const last = lastEvent && lastEntryOf(lastEvent);
+  return { state, head, headHash, snapshotSeq, last, partial: snapshotSeq > 0 };
+}
+
+function podUid(observation: Observation): string[] {
+  if (observation.type === 'PodObserved') return [observation.pod.metadata.uid];
+  if (observation.type === 'PodDeleted') return [observation.uid];
+  return [];
+}
+
+/** What the catch-up sync needs of the log's newest entry. */
+export function lastEntryOf(event: JobEvent): { at: string; afterObservation: boolean } {
+  return 'at' in event ? { at: event.at, afterObservation: false } : { at: event.observedAt, afterObservation: true };
+}
+
+async function hashAt(store: EventStore, stream: StreamId, seq: number): Promise<string | undefined> {
+  const { entries } = await store.read(stream, { afterSeq: seq - 1, limit: 1 });
+  return entries[0]?.hash;
+}

@@ -1,0 +1,127 @@
+import { outboundEvents } from '../../contract/outbound.ts';
+import type { Observation } from '../../job/events.ts';
+import type { FoldConfig } from '../../job/state.ts';
+import { decideAtEachPosition } from '../../reconcile/decide-at-each-position.ts';
+import { VersionConflictError, type EventStore, type StreamId } from '../event-store.ts';
+import type { PodArchive } from '../pod-archive.ts';
+import { loadState, type ReconcileOutcome } from '../reconcile.ts';
+import { parkStalled, stillParked } from '../park-stalled.ts';
+import { jobSummary } from '../job-summary.ts';
+import { isDeterministicFailure } from '../stall.ts';
+import { streamKey } from '../stream-key.ts';
+import { childJobStatusEntry } from '../child-job-status.ts';
+import { keepNews, type KnownReason } from './known-observation.ts';
+import { lastEntryOf, loadForWrite } from './load-for-write.ts';
+import { planEntries } from './plan-entries.ts';
+import { commitPlanned, LogShiftedError } from './commit-planned.ts';
+import type { StateCache } from './state-cache.ts';
+
+export interface WriteDeps {
+  readonly store: EventStore & PodArchive;
+  /** The time the batch is recorded at (RFC 3339). Decisions are taken at log times, never this. */
+  readonly clock: () => string;
+  readonly config: FoldConfig;
+  /** Warm states across batches (one per process); without it every batch loads from the store. */
+  readonly cache?: StateCache;
+  /** The fewest entries between snapshots (see snapshot-cadence.ts). */
+  readonly snapshotEvery?: number;
+  /** Attempts when another writer committed first (optimistic concurrency). */
+  readonly maxAttempts?: number;
+  /** Smaller decision pages and commit steps than the defaults, for tests of many of them. */
+  readonly limits?: { readonly pageBytes?: number; readonly stepBytes?: number };
+}
+
+/** What writing one batch of a Job did, in the reconcile's shape (metrics read both alike). */
+export interface WriteOutcome extends ReconcileOutcome {
+  /** Observations logged. */
+  readonly logged: number;
+  /** Observations not logged because the fold already held them, by reason. */
+  readonly dropped: Readonly<Partial<Record<KnownReason | 'in-batch', number>>>;
+}
+
+/**
+ * The single writer of a Job's log, for one batch of its observations in arrival order:
+ *  1. load the state (warm from the cache, or snapshot + tail) and the archived pods named;
+ *  2. drop what the fold already holds (known-observation.ts), append the rest and decide at
+ *     each log position (decide-at-each-position.ts), finishing a sync a crash cut short;
+ *  3. commit observations, decisions, outbox items and summary (and a snapshot when due) in
+ *     conditioned steps on the head (commit-planned.ts);
+ *  4. on VersionConflictError (another writer, a stale cache) reload and redo: what the other
+ *     writer logged is then in the state, so nothing is logged or decided twice;
+ *  5. a Job owned by a JobSet reports its status to the JobSet's log after the commit.
+ * A failure that would fail again (a store limit, a corrupt entry) parks the Job (stall.ts).
+ */
+export async function writeBatch(deps: WriteDeps, stream: StreamId, observations: readonly Observation[]): Promise<WriteOutcome> {
+  const maxAttempts = deps.maxAttempts ?? 8;
+  const skip = new Set<string>();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeOnce(deps, stream, observations.filter((o) => !skip.has(o.eventId)), attempt);
+    } catch (error) {
+      if (error instanceof LogShiftedError) for (const id of error.duplicates) skip.add(id);
+      const retry = error instanceof VersionConflictError || error instanceof LogShiftedError;
+      if (retry && attempt < maxAttempts) continue;
+      if (!isDeterministicFailure(error)) throw error;
+      const { stall, head } = await parkStalled(deps.store, stream, error, deps.clock(), () => loadState(deps, stream));
+      return { ...nothingDone(stream, head, attempt), stalled: stall };
+    }
+  }
+}
+
+async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readonly Observation[], attempt: number): Promise<WriteOutcome> {
+  const loaded = await loadForWrite(deps, stream, observations);
+  const { state, head } = loaded;
+  const dropped = new Map<KnownReason | 'in-batch', number>();
+  const decided = decideAtEachPosition(state, observations, {
+    keep: keepNews(dropped),
+    catchUp: loaded.last,
+    pageBytes: deps.limits?.pageBytes,
+  });
+  const droppedCounts = Object.fromEntries(dropped);
+  if (decided.entries.length === 0) {
+    // Nothing new; a Job parked before is shown healthy again (its summary without the stall).
+    if (await stillParked(deps.store, stream, state)) {
+      const now = deps.clock();
+      await deps.store.commit(stream, { expectedHead: head, recordedAt: now, entries: [], outbox: [], summary: jobSummary(state, now) });
+    }
+    deps.cache?.put(streamKey(stream), loaded);
+    return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts };
+  }
+  const now = deps.clock();
+  const plan = planEntries(state, decided, { head, hash: loaded.headHash }, now);
+  const committed = await commitPlanned(deps, stream, state, loaded, plan, now);
+  const newHead = state.position;
+  const lastEntry = decided.entries.at(-1);
+  deps.cache?.put(streamKey(stream), {
+    state: committed.state,
+    head: newHead,
+    headHash: plan.lastHash,
+    snapshotSeq: committed.snapshotSeq,
+    last: lastEntry && lastEntryOf(lastEntry),
+    partial: loaded.partial,
+  });
+  const child = childJobStatusEntry(state, now);
+  // After the commit: the JobSet must never see a status the Job's log does not hold.
+  if (child) await deps.store.append(child.stream, [child.entry], now);
+  const decisions = decided.syncs.flatMap((s) => s.decisions);
+  const commands = decided.syncs.flatMap((s) => s.commands);
+  const logged = decided.entries.length - decisions.length;
+  const latestObservedAt = observations.reduce<string | undefined>((latest, o) => (!latest || o.observedAt > latest ? o.observedAt : latest), undefined);
+  return {
+    stream,
+    head: newHead,
+    decisions,
+    commands,
+    published: outboundEvents(state.identity, state.settings?.managedBy, decisions, commands),
+    wakeAt: decided.wakeAt,
+    attempts: attempt,
+    latestObservedAt,
+    logged,
+    dropped: droppedCounts,
+    ...(committed.snapshotSkipped === undefined ? {} : { snapshotSkipped: committed.snapshotSkipped }),
+  };
+}
+
+function nothingDone(stream: StreamId, head: number, attempts: number): WriteOutcome {
+  return { stream, head, decisions: [], commands: [], published: [], wakeAt: undefined, attempts, latestObservedAt: undefined, logged: 0, dropped: {} };
+}

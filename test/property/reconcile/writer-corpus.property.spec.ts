@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CORPUS_ROOT, scenarioFiles } from '../../../cli/conformance/run.ts';
+import { isJobScenario, JobScenarioSchema, type JobScenario } from '../../../cli/scenario/job-scenario.ts';
+import { playJobScenario, scenarioGates, SCENARIO_CLUSTER, toObservation } from '../../../cli/scenario/play-job-scenario.ts';
+import type { StreamId } from '../../../shared/app/event-store.ts';
+import { StateCache } from '../../../shared/app/write/state-cache.ts';
+import { writeBatch } from '../../../shared/app/write/write-batch.ts';
+import type { Observation } from '../../../shared/job/events.ts';
+import { jobStatus } from '../../../shared/job/status.ts';
+import { batchesOfRuns } from '../../../shared/reconcile/decide-at-each-position.ts';
+import { T0 } from '../../support/builders.ts';
+import { NoMarkersStore, statusOf, writeDeps } from '../../unit/writer/write-support.ts';
+
+// The single writer over the conformance corpus: every Job scenario written through writeBatch
+// (the store, the dedupe against the fold, the catch-up sync, the warm cache or none) in batches
+// of random sizes, with random batches delivered twice (Kinesis retries), ends with the status
+// and the commands the conformance player gives, and never hands the store an event twice.
+
+function corpus(): JobScenario[] {
+  return ['k8s-job', 'seed-stories'].flatMap((dir) =>
+    scenarioFiles([join(DEFAULT_CORPUS_ROOT, dir)])
+      .map((file) => JSON.parse(readFileSync(file, 'utf8')) as unknown)
+      .filter(isJobScenario)
+      .map((document) => JobScenarioSchema.parse(document)),
+  );
+}
+
+function scenarioObservations(scenario: JobScenario): Observation[] {
+  const firstAt = scenario.events[0]?.at ?? scenario.job.metadata.creationTimestamp ?? T0;
+  const job: Observation = { type: 'JobObserved', eventId: 'job', clusterId: SCENARIO_CLUSTER, observedAt: firstAt, job: scenario.job };
+  return [job, ...scenario.events.map((event, i) => toObservation(event, i))];
+}
+
+const stream: StreamId = { kind: 'Job', clusterId: SCENARIO_CLUSTER, namespace: 'default', uid: 'scenario' };
+const commandsOf = (syncs: readonly { commands: readonly unknown[] }[]) => syncs.flatMap((s) => s.commands);
+
+describe('the single writer over the conformance corpus', () => {
+  it.each(corpus().map((scenario) => ({ id: scenario.id, scenario })))('$id', async ({ scenario }) => {
+    const config = { gates: scenarioGates(scenario), validateSpecs: false };
+    const observations = scenarioObservations(scenario);
+    const corpusRun = playJobScenario(scenario);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.boolean(), { maxLength: 8 }),
+        fc.boolean(),
+        async (sizes, redeliver, warm) => {
+          const store = new NoMarkersStore();
+          const deps = writeDeps(store, { config, cache: warm ? new StateCache() : undefined });
+          const commands = [];
+          for (const [i, batch] of batchesOfRuns(observations, sizes).entries()) {
+            commands.push(...(await writeBatch(deps, stream, batch)).commands);
+            if (redeliver[i]) commands.push(...(await writeBatch(deps, stream, batch)).commands);
+          }
+          expect(commands).toEqual(commandsOf(corpusRun.syncs));
+          expect(await statusOf(store, stream, config)).toEqual(jobStatus(corpusRun.state));
+        },
+      ),
+      { numRuns: 6 },
+    );
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { StreamId } from '../../../shared/app/event-store.ts';
+import { snapshotDue } from '../../../shared/app/write/snapshot-cadence.ts';
+import { StateCache, type CachedState } from '../../../shared/app/write/state-cache.ts';
+import { writeBatch } from '../../../shared/app/write/write-batch.ts';
+import { initialState } from '../../../shared/job/state.ts';
+import { anIndexedJob, aPod, at, CLUSTER, jobObserved, podObserved } from '../../support/builders.ts';
+import { NoMarkersStore, statusOf, writeDeps } from './write-support.ts';
+
+function cached(pods: number): CachedState {
+  const state = initialState();
+  for (let i = 0; i < pods; i++) state.pods.set(`p${i}`, {} as never);
+  return { state, head: 0, headHash: undefined, snapshotSeq: 0, last: undefined, partial: false };
+}
+
+describe('the warm state cache', () => {
+  it('keeps at most maxStreams states: at twice the cap the least recently used go first', () => {
+    const cache = new StateCache({ maxStreams: 4 });
+    for (let i = 0; i < 8; i++) cache.put(`s${i}`, cached(1));
+    expect(cache.size).toBe(4);
+    expect(cache.take('s3')).toBeUndefined();
+    expect(cache.take('s4')).toBeDefined();
+  });
+
+  it('keeps at most maxPods pod records, and never a state bigger than that', () => {
+    const cache = new StateCache({ maxPods: 100 });
+    cache.put('a', cached(60));
+    cache.put('b', cached(60));
+    expect(cache.take('a')).toBeUndefined();
+    cache.put('huge', cached(200));
+    expect(cache.take('huge')).toBeUndefined();
+    expect(cache.take('b')).toBeDefined();
+  });
+
+  it('hands a state out once: taken, it is no longer there', () => {
+    const cache = new StateCache();
+    cache.put('a', cached(1));
+    expect(cache.take('a')).toBeDefined();
+    expect(cache.take('a')).toBeUndefined();
+  });
+
+  it('loses nothing when Jobs outnumber it twice over: evicted Jobs are reloaded from the store', async () => {
+    // given a cache of 3 streams and 6 Jobs written in turns
+    const store = new NoMarkersStore();
+    const cache = new StateCache({ maxStreams: 3 });
+    const streams: StreamId[] = Array.from({ length: 6 }, (_, i) => ({ kind: 'Job', clusterId: CLUSTER, namespace: 'default', uid: `job-${i}` }));
+    for (const stream of streams) {
+      await writeBatch(writeDeps(store, { cache }), stream, [jobObserved(anIndexedJob(2, {}, { uid: stream.uid }), at(0))]);
+    }
+    // when each gets its pods, one succeeded
+    for (const stream of streams) {
+      const pods = [0, 1].map((index) => podObserved(aPod({ index, uid: `${stream.uid}-${index}`, phase: index === 0 ? 'Succeeded' : 'Running' }), at(1)));
+      await writeBatch(writeDeps(store, { cache }), stream, pods);
+    }
+    // then every Job counts its success once
+    for (const stream of streams) expect((await statusOf(store, stream)).succeeded).toBe(1);
+    expect(cache.size).toBe(3);
+  });
+});
+
+describe('the snapshot cadence', () => {
+  it('waits max(every, pods / 2) entries, so a big Job snapshots in proportion to its size', () => {
+    const small = cached(10).state;
+    expect(snapshotDue(small, 49, 0)).toBe(false);
+    expect(snapshotDue(small, 50, 0)).toBe(true);
+    const big = cached(10_000).state;
+    expect(snapshotDue(big, 4_999, 0)).toBe(false);
+    expect(snapshotDue(big, 5_000, 0)).toBe(true);
+    expect(snapshotDue(big, 9_999, 5_000)).toBe(false);
+  });
+});

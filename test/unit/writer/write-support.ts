@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import type { CommitInput, CommitResult, EventStore, StreamId } from '../../../shared/app/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { itemEvents } from '../../../shared/app/publish.ts';
+import { loadState } from '../../../shared/app/reconcile.ts';
+import { writeBatch, type WriteDeps, type WriteOutcome } from '../../../shared/app/write/write-batch.ts';
+import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
+import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
+import type { Observation } from '../../../shared/job/events.ts';
+import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
+import { jobStatus, type JobStatusView } from '../../../shared/job/status.ts';
+
+/** A sample trace (one PutEvents entry a line) as the events EventBridge delivers. */
+export function sampleEvents(path: string): unknown[] {
+  return readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => {
+    const entry = JSON.parse(line) as { Source: string; DetailType: string; Detail: string };
+    return { source: entry.Source, 'detail-type': entry.DetailType, detail: JSON.parse(entry.Detail) };
+  });
+}
+
+/** The Job stream and observation of each valid event, in order. */
+export function observationsOf(events: readonly unknown[]): { stream: StreamId; observation: Observation }[] {
+  return events.map((event) => {
+    const parsed = parseAnyInbound(event);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    const primary = parsed.targets[0];
+    if (!primary) throw new Error('no target');
+    return { stream: primary.stream, observation: primary.entry.body as Observation };
+  });
+}
+
+export function writeDeps(store: WriteDeps['store'], overrides: Partial<WriteDeps> = {}): WriteDeps {
+  return { store, clock: () => '2026-06-01T00:00:00Z', config: DEFAULT_FOLD_CONFIG, ...overrides };
+}
+
+/** Writes `observations` of one stream in batches of the given sizes (the last size repeats). */
+export async function writeInBatches(deps: WriteDeps, stream: StreamId, observations: readonly Observation[], sizes: readonly number[]): Promise<WriteOutcome[]> {
+  const outcomes: WriteOutcome[] = [];
+  for (let i = 0, b = 0; i < observations.length; b++) {
+    const size = Math.max(1, sizes[b] ?? sizes.at(-1) ?? 1);
+    outcomes.push(await writeBatch(deps, stream, observations.slice(i, i + size)));
+    i += size;
+  }
+  return outcomes;
+}
+
+export async function statusOf(store: WriteDeps['store'], stream: StreamId, config = DEFAULT_FOLD_CONFIG): Promise<JobStatusView> {
+  return jobStatus((await loadState({ store, config }, stream)).state);
+}
+
+/** Every outbound event the outbox holds for the stream (published or not), in item order. */
+export async function outboxEvents(store: InMemoryEventStore, stream: StreamId): Promise<OutboundEvent[]> {
+  const items = (await store.pendingOutbox(10_000)).filter((item) => item.stream.uid === stream.uid);
+  return (await Promise.all(items.map((item) => itemEvents(store as EventStore, item)))).flat();
+}
+
+/** Commands as compared across batchings: type and stable id. */
+export const commandKeys = (events: readonly OutboundEvent[]) => events.map((e) => `${e.detailType} ${e.commandId}`).sort();
+
+/**
+ * The in-memory store, refusing what a log-page store cannot catch: a `pageEntries` commit
+ * whose eventIds the log already holds (log pages keep no per-event markers, so the writer's
+ * own dedupe is all there is). A test on it fails where the writer would log an event twice.
+ */
+export class NoMarkersStore extends InMemoryEventStore {
+  override async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
+    if (input.pageEntries && input.entries.length > 0) {
+      const logged = new Set((await this.read(stream)).entries.map((e) => e.eventId));
+      const again = input.entries.filter((e) => logged.has(e.eventId)).map((e) => e.eventId);
+      if (again.length > 0) throw new Error(`logged twice: ${again.join(', ')}`);
+    }
+    return super.commit(stream, input);
+  }
+}
