@@ -1,22 +1,15 @@
 import type { JobSetDecisionEvent, RuleEvidence } from '../jobset/decision-events.ts';
-import type { Outcome } from './report.ts';
+import type { Outcome, OutcomeView } from './report.ts';
 
 // What a JobSet what-if reports (`jobfold whatif --json` on a JobSet, POST …/jobsets/{name}/whatif):
 // the shape of the Job what-if, with the JobSet's words. A JobSet's log holds no pods, so there
 // are no pod-seconds; what changes is the outcome, when, and how many restarts it took.
 
-/** How a JobSet ended (or not): the decision that settled it, and where in its log. */
-export interface JobSetOutcomeView {
-  readonly outcome: Outcome;
-  /** The condition that settled it: `Completed` or `Failed`. */
-  readonly condition: string | null;
-  readonly reason: string | null;
-  /** Position (seq) in the JobSet's log of the observation the deciding reconcile had read last. */
-  readonly atEvent: number | null;
-  readonly at: string | null;
+/** How a JobSet ended (or not), as a Job's OutcomeView (condition: Completed or Failed), with its restarts. */
+export type JobSetOutcomeView = Omit<OutcomeView, 'podsTerminated'> & {
   /** Global restarts decided before the outcome (or before the what-if stops). */
   readonly restarts: number;
-}
+};
 
 /** One thing the JobSet fold decided, with its why: the rule and the child Job it acted on. */
 export type JobSetDecisionSummary =

@@ -36,12 +36,10 @@ export const WhatIfReportSchema = z
   })
   .register(apiSchemas, { id: 'WhatIfReport', description: 'A Job refolded under a patched spec, next to its record (docs/whatif.md).' });
 
+const { podsTerminated: _jobsOnly, ...SharedOutcomeFields } = OutcomeFields;
 const JobSetOutcomeFields = {
-  outcome: z.enum(['Succeeded', 'Failed', 'Running']),
+  ...SharedOutcomeFields,
   condition: z.string().nullable().meta({ description: 'The condition that settled the outcome: Completed or Failed.' }),
-  reason: z.string().nullable(),
-  atEvent: z.number().int().nullable().meta({ description: "Position (seq) in the JobSet's log of the observation the deciding reconcile had read last." }),
-  at: z.string().nullable().meta({ description: 'When it was decided (RFC 3339).' }),
   restarts: z.number().int().meta({ description: 'Global restarts decided before the outcome (or before the what-if stops).' }),
 };
 
