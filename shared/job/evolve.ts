@@ -21,6 +21,9 @@ export type JobEvent = Observation | Decision;
 export function evolve(state: JobState, event: JobEvent): JobState {
   state.position = event.seq ?? state.position + 1;
   if (state.finishedAt !== undefined && isObservation(event)) state.observedAfterFinish += 1;
+  if ('observedAt' in event && (state.newestObservedAt === undefined || event.observedAt > state.newestObservedAt)) {
+    state.newestObservedAt = event.observedAt;
+  }
   switch (event.type) {
     case 'PodObserved':
       observePod(state, event);
