@@ -103,6 +103,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       newestObservedAt: state.newestObservedAt,
       childStatusKey: state.childStatusKey,
       childStatusVersion: state.childStatusVersion,
+      run: { at: state.run.at, counts: [...state.run.counts] },
     },
     pods: live.map(encodePod),
   };
@@ -143,6 +144,7 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     newestObservedAt: s['newestObservedAt'],
     childStatusKey: s['childStatusKey'] ?? '',
     childStatusVersion: s['childStatusVersion'] ?? 0,
+    run: { at: s['run']?.at, counts: new Map(s['run']?.counts ?? []) },
   });
   state.status = {
     ...s['status'],
