@@ -4,7 +4,7 @@ import { hasJava, JAVA_REQUIRED_MESSAGE } from './dynamodb-local.ts';
 import { startLocalStack, type LocalStack } from './local-stack.ts';
 import { formatDecisions } from './report/format-decisions.ts';
 import { parseStartArgs, START_HELP, UsageError, type StartArgs } from './start-args.ts';
-import { TraceError } from './trace/trace-file.ts';
+import { TraceError } from '../shared/contract/jsonl-trace.ts';
 import { conditionLine, tryLines } from './start-output.ts';
 
 // `npm start`: jobfold on this machine (local/local-stack.ts), fed the sample fleet trace or

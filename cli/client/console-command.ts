@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { CONSOLE_DIST, serveConsoleFile } from '../../local/http/console-files.ts';
+import { CONSOLE_DIST, serveConsoleFile } from '../../console/serve-files.ts';
 import type { ApiClient } from './api-client.ts';
 import { ENDPOINT_HELP, UsageError, clientFor, parse } from './client-options.ts';
 

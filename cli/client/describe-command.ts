@@ -90,7 +90,7 @@ function delivery(command: JobView['commands'][number]): string {
   if (!command.dispatched) return 'computed only';
   if (command.type === 'UpdateJobStatus') return 'queued';
   const { count, of, lastSeq } = command.observed;
-  const what = command.type === 'TerminatePod' ? 'deleting' : 'created';
+  const what = { TerminatePod: 'deleting', CreatePod: 'created', RemovePodFinalizer: 'without the finalizer' }[command.type];
   return count === 0 ? `queued, none seen ${what}` : `queued, ${count}/${of} seen ${what}${lastSeq === undefined ? '' : ` (#${lastSeq})`}`;
 }
 
@@ -99,6 +99,7 @@ function commandDetail(command: JobView['commands'][number]): string {
     case 'TerminatePod': return `${command.reason}: ${command.pods.map((p) => p.name).join(', ')}`;
     case 'CreatePod': return `${command.count} pod${command.count === 1 ? '' : 's'}${command.indexes ? ` (indexes ${command.indexes.join(',')})` : ''}`;
     case 'UpdateJobStatus': return `status ${command.hash.slice(0, 12)}`;
+    case 'RemovePodFinalizer': return `remove ${command.pods.length === 1 ? 'the tracking finalizer' : 'tracking finalizers'}: ${command.pods.map((p) => p.name).join(', ')}`;
   }
 }
 

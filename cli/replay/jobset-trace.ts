@@ -1,7 +1,7 @@
 import type { StreamId } from '../../shared/app/event-store.ts';
 import { parseAnyInbound, type InboundTarget } from '../../shared/contract/parse-any-inbound.ts';
 import { isJobSetDetailType } from '../../shared/contract/parse-jobset-inbound.ts';
-import { formatProblem, type JsonlProblem } from './jsonl-events.ts';
+import { formatProblem, type JsonlProblem } from '../../shared/contract/jsonl-trace.ts';
 import { EXIT_BAD_INPUT, ReplayError } from './replay-error.ts';
 
 // A JobSet trace: JSONL, one inbound event per line — a PutEvents entry as the cluster

@@ -1,3 +1,4 @@
+import type { JsonlProblem } from '../../shared/contract/jsonl-trace.ts';
 import { ObservationSchema, type Observation } from '../../shared/job/events.ts';
 import { issues, lineFailure, type LineResult } from './line-result.ts';
 import { fromDeliveredEvent, fromPutEventsEntry } from './put-events-entry.ts';
@@ -10,13 +11,6 @@ import { fromDeliveredEvent, fromPutEventsEntry } from './put-events-entry.ts';
 export interface JsonlEvent {
   readonly line: number;
   readonly observation: Observation;
-}
-
-/** What is wrong with a line: the field (empty for the line as a whole) and why. */
-export interface JsonlProblem {
-  readonly line: number;
-  readonly path: string;
-  readonly message: string;
 }
 
 export type JsonlResult =
@@ -74,10 +68,4 @@ function ownerPath(raw: string, type: Observation['type']): string {
   const detail = raw.includes('"DetailType"') ? 'Detail' : raw.includes('"detail-type"') ? 'detail' : undefined;
   if (detail === undefined) return 'job.metadata.uid';
   return type === 'JobObserved' || type === 'JobDeleted' ? `${detail}.object.metadata.uid` : `${detail}.object.metadata.ownerReferences`;
-}
-
-/** `FILE:LINE: field: message`, the way compilers report. */
-export function formatProblem(file: string, problem: JsonlProblem): string {
-  const field = problem.path === '' ? '' : `${problem.path}: `;
-  return `${file}:${problem.line}: ${field}${problem.message}`;
 }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { isJobScenario, JobScenarioSchema, type JobScenario } from '../scenario/job-scenario.ts';
 import { formatPath } from './field-path.ts';
 import { lineOfPath } from './json-line-of.ts';
-import { formatProblem, parseJsonlEvents, type JsonlEvent } from './jsonl-events.ts';
+import { formatProblem } from '../../shared/contract/jsonl-trace.ts';
+import { parseJsonlEvents, type JsonlEvent } from './jsonl-events.ts';
 import { EXIT_BAD_INPUT, ReplayError } from './replay-error.ts';
 
 /** A replay input: a corpus scenario, or a JSONL event stream. */

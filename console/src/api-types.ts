@@ -63,7 +63,7 @@ export interface JobStatus {
 }
 
 export interface JobCommand {
-  type: 'TerminatePod' | 'CreatePod' | 'UpdateJobStatus';
+  type: 'TerminatePod' | 'CreatePod' | 'UpdateJobStatus' | 'RemovePodFinalizer';
   seq: number;
   at: string;
   dispatched: boolean;

@@ -1,24 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { CancellationReason, TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { VersionConflictError } from '../../shared/app/event-store.ts';
+import { StoreLimitError, VersionConflictError } from '../../shared/app/event-store.ts';
 import type { CommitInput, LogEntry, NewEntry, StreamId } from '../../shared/app/event-store.ts';
+import { chainEntries } from '../../shared/log/hash-chain.ts';
+import type { Tip } from './dynamodb-log-reads.ts';
 import { commandItem } from './dynamodb-outbox.ts';
 import { summaryItem } from './dynamodb-projection.ts';
-import { entryFromItem, entryItem, hashAt, HASH_ATTR, num, readNumber, readString, str } from './item-codec.ts';
+import { entryFromItem, entryItem, HASH_ATTR, num, readNumber, readString, str } from './item-codec.ts';
+import { isPage, pageItems } from './log-page-codec.ts';
 import { backoff } from './metered-table.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 
-// A commit is one TransactWriteItems: per decision entry its marker and its log item, then
-// the outbox items and the summary. The head condition needs no head item: the log item of
-// expectedHead + 1 is put with attribute_not_exists (a ConditionCheck on it when there are no
-// entries), and the head is read first, so expectedHead cannot be above the real head.
+// A commit is one TransactWriteItems: per decision entry its marker and its log item (or, with
+// `pageEntries`, the log pages of all entries and no markers), then the outbox items and the
+// summary. The head condition needs no head item: the first log item, at expectedHead + 1, is
+// put with attribute_not_exists (a ConditionCheck on it when there are no entries), and the
+// head is read first, so expectedHead cannot be above the real head.
 // A failed condition on a marker means the eventId was claimed before: if its slot holds the
 // event, the entry is a duplicate and dropped; if another event holds it, the marker is moved
 // (as appends do); if the slot is empty an append of it is in flight, which is a conflict.
+// A paged commit that writes one page and nothing else is a single conditional PutItem
+// instead: the same condition on the same key, one item so nothing to make atomic, and half
+// the write units (a transaction bills 2 per KB of each item, a PutItem 1).
 
 const MAX_ATTEMPTS = 8;
+/** DynamoDB's limits on one transaction. */
+const TRANSACTION_MAX_ITEMS = 100;
+const TRANSACTION_MAX_BYTES = 4 * 1024 * 1024;
 
 type Action =
   | { kind: 'marker'; eventId: string }
@@ -27,30 +37,41 @@ type Action =
 
 type Pending = {
   entries: NewEntry[];
+  /** With `pageEntries`: the entries as logged and their page items, built once. */
+  pages?: { entries: LogEntry[]; items: Item[] };
   duplicates: string[];
   /** eventId → seq its marker holds, for markers to move instead of create. */
   moves: Map<string, number>;
   knownCommands: Set<string>;
 };
 
-/** Writes the commit; returns the new head and what was appended. Snapshots are not its job. */
+/** Writes the commit at `tip`; returns the new head and what was appended. Snapshots are not its job. */
 export async function commitTransaction(
-  table: MeteredTable, stream: StreamId, input: CommitInput, head: number,
+  table: MeteredTable, stream: StreamId, input: CommitInput, tip: Tip,
 ): Promise<{ head: number; appended: LogEntry[]; duplicates: string[] }> {
   const pk = keys.stream(stream);
+  const { head } = tip;
   const pending: Pending = { entries: [], duplicates: [], moves: new Map(), knownCommands: new Set() };
   for (const entry of input.entries) {
     if (pending.entries.some((e) => e.eventId === entry.eventId)) pending.duplicates.push(entry.eventId);
     else pending.entries.push(entry);
   }
-  // The entries chain on from the one at the head (the transaction fails if the head moved).
-  const prevHash = input.entries.length > 0 ? await hashAt(table, pk, head) : undefined;
+  if (input.pageEntries === true && pending.entries.length > 0) {
+    // Chained on from the entry at the head (the first page's condition fails if the head moved).
+    const entries = chainEntries(tip.hash, pending.entries.map(({ eventId, type, observedAt, body }, i) =>
+      ({ eventId, type, observedAt, body, seq: head + 1 + i, recordedAt: input.recordedAt })));
+    pending.pages = { entries, items: pageItems(pk, entries) };
+    if (pending.pages.items.length === 1 && input.outbox.length === 0 && input.summary === undefined) {
+      return putSinglePage(table, stream, head, pending.pages.items[0] as Item, entries, pending.duplicates);
+    }
+  }
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { actions, described, appended } = build(table, pk, stream, input, head, pending, prevHash);
+    const { actions, described, appended } = build(table, pk, stream, input, head, pending, tip.hash);
     if (actions.length === 0) return { head, appended: [], duplicates: pending.duplicates };
+    checkTransactionSize(actions);
     try {
       await table.transactWrite(actions, randomUUID());
-      return { head: head + appended.length, appended: appended.map(entryFromItem), duplicates: pending.duplicates };
+      return { head: head + appended.length, appended, duplicates: pending.duplicates };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
@@ -60,17 +81,51 @@ export async function commitTransaction(
   throw new VersionConflictError(stream, head);
 }
 
-type Attempt = { actions: TransactWriteItem[]; described: Action[]; appended: Item[] };
+async function putSinglePage(
+  table: MeteredTable, stream: StreamId, head: number, page: Item, entries: LogEntry[], duplicates: string[],
+): Promise<{ head: number; appended: LogEntry[]; duplicates: string[] }> {
+  try {
+    await table.put({ Item: page, ConditionExpression: 'attribute_not_exists(#sk)', ExpressionAttributeNames: { '#sk': ATTR.sk } });
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new VersionConflictError(stream, head);
+    throw error;
+  }
+  return { head: head + entries.length, appended: entries, duplicates };
+}
+
+/** Fails loudly (nothing written) where DynamoDB would refuse the transaction; checkCommit's limits keep a commit under these. */
+function checkTransactionSize(actions: TransactWriteItem[]): void {
+  if (actions.length > TRANSACTION_MAX_ITEMS) throw new StoreLimitError('items per transaction', TRANSACTION_MAX_ITEMS, actions.length);
+  const bytes = actions.reduce((sum, action) => sum + itemBytes(action.Put?.Item ?? {}), 0);
+  if (bytes > TRANSACTION_MAX_BYTES) throw new StoreLimitError('transaction (bytes)', TRANSACTION_MAX_BYTES, bytes);
+}
+
+/** An item's size as DynamoDB counts it: attribute names plus values (flat items only). */
+function itemBytes(item: Item): number {
+  let bytes = 0;
+  for (const [name, value] of Object.entries(item)) {
+    bytes += Buffer.byteLength(name) + (value.S !== undefined ? Buffer.byteLength(value.S) : 0)
+      + (value.N !== undefined ? value.N.length : 0) + (value.B !== undefined ? value.B.byteLength : 0);
+  }
+  return bytes;
+}
+
+type Attempt = { actions: TransactWriteItem[]; described: Action[]; appended: LogEntry[] };
 
 /** The transaction for what is still pending; `described[i]` says what `actions[i]` is. */
 function build(table: MeteredTable, pk: string, stream: StreamId, input: CommitInput, head: number, pending: Pending, prevHash: string | undefined): Attempt {
   let prev = prevHash;
   const actions: TransactWriteItem[] = [];
   const described: Action[] = [];
-  const appended: Item[] = [];
+  const appended: LogEntry[] = [];
   const writer = randomUUID().slice(0, 8);
   const absent = { ConditionExpression: 'attribute_not_exists(#sk)', ExpressionAttributeNames: { '#sk': ATTR.sk } };
-  pending.entries.forEach((entry, i) => {
+  for (const item of pending.pages?.items ?? []) {
+    actions.push({ Put: { TableName: table.name, Item: item, ...absent } });
+    described.push({ kind: 'entry' });
+  }
+  appended.push(...(pending.pages?.entries ?? []));
+  if (!pending.pages) pending.entries.forEach((entry, i) => {
     const seq = head + 1 + i;
     const markerKey = { [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.marker(entry.eventId)) };
     const from = pending.moves.get(entry.eventId);
@@ -83,13 +138,13 @@ function build(table: MeteredTable, pk: string, stream: StreamId, input: CommitI
     described.push({ kind: 'marker', eventId: entry.eventId });
     const item = entryItem(pk, entry, seq, input.recordedAt, writer, prev);
     prev = item[HASH_ATTR]?.S;
-    appended.push(item);
+    appended.push(entryFromItem(item));
     actions.push({ Put: { TableName: table.name, Item: item, ...absent } });
     described.push({ kind: 'entry' });
   });
   const commands = input.outbox.filter((c) => !pending.knownCommands.has(c.commandId));
   const writes = commands.length > 0 || input.summary !== undefined;
-  if (pending.entries.length === 0 && writes) {
+  if (appended.length === 0 && writes) {
     actions.push({ ConditionCheck: { TableName: table.name, Key: { [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.entry(head + 1)) }, ...absent } });
     described.push({ kind: 'head' });
   }
@@ -125,7 +180,7 @@ async function learn(
       const claimed = readNumber(reason.Item, ATTR.seq);
       const slot = await table.get({ Key: { [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.entry(claimed)) }, ConsistentRead: true });
       if (slot === undefined) throw new VersionConflictError(stream, head);
-      if (readString(slot, ATTR.eventId) === action.eventId) {
+      if (!isPage(slot) && readString(slot, ATTR.eventId) === action.eventId) {
         pending.entries = pending.entries.filter((e) => e.eventId !== action.eventId);
         pending.duplicates.push(action.eventId);
         pending.moves.delete(action.eventId);

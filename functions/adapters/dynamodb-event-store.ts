@@ -5,13 +5,15 @@ import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import { checkCommit, checkEntries, checkLimit, checkSnapshotSeq } from '../../shared/app/event-store-limits.ts';
 import { VersionConflictError } from '../../shared/app/event-store.ts';
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary,
+  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
   ListJobsQuery, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import { commitTransaction } from './dynamodb-commit.ts';
-import { appendEntries, readEntries, readHead } from './dynamodb-log.ts';
+import { appendEntries } from './dynamodb-log.ts';
+import { readEntries, readHead, readTip } from './dynamodb-log-reads.ts';
 import { markPublished, pendingOutbox, saveOutboxProgress } from './dynamodb-outbox.ts';
 import { loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
+import { fleetRows, summariesOf } from './dynamodb-fleet-rows.ts';
 import { findJob, listJobs } from './dynamodb-projection.ts';
 import { loadSnapshot, saveSnapshot } from './dynamodb-snapshots.ts';
 import { MeteredTable } from './metered-table.ts';
@@ -22,9 +24,12 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 // DynamoDB and DynamoDB Local; only the client's endpoint differs.
 //   append      dynamodb-log.ts         two conditional single-item puts per new event
 //   commit      dynamodb-commit.ts      one TransactWriteItems: markers, entries, outbox, summary
+//               (pageEntries: log pages, log-page-codec.ts, no markers; one page alone is a PutItem)
+//   read        dynamodb-log-reads.ts   entries and pages alike, as one LogEntry[]
 //   snapshot    dynamodb-snapshots.ts   kept at its seq, put after the commit, chunked when large
 //   outbox      dynamodb-outbox.ts      sparse keys-only index of pending commands
 //   fleet view  dynamodb-projection.ts  summary item in four sparse indexes
+//   fleet rows  dynamodb-fleet-rows.ts  the fleet index scanned in parallel, for the counts
 //   pod archive dynamodb-pod-archive.ts one item per settled pod, batch puts
 // Choices, made for write units (1 WCU = one write of ≤ 1 KB; 2 inside a transaction):
 // - No head item. The log item's key is its seq, so a conditional put cannot overwrite a seq,
@@ -74,9 +79,9 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
     checkCommit(input);
     if (input.snapshot) checkSnapshotSeq(input.snapshot, input.expectedHead + input.entries.length);
     const pk = keys.stream(stream);
-    const head = await readHead(this.#table, pk);
-    if (head !== input.expectedHead) throw new VersionConflictError(stream, input.expectedHead, head);
-    const result = await commitTransaction(this.#table, stream, input, head);
+    const tip = await readTip(this.#table, pk);
+    if (tip.head !== input.expectedHead) throw new VersionConflictError(stream, input.expectedHead, tip.head);
+    const result = await commitTransaction(this.#table, stream, input, tip);
     const order = new Map(input.entries.map((e, i) => [e.eventId, i]));
     const duplicates = result.duplicates.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
     const { snapshot } = input;
@@ -106,6 +111,14 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
 
   findJob(query: FindJobQuery): Promise<JobSummary | undefined> {
     return findJob(this.#table, query);
+  }
+
+  fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]> {
+    return fleetRows(this.#table, kind);
+  }
+
+  getSummaries(streams: readonly StreamId[]): Promise<JobSummary[]> {
+    return summariesOf(this.#table, streams);
   }
 
   saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {

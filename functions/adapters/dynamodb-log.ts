@@ -1,6 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { AppendResult, LogEntry, NewEntry } from '../../shared/app/event-store.ts';
-import { entryFromItem, entryItem, hashAt, num, readNumber, readString, str } from './item-codec.ts';
+import { hashAt, readHead } from './dynamodb-log-reads.ts';
+import { entryFromItem, entryItem, num, readNumber, readString, str } from './item-codec.ts';
+import { isPage } from './log-page-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 
@@ -15,40 +17,6 @@ import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 // writes leaves a marker whose slot another event takes; the retried append moves it.
 
 const MAX_PLACEMENT_ATTEMPTS = 100;
-
-/** Returns the stream's last seq, 0 when empty (strongly consistent). */
-export async function readHead(table: MeteredTable, pk: string): Promise<number> {
-  const output = await table.query({
-    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-    ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk, '#seq': ATTR.seq },
-    ExpressionAttributeValues: { ':pk': str(pk), ':prefix': str(keys.entryPrefix) },
-    ProjectionExpression: '#seq',
-    ScanIndexForward: false,
-    Limit: 1,
-    ConsistentRead: true,
-  });
-  const last = output.Items?.[0];
-  return last === undefined ? 0 : readNumber(last, ATTR.seq);
-}
-
-/** Returns up to `limit` entries after `afterSeq` in seq order, following pages. */
-export async function readEntries(table: MeteredTable, pk: string, afterSeq: number, limit = Infinity): Promise<LogEntry[]> {
-  const entries: LogEntry[] = [];
-  let start: Item | undefined;
-  do {
-    const output = await table.query({
-      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-      ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
-      ExpressionAttributeValues: { ':pk': str(pk), ':from': str(keys.entry(afterSeq + 1)), ':to': str(keys.entry(1e12 - 1)) },
-      ConsistentRead: true,
-      ...(Number.isFinite(limit) ? { Limit: limit - entries.length } : {}),
-      ...(start ? { ExclusiveStartKey: start } : {}),
-    });
-    entries.push(...(output.Items ?? []).map(entryFromItem));
-    start = output.LastEvaluatedKey;
-  } while (start !== undefined && entries.length < limit);
-  return entries;
-}
 
 /** Appends entries one after another (see the header); `writer` is this call's nonce. */
 export async function appendEntries(
@@ -84,7 +52,8 @@ async function appendOne(
     const item = entryItem(pk, entry, seq, recordedAt, writer, await hashAt(table, pk, seq - 1));
     const taken = await putIfAbsent(table, item);
     if (taken === undefined) return { seq, appended: entryFromItem(item) };
-    if (readString(taken, ATTR.eventId) === entry.eventId) {
+    // A log page holds the slot: other events (pages have no markers, see log-page-codec.ts).
+    if (!isPage(taken) && readString(taken, ATTR.eventId) === entry.eventId) {
       // Stored already: by this call when the nonce is ours (a retried request), else before.
       return readString(taken, ATTR.writer) === writer ? { seq, appended: entryFromItem(taken) } : { seq };
     }

@@ -4,8 +4,7 @@ import { toJson } from '../../shared/app/event-store-limits.ts';
 import type { LogEntry, NewEntry } from '../../shared/app/event-store.ts';
 import type { Item } from './metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
-import { entryHash, GENESIS_HASH } from '../../shared/log/hash-chain.ts';
-import type { MeteredTable } from './metered-table.ts';
+import { entryHash } from '../../shared/log/hash-chain.ts';
 
 // JSON values (event bodies, summaries, commands, snapshots) are stored as JSON text, or as
 // brotli-compressed JSON in a binary attribute when that is smaller. A ~1 KB pod event shrinks
@@ -66,7 +65,6 @@ export function readNumber(item: Item, name: string): number {
   return Number(value);
 }
 
-/** The log item of one entry; `writer` is the nonce of the call that writes it. */
 /** The entry's link in the log's hash chain (shared/log/hash-chain.ts), over the LogEntry read() returns. */
 export const HASH_ATTR = 'hash';
 
@@ -98,16 +96,4 @@ export function entryFromItem(item: Item): LogEntry {
     recordedAt: readString(item, ATTR.recordedAt),
     ...(item[HASH_ATTR]?.S === undefined ? {} : { hash: item[HASH_ATTR].S }),
   };
-}
-
-/** The chain hash of the entry at `seq` (the genesis hash before seq 1, or for an entry without one). */
-export async function hashAt(table: MeteredTable, pk: string, seq: number): Promise<string> {
-  if (seq < 1) return GENESIS_HASH;
-  const item = await table.get({
-    Key: { [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.entry(seq)) },
-    ProjectionExpression: '#hash',
-    ExpressionAttributeNames: { '#hash': HASH_ATTR },
-    ConsistentRead: true,
-  });
-  return item?.[HASH_ATTR]?.S ?? GENESIS_HASH;
 }

@@ -62,7 +62,8 @@ async function writeGroup(writeDeps: WriteDeps, deps: WriterHandlerDeps, group: 
   const { stream } = group;
   const now = deps.clock();
   if (stream.kind === 'JobSet') {
-    await deps.store.append(stream, group.entries, now);
+    const appended = await deps.store.append(stream, group.entries, now);
+    if (appended.appended.length > 0) metrics.addMetric(METRIC.eventsIngested, MetricUnit.Count, appended.appended.length);
     const outcome = await reconcileJobSet(deps, stream);
     if (outcome.attempts > 1) metrics.addMetric(METRIC.reconcileConflicts, MetricUnit.Count, outcome.attempts - 1);
   } else {
@@ -76,6 +77,7 @@ async function writeGroup(writeDeps: WriteDeps, deps: WriterHandlerDeps, group: 
       return;
     }
     if (outcome.logged > 0) metrics.addMetric(METRIC.eventsIngested, MetricUnit.Count, outcome.logged);
+    if (Object.keys(outcome.dropped).length > 0) logger.debug("events the Job's log already holds, not logged again", { stream, dropped: outcome.dropped });
     if (outcome.wakeAt) await deps.timers.schedule(stream, outcome.wakeAt);
   }
   // After the primary log: a crash in between leaves the related entries to the retry.

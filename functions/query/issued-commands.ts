@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { isDispatched } from '../../shared/contract/outbound.ts';
 import type { JobCommand } from '../../shared/job/commands.ts';
-import type { DecisionOf } from '../../shared/job/decisions.ts';
+import type { DecisionOf, PodRefData } from '../../shared/job/decisions.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
 import { initialState } from '../../shared/job/state.ts';
 import { jobStatus } from '../../shared/job/status.ts';
@@ -10,12 +10,13 @@ import type { IssuedCommandSchema } from './schemas/job-schemas.ts';
 
 export type IssuedCommand = z.output<typeof IssuedCommandSchema>;
 
-type CommandDecision = DecisionOf<'PodsTerminationRequested' | 'PodCreationsRequested' | 'JobStatusSent'>;
+type CommandDecision = DecisionOf<'PodsTerminationRequested' | 'PodCreationsRequested' | 'JobStatusSent' | 'PodFinalizersRemovalRequested'>;
 
 const COMMAND_DECISIONS: ReadonlySet<string> = new Set<CommandDecision['type']>([
   'PodsTerminationRequested',
   'PodCreationsRequested',
   'JobStatusSent',
+  'PodFinalizersRemovalRequested',
 ]);
 
 /** True for the decision types that issue commands to the cluster (one group each). */
@@ -46,8 +47,7 @@ export function issuedCommands(log: readonly JobEvent[], managedBy: string | und
           cause: decision.cause,
           reason: decision.reason,
           message: decision.message,
-          // The fold writes index -1 for a pod without a completion index.
-          pods: decision.pods.map(({ name, uid, index }) => ({ name, uid, ...(index !== undefined && index >= 0 ? { index } : {}) })),
+          pods: podRefs(decision.pods),
           observed: observed(decision.seq),
         });
         break;
@@ -63,6 +63,9 @@ export function issuedCommands(log: readonly JobEvent[], managedBy: string | und
       case 'JobStatusSent':
         result.push({ type: 'UpdateJobStatus', ...base, hash: decision.hash });
         break;
+      case 'PodFinalizersRemovalRequested':
+        result.push({ type: 'RemovePodFinalizer', ...base, pods: podRefs(decision.pods), observed: observed(decision.seq) });
+        break;
       default: {
         const _exhaustive: never = decision;
         return _exhaustive;
@@ -70,6 +73,11 @@ export function issuedCommands(log: readonly JobEvent[], managedBy: string | und
     }
   }
   return result;
+}
+
+/** The pods a decision names; the fold writes index -1 for a pod without a completion index. */
+function podRefs(pods: readonly PodRefData[]) {
+  return pods.map(({ name, uid, index }) => ({ name, uid, ...(index !== undefined && index >= 0 ? { index } : {}) }));
 }
 
 /** A command of the decision's kind, enough for isDispatched, which reads `type` and `cause`. */
@@ -90,6 +98,8 @@ function probe(decision: CommandDecision): JobCommand {
       return { type: 'CreatePod', ...target, index: undefined, templateHash: '' };
     case 'JobStatusSent':
       return { type: 'UpdateJobStatus', ...target, status: jobStatus(initialState()) };
+    case 'PodFinalizersRemovalRequested':
+      return { type: 'RemovePodFinalizer', ...target, podName: '', podUid: '' };
     default: {
       const _exhaustive: never = decision;
       return _exhaustive;

@@ -1,4 +1,4 @@
-import { COMMAND_ID_ANNOTATION } from '../../shared/job/constants.ts';
+import { COMMAND_ID_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../shared/job/constants.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
 
 // What the cluster reported, after a decision, about the pods its commands acted on. jobfold
@@ -7,7 +7,9 @@ import type { JobEvent } from '../../shared/job/evolve.ts';
 //  - pod terminations: the pod later observed with a deletionTimestamp, or deleted;
 //  - pod creations: a pod later observed carrying the command's id in `jobfold.io/command-id`
 //    (the forwarder writes it on every pod it creates; commandId `<jobUid>/create/<n>`, n
-//    counting the Job's creation requests, as shared/job/manage-pods.ts numbers them).
+//    counting the Job's creation requests, as shared/job/manage-pods.ts numbers them);
+//  - finalizer removals: the pod later observed without `batch.kubernetes.io/job-tracking`, or
+//    deleted (a pod with the finalizer cannot go).
 // A status write has no such sign (the Job's observed status is not compared), so it gets none.
 
 /** Of `of` pods a decision's commands named, `count` were reported as asked; the latest at `lastSeq`. */
@@ -23,6 +25,7 @@ export function observedEffects(log: readonly JobEvent[], jobUid: string): Map<n
   const effects = new Map<number, ObservedEffect>();
   const awaitingDeletion = new Map<string, ObservedEffect>();
   const awaitingCreation = new Map<string, ObservedEffect>();
+  const awaitingFinalizerRemoval = new Map<string, ObservedEffect>();
   let creations = 0;
   const seen = (waiting: Map<string, ObservedEffect>, key: string | undefined, seq: number | undefined, at: string) => {
     const effect = key === undefined ? undefined : waiting.get(key);
@@ -40,6 +43,12 @@ export function observedEffects(log: readonly JobEvent[], jobUid: string): Map<n
         for (const pod of event.pods) awaitingDeletion.set(pod.uid, effect);
         break;
       }
+      case 'PodFinalizersRemovalRequested': {
+        const effect: ObservedEffect = { count: 0, of: event.pods.length };
+        effects.set(event.seq ?? 0, effect);
+        for (const pod of event.pods) awaitingFinalizerRemoval.set(pod.uid, effect);
+        break;
+      }
       case 'PodCreationsRequested': {
         const effect: ObservedEffect = { count: 0, of: event.count };
         effects.set(event.seq ?? 0, effect);
@@ -48,13 +57,15 @@ export function observedEffects(log: readonly JobEvent[], jobUid: string): Map<n
         break;
       }
       case 'PodObserved': {
-        const { uid, deletionTimestamp, annotations } = event.pod.metadata;
+        const { uid, deletionTimestamp, annotations, finalizers } = event.pod.metadata;
         if (deletionTimestamp !== undefined) seen(awaitingDeletion, uid, event.seq, event.observedAt);
+        if (!(finalizers ?? []).includes(JOB_TRACKING_FINALIZER)) seen(awaitingFinalizerRemoval, uid, event.seq, event.observedAt);
         seen(awaitingCreation, annotations?.[COMMAND_ID_ANNOTATION], event.seq, event.observedAt);
         break;
       }
       case 'PodDeleted':
         seen(awaitingDeletion, event.uid, event.seq, event.observedAt);
+        seen(awaitingFinalizerRemoval, event.uid, event.seq, event.observedAt);
         break;
       default:
         break;

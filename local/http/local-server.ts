@@ -6,7 +6,7 @@ import type { LocalBus } from '../bus/local-bus.ts';
 import type { SqsQueues } from '../sqs/sqs-queues.ts';
 import { apiGatewayEvent, sendApiResult } from './api-gateway-event.ts';
 import { sendAwsError, sendAwsJson, sendJson } from './aws-json.ts';
-import { serveConsoleFile } from './console-files.ts';
+import { serveConsoleFile } from '../../console/serve-files.ts';
 import { handleSqs } from './sqs-api.ts';
 
 // The one HTTP server of the local runtime, on 127.0.0.1:

@@ -1,3 +1,5 @@
+import { traceLine } from '../../shared/contract/jsonl-trace.ts';
+
 // Builds a cluster trace the way a forwarder records it: PutEvents entries in the inbound
 // contract (docs/events.md), objects trimmed to what the fold reads, eventId `<uid>/<resourceVersion>`,
 // pods owned by their Job (controller ownerReference + label) and carrying the tracking finalizer.
@@ -110,7 +112,7 @@ export class TraceRecorder {
   /** The trace as JSONL, in time order (stable for equal times). */
   jsonl(): string {
     const sorted = this.entries.map((e, i) => ({ e, i })).sort((a, b) => a.e.at - b.e.at || a.i - b.i);
-    return sorted.map(({ e }) => JSON.stringify({ Source: e.Source, DetailType: e.DetailType, Detail: e.Detail })).join('\n') + '\n';
+    return sorted.map(({ e }) => traceLine(e)).join('\n') + '\n';
   }
 
   #podObject(pod: PodRef): Record<string, unknown> {

@@ -3,7 +3,7 @@ import { progress } from '../../cli/progress.ts';
 import type { LocalBus } from '../bus/local-bus.ts';
 import type { JobDecisions } from '../report/job-decisions.ts';
 import { feedTrace, type FeedResult } from './feed-trace.ts';
-import type { TraceEntry } from './trace-file.ts';
+import type { TraceEntry } from '../../shared/contract/jsonl-trace.ts';
 import { planTrace, type TracePace } from './time-shift.ts';
 
 /** A fed trace, once the system went quiet: what was fed and what was decided. */

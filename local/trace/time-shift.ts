@@ -1,4 +1,4 @@
-import type { TraceEntry } from './trace-file.ts';
+import type { TraceEntry } from '../../shared/contract/jsonl-trace.ts';
 
 // A trace is played against the wall clock, so that deadlines and backoffs (which jobfold
 // measures with its clock) behave as they did. Every timestamp in it is moved:

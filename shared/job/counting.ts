@@ -2,6 +2,7 @@ import { advanceRuleProgress } from '../policies/success-policy.ts';
 import { matchPodFailurePolicy } from '../policies/pod-failure-policy.ts';
 import { hasTrueCondition } from './conditions.ts';
 import type { PodRecord } from './pod-record.ts';
+import { countedBeforeTerminal } from './run.ts';
 import type { JobState } from './state.ts';
 
 // How a pod is counted, mirroring upstream `trackJobStatusAndRemoveFinalizers`: a pod counts
@@ -65,10 +66,21 @@ export function countPod(state: JobState, pod: PodRecord): void {
   const failing = hasTrueCondition(state.status.conditions, 'FailureTarget');
   if (isPodFailed(state, pod)) {
     if (!failing && holdForReplacement(state, pod)) return;
-    return countFailed(state, pod, true);
+    const failureTime = countFailed(state, pod, true);
+    // A terminating pod counted as failed before it ended: the run may still show it ending
+    // otherwise (run.ts). With backoffLimitPerIndex its index may have failed with it, which
+    // is not taken back.
+    if (pod.phase !== 'Failed' && settings.backoffLimitPerIndex === undefined) {
+      countedBeforeTerminal(state, pod, { failureTime });
+    }
+    return;
   }
-  // While the Job is failing, every other pod it still tracks is counted as failed.
-  if (failing) countFailed(state, pod, false);
+  // While the Job is failing, every other pod it still tracks is counted as failed; until the
+  // run ends, a later observation of the pod may count it otherwise (run.ts).
+  if (failing) {
+    countFailed(state, pod, false);
+    countedBeforeTerminal(state, pod, {});
+  }
 }
 
 function countSucceeded(state: JobState, pod: PodRecord): void {
@@ -86,12 +98,15 @@ function countSucceeded(state: JobState, pod: PodRecord): void {
   recordSuccessTime(state, pod.finishedAt);
 }
 
-/** `ownFailure`: the pod failed by itself (feeds the recreation backoff), not by the Job failing. */
-function countFailed(state: JobState, pod: PodRecord, ownFailure: boolean): void {
+/**
+ * `ownFailure`: the pod failed by itself (feeds the recreation backoff), not by the Job failing.
+ * Returns the finish time it added to the backoff's failures, if it added one.
+ */
+function countFailed(state: JobState, pod: PodRecord, ownFailure: boolean): number | undefined {
   const ignored = ownFailure && pod.failureMatch?.countFailed === false;
   pod.counted = ignored ? 'ignored' : 'failed';
   if (!ignored) state.status.failed += 1;
-  if (ownFailure) recordFailureTime(state, pod.finishedAt);
+  return ownFailure && recordFailureTime(state, pod.finishedAt) ? pod.finishedAt : undefined;
 }
 
 /**
@@ -124,6 +139,16 @@ function holdForReplacement(state: JobState, pod: PodRecord): boolean {
 export const absoluteFailureCount = (pod: PodRecord): number =>
   pod.failureCount + pod.ignoredFailureCount;
 
+/**
+ * A held pod is not counted yet, so upstream judges it again at every sync from its newest
+ * state: before a newer observation of it is folded, it is let go without being counted.
+ */
+export function unhold(state: JobState, pod: PodRecord): void {
+  if (state.held.get(pod.index) !== pod.uid) return;
+  state.held.delete(pod.index);
+  if (pod.failureMatch?.countFailed !== false) state.heldCountable -= 1;
+}
+
 /** Counts the pod held for an index, once its replacement exists or the index is settled. */
 export function releaseHeld(state: JobState, index: number): void {
   const uid = state.held.get(index);
@@ -144,14 +169,15 @@ function recordSuccessTime(state: JobState, finishedAt: number): void {
   backoff.failureTimes = backoff.failureTimes.filter((t) => t > finishedAt);
 }
 
-function recordFailureTime(state: JobState, finishedAt: number): void {
+function recordFailureTime(state: JobState, finishedAt: number): boolean {
   const backoff = state.backoff;
-  if (backoff.lastSuccessAt !== undefined && finishedAt <= backoff.lastSuccessAt) return;
+  if (backoff.lastSuccessAt !== undefined && finishedAt <= backoff.lastSuccessAt) return false;
   const times = backoff.failureTimes;
   let at = times.length;
   while (at > 0 && (times[at - 1] ?? 0) > finishedAt) at--;
   times.splice(at, 0, finishedAt);
   if (times.length > MAX_FAILURE_TIMES) times.shift();
+  return true;
 }
 
 /**

@@ -5,6 +5,7 @@ import { observeJob } from './observe-job.ts';
 import { observePod, podDeleted } from './observe-pod.ts';
 import type { JobState } from './state.ts';
 import { trackChildStatus } from './child-status-version.ts';
+import { enterRun } from './run.ts';
 
 const isObservation = (event: JobEvent): boolean =>
   event.type === 'PodObserved' || event.type === 'PodDeleted' || event.type === 'JobObserved' || event.type === 'JobDeleted';
@@ -20,7 +21,11 @@ export type JobEvent = Observation | Decision;
  */
 export function evolve(state: JobState, event: JobEvent): JobState {
   state.position = event.seq ?? state.position + 1;
+  enterRun(state, event);
   if (state.finishedAt !== undefined && isObservation(event)) state.observedAfterFinish += 1;
+  if ('observedAt' in event && (state.newestObservedAt === undefined || event.observedAt > state.newestObservedAt)) {
+    state.newestObservedAt = event.observedAt;
+  }
   switch (event.type) {
     case 'PodObserved':
       observePod(state, event);

@@ -2,9 +2,10 @@ import { isStaleObservation } from '../k8s/object-sequence.ts';
 import { parseTime } from '../k8s/time.ts';
 import type { PodDeleted, PodObserved } from './events.ts';
 import { enter, leave } from './aggregates.ts';
-import { countPod, judgeFailure, judgeIndex, releaseHeld } from './counting.ts';
+import { countPod, judgeFailure, judgeIndex, releaseHeld, unhold } from './counting.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
 import { mergeFacts, podClass, type PodRecord } from './pod-record.ts';
+import { revokeRunCount } from './run.ts';
 import type { JobState } from './state.ts';
 
 /**
@@ -29,6 +30,9 @@ export function observePod(state: JobState, event: PodObserved): void {
   const merged = mergeFacts(known, facts);
   if (!merged) return; // a replay, or a state older than what is known: nothing changes
   leave(state, known);
+  // What was counted (or held) from an older state of the pod is judged again from this one.
+  revokeRunCount(state, known);
+  unhold(state, known);
   Object.assign(known, merged, { lastSeq: state.position });
   enter(state, known);
   afterChange(state, known);

@@ -98,9 +98,12 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       observedAfterFinish: state.observedAfterFinish,
       jobOrder: state.jobOrder,
       jobEventId: state.jobEventId,
+      jobObservedAt: state.jobObservedAt,
       lastTickAt: state.lastTickAt,
+      newestObservedAt: state.newestObservedAt,
       childStatusKey: state.childStatusKey,
       childStatusVersion: state.childStatusVersion,
+      run: { at: state.run.at, counts: [...state.run.counts] },
     },
     pods: live.map(encodePod),
   };
@@ -136,9 +139,12 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     observedAfterFinish: s['observedAfterFinish'] ?? 0,
     jobOrder: s['jobOrder'],
     jobEventId: s['jobEventId'],
+    jobObservedAt: s['jobObservedAt'],
     lastTickAt: s['lastTickAt'],
+    newestObservedAt: s['newestObservedAt'],
     childStatusKey: s['childStatusKey'] ?? '',
     childStatusVersion: s['childStatusVersion'] ?? 0,
+    run: { at: s['run']?.at, counts: new Map(s['run']?.counts ?? []) },
   });
   state.status = {
     ...s['status'],

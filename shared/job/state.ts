@@ -7,6 +7,7 @@ import type { JobSpec } from '../k8s/job.ts';
 import type { ObjectSequence } from '../k8s/object-sequence.ts';
 import type { JobStatusView } from './status.ts';
 import type { RuleProgress } from '../policies/success-policy.ts';
+import type { RunCount } from './run.ts';
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
 
 /** Per-deployment settings of the fold, fixed when the Job's log starts. */
@@ -117,14 +118,23 @@ export interface JobState {
   jobOrder: ObjectSequence | undefined;
   /** eventId of the last Job observation folded (not stale): the log writer drops it re-sent. */
   jobEventId?: string;
+  /** observedAt of that Job observation. */
+  jobObservedAt?: string;
   /** observedAt of the newest Tick folded: the log writer drops a Tick at or before it. */
   lastTickAt?: string;
+  /** observedAt of the newest observation folded (Ticks included): the log writer's dedupe. */
+  newestObservedAt?: string;
   /**
    * What a JobSet reads of this Job's status (child-status-version.ts), and how many times it
    * changed: a status that comes back to an earlier value is news again for the JobSet.
    */
   childStatusKey: string;
   childStatusVersion: number;
+  /**
+   * The run of observations being folded (one observedAt, what one sync reads; see run.ts): its
+   * time, and the pods it counted as failed from a state its later observations may overtake.
+   */
+  run: { at: string | undefined; counts: Map<string, RunCount> };
 }
 
 /** An update refused as the API server refuses it, with upstream's field errors. */
@@ -179,5 +189,6 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     jobOrder: undefined,
     childStatusKey: '',
     childStatusVersion: 0,
+    run: { at: undefined, counts: new Map() },
   };
 }

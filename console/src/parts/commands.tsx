@@ -40,15 +40,27 @@ export function Commands({ commands, managedBy, onOpen }: { commands: JobCommand
   );
 }
 
+const OBSERVED = {
+  TerminatePod: {
+    what: 'deletion',
+    title: 'Pods of this command the cluster later reported with a deletionTimestamp or deleted (by this command or by anyone else)',
+  },
+  CreatePod: {
+    what: 'pod created',
+    title: "Pods the cluster later reported carrying this decision's command id (jobfold.io/command-id), which the forwarder sets on the pods it creates",
+  },
+  RemovePodFinalizer: {
+    what: 'finalizer removal',
+    title: 'Pods the cluster later reported without the batch.kubernetes.io/job-tracking finalizer, or deleted',
+  },
+} as const;
+
 /** What the cluster reported after the decision about the command's pods. */
 function Observed({ command, onOpen }: { command: JobCommand; onOpen: (seq: number) => void }) {
   const observed = command.observed;
   if (command.type === 'UpdateJobStatus') return <div class="muted observed">not checked against the Job the cluster reports</div>;
   if (!observed) return null;
-  const what = command.type === 'TerminatePod' ? 'deletion' : 'pod created';
-  const title = command.type === 'TerminatePod'
-    ? 'Pods of this command the cluster later reported with a deletionTimestamp or deleted (by this command or by anyone else)'
-    : 'Pods the cluster later reported carrying this decision\'s command id (jobfold.io/command-id), which the forwarder sets on the pods it creates';
+  const { what, title } = OBSERVED[command.type];
   const all = observed.count === observed.of;
   return (
     <div class={`observed${all ? ' all' : ''}`} title={title}>
@@ -81,5 +93,13 @@ function What({ command }: { command: JobCommand }) {
       );
     case 'UpdateJobStatus':
       return <>write the Job status</>;
+    case 'RemovePodFinalizer':
+      return (
+        <>
+          remove the tracking finalizer of {command.pods?.length ?? 0} pod(s):{' '}
+          <Text value={(command.pods ?? []).slice(0, 8).map((p) => p.name).join(', ')} />
+          {(command.pods?.length ?? 0) > 8 && ` and ${(command.pods?.length ?? 0) - 8} more`}
+        </>
+      );
   }
 }

@@ -119,6 +119,12 @@ export const IssuedCommandSchema = z
       observed: observed("later observed carrying one of the decision's command ids in the `jobfold.io/command-id` annotation, which the forwarder sets on the pods it creates"),
     }),
     z.strictObject({ type: z.literal('UpdateJobStatus'), ...issued, hash: z.string() }),
+    z.strictObject({
+      type: z.literal('RemovePodFinalizer'),
+      ...issued,
+      pods: z.array(z.strictObject({ name: z.string(), uid: z.string(), index: z.number().int().optional() })),
+      observed: observed('later observed without the `batch.kubernetes.io/job-tracking` finalizer, or deleted'),
+    }),
   ])
   .register(apiSchemas, { id: 'IssuedCommand', description: 'Commands one logged decision issued (seq: the decision\'s log position).' });
 

@@ -1,4 +1,4 @@
-import { restoreSnapshot, takeSnapshot, type JobSnapshot } from '../../job/snapshot.ts';
+import { takeSnapshot } from '../../job/snapshot.ts';
 import type { JobState } from '../../job/state.ts';
 import { commitSteps, stepOutboxItem } from '../../outbox/commit-steps.ts';
 import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from '../event-store-limits.ts';
@@ -39,7 +39,7 @@ export interface CommitDeps {
 }
 
 export interface Committed {
-  /** The state to keep warm: after a snapshot, the snapshot's (settled pods left to the archive). */
+  /** The state to keep warm. */
   readonly state: JobState;
   readonly snapshotSeq: number;
   /** Bytes of a due snapshot that was over MAX_SNAPSHOT_STATE_BYTES and so not written. */
@@ -83,6 +83,11 @@ export async function commitPlanned(
   }
   const fresh = snapshot.archived.filter((pod) => !state.pods.get(pod.uid)?.fromArchive);
   if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
-  // From here on the warm state is what a cold load would give: the snapshot's live pods only.
-  return { state: restoreSnapshot(structuredClone(snapshot.snapshot) as JobSnapshot), snapshotSeq: head };
+  // The warm state keeps its settled pods (no archive read for them while warm), marked as
+  // stored so the next snapshot does not archive them again.
+  for (const pod of fresh) {
+    const record = state.pods.get(pod.uid);
+    if (record) record.fromArchive = true;
+  }
+  return { state, snapshotSeq: head };
 }

@@ -5,12 +5,13 @@ import { decideAtEachPosition } from '../../reconcile/decide-at-each-position.ts
 import { VersionConflictError, type EventStore, type StreamId } from '../event-store.ts';
 import type { PodArchive } from '../pod-archive.ts';
 import { loadState, type ReconcileOutcome } from '../reconcile.ts';
-import { parkStalled } from '../park-stalled.ts';
+import { parkStalled, stillParked } from '../park-stalled.ts';
+import { jobSummary } from '../job-summary.ts';
 import { isDeterministicFailure } from '../stall.ts';
 import { streamKey } from '../stream-key.ts';
 import { childJobStatusEntry } from '../child-job-status.ts';
 import { keepNews, type KnownReason } from './known-observation.ts';
-import { lastEntryOf, loadForWrite } from './load-for-write.ts';
+import { loadForWrite } from './load-for-write.ts';
 import { planEntries } from './plan-entries.ts';
 import { commitPlanned, LogShiftedError } from './commit-planned.ts';
 import type { StateCache } from './state-cache.ts';
@@ -41,8 +42,9 @@ export interface WriteOutcome extends ReconcileOutcome {
 /**
  * The single writer of a Job's log, for one batch of its observations in arrival order:
  *  1. load the state (warm from the cache, or snapshot + tail) and the archived pods named;
- *  2. drop what the fold already holds (known-observation.ts), append the rest and decide at
- *     each log position (decide-at-each-position.ts), finishing a sync a crash cut short;
+ *  2. finish a sync a crash cut short (load-for-write.ts `cutShort`), drop what the fold
+ *     already holds (known-observation.ts), append the rest and decide at each log position
+ *     (decide-at-each-position.ts);
  *  3. commit observations, decisions, outbox items and summary (and a snapshot when due) in
  *     conditioned steps on the head (commit-planned.ts);
  *  4. on VersionConflictError (another writer, a stale cache) reload and redo: what the other
@@ -73,26 +75,30 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
   const dropped = new Map<KnownReason | 'in-batch', number>();
   const decided = decideAtEachPosition(state, observations, {
     keep: keepNews(dropped),
-    catchUp: loaded.last,
+    catchUpAt: loaded.catchUpAt,
     pageBytes: deps.limits?.pageBytes,
   });
   const droppedCounts = Object.fromEntries(dropped);
   if (decided.entries.length === 0) {
-    deps.cache?.put(streamKey(stream), loaded);
+    // Nothing new; a Job parked before is shown healthy again (its summary without the stall).
+    if (await stillParked(deps.store, stream, state)) {
+      const now = deps.clock();
+      await deps.store.commit(stream, { expectedHead: head, recordedAt: now, entries: [], outbox: [], summary: jobSummary(state, now) });
+    }
+    deps.cache?.put(streamKey(stream), { ...loaded, catchUpAt: undefined });
     return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts };
   }
   const now = deps.clock();
   const plan = planEntries(state, decided, { head, hash: loaded.headHash }, now);
   const committed = await commitPlanned(deps, stream, state, loaded, plan, now);
   const newHead = state.position;
-  const lastEntry = decided.entries.at(-1);
   deps.cache?.put(streamKey(stream), {
     state: committed.state,
     head: newHead,
     headHash: plan.lastHash,
     snapshotSeq: committed.snapshotSeq,
-    last: lastEntry && lastEntryOf(lastEntry),
-    partial: loaded.partial || committed.snapshotSeq > loaded.snapshotSeq,
+    catchUpAt: undefined,
+    partial: loaded.partial,
   });
   const child = childJobStatusEntry(state, now);
   // After the commit: the JobSet must never see a status the Job's log does not hold.

@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { StoreLimitError, type CommitInput, type CommitResult, type StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/app/event-store.ts';
 import { ingest } from '../../../shared/app/ingest.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { reconcile } from '../../../shared/app/reconcile.ts';
 import { streamKey } from '../../../shared/app/stream-key.ts';
 import { fireTimer } from '../../../functions/handlers/timers-handler.ts';
@@ -11,6 +10,7 @@ import { queryFunction } from '../../../local/http/query-function.ts';
 import { startLocalServer, type LocalServer } from '../../../local/http/local-server.ts';
 import { SqsQueues } from '../../../local/sqs/sqs-queues.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
+import { OneJobOverLimit } from '../../support/over-limit-store.ts';
 import { aJob, anIndexedJob, aPod, withSpec } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { playJobSetJsonl } from '../../unit/query/support/jobset-fleet.ts';
@@ -38,7 +38,7 @@ export const BIG_JOB = 'shards-10k';
 export const HUGE_JOB = 'shards-100k';
 export const OPS_CLUSTER = 'ops-eu-1';
 export const STALLED_JOB = 'wedged';
-export const STALLED_ERROR = 'StoreLimitError: outbox item bytes is 500000, at most 409600 allowed';
+export const STALLED_ERROR = OneJobOverLimit.ERROR;
 export const REFUSED_JOB = 'resized';
 export const BIG = { completions: 10_000, adoptedSucceeded: 6000, adoptedFailed: 200, running: 300, succeededPods: 100 } as const;
 
@@ -158,20 +158,11 @@ async function hugeIndexedJob(service: Service): Promise<void> {
   await reconcile({ ...service, clock: () => at }, jobStream(job, BIG_CLUSTER));
 }
 
-/** A store whose decision commits for one Job exceed a limit, as an oversized outbox item would. */
-class OneJobOverLimit extends InMemoryEventStore {
-  broken: string | undefined;
-  override async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
-    if (streamKey(stream) === this.broken && input.entries.length > 0) throw new StoreLimitError('outbox item bytes', 409_600, 500_000);
-    return super.commit(stream, input);
-  }
-}
-
 /** A Job whose every decision commit fails deterministically: reconcile parks it as stalled. */
 async function stalledJob(service: Service, store: OneJobOverLimit): Promise<void> {
   const at = '2026-01-01T00:00:00.000Z';
   const job = aJob({}, { name: STALLED_JOB, uid: 'wedged-job' });
-  store.broken = streamKey(jobStream(job, OPS_CLUSTER));
+  store.breakJob(jobStream(job, OPS_CLUSTER));
   await ingestAt(service, at, jobObservedEvent(job, at, { clusterId: OPS_CLUSTER }));
   const { stalled } = await reconcile({ ...service, clock: () => at }, jobStream(job, OPS_CLUSTER));
   if (stalled?.error !== STALLED_ERROR) throw new Error(`the wedged Job did not stall: ${JSON.stringify(stalled)}`);

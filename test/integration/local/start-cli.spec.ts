@@ -1,10 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JAVA_REQUIRED_MESSAGE } from '../../../local/dynamodb-local.ts';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
+import { servingUrl, startProcess } from '../../support/start-process.ts';
 
 // `npm start` as a person runs it: node local/start.ts, with its own DynamoDB Local.
 
@@ -24,34 +25,6 @@ function dynamoDbLocalPids(port: string): number[] {
     }
   });
 }
-
-/** Collects a child's output and resolves when `pattern` shows up in it. */
-function output(child: ChildProcess): { text: () => string; when: (pattern: RegExp) => Promise<RegExpMatchArray> } {
-  let text = '';
-  const waiters: Array<() => void> = [];
-  const add = (chunk: Buffer) => {
-    text += chunk.toString();
-    for (const waiter of waiters.splice(0)) waiter();
-  };
-  child.stdout?.on('data', add);
-  child.stderr?.on('data', add);
-  return {
-    text: () => text,
-    when: (pattern) => new Promise((resolve, reject) => {
-      const check = () => {
-        const match = text.match(pattern);
-        if (match) return resolve(match);
-        if (child.exitCode !== null) return reject(new Error(`exited ${child.exitCode} before ${pattern}:\n${text}`));
-        waiters.push(check);
-      };
-      child.once('exit', check);
-      check();
-    }),
-  };
-}
-
-const exited = (child: ChildProcess): Promise<number | null> =>
-  child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 
 describe('npm start', () => {
   it('prints its usage with --help', () => {
@@ -87,28 +60,26 @@ describe('npm start', () => {
     trace.deletePod(worker!, 6);
     const file = join(dir, 'trace.jsonl');
     writeFileSync(file, trace.jsonl());
-    const child = spawn(process.execPath, [START, '--port', '0', '--replay', file, '--exit']);
-    const out = output(child);
+    const out = startProcess(['--replay', file, '--exit']);
     const [, port] = await out.when(/DynamoDB Local http:\/\/127\.0\.0\.1:(\d+)/);
 
-    expect(await exited(child)).toBe(0);
+    expect(await out.exited()).toBe(0);
     expect(out.text()).toMatch(/cli-1\/default\/leader-job {2}→ {2}Complete \(SuccessPolicy\)/);
     expect(out.text()).toContain('Pod Termination Requested (JobFinishing, SuccessPolicy) ×1');
     expect(dynamoDbLocalPids(port!)).toEqual([]);
   }, 120_000);
 
   it('stops the server and DynamoDB Local on SIGINT, leaving no Java behind', async () => {
-    const child = spawn(process.execPath, [START, '--port', '0', '--no-sample']);
-    const out = output(child);
+    const out = startProcess(['--no-sample']);
     const [, port] = await out.when(/DynamoDB Local http:\/\/127\.0\.0\.1:(\d+)/);
-    const [, url] = await out.when(/serving at (http:\/\/127\.0\.0\.1:\d+)/);
+    const url = await servingUrl(out);
     await out.when(/waiting for events/);
     expect(dynamoDbLocalPids(port!)).not.toEqual([]);
     expect((await fetch(`${url}/local/status`)).status).toBe(200);
 
-    child.kill('SIGINT');
+    out.child.kill('SIGINT');
 
-    expect(await exited(child)).toBe(0);
+    expect(await out.exited()).toBe(0);
     expect(out.text()).toContain('stopped');
     expect(dynamoDbLocalPids(port!)).toEqual([]);
     await expect(fetch(`${url}/local/status`)).rejects.toThrow();

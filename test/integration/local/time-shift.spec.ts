@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrace } from '../../../local/trace/trace-file.ts';
+import { parseTrace } from '../../../shared/contract/jsonl-trace.ts';
 import { planTrace } from '../../../local/trace/time-shift.ts';
 
 // A trace is played against the wall clock: times move to now, gaps shrink by the speed and are

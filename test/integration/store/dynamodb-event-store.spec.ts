@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import type { CapacityUse } from '../../../functions/adapters/metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from '../../../functions/adapters/table-layout.ts';
 import { VersionConflictError } from '../../../shared/app/event-store.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
-import { aCommand, aStream, aSummary, anEntry, at, podEventBody, T0 } from './contract/builders.ts';
+import { aCommand, aStream, aSummary, anEntry, at, noise, podEventBody, T0 } from './contract/builders.ts';
 import { freshTable, localClient } from './local-table.ts';
 
 // What only the DynamoDB store has: write units per operation, and recovery from appends that
@@ -119,5 +119,63 @@ describe('DynamoDB store after a crashed append', () => {
 
     expect(result.appended.map((e) => [e.seq, e.eventId])).toEqual([[2, 'd1']]);
     expect((await store.append(stream, [anEntry('d1')], at(2))).duplicates).toEqual(['d1']);
+  });
+});
+
+async function pageItemsOf(stream: StreamId): Promise<number[][]> {
+  const output = await client.send(new QueryCommand({
+    TableName: tableName,
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :e)',
+    ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
+    ExpressionAttributeValues: { ':pk': { S: keys.stream(stream) }, ':e': { S: keys.entryPrefix } },
+  }));
+  return (output.Items ?? []).filter((item) => item[ATTR.type]?.S === ITEM_TYPE.page)
+    .map((item) => [Number(item[ATTR.seq]?.N), Number(item[ATTR.lastSeq]?.N)]);
+}
+
+describe('DynamoDB store log pages', () => {
+  const pods = (from: number, count: number) => Array.from({ length: count }, (_, i) => podEvent(from + i));
+
+  it('commits 500 ~1.4 KB pod observations as one page, one conditional PutItem, under 0.1 write units each', async () => {
+    const stream = aStream();
+    await store.append(stream, [podEvent(0)], T0);
+    uses = [];
+
+    await store.commit(stream, { expectedHead: 1, recordedAt: at(1), entries: pods(1, 500), outbox: [], pageEntries: true });
+
+    expect(uses.filter((u) => u.operation === 'PutItem')).toHaveLength(1);
+    expect(uses.filter((u) => u.operation === 'TransactWriteItems')).toHaveLength(0);
+    expect(writeUnits() / 500).toBeLessThan(0.1); // legacy append: 2 per event (test above)
+    expect(await pageItemsOf(stream)).toEqual([[2, 501]]);
+  });
+
+  it('writes pages with a summary or commands in one transaction', async () => {
+    const stream = aStream();
+    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: pods(0, 3), outbox: [aCommand('c1')], summary: aSummary(), pageEntries: true });
+    expect(uses.map((u) => u.operation).filter((o) => o !== 'Query')).toEqual(['TransactWriteItems']);
+    expect(await pageItemsOf(stream)).toEqual([[1, 3]]);
+  });
+
+  it('splits entries that compress past one item into several pages of one transaction', async () => {
+    const stream = aStream();
+    // ~800 KB of bodies that barely compress: at least three pages of at most 350 KB.
+    const entries = [0, 1, 2, 3].map((i) => anEntry(`big-${i}`, { text: noise(200_000, i + 1) }));
+
+    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries, outbox: [], pageEntries: true });
+
+    expect(uses.filter((u) => u.operation === 'TransactWriteItems')).toHaveLength(1);
+    const pages = await pageItemsOf(stream);
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    expect(pages.flatMap(([first, last]) => Array.from({ length: (last ?? 0) - (first ?? 0) + 1 }, (_, i) => (first ?? 0) + i))).toEqual([1, 2, 3, 4]);
+  });
+
+  it('moves a crashed append\'s claim off a position a page took', async () => {
+    const stream = aStream();
+    await claimByHand(stream, 'e1', 1);
+    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: [anEntry('p1'), anEntry('p2')], outbox: [], pageEntries: true });
+
+    await store.append(stream, [anEntry('e1')], at(1));
+
+    expect((await store.read(stream)).entries.map((e) => [e.seq, e.eventId])).toEqual([[1, 'p1'], [2, 'p2'], [3, 'e1']]);
   });
 });

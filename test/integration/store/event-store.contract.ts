@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import type { EventStoreFactory } from './contract/builders.ts';
 import { describeCommitContract } from './contract/commit.contract.ts';
 import { describeLogContract } from './contract/log.contract.ts';
+import { describePageContract } from './contract/page.contract.ts';
 import { describeOutboxContract } from './contract/outbox.contract.ts';
 import { describePodArchiveContract } from './contract/pod-archive.contract.ts';
 import { describeProjectionContract } from './contract/projection.contract.ts';
@@ -18,6 +19,7 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
   describe(`${name} event store`, () => {
     describeLogContract(factory);
     describeCommitContract(factory);
+    describePageContract(factory);
     describeSnapshotContract(factory);
     describeOutboxContract(factory);
     describeProjectionContract(factory);

@@ -3,12 +3,9 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { describeEventStoreContract } from './event-store.contract.ts';
-import { describePageContract } from './contract/page.contract.ts';
 import { freshTable, localClient } from './local-table.ts';
 
 describeEventStoreContract('in-memory', async () => new InMemoryEventStore());
-// Log pages run against DynamoDB once its page format lands (next commit on wip/log-pages).
-describe('in-memory event store', () => describePageContract(async () => new InMemoryEventStore()));
 
 describe('on DynamoDB Local', () => {
   let client: DynamoDBClient;

@@ -172,11 +172,7 @@ describe('Stamped arrival (property)', () => {
         const transported = withLateCopies(withinBatchShuffled(batches, randoms), picks);
         expect(playChecked(job, transported)).toEqual(playChecked(job, batches));
       }),
-      // Pinned, and known to be incomplete: unpinned runs find, about once in five, a NonIndexed
-      // Job (backoffLimit 0, a deadline, a Count rule) whose shuffled and late-copied history ends
-      // with failed 1 where the ordered one ends with failed 2. That is an open fold bug (issue 13),
-      // not a flake; unpin this when it is fixed.
-      { ...RUNS, seed: 1 },
+      RUNS,
     );
   });
 });

@@ -50,3 +50,23 @@ describe('cdk/ only wires', () => {
     expect(bad).toEqual([]);
   });
 });
+
+// The floors of the house (shared/research/house-notes.md): an import only ever goes down or
+// sideways, never up, so the JSONL trace contract that local/, cli/, bench/ and the tests share
+// sits in shared/contract/, below all of them.
+// console/ is the web console: its browser app (src/, built apart) and the serving of its
+// files, which both `jobfold console` and the local stack use.
+const FLOORS: Readonly<Record<string, number>> = { shared: 0, functions: 1, forwarder: 1, cdk: 2, cli: 2, console: 2, local: 3, bench: 4 };
+
+describe('no import runs back up', () => {
+  const files = Object.keys(FLOORS).flatMap((dir) => sources(dir)).filter((file) => !file.startsWith('console/src/'));
+  it.each(files)('%s imports only from its own floor or below', (file) => {
+    const floor = FLOORS[file.split('/')[0]!]!;
+    const up = imports(readFileSync(join(root, file), 'utf8')).filter((spec) => {
+      if (!spec.startsWith('.')) return false;
+      const target = relative(root, join(root, file, '..', spec)).split('/')[0]!;
+      return (FLOORS[target] ?? -1) > floor;
+    });
+    expect(up).toEqual([]);
+  });
+});

@@ -11,8 +11,9 @@ import { aService, ingestAt, type Service } from './support/service-fleet.ts';
 
 // A command is "sent" once it is in the outbox; jobfold records no acknowledgement from the
 // forwarder. What the log does hold is what the cluster reported next. Given a decision that
-// terminates or creates pods, when the cluster later reports those pods deleted or created
-// (by the forwarder's `jobfold.io/command-id`), then the Job view counts them under `observed`
+// terminates, creates or releases (finalizer) pods, when the cluster later reports those pods
+// deleted, created (by the forwarder's `jobfold.io/command-id`) or without the tracking
+// finalizer, then the Job view counts them under `observed`
 // with the latest observation's seq, each pod once; reports of other pods, or of the pod still
 // running, count for nothing.
 
@@ -76,5 +77,26 @@ describe('Given a Job jobfold manages, for which it requests two pods', () => {
     const later = await view(service, 'managed');
     const create = later.commands.find((c: { type: string }) => c.type === 'CreatePod');
     expect(create.observed).toMatchObject({ count: 1, of: 2, lastAt: at(1) });
+  });
+});
+
+describe('Given a Job jobfold manages, whose pod succeeded and was counted', () => {
+  it('lists the finalizer removal, and counts the pod once the cluster reports it without the finalizer', async () => {
+    const service = aService(new InMemoryEventStore());
+    const job = aJob({ completions: 1, parallelism: 1, managedBy: JOBFOLD_CONTROLLER_NAME }, { name: 'counted', uid: 'counted-uid' });
+    const stream = jobStream(job);
+    const pod = (extra = {}) => withCommandId(aPod({ name: 'counted-x', uid: 'cx-uid', ...extra }), 'counted-uid/create/0');
+    await ingestAt(service, at(0), jobObservedEvent(job, at(0)));
+    await reconcile({ ...service, clock: () => at(0) }, stream);
+    await ingestAt(service, at(1), podObservedEvent(pod(), job, at(1)));
+    await ingestAt(service, at(2), podObservedEvent(pod({ phase: 'Succeeded' }), job, at(2)));
+    await reconcile({ ...service, clock: () => at(2) }, stream);
+
+    const removal = (body: { commands: { type: string }[] }) => body.commands.find((c) => c.type === 'RemovePodFinalizer');
+    expect(removal(await view(service, 'counted'))).toMatchObject({ dispatched: true, pods: [{ name: 'counted-x', uid: 'cx-uid' }], observed: { count: 0, of: 1 } });
+
+    await ingestAt(service, at(3), podObservedEvent(pod({ phase: 'Succeeded', finalizer: false }), job, at(3)));
+    const after = await view(service, 'counted');
+    expect(removal(after)).toMatchObject({ observed: { count: 1, of: 1, lastSeq: after.log.head, lastAt: at(3) } });
   });
 });

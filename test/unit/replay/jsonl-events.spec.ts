@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatProblem, parseJsonlEvents, parseJsonlLine } from '../../../cli/replay/jsonl-events.ts';
+import { formatProblem } from '../../../shared/contract/jsonl-trace.ts';
+import { parseJsonlEvents, parseJsonlLine } from '../../../cli/replay/jsonl-events.ts';
 
 const entry = (DetailType: string, object: unknown, detail: Record<string, unknown> = {}) =>
   JSON.stringify({

@@ -154,4 +154,22 @@ describe('the writer handler', () => {
     const summary = await store.findJob({ kind: 'Job', clusterId: job.clusterId, namespace: job.namespace, name: job.uid, uid: job.uid });
     expect(summary?.stalled?.error).toMatch(/StoreLimitError/);
   });
+
+  it('shows a parked Job healthy again on its next batch, even one of duplicates only', async () => {
+    // given a Job written once, then parked by a batch that fails deterministically
+    const store = new CrashableStore(new NoMarkersStore());
+    const { handler } = handlerOver(store);
+    await handler(kinesisEvent(events.slice(0, 3)), context);
+    store.beforeCommit = async () => {
+      store.beforeCommit = undefined;
+      throw new StoreLimitError('commit (bytes)', 3_000_000, 4_000_000);
+    };
+    await handler(kinesisEvent(events.slice(3, 5)), context);
+    const find = () => store.findJob({ kind: 'Job', clusterId: job.clusterId, namespace: job.namespace, name: 'train', uid: job.uid });
+    expect((await find())?.stalled).toBeDefined();
+    // when the first batch is delivered again: nothing new to log
+    await handler(kinesisEvent(events.slice(0, 3)), context);
+    // then the Job's summary no longer shows the stall
+    expect((await find())?.stalled).toBeUndefined();
+  });
 });

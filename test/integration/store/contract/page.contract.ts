@@ -52,8 +52,9 @@ export function describePageContract(factory: EventStoreFactory): void {
       expect(all).toEqual({ entries: expected, head: 13 });
       expect(verifyChain(GENESIS_HASH, all.entries)).toBeUndefined();
       // and every window: afterSeq inside a page, limit cutting inside a page, beyond the head
-      for (let afterSeq = 0; afterSeq <= 14; afterSeq++) {
-        for (const limit of [1, 2, 3, 6, undefined]) {
+      // (pages hold 3–7 and 9–12; afterSeq at each boundary and inside, as DynamoDB Local is slow)
+      for (const afterSeq of [0, 2, 3, 5, 7, 8, 10, 12, 13, 14]) {
+        for (const limit of [1, 2, undefined]) {
           const window = await store.read(stream, { afterSeq, limit });
           const want = expected.slice(afterSeq, limit === undefined ? undefined : afterSeq + limit);
           expect({ afterSeq, limit, ...window }).toEqual({ afterSeq, limit, entries: want, head: 13 });

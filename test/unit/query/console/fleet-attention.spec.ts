@@ -1,11 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { StoreLimitError, type CommitInput, type CommitResult, type StreamId } from '../../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../../shared/app/in-memory-event-store.ts';
 import { reconcile } from '../../../../shared/app/reconcile.ts';
-import { streamKey } from '../../../../shared/app/stream-key.ts';
 import { FleetOverviewSchema } from '../../../../functions/query/console/console-schemas.ts';
 import { aJob, aPod, at, withSpec } from '../../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../../support/inbound-events.ts';
+import { OneJobOverLimit } from '../../../support/over-limit-store.ts';
 import { queryClient, type Get } from '../support/query-client.ts';
 import { aService, ingestAt } from '../support/service-fleet.ts';
 
@@ -13,14 +11,6 @@ import { aService, ingestAt } from '../support/service-fleet.ts';
 // whose latest update was refused, and a healthy Job, when the console asks for the fleet, then
 // each row carries its `stalled` / `refusedUpdate` with the error, `attention` counts them, and
 // `attention=` filters on them.
-
-class OneJobOverLimit extends InMemoryEventStore {
-  broken: string | undefined;
-  override async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
-    if (streamKey(stream) === this.broken && input.entries.length > 0) throw new StoreLimitError('outbox item bytes', 409_600, 500_000);
-    return super.commit(stream, input);
-  }
-}
 
 const wedged = aJob({}, { name: 'wedged', uid: 'wedged-uid' });
 const resized = aJob({ parallelism: 1, completions: 1 }, { name: 'resized', uid: 'resized-uid' });
@@ -30,7 +20,7 @@ let get: Get;
 beforeAll(async () => {
   const store = new OneJobOverLimit();
   const service = aService(store);
-  store.broken = streamKey(jobStream(wedged));
+  store.breakJob(jobStream(wedged));
   for (const job of [wedged, resized, healthy]) await ingestAt(service, at(0), jobObservedEvent(job, at(0)));
   await ingestAt(service, at(0), podObservedEvent(aPod({ name: 'resized-a', uid: 'resized-pod' }), resized, at(0)));
   for (const job of [wedged, resized, healthy]) await reconcile({ ...service, clock: () => at(0) }, jobStream(job));
@@ -47,7 +37,7 @@ describe('GET /v1/fleet and Jobs that need attention', () => {
     expect(FleetOverviewSchema.parse(body)).toEqual(body);
     expect(body.attention).toEqual({ stalled: 1, refusedUpdate: 1 });
     const row = (name: string) => body.items.find((i: { name: string }) => i.name === name);
-    expect(row('wedged').stalled).toEqual({ error: 'StoreLimitError: outbox item bytes is 500000, at most 409600 allowed', since: at(0) });
+    expect(row('wedged').stalled).toEqual({ error: OneJobOverLimit.ERROR, since: at(0) });
     expect(row('resized').refusedUpdate).toEqual({ eventId: 'resized/indexed', errors: [expect.stringMatching(/^spec\.completionMode: .*field is immutable/)] });
     expect(row('healthy').stalled).toBeUndefined();
     expect(row('healthy').refusedUpdate).toBeUndefined();

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 // hash and calls the API with relative URLs, so nothing else is needed here.
 
 /** Where `npm ci` (the prepare script) builds the console. */
-export const CONSOLE_DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url));
+export const CONSOLE_DIST = fileURLToPath(new URL('./dist/', import.meta.url));
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,0 +1,107 @@
+import type { LogEntry } from '../../shared/app/event-store.ts';
+import { GENESIS_HASH } from '../../shared/log/hash-chain.ts';
+import { readNumber, str } from './item-codec.ts';
+import { itemLastHash, itemLastSeq, logItemEntries } from './log-page-codec.ts';
+import type { Item, MeteredTable } from './metered-table.ts';
+import { ATTR, keys } from './table-layout.ts';
+
+// Reads of a log whose positions are held by one-entry items and log pages alike (both keyed
+// "e#<first seq>"). Every read is strongly consistent. A page may start before the position a
+// read starts at, so a read first takes the item holding that position (the last one whose key
+// is at or before it), then the items after it.
+
+/** Items per Query before the reader knows how many entries an item holds on this log. */
+const FIRST_QUERY_ITEMS = 16;
+const LAST_KEY = keys.entry(1e12 - 1);
+
+/** The log's last position (0 when empty) and the chain hash there (genesis when none). */
+export type Tip = { head: number; hash: string };
+
+/** Reads the head and its hash from the last log item (one Query). */
+export async function readTip(table: MeteredTable, pk: string): Promise<Tip> {
+  const output = await table.query({
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk, '#t': ATTR.type, '#seq': ATTR.seq, '#ls': ATTR.lastSeq, '#lh': ATTR.lastHash, '#hash': 'hash' },
+    ExpressionAttributeValues: { ':pk': str(pk), ':prefix': str(keys.entryPrefix) },
+    ProjectionExpression: '#t, #seq, #ls, #lh, #hash',
+    ScanIndexForward: false,
+    Limit: 1,
+    ConsistentRead: true,
+  });
+  const last = output.Items?.[0];
+  return last === undefined ? { head: 0, hash: GENESIS_HASH } : { head: itemLastSeq(last), hash: itemLastHash(last) ?? GENESIS_HASH };
+}
+
+/** Returns the stream's last seq, 0 when empty. */
+export async function readHead(table: MeteredTable, pk: string): Promise<number> {
+  return (await readTip(table, pk)).head;
+}
+
+/** Returns up to `limit` entries after `afterSeq` in seq order, following pages. */
+export async function readEntries(table: MeteredTable, pk: string, afterSeq: number, limit = Infinity): Promise<LogEntry[]> {
+  const from = afterSeq + 1;
+  const entries: LogEntry[] = [];
+  // Items read and the entries they held, to size the next Query (pages hold many entries).
+  const seen = { items: 0, entries: 0 };
+  let next = from;
+  if (from > 1) {
+    // The item holding `from`: the one-entry item at it, or a page that started before it. With
+    // none, `from` is beyond the head (positions are contiguous). A point read is this one Query.
+    const holding = await itemAtOrBefore(table, pk, from);
+    if (holding === undefined || itemLastSeq(holding) < from) return [];
+    const held = logItemEntries(holding);
+    entries.push(...held.filter((e) => e.seq >= from));
+    Object.assign(seen, { items: 1, entries: held.length });
+    next = itemLastSeq(holding) + 1;
+  }
+  let start: Item | undefined;
+  while (entries.length < limit) {
+    const output = await table.query({
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
+      ExpressionAttributeValues: { ':pk': str(pk), ':from': str(keys.entry(next)), ':to': str(LAST_KEY) },
+      ConsistentRead: true,
+      ...(Number.isFinite(limit) ? { Limit: itemsFor(limit - entries.length, seen.items, seen.entries) } : {}),
+      ...(start ? { ExclusiveStartKey: start } : {}),
+    });
+    const found = output.Items ?? [];
+    for (const item of found) {
+      const held = logItemEntries(item);
+      entries.push(...held);
+      seen.items += 1;
+      seen.entries += held.length;
+    }
+    start = output.LastEvaluatedKey;
+    if (start === undefined) break;
+  }
+  return Number.isFinite(limit) ? entries.slice(0, limit) : entries;
+}
+
+/** The chain hash of the entry at `seq` (the genesis hash before seq 1, or for an entry without one). */
+export async function hashAt(table: MeteredTable, pk: string, seq: number): Promise<string> {
+  if (seq < 1) return GENESIS_HASH;
+  const item = await itemAtOrBefore(table, pk, seq);
+  if (item === undefined || itemLastSeq(item) < seq) return GENESIS_HASH;
+  if (itemLastSeq(item) === seq) return itemLastHash(item) ?? GENESIS_HASH;
+  return logItemEntries(item).find((e) => e.seq === seq)?.hash ?? GENESIS_HASH;
+}
+
+/** The log item holding the position `seq` if any: the last one starting at or before it. */
+async function itemAtOrBefore(table: MeteredTable, pk: string, seq: number): Promise<Item | undefined> {
+  const output = await table.query({
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+    ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
+    ExpressionAttributeValues: { ':pk': str(pk), ':from': str(keys.entry(1)), ':to': str(keys.entry(seq)) },
+    ScanIndexForward: false,
+    Limit: 1,
+    ConsistentRead: true,
+  });
+  return output.Items?.[0];
+}
+
+/** Items to ask for to get `wanted` more entries, from how many entries the items so far held. */
+function itemsFor(wanted: number, itemsSoFar: number, entriesSoFar: number): number {
+  if (itemsSoFar === 0) return Math.max(1, Math.min(wanted, FIRST_QUERY_ITEMS));
+  const perItem = Math.max(1, entriesSoFar / itemsSoFar);
+  return Math.max(1, Math.ceil(wanted / perItem));
+}

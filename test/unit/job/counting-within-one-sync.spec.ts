@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { PodObserved } from '../../../shared/job/events.ts';
+import type { PodFailurePolicyRule } from '../../../shared/k8s/job.ts';
+import { aJob, aPod, at, podObserved, tick, type PodOptions } from '../../support/builders.ts';
+import { given } from '../../support/job-spec.ts';
+
+// Upstream counts pods once per sync, on the informer's snapshot: a state a pod passed through
+// between two syncs never counts. Observations sharing one observedAt are what one sync reads, so
+// while the Job is failing a pod first seen running and then, in the same run, Failed under an
+// Ignore rule is ignored, whichever order the two observations arrive in (the minimal
+// counterexample the stamped-arrival property found). Across two syncs the first count stands.
+
+const IGNORE_DISRUPTION: PodFailurePolicyRule = { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] };
+const COUNT_ONE: PodFailurePolicyRule = { action: 'Count', onExitCodes: { operator: 'In', values: [1] } };
+const job = aJob({
+  completions: 4,
+  parallelism: 1,
+  backoffLimit: 3,
+  activeDeadlineSeconds: 60,
+  podReplacementPolicy: 'Failed',
+  podFailurePolicy: { rules: [IGNORE_DISRUPTION, COUNT_ONE] },
+});
+
+const observed = (seq: number, when: string, options: PodOptions): PodObserved => ({
+  ...podObserved(aPod({ name: 'late', ...options }), when),
+  eventId: `late/1.${seq}`,
+  sequence: { epoch: 1, seq },
+});
+const running = (when: string) => observed(1, when, { phase: 'Running' });
+const disrupted = (when: string) =>
+  observed(2, when, { phase: 'Failed', exitCode: 1, finishedAt: when, conditions: [{ type: 'DisruptionTarget' }] });
+const succeeded = (when: string) => observed(2, when, { phase: 'Succeeded', finishedAt: when });
+
+// Pod `first` runs; at 61 s the deadline has passed: FailureTarget, `first` deleted and counted.
+const failing = [podObserved(aPod({ name: 'first' }), at(0)), tick(at(61))];
+
+describe('Counting a pod as one sync reads it', () => {
+  describe('given a Job failing past its deadline, when a new pod is seen running and then, in the same run, ends', () => {
+    it('Failed with a DisruptionTarget (Ignore rule): not counted, as in the arrival order running → failed', () => {
+      given(job, ...failing, running(at(62)), disrupted(at(62))).when().thenStatus({ failed: 1 });
+    });
+
+    it('the same, arriving failed → running (the late running observation is stale)', () => {
+      given(job, ...failing, disrupted(at(62)), running(at(62))).when().thenStatus({ failed: 1 });
+    });
+
+    it('Succeeded: counted as succeeded, not failed', () => {
+      given(job, ...failing, running(at(62)), succeeded(at(62))).when().thenStatus({ failed: 1, succeeded: 1 });
+    });
+  });
+
+  describe('given a Job that replaces terminating pods (no Failed-only replacement), when a pod is seen terminating and then, in the same run, Succeeded', () => {
+    const replacing = aJob({ completions: 4, parallelism: 1, backoffLimit: 3 });
+    const terminating = observed(1, at(5), { deletionTimestamp: at(5) });
+    const done = observed(2, at(5), { phase: 'Succeeded', deletionTimestamp: at(5), finishedAt: at(5) });
+    const first = podObserved(aPod({ name: 'first' }), at(0));
+
+    it('it counts as succeeded, not failed, and leaves no failure for the recreation backoff', () => {
+      const outcome = given(replacing, first, terminating, done).when().thenStatus({ succeeded: 1, failed: 0 });
+      expect(outcome.state.backoff.failureTimes).toEqual([]);
+    });
+
+    it('the same, arriving Succeeded → terminating', () => {
+      given(replacing, first, done, terminating).when().thenStatus({ succeeded: 1, failed: 0 });
+    });
+
+    it('seen terminating at an earlier sync, it stays counted as failed', () => {
+      given(replacing, first, terminating, { ...done, observedAt: at(6) }).when().thenStatus({ succeeded: 0, failed: 1 });
+    });
+  });
+
+  it('when the pod was counted at an earlier sync, a later Ignore-matching failure does not take the count back', () => {
+    given(job, ...failing, running(at(62)), disrupted(at(63))).when().thenStatus({ failed: 2 });
+  });
+});
