@@ -5,7 +5,7 @@ import { enter, leave } from './aggregates.ts';
 import { countPod, judgeFailure, judgeIndex, releaseHeld, unhold } from './counting.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
 import { mergeFacts, podClass, type PodRecord } from './pod-record.ts';
-import { revokeRunCount } from './run.ts';
+import { countingObservation, revokeRunCount } from './run.ts';
 import type { JobState } from './state.ts';
 
 /**
@@ -31,7 +31,7 @@ export function observePod(state: JobState, event: PodObserved): void {
   if (!merged) return; // a replay, or a state older than what is known: nothing changes
   leave(state, known);
   // What was counted (or held) from an older state of the pod is judged again from this one.
-  revokeRunCount(state, known);
+  revokeRunCount(state, known.uid);
   unhold(state, known);
   Object.assign(known, merged, { lastSeq: state.position });
   enter(state, known);
@@ -60,10 +60,14 @@ export function podDeleted(state: JobState, event: PodDeleted): void {
 
 function afterChange(state: JobState, pod: PodRecord): void {
   if (pod.deletionTimestamp !== undefined || pod.gone) state.expectations.deletions.delete(pod.uid);
-  judgeFailure(state, pod);
-  judgeIndex(state, pod);
-  countPod(state, pod);
-  if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
+  // A later observation of the pod in this run may overtake what this one counts (run.ts);
+  // a success is final and is not journaled.
+  countingObservation(state, pod.uid, pod.phase !== 'Succeeded', () => {
+    judgeFailure(state, pod);
+    judgeIndex(state, pod);
+    countPod(state, pod);
+    if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
+  });
 }
 
 function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: PodRecord['order']): PodRecord {

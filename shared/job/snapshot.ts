@@ -101,7 +101,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       lastTickAt: state.lastTickAt,
       childStatusKey: state.childStatusKey,
       childStatusVersion: state.childStatusVersion,
-      run: { at: state.run.at, counts: [...state.run.counts] },
+      run: { at: state.run.at, changes: [...state.run.changes] },
     },
     pods: live.map(encodePod),
   };
@@ -140,7 +140,7 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     lastTickAt: s['lastTickAt'],
     childStatusKey: s['childStatusKey'] ?? '',
     childStatusVersion: s['childStatusVersion'] ?? 0,
-    run: { at: s['run']?.at, counts: new Map(s['run']?.counts ?? []) },
+    run: { at: s['run']?.at, changes: new Map(s['run']?.changes ?? []), open: undefined },
   });
   state.status = {
     ...s['status'],
