@@ -238,6 +238,8 @@ function encodePod(pod: PodRecord): unknown[] {
     pod.order ? [pod.order.epoch, pod.order.seq] : null,
     pod.readyChangedAt ?? null,
     pod.lastEventId ?? null,
+    pod.finalizerRemovalRequestedAt ?? null,
+    pod.finalizerRemovalAttempts ?? null,
   ];
   while (tuple.length > 9 && (tuple.at(-1) === null || tuple.at(-1) === 0)) tuple.pop();
   return tuple;
@@ -276,6 +278,8 @@ function decodePod(encoded: unknown): PodRecord {
     order: decodeOrder(at<[number, number] | undefined>(21, undefined)),
     readyChangedAt: at<number | undefined>(22, undefined),
     ...(t[23] === undefined || t[23] === null ? {} : { lastEventId: t[23] as string }),
+    ...(t[24] === undefined || t[24] === null ? {} : { finalizerRemovalRequestedAt: t[24] as number }),
+    ...(t[25] === undefined || t[25] === null ? {} : { finalizerRemovalAttempts: t[25] as number }),
   };
 }
 
