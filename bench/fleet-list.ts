@@ -46,6 +46,9 @@ export function fleetSummary(i: number, shape: FleetShape): JobSummary {
     ...(condition ? { latestCondition: condition } : {}),
     createdAt,
     updatedAt: createdAt,
+    // A few need attention: stalled, or with a refused update (both in the console's counts).
+    ...(i % 499 === 3 ? { stalled: { error: 'StoreLimitError: entry body is 400000', since: createdAt } } : {}),
+    ...(i % 211 === 4 ? { refusedUpdate: { eventId: `refused-${i}`, errors: ['spec.completions: field is immutable'] } } : {}),
   };
 }
 

@@ -95,7 +95,7 @@ export async function runWhatIfFleetBench(jobs = 10_000): Promise<WhatIfFleetFig
 }
 
 /** Job `i`'s log as the service records it: completions 2, parallelism 2; every 4th fails once. */
-function recordedJob(i: number) {
+export function recordedJob(i: number) {
   const name = `job-${String(i).padStart(5, '0')}`;
   const uid = `whatif-${i}`;
   const stream: StreamId = { kind: 'Job', clusterId: `c${i % 3}`, namespace: 'bench', uid };

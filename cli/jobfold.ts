@@ -13,7 +13,7 @@ ${CLIENT_HELP_LINES}
 
 Commands on files:
   replay FILE      fold a Job or JobSet (scenario or JSONL trace), describe and explain it
-  whatif …         refold a Job (FILE, stored Job or the fleet) under a patched spec
+  whatif …         refold a Job or JobSet (FILE, stored object or the fleet) under a patched spec
   audit C/NS/NAME  write a stored Job's self-contained audit export (JSON) to stdout
   verify …         check an audit export or stored Job: hash chain and decisions
   conformance      run the conformance corpora (../shared/conformance)

@@ -8,7 +8,9 @@ import { formatWhatIf } from './whatif/format-whatif.ts';
 import { parseWhatIfArgs, type WhatIfArgs } from './whatif/whatif-args.ts';
 import { recordFromFile } from './whatif/whatif-file.ts';
 import { WHATIF_HELP } from './whatif/whatif-help.ts';
-import { RemoteError, whatIfFleetPage, whatIfRemoteJob } from './whatif/whatif-remote.ts';
+import { RemoteError, whatIfFleetPage, whatIfRemoteJob, whatIfRemoteJobSet } from './whatif/whatif-remote.ts';
+import { formatJobSetWhatIf } from './whatif/format-jobset-whatif.ts';
+import { whatIfJobSet } from '../shared/whatif/jobset-what-if.ts';
 
 /** Where the command writes; `progress` only when stderr is a terminal. */
 export interface WhatIfOutput {
@@ -42,7 +44,7 @@ export async function whatIfCommand(argv: readonly string[], output: WhatIfOutpu
       return error.exitCode;
     }
     if (error instanceof WhatIfPatchError || error instanceof WhatIfInputError) {
-      output.err(`jobfold whatif: ${error instanceof WhatIfPatchError ? 'the patched Job is invalid:\n  ' : ''}${error.message.split('; ').join('\n  ')}`);
+      output.err(`jobfold whatif: ${error instanceof WhatIfPatchError ? 'the patched spec is invalid:\n  ' : ''}${error.message.split('; ').join('\n  ')}`);
       return EXIT_BAD_INPUT;
     }
     if (error instanceof RemoteError) {
@@ -57,17 +59,27 @@ export async function whatIfCommand(argv: readonly string[], output: WhatIfOutpu
 async function run(args: WhatIfArgs, output: WhatIfOutput, now: () => Date): Promise<void> {
   const target = args.target;
   if (target.kind === 'fleet') return fleet(args, output, now);
-  // A path that exists is a FILE even when it looks like CLUSTER/NAMESPACE/NAME.
-  if (target.kind === 'file' || existsSync(`${target.cluster}/${target.namespace}/${target.name}`)) {
-    const file = target.kind === 'file' ? target.file : `${target.cluster}/${target.namespace}/${target.name}`;
-    const record = recordFromFile(file);
+  // A path that exists is a FILE even when it looks like [jobset/]CLUSTER/NAMESPACE/NAME.
+  const asFile = target.kind === 'file' ? target.file : [target.objectKind === 'JobSet' ? 'jobset' : undefined, target.cluster, target.namespace, target.name].filter(Boolean).join('/');
+  if (target.kind === 'file' || existsSync(asFile)) {
+    const record = await recordFromFile(asFile);
+    if (record.kind === 'JobSet') {
+      const report = whatIfJobSet({ log: record.log, patch: args.patch });
+      output.out(args.json ? JSON.stringify(report, null, 2) : formatJobSetWhatIf(report, record.title));
+      return;
+    }
     const report = whatIfJob({ log: record.log, config: record.config, patch: args.patch });
     output.out(args.json ? JSON.stringify(report, null, 2) : formatWhatIf(report, record.title));
     return;
   }
+  const where = `${target.namespace}/${target.name} in cluster ${target.cluster} (${args.endpoint})`;
+  if (target.objectKind === 'JobSet') {
+    const report = await whatIfRemoteJobSet(args.endpoint, target, args.patch);
+    output.out(args.json ? JSON.stringify(report, null, 2) : formatJobSetWhatIf(report, `What-if for JobSet ${where}`));
+    return;
+  }
   const report = await whatIfRemoteJob(args.endpoint, target, args.patch);
-  const title = `What-if for Job ${target.namespace}/${target.name} in cluster ${target.cluster} (${args.endpoint})`;
-  output.out(args.json ? JSON.stringify(report, null, 2) : formatWhatIf(report, title));
+  output.out(args.json ? JSON.stringify(report, null, 2) : formatWhatIf(report, `What-if for Job ${where}`));
 }
 
 /** Page by page: each page's tally is added and dropped, so memory holds one page and the sums. */

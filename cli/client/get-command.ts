@@ -5,7 +5,9 @@ import { age, machineOutput, parseOutput, table } from './render.ts';
 
 export const GET_HELP = `Usage: jobfold get jobs|jobsets [-A | --cluster C] [-n NS] [--state S] [--reason R] [-o wide|json|yaml]
 
-Lists the fleet's Jobs or JobSets, newest first, every page of the API followed.
+Lists the fleet's Jobs or JobSets, newest first, every page of the API followed. STATUS adds
+Stalled (every reconcile fails: see describe) and UpdateRefused (the latest update is one the
+API server would refuse), as kubectl writes Ready,SchedulingDisabled.
 
 Options:
   -A, --all-namespaces  every cluster and namespace (the default without --cluster and -n)
@@ -23,13 +25,22 @@ type State = (typeof STATES)[number];
 const PAGE = '100';
 
 /** The Job's state as kubectl's STATUS column names it: the latest condition type, or Running. */
-function statusOf(item: JobSummary): string {
+function conditionStatus(item: JobSummary): string {
   const condition = item.latestCondition;
   return condition !== undefined && condition.status === 'True' ? condition.type : 'Running';
 }
 
+/**
+ * The STATUS column: the condition, then what needs an operator, comma-separated as kubectl
+ * writes `Ready,SchedulingDisabled`: `Stalled` (every reconcile fails; `describe` has the error)
+ * and `UpdateRefused` (the latest update is one the API server would refuse).
+ */
+export function statusColumn(item: JobSummary): string {
+  return [conditionStatus(item), ...(item.stalled ? ['Stalled'] : []), ...(item.refusedUpdate ? ['UpdateRefused'] : [])].join(',');
+}
+
 function stateOf(item: JobSummary): State {
-  const status = statusOf(item);
+  const status = conditionStatus(item);
   if (status === 'Complete' || status === 'Completed') return 'Succeeded';
   return status === 'Failed' ? 'Failed' : 'Running';
 }
@@ -88,7 +99,7 @@ function render(items: readonly JobSummary[], show: { cluster: boolean; namespac
   ];
   const rows = items.map((item) => [
     ...(show.cluster ? [item.clusterId] : []), ...(show.namespace ? [item.namespace] : []),
-    item.name, statusOf(item), item.latestCondition?.reason ?? '<none>', age(item.createdAt, now),
+    item.name, statusColumn(item), item.latestCondition?.reason ?? '<none>', age(item.createdAt, now),
     ...(show.wide ? [age(item.updatedAt, now), item.finishedAt === undefined ? '<none>' : age(item.finishedAt, now), item.uid] : []),
   ]);
   return table(header, rows);

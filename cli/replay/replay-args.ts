@@ -1,5 +1,5 @@
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from '../../shared/job/gates.ts';
-import { EXIT_USAGE, ReplayError } from './replay-error.ts';
+import { usageError as usage, walkArgs } from './walk-args.ts';
 
 /** The options of `jobfold replay`. */
 export interface ReplayArgs {
@@ -20,35 +20,31 @@ export function parseReplayArgs(argv: readonly string[]): ParsedReplayArgs {
   let json = false;
   let at: number | undefined;
   const gates: Partial<Record<keyof FeatureGates, boolean>> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
-    const value = (): string => {
-      const next = inline ?? argv[++i];
-      if (next === undefined) throw usage(`${flag} needs a value`);
-      return next;
-    };
+  let help = false;
+  walkArgs(argv, ({ flag, arg, value }) => {
     switch (flag) {
       case '-h':
       case '--help':
-        return { help: true };
+        help = true;
+        return 'stop';
       case '--json':
         json = true;
-        break;
+        return;
       case '--at':
         at = parseAt(value());
-        break;
+        return;
       case '--gate': {
         const [name, setting] = parseGate(value());
         gates[name] = setting;
-        break;
+        return;
       }
       default:
         if (flag.startsWith('-') && flag !== '-') throw usage(`unknown option ${flag}`);
         if (file !== undefined) throw usage(`one FILE only (got ${file} and ${arg})`);
         file = arg;
     }
-  }
+  });
+  if (help) return { help: true };
   if (file === undefined) throw usage('missing FILE');
   return { help: false, file, json, at, gates };
 }
@@ -72,4 +68,3 @@ function splitOnce(text: string): [string, string | undefined] {
   return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
 }
 
-const usage = (message: string) => new ReplayError(message, EXIT_USAGE);

@@ -3,17 +3,7 @@ import type { DecisionSummary, OutcomeView, WhatIfReport } from '../../shared/wh
 /** The report side by side, for a person: recorded on the left, what-if on the right. */
 export function formatWhatIf(report: WhatIfReport, title: string): string {
   const { recorded, whatIf } = report;
-  const rows: [string, string, string][] = [
-    ['', 'recorded', whatIf.exact ? 'what-if (exact)' : 'what-if (unknown past divergence)'],
-    ['outcome', recorded.outcome, whatIf.exact ? whatIf.outcome : `${whatIf.outcome} at divergence, then unknown`],
-    ['condition', text(recorded.condition), text(whatIf.condition)],
-    ['reason', text(recorded.reason), text(whatIf.reason)],
-    ['at event', text(recorded.atEvent), text(whatIf.atEvent)],
-    ['at', text(recorded.at), text(whatIf.at)],
-    ['pods terminated', String(recorded.podsTerminated), String(whatIf.podsTerminated)],
-  ];
-  const width = Math.max(...rows.map(([, left]) => left.length)) + 3;
-  const lines = [title, '', ...rows.map(([label, left, right]) => `  ${label.padEnd(16)}${left.padEnd(width)}${right}`), ''];
+  const lines = sideBySide(title, recorded, whatIf, ['pods terminated', String(recorded.podsTerminated), String(whatIf.podsTerminated)]);
   const divergence = report.divergence;
   if (!divergence) {
     lines.push('No divergence: the patched fold decides what the recorded one did at every event.');
@@ -27,6 +17,23 @@ export function formatWhatIf(report: WhatIfReport, title: string): string {
     lines.push(`The what-if keeps ${report.podsKeptUnknown} pod(s) the record terminated there: how long is unknown.`);
   }
   return lines.join('\n');
+}
+
+type Side = Pick<OutcomeView, 'outcome' | 'condition' | 'reason' | 'atEvent' | 'at'>;
+
+/** The title and the outcome rows, recorded next to what-if, then one more row of the kind's own. */
+export function sideBySide(title: string, recorded: Side, whatIf: Side & { exact: boolean }, extra: [string, string, string]): string[] {
+  const rows: [string, string, string][] = [
+    ['', 'recorded', whatIf.exact ? 'what-if (exact)' : 'what-if (unknown past divergence)'],
+    ['outcome', recorded.outcome, whatIf.exact ? whatIf.outcome : `${whatIf.outcome} at divergence, then unknown`],
+    ['condition', text(recorded.condition), text(whatIf.condition)],
+    ['reason', text(recorded.reason), text(whatIf.reason)],
+    ['at event', text(recorded.atEvent), text(whatIf.atEvent)],
+    ['at', text(recorded.at), text(whatIf.at)],
+    extra,
+  ];
+  const width = Math.max(...rows.map(([, left]) => left.length)) + 3;
+  return [title, '', ...rows.map(([label, left, right]) => `  ${label.padEnd(16)}${left.padEnd(width)}${right}`), ''];
 }
 
 export function describeAll(summaries: readonly DecisionSummary[]): string {

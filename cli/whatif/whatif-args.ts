@@ -1,9 +1,9 @@
-import { ReplayError, EXIT_USAGE } from '../replay/replay-error.ts';
+import { usageError as usage, walkArgs } from '../replay/walk-args.ts';
 
 /** Where `jobfold whatif` reads the record: a FILE, a stored Job, or the stored fleet. */
 export type WhatIfTarget =
   | { readonly kind: 'file'; readonly file: string }
-  | { readonly kind: 'job'; readonly cluster: string; readonly namespace: string; readonly name: string }
+  | { readonly kind: 'job'; readonly objectKind: 'Job' | 'JobSet'; readonly cluster: string; readonly namespace: string; readonly name: string }
   | { readonly kind: 'fleet'; readonly cluster?: string; readonly namespace?: string; readonly since?: string };
 
 export interface WhatIfArgs {
@@ -27,63 +27,63 @@ export function parseWhatIfArgs(argv: readonly string[], env: Readonly<Record<st
   let cluster: string | undefined;
   let namespace: string | undefined;
   let since: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    const value = (): string => {
-      const next = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-      if (next === undefined) throw usage(`${flag} needs a value`);
-      return next;
-    };
+  let help = false;
+  walkArgs(argv, ({ flag, arg, value }) => {
     switch (flag) {
       case '-h':
       case '--help':
-        return { help: true };
+        help = true;
+        return 'stop';
       case '--json':
         json = true;
-        break;
+        return;
       case '--fleet':
         fleet = true;
-        break;
+        return;
       case '--patch':
         patchText = value();
-        break;
+        return;
       case '--endpoint':
         endpoint = value().replace(/\/+$/, '');
-        break;
+        return;
       case '--cluster':
         cluster = value();
-        break;
+        return;
       case '-n':
       case '--namespace':
         namespace = value();
-        break;
+        return;
       case '--since':
         since = parseSince(value());
-        break;
+        return;
       default:
         if (flag.startsWith('-')) throw usage(`unknown option ${flag}`);
-        if (positional !== undefined) throw usage(`one FILE or CLUSTER/NAMESPACE/NAME only (got ${positional} and ${arg})`);
+        if (positional !== undefined) throw usage(`one FILE or [jobset/]CLUSTER/NAMESPACE/NAME only (got ${positional} and ${arg})`);
         positional = arg;
     }
-  }
-  if (patchText === undefined) throw usage('missing --patch \'<JSON merge patch of the Job>\'');
+  });
+  if (help) return { help: true };
+  if (patchText === undefined) throw usage('missing --patch \'<JSON merge patch of the Job or JobSet>\'');
   const patch = parsePatch(patchText);
   if (fleet) {
     if (positional !== undefined) throw usage(`--fleet reads every stored Job; drop ${positional}`);
     return { help: false, target: { kind: 'fleet', cluster, namespace, since }, patch, json, endpoint };
   }
   if (cluster !== undefined || namespace !== undefined || since !== undefined) throw usage('--cluster, -n and --since go with --fleet');
-  if (positional === undefined) throw usage('missing FILE, CLUSTER/NAMESPACE/NAME or --fleet');
+  if (positional === undefined) throw usage('missing FILE, [jobset/]CLUSTER/NAMESPACE/NAME or --fleet');
   return { help: false, target: targetOf(positional), patch, json, endpoint };
 }
 
-/** `a/b/c` names a stored Job unless a file of that name exists (checked by the caller). */
+/**
+ * `C/NS/NAME` (or `job/C/NS/NAME`) names a stored Job and `jobset/C/NS/NAME` a stored JobSet,
+ * unless a file of that name exists (checked by the caller).
+ */
 function targetOf(text: string): WhatIfTarget {
   const parts = text.split('/');
-  const stored = parts.length === 3 && parts.every((p) => /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(p));
-  if (stored) return { kind: 'job', cluster: parts[0] as string, namespace: parts[1] as string, name: parts[2] as string };
+  const prefix = parts.length === 4 ? parts.shift() : undefined;
+  const objectKind = prefix === 'jobset' ? 'JobSet' : 'Job';
+  const stored = (prefix === undefined || prefix === 'job' || prefix === 'jobset') && parts.length === 3 && parts.every((p) => /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(p));
+  if (stored) return { kind: 'job', objectKind, cluster: parts[0] as string, namespace: parts[1] as string, name: parts[2] as string };
   return { kind: 'file', file: text };
 }
 
@@ -101,4 +101,3 @@ function parseSince(text: string): string {
   throw usage(`--since ${text}: expected a duration such as 7d, 12h, 30m, or an RFC 3339 time`);
 }
 
-const usage = (message: string) => new ReplayError(message, EXIT_USAGE);

@@ -1,16 +1,21 @@
 export const WHATIF_HELP = `Usage:
-  jobfold whatif FILE --patch '<JSON merge patch of the Job>' [--json]
-  jobfold whatif CLUSTER/NAMESPACE/NAME --patch '<…>' [--json] [--endpoint URL]
+  jobfold whatif FILE --patch '<JSON merge patch of the Job or JobSet>' [--json]
+  jobfold whatif [jobset/]CLUSTER/NAMESPACE/NAME --patch '<…>' [--json] [--endpoint URL]
   jobfold whatif --fleet [--cluster C] [-n NS] [--since 7d] --patch '<…>' [--json] [--endpoint URL]
 
-Refolds a recorded Job under a patched spec and shows, next to the record, the outcome the
-patched fold reaches, where it first decides differently (divergesAtEvent) and the pod-seconds
-it saves. The recorded events are evidence only up to that divergence: an outcome reached by
-then is exact, anything later is reported as unknown (docs/whatif.md).
+Refolds a recorded Job or JobSet under a patched spec and shows, next to the record, the
+outcome the patched fold reaches, where it first decides differently (divergesAtEvent) and why,
+and for a Job the pod-seconds it saves. The recorded events are evidence only up to that
+divergence: an outcome reached by then is exact, anything later is reported as unknown
+(docs/whatif.md).
 
-  FILE                    a scenario or JSONL trace, as "jobfold replay" reads it; its replay is the record
+  FILE                    a Job or JobSet scenario or JSONL trace, as "jobfold replay" reads it;
+                          its replay is the record
   CLUSTER/NAMESPACE/NAME  a Job stored by the service (POST …/jobs/NAME/whatif)
-  --fleet                 every stored Job (newest first), page by page (POST /v1/whatif)
+  jobset/CLUSTER/NAMESPACE/NAME
+                          a JobSet stored by the service (POST …/jobsets/NAME/whatif); the
+                          patch changes its failurePolicy, successPolicy or startupPolicy
+  --fleet                 every stored Job, page by page (POST /v1/whatif)
   --patch JSON            an RFC 7386 merge patch, e.g. '{"spec":{"backoffLimit":1}}'; the patched
                           spec is validated as the API server would (upstream field errors)
   --cluster, -n, --since  fleet filters; --since takes 7d, 12h, 30m or an RFC 3339 time

@@ -1,4 +1,5 @@
 import type { FleetTally } from '../../shared/whatif/fleet.ts';
+import type { JobSetWhatIfReport } from '../../shared/whatif/jobset-report.ts';
 import type { WhatIfReport } from '../../shared/whatif/report.ts';
 
 /** A request the service refused (4xx), or a service that could not be reached. */
@@ -29,12 +30,16 @@ export async function postJson<T>(endpoint: string, path: string, body: unknown)
   return parsed as T;
 }
 
-export const whatIfRemoteJob = (endpoint: string, job: { cluster: string; namespace: string; name: string }, patch: unknown) =>
-  postJson<WhatIfReport>(
-    endpoint,
-    `/v1/clusters/${encodeURIComponent(job.cluster)}/namespaces/${encodeURIComponent(job.namespace)}/jobs/${encodeURIComponent(job.name)}/whatif`,
-    { patch },
-  );
+type ObjectName = { cluster: string; namespace: string; name: string };
+
+const objectPath = (collection: 'jobs' | 'jobsets', o: ObjectName) =>
+  `/v1/clusters/${encodeURIComponent(o.cluster)}/namespaces/${encodeURIComponent(o.namespace)}/${collection}/${encodeURIComponent(o.name)}/whatif`;
+
+export const whatIfRemoteJob = (endpoint: string, job: ObjectName, patch: unknown) =>
+  postJson<WhatIfReport>(endpoint, objectPath('jobs', job), { patch });
+
+export const whatIfRemoteJobSet = (endpoint: string, jobSet: ObjectName, patch: unknown) =>
+  postJson<JobSetWhatIfReport>(endpoint, objectPath('jobsets', jobSet), { patch });
 
 export interface FleetPage {
   readonly tally: FleetTally;

@@ -5,7 +5,7 @@ import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import { checkCommit, checkEntries, checkLimit, checkSnapshotSeq } from '../../shared/app/event-store-limits.ts';
 import { VersionConflictError } from '../../shared/app/event-store.ts';
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary,
+  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
   ListJobsQuery, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import { commitTransaction } from './dynamodb-commit.ts';
@@ -13,6 +13,7 @@ import { appendEntries } from './dynamodb-log.ts';
 import { readEntries, readHead, readTip } from './dynamodb-log-reads.ts';
 import { markPublished, pendingOutbox, saveOutboxProgress } from './dynamodb-outbox.ts';
 import { loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
+import { fleetRows, summariesOf } from './dynamodb-fleet-rows.ts';
 import { findJob, listJobs } from './dynamodb-projection.ts';
 import { loadSnapshot, saveSnapshot } from './dynamodb-snapshots.ts';
 import { MeteredTable } from './metered-table.ts';
@@ -28,6 +29,7 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 //   snapshot    dynamodb-snapshots.ts   kept at its seq, put after the commit, chunked when large
 //   outbox      dynamodb-outbox.ts      sparse keys-only index of pending commands
 //   fleet view  dynamodb-projection.ts  summary item in four sparse indexes
+//   fleet rows  dynamodb-fleet-rows.ts  the fleet index scanned in parallel, for the counts
 //   pod archive dynamodb-pod-archive.ts one item per settled pod, batch puts
 // Choices, made for write units (1 WCU = one write of ≤ 1 KB; 2 inside a transaction):
 // - No head item. The log item's key is its seq, so a conditional put cannot overwrite a seq,
@@ -109,6 +111,14 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
 
   findJob(query: FindJobQuery): Promise<JobSummary | undefined> {
     return findJob(this.#table, query);
+  }
+
+  fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]> {
+    return fleetRows(this.#table, kind);
+  }
+
+  getSummaries(streams: readonly StreamId[]): Promise<JobSummary[]> {
+    return summariesOf(this.#table, streams);
   }
 
   saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {

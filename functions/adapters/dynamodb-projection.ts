@@ -6,13 +6,14 @@ import { ATTR, FLEET_KEY, INDEX, ITEM_TYPE, keys } from './table-layout.ts';
 
 // The fleet view: one summary item per stream, in four sparse indexes that share the sort
 // key "<createdAt>#<uid>#…" (read backwards: newest first). The indexes project only what the
-// filters read (kind, namespace, latest condition type), so a summary update that changes
-// neither costs no index write; full summaries are then read from the table.
+// filters read (kind, namespace, latest condition type; the fleet index also the condition's
+// status and reason and the attention flags, for the console's counts), so a summary update that changes none of them
+// costs no index write; full summaries are then read from the table.
 
 /** The summary item of a stream, with its index keys. */
 export function summaryItem(stream: StreamId, update: SummaryUpdate): Item {
   const summary: JobSummary = { ...update, kind: stream.kind, clusterId: stream.clusterId, namespace: stream.namespace, uid: stream.uid };
-  const conditionType = summary.latestCondition?.type;
+  const condition = summary.latestCondition;
   return {
     [ATTR.pk]: str(keys.stream(stream)),
     [ATTR.sk]: str(keys.summary),
@@ -20,7 +21,12 @@ export function summaryItem(stream: StreamId, update: SummaryUpdate): Item {
     ...jsonAttributes(ATTR.data, summary),
     [ATTR.kind]: str(summary.kind),
     [ATTR.namespace]: str(summary.namespace),
-    ...(conditionType === undefined ? {} : { [ATTR.conditionType]: str(conditionType) }),
+    ...(condition === undefined ? {} : {
+      [ATTR.conditionType]: str(condition.type),
+      [ATTR.conditionStatus]: str(condition.status),
+      ...(condition.reason ? { [ATTR.conditionReason]: str(condition.reason) } : {}),
+    }),
+    [ATTR.attention]: str(`${summary.stalled ? 's' : ''}${summary.refusedUpdate ? 'r' : ''}` || '-'),
     [ATTR.fleetKey]: str(FLEET_KEY),
     [ATTR.clusterKey]: str(keys.cluster(summary.clusterId)),
     [ATTR.namespaceKey]: str(keys.namespace(summary.clusterId, summary.namespace)),

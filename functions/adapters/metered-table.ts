@@ -1,17 +1,17 @@
 import {
   BatchGetItemCommand, BatchWriteItemCommand, ConditionalCheckFailedException, DeleteItemCommand, GetItemCommand, PutItemCommand,
-  QueryCommand, TransactionCanceledException, TransactWriteItemsCommand, UpdateItemCommand,
+  QueryCommand, ScanCommand, TransactionCanceledException, TransactWriteItemsCommand, UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import type {
   AttributeValue, ConsumedCapacity, DeleteItemCommandInput, DynamoDBClient, GetItemCommandInput,
-  PutItemCommandInput, PutItemCommandOutput, QueryCommandInput, QueryCommandOutput, TransactWriteItem,
+  PutItemCommandInput, PutItemCommandOutput, QueryCommandInput, QueryCommandOutput, ScanCommandInput, ScanCommandOutput, TransactWriteItem,
   UpdateItemCommandInput, UpdateItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 
 export type Item = Record<string, AttributeValue>;
 type Operation =
   | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'TransactWriteItems'
-  | 'GetItem' | 'Query' | 'BatchGetItem';
+  | 'GetItem' | 'Query' | 'Scan' | 'BatchGetItem';
 type Input<T> = Omit<T, 'TableName' | 'ReturnConsumedCapacity'>;
 
 /** What one request consumed, as DynamoDB reported it (all zero when reporting is off). */
@@ -87,6 +87,12 @@ export class MeteredTable {
     return output;
   }
 
+  async scan(input: Input<ScanCommandInput>): Promise<ScanCommandOutput> {
+    const output = await this.#client.send(new ScanCommand(this.#input(input)));
+    this.#record('Scan', output.ConsumedCapacity);
+    return output;
+  }
+
   /** Reads the items of `keys` (any number), retrying unprocessed keys; order is not kept. */
   async batchGet(keys: Item[], consistent: boolean): Promise<Item[]> {
     const items: Item[] = [];
@@ -151,7 +157,7 @@ export class MeteredTable {
   #record(operation: Operation, consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): number {
     const list = consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed];
     const units = list.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-    const isRead = operation === 'GetItem' || operation === 'Query' || operation === 'BatchGetItem';
+    const isRead = operation === 'GetItem' || operation === 'Query' || operation === 'Scan' || operation === 'BatchGetItem';
     const use: CapacityUse = { operation, readUnits: isRead ? units : 0, writeUnits: isRead ? 0 : units, consumed: list };
     this.#totals.readUnits += use.readUnits;
     this.#totals.writeUnits += use.writeUnits;

@@ -55,6 +55,9 @@ export const ATTR = {
   kind: 'k',
   namespace: 'ns',
   conditionType: 'ct',
+  conditionStatus: 'cs', // with `ct`, `cr` and `fa`: what the fleet's counts read
+  conditionReason: 'cr',
+  attention: 'fa', // `-`, or `s` stalled and/or `r` refused update; on every summary written since
   // outbox index keys, removed once published
   pendingKey: 'gp',
   pendingSort: 'gq',
@@ -124,6 +127,13 @@ const filtered = (): Projection => ({
   ProjectionType: 'INCLUDE',
   NonKeyAttributes: [ATTR.kind, ATTR.namespace, ATTR.conditionType],
 });
+// The fleet index also carries the latest condition's status and reason and the attention flags,
+// so the console's counts read the index alone (functions/adapters/dynamodb-fleet-rows.ts); they
+// change as rarely as the condition type.
+const fleetRows = (): Projection => ({
+  ProjectionType: 'INCLUDE',
+  NonKeyAttributes: [ATTR.kind, ATTR.namespace, ATTR.conditionType, ATTR.conditionStatus, ATTR.conditionReason, ATTR.attention],
+});
 const keysOnly = (): Projection => ({ ProjectionType: 'KEYS_ONLY' });
 const indexKeys = [ATTR.fleetKey, ATTR.clusterKey, ATTR.namespaceKey, ATTR.nameKey, ATTR.createdKey,
   ATTR.pendingKey, ATTR.pendingSort];
@@ -133,7 +143,7 @@ export const TABLE_DEFINITION: TableDefinition = {
   KeySchema: key(ATTR.pk, ATTR.sk),
   AttributeDefinitions: [ATTR.pk, ATTR.sk, ...indexKeys].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
   GlobalSecondaryIndexes: [
-    { IndexName: INDEX.fleet, KeySchema: key(ATTR.fleetKey, ATTR.createdKey), Projection: filtered() },
+    { IndexName: INDEX.fleet, KeySchema: key(ATTR.fleetKey, ATTR.createdKey), Projection: fleetRows() },
     { IndexName: INDEX.cluster, KeySchema: key(ATTR.clusterKey, ATTR.createdKey), Projection: filtered() },
     { IndexName: INDEX.namespace, KeySchema: key(ATTR.namespaceKey, ATTR.createdKey), Projection: filtered() },
     { IndexName: INDEX.name, KeySchema: key(ATTR.nameKey, ATTR.createdKey), Projection: keysOnly() },

@@ -145,6 +145,10 @@ export function openApiDocument(): Json {
       [JOBSET]: objectOperation(
         'getJobSet', 'jobsets', 'The JobSet with its status and child Jobs', ObjectQuerySchema, ok('The JobSet.', ref('JobSetView')),
       ),
+      [`${JOBSET}/whatif`]: postOperation(
+        'whatIfJobSet', 'jobsets', 'The JobSet refolded under a JSON merge patch of its spec (failure, success or startup policy), next to its record',
+        [...objectPathParameters, ...queryParameters(ObjectQuerySchema)], WhatIfBodySchema, ok('The JobSet what-if report.', ref('JobSetWhatIfReport')),
+      ),
       [`${JOBSET}/history`]: objectOperation(
         'getJobSetHistory', 'jobsets', "The JobSet's log, paged by seq", HistoryQuerySchema, ok('One page of log entries.', ref('HistoryPage')),
       ),

@@ -10,6 +10,7 @@ import { openApiRoute } from './routes/openapi-document.ts';
 import { whatIfFleetRoute } from './routes/whatif-fleet.ts';
 import { jobAuditRoute } from './routes/job-audit.ts';
 import { whatIfJobRoute } from './routes/whatif-job.ts';
+import { whatIfJobSetRoute } from './routes/whatif-jobset.ts';
 
 /** Every route of the query API (each is described in openapi.ts; a test holds them equal). */
 export const QUERY_ROUTES: readonly QueryRoute[] = [
@@ -22,6 +23,7 @@ export const QUERY_ROUTES: readonly QueryRoute[] = [
   ...jobSetRoutes,
   ...consoleRoutes,
   whatIfJobRoute,
+  whatIfJobSetRoute,
   jobAuditRoute,
   whatIfFleetRoute,
 ];

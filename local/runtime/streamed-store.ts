@@ -1,6 +1,6 @@
 import { RECONCILED_EVENT_TYPES } from '../../cdk/bus-contract.ts';
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary, ListJobsQuery,
+  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery,
   NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
@@ -66,6 +66,14 @@ export class StreamedStore implements EventStore, PodArchive {
 
   findJob(query: FindJobQuery): Promise<JobSummary | undefined> {
     return this.#inner.findJob(query);
+  }
+
+  fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]> {
+    return this.#inner.fleetRows(kind);
+  }
+
+  getSummaries(streams: readonly StreamId[]): Promise<JobSummary[]> {
+    return this.#inner.getSummaries(streams);
   }
 
   saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {

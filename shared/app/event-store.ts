@@ -117,6 +117,14 @@ export type ListJobsQuery = {
   cursor?: string;
 };
 export type JobPage = { items: JobSummary[]; cursor?: string };
+/** What the fleet's counts read of a summary: identity, creation, latest condition, and whether it needs attention. */
+export type FleetRow = StreamId & {
+  createdAt: string;
+  latestCondition?: Pick<SummaryCondition, 'type' | 'status' | 'reason'>;
+  /** True when the summary has `stalled`, resp. `refusedUpdate`. */
+  stalled: boolean;
+  refusedUpdate: boolean;
+};
 export type FindJobQuery = Pick<JobSummary, 'kind' | 'clusterId' | 'namespace' | 'name'> & {
   uid?: string;
 };
@@ -181,6 +189,16 @@ export interface EventStore {
    * most recently created one (names are reused after deletion). History is never deleted.
    */
   findJob(query: FindJobQuery): Promise<JobSummary | undefined>;
+
+  /**
+   * Every summary of `kind` (both kinds without one) as a FleetRow, newest `createdAt` first
+   * (ties: uid descending), all at once: a few hundred bytes each, read from the fleet index
+   * without the full summaries. May lag a commit slightly, as listJobs does.
+   */
+  fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]>;
+
+  /** The summaries of `streams`, in that order; a stream without one is left out. */
+  getSummaries(streams: readonly StreamId[]): Promise<JobSummary[]>;
 }
 
 /** Thrown by commit when the stream's head is no longer the head the decision was made on. */

@@ -3,7 +3,7 @@ import { checkCommit, checkEntries, checkLimit, checkSnapshotSeq, jsonCopy } fro
 import type { ArchivedPod } from '../job/snapshot.ts';
 import { VersionConflictError } from './event-store.ts';
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary,
+  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
   ListJobsQuery, LogEntry, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
@@ -115,6 +115,20 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     return found[0] === undefined ? undefined : jsonCopy(found[0]);
   }
 
+  async fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]> {
+    return this.#summaries()
+      .filter((s) => kind === undefined || s.kind === kind)
+      .sort((a, b) => compareKeys(orderKey(b), orderKey(a)))
+      .map(({ kind, clusterId, namespace, uid, createdAt, latestCondition: c, stalled, refusedUpdate }) => ({
+        kind, clusterId, namespace, uid, createdAt, stalled: stalled !== undefined, refusedUpdate: refusedUpdate !== undefined,
+        ...(c ? { latestCondition: { type: c.type, status: c.status, ...(c.reason === undefined ? {} : { reason: c.reason }) } } : {}),
+      }));
+  }
+
+  async getSummaries(streams: readonly StreamId[]): Promise<JobSummary[]> {
+    return jsonCopy(streams.flatMap((stream) => this.#streams.get(streamKey(stream))?.summary ?? []));
+  }
+
   async saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {
     const { archivedPods } = this.#record(stream);
     for (const pod of pods) archivedPods.set(pod.uid, jsonCopy(pod));
@@ -163,7 +177,7 @@ export class InMemoryEventStore implements EventStore, PodArchive {
   }
 
   #record(stream: StreamId): StreamRecord {
-    const key = JSON.stringify([stream.kind, stream.clusterId, stream.namespace, stream.uid]);
+    const key = streamKey(stream);
     let record = this.#streams.get(key);
     if (record === undefined) {
       record = { entries: [], eventIds: new Set(), archivedPods: new Map(), snapshots: new Map() };
@@ -175,6 +189,10 @@ export class InMemoryEventStore implements EventStore, PodArchive {
   #summaries(): JobSummary[] {
     return [...this.#streams.values()].flatMap((r) => (r.summary === undefined ? [] : [r.summary]));
   }
+}
+
+function streamKey(stream: StreamId): string {
+  return JSON.stringify([stream.kind, stream.clusterId, stream.namespace, stream.uid]);
 }
 
 function identity(stream: StreamId): Pick<JobSummary, 'kind' | 'clusterId' | 'namespace' | 'uid'> {

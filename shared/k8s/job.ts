@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConditionSchema, ObjectMetaSchema } from './meta.ts';
-import { Int32Schema, listOf, optional, StringMapSchema, text, TimeSchema } from './schema-helpers.ts';
+import { Int32Schema, Int64Schema, listOf, optional, StringMapSchema, text, TimeSchema } from './schema-helpers.ts';
 
 // The schemas check types and shapes only. Kubernetes' own rules (limits, enums, formats,
 // immutability, required fields and lists) are reported by shared/job/validation with
@@ -81,7 +81,7 @@ export type PodTemplateSpec = z.infer<typeof PodTemplateSpecSchema>;
 export const JobSpecSchema = z.object({
   parallelism: optional(Int32Schema),
   completions: optional(Int32Schema),
-  activeDeadlineSeconds: optional(z.number().int()),
+  activeDeadlineSeconds: optional(Int64Schema),
   backoffLimit: optional(Int32Schema),
   backoffLimitPerIndex: optional(Int32Schema),
   maxFailedIndexes: optional(Int32Schema),

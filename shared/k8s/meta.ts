@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optional, StringMapSchema, text, TimeSchema } from './schema-helpers.ts';
+import { Int64Schema, optional, StringMapSchema, text, TimeSchema } from './schema-helpers.ts';
 
 // Names, namespaces, label keys and owner references are checked by metadata validation
 // (shared/job/validation/object-meta.ts) with the API server's words, not by the parse.
@@ -19,13 +19,13 @@ export const ObjectMetaSchema = z.object({
   namespace: optional(z.string()),
   uid: optional(z.string().max(128)),
   resourceVersion: optional(z.string()),
-  generation: optional(z.number().int()),
+  generation: optional(Int64Schema),
   labels: optional(StringMapSchema),
   annotations: optional(StringMapSchema),
   ownerReferences: optional(z.array(OwnerReferenceSchema)),
   creationTimestamp: optional(TimeSchema),
   deletionTimestamp: optional(TimeSchema),
-  deletionGracePeriodSeconds: optional(z.number().int()),
+  deletionGracePeriodSeconds: optional(Int64Schema),
   finalizers: optional(z.array(z.string())),
 });
 export type ObjectMeta = z.infer<typeof ObjectMetaSchema>;

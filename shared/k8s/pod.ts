@@ -19,7 +19,7 @@ export const ContainerStateSchema = z.object({
 export const ContainerStatusSchema = z.object({
   // Container names are DNS labels (upstream `validateContainers`): 63 characters at most.
   name: z.string().max(63),
-  restartCount: optional(z.number().int().min(0)),
+  restartCount: optional(Int32Schema.min(0)),
   ready: optional(z.boolean()),
   state: optional(ContainerStateSchema),
 });

@@ -48,6 +48,6 @@ function refuse(field: string, type: FieldError['type'], detail: string): WhatIf
 }
 
 /** zod's path in upstream's spelling: `spec.podFailurePolicy.rules[0].action`. */
-function fieldPath(path: readonly PropertyKey[]): string {
+export function fieldPath(path: readonly PropertyKey[]): string {
   return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i > 0 ? '.' : ''}${String(part)}`)).join('');
 }

@@ -7,7 +7,7 @@ import { createPublishHandler } from '../../functions/handlers/publish-handler.t
 import { createReconcileHandler, type ReconcileHandlerDeps } from '../../functions/handlers/reconcile-handler.ts';
 import { createTimersHandler } from '../../functions/handlers/timers-handler.ts';
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, JobPage, JobSummary, ListJobsQuery, LogEntry,
+  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery, LogEntry,
   NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
@@ -296,6 +296,14 @@ export class CrashableStore implements EventStore, PodArchive {
 
   findJob(query: FindJobQuery): Promise<JobSummary | undefined> {
     return this.#inner.findJob(query);
+  }
+
+  fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]> {
+    return this.#inner.fleetRows(kind);
+  }
+
+  getSummaries(streams: readonly StreamId[]): Promise<JobSummary[]> {
+    return this.#inner.getSummaries(streams);
   }
 
   loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {

@@ -1,52 +1,53 @@
-import type { EventStore, JobSummary } from '../../../shared/app/event-store.ts';
+import type { FleetRow } from '../../../shared/app/event-store.ts';
 import { json, type QueryRoute } from '../http.ts';
 import { parseParams } from '../parse-params.ts';
 import { FleetQuerySchema, type FleetQuery } from './console-params.ts';
 import { fleetReason, fleetState, type FleetState } from './fleet-state.ts';
 
-/** Summaries per store read while walking the fleet. */
-const WALK_PAGE = 1000;
-
-type Kind = JobSummary['kind'];
-type Count = { kind: Kind; state: FleetState; reason: string; count: number };
+type Count = { kind: FleetRow['kind']; state: FleetState; reason: string; count: number };
 
 /**
  * `GET /v1/fleet?kind=&cluster=&namespace=&state=&reason=&attention=&limit=&offset=`: the
- * console's fleet page. It walks every summary under the kind/cluster/namespace filters (newest first, as
- * /v1/jobs lists them), so the counts by state and reason are exact; the cost is one store read
- * per 1,000 objects, with no cap (a cap would make the counts lie).
+ * console's fleet page. The counts by state and reason (and of stalled Jobs and refused
+ * updates) must be exact, so it reads a row of every object under
+ * the kind filter (store.fleetRows: identity, creation and latest condition, from the fleet
+ * index, without the full summaries), newest first as /v1/jobs lists them; only the page's
+ * summaries are then read in full. No cap: a cap would make the counts lie.
  */
 export const fleetOverviewRoute: QueryRoute = {
   method: 'GET',
   path: '/v1/fleet',
   async handle(request, deps) {
     const query = parseParams(FleetQuerySchema, request.query, 'query');
-    const all = await walkFleet(deps.store, query);
+    const rows = await deps.store.fleetRows(query.kind);
     const counts = new Map<string, Count>();
     const clusters = new Set<string>();
     const namespaces = new Set<string>();
     const attention = { stalled: 0, refusedUpdate: 0 };
-    const matching: (JobSummary & { state: FleetState; reason: string })[] = [];
-    for (const summary of all) {
-      clusters.add(summary.clusterId);
-      if (query.cluster === undefined || summary.clusterId === query.cluster) namespaces.add(summary.namespace);
-      if (!inScope(summary, query)) continue;
-      const state = fleetState(summary);
-      const reason = fleetReason(summary);
-      const key = `${summary.kind}\u0000${state}\u0000${reason}`;
-      const counted = counts.get(key) ?? { kind: summary.kind, state, reason, count: 0 };
+    const matching: (FleetRow & { state: FleetState; reason: string })[] = [];
+    for (const row of rows) {
+      clusters.add(row.clusterId);
+      if (query.cluster === undefined || row.clusterId === query.cluster) namespaces.add(row.namespace);
+      if (!inScope(row, query)) continue;
+      const state = fleetState(row);
+      const reason = fleetReason(row);
+      const key = `${row.kind}\u0000${state}\u0000${reason}`;
+      const counted = counts.get(key) ?? { kind: row.kind, state, reason, count: 0 };
       counted.count++;
       counts.set(key, counted);
-      if (summary.stalled) attention.stalled++;
-      if (summary.refusedUpdate) attention.refusedUpdate++;
-      if (query.attention !== undefined && summary[query.attention] === undefined) continue;
+      if (row.stalled) attention.stalled++;
+      if (row.refusedUpdate) attention.refusedUpdate++;
+      if (query.attention !== undefined && !row[query.attention]) continue;
       if (query.state !== undefined && state !== query.state) continue;
       if (query.reason !== undefined && reason !== (query.reason === '-' ? '' : query.reason)) continue;
-      matching.push({ ...summary, state, reason });
+      matching.push({ ...row, state, reason });
     }
     const end = query.offset + query.limit;
+    const page = matching.slice(query.offset, end);
+    const summaries = await deps.store.getSummaries(page);
     return json(200, {
-      items: matching.slice(query.offset, end),
+      // The summary may be a commit newer than its row (the index lags): it shows as read.
+      items: summaries.map((summary) => ({ ...summary, state: fleetState(summary), reason: fleetReason(summary) })),
       total: matching.length,
       offset: query.offset,
       ...(end < matching.length ? { nextOffset: end } : {}),
@@ -58,19 +59,7 @@ export const fleetOverviewRoute: QueryRoute = {
   },
 };
 
-/** Every summary of the kind filter (both kinds without one), newest first. */
-async function walkFleet(store: EventStore, query: FleetQuery): Promise<JobSummary[]> {
-  const result: JobSummary[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await store.listJobs({ ...(query.kind ? { kind: query.kind } : {}), limit: WALK_PAGE, ...(cursor ? { cursor } : {}) });
-    result.push(...page.items);
-    cursor = page.cursor;
-  } while (cursor !== undefined);
-  return result;
-}
-
-function inScope(summary: JobSummary, query: FleetQuery): boolean {
-  return (query.cluster === undefined || summary.clusterId === query.cluster)
-    && (query.namespace === undefined || summary.namespace === query.namespace);
+function inScope(row: FleetRow, query: FleetQuery): boolean {
+  return (query.cluster === undefined || row.clusterId === query.cluster)
+    && (query.namespace === undefined || row.namespace === query.namespace);
 }

@@ -36,6 +36,36 @@ export const WhatIfReportSchema = z
   })
   .register(apiSchemas, { id: 'WhatIfReport', description: 'A Job refolded under a patched spec, next to its record (docs/whatif.md).' });
 
+const { podsTerminated: _jobsOnly, ...SharedOutcomeFields } = OutcomeFields;
+const JobSetOutcomeFields = {
+  ...SharedOutcomeFields,
+  condition: z.string().nullable().meta({ description: 'The condition that settled the outcome: Completed or Failed.' }),
+  restarts: z.number().int().meta({ description: 'Global restarts decided before the outcome (or before the what-if stops).' }),
+};
+
+const JobSetDecisionSummarySchema = z
+  .object({ kind: z.enum(['failed', 'restarted', 'completed', 'condition', 'rejected', 'createJob', 'deleteJob', 'suspendJob', 'resumeJob']) })
+  .catchall(z.unknown())
+  .register(apiSchemas, { id: 'JobSetWhatIfDecision', description: 'One thing the JobSet fold decided at the divergence, with the rule and the child Job it acted on.' });
+
+export const JobSetWhatIfReportSchema = z
+  .strictObject({
+    kind: z.literal('JobSet'),
+    recorded: z.strictObject(JobSetOutcomeFields),
+    whatIf: z.strictObject({ ...JobSetOutcomeFields, exact: z.boolean().meta({ description: 'False: the outcome is unknown past the divergence.' }) }),
+    divergesAtEvent: z.number().int().nullable(),
+    divergence: z
+      .strictObject({
+        atEvent: z.number().int(),
+        at: z.string(),
+        by: z.literal('reconcile'),
+        recorded: z.array(JobSetDecisionSummarySchema),
+        whatIf: z.array(JobSetDecisionSummarySchema),
+      })
+      .nullable(),
+  })
+  .register(apiSchemas, { id: 'JobSetWhatIfReport', description: 'A JobSet refolded under a patched spec, next to its record (docs/whatif.md).' });
+
 export const FleetWhatIfPageSchema = z
   .strictObject({
     tally: z.strictObject({

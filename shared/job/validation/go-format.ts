@@ -27,6 +27,8 @@ export function supportedValues(values: readonly string[]): string {
 export function formatBadValue(value: unknown): string {
   if (value === undefined || value === null) return goQuote('null');
   if (typeof value === 'string') return goQuote(value);
+  // An int64 past 2^53 as Go prints it: every digit of the integer (JS would write 9223372036854776000).
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return BigInt(value).toString();
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value) && value.every((item) => typeof item === 'number')) {
     return `[]int32{${value.join(', ')}}`;

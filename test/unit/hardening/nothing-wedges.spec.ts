@@ -9,7 +9,7 @@ import { jobSummary } from '../../../shared/app/job-summary.ts';
 // the cluster reports makes a decision, a condition or a command unboundedly large.
 
 const INT32_MAX = 2147483647;
-// int64 values past 2^53 are refused at ingest (zod: "Too big"), so the largest that reaches the fold:
+// int64 values past 2^53 are kept as 2^53 − 1 at ingest (shared/k8s/schema-helpers.ts), so the largest that reaches the fold:
 const INT64_MAX = Number.MAX_SAFE_INTEGER;
 
 const started = [tick(at(0)), podObserved(aPod({ name: 'a' }), at(1))];

@@ -6,7 +6,9 @@ import { streamKey } from '../../../shared/app/stream-key.ts';
 import { isDeterministicFailure, stallRecord } from '../../../shared/app/stall.ts';
 import { aJob, at } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream } from '../../support/inbound-events.ts';
-import { createServiceHarness } from '../../support/service-harness.ts';
+import { CrashableStore, createServiceHarness } from '../../support/service-harness.ts';
+import { writeBatch } from '../../../shared/app/write/write-batch.ts';
+import { observationsOf, sampleEvents, writeDeps } from '../writer/write-support.ts';
 
 // Issue 14 §1: a Job that cannot be decided is parked where everyone sees it (its summary says
 // `stalled: {error, since}`, the handler counts jobs_stalled), and every other Job goes on.
@@ -91,6 +93,42 @@ describe('Given a parked Job whose next successful reconcile decides nothing', (
     expect(summary?.stalled).toBeUndefined();
     expect(summary?.name).toBe('recovering');
     expect(await h.log(jobStream(job))).toEqual(logBefore);
+  });
+});
+
+describe('Given the single writer parks a Job (its commit over a store limit)', () => {
+  const written = observationsOf(sampleEvents('samples/named-failure.jsonl'));
+  const stream = written[0]!.stream;
+  const observations = written.map((w) => w.observation);
+  const train = (store: CrashableStore) => store.findJob({ kind: 'Job', clusterId: stream.clusterId, namespace: stream.namespace, name: 'train', uid: stream.uid });
+
+  async function parkedAfterFirstBatch() {
+    const store = new CrashableStore(new InMemoryEventStore());
+    const deps = writeDeps(store);
+    await writeBatch(deps, stream, observations.slice(0, 4));
+    store.beforeCommit = async () => {
+      store.beforeCommit = undefined;
+      throw new StoreLimitError('commit (bytes)', 3_000_000, 4_000_000);
+    };
+    const parked = await writeBatch(deps, stream, observations.slice(4, 6));
+    expect(parked.stalled?.error).toMatch(/StoreLimitError/);
+    expect((await train(store))?.stalled).toBeDefined();
+    return { store, deps };
+  }
+
+  it('clears the stall with the next batch that writes', async () => {
+    const { store, deps } = await parkedAfterFirstBatch();
+    await writeBatch(deps, stream, observations.slice(4));
+    expect((await train(store))?.stalled).toBeUndefined();
+  });
+
+  it('clears it even when the next batch holds only observations already logged', async () => {
+    const { store, deps } = await parkedAfterFirstBatch();
+    const head = (await store.read(stream)).head;
+    const outcome = await writeBatch(deps, stream, observations.slice(0, 4));
+    expect(outcome.logged).toBe(0);
+    expect((await train(store))?.stalled).toBeUndefined();
+    expect((await store.read(stream)).head).toBe(head);
   });
 });
 

@@ -53,3 +53,28 @@ describe('jobfold whatif FILE', () => {
     expect(sinceToTime('2026-01-01T00:00:00Z', new Date())).toBe('2026-01-01T00:00:00.000Z');
   });
 });
+
+describe('jobfold whatif on a JobSet FILE', () => {
+  it('replays a JobSet trace through the service and refolds it under maxRestarts 0', async () => {
+    const { code, out } = await run('samples/jobset-exit-code-3.jsonl', '--patch', '{"spec":{"failurePolicy":{"maxRestarts":0}}}', '--json');
+    expect(code).toBe(0);
+    const report = JSON.parse(out);
+    expect(report.kind).toBe('JobSet');
+    expect(report.recorded).toMatchObject({ outcome: 'Running', restarts: 1 });
+    expect(report.whatIf).toMatchObject({ outcome: 'Failed', reason: 'ReachedMaxRestarts', exact: true });
+  });
+
+  it('prints why each side decided what it did, side by side', async () => {
+    const { code, out } = await run('samples/jobset-exit-code-3.jsonl', '--patch', '{"spec":{"failurePolicy":{"maxRestarts":0}}}');
+    expect(code).toBe(0);
+    expect(out).toMatch(/restarts\s+1\s+0/);
+    expect(out).toContain('recorded decided: restart #1 (RestartJobSet): failurePolicyRule1 (rule 1, RestartJobSet)');
+    expect(out).toContain('what-if decided:  fail the JobSet (ReachedMaxRestarts)');
+  });
+
+  it('refuses an invalid patched JobSet with upstream\'s message, exit 1', async () => {
+    const { code, err } = await run('samples/jobset-exit-code-2.jsonl', '--patch', '{"spec":{"failurePolicy":{"rules":[{"name":"x","action":"Bogus"}]}}}');
+    expect(code).toBe(1);
+    expect(err).toContain('spec.failurePolicy.rules[0].action: Unsupported value: "Bogus"');
+  });
+});
