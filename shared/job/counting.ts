@@ -48,15 +48,34 @@ export function judgeFailure(state: JobState, pod: PodRecord): void {
  * accounted for yet, can fail its index.
  */
 export function judgeIndex(state: JobState, pod: PodRecord): void {
-  const limit = state.settings?.backoffLimitPerIndex;
-  if (limit === undefined || !pod.hasFinalizer || pod.counted !== 'none') return;
-  if (!validIndex(state, pod) || !isPodFailed(state, pod)) return;
-  const match = pod.failureMatch;
-  const countsAsFailure = match ? match.countFailed : true;
-  const failed = match?.action === 'FailIndex' || (countsAsFailure && pod.failureCount >= limit);
-  if (failed && state.status.failedIndexes.add(pod.index)) {
+  if (pod.counted !== 'none') return;
+  if (failsItsIndex(state, pod) && state.status.failedIndexes.add(pod.index)) {
     journal(state, { kind: 'failedIndex', index: pod.index });
     releaseHeld(state, pod.index);
+  }
+}
+
+/** Upstream `isIndexFailed`, for a pod still carrying the tracking finalizer. */
+function failsItsIndex(state: JobState, pod: PodRecord): boolean {
+  const limit = state.settings?.backoffLimitPerIndex;
+  if (limit === undefined || !pod.hasFinalizer || pod.counted === 'ignored') return false;
+  if (!validIndex(state, pod) || !isPodFailed(state, pod)) return false;
+  const match = pod.failureMatch;
+  const countsAsFailure = match ? match.countFailed : true;
+  return match?.action === 'FailIndex' || (countsAsFailure && pod.failureCount >= limit);
+}
+
+/**
+ * After a run's count was taken back and with it an index's failure (run.ts): the index stays
+ * failed if another pod failed it too. O(pods), only on that rare path.
+ */
+export function rejudgeIndexes(state: JobState, indexes: readonly number[], except: string): void {
+  for (const index of indexes) {
+    for (const pod of state.pods.values()) {
+      if (pod.index !== index || pod.uid === except || !failsItsIndex(state, pod)) continue;
+      if (state.status.failedIndexes.add(index)) releaseHeld(state, index);
+      break;
+    }
   }
 }
 

@@ -11,8 +11,10 @@ import type { JobState } from './state.ts';
 // replacement) counted as failed, failing its index, then seen Succeeded or without its
 // finalizer. So the counting rules keep a journal of what each observation changed; a later
 // observation of that pod in the run first undoes it, then is counted from the newest state.
-// A decision ends the run: what the sync counted stays counted. A success is never undone
-// (Succeeded is final), so observations that show the pod Succeeded are not journaled.
+// A decision ends the run: what the sync counted stays counted. What an observation of a
+// terminal pod counts is final (the phase never changes again, and a finalizer removed later is
+// the controller acknowledging that count), so those observations are not journaled.
+// Within a run, `failed` may therefore go down; the status a sync writes never does.
 
 /** One change the counting rules made, with what it takes to undo it. */
 export type RunChange =
@@ -58,12 +60,16 @@ export function journal(state: JobState, change: RunChange): void {
   state.run.open?.push(change);
 }
 
-/** Before a newer observation of the pod is folded: undoes what this run's older ones changed. */
-export function revokeRunCount(state: JobState, uid: string): void {
+/**
+ * Before a newer observation of the pod is folded: undoes what this run's older ones changed.
+ * Returns the indexes whose failure it took back (another pod may have failed them too).
+ */
+export function revokeRunCount(state: JobState, uid: string): number[] {
   const changes = state.run.changes.get(uid);
-  if (changes === undefined) return;
+  if (changes === undefined) return [];
   state.run.changes.delete(uid);
   for (let i = changes.length - 1; i >= 0; i--) undo(state, changes[i] as RunChange);
+  return changes.flatMap((c) => (c.kind === 'failedIndex' ? [c.index] : []));
 }
 
 function undo(state: JobState, change: RunChange): void {

@@ -97,4 +97,19 @@ describe('Counting a pod as one sync reads it', () => {
     const done = observed(2, at(2), { index: 0, failureCount: 0, phase: 'Succeeded', deletionTimestamp: at(1), finishedAt: at(2) });
     given(perIndex, terminating, done).when().thenStatus({ succeeded: 1, failed: 0, completedIndexes: '0', failedIndexes: '' });
   });
+
+  it('a Failed pod counted in a run stays counted when the same run then shows it without its finalizer (terminal counts are final)', () => {
+    const replacing = aJob({ completions: 4, parallelism: 1, backoffLimit: 3 });
+    const failed = observed(1, at(5), { phase: 'Failed', exitCode: 1, finishedAt: at(5) });
+    const released = observed(2, at(5), { phase: 'Failed', exitCode: 1, finishedAt: at(5), finalizer: false });
+    given(replacing, failed, released).when().thenStatus({ failed: 1 });
+  });
+
+  it('an index failed by two pods stays failed when the run takes back one of them', () => {
+    const perIndex = aJob({ completionMode: 'Indexed', completions: 1, parallelism: 1, backoffLimit: 0, backoffLimitPerIndex: 1 });
+    const terminating = observed(1, at(0), { index: 0, failureCount: 4, phase: 'Pending', deletionTimestamp: at(0) });
+    const other = podObserved(aPod({ name: 'other', index: 0, failureCount: 1, phase: 'Failed', exitCode: 1 }), at(0));
+    const done = observed(2, at(0), { index: 0, failureCount: 4, phase: 'Succeeded', deletionTimestamp: at(0) });
+    given(perIndex, terminating, other, done).when().thenStatus({ failedIndexes: '0', completedIndexes: '0' });
+  });
 });
