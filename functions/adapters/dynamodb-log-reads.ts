@@ -7,7 +7,8 @@ import { ATTR, keys } from './table-layout.ts';
 
 // Reads of a log whose positions are held by one-entry items and log pages alike (both keyed
 // "e#<first seq>"). Every read is strongly consistent. A page may start before the position a
-// read starts at: the read then also takes the item just before that position.
+// read starts at, so a read first takes the item holding that position (the last one whose key
+// is at or before it), then the items after it.
 
 /** Items per Query before the reader knows how many entries an item holds on this log. */
 const FIRST_QUERY_ITEMS = 16;
@@ -40,26 +41,39 @@ export async function readHead(table: MeteredTable, pk: string): Promise<number>
 export async function readEntries(table: MeteredTable, pk: string, afterSeq: number, limit = Infinity): Promise<LogEntry[]> {
   const from = afterSeq + 1;
   const entries: LogEntry[] = [];
-  let items = 0;
+  // Items read and the entries they held, to size the next Query (pages hold many entries).
+  const seen = { items: 0, entries: 0 };
+  let next = from;
+  if (from > 1) {
+    // The item holding `from`: the one-entry item at it, or a page that started before it. With
+    // none, `from` is beyond the head (positions are contiguous). A point read is this one Query.
+    const holding = await itemAtOrBefore(table, pk, from);
+    if (holding === undefined || itemLastSeq(holding) < from) return [];
+    const held = logItemEntries(holding);
+    entries.push(...held.filter((e) => e.seq >= from));
+    Object.assign(seen, { items: 1, entries: held.length });
+    next = itemLastSeq(holding) + 1;
+  }
   let start: Item | undefined;
-  do {
+  while (entries.length < limit) {
     const output = await table.query({
       KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
       ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
-      ExpressionAttributeValues: { ':pk': str(pk), ':from': str(keys.entry(from)), ':to': str(LAST_KEY) },
+      ExpressionAttributeValues: { ':pk': str(pk), ':from': str(keys.entry(next)), ':to': str(LAST_KEY) },
       ConsistentRead: true,
-      ...(Number.isFinite(limit) ? { Limit: itemsFor(limit - entries.length, items, entries.length) } : {}),
+      ...(Number.isFinite(limit) ? { Limit: itemsFor(limit - entries.length, seen.items, seen.entries) } : {}),
       ...(start ? { ExclusiveStartKey: start } : {}),
     });
     const found = output.Items ?? [];
-    // Nothing starts at `from`: it is inside a page (or beyond the head).
-    if (start === undefined && from > 1 && (found[0] === undefined || readNumber(found[0], ATTR.seq) > from)) {
-      entries.push(...(await entriesOfItemBefore(table, pk, from)));
+    for (const item of found) {
+      const held = logItemEntries(item);
+      entries.push(...held);
+      seen.items += 1;
+      seen.entries += held.length;
     }
-    for (const item of found) entries.push(...logItemEntries(item));
-    items += found.length;
     start = output.LastEvaluatedKey;
-  } while (start !== undefined && entries.length < limit);
+    if (start === undefined) break;
+  }
   return Number.isFinite(limit) ? entries.slice(0, limit) : entries;
 }
 
@@ -70,13 +84,6 @@ export async function hashAt(table: MeteredTable, pk: string, seq: number): Prom
   if (item === undefined || itemLastSeq(item) < seq) return GENESIS_HASH;
   if (itemLastSeq(item) === seq) return itemLastHash(item) ?? GENESIS_HASH;
   return logItemEntries(item).find((e) => e.seq === seq)?.hash ?? GENESIS_HASH;
-}
-
-/** The entries at and after `from` of the item that starts before it (a page straddling it). */
-async function entriesOfItemBefore(table: MeteredTable, pk: string, from: number): Promise<LogEntry[]> {
-  const item = await itemAtOrBefore(table, pk, from - 1);
-  if (item === undefined || itemLastSeq(item) < from) return [];
-  return logItemEntries(item).filter((e) => e.seq >= from);
 }
 
 /** The log item holding the position `seq` if any: the last one starting at or before it. */

@@ -42,7 +42,7 @@ export const ATTR = {
   body: 'b', // S: JSON text, or B: brotli-compressed JSON when `z` is "br"
   encoding: 'z',
   writer: 'w', // nonce of the append call that wrote the item (tells a retry from a duplicate)
-  data: 'd', // JSON text of the summary, command, snapshot or archived pod
+  data: 'd', // JSON text of the summary, command, snapshot or archived pod; a log page's entries (B)
   chunks: 'n',
   publishedAt: 'pa',
   progress: 'pr', // events of a pending outbox item already published

@@ -5,7 +5,7 @@ import type { JobCommand } from '../job/commands.ts';
 import { restoreArchived, restoreSnapshot, takeSnapshot, type JobSnapshot } from '../job/snapshot.ts';
 import { initialState, type FoldConfig, type JobState } from '../job/state.ts';
 import { outboundEvents, type OutboundEvent } from '../contract/outbound.ts';
-import { VersionConflictError, type EventStore, type StreamId } from './event-store.ts';
+import { VersionConflictError, type EventStore, type LogEntry, type StreamId } from './event-store.ts';
 import { commitSteps, stepOutboxItem } from '../outbox/commit-steps.ts';
 import { publishedFromLog } from '../outbox/outbox-page.ts';
 import { pageDecisions } from '../reconcile/page-decisions.ts';
@@ -138,7 +138,7 @@ async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: num
 export async function loadState(
   deps: Pick<ReconcileDeps, 'store' | 'config'>,
   stream: StreamId,
-): Promise<{ state: JobState; head: number; snapshotSeq: number; tail: JobEvent[]; headHash?: string }> {
+): Promise<{ state: JobState; head: number; snapshotSeq: number; tail: JobEvent[]; headHash?: string; lastEntry?: LogEntry }> {
   const snapshot = await deps.store.loadSnapshot(stream);
   const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
   const snapshotSeq = snapshot?.seq ?? 0;
@@ -154,8 +154,9 @@ export async function loadState(
     restoreArchived(state, await deps.store.loadArchivedPods(stream, missing));
   }
   for (const event of tail) evolve(state, event);
-  const headHash = (entries.at(-1) as { hash?: string } | undefined)?.hash;
-  return { state, head: Math.max(head, snapshotSeq), snapshotSeq, tail, ...(headHash === undefined ? {} : { headHash }) };
+  const lastEntry = entries.at(-1);
+  const headHash = lastEntry?.hash;
+  return { state, head: Math.max(head, snapshotSeq), snapshotSeq, tail, ...(headHash === undefined ? {} : { headHash }), ...(lastEntry ? { lastEntry } : {}) };
 }
 
 /** The chain hash of the entry at `head`, for a reconcile that read no new entry (a timer). */

@@ -13,6 +13,11 @@ export interface DecisionRead {
   readonly chainHead?: string;
   readonly foldVersion: string;
   readonly gates: FeatureGates;
+  /**
+   * How many decisions (pages included) the sync at `head` logged, when the log writer logged
+   * them: a writer that finds fewer after `head` knows a crash cut the sync short.
+   */
+  readonly decisions?: number;
 }
 
 export function decisionRead(head: number, chainHead: string | undefined, config: FoldConfig): DecisionRead {

@@ -23,6 +23,9 @@ export function evolve(state: JobState, event: JobEvent): JobState {
   state.position = event.seq ?? state.position + 1;
   enterRun(state, event);
   if (state.finishedAt !== undefined && isObservation(event)) state.observedAfterFinish += 1;
+  if ('observedAt' in event && (state.newestObservedAt === undefined || event.observedAt > state.newestObservedAt)) {
+    state.newestObservedAt = event.observedAt;
+  }
   switch (event.type) {
     case 'PodObserved':
       observePod(state, event);

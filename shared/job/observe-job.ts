@@ -25,6 +25,7 @@ export function observeJob(state: JobState, event: JobObserved): void {
   if (isStaleObservation(state.jobOrder, event.sequence)) return;
   if (event.sequence !== undefined) state.jobOrder = event.sequence;
   state.jobEventId = event.eventId;
+  state.jobObservedAt = event.observedAt;
   const job = event.job;
   // A Job whose creation was refused has an identity but no spec yet: its next valid spec is
   // its first.

@@ -118,8 +118,12 @@ export interface JobState {
   jobOrder: ObjectSequence | undefined;
   /** eventId of the last Job observation folded (not stale): the log writer drops it re-sent. */
   jobEventId?: string;
+  /** observedAt of that Job observation. */
+  jobObservedAt?: string;
   /** observedAt of the newest Tick folded: the log writer drops a Tick at or before it. */
   lastTickAt?: string;
+  /** observedAt of the newest observation folded (Ticks included): the log writer's dedupe. */
+  newestObservedAt?: string;
   /**
    * What a JobSet reads of this Job's status (child-status-version.ts), and how many times it
    * changed: a status that comes back to an earlier value is news again for the JobSet.

@@ -20,6 +20,12 @@ export interface PlannedEntry {
   readonly inline: readonly OutboundEvent[];
   /** The entry's commands are derived from the log by the publisher (termination pages). */
   readonly fromLog: boolean;
+  /**
+   * Commit it in the same step as the next entry: the log writer keeps the observation that
+   * ends a run with its sync's first decision, so a log that ends with an observation is a
+   * log whose last sync decided nothing (write/load-for-write.ts).
+   */
+  readonly withNext?: boolean;
 }
 
 export interface CommitStep {
@@ -40,6 +46,7 @@ export function commitSteps(
   head: number, planned: readonly PlannedEntry[], stepBytes = STEP_BYTES, paged?: { readonly recordedAt: string },
 ): CommitStep[] {
   const maxEntries = paged ? Number.POSITIVE_INFINITY : MAX_COMMIT_ENTRIES;
+  const sizeOf = (entry: NewEntry) => (paged ? pagedEntryBytes(entry, paged.recordedAt) : jsonBytes(entry.body));
   const steps: CommitStep[] = [];
   let step: { entries: NewEntry[]; inline: OutboundEvent[]; fromLog: boolean; bytes: number; inlineBytes: number } | undefined;
   let seq = head;
@@ -47,13 +54,17 @@ export function commitSteps(
     if (step) steps.push({ entries: step.entries, inline: step.inline, fromSeq: seq - step.entries.length + 1, toSeq: seq, fromLog: step.fromLog });
     step = undefined;
   };
-  for (const { entry, inline, fromLog } of planned) {
-    const bytes = paged ? pagedEntryBytes(entry, paged.recordedAt) : jsonBytes(entry.body);
+  planned.forEach(({ entry, inline, fromLog }, i) => {
+    const bytes = sizeOf(entry);
     const inlineBytes = inline.length === 0 ? 0 : jsonBytes(inline);
-    const full = step !== undefined && (
-      step.entries.length >= maxEntries ||
-      step.bytes + bytes > stepBytes ||
-      (inlineBytes > 0 && step.inlineBytes + inlineBytes > MAX_COMMAND_DETAIL_BYTES - 4096));
+    // An entry kept with the one after it is measured with it, so the pair never splits.
+    const next = planned[i - 1]?.withNext ? undefined : planned[i]?.withNext ? planned[i + 1] : undefined;
+    const pairBytes = next ? sizeOf(next.entry) : 0;
+    const pairInline = next && next.inline.length > 0 ? jsonBytes(next.inline) : 0;
+    const full = step !== undefined && !planned[i - 1]?.withNext && (
+      step.entries.length + (next ? 1 : 0) >= maxEntries ||
+      step.bytes + bytes + pairBytes > stepBytes ||
+      (inlineBytes + pairInline > 0 && step.inlineBytes + inlineBytes + pairInline > MAX_COMMAND_DETAIL_BYTES - 4096));
     if (full) close();
     step ??= { entries: [], inline: [], fromLog: false, bytes: 0, inlineBytes: 0 };
     step.entries.push(entry);
@@ -62,7 +73,7 @@ export function commitSteps(
     step.bytes += bytes;
     step.inlineBytes += inlineBytes;
     seq += 1;
-  }
+  });
   close();
   return steps;
 }

@@ -40,13 +40,10 @@ export interface DecideOptions {
    */
   readonly keep?: (state: JobState, observation: Observation) => boolean;
   /**
-   * The newest entry already in the log: its time, and whether it is an observation. The fold
-   * first decides there, before the first observation it logs, unless that observation
-   * continues the run the log ends with: a log whose last sync was cut short (a crash between
-   * commit steps) is finished before anything new. On a complete log this decides nothing
-   * (decide is at a fixed point after its own decisions).
+   * A sync the log holds only part of (a crash between commit steps): the fold first decides
+   * again at its time, before anything new, so the rest of it is logged.
    */
-  readonly catchUp?: { readonly at: string; readonly afterObservation: boolean };
+  readonly catchUpAt?: string;
   /** Termination page size (page-decisions.ts), smaller in tests of many pages. */
   readonly pageBytes?: number;
 }
@@ -73,20 +70,11 @@ export function decideAtEachPosition(state: JobState, observations: readonly Obs
     for (const decision of decisions) log(decision);
     return { afterSeq, at, decisions, commands, wakeAt };
   };
-  const { keep, catchUp } = options;
-  let catchUpPending = catchUp !== undefined;
-  const catchUpNow = () => {
-    if (!catchUpPending || catchUp === undefined) return;
-    catchUpPending = false;
-    const caughtUp = sync(catchUp.at);
-    if (caughtUp.decisions.length > 0) syncs.push(caughtUp);
-  };
+  const { keep, catchUpAt } = options;
+  if (catchUpAt !== undefined) syncs.push(sync(catchUpAt));
   let loggedInRun = false;
   observations.forEach((observation, i) => {
-    const continuesRun = catchUp?.afterObservation === true && observation.observedAt === catchUp.at;
-    if (!continuesRun) catchUpNow();
     if (keep === undefined || keep(state, observation)) {
-      if (continuesRun) catchUpPending = false;
       log(observation);
       loggedInRun = true;
     } else {
@@ -97,10 +85,6 @@ export function decideAtEachPosition(state: JobState, observations: readonly Obs
     if (loggedInRun) syncs.push(sync(observation.observedAt));
     loggedInRun = false;
   });
-  if (catchUpPending && catchUp !== undefined) {
-    catchUpPending = false;
-    syncs.push(sync(catchUp.at));
-  }
   return { entries, syncs, wakeAt: syncs.at(-1)?.wakeAt, dropped };
 }
 

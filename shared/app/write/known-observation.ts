@@ -1,6 +1,7 @@
 import type { Observation } from '../../job/events.ts';
 import { podFacts } from '../../job/pod-facts.ts';
 import { mergeFacts } from '../../job/pod-record.ts';
+import { stableHash } from '../../job/stable-hash.ts';
 import type { JobState } from '../../job/state.ts';
 import { isStaleObservation } from '../../k8s/object-sequence.ts';
 
@@ -11,15 +12,15 @@ import { isStaleObservation } from '../../k8s/object-sequence.ts';
 /** Why an observation is not logged. */
 export type KnownReason =
   | 'same-event' // its eventId is the last one the fold took for that object
-  | 'stale' // the forwarder's stamp says it is not newer than what the fold took
-  | 'unchanged' // unstamped, and it adds nothing to the pod the fold knows (a replay)
+  | 'stale' // the forwarder's stamp (unstamped Job: its time) says it is older than what the fold took
+  | 'unchanged' // unstamped, no newer than what the fold saw, and changes nothing (a replay)
   | 'already-gone' // a deletion of a pod (or Job) the fold already saw deleted
   | 'old-tick'; // a Tick at or before the newest Tick folded
 
 /**
  * Whether the fold already holds `observation` (and why), or undefined when it is news.
- * Logged as before, changing nothing: an unstamped older version that still differs from what
- * the fold knows (the fold's merge rules keep it from moving the pod backwards).
+ * Logged as before, changing nothing: an unstamped older pod version that still differs from
+ * what the fold knows (the fold's merge rules keep it from moving the pod backwards).
  */
 export function knownObservation(state: JobState, observation: Observation): KnownReason | undefined {
   switch (observation.type) {
@@ -28,15 +29,27 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       if (!known) return undefined;
       if (known.lastEventId === observation.eventId) return 'same-event';
       if (isStaleObservation(known.order, observation.sequence)) return 'stale';
+      // Unstamped (older forwarders): a replay is no newer than the newest observation folded
+      // and changes nothing. A new version that changes nothing is still logged: upstream
+      // syncs on it (a pod update with a new resourceVersion), at its time.
       if (observation.sequence !== undefined) return undefined;
+      if (state.newestObservedAt === undefined || observation.observedAt > state.newestObservedAt) return undefined;
       const facts = podFacts(observation.pod, state.settings?.sidecarNames ?? new Set());
       return mergeFacts(known, facts) === undefined ? 'unchanged' : undefined;
     }
     case 'PodDeleted':
       return state.pods.get(observation.uid)?.gone ? 'already-gone' : undefined;
-    case 'JobObserved':
+    case 'JobObserved': {
       if (state.jobEventId === observation.eventId) return 'same-event';
-      return isStaleObservation(state.jobOrder, observation.sequence) ? 'stale' : undefined;
+      if (isStaleObservation(state.jobOrder, observation.sequence)) return 'stale';
+      if (observation.sequence !== undefined || state.jobObservedAt === undefined) return undefined;
+      // Unstamped: observed before the Job observation the fold took, it is older (a watch
+      // delivers an object's versions in order); at or before the newest observation with the
+      // spec the fold holds (and no refused update to withdraw), it is a replay.
+      if (observation.observedAt < state.jobObservedAt) return 'stale';
+      const replay = state.refusedUpdate === undefined && stableHash(observation.job.spec) === stableHash(state.spec);
+      return replay && observation.observedAt <= (state.newestObservedAt ?? '') ? 'unchanged' : undefined;
+    }
     case 'JobDeleted':
       return state.deleted ? 'already-gone' : undefined;
     case 'Tick':

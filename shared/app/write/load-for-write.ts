@@ -1,8 +1,8 @@
 import type { Observation } from '../../job/events.ts';
-import type { JobEvent } from '../../job/evolve.ts';
+import type { DecisionRead } from '../../audit/decision-read.ts';
 import type { FoldConfig } from '../../job/state.ts';
 import { restoreArchived } from '../../job/snapshot.ts';
-import type { EventStore, StreamId } from '../event-store.ts';
+import type { EventStore, LogEntry, StreamId } from '../event-store.ts';
 import type { PodArchive } from '../pod-archive.ts';
 import { loadState } from '../reconcile.ts';
 import type { CachedState, StateCache } from './state-cache.ts';
@@ -37,12 +37,10 @@ export async function loadForWrite(deps: LoadDeps, stream: StreamId, observation
 }
 
 async function loadFromStore(deps: LoadDeps, stream: StreamId): Promise<CachedState> {
-  const { state, head, snapshotSeq, tail, headHash: tailHash } = await loadState(deps, stream);
+  const { state, head, snapshotSeq, headHash: tailHash, lastEntry } = await loadState(deps, stream);
   // Nothing after the snapshot: the chain hash at the head is the snapshot position's entry's.
   const headHash = tailHash ?? (head > 0 ? await hashAt(deps.store, stream, head) : undefined);
-  const lastEvent = tail.at(-1);
-  const last = lastEvent && lastEntryOf(lastEvent);
-  return { state, head, headHash, snapshotSeq, last, partial: snapshotSeq > 0 };
+  return { state, head, headHash, snapshotSeq, catchUpAt: lastEntry && cutShort(lastEntry, head), partial: snapshotSeq > 0 };
 }
 
 function podUid(observation: Observation): string[] {
@@ -51,9 +49,18 @@ function podUid(observation: Observation): string[] {
   return [];
 }
 
-/** What the catch-up sync needs of the log's newest entry. */
-export function lastEntryOf(event: JobEvent): { at: string; afterObservation: boolean } {
-  return 'at' in event ? { at: event.at, afterObservation: false } : { at: event.observedAt, afterObservation: true };
+/**
+ * The time of the log's last sync when a crash cut it short, else undefined. The writer records
+ * in each decision how many decisions its sync logged (`read.decisions`), and commits the
+ * observation that ends a run in the same step as its sync's first decision. So a log that ends
+ * with an observation, or with a decision whose sync logged all of its decisions after
+ * `read.head`, is complete; one that ends part-way through a sync is not. Entries of earlier
+ * writers (no `read.decisions`) count as complete.
+ */
+export function cutShort(last: LogEntry, head: number): string | undefined {
+  const read = (last.body as { read?: DecisionRead } | null)?.read;
+  if (read?.decisions === undefined) return undefined;
+  return head - read.head < read.decisions ? last.observedAt : undefined;
 }
 
 async function hashAt(store: EventStore, stream: StreamId, seq: number): Promise<string | undefined> {

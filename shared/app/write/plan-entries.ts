@@ -48,7 +48,8 @@ export function planEntries(state: JobState, decided: DecidedBatch, start: LogHe
       entry = observationEntry(event as Observation);
     } else {
       const chainHead = chained ? hashAt.get(sync.afterSeq) : undefined;
-      entry = withRead(decisionEntry(event as Decision), decisionRead(sync.afterSeq, chainHead, state.config));
+      const read = { ...decisionRead(sync.afterSeq, chainHead, state.config), decisions: sync.decisions.length };
+      entry = withRead(decisionEntry(event as Decision), read);
       if (seq === sync.afterSeq + 1) {
         const commands = sync.commands.filter((c) => c.type !== 'TerminatePod');
         inline = outboundEvents(state.identity, managedBy, sync.decisions, commands);
@@ -58,7 +59,9 @@ export function planEntries(state: JobState, decided: DecidedBatch, start: LogHe
       prev = entryHash(prev, { ...entry, seq, recordedAt });
       hashAt.set(seq, prev);
     }
-    return { entry, inline, fromLog: sync !== undefined && publishedFromLog(event as Decision) };
+    // The observation that ends a run goes in the same commit step as its sync's first decision.
+    const withNext = sync === undefined && syncOf.get(seq + 1)?.afterSeq === seq;
+    return { entry, inline, fromLog: sync !== undefined && publishedFromLog(event as Decision), ...(withNext ? { withNext } : {}) };
   });
   return { planned, lastHash: chained && planned.length > 0 ? prev : start.hash };
 }

@@ -8,8 +8,8 @@ export interface CachedState {
   readonly headHash: string | undefined;
   /** Position of the newest snapshot stored, for the snapshot cadence. */
   readonly snapshotSeq: number;
-  /** The entry at `head`: its time, and whether it is an observation (the catch-up sync of decide-at-each-position). */
-  readonly last: { readonly at: string; readonly afterObservation: boolean } | undefined;
+  /** The time of a sync the log holds only part of (a crash cut it short), to finish first. */
+  readonly catchUpAt: string | undefined;
   /** Restored from a snapshot: settled pods may be archived, not in `state.pods`. */
   readonly partial: boolean;
 }

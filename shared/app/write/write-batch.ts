@@ -11,7 +11,7 @@ import { isDeterministicFailure } from '../stall.ts';
 import { streamKey } from '../stream-key.ts';
 import { childJobStatusEntry } from '../child-job-status.ts';
 import { keepNews, type KnownReason } from './known-observation.ts';
-import { lastEntryOf, loadForWrite } from './load-for-write.ts';
+import { loadForWrite } from './load-for-write.ts';
 import { planEntries } from './plan-entries.ts';
 import { commitPlanned, LogShiftedError } from './commit-planned.ts';
 import type { StateCache } from './state-cache.ts';
@@ -42,8 +42,9 @@ export interface WriteOutcome extends ReconcileOutcome {
 /**
  * The single writer of a Job's log, for one batch of its observations in arrival order:
  *  1. load the state (warm from the cache, or snapshot + tail) and the archived pods named;
- *  2. drop what the fold already holds (known-observation.ts), append the rest and decide at
- *     each log position (decide-at-each-position.ts), finishing a sync a crash cut short;
+ *  2. finish a sync a crash cut short (load-for-write.ts `cutShort`), drop what the fold
+ *     already holds (known-observation.ts), append the rest and decide at each log position
+ *     (decide-at-each-position.ts);
  *  3. commit observations, decisions, outbox items and summary (and a snapshot when due) in
  *     conditioned steps on the head (commit-planned.ts);
  *  4. on VersionConflictError (another writer, a stale cache) reload and redo: what the other
@@ -74,7 +75,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
   const dropped = new Map<KnownReason | 'in-batch', number>();
   const decided = decideAtEachPosition(state, observations, {
     keep: keepNews(dropped),
-    catchUp: loaded.last,
+    catchUpAt: loaded.catchUpAt,
     pageBytes: deps.limits?.pageBytes,
   });
   const droppedCounts = Object.fromEntries(dropped);
@@ -84,20 +85,19 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
       const now = deps.clock();
       await deps.store.commit(stream, { expectedHead: head, recordedAt: now, entries: [], outbox: [], summary: jobSummary(state, now) });
     }
-    deps.cache?.put(streamKey(stream), loaded);
+    deps.cache?.put(streamKey(stream), { ...loaded, catchUpAt: undefined });
     return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts };
   }
   const now = deps.clock();
   const plan = planEntries(state, decided, { head, hash: loaded.headHash }, now);
   const committed = await commitPlanned(deps, stream, state, loaded, plan, now);
   const newHead = state.position;
-  const lastEntry = decided.entries.at(-1);
   deps.cache?.put(streamKey(stream), {
     state: committed.state,
     head: newHead,
     headHash: plan.lastHash,
     snapshotSeq: committed.snapshotSeq,
-    last: lastEntry && lastEntryOf(lastEntry),
+    catchUpAt: undefined,
     partial: loaded.partial,
   });
   const child = childJobStatusEntry(state, now);

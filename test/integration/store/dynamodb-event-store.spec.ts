@@ -158,8 +158,8 @@ describe('DynamoDB store log pages', () => {
 
   it('splits entries that compress past one item into several pages of one transaction', async () => {
     const stream = aStream();
-    // ~800 KB of bodies that barely compress: at least three pages of at most 350 KB.
-    const entries = [0, 1, 2, 3].map((i) => anEntry(`big-${i}`, { text: noise(200_000, i + 1) }));
+    // 1 MB of bodies that barely compress (~750 KB, over twice a page's 350 KB): at least three pages.
+    const entries = [0, 1, 2, 3].map((i) => anEntry(`big-${i}`, { text: noise(250_000, i + 1) }));
 
     await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries, outbox: [], pageEntries: true });
 
@@ -167,6 +167,16 @@ describe('DynamoDB store log pages', () => {
     const pages = await pageItemsOf(stream);
     expect(pages.length).toBeGreaterThanOrEqual(3);
     expect(pages.flatMap(([first, last]) => Array.from({ length: (last ?? 0) - (first ?? 0) + 1 }, (_, i) => (first ?? 0) + i))).toEqual([1, 2, 3, 4]);
+  });
+
+  it('moves a stale claim off a position a page took, inside a one-entry commit', async () => {
+    const stream = aStream();
+    await claimByHand(stream, 'd1', 1);
+    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: [anEntry('p1'), anEntry('p2')], outbox: [], pageEntries: true });
+
+    const result = await store.commit(stream, { expectedHead: 2, recordedAt: at(1), entries: [anEntry('d1')], outbox: [] });
+
+    expect(result.appended.map((e) => [e.seq, e.eventId])).toEqual([[3, 'd1']]);
   });
 
   it('moves a crashed append\'s claim off a position a page took', async () => {

@@ -11,13 +11,16 @@ import { writeBatch } from '../../../shared/app/write/write-batch.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { batchesOfRuns } from '../../../shared/reconcile/decide-at-each-position.ts';
-import { T0 } from '../../support/builders.ts';
+import { historyArb, jobArb } from '../job/arbitraries.ts';
+import { jobObserved, T0 } from '../../support/builders.ts';
 import { NoMarkersStore, statusOf, writeDeps } from '../../unit/writer/write-support.ts';
 
 // The single writer over the conformance corpus: every Job scenario written through writeBatch
 // (the store, the dedupe against the fold, the catch-up sync, the warm cache or none) in batches
 // of random sizes, with random batches delivered twice (Kinesis retries), ends with the status
-// and the commands the conformance player gives, and never hands the store an event twice.
+// and the commands the conformance player gives, and never hands the store an event twice; so
+// do generated histories (stamped as a current forwarder sends them): the same log, commands
+// and status as writing the whole history in one batch.
 
 function corpus(): JobScenario[] {
   return ['k8s-job', 'seed-stories'].flatMap((dir) =>
@@ -63,3 +66,56 @@ describe('the single writer over the conformance corpus', () => {
     );
   });
 });
+
+describe('the single writer over generated histories', () => {
+  it('logs and commands the same whatever the batches, redeliveries and warm states', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        jobArb.chain((job) => fc.tuple(fc.constant(job), historyArb(job))),
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.boolean(), { maxLength: 8 }),
+        fc.boolean(),
+        async ([job, history], sizes, redeliver, warm) => {
+          // As a current forwarder sends them: distinct versions under distinct eventIds (its
+          // uid/resourceVersion; the generator's ids name only the phase and time), each stamped
+          // with its order among its object's observations.
+          const observations = stampedAsForwarded([jobObserved(job, T0), ...history.flatMap((b) => b.events)] as Observation[]);
+          const generated: StreamId = { ...stream, clusterId: observations[0]!.clusterId, uid: job.metadata.uid ?? 'job' };
+          const whole = new NoMarkersStore();
+          const reference = await writeBatch(writeDeps(whole), generated, observations);
+          const store = new NoMarkersStore();
+          const deps = writeDeps(store, { cache: warm ? new StateCache() : undefined });
+          const commands = [];
+          for (const [i, batch] of batchesOfRuns(observations, sizes).entries()) {
+            commands.push(...(await writeBatch(deps, generated, batch)).commands);
+            if (redeliver[i]) commands.push(...(await writeBatch(deps, generated, batch)).commands);
+          }
+          expect(commands).toEqual(reference.commands);
+          expect(await logged(store, generated)).toEqual(await logged(whole, generated));
+          expect(await statusOf(store, generated)).toEqual(await statusOf(whole, generated));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
+/** A log as compared across runs: what each entry says, not when it was recorded or what it read. */
+async function logged(store: NoMarkersStore, at: StreamId) {
+  return (await store.read(at)).entries.map(({ seq, eventId, type, observedAt, body }) => {
+    const { read: _read, ...rest } = body as Record<string, unknown>;
+    return { seq, eventId, type, observedAt, body: rest };
+  });
+}
+
+function stampedAsForwarded(observations: readonly Observation[]): Observation[] {
+  const counts = new Map<string, number>();
+  return observations.map((o, i) => {
+    const uid = o.type === 'PodObserved' ? o.pod.metadata.uid : o.type === 'JobObserved' ? 'job' : undefined;
+    const eventId = `${o.eventId}#${i}`;
+    if (uid === undefined) return { ...o, eventId };
+    const seq = (counts.get(uid) ?? 0) + 1;
+    counts.set(uid, seq);
+    return { ...o, eventId, sequence: { epoch: 1, seq } };
+  });
+}
