@@ -1,6 +1,7 @@
 import { BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
 import { summaryItem } from '../functions/adapters/dynamodb-projection.ts';
 import { entryItem } from '../functions/adapters/item-codec.ts';
+import { pageItems } from '../functions/adapters/log-page-codec.ts';
 import type { Item } from '../functions/adapters/metered-table.ts';
 import { keys } from '../functions/adapters/table-layout.ts';
 import { whatIfCommand } from '../cli/whatif-command.ts';
@@ -82,7 +83,9 @@ export async function seedWhatIfFleet(stack: LocalStack, jobs: number): Promise<
   for (let i = 0; i < jobs; i++) {
     const { stream, entries, summary } = recordedJob(i);
     const pk = keys.stream(stream);
-    entries.forEach((entry, at) => items.push(entryItem(pk, entry, at + 1, iso(200), 'bench')));
+    // Every other Job as the single writer stores it (compressed log pages), the rest one item per entry.
+    if (i % 2 === 1) items.push(...pageItems(pk, entries.map((entry, at) => ({ ...entry, seq: at + 1, recordedAt: iso(200) }))));
+    else entries.forEach((entry, at) => items.push(entryItem(pk, entry, at + 1, iso(200), 'bench')));
     if (summary) items.push(summaryItem(stream, summary));
   }
   let next = 0;

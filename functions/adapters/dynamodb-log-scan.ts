@@ -1,5 +1,6 @@
 import type { JobSummary, LogEntry } from '../../shared/app/event-store.ts';
-import { entryFromItem, readJson, str } from './item-codec.ts';
+import { readJson, str } from './item-codec.ts';
+import { logItemEntries } from './log-page-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 
@@ -7,9 +8,9 @@ import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 // log. DynamoDB returns a segment's items one stream after another (an item collection is
 // stored together, sorted by sort key), so a stream is complete when the next one starts. Each
 // call stops at a stream boundary: its position is the key of the last item of the last whole
-// stream, and the next call starts right after it. Only entries and summaries are returned
-// (FilterExpression); a stream's entries are in seq order, its summary comes last ("summary"
-// sorts after "e#…").
+// stream, and the next call starts right after it. Only log items (an entry, or a compressed
+// page of entries, both under "e#<seq>") and summaries are returned (FilterExpression); a
+// stream's log items are in seq order, its summary comes last ("summary" sorts after "e#…").
 
 /** One stream's log and summary, as the scan found them. */
 export interface ScannedLog {
@@ -67,9 +68,9 @@ export async function scanLogs(table: MeteredTable, query: LogScanQuery): Promis
       }
       open.lastKey = { [ATTR.pk]: item[ATTR.pk] as Item[string], [ATTR.sk]: item[ATTR.sk] as Item[string] };
       const type = item[ATTR.type]?.S;
-      if (type === ITEM_TYPE.entry) open.entries.push(entryFromItem(item));
+      if (type === ITEM_TYPE.entry || type === ITEM_TYPE.page) open.entries.push(...logItemEntries(item));
       else if (type === ITEM_TYPE.summary) open.summary = readJson(item, ATTR.data) as JobSummary;
-      else throw new Error(`scan found an item of type ${type} under ${pk}: this reader knows entries and summaries only`);
+      else throw new Error(`scan found an item of type ${type} under ${pk}: this reader knows entries, log pages and summaries only`);
     }
     start = output.LastEvaluatedKey;
   } while (start !== undefined);
