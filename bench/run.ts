@@ -146,11 +146,25 @@ const figures = {
   succeeded: final.succeeded,
   failed: final.failed,
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-  ...(args.includes('--no-e2e') ? {} : await runE2eBench()),
-  ...(args.includes('--no-service') ? {} : servicePath(numberArg('--service-pods') ?? 10_000)),
-  ...(args.includes('--no-fleet') ? {} : await runFleetListBench()),
-  ...(args.includes('--no-whatif') ? {} : await runWhatIfFleetBench(whatIfJobs)),
+  ...(args.includes('--no-e2e') ? {} : await part('e2e', () => runE2eBench())),
+  ...(args.includes('--no-service') ? {} : await part('service', async () => servicePath(numberArg('--service-pods') ?? 10_000))),
+  ...(args.includes('--no-fleet') ? {} : await part('fleet', () => runFleetListBench())),
+  ...(args.includes('--no-whatif') ? {} : await part('whatif', () => runWhatIfFleetBench(whatIfJobs))),
 };
+const failedParts = Object.keys(figures).filter((key) => key.endsWith('Error'));
+
+/**
+ * One part's figures; a part that fails gives `<part>Error` instead (and the run exits 1), so
+ * the other parts' figures of a long run are still printed.
+ */
+async function part(name: string, run: () => Promise<object>): Promise<object> {
+  try {
+    return await run();
+  } catch (error) {
+    console.error(`bench: the ${name} part failed: ${error instanceof Error ? error.message : String(error)}`);
+    return { [`${name}Error`]: error instanceof Error ? error.message : String(error) };
+  }
+}
 
 function round(n: number, digits = 1): number {
   const f = 10 ** digits;
@@ -160,8 +174,9 @@ function round(n: number, digits = 1): number {
 if (json) console.log(JSON.stringify(figures));
 else {
   console.log('jobfold bench: synthetic Indexed Job');
-  for (const [k, v] of Object.entries(figures)) console.log(`  ${k.padEnd(24)} ${Array.isArray(v) ? v.join(', ') : v}`);
+  for (const [k, v] of Object.entries(figures)) console.log(`  ${k.padEnd(24)} ${typeof v === 'object' && !Array.isArray(v) ? JSON.stringify(v) : Array.isArray(v) ? v.join(', ') : v}`);
 }
+if (failedParts.length > 0) process.exitCode = 1;
 
 function numberArg(name: string): number | undefined {
   const at = args.indexOf(name);
