@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import { startLocalStack, type LocalStack } from '../local/local-stack.ts';
+import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import type { LocalStack } from '../local/local-stack.ts';
 import { TraceRecorder, type JobRef, type PodRef, type RecordedEntry } from '../local/sample/trace-recorder.ts';
+import { phase, watched } from './bench-progress.ts';
+import { openBenchStack, putAll, round } from './bench-stack.ts';
 
 // End-to-end figures through the local stack as `npm start` runs it (local/local-stack.ts): real
 // HTTP PutEvents with the SDK, the ingest queue, DynamoDB Local, reconcile, the outbox and publish.
@@ -37,14 +39,8 @@ export interface E2eFigures {
 
 export async function runE2eBench(options: E2eOptions = {}): Promise<E2eFigures> {
   const { jobs = 20, podsPerJob = 10, latencyJobs = 60 } = options;
-  const stack = await startLocalStack({
-    port: 0,
-    tableName: `bench-${Date.now()}`,
-    ...(options.dynamoDbEndpoint ? { dynamoDbEndpoint: options.dynamoDbEndpoint } : {}),
-  });
-  const client = new EventBridgeClient({
-    endpoint: stack.eventsUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-  });
+  const bench = await openBenchStack('e2e', options.dynamoDbEndpoint);
+  const { stack, client } = bench;
   try {
     // 1. Throughput and write units.
     const trace = new TraceRecorder(new Date().toISOString(), 'b001');
@@ -56,8 +52,14 @@ export async function runE2eBench(options: E2eOptions = {}): Promise<E2eFigures>
     const podEvents = trace.entries.filter((e) => e.DetailType.startsWith('Pod')).length;
     const before = stack.capacity();
     const start = performance.now();
-    await putAll(client, trace.entries, 4);
-    await stack.whenQuiet(0);
+    const put = phase('small Jobs: put', trace.entries.length);
+    let sent = 0;
+    await putAll(client, trace.entries, 4, (n) => put.update((sent += n)));
+    put.end();
+    let published = 0;
+    const unsubscribe = stack.bus.subscribe(() => void published++);
+    await watched('small Jobs: settling; events on the bus (put and published)', trace.entries.length, () => published, stack.whenQuiet(0));
+    unsubscribe();
     const seconds = (performance.now() - start) / 1000;
     const after = stack.capacity();
 
@@ -68,7 +70,8 @@ export async function runE2eBench(options: E2eOptions = {}): Promise<E2eFigures>
       const [leader] = [0, 1].map((i) => setup.runPod(job, 1, i));
       return { job, leader: leader! };
     });
-    await putAll(client, setup.entries, 4);
+    let setUp = 0;
+    await watched('latency Jobs: set up', setup.entries.length, () => setUp, putAll(client, setup.entries, 4, (n) => void (setUp += n)));
     await stack.whenQuiet(0);
     const latencies = await measureLatencies(stack, client, setup, leaders);
     return {
@@ -82,8 +85,7 @@ export async function runE2eBench(options: E2eOptions = {}): Promise<E2eFigures>
       wcuCommitPerPodEvent: round((after.transactionalWriteUnits - before.transactionalWriteUnits) / podEvents),
     };
   } finally {
-    client.destroy();
-    await stack.stop();
+    await bench.stop();
   }
 }
 
@@ -93,7 +95,9 @@ async function measureLatencies(
   leaders: ReadonlyArray<{ job: JobRef; leader: PodRef }>,
 ): Promise<number[]> {
   const latencies: number[] = [];
+  const shown = phase('latency: leaders succeeded one at a time', leaders.length);
   for (const { job, leader } of leaders) {
+    shown.update(latencies.length);
     const index = setup.entries.length;
     setup.exitPod(leader, 3, 0);
     const tippingEventId = eventIdOf(setup.entries[index]);
@@ -113,6 +117,7 @@ async function measureLatencies(
     clearTimeout(timer);
     if (at !== undefined && accepted !== undefined) latencies.push(at - accepted);
   }
+  shown.end();
   return latencies;
 }
 
@@ -125,27 +130,10 @@ function indexedSpec(completions: number, more: Record<string, unknown>): Record
   return { completions, parallelism: completions, completionMode: 'Indexed', backoffLimit: 6, ...more };
 }
 
-/** Puts entries in calls of 10, `concurrency` calls at a time; throws on any failed entry. */
-async function putAll(client: EventBridgeClient, entries: readonly RecordedEntry[], concurrency: number): Promise<void> {
-  const calls: PutEventsRequestEntry[][] = [];
-  for (let i = 0; i < entries.length; i += 10) {
-    calls.push(entries.slice(i, i + 10).map(({ Source, DetailType, Detail }) => ({ Source, DetailType, Detail })));
-  }
-  const worker = async () => {
-    for (let call = calls.shift(); call; call = calls.shift()) {
-      const output = await client.send(new PutEventsCommand({ Entries: call }));
-      if ((output.FailedEntryCount ?? 0) > 0) throw new Error(`PutEvents failed: ${JSON.stringify(output.Entries)}`);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-}
-
 function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0 ? Number.NaN : (sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] as number);
 }
-
-const round = (n: number): number => Math.round(n * 100) / 100;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const figures = await runE2eBench();

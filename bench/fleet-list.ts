@@ -2,6 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { summaryItem } from '../functions/adapters/dynamodb-projection.ts';
 import { MeteredTable } from '../functions/adapters/metered-table.ts';
 import type { JobSummary, StreamId, SummaryCondition } from '../shared/app/event-store.ts';
+import { phase } from './bench-progress.ts';
 
 // A fleet of Jobs for the fleet list at scale: `jobs` summaries over `clusters` clusters, five
 // namespaces each, in a few conditions, written straight through the store's summary items
@@ -53,7 +54,9 @@ export function fleetSummary(i: number, shape: FleetShape): JobSummary {
 }
 
 /** Writes the fleet's summaries into `tableName`, 25 items a batch, `concurrency` batches at a time. */
-export async function writeFleet(client: DynamoDBClient, tableName: string, shape: FleetShape, concurrency = 16): Promise<JobSummary[]> {
+export async function writeFleet(
+  client: DynamoDBClient, tableName: string, shape: FleetShape, concurrency = 16, onWritten: (count: number) => void = () => {},
+): Promise<JobSummary[]> {
   const table = new MeteredTable(client, tableName, { returnConsumedCapacity: 'NONE' });
   const summaries = Array.from({ length: shape.jobs }, (_, i) => fleetSummary(i, shape));
   const items = summaries.map((s) => {
@@ -64,7 +67,10 @@ export async function writeFleet(client: DynamoDBClient, tableName: string, shap
   const batches: (typeof items)[] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   const worker = async () => {
-    for (let batch = batches.shift(); batch; batch = batches.shift()) await table.batchPut(batch);
+    for (let batch = batches.shift(); batch; batch = batches.shift()) {
+      await table.batchPut(batch);
+      onWritten(batch.length);
+    }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   return summaries;
@@ -79,6 +85,9 @@ export interface FleetListFigures {
   /** Paging through one cluster's Jobs (`?cluster=`). */
   readonly fleetListOneClusterSeconds: number;
   readonly fleetListComplete: boolean;
+  /** One GET /v1/fleet: the console's exact counts by state and reason over every Job, and a page of 50. */
+  readonly fleetOverviewSeconds: number;
+  readonly fleetOverviewComplete: boolean;
 }
 
 /** Writes the fleet into a fresh local stack and times paging through `GET /v1/jobs`. */
@@ -88,7 +97,10 @@ export async function runFleetListBench(shape: FleetShape = { jobs: 10_000, clus
   const stack = await startLocalStack({ port: 0, tableName: `bench-fleet-${Date.now()}` });
   try {
     const client = createLocalClient(stack.dynamoDbEndpoint);
-    const fleet = await writeFleet(client, stack.tableName, shape);
+    const writing = phase('fleet: summaries written', shape.jobs);
+    let written = 0;
+    const fleet = await writeFleet(client, stack.tableName, shape, 16, (n) => writing.update((written += n)));
+    writing.end();
     client.destroy();
     const pageThrough = async (query: string): Promise<{ uids: string[]; pages: number; seconds: number }> => {
       const uids: string[] = [];
@@ -107,6 +119,9 @@ export async function runFleetListBench(shape: FleetShape = { jobs: 10_000, clus
     };
     const all = await pageThrough('');
     const one = await pageThrough('&cluster=cluster-00');
+    const overviewStart = performance.now();
+    const overview = (await (await fetch(`${stack.url}/v1/fleet`)).json()) as { total?: number };
+    const overviewSeconds = (performance.now() - overviewStart) / 1000;
     const expectedOne = fleet.filter((s) => s.clusterId === 'cluster-00').length;
     return {
       fleetJobs: shape.jobs,
@@ -116,6 +131,8 @@ export async function runFleetListBench(shape: FleetShape = { jobs: 10_000, clus
       fleetListOneClusterSeconds: Math.round(one.seconds * 10) / 10,
       fleetListComplete: new Set(all.uids).size === shape.jobs && all.uids.length === shape.jobs
         && new Set(one.uids).size === expectedOne && one.uids.length === expectedOne,
+      fleetOverviewSeconds: Math.round(overviewSeconds * 10) / 10,
+      fleetOverviewComplete: overview.total === shape.jobs,
     };
   } finally {
     await stack.stop();

@@ -9,6 +9,7 @@ import { runE2eBench } from './e2e.ts';
 import { runFleetListBench } from './fleet-list.ts';
 import type { ServicePathFigures } from './service-path.ts';
 import { runWhatIfFleetBench, WHATIF_BENCH_HELP } from './whatif-fleet.ts';
+import { phase } from './bench-progress.ts';
 
 const HELP = `Usage: npm run bench [-- --json] [-- --completions N] [-- --no-e2e] [-- --no-whatif] [-- --whatif-jobs N]
                  [-- --service-pods N] [-- --no-service] [-- --no-fleet]
@@ -31,7 +32,8 @@ and the service path (bench/service-path.ts, in a child process; skipped with --
 Indexed Job of --service-pods pods (default 10,000; leader success policy, some failures) fed
 through the local stack with the EventBridge SDK client, the cluster deleting each commanded pod:
   e2eEventsPerSecond    pod events per second over the Job's life
-  wcuPerPodEvent        DynamoDB write units per pod event over the Job's life
+  wcuPerPodEvent        DynamoDB write units per pod event over the Job's life, every table write
+                        (log, outbox, summary, snapshots, archive); wcuByOperation breaks it down
   perJobCeilingEventsPerSecond
                         1000 WCU/s (a partition's limit) / wcuPerPodEvent, formula printed
   lingeringPodsTerminatedOnce, podsCommandedTwiceOrMore, completeAfterDeletions
@@ -39,8 +41,10 @@ through the local stack with the EventBridge SDK client, the cluster deleting ea
   servicePeakRssMb      peak RSS of the process running the service
 and the fleet list (bench/fleet-list.ts; skipped with --no-fleet): 10,000 Jobs over 20 clusters,
   fleetListSeconds      time to page through GET /v1/jobs, 100 a page (and one cluster's Jobs)
+  fleetOverviewSeconds  one GET /v1/fleet: exact counts by state and reason over every Job
 ${WHATIF_BENCH_HELP}
-Timings are figures to compare, never test assertions.`;
+Timings are figures to compare, never test assertions. While it runs, each long phase shows its
+progress (events/s, ETA) on stderr when stderr is a terminal; stdout holds only the figures.`;
 
 const args = process.argv.slice(2);
 if (args.includes('--help')) {
@@ -80,7 +84,9 @@ let commands = 0;
 let snapshotBytes = 0;
 let foldMs = 0;
 const sampleEvery = Math.floor(events.length / 10);
+const folding = phase('fold and decide', events.length);
 for (let i = 0; i < events.length; i++) {
+  if (i % 1000 === 0) folding.update(i);
   const event = events[i] as JobEvent & { seq?: number; observedAt: string };
   const t = process.hrtime.bigint();
   event.seq = ++seq;
@@ -94,6 +100,7 @@ for (let i = 0; i < events.length; i++) {
     snapshotBytes = Math.max(snapshotBytes, JSON.stringify(takeSnapshot(state).snapshot).length);
   }
 }
+folding.end();
 const { archived } = takeSnapshot(state);
 
 // 5. The success policy against 100,000 completed indexes (scattered over as many intervals as
@@ -164,6 +171,9 @@ function numberArg(name: string): number | undefined {
 /** In a child process, so its peak RSS is the service's own, not the fold's above. */
 function servicePath(pods: number): ServicePathFigures {
   const script = fileURLToPath(new URL('./service-path.ts', import.meta.url));
-  const output = execFileSync(process.execPath, [script, '--json', '--pods', String(pods)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  // stderr inherited: the child's progress line reaches the terminal.
+  const output = execFileSync(process.execPath, [script, '--json', '--pods', String(pods)], {
+    encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as ServicePathFigures;
 }

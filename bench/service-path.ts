@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import { startLocalStack } from '../local/local-stack.ts';
-import { TraceRecorder, type PodRef, type RecordedEntry } from '../local/sample/trace-recorder.ts';
+import { TraceRecorder, type PodRef } from '../local/sample/trace-recorder.ts';
+import { phase, watched } from './bench-progress.ts';
+import { openBenchStack, putAll, round } from './bench-stack.ts';
 
 // The service path at the size of a real training Job (issue 10): one Indexed Job of `pods`
 // pods with a leader-only success policy, every `failEvery`-th worker failing and every third
@@ -10,7 +10,9 @@ import { TraceRecorder, type PodRef, type RecordedEntry } from '../local/sample/
 // must be terminated by exactly one command; the bench then plays the cluster deleting each
 // commanded pod and checks that the Job reaches Complete. Figures, never assertions:
 //   e2eEventsPerSecond             pod events per second, first PutEvents to quiet (both phases)
-//   wcuPerPodEvent                 DynamoDB write units per pod event, whole life (ReturnConsumedCapacity)
+//   wcuPerPodEvent                 DynamoDB write units per pod event, whole life (ReturnConsumedCapacity
+//                                  of every table write: log, outbox, summary, snapshots, archive;
+//                                  wcuByOperation breaks it down by request kind)
 //   perJobCeilingEventsPerSecond   1000 WCU/s (one partition's limit) / wcuPerPodEvent — every
 //                                  write counted as if on the Job's partition, so a lower bound
 //   servicePeakRssMb               peak RSS of this process: the service's functions and the driver
@@ -27,6 +29,9 @@ export interface ServicePathFigures {
   readonly servicePodEvents: number;
   readonly e2eEventsPerSecond: number;
   readonly wcuPerPodEvent: number;
+  readonly wcuByOperation: Record<string, number>;
+  /** Conditional writes DynamoDB refused (billed, but reported without capacity). */
+  readonly rejectedWritesPerPodEvent: number;
   readonly perJobCeilingEventsPerSecond: number;
   readonly perJobCeilingFormula: string;
   readonly lingeringPods: number;
@@ -42,14 +47,8 @@ const PARTITION_WCU_PER_SECOND = 1000;
 
 export async function runServicePathBench(options: ServicePathOptions = {}): Promise<ServicePathFigures> {
   const { pods = 10_000, failEvery = 50 } = options;
-  const stack = await startLocalStack({
-    port: 0,
-    tableName: `bench-service-${Date.now()}`,
-    ...(options.dynamoDbEndpoint ? { dynamoDbEndpoint: options.dynamoDbEndpoint } : {}),
-  });
-  const client = new EventBridgeClient({
-    endpoint: stack.eventsUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-  });
+  const bench = await openBenchStack('service', options.dynamoDbEndpoint);
+  const { stack, client } = bench;
   const trace = new TraceRecorder(new Date().toISOString(), 'b10c');
   const job = trace.job('bench-svc', 0, 'bench', `indexed-${pods}`, {
     completions: pods, parallelism: pods, completionMode: 'Indexed', backoffLimit: pods,
@@ -74,13 +73,13 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
     trace.exitPod(all[0]!, 5, 0);
     const before = stack.capacity();
     const start = performance.now();
-    await putAll(client, trace.entries, 4);
-    await stack.whenQuiet(0);
+    await feed(`service path (${pods.toLocaleString('en-US')} pods): put`, trace.entries);
+    await watched('service path: lingering pods commanded', lingering.size, () => commanded.size, stack.whenQuiet(0));
     // Phase 2: the cluster deletes each commanded pod, as the forwarder would.
     const firstPhase = trace.entries.length;
     for (const pod of all) if (commanded.has(pod.uid)) trace.deletePod(pod, 10);
-    await putAll(client, trace.entries.slice(firstPhase), 4);
-    await stack.whenQuiet(0);
+    await feed('service path: deletions put', trace.entries.slice(firstPhase));
+    await watched('service path: settling after the deletions; pods commanded', lingering.size, () => commanded.size, stack.whenQuiet(0));
     const seconds = (performance.now() - start) / 1000;
     const after = stack.capacity();
     const podEvents = trace.entries.filter((e) => e.DetailType.startsWith('Pod')).length;
@@ -93,6 +92,8 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
       servicePodEvents: podEvents,
       e2eEventsPerSecond: Math.round(podEvents / seconds),
       wcuPerPodEvent: round(wcuPerPodEvent),
+      wcuByOperation: bench.writeUnitsByOperation(),
+      rejectedWritesPerPodEvent: round((after.rejectedWrites - before.rejectedWrites) / podEvents),
       perJobCeilingEventsPerSecond: Math.round(PARTITION_WCU_PER_SECOND / wcuPerPodEvent),
       perJobCeilingFormula: `${PARTITION_WCU_PER_SECOND} WCU/s per partition / ${round(wcuPerPodEvent)} WCU per pod event (all writes counted on the Job's partition)`,
       lingeringPods: lingering.size,
@@ -105,27 +106,16 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
     };
   } finally {
     unsubscribe();
-    client.destroy();
-    await stack.stop();
+    await bench.stop();
+  }
+
+  async function feed(label: string, entries: typeof trace.entries): Promise<void> {
+    const shown = phase(label, entries.length);
+    let put = 0;
+    await putAll(client, entries, 4, (n) => shown.update((put += n)));
+    shown.end();
   }
 }
-
-/** Puts entries in calls of 10, `concurrency` calls at a time; throws on any failed entry. */
-async function putAll(client: EventBridgeClient, entries: readonly RecordedEntry[], concurrency: number): Promise<void> {
-  const calls: PutEventsRequestEntry[][] = [];
-  for (let i = 0; i < entries.length; i += 10) {
-    calls.push(entries.slice(i, i + 10).map(({ Source, DetailType, Detail }) => ({ Source, DetailType, Detail })));
-  }
-  const worker = async () => {
-    for (let call = calls.shift(); call; call = calls.shift()) {
-      const output = await client.send(new PutEventsCommand({ Entries: call }));
-      if ((output.FailedEntryCount ?? 0) > 0) throw new Error(`PutEvents failed: ${JSON.stringify(output.Entries)}`);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-}
-
-const round = (n: number): number => Math.round(n * 100) / 100;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);

@@ -29,11 +29,12 @@ export function issuesCommands(type: string): boolean {
  * replay` lists under Commands. `dispatched` applies the outbound contract's rule (isDispatched),
  * so a Job jobfold does not manage shows its pod creations as computed but never sent. Pod
  * commands carry `observed`: what the cluster later reported about their pods
- * (observed-effects.ts), the only sign of delivery the log holds.
+ * (observed-effects.ts), the only sign of delivery the log holds. `log` may be a suffix of the
+ * log, with `creationsBefore` the pods whose creation was requested before it.
  */
-export function issuedCommands(log: readonly JobEvent[], managedBy: string | undefined, jobUid: string): IssuedCommand[] {
+export function issuedCommands(log: readonly JobEvent[], managedBy: string | undefined, jobUid: string, creationsBefore = 0): IssuedCommand[] {
   const result: IssuedCommand[] = [];
-  const effects = observedEffects(log, jobUid);
+  const effects = observedEffects(log, jobUid, creationsBefore);
   const observed = (seq: number | undefined) => effects.get(seq ?? 0) ?? { count: 0, of: 0 };
   for (const event of log) {
     if (!issuesCommands(event.type)) continue;

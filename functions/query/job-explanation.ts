@@ -2,6 +2,7 @@ import type { StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
 import { explainJob, type Explanation } from '../../shared/job/explain.ts';
+import type { JobState } from '../../shared/job/state.ts';
 import { findConditionDecision } from './condition-decisions.ts';
 import type { QueryDeps } from './http.ts';
 import { jobEntryCategory } from './job-entries.ts';
@@ -28,6 +29,21 @@ export async function explainStoredJob(
 ): Promise<PagedExplanation> {
   const head = await logHead(deps.store, stream);
   const { state } = await foldTo(deps, stream, head);
+  const page = await terminatedPodsPage(deps.store, stream, pods.after, pods.limit);
+  return {
+    ...explainJob(state, await citedDecisions(deps, stream, state, head)),
+    terminatedPods: page.items,
+    ...(page.nextAfter === undefined ? {} : { terminatedPodsNextAfter: page.nextAfter }),
+  };
+}
+
+/**
+ * The log entries an explanation of `state` (the state at `head`) cites, in log order: per
+ * condition, the decision that set it and the event that tipped it, and after an interim or
+ * suspending decision the decisions of the same reconcile. explainJob over them says what it
+ * says over the whole log, except the list of terminated pods (paged apart).
+ */
+export async function citedDecisions(deps: QueryDeps, stream: StreamId, state: JobState, head: number): Promise<JobEvent[]> {
   const cited = new Map<number, JobEvent>();
   const windows = new Map();
   for (const condition of state.status.conditions) {
@@ -41,13 +57,7 @@ export async function explainStoredJob(
       for (const follower of await decisionsAfter(deps, stream, decision.seq, head)) cited.set(follower.seq ?? 0, follower);
     }
   }
-  const log = [...cited.values()].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
-  const page = await terminatedPodsPage(deps.store, stream, pods.after, pods.limit);
-  return {
-    ...explainJob(state, log),
-    terminatedPods: page.items,
-    ...(page.nextAfter === undefined ? {} : { terminatedPodsNextAfter: page.nextAfter }),
-  };
+  return [...cited.values()].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
 }
 
 /** The decisions logged right after `seq`, up to the next observation: those of the same reconcile. */

@@ -1,23 +1,31 @@
 import type { z } from 'zod';
-import type { JobSummary, LogEntry } from '../../shared/app/event-store.ts';
-import type { JobEvent } from '../../shared/job/evolve.ts';
-import { explainJob } from '../../shared/job/explain.ts';
+import type { JobSummary } from '../../shared/app/event-store.ts';
+import type { Explanation } from '../../shared/job/explain.ts';
 import type { JobState } from '../../shared/job/state.ts';
 import { jobStatus } from '../../shared/job/status.ts';
-import { issuedCommands } from './issued-commands.ts';
+import type { IssuedCommand } from './issued-commands.ts';
 import type { JobSpecViewSchema, JobViewSchema } from './schemas/job-schemas.ts';
 
 export type JobView = z.output<typeof JobViewSchema>;
 type JobSpecView = z.output<typeof JobSpecViewSchema>;
 
+/** What the view shows beside the state: read by stored-job-view.ts. */
+export interface JobViewParts {
+  readonly explanation: Explanation;
+  readonly commands: IssuedCommand[];
+  /** The first log position the commands cover (1: all of them). */
+  readonly commandsFrom: number;
+  readonly head: number;
+  readonly lastRecordedAt: string | undefined;
+}
+
 /**
  * The Job with everything `jobfold replay` shows: identity, the spec as the fold reads it,
  * the status, the commands issued, the explanation in sentences, and where the log stands.
  */
-export function jobView(summary: JobSummary, state: JobState, events: readonly JobEvent[], entries: readonly LogEntry[]): JobView {
+export function jobView(summary: JobSummary, state: JobState, parts: JobViewParts): JobView {
+  const { explanation, head, lastRecordedAt } = parts;
   const identity = state.identity;
-  const explanation = explainJob(state, events);
-  const last = entries.at(-1);
   const status = jobStatus(state);
   return {
     job: {
@@ -30,14 +38,15 @@ export function jobView(summary: JobSummary, state: JobState, events: readonly J
     deleted: state.deleted,
     spec: specView(state),
     status: { ...status, conditions: [...status.conditions] },
-    commands: issuedCommands(events, state.settings?.managedBy, summary.uid),
+    commands: parts.commands,
+    commandsFrom: parts.commandsFrom,
     explanation: {
       outcome: explanation.outcome,
       summary: explanation.summary,
       conditions: explanation.conditions.map(({ type, status, reason, sentence }) => ({ type, status, reason, sentence })),
       rejection: [...explanation.rejection],
     },
-    log: { head: last?.seq ?? 0, ...(last ? { lastRecordedAt: last.recordedAt } : {}) },
+    log: { head, ...(lastRecordedAt === undefined ? {} : { lastRecordedAt }) },
     refusedUpdate: refusedUpdateView(state),
     stalled: summary.stalled ?? null,
   };

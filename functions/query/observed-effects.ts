@@ -20,13 +20,16 @@ export interface ObservedEffect {
   lastAt?: string;
 }
 
-/** For each pod-command decision (by its seq), what the cluster later reported. */
-export function observedEffects(log: readonly JobEvent[], jobUid: string): Map<number, ObservedEffect> {
+/**
+ * For each pod-command decision (by its seq), what the cluster later reported. `log` may start
+ * mid-way: `creationsBefore` is then the number of pods whose creation was requested before it.
+ */
+export function observedEffects(log: readonly JobEvent[], jobUid: string, creationsBefore = 0): Map<number, ObservedEffect> {
   const effects = new Map<number, ObservedEffect>();
   const awaitingDeletion = new Map<string, ObservedEffect>();
   const awaitingCreation = new Map<string, ObservedEffect>();
   const awaitingFinalizerRemoval = new Map<string, ObservedEffect>();
-  let creations = 0;
+  let creations = creationsBefore;
   const seen = (waiting: Map<string, ObservedEffect>, key: string | undefined, seq: number | undefined, at: string) => {
     const effect = key === undefined ? undefined : waiting.get(key);
     if (!effect || key === undefined) return;

@@ -1,14 +1,16 @@
-import type { DecisionOf } from '../../../shared/job/decisions.ts';
-import { foldJobLog } from '../job-fold.ts';
+import { conditionTransitions } from '../condition-transitions.ts';
 import { json, type QueryRoute } from '../http.ts';
-import { findObject, readLog } from '../object-log.ts';
+import { foldTo } from '../job-state-at.ts';
+import { entryAt, logHead } from '../log-reads.ts';
+import { findObject } from '../object-log.ts';
 import { ObjectQuerySchema } from '../params.ts';
 import { parseObjectRequest } from '../parse-params.ts';
 
 /**
  * `GET …/jobs/{name}/timeline?uid=`: every condition change of the Job in log order, with the
  * seq of the decision that made it (a link into the history), and the span of the log. The
- * status only keeps each condition's last transition; the log keeps them all.
+ * status only keeps each condition's last transition; the log keeps them all. They are found
+ * from the snapshots kept at their positions (condition-transitions.ts), not by a replay.
  */
 export const jobTimelineRoute: QueryRoute = {
   method: 'GET',
@@ -16,20 +18,19 @@ export const jobTimelineRoute: QueryRoute = {
   async handle(request, deps) {
     const { path, query } = parseObjectRequest(request, ObjectQuerySchema);
     const { summary, stream } = await findObject(deps.store, 'Job', path, query.uid);
-    const { entries, head } = await readLog(deps.store, stream);
-    const { events } = foldJobLog(deps.config, entries);
-    const transitions = events
-      .filter((event): event is DecisionOf<'JobConditionChanged'> => event.type === 'JobConditionChanged')
-      .map(({ seq, condition }) => ({
-        seq: seq ?? 0,
-        at: condition.lastTransitionTime,
-        type: condition.type,
-        status: condition.status,
-        reason: condition.reason,
-        message: condition.message,
-      }));
-    const first = entries[0];
-    const last = entries.at(-1);
+    const head = await logHead(deps.store, stream);
+    const { state } = await foldTo(deps, stream, head);
+    const decisions = await conditionTransitions(deps.store, stream, head, state.status.conditions);
+    const transitions = decisions.map(({ seq, condition }) => ({
+      seq: seq ?? 0,
+      at: condition.lastTransitionTime,
+      type: condition.type,
+      status: condition.status,
+      reason: condition.reason,
+      message: condition.message,
+    }));
+    const first = await entryAt(deps.store, stream, 1);
+    const last = await entryAt(deps.store, stream, head);
     return json(200, {
       job: { clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid },
       head,

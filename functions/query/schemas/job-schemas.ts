@@ -138,7 +138,14 @@ export const JobViewSchema = z
     deleted: z.boolean().meta({ description: 'The Job was deleted in its cluster; its history stays.' }),
     spec: JobSpecViewSchema.nullable(),
     status: JobStatusViewSchema,
-    commands: z.array(IssuedCommandSchema),
+    commands: z.array(IssuedCommandSchema).meta({
+      description: 'The commands decided at log positions from `commandsFrom` on, in log order.',
+    }),
+    commandsFrom: z.number().int().min(1).meta({
+      description:
+        'The first log position `commands` covers: 1 (every command) unless the log is longer than 5,000 entries; '
+        + 'then the last 5,000 entries, and the earlier commands are in `…/history` (category `command`).',
+    }),
     explanation: z.strictObject({
       outcome: JobOutcomeSchema,
       summary: z.string(),

@@ -25,12 +25,12 @@ export class LogShiftedError extends Error {
 }
 
 /**
- * Whether steps are cut for log pages (no entry cap, entries counted as pages store them) or
- * like the reconcile's (≤ 32 entries, bodies counted). Off until every store pages entries: a
- * store that ignores `pageEntries` writes an item (and a marker) per entry, and DynamoDB refuses
- * a transaction of more than 100 items.
+ * Steps are cut for log pages (no entry cap, entries counted as pages store them), since every
+ * store pages `pageEntries` commits. Off, they are cut like the reconcile's (≤ 32 entries,
+ * bodies counted), for a store that would write an item and a marker per entry (DynamoDB
+ * refuses a transaction of more than 100 items).
  */
-export const PAGED_STEPS = false;
+export const PAGED_STEPS = true;
 
 export interface CommitDeps {
   readonly store: EventStore & PodArchive;

@@ -5,7 +5,10 @@ import { reconcile } from '../../../shared/app/reconcile.ts';
 import { explainJob } from '../../../shared/job/explain.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
-import { foldJobLog } from '../../../functions/query/job-fold.ts';
+import { foldJobLog } from './support/full-replay.ts';
+import { issuedCommands } from '../../../functions/query/issued-commands.ts';
+import { storedJobView } from '../../../functions/query/stored-job-view.ts';
+import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { readLog } from '../../../functions/query/object-log.ts';
 import { ExplanationSchema } from '../../../functions/query/schemas/explanation-schemas.ts';
 import { jobPath, queryClient, type Get } from './support/query-client.ts';
@@ -14,8 +17,9 @@ import { ingestAt, type Service } from './support/service-fleet.ts';
 // Given an Indexed Job of 60 pods whose long log holds a snapshot every 5 entries (and settled
 // pods archived out of them), when its status at every position, its explanation and its
 // history are queried, then each answer equals a replay of the log from the start, every entry
-// and every terminated pod is listed exactly once across pages, and the explanation reads only
-// a part of the log (issue 10: queries start from a snapshot at or before the position).
+// and every terminated pod is listed exactly once across pages, and the explanation, the Job
+// view and the timeline read only a part of the log (issue 10: queries start from a snapshot at
+// or before the position).
 
 const PODS = 60;
 
@@ -142,5 +146,58 @@ describe('a long history with snapshots at positions', () => {
       }
       expect(seen, `limit ${limit}`).toEqual(entries.map((e) => e.seq));
     }
+  });
+});
+
+describe('the Job view and the timeline of a long history', () => {
+  it('shows the Job as a replay of the whole log does: status, spec, explanation, every command', async () => {
+    const { status, body } = await get(path());
+    expect(status).toBe(200);
+    const { state, events } = await replayTo(head);
+    const full = JSON.parse(JSON.stringify({
+      status: jobStatus(state),
+      explanation: explainJob(state, events),
+      commands: issuedCommands(events, state.settings?.managedBy, stream.uid),
+    }));
+    expect(body.status).toEqual(full.status);
+    expect(body.explanation).toEqual({
+      outcome: full.explanation.outcome,
+      summary: full.explanation.summary,
+      conditions: full.explanation.conditions.map(({ type, status, reason, sentence }: Record<string, string>) => ({ type, status, reason, sentence })),
+      rejection: full.explanation.rejection,
+    });
+    expect(body.commands.length).toBeGreaterThan(0);
+    expect(body.commands).toEqual(full.commands);
+    expect(body.commandsFrom).toBe(1);
+    const entries = (await readLog(store, stream)).entries;
+    expect(body.log).toEqual({ head, lastRecordedAt: entries.at(-1)!.recordedAt });
+  });
+
+  it('lists the commands of the last entries only on a log longer than its window, and says where they start', async () => {
+    const window = Math.floor(head / 3);
+    const before = store.entriesRead;
+    const summary = (await store.findJob({ kind: 'Job', clusterId: 'c1', namespace: 'ml', name: 'train' }))!;
+    const view = await storedJobView({ store, config: DEFAULT_FOLD_CONFIG, cursorKey: Buffer.alloc(32) }, summary, stream, window);
+    expect(store.entriesRead - before).toBeLessThan(head * 0.75);
+    const { state, events } = await replayTo(head);
+    const all = JSON.parse(JSON.stringify(issuedCommands(events, state.settings?.managedBy, stream.uid)));
+    expect(view.commandsFrom).toBe(head - window + 1);
+    expect(JSON.parse(JSON.stringify(view.commands))).toEqual(all.filter((c: { seq: number }) => c.seq >= head - window + 1));
+    expect(view.status).toEqual(jobStatus(state));
+  });
+
+  it('lists every condition change as a replay of the whole log does, reading a part of the log', async () => {
+    const before = store.entriesRead;
+    const { status, body } = await get(path('/timeline'));
+    expect(status).toBe(200);
+    expect(store.entriesRead - before).toBeLessThan(head / 2);
+    const { events } = await replayTo(head);
+    const expected = events.flatMap((e) => (e.type === 'JobConditionChanged'
+      ? [{ seq: e.seq, at: e.condition.lastTransitionTime, type: e.condition.type, status: e.condition.status, reason: e.condition.reason, message: e.condition.message }]
+      : []));
+    expect(expected.map((t) => t.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
+    expect(body.transitions).toEqual(expected);
+    const entries = (await readLog(store, stream)).entries;
+    expect(body).toMatchObject({ head, firstRecordedAt: entries[0]!.recordedAt, lastRecordedAt: entries.at(-1)!.recordedAt });
   });
 });

@@ -1,0 +1,68 @@
+import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import type { CapacityUse } from '../functions/adapters/metered-table.ts';
+import { startLocalStack, type LocalStack } from '../local/local-stack.ts';
+import type { RecordedEntry } from '../local/sample/trace-recorder.ts';
+
+// What the end-to-end benches (e2e.ts, service-path.ts) share: the local stack as `npm start`
+// runs it, the real EventBridge SDK client pointed at it, PutEvents of a recorded trace, and the
+// DynamoDB write units broken down by request kind (every table write goes through one metered
+// table: log pages and entries, outbox, summary, snapshots, pod archive).
+
+export interface BenchStack {
+  readonly stack: LocalStack;
+  readonly client: EventBridgeClient;
+  /** Write units so far, by DynamoDB operation (PutItem, TransactWriteItems, BatchWriteItem, …). */
+  writeUnitsByOperation(): Record<string, number>;
+  stop(): Promise<void>;
+}
+
+export async function openBenchStack(name: string, dynamoDbEndpoint?: string): Promise<BenchStack> {
+  const byOperation = new Map<string, number>();
+  const stack = await startLocalStack({
+    port: 0,
+    tableName: `bench-${name}-${Date.now()}`,
+    ...(dynamoDbEndpoint ? { dynamoDbEndpoint } : {}),
+    onConsumedCapacity: (use: CapacityUse) => {
+      if (use.writeUnits > 0) byOperation.set(use.operation, (byOperation.get(use.operation) ?? 0) + use.writeUnits);
+    },
+  });
+  const client = new EventBridgeClient({
+    endpoint: stack.eventsUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  });
+  return {
+    stack,
+    client,
+    writeUnitsByOperation: () => Object.fromEntries([...byOperation].map(([op, units]) => [op, round(units)])),
+    async stop() {
+      client.destroy();
+      await stack.stop();
+    },
+  };
+}
+
+/**
+ * Puts entries in calls of 10, `concurrency` calls at a time, reporting each accepted call's
+ * size to `onPut`; throws on any failed entry.
+ */
+export async function putAll(
+  client: EventBridgeClient,
+  entries: readonly RecordedEntry[],
+  concurrency: number,
+  onPut: (count: number) => void = () => {},
+): Promise<void> {
+  const calls: PutEventsRequestEntry[][] = [];
+  for (let i = 0; i < entries.length; i += 10) {
+    calls.push(entries.slice(i, i + 10).map(({ Source, DetailType, Detail }) => ({ Source, DetailType, Detail })));
+  }
+  const worker = async () => {
+    for (let call = calls.shift(); call; call = calls.shift()) {
+      const output = await client.send(new PutEventsCommand({ Entries: call }));
+      if ((output.FailedEntryCount ?? 0) > 0) throw new Error(`PutEvents failed: ${JSON.stringify(output.Entries)}`);
+      onPut(call.length);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** Two decimals: the precision the figures are printed with. */
+export const round = (n: number): number => Math.round(n * 100) / 100;

@@ -1,0 +1,15 @@
+import type { LogEntry } from '../../../../shared/app/event-store.ts';
+import { entryEvent } from '../../../../shared/app/log-codec.ts';
+import { evolve, type JobEvent } from '../../../../shared/job/evolve.ts';
+import { initialState, type FoldConfig, type JobState } from '../../../../shared/job/state.ts';
+
+/**
+ * Folds Job log entries from the start: the state after the last one, and the events (each with
+ * its seq). The reference the query routes, which start from snapshots, must agree with.
+ */
+export function foldJobLog(config: FoldConfig, entries: readonly LogEntry[]): { state: JobState; events: JobEvent[] } {
+  const state = initialState(config);
+  const events = entries.map(entryEvent);
+  for (const event of events) evolve(state, event);
+  return { state, events };
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { NewEntry } from '../../../shared/app/event-store.ts';
+import { MAX_COMMIT_ENTRIES, pagedEntryBytes } from '../../../shared/app/event-store-limits.ts';
+import { commitSteps, type PlannedEntry } from '../../../shared/outbox/commit-steps.ts';
+
+// Commit steps as the log writer cuts them: log pages have no entry cap, only bytes; a run's
+// last observation stays in the step of its sync's first decision.
+
+const entry = (i: number, bytes = 100): NewEntry => ({ eventId: `e${String(i).padStart(4, "0")}`, type: 'PodObserved', observedAt: '2026-01-01T00:00:00Z', body: { pad: 'x'.repeat(bytes) } });
+const planned = (entries: NewEntry[], withNext: number[] = []): PlannedEntry[] =>
+  entries.map((e, i) => ({ entry: e, inline: [], fromLog: false, ...(withNext.includes(i) ? { withNext: true } : {}) }));
+const recordedAt = '2026-06-01T00:00:00Z';
+
+describe('commit steps of log pages', () => {
+  it('take any number of entries while their bytes fit, and cut at twice the bytes into two', () => {
+    const many = Array.from({ length: MAX_COMMIT_ENTRIES * 4 }, (_, i) => entry(i));
+    expect(commitSteps(0, planned(many), 1_000_000, { recordedAt })).toHaveLength(1);
+    expect(commitSteps(0, planned(many), undefined)).toHaveLength(4);
+    const budget = many.reduce((sum, e) => sum + pagedEntryBytes(e, recordedAt), 0);
+    const twice = [...many, ...many.map((e, i) => entry(i + many.length))];
+    const steps = commitSteps(0, planned(twice), budget, { recordedAt });
+    expect(steps).toHaveLength(2);
+    expect(steps.flatMap((s) => s.entries)).toEqual(twice);
+    expect(steps.map((s) => [s.fromSeq, s.toSeq])).toEqual([[1, many.length], [many.length + 1, twice.length]]);
+  });
+
+  it('never splits an entry from the one it is kept with', () => {
+    const entries = Array.from({ length: 10 }, (_, i) => entry(i));
+    const one = pagedEntryBytes(entries[0]!, recordedAt);
+    // a budget of 3 entries, with entry 2 kept with entry 3: the first step stops before entry 2
+    const steps = commitSteps(0, planned(entries, [2]), one * 3, { recordedAt });
+    expect(steps.map((s) => s.entries.map((e) => e.eventId))).toEqual([['e0000', 'e0001'], ['e0002', 'e0003', 'e0004'], ['e0005', 'e0006', 'e0007'], ['e0008', 'e0009']]);
+  });
+});
