@@ -74,12 +74,12 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
     const before = stack.capacity();
     const start = performance.now();
     await feed(`service path (${pods.toLocaleString('en-US')} pods): put`, trace.entries);
-    await watched('service path: lingering pods commanded', lingering.size, () => commanded.size, stack.whenQuiet(0));
+    await watched('service path: Pod Termination Requested published', lingering.size, () => commanded.size, stack.whenQuiet(0));
     // Phase 2: the cluster deletes each commanded pod, as the forwarder would.
     const firstPhase = trace.entries.length;
     for (const pod of all) if (commanded.has(pod.uid)) trace.deletePod(pod, 10);
     await feed('service path: deletions put', trace.entries.slice(firstPhase));
-    await watched('service path: settling after the deletions; pods commanded', lingering.size, () => commanded.size, stack.whenQuiet(0));
+    await watched('service path: settling after the deletions (termination commands)', lingering.size, () => commanded.size, stack.whenQuiet(0));
     const seconds = (performance.now() - start) / 1000;
     const after = stack.capacity();
     const podEvents = trace.entries.filter((e) => e.DetailType.startsWith('Pod')).length;

@@ -1,11 +1,12 @@
 import { BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
 import { summaryItem } from '../functions/adapters/dynamodb-projection.ts';
 import { entryItem } from '../functions/adapters/item-codec.ts';
+import { pageItems } from '../functions/adapters/log-page-codec.ts';
 import type { Item } from '../functions/adapters/metered-table.ts';
 import { keys } from '../functions/adapters/table-layout.ts';
 import { whatIfCommand } from '../cli/whatif-command.ts';
 import { createLocalClient } from '../local/dynamodb-local.ts';
-import { startLocalStack } from '../local/local-stack.ts';
+import { startLocalStack, type LocalStack } from '../local/local-stack.ts';
 import { decisionEntry, observationEntry } from '../shared/app/log-codec.ts';
 import { jobSummary } from '../shared/app/job-summary.ts';
 import type { NewEntry, StreamId } from '../shared/app/event-store.ts';
@@ -45,38 +46,15 @@ const iso = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 export async function runWhatIfFleetBench(jobs = 10_000): Promise<WhatIfFleetFigures> {
   const stack = await startLocalStack({ port: 0, tableName: `bench-whatif-${Date.now()}` });
   try {
-    // Written straight into the table in batches (the items the store writes for entries and
-    // summaries): the record is the input here, and the stack must not reconcile it again.
-    const client = createLocalClient(stack.dynamoDbEndpoint);
     let start = performance.now();
-    const items: Item[] = [];
-    for (let i = 0; i < jobs; i++) {
-      const { stream, entries, summary } = recordedJob(i);
-      const pk = keys.stream(stream);
-      entries.forEach((entry, at) => items.push(entryItem(pk, entry, at + 1, iso(200), 'bench')));
-      if (summary) items.push(summaryItem(stream, summary));
-    }
-    let next = 0;
-    const write = async () => {
-      while (next < items.length) {
-        const batch = items.slice(next, (next += 25));
-        let request: Record<string, { PutRequest: { Item: Item } }[]> | undefined = {
-          [stack.tableName]: batch.map((Item) => ({ PutRequest: { Item } })),
-        };
-        while (request && Object.keys(request).length > 0) {
-          const output = await client.send(new BatchWriteItemCommand({ RequestItems: request }));
-          request = output.UnprocessedItems as typeof request;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, write));
+    await seedWhatIfFleet(stack, jobs);
     const whatIfSeedSeconds = (performance.now() - start) / 1000;
 
     start = performance.now();
     let out = '';
     const code = await whatIfCommand(
       ['--fleet', '--patch', '{"spec":{"backoffLimit":0}}', '--json', '--endpoint', stack.url],
-      { out: (text) => (out += text), err: (text) => process.stderr.write(`${text}\n`) },
+      { out: (text) => (out += text), err: (text) => process.stderr.write(`${text}\n`), progress: everySecond((text) => process.stderr.write(`${text}\n`)) },
     );
     const seconds = (performance.now() - start) / 1000;
     if (code !== 0) throw new Error(`jobfold whatif --fleet exited ${code}`);
@@ -94,8 +72,40 @@ export async function runWhatIfFleetBench(jobs = 10_000): Promise<WhatIfFleetFig
   }
 }
 
+/**
+ * Writes `jobs` recorded Jobs straight into the stack's table in batches (the items the store
+ * writes for entries and summaries): the record is the input here, and the stack must not
+ * reconcile it again. Also the fleet what-if integration test's fleet.
+ */
+export async function seedWhatIfFleet(stack: LocalStack, jobs: number): Promise<void> {
+  const client = createLocalClient(stack.dynamoDbEndpoint);
+  const items: Item[] = [];
+  for (let i = 0; i < jobs; i++) {
+    const { stream, entries, summary } = recordedJob(i);
+    const pk = keys.stream(stream);
+    // Every other Job as the single writer stores it (compressed log pages), the rest one item per entry.
+    if (i % 2 === 1) items.push(...pageItems(pk, entries.map((entry, at) => ({ ...entry, seq: at + 1, recordedAt: iso(200) }))));
+    else entries.forEach((entry, at) => items.push(entryItem(pk, entry, at + 1, iso(200), 'bench')));
+    if (summary) items.push(summaryItem(stream, summary));
+  }
+  let next = 0;
+  const write = async () => {
+    while (next < items.length) {
+      const batch = items.slice(next, (next += 25));
+      let request: Record<string, { PutRequest: { Item: Item } }[]> | undefined = {
+        [stack.tableName]: batch.map((Item) => ({ PutRequest: { Item } })),
+      };
+      while (request && Object.keys(request).length > 0) {
+        const output = await client.send(new BatchWriteItemCommand({ RequestItems: request }));
+        request = output.UnprocessedItems as typeof request;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, write));
+}
+
 /** Job `i`'s log as the service records it: completions 2, parallelism 2; every 4th fails once. */
-export function recordedJob(i: number) {
+function recordedJob(i: number) {
   const name = `job-${String(i).padStart(5, '0')}`;
   const uid = `whatif-${i}`;
   const stream: StreamId = { kind: 'Job', clusterId: `c${i % 3}`, namespace: 'bench', uid };
@@ -136,6 +146,17 @@ export function recordedJob(i: number) {
 }
 
 const round = (n: number): number => Math.round(n * 10) / 10;
+
+/** Progress lines on stderr at most once a second (the command reports every page). */
+function everySecond(write: (text: string) => void): (text: string) => void {
+  let last = 0;
+  return (text) => {
+    const now = performance.now();
+    if (text === '' || now - last < 1000) return;
+    last = now;
+    write(`bench whatif: ${text} (${round(now / 1000)} s)`);
+  };
+}
 
 // `node bench/whatif-fleet.ts [JOBS]` runs this part alone.
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -156,6 +156,10 @@ forwarder's \`sequence\` stamp takes care of the first:
 - Unstamped events (older forwarders) are ordered by the fold's own rules: a phase never goes
   back, a terminal phase is final, a deletion is final, and readiness follows the Ready
   condition's \`lastTransitionTime\`.
+- Observations that share one \`observedAt\` are what one sync of the controller reads, as
+  upstream counts pods on its informer's snapshot: within such a run, a later observation of a
+  pod overtakes what an earlier one counted (a running pod counted as failed because the Job is
+  failing, then seen Succeeded in the same run, counts as succeeded). A decision ends the run.
 
 The JSON Schemas of \`detail\` (generated from the zod schemas, in their input form):
 

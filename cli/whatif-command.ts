@@ -82,23 +82,44 @@ async function run(args: WhatIfArgs, output: WhatIfOutput, now: () => Date): Pro
   output.out(args.json ? JSON.stringify(report, null, 2) : formatWhatIf(report, `What-if for Job ${where}`));
 }
 
-/** Page by page: each page's tally is added and dropped, so memory holds one page and the sums. */
+/** Parts of the parallel scan the fleet what-if reads side by side (one call chain each). */
+const SEGMENTS = 4;
+
+/**
+ * Page by page: each page's tally is added and dropped, so memory holds the sums and the changed
+ * Jobs. Without --since the logs are read by a parallel scan in SEGMENTS call chains; with it,
+ * the Jobs are listed newest first and the walk stops at `since`. If a call fails part way, the
+ * counts so far are printed marked partial, with a --resume token that continues the walk.
+ */
 async function fleet(args: WhatIfArgs, output: WhatIfOutput, now: () => Date): Promise<void> {
   if (args.target.kind !== 'fleet') return;
-  const { cluster, namespace, since } = args.target;
+  const { cluster, namespace, since, resume } = args.target;
   const sinceTime = since === undefined ? undefined : sinceToTime(since, now());
+  // One cursor per chain: undefined (or '' in a token) to start, null once read to its end.
+  const cursors: (string | null | undefined)[] = resume ?? (sinceTime === undefined ? Array(SEGMENTS).fill(undefined) : [undefined]);
+  const scan = sinceTime === undefined;
   let tally: FleetTally = EMPTY_TALLY;
-  let cursor: string | undefined;
   let skippedBecause: string | undefined;
-  do {
-    const page = await whatIfFleetPage(args.endpoint, { patch: args.patch, cluster, namespace, since: sinceTime, cursor });
-    tally = mergeTallies(tally, page.tally);
-    skippedBecause ??= page.skippedBecause;
-    cursor = page.nextCursor;
-    output.progress?.(`what-if: ${tally.jobs} Jobs read, ${tally.changed.length} changed`);
-  } while (cursor !== undefined);
+  const chain = async (i: number) => {
+    while (cursors[i] !== null) {
+      const cursor = cursors[i] || undefined;
+      const segmenting = scan ? { segment: i, segments: cursors.length } : {};
+      const page = await whatIfFleetPage(args.endpoint, { patch: args.patch, cluster, namespace, since: sinceTime, cursor, ...segmenting });
+      tally = mergeTallies(tally, page.tally);
+      skippedBecause ??= page.skippedBecause;
+      cursors[i] = page.nextCursor ?? null;
+      output.progress?.(`what-if: ${tally.jobs} Jobs read, ${tally.changed.length} changed`);
+    }
+  };
+  const chains = await Promise.allSettled(cursors.map((_, i) => chain(i)));
   output.progress?.('');
-  output.out(args.json ? JSON.stringify({ ...tally, ...(skippedBecause ? { skippedBecause } : {}) }, null, 2) : formatFleet(tally, skippedBecause));
+  const failed = chains.find((c): c is PromiseRejectedResult => c.status === 'rejected');
+  const partial = failed === undefined ? {} : { partial: true, resume: Buffer.from(JSON.stringify(cursors.map((c) => c ?? (c === null ? null : '')))).toString('base64url') };
+  output.out(args.json ? JSON.stringify({ ...tally, ...(skippedBecause ? { skippedBecause } : {}), ...partial }, null, 2) : formatFleet(tally, skippedBecause));
+  if (failed !== undefined) {
+    output.err(`jobfold whatif: PARTIAL: the counts above cover the ${tally.jobs} Jobs read before a call failed; add --resume ${partial.resume} (with the same --patch and filters) to read the rest and add its counts to these.`);
+    throw failed.reason;
+  }
 }
 
 /** `7d` / `12h` / `30m` before now, or the RFC 3339 time given. */

@@ -5,7 +5,7 @@ import { DynamoDbEventStore } from '../functions/adapters/dynamodb-event-store.t
 import { DEFAULT_TABLE_NAME } from '../functions/adapters/table-layout.ts';
 import { foldConfig } from '../functions/commons/config.ts';
 import { busRules, Deliveries } from './bus/bus-rules.ts';
-import { LOCAL_REGION, LocalBus } from './bus/local-bus.ts';
+import { LOCAL_REGION, LocalBus, type BusEvent } from './bus/local-bus.ts';
 import { localRoutes } from './http/local-routes.ts';
 import { startLocalServer, type LocalServer } from './http/local-server.ts';
 import { queryFunction } from './http/query-function.ts';
@@ -58,7 +58,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const sqs = new SqsQueues(dataDir === undefined ? undefined : join(dataDir, 'jobfold-command-queues.json'));
   const runtime = createLocalRuntime({ table, bus, config, clock: () => new Date().toISOString(), tuning: options.tuning });
   const targets = {
-    ingest: (body: string) => runtime.ingestQueue.send(body),
+    ingest: (event: BusEvent) => runtime.inbound.deliver(event),
     commands: (clusterId: string, body: string) => sqs.send(commandQueueName(clusterId), body),
   };
   for (const rule of busRules(targets, deliveries)) bus.addRule(rule);

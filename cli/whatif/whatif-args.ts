@@ -4,7 +4,7 @@ import { usageError as usage, walkArgs } from '../replay/walk-args.ts';
 export type WhatIfTarget =
   | { readonly kind: 'file'; readonly file: string }
   | { readonly kind: 'job'; readonly objectKind: 'Job' | 'JobSet'; readonly cluster: string; readonly namespace: string; readonly name: string }
-  | { readonly kind: 'fleet'; readonly cluster?: string; readonly namespace?: string; readonly since?: string };
+  | { readonly kind: 'fleet'; readonly cluster?: string; readonly namespace?: string; readonly since?: string; readonly resume?: (string | null)[] };
 
 export interface WhatIfArgs {
   readonly target: WhatIfTarget;
@@ -27,6 +27,7 @@ export function parseWhatIfArgs(argv: readonly string[], env: Readonly<Record<st
   let cluster: string | undefined;
   let namespace: string | undefined;
   let since: string | undefined;
+  let resume: (string | null)[] | undefined;
   let help = false;
   walkArgs(argv, ({ flag, arg, value }) => {
     switch (flag) {
@@ -56,6 +57,9 @@ export function parseWhatIfArgs(argv: readonly string[], env: Readonly<Record<st
       case '--since':
         since = parseSince(value());
         return;
+      case '--resume':
+        resume = parseResume(value());
+        return;
       default:
         if (flag.startsWith('-')) throw usage(`unknown option ${flag}`);
         if (positional !== undefined) throw usage(`one FILE or [jobset/]CLUSTER/NAMESPACE/NAME only (got ${positional} and ${arg})`);
@@ -67,9 +71,9 @@ export function parseWhatIfArgs(argv: readonly string[], env: Readonly<Record<st
   const patch = parsePatch(patchText);
   if (fleet) {
     if (positional !== undefined) throw usage(`--fleet reads every stored Job; drop ${positional}`);
-    return { help: false, target: { kind: 'fleet', cluster, namespace, since }, patch, json, endpoint };
+    return { help: false, target: { kind: 'fleet', cluster, namespace, since, ...(resume ? { resume } : {}) }, patch, json, endpoint };
   }
-  if (cluster !== undefined || namespace !== undefined || since !== undefined) throw usage('--cluster, -n and --since go with --fleet');
+  if (cluster !== undefined || namespace !== undefined || since !== undefined || resume !== undefined) throw usage('--cluster, -n, --since and --resume go with --fleet');
   if (positional === undefined) throw usage('missing FILE, [jobset/]CLUSTER/NAMESPACE/NAME or --fleet');
   return { help: false, target: targetOf(positional), patch, json, endpoint };
 }
@@ -101,3 +105,14 @@ function parseSince(text: string): string {
   throw usage(`--since ${text}: expected a duration such as 7d, 12h, 30m, or an RFC 3339 time`);
 }
 
+
+/** The token a partial fleet what-if printed: where each of its call chains stopped. */
+function parseResume(text: string): (string | null)[] {
+  try {
+    const cursors: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (Array.isArray(cursors) && cursors.length > 0 && cursors.every((c) => c === null || typeof c === 'string')) return cursors;
+  } catch {
+    // reported below
+  }
+  throw usage('--resume: not a token a partial "jobfold whatif --fleet" printed');
+}

@@ -18,7 +18,10 @@ divergence: an outcome reached by then is exact, anything later is reported as u
   --fleet                 every stored Job, page by page (POST /v1/whatif)
   --patch JSON            an RFC 7386 merge patch, e.g. '{"spec":{"backoffLimit":1}}'; the patched
                           spec is validated as the API server would (upstream field errors)
-  --cluster, -n, --since  fleet filters; --since takes 7d, 12h, 30m or an RFC 3339 time
+  --cluster, -n, --since  fleet filters; --since takes 7d, 12h, 30m or an RFC 3339 time (without
+                          it the logs are read by a parallel scan, 4 call chains side by side)
+  --resume TOKEN          continue a fleet what-if that stopped part way (it prints PARTIAL and
+                          the token); its counts add to the partial ones
   --json                  the report as JSON
   --endpoint URL          the query API (default $JOBFOLD_ENDPOINT or http://127.0.0.1:3000)
 

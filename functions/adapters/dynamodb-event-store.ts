@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { scanLogs, type LogScanPage, type LogScanQuery } from './dynamodb-log-scan.ts';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
@@ -107,6 +108,11 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
 
   listJobs(query: ListJobsQuery): Promise<JobPage> {
     return listJobs(this.#table, query);
+  }
+
+  /** Every stored log in one pass, a segment of a parallel scan at a time (the fleet what-if). */
+  scanLogs(query: LogScanQuery): Promise<LogScanPage> {
+    return scanLogs(this.#table, query);
   }
 
   findJob(query: FindJobQuery): Promise<JobSummary | undefined> {

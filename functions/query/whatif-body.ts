@@ -14,7 +14,9 @@ export const FleetWhatIfBodySchema = WhatIfBodySchema.extend({
   namespace: z.string().max(63).optional(),
   since: z.iso.datetime({ offset: true }).optional().meta({ description: 'Only Jobs created at or after this time (RFC 3339).' }),
   cursor: z.string().max(4096).optional().meta({ description: 'nextCursor of the previous page.' }),
-  limit: z.number().int().min(1).max(200).optional().meta({ description: 'Jobs per page (default 100).' }),
+  limit: z.number().int().min(1).max(1000).optional().meta({ description: 'Jobs per page (default 100; with segments, whole logs per call, default 1,000). At most 200 without segments.' }),
+  segment: z.number().int().min(0).max(63).optional().meta({ description: 'With segments: which part of a parallel scan of every log this call reads (0-based).' }),
+  segments: z.number().int().min(1).max(64).optional().meta({ description: 'Read the logs by a parallel scan in this many parts, one call chain per part, instead of listing Jobs newest first (not with since).' }),
 }).strict();
 
 /** Parses a JSON body with `schema`; every problem is a 400 naming `body.<field>`. */

@@ -1,4 +1,4 @@
-import type { StreamId } from '../../shared/app/event-store.ts';
+import type { LogEntry, StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
 import type { FoldConfig } from '../../shared/job/state.ts';
 import { WhatIfPatchError } from '../../shared/whatif/patch-job.ts';
@@ -11,6 +11,11 @@ import { patchRefused } from './whatif-body.ts';
 /** Reads a stored Job's log page by page and refolds it under the patch. */
 export async function whatIfStoredJob(deps: QueryDeps, stream: StreamId, patch: unknown, config: FoldConfig = deps.config): Promise<WhatIfReport> {
   const { entries } = await readLog(deps.store, stream);
+  return whatIfEntries(entries, patch, config);
+}
+
+/** A stored Job's entries refolded under the patch; a refused patch is a 400 (BadRequestError). */
+export function whatIfEntries(entries: readonly LogEntry[], patch: unknown, config: FoldConfig): WhatIfReport {
   try {
     return whatIfJob({ log: entries.map(entryEvent), config, patch });
   } catch (error) {

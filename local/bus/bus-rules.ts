@@ -4,8 +4,8 @@ import {
 import { OutboundDetailType } from '../../shared/contract/outbound.ts';
 import type { BusEvent, BusRule } from './local-bus.ts';
 
-// The bus rules of the CDK stack (cdk/constructs/ingest-path.ts, cluster-connection.ts), with
-// local targets: cluster events to the ingest queue, refusals to the rejected list, commands to
+// The bus rules of the CDK stack (cdk/constructs/ingest-stream.ts, cluster-connection.ts), with
+// local targets: cluster events to the ingest stream, refusals to the rejected list, commands to
 // their cluster's command queue (and a list per cluster, to look at), condition changes to
 // their own list.
 
@@ -66,9 +66,9 @@ export class Deliveries {
   }
 }
 
-/** Where the rules' queue targets put the event JSON (as EventBridge's SQS targets do). */
+/** The rules' targets: the ingest stream takes the event, a command queue its JSON (as EventBridge's SQS targets do). */
 export interface QueueTargets {
-  readonly ingest: (body: string) => void;
+  readonly ingest: (event: BusEvent) => void;
   readonly commands: (clusterId: string, body: string) => void;
 }
 
@@ -78,7 +78,7 @@ export function busRules(targets: QueueTargets, deliveries: Deliveries): BusRule
     {
       name: 'InboundRule',
       matches: (e) => e.source.startsWith(CLUSTER_SOURCE_PREFIX),
-      deliver: (e) => targets.ingest(JSON.stringify(e)),
+      deliver: (e) => targets.ingest(e),
     },
     {
       name: 'RejectionRule',

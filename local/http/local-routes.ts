@@ -35,7 +35,7 @@ export function localRoutes(view: LocalView): (segments: readonly string[]) => P
         return second === undefined ? deliveries.rejected() : undefined;
       case 'dead-letters':
         return second === undefined
-          ? { ingest: runtime.ingestQueue.deadLetters(), reconcile: runtime.reconciler.failures() }
+          ? { ingest: ingestDeadLetters(runtime), reconcile: runtime.reconciler.failures() }
           : undefined;
       case 'status':
         return second === undefined ? status(view) : undefined;
@@ -45,11 +45,34 @@ export function localRoutes(view: LocalView): (segments: readonly string[]) => P
   };
 }
 
+/**
+ * What the ingest path gave up on: events the inbound rule could not put into the stream (the
+ * rule's DLQ in AWS), and records the writer failed after its retries (the mapping's on-failure
+ * destination), each with its error.
+ */
+function ingestDeadLetters(runtime: LocalView['runtime']): unknown {
+  return {
+    undelivered: runtime.inbound.undelivered(),
+    failedBatches: runtime.ingest.failures().map(({ records, ...batch }) => ({
+      ...batch,
+      records: records.map((r) => ({ partitionKey: r.partitionKey, sequenceNumber: r.sequenceNumber, data: parseMaybe(r.data.toString('utf8')) })),
+    })),
+  };
+}
+
+function parseMaybe(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 function status({ runtime, capacity }: LocalView): unknown {
   const next = runtime.timers.nextDueMs();
   return {
     quiet: runtime.isQuiet(0),
-    ingestQueueDepth: runtime.ingestQueue.depth,
+    ingestStreamDepth: runtime.ingest.depth,
     reconcileIdle: runtime.reconciler.idle,
     publishIdle: runtime.publisher.idle,
     timers: runtime.timers.size,

@@ -1,6 +1,6 @@
-import { createIngestHandler } from '../../functions/handlers/ingest-handler.ts';
+import { createWriterHandler } from '../../functions/handlers/writer-handler.ts';
 import { reconcileAndSchedule } from '../../functions/handlers/reconcile-handler.ts';
-import { fireTimer } from '../../functions/handlers/timers-handler.ts';
+import { timerPartitionKey, timerRecord } from '../../functions/handlers/timers-handler.ts';
 import { busRejectionSink } from '../../functions/aws/bus-rejection-sink.ts';
 import { eventBridgePublisher } from '../../functions/aws/eventbridge-publisher.ts';
 import type { EventStore } from '../../shared/app/event-store.ts';
@@ -9,25 +9,28 @@ import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import type { FoldConfig } from '../../shared/job/state.ts';
 import { inProcessEventBridge } from '../bus/in-process-event-bridge.ts';
 import type { LocalBus } from '../bus/local-bus.ts';
+import { LocalStream, type StreamTuning } from '../stream/local-stream.ts';
+import { StreamRuleTarget } from '../stream/stream-rule-target.ts';
 import { sleep } from './backoff.ts';
 import { lambdaContext } from './lambda-context.ts';
-import { LocalQueue, type QueueTuning } from './local-queue.ts';
 import { LocalTimers } from './local-timers.ts';
 import { PublishLoop, type PublishTuning } from './publish-loop.ts';
 import { StreamedStore } from './streamed-store.ts';
 import { StreamTrigger, type TriggerTuning } from './stream-trigger.ts';
 
-// The functions of the service stack and what invokes them in AWS, in process:
-//   bus rule → ingest queue (LocalQueue)      → ingest handler    → append
-//   table stream (StreamedStore) → StreamTrigger → reconcileAndSchedule → commit + timers
-//   table stream / sweep → PublishLoop          → publishPending    → PutEvents on the bus
-//   Scheduler (LocalTimers)                     → fireTimer (Tick)  → reconcile
+// The functions of the service stack and what invokes them in AWS, in process — the AWS design,
+// not a shortcut:
+//   bus rule → ingest stream (LocalStream, keyed by Job uid) → writer handler → log + decisions + outbox
+//   Scheduler (LocalTimers) → timer record into the ingest stream (keyed by Job uid) → writer (Tick)
+//   table stream (StreamedStore), JobSet logs only → StreamTrigger → reconcileAndSchedule (JobSet)
+//   table stream / sweep → PublishLoop → publishPending → PutEvents on the bus
 
 /** The bus name the adapters put on; the local bus takes any. */
 const BUS_NAME = 'jobfold';
+const WRITER = 'jobfold-writer';
 
 export interface RuntimeTuning {
-  readonly queue?: Partial<QueueTuning>;
+  readonly stream?: Partial<StreamTuning>;
   readonly reconcile?: Partial<TriggerTuning>;
   readonly publish?: Partial<PublishTuning>;
 }
@@ -41,9 +44,13 @@ export interface RuntimeDeps {
 }
 
 export interface LocalRuntime {
-  /** The table as the handlers see it: every write feeds the local stream. */
+  /** The table as the handlers see it: every write feeds the local table stream. */
   readonly store: StreamedStore;
-  readonly ingestQueue: LocalQueue;
+  /** The ingest stream the writer reads (cluster events and timer records). */
+  readonly ingest: LocalStream;
+  /** The inbound rule's target: puts bus events into `ingest`, keeps what it could not. */
+  readonly inbound: StreamRuleTarget;
+  /** Reconciles JobSet logs on new entries (and any log on request, at resume). */
   readonly reconciler: StreamTrigger;
   readonly timers: LocalTimers;
   readonly publisher: PublishLoop;
@@ -64,18 +71,24 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
   const client = inProcessEventBridge(bus);
   let reconciler: StreamTrigger | undefined;
   let publisher: PublishLoop | undefined;
+  // The CDK's table-stream filter: reconcile wakes for new entries of JobSet logs only; a Job's
+  // log is decided by its writer when it appends.
   const store = new StreamedStore(table, {
-    reconcile: (stream) => reconciler?.trigger(stream),
+    reconcile: (stream) => {
+      if (stream.kind === 'JobSet') reconciler?.trigger(stream);
+    },
     publish: () => publisher?.wake(),
   });
+  let ingest: LocalStream | undefined;
   const timers = new LocalTimers(async (stream, at) => {
-    await fireTimer(store, { stream, at }, clock());
-    // A Tick already in the log (a timer fired twice) reaches no stream; reconcile anyway.
-    reconciler?.trigger(stream);
+    if (!ingest) throw new Error('the ingest stream is not open yet');
+    ingest.put(timerPartitionKey(stream), JSON.stringify(timerRecord(stream, at)));
   });
-  const reconcileDeps = { store, clock, config, timers };
+  const writer = createWriterHandler({ store, rejections: busRejectionSink(client, BUS_NAME), clock, config, timers });
+  ingest = new LocalStream('jobfold-ingest', (event) => writer(event, lambdaContext(WRITER)), tuning.stream);
+  const inbound = new StreamRuleTarget(ingest);
   reconciler = new StreamTrigger(async (stream) => {
-    await reconcileAndSchedule(reconcileDeps, stream);
+    await reconcileAndSchedule({ store, clock, config, timers }, stream);
   }, tuning.reconcile);
 
   // The publish function's loop (functions/handlers/publish-handler.ts) without its middy
@@ -88,23 +101,22 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
     if (outcome.failedItems.length > 0) throw new Error(`${outcome.failedItems.length} outbox items not published`);
   }, tuning.publish);
 
-  const ingest = createIngestHandler({ store, rejections: busRejectionSink(client, BUS_NAME), clock });
-  const ingestQueue = new LocalQueue('jobfold-ingest', (event) => ingest(event, lambdaContext('jobfold-ingest')), tuning.queue);
-
+  const stream = ingest;
   let stopped = false;
   const runtime: LocalRuntime = {
     store,
-    ingestQueue,
+    ingest: stream,
+    inbound,
     reconciler,
     timers,
     publisher,
     isQuiet(horizonMs) {
       const next = timers.nextDueMs();
-      return ingestQueue.idle && runtime.reconciler.idle && runtime.publisher.idle && !timers.firing
+      return stream.idle && runtime.reconciler.idle && runtime.publisher.idle && !timers.firing
         && (next === undefined || next > Date.now() + horizonMs);
     },
     async whenQuiet(horizonMs) {
-      // Twice in a row, a poll apart: an event can be between the bus and the queue's pump.
+      // Twice in a row, a poll apart: a timer record or an outbox wake-up can be on its way.
       for (let quietChecks = 0; quietChecks < 2;) {
         await sleep(POLL_MS);
         if (stopped) throw new Error('the local runtime was stopped');
@@ -113,13 +125,13 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
     },
     stop() {
       stopped = true;
-      ingestQueue.stop();
+      stream.stop();
       timers.stop();
       runtime.reconciler.stop();
       runtime.publisher.stop();
     },
     async stopped(timeoutMs) {
-      const busy = () => ingestQueue.processing || !runtime.reconciler.idle || runtime.publisher.running || timers.firing;
+      const busy = () => stream.processing || !runtime.reconciler.idle || runtime.publisher.running || timers.firing;
       for (let waited = 0; waited < timeoutMs && busy(); waited += POLL_MS) await sleep(POLL_MS);
     },
   };

@@ -140,8 +140,10 @@ export class TraceRecorder {
   }
 
   #record(cluster: string, at: number, detailType: string, uid: string, object: Record<string, unknown>): void {
-    const resourceVersion = (object['metadata'] as { resourceVersion: string }).resourceVersion;
-    this.raw(cluster, at, detailType, { eventId: `${uid}/${resourceVersion}`, observedAt: this.time(at), object });
+    const metadata = object['metadata'] as { resourceVersion: string; ownerReferences?: Array<{ uid: string }> };
+    // As the forwarder keys them (forwarder/observation.ts): a pod by its Job's uid, a Job by its own.
+    const partitionKey = metadata.ownerReferences?.[0]?.uid ?? uid;
+    this.raw(cluster, at, detailType, { eventId: `${uid}/${metadata.resourceVersion}`, observedAt: this.time(at), partitionKey, object });
   }
 
   #rv(): string {

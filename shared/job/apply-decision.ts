@@ -24,7 +24,10 @@ export function applyDecision(state: JobState, decision: Decision): void {
     case 'PodFinalizersRemovalRequested':
       for (const ref of decision.pods) {
         const pod = state.pods.get(ref.uid);
-        if (pod) pod.finalizerRemovalRequested = true;
+        if (!pod) continue;
+        pod.finalizerRemovalRequested = true;
+        pod.finalizerRemovalRequestedAt = parseTime(decision.at);
+        pod.finalizerRemovalAttempts = (pod.finalizerRemovalAttempts ?? 0) + 1;
       }
       return;
     case 'JobStatusSent':

@@ -2,7 +2,7 @@ import { advanceRuleProgress } from '../policies/success-policy.ts';
 import { matchPodFailurePolicy } from '../policies/pod-failure-policy.ts';
 import { hasTrueCondition } from './conditions.ts';
 import type { PodRecord } from './pod-record.ts';
-import { countedBeforeTerminal } from './run.ts';
+import { journal } from './run.ts';
 import type { JobState } from './state.ts';
 
 // How a pod is counted, mirroring upstream `trackJobStatusAndRemoveFinalizers`: a pod counts
@@ -48,13 +48,35 @@ export function judgeFailure(state: JobState, pod: PodRecord): void {
  * accounted for yet, can fail its index.
  */
 export function judgeIndex(state: JobState, pod: PodRecord): void {
+  if (pod.counted !== 'none') return;
+  if (failsItsIndex(state, pod) && state.status.failedIndexes.add(pod.index)) {
+    journal(state, { kind: 'failedIndex', index: pod.index });
+    releaseHeld(state, pod.index);
+  }
+}
+
+/** Upstream `isIndexFailed`, for a pod still carrying the tracking finalizer. */
+function failsItsIndex(state: JobState, pod: PodRecord): boolean {
   const limit = state.settings?.backoffLimitPerIndex;
-  if (limit === undefined || !pod.hasFinalizer || pod.counted !== 'none') return;
-  if (!validIndex(state, pod) || !isPodFailed(state, pod)) return;
+  if (limit === undefined || !pod.hasFinalizer || pod.counted === 'ignored') return false;
+  if (!validIndex(state, pod) || !isPodFailed(state, pod)) return false;
   const match = pod.failureMatch;
   const countsAsFailure = match ? match.countFailed : true;
-  const failed = match?.action === 'FailIndex' || (countsAsFailure && pod.failureCount >= limit);
-  if (failed && state.status.failedIndexes.add(pod.index)) releaseHeld(state, pod.index);
+  return match?.action === 'FailIndex' || (countsAsFailure && pod.failureCount >= limit);
+}
+
+/**
+ * After a run's count was taken back and with it an index's failure (run.ts): the index stays
+ * failed if another pod failed it too. O(pods), only on that rare path.
+ */
+export function rejudgeIndexes(state: JobState, indexes: readonly number[], except: string): void {
+  for (const index of indexes) {
+    for (const pod of state.pods.values()) {
+      if (pod.index !== index || pod.uid === except || !failsItsIndex(state, pod)) continue;
+      if (state.status.failedIndexes.add(index)) releaseHeld(state, index);
+      break;
+    }
+  }
 }
 
 /** Counts the pod if its state says it should be counted now. */
@@ -66,21 +88,11 @@ export function countPod(state: JobState, pod: PodRecord): void {
   const failing = hasTrueCondition(state.status.conditions, 'FailureTarget');
   if (isPodFailed(state, pod)) {
     if (!failing && holdForReplacement(state, pod)) return;
-    const failureTime = countFailed(state, pod, true);
-    // A terminating pod counted as failed before it ended: the run may still show it ending
-    // otherwise (run.ts). With backoffLimitPerIndex its index may have failed with it, which
-    // is not taken back.
-    if (pod.phase !== 'Failed' && settings.backoffLimitPerIndex === undefined) {
-      countedBeforeTerminal(state, pod, { failureTime });
-    }
+    countFailed(state, pod, true);
     return;
   }
-  // While the Job is failing, every other pod it still tracks is counted as failed; until the
-  // run ends, a later observation of the pod may count it otherwise (run.ts).
-  if (failing) {
-    countFailed(state, pod, false);
-    countedBeforeTerminal(state, pod, {});
-  }
+  // While the Job is failing, every other pod it still tracks is counted as failed.
+  if (failing) countFailed(state, pod, false);
 }
 
 function countSucceeded(state: JobState, pod: PodRecord): void {
@@ -98,15 +110,13 @@ function countSucceeded(state: JobState, pod: PodRecord): void {
   recordSuccessTime(state, pod.finishedAt);
 }
 
-/**
- * `ownFailure`: the pod failed by itself (feeds the recreation backoff), not by the Job failing.
- * Returns the finish time it added to the backoff's failures, if it added one.
- */
-function countFailed(state: JobState, pod: PodRecord, ownFailure: boolean): number | undefined {
+/** `ownFailure`: the pod failed by itself (feeds the recreation backoff), not by the Job failing. */
+function countFailed(state: JobState, pod: PodRecord, ownFailure: boolean): void {
   const ignored = ownFailure && pod.failureMatch?.countFailed === false;
   pod.counted = ignored ? 'ignored' : 'failed';
   if (!ignored) state.status.failed += 1;
-  return ownFailure && recordFailureTime(state, pod.finishedAt) ? pod.finishedAt : undefined;
+  const recorded = ownFailure && recordFailureTime(state, pod.finishedAt);
+  journal(state, { kind: 'counted', uid: pod.uid, ...(recorded ? { failureTime: pod.finishedAt } : {}) });
 }
 
 /**
@@ -132,7 +142,9 @@ function holdForReplacement(state: JobState, pod: PodRecord): boolean {
     releaseHeld(state, index);
   }
   state.held.set(index, pod.uid);
-  if (pod.failureMatch?.countFailed !== false) state.heldCountable += 1;
+  const countable = pod.failureMatch?.countFailed !== false;
+  if (countable) state.heldCountable += 1;
+  journal(state, { kind: 'held', index, uid: pod.uid, countable });
   return true;
 }
 
@@ -156,7 +168,9 @@ export function releaseHeld(state: JobState, index: number): void {
   state.held.delete(index);
   const pod = state.pods.get(uid);
   if (!pod) return;
-  if (pod.failureMatch?.countFailed !== false) state.heldCountable -= 1;
+  const countable = pod.failureMatch?.countFailed !== false;
+  if (countable) state.heldCountable -= 1;
+  journal(state, { kind: 'released', index, uid, countable });
   countFailed(state, pod, true);
 }
 

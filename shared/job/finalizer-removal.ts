@@ -1,7 +1,7 @@
-import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { podCommandTarget, type RemovePodFinalizer } from './commands.ts';
 import type { PodRecord } from './pod-record.ts';
-import { record, type Sync } from './sync.ts';
+import { record, wakeAt, type Sync } from './sync.ts';
 
 /**
  * Upstream's tracking-finalizer protocol for the Jobs jobfold runs (`spec.managedBy` names it):
@@ -13,7 +13,7 @@ import { record, type Sync } from './sync.ts';
 export function removeFinalizers(sync: Sync, pods: readonly PodRecord[]): void {
   const { state } = sync;
   if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME) return;
-  const targets = pods.filter((p) => p.hasFinalizer && !p.gone && !p.finalizerRemovalRequested && !sync.finalizersRemoved.has(p.uid));
+  const targets = pods.filter((p) => p.hasFinalizer && !p.gone && !sync.finalizersRemoved.has(p.uid) && removalDue(sync, p));
   if (targets.length === 0) return;
   record(sync, {
     type: 'PodFinalizersRemovalRequested',
@@ -22,9 +22,29 @@ export function removeFinalizers(sync: Sync, pods: readonly PodRecord[]): void {
   const identity = state.identity;
   for (const pod of targets) {
     sync.finalizersRemoved.add(pod.uid);
-    const command: RemovePodFinalizer = { type: 'RemovePodFinalizer', ...podCommandTarget(identity, pod, 'finalizer') };
+    const target = podCommandTarget(identity, pod, 'finalizer');
+    // A repeated request is a new command: the outbox and the forwarder drop repeats by id.
+    const attempts = pod.finalizerRemovalAttempts ?? 0;
+    const commandId = attempts === 0 ? target.commandId : `${target.commandId}/${attempts + 1}`;
+    const command: RemovePodFinalizer = { type: 'RemovePodFinalizer', ...target, commandId };
     sync.commands.push(command);
   }
+}
+
+/**
+ * Upstream asks again at every sync while the pod still shows the finalizer and no removal is
+ * expected (`finalizerExpectations`; a failed patch drops the expectation). jobfold never hears
+ * of a failed command, so, as its creation expectations do, a request expires after
+ * EXPECTATIONS_TIMEOUT_MS: a pod still showing the finalizer then is asked for again, and the
+ * Job is woken up for it. A request restored from an older snapshot without its time stays as is.
+ */
+function removalDue(sync: Sync, pod: PodRecord): boolean {
+  if (!pod.finalizerRemovalRequested) return true;
+  const at = pod.finalizerRemovalRequestedAt;
+  if (at === undefined) return false;
+  if (sync.now - at > EXPECTATIONS_TIMEOUT_MS) return true;
+  wakeAt(sync, at + EXPECTATIONS_TIMEOUT_MS + 1);
+  return false;
 }
 
 /**

@@ -2,10 +2,10 @@ import { isStaleObservation } from '../k8s/object-sequence.ts';
 import { parseTime } from '../k8s/time.ts';
 import type { PodDeleted, PodObserved } from './events.ts';
 import { enter, leave } from './aggregates.ts';
-import { countPod, judgeFailure, judgeIndex, releaseHeld, unhold } from './counting.ts';
+import { countPod, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, unhold } from './counting.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
-import { mergeFacts, podClass, type PodRecord } from './pod-record.ts';
-import { revokeRunCount } from './run.ts';
+import { isTerminalPhase, mergeFacts, podClass, type PodRecord } from './pod-record.ts';
+import { countingObservation, revokeRunCount } from './run.ts';
 import type { JobState } from './state.ts';
 
 /**
@@ -30,10 +30,11 @@ export function observePod(state: JobState, event: PodObserved): void {
   const merged = mergeFacts(known, facts);
   if (!merged) return; // a replay, or a state older than what is known: nothing changes
   leave(state, known);
-  // What was counted (or held) from an older state of the pod is judged again from this one.
-  revokeRunCount(state, known);
-  unhold(state, known);
   Object.assign(known, merged, { lastSeq: state.position });
+  // What was counted (or held) from an older state of the pod is judged again from this one.
+  // After the merge: the merged facts may carry the record's old bookkeeping along.
+  rejudgeIndexes(state, revokeRunCount(state, known.uid), known.uid);
+  unhold(state, known);
   enter(state, known);
   afterChange(state, known);
 }
@@ -60,10 +61,14 @@ export function podDeleted(state: JobState, event: PodDeleted): void {
 
 function afterChange(state: JobState, pod: PodRecord): void {
   if (pod.deletionTimestamp !== undefined || pod.gone) state.expectations.deletions.delete(pod.uid);
-  judgeFailure(state, pod);
-  judgeIndex(state, pod);
-  countPod(state, pod);
-  if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
+  // A later observation of the pod in this run may overtake what this one counts (run.ts);
+  // what a terminal pod counts is final and is not journaled.
+  countingObservation(state, pod.uid, !isTerminalPhase(pod.phase), () => {
+    judgeFailure(state, pod);
+    judgeIndex(state, pod);
+    countPod(state, pod);
+    if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
+  });
 }
 
 function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: PodRecord['order']): PodRecord {

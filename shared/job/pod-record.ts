@@ -30,6 +30,9 @@ export interface PodRecord extends PodFacts {
   hasFinalizer: boolean;
   /** Managed Jobs: jobfold asked for the tracking finalizer's removal (once per pod). */
   finalizerRemovalRequested?: boolean;
+  /** When the last removal was asked for (epoch ms), and how many times it was asked. */
+  finalizerRemovalRequestedAt?: number;
+  finalizerRemovalAttempts?: number;
   /** Restored from the pod archive (not persisted): already stored there, never rewritten. */
   fromArchive?: boolean;
   /** `PodDeleted` was observed: the pod left the cluster (its record stays as a tombstone). */

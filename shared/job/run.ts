@@ -1,50 +1,118 @@
+import { IndexSet } from '../indexes/index-set.ts';
 import type { JobEvent } from './evolve.ts';
-import type { PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 
 // Upstream counts pods once per sync, on the informer's snapshot: what a pod looked like in
 // between two syncs never counts. The fold counts as observations arrive, and a run of
-// observations sharing one observedAt is what one sync reads (decide-at-each-position.ts), so a
-// count taken from a pod's state *before* the last one of the run must yield to that last one.
-// Only counts of a pod that was not terminal yet can be overtaken (a terminal phase is final):
-//  - the Job is failing, so a running pod it still tracks counts as failed;
-//  - without Failed-only replacement, a terminating pod counts as failed.
-// If the same run then shows the pod Failed under an Ignore rule, Succeeded, or without its
-// finalizer, the sync would have counted it that way (or not at all), so the count is taken back
-// and the newest state counted. A decision ends the run: what the sync counted stays counted.
+// observations sharing one observedAt is what one sync reads (decide-at-each-position.ts), so
+// what an observation of a pod made the counting rules do must yield to a later observation of
+// the same pod in the same run. Examples: a running pod counted as failed because the Job is
+// failing, then seen Failed under an Ignore rule or Succeeded; a terminating pod (no Failed-only
+// replacement) counted as failed, failing its index, then seen Succeeded or without its
+// finalizer. So the counting rules keep a journal of what each observation changed; a later
+// observation of that pod in the run first undoes it, then is counted from the newest state.
+// A decision ends the run: what the sync counted stays counted. What an observation of a
+// terminal pod counts is final (the phase never changes again, and a finalizer removed later is
+// the controller acknowledging that count), so those observations are not journaled.
+// Within a run, `failed` may therefore go down; the status a sync writes never does.
 
-/** What a count taken in this run changed besides `failed`, so it can be taken back. */
-export interface RunCount {
-  /** The finish time the count added to the recreation backoff's failures, if it added one. */
-  readonly failureTime?: number;
+/** One change the counting rules made, with what it takes to undo it. */
+export type RunChange =
+  | { readonly kind: 'counted'; readonly uid: string; readonly failureTime?: number }
+  | { readonly kind: 'failedIndex'; readonly index: number }
+  | { readonly kind: 'held'; readonly index: number; readonly uid: string; readonly countable: boolean }
+  | { readonly kind: 'released'; readonly index: number; readonly uid: string; readonly countable: boolean };
+
+export interface Run {
+  /** The observedAt of the run; undefined after a decision. */
+  at: string | undefined;
+  /** Per pod, what this run's observations of it changed, oldest first. */
+  changes: Map<string, RunChange[]>;
+  /** The journal of the observation being counted, while it is. */
+  open: RunChange[] | undefined;
 }
+
+export const newRun = (): Run => ({ at: undefined, changes: new Map(), open: undefined });
 
 /** Starts a new run when the event is a decision or an observation of another time. */
 export function enterRun(state: JobState, event: JobEvent): void {
   const at = 'observedAt' in event ? event.observedAt : undefined;
   if (at !== undefined && at === state.run.at) return;
   state.run.at = at;
-  if (state.run.counts.size > 0) state.run.counts = new Map();
+  if (state.run.changes.size > 0) state.run.changes = new Map();
 }
 
-/** Remembers that this run counted the pod as failed while it was not terminal yet. */
-export function countedBeforeTerminal(state: JobState, pod: PodRecord, count: RunCount): void {
-  state.run.counts.set(pod.uid, count);
+/** Journals what the counting rules do for this pod's observation (see `journal`). */
+export function countingObservation(state: JobState, uid: string, journaled: boolean, count: () => void): void {
+  if (!journaled) return count();
+  const open: RunChange[] = [];
+  state.run.open = open;
+  try {
+    count();
+  } finally {
+    state.run.open = undefined;
+  }
+  if (open.length > 0) state.run.changes.set(uid, [...(state.run.changes.get(uid) ?? []), ...open]);
+}
+
+/** Called by the counting rules for each change they make. */
+export function journal(state: JobState, change: RunChange): void {
+  state.run.open?.push(change);
 }
 
 /**
- * Before a newer observation of the pod is folded: takes back a count this run took from an
- * earlier state of the pod, so the newer state is counted as the sync would count it.
+ * Before a newer observation of the pod is folded: undoes what this run's older ones changed.
+ * Returns the indexes whose failure it took back (another pod may have failed them too).
  */
-export function revokeRunCount(state: JobState, pod: PodRecord): void {
-  const count = state.run.counts.get(pod.uid);
-  if (count === undefined) return;
-  state.run.counts.delete(pod.uid);
-  if (pod.counted === 'failed') state.status.failed -= 1;
-  pod.counted = 'none';
-  if (count.failureTime !== undefined) {
-    const times = state.backoff.failureTimes;
-    const at = times.lastIndexOf(count.failureTime);
-    if (at >= 0) times.splice(at, 1);
+export function revokeRunCount(state: JobState, uid: string): number[] {
+  const changes = state.run.changes.get(uid);
+  if (changes === undefined) return [];
+  state.run.changes.delete(uid);
+  for (let i = changes.length - 1; i >= 0; i--) undo(state, changes[i] as RunChange);
+  return changes.flatMap((c) => (c.kind === 'failedIndex' ? [c.index] : []));
+}
+
+function undo(state: JobState, change: RunChange): void {
+  switch (change.kind) {
+    case 'counted': {
+      const pod = state.pods.get(change.uid);
+      if (!pod) return;
+      if (pod.counted === 'failed') state.status.failed -= 1;
+      pod.counted = 'none';
+      if (change.failureTime !== undefined) {
+        const times = state.backoff.failureTimes;
+        const at = times.lastIndexOf(change.failureTime);
+        if (at >= 0) times.splice(at, 1);
+      }
+      return;
+    }
+    case 'failedIndex':
+      state.status.failedIndexes = without(state.status.failedIndexes, change.index);
+      return;
+    case 'held':
+      if (state.held.get(change.index) !== change.uid) return;
+      state.held.delete(change.index);
+      if (change.countable) state.heldCountable -= 1;
+      return;
+    case 'released':
+      state.held.set(change.index, change.uid);
+      if (change.countable) state.heldCountable += 1;
+      return;
+    default: {
+      const exhaustive: never = change;
+      throw new Error(`unknown run change ${JSON.stringify(exhaustive)}`);
+    }
   }
+}
+
+function without(set: IndexSet, index: number): IndexSet {
+  const intervals: (readonly [number, number])[] = [];
+  for (const [first, last] of set.intervals()) {
+    if (index < first || index > last) intervals.push([first, last]);
+    else {
+      if (first < index) intervals.push([first, index - 1]);
+      if (index < last) intervals.push([index + 1, last]);
+    }
+  }
+  return IndexSet.fromIntervals(intervals);
 }

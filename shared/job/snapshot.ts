@@ -103,7 +103,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       newestObservedAt: state.newestObservedAt,
       childStatusKey: state.childStatusKey,
       childStatusVersion: state.childStatusVersion,
-      run: { at: state.run.at, counts: [...state.run.counts] },
+      run: { at: state.run.at, changes: [...state.run.changes] },
     },
     pods: live.map(encodePod),
   };
@@ -144,7 +144,7 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     newestObservedAt: s['newestObservedAt'],
     childStatusKey: s['childStatusKey'] ?? '',
     childStatusVersion: s['childStatusVersion'] ?? 0,
-    run: { at: s['run']?.at, counts: new Map(s['run']?.counts ?? []) },
+    run: { at: s['run']?.at, changes: new Map(s['run']?.changes ?? []), open: undefined },
   });
   state.status = {
     ...s['status'],
@@ -242,6 +242,8 @@ function encodePod(pod: PodRecord): unknown[] {
     pod.order ? [pod.order.epoch, pod.order.seq] : null,
     pod.readyChangedAt ?? null,
     pod.lastEventId ?? null,
+    pod.finalizerRemovalRequestedAt ?? null,
+    pod.finalizerRemovalAttempts ?? null,
   ];
   while (tuple.length > 9 && (tuple.at(-1) === null || tuple.at(-1) === 0)) tuple.pop();
   return tuple;
@@ -280,6 +282,8 @@ function decodePod(encoded: unknown): PodRecord {
     order: decodeOrder(at<[number, number] | undefined>(21, undefined)),
     readyChangedAt: at<number | undefined>(22, undefined),
     ...(t[23] === undefined || t[23] === null ? {} : { lastEventId: t[23] as string }),
+    ...(t[24] === undefined || t[24] === null ? {} : { finalizerRemovalRequestedAt: t[24] as number }),
+    ...(t[25] === undefined || t[25] === null ? {} : { finalizerRemovalAttempts: t[25] as number }),
   };
 }
 

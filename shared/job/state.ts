@@ -7,7 +7,7 @@ import type { JobSpec } from '../k8s/job.ts';
 import type { ObjectSequence } from '../k8s/object-sequence.ts';
 import type { JobStatusView } from './status.ts';
 import type { RuleProgress } from '../policies/success-policy.ts';
-import type { RunCount } from './run.ts';
+import { newRun, type Run } from './run.ts';
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
 
 /** Per-deployment settings of the fold, fixed when the Job's log starts. */
@@ -132,9 +132,9 @@ export interface JobState {
   childStatusVersion: number;
   /**
    * The run of observations being folded (one observedAt, what one sync reads; see run.ts): its
-   * time, and the pods it counted as failed from a state its later observations may overtake.
+   * time, and what its observations of each pod made the counting rules change.
    */
-  run: { at: string | undefined; counts: Map<string, RunCount> };
+  run: Run;
 }
 
 /** An update refused as the API server refuses it, with upstream's field errors. */
@@ -189,6 +189,6 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     jobOrder: undefined,
     childStatusKey: '',
     childStatusVersion: 0,
-    run: { at: undefined, counts: new Map() },
+    run: newRun(),
   };
 }

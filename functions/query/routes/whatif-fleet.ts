@@ -3,9 +3,15 @@ import { BadRequestError } from '../http-errors.ts';
 import { json, type QueryRoute } from '../http.ts';
 import { decodeListCursor, encodeListCursor, invalidCursor } from '../list-cursor.ts';
 import { FleetWhatIfBodySchema, parseBody } from '../whatif-body.ts';
-import { whatIfStoredJob } from '../whatif-log.ts';
+import { whatIfEntries, whatIfStoredJob } from '../whatif-log.ts';
+import { scanFleetPage } from '../whatif-fleet-scan.ts';
+import type { JobSummary } from '../../../shared/app/event-store.ts';
+import type { WhatIfReport } from '../../../shared/whatif/report.ts';
 
 const DEFAULT_PAGE = 100;
+const MAX_LIST_PAGE = 200;
+/** Whole logs per scan-mode call: about 1 MB of scan pages for small Jobs, so few are read twice. */
+const SCAN_PAGE = 1000;
 /** Logs read at once within a page: the store's latency, not the fold, bounds a page. */
 const READS_IN_FLIGHT = 32;
 
@@ -16,13 +22,23 @@ const READS_IN_FLIGHT = 32;
  * size; the client sums the pages' tallies and follows `nextCursor` until there is none.
  * A Job whose patched spec is invalid (a successPolicy on a NonIndexed Job) is counted in
  * `skipped`, and the first refusal is returned as `skippedBecause`.
+ *
+ * With `segments` (and `segment`), a call instead reads the next whole logs of one part of a
+ * parallel scan of every log (whatif-fleet-scan.ts): one request reads many logs, where the list
+ * costs one query per Job. The client runs one call chain per segment, side by side.
  */
 export const whatIfFleetRoute: QueryRoute = {
   method: 'POST',
   path: '/v1/whatif',
   async handle(request, deps) {
     const body = parseBody(request, FleetWhatIfBodySchema);
+    if (body.segments !== undefined) {
+      const page = await scanFleetPage(deps, { ...body, segments: body.segments }, body.limit ?? SCAN_PAGE);
+      const refolds = page.jobs.map(({ summary, entries }) => refold(summary, () => whatIfEntries(entries, body.patch, deps.config)));
+      return json(200, { ...tallyOf(await Promise.all(refolds)), ...(page.next === undefined ? {} : { nextCursor: page.next }) });
+    }
     const filters = { kind: 'Job' as const, cluster: body.cluster, namespace: body.namespace };
+    if ((body.limit ?? 0) > MAX_LIST_PAGE) throw new BadRequestError([{ path: 'body.limit', message: `Too big: expected number to be <=${MAX_LIST_PAGE} without segments` }]);
     const cursor = body.cursor === undefined ? undefined : decodeListCursor(deps.cursorKey, filters, body.cursor, 'body.cursor');
     let page;
     try {
@@ -35,28 +51,39 @@ export const whatIfFleetRoute: QueryRoute = {
     const listed = since === undefined ? page.items : page.items.filter((summary) => summary.createdAt >= since);
     // The list is newest first: once a Job is older than `since`, every later one is too.
     const reachedSince = listed.length < page.items.length;
-    const reports = await mapConcurrently(listed, READS_IN_FLIGHT, async (summary) => {
+    const reports = await mapConcurrently(listed, READS_IN_FLIGHT, (summary) => {
       const stream = { kind: 'Job' as const, clusterId: summary.clusterId, namespace: summary.namespace, uid: summary.uid };
-      try {
-        return { summary, report: await whatIfStoredJob(deps, stream, body.patch) };
-      } catch (error) {
-        if (!(error instanceof BadRequestError)) throw error;
-        return { summary, refused: `${summary.namespace}/${summary.name}: ${error.errors.map((e) => e.message).join('; ')}` };
-      }
+      return refold(summary, () => whatIfStoredJob(deps, stream, body.patch));
     });
-    let tally: FleetTally = EMPTY_TALLY;
-    let skippedBecause: string | undefined;
-    for (const { summary, report, refused } of reports) {
-      if (report) tally = tallyJob(tally, { cluster: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid }, report);
-      else {
-        skippedBecause ??= refused;
-        tally = skipJob(tally);
-      }
-    }
     const next = page.cursor === undefined || reachedSince ? {} : { nextCursor: encodeListCursor(deps.cursorKey, filters, page.cursor) };
-    return json(200, { tally, ...(skippedBecause ? { skippedBecause } : {}), ...next });
+    return json(200, { ...tallyOf(reports), ...next });
   },
 };
+
+type Refolded = { summary: JobSummary; report?: WhatIfReport; refused?: string };
+
+/** One Job's what-if; a patch its spec refuses is a skip with the reason, not a failed page. */
+async function refold(summary: JobSummary, run: () => WhatIfReport | Promise<WhatIfReport>): Promise<Refolded> {
+  try {
+    return { summary, report: await run() };
+  } catch (error) {
+    if (!(error instanceof BadRequestError)) throw error;
+    return { summary, refused: `${summary.namespace}/${summary.name}: ${error.errors.map((e) => e.message).join('; ')}` };
+  }
+}
+
+function tallyOf(refolded: readonly Refolded[]): { tally: FleetTally; skippedBecause?: string } {
+  let tally: FleetTally = EMPTY_TALLY;
+  let skippedBecause: string | undefined;
+  for (const { summary, report, refused } of refolded) {
+    if (report) tally = tallyJob(tally, { cluster: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid }, report);
+    else {
+      skippedBecause ??= refused;
+      tally = skipJob(tally);
+    }
+  }
+  return { tally, ...(skippedBecause ? { skippedBecause } : {}) };
+}
 
 /** `fn` over `items` with at most `limit` calls in flight; results in the items' order. */
 async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

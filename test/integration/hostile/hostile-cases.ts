@@ -30,6 +30,9 @@ type Event = { source: string; 'detail-type': string; detail: any };
 const base = (kind: keyof typeof VALID, eventId: string): Event => {
   const event = clone(VALID[kind]) as unknown as Event;
   event.detail.eventId = eventId;
+  // A pod of its own per case: the single writer drops an unchanged replay of a pod it already
+  // folded (docs/data-model.md, "Writing a batch"), so every case names a new pod to be stored.
+  if (kind.startsWith('pod') && event.detail.object?.metadata?.uid) event.detail.object.metadata.uid = `${event.detail.object.metadata.uid}-${eventId.length}-${serial}`;
   return event;
 };
 

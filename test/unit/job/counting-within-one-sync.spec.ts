@@ -69,7 +69,47 @@ describe('Counting a pod as one sync reads it', () => {
     });
   });
 
+  describe('given an Indexed Job with backoffLimitPerIndex 0 that replaces terminating pods, when a pod is seen terminating and then, in the same run, without its finalizer', () => {
+    const perIndex = aJob({ completionMode: 'Indexed', completions: 4, parallelism: 1, backoffLimitPerIndex: 0 });
+    const withFinalizer = observed(1, at(0), { index: 2, failureCount: 0, phase: 'Pending', deletionTimestamp: at(0) });
+    const withoutFinalizer = observed(2, at(0), { index: 2, failureCount: 0, phase: 'Pending', deletionTimestamp: at(0), finalizer: false });
+
+    it('neither the pod nor its index counts as failed: the sync never saw it tracked', () => {
+      given(perIndex, withFinalizer, withoutFinalizer).when().thenStatus({ failed: 0, failedIndexes: '' });
+    });
+
+    it('the same, arriving in the other order', () => {
+      given(perIndex, withoutFinalizer, withFinalizer).when().thenStatus({ failed: 0, failedIndexes: '' });
+    });
+
+    it('seen tracked at an earlier sync, it and its index stay failed', () => {
+      given(perIndex, withFinalizer, { ...withoutFinalizer, observedAt: at(1) }).when().thenStatus({ failed: 1, failedIndexes: '2' });
+    });
+  });
+
   it('when the pod was counted at an earlier sync, a later Ignore-matching failure does not take the count back', () => {
     given(job, ...failing, running(at(62)), disrupted(at(63))).when().thenStatus({ failed: 2 });
+  });
+
+  it('a terminating pod held for its index (backoffLimitPerIndex) that then succeeds counts as succeeded only', () => {
+    const perIndex = aJob({ completionMode: 'Indexed', completions: 2, parallelism: 1, backoffLimitPerIndex: 1 });
+    const terminating = observed(1, at(1), { index: 0, failureCount: 0, deletionTimestamp: at(1) });
+    const done = observed(2, at(2), { index: 0, failureCount: 0, phase: 'Succeeded', deletionTimestamp: at(1), finishedAt: at(2) });
+    given(perIndex, terminating, done).when().thenStatus({ succeeded: 1, failed: 0, completedIndexes: '0', failedIndexes: '' });
+  });
+
+  it('a Failed pod counted in a run stays counted when the same run then shows it without its finalizer (terminal counts are final)', () => {
+    const replacing = aJob({ completions: 4, parallelism: 1, backoffLimit: 3 });
+    const failed = observed(1, at(5), { phase: 'Failed', exitCode: 1, finishedAt: at(5) });
+    const released = observed(2, at(5), { phase: 'Failed', exitCode: 1, finishedAt: at(5), finalizer: false });
+    given(replacing, failed, released).when().thenStatus({ failed: 1 });
+  });
+
+  it('an index failed by two pods stays failed when the run takes back one of them', () => {
+    const perIndex = aJob({ completionMode: 'Indexed', completions: 1, parallelism: 1, backoffLimit: 0, backoffLimitPerIndex: 1 });
+    const terminating = observed(1, at(0), { index: 0, failureCount: 4, phase: 'Pending', deletionTimestamp: at(0) });
+    const other = podObserved(aPod({ name: 'other', index: 0, failureCount: 1, phase: 'Failed', exitCode: 1 }), at(0));
+    const done = observed(2, at(0), { index: 0, failureCount: 4, phase: 'Succeeded', deletionTimestamp: at(0) });
+    given(perIndex, terminating, other, done).when().thenStatus({ failedIndexes: '0', completedIndexes: '0' });
   });
 });

@@ -26,7 +26,7 @@ describe('Tracking finalizer of a managed Job', () => {
     expect(statusSent(outcome.commands)).toMatchObject({ status: { succeeded: 1 } });
   });
 
-  it('is asked for once, not again while the pod still shows it', () => {
+  it('is asked for once, not again before the request expires (finalizer-removal-retry.spec.ts)', () => {
     given(job, tick(at(0)), podObserved(aPod({ name: 'a' }), at(1)), podObserved(aPod({ name: 'b', phase: 'Succeeded' }), at(2)), tick(at(3)))
       .when({ now: at(4) })
       .then((outcome) => expect(removals(outcome.commands)).toEqual([]));
