@@ -104,7 +104,7 @@ async function fleet(args: WhatIfArgs, output: WhatIfOutput, now: () => Date): P
     while (cursors[i] !== null) {
       const cursor = cursors[i] || undefined;
       const segmenting = scan ? { segment: i, segments: cursors.length } : {};
-      const page = await whatIfFleetPage(args.endpoint, { patch: args.patch, cluster, namespace, since: sinceTime, cursor, ...segmenting });
+      const page = await withRetries(() => whatIfFleetPage(args.endpoint, { patch: args.patch, cluster, namespace, since: sinceTime, cursor, ...segmenting }));
       tally = mergeTallies(tally, page.tally);
       skippedBecause ??= page.skippedBecause;
       cursors[i] = page.nextCursor ?? null;
@@ -119,6 +119,18 @@ async function fleet(args: WhatIfArgs, output: WhatIfOutput, now: () => Date): P
   if (failed !== undefined) {
     output.err(`jobfold whatif: PARTIAL: the counts above cover the ${tally.jobs} Jobs read before a call failed; add --resume ${partial.resume} (with the same --patch and filters) to read the rest and add its counts to these.`);
     throw failed.reason;
+  }
+}
+
+/** A call the service failed (5xx) or did not answer is tried twice more before the walk stops. */
+async function withRetries<T>(call: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      const transient = error instanceof RemoteError && (error.status === undefined || error.status >= 500);
+      if (!transient || attempt >= attempts) throw error;
+    }
   }
 }
 

@@ -5,7 +5,7 @@ import { CLUSTER_SOURCE_PREFIX, CONTROL_SOURCE, REJECTION_SOURCE } from '../bus-
 export interface BusSourceOwners {
   /** Who may put `jobfold.control` (commands): the publish function. */
   readonly control: IRole;
-  /** Who may put `jobfold.ingest` (rejections): the ingest function. */
+  /** Who may put `jobfold.ingest` (rejections): the writer function. */
   readonly ingest: IRole;
   /** Each cluster's forwarder role, by cluster id: only it may put `jobfold.cluster.<id>`. */
   readonly clusters: ReadonlyMap<string, IRole>;
@@ -15,7 +15,7 @@ export interface BusSourceOwners {
  * The bus's resource policy: explicit denies, which bind every principal of the account whatever
  * its IAM policies allow (an unconditioned `events:PutEvents` included). jobfold's sources are
  * jobfold's own: `jobfold.control` only from the publish function, `jobfold.ingest` only from
- * the ingest function, `jobfold.cluster.<id>` only from that cluster's role, and a
+ * the writer function, `jobfold.cluster.<id>` only from that cluster's role, and a
  * `jobfold.cluster.*` source of no configured cluster from no one.
  */
 export function restrictBusSources(bus: EventBus, owners: BusSourceOwners): void {

@@ -5,6 +5,7 @@ import {
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -19,11 +20,11 @@ const PERIOD = Duration.minutes(5);
 
 export interface MonitoringProps {
   readonly functions: Readonly<Record<string, IFunction>>;
-  /** Consumers of the table's stream, watched for iterator age. */
+  /** Consumers of a stream (the ingest stream's writer, the table stream's), watched for iterator age. */
   readonly streamConsumers: Readonly<Record<string, IFunction>>;
   /** Every queue where a message means something was not processed. */
   readonly deadLetterQueues: Readonly<Record<string, IQueue>>;
-  readonly ingestQueue: IQueue;
+  readonly ingestStream: IStream;
   /** Each cluster's command queue, by cluster id: a dead forwarder leaves commands waiting. */
   readonly commandQueues: Readonly<Record<string, IQueue>>;
   readonly api: HttpApi;
@@ -70,7 +71,7 @@ export class Monitoring extends Construct {
     }
     for (const [name, fn] of Object.entries(props.streamConsumers)) {
       alarm(`${name}IteratorAge`, fn.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum' }), ITERATOR_AGE_ALARM_MS,
-        `${name} is behind the table stream by 5 minutes or more; records expire after 24 h.`);
+        `${name} is behind its stream by 5 minutes or more (the writer: cluster events wait to be logged); records expire after 24 h (table) or 7 days (ingest).`);
     }
     for (const [cluster, queue] of Object.entries(props.commandQueues)) {
       alarm(`CommandsAge-${cluster}`, queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }), COMMAND_AGE_ALARM_SECONDS,
@@ -81,15 +82,13 @@ export class Monitoring extends Construct {
     alarm('JobsStalled', jobfoldMetric('jobs_stalled'), 1,
       'A Job could not be decided and was parked: GET /v1/jobs shows it with stalled.error (docs/deploy.md, "Stalled Jobs").');
     alarm('EventsDeadLettered', jobfoldMetric('events_dead_lettered_total'), 1,
-      'An inbound event failed every ingest attempt; it is in the rejected-events queue with the error.');
-    alarm('IngestBacklog', props.ingestQueue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }), 300,
-      'Cluster events have waited 5 minutes or more in the ingest queue.');
+      'An inbound event failed every writer attempt; it is in the rejected-events queue with the error.');
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(3) });
     this.dashboard.addWidgets(new TextWidget({ markdown: '# jobfold\nEvents in → log → decisions → commands out; the query API.', width: 24, height: 2 }));
     this.dashboard.addWidgets(
       graph('Events in', [jobfoldMetric('events_ingested_total'), jobfoldMetric('events_rejected_total'),
-        props.ingestQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, label: 'ingest queue depth' })]),
+        props.ingestStream.metricIncomingRecords({ period: PERIOD, statistic: 'Sum', label: 'ingest stream records in' })]),
       graph('Decisions', [new MathExpression({
         expression: `SEARCH('{${POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE},reason,service} MetricName="jobs_finished_total"', 'Sum', 300)`,
         label: 'jobs finished by reason', period: PERIOD,

@@ -12,11 +12,15 @@ import { ATTR, ITEM_TYPE } from '../../functions/adapters/table-layout.ts';
 import { CONTROL_SOURCE, RECONCILED_EVENT_TYPES } from '../bus-contract.ts';
 import { deadLetterQueue } from './secure-queue.ts';
 import { ServiceFunction } from './service-function.ts';
-import type { Timers } from './timers.ts';
+
+/** The prefix of every JobSet log's partition key (`JobSet#<cluster>#<namespace>#<uid>`, shared/app/stream-key.ts). */
+const JOBSET_KEY_PREFIX = 'JobSet#';
 
 /**
- * The table's stream drives the two steps after an append:
- * - reconcile, on new observations: fold, decide, and commit decisions plus outbox commands;
+ * The table's stream drives the two steps after a commit:
+ * - reconcile, on new observations of a **JobSet** (its own events, and its child Jobs' statuses
+ *   and deletions, which the writer appends to the JobSet's log): fold, decide, commit. A Job's
+ *   log is decided by its writer (cdk/constructs/writer.ts) in the same invocation that appends;
  * - publish, on new outbox items and once a minute: put pending commands on the bus.
  * A batch that keeps failing is retried a bounded number of times (halved on each function error
  * for reconcile), then described in a failures queue; stream records expire after 24 hours, so an
@@ -29,9 +33,9 @@ export class StreamConsumers extends Construct {
   readonly reconcileFailures: Queue;
   readonly publishFailures: Queue;
 
-  constructor(scope: Construct, id: string, props: { table: ITable; bus: IEventBus; timers: Timers }) {
+  constructor(scope: Construct, id: string, props: { table: ITable; bus: IEventBus }) {
     super(scope, id);
-    const { table, bus, timers } = props;
+    const { table, bus } = props;
     const insertOf = (type: string, more: Record<string, unknown> = {}) => FilterCriteria.filter({
       eventName: FilterRule.isEqual('INSERT'),
       dynamodb: { NewImage: { [ATTR.type]: { S: FilterRule.isEqual(type) }, ...more } },
@@ -40,19 +44,21 @@ export class StreamConsumers extends Construct {
     this.reconcileFailures = deadLetterQueue(this, 'ReconcileFailures', 'stream batches reconcile failed after its retries');
     this.reconcile = new ServiceFunction(this, 'Reconcile', {
       entry: 'reconcile',
-      description: 'jobfold reconcile: folds a Job log, decides, commits decisions and commands',
+      description: 'jobfold reconcile: folds a JobSet log, decides, commits decisions and commands',
       timeout: Duration.seconds(60),
       environment: { SNAPSHOT_EVERY: '50', FEATURE_GATES: '' },
     });
     this.reconcile.bindTable(table, 'readWrite');
-    timers.grantScheduling(this.reconcile);
     this.reconcile.addEventSource(new DynamoEventSource(table, {
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: 100,
       // Records of one Job keep their order at any factor (per partition key); conflicts between
       // Jobs' reconcilers are settled by the conditional commit.
       parallelizationFactor: 4,
-      filters: [insertOf(ITEM_TYPE.entry, { [ATTR.eventType]: { S: FilterRule.or(...RECONCILED_EVENT_TYPES) } })],
+      filters: [insertOf(ITEM_TYPE.entry, {
+        [ATTR.pk]: { S: FilterRule.beginsWith(JOBSET_KEY_PREFIX) },
+        [ATTR.eventType]: { S: FilterRule.or(...RECONCILED_EVENT_TYPES) },
+      })],
       // The handler reports the records of the Jobs it could not reconcile; the rest are done.
       reportBatchItemFailures: true,
       bisectBatchOnError: true,

@@ -1,52 +1,45 @@
-import { Aws, Duration, RemovalPolicy, Token, Validations } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Aws, RemovalPolicy, Token, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { deadLetterQueue } from './secure-queue.ts';
-import { ServiceFunction } from './service-function.ts';
+import type { ServiceFunction } from './service-function.ts';
 
 /**
  * Job wake-ups (activeDeadlineSeconds, pod-recreation backoff) as EventBridge Scheduler
- * one-time schedules, which reconcile creates at run time (functions/aws/scheduler-timers.ts)
- * in one schedule group. The Scheduler assumes a role that may invoke only the timers function,
- * which appends a Tick to the Job's log. An invocation that keeps failing ends in the timers DLQ.
+ * one-time schedules, which the writer creates at run time (functions/aws/scheduler-timers.ts)
+ * in one schedule group. A schedule's target is the ingest stream itself (a templated Kinesis
+ * target keyed by the Job's uid): the timer record reaches the Job's writer in order with the
+ * Job's events, and the writer appends the Tick and decides. The Scheduler assumes a role that
+ * may only put records into that stream; a timer it cannot deliver ends in the timers DLQ.
  */
 export class Timers extends Construct {
   readonly group: ScheduleGroup;
   readonly schedulerRole: Role;
   readonly deadLetterQueue: Queue;
-  readonly function: ServiceFunction;
+  readonly target: IStream;
 
-  constructor(scope: Construct, id: string, props: { table: ITable }) {
+  constructor(scope: Construct, id: string, props: { stream: IStream }) {
     super(scope, id);
+    this.target = props.stream;
     // Deleting the group deletes its schedules: a torn-down service leaves no timer aimed at a
-    // function that no longer exists, and a redeploy can create the group again under its name.
+    // stream that no longer exists, and a redeploy can create the group again under its name.
     this.group = new ScheduleGroup(this, 'Group', { removalPolicy: RemovalPolicy.DESTROY });
-    this.deadLetterQueue = deadLetterQueue(this, 'Dlq', 'timer invocations Lambda or the Scheduler could not complete');
-    this.function = new ServiceFunction(this, 'Function', {
-      entry: 'timers',
-      description: 'jobfold timers: appends a Tick when a Job deadline or backoff is due',
-      timeout: Duration.seconds(15),
-      memorySize: 256,
-      // Scheduler invokes asynchronously; Lambda retries twice, then keeps the event here.
-      onFailure: new SqsDestination(this.deadLetterQueue),
-    });
-    this.function.bindTable(props.table, 'readWrite');
+    this.deadLetterQueue = deadLetterQueue(this, 'Dlq', 'timer records the Scheduler could not put into the ingest stream');
 
     this.schedulerRole = new Role(this, 'SchedulerRole', {
       // Only schedules of this account may use the role (confused-deputy protection).
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } },
       }),
-      description: 'jobfold: EventBridge Scheduler invokes the timers function',
+      description: 'jobfold: EventBridge Scheduler puts timer records into the ingest stream',
     });
-    // The unqualified ARN, the one schedules target: no version or alias wildcard.
+    // One record at a time into the one stream (encrypted with aws/kinesis, which needs no grant): nothing else.
     this.schedulerRole.addToPolicy(new PolicyStatement({
-      actions: ['lambda:InvokeFunction'],
-      resources: [this.function.functionArn],
+      actions: ['kinesis:PutRecord'],
+      resources: [props.stream.streamArn],
     }));
     // For a schedule's own dead-letter config: a wake-up the Scheduler cannot deliver is kept.
     this.schedulerRole.addToPolicy(new PolicyStatement({
@@ -55,10 +48,10 @@ export class Timers extends Construct {
     }));
   }
 
-  /** What reconcile needs to create schedules: the environment, and the two permissions. */
+  /** What the writer needs to create schedules: the environment, and the two permissions. */
   grantScheduling(fn: ServiceFunction): void {
     fn.addEnvironment('SCHEDULE_GROUP', this.group.scheduleGroupName);
-    fn.addEnvironment('TIMERS_FUNCTION_ARN', this.function.functionArn);
+    fn.addEnvironment('TIMERS_TARGET_ARN', this.target.streamArn);
     fn.addEnvironment('SCHEDULER_ROLE_ARN', this.schedulerRole.roleArn);
     fn.addEnvironment('TIMERS_DLQ_ARN', this.deadLetterQueue.queueArn);
     const group = this.group.scheduleGroupName;

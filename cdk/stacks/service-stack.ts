@@ -3,12 +3,13 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import type { Construct } from 'constructs';
 import { ClusterConnection, outputPrefix } from '../constructs/cluster-connection.ts';
-import { IngestPath } from '../constructs/ingest-path.ts';
+import { IngestStream } from '../constructs/ingest-stream.ts';
 import { restrictBusSources } from '../constructs/bus-source-policy.ts';
 import { Monitoring } from '../constructs/monitoring.ts';
 import { QueryApi } from '../constructs/query-api.ts';
 import { StreamConsumers } from '../constructs/stream-consumers.ts';
 import { Timers } from '../constructs/timers.ts';
+import { Writer } from '../constructs/writer.ts';
 import type { Settings } from '../settings.ts';
 
 export interface ServiceStackProps extends StackProps {
@@ -18,10 +19,10 @@ export interface ServiceStackProps extends StackProps {
 }
 
 /**
- * Everything that can be rebuilt from the table: the bus and its rules, the five functions, the
- * timers, the query API, one connection per cluster, alarms and the dashboard. Read top to
- * bottom it follows an event: in through the bus, into the log, reconciled, published, out to
- * the cluster's queue.
+ * Everything that can be rebuilt from the table: the bus and its rules, the ingest stream, the
+ * four functions, the timers, the query API, one connection per cluster, alarms and the
+ * dashboard. Read top to bottom it follows an event: in through the bus, into the ingest stream
+ * keyed by its Job, written and decided by the Job's writer, published, out to the cluster's queue.
  */
 export class ServiceStack extends Stack {
   readonly bus: EventBus;
@@ -35,9 +36,10 @@ export class ServiceStack extends Stack {
     // (bus-source-policy.ts) keeps each of jobfold's sources to the one role that owns it.
     this.bus = new EventBus(this, 'Bus', { description: 'jobfold: cluster events in, commands out' });
 
-    const ingest = new IngestPath(this, 'Ingest', { bus: this.bus, table });
-    const timers = new Timers(this, 'Timers', { table });
-    const consumers = new StreamConsumers(this, 'Stream', { table, bus: this.bus, timers });
+    const ingest = new IngestStream(this, 'Ingest', { bus: this.bus });
+    const timers = new Timers(this, 'Timers', { stream: ingest.stream });
+    const writer = new Writer(this, 'Writer', { stream: ingest.stream, table, bus: this.bus, timers });
+    const consumers = new StreamConsumers(this, 'Stream', { table, bus: this.bus });
     const query = new QueryApi(this, 'Query', { table });
 
     const clusters = new Map<string, ClusterConnection>();
@@ -54,25 +56,25 @@ export class ServiceStack extends Stack {
     this.clusters = clusters;
     restrictBusSources(this.bus, {
       control: required(consumers.publish.role, 'publish function role'),
-      ingest: required(ingest.function.role, 'ingest function role'),
+      ingest: required(writer.function.role, 'writer function role'),
       clusters: new Map([...clusters].map(([id, c]) => [id, c.role])),
     });
 
     const monitoring = new Monitoring(this, 'Monitoring', {
       functions: {
-        Ingest: ingest.function, Reconcile: consumers.reconcile, Publish: consumers.publish,
-        Timers: timers.function, Query: query.function,
+        Writer: writer.function, Reconcile: consumers.reconcile, Publish: consumers.publish, Query: query.function,
       },
-      streamConsumers: { Reconcile: consumers.reconcile, Publish: consumers.publish },
+      streamConsumers: { Writer: writer.function, Reconcile: consumers.reconcile, Publish: consumers.publish },
       deadLetterQueues: {
-        IngestDlq: ingest.queues.deadLetterQueue,
+        IngestDlq: ingest.deadLetterQueue,
         RejectedEvents: ingest.rejected,
+        WriterFailures: writer.failures,
         ReconcileFailures: consumers.reconcileFailures,
         PublishFailures: consumers.publishFailures,
         TimersDlq: timers.deadLetterQueue,
         ...Object.fromEntries([...clusters].map(([id, c]) => [`CommandsDlq-${id}`, c.queues.deadLetterQueue])),
       },
-      ingestQueue: ingest.queues.queue,
+      ingestStream: ingest.stream,
       commandQueues: Object.fromEntries([...clusters].map(([id, c]) => [id, c.queues.queue])),
       api: query.api,
       ...(settings.alarmTopicArn ? { alarmTopicArn: settings.alarmTopicArn } : {}),

@@ -20,13 +20,8 @@ export function parseReplayArgs(argv: readonly string[]): ParsedReplayArgs {
   let json = false;
   let at: number | undefined;
   const gates: Partial<Record<keyof FeatureGates, boolean>> = {};
-  let help = false;
-  walkArgs(argv, ({ flag, arg, value }) => {
+  const help = walkArgs(argv, ({ flag, arg, value }) => {
     switch (flag) {
-      case '-h':
-      case '--help':
-        help = true;
-        return 'stop';
       case '--json':
         json = true;
         return;

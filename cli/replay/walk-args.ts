@@ -11,10 +11,10 @@ export interface ArgWord {
 
 /**
  * Walks `argv` for `jobfold replay` and `jobfold whatif`, which read their flags the same way:
- * `--name value` or `--name=value`, single-dash flags whole, and positionals. `visit` returns
- * `'stop'` to end the walk (`--help`).
+ * `--name value` or `--name=value`, single-dash flags whole, and positionals. `-h`/`--help` ends
+ * the walk: the result is true when help was asked for.
  */
-export function walkArgs(argv: readonly string[], visit: (word: ArgWord) => 'stop' | void): void {
+export function walkArgs(argv: readonly string[], visit: (word: ArgWord) => void): boolean {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
@@ -24,8 +24,10 @@ export function walkArgs(argv: readonly string[], visit: (word: ArgWord) => 'sto
       if (next === undefined) throw usageError(`${flag} needs a value`);
       return next;
     };
-    if (visit({ flag, arg, value }) === 'stop') return;
+    if (flag === '-h' || flag === '--help') return true;
+    visit({ flag, arg, value });
   }
+  return false;
 }
 
 export const usageError = (message: string) => new ReplayError(message, EXIT_USAGE);

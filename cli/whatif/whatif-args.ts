@@ -28,13 +28,8 @@ export function parseWhatIfArgs(argv: readonly string[], env: Readonly<Record<st
   let namespace: string | undefined;
   let since: string | undefined;
   let resume: (string | null)[] | undefined;
-  let help = false;
-  walkArgs(argv, ({ flag, arg, value }) => {
+  const help = walkArgs(argv, ({ flag, arg, value }) => {
     switch (flag) {
-      case '-h':
-      case '--help':
-        help = true;
-        return 'stop';
       case '--json':
         json = true;
         return;

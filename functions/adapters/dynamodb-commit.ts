@@ -9,7 +9,7 @@ import { commandItem } from './dynamodb-outbox.ts';
 import { summaryItem } from './dynamodb-projection.ts';
 import { entryFromItem, entryItem, HASH_ATTR, num, readNumber, readString, str } from './item-codec.ts';
 import { isPage, pageItems } from './log-page-codec.ts';
-import { backoff } from './metered-table.ts';
+import { backoff, itemBytes } from './metered-table.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 
@@ -98,16 +98,6 @@ function checkTransactionSize(actions: TransactWriteItem[]): void {
   if (actions.length > TRANSACTION_MAX_ITEMS) throw new StoreLimitError('items per transaction', TRANSACTION_MAX_ITEMS, actions.length);
   const bytes = actions.reduce((sum, action) => sum + itemBytes(action.Put?.Item ?? {}), 0);
   if (bytes > TRANSACTION_MAX_BYTES) throw new StoreLimitError('transaction (bytes)', TRANSACTION_MAX_BYTES, bytes);
-}
-
-/** An item's size as DynamoDB counts it: attribute names plus values (flat items only). */
-function itemBytes(item: Item): number {
-  let bytes = 0;
-  for (const [name, value] of Object.entries(item)) {
-    bytes += Buffer.byteLength(name) + (value.S !== undefined ? Buffer.byteLength(value.S) : 0)
-      + (value.N !== undefined ? value.N.length : 0) + (value.B !== undefined ? value.B.byteLength : 0);
-  }
-  return bytes;
 }
 
 type Attempt = { actions: TransactWriteItem[]; described: Action[]; appended: LogEntry[] };

@@ -26,6 +26,8 @@ export interface LogScanQuery {
   readonly after?: string;
   /** Stop once this many whole streams are read (the last scan page's may add a few). */
   readonly streams: number;
+  /** Also stop at the first stream boundary after this time (epoch ms), once a stream is read: a call's time stays bounded. */
+  readonly until?: number;
 }
 
 export interface LogScanPage {
@@ -33,6 +35,9 @@ export interface LogScanPage {
   /** Absent when the segment is read to its end. */
   readonly next?: string;
 }
+
+/** Items a scan request reads at most (about 400 KB of small log items). */
+const SCAN_PAGE_ITEMS = 400;
 
 export async function scanLogs(table: MeteredTable, query: LogScanQuery): Promise<LogScanPage> {
   const logs: ScannedLog[] = [];
@@ -52,6 +57,8 @@ export async function scanLogs(table: MeteredTable, query: LogScanQuery): Promis
       Segment: query.segment,
       TotalSegments: query.segments,
       ConsistentRead: true,
+      // Small scan pages keep each request short, so `until` is kept closely under load.
+      Limit: SCAN_PAGE_ITEMS,
       FilterExpression: 'begins_with(#sk, :entry) OR #sk = :summary',
       ExpressionAttributeNames: { '#sk': ATTR.sk },
       ExpressionAttributeValues: { ':entry': str(keys.entryPrefix), ':summary': str(keys.summary) },
@@ -61,7 +68,8 @@ export async function scanLogs(table: MeteredTable, query: LogScanQuery): Promis
       const pk = item[ATTR.pk]?.S as string;
       if (open?.pk !== pk) {
         close();
-        if (logs.length >= query.streams) return { logs, ...(next === undefined ? {} : { next }) };
+        const late = query.until !== undefined && logs.length > 0 && Date.now() >= query.until;
+        if (logs.length >= query.streams || late) return { logs, ...(next === undefined ? {} : { next }) };
         // A stream whose items come apart would be folded from half its log: refuse loudly.
         if (closed.has(pk)) throw new Error(`scan returned the items of ${pk} apart; the scan cannot read logs whole`);
         open = { pk, lastKey: {}, entries: [] };

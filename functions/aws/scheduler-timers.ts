@@ -6,10 +6,12 @@ import {
 } from '@aws-sdk/client-scheduler';
 import type { StreamId } from '../../shared/app/event-store.ts';
 import { stableHash } from '../../shared/job/stable-hash.ts';
+import { timerPartitionKey, timerRecord } from '../handlers/timers-handler.ts';
 import type { TimerScheduler } from '../ports/index.ts';
 
 export interface SchedulerTimersOptions {
   readonly group: string;
+  /** The ingest stream (a Kinesis data stream) the timer record goes into. */
   readonly targetArn: string;
   readonly roleArn: string;
   /** Dead-letter queue for timers the Scheduler could not deliver (empty: none). */
@@ -19,7 +21,9 @@ export interface SchedulerTimersOptions {
 /**
  * Timers as EventBridge Scheduler one-time schedules: one per Job (named from its stream key),
  * moved when the Job needs an earlier or later wake-up, deleted by the Scheduler after firing.
- * The target is the timers function, which appends a Tick.
+ * The target is the ingest stream (the Scheduler's templated Kinesis PutRecord target): the timer
+ * record, keyed by the Job's uid, reaches the Job's writer in order with its events, and the
+ * writer appends the Tick and decides.
  */
 export function schedulerTimers(client: Pick<SchedulerClient, 'send'>, options: SchedulerTimersOptions): TimerScheduler {
   return {
@@ -35,7 +39,8 @@ export function schedulerTimers(client: Pick<SchedulerClient, 'send'>, options: 
         Target: {
           Arn: options.targetArn,
           RoleArn: options.roleArn,
-          Input: JSON.stringify({ stream, at }),
+          Input: JSON.stringify(timerRecord(stream, at)),
+          KinesisParameters: { PartitionKey: timerPartitionKey(stream) },
           ...(options.deadLetterArn ? { DeadLetterConfig: { Arn: options.deadLetterArn } } : {}),
         },
       };

@@ -23,6 +23,17 @@ export function awsIngestDeps() {
   return { store: store(), rejections: busRejectionSink(new EventBridgeClient({}), env.BUS_NAME), clock };
 }
 
+/** Timers as Scheduler schedules that put a timer record into the ingest stream (cdk/constructs/timers.ts). */
+export function awsTimers() {
+  const env = readEnv();
+  return schedulerTimers(new SchedulerClient({}), {
+    group: env.SCHEDULE_GROUP,
+    targetArn: env.TIMERS_TARGET_ARN,
+    roleArn: env.SCHEDULER_ROLE_ARN,
+    deadLetterArn: env.TIMERS_DLQ_ARN,
+  });
+}
+
 export function awsReconcileDeps() {
   const env = readEnv();
   return {
@@ -30,12 +41,7 @@ export function awsReconcileDeps() {
     clock,
     config: foldConfig(env.FEATURE_GATES),
     snapshotEvery: env.SNAPSHOT_EVERY,
-    timers: schedulerTimers(new SchedulerClient({}), {
-      group: env.SCHEDULE_GROUP,
-      targetArn: env.TIMERS_FUNCTION_ARN,
-      roleArn: env.SCHEDULER_ROLE_ARN,
-      deadLetterArn: env.TIMERS_DLQ_ARN,
-    }),
+    timers: awsTimers(),
   };
 }
 

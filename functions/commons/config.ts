@@ -11,9 +11,9 @@ const EnvSchema = z.object({
   BUS_NAME: z.string().min(1).default('jobfold'),
   /** Comma-separated gates, e.g. `PodFailurePolicyName=false`. */
   FEATURE_GATES: z.string().default(''),
-  /** EventBridge Scheduler: group, the timers function's ARN and the role that may invoke it. */
+  /** EventBridge Scheduler: group, the ingest stream's ARN (timers' target) and the role that may put into it. */
   SCHEDULE_GROUP: z.string().default('jobfold'),
-  TIMERS_FUNCTION_ARN: z.string().default(''),
+  TIMERS_TARGET_ARN: z.string().default(''),
   SCHEDULER_ROLE_ARN: z.string().default(''),
   /** Where the Scheduler sends a timer it could not deliver. */
   TIMERS_DLQ_ARN: z.string().default(''),

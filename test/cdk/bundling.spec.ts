@@ -9,8 +9,8 @@ import { ServiceFunction } from '../../cdk/constructs/service-function.ts';
 // The one test that runs esbuild: the other specs skip bundling (aws:cdk:bundling-stacks = []).
 describe('bundling a handler with the local esbuild', () => {
   const app = new App({ builtinCloudFormationValidation: false });
-  new ServiceFunction(new Stack(app, 'Bundled'), 'Ingest', {
-    entry: 'ingest', description: 'jobfold ingest: bundled for the test', timeout: Duration.seconds(30),
+  new ServiceFunction(new Stack(app, 'Bundled'), 'Writer', {
+    entry: 'writer', description: 'jobfold writer: bundled for the test', timeout: Duration.seconds(30),
   });
   const assembly = app.synth();
   const assets = readdirSync(assembly.directory).filter((name) => name.startsWith('asset.'));

@@ -24,38 +24,69 @@ describe('the event flow of the service stack', () => {
     for (const statement of statements) expect(statement.Effect).toBe('Deny');
   });
 
-  it('routes every jobfold.cluster.* event to the ingest queue, dead-lettering what it cannot deliver', () => {
+  it('routes every jobfold.cluster.* event into the ingest stream, keyed by its Job, dead-lettering what it cannot deliver', () => {
     service.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: { source: [{ prefix: 'jobfold.cluster.' }] },
       Targets: [Match.objectLike({
-        Arn: { 'Fn::GetAtt': [logicalIdOf('AWS::SQS::Queue', 'IngestQueue'), 'Arn'] },
+        Arn: { 'Fn::GetAtt': [logicalIdOf('AWS::Kinesis::Stream', 'IngestStream'), 'Arn'] },
+        KinesisParameters: { PartitionKeyPath: '$.detail.partitionKey' },
         DeadLetterConfig: { Arn: { 'Fn::GetAtt': [logicalIdOf('AWS::SQS::Queue', 'IngestDlq'), 'Arn'] } },
         RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86400 },
       })],
     });
   });
 
-  it('gives every rule target a dead-letter queue', () => {
-    const rules = resourcesOf(service, 'AWS::Events::Rule');
-    expect(rules.length).toBe(4); // inbound, rejections, the sweep, and cluster alpha's commands
-    for (const [, rule] of rules) {
-      for (const target of rule.Properties['Targets']) expect(target.DeadLetterConfig?.Arn).toBeDefined();
-    }
-  });
-
-  it('moves an ingest message to the ingest DLQ after five failed receives', () => {
-    service.hasResourceProperties('AWS::SQS::Queue', {
-      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [logicalIdOf('AWS::SQS::Queue', 'IngestDlq'), 'Arn'] }, maxReceiveCount: 5 },
-      VisibilityTimeout: 180,
+  it('keeps the ingest stream on demand, KMS-encrypted (aws/kinesis), for 7 days', () => {
+    service.resourceCountIs('AWS::Kinesis::Stream', 1);
+    service.hasResourceProperties('AWS::Kinesis::Stream', {
+      StreamModeDetails: { StreamMode: 'ON_DEMAND' },
+      RetentionPeriodHours: 168,
+      StreamEncryption: { EncryptionType: 'KMS', KeyId: 'alias/aws/kinesis' },
     });
   });
 
-  it('feeds the ingest function from its queue with partial batch responses', () => {
-    expect(mappingOf('Ingest')).toMatchObject({
-      EventSourceArn: { 'Fn::GetAtt': [logicalIdOf('AWS::SQS::Queue', 'IngestQueue'), 'Arn'] },
+  it('lets EventBridge only put records into the ingest stream', () => {
+    const rule = resourcesOf(service, 'AWS::Events::Rule').find(([id]) => id.includes('InboundRule'))![1];
+    const roleId = rule.Properties['Targets'][0].RoleArn['Fn::GetAtt'][0] as string;
+    const statements = resourcesOf(service, 'AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties['Roles'].some((r: { Ref: string }) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties['PolicyDocument'].Statement as Record<string, any>[]);
+    expect(statements.flatMap((s) => [s['Action']].flat()).sort()).toEqual(['kinesis:ListShards', 'kinesis:PutRecord', 'kinesis:PutRecords']);
+    for (const statement of statements) expect(statement['Resource']).toEqual({ 'Fn::GetAtt': [logicalIdOf('AWS::Kinesis::Stream', 'IngestStream'), 'Arn'] });
+  });
+
+  it('gives the writer batches of the ingest stream: in order per Job, partial responses, bisecting, bounded retries, a failure queue', () => {
+    const mapping = mappingOf('Writer');
+    expect(mapping).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [logicalIdOf('AWS::Kinesis::Stream', 'IngestStream'), 'Arn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 1000,
+      MaximumBatchingWindowInSeconds: 1,
+      ParallelizationFactor: 10,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      BatchSize: 10,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [logicalIdOf('AWS::SQS::Queue', 'WriterFailures'), 'Arn'] } } },
     });
+  });
+
+  it('lets the writer read only the ingest stream, never put into it', () => {
+    const roleId = logicalIdOf('AWS::IAM::Role', 'WriterFunctionRole');
+    const statements = resourcesOf(service, 'AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties['Roles'].some((r: { Ref: string }) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties['PolicyDocument'].Statement as Record<string, any>[]);
+    const kinesis = statements.filter((s) => [s['Action']].flat().some((a: string) => a.startsWith('kinesis:')));
+    for (const statement of kinesis) {
+      expect(statement['Resource']).toEqual({ 'Fn::GetAtt': [logicalIdOf('AWS::Kinesis::Stream', 'IngestStream'), 'Arn'] });
+      for (const action of [statement['Action']].flat()) expect(action).not.toMatch(/^kinesis:Put/);
+    }
+    expect(kinesis.length).toBeGreaterThan(0);
+  });
+
+  it('has no ingest queue and no ingest or timers function any more', () => {
+    expect(resourcesOf(service, 'AWS::SQS::Queue').map(([id]) => id).filter((id) => /IngestQueue/.test(id))).toEqual([]);
+    const descriptions = resourcesOf(service, 'AWS::Lambda::Function').map(([, f]) => String(f.Properties['Description']));
+    expect(descriptions.filter((d) => /^jobfold (ingest|timers):/.test(d))).toEqual([]);
   });
 
   it('files Inbound Event Rejected events in the rejected-events queue', () => {
@@ -65,7 +96,7 @@ describe('the event flow of the service stack', () => {
     });
   });
 
-  it('reconciles only inserted observations, with partial batch responses, bisecting, bounded retries and a failure queue', () => {
+  it('reconciles only inserted observations of JobSet logs, with partial batch responses, bisecting, bounded retries and a failure queue', () => {
     const mapping = mappingOf('Reconcile');
     expect(mapping).toMatchObject({
       StartingPosition: 'TRIM_HORIZON',
@@ -77,7 +108,7 @@ describe('the event flow of the service stack', () => {
     });
     expect(JSON.parse(mapping['FilterCriteria'].Filters[0].Pattern)).toEqual({
       eventName: ['INSERT'],
-      dynamodb: { NewImage: { t: { S: ['entry'] }, et: { S: RECONCILED_EVENT_TYPES } } },
+      dynamodb: { NewImage: { t: { S: ['entry'] }, pk: { S: [{ prefix: 'JobSet#' }] }, et: { S: RECONCILED_EVENT_TYPES } } },
     });
   });
 
@@ -103,9 +134,9 @@ describe('the event flow of the service stack', () => {
     });
   });
 
-  it('keeps failed asynchronous invocations of publish and timers in their failure queues', () => {
-    service.resourceCountIs('AWS::Lambda::EventInvokeConfig', 2);
-    for (const [fn, queue] of [['StreamPublish', 'PublishFailures'], ['TimersFunction', 'TimersDlq']] as const) {
+  it('keeps failed asynchronous invocations of publish in its failure queue', () => {
+    service.resourceCountIs('AWS::Lambda::EventInvokeConfig', 1);
+    for (const [fn, queue] of [['StreamPublish', 'PublishFailures']] as const) {
       service.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
         FunctionName: { Ref: Match.stringLikeRegexp(`^${fn}`) },
         MaximumRetryAttempts: 2,
@@ -124,8 +155,8 @@ describe('the event flow of the service stack', () => {
     expect(covered).toEqual(new Set(queues.map(([id]) => id)));
   });
 
-  it('lets ingest put only rejections on the bus, and publish only jobfold.control events', () => {
-    for (const [fn, source] of [['IngestFunction', 'jobfold.ingest'], ['StreamPublish', 'jobfold.control']] as const) {
+  it('lets the writer put only rejections on the bus, and publish only jobfold.control events', () => {
+    for (const [fn, source] of [['WriterFunction', 'jobfold.ingest'], ['StreamPublish', 'jobfold.control']] as const) {
       const roleId = logicalIdOf('AWS::IAM::Role', `${fn}Role`);
       service.hasResourceProperties('AWS::IAM::Policy', {
         Roles: [{ Ref: roleId }],

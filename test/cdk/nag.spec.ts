@@ -40,14 +40,16 @@ describe('cdk-nag AwsSolutions', () => {
     const group = service.node.findAll().find((c) => c.node.path === 'jobfold-service/Timers/Group')!;
     const groupName = (group as unknown as { scheduleGroupName: string }).scheduleGroupName;
     expect([...acks.keys()].sort()).toEqual([
+      'jobfold-service/Ingest/Dlq: AwsSolutions-SQS3',
       'jobfold-service/Ingest/Rejected: AwsSolutions-SQS3',
       'jobfold-service/Query/CursorKey: AwsSolutions-SMG4',
       'jobfold-service/Stream/PublishFailures: AwsSolutions-SQS3',
       'jobfold-service/Stream/PublishRole: AwsSolutions-IAM5[Resource::*]',
       'jobfold-service/Stream/ReconcileFailures: AwsSolutions-SQS3',
       'jobfold-service/Stream/ReconcileRole: AwsSolutions-IAM5[Resource::*]',
-      `jobfold-service/Stream/ReconcileRole: AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${groupName}/*]`,
       'jobfold-service/Timers/Dlq: AwsSolutions-SQS3',
+      'jobfold-service/Writer/Failures: AwsSolutions-SQS3',
+      `jobfold-service/Writer/FunctionRole: AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${groupName}/*]`,
     ]);
     for (const reason of acks.values()) expect(reason.length).toBeGreaterThan(80);
   });
@@ -64,7 +66,7 @@ describe('cdk-nag AwsSolutions', () => {
     const queues = Template.fromStack(service).findResources('AWS::SQS::Queue', {
       Metadata: { cdk_nag: { rules_to_suppress: [{ id: 'AwsSolutions-SQS3' }] } },
     });
-    expect(Object.keys(queues).length).toBe(4);
+    expect(Object.keys(queues).length).toBe(6);
   });
 
   it('fails the synth of the app on a new unacknowledged finding', () => {

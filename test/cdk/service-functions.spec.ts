@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX } from '../../functions/adapters/table-layout.ts';
 import { resourcesOf, synthApp } from './synth-app.ts';
 
-const HANDLERS = ['ingest', 'reconcile', 'publish', 'timers', 'query'];
+const HANDLERS = ['writer', 'reconcile', 'publish', 'query'];
 const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
 
 describe('the service functions', () => {
@@ -58,10 +58,10 @@ describe('the service functions', () => {
 
   it('gives the functions the configuration their handlers read', () => {
     const variables = (name: string) => byHandler(name)[1].Properties['Environment']['Variables'] as Record<string, unknown>;
-    expect(Object.keys(variables('ingest'))).toContain('BUS_NAME');
+    expect(Object.keys(variables('writer'))).toEqual(expect.arrayContaining(
+      ['BUS_NAME', 'SNAPSHOT_EVERY', 'FEATURE_GATES', 'SCHEDULE_GROUP', 'TIMERS_TARGET_ARN', 'SCHEDULER_ROLE_ARN', 'TIMERS_DLQ_ARN']));
     expect(Object.keys(variables('publish'))).toContain('BUS_NAME');
-    expect(Object.keys(variables('reconcile'))).toEqual(expect.arrayContaining(
-      ['SNAPSHOT_EVERY', 'FEATURE_GATES', 'SCHEDULE_GROUP', 'TIMERS_FUNCTION_ARN', 'SCHEDULER_ROLE_ARN']));
+    expect(Object.keys(variables('reconcile'))).toEqual(expect.arrayContaining(['SNAPSHOT_EVERY', 'FEATURE_GATES']));
   });
 
   it('lets the query function read the table but not write it', () => {
@@ -70,7 +70,7 @@ describe('the service functions', () => {
     for (const write of WRITES) expect(actions).not.toContain(write);
   });
 
-  it.each(['ingest', 'reconcile', 'publish', 'timers'])('lets %s append to the log with conditional writes', (name) => {
+  it.each(['writer', 'reconcile', 'publish'])('lets %s append to the log with conditional writes', (name) => {
     const actions = policyOf(name).flatMap((s) => [s.Action].flat());
     expect(actions).toEqual(expect.arrayContaining(WRITES));
   });

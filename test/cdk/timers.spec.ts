@@ -26,17 +26,16 @@ describe('the timers', () => {
     });
   });
 
-  it('lets the scheduler role invoke the timers function and nothing else', () => {
+  it('lets the scheduler role put one record at a time into the ingest stream, and nothing else', () => {
     const statements = statementsOf('TimersSchedulerRole');
-    const invoke = statements.filter((s) => [s['Action']].flat().some((a: string) => a.startsWith('lambda:')));
-    expect(invoke).toEqual([expect.objectContaining({
-      Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [id('AWS::Lambda::Function', 'TimersFunction'), 'Arn'] },
-    })]);
-    expect(statements.flatMap((s) => [s['Action']].flat())).toEqual(['lambda:InvokeFunction', 'sqs:SendMessage']);
+    expect(statements).toEqual([
+      expect.objectContaining({ Action: 'kinesis:PutRecord', Resource: { 'Fn::GetAtt': [id('AWS::Kinesis::Stream', 'IngestStream'), 'Arn'] } }),
+      expect.objectContaining({ Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [id('AWS::SQS::Queue', 'TimersDlq'), 'Arn'] } }),
+    ]);
   });
 
-  it('lets reconcile create and update schedules in its group only, and pass only the scheduler role', () => {
-    const statements = statementsOf('StreamReconcileRole');
+  it('lets the writer create and update schedules in its group only, and pass only the scheduler role', () => {
+    const statements = statementsOf('WriterFunctionRole');
     const group = resourcesOf(service, 'AWS::Scheduler::ScheduleGroup')[0]![1].Properties['Name'] as string;
     expect(statements).toEqual(expect.arrayContaining([
       expect.objectContaining({
@@ -49,15 +48,17 @@ describe('the timers', () => {
         Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
       }),
     ]));
+    expect(JSON.stringify(statementsOf('StreamReconcileRole'))).not.toContain('scheduler:');
   });
 
-  it('tells reconcile the group, the target and the role for its schedules', () => {
+  it('tells the writer the group, the target stream and the role for its schedules', () => {
     service.hasResourceProperties('AWS::Lambda::Function', {
-      Description: Match.stringLikeRegexp('^jobfold reconcile'),
+      Description: Match.stringLikeRegexp('^jobfold writer'),
       Environment: { Variables: Match.objectLike({
         SCHEDULE_GROUP: Match.anyValue(),
-        TIMERS_FUNCTION_ARN: { 'Fn::GetAtt': [id('AWS::Lambda::Function', 'TimersFunction'), 'Arn'] },
+        TIMERS_TARGET_ARN: { 'Fn::GetAtt': [id('AWS::Kinesis::Stream', 'IngestStream'), 'Arn'] },
         SCHEDULER_ROLE_ARN: { 'Fn::GetAtt': [id('AWS::IAM::Role', 'TimersSchedulerRole'), 'Arn'] },
+        TIMERS_DLQ_ARN: { 'Fn::GetAtt': [id('AWS::SQS::Queue', 'TimersDlq'), 'Arn'] },
       }) },
     });
   });

@@ -4,6 +4,7 @@ import { commitSteps, stepOutboxItem } from '../../outbox/commit-steps.ts';
 import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from '../event-store-limits.ts';
 import type { EventStore, StreamId } from '../event-store.ts';
 import { jobSummary } from '../job-summary.ts';
+import { stableHash } from '../../job/stable-hash.ts';
 import type { PodArchive } from '../pod-archive.ts';
 import type { PlannedBatch } from './plan-entries.ts';
 import { snapshotDue } from './snapshot-cadence.ts';
@@ -44,12 +45,15 @@ export interface Committed {
   readonly snapshotSeq: number;
   /** Bytes of a due snapshot that was over MAX_SNAPSHOT_STATE_BYTES and so not written. */
   readonly snapshotSkipped?: number;
+  /** What the committed summary says (updatedAt aside), for the next batch. */
+  readonly summaryKey: string | undefined;
 }
 
 /**
  * Commits a planned batch in steps (shared/outbox/commit-steps.ts), each conditioned on the head
- * the step before left, each with its outbox item; the last one with the fleet summary and, when
- * due, the snapshot. Entries go as log pages (`pageEntries`): the writer deduplicated them.
+ * the step before left, each with its outbox item; the last one with the fleet summary (when it
+ * changed since this writer's last commit) and, when due, the snapshot. Entries go as log pages
+ * (`pageEntries`): the writer deduplicated them.
  */
 export async function commitPlanned(
   deps: CommitDeps, stream: StreamId, state: JobState, loaded: CachedState, plan: PlannedBatch, now: string,
@@ -62,6 +66,11 @@ export async function commitPlanned(
   const snapshot = taken && snapshotBytes <= MAX_SNAPSHOT_STATE_BYTES ? taken : undefined;
   const steps = commitSteps(loaded.head, plan.planned, deps.limits?.stepBytes, PAGED_STEPS ? { recordedAt: now } : undefined);
   const managedBy = state.settings?.managedBy;
+  // The summary only when it says something new: a step with one log page and nothing else is
+  // a single conditional put, half the cost of a transaction (functions/adapters).
+  const summary = jobSummary(state, now);
+  const summaryKey = summary && stableHash({ ...summary, updatedAt: undefined });
+  const newSummary = summaryKey === undefined || summaryKey !== loaded.summaryKey ? summary : undefined;
   let at = loaded.head;
   for (const [i, step] of steps.entries()) {
     const last = i === steps.length - 1;
@@ -73,13 +82,13 @@ export async function commitPlanned(
       outbox: item ? [item] : [],
       pageEntries: true,
       snapshot: last && snapshot ? { seq: head, state: snapshot.snapshot } : undefined,
-      summary: last ? jobSummary(state, now) : undefined,
+      summary: last ? newSummary : undefined,
     });
     if (committed.duplicates.length > 0) throw new LogShiftedError(committed.duplicates);
     at = committed.head;
   }
   if (!snapshot) {
-    return { state, snapshotSeq: loaded.snapshotSeq, ...(taken ? { snapshotSkipped: snapshotBytes } : {}) };
+    return { state, snapshotSeq: loaded.snapshotSeq, summaryKey, ...(taken ? { snapshotSkipped: snapshotBytes } : {}) };
   }
   const fresh = snapshot.archived.filter((pod) => !state.pods.get(pod.uid)?.fromArchive);
   if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
@@ -89,5 +98,5 @@ export async function commitPlanned(
     const record = state.pods.get(pod.uid);
     if (record) record.fromArchive = true;
   }
-  return { state, snapshotSeq: head };
+  return { state, snapshotSeq: head, summaryKey };
 }

@@ -12,6 +12,11 @@ export interface CachedState {
   readonly catchUpAt: string | undefined;
   /** Restored from a snapshot: settled pods may be archived, not in `state.pods`. */
   readonly partial: boolean;
+  /**
+   * What the fleet summary this writer last committed said (updatedAt aside); undefined after a
+   * load from the store, so the first commit always writes it (and clears a stall).
+   */
+  readonly summaryKey?: string;
 }
 
 export interface StateCacheLimits {

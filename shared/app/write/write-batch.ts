@@ -98,6 +98,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
     headHash: plan.lastHash,
     snapshotSeq: committed.snapshotSeq,
     catchUpAt: undefined,
+    summaryKey: committed.summaryKey,
     partial: loaded.partial,
   });
   const child = childJobStatusEntry(state, now);

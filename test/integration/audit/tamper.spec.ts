@@ -1,15 +1,21 @@
 import { DeleteItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditCommand, verifyCommand } from '../../../cli/audit-command.ts';
+import { entryItem } from '../../../functions/adapters/item-codec.ts';
+import { isPage, logItemEntries, pageItems } from '../../../functions/adapters/log-page-codec.ts';
 import { ATTR, keys } from '../../../functions/adapters/table-layout.ts';
 import { createLocalClient } from '../../../local/dynamodb-local.ts';
 import type { LocalStack, TraceOutcome } from '../../../local/local-stack.ts';
+import type { LogEntry } from '../../../shared/app/event-store.ts';
 import type { Finding } from '../../../shared/audit/findings.ts';
 import { startTestStack } from '../local/local-stack-fixture.ts';
 
 // Given the named-failure sample recorded by the local stack on DynamoDB Local, when its stored
 // log is tampered with directly in the table (UpdateItem, DeleteItem, PutItem), then
 // `jobfold verify` names what was done; the untouched log verifies, and so does its export.
+// The log writer stores log pages (several entries per item); to tamper with single entries the
+// pages are first stored again as one item per entry (readers see the same log either way), and
+// one case tampers with a page itself.
 
 type Item = Record<string, AttributeValue>;
 const JOB = 'dev-eu-1/default/train';
@@ -18,12 +24,18 @@ const STREAM = { kind: 'Job' as const, clusterId: 'dev-eu-1', namespace: 'defaul
 let stack: LocalStack;
 let client: ReturnType<typeof createLocalClient>;
 let original: Item[];
+let recorded: Item[];
 
 beforeAll(async () => {
   stack = await startTestStack({ replay: 'samples/named-failure.jsonl' });
   await (stack.trace as Promise<TraceOutcome>);
   await stack.whenQuiet(0);
   client = createLocalClient(stack.dynamoDbEndpoint);
+  recorded = await entryItems();
+  for (const page of recorded.filter(isPage)) {
+    await client.send(new DeleteItemCommand({ TableName: stack.tableName, Key: keyOf(page) }));
+    for (const entry of logItemEntries(page)) await put(oneEntryItem(page, entry));
+  }
   original = await entryItems();
 }, 120_000);
 afterAll(() => stack.stop());
@@ -50,6 +62,9 @@ const seqOf = (item: Item) => Number(item[ATTR.seq]?.N);
 /** The item moved to another seq: its key and seq attribute, nothing else. */
 const atSeq = (item: Item, seq: number): Item => ({ ...item, [ATTR.sk]: { S: keys.entry(seq) }, [ATTR.seq]: { N: String(seq) } });
 const put = (item: Item) => client.send(new PutItemCommand({ TableName: stack.tableName, Item: item }));
+/** An entry of a page as the one-entry item it would have been, with its stored hash. */
+const oneEntryItem = (page: Item, entry: LogEntry): Item =>
+  ({ ...entryItem(page[ATTR.pk]!.S!, entry, entry.seq, entry.recordedAt, 'audit'), hash: { S: entry.hash ?? '' } });
 
 async function verify(): Promise<{ code: number; findings: Finding[] }> {
   let out = '';
@@ -105,6 +120,18 @@ describe('jobfold verify on DynamoDB Local', () => {
     const { code, findings } = await verify();
     expect(code).toBe(1);
     expect(findings.filter((f) => f.kind === 'reordered').map((f) => [f.seq, (f as { originalSeq: number }).originalSeq])).toEqual([[5, 6], [6, 5]]);
+  });
+
+  it('names an entry changed inside a log page', async () => {
+    const page = recorded.find((item) => isPage(item) && logItemEntries(item).length >= 2)!;
+    const entries = logItemEntries(page);
+    const target = entries[1]!;
+    for (const entry of entries) await client.send(new DeleteItemCommand({ TableName: stack.tableName, Key: keyOf(oneEntryItem(page, entry)) }));
+    const tampered = entries.map((e) => (e.seq === target.seq ? { ...e, observedAt: '2020-01-01T00:00:00Z' } : e));
+    for (const item of pageItems(page[ATTR.pk]!.S!, tampered)) await put(item);
+    const { code, findings } = await verify();
+    expect(code).toBe(1);
+    expect(named(findings)).toContain(`changed@${target.seq}`);
   });
 
   it('names a decision entry changed in the table', async () => {

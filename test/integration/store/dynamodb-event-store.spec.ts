@@ -149,6 +149,18 @@ describe('DynamoDB store log pages', () => {
     expect(await pageItemsOf(stream)).toEqual([[2, 501]]);
   });
 
+  it('bills a page in a transaction with a summary and a command twice what the page alone costs', async () => {
+    await store.commit(aStream(), { expectedHead: 0, recordedAt: T0, entries: pods(0, 500), outbox: [], pageEntries: true });
+    const alone = store.capacity.billedWriteUnits;
+
+    await store.commit(aStream(), { expectedHead: 0, recordedAt: T0, entries: pods(0, 500), outbox: [aCommand('c1')], summary: aSummary(), pageEntries: true });
+
+    // capacity.billedWriteUnits models DynamoDB's 2 units per KB per transaction item.
+    const transaction = store.capacity.billedWriteUnits - alone;
+    expect(transaction).toBeGreaterThanOrEqual(2 * alone + 4);
+    expect(transaction).toBeLessThanOrEqual(2 * alone + 8);
+  });
+
   it('writes pages with a summary or commands in one transaction', async () => {
     const stream = aStream();
     await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: pods(0, 3), outbox: [aCommand('c1')], summary: aSummary(), pageEntries: true });

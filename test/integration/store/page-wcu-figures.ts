@@ -2,12 +2,14 @@
 // ReturnConsumedCapacity (figures, not assertions; the assertions are in
 // dynamodb-event-store.spec.ts). Run: node test/integration/store/page-wcu-figures.ts
 // DynamoDB Local reports PutItem units as DynamoDB bills them (1 per KB) but not transactions,
-// so a transaction's units are also given as DynamoDB bills them: 2 per started KB of each item.
+// so a transaction's units are given as DynamoDB bills them (capacity.billedWriteUnits: 2 per
+// started KB of each item).
 import { constants } from 'node:zlib';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import { jsonAttributes } from '../../../functions/adapters/item-codec.ts';
 import { pageItems } from '../../../functions/adapters/log-page-codec.ts';
-import type { CapacityUse, Item } from '../../../functions/adapters/metered-table.ts';
+import { itemBytes } from '../../../functions/adapters/metered-table.ts';
+import type { CapacityUse } from '../../../functions/adapters/metered-table.ts';
 import { keys } from '../../../functions/adapters/table-layout.ts';
 import { createLocalClient, createTables, startDynamoDbLocal } from '../../../local/dynamodb-local.ts';
 import type { LogEntry, NewEntry } from '../../../shared/app/event-store.ts';
@@ -22,12 +24,6 @@ const observation = (i: number): NewEntry => ({
   type: 'PodObserved', observedAt: at(i), body: podEventBody(i),
 });
 const batch = Array.from({ length: EVENTS }, (_, i) => observation(i));
-
-/** DynamoDB's billing of an item in a transaction: 2 units per started KB. */
-function itemBytes(item: Item): number {
-  return Object.entries(item).reduce((sum, [name, v]) => sum + Buffer.byteLength(name)
-    + (v.S === undefined ? 0 : Buffer.byteLength(v.S)) + (v.N?.length ?? 0) + (v.B?.byteLength ?? 0), 0);
-}
 
 const local = await startDynamoDbLocal();
 const client = createLocalClient(local.endpoint);
@@ -53,11 +49,12 @@ try {
   // 3. The same page with a summary and an outbox item: one transaction.
   const withSummary = aStream();
   uses = [];
+  const billedBefore = store.capacity.billedWriteUnits;
   await store.commit(withSummary, { expectedHead: 0, recordedAt: T0, entries: batch, outbox: [aCommand('c1')], summary: aSummary(), pageEntries: true });
+  const billedTransaction = store.capacity.billedWriteUnits - billedBefore;
   const logged: LogEntry[] = chainEntries(GENESIS_HASH, batch.map((e, i) => ({ ...e, seq: i + 1, recordedAt: T0 })));
   const [page] = pageItems(keys.stream(withSummary), logged);
   const pageBytes = itemBytes(page ?? {});
-  const billedTransaction = 2 * Math.ceil(pageBytes / 1024) + 2 * 1 + 2 * 1; // + summary and outbox item (< 1 KB each)
 
   // 4. The snapshot of a 10,000-pod Job with every pod live (the largest it gets).
   const options = { completions: 10_000, parallelism: 10_000, failureEvery: 50 };

@@ -69,3 +69,25 @@ describe('the snapshot cadence', () => {
     expect(snapshotDue(big, 9_999, 5_000)).toBe(false);
   });
 });
+
+describe('the fleet summary', () => {
+  it('is committed when it changes, not with every batch of a warm writer', async () => {
+    const store = new NoMarkersStore();
+    const summaries: boolean[] = [];
+    const commit = store.commit.bind(store);
+    store.commit = async (stream, input) => {
+      summaries.push(input.summary !== undefined);
+      return commit(stream, input);
+    };
+    const deps = writeDeps(store, { cache: new StateCache() });
+    const stream: StreamId = { kind: 'Job', clusterId: CLUSTER, namespace: 'default', uid: 'job-s' };
+    // the Job, then its pods running (nothing the fleet shows changes), then one succeeds
+    await writeBatch(deps, stream, [jobObserved(anIndexedJob(2, {}, { uid: 'job-s' }), at(0))]);
+    await writeBatch(deps, stream, [0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}` }), at(1))));
+    await writeBatch(deps, stream, [0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}`, ready: true }), at(2))));
+    await writeBatch(deps, stream, [0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}`, phase: 'Succeeded' }), at(3))));
+    expect(summaries).toEqual([true, false, false, true]);
+    const summary = await store.findJob({ kind: 'Job', clusterId: CLUSTER, namespace: 'default', name: 'myjob', uid: 'job-s' });
+    expect(summary?.latestCondition?.type).toBe('Complete');
+  });
+});

@@ -1,0 +1,65 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IStream } from 'aws-cdk-lib/aws-kinesis';
+import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { REJECTION_SOURCE } from '../bus-contract.ts';
+import { deadLetterQueue } from './secure-queue.ts';
+import { ServiceFunction } from './service-function.ts';
+import type { Timers } from './timers.ts';
+
+/** How the writer reads the ingest stream (test/cdk checks the mapping against these). */
+export const WRITER_SOURCE = {
+  batchSize: 1000,
+  maxBatchingWindow: Duration.seconds(1),
+  // Up to 10 batches per shard at once; records of one partition key (one Job) still go to one
+  // batch at a time, in order, at any factor.
+  parallelizationFactor: 10,
+  retryAttempts: 10,
+} as const;
+
+/**
+ * The single writer per Job: the ingest stream's event source mapping hands the writer batches
+ * of one shard, and every Job's records in order, so a Job's events are appended (as log pages),
+ * decided at each position and committed by one invocation at a time — a reconcile no longer
+ * races the Job's own events. A Job that fails reports its lowest sequence number (partial batch
+ * response) and is retried from there; a batch that throws is bisected; after the retries the
+ * batch is described in the writer-failures queue (the writer itself parks a Job whose failure
+ * is deterministic and files its records as rejections with the error, so this is the backstop).
+ */
+export class Writer extends Construct {
+  readonly function: ServiceFunction;
+  readonly failures: Queue;
+
+  constructor(scope: Construct, id: string, props: { stream: IStream; table: ITable; bus: IEventBus; timers: Timers }) {
+    super(scope, id);
+    const { stream, table, bus, timers } = props;
+    this.failures = deadLetterQueue(this, 'Failures', 'ingest stream batches the writer failed after its retries');
+    this.function = new ServiceFunction(this, 'Function', {
+      entry: 'writer',
+      description: 'jobfold writer: appends each Job\'s events in order, decides at each position, commits decisions and commands',
+      timeout: Duration.minutes(2),
+      memorySize: 1024,
+      environment: { BUS_NAME: bus.eventBusName, SNAPSHOT_EVERY: '50', FEATURE_GATES: '' },
+    });
+    this.function.bindTable(table, 'readWrite');
+    timers.grantScheduling(this.function);
+    // The function may put only rejections on the bus, never an event that looks like a cluster's.
+    this.function.addToRolePolicy(new PolicyStatement({
+      actions: ['events:PutEvents'],
+      resources: [bus.eventBusArn],
+      conditions: { StringEquals: { 'events:source': REJECTION_SOURCE } },
+    }));
+    this.function.addEventSource(new KinesisEventSource(stream, {
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      ...WRITER_SOURCE,
+      reportBatchItemFailures: true,
+      bisectBatchOnError: true,
+      onFailure: new SqsDlq(this.failures),
+    }));
+  }
+}
