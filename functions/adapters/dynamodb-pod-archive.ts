@@ -1,24 +1,93 @@
+import { createHash, randomUUID } from 'node:crypto';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
-import { jsonAttributes, readJson, str } from './item-codec.ts';
-import type { MeteredTable } from './metered-table.ts';
+import { jsonAttributes, num, readJson, readNumber, str } from './item-codec.ts';
+import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 
-// Settled pods archived out of a Job's snapshot (shared/app/pod-archive.ts): one small item
-// "pod#<uid>" per pod in the stream's partition, written once (1 WCU) with unconditional batch
-// puts, since storing a pod again replaces it with the same facts.
+// Settled pods archived out of a Job's snapshot (shared/app/pod-archive.ts), packed: a save
+// groups its pods into POD_BUCKETS buckets by a hash of the uid and writes each bucket's share
+// as one compressed item "pods#<bucket>#<save stamp>#<part>" of at most PODS_PER_ITEM pods. A
+// big Job's snapshot archives thousands of pods at once, so this costs a few hundredths of a
+// write unit per pod instead of one unit each ("pod#<uid>", the format before, still read).
+// A load queries only the buckets of the uids it asks for. A pod stored again is found in two
+// saves; the later save stamp wins (saves of one pod are a snapshot apart, never concurrent).
+
+export const POD_BUCKETS = 64;
+export const PODS_PER_ITEM = 500;
 
 export async function saveArchivedPods(table: MeteredTable, pk: string, pods: readonly ArchivedPod[]): Promise<void> {
   const latest = new Map(pods.map((pod) => [pod.uid, pod]));
-  await table.batchPut([...latest.values()].map((pod) => ({
-    [ATTR.pk]: str(pk),
-    [ATTR.sk]: str(keys.pod(pod.uid)),
-    [ATTR.type]: str(ITEM_TYPE.pod),
-    ...jsonAttributes(ATTR.data, pod),
-  })));
+  if (latest.size === 0) return;
+  const stamp = saveStamp();
+  const items: Item[] = [];
+  for (const [bucket, group] of byBucket([...latest.values()], (pod) => pod.uid)) {
+    for (let part = 0; part * PODS_PER_ITEM < group.length; part++) {
+      items.push({
+        [ATTR.pk]: str(pk),
+        [ATTR.sk]: str(keys.podBatch(bucket, stamp, part)),
+        [ATTR.type]: str(ITEM_TYPE.podBatch),
+        [ATTR.chunks]: num(Math.min(PODS_PER_ITEM, group.length - part * PODS_PER_ITEM)),
+        ...jsonAttributes(ATTR.data, group.slice(part * PODS_PER_ITEM, (part + 1) * PODS_PER_ITEM)),
+      });
+    }
+  }
+  await table.batchPut(items);
 }
 
 export async function loadArchivedPods(table: MeteredTable, pk: string, uids: readonly string[]): Promise<ArchivedPod[]> {
-  const wanted = [...new Set(uids)].map((uid) => ({ [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.pod(uid)) }));
-  if (wanted.length === 0) return [];
-  return (await table.batchGet(wanted, true)).map((item) => readJson(item, ATTR.data) as ArchivedPod);
+  const wanted = new Set(uids);
+  if (wanted.size === 0) return [];
+  const found = new Map<string, ArchivedPod>();
+  // Items come back in sort-key order, so within a bucket a later save overwrites an earlier one.
+  for (const [bucket] of byBucket([...wanted], (uid) => uid)) {
+    for (const item of await queryPrefix(table, pk, keys.podBatchPrefix(bucket))) {
+      for (const pod of readJson(item, ATTR.data) as ArchivedPod[]) {
+        if (wanted.has(pod.uid)) found.set(pod.uid, pod);
+      }
+    }
+  }
+  const legacy = [...wanted].filter((uid) => !found.has(uid))
+    .map((uid) => ({ [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.pod(uid)) }));
+  const older = legacy.length === 0 ? [] : await table.batchGet(legacy, true);
+  return [...found.values(), ...older.map((item) => readJson(item, ATTR.data) as ArchivedPod)];
+}
+
+/** How many pods a stored archive item holds (for tests and figures). */
+export const podsInItem = (item: Item): number => readNumber(item, ATTR.chunks);
+
+function bucketOf(uid: string): number {
+  return createHash('sha1').update(uid).digest().readUInt16BE(0) % POD_BUCKETS;
+}
+
+function byBucket<T>(values: readonly T[], uidOf: (value: T) => string): Map<number, T[]> {
+  const buckets = new Map<number, T[]>();
+  for (const value of values) {
+    const bucket = bucketOf(uidOf(value));
+    const group = buckets.get(bucket) ?? [];
+    group.push(value);
+    buckets.set(bucket, group);
+  }
+  return buckets;
+}
+
+/** Orders saves by time; the random part keeps two saves in one millisecond apart. */
+function saveStamp(): string {
+  return `${String(Date.now()).padStart(15, '0')}-${randomUUID().slice(0, 8)}`;
+}
+
+async function queryPrefix(table: MeteredTable, pk: string, prefix: string): Promise<Item[]> {
+  const items: Item[] = [];
+  let start: Item | undefined;
+  do {
+    const output = await table.query({
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
+      ExpressionAttributeValues: { ':pk': str(pk), ':prefix': str(prefix) },
+      ConsistentRead: true,
+      ...(start ? { ExclusiveStartKey: start } : {}),
+    });
+    items.push(...(output.Items ?? []));
+    start = output.LastEvaluatedKey;
+  } while (start !== undefined);
+  return items;
 }

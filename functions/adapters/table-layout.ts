@@ -9,7 +9,8 @@
 //   summary     sk "summary"              fleet row; the only item in the summary indexes
 //   snapshot    sk "snapshot#<seq>"       the state at seq, kept (inline, or pointer to chunks)
 //   chunk       sk "chunk#<seq>#<i>"      part i of a snapshot too large for one item
-//   pod         sk "pod#<pod uid>"        a settled pod archived out of the snapshot
+//   pod         sk "pod#<pod uid>"        a settled pod archived out of the snapshot (older format)
+//   pods        sk "pods#<bucket>#<save>#<part>"  settled pods archived by one save, packed
 //   command     pk "cmd#<commandId>", sk "cmd"   outbox item; in the outbox index while pending
 // Attribute `t` names the item type, so stream consumers can filter on it.
 
@@ -24,6 +25,7 @@ export const ITEM_TYPE = {
   snapshot: 'snapshot',
   chunk: 'chunk',
   pod: 'pod',
+  podBatch: 'pods',
   command: 'command',
 } as const;
 
@@ -93,6 +95,9 @@ export const keys = {
   chunk: (seq: number, index: number): string => `chunk#${String(seq).padStart(SEQ_DIGITS, '0')}#${String(index).padStart(4, '0')}`,
   chunkPrefix: (seq: number): string => `chunk#${String(seq).padStart(SEQ_DIGITS, '0')}#`,
   pod: (uid: string): string => `pod#${uid}`,
+  podBatch: (bucket: number, stamp: string, part: number): string =>
+    `pods#${String(bucket).padStart(2, '0')}#${stamp}#${String(part).padStart(4, '0')}`,
+  podBatchPrefix: (bucket: number): string => `pods#${String(bucket).padStart(2, '0')}#`,
   command: (commandId: string): string => `cmd#${commandId}`,
   commandSort: 'cmd',
   cluster: (clusterId: string): string => part(clusterId),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
+import { POD_BUCKETS, PODS_PER_ITEM, podsInItem } from '../../../functions/adapters/dynamodb-pod-archive.ts';
 import type { CapacityUse } from '../../../functions/adapters/metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from '../../../functions/adapters/table-layout.ts';
 import { VersionConflictError } from '../../../shared/app/event-store.ts';
@@ -199,5 +200,50 @@ describe('DynamoDB store log pages', () => {
     await store.append(stream, [anEntry('e1')], at(1));
 
     expect((await store.read(stream)).entries.map((e) => [e.seq, e.eventId])).toEqual([[1, 'p1'], [2, 'p2'], [3, 'e1']]);
+  });
+});
+
+describe('DynamoDB store pod archive', () => {
+  const archived = (i: number, gone = false) => ({
+    uid: `pod-uid-${i}`, name: `a-rather-long-job-name-worker-${i}-${'x'.repeat(40)}`, namespace: 'batch-team',
+    phase: 'Succeeded', index: i, counted: 'succeeded' as const, gone, seq: i, lastEventId: `pod-uid-${i}/${1000 + i}`,
+  });
+  const archiveItems = async (stream: StreamId) => {
+    const output = await client.send(new QueryCommand({ TableName: tableName,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :p)',
+      ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
+      ExpressionAttributeValues: { ':pk': { S: keys.stream(stream) }, ':p': { S: 'pods#' } } }));
+    return output.Items ?? [];
+  };
+
+  it('packs a big save into one compressed item per bucket share: a few hundredths of a write unit per pod', async () => {
+    const stream = aStream();
+    // 2 x PODS_PER_ITEM x POD_BUCKETS pods: every bucket's share needs more than one item.
+    const pods = Array.from({ length: 2 * PODS_PER_ITEM * POD_BUCKETS + 7 }, (_, i) => archived(i));
+    await store.saveArchivedPods(stream, pods);
+
+    const items = await archiveItems(stream);
+    expect(items.reduce((sum, item) => sum + podsInItem(item), 0)).toBe(pods.length);
+    expect(items.every((item) => podsInItem(item) <= PODS_PER_ITEM)).toBe(true);
+    expect(items.length).toBeGreaterThan(2 * POD_BUCKETS);
+    expect(writeUnits() / pods.length).toBeLessThan(0.05);
+    const asked = [0, 1, 999, 40_000, pods.length - 1].map((i) => `pod-uid-${i}`);
+    const found = await store.loadArchivedPods(stream, [...asked, 'never-archived']);
+    expect(found.map((p) => p.uid).sort()).toEqual(asked.sort());
+    expect(found.find((p) => p.uid === 'pod-uid-999')).toEqual(archived(999));
+  }, 60_000);
+
+  it('reads pods archived one item each (the format before) and lets a later save win', async () => {
+    const stream = aStream();
+    await client.send(new PutItemCommand({ TableName: tableName, Item: {
+      [ATTR.pk]: { S: keys.stream(stream) }, [ATTR.sk]: { S: keys.pod('pod-uid-1') },
+      [ATTR.type]: { S: ITEM_TYPE.pod }, [ATTR.data]: { S: JSON.stringify(archived(1)) },
+    } }));
+    await store.saveArchivedPods(stream, [archived(2)]);
+    await store.saveArchivedPods(stream, [archived(2, true)]);
+
+    const found = await store.loadArchivedPods(stream, ['pod-uid-1', 'pod-uid-2']);
+
+    expect(found.sort((a, b) => a.index - b.index)).toEqual([archived(1), archived(2, true)]);
   });
 });
