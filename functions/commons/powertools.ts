@@ -24,4 +24,6 @@ export const METRIC = {
   snapshotsSkipped: 'snapshots_skipped_total',
   jobsStalled: 'jobs_stalled',
   eventsDeadLettered: 'events_dead_lettered_total',
+  // A Job's log write that failed and is left to the stream's retries (a store outage, a race lost 8 times).
+  writeFailures: 'write_failures_total',
 } as const;

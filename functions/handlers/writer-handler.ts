@@ -48,8 +48,15 @@ export function createWriterHandler(deps: WriterHandlerDeps) {
       try {
         await writeGroup(writeDeps, deps, group);
       } catch (error) {
-        logger.error('log write failed; the batch is retried from its first record', { stream: group.stream, error: error as Error });
-        failures.push({ itemIdentifier: lowest(group.sequenceNumbers) });
+        // The shard and sequence numbers are what the writer-failures queue names once Lambda
+        // gives up on the batch: an operator finds this error by them (docs/deploy.md).
+        const first = lowest(group.sequenceNumbers);
+        logger.error('log write failed; the batch is retried from its first record', {
+          stream: group.stream, shardId: shardOf(event), startSequenceNumber: first,
+          endSequenceNumber: highest(group.sequenceNumbers), records: group.sequenceNumbers.length, error: error as Error,
+        });
+        metrics.addMetric(METRIC.writeFailures, MetricUnit.Count, 1);
+        failures.push({ itemIdentifier: first });
       }
     });
     return { batchItemFailures: failures };
@@ -74,6 +81,7 @@ async function writeGroup(writeDeps: WriteDeps, deps: WriterHandlerDeps, group: 
       // operator finds them; the next delivery of the Job's events tries it again.
       const errors = [{ path: '', message: `the Job is stalled, records not logged: ${outcome.stalled.error}` }];
       for (const text of group.texts) await deps.rejections.reject(text, errors);
+      metrics.addMetric(METRIC.eventsDeadLettered, MetricUnit.Count, group.texts.length);
       return;
     }
     if (outcome.logged > 0) metrics.addMetric(METRIC.eventsIngested, MetricUnit.Count, outcome.logged);
@@ -87,4 +95,13 @@ async function writeGroup(writeDeps: WriteDeps, deps: WriterHandlerDeps, group: 
 /** The lowest of Kinesis sequence numbers (decimal strings of up to 56 digits). */
 function lowest(sequenceNumbers: readonly string[]): string {
   return sequenceNumbers.reduce((a, b) => (BigInt(b) < BigInt(a) ? b : a));
+}
+
+function highest(sequenceNumbers: readonly string[]): string {
+  return sequenceNumbers.reduce((a, b) => (BigInt(b) > BigInt(a) ? b : a));
+}
+
+/** The shard of the batch: Lambda's eventID is "<shardId>:<sequenceNumber>". */
+function shardOf(event: KinesisStreamEvent): string | undefined {
+  return event.Records[0]?.eventID.split(':')[0];
 }
