@@ -56,7 +56,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const bus = new LocalBus();
   const deliveries = new Deliveries();
   const sqs = new SqsQueues(dataDir === undefined ? undefined : join(dataDir, 'jobfold-command-queues.json'));
-  const runtime = createLocalRuntime({ table, bus, config, clock: () => new Date().toISOString(), tuning: options.tuning });
+  const runtime = createLocalRuntime({
+    table, bus, config, clock: () => new Date().toISOString(), tuning: options.tuning,
+    ...(dataDir === undefined ? {} : { streamDir: join(dataDir, 'stream') }),
+  });
   const targets = {
     ingest: (event: BusEvent) => runtime.inbound.deliver(event),
     commands: (clusterId: string, body: string) => sqs.send(commandQueueName(clusterId), body),

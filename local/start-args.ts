@@ -14,9 +14,10 @@ decided, and keeps serving until Ctrl-C.
 
 Options:
   --port N        listen on port N (default 3000, or the PORT environment variable)
-  --data DIR      keep the database, the command queues and the record of fed traces in DIR:
-                  started again on the same DIR, every Job is there, work left pending is
-                  resumed, and a trace already fed (the sample fleet too) is not fed again
+  --data DIR      keep the database, the events accepted but not yet written, the command
+                  queues and the record of fed traces in DIR: started again on the same DIR,
+                  every Job is there, work left pending is resumed, and a trace already fed
+                  (the sample fleet too) is not fed again
   --replay FILE   feed FILE (JSONL, one PutEvents entry per line) instead of the sample
   --no-sample     feed nothing; wait for events at /events
   --speed N       play the trace N times faster than recorded (default 10; 1 = real time)

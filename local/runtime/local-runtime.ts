@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { createWriterHandler } from '../../functions/handlers/writer-handler.ts';
 import { reconcileAndSchedule } from '../../functions/handlers/reconcile-handler.ts';
 import { timerPartitionKey, timerRecord } from '../../functions/handlers/timers-handler.ts';
@@ -10,6 +11,7 @@ import type { FoldConfig } from '../../shared/job/state.ts';
 import { inProcessEventBridge } from '../bus/in-process-event-bridge.ts';
 import type { LocalBus } from '../bus/local-bus.ts';
 import { LocalStream, type StreamTuning } from '../stream/local-stream.ts';
+import { StreamJournal } from '../stream/stream-journal.ts';
 import { StreamRuleTarget } from '../stream/stream-rule-target.ts';
 import { sleep } from './backoff.ts';
 import { lambdaContext } from './lambda-context.ts';
@@ -28,6 +30,7 @@ import { StreamTrigger, type TriggerTuning } from './stream-trigger.ts';
 /** The bus name the adapters put on; the local bus takes any. */
 const BUS_NAME = 'jobfold';
 const WRITER = 'jobfold-writer';
+const INGEST = 'jobfold-ingest';
 
 export interface RuntimeTuning {
   readonly stream?: Partial<StreamTuning>;
@@ -41,6 +44,8 @@ export interface RuntimeDeps {
   readonly config: FoldConfig;
   readonly clock: () => string;
   readonly tuning?: RuntimeTuning;
+  /** With `--data DIR`: DIR/stream, where the ingest stream journals what was put but not yet processed. */
+  readonly streamDir?: string;
 }
 
 export interface LocalRuntime {
@@ -85,7 +90,8 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
     ingest.put(timerPartitionKey(stream), JSON.stringify(timerRecord(stream, at)));
   });
   const writer = createWriterHandler({ store, rejections: busRejectionSink(client, BUS_NAME), clock, config, timers });
-  ingest = new LocalStream('jobfold-ingest', (event) => writer(event, lambdaContext(WRITER)), tuning.stream);
+  const journal = deps.streamDir === undefined ? undefined : new StreamJournal(join(deps.streamDir, INGEST));
+  ingest = new LocalStream(INGEST, (event) => writer(event, lambdaContext(WRITER)), tuning.stream, journal);
   const inbound = new StreamRuleTarget(ingest);
   reconciler = new StreamTrigger(async (stream) => {
     await reconcileAndSchedule({ store, clock, config, timers }, stream);

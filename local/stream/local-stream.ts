@@ -1,5 +1,6 @@
 import { hashKeyOf, shardIdOf, shardIndexOf } from './shard-hash.ts';
 import { ShardConsumer, type ConsumerTuning, type StreamFailure, type StreamHandler } from './shard-consumer.ts';
+import type { StreamJournal } from './stream-journal.ts';
 import { sequenceNumberOf, type StoredRecord } from './stream-record.ts';
 
 // A Kinesis data stream and its Lambda event source mapping, in process (cdk/constructs/
@@ -8,7 +9,8 @@ import { sequenceNumberOf, type StoredRecord } from './stream-record.ts';
 // in order. With a parallelization factor F, a shard is read by F loops, a partition key always
 // by the same one (Lambda keeps per-key order at any factor). So the records of one Job (one
 // partition key) reach the handler in the order they were put, one batch at a time, and never
-// two batches of one Job at once.
+// two batches of one Job at once. With a journal (`npm start -- --data DIR`), what was put but
+// not processed survives a process kill, as in Kinesis (stream-journal.ts).
 
 export interface StreamTuning extends ConsumerTuning {
   readonly shards: number;
@@ -46,8 +48,9 @@ export class LocalStream {
   readonly #lanes: ShardConsumer[];
   readonly #counts: number[];
   readonly #failures: StreamFailure[] = [];
+  readonly #journal: StreamJournal | undefined;
 
-  constructor(name: string, handler: StreamHandler, tuning: Partial<StreamTuning> = {}) {
+  constructor(name: string, handler: StreamHandler, tuning: Partial<StreamTuning> = {}, journal?: StreamJournal) {
     this.name = name;
     this.#tuning = { ...DEFAULT_STREAM_TUNING, ...tuning };
     const { shards, parallelizationFactor } = this.#tuning;
@@ -60,8 +63,12 @@ export class LocalStream {
         + `moved to the on-failure list after failing ${failure.attempts} times: ${failure.error}`);
     };
     this.#counts = Array.from({ length: shards }, () => 0);
-    this.#lanes = Array.from({ length: shards * parallelizationFactor }, (_, lane) =>
-      new ShardConsumer(shardIdOf(Math.floor(lane / parallelizationFactor)), name, handler, this.#tuning, onFailure));
+    this.#journal = journal;
+    this.#lanes = Array.from({ length: shards * parallelizationFactor }, (_, lane) => {
+      const shard = Math.floor(lane / parallelizationFactor);
+      return new ShardConsumer(shardIdOf(shard), name, handler, this.#tuning, onFailure, () => this.#drained(shard));
+    });
+    if (journal) this.#replay(journal);
   }
 
   /** PutRecord: stores the record on its shard and returns where; throws StreamPutError when Kinesis would refuse it. */
@@ -74,8 +81,14 @@ export class LocalStream {
     if (bytes.length + Buffer.byteLength(partitionKey, 'utf8') > MAX_RECORD_BYTES) {
       throw new StreamPutError(`a record (data and partition key) is at most ${MAX_RECORD_BYTES} bytes, got ${bytes.length}`);
     }
-    const { shards, parallelizationFactor } = this.#tuning;
-    const shard = shardIndexOf(partitionKey, shards);
+    const shard = shardIndexOf(partitionKey, this.#tuning.shards);
+    // Journaled before it is acknowledged: a put that returned is never lost to a process kill.
+    this.#journal?.append(shardIdOf(shard), { partitionKey, data: bytes });
+    return this.#enqueue(shard, partitionKey, bytes);
+  }
+
+  #enqueue(shard: number, partitionKey: string, bytes: Buffer): PutRecordOutput {
+    const { parallelizationFactor } = this.#tuning;
     const n = this.#counts[shard] as number;
     this.#counts[shard] = n + 1;
     const record: StoredRecord = { partitionKey, sequenceNumber: sequenceNumberOf(shard, n), data: bytes, arrivedAtMs: Date.now() };
@@ -83,6 +96,31 @@ export class LocalStream {
     const lane = Number(hashKeyOf(partitionKey) % BigInt(parallelizationFactor));
     (this.#lanes[shard * parallelizationFactor + lane] as ShardConsumer).add(record);
     return { shardId: shardIdOf(shard), sequenceNumber: record.sequenceNumber };
+  }
+
+  /**
+   * At start: puts every journaled record again (the writer drops what it already folded). A
+   * record journaled under another shard (the shard count changed) is journaled under its own.
+   */
+  #replay(journal: StreamJournal): void {
+    const { shards } = this.#tuning;
+    const own = new Set(Array.from({ length: shards }, (_, shard) => shardIdOf(shard)));
+    for (const [shardId, records] of journal.read()) {
+      for (const { partitionKey, data } of records) {
+        const shard = shardIndexOf(partitionKey, shards);
+        if (shardIdOf(shard) !== shardId) journal.append(shardIdOf(shard), { partitionKey, data });
+        this.#enqueue(shard, partitionKey, data);
+      }
+      if (!own.has(shardId)) journal.remove(shardId);
+    }
+  }
+
+  /** A lane of `shard` has nothing left: once all its lanes are idle, every record put on it was processed. */
+  #drained(shard: number): void {
+    if (!this.#journal) return;
+    const { parallelizationFactor } = this.#tuning;
+    const lanes = this.#lanes.slice(shard * parallelizationFactor, (shard + 1) * parallelizationFactor);
+    if (lanes.every((lane) => lane.idle)) this.#journal.truncate(shardIdOf(shard));
   }
 
   /** No record waiting, being processed or waiting for a retry. */

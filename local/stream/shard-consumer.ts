@@ -43,6 +43,7 @@ export class ShardConsumer {
   readonly #handler: StreamHandler;
   readonly #tuning: ConsumerTuning;
   readonly #onFailure: (failure: StreamFailure) => void;
+  readonly #onDrained: () => void;
   /** Records from the checkpoint on, oldest first. */
   readonly #records: StoredRecord[] = [];
   /** Set after a failure: the retry's batch size and when it may start. */
@@ -52,12 +53,14 @@ export class ShardConsumer {
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
 
-  constructor(shardId: string, streamName: string, handler: StreamHandler, tuning: ConsumerTuning, onFailure: (failure: StreamFailure) => void) {
+  constructor(shardId: string, streamName: string, handler: StreamHandler, tuning: ConsumerTuning, onFailure: (failure: StreamFailure) => void,
+    onDrained: () => void = () => {}) {
     this.shardId = shardId;
     this.#streamName = streamName;
     this.#handler = handler;
     this.#tuning = tuning;
     this.#onFailure = onFailure;
+    this.#onDrained = onDrained;
   }
 
   add(record: StoredRecord): void {
@@ -106,6 +109,7 @@ export class ShardConsumer {
       this.#settle(batch, await this.#call(batch));
     } finally {
       this.#running = false;
+      if (this.#records.length === 0) this.#onDrained();
       this.#schedule();
     }
   }
