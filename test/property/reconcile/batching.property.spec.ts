@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CORPUS_ROOT, scenarioFiles } from '../../../cli/conformance/run.ts';
-import { isJobScenario, JobScenarioSchema, type JobScenario } from '../../../cli/scenario/job-scenario.ts';
-import { playJobScenario, scenarioGates, SCENARIO_CLUSTER, toObservation } from '../../../cli/scenario/play-job-scenario.ts';
+import { playJobScenario, scenarioGates } from '../../../cli/scenario/play-job-scenario.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
@@ -12,6 +8,7 @@ import { evolve } from '../../../shared/job/evolve.ts';
 import { batchesOfRuns, decideAtEachPosition } from '../../../shared/reconcile/decide-at-each-position.ts';
 import { jobObserved, T0 } from '../../support/builders.ts';
 import { historyArb, jobArb } from '../job/arbitraries.ts';
+import { corpus, scenarioObservations } from './corpus-observations.ts';
 
 // Batching never changes a decision: the same observations, reconciled in batches of any size
 // (1, 2, …, all runs of equal observedAt), leave the same log — the same decisions at the same
@@ -40,21 +37,7 @@ function play(config: FoldConfig, observations: readonly Observation[], runsPerB
 
 const batchSizesArb = fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 });
 
-function corpus(): JobScenario[] {
-  return ['k8s-job', 'seed-stories'].flatMap((dir) =>
-    scenarioFiles([join(DEFAULT_CORPUS_ROOT, dir)])
-      .map((file) => JSON.parse(readFileSync(file, 'utf8')) as unknown)
-      .filter(isJobScenario)
-      .map((document) => JobScenarioSchema.parse(document)),
-  );
-}
 
-/** The scenario as the service logs it: the Job observed in the first snapshot, then its events. */
-function scenarioObservations(scenario: JobScenario): Observation[] {
-  const firstAt = scenario.events[0]?.at ?? scenario.job.metadata.creationTimestamp ?? T0;
-  const job: Observation = { type: 'JobObserved', eventId: 'job', clusterId: SCENARIO_CLUSTER, observedAt: firstAt, job: scenario.job };
-  return [job, ...scenario.events.map((event, i) => toObservation(event, i))];
-}
 
 describe('deciding at each position: conformance corpus in batches of any size', () => {
   it.each(corpus().map((scenario) => ({ id: scenario.id, scenario })))('$id', ({ scenario }) => {

@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CORPUS_ROOT, scenarioFiles } from '../../../cli/conformance/run.ts';
-import { isJobScenario, JobScenarioSchema, type JobScenario } from '../../../cli/scenario/job-scenario.ts';
-import { playJobScenario, scenarioGates, SCENARIO_CLUSTER, toObservation } from '../../../cli/scenario/play-job-scenario.ts';
+import { playJobScenario, scenarioGates, SCENARIO_CLUSTER } from '../../../cli/scenario/play-job-scenario.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { StateCache } from '../../../shared/app/write/state-cache.ts';
 import { writeBatch } from '../../../shared/app/write/write-batch.ts';
@@ -12,6 +8,7 @@ import type { Observation } from '../../../shared/job/events.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { batchesOfRuns } from '../../../shared/reconcile/decide-at-each-position.ts';
 import { historyArb, jobArb } from '../job/arbitraries.ts';
+import { corpus, scenarioObservations } from './corpus-observations.ts';
 import { jobObserved, T0 } from '../../support/builders.ts';
 import { NoMarkersStore, statusOf, writeDeps } from '../../unit/writer/write-support.ts';
 
@@ -22,20 +19,7 @@ import { NoMarkersStore, statusOf, writeDeps } from '../../unit/writer/write-sup
 // do generated histories (stamped as a current forwarder sends them): the same log, commands
 // and status as writing the whole history in one batch.
 
-function corpus(): JobScenario[] {
-  return ['k8s-job', 'seed-stories'].flatMap((dir) =>
-    scenarioFiles([join(DEFAULT_CORPUS_ROOT, dir)])
-      .map((file) => JSON.parse(readFileSync(file, 'utf8')) as unknown)
-      .filter(isJobScenario)
-      .map((document) => JobScenarioSchema.parse(document)),
-  );
-}
 
-function scenarioObservations(scenario: JobScenario): Observation[] {
-  const firstAt = scenario.events[0]?.at ?? scenario.job.metadata.creationTimestamp ?? T0;
-  const job: Observation = { type: 'JobObserved', eventId: 'job', clusterId: SCENARIO_CLUSTER, observedAt: firstAt, job: scenario.job };
-  return [job, ...scenario.events.map((event, i) => toObservation(event, i))];
-}
 
 const stream: StreamId = { kind: 'Job', clusterId: SCENARIO_CLUSTER, namespace: 'default', uid: 'scenario' };
 const commandsOf = (syncs: readonly { commands: readonly unknown[] }[]) => syncs.flatMap((s) => s.commands);
