@@ -1,10 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseInbound } from '../../shared/contract/parse-inbound.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../../shared/job/constants.ts';
-import { jobSettings } from '../../shared/job/job-settings.ts';
 import { A_STATUS, asQueueMessage, createPod, terminatePod, updateJobStatus } from './commands.ts';
-import type { KubeObject } from './fake-kube-store.ts';
-import { CLUSTER_ID, DLQ, eventually, QUEUE, startHarness, type Harness } from './harness.ts';
+import { CLUSTER_ID, DLQ, eventually, QUEUE, startHarness, templateHashSeenByService, type Harness } from './harness.ts';
 import { aJob, aPod } from './objects.ts';
 
 let h: Harness;
@@ -18,17 +15,6 @@ afterEach(async () => {
 const queueEmpty = () => expect(h.sqs.pending(QUEUE)).toEqual([]);
 const deadLetters = () => h.sqs.pending(DLQ).map((m) => ({ reason: m.attributes.reason?.StringValue, body: m.body }));
 
-/** The template hash the service computes from the Job this forwarder reported. */
-async function templateHashSeenByService(job: KubeObject): Promise<string> {
-  const event = await eventually(() => {
-    const found = h.bus.delivered.find((e) => (e.detail as { object: KubeObject }).object.metadata.uid === job.metadata.uid);
-    expect(found).toBeDefined();
-    return found;
-  });
-  const parsed = parseInbound(event);
-  if (!parsed.ok || parsed.observation.type !== 'JobObserved') throw new Error(JSON.stringify(parsed));
-  return jobSettings(parsed.observation.job.spec).templateHash;
-}
 
 describe('Applying TerminatePod', () => {
   it('deletes the pod with a uid precondition, then deletes the message', async () => {
@@ -80,7 +66,7 @@ describe('Applying TerminatePod', () => {
 describe('Applying CreatePod', () => {
   it('creates the pod of an Indexed Job as the Job controller would', async () => {
     const job = h.kube.store.create('jobs', aJob({ name: 'train', completionMode: 'Indexed', completions: 4, managedBy: JOBFOLD_CONTROLLER_NAME, subdomain: 'workers' }));
-    h.sqs.send(QUEUE, createPod(job, 2, await templateHashSeenByService(job)));
+    h.sqs.send(QUEUE, createPod(job, 2, await templateHashSeenByService(h.bus, job)));
 
     await eventually(queueEmpty);
     const [pod] = h.kube.store.list('pods') as any[];
@@ -99,7 +85,7 @@ describe('Applying CreatePod', () => {
 
   it('creates one pod when the same command is delivered twice, even across a restart', async () => {
     const job = h.kube.store.create('jobs', aJob({ name: 'train', completionMode: 'Indexed', completions: 2, managedBy: JOBFOLD_CONTROLLER_NAME }));
-    const hash = await templateHashSeenByService(job);
+    const hash = await templateHashSeenByService(h.bus, job);
     h.sqs.send(QUEUE, createPod(job, 0, hash));
     await eventually(queueEmpty);
     await h.stopForwarder();
@@ -121,7 +107,7 @@ describe('Applying CreatePod', () => {
 
   it('refuses a Job that jobfold does not manage: DLQ with reason job-not-managed, no pod', async () => {
     const job = h.kube.store.create('jobs', aJob());
-    h.sqs.send(QUEUE, createPod(job, undefined, await templateHashSeenByService(job)));
+    h.sqs.send(QUEUE, createPod(job, undefined, await templateHashSeenByService(h.bus, job)));
 
     await eventually(() => expect(deadLetters().map((d) => d.reason)).toEqual(['job-not-managed']));
     await eventually(queueEmpty);

@@ -1,10 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseInbound } from '../../shared/contract/parse-inbound.ts';
 import { JOBFOLD_CONTROLLER_NAME, JOB_TRACKING_FINALIZER } from '../../shared/job/constants.ts';
-import { jobSettings } from '../../shared/job/job-settings.ts';
 import { createPodWithCounts, removePodFinalizer } from './commands.ts';
-import type { KubeObject } from './fake-kube-store.ts';
-import { DLQ, eventually, QUEUE, startHarness, type Harness } from './harness.ts';
+import { DLQ, eventually, QUEUE, startHarness, templateHashSeenByService, type Harness } from './harness.ts';
 import { aJob, aPod } from './objects.ts';
 
 // The managed-Job commands a forwarder applies besides create / delete / status: removing the
@@ -94,21 +91,10 @@ describe('Applying RemovePodFinalizer', () => {
 });
 
 describe('Applying CreatePod with backoffLimitPerIndex', () => {
-  /** The template hash the service computes from the Job this forwarder reported. */
-  async function templateHash(job: KubeObject): Promise<string> {
-    const event = await eventually(() => {
-      const found = h.bus.delivered.find((e) => (e.detail as { object: KubeObject }).object.metadata.uid === job.metadata.uid);
-      expect(found).toBeDefined();
-      return found;
-    });
-    const parsed = parseInbound(event);
-    if (!parsed.ok || parsed.observation.type !== 'JobObserved') throw new Error(JSON.stringify(parsed));
-    return jobSettings(parsed.observation.job.spec).templateHash;
-  }
 
   it('writes the index failure count, and the ignored-failure count when above zero', async () => {
     const job = h.kube.store.create('jobs', aJob({ name: 'train', completionMode: 'Indexed', completions: 4, managedBy: JOBFOLD_CONTROLLER_NAME }));
-    const hash = await templateHash(job);
+    const hash = await templateHashSeenByService(h.bus, job);
     h.sqs.send(QUEUE, createPodWithCounts(job, 1, hash, 2, 0));
     h.sqs.send(QUEUE, createPodWithCounts(job, 3, hash, 1, 2));
 

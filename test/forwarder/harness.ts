@@ -6,7 +6,10 @@ import { startForwarder, type RunningForwarder, type Tuning } from '../../forwar
 import { kubeConfigFor } from '../../forwarder/kube-config.ts';
 import { createLogger, type Logger } from '../../forwarder/log.ts';
 import { Metrics } from '../../forwarder/metrics.ts';
+import { parseInbound } from '../../shared/contract/parse-inbound.ts';
+import { jobSettings } from '../../shared/job/job-settings.ts';
 import { FakeEventBridge } from './fake-event-bridge.ts';
+import type { KubeObject } from './fake-kube-store.ts';
 import { FakeKubeApi } from './fake-kube-api.ts';
 import { FakeSqs } from './fake-sqs.ts';
 
@@ -116,4 +119,16 @@ export async function eventually<T>(assertion: () => T | Promise<T>, timeoutMs =
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
+}
+
+/** The template hash the service computes from the Job this forwarder reported (waits for the report). */
+export async function templateHashSeenByService(bus: FakeEventBridge, job: KubeObject): Promise<string> {
+  const event = await eventually(() => {
+    const found = bus.delivered.find((e) => (e.detail as { object: KubeObject }).object.metadata.uid === job.metadata.uid);
+    if (!found) throw new Error(`no event about Job ${job.metadata.uid} reached the bus yet`);
+    return found;
+  });
+  const parsed = parseInbound(event);
+  if (!parsed.ok || parsed.observation.type !== 'JobObserved') throw new Error(JSON.stringify(parsed));
+  return jobSettings(parsed.observation.job.spec).templateHash;
 }

@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { parseInbound } from '../../shared/contract/parse-inbound.ts';
 import { JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../../shared/job/constants.ts';
-import { jobSettings } from '../../shared/job/job-settings.ts';
 import { createPod, removePodFinalizer, terminatePod, updateJobStatus } from './commands.ts';
-import type { KubeObject } from './fake-kube-store.ts';
-import { DLQ, eventually, QUEUE, startHarness, type Harness } from './harness.ts';
+import { DLQ, eventually, QUEUE, startHarness, templateHashSeenByService, type Harness } from './harness.ts';
 import { aChildJobManifest, aJobSet, asStored, createJob, deleteJob, setJobSuspend } from './jobset-commands.ts';
 import { aJob, aPod } from './objects.ts';
 
@@ -69,7 +66,7 @@ const everyCommand: (() => Promise<string>)[] = [
   },
   async () => {
     const job = h.kube.store.create('jobs', aJob({ name: 'managed', completionMode: 'Indexed', completions: 2, managedBy: JOBFOLD_CONTROLLER_NAME }));
-    return createPod(job, 0, await templateHashSeenByService(job));
+    return createPod(job, 0, await templateHashSeenByService(h.bus, job));
   },
   async () => updateJobStatus(h.kube.store.create('jobs', aJob({ name: 'status', managedBy: JOBFOLD_CONTROLLER_NAME }))),
   async () => {
@@ -99,16 +96,6 @@ const everyCommand: (() => Promise<string>)[] = [
   },
 ];
 
-async function templateHashSeenByService(job: KubeObject): Promise<string> {
-  const event = await eventually(() => {
-    const found = h.bus.delivered.find((e) => (e.detail as { object: KubeObject }).object.metadata.uid === job.metadata.uid);
-    expect(found).toBeDefined();
-    return found;
-  });
-  const parsed = parseInbound(event);
-  if (!parsed.ok || parsed.observation.type !== 'JobObserved') throw new Error(JSON.stringify(parsed));
-  return jobSettings(parsed.observation.job.spec).templateHash;
-}
 
 const mutating = (a: Access) => !['get', 'list', 'watch'].includes(a.verb);
 const key = (a: Omit<Access, 'namespace'>) => `${a.verb} ${a.group || 'core'}/${a.resource}`;
