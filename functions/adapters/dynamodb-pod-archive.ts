@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
 import { jsonAttributes, num, readJson, readNumber, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
+import { queryByPrefix } from './prefix-query.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 
 // Settled pods archived out of a Job's snapshot (shared/app/pod-archive.ts), packed: a save
@@ -40,7 +41,7 @@ export async function loadArchivedPods(table: MeteredTable, pk: string, uids: re
   const found = new Map<string, ArchivedPod>();
   // Items come back in sort-key order, so within a bucket a later save overwrites an earlier one.
   for (const [bucket] of byBucket([...wanted], (uid) => uid)) {
-    for (const item of await queryPrefix(table, pk, keys.podBatchPrefix(bucket))) {
+    for (const item of await queryByPrefix(table, pk, keys.podBatchPrefix(bucket))) {
       for (const pod of readJson(item, ATTR.data) as ArchivedPod[]) {
         if (wanted.has(pod.uid)) found.set(pod.uid, pod);
       }
@@ -73,21 +74,4 @@ function byBucket<T>(values: readonly T[], uidOf: (value: T) => string): Map<num
 /** Orders saves by time; the random part keeps two saves in one millisecond apart. */
 function saveStamp(): string {
   return `${String(Date.now()).padStart(15, '0')}-${randomUUID().slice(0, 8)}`;
-}
-
-async function queryPrefix(table: MeteredTable, pk: string, prefix: string): Promise<Item[]> {
-  const items: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const output = await table.query({
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
-      ExpressionAttributeValues: { ':pk': str(pk), ':prefix': str(prefix) },
-      ConsistentRead: true,
-      ...(start ? { ExclusiveStartKey: start } : {}),
-    });
-    items.push(...(output.Items ?? []));
-    start = output.LastEvaluatedKey;
-  } while (start !== undefined);
-  return items;
 }

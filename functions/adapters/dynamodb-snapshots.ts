@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Snapshot } from '../../shared/app/event-store.ts';
 import { decompress, jsonAttributes, num, readJson, readNumber, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
+import { queryByPrefix } from './prefix-query.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 
 // Snapshots are kept at their positions, item "snapshot#<seq, 12 digits>", and never
@@ -78,18 +79,6 @@ export async function loadSnapshot(table: MeteredTable, pk: string, atOrBefore?:
 }
 
 async function readChunks(table: MeteredTable, pk: string, seq: number): Promise<Uint8Array[]> {
-  const parts: Uint8Array[] = [];
-  let start: Item | undefined;
-  do {
-    const output = await table.query({
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
-      ExpressionAttributeValues: { ':pk': str(pk), ':prefix': str(keys.chunkPrefix(seq)) },
-      ConsistentRead: true,
-      ...(start ? { ExclusiveStartKey: start } : {}),
-    });
-    for (const item of output.Items ?? []) parts.push(item[ATTR.data]?.B ?? new Uint8Array());
-    start = output.LastEvaluatedKey;
-  } while (start !== undefined);
-  return parts;
+  const items = await queryByPrefix(table, pk, keys.chunkPrefix(seq));
+  return items.map((item) => item[ATTR.data]?.B ?? new Uint8Array());
 }
