@@ -159,8 +159,8 @@ export async function loadState(
   return { state, head: Math.max(head, snapshotSeq), snapshotSeq, tail, ...(headHash === undefined ? {} : { headHash }), ...(lastEntry ? { lastEntry } : {}) };
 }
 
-/** The chain hash of the entry at `head`, for a reconcile that read no new entry (a timer). */
-async function chainHeadAt(store: EventStore, stream: StreamId, head: number): Promise<string | undefined> {
+/** The chain hash of the entry at `head` (undefined for an empty log), when no entry read after a snapshot carries it. */
+export async function chainHeadAt(store: EventStore, stream: StreamId, head: number): Promise<string | undefined> {
   if (head === 0) return undefined;
   const { entries } = await store.read(stream, { afterSeq: head - 1, limit: 1 });
   return (entries[0] as { hash?: string } | undefined)?.hash;

@@ -4,7 +4,7 @@ import type { FoldConfig } from '../../job/state.ts';
 import { restoreArchived } from '../../job/snapshot.ts';
 import type { EventStore, LogEntry, StreamId } from '../event-store.ts';
 import type { PodArchive } from '../pod-archive.ts';
-import { loadState } from '../reconcile.ts';
+import { chainHeadAt, loadState } from '../reconcile.ts';
 import type { CachedState, StateCache } from './state-cache.ts';
 import { streamKey } from '../stream-key.ts';
 
@@ -39,7 +39,7 @@ export async function loadForWrite(deps: LoadDeps, stream: StreamId, observation
 async function loadFromStore(deps: LoadDeps, stream: StreamId): Promise<CachedState> {
   const { state, head, snapshotSeq, headHash: tailHash, lastEntry } = await loadState(deps, stream);
   // Nothing after the snapshot: the chain hash at the head is the snapshot position's entry's.
-  const headHash = tailHash ?? (head > 0 ? await hashAt(deps.store, stream, head) : undefined);
+  const headHash = tailHash ?? (await chainHeadAt(deps.store, stream, head));
   return { state, head, headHash, snapshotSeq, catchUpAt: lastEntry && cutShort(lastEntry, head), partial: snapshotSeq > 0 };
 }
 
@@ -61,9 +61,4 @@ export function cutShort(last: LogEntry, head: number): string | undefined {
   const read = (last.body as { read?: DecisionRead } | null)?.read;
   if (read?.decisions === undefined) return undefined;
   return head - read.head < read.decisions ? last.observedAt : undefined;
-}
-
-async function hashAt(store: EventStore, stream: StreamId, seq: number): Promise<string | undefined> {
-  const { entries } = await store.read(stream, { afterSeq: seq - 1, limit: 1 });
-  return entries[0]?.hash;
 }
