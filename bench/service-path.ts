@@ -52,6 +52,8 @@ export interface ServicePathFigures {
   readonly putEventsInFlight: number;
   readonly wcuPerPodEvent: number;
   readonly wcuByOperation: Record<string, number>;
+  /** DynamoDB requests over the service's life (each chunk of a batch call counts). */
+  readonly dynamoDbRequestsByOperation: Record<string, number>;
   /** Conditional writes DynamoDB refused (billed, but reported without capacity). */
   readonly rejectedWritesPerPodEvent: number;
   readonly perJobCeilingEventsPerSecond: number;
@@ -125,6 +127,7 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
       putEventsInFlight: feeders,
       wcuPerPodEvent: round(wcuPerPodEvent),
       wcuByOperation: Object.fromEntries(Object.entries(after.writeUnitsByOperation).map(([op, units]) => [op, round(units)])),
+      dynamoDbRequestsByOperation: after.requestsByOperation,
       rejectedWritesPerPodEvent: round((after.rejectedWrites - before.rejectedWrites) / podEvents),
       perJobCeilingEventsPerSecond: Math.round(PARTITION_WCU_PER_SECOND / wcuPerPodEvent),
       perJobCeilingFormula: `${PARTITION_WCU_PER_SECOND} WCU/s per partition / ${round(wcuPerPodEvent)} WCU per pod event (all writes counted on the Job's partition)`,
