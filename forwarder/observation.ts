@@ -1,5 +1,6 @@
 import { CLUSTER_SOURCE_PREFIX, InboundDetailType } from '../shared/contract/inbound.ts';
 import type { PACKED_DETAIL_TYPE } from '../shared/contract/packed-observations.ts';
+import { partitionKeyProblem } from '../shared/contract/partition-key.ts';
 import { owningJobUid } from '../shared/contract/routing.ts';
 import type { ObjectSequence } from '../shared/k8s/object-sequence.ts';
 import { trimObject } from './trim.ts';
@@ -42,7 +43,8 @@ export type PackedObservation = Pick<OutgoingEvent, 'eventId' | 'deleted' | 'sub
 export const observationsIn = (event: OutgoingEvent): readonly PackedObservation[] => event.packed ?? [event];
 
 export type ObservationResult =
-  | { readonly ok: true; readonly event: OutgoingEvent }
+  /** `partitionKeyDropped`: why the Job's uid could not be the partition key (sent without one). */
+  | { readonly ok: true; readonly event: OutgoingEvent; readonly partitionKeyDropped?: string }
   | { readonly ok: false; readonly reason: string };
 
 /** List items carry no apiVersion and kind; every event names them, so both paths agree. */
@@ -118,10 +120,15 @@ function build(
     ...(meta.ownerReferences === undefined ? {} : { ownerReferences: meta.ownerReferences }),
   };
   const detailType = deleted ? detailTypes[kind].deleted : detailTypes[kind].observed;
-  const partitionKey = partitionKeyOf(kind, meta);
+  const wanted = partitionKeyOf(kind, meta);
+  // A key Kinesis refuses would dead-letter the event at the bus's target: send it without one
+  // (keyed by the event id, which costs only ordering) and say so.
+  const problem = wanted === undefined ? undefined : partitionKeyProblem(wanted);
+  const partitionKey = problem === undefined ? wanted : undefined;
   const detail = JSON.stringify({ eventId, observedAt, ...(partitionKey ? { partitionKey } : {}), object, ...(sequence ? { sequence } : {}) });
   const source = `${CLUSTER_SOURCE_PREFIX}${clusterId}`;
-  return { ok: true, event: { source, detailType, detail, time: observedAt, eventId, deleted, subject, ...(partitionKey ? { partitionKey } : {}) } };
+  const event: OutgoingEvent = { source, detailType, detail, time: observedAt, eventId, deleted, subject, ...(partitionKey ? { partitionKey } : {}) };
+  return problem === undefined ? { ok: true, event } : { ok: true, event, partitionKeyDropped: `partitionKey ${problem}` };
 }
 
 /**
