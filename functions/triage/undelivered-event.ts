@@ -1,4 +1,4 @@
-import { parseAnyInbound } from '../../shared/contract/parse-any-inbound.ts';
+import { parseInboundRecord } from '../../shared/contract/parse-inbound-record.ts';
 import type { InboundError } from '../../shared/contract/parse-inbound.ts';
 import { partitionKeyProblem, ruleTargetPartitionKey } from '../../shared/contract/partition-key.ts';
 import { REJECTION_SOURCE } from '../aws/bus-rejection-sink.ts';
@@ -36,9 +36,11 @@ export function triageUndeliveredEvent(text: string, deliveryError: string): Eve
     if (!timer.success) return { action: 'refuse', errors: [...timer.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })), because] };
     return { action: 'redrive', partitionKey: timerPartitionKey(timer.data.detail.stream), data: text };
   }
-  const parsed = parseAnyInbound(event);
+  // A single event or a pack, as the writer parses a record; a pack's observations that the
+  // writer would refuse alone are refused by it once the pack is back in the stream.
+  const parsed = parseInboundRecord(event);
   if (!parsed.ok) return { action: 'refuse', errors: [...parsed.errors, because] };
-  return { action: 'redrive', partitionKey: redriveKey(event as { id?: unknown; detail?: unknown }, parsed.targets[0]?.stream.uid), data: text };
+  return { action: 'redrive', partitionKey: redriveKey(event as { id?: unknown; detail?: unknown }, parsed.primary[0]?.stream.uid), data: text };
 }
 
 /**

@@ -17,12 +17,13 @@ export const PACKED_DETAIL_TYPE = 'Pod Observations';
 /** What a pack may hold: pod events, the ones a big Job has many of. */
 export const PACKABLE_DETAIL_TYPES: readonly string[] = [InboundDetailType.PodObserved, InboundDetailType.PodDeleted];
 /** At most this many observations per pack. */
-export const MAX_PACK_OBSERVATIONS = 2000;
+export const MAX_PACK_OBSERVATIONS = 1000;
 /**
- * At most this many bytes of JSON once decompressed: bounds what a 256 KiB entry can make the
- * writer hold (a decompression bomb is refused at this size, not inflated).
+ * At most this many bytes of JSON once decompressed: bounds what one entry can make the writer
+ * hold (pod JSON compresses up to ~60:1, so a 256 KiB entry could hold far more; a decompression
+ * bomb is refused at this size, not inflated). 1,000 pods of ~1.1 KB take about half of it.
  */
-export const MAX_PACK_DECODED_BYTES = 4 * 1024 * 1024;
+export const MAX_PACK_DECODED_BYTES = 2 * 1024 * 1024;
 export const PACK_ENCODING = 'br';
 /** Brotli quality: 5 compresses pod JSON nearly as well as 11 at a small fraction of the CPU. */
 const PACK_QUALITY = 5;

@@ -85,7 +85,7 @@ describe('the writer, given packed observations', () => {
     ['a count that lies', withCount({ observations: b64(brotliCompressSync('[]')) }, 3), 'detail.count', /holds 0/],
     ['an unknown encoding', { ...withCount({ observations: b64('x') }, 1), encoding: 'gzip' }, 'detail.encoding', /br/],
     ['no partitionKey', { encoding: 'br', count: 1, observations: b64(brotliCompressSync('[]')) }, 'detail.partitionKey', /.+/],
-    ['a decompression bomb', withCount({ observations: b64(brotliCompressSync(Buffer.alloc(MAX_PACK_DECODED_BYTES + 1, 0x20))) }, 1), 'detail.observations', /more than 4194304 bytes/],
+    ['a decompression bomb', withCount({ observations: b64(brotliCompressSync(Buffer.alloc(MAX_PACK_DECODED_BYTES + 1, 0x20))) }, 1), 'detail.observations', new RegExp(`more than ${MAX_PACK_DECODED_BYTES} bytes`)],
   ])('when a pack is %s, then the whole pack is refused naming the field', async (_name, detail, path, message) => {
     const { entries, rejected } = await logOf([[packEnvelope(pods[0], detail)]]);
     expect(entries).toEqual([]);
