@@ -10,7 +10,8 @@ import { syntheticEvents, syntheticJob, type SyntheticJobOptions } from './synth
 // The life of a big Indexed Job written through the writer's own code (writeBatch: dedupe, decide
 // at each position, log pages, snapshots, pod archive, summary) on the DynamoDB store, in
 // batches as the ingest stream delivers them: the Job, its pods Pending → Running → Succeeded
-// or Failed (bench/synthetic-job.ts), until the success policy is met; then the cluster deletes
+// or Failed (bench/synthetic-job.ts), until its success policy (95% of the completions
+// succeeded, so about `parallelism` pods are still running then) is met; then the cluster deletes
 // every pod jobfold commanded to terminate, and the Job becomes Complete. The log this leaves
 // is what bench/query-history.ts reads. The EventBridge hop and the local stream are left out
 // (bench/service-path.ts measures those): this part is about the stored history.
@@ -42,7 +43,9 @@ export async function writeJobLife(
   // recordedAt moves one second per batch, so a time names a prefix of the log (status?at=TIME).
   let batches = 0;
   const deps: WriteDeps = { store, config, cache: new StateCache(), clock: () => new Date(T0 + batches * 1000).toISOString() };
-  const job = syntheticJob(options);
+  const synthetic = syntheticJob(options);
+  const succeededCount = Math.floor(options.completions * 0.95);
+  const job = { ...synthetic, spec: { ...synthetic.spec, successPolicy: { rules: [{ succeededCount }] } } };
   const first: Observation = { type: 'JobObserved', eventId: 'bench-job', clusterId: 'bench', observedAt: new Date(T0).toISOString(), job };
   const pods = syntheticEvents(options);
   const commits: Commit[] = [];
