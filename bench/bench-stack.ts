@@ -1,30 +1,23 @@
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import type { CapacityUse } from '../functions/adapters/metered-table.ts';
 import { startLocalStack, type LocalStack } from '../local/local-stack.ts';
 import type { RecordedEntry } from '../local/sample/trace-recorder.ts';
 
-// What the end-to-end benches (e2e.ts, service-path.ts) share: the local stack as `npm start`
-// runs it, the real EventBridge SDK client pointed at it, PutEvents of a recorded trace, and the
-// DynamoDB write units broken down by request kind (every table write goes through one metered
-// table: log pages and entries, outbox, summary, snapshots, pod archive).
+// What the end-to-end benches share: the local stack in this process (e2e.ts, whose latency is
+// read off the bus as each command is published) with the real EventBridge SDK client pointed at
+// it, and PutEvents of a recorded trace (e2e.ts, and service-path.ts against the service in its
+// own process).
 
 export interface BenchStack {
   readonly stack: LocalStack;
   readonly client: EventBridgeClient;
-  /** Write units so far, by DynamoDB operation (PutItem, TransactWriteItems, BatchWriteItem, …). */
-  writeUnitsByOperation(): Record<string, number>;
   stop(): Promise<void>;
 }
 
 export async function openBenchStack(name: string, dynamoDbEndpoint?: string): Promise<BenchStack> {
-  const byOperation = new Map<string, number>();
   const stack = await startLocalStack({
     port: 0,
     tableName: `bench-${name}-${Date.now()}`,
     ...(dynamoDbEndpoint ? { dynamoDbEndpoint } : {}),
-    onConsumedCapacity: (use: CapacityUse) => {
-      if (use.writeUnits > 0) byOperation.set(use.operation, (byOperation.get(use.operation) ?? 0) + use.writeUnits);
-    },
   });
   const client = new EventBridgeClient({
     endpoint: stack.eventsUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
@@ -32,7 +25,6 @@ export async function openBenchStack(name: string, dynamoDbEndpoint?: string): P
   return {
     stack,
     client,
-    writeUnitsByOperation: () => Object.fromEntries([...byOperation].map(([op, units]) => [op, round(units)])),
     async stop() {
       client.destroy();
       await stack.stop();

@@ -29,17 +29,21 @@ and, through the local stack on DynamoDB Local (bench/e2e.ts; skipped with --no-
                         small Jobs: PutEvents accepted -> Pod Termination Requested published
   smallJobsWcuPerPodEvent
                         DynamoDB write units per pod event of those Jobs (ReturnConsumedCapacity)
-and the service path (bench/service-path.ts, in a child process; skipped with --no-service): one
-Indexed Job of --service-pods pods (default 10,000; leader success policy, some failures) fed
-through the local stack with the EventBridge SDK client, the cluster deleting each commanded pod:
-  e2eEventsPerSecond    pod events per second over the Job's life
+and the service path (bench/service-path.ts; skipped with --no-service): the service started as
+\`npm start\` runs it (node local/start.ts --port 0 --no-sample, its own process and DynamoDB
+Local), fed one Indexed Job of --service-pods pods (default 10,000; leader success policy, some
+failures) by the EventBridge SDK client from the bench's process (8 PutEvents calls of 10 in
+flight), the cluster deleting each commanded pod; figures from GET /local/status and
+/local/clusters/{c}/commands:
+  e2eEventsPerSecond    pod events per second over the Job's life (first PutEvents to quiet)
   wcuPerPodEvent        DynamoDB write units per pod event over the Job's life, every table write
                         (log, outbox, summary, snapshots, archive); wcuByOperation breaks it down
   perJobCeilingEventsPerSecond
                         1000 WCU/s (a partition's limit) / wcuPerPodEvent, formula printed
   lingeringPodsTerminatedOnce, podsCommandedTwiceOrMore, completeAfterDeletions
                         every lingering pod terminated by exactly one command; Complete after
-  servicePeakRssMb      peak RSS of the process running the service
+  servicePeakRssMb      peak RSS of the service's process
+  cpuMsPerPodEvent      CPU ms per pod event of the service, the feeder and DynamoDB Local
 and the fleet list (bench/fleet-list.ts; skipped with --no-fleet): 10,000 Jobs over 20 clusters,
   fleetListSeconds      time to page through GET /v1/jobs, 100 a page (and one cluster's Jobs)
   fleetOverviewSeconds  one GET /v1/fleet: exact counts by state and reason over every Job
@@ -186,7 +190,7 @@ function numberArg(name: string): number | undefined {
   return at >= 0 ? Number(args[at + 1]) : undefined;
 }
 
-/** In a child process, so its peak RSS is the service's own, not the fold's above. */
+/** In a child process (which starts the service in another), so the fold's memory above stays apart. */
 function servicePath(pods: number): ServicePathFigures {
   const script = fileURLToPath(new URL('./service-path.ts', import.meta.url));
   // stderr inherited: the child's progress line reaches the terminal.

@@ -1,33 +1,55 @@
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { fileURLToPath } from 'node:url';
-import { TraceRecorder, type PodRef } from '../local/sample/trace-recorder.ts';
-import { phase, watched } from './bench-progress.ts';
-import { openBenchStack, putAll, round } from './bench-stack.ts';
+import type { DeliveredEntry } from '../local/bus/bus-rules.ts';
+import { TraceRecorder, type PodRef, type RecordedEntry } from '../local/sample/trace-recorder.ts';
+import { phase } from './bench-progress.ts';
+import { putAll, round } from './bench-stack.ts';
+import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
 // The service path at the size of a real training Job (issue 10): one Indexed Job of `pods`
 // pods with a leader-only success policy, every `failEvery`-th worker failing and every third
-// succeeding, fed through the local stack (local/local-stack.ts on DynamoDB Local) with the
-// real EventBridge SDK client. When the leader succeeds, every pod still running lingers and
-// must be terminated by exactly one command; the bench then plays the cluster deleting each
-// commanded pod and checks that the Job reaches Complete. Figures, never assertions:
-//   e2eEventsPerSecond             pod events per second, first PutEvents to quiet (both phases)
+// succeeding, fed to the service as `npm start` runs it — `node local/start.ts --port 0
+// --no-sample` in its own process, on its own DynamoDB Local (bench/service-process.ts) — with
+// the real EventBridge SDK client from this process, `feeders` PutEvents calls of 10 entries in
+// flight. When the leader succeeds, every pod still running lingers and must be terminated by
+// exactly one command; the bench reads the commands from GET /local/clusters/{c}/commands, plays
+// the cluster deleting each commanded pod and checks that the Job reaches Complete. Figures,
+// never assertions:
+//   e2eEventsPerSecond             pod events per second, first PutEvents to quiet (both phases;
+//                                  quiet as GET /local/status says it)
 //   wcuPerPodEvent                 DynamoDB write units per pod event, whole life (ReturnConsumedCapacity
 //                                  of every table write: log, outbox, summary, snapshots, archive;
-//                                  wcuByOperation breaks it down by request kind)
+//                                  wcuByOperation breaks it down by request kind; from /local/status)
 //   perJobCeilingEventsPerSecond   1000 WCU/s (one partition's limit) / wcuPerPodEvent — every
 //                                  write counted as if on the Job's partition, so a lower bound
-//   servicePeakRssMb               peak RSS of this process: the service's functions and the driver
-// Run alone: `node bench/service-path.ts [--pods N] [--json]`.
+//   servicePeakRssMb               peak RSS of the service's process (its own, from /local/status;
+//                                  not the feeder's, not DynamoDB Local's)
+//   cpuMsPerPodEvent               CPU milliseconds per pod event of the service, the feeder and
+//                                  DynamoDB Local: what a faster service must cut, whatever the load
+// Run alone: `node bench/service-path.ts --help`.
+
+export const SERVICE_PATH_HELP = `Usage: node bench/service-path.ts [--pods N] [--feeders N] [--cpu-prof DIR] [--json]
+
+Starts the service as \`npm start\` does (node local/start.ts --port 0 --no-sample, its own
+process and DynamoDB Local), feeds it one Indexed Job of --pods pods (default 10,000; leader
+success policy, some failures) with the EventBridge SDK client, --feeders PutEvents calls of 10
+entries in flight (default 8), deletes each commanded pod, and prints the figures (JSON with
+--json). --cpu-prof DIR writes a CPU profile of the service's process into DIR (node --cpu-prof).`;
 
 export interface ServicePathOptions {
   readonly pods?: number;
   readonly failEvery?: number;
-  readonly dynamoDbEndpoint?: string;
+  /** PutEvents calls in flight. Default 8. */
+  readonly feeders?: number;
+  /** Options for the service's node, e.g. `--cpu-prof`. */
+  readonly nodeOptions?: readonly string[];
 }
 
 export interface ServicePathFigures {
   readonly servicePods: number;
   readonly servicePodEvents: number;
   readonly e2eEventsPerSecond: number;
+  readonly putEventsInFlight: number;
   readonly wcuPerPodEvent: number;
   readonly wcuByOperation: Record<string, number>;
   /** Conditional writes DynamoDB refused (billed, but reported without capacity). */
@@ -41,24 +63,26 @@ export interface ServicePathFigures {
   readonly podsCommandedNotLingering: number;
   readonly completeAfterDeletions: boolean;
   readonly servicePeakRssMb: number;
+  /**
+   * CPU time per pod event of each process: the service, this process (the feeder: SDK client,
+   * SigV4, HTTP) and DynamoDB Local (Linux only). Steadier than events/s on a shared machine.
+   */
+  readonly cpuMsPerPodEvent: { readonly service: number; readonly feeder: number; readonly dynamoDbLocal?: number };
 }
 
 const PARTITION_WCU_PER_SECOND = 1000;
+const CLUSTER = 'bench-svc';
 
 export async function runServicePathBench(options: ServicePathOptions = {}): Promise<ServicePathFigures> {
-  const { pods = 10_000, failEvery = 50 } = options;
-  const bench = await openBenchStack('service', options.dynamoDbEndpoint);
-  const { stack, client } = bench;
+  const { pods = 10_000, failEvery = 50, feeders = 8 } = options;
+  const service = await startServiceProcess(options.nodeOptions ? { nodeOptions: options.nodeOptions } : {});
+  const client = new EventBridgeClient({
+    endpoint: service.eventsUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  });
   const trace = new TraceRecorder(new Date().toISOString(), 'b10c');
-  const job = trace.job('bench-svc', 0, 'bench', `indexed-${pods}`, {
+  const job = trace.job(CLUSTER, 0, 'bench', `indexed-${pods}`, {
     completions: pods, parallelism: pods, completionMode: 'Indexed', backoffLimit: pods,
     successPolicy: { rules: [{ succeededIndexes: '0' }] },
-  });
-  const commanded = new Map<string, number>();
-  const unsubscribe = stack.bus.subscribe((event) => {
-    if (event['detail-type'] !== 'Pod Termination Requested' || event.detail['jobUid'] !== job.uid) return;
-    const uid = String(event.detail['podUid']);
-    commanded.set(uid, (commanded.get(uid) ?? 0) + 1);
   });
   try {
     // Phase 1: every pod runs; workers fail or succeed; the leader succeeds last.
@@ -71,28 +95,36 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
       else lingering.add(pod.uid);
     }
     trace.exitPod(all[0]!, 5, 0);
-    const before = stack.capacity();
+    const { capacity: before, process: { cpuSeconds: serviceCpuBefore } } = await service.status();
+    const dynamoDbLocalCpuBefore = service.childrenCpuSeconds();
+    const feederCpuBefore = process.cpuUsage();
     const start = performance.now();
     await feed(`service path (${pods.toLocaleString('en-US')} pods): put`, trace.entries);
-    await watched('service path: Pod Termination Requested published', lingering.size, () => commanded.size, stack.whenQuiet(0));
+    await settle(service, 'service path: Pod Termination Requested published', lingering.size);
     // Phase 2: the cluster deletes each commanded pod, as the forwarder would.
+    const commandedFirst = terminations(await service.get<DeliveredEntry[]>(`/local/clusters/${CLUSTER}/commands`), job.uid);
     const firstPhase = trace.entries.length;
-    for (const pod of all) if (commanded.has(pod.uid)) trace.deletePod(pod, 10);
+    for (const pod of all) if (commandedFirst.has(pod.uid)) trace.deletePod(pod, 10);
     await feed('service path: deletions put', trace.entries.slice(firstPhase));
-    await watched('service path: settling after the deletions (termination commands)', lingering.size, () => commanded.size, stack.whenQuiet(0));
+    await settle(service, 'service path: settling after the deletions (termination commands)', lingering.size);
     const seconds = (performance.now() - start) / 1000;
-    const after = stack.capacity();
+    const { capacity: after, process: serviceProcess } = await service.status();
+    const feederCpu = process.cpuUsage(feederCpuBefore);
+    const dynamoDbLocalCpu = service.childrenCpuSeconds();
+    const commanded = terminations(await service.get<DeliveredEntry[]>(`/local/clusters/${CLUSTER}/commands`), job.uid);
     const podEvents = trace.entries.filter((e) => e.DetailType.startsWith('Pod')).length;
-    const response = await fetch(`${stack.url}/v1/clusters/bench-svc/namespaces/bench/jobs/${job.name}/status`);
-    const status = (await response.json()) as { status?: { conditions?: { type: string; status: string }[] } };
+    const status = await service.get<{ status?: { conditions?: { type: string; status: string }[] } }>(
+      `/v1/clusters/${CLUSTER}/namespaces/bench/jobs/${job.name}/status`,
+    );
     const wcuPerPodEvent = (after.writeUnits - before.writeUnits) / podEvents;
     const counts = [...commanded.values()];
     return {
       servicePods: pods,
       servicePodEvents: podEvents,
       e2eEventsPerSecond: Math.round(podEvents / seconds),
+      putEventsInFlight: feeders,
       wcuPerPodEvent: round(wcuPerPodEvent),
-      wcuByOperation: bench.writeUnitsByOperation(),
+      wcuByOperation: Object.fromEntries(Object.entries(after.writeUnitsByOperation).map(([op, units]) => [op, round(units)])),
       rejectedWritesPerPodEvent: round((after.rejectedWrites - before.rejectedWrites) / podEvents),
       perJobCeilingEventsPerSecond: Math.round(PARTITION_WCU_PER_SECOND / wcuPerPodEvent),
       perJobCeilingFormula: `${PARTITION_WCU_PER_SECOND} WCU/s per partition / ${round(wcuPerPodEvent)} WCU per pod event (all writes counted on the Job's partition)`,
@@ -102,24 +134,63 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
       podsCommandedTwiceOrMore: counts.filter((n) => n > 1).length,
       podsCommandedNotLingering: [...commanded.keys()].filter((uid) => !lingering.has(uid)).length,
       completeAfterDeletions: status.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') ?? false,
-      servicePeakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      servicePeakRssMb: serviceProcess.peakRssMb,
+      cpuMsPerPodEvent: {
+        service: round(((serviceProcess.cpuSeconds - serviceCpuBefore) * 1000) / podEvents),
+        feeder: round((feederCpu.user + feederCpu.system) / 1000 / podEvents),
+        ...(dynamoDbLocalCpu === undefined || dynamoDbLocalCpuBefore === undefined ? {}
+          : { dynamoDbLocal: round(((dynamoDbLocalCpu - dynamoDbLocalCpuBefore) * 1000) / podEvents) }),
+      },
     };
   } finally {
-    unsubscribe();
-    await bench.stop();
+    client.destroy();
+    await service.stop();
   }
 
-  async function feed(label: string, entries: typeof trace.entries): Promise<void> {
+  async function feed(label: string, entries: readonly RecordedEntry[]): Promise<void> {
     const shown = phase(label, entries.length);
     let put = 0;
-    await putAll(client, entries, 4, (n) => shown.update((put += n)));
+    await putAll(client, entries, feeders, (n) => shown.update((put += n)));
     shown.end();
   }
 }
 
+/** Waits until the service is quiet, showing the commands its cluster has received so far. */
+async function settle(service: ServiceProcess, label: string, total: number): Promise<void> {
+  const shown = phase(label, total);
+  await service.whenQuiet(async () => {
+    const clusters = await service.get<{ clusterId: string; commands: number }[]>('/local/clusters');
+    shown.update(clusters.find((c) => c.clusterId === CLUSTER)?.commands ?? 0);
+  });
+  shown.end();
+}
+
+/** Termination commands per pod uid, of the Job `jobUid`. */
+function terminations(commands: readonly DeliveredEntry[], jobUid: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { detailType, detail } of commands) {
+    if (detailType !== 'Pod Termination Requested' || detail['jobUid'] !== jobUid) continue;
+    const uid = String(detail['podUid']);
+    counts.set(uid, (counts.get(uid) ?? 0) + 1);
+  }
+  return counts;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const podsArg = args.indexOf('--pods');
-  const figures = await runServicePathBench(podsArg >= 0 ? { pods: Number(args[podsArg + 1]) } : {});
+  if (args.includes('--help')) {
+    console.log(SERVICE_PATH_HELP);
+    process.exit(0);
+  }
+  const value = (name: string) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const profileDir = value('--cpu-prof');
+  const figures = await runServicePathBench({
+    ...(value('--pods') ? { pods: Number(value('--pods')) } : {}),
+    ...(value('--feeders') ? { feeders: Number(value('--feeders')) } : {}),
+    ...(profileDir ? { nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+  });
   console.log(args.includes('--json') ? JSON.stringify(figures) : figures);
 }

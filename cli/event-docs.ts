@@ -8,6 +8,10 @@ import {
 import { OutboundDetailType } from '../shared/contract/outbound.ts';
 import { EvidenceSchema, JobConditionSchema } from '../shared/job/decisions.ts';
 import { MAX_EVENT_BYTES, MAX_JSON_DEPTH } from '../shared/contract/parse-inbound.ts';
+import {
+  MAX_PACK_DECODED_BYTES, MAX_PACK_OBSERVATIONS, PACK_ENCODING, PACKABLE_DETAIL_TYPES, PACKED_DETAIL_TYPE,
+  PackedObservationsDetailSchema,
+} from '../shared/contract/packed-observations.ts';
 
 /**
  * docs/events.md, generated from the zod schemas the service parses with, so the document
@@ -72,17 +76,20 @@ const fileName = (detailType: string) => `${detailType.toLowerCase().replace(/ /
 
 /** docs/schemas/<detail-type>.schema.json: the JSON Schema of each event's `detail`. */
 export function eventSchemas(): Record<string, string> {
-  const all: Array<readonly [string, z.ZodType]> = [...Object.entries(inboundDetailSchemas), ...outboundSchemas];
+  const all: Array<readonly [string, z.ZodType]> = [...inboundSchemas(), ...outboundSchemas];
   return Object.fromEntries(all.map(([type, schema]) => [fileName(type), `${jsonSchema(schema)}\n`]));
 }
 
 const schemaLink = (type: string) => `- \`${type}\`: [schemas/${fileName(type)}](schemas/${fileName(type)})`;
 
 export function eventsMarkdown(): string {
-  const inbound = Object.keys(inboundDetailSchemas).map(schemaLink).join('\n');
+  const inbound = inboundSchemas().map(([type]) => schemaLink(type)).join('\n');
   const outbound = outboundSchemas;
   return eventsText(inbound, outbound.map(([type]) => schemaLink(type)).join('\n'));
 }
+
+const inboundSchemas = (): Array<readonly [string, z.ZodType]> =>
+  [...Object.entries(inboundDetailSchemas), [PACKED_DETAIL_TYPE, PackedObservationsDetailSchema]];
 
 const outboundSchemas: Array<readonly [string, z.ZodType]> = [
     [OutboundDetailType.PodTerminationRequested, TerminationDetailSchema],
@@ -105,7 +112,7 @@ on it, and jobfold puts commands and condition changes on it.
 | field | value |
 | --- | --- |
 | \`source\` | \`${CLUSTER_SOURCE_PREFIX}<clusterId>\`, where clusterId is a DNS label. jobfold takes the cluster from here and never from the payload; IAM lets each cluster's forwarder put events only with its own source (condition \`events:source\`). A payload that names a cluster (\`clusterId\`, \`cluster\` or \`source\` in \`detail\`) is refused. |
-| \`detail-type\` | ${Object.values(InboundDetailType).map((t) => `\`${t}\``).join(', ')} |
+| \`detail-type\` | ${Object.values(InboundDetailType).map((t) => `\`${t}\``).join(', ')}; and \`${PACKED_DETAIL_TYPE}\`, several pod events of one Job in one event ([below](#packed-observations)) |
 | \`detail\` | \`{ "eventId", "observedAt", "object" }\` |
 
 - \`eventId\` is stable across the forwarder's retries: the object's uid and resourceVersion
@@ -160,6 +167,32 @@ forwarder's \`sequence\` stamp takes care of the first:
   upstream counts pods on its informer's snapshot: within such a run, a later observation of a
   pod overtakes what an earlier one counted (a running pod counted as failed because the Job is
   failing, then seen Succeeded in the same run, counts as succeeded). A decision ends the run.
+
+### Packed observations
+
+A Job's events all go to one Kinesis shard (their partition key is the Job's uid), and a shard
+takes 1,000 records per second; EventBridge puts one record per event. So a forwarder may pack
+several pod events of ONE Job, produced close together, into one \`${PACKED_DETAIL_TYPE}\` event
+(docs/forwarder.md, "Packing"). Single events stay accepted forever (older forwarders).
+
+- \`detail\` is \`{ "partitionKey", "encoding", "count", "observations" }\`: \`partitionKey\` the Job's
+  uid (required), \`encoding\` \`"${PACK_ENCODING}"\` (brotli), \`count\` how many observations the pack
+  holds (1–${MAX_PACK_OBSERVATIONS}), and \`observations\` the base64 (RFC 4648, padded) of the
+  brotli-compressed UTF-8 JSON array \`[{ "detail-type", "detail" }, ...]\`.
+- Each element is one ${PACKABLE_DETAIL_TYPES.map((t) => `\`${t}\``).join(' or ')} event exactly as it would be sent
+  alone: its own \`eventId\`, \`observedAt\`, \`sequence\`, \`partitionKey\` and \`object\`. The pack's
+  \`source\` is theirs.
+- jobfold unpacks a pack at the boundary into its observations, in order, and handles each as
+  if it had come alone: validated alone (an observation is at most ${MAX_EVENT_BYTES} bytes), stored
+  once by \`eventId\`, decided at its own log position. Packing changes no decision.
+- One bad observation is refused alone, with its reasons, as the event it would have been
+  alone (\`Inbound Event Rejected\`); the others of the pack are stored.
+- The whole pack is refused, naming the field, when it cannot be decoded (not base64, not
+  brotli, not a JSON array, \`count\` not what it holds), when it decompresses to more than
+  ${MAX_PACK_DECODED_BYTES} bytes (refused without inflating the rest: no decompression bombs),
+  or when one of its observations belongs to another Job than the pack (another
+  \`partitionKey\`, owning Job or namespace).
+- The pack itself is an EventBridge entry: at most 256 KiB, as every entry.
 
 The JSON Schemas of \`detail\` (generated from the zod schemas, in their input form):
 

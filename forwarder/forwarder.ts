@@ -7,8 +7,10 @@ import { createKubeOps } from './commands/kube-ops.ts';
 import type { ForwarderConfig } from './config.ts';
 import type { Logger } from './log.ts';
 import type { Metrics } from './metrics.ts';
-import type { OutgoingEvent } from './observation.ts';
+import { observationsIn, type OutgoingEvent } from './observation.ts';
 import type { BackoffPolicy } from './send/backoff.ts';
+import { DEFAULT_PACK_LIMITS, type PackLimits } from './send/pack.ts';
+import { Packer } from './send/packer.ts';
 import { EventPipeline } from './send/pipeline.ts';
 import { createBatchSender, type RetryPolicy } from './send/put-events.ts';
 import { Spool } from './send/spool.ts';
@@ -25,6 +27,8 @@ export interface Tuning {
   readonly watchRestartBackoff: BackoffPolicy;
   readonly receiveErrorBackoff: BackoffPolicy;
   readonly memoryLimit: number;
+  /** Packing of one Job's pod events (docs/forwarder.md, "Packing"); windowMs 0 turns it off. */
+  readonly packing: PackLimits;
   /** How often the known-objects file and the spool-overflow recovery are looked after. */
   readonly housekeepingMs: number;
   readonly receiveWaitSeconds: number;
@@ -39,6 +43,7 @@ export const DEFAULT_TUNING: Tuning = {
   watchRestartBackoff: { baseMs: 1_000, maxMs: 30_000 },
   receiveErrorBackoff: { baseMs: 1_000, maxMs: 20_000 },
   memoryLimit: 5_000,
+  packing: DEFAULT_PACK_LIMITS,
   housekeepingMs: 2_000,
   receiveWaitSeconds: 20,
 };
@@ -90,7 +95,7 @@ export async function startForwarder(deps: ForwarderDependencies): Promise<Runni
     rejectedFile: join(config.spoolDir, 'rejected.jsonl'),
     onDurable: (events) => known.apply(events),
     onOverflow: (events: readonly OutgoingEvent[]) => {
-      for (const event of events) live.restore(event.subject);
+      for (const event of events.flatMap(observationsIn)) live.restore(event.subject);
       if (overflowed) return;
       overflowed = true;
       log.error('spool full: watching stops until the spool is half empty, then everything is relisted', { spoolBytes: spool.bytes });
@@ -99,8 +104,9 @@ export async function startForwarder(deps: ForwarderDependencies): Promise<Runni
     ...(tuning.random ? { random: tuning.random } : {}),
   });
   pipeline.start();
+  const packer = new Packer({ sink: (e) => pipeline.submit(e), limits: tuning.packing, now });
 
-  const observer = new Observer({ clusterId: config.clusterId, namespace: config.namespace, live, submit: (e) => pipeline.submit(e), metrics, log, now });
+  const observer = new Observer({ clusterId: config.clusterId, namespace: config.namespace, live, submit: (e) => packer.submit(e), metrics, log, now });
   for (const target of watchTargets(deps.kubeConfig, config.namespace)) {
     const watcher = new ObjectWatcher({
       kubeConfig: deps.kubeConfig,
@@ -151,11 +157,17 @@ export async function startForwarder(deps: ForwarderDependencies): Promise<Runni
   log.info('forwarder started', { clusterId: config.clusterId, namespace: config.namespace ?? '(all)', queue: config.queueUrl ?? '(none)', spooled: spool.count });
   return {
     pipeline,
-    whenIdle: () => pipeline.whenIdle(),
+    async whenIdle() {
+      do {
+        packer.flush();
+        await pipeline.whenIdle();
+      } while (packer.waiting > 0);
+    },
     async stop() {
       clearInterval(housekeeping);
       await consumer?.stop();
       await Promise.all(watchers.map((w) => w.stop()));
+      packer.flush();
       await pipeline.stop();
       await known.flush();
       log.info('forwarder stopped', { spooled: spool.count });

@@ -14,7 +14,10 @@ interface Family {
 export const METRIC_HELP = {
   forwarder_observations_total: 'Watch notifications turned into events, by kind and detail-type.',
   forwarder_events_invalid_total: 'Objects the event contract refused (trim failed or too large); logged with the reason.',
-  forwarder_events_sent_total: 'Events EventBridge accepted.',
+  forwarder_partition_keys_dropped_total: 'Events sent without a partitionKey because the Job uid is none Kinesis takes (over 256 characters, ill-formed), by kind.',
+  forwarder_events_sent_total: 'Events EventBridge accepted (a pack counts once).',
+  forwarder_packs_sent_total: 'Pod Observations packs EventBridge accepted.',
+  forwarder_packed_observations_total: 'Observations sent in packs; divided by forwarder_packs_sent_total, the observations per pack.',
   forwarder_put_events_requests_total: 'PutEvents calls, by outcome (ok, partial, error).',
   forwarder_put_events_retries_total: 'PutEvents retries after throttling, errors or failed entries.',
   forwarder_put_events_failed_entries_total: 'Entries EventBridge failed, by ErrorCode.',

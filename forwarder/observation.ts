@@ -1,4 +1,6 @@
 import { CLUSTER_SOURCE_PREFIX, InboundDetailType } from '../shared/contract/inbound.ts';
+import type { PACKED_DETAIL_TYPE } from '../shared/contract/packed-observations.ts';
+import { partitionKeyProblem } from '../shared/contract/partition-key.ts';
 import { owningJobUid } from '../shared/contract/routing.ts';
 import type { ObjectSequence } from '../shared/k8s/object-sequence.ts';
 import { trimObject } from './trim.ts';
@@ -21,17 +23,28 @@ export interface ObjectIdentity {
  */
 export interface OutgoingEvent {
   readonly source: string;
-  readonly detailType: InboundDetailType;
-  /** The JSON text of `{eventId, observedAt, partitionKey, object, sequence?}`. */
+  readonly detailType: InboundDetailType | typeof PACKED_DETAIL_TYPE;
+  /** The JSON text of `{eventId, observedAt, partitionKey, object, sequence?}` (a pack's: send/pack.ts). */
   readonly detail: string;
   readonly time: string;
   readonly eventId: string;
   readonly deleted: boolean;
   readonly subject: ObjectIdentity;
+  /** The ingest stream's partition key (the Job's uid), when the detail has one: what packs group by. */
+  readonly partitionKey?: string;
+  /** A pack's observations, in order: who each is about (the known-objects file is kept from them). */
+  readonly packed?: readonly PackedObservation[];
 }
 
+/** What the forwarder keeps of one observation sent in a pack. */
+export type PackedObservation = Pick<OutgoingEvent, 'eventId' | 'deleted' | 'subject'>;
+
+/** The observations an event carries: a pack's, or the event itself. */
+export const observationsIn = (event: OutgoingEvent): readonly PackedObservation[] => event.packed ?? [event];
+
 export type ObservationResult =
-  | { readonly ok: true; readonly event: OutgoingEvent }
+  /** `partitionKeyDropped`: why the Job's uid could not be the partition key (sent without one). */
+  | { readonly ok: true; readonly event: OutgoingEvent; readonly partitionKeyDropped?: string }
   | { readonly ok: false; readonly reason: string };
 
 /** List items carry no apiVersion and kind; every event names them, so both paths agree. */
@@ -107,9 +120,15 @@ function build(
     ...(meta.ownerReferences === undefined ? {} : { ownerReferences: meta.ownerReferences }),
   };
   const detailType = deleted ? detailTypes[kind].deleted : detailTypes[kind].observed;
-  const partitionKey = partitionKeyOf(kind, meta);
+  const wanted = partitionKeyOf(kind, meta);
+  // A key Kinesis refuses would dead-letter the event at the bus's target: send it without one
+  // (keyed by the event id, which costs only ordering) and say so.
+  const problem = wanted === undefined ? undefined : partitionKeyProblem(wanted);
+  const partitionKey = problem === undefined ? wanted : undefined;
   const detail = JSON.stringify({ eventId, observedAt, ...(partitionKey ? { partitionKey } : {}), object, ...(sequence ? { sequence } : {}) });
-  return { ok: true, event: { source: `${CLUSTER_SOURCE_PREFIX}${clusterId}`, detailType, detail, time: observedAt, eventId, deleted, subject } };
+  const source = `${CLUSTER_SOURCE_PREFIX}${clusterId}`;
+  const event: OutgoingEvent = { source, detailType, detail, time: observedAt, eventId, deleted, subject, ...(partitionKey ? { partitionKey } : {}) };
+  return problem === undefined ? { ok: true, event } : { ok: true, event, partitionKeyDropped: `partitionKey ${problem}` };
 }
 
 /**

@@ -48,10 +48,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const config = options.config ?? foldConfig(process.env['FEATURE_GATES'] ?? '');
   const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
   const database = await openLocalDatabase(options.dynamoDbEndpoint, tableName, dataDir);
+  const writeUnitsByOperation = new Map<string, number>();
   const table = new DynamoDbEventStore({
     client: database.client,
     tableName,
-    ...(options.onConsumedCapacity ? { onConsumedCapacity: options.onConsumedCapacity } : {}),
+    onConsumedCapacity: (use) => {
+      if (use.writeUnits > 0) writeUnitsByOperation.set(use.operation, (writeUnitsByOperation.get(use.operation) ?? 0) + use.writeUnits);
+      options.onConsumedCapacity?.(use);
+    },
   });
   const bus = new LocalBus();
   const deliveries = new Deliveries();
@@ -74,7 +78,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       sqs,
       url: () => url,
       query: queryFunction(table, config),
-      local: localRoutes({ get url() { return url; }, deliveries, runtime, capacity: () => table.capacity }),
+      local: localRoutes({
+        get url() { return url; }, deliveries, runtime, capacity: () => table.capacity,
+        writeUnitsByOperation: () => Object.fromEntries(writeUnitsByOperation),
+      }),
     }, options.port ?? 3000, host);
   } catch (error) {
     runtime.stop();

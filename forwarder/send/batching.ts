@@ -1,8 +1,12 @@
 import type { OutgoingEvent } from '../observation.ts';
 
-/** PutEvents limits: 10 entries per call, 1 MiB per call, 256 KiB per entry. */
+/**
+ * PutEvents limits: 10 entries per call, 256 KiB per entry, and "the total entry size must be
+ * less than 256KB" per call (EventBridge's "Calculating PutEvents event entry size"; the local
+ * bus refuses a bigger call as a whole, as EventBridge does). A full pack goes alone.
+ */
 export const MAX_ENTRIES_PER_REQUEST = 10;
-export const MAX_REQUEST_BYTES = 1024 * 1024;
+export const MAX_REQUEST_BYTES = 256 * 1024;
 export const MAX_ENTRY_BYTES = 256 * 1024;
 /**
  * jobfold measures the whole delivered event (envelope included) against 256 KiB, so an entry

@@ -85,7 +85,12 @@ export function createBatchSender(options: BatchSenderOptions): BatchSender {
         log.warn('PutEvents failed', { attempt, entries: pending.length, error });
       }
     }
-    for (const event of sent) metrics.inc('forwarder_events_sent_total');
+    for (const event of sent) {
+      metrics.inc('forwarder_events_sent_total');
+      if (!event.packed) continue;
+      metrics.inc('forwarder_packs_sent_total');
+      metrics.inc('forwarder_packed_observations_total', {}, event.packed.length);
+    }
     return { sent, rejected, failed: pending, ...(lastError === undefined ? {} : { lastError }) };
   };
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.ts';
 import type { Logger } from '../log.ts';
-import type { ObjectIdentity, OutgoingEvent } from '../observation.ts';
+import { observationsIn, type ObjectIdentity, type OutgoingEvent } from '../observation.ts';
 
 const KNOWN_FILE = 'known-objects.json';
 
@@ -45,7 +45,7 @@ export class KnownObjects {
 
   /** Records durable events, in order. */
   apply(events: readonly OutgoingEvent[]): void {
-    for (const event of events) {
+    for (const event of events.flatMap(observationsIn)) {
       if (event.deleted) this.#objects.delete(event.subject.uid);
       else this.#objects.set(event.subject.uid, event.subject);
     }

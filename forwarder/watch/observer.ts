@@ -82,6 +82,10 @@ export class Observer implements WatchSink {
       log.error('event larger than an EventBridge entry may be; not sent', { kind, uid, eventId: result.event.eventId, bytes: result.event.detail.length });
       return;
     }
+    if (result.partitionKeyDropped) {
+      metrics.inc('forwarder_partition_keys_dropped_total', { kind });
+      log.warn('the owning Job\'s uid is no Kinesis partition key; sent keyed by the event id', { kind, uid, reason: result.partitionKeyDropped });
+    }
     metrics.inc('forwarder_observations_total', { kind, detailType: result.event.detailType });
     this.#o.submit(result.event);
   }

@@ -1,9 +1,16 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { KinesisClient } from '@aws-sdk/client-kinesis';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { DynamoDbEventStore } from '../adapters/dynamodb-event-store.ts';
 import { busRejectionSink } from '../aws/bus-rejection-sink.ts';
 import { eventBridgePublisher } from '../aws/eventbridge-publisher.ts';
+import { kinesisRangeReader } from '../aws/kinesis-range-reader.ts';
+import { kinesisRecordPutter } from '../aws/kinesis-record-putter.ts';
+import { sqsParkedSink } from '../aws/sqs-parked-sink.ts';
+import { createRecordWriter } from '../handlers/writer-handler.ts';
+import type { TriageHandlerDeps } from '../handlers/triage-handler.ts';
 import { schedulerTimers } from '../aws/scheduler-timers.ts';
 import { cursorKeyFrom } from '../query/list-cursor.ts';
 import { foldConfig, readEnv } from './config.ts';
@@ -49,6 +56,21 @@ export function awsReconcileDeps() {
 export function awsWriterDeps() {
   const env = readEnv();
   return { ...awsReconcileDeps(), rejections: busRejectionSink(new EventBridgeClient({}), env.BUS_NAME) };
+}
+
+/** The dead-letter triage: the writer's own code and deps, the ingest stream, the parked queue. */
+export function awsTriageDeps(): TriageHandlerDeps {
+  const env = readEnv();
+  const writer = awsWriterDeps();
+  const kinesis = new KinesisClient({});
+  return {
+    write: createRecordWriter(writer),
+    reader: kinesisRangeReader(kinesis, env.STREAM_ARN),
+    stream: kinesisRecordPutter(kinesis, env.STREAM_ARN),
+    rejections: writer.rejections,
+    parked: sqsParkedSink(new SQSClient({}), env.PARKED_QUEUE_URL),
+    maxReceives: env.TRIAGE_MAX_RECEIVES,
+  };
 }
 
 export function awsPublishDeps() {

@@ -19,6 +19,10 @@ const EnvSchema = z.object({
   TIMERS_DLQ_ARN: z.string().default(''),
   SNAPSHOT_EVERY: z.coerce.number().int().positive().default(50),
   AWS_ENDPOINT_URL_DYNAMODB: z.string().optional(),
+  /** The dead-letter triage: the ingest stream it reads back and puts into, its parked queue, its last receive. */
+  STREAM_ARN: z.string().default(''),
+  PARKED_QUEUE_URL: z.string().default(''),
+  TRIAGE_MAX_RECEIVES: z.coerce.number().int().positive().default(5),
   /** The query function's secret for signing list cursors (functions/query/list-cursor.ts). */
   CURSOR_KEY: z.string().optional(),
 });

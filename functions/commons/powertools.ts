@@ -26,4 +26,8 @@ export const METRIC = {
   eventsDeadLettered: 'events_dead_lettered_total',
   // A Job's log write that failed and is left to the stream's retries (a store outage, a race lost 8 times).
   writeFailures: 'write_failures_total',
+  // The dead-letter triage (functions/handlers/triage-handler.ts): records it wrote or put back
+  // into the stream, and entries it parked with their error (alarmed: EventsParked).
+  eventsRedriven: 'events_redriven_total',
+  eventsParked: 'events_parked_total',
 } as const;

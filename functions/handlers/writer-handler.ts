@@ -2,7 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
-import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
+import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
 import type { RejectionSink } from '../../shared/app/ingest.ts';
 import { reconcileJobSet } from '../../shared/app/reconcile-jobset.ts';
 import { StateCache } from '../../shared/app/write/state-cache.ts';
@@ -34,35 +34,63 @@ export interface WriterHandlerDeps extends Omit<WriteDeps, 'cache'> {
  * is parked (stall.ts) and its records go to the rejection sink with the error.
  */
 export function createWriterHandler(deps: WriterHandlerDeps) {
+  const write = createRecordWriter(deps);
+  return middy(async (event: KinesisStreamEvent, _context: Context): Promise<KinesisStreamBatchResponse> => {
+    const failures = await write(event.Records);
+    return { batchItemFailures: failures.map((f) => ({ itemIdentifier: f.startSequenceNumber })) };
+  })
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics));
+}
+
+/** A log whose write failed: its records' sequence range and the error. */
+export interface LogWriteFailure {
+  readonly stream: StreamGroup['stream'];
+  readonly startSequenceNumber: string;
+  readonly endSequenceNumber: string;
+  readonly records: number;
+  /** The log's records in the batch (other logs' records may lie between them). */
+  readonly sequenceNumbers: readonly string[];
+  readonly error: unknown;
+}
+
+/**
+ * The writer without its Lambda wrapper: writes one shard's records and returns the logs whose
+ * write failed, with the error. The dead-letter triage (functions/handlers/triage-handler.ts)
+ * runs the records Lambda gave up on through this same code once more.
+ */
+export function createRecordWriter(deps: WriterHandlerDeps): (records: readonly KinesisStreamRecord[]) => Promise<LogWriteFailure[]> {
   const cache = deps.cache ?? new StateCache();
   const writeDeps: WriteDeps = { ...deps, cache };
-  return middy(async (event: KinesisStreamEvent, _context: Context): Promise<KinesisStreamBatchResponse> => {
-    const { groups, refused } = groupRecords(event.Records);
+  return async (records) => {
+    const { groups, refused } = groupRecords(records);
     for (const { text, errors } of refused) {
       logger.warn('stream record rejected', { errors });
       metrics.addMetric(METRIC.eventsRejected, MetricUnit.Count, 1);
       await deps.rejections.reject(text, errors);
     }
-    const failures: { itemIdentifier: string }[] = [];
+    const failures: LogWriteFailure[] = [];
     await forEachBounded(groups, deps.concurrency ?? 8, async (group) => {
       try {
         await writeGroup(writeDeps, deps, group);
       } catch (error) {
         // The shard and sequence numbers are what the writer-failures queue names once Lambda
-        // gives up on the batch: an operator finds this error by them (docs/deploy.md).
-        const first = lowest(group.sequenceNumbers);
+        // gives up on the batch: the triage and an operator find this error by them (docs/deploy.md).
+        const failure = {
+          stream: group.stream, startSequenceNumber: lowest(group.sequenceNumbers),
+          endSequenceNumber: highest(group.sequenceNumbers), records: group.sequenceNumbers.length,
+          sequenceNumbers: group.sequenceNumbers, error,
+        };
         logger.error('log write failed; the batch is retried from its first record', {
-          stream: group.stream, shardId: shardOf(event), startSequenceNumber: first,
-          endSequenceNumber: highest(group.sequenceNumbers), records: group.sequenceNumbers.length, error: error as Error,
+          stream: failure.stream, shardId: shardOf(records), startSequenceNumber: failure.startSequenceNumber,
+          endSequenceNumber: failure.endSequenceNumber, records: failure.records, error: error as Error,
         });
         metrics.addMetric(METRIC.writeFailures, MetricUnit.Count, 1);
-        failures.push({ itemIdentifier: first });
+        failures.push(failure);
       }
     });
-    return { batchItemFailures: failures };
-  })
-    .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics));
+    return failures;
+  };
 }
 
 async function writeGroup(writeDeps: WriteDeps, deps: WriterHandlerDeps, group: StreamGroup): Promise<void> {
@@ -102,6 +130,6 @@ function highest(sequenceNumbers: readonly string[]): string {
 }
 
 /** The shard of the batch: Lambda's eventID is "<shardId>:<sequenceNumber>". */
-function shardOf(event: KinesisStreamEvent): string | undefined {
-  return event.Records[0]?.eventID.split(':')[0];
+function shardOf(records: readonly KinesisStreamRecord[]): string | undefined {
+  return records[0]?.eventID.split(':')[0];
 }

@@ -8,13 +8,16 @@ import type { LocalRuntime } from '../runtime/local-runtime.ts';
 //   /local/conditions                     every `Job Condition Changed` event
 //   /local/rejected                       refused inbound events, with reasons
 //   /local/dead-letters                   ingest messages past their receives; failed reconciles
-//   /local/status                         queue depth, timers, consumed capacity
+//   /local/status                         queue depth, timers, consumed capacity (by operation),
+//                                         this process's memory and CPU time (the bench's service path reads them)
 
 export interface LocalView {
   readonly url: string;
   readonly deliveries: Deliveries;
   readonly runtime: LocalRuntime;
   readonly capacity: () => CapacityTotals;
+  /** Write units consumed so far by DynamoDB operation (PutItem, TransactWriteItems, …). */
+  readonly writeUnitsByOperation: () => Record<string, number>;
 }
 
 export function localRoutes(view: LocalView): (segments: readonly string[]) => Promise<unknown> {
@@ -68,7 +71,10 @@ function parseMaybe(text: string): unknown {
   }
 }
 
-function status({ runtime, capacity }: LocalView): unknown {
+const MB = 1024 * 1024;
+const cpuSeconds = ({ user, system }: NodeJS.CpuUsage): number => Math.round((user + system) / 1e4) / 100;
+
+function status({ runtime, capacity, writeUnitsByOperation }: LocalView): unknown {
   const next = runtime.timers.nextDueMs();
   return {
     quiet: runtime.isQuiet(0),
@@ -77,7 +83,12 @@ function status({ runtime, capacity }: LocalView): unknown {
     publishIdle: runtime.publisher.idle,
     timers: runtime.timers.size,
     nextTimer: next === undefined ? null : new Date(next).toISOString(),
-    capacity: capacity(),
+    capacity: { ...capacity(), writeUnitsByOperation: writeUnitsByOperation() },
+    process: {
+      rssMb: Math.round(process.memoryUsage.rss() / MB),
+      peakRssMb: Math.round((process.resourceUsage().maxRSS * 1024) / MB),
+      cpuSeconds: cpuSeconds(process.cpuUsage()),
+    },
   };
 }
 

@@ -89,10 +89,11 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
     if (!ingest) throw new Error('the ingest stream is not open yet');
     ingest.put(timerPartitionKey(stream), JSON.stringify(timerRecord(stream, at)));
   });
-  const writer = createWriterHandler({ store, rejections: busRejectionSink(client, BUS_NAME), clock, config, timers });
+  const rejections = busRejectionSink(client, BUS_NAME);
+  const writer = createWriterHandler({ store, rejections, clock, config, timers });
   const journal = deps.streamDir === undefined ? undefined : new StreamJournal(join(deps.streamDir, INGEST));
   ingest = new LocalStream(INGEST, (event) => writer(event, lambdaContext(WRITER)), tuning.stream, journal);
-  const inbound = new StreamRuleTarget(ingest);
+  const inbound = new StreamRuleTarget(ingest, rejections);
   reconciler = new StreamTrigger(async (stream) => {
     await reconcileAndSchedule({ store, clock, config, timers }, stream);
   }, tuning.reconcile);
@@ -118,7 +119,7 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
     publisher,
     isQuiet(horizonMs) {
       const next = timers.nextDueMs();
-      return stream.idle && runtime.reconciler.idle && runtime.publisher.idle && !timers.firing
+      return stream.idle && inbound.idle && runtime.reconciler.idle && runtime.publisher.idle && !timers.firing
         && (next === undefined || next > Date.now() + horizonMs);
     },
     async whenQuiet(horizonMs) {

@@ -139,6 +139,19 @@ export async function loadState(
   deps: Pick<ReconcileDeps, 'store' | 'config'>,
   stream: StreamId,
 ): Promise<{ state: JobState; head: number; snapshotSeq: number; tail: JobEvent[]; headHash?: string; lastEntry?: LogEntry }> {
+  const { state, tail, ...loaded } = await loadUnfolded(deps, stream);
+  for (const event of tail) evolve(state, event);
+  return { state, tail, ...loaded };
+}
+
+/**
+ * The snapshot (with the archived pods the tail names) and the tail after it, not yet folded:
+ * for a caller that must stop inside the tail (the log writer re-deciding a cut-short sync).
+ */
+export async function loadUnfolded(
+  deps: Pick<ReconcileDeps, 'store' | 'config'>,
+  stream: StreamId,
+): Promise<{ state: JobState; head: number; snapshotSeq: number; tail: JobEvent[]; headHash?: string; lastEntry?: LogEntry }> {
   const snapshot = await deps.store.loadSnapshot(stream);
   const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
   const snapshotSeq = snapshot?.seq ?? 0;
@@ -153,7 +166,6 @@ export async function loadState(
   if (snapshot && missing.length > 0) {
     restoreArchived(state, await deps.store.loadArchivedPods(stream, missing));
   }
-  for (const event of tail) evolve(state, event);
   const lastEntry = entries.at(-1);
   const headHash = lastEntry?.hash;
   return { state, head: Math.max(head, snapshotSeq), snapshotSeq, tail, ...(headHash === undefined ? {} : { headHash }), ...(lastEntry ? { lastEntry } : {}) };

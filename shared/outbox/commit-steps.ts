@@ -8,8 +8,9 @@ import { OUTBOX_PAGE_TYPE, type OutboxJob, type OutboxPageDetail } from './outbo
 // most MAX_COMMIT_ENTRIES entries, STEP_BYTES of bodies and one outbox item of at most
 // MAX_COMMAND_DETAIL_BYTES. A sync's inline events travel in the step that holds its first
 // decision, never a later one, so a crash between two steps can leave commands queued for
-// decisions the retry takes again (harmless: stable commandIds) but never a logged decision
-// without its commands. Steps are taken in order; the head condition orders them.
+// decisions not logged yet, but never a logged decision without its commands. The log writer
+// then logs the rest of that sync under the ids it had and queues none of them again
+// (shared/reconcile/resume-cut-sync.ts). Steps are taken in order; the head condition orders them.
 
 /** Bodies per step, below MAX_COMMIT_BYTES to leave room for the outbox item. */
 export const STEP_BYTES = MAX_COMMIT_BYTES - MAX_COMMAND_DETAIL_BYTES - 64 * 1024;

@@ -5,6 +5,8 @@ import type { Observation } from '../job/events.ts';
 import { evolve, type JobEvent } from '../job/evolve.ts';
 import type { JobState } from '../job/state.ts';
 import { pageDecisions } from './page-decisions.ts';
+import type { DecisionRead } from '../audit/decision-read.ts';
+import type { SyncRest } from './resume-cut-sync.ts';
 
 // Status and decisions are a function of the log alone. The fold decides at every position
 // where the controller would have synced: after each run of observations that share an
@@ -21,6 +23,11 @@ export interface PositionSync {
   readonly decisions: readonly Decision[];
   readonly commands: readonly JobCommand[];
   readonly wakeAt: string | undefined;
+  /**
+   * Set when these decisions are the rest of a sync a crash cut short (resume-cut-sync.ts):
+   * what its logged start read, recorded with the rest; its other commands left with the start.
+   */
+  readonly resumed?: DecisionRead;
 }
 
 export interface DecidedBatch {
@@ -40,10 +47,10 @@ export interface DecideOptions {
    */
   readonly keep?: (state: JobState, observation: Observation) => boolean;
   /**
-   * A sync the log holds only part of (a crash between commit steps): the fold first decides
-   * again at its time, before anything new, so the rest of it is logged.
+   * The rest of a sync the log holds only the start of (a crash between commit steps), decided
+   * again where it was first decided: logged before anything new.
    */
-  readonly catchUpAt?: string;
+  readonly rest?: SyncRest;
   /** Termination page size (page-decisions.ts), smaller in tests of many pages. */
   readonly pageBytes?: number;
 }
@@ -70,8 +77,12 @@ export function decideAtEachPosition(state: JobState, observations: readonly Obs
     for (const decision of decisions) log(decision);
     return { afterSeq, at, decisions, commands, wakeAt };
   };
-  const { keep, catchUpAt } = options;
-  if (catchUpAt !== undefined) syncs.push(sync(catchUpAt));
+  const { keep, rest } = options;
+  if (rest !== undefined && rest.decisions.length > 0) {
+    const afterSeq = state.position;
+    for (const decision of rest.decisions) log(decision);
+    syncs.push({ afterSeq, at: rest.at, decisions: rest.decisions, commands: rest.commands, wakeAt: rest.wakeAt, resumed: rest.read });
+  }
   let loggedInRun = false;
   observations.forEach((observation, i) => {
     if (keep === undefined || keep(state, observation)) {

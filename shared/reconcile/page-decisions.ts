@@ -19,12 +19,16 @@ export function pageDecisions(decisions: readonly Decision[], pageBytes = PAGE_B
   );
 }
 
-function pageTermination(decision: DecisionOf<'PodsTerminationRequested'>, pageBytes: number): Decision[] {
+/**
+ * The pages of one termination decision. `from` numbers the first page produced: a decision
+ * whose pages 0…from-1 are logged already gets the rest of its pages under the same ids.
+ */
+export function pageTermination(decision: DecisionOf<'PodsTerminationRequested'>, pageBytes = PAGE_BYTES, from = 0): Decision[] {
   const pages: DecisionOf<'PodsTerminationRequested'>[] = [];
   let pods: typeof decision.pods = [];
   let bytes = 0;
   const flush = () => {
-    const n = pages.length;
+    const n = from + pages.length;
     pages.push(n === 0 ? { ...decision, pods } : { ...decision, eventId: `${decision.eventId}/page/${n}`, pods, page: n });
     pods = [];
     bytes = 0;

@@ -19,10 +19,10 @@ describe('PutEvents batching', () => {
     expect(toBatches(someEvents(25)).map((b) => b.length)).toEqual([10, 10, 5]);
   });
 
-  it('starts a new call before the entries would pass 1 MiB', () => {
-    const big = someEvents(5, 250 * 1024);
+  it('starts a new call before the entries would pass 256 KiB, EventBridge\'s limit per call', () => {
+    const big = someEvents(5, 100 * 1024);
     const batches = toBatches(big);
-    expect(batches.map((b) => b.length)).toEqual([4, 1]);
+    expect(batches.map((b) => b.length)).toEqual([2, 2, 1]);
     for (const batch of batches) expect(batch.reduce((sum, e) => sum + entrySize(e), 0)).toBeLessThanOrEqual(MAX_REQUEST_BYTES);
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventBridgeEvent } from 'aws-lambda';
+import { decodePack, PACKED_DETAIL_TYPE } from '../../shared/contract/packed-observations.ts';
 
 interface RequestEntry {
   readonly Source: string;
@@ -17,7 +18,11 @@ export interface PutEventsCall {
   readonly outcome: 'ok' | 'throttled' | 'error' | 'partial';
 }
 
-/** An accepted entry as a rule would deliver it: the EventBridge event JSON. */
+/**
+ * An accepted entry as a rule would deliver it: the EventBridge event JSON. A `Pod Observations`
+ * pack is delivered as its observations, in order, each as the event it would be alone (as the
+ * writer unpacks it), so tests read observations however the forwarder packed them.
+ */
 export interface DeliveredEvent extends EventBridgeEvent<string, unknown> {
   readonly eventBusName: string | undefined;
 }
@@ -30,6 +35,8 @@ export interface DeliveredEvent extends EventBridgeEvent<string, unknown> {
 export class FakeEventBridge {
   readonly calls: PutEventsCall[] = [];
   readonly delivered: DeliveredEvent[] = [];
+  /** How many observations each accepted pack held, in order. */
+  readonly packs: number[] = [];
   #throttle = 0;
   #errors = 0;
   #down = false;
@@ -112,7 +119,7 @@ export class FakeEventBridge {
         return { ErrorCode: rule.code, ErrorMessage: 'injected entry failure' };
       }
       const id = randomUUID();
-      this.delivered.push({
+      const event = {
         version: '0',
         id,
         'detail-type': entry.DetailType,
@@ -121,9 +128,18 @@ export class FakeEventBridge {
         time: new Date((entry.Time ?? Date.now() / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
         region: 'us-east-1',
         resources: [],
-        detail: JSON.parse(entry.Detail),
+        detail: JSON.parse(entry.Detail) as unknown,
         eventBusName: entry.EventBusName,
-      });
+      };
+      if (entry.DetailType !== PACKED_DETAIL_TYPE) this.delivered.push(event);
+      else {
+        const pack = decodePack(event.detail);
+        if (!pack.ok) throw new Error(`the forwarder sent a pack that does not decode: ${JSON.stringify(pack.errors)}`);
+        this.packs.push(pack.items.length);
+        for (const item of pack.items as { 'detail-type': string; detail: unknown }[]) {
+          this.delivered.push({ ...event, 'detail-type': item['detail-type'], detail: item.detail });
+        }
+      }
       return { EventId: id };
     });
     this.calls.push({ entries: Entries, outcome: failed > 0 ? 'partial' : 'ok' });

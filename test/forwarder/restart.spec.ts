@@ -23,8 +23,10 @@ describe('Losing nothing across failures and restarts', () => {
     const job = fakes.kube.store.create('jobs', aJob());
     const a = fakes.kube.store.create('pods', aPod(job, { name: 'a' }));
     const b = fakes.kube.store.create('pods', aPod(job, { name: 'b' }));
-    await eventually(() => expect(first.metrics.get('forwarder_spool_events')).toBe(3));
+    // Observed: the stop puts whatever is still waiting (in a pack or in memory) in the spool.
+    await eventually(() => expect(first.metrics.total('forwarder_observations_total')).toBe(3));
     await first.stopForwarder();
+    expect(first.metrics.get('forwarder_spooling')).toBe(1);
     fakes.bus.up();
 
     await start(fakes, { spoolDir: first.spoolDir });

@@ -1,16 +1,21 @@
 import type { KinesisStreamRecord } from 'aws-lambda';
 import type { NewEntry, StreamId } from '../../../shared/app/event-store.ts';
 import { streamKey } from '../../../shared/app/stream-key.ts';
-import { parseAnyInbound, type InboundTarget } from '../../../shared/contract/parse-any-inbound.ts';
+import type { InboundTarget } from '../../../shared/contract/parse-any-inbound.ts';
+import { parseInboundRecord, type InboundRecordResult } from '../../../shared/contract/parse-inbound-record.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import type { Observation, Tick } from '../../../shared/job/events.ts';
 import { TIMER_SOURCE, TimerRecordSchema, type TimerInput } from '../timers-handler.ts';
 
 // The writer's input, per Kinesis record: base64 of JSON that is either a cluster event exactly
-// as EventBridge delivers it to a target, or a timer record (timers-handler.ts). Records are
-// grouped by the log they go to, in arrival order; one log's records are written together.
+// as EventBridge delivers it to a target (a single event, or a `Pod Observations` pack, which is
+// unpacked here into its observations, in order), or a timer record (timers-handler.ts). Records
+// are grouped by the log they go to, in arrival order; one log's records are written together.
 
-/** A record that names no log: it goes to the rejection sink with the reasons. */
+/**
+ * A record that names no log, or one observation of a pack refused alone: it goes to the
+ * rejection sink with the reasons (a pack's observation as the event it would have been alone).
+ */
 export interface RefusedRecord {
   readonly text: string;
   readonly errors: readonly InboundError[];
@@ -23,7 +28,10 @@ export interface StreamGroup {
   readonly sequenceNumbers: string[];
   /** The records' JSON text, kept to put them in the rejection sink if the Job is parked. */
   readonly texts: string[];
-  /** The log's new entries (a Job's are observations: NewEntry bodies as log-codec.ts writes them). */
+  /**
+   * The log's new entries, in order (a Job's are observations: NewEntry bodies as log-codec.ts
+   * writes them); a pack adds all its valid observations, so there may be more than records.
+   */
   readonly entries: NewEntry[];
   /** Entries the same events add to other logs (a child Job's deletion, for its JobSet). */
   readonly related: InboundTarget[];
@@ -45,39 +53,39 @@ export function groupRecords(records: readonly KinesisStreamRecord[]): DecodedBa
       refused.push({ text, errors: parsed.errors });
       continue;
     }
-    const [primary, ...related] = parsed.targets;
-    if (!primary) continue;
-    const key = streamKey(primary.stream);
+    for (const { event, errors } of parsed.refused) refused.push({ text: JSON.stringify(event), errors });
+    const { primary, related } = parsed;
+    const first = primary[0];
+    if (!first) continue;
+    const key = streamKey(first.stream);
     let group = groups.get(key);
     if (!group) {
-      group = { stream: primary.stream, sequenceNumbers: [], texts: [], entries: [], related: [] };
+      group = { stream: first.stream, sequenceNumbers: [], texts: [], entries: [], related: [] };
       groups.set(key, group);
     }
     group.sequenceNumbers.push(record.kinesis.sequenceNumber);
     group.texts.push(text);
-    group.entries.push(primary.entry);
+    group.entries.push(...primary.map((target) => target.entry));
     group.related.push(...related);
   }
   return { groups: [...groups.values()], refused };
 }
 
-type Parsed = { ok: true; targets: readonly InboundTarget[] } | { ok: false; errors: readonly InboundError[] };
-
-function parseRecord(text: string): Parsed {
+function parseRecord(text: string): InboundRecordResult {
   let event: unknown;
   try {
     event = JSON.parse(text);
   } catch {
     return { ok: false, errors: [{ path: '', message: 'the record is not JSON' }] };
   }
-  if ((event as { source?: unknown } | null)?.source !== TIMER_SOURCE) return parseAnyInbound(event);
+  if ((event as { source?: unknown } | null)?.source !== TIMER_SOURCE) return parseInboundRecord(event);
   const timer = TimerRecordSchema.safeParse(event);
   if (!timer.success) {
     return { ok: false, errors: timer.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
   }
   const { stream, at } = timer.data.detail;
   const tick = tickOf(stream, at);
-  return { ok: true, targets: [{ stream, entry: { eventId: tick.eventId, type: tick.type, observedAt: at, body: tick } }] };
+  return { ok: true, primary: [{ stream, entry: { eventId: tick.eventId, type: tick.type, observedAt: at, body: tick } }], related: [], refused: [] };
 }
 
 /** A timer fired: a Tick observed at the due time, named by it (a timer firing twice is one Tick). */

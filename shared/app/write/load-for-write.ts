@@ -1,10 +1,12 @@
 import type { Observation } from '../../job/events.ts';
 import type { DecisionRead } from '../../audit/decision-read.ts';
+import { evolve } from '../../job/evolve.ts';
 import type { FoldConfig } from '../../job/state.ts';
 import { restoreArchived } from '../../job/snapshot.ts';
 import type { EventStore, LogEntry, StreamId } from '../event-store.ts';
 import type { PodArchive } from '../pod-archive.ts';
-import { chainHeadAt, loadState } from '../reconcile.ts';
+import { foldResuming, type CutSync } from '../../reconcile/resume-cut-sync.ts';
+import { chainHeadAt, loadUnfolded } from '../reconcile.ts';
 import type { CachedState, StateCache } from './state-cache.ts';
 import { streamKey } from '../stream-key.ts';
 
@@ -12,6 +14,8 @@ export interface LoadDeps {
   readonly store: EventStore & PodArchive;
   readonly config: FoldConfig;
   readonly cache?: StateCache;
+  /** Termination page size: a cut-short sync is paged again as it was first paged. */
+  readonly limits?: { readonly pageBytes?: number };
 }
 
 /**
@@ -37,10 +41,13 @@ export async function loadForWrite(deps: LoadDeps, stream: StreamId, observation
 }
 
 async function loadFromStore(deps: LoadDeps, stream: StreamId): Promise<CachedState> {
-  const { state, head, snapshotSeq, headHash: tailHash, lastEntry } = await loadState(deps, stream);
+  const { state, head, snapshotSeq, tail, headHash: tailHash, lastEntry } = await loadUnfolded(deps, stream);
+  const cut = lastEntry && cutShort(lastEntry, head);
+  const rest = cut ? foldResuming(state, tail, cut, deps.limits?.pageBytes) : undefined;
+  if (!cut) for (const event of tail) evolve(state, event);
   // Nothing after the snapshot: the chain hash at the head is the snapshot position's entry's.
   const headHash = tailHash ?? (await chainHeadAt(deps.store, stream, head));
-  return { state, head, headHash, snapshotSeq, catchUpAt: lastEntry && cutShort(lastEntry, head), partial: snapshotSeq > 0 };
+  return { state, head, headHash, snapshotSeq, ...(rest ? { rest } : {}), partial: snapshotSeq > 0 };
 }
 
 function podUid(observation: Observation): string[] {
@@ -50,15 +57,15 @@ function podUid(observation: Observation): string[] {
 }
 
 /**
- * The time of the log's last sync when a crash cut it short, else undefined. The writer records
- * in each decision how many decisions its sync logged (`read.decisions`), and commits the
- * observation that ends a run in the same step as its sync's first decision. So a log that ends
- * with an observation, or with a decision whose sync logged all of its decisions after
- * `read.head`, is complete; one that ends part-way through a sync is not. Entries of earlier
- * writers (no `read.decisions`) count as complete.
+ * The log's last sync when a crash cut it short, else undefined. The writer records in each
+ * decision what it read (`read.head`, the sync's position) and how many decisions its sync
+ * logged (`read.decisions`), and commits the observation that ends a run in the same step as
+ * its sync's first decision. So a log that ends with an observation, or with a decision whose
+ * sync logged all of its decisions after `read.head`, is complete; one that ends part-way
+ * through a sync is not. Entries of earlier writers (no `read.decisions`) count as complete.
  */
-export function cutShort(last: LogEntry, head: number): string | undefined {
+export function cutShort(last: LogEntry, head: number): CutSync | undefined {
   const read = (last.body as { read?: DecisionRead } | null)?.read;
   if (read?.decisions === undefined) return undefined;
-  return head - read.head < read.decisions ? last.observedAt : undefined;
+  return head - read.head < read.decisions ? { at: last.observedAt, read } : undefined;
 }

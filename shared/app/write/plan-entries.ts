@@ -48,9 +48,10 @@ export function planEntries(state: JobState, decided: DecidedBatch, start: LogHe
       entry = observationEntry(event as Observation);
     } else {
       const chainHead = chained ? hashAt.get(sync.afterSeq) : undefined;
-      const read = { ...decisionRead(sync.afterSeq, chainHead, state.config), decisions: sync.decisions.length };
+      // The rest of a cut-short sync reads what its start read; its inline events left with the start.
+      const read = sync.resumed ?? { ...decisionRead(sync.afterSeq, chainHead, state.config), decisions: sync.decisions.length };
       entry = withRead(decisionEntry(event as Decision), read);
-      if (seq === sync.afterSeq + 1) {
+      if (seq === sync.afterSeq + 1 && !sync.resumed) {
         const commands = sync.commands.filter((c) => c.type !== 'TerminatePod');
         inline = outboundEvents(state.identity, managedBy, sync.decisions, commands);
       }

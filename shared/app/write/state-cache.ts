@@ -1,4 +1,5 @@
 import type { JobState } from '../../job/state.ts';
+import type { SyncRest } from '../../reconcile/resume-cut-sync.ts';
 
 /** A Job's folded state as the writer left it, at `head` of its log. */
 export interface CachedState {
@@ -8,8 +9,8 @@ export interface CachedState {
   readonly headHash: string | undefined;
   /** Position of the newest snapshot stored, for the snapshot cadence. */
   readonly snapshotSeq: number;
-  /** The time of a sync the log holds only part of (a crash cut it short), to finish first. */
-  readonly catchUpAt: string | undefined;
+  /** The rest of a sync the log holds only the start of (a crash cut it short), to log first. */
+  readonly rest?: SyncRest;
   /** Restored from a snapshot: settled pods may be archived, not in `state.pods`. */
   readonly partial: boolean;
   /**

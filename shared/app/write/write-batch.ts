@@ -42,7 +42,8 @@ export interface WriteOutcome extends ReconcileOutcome {
 /**
  * The single writer of a Job's log, for one batch of its observations in arrival order:
  *  1. load the state (warm from the cache, or snapshot + tail) and the archived pods named;
- *  2. finish a sync a crash cut short (load-for-write.ts `cutShort`), drop what the fold
+ *  2. finish a sync a crash cut short (load-for-write.ts `cutShort`, decided again where it
+ *     was first decided: resume-cut-sync.ts), drop what the fold
  *     already holds (known-observation.ts), append the rest and decide at each log position
  *     (decide-at-each-position.ts);
  *  3. commit observations, decisions, outbox items and summary (and a snapshot when due) in
@@ -75,7 +76,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
   const dropped = new Map<KnownReason | 'in-batch', number>();
   const decided = decideAtEachPosition(state, observations, {
     keep: keepNews(dropped),
-    catchUpAt: loaded.catchUpAt,
+    rest: loaded.rest,
     pageBytes: deps.limits?.pageBytes,
   });
   const droppedCounts = Object.fromEntries(dropped);
@@ -85,7 +86,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
       const now = deps.clock();
       await deps.store.commit(stream, { expectedHead: head, recordedAt: now, entries: [], outbox: [], summary: jobSummary(state, now) });
     }
-    deps.cache?.put(streamKey(stream), { ...loaded, catchUpAt: undefined });
+    deps.cache?.put(streamKey(stream), { ...loaded, rest: undefined });
     return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts };
   }
   const now = deps.clock();
@@ -97,7 +98,6 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
     head: newHead,
     headHash: plan.lastHash,
     snapshotSeq: committed.snapshotSeq,
-    catchUpAt: undefined,
     summaryKey: committed.summaryKey,
     partial: loaded.partial,
   });
@@ -106,6 +106,8 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
   if (child) await deps.store.append(child.stream, [child.entry], now);
   const decisions = decided.syncs.flatMap((s) => s.decisions);
   const commands = decided.syncs.flatMap((s) => s.commands);
+  // What this batch queued: a cut-short sync's notifications left with its start.
+  const published = decided.syncs.flatMap((s) => outboundEvents(state.identity, state.settings?.managedBy, s.resumed ? [] : s.decisions, s.commands));
   const logged = decided.entries.length - decisions.length;
   const latestObservedAt = observations.reduce<string | undefined>((latest, o) => (!latest || o.observedAt > latest ? o.observedAt : latest), undefined);
   return {
@@ -113,7 +115,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
     head: newHead,
     decisions,
     commands,
-    published: outboundEvents(state.identity, state.settings?.managedBy, decisions, commands),
+    published,
     wakeAt: decided.wakeAt,
     attempts: attempt,
     latestObservedAt,

@@ -184,6 +184,29 @@ const detail: HostileCase[] = [
   detailCase('a Job Deleted for a Job never seen', 'jobDeleted', (d) => { d.object.metadata.uid = id('ghost-job'); }, 'handled'),
 ];
 
+// 3b. The ingest stream's partition key (`detail.partitionKey`, the bus rule's PartitionKeyPath):
+//     Kinesis takes 1 to 256 characters. A key it refuses makes the rule's target fail; the
+//     dead-letter triage then refuses the event with the writer's reasons (issue 14: refused,
+//     never dead-lettered). A key it takes is stored, whatever its bytes.
+const withKey = (name: string, key: unknown, expected: Expected) =>
+  detailCase(`a partitionKey ${name}`, 'podObserved', (d) => { d.partitionKey = key; }, expected);
+const partitionKeys: HostileCase[] = [
+  withKey('of 256 ASCII characters', 'k'.repeat(256), 'handled'),
+  withKey('of 257 ASCII characters (past Kinesis\'s limit)', 'k'.repeat(257), 'refused'),
+  withKey('of 256 three-byte characters (768 bytes)', euro(256), 'handled'),
+  withKey('of 257 three-byte characters', euro(257), 'refused'),
+  withKey('of 256 astral characters (1,024 bytes, 512 UTF-16 units)', '\u{1F600}'.repeat(256), 'handled'),
+  withKey('of 257 astral characters', '\u{1F600}'.repeat(257), 'refused'),
+  withKey('of 100,000 characters', 'k'.repeat(100_000), 'refused'),
+  withKey('that is empty', '', 'refused'),
+  withKey('that is missing (keyed by the event id)', undefined, 'handled'),
+  withKey('that is a number', 42, 'refused'),
+  withKey('that is an object', { uid: 'x' }, 'refused'),
+  withKey('that is null', null, 'refused'),
+  withKey('with a lone surrogate', `k${LONE}`, 'refused'),
+  withKey('of 257 characters ending in a lone surrogate', `${'k'.repeat(256)}${LONE}`, 'refused'),
+];
+
 // 4. Logic: valid events whose values stress the fold (each for a Job of its own). All are
 //    stored, and the Job must stay decidable (GET 200, not stalled).
 export interface LogicCase extends HostileCase {
@@ -272,6 +295,6 @@ const query: HostileCase[] = [
   ['/local/%ZZ', 'refused'], ['/local/clusters/%E0%A4%A/commands', 'refused'], ['/local/rejected/%', 'refused'], ['/local/rejected', 'handled'],
 ].map(([path, expected]): HostileCase => ({ name: `GET ${path!.slice(0, 80)}`, category: 'query', expected: expected as Expected, probe: { kind: 'get', path: path! } }));
 
-export const CASES: readonly HostileCase[] = [...fromServiceSuite, ...envelope, ...detail, ...logic, ...query];
+export const CASES: readonly HostileCase[] = [...fromServiceSuite, ...envelope, ...detail, ...partitionKeys, ...logic, ...query];
 export const LOGIC_CASES: readonly LogicCase[] = logic;
 export { jobEvent, podEvent, entryOf };

@@ -10,7 +10,7 @@ import { NoMarkersStore, statusOf, writeDeps } from './write-support.ts';
 function cached(pods: number): CachedState {
   const state = initialState();
   for (let i = 0; i < pods; i++) state.pods.set(`p${i}`, {} as never);
-  return { state, head: 0, headHash: undefined, snapshotSeq: 0, catchUpAt: undefined, partial: false };
+  return { state, head: 0, headHash: undefined, snapshotSeq: 0, partial: false };
 }
 
 describe('the warm state cache', () => {

@@ -1,0 +1,138 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { RejectionSink } from '../../shared/app/ingest.ts';
+import { logger, METRIC, metrics } from '../commons/powertools.ts';
+import { triageFailedBatch, type RecordWriter, type ShardRangeReader } from '../triage/failed-batch.ts';
+import { onFailureRecordOf } from '../triage/on-failure-record.ts';
+import { errorOf, type ParkedEntry } from '../triage/parked-entry.ts';
+import { triageEvent, type RecordPutter } from '../triage/triage-event.ts';
+
+/** Where parked entries go, with their error (functions/aws/sqs-parked-sink.ts; a list locally). */
+export interface ParkedSink {
+  park(entry: ParkedEntry): Promise<void>;
+}
+
+export interface TriageHandlerDeps {
+  /** The writer's own code (createRecordWriter), to write a failed batch once more. */
+  readonly write: RecordWriter;
+  readonly reader: ShardRangeReader;
+  readonly stream: RecordPutter;
+  readonly rejections: RejectionSink;
+  readonly parked: ParkedSink;
+  /** The receive on which the triage parks instead of retrying; the queues have no redrive, so nothing leaves them unparked. */
+  readonly maxReceives: number;
+}
+
+/** One message of a triaged queue, as the triage reads it. */
+export interface TriageMessage {
+  readonly body: string;
+  readonly receiveCount: number;
+  /** EventBridge's dead-letter attributes (ERROR_CODE, ERROR_MESSAGE) on an undelivered event. */
+  readonly errorCode?: string;
+  readonly errorMessage?: string;
+}
+
+/**
+ * triage: the dead-letter triage of the ingest path (issue 14: every inbound event stored or
+ * refused with its reason; a dead letter carries its error). It consumes two queues:
+ * - the writer-failures queue, where Lambda describes an ingest-stream batch it gave up on
+ *   (shard and sequence range, no data, no error): the records are read back and written once
+ *   more by the writer's code (failed-batch.ts);
+ * - the ingest DLQ, where EventBridge puts an event it could not put into the stream: refused
+ *   with the writer's reasons, or put back (triage-event.ts).
+ * What fails is retried by SQS (the message comes back after its visibility timeout); on the
+ * last receive it is parked with its error, where an operator reads it, and counted.
+ */
+export function createTriageHandler(deps: TriageHandlerDeps) {
+  return middy(async (event: SQSEvent, _context: Context): Promise<SQSBatchResponse> => {
+    const batchItemFailures: { itemIdentifier: string }[] = [];
+    for (const record of event.Records) {
+      try {
+        if ((await triageMessage(deps, messageOf(record))) === 'retry') batchItemFailures.push({ itemIdentifier: record.messageId });
+      } catch (error) {
+        // Parking itself failed: the message stays in its queue and comes back.
+        logger.error('dead-letter triage failed; the message is retried', { messageId: record.messageId, error: error as Error });
+        batchItemFailures.push({ itemIdentifier: record.messageId });
+      }
+    }
+    return { batchItemFailures };
+  })
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics));
+}
+
+export function messageOf(record: SQSRecord): TriageMessage {
+  const errorCode = record.messageAttributes['ERROR_CODE']?.stringValue;
+  const errorMessage = record.messageAttributes['ERROR_MESSAGE']?.stringValue;
+  return {
+    body: record.body,
+    receiveCount: Number(record.attributes.ApproximateReceiveCount) || 1,
+    ...(errorCode === undefined ? {} : { errorCode }),
+    ...(errorMessage === undefined ? {} : { errorMessage }),
+  };
+}
+
+/** Settles one message: `done` (written, refused, put back or parked: delete it) or `retry`. Throws only when parking fails. */
+export async function triageMessage(deps: TriageHandlerDeps, message: TriageMessage): Promise<'done' | 'retry'> {
+  const last = message.receiveCount >= deps.maxReceives;
+  const park = async (entries: readonly ParkedEntry[]) => {
+    for (const entry of entries) {
+      await deps.parked.park(entry);
+      logger.error('parked with its error', { code: entry.code, reason: entry.reason, error: entry.error, job: entry.job, shardId: entry.shardId, sequenceNumber: entry.sequenceNumber });
+    }
+    if (entries.length > 0) metrics.addMetric(METRIC.eventsParked, MetricUnit.Count, entries.length);
+  };
+  const body = parseMaybe(message.body);
+  if (typeof body === 'object' && body !== null && 'KinesisBatchInfo' in body) {
+    const record = onFailureRecordOf(body);
+    if (!record) {
+      await park([unrecognised(message, 'a writer-failures message whose KinesisBatchInfo is not as Lambda writes it')]);
+      return 'done';
+    }
+    const outcome = await triageFailedBatch({ info: record.KinesisBatchInfo, text: message.body, receiveCount: message.receiveCount, last }, deps);
+    await park(outcome.parked);
+    if (outcome.outcome === 'written') {
+      logger.info('failed batch written by the dead-letter triage', { ...record.KinesisBatchInfo, records: outcome.records });
+      metrics.addMetric(METRIC.eventsRedriven, MetricUnit.Count, outcome.records);
+      return 'done';
+    }
+    logger.warn(last ? 'failed batch parked' : 'failed batch failed again; retried after the visibility timeout', { ...record.KinesisBatchInfo, receiveCount: message.receiveCount, error: outcome.error });
+    return last ? 'done' : 'retry';
+  }
+  const deliveryError = [message.errorCode, message.errorMessage].filter(Boolean).join(': ') || 'no error given';
+  const result = await triageEvent(message.body, deliveryError, deps);
+  switch (result.outcome) {
+    case 'refused':
+      logger.warn('undelivered event refused', { reason: result.reason });
+      metrics.addMetric(METRIC.eventsRejected, MetricUnit.Count, 1);
+      return 'done';
+    case 'redriven':
+      metrics.addMetric(METRIC.eventsRedriven, MetricUnit.Count, 1);
+      return 'done';
+    case 'park':
+      await park([{ code: 'RejectionUndelivered', reason: result.reason, error: { name: message.errorCode ?? 'Error', message: deliveryError }, receiveCount: message.receiveCount, original: message.body }]);
+      return 'done';
+    case 'failed':
+      if (!last) return 'retry';
+      await park([{
+        code: 'RedriveFailed', receiveCount: message.receiveCount, original: message.body, error: errorOf(result.error),
+        reason: `an event the ingest stream did not take (${deliveryError}) could neither be refused nor put back, on ${message.receiveCount} attempts`,
+      }]);
+      return 'done';
+  }
+}
+
+function unrecognised(message: TriageMessage, reason: string): ParkedEntry {
+  return { code: 'Unrecognised', reason, error: { name: 'Unrecognised', message: reason }, receiveCount: message.receiveCount, original: message.body };
+}
+
+function parseMaybe(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

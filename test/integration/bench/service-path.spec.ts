@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { runServicePathBench } from '../../../bench/service-path.ts';
+
+// The service-path bench drives the service as `npm start` runs it, in its own process, and
+// reads everything through its routes. Given a small Indexed Job fed by the SDK client, when the
+// leader succeeds and the cluster deletes each commanded pod, then the checks the bench prints
+// hold and every figure it reads from the service's routes is there. No timing is asserted.
+
+describe('bench/service-path.ts against local/start.ts in its own process', () => {
+  it('terminates every lingering pod once, reaches Complete, and reads capacity, memory and CPU from the service', async () => {
+    const figures = await runServicePathBench({ pods: 60, failEvery: 7, feeders: 3 });
+
+    expect(figures.lingeringPods).toBeGreaterThan(20);
+    expect(figures.lingeringPodsTerminatedOnce).toBe(figures.lingeringPods);
+    expect(figures.terminationCommands).toBe(figures.lingeringPods);
+    expect(figures.podsCommandedTwiceOrMore).toBe(0);
+    expect(figures.podsCommandedNotLingering).toBe(0);
+    expect(figures.completeAfterDeletions).toBe(true);
+    expect(figures.servicePodEvents).toBe(60 + (60 - 1 - figures.lingeringPods) + 1 + figures.lingeringPods);
+    expect(figures.wcuPerPodEvent).toBeGreaterThan(0);
+    expect(figures.wcuByOperation['PutItem']).toBeGreaterThan(0);
+    expect(figures.servicePeakRssMb).toBeGreaterThan(20);
+    expect(figures.cpuMsPerPodEvent.service).toBeGreaterThan(0);
+    expect(figures.cpuMsPerPodEvent.feeder).toBeGreaterThan(0);
+  }, 120_000);
+});
