@@ -50,16 +50,17 @@ export async function reconcileJobSet(deps: JobSetReconcileDeps, stream: StreamI
 }
 
 async function reconcileOnce(deps: JobSetReconcileDeps, stream: StreamId, attempt: number): Promise<JobSetReconcileOutcome> {
-  const { state, head, snapshotSeq } = await loadJobSetState(deps.store, stream);
+  const { state, head, snapshotSeq, entries: tail } = await loadJobSetState(deps.store, stream);
+  const rest = await cutSettleRest(deps.store, stream, tail, head);
+  if (rest.length > 0) {
+    const folded = rest.reduce((acc, entry) => evolveJobSet(acc, entry.body as JobSetDecisionEvent), state);
+    await commitInSteps(deps.store, stream, head, rest, jobSetSummary(folded, deps.clock()));
+    return reconcileOnce(deps, stream, attempt);
+  }
   const now = deps.clock();
   const settled = settle(state, now);
   const decisions = settled.events;
-  const entries: NewEntry[] = decisions.map((decision, i) => ({
-    eventId: `${stream.uid}/${head}/${i}`,
-    type: decision.type,
-    observedAt: now,
-    body: decision,
-  }));
+  const entries = decisions.map((decision, i) => decisionEntry(stream, head, i, decision, now));
   const identity: JobSetIdentity = { ...stream, name: state.jobSet?.metadata.name ?? stream.uid };
   const finished = settled.state.terminalState !== '';
   const managedBy = state.jobSet?.spec.managedBy;
@@ -92,19 +93,60 @@ async function reconcileOnce(deps: JobSetReconcileDeps, stream: StreamId, attemp
   return outcome;
 }
 
+/** A settle's decision as logged: its id names the position it settled at and its place there. */
+function decisionEntry(stream: StreamId, head: number, i: number, decision: JobSetDecisionEvent, now: string): NewEntry {
+  return { eventId: `${stream.uid}/${head}/${i}`, type: decision.type, observedAt: now, body: decision };
+}
+
+/**
+ * The rest of the log's last settle when a crash cut its commit short. A settle commits its
+ * decisions in steps of MAX_COMMIT_ENTRIES, all its commands with the first, so a cut one ends
+ * after a whole number of steps. Settled again where it was first settled (the state at its
+ * position, at its time), it gives the same decisions under the same ids: the rest is logged
+ * with them and nothing is queued again. Settling again at the head instead would take the
+ * rest under ids and commandIds of another position, and send its commands a second time.
+ */
+async function cutSettleRest(store: EventStore, stream: StreamId, tail: readonly LogEntry[], head: number): Promise<NewEntry[]> {
+  const last = tail.at(-1);
+  const place = last && isJobSetDecisionType(last.type) ? settlePlace(stream, last.eventId) : undefined;
+  const logged = place ? place.index + 1 : 0;
+  if (!last || !place || logged % MAX_COMMIT_ENTRIES !== 0 || head - place.position !== logged) return [];
+  const before = await loadJobSetState(store, stream, { upTo: place.position });
+  if (before.head !== place.position) return [];
+  const again = settle(before.state, last.observedAt).events;
+  return again.slice(logged).map((decision, j) => decisionEntry(stream, place.position, logged + j, decision, last.observedAt));
+}
+
+function settlePlace(stream: StreamId, eventId: string): { position: number; index: number } | undefined {
+  const match = eventId.startsWith(`${stream.uid}/`) ? /^(\d+)\/(\d+)$/.exec(eventId.slice(stream.uid.length + 1)) : null;
+  return match ? { position: Number(match[1]), index: Number(match[2]) } : undefined;
+}
+
+/** Decisions with no commands (those left with their settle's first step), in conditioned steps. */
+async function commitInSteps(store: EventStore, stream: StreamId, head: number, entries: readonly NewEntry[], summary: SummaryUpdate | undefined): Promise<void> {
+  let at = head;
+  for (let i = 0; i < entries.length; i += MAX_COMMIT_ENTRIES) {
+    const step = entries.slice(i, i + MAX_COMMIT_ENTRIES);
+    const last = i + MAX_COMMIT_ENTRIES >= entries.length;
+    at = (await store.commit(stream, { expectedHead: at, recordedAt: step[0]!.observedAt, entries: step, outbox: [], summary: last ? summary : undefined })).head;
+  }
+}
+
 /**
  * The JobSet's state at the head of its log: the snapshot (the JobSet state is plain JSON) and
  * the entries after it. `fromStart` folds the whole log instead, for views that need every
- * decision.
+ * decision; `upTo` stops at that position.
  */
 export async function loadJobSetState(
   store: EventStore,
   stream: StreamId,
-  options: { fromStart?: boolean } = {},
+  options: { fromStart?: boolean; upTo?: number } = {},
 ): Promise<{ state: JobSetState; head: number; entries: LogEntry[]; snapshotSeq: number }> {
-  const snapshot = options.fromStart ? undefined : await store.loadSnapshot(stream);
+  const snapshot = options.fromStart ? undefined : await store.loadSnapshot(stream, options.upTo === undefined ? undefined : { atOrBefore: options.upTo });
   const snapshotSeq = snapshot?.seq ?? 0;
-  const { entries, head } = await store.read(stream, { afterSeq: snapshotSeq });
+  const read = await store.read(stream, { afterSeq: snapshotSeq });
+  const entries = options.upTo === undefined ? read.entries : read.entries.filter((e) => e.seq <= options.upTo!);
+  const head = options.upTo === undefined ? read.head : Math.min(read.head, options.upTo);
   let state = snapshot ? (snapshot.state as JobSetState) : initialJobSetState();
   for (const entry of entries) state = evolveJobSet(state, jobSetEntryEvent(entry));
   return { state, head: Math.max(head, snapshotSeq), entries, snapshotSeq };
