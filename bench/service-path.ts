@@ -59,6 +59,8 @@ export interface ServicePathFigures extends PerJobCeilingFigures {
   readonly putEventsInFlight: number;
   readonly wcuPerPodEvent: number;
   readonly wcuByOperation: Record<string, number>;
+  /** DynamoDB requests over the service's life (each chunk of a batch call counts). */
+  readonly dynamoDbRequestsByOperation: Record<string, number>;
   /** Conditional writes DynamoDB refused (billed, but reported without capacity). */
   readonly rejectedWritesPerPodEvent: number;
   /** Whether the pod events were fed in packs (--packed). */
@@ -131,6 +133,7 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
       putEventsInFlight: feeders,
       wcuPerPodEvent: round(wcuPerPodEvent),
       wcuByOperation: Object.fromEntries(Object.entries(after.writeUnitsByOperation).map(([op, units]) => [op, round(units)])),
+      dynamoDbRequestsByOperation: after.requestsByOperation,
       rejectedWritesPerPodEvent: round((after.rejectedWrites - before.rejectedWrites) / podEvents),
       ...perJobCeiling(wcuPerPodEvent, trace.entries),
       fedPacked: options.packed ?? false,
