@@ -42,9 +42,16 @@ export async function putAll(
   concurrency: number,
   onPut: (count: number) => void = () => {},
 ): Promise<void> {
+  // At most 10 entries and 256 KiB a call, as EventBridge takes them (packs are big entries).
   const calls: PutEventsRequestEntry[][] = [];
-  for (let i = 0; i < entries.length; i += 10) {
-    calls.push(entries.slice(i, i + 10).map(({ Source, DetailType, Detail }) => ({ Source, DetailType, Detail })));
+  let call: PutEventsRequestEntry[] = [];
+  let bytes = 0;
+  for (const { Source, DetailType, Detail } of entries) {
+    const size = Buffer.byteLength(Source) + Buffer.byteLength(DetailType) + Buffer.byteLength(Detail);
+    if (call.length === 10 || (call.length > 0 && bytes + size > 256 * 1024)) [call, bytes] = [[], 0];
+    if (call.length === 0) calls.push(call);
+    call.push({ Source, DetailType, Detail });
+    bytes += size;
   }
   const worker = async () => {
     for (let call = calls.shift(); call; call = calls.shift()) {

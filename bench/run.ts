@@ -38,7 +38,10 @@ flight), the cluster deleting each commanded pod; figures from GET /local/status
   wcuPerPodEvent        DynamoDB write units per pod event over the Job's life, every table write
                         (log, outbox, summary, snapshots, archive); wcuByOperation breaks it down
   perJobCeilingEventsPerSecond
-                        1000 WCU/s (a partition's limit) / wcuPerPodEvent, formula printed
+                        min(1000 WCU/s / wcuPerPodEvent, 1000 records/s x observations per record,
+                        1 MiB/s / stream bytes per observation): the Job's table partition and its
+                        one Kinesis shard, the Job's life packed as the forwarder would; formula
+                        and each term printed (perJobCeilingTerms, packed, unpacked)
   lingeringPodsTerminatedOnce, podsCommandedTwiceOrMore, completeAfterDeletions
                         every lingering pod terminated by exactly one command; Complete after
   servicePeakRssMb      peak RSS of the service's process

@@ -5,6 +5,8 @@ import { TraceRecorder, type PodRef, type RecordedEntry } from '../local/sample/
 import { phase } from './bench-progress.ts';
 import { putAll, round } from './bench-stack.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
+import { packedEntries } from './packed-feed.ts';
+import { perJobCeiling, type PerJobCeilingFigures } from './per-job-ceiling.ts';
 
 // The service path at the size of a real training Job (issue 10): one Indexed Job of `pods`
 // pods with a leader-only success policy, every `failEvery`-th worker failing and every third
@@ -20,21 +22,24 @@ import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 //   wcuPerPodEvent                 DynamoDB write units per pod event, whole life (ReturnConsumedCapacity
 //                                  of every table write: log, outbox, summary, snapshots, archive;
 //                                  wcuByOperation breaks it down by request kind; from /local/status)
-//   perJobCeilingEventsPerSecond   1000 WCU/s (one partition's limit) / wcuPerPodEvent — every
-//                                  write counted as if on the Job's partition, so a lower bound
+//   perJobCeilingEventsPerSecond   min(1000 WCU/s / wcuPerPodEvent, 1000 records/s x observations
+//                                  per record, 1 MiB/s / stream bytes per observation): the table's
+//                                  and the Job's one Kinesis shard's limits, the Job's life packed
+//                                  as the forwarder would (bench/per-job-ceiling.ts); each term printed
 //   servicePeakRssMb               peak RSS of the service's process (its own, from /local/status;
 //                                  not the feeder's, not DynamoDB Local's)
 //   cpuMsPerPodEvent               CPU milliseconds per pod event of the service, the feeder and
 //                                  DynamoDB Local: what a faster service must cut, whatever the load
 // Run alone: `node bench/service-path.ts --help`.
 
-export const SERVICE_PATH_HELP = `Usage: node bench/service-path.ts [--pods N] [--feeders N] [--cpu-prof DIR] [--json]
+export const SERVICE_PATH_HELP = `Usage: node bench/service-path.ts [--pods N] [--feeders N] [--packed] [--cpu-prof DIR] [--json]
 
 Starts the service as \`npm start\` does (node local/start.ts --port 0 --no-sample, its own
 process and DynamoDB Local), feeds it one Indexed Job of --pods pods (default 10,000; leader
 success policy, some failures) with the EventBridge SDK client, --feeders PutEvents calls of 10
 entries in flight (default 8), deletes each commanded pod, and prints the figures (JSON with
---json). --cpu-prof DIR writes a CPU profile of the service's process into DIR (node --cpu-prof).`;
+--json). --packed feeds the pod events as the forwarder packs them (\`Pod Observations\`, bench/packed-feed.ts).
+--cpu-prof DIR writes a CPU profile of the service's process into DIR (node --cpu-prof).`;
 
 export interface ServicePathOptions {
   readonly pods?: number;
@@ -43,19 +48,23 @@ export interface ServicePathOptions {
   readonly feeders?: number;
   /** Options for the service's node, e.g. `--cpu-prof`. */
   readonly nodeOptions?: readonly string[];
+  /** Feed the pod events in `Pod Observations` packs, as the forwarder packs a backlog. */
+  readonly packed?: boolean;
 }
 
-export interface ServicePathFigures {
+export interface ServicePathFigures extends PerJobCeilingFigures {
   readonly servicePods: number;
   readonly servicePodEvents: number;
   readonly e2eEventsPerSecond: number;
   readonly putEventsInFlight: number;
   readonly wcuPerPodEvent: number;
   readonly wcuByOperation: Record<string, number>;
+  /** DynamoDB requests over the service's life (each chunk of a batch call counts). */
+  readonly dynamoDbRequestsByOperation: Record<string, number>;
   /** Conditional writes DynamoDB refused (billed, but reported without capacity). */
   readonly rejectedWritesPerPodEvent: number;
-  readonly perJobCeilingEventsPerSecond: number;
-  readonly perJobCeilingFormula: string;
+  /** Whether the pod events were fed in packs (--packed). */
+  readonly fedPacked: boolean;
   readonly lingeringPods: number;
   readonly terminationCommands: number;
   readonly lingeringPodsTerminatedOnce: number;
@@ -70,7 +79,6 @@ export interface ServicePathFigures {
   readonly cpuMsPerPodEvent: { readonly service: number; readonly feeder: number; readonly dynamoDbLocal?: number };
 }
 
-const PARTITION_WCU_PER_SECOND = 1000;
 const CLUSTER = 'bench-svc';
 
 export async function runServicePathBench(options: ServicePathOptions = {}): Promise<ServicePathFigures> {
@@ -125,9 +133,10 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
       putEventsInFlight: feeders,
       wcuPerPodEvent: round(wcuPerPodEvent),
       wcuByOperation: Object.fromEntries(Object.entries(after.writeUnitsByOperation).map(([op, units]) => [op, round(units)])),
+      dynamoDbRequestsByOperation: after.requestsByOperation,
       rejectedWritesPerPodEvent: round((after.rejectedWrites - before.rejectedWrites) / podEvents),
-      perJobCeilingEventsPerSecond: Math.round(PARTITION_WCU_PER_SECOND / wcuPerPodEvent),
-      perJobCeilingFormula: `${PARTITION_WCU_PER_SECOND} WCU/s per partition / ${round(wcuPerPodEvent)} WCU per pod event (all writes counted on the Job's partition)`,
+      ...perJobCeiling(wcuPerPodEvent, trace.entries),
+      fedPacked: options.packed ?? false,
       lingeringPods: lingering.size,
       terminationCommands: counts.reduce((a, b) => a + b, 0),
       lingeringPodsTerminatedOnce: [...lingering].filter((uid) => commanded.get(uid) === 1).length,
@@ -150,7 +159,7 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
   async function feed(label: string, entries: readonly RecordedEntry[]): Promise<void> {
     const shown = phase(label, entries.length);
     let put = 0;
-    await putAll(client, entries, feeders, (n) => shown.update((put += n)));
+    await putAll(client, options.packed ? packedEntries(entries) : entries, feeders, (n) => shown.update((put += n)));
     shown.end();
   }
 }
@@ -190,6 +199,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const figures = await runServicePathBench({
     ...(value('--pods') ? { pods: Number(value('--pods')) } : {}),
     ...(value('--feeders') ? { feeders: Number(value('--feeders')) } : {}),
+    ...(args.includes('--packed') ? { packed: true } : {}),
     ...(profileDir ? { nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
   });
   console.log(args.includes('--json') ? JSON.stringify(figures) : figures);

@@ -21,6 +21,7 @@ export interface ServiceStatus {
     readonly writeUnits: number;
     readonly rejectedWrites: number;
     readonly writeUnitsByOperation: Record<string, number>;
+    readonly requestsByOperation: Record<string, number>;
   };
   readonly process: { readonly rssMb: number; readonly peakRssMb: number; readonly cpuSeconds: number };
 }

@@ -49,10 +49,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
   const database = await openLocalDatabase(options.dynamoDbEndpoint, tableName, dataDir);
   const writeUnitsByOperation = new Map<string, number>();
+  const requestsByOperation = new Map<string, number>();
   const table = new DynamoDbEventStore({
     client: database.client,
     tableName,
     onConsumedCapacity: (use) => {
+      requestsByOperation.set(use.operation, (requestsByOperation.get(use.operation) ?? 0) + 1);
       if (use.writeUnits > 0) writeUnitsByOperation.set(use.operation, (writeUnitsByOperation.get(use.operation) ?? 0) + use.writeUnits);
       options.onConsumedCapacity?.(use);
     },
@@ -81,6 +83,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       local: localRoutes({
         get url() { return url; }, deliveries, runtime, capacity: () => table.capacity,
         writeUnitsByOperation: () => Object.fromEntries(writeUnitsByOperation),
+        requestsByOperation: () => Object.fromEntries(requestsByOperation),
       }),
     }, options.port ?? 3000, host);
   } catch (error) {

@@ -5,8 +5,8 @@ import { CLUSTER_SOURCE_PREFIX, CONTROL_SOURCE, REJECTION_SOURCE } from '../bus-
 export interface BusSourceOwners {
   /** Who may put `jobfold.control` (commands): the publish function. */
   readonly control: IRole;
-  /** Who may put `jobfold.ingest` (rejections): the writer function. */
-  readonly ingest: IRole;
+  /** Who may put `jobfold.ingest` (rejections): the writer and the dead-letter triage, which runs the writer's code. */
+  readonly ingest: readonly IRole[];
   /** Each cluster's forwarder role, by cluster id: only it may put `jobfold.cluster.<id>`. */
   readonly clusters: ReadonlyMap<string, IRole>;
 }
@@ -15,7 +15,7 @@ export interface BusSourceOwners {
  * The bus's resource policy: explicit denies, which bind every principal of the account whatever
  * its IAM policies allow (an unconditioned `events:PutEvents` included). jobfold's sources are
  * jobfold's own: `jobfold.control` only from the publish function, `jobfold.ingest` only from
- * the writer function, `jobfold.cluster.<id>` only from that cluster's role, and a
+ * the writer and triage functions, `jobfold.cluster.<id>` only from that cluster's role, and a
  * `jobfold.cluster.*` source of no configured cluster from no one.
  */
 export function restrictBusSources(bus: EventBus, owners: BusSourceOwners): void {
@@ -32,7 +32,7 @@ export function restrictBusSources(bus: EventBus, owners: BusSourceOwners): void
       },
     }));
   deny('OnlyJobfoldPublishesCommands', { StringEquals: { 'events:source': CONTROL_SOURCE } }, [owners.control]);
-  deny('OnlyJobfoldIngestRejects', { StringEquals: { 'events:source': REJECTION_SOURCE } }, [owners.ingest]);
+  deny('OnlyJobfoldIngestRejects', { StringEquals: { 'events:source': REJECTION_SOURCE } }, owners.ingest);
   for (const [id, role] of owners.clusters) {
     deny(`OnlyClusterRoleSpeaksFor${sidPart(id)}`, { StringEquals: { 'events:source': `${CLUSTER_SOURCE_PREFIX}${id}` } }, [role]);
   }

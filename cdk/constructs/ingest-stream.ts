@@ -5,7 +5,7 @@ import { Stream, StreamEncryption, StreamMode } from 'aws-cdk-lib/aws-kinesis';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CLUSTER_SOURCE_PREFIX, REJECTION_DETAIL_TYPE, REJECTION_SOURCE } from '../bus-contract.ts';
-import { deadLetterQueue, TARGET_RETRY } from './secure-queue.ts';
+import { deadLetterQueue, TARGET_RETRY, triagedQueue } from './secure-queue.ts';
 
 /** The forwarder puts the Job's (or JobSet's) uid here; EventBridge keys by the event id without it. */
 export const PARTITION_KEY_PATH = '$.detail.partitionKey';
@@ -18,13 +18,14 @@ export const STREAM_RETENTION = Duration.days(7);
  * (cdk/constructs/writer.ts reads it). Timers put their records into the same stream
  * (cdk/constructs/timers.ts). On demand (it scales with the fleet), encrypted with KMS under the
  * AWS managed key `aws/kinesis` (cdk-nag KDS3: producers and the consumer need no key grants).
- * What EventBridge cannot put into the stream is dead-lettered with the event; events the
+ * What EventBridge cannot put into the stream is dead-lettered with the event and its error, and
+ * the dead-letter triage refuses it or puts it back (cdk/constructs/triage.ts); events the
  * writer refuses come back on the bus as `Inbound Event Rejected`, with their reasons, and a
  * second rule files them in the rejected-events queue for an operator.
  */
 export class IngestStream extends Construct {
   readonly stream: Stream;
-  /** Cluster events EventBridge could not put into the stream (after 24 h of retries). */
+  /** Cluster events EventBridge could not put into the stream (after 24 h of retries); the triage consumes it. */
   readonly deadLetterQueue: Queue;
   readonly rejected: Queue;
 
@@ -36,7 +37,7 @@ export class IngestStream extends Construct {
       encryption: StreamEncryption.MANAGED,
       retentionPeriod: STREAM_RETENTION,
     });
-    this.deadLetterQueue = deadLetterQueue(this, 'Dlq', 'cluster events and rejections EventBridge could not deliver');
+    this.deadLetterQueue = triagedQueue(this, 'Dlq', 'cluster events and rejections EventBridge could not deliver');
     new Rule(this, 'InboundRule', {
       eventBus: bus,
       description: 'Cluster events (source jobfold.cluster.<id>) to the ingest stream, keyed by their Job',

@@ -83,6 +83,8 @@ export class Monitoring extends Construct {
       'A Job could not be decided and was parked: GET /v1/jobs shows it with stalled.error (docs/deploy.md, "Stalled Jobs").');
     alarm('EventsDeadLettered', jobfoldMetric('events_dead_lettered_total'), 1,
       'An inbound event failed every writer attempt; it is in the rejected-events queue with the error.');
+    alarm('EventsParked', jobfoldMetric('events_parked_total'), 1,
+      'The dead-letter triage parked records or events it could neither write, refuse nor put back: read the parked queue (ERROR_CODE, ERROR_MESSAGE), fix, send them back (docs/deploy.md, "Dead letters").');
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(3) });
     this.dashboard.addWidgets(new TextWidget({ markdown: '# jobfold\nEvents in → log → decisions → commands out; the query API.', width: 24, height: 2 }));

@@ -38,12 +38,35 @@ export class QueueWithDlq extends Construct {
 }
 
 /** One encrypted, TLS-only queue with the longest retention. */
-export function secureQueue(scope: Construct, id: string): Queue {
+export function secureQueue(scope: Construct, id: string, visibilityTimeout?: Duration): Queue {
   return new Queue(scope, id, {
     encryption: QueueEncryption.SQS_MANAGED,
     enforceSSL: true,
     retentionPeriod: RETENTION,
+    ...(visibilityTimeout ? { visibilityTimeout } : {}),
   });
+}
+
+/**
+ * How long a message of a triaged queue stays hidden after the triage failed it: more than 6 ×
+ * the triage's 2-minute timeout (Lambda's advice for SQS sources), and, over its 5 receives, an
+ * hour for a store outage to pass before the triage parks what still fails.
+ */
+export const TRIAGED_VISIBILITY = Duration.minutes(15);
+
+/**
+ * A failure destination the dead-letter triage consumes (cdk/constructs/triage.ts): the writer's
+ * on-failure queue and the inbound rule's DLQ. No redrive: the triage itself parks a message on
+ * its last receive, with the error, so nothing leaves the queue without it.
+ */
+export function triagedQueue(scope: Construct, id: string, deadLetterOf: string): Queue {
+  const queue = secureQueue(scope, id, TRIAGED_VISIBILITY);
+  Validations.of(queue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason: `This queue is itself a dead-letter destination (${deadLetterOf}); the dead-letter triage consumes it and, `
+      + 'on its last receive, parks what it could not settle in the parked queue with the error, so a redrive DLQ would only lose that error.',
+  });
+  return queue;
 }
 
 /**

@@ -8,7 +8,7 @@ import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { REJECTION_SOURCE } from '../bus-contract.ts';
-import { deadLetterQueue } from './secure-queue.ts';
+import { triagedQueue } from './secure-queue.ts';
 import { ServiceFunction } from './service-function.ts';
 import type { Timers } from './timers.ts';
 
@@ -28,8 +28,10 @@ export const WRITER_SOURCE = {
  * decided at each position and committed by one invocation at a time — a reconcile no longer
  * races the Job's own events. A Job that fails reports its lowest sequence number (partial batch
  * response) and is retried from there; a batch that throws is bisected; after the retries the
- * batch is described in the writer-failures queue (the writer itself parks a Job whose failure
- * is deterministic and files its records as rejections with the error, so this is the backstop).
+ * batch is described in the writer-failures queue (shard and sequence range, no error), which the
+ * dead-letter triage consumes: it writes the records again, or parks them with the error
+ * (cdk/constructs/triage.ts). The writer itself parks a Job whose failure is deterministic and
+ * files its records as rejections with the error, so this path is for what kept failing otherwise.
  */
 export class Writer extends Construct {
   readonly function: ServiceFunction;
@@ -38,7 +40,7 @@ export class Writer extends Construct {
   constructor(scope: Construct, id: string, props: { stream: IStream; table: ITable; bus: IEventBus; timers: Timers }) {
     super(scope, id);
     const { stream, table, bus, timers } = props;
-    this.failures = deadLetterQueue(this, 'Failures', 'ingest stream batches the writer failed after its retries');
+    this.failures = triagedQueue(this, 'Failures', 'ingest stream batches the writer failed after its retries');
     this.function = new ServiceFunction(this, 'Function', {
       entry: 'writer',
       description: 'jobfold writer: appends each Job\'s events in order, decides at each position, commits decisions and commands',

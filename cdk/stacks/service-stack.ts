@@ -9,6 +9,7 @@ import { Monitoring } from '../constructs/monitoring.ts';
 import { QueryApi } from '../constructs/query-api.ts';
 import { StreamConsumers } from '../constructs/stream-consumers.ts';
 import { Timers } from '../constructs/timers.ts';
+import { Triage } from '../constructs/triage.ts';
 import { Writer } from '../constructs/writer.ts';
 import type { Settings } from '../settings.ts';
 
@@ -20,7 +21,7 @@ export interface ServiceStackProps extends StackProps {
 
 /**
  * Everything that can be rebuilt from the table: the bus and its rules, the ingest stream, the
- * four functions, the timers, the query API, one connection per cluster, alarms and the
+ * five functions, the timers, the query API, one connection per cluster, alarms and the
  * dashboard. Read top to bottom it follows an event: in through the bus, into the ingest stream
  * keyed by its Job, written and decided by the Job's writer, published, out to the cluster's queue.
  */
@@ -39,6 +40,10 @@ export class ServiceStack extends Stack {
     const ingest = new IngestStream(this, 'Ingest', { bus: this.bus });
     const timers = new Timers(this, 'Timers', { stream: ingest.stream });
     const writer = new Writer(this, 'Writer', { stream: ingest.stream, table, bus: this.bus, timers });
+    // What the ingest path gives up on: written again, refused, put back, or parked with its error.
+    const triage = new Triage(this, 'Triage', {
+      stream: ingest.stream, table, bus: this.bus, timers, writerFailures: writer.failures, ingestDlq: ingest.deadLetterQueue,
+    });
     const consumers = new StreamConsumers(this, 'Stream', { table, bus: this.bus });
     const query = new QueryApi(this, 'Query', { table });
 
@@ -56,19 +61,20 @@ export class ServiceStack extends Stack {
     this.clusters = clusters;
     restrictBusSources(this.bus, {
       control: required(consumers.publish.role, 'publish function role'),
-      ingest: required(writer.function.role, 'writer function role'),
+      ingest: [required(writer.function.role, 'writer function role'), required(triage.function.role, 'triage function role')],
       clusters: new Map([...clusters].map(([id, c]) => [id, c.role])),
     });
 
     const monitoring = new Monitoring(this, 'Monitoring', {
       functions: {
-        Writer: writer.function, Reconcile: consumers.reconcile, Publish: consumers.publish, Query: query.function,
+        Writer: writer.function, Triage: triage.function, Reconcile: consumers.reconcile, Publish: consumers.publish, Query: query.function,
       },
       streamConsumers: { Writer: writer.function, Reconcile: consumers.reconcile, Publish: consumers.publish },
       deadLetterQueues: {
         IngestDlq: ingest.deadLetterQueue,
         RejectedEvents: ingest.rejected,
         WriterFailures: writer.failures,
+        Parked: triage.parked,
         ReconcileFailures: consumers.reconcileFailures,
         PublishFailures: consumers.publishFailures,
         TimersDlq: timers.deadLetterQueue,
@@ -89,6 +95,7 @@ export class ServiceStack extends Stack {
       description: 'Resource for execute-api:Invoke in the policies of the API\'s readers',
     });
     new CfnOutput(this, 'RejectedEventsQueueUrl', { value: ingest.rejected.queueUrl });
+    new CfnOutput(this, 'ParkedQueueUrl', { value: triage.parked.queueUrl, description: 'What the dead-letter triage parked, each with its error (docs/deploy.md, "Dead letters")' });
   }
 }
 

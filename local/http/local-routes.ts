@@ -18,6 +18,8 @@ export interface LocalView {
   readonly capacity: () => CapacityTotals;
   /** Write units consumed so far by DynamoDB operation (PutItem, TransactWriteItems, …). */
   readonly writeUnitsByOperation: () => Record<string, number>;
+  /** DynamoDB requests so far by operation (a BatchGetItem or BatchWriteItem of many chunks counts each). */
+  readonly requestsByOperation: () => Record<string, number>;
 }
 
 export function localRoutes(view: LocalView): (segments: readonly string[]) => Promise<unknown> {
@@ -74,7 +76,7 @@ function parseMaybe(text: string): unknown {
 const MB = 1024 * 1024;
 const cpuSeconds = ({ user, system }: NodeJS.CpuUsage): number => Math.round((user + system) / 1e4) / 100;
 
-function status({ runtime, capacity, writeUnitsByOperation }: LocalView): unknown {
+function status({ runtime, capacity, writeUnitsByOperation, requestsByOperation }: LocalView): unknown {
   const next = runtime.timers.nextDueMs();
   return {
     quiet: runtime.isQuiet(0),
@@ -83,7 +85,7 @@ function status({ runtime, capacity, writeUnitsByOperation }: LocalView): unknow
     publishIdle: runtime.publisher.idle,
     timers: runtime.timers.size,
     nextTimer: next === undefined ? null : new Date(next).toISOString(),
-    capacity: { ...capacity(), writeUnitsByOperation: writeUnitsByOperation() },
+    capacity: { ...capacity(), writeUnitsByOperation: writeUnitsByOperation(), requestsByOperation: requestsByOperation() },
     process: {
       rssMb: Math.round(process.memoryUsage.rss() / MB),
       peakRssMb: Math.round((process.resourceUsage().maxRSS * 1024) / MB),

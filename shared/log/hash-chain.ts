@@ -8,30 +8,62 @@ import { createHash } from 'node:crypto';
 /** The "previous hash" of seq 1: 64 zeros. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** JSON data as hashed: objects with their keys sorted by UTF-16 code unit, no whitespace. */
+/**
+ * JSON data as hashed: objects with their keys sorted by UTF-16 code unit, no whitespace. Built
+ * by appending to one string (no per-level arrays): every stored entry is hashed on the write
+ * path, so this is among the writer's hottest functions.
+ */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new TypeError(`canonicalJson: ${typeof value} is not JSON data`);
-    if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError(`canonicalJson: ${value} is not JSON data`);
-    return text;
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${value} is not JSON data`);
+      return JSON.stringify(value);
+    case 'object':
+      return Array.isArray(value) ? canonicalArray(value) : canonicalObject(value as Record<string, unknown>);
+    default:
+      throw new TypeError(`canonicalJson: ${typeof value} is not JSON data`);
   }
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
+}
+
+function canonicalArray(items: readonly unknown[]): string {
+  let text = '[';
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    text += (i === 0 ? '' : ',') + (item === undefined ? 'null' : canonicalJson(item));
+  }
+  return `${text}]`;
+}
+
+/** Keys whose value is undefined are left out, as JSON.stringify does. */
+function canonicalObject(record: Record<string, unknown>): string {
+  let text = '{';
+  for (const key of Object.keys(record).sort()) {
+    const item = record[key];
+    if (item === undefined) continue;
+    text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `${text}}`;
 }
 
 /** The bytes of an entry that its hash covers: everything but the `hash` field itself. */
 export function canonicalEntryBytes(entry: object): Buffer {
+  return Buffer.from(canonicalEntryText(entry), 'utf8');
+}
+
+function canonicalEntryText(entry: object): string {
   const { hash: _hash, ...rest } = entry as Record<string, unknown>;
-  return Buffer.from(canonicalJson(rest), 'utf8');
+  return canonicalJson(rest);
 }
 
 /** hex SHA-256(prevHash as its 64 ASCII hex characters ‖ canonical entry bytes). */
 export function entryHash(prevHash: string, entry: object): string {
   if (!/^[0-9a-f]{64}$/.test(prevHash)) throw new RangeError(`entryHash: prevHash must be 64 lowercase hex characters`);
-  return createHash('sha256').update(prevHash, 'ascii').update(canonicalEntryBytes(entry)).digest('hex');
+  return createHash('sha256').update(prevHash, 'ascii').update(canonicalEntryText(entry), 'utf8').digest('hex');
 }
 
 /** Hashes entries in order after `prevHash`; returns each entry with its `hash`. */

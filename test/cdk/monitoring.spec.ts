@@ -15,14 +15,14 @@ describe('alarms and the dashboard', () => {
     const watched = alarms().filter((a) => a['MetricName'] === 'ApproximateNumberOfMessagesVisible')
       .map((a) => a['Dimensions'][0].Value['Fn::GetAtt'][0] as string);
     const deadEnds = resourcesOf(service, 'AWS::SQS::Queue').map(([id]) => id)
-      .filter((id) => /Dlq|Failures|Rejected/.test(id));
-    expect(deadEnds).toHaveLength(7); // ingest DLQ, rejected, writer/reconcile/publish failures, timers DLQ, alpha's DLQ
+      .filter((id) => /Dlq|Failures|Rejected|Parked/.test(id));
+    expect(deadEnds).toHaveLength(8); // ingest DLQ, rejected, writer/reconcile/publish failures, triage's parked, timers DLQ, alpha's DLQ
     expect(new Set(watched)).toEqual(new Set(deadEnds));
   });
 
-  it('alarms on errors of each of the four functions', () => {
+  it('alarms on errors of each of the five functions', () => {
     const errors = alarms().filter((a) => a['MetricName'] === 'Errors' && a['Namespace'] === 'AWS/Lambda');
-    expect(errors).toHaveLength(4);
+    expect(errors).toHaveLength(5);
   });
 
   it('alarms when the writer (ingest stream), reconcile or publish (table stream) falls 5 minutes behind', () => {

@@ -48,6 +48,8 @@ describe('cdk-nag AwsSolutions', () => {
       'jobfold-service/Stream/ReconcileFailures: AwsSolutions-SQS3',
       'jobfold-service/Stream/ReconcileRole: AwsSolutions-IAM5[Resource::*]',
       'jobfold-service/Timers/Dlq: AwsSolutions-SQS3',
+      `jobfold-service/Triage/FunctionRole: AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${groupName}/*]`,
+      'jobfold-service/Triage/Parked: AwsSolutions-SQS3',
       'jobfold-service/Writer/Failures: AwsSolutions-SQS3',
       `jobfold-service/Writer/FunctionRole: AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${groupName}/*]`,
     ]);
@@ -66,7 +68,7 @@ describe('cdk-nag AwsSolutions', () => {
     const queues = Template.fromStack(service).findResources('AWS::SQS::Queue', {
       Metadata: { cdk_nag: { rules_to_suppress: [{ id: 'AwsSolutions-SQS3' }] } },
     });
-    expect(Object.keys(queues).length).toBe(6);
+    expect(Object.keys(queues).length).toBe(7);
   });
 
   it('fails the synth of the app on a new unacknowledged finding', () => {

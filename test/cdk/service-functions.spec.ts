@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX } from '../../functions/adapters/table-layout.ts';
 import { resourcesOf, synthApp } from './synth-app.ts';
 
-const HANDLERS = ['writer', 'reconcile', 'publish', 'query'];
+const HANDLERS = ['writer', 'triage', 'reconcile', 'publish', 'query'];
 const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
 
 describe('the service functions', () => {
@@ -70,7 +70,7 @@ describe('the service functions', () => {
     for (const write of WRITES) expect(actions).not.toContain(write);
   });
 
-  it.each(['writer', 'reconcile', 'publish'])('lets %s append to the log with conditional writes', (name) => {
+  it.each(['writer', 'triage', 'reconcile', 'publish'])('lets %s append to the log with conditional writes', (name) => {
     const actions = policyOf(name).flatMap((s) => [s.Action].flat());
     expect(actions).toEqual(expect.arrayContaining(WRITES));
   });

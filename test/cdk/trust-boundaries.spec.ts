@@ -30,10 +30,10 @@ describe('trust boundaries of the service stack', () => {
       })]);
     });
 
-    it('denies jobfold.ingest (rejections) to every principal but the writer function role', () => {
+    it('denies jobfold.ingest (rejections) to every principal but the writer and triage function roles', () => {
       expect(denyOf({ 'events:source': 'jobfold.ingest' })).toEqual([expect.objectContaining({
         Effect: 'Deny', Principal: { AWS: '*' },
-        Condition: expect.objectContaining({ ArnNotEquals: { 'aws:PrincipalArn': [arnOf(logicalId('AWS::IAM::Role', 'WriterFunctionRole'))] } }),
+        Condition: expect.objectContaining({ ArnNotEquals: { 'aws:PrincipalArn': ['WriterFunctionRole', 'TriageFunctionRole'].map((r) => arnOf(logicalId('AWS::IAM::Role', r))) } }),
       })]);
     });
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GENESIS_HASH, canonicalJson, chainEntries, entryHash, verifyChain } from '../../../shared/log/hash-chain.ts';
 
@@ -19,9 +20,29 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ a: 1, b: 2 })).toBe(canonicalJson({ b: 2, a: 1 }));
   });
 
+  it('gives every JSON value the same text as the first implementation, so no stored hash changes', () => {
+    // The first implementation (map/filter/join per level), kept as the reference.
+    const reference = (value: unknown): string => {
+      if (value === null || typeof value !== 'object') return JSON.stringify(value) as string;
+      if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : reference(item))).join(',')}]`;
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort();
+      return `{${keys.map((key) => `${JSON.stringify(key)}:${reference(record[key])}`).join(',')}}`;
+    };
+    const withUndefined = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined),
+        fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(fc.string({ unit: 'grapheme' }), tie('value'), { maxKeys: 5 })),
+    })).value;
+    fc.assert(fc.property(fc.jsonValue(), (value) => canonicalJson(value) === reference(value)), { numRuns: 500 });
+    fc.assert(fc.property(fc.dictionary(fc.string(), withUndefined), (value) => canonicalJson(value) === reference(value)), { numRuns: 300 });
+    expect(canonicalJson({ 10: 'a', 9: 'b', é: [undefined, -0, 1e21] })).toBe('{"10":"a","9":"b","é":[null,0,1e+21]}');
+  });
+
   it('refuses values that are not JSON data', () => {
     expect(() => canonicalJson(Number.NaN)).toThrow(/not JSON data/);
     expect(() => canonicalJson(() => 1)).toThrow(/not JSON data/);
+    expect(() => canonicalJson(undefined)).toThrow(/not JSON data/);
+    expect(() => canonicalJson({ a: [Number.POSITIVE_INFINITY] })).toThrow(/not JSON data/);
   });
 });
 
