@@ -5,6 +5,7 @@ import { docsCommand } from './docs-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { whatIfCommand } from './whatif-command.ts';
 import { auditCommand, verifyCommand } from './audit-command.ts';
+import { adminCommand } from './admin-command.ts';
 
 const HELP = `Usage: jobfold <command> [options]
 
@@ -18,6 +19,9 @@ Commands on files:
   verify …         check an audit export or stored Job: hash chain and decisions
   conformance      run the conformance corpora (../shared/conformance)
   docs             regenerate docs/events.md, docs/schemas and docs/openapi.yaml
+
+Commands on the event table (AWS credentials of the environment):
+  admin backfill-fleet-index   rebuild the summary indexes' attributes after an upgrade
 
 Run "jobfold <command> --help" for the options of a command.`;
 
@@ -38,6 +42,9 @@ else switch (command) {
     break;
   case 'conformance':
     process.exitCode = conformanceCommand(args);
+    break;
+  case 'admin':
+    process.exitCode = await adminCommand(args);
     break;
   case 'docs':
     process.exitCode = docsCommand();

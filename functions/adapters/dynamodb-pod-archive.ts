@@ -40,17 +40,40 @@ export async function loadArchivedPods(table: MeteredTable, pk: string, uids: re
   if (wanted.size === 0) return [];
   const found = new Map<string, ArchivedPod>();
   // Items come back in sort-key order, so within a bucket a later save overwrites an earlier one.
-  for (const [bucket] of byBucket([...wanted], (uid) => uid)) {
-    for (const item of await queryByPrefix(table, pk, keys.podBatchPrefix(bucket))) {
+  // Past a few buckets, one query of every bucket costs fewer requests than one query each (a
+  // cold load of a big Job names pods in nearly all of them) and reads the same items.
+  const buckets = [...byBucket([...wanted], (uid) => uid).keys()];
+  const prefixes = buckets.length > WHOLE_ARCHIVE_ABOVE_BUCKETS ? [keys.podBatchPrefixAll] : buckets.map((bucket) => keys.podBatchPrefix(bucket));
+  for (const prefix of prefixes) {
+    for (const item of await queryByPrefix(table, pk, prefix)) {
       for (const pod of readJson(item, ATTR.data) as ArchivedPod[]) {
         if (wanted.has(pod.uid)) found.set(pod.uid, pod);
       }
     }
   }
-  const legacy = [...wanted].filter((uid) => !found.has(uid))
-    .map((uid) => ({ [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.pod(uid)) }));
-  const older = legacy.length === 0 ? [] : await table.batchGet(legacy, true);
+  const notFound = [...wanted].filter((uid) => !found.has(uid));
+  // Pods first seen after the snapshot are in no archive: look for them in the older one-item
+  // format only when the Job has such items (one keys-only read instead of a BatchGet per 100).
+  if (notFound.length === 0 || !(await hasLegacyPods(table, pk))) return [...found.values()];
+  const legacy = notFound.map((uid) => ({ [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.pod(uid)) }));
+  const older = await table.batchGet(legacy, true);
   return [...found.values(), ...older.map((item) => readJson(item, ATTR.data) as ArchivedPod)];
+}
+
+/** Buckets a load queries one by one; above this, it queries the whole archive at once. */
+const WHOLE_ARCHIVE_ABOVE_BUCKETS = 8;
+
+/** Whether the Job has any pod archived in the older format, one item per pod ("pod#<uid>"). */
+async function hasLegacyPods(table: MeteredTable, pk: string): Promise<boolean> {
+  const output = await table.query({
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
+    ExpressionAttributeValues: { ':pk': str(pk), ':prefix': str(keys.pod('')) },
+    ProjectionExpression: '#sk',
+    Limit: 1,
+    ConsistentRead: true,
+  });
+  return (output.Items ?? []).length > 0;
 }
 
 /** How many pods a stored archive item holds (for tests and figures). */

@@ -98,6 +98,8 @@ export const keys = {
   podBatch: (bucket: number, stamp: string, part: number): string =>
     `pods#${String(bucket).padStart(2, '0')}#${stamp}#${String(part).padStart(4, '0')}`,
   podBatchPrefix: (bucket: number): string => `pods#${String(bucket).padStart(2, '0')}#`,
+  /** Every bucket of a Job's packed archive. */
+  podBatchPrefixAll: 'pods#',
   command: (commandId: string): string => `cmd#${commandId}`,
   commandSort: 'cmd',
   cluster: (clusterId: string): string => part(clusterId),

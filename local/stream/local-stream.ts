@@ -49,6 +49,7 @@ export class LocalStream {
   readonly #lanes: ShardConsumer[];
   readonly #counts: number[];
   readonly #failures: StreamFailure[] = [];
+  readonly #failureListeners: ((failure: StreamFailure) => void)[] = [];
   readonly #journal: StreamJournal | undefined;
 
   constructor(name: string, handler: StreamHandler, tuning: Partial<StreamTuning> = {}, journal?: StreamJournal) {
@@ -62,6 +63,7 @@ export class LocalStream {
       this.#failures.push(failure);
       console.error(`local stream ${name}: ${failure.records.length} records of ${failure.shardId} (${failure.startSequenceNumber}…${failure.endSequenceNumber}) `
         + `moved to the on-failure list after failing ${failure.attempts} times: ${failure.error}`);
+      for (const listener of this.#failureListeners) listener(failure);
     };
     this.#counts = Array.from({ length: shards }, () => 0);
     this.#journal = journal;
@@ -136,6 +138,11 @@ export class LocalStream {
   /** Records not yet checkpointed (waiting, in flight or to be retried). */
   get depth(): number {
     return this.#lanes.reduce((sum, lane) => sum + lane.depth, 0);
+  }
+
+  /** Calls `listener` with each batch given up on (the dead-letter triage consumes the on-failure destination). */
+  onFailure(listener: (failure: StreamFailure) => void): void {
+    this.#failureListeners.push(listener);
   }
 
   /** Records given up on after their retries (the on-failure destination), with the last error. */

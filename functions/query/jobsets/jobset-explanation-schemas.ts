@@ -127,7 +127,13 @@ export const JobSetExplanationSchema = z
           decision: JobSetDecisionSchema,
         }),
       )
-      .meta({ description: 'Every decision of the log, in log order.' }),
+      .meta({ description: 'The decisions at log positions from `eventsFrom` on, in log order.' }),
+    eventsFrom: z.number().int().min(1).meta({
+      description:
+        'The first log position `events` covers: 1 (every decision) unless the log is longer than 5,000 entries; '
+        + 'then the last 5,000 entries, and the earlier decisions are in `…/history`. Each condition cites its '
+        + 'decision wherever it lies.',
+    }),
     rejection: z.array(z.string()).meta({ description: 'Admission violations of a rejected spec: `field: detail`.' }),
   })
   .register(apiSchemas, { id: 'JobSetExplanation', description: 'Why the JobSet is where it is, with the evidence jobfold logged.' });

@@ -1,18 +1,18 @@
 import type { EventStore } from '../../../shared/app/event-store.ts';
-import { loadJobSetState } from '../../../shared/app/reconcile-jobset.ts';
-import { explainJobSet } from '../../../shared/jobset/explain.ts';
+import { explainJobSet, type JobSetExplanation } from '../../../shared/jobset/explain.ts';
 import { fleetListRoute } from '../fleet-list.ts';
 import { historyPage } from '../history-page.ts';
 import { json, type QueryRoute } from '../http.ts';
 import { findObject } from '../object-log.ts';
 import { HistoryQuerySchema, JobSetListQuerySchema, ObjectQuerySchema, type ObjectPath } from '../params.ts';
 import { parseObjectRequest } from '../parse-params.ts';
-import { jobSetEntryCategory, loggedJobSetDecisions } from './jobset-entries.ts';
+import { jobSetEntryCategory } from './jobset-entries.ts';
+import { readJobSetWindow } from './jobset-log-window.ts';
 import { jobSetView, objectIdentity, type JobSetLog } from './jobset-view.ts';
 
 // The JobSet routes: the same shapes as the Job routes, over the log of a `kind: 'JobSet'`
-// stream, folded and explained by the shared JobSet code (the reconciler's loadJobSetState, the
-// replay's explainJobSet).
+// stream, read from its newest snapshot and a bounded window of decisions
+// (jobset-log-window.ts) and explained by the shared JobSet code (the replay's explainJobSet).
 
 const BASE = '/v1/clusters/{cluster}/namespaces/{namespace}/jobsets/{name}';
 
@@ -26,7 +26,7 @@ export const getJobSetRoute: QueryRoute = {
   async handle(request, deps) {
     const { path, query } = parseObjectRequest(request, ObjectQuerySchema);
     const log = await readJobSetLog(deps.store, path, query.uid);
-    return json(200, jobSetView(log, explainJobSet(log.state, log.decisions)));
+    return json(200, jobSetView(log, explain(log)));
   },
 };
 
@@ -52,18 +52,24 @@ export const explainJobSetRoute: QueryRoute = {
   async handle(request, deps) {
     const { path, query } = parseObjectRequest(request, ObjectQuerySchema);
     const log = await readJobSetLog(deps.store, path, query.uid);
-    return json(200, { ...explainJobSet(log.state, log.decisions), jobSet: objectIdentity(log.summary) });
+    return json(200, { ...explain(log), eventsFrom: log.decisionsFrom, jobSet: objectIdentity(log.summary) });
   },
 };
 
 export const jobSetRoutes: readonly QueryRoute[] = [listJobSetsRoute, getJobSetRoute, jobSetHistoryRoute, explainJobSetRoute];
 
-/**
- * The JobSet a path names, folded from the start of its log: the explanation needs every
- * decision, so the snapshot is not used.
- */
+/** The JobSet a path names: its state at the head and the decisions of its window. */
 async function readJobSetLog(store: EventStore, path: ObjectPath, uid: string | undefined): Promise<JobSetLog> {
   const { summary, stream } = await findObject(store, 'JobSet', path, uid);
-  const { state, entries } = await loadJobSetState(store, stream, { fromStart: true });
-  return { summary, state, entries, decisions: loggedJobSetDecisions(entries) };
+  return { summary, ...(await readJobSetWindow(store, stream)) };
+}
+
+/**
+ * The explanation over the window's decisions and those the conditions cite from before it;
+ * `events` lists the window's only (from `decisionsFrom`), as the view's `commands` do.
+ */
+function explain(log: JobSetLog): JobSetExplanation {
+  const older = log.cited.filter((decision) => decision.seq < log.decisionsFrom);
+  const explanation = explainJobSet(log.state, [...older, ...log.decisions]);
+  return { ...explanation, events: explanation.events.filter((event) => event.seq >= log.decisionsFrom) };
 }

@@ -73,7 +73,14 @@ export const JobSetViewSchema = z
         terminating: z.boolean(),
       }),
     ),
-    commands: z.array(JobSetCommandSchema),
+    commands: z.array(JobSetCommandSchema).meta({
+      description: 'The commands decided at log positions from `commandsFrom` on, in log order.',
+    }),
+    commandsFrom: z.number().int().min(1).meta({
+      description:
+        'The first log position `commands` covers: 1 (every command) unless the log is longer than 5,000 entries; '
+        + 'then the last 5,000 entries, and the earlier commands are in `…/history` (category `command`).',
+    }),
     explanation: z.strictObject({
       outcome: JobSetOutcomeSchema,
       summary: z.string(),

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import type { JobSummary, LogEntry } from '../../../shared/app/event-store.ts';
+import type { JobSummary } from '../../../shared/app/event-store.ts';
 import type { JobSetExplanation, LoggedJobSetDecision } from '../../../shared/jobset/explain.ts';
 import { jobSetStatus, listChildJobs, type DefaultedJobSetSpec, type JobSetState } from '../../../shared/jobset/index.ts';
+import type { JobSetLogWindow } from './jobset-log-window.ts';
 import type { JobSetCommandSchema, JobSetSpecViewSchema, JobSetViewSchema } from './jobset-schemas.ts';
 
 export type JobSetView = z.output<typeof JobSetViewSchema>;
@@ -15,21 +16,18 @@ const COMMAND_OF = {
   ResumeJobIssued: 'ResumeJob',
 } as const;
 
-/** What the JobSet routes read: the fleet row, the state at the head, the log and its decisions. */
-export interface JobSetLog {
+/** What the JobSet routes read: the fleet row, the state at the head and a window of decisions (jobset-log-window.ts). */
+export interface JobSetLog extends JobSetLogWindow {
   readonly summary: JobSummary;
-  readonly state: JobSetState;
-  readonly entries: readonly LogEntry[];
-  readonly decisions: readonly LoggedJobSetDecision[];
 }
 
 /**
- * The JobSet with its defaulted spec, status, child Jobs, the commands issued, the explanation
+ * The JobSet with its defaulted spec, status, child Jobs, the commands issued from
+ * `commandsFrom` on, the explanation
  * in sentences (`explanation`: explainJobSet over the same log) and where the log stands.
  */
 export function jobSetView(log: JobSetLog, explanation: JobSetExplanation): JobSetView {
-  const { summary, state, entries, decisions } = log;
-  const last = entries.at(-1);
+  const { summary, state, decisions, head, lastRecordedAt } = log;
   const status = jobSetStatus(state);
   return {
     jobSet: objectIdentity(summary),
@@ -45,13 +43,14 @@ export function jobSetView(log: JobSetLog, explanation: JobSetExplanation): JobS
       terminating,
     })),
     commands: commandViews(decisions),
+    commandsFrom: log.decisionsFrom,
     explanation: {
       outcome: explanation.outcome,
       summary: explanation.summary,
       conditions: explanation.conditions.map(({ type, status, reason, sentence }) => ({ type, status, reason, sentence })),
       rejection: [...explanation.rejection],
     },
-    log: { head: last?.seq ?? 0, ...(last ? { lastRecordedAt: last.recordedAt } : {}) },
+    log: { head, ...(lastRecordedAt === undefined ? {} : { lastRecordedAt }) },
   };
 }
 

@@ -1,0 +1,82 @@
+import type { EventStore, LogEntry, StreamId } from '../../../shared/app/event-store.ts';
+import { jobSetEntryEvent } from '../../../shared/app/reconcile-jobset.ts';
+import type { JobSetCondition } from '../../../shared/jobset/conditions.ts';
+import { evolve as evolveJobSet } from '../../../shared/jobset/evolve.ts';
+import { conditionEvidence } from '../../../shared/jobset/explain-evidence.ts';
+import type { LoggedJobSetDecision } from '../../../shared/jobset/explain.ts';
+import { initialState as initialJobSetState, type JobSetState } from '../../../shared/jobset/state.ts';
+import { logHead, readRange } from '../log-reads.ts';
+import { loggedJobSetDecisions } from './jobset-entries.ts';
+
+// What the JobSet routes read, without replaying the log from the start (as the Job routes,
+// stored-job-view.ts): the state from the newest snapshot at or before the head and its tail;
+// the decisions of the last DECISIONS_WINDOW entries (every one, for nearly every JobSet; on a
+// longer log `decisionsFrom` says where the list starts and /history holds the rest); and, for
+// each condition whose decision lies before that window, that decision, found by a binary
+// search over the snapshots kept at their positions (a condition as it stands holds in every
+// snapshot from its decision on and in none before).
+
+/** Entries whose decisions the JobSet view and explanation list at most. */
+export const DECISIONS_WINDOW = 5000;
+
+/** Below this many entries between two known positions, reading them beats more snapshot loads. */
+const SCAN_WINDOW = 16;
+
+export interface JobSetLogWindow {
+  readonly state: JobSetState;
+  readonly head: number;
+  readonly lastRecordedAt: string | undefined;
+  /** The decisions from `decisionsFrom` on, in log order. */
+  readonly decisions: readonly LoggedJobSetDecision[];
+  /** The first log position `decisions` covers (1: the whole log). */
+  readonly decisionsFrom: number;
+  /** The decisions the conditions cite, wherever they lie (older ones included), in log order. */
+  readonly cited: readonly LoggedJobSetDecision[];
+}
+
+export async function readJobSetWindow(store: EventStore, stream: StreamId, window = DECISIONS_WINDOW): Promise<JobSetLogWindow> {
+  const head = await logHead(store, stream);
+  const snapshot = head < 1 ? undefined : await store.loadSnapshot(stream, { atOrBefore: head });
+  const snapshotSeq = snapshot?.seq ?? 0;
+  const after = Math.max(0, head - window);
+  const entries = await readRange(store, stream, Math.min(after, snapshotSeq), head);
+  let state = snapshot ? (structuredClone(snapshot.state) as JobSetState) : initialJobSetState();
+  for (const entry of entries) if (entry.seq > snapshotSeq) state = evolveJobSet(state, jobSetEntryEvent(entry));
+  const decisions = loggedJobSetDecisions(entries.filter((entry) => entry.seq > after));
+  const cited = new Map<number, LoggedJobSetDecision>();
+  for (const condition of state.conditions) {
+    const found = conditionEvidence(condition, decisions) ?? (after > 0 ? await olderEvidence(store, stream, condition, after) : undefined);
+    if (found) cited.set(found.seq, found);
+  }
+  return {
+    state,
+    head,
+    lastRecordedAt: entries.at(-1)?.recordedAt,
+    decisions,
+    decisionsFrom: after + 1,
+    cited: [...cited.values()].sort((a, b) => a.seq - b.seq),
+  };
+}
+
+/** The decision before position `before` + 1 that set `condition` as it stands, if the log holds one. */
+async function olderEvidence(store: EventStore, stream: StreamId, condition: JobSetCondition, before: number): Promise<LoggedJobSetDecision | undefined> {
+  let without = 0; // a position where the condition does not hold yet (0: before the log)
+  let holds = before; // a position where it holds (the window starts after it)
+  while (holds - without > SCAN_WINDOW) {
+    const mid = Math.floor((without + holds) / 2);
+    let snapshot = await store.loadSnapshot(stream, { atOrBefore: mid });
+    if (snapshot === undefined || snapshot.seq <= without) {
+      snapshot = await store.loadSnapshot(stream, { atOrBefore: holds - 1 });
+      if (snapshot === undefined || snapshot.seq <= without) break;
+    }
+    if (holdsIn(snapshot.state as JobSetState, condition)) holds = snapshot.seq;
+    else without = snapshot.seq;
+  }
+  const entries: LogEntry[] = await readRange(store, stream, without, holds);
+  return conditionEvidence(condition, loggedJobSetDecisions(entries));
+}
+
+function holdsIn(state: JobSetState, condition: JobSetCondition): boolean {
+  return state.conditions.some((c) => c.type === condition.type && c.status === condition.status
+    && c.reason === condition.reason && c.message === condition.message && c.lastTransitionTime === condition.lastTransitionTime);
+}
