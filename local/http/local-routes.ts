@@ -52,12 +52,15 @@ export function localRoutes(view: LocalView): (segments: readonly string[]) => P
 
 /**
  * What the ingest path gave up on: events the inbound rule could not put into the stream (the
- * rule's DLQ in AWS), and records the writer failed after its retries (the mapping's on-failure
- * destination), each with its error.
+ * rule's DLQ in AWS, past the triage), records the writer failed after its retries (the mapping's
+ * on-failure destination), each with its error, what the triage made of them, and what it parked.
  */
 function ingestDeadLetters(runtime: LocalView['runtime']): unknown {
   return {
     undelivered: runtime.inbound.undelivered(),
+    // The triage's verdict on each failed batch, and what it parked, each with its error.
+    triaged: runtime.triage.triaged(),
+    parked: runtime.triage.parked().map(({ original, ...entry }) => ({ ...entry, original: parseMaybe(original) })),
     failedBatches: runtime.ingest.failures().map(({ records, ...batch }) => ({
       ...batch,
       records: records.map((r) => ({ partitionKey: r.partitionKey, sequenceNumber: r.sequenceNumber, data: parseMaybe(r.data.toString('utf8')) })),

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createWriterHandler } from '../../functions/handlers/writer-handler.ts';
+import { createRecordWriter, createWriterHandler } from '../../functions/handlers/writer-handler.ts';
 import { reconcileAndSchedule } from '../../functions/handlers/reconcile-handler.ts';
 import { timerPartitionKey, timerRecord } from '../../functions/handlers/timers-handler.ts';
 import { busRejectionSink } from '../../functions/aws/bus-rejection-sink.ts';
@@ -13,6 +13,7 @@ import type { LocalBus } from '../bus/local-bus.ts';
 import { LocalStream, type StreamTuning } from '../stream/local-stream.ts';
 import { StreamJournal } from '../stream/stream-journal.ts';
 import { StreamRuleTarget } from '../stream/stream-rule-target.ts';
+import { FailedBatchTriage, type TriageTuning } from '../stream/failed-batch-triage.ts';
 import { sleep } from './backoff.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { LocalTimers } from './local-timers.ts';
@@ -23,6 +24,7 @@ import { StreamTrigger, type TriggerTuning } from './stream-trigger.ts';
 // The functions of the service stack and what invokes them in AWS, in process — the AWS design,
 // not a shortcut:
 //   bus rule → ingest stream (LocalStream, keyed by Job uid) → writer handler → log + decisions + outbox
+//   what the writer fails after the stream's retries → FailedBatchTriage → written again, or parked with the error
 //   Scheduler (LocalTimers) → timer record into the ingest stream (keyed by Job uid) → writer (Tick)
 //   table stream (StreamedStore), JobSet logs only → StreamTrigger → reconcileAndSchedule (JobSet)
 //   table stream / sweep → PublishLoop → publishPending → PutEvents on the bus
@@ -36,6 +38,7 @@ export interface RuntimeTuning {
   readonly stream?: Partial<StreamTuning>;
   readonly reconcile?: Partial<TriggerTuning>;
   readonly publish?: Partial<PublishTuning>;
+  readonly triage?: Partial<TriageTuning>;
 }
 
 export interface RuntimeDeps {
@@ -55,6 +58,8 @@ export interface LocalRuntime {
   readonly ingest: LocalStream;
   /** The inbound rule's target: puts bus events into `ingest`, keeps what it could not. */
   readonly inbound: StreamRuleTarget;
+  /** The dead-letter triage of what the writer failed after the stream's retries. */
+  readonly triage: FailedBatchTriage;
   /** Reconciles JobSet logs on new entries (and any log on request, at resume). */
   readonly reconciler: StreamTrigger;
   readonly timers: LocalTimers;
@@ -91,8 +96,10 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
   });
   const rejections = busRejectionSink(client, BUS_NAME);
   const writer = createWriterHandler({ store, rejections, clock, config, timers });
+  const triage = new FailedBatchTriage(createRecordWriter({ store, rejections, clock, config, timers }), tuning.triage);
   const journal = deps.streamDir === undefined ? undefined : new StreamJournal(join(deps.streamDir, INGEST));
   ingest = new LocalStream(INGEST, (event) => writer(event, lambdaContext(WRITER)), tuning.stream, journal);
+  ingest.onFailure((failure) => triage.take(failure));
   const inbound = new StreamRuleTarget(ingest, rejections);
   reconciler = new StreamTrigger(async (stream) => {
     await reconcileAndSchedule({ store, clock, config, timers }, stream);
@@ -114,12 +121,13 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
     store,
     ingest: stream,
     inbound,
+    triage,
     reconciler,
     timers,
     publisher,
     isQuiet(horizonMs) {
       const next = timers.nextDueMs();
-      return stream.idle && inbound.idle && runtime.reconciler.idle && runtime.publisher.idle && !timers.firing
+      return stream.idle && inbound.idle && triage.idle && runtime.reconciler.idle && runtime.publisher.idle && !timers.firing
         && (next === undefined || next > Date.now() + horizonMs);
     },
     async whenQuiet(horizonMs) {

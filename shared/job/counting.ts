@@ -91,7 +91,9 @@ export function countPod(state: JobState, pod: PodRecord): void {
     countFailed(state, pod, true);
     return;
   }
-  // While the Job is failing, every other pod it still tracks is counted as failed.
+  // While the Job is failing, every other pod it still tracks is counted as failed, unless the
+  // pod failure policy ignores it: upstream matches the policy on these pods too, so a Running
+  // pod with DisruptionTarget under an Ignore rule is accounted for but not failed.
   if (failing) countFailed(state, pod, false);
 }
 
@@ -112,7 +114,9 @@ function countSucceeded(state: JobState, pod: PodRecord): void {
 
 /** `ownFailure`: the pod failed by itself (feeds the recreation backoff), not by the Job failing. */
 function countFailed(state: JobState, pod: PodRecord, ownFailure: boolean): void {
-  const ignored = ownFailure && pod.failureMatch?.countFailed === false;
+  const rules = state.settings?.podFailurePolicyRules;
+  const match = ownFailure ? pod.failureMatch : rules && matchPodFailurePolicy(rules, pod);
+  const ignored = match?.countFailed === false;
   pod.counted = ignored ? 'ignored' : 'failed';
   if (!ignored) state.status.failed += 1;
   const recorded = ownFailure && recordFailureTime(state, pod.finishedAt);

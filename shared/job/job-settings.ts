@@ -1,6 +1,7 @@
 import type { Job, JobSpec, PodFailurePolicyRule } from '../k8s/job.ts';
 import { IndexSet, parseIndexes } from '../indexes/index-set.ts';
 import { stableHash } from './stable-hash.ts';
+import { policyInterest, type PolicyInterest } from './pod-facts.ts';
 
 const MAX_INT32 = 2147483647;
 
@@ -27,6 +28,8 @@ export interface JobSettings {
   /** `podReplacementPolicy: Failed`, which a pod failure policy implies (`onlyReplaceFailedPods`). */
   readonly onlyReplaceFailedPods: boolean;
   readonly podFailurePolicyRules: readonly PodFailurePolicyRule[] | undefined;
+  /** What of a pod not failed the policy can match (pod-facts.ts); undefined without a policy. */
+  readonly policyInterest: PolicyInterest | undefined;
   readonly successPolicyRules: readonly SuccessPolicyRuleSettings[] | undefined;
   readonly restartPolicyOnFailure: boolean;
   readonly managedBy: string | undefined;
@@ -55,6 +58,7 @@ export function jobSettings(spec: JobSpec): JobSettings {
     onlyReplaceFailedPods:
       spec.podReplacementPolicy === 'Failed' || podFailurePolicyRules !== undefined,
     podFailurePolicyRules,
+    policyInterest: policyInterest(podFailurePolicyRules),
     successPolicyRules:
       indexed && spec.successPolicy
         ? spec.successPolicy.rules.map((rule) => ({

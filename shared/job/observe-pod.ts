@@ -16,7 +16,7 @@ import type { JobState } from './state.ts';
 export function observePod(state: JobState, event: PodObserved): void {
   const known = state.pods.get(event.pod.metadata.uid);
   if (known && isStaleObservation(known.order, event.sequence)) return;
-  const facts = podFacts(event.pod, state.settings?.sidecarNames ?? new Set());
+  const facts = podFacts(event.pod, state.settings?.sidecarNames ?? new Set(), state.settings?.policyInterest);
   if (known && event.sequence !== undefined) known.order = event.sequence;
   if (known) known.lastEventId = event.eventId;
   if (!known) {

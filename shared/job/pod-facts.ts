@@ -1,3 +1,4 @@
+import type { PodFailurePolicyRule } from '../k8s/job.ts';
 import type { ContainerStatus, Pod, PodPhase } from '../k8s/pod.ts';
 import { parseTime } from '../k8s/time.ts';
 import {
@@ -17,6 +18,18 @@ export interface TerminatedContainer {
 export interface PodConditionFact {
   readonly type: string;
   readonly status: string;
+}
+
+/**
+ * What the pod failure policy can match on a pod that has not failed: the condition types its
+ * `onPodConditions` rules name, and whether any rule looks at exit codes. Upstream matches the
+ * policy on every pod it counts as failed because the Job is failing, a Running one included
+ * (a Running pod with `DisruptionTarget` under an Ignore rule is not a failure). Only these
+ * facts are kept for pods that have not failed, so a Job without a policy keeps none.
+ */
+export interface PolicyInterest {
+  readonly conditionTypes: ReadonlySet<string>;
+  readonly exitCodes: boolean;
 }
 
 /** Year 1, which is what Go's zero `metav1.Time` compares as: "long ago". */
@@ -50,8 +63,12 @@ export interface PodFacts {
   readonly creationTimestamp: number | undefined;
   /** `getFinishedTime`, meaningful once the pod is terminal. */
   readonly finishedAt: number;
-  /** Terminated containers, regular ones first, then init containers (failure policy order). */
+  /**
+   * Terminated containers, regular ones first, then init containers (failure policy order): all
+   * of a Failed pod's; of a pod not terminal, only when the policy looks at exit codes.
+   */
   readonly terminated: readonly TerminatedContainer[];
+  /** A Failed pod's conditions; of a pod not terminal, those the policy names (PolicyInterest). */
   readonly conditions: readonly PodConditionFact[];
 }
 
@@ -71,7 +88,7 @@ function parseCountAnnotation(value: string | undefined): number {
   return Number(value);
 }
 
-export function podFacts(pod: Pod, sidecarNames: ReadonlySet<string>): PodFacts {
+export function podFacts(pod: Pod, sidecarNames: ReadonlySet<string>, interest?: PolicyInterest): PodFacts {
   const meta = pod.metadata;
   const status = pod.status;
   const annotations = meta.annotations ?? {};
@@ -110,11 +127,19 @@ export function podFacts(pod: Pod, sidecarNames: ReadonlySet<string>): PodFacts 
     finishedAt: terminal
       ? finishedTime(pod, containers, initContainers, sidecarNames, deletionTimestamp)
       : ZERO_TIME_MS,
-    terminated: phase === 'Failed' ? terminatedContainers(containers, initContainers) : [],
-    conditions:
-      phase === 'Failed'
-        ? (status?.conditions ?? []).map((c) => ({ type: c.type, status: c.status }))
-        : [],
+    terminated: phase === 'Failed' || (!terminal && interest?.exitCodes) ? terminatedContainers(containers, initContainers) : [],
+    conditions: (status?.conditions ?? [])
+      .filter((c) => phase === 'Failed' || (!terminal && interest?.conditionTypes.has(c.type)))
+      .map((c) => ({ type: c.type, status: c.status })),
+  };
+}
+
+/** The facts of pods not terminal that the policy's rules can match (none without a policy). */
+export function policyInterest(rules: readonly PodFailurePolicyRule[] | undefined): PolicyInterest | undefined {
+  if (rules === undefined || rules.length === 0) return undefined;
+  return {
+    conditionTypes: new Set(rules.flatMap((rule) => (rule.onPodConditions ?? []).flatMap((pattern) => pattern.type ?? []))),
+    exitCodes: rules.some((rule) => rule.onExitCodes !== undefined),
   };
 }
 

@@ -88,6 +88,8 @@ export function mergeFacts(known: PodFacts, seen: PodFacts): PodFacts | undefine
   const merged: PodFacts = {
     ...base,
     ...readiness,
+    // A condition the policy can match stays once seen, unless the pod reports it otherwise.
+    ...(base === seen && !isTerminalPhase(seen.phase) ? { conditions: keptConditions(known, seen) } : {}),
     deletionTimestamp: known.deletionTimestamp ?? seen.deletionTimestamp,
     hasFinalizer: known.hasFinalizer && seen.hasFinalizer,
     index: known.index >= 0 ? known.index : seen.index,
@@ -95,9 +97,19 @@ export function mergeFacts(known: PodFacts, seen: PodFacts): PodFacts | undefine
   return sameFacts(known, merged) ? undefined : merged;
 }
 
+function keptConditions(known: PodFacts, seen: PodFacts): PodFacts['conditions'] {
+  const kept = known.conditions.filter((c) => !seen.conditions.some((s) => s.type === c.type));
+  return kept.length === 0 ? seen.conditions : [...seen.conditions, ...kept];
+}
+
+const sameList = <T>(a: readonly T[], b: readonly T[]): boolean =>
+  a === b || (a.length === b.length && JSON.stringify(a) === JSON.stringify(b));
+
 function sameFacts(a: PodFacts, b: PodFacts): boolean {
   return (
     a.phase === b.phase &&
+    sameList(a.conditions, b.conditions) &&
+    sameList(a.terminated, b.terminated) &&
     a.deletionTimestamp === b.deletionTimestamp &&
     a.hasFinalizer === b.hasFinalizer &&
     a.ready === b.ready &&

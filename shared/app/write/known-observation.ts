@@ -34,7 +34,7 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       // syncs on it (a pod update with a new resourceVersion), at its time.
       if (observation.sequence !== undefined) return undefined;
       if (state.newestObservedAt === undefined || observation.observedAt > state.newestObservedAt) return undefined;
-      const facts = podFacts(observation.pod, state.settings?.sidecarNames ?? new Set());
+      const facts = podFacts(observation.pod, state.settings?.sidecarNames ?? new Set(), state.settings?.policyInterest);
       return mergeFacts(known, facts) === undefined ? 'unchanged' : undefined;
     }
     case 'PodDeleted':

@@ -54,7 +54,7 @@ describe('the range reader', () => {
 describe('the parked queue', () => {
   const entry = (original: string): ParkedEntry => ({
     code: 'WriteFailed', reason: 'the writer failed', error: { name: 'ServiceUnavailable', message: 'down\u0000\uD800' },
-    job: 'Job/c/ns/uid', shardId: 'shardId-0', sequenceNumber: '42', receiveCount: 5, original,
+    job: 'Job#c#ns#uid', shardId: 'shardId-0', sequenceNumber: '42', receiveCount: 5, original,
   });
   const sent = async (e: ParkedEntry) => {
     const commands: SendMessageCommand[] = [];
@@ -67,12 +67,12 @@ describe('the parked queue', () => {
     expect(input.MessageAttributes).toEqual({
       ERROR_CODE: { DataType: 'String', StringValue: 'WriteFailed' },
       ERROR_MESSAGE: { DataType: 'String', StringValue: 'ServiceUnavailable: down\uFFFD\uFFFD' },
-      JOB: { DataType: 'String', StringValue: 'Job/c/ns/uid' },
+      JOB: { DataType: 'String', StringValue: 'Job#c#ns#uid' },
       SHARD_ID: { DataType: 'String', StringValue: 'shardId-0' },
       SEQUENCE_NUMBER: { DataType: 'String', StringValue: '42' },
     });
     expect(JSON.parse(input.MessageBody!)).toMatchObject({
-      parked: 'WriteFailed', job: 'Job/c/ns/uid', shardId: 'shardId-0', sequenceNumber: '42', receiveCount: 5, truncated: false, original: '{"a":1}',
+      parked: 'WriteFailed', job: 'Job#c#ns#uid', shardId: 'shardId-0', sequenceNumber: '42', receiveCount: 5, truncated: false, original: '{"a":1}',
       reason: expect.stringMatching(/^the writer failed: ServiceUnavailable: down/),
     });
   });
