@@ -10,7 +10,8 @@ import { sequenceNumberOf, type StoredRecord } from './stream-record.ts';
 // by the same one (Lambda keeps per-key order at any factor). So the records of one Job (one
 // partition key) reach the handler in the order they were put, one batch at a time, and never
 // two batches of one Job at once. With a journal (`npm start -- --data DIR`), what was put but
-// not processed survives a process kill, as in Kinesis (stream-journal.ts).
+// not processed survives a process kill, as in Kinesis, and the journal is cut back as each
+// shard's checkpoint advances (stream-journal.ts).
 
 export interface StreamTuning extends ConsumerTuning {
   readonly shards: number;
@@ -68,7 +69,7 @@ export class LocalStream {
     this.#journal = journal;
     this.#lanes = Array.from({ length: shards * parallelizationFactor }, (_, lane) => {
       const shard = Math.floor(lane / parallelizationFactor);
-      return new ShardConsumer(shardIdOf(shard), name, handler, this.#tuning, onFailure, () => this.#drained(shard));
+      return new ShardConsumer(shardIdOf(shard), name, handler, this.#tuning, onFailure, () => this.#checkpointed(shard));
     });
     if (journal) this.#replay(journal);
   }
@@ -83,17 +84,16 @@ export class LocalStream {
     if (bytes.length + Buffer.byteLength(partitionKey, 'utf8') > MAX_RECORD_BYTES) {
       throw new StreamPutError(`a record (data and partition key) is at most ${MAX_RECORD_BYTES} bytes, got ${bytes.length}`);
     }
-    const shard = shardIndexOf(partitionKey, this.#tuning.shards);
-    // Journaled before it is acknowledged: a put that returned is never lost to a process kill.
-    this.#journal?.append(shardIdOf(shard), { partitionKey, data: bytes });
-    return this.#enqueue(shard, partitionKey, bytes);
+    return this.#enqueue(shardIndexOf(partitionKey, this.#tuning.shards), partitionKey, bytes);
   }
 
   #enqueue(shard: number, partitionKey: string, bytes: Buffer): PutRecordOutput {
     const { parallelizationFactor } = this.#tuning;
     const n = this.#counts[shard] as number;
     this.#counts[shard] = n + 1;
-    const record: StoredRecord = { partitionKey, sequenceNumber: sequenceNumberOf(shard, n), data: bytes, arrivedAtMs: Date.now() };
+    // Journaled before it is acknowledged: a put that returned is never lost to a process kill.
+    this.#journal?.append(shardIdOf(shard), n, { partitionKey, data: bytes });
+    const record: StoredRecord = { partitionKey, sequenceNumber: sequenceNumberOf(shard, n), position: n, data: bytes, arrivedAtMs: Date.now() };
     // The lane: another cut of the same hash, so one key always lands on one loop.
     const lane = Number(hashKeyOf(partitionKey) % BigInt(parallelizationFactor));
     (this.#lanes[shard * parallelizationFactor + lane] as ShardConsumer).add(record);
@@ -101,28 +101,28 @@ export class LocalStream {
   }
 
   /**
-   * At start: puts every journaled record again (the writer drops what it already folded). A
-   * record journaled under another shard (the shard count changed) is journaled under its own.
+   * At start: puts every record an earlier run journaled again, on the shard its key hashes to
+   * now (the shard count may have changed), journaled anew; then drops the old files. The writer
+   * drops what it already folded.
    */
   #replay(journal: StreamJournal): void {
-    const { shards } = this.#tuning;
-    const own = new Set(Array.from({ length: shards }, (_, shard) => shardIdOf(shard)));
-    for (const [shardId, records] of journal.read()) {
-      for (const { partitionKey, data } of records) {
-        const shard = shardIndexOf(partitionKey, shards);
-        if (shardIdOf(shard) !== shardId) journal.append(shardIdOf(shard), { partitionKey, data });
-        this.#enqueue(shard, partitionKey, data);
-      }
-      if (!own.has(shardId)) journal.remove(shardId);
+    const earlier = journal.takeOver();
+    for (const records of earlier.shards.values()) {
+      for (const { partitionKey, data } of records) this.#enqueue(shardIndexOf(partitionKey, this.#tuning.shards), partitionKey, data);
     }
+    earlier.discard();
   }
 
-  /** A lane of `shard` has nothing left: once all its lanes are idle, every record put on it was processed. */
-  #drained(shard: number): void {
+  /**
+   * A batch of `shard` settled: its checkpoint is the oldest record any of its lanes still holds
+   * (or the next position, when none does); the journal drops what lies wholly before it.
+   */
+  #checkpointed(shard: number): void {
     if (!this.#journal) return;
     const { parallelizationFactor } = this.#tuning;
     const lanes = this.#lanes.slice(shard * parallelizationFactor, (shard + 1) * parallelizationFactor);
-    if (lanes.every((lane) => lane.idle)) this.#journal.truncate(shardIdOf(shard));
+    const checkpoint = Math.min(this.#counts[shard] as number, ...lanes.map((lane) => lane.checkpoint ?? Number.POSITIVE_INFINITY));
+    this.#journal.release(shardIdOf(shard), checkpoint);
   }
 
   /** No record waiting, being processed or waiting for a retry. */

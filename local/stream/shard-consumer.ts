@@ -43,7 +43,7 @@ export class ShardConsumer {
   readonly #handler: StreamHandler;
   readonly #tuning: ConsumerTuning;
   readonly #onFailure: (failure: StreamFailure) => void;
-  readonly #onDrained: () => void;
+  readonly #onSettled: () => void;
   /** Records from the checkpoint on, oldest first. */
   readonly #records: StoredRecord[] = [];
   /** Set after a failure: the retry's batch size and when it may start. */
@@ -54,13 +54,13 @@ export class ShardConsumer {
   #stopped = false;
 
   constructor(shardId: string, streamName: string, handler: StreamHandler, tuning: ConsumerTuning, onFailure: (failure: StreamFailure) => void,
-    onDrained: () => void = () => {}) {
+    onSettled: () => void = () => {}) {
     this.shardId = shardId;
     this.#streamName = streamName;
     this.#handler = handler;
     this.#tuning = tuning;
     this.#onFailure = onFailure;
-    this.#onDrained = onDrained;
+    this.#onSettled = onSettled;
   }
 
   add(record: StoredRecord): void {
@@ -79,6 +79,11 @@ export class ShardConsumer {
 
   get depth(): number {
     return this.#records.length;
+  }
+
+  /** The position of the oldest record not yet processed (the checkpoint), or undefined when none is left. */
+  get checkpoint(): number | undefined {
+    return this.#records[0]?.position;
   }
 
   /** Hands out no more batches; the one in flight finishes. */
@@ -109,7 +114,7 @@ export class ShardConsumer {
       this.#settle(batch, await this.#call(batch));
     } finally {
       this.#running = false;
-      if (this.#records.length === 0) this.#onDrained();
+      this.#onSettled();
       this.#schedule();
     }
   }

@@ -5,6 +5,8 @@ export interface StoredRecord {
   readonly partitionKey: string;
   /** Decimal, increasing within a shard; compare as BigInt (Kinesis's are up to 56 digits). */
   readonly sequenceNumber: string;
+  /** Its place among the records put on its shard (0, 1, …): what the journal and checkpoints count. */
+  readonly position: number;
   readonly data: Buffer;
   readonly arrivedAtMs: number;
 }
