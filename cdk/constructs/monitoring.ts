@@ -90,6 +90,7 @@ export class Monitoring extends Construct {
     this.dashboard.addWidgets(new TextWidget({ markdown: '# jobfold\nEvents in → log → decisions → commands out; the query API.', width: 24, height: 2 }));
     this.dashboard.addWidgets(
       graph('Events in', [jobfoldMetric('events_ingested_total'), jobfoldMetric('events_rejected_total'),
+        jobfoldMetric('events_redriven_total'), jobfoldMetric('events_parked_total'),
         props.ingestStream.metricIncomingRecords({ period: PERIOD, statistic: 'Sum', label: 'ingest stream records in' })]),
       graph('Decisions', [new MathExpression({
         expression: `SEARCH('{${POWERTOOLS_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE},reason,service} MetricName="jobs_finished_total"', 'Sum', 300)`,

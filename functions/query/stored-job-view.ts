@@ -1,6 +1,7 @@
 import type { JobSummary, StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
 import type { DecisionOf } from '../../shared/job/decisions.ts';
+import type { JobEvent } from '../../shared/job/evolve.ts';
 import { explainJob } from '../../shared/job/explain.ts';
 import type { QueryDeps } from './http.ts';
 import { issuedCommands } from './issued-commands.ts';
@@ -13,22 +14,28 @@ import { logHead, readRange } from './log-reads.ts';
 // (job-state-at.ts), the explanation from the entries it cites (job-explanation.ts), and the
 // commands of the last COMMANDS_WINDOW entries — every command when the log is no longer, as
 // for nearly every Job; on a longer log `commandsFrom` says where the list starts and /history
-// holds the rest. So a 100,000-index Job costs one snapshot, its tail and a bounded window.
+// holds the rest. The window also ends where its commands would name more than COMMANDS_PODS
+// pods (whole decisions only): terminating 100,000 pods is a few dozen decision entries whose
+// pods alone would pass a response's 6 MB. So a 100,000-index Job costs one snapshot, its tail
+// and a bounded window, and answers a bounded body.
 
 /** Entries whose commands the view lists at most. */
 export const COMMANDS_WINDOW = 5000;
+/** Pods the listed commands name at most, unless the last command alone names more. */
+export const COMMANDS_PODS = 5000;
 
 export async function storedJobView(
   deps: QueryDeps,
   summary: JobSummary,
   stream: StreamId,
   commandsWindow = COMMANDS_WINDOW,
+  commandsPods = COMMANDS_PODS,
 ): Promise<JobView> {
   const head = await logHead(deps.store, stream);
   const { state } = await foldTo(deps, stream, head);
-  const after = Math.max(0, head - commandsWindow);
-  const entries = await readRange(deps.store, stream, after, head);
-  const window = entries.map(entryEvent);
+  const entries = await readRange(deps.store, stream, Math.max(0, head - commandsWindow), head);
+  const window = withinPods(entries.map(entryEvent), commandsPods);
+  const after = (window[0]?.seq ?? head + 1) - 1;
   // The creations requested before the window: those at the head minus those within it.
   const creationsWithin = window
     .filter((event): event is DecisionOf<'PodCreationsRequested'> => event.type === 'PodCreationsRequested')
@@ -37,4 +44,16 @@ export async function storedJobView(
   const explanation = explainJob(state, await citedDecisions(deps, stream, state, head));
   const lastRecordedAt = entries.at(-1)?.recordedAt;
   return jobView(summary, state, { explanation, commands, commandsFrom: after + 1, head, lastRecordedAt });
+}
+
+/** The longest suffix of `events` whose commands name at most `pods` pods (at least the last command's). */
+function withinPods(events: readonly JobEvent[], pods: number): JobEvent[] {
+  let named = 0;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    const count = event.type === 'PodsTerminationRequested' || event.type === 'PodFinalizersRemovalRequested' ? event.pods.length : 0;
+    if (named > 0 && named + count > pods) return events.slice(i + 1);
+    named += count;
+  }
+  return [...events];
 }

@@ -143,8 +143,10 @@ export const JobViewSchema = z
     }),
     commandsFrom: z.number().int().min(1).meta({
       description:
-        'The first log position `commands` covers: 1 (every command) unless the log is longer than 5,000 entries; '
-        + 'then the last 5,000 entries, and the earlier commands are in `…/history` (category `command`).',
+        'The first log position `commands` covers: 1 (every command) unless the log is longer than 5,000 entries '
+        + 'or its commands name more than 5,000 pods; then the last 5,000 entries, ending (at a whole decision) '
+        + 'where the commands would name more than 5,000 pods, and the earlier commands are in `…/history` '
+        + '(category `command`) and the terminated pods in `…/explain` (paged).',
     }),
     explanation: z.strictObject({
       outcome: JobOutcomeSchema,

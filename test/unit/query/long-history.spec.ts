@@ -186,6 +186,26 @@ describe('the Job view and the timeline of a long history', () => {
     expect(view.status).toEqual(jobStatus(state));
   });
 
+  it('ends the commands where they would name more pods than the view lists, and says where they start', async () => {
+    const summary = (await store.findJob({ kind: 'Job', clusterId: 'c1', namespace: 'ml', name: 'train' }))!;
+    const { state, events } = await replayTo(head);
+    const all = JSON.parse(JSON.stringify(issuedCommands(events, state.settings?.managedBy, stream.uid)));
+    const podsOf = (commands: { pods?: unknown[] }[]) => commands.reduce((n, c) => n + (c.pods?.length ?? 0), 0);
+    const withPods = all.filter((c: { pods?: unknown[] }) => (c.pods?.length ?? 0) > 0);
+    expect(podsOf(withPods.slice(-1))).toBeGreaterThan(1);
+    // A cap below the last pod command's pods: that command is listed whole, nothing before it.
+    const view = await storedJobView({ store, config: DEFAULT_FOLD_CONFIG, cursorKey: Buffer.alloc(32) }, summary, stream, head, 1);
+    const listed = JSON.parse(JSON.stringify(view.commands));
+    expect(view.commandsFrom).toBe(withPods.at(-1).seq);
+    expect(view.commandsFrom).toBeGreaterThan(1);
+    expect(listed).toEqual(all.filter((c: { seq: number }) => c.seq >= view.commandsFrom));
+    expect(podsOf(listed)).toBe(podsOf(withPods.slice(-1)));
+    // A cap that holds every pod lists every command.
+    const roomy = await storedJobView({ store, config: DEFAULT_FOLD_CONFIG, cursorKey: Buffer.alloc(32) }, summary, stream, head, podsOf(all));
+    expect(roomy.commandsFrom).toBe(1);
+    expect(view.status).toEqual(jobStatus(state));
+  });
+
   it('lists every condition change as a replay of the whole log does, reading a part of the log', async () => {
     const before = store.entriesRead;
     const { status, body } = await get(path('/timeline'));

@@ -68,6 +68,18 @@ describe('the snapshot cadence', () => {
     expect(snapshotDue(big, 5_000, 0)).toBe(true);
     expect(snapshotDue(big, 9_999, 5_000)).toBe(false);
   });
+
+  it('waits at most 5,000 entries once most pod records are settled, unless the live pods need longer', () => {
+    // 100,000 pod records in memory (a warm writer keeps settled pods), 1,000 of them running.
+    const settled = cached(100_000).state;
+    settled.counts.active = 1000;
+    expect(snapshotDue(settled, 4_999, 0)).toBe(false);
+    expect(snapshotDue(settled, 5_000, 0)).toBe(true);
+    // 30,000 running: a snapshot holds them all, so it waits for half the live pods.
+    settled.counts.active = 30_000;
+    expect(snapshotDue(settled, 14_999, 0)).toBe(false);
+    expect(snapshotDue(settled, 15_000, 0)).toBe(true);
+  });
 });
 
 describe('the fleet summary', () => {
