@@ -80,7 +80,11 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
     checkCommit(input);
     if (input.snapshot) checkSnapshotSeq(input.snapshot, input.expectedHead + input.entries.length);
     const pk = keys.stream(stream);
-    const tip = await readTip(this.#table, pk);
+    // A paged commit that names the head's hash skips reading the head: its first page is put at
+    // expectedHead + 1 only if nothing is there, so a moved head still fails the commit.
+    const tip = input.pageEntries === true && input.expectedHeadHash !== undefined
+      ? { head: input.expectedHead, hash: input.expectedHeadHash }
+      : await readTip(this.#table, pk);
     if (tip.head !== input.expectedHead) throw new VersionConflictError(stream, input.expectedHead, tip.head);
     const result = await commitTransaction(this.#table, stream, input, tip);
     const order = new Map(input.entries.map((e, i) => [e.eventId, i]));

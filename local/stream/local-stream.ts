@@ -1,4 +1,4 @@
-import { hashKeyOf, shardIdOf, shardIndexOf } from './shard-hash.ts';
+import { hashKeyOf, shardIdOf, shardOfHashKey } from './shard-hash.ts';
 import { ShardConsumer, type ConsumerTuning, type StreamFailure, type StreamHandler } from './shard-consumer.ts';
 import type { StreamJournal } from './stream-journal.ts';
 import { sequenceNumberOf, type StoredRecord } from './stream-record.ts';
@@ -33,6 +33,9 @@ export const DEFAULT_STREAM_TUNING: StreamTuning = {
 export const MAX_PARTITION_KEY_LENGTH = 256;
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
+/** Partition keys whose shard and lane are remembered (MD5 once per key, not per record); then it starts over. */
+const PLACEMENTS_KEPT = 10_000;
+
 /** PutRecord refused the record (Kinesis's ValidationException). */
 export class StreamPutError extends Error {
   override readonly name = 'StreamPutError';
@@ -51,6 +54,8 @@ export class LocalStream {
   readonly #failures: StreamFailure[] = [];
   readonly #failureListeners: ((failure: StreamFailure) => void)[] = [];
   readonly #journal: StreamJournal | undefined;
+  /** Partition key → [shard, lane within the shard]. */
+  readonly #placements = new Map<string, readonly [number, number]>();
 
   constructor(name: string, handler: StreamHandler, tuning: Partial<StreamTuning> = {}, journal?: StreamJournal) {
     this.name = name;
@@ -84,18 +89,29 @@ export class LocalStream {
     if (bytes.length + Buffer.byteLength(partitionKey, 'utf8') > MAX_RECORD_BYTES) {
       throw new StreamPutError(`a record (data and partition key) is at most ${MAX_RECORD_BYTES} bytes, got ${bytes.length}`);
     }
-    return this.#enqueue(shardIndexOf(partitionKey, this.#tuning.shards), partitionKey, bytes);
+    return this.#enqueue(partitionKey, bytes);
   }
 
-  #enqueue(shard: number, partitionKey: string, bytes: Buffer): PutRecordOutput {
+  /** The key's shard, and its lane there: another cut of the same hash, so one key always lands on one loop. */
+  #placement(partitionKey: string): readonly [number, number] {
+    let placement = this.#placements.get(partitionKey);
+    if (placement === undefined) {
+      const hashKey = hashKeyOf(partitionKey);
+      placement = [shardOfHashKey(hashKey, this.#tuning.shards), Number(hashKey % BigInt(this.#tuning.parallelizationFactor))];
+      if (this.#placements.size >= PLACEMENTS_KEPT) this.#placements.clear();
+      this.#placements.set(partitionKey, placement);
+    }
+    return placement;
+  }
+
+  #enqueue(partitionKey: string, bytes: Buffer): PutRecordOutput {
     const { parallelizationFactor } = this.#tuning;
+    const [shard, lane] = this.#placement(partitionKey);
     const n = this.#counts[shard] as number;
     this.#counts[shard] = n + 1;
     // Journaled before it is acknowledged: a put that returned is never lost to a process kill.
     this.#journal?.append(shardIdOf(shard), n, { partitionKey, data: bytes });
     const record: StoredRecord = { partitionKey, sequenceNumber: sequenceNumberOf(shard, n), position: n, data: bytes, arrivedAtMs: Date.now() };
-    // The lane: another cut of the same hash, so one key always lands on one loop.
-    const lane = Number(hashKeyOf(partitionKey) % BigInt(parallelizationFactor));
     (this.#lanes[shard * parallelizationFactor + lane] as ShardConsumer).add(record);
     return { shardId: shardIdOf(shard), sequenceNumber: record.sequenceNumber };
   }
@@ -108,7 +124,7 @@ export class LocalStream {
   #replay(journal: StreamJournal): void {
     const earlier = journal.takeOver();
     for (const records of earlier.shards.values()) {
-      for (const { partitionKey, data } of records) this.#enqueue(shardIndexOf(partitionKey, this.#tuning.shards), partitionKey, data);
+      for (const { partitionKey, data } of records) this.#enqueue(partitionKey, data);
     }
     earlier.discard();
   }

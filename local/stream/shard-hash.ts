@@ -13,8 +13,13 @@ export function hashKeyOf(partitionKey: string): bigint {
 
 /** The shard (0 … shardCount - 1) whose hash key range holds the partition key's hash key. */
 export function shardIndexOf(partitionKey: string, shardCount: number): number {
+  return shardOfHashKey(hashKeyOf(partitionKey), shardCount);
+}
+
+/** The shard (0 … shardCount - 1) whose hash key range holds `hashKey`. */
+export function shardOfHashKey(hashKey: bigint, shardCount: number): number {
   if (!Number.isInteger(shardCount) || shardCount < 1) throw new Error(`shardCount must be a positive integer, got ${shardCount}`);
-  return Number((hashKeyOf(partitionKey) * BigInt(shardCount)) / HASH_SPACE);
+  return Number((hashKey * BigInt(shardCount)) / HASH_SPACE);
 }
 
 /** Kinesis's shard ids: `shardId-000000000000`, `shardId-000000000001`, … */

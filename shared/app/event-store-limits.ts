@@ -52,13 +52,19 @@ export function jsonCopy<T>(value: T): T {
 
 /** Throws StoreLimitError when an entry is too large to store, RangeError for an empty id. */
 export function checkEntries(entries: NewEntry[]): void {
-  for (const entry of entries) {
+  checkedBodyBytes(entries);
+}
+
+/** checkEntries, returning each body's size (so a commit check measures every body once). */
+function checkedBodyBytes(entries: readonly NewEntry[]): number[] {
+  return entries.map((entry) => {
     checkId('eventId', entry.eventId);
     const size = jsonBytes(entry.body);
     if (size > MAX_ENTRY_BODY_BYTES) {
       throw new StoreLimitError(`body of event ${entry.eventId} (bytes)`, MAX_ENTRY_BODY_BYTES, size);
     }
-  }
+    return size;
+  });
 }
 
 /**
@@ -71,12 +77,23 @@ export function pagedEntryBytes(entry: NewEntry, recordedAt: string): number {
   return jsonBytes({ eventId, type, observedAt, body, seq: MAX_SEQ, recordedAt, hash: HASH_PLACEHOLDER });
 }
 
+/**
+ * pagedEntryBytes for a caller that measured the body (jsonBytes) already: the same JSON text is
+ * the entry without its body plus `"body":<body>,`. A body JSON.stringify leaves out (undefined,
+ * a function) is measured whole.
+ */
+export function pagedEntryBytesWith(entry: NewEntry, recordedAt: string, bodyBytes: number): number {
+  const { eventId, type, observedAt, body } = entry;
+  if (body === undefined || typeof body === 'function' || typeof body === 'symbol') return pagedEntryBytes(entry, recordedAt);
+  return jsonBytes({ eventId, type, observedAt, seq: MAX_SEQ, recordedAt, hash: HASH_PLACEHOLDER }) + '"body":,'.length + bodyBytes;
+}
+
 /** Throws StoreLimitError when a commit is too large, RangeError when its input is invalid. */
 export function checkCommit(input: CommitInput): void {
   if (!Number.isSafeInteger(input.expectedHead) || input.expectedHead < 0) {
     throw new RangeError(`expectedHead must be a non-negative integer, got ${input.expectedHead}`);
   }
-  checkEntries(input.entries);
+  const bodyBytes = checkedBodyBytes(input.entries);
   if (input.pageEntries !== true && input.entries.length > MAX_COMMIT_ENTRIES) {
     throw new StoreLimitError('entries per commit', MAX_COMMIT_ENTRIES, input.entries.length);
   }
@@ -84,9 +101,10 @@ export function checkCommit(input: CommitInput): void {
     throw new StoreLimitError('commands per commit', MAX_COMMIT_COMMANDS, input.outbox.length);
   }
   let total = 0;
-  for (const entry of input.entries) {
-    total += input.pageEntries === true ? pagedEntryBytes(entry, input.recordedAt) : jsonBytes(entry.body);
-  }
+  input.entries.forEach((entry, i) => {
+    const size = bodyBytes[i] as number;
+    total += input.pageEntries === true ? pagedEntryBytesWith(entry, input.recordedAt, size) : size;
+  });
   for (const command of input.outbox) {
     checkId('commandId', command.commandId);
     const size = jsonBytes(command.detail);

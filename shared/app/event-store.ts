@@ -103,6 +103,14 @@ export type CommitInput = {
    * transaction. Default false.
    */
   pageEntries?: boolean;
+  /**
+   * With `pageEntries`: the chain hash at `expectedHead` as the caller knows it (GENESIS_HASH at
+   * 0), so the store need not read the head before it writes: the commit's first item is
+   * conditioned on the position after `expectedHead` (every item starts right after some head),
+   * so the commit still fails with VersionConflictError when the head moved. A hash that is not
+   * the one stored at `expectedHead` would break the chain: the in-memory store refuses it.
+   */
+  expectedHeadHash?: string;
 };
 /** `snapshotSaved` is false when no snapshot was given or one at its seq was already stored. */
 export type CommitResult = { head: number; appended: LogEntry[]; duplicates: string[]; snapshotSaved: boolean };

@@ -46,6 +46,10 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     if (record.entries.length !== input.expectedHead) {
       throw new VersionConflictError(stream, input.expectedHead, record.entries.length);
     }
+    const storedHash = record.entries.at(-1)?.hash ?? GENESIS_HASH;
+    if (input.expectedHeadHash !== undefined && input.expectedHeadHash !== storedHash) {
+      throw new Error(`expectedHeadHash ${input.expectedHeadHash} is not the chain hash at ${input.expectedHead} (${storedHash})`);
+    }
     const result = input.pageEntries === true
       ? this.#appendPaged(record, input.entries, input.recordedAt)
       : this.#appendNew(record, input.entries, input.recordedAt);

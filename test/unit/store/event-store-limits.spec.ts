@@ -1,0 +1,39 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkCommit, jsonBytes, MAX_COMMIT_BYTES, pagedEntryBytes, pagedEntryBytesWith } from '../../../shared/app/event-store-limits.ts';
+import { StoreLimitError, type NewEntry } from '../../../shared/app/event-store.ts';
+
+// A paged commit measures each body once: given any entry, the size derived from its body's
+// size is the size of the whole entry as its page stores it, so the commit limit falls exactly
+// where it did when every entry was measured whole.
+
+const entry = fc.record({
+  eventId: fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme' }),
+  type: fc.string({ maxLength: 20 }),
+  observedAt: fc.string({ maxLength: 30 }),
+  body: fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.constant(null)),
+}) as fc.Arbitrary<NewEntry>;
+
+describe('the size a paged commit counts for an entry', () => {
+  it('is the same whether the body was measured first or the entry is measured whole', () => {
+    fc.assert(fc.property(entry, fc.string({ maxLength: 30 }), (e, recordedAt) =>
+      pagedEntryBytesWith(e, recordedAt, jsonBytes(e.body)) === pagedEntryBytes(e, recordedAt)), { numRuns: 1000 });
+  });
+
+  it('puts the commit limit exactly at MAX_COMMIT_BYTES, with multi-byte characters in the bodies', () => {
+    const recordedAt = '2026-01-01T00:00:00.000Z';
+    const at = (i: number, bytes: number): NewEntry => ({
+      eventId: `e-${i}`, type: 'PodObserved', observedAt: '2026-01-01T00:00:00Z',
+      body: { text: 'é'.repeat(Math.floor(bytes / 2)) + 'x'.repeat(bytes % 2) },
+    });
+    const overhead = pagedEntryBytes(at(0, 0), recordedAt);
+    const share = Math.floor((MAX_COMMIT_BYTES - 9 * overhead) / 9);
+    const entries = (extra: number) => Array.from({ length: 9 }, (_, i) =>
+      at(i, i < 8 ? share : MAX_COMMIT_BYTES - 9 * overhead - 8 * share + extra));
+    const commit = (extra: number) => ({ expectedHead: 0, entries: entries(extra), outbox: [], recordedAt, pageEntries: true });
+
+    expect(entries(0).reduce((sum, e) => sum + pagedEntryBytes(e, recordedAt), 0)).toBe(MAX_COMMIT_BYTES);
+    expect(() => checkCommit(commit(0))).not.toThrow();
+    expect(() => checkCommit(commit(1))).toThrow(StoreLimitError);
+  });
+});
