@@ -10,7 +10,8 @@ import { writeBatch, type WriteDeps } from '../../shared/app/write/write-batch.t
 import { logger, METRIC, metrics } from '../commons/powertools.ts';
 import type { TimerScheduler } from '../ports/index.ts';
 import { recordDecisionMetrics } from './decision-metrics.ts';
-import { entryObservation, groupRecords, type StreamGroup } from './writer/stream-records.ts';
+import { decodedSlices, entryObservation, type StreamGroup } from './writer/stream-records.ts';
+import { streamKey } from '../../shared/app/stream-key.ts';
 import { forEachBounded } from './writer/bounded.ts';
 
 export interface WriterHandlerDeps extends Omit<WriteDeps, 'cache'> {
@@ -20,6 +21,8 @@ export interface WriterHandlerDeps extends Omit<WriteDeps, 'cache'> {
   readonly cache?: StateCache;
   /** Logs written at once (default 8); one log's records are always written in order, at once. */
   readonly concurrency?: number;
+  /** What is decoded and written at once (default SLICE_LIMITS; tests make it small). */
+  readonly slice?: { readonly observations: number; readonly decodedBytes: number };
 }
 
 /**
@@ -63,13 +66,26 @@ export function createRecordWriter(deps: WriterHandlerDeps): (records: readonly 
   const cache = deps.cache ?? new StateCache();
   const writeDeps: WriteDeps = { ...deps, cache };
   return async (records) => {
-    const { groups, refused } = groupRecords(records);
-    for (const { text, errors } of refused) {
-      logger.warn('stream record rejected', { errors });
-      metrics.addMetric(METRIC.eventsRejected, MetricUnit.Count, 1);
-      await deps.rejections.reject(text, errors);
+    // A slice at a time (decodedSlices): a log that failed in one slice writes nothing of its
+    // records in the later ones (they wait behind the failed one) and its failure names them too.
+    const failures = new Map<string, LogWriteFailure>();
+    for (const { groups, refused } of decodedSlices(records, deps.slice)) {
+      for (const { text, errors } of refused) {
+        logger.warn('stream record rejected', { errors });
+        metrics.addMetric(METRIC.eventsRejected, MetricUnit.Count, 1);
+        await deps.rejections.reject(text, errors);
+      }
+      const todo = groups.filter((group) => {
+        const failed = failures.get(streamKey(group.stream));
+        if (failed) failures.set(streamKey(group.stream), withRecords(failed, group.sequenceNumbers));
+        return !failed;
+      });
+      await writeGroups(todo, failures, shardOf(records));
     }
-    const failures: LogWriteFailure[] = [];
+    return [...failures.values()];
+  };
+
+  async function writeGroups(groups: readonly StreamGroup[], failures: Map<string, LogWriteFailure>, shardId: string | undefined): Promise<void> {
     await forEachBounded(groups, deps.concurrency ?? 8, async (group) => {
       try {
         await writeGroup(writeDeps, deps, group);
@@ -82,15 +98,20 @@ export function createRecordWriter(deps: WriterHandlerDeps): (records: readonly 
           sequenceNumbers: group.sequenceNumbers, error,
         };
         logger.error('log write failed; the batch is retried from its first record', {
-          stream: failure.stream, shardId: shardOf(records), startSequenceNumber: failure.startSequenceNumber,
+          stream: failure.stream, shardId, startSequenceNumber: failure.startSequenceNumber,
           endSequenceNumber: failure.endSequenceNumber, records: failure.records, error: error as Error,
         });
         metrics.addMetric(METRIC.writeFailures, MetricUnit.Count, 1);
-        failures.push(failure);
+        failures.set(streamKey(group.stream), failure);
       }
     });
-    return failures;
-  };
+  }
+}
+
+/** A failure that also names `more` of its log's records (not attempted: they wait behind it). */
+function withRecords(failure: LogWriteFailure, more: readonly string[]): LogWriteFailure {
+  const sequenceNumbers = [...failure.sequenceNumbers, ...more];
+  return { ...failure, sequenceNumbers, records: sequenceNumbers.length, endSequenceNumber: highest(sequenceNumbers) };
 }
 
 async function writeGroup(writeDeps: WriteDeps, deps: WriterHandlerDeps, group: StreamGroup): Promise<void> {

@@ -68,7 +68,7 @@ export interface PackError {
 }
 
 export type DecodedPack =
-  | { readonly ok: true; readonly partitionKey: string; readonly items: readonly unknown[] }
+  | { readonly ok: true; readonly partitionKey: string; readonly items: readonly unknown[]; readonly decodedBytes: number }
   | { readonly ok: false; readonly errors: readonly PackError[] };
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -99,5 +99,5 @@ export function decodePack(detail: unknown): DecodedPack {
   }
   if (!Array.isArray(items)) return fail('observations', 'must decompress to a JSON array of { "detail-type", "detail" }');
   if (items.length !== count) return fail('count', `is ${count}, but the pack holds ${items.length} observations`);
-  return { ok: true, partitionKey, items };
+  return { ok: true, partitionKey, items, decodedBytes: inflated.length };
 }

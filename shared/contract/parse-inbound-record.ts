@@ -15,7 +15,14 @@ export interface RefusedObservation {
  * (a child Job's deletion for its JobSet), and `refused`, a pack's observations refused alone.
  */
 export type InboundRecordResult =
-  | { readonly ok: true; readonly primary: readonly InboundTarget[]; readonly related: readonly InboundTarget[]; readonly refused: readonly RefusedObservation[] }
+  | {
+    readonly ok: true;
+    readonly primary: readonly InboundTarget[];
+    readonly related: readonly InboundTarget[];
+    readonly refused: readonly RefusedObservation[];
+    /** A pack's JSON once decompressed (bytes): what it makes the writer hold. */
+    readonly decodedBytes?: number;
+  }
   | { readonly ok: false; readonly errors: readonly InboundError[] };
 
 /**
@@ -69,7 +76,7 @@ export function parseInboundRecord(event: unknown): InboundRecordResult {
     }
     primary.push(target);
   }
-  return { ok: true, primary, related: [], refused };
+  return { ok: true, primary, related: [], refused, decodedBytes: pack.decodedBytes };
 }
 
 const refuseAll = (path: string, message: string): InboundRecordResult => ({ ok: false, errors: [{ path, message }] });

@@ -5,11 +5,11 @@ import type { InboundTarget } from '../../../shared/contract/parse-any-inbound.t
 import { parseInboundRecord, type InboundRecordResult } from '../../../shared/contract/parse-inbound-record.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import type { Observation, Tick } from '../../../shared/job/events.ts';
-import { TIMER_SOURCE, TimerRecordSchema, type TimerInput } from '../timers-handler.ts';
+import { TIMER_SOURCE, TimerRecordSchema, type TimerInput } from './timer-record.ts';
 
 // The writer's input, per Kinesis record: base64 of JSON that is either a cluster event exactly
 // as EventBridge delivers it to a target (a single event, or a `Pod Observations` pack, which is
-// unpacked here into its observations, in order), or a timer record (timers-handler.ts). Records
+// unpacked here into its observations, in order), or a timer record (timer-record.ts). Records
 // are grouped by the log they go to, in arrival order; one log's records are written together.
 
 /**
@@ -42,17 +42,39 @@ export interface DecodedBatch {
   readonly refused: RefusedRecord[];
 }
 
+/**
+ * What the writer holds decoded at once. A batch of packs can hold far more observations than
+ * records (Lambda hands up to 6 MB of records; packs compress pod JSON ~15-60:1), so it is
+ * decoded and written a slice at a time, in record order, each slice within both bounds (plus
+ * at most one record: a pack is at most 1,000 observations, 2 MiB).
+ */
+export const SLICE_LIMITS = { observations: 20_000, decodedBytes: 64 * 1024 * 1024 } as const;
+
 /** Decodes and groups a batch; a record that does not parse is refused, never thrown. */
 export function groupRecords(records: readonly KinesisStreamRecord[]): DecodedBatch {
-  const groups = new Map<string, StreamGroup>();
-  const refused: RefusedRecord[] = [];
+  const [all] = [...decodedSlices(records, { observations: Infinity, decodedBytes: Infinity })];
+  return all ?? { groups: [], refused: [] };
+}
+
+/** The batch decoded and grouped a slice at a time, in record order (see SLICE_LIMITS). */
+export function* decodedSlices(records: readonly KinesisStreamRecord[], limits: { readonly observations: number; readonly decodedBytes: number } = SLICE_LIMITS): Generator<DecodedBatch> {
+  let groups = new Map<string, StreamGroup>();
+  let refused: RefusedRecord[] = [];
+  let observations = 0;
+  let decodedBytes = 0;
   for (const record of records) {
+    if (observations >= limits.observations || decodedBytes >= limits.decodedBytes) {
+      yield { groups: [...groups.values()], refused };
+      [groups, refused, observations, decodedBytes] = [new Map(), [], 0, 0];
+    }
     const text = Buffer.from(record.kinesis.data, 'base64').toString('utf8');
     const parsed = parseRecord(text);
+    decodedBytes += parsed.ok && parsed.decodedBytes !== undefined ? parsed.decodedBytes : text.length;
     if (!parsed.ok) {
       refused.push({ text, errors: parsed.errors });
       continue;
     }
+    observations += parsed.primary.length;
     for (const { event, errors } of parsed.refused) refused.push({ text: JSON.stringify(event), errors });
     const { primary, related } = parsed;
     const first = primary[0];
@@ -68,7 +90,7 @@ export function groupRecords(records: readonly KinesisStreamRecord[]): DecodedBa
     group.entries.push(...primary.map((target) => target.entry));
     group.related.push(...related);
   }
-  return { groups: [...groups.values()], refused };
+  if (groups.size > 0 || refused.length > 0) yield { groups: [...groups.values()], refused };
 }
 
 function parseRecord(text: string): InboundRecordResult {

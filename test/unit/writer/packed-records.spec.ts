@@ -5,7 +5,9 @@ import type { StreamId } from '../../../shared/app/event-store.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import { MAX_PACK_DECODED_BYTES } from '../../../shared/contract/packed-observations.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
-import { createWriterHandler } from '../../../functions/handlers/writer-handler.ts';
+import { createRecordWriter, createWriterHandler } from '../../../functions/handlers/writer-handler.ts';
+import { decodedSlices, groupRecords } from '../../../functions/handlers/writer/stream-records.ts';
+import { CrashableStore } from '../../support/service-harness.ts';
 import { logger } from '../../../functions/commons/powertools.ts';
 import { kinesisEvent } from '../../support/kinesis-records.ts';
 import { packEnvelope, packOf, packRuns } from '../../support/packed-events.ts';
@@ -18,10 +20,10 @@ logger.setLogLevel('SILENT');
 process.env['POWERTOOLS_METRICS_DISABLED'] = 'true';
 
 const context = { functionName: 'writer', awsRequestId: 'r', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
-function handlerOver(store: NoMarkersStore) {
+function handlerOver(store: NoMarkersStore, slice?: { observations: number; decodedBytes: number }) {
   const rejected: { text: unknown; errors: readonly InboundError[] }[] = [];
   const handler = createWriterHandler({
-    store, clock: () => '2026-06-01T00:00:00Z', config: DEFAULT_FOLD_CONFIG,
+    store, clock: () => '2026-06-01T00:00:00Z', config: DEFAULT_FOLD_CONFIG, ...(slice ? { slice } : {}),
     rejections: { reject: async (text, errors) => void rejected.push({ text, errors }) },
     timers: { schedule: async () => undefined },
   });
@@ -34,9 +36,9 @@ const pods = events.slice(1, 6);
 const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
 const withCount = (detail: object, count: number) => ({ partitionKey: job.uid, encoding: 'br', count, ...detail });
 
-async function logOf(batches: readonly unknown[][]) {
+async function logOf(batches: readonly unknown[][], slice?: { observations: number; decodedBytes: number }) {
   const store = new NoMarkersStore();
-  const { handler, rejected } = handlerOver(store);
+  const { handler, rejected } = handlerOver(store, slice);
   for (const batch of batches) expect(await handler(kinesisEvent(batch), context)).toEqual({ batchItemFailures: [] });
   const entries = (await store.read(job)).entries.map((e) => `${e.type} ${e.eventId}`);
   return { entries, status: await statusOf(store, job), commands: commandKeys(await outboxEvents(store, job)), rejected };
@@ -103,5 +105,35 @@ describe('the writer, given packed observations', () => {
     const byOwner = await logOf([[packOf([pods[0], unkeyed], job.uid)]]);
     expect(byOwner.entries).toEqual([]);
     expect(byOwner.rejected[0]?.errors[0]?.path).toBe('detail.observations[1].detail.object.metadata.ownerReferences');
+  });
+
+  it('when a batch holds more observations than a slice, then it is decoded and written a slice at a time, deciding as in one', async () => {
+    const records = kinesisEvent(packRuns(events, [2])).Records;
+    const slices = [...decodedSlices(records, { observations: 2, decodedBytes: Infinity })];
+    expect(slices.length).toBeGreaterThan(2);
+    const entries = (batch: { groups: { entries: { eventId: string }[] }[] }) => batch.groups.flatMap((g) => g.entries.map((e) => e.eventId));
+    expect(slices.flatMap(entries)).toEqual(entries(groupRecords(records)));
+    expect([...decodedSlices(records, { observations: Infinity, decodedBytes: 1 })]).toHaveLength(records.length);
+    const singly = await logOf([events]);
+    expect(await logOf([packRuns(events, [2])], { observations: 1, decodedBytes: Infinity })).toEqual(singly);
+  });
+
+  it('when a log fails in one slice, then none of its records in later slices are written, and its failure names them all', async () => {
+    const store = new CrashableStore(new NoMarkersStore());
+    let commits = 0;
+    store.beforeCommit = async () => {
+      if (++commits === 1) throw new Error('throttled');
+    };
+    const write = createRecordWriter({
+      store, clock: () => '2026-06-01T00:00:00Z', config: DEFAULT_FOLD_CONFIG, slice: { observations: 1, decodedBytes: Infinity },
+      rejections: { reject: async () => undefined }, timers: { schedule: async () => undefined },
+    });
+    const records = kinesisEvent(packRuns(events, [2])).Records;
+    const failures = await write(records);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]?.sequenceNumbers).toEqual(records.map((r) => r.kinesis.sequenceNumber));
+    expect(failures[0]?.startSequenceNumber).toBe(records[0]?.kinesis.sequenceNumber);
+    expect(failures[0]?.endSequenceNumber).toBe(records.at(-1)?.kinesis.sequenceNumber);
+    expect((await store.read(job)).entries).toEqual([]);
   });
 });
