@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-scheduler';
 import type { StreamId } from '../../shared/app/event-store.ts';
 import { stableHash } from '../../shared/job/stable-hash.ts';
-import { timerPartitionKey, timerRecord } from '../handlers/timers-handler.ts';
+import { timerPartitionKey, timerRecord } from '../handlers/writer/timer-record.ts';
 import type { TimerScheduler } from '../ports/index.ts';
 
 export interface SchedulerTimersOptions {

@@ -2,7 +2,7 @@ import { parseInboundRecord } from '../../shared/contract/parse-inbound-record.t
 import type { InboundError } from '../../shared/contract/parse-inbound.ts';
 import { partitionKeyProblem, ruleTargetPartitionKey } from '../../shared/contract/partition-key.ts';
 import { REJECTION_SOURCE } from '../aws/bus-rejection-sink.ts';
-import { TIMER_SOURCE, timerPartitionKey, TimerRecordSchema } from '../handlers/timers-handler.ts';
+import { TIMER_SOURCE, timerPartitionKey, TimerRecordSchema } from '../handlers/writer/timer-record.ts';
 
 // What to do with an event the inbound rule could not put into the ingest stream (its DLQ in
 // AWS, the rule target's failure path locally). Issue 14: every inbound event is stored or

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createRecordWriter, createWriterHandler } from '../../functions/handlers/writer-handler.ts';
 import { reconcileAndSchedule } from '../../functions/handlers/reconcile-handler.ts';
-import { timerPartitionKey, timerRecord } from '../../functions/handlers/timers-handler.ts';
+import { timerPartitionKey, timerRecord } from '../../functions/handlers/writer/timer-record.ts';
 import { busRejectionSink } from '../../functions/aws/bus-rejection-sink.ts';
 import { eventBridgePublisher } from '../../functions/aws/eventbridge-publisher.ts';
 import type { EventStore } from '../../shared/app/event-store.ts';

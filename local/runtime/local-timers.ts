@@ -4,7 +4,7 @@ import type { TimerScheduler } from '../../functions/ports/index.ts';
 
 // Timers as EventBridge Scheduler keeps them (functions/aws/scheduler-timers.ts), in process:
 // one per Job, replaced when the Job asks for another wake-up, gone once it fired. Firing
-// appends the Tick (functions/handlers/timers-handler.ts fireTimer) through `fire`.
+// puts the timer record (functions/handlers/writer/timer-record.ts) into the ingest stream through `fire`.
 
 /** setTimeout takes at most 2^31 - 1 ms; a later timer is re-armed on the way. */
 const MAX_DELAY_MS = 2 ** 31 - 1;

@@ -1,11 +1,11 @@
 import type { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, KinesisStreamBatchResponse } from 'aws-lambda';
 import { busRejectionSink } from '../../functions/aws/bus-rejection-sink.ts';
 import { logger, metrics } from '../../functions/commons/powertools.ts';
-import { createIngestHandler } from '../../functions/handlers/ingest-handler.ts';
 import { createPublishHandler } from '../../functions/handlers/publish-handler.ts';
 import { createReconcileHandler, type ReconcileHandlerDeps } from '../../functions/handlers/reconcile-handler.ts';
-import { createTimersHandler } from '../../functions/handlers/timers-handler.ts';
+import { timerRecord } from '../../functions/handlers/writer/timer-record.ts';
+import { createWriterHandler } from '../../functions/handlers/writer-handler.ts';
 import type {
   AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery, LogEntry,
   NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
@@ -19,11 +19,13 @@ import type { OutboundEvent } from '../../shared/contract/outbound.ts';
 import type { InboundError } from '../../shared/contract/parse-inbound.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../shared/job/state.ts';
 import { jobStatus, type JobStatusView } from '../../shared/job/status.ts';
+import { kinesisEvent } from './kinesis-records.ts';
 
-// The service as Lambda runs it, in one process: the ingest, reconcile, publish and timers
-// handlers (middy, Powertools) over one store, with a controllable clock and recording fakes
-// for the bus, the rejected-events destination and the scheduler. Unit tests pass the
-// in-memory store, integration tests a DynamoDbEventStore on DynamoDB Local.
+// The service as Lambda runs it, in one process: the writer (cluster events and timers, from
+// the ingest stream), reconcile (JobSets, from the table stream) and publish handlers (middy,
+// Powertools) over one store, with a controllable clock and recording fakes for the bus, the
+// rejected-events destination and the scheduler. Unit tests pass the in-memory store,
+// integration tests a DynamoDbEventStore on DynamoDB Local.
 
 /** What the rejected-events destination received: the reasons and the original event text. */
 export interface RecordedRejection {
@@ -45,15 +47,18 @@ export interface ServiceHarness {
   readonly rejected: RecordedRejection[];
   readonly timers: Array<{ stream: StreamId; at: string }>;
   readonly reconcileDeps: ReconcileHandlerDeps;
-  /** Delivers events as SQS messages (JSON bodies), `batchSize` per invocation; returns failed message ids. */
+  /**
+   * Delivers events as ingest-stream records (JSON data) to the writer, `batchSize` per
+   * invocation; returns the sequence numbers the writer reported failed.
+   */
   deliver(events: readonly unknown[], batchSize?: number): Promise<string[]>;
-  /** Delivers raw message bodies in one SQS batch. */
-  deliverBodies(bodies: readonly string[]): Promise<SQSBatchResponse>;
+  /** Delivers raw record texts in one ingest-stream batch. */
+  deliverBodies(bodies: readonly string[]): Promise<KinesisStreamBatchResponse>;
   /** Delivers one DynamoDB Streams batch naming new log entries of `streams`. */
   reconcile(...streams: StreamId[]): Promise<DynamoDBBatchResponse>;
   /** Runs the publisher once (it drains the outbox; throws when an item stays unpublished). */
   publish(): Promise<PublishOutcome>;
-  /** The scheduler fires the timer of `stream` due at `at`. */
+  /** The scheduler puts the timer record of `stream`, due at `at`, into the ingest stream. */
   fireTimer(stream: StreamId, at: string): Promise<void>;
   status(stream: StreamId): Promise<JobStatusView>;
   log(stream: StreamId): Promise<LogEntry[]>;
@@ -85,7 +90,7 @@ const context = {
 
 let messages = 0;
 
-/** Wires the four handlers over `options.store` (wrapped in a CrashableStore). */
+/** Wires the three handlers over `options.store` (wrapped in a CrashableStore). */
 export function createServiceHarness(options: HarnessOptions): ServiceHarness {
   quietPowertools();
   const store = new CrashableStore(options.store);
@@ -101,12 +106,12 @@ export function createServiceHarness(options: HarnessOptions): ServiceHarness {
     snapshotEvery: options.snapshotEvery,
     timers: { schedule: async (stream, at) => void timers.push({ stream, at }) },
   };
-  const ingest = createIngestHandler({ store, clock: now, rejections: busRejectionSink(rejectionClient(rejected), 'test-bus') });
+  const rejections = busRejectionSink(rejectionClient(rejected), 'test-bus');
+  const writer = createWriterHandler({ ...reconcileDeps, rejections });
   const reconcile = createReconcileHandler(reconcileDeps);
   const publish = createPublishHandler({ store, clock: now, publisher: bus });
-  const timersHandler = createTimersHandler({ store, clock: now });
 
-  const deliverBodies = (bodies: readonly string[]) => ingest(sqsEvent(bodies), context);
+  const deliverBodies = (bodies: readonly string[]) => writer(kinesisEvent(bodies), context);
   return {
     store, clock, bus, rejected, timers, reconcileDeps, deliverBodies,
     async deliver(events, batchSize = 10) {
@@ -119,7 +124,10 @@ export function createServiceHarness(options: HarnessOptions): ServiceHarness {
     },
     reconcile: (...streams) => reconcile(streamEvent(streams), context),
     publish: () => publish({ version: '0', id: 'tick', 'detail-type': 'Scheduled Event' } as never, context),
-    fireTimer: (stream, at) => timersHandler({ stream, at }, context),
+    async fireTimer(stream, at) {
+      const { batchItemFailures } = await writer(kinesisEvent([timerRecord(stream, at)]), context);
+      if (batchItemFailures.length > 0) throw new Error(`the timer of ${streamKey(stream)} at ${at} was not written`);
+    },
     async status(stream) {
       return jobStatus((await loadState(reconcileDeps, stream)).state);
     },
@@ -179,25 +187,6 @@ function rejectionClient(rejected: RecordedRejection[]): Pick<EventBridgeClient,
     return { FailedEntryCount: 0, Entries: [{ EventId: 'rejected' }] };
   };
   return { send } as unknown as Pick<EventBridgeClient, 'send'>;
-}
-
-function sqsEvent(bodies: readonly string[]): SQSEvent {
-  return {
-    Records: bodies.map((body) => {
-      const id = `msg-${++messages}`;
-      return {
-        messageId: id,
-        receiptHandle: `receipt-${id}`,
-        body,
-        attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'events', ApproximateFirstReceiveTimestamp: '0' },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:eu-west-1:123456789012:jobfold-ingest',
-        awsRegion: 'eu-west-1',
-      };
-    }),
-  };
 }
 
 /** A stream batch as DynamoDB Streams delivers new log entries (pk = the stream key). */

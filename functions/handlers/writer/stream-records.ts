@@ -5,11 +5,11 @@ import type { InboundTarget } from '../../../shared/contract/parse-any-inbound.t
 import { parseInboundRecord, type InboundRecordResult } from '../../../shared/contract/parse-inbound-record.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import type { Observation, Tick } from '../../../shared/job/events.ts';
-import { TIMER_SOURCE, TimerRecordSchema, type TimerInput } from '../timers-handler.ts';
+import { TIMER_SOURCE, TimerRecordSchema, type TimerInput } from './timer-record.ts';
 
 // The writer's input, per Kinesis record: base64 of JSON that is either a cluster event exactly
 // as EventBridge delivers it to a target (a single event, or a `Pod Observations` pack, which is
-// unpacked here into its observations, in order), or a timer record (timers-handler.ts). Records
+// unpacked here into its observations, in order), or a timer record (timer-record.ts). Records
 // are grouped by the log they go to, in arrival order; one log's records are written together.
 
 /**

@@ -5,7 +5,7 @@ import { asQueueMessage } from '../commands.ts';
 import { eventually, QUEUE, type Harness } from '../harness.ts';
 
 // The two buses between a forwarder and the service, played by hand: what the forwarder put on
-// EventBridge goes to the service's ingest queue, and the commands the service published go to
+// EventBridge goes to the service's ingest stream (its writer), and the commands the service published go to
 // the cluster's command queue, as the bus rules route them. The forwarder stamps observations
 // with the wall clock; the scenario runs on its own clock, so the relay restamps `observedAt`
 // with the scenario time at which the forwarder saw the change.

@@ -4,7 +4,7 @@ import type { StreamId } from '../../../shared/app/event-store.ts';
 import { ingest } from '../../../shared/app/ingest.ts';
 import { reconcile } from '../../../shared/app/reconcile.ts';
 import { streamKey } from '../../../shared/app/stream-key.ts';
-import { fireTimer } from '../../../functions/handlers/timers-handler.ts';
+import { appendTick } from '../../support/append-tick.ts';
 import { LocalBus } from '../../../local/bus/local-bus.ts';
 import { queryFunction } from '../../../local/http/query-function.ts';
 import { startLocalServer, type LocalServer } from '../../../local/http/local-server.ts';
@@ -97,7 +97,7 @@ async function playJobsTrace(service: Service, path: string): Promise<void> {
     for (const [key, wakeAt] of [...timers].sort((a, b) => a[1].localeCompare(b[1]))) {
       if (Date.parse(wakeAt) > Date.parse(until)) continue;
       const stream = jobs.get(key)!;
-      await fireTimer(service.store, { stream, at: wakeAt }, wakeAt);
+      await appendTick(service.store, stream, wakeAt);
       await settle(stream, wakeAt);
     }
   };

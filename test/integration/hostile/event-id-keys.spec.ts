@@ -9,7 +9,7 @@ import { createServiceHarness, type ServiceHarness } from '../../support/service
 
 // Issue 14 §5: idempotency holds for every eventId the schema accepts, at the byte level: ids
 // that differ only in ways a key encoding could fold together are different events, and the
-// same id delivered again is stored once. On DynamoDB Local, through the ingest handler.
+// same id delivered again is stored once. On DynamoDB Local, through the writer.
 
 const nfc = 'caf\u00e9'; // é as one code point
 const nfd = 'cafe\u0301'; // e + combining acute

@@ -3,14 +3,19 @@ import fc from 'fast-check';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
+import { loadState } from '../../../shared/app/reconcile.ts';
+import { knownObservation } from '../../../shared/app/write/known-observation.ts';
+import type { Observation } from '../../../shared/job/events.ts';
+import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { freshTable, localClient } from '../store/local-table.ts';
 import { at } from '../../support/builders.ts';
 import { createServiceHarness, type ServiceHarness } from '../../support/service-harness.ts';
 import { VALID } from '../service/hostile-events.ts';
 
 // Issue 14, "Every inbound event is stored or refused with its reason": generated hostile
-// envelopes and details through ingest and reconcile on DynamoDB Local. Each is stored or
-// refused with a reason, none is dead-lettered, no handler throws.
+// envelopes and details through the writer and reconcile on DynamoDB Local. Each is stored (or
+// dropped as one the fold already holds) or refused with a reason, none is dead-lettered, no
+// handler throws.
 
 const hostileString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }), // lone surrogates included
@@ -66,6 +71,11 @@ describe('generated hostile events through ingest and reconcile (DynamoDB Local)
       fc.asyncProperty(hostileEvent, async (event) => {
         const rejectedBefore = h.rejected.length;
         const body = JSON.stringify(event);
+        const parsedFirst = parseAnyInbound(JSON.parse(body));
+        // The writer logs what the fold does not hold yet (a pod already seen gone, say, is known).
+        const known = parsedFirst.ok && parsedFirst.targets[0]?.stream.kind === 'Job'
+          ? knownObservation((await loadState({ store: h.store, config: DEFAULT_FOLD_CONFIG }, parsedFirst.targets[0].stream)).state, parsedFirst.targets[0].entry.body as Observation)
+          : undefined;
         const response = await h.deliverBodies([body]);
         expect(response.batchItemFailures).toEqual([]);
         const refusals = h.rejected.slice(rejectedBefore);
@@ -79,7 +89,7 @@ describe('generated hostile events through ingest and reconcile (DynamoDB Local)
         expect(refusals).toEqual([]);
         const [target] = parsed.targets;
         const { entries } = await h.store.read(target!.stream);
-        expect(entries.map((e) => e.eventId)).toContain(target!.entry.eventId);
+        if (known === undefined) expect(entries.map((e) => e.eventId)).toContain(target!.entry.eventId);
         expect(await h.reconcile(target!.stream)).toEqual({ batchItemFailures: [] });
       }),
       { numRuns: 80 },

@@ -5,7 +5,7 @@ import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
 import { eventBridgeFor, eventually, getJson, startTestStack } from './local-stack-fixture.ts';
 
 // POST /events speaks EventBridge's PutEvents: the SDK client works against it unchanged, entries
-// are validated as EventBridge validates them, and accepted cluster events reach the ingest queue.
+// are validated as EventBridge validates them, and accepted cluster events reach the ingest stream.
 
 let stack: LocalStack;
 let client: EventBridgeClient;

@@ -8,13 +8,16 @@ import { jobObservedEvent, jobStream, podObservedEvent, type InboundEnvelope } f
 import { createServiceHarness, eventsOfJob, SimulatedCrash, type ServiceHarness } from '../../support/service-harness.ts';
 import type { ServiceStoreFactory } from './service-store.ts';
 
-// A Lambda can die anywhere. Each crash point below is followed by what AWS does next (SQS or
-// the stream redelivers, the publisher's schedule fires) in a fresh process over the same
-// table; afterwards nothing is lost and nothing is decided or commanded twice.
+// A Lambda can die anywhere. Each crash point below is followed by what AWS does next (Kinesis
+// redelivers the batch to the writer, the publisher's schedule fires) in a fresh process over
+// the same table; afterwards nothing is lost and nothing is decided or commanded twice.
 
 const RUNNING = ['p1', 'p2', 'p3'];
-/** The decisions the failing Job's one reconcile logs, in log order. */
-const DECIDED = ['StartTimeSet', 'PodsTerminationRequested', 'JobConditionChanged'];
+/**
+ * The decisions the writer logs for the failing Job, in log order: the start and the creations
+ * (computed, not sent: the cluster runs the Job) when it is observed, then the failure's.
+ */
+const DECIDED = ['StartTimeSet', 'PodCreationsRequested', 'PodsTerminationRequested', 'JobConditionChanged'];
 
 /** A Job that fails at its first pod failure: three pods run, p0 failed. */
 function failingJobEvents(): { job: Job; events: InboundEnvelope[] } {
@@ -41,16 +44,15 @@ async function decisionTypes(h: ServiceHarness, job: Job): Promise<string[]> {
 
 export function describeCrashPoints(label: string, factory: ServiceStoreFactory): void {
   describe(`crash points (${label})`, () => {
-    it('recovers events appended before a crash: the redelivered batch is stored once and a later reconcile decides', async () => {
-      // given a batch ingested by a Lambda that died before acknowledging it, so no reconcile ran
+    it('recovers a batch written by a process that died before acknowledging it: stored and decided once', async () => {
+      // given a batch written by a Lambda that died before acknowledging it
       const { store } = await factory();
       const { job, events } = failingJobEvents();
-      expect(await freshProcess(store).deliver(events)).toEqual([]);
+      expect(await freshProcess(store).deliver(events, events.length)).toEqual([]);
 
-      // when SQS redelivers the batch to a new process, and the stream's reconcile and the publisher run
+      // when Kinesis redelivers the batch to a new process, and the publisher runs
       const h = freshProcess(store);
-      expect(await h.deliver(events)).toEqual([]);
-      expect(await h.reconcile(jobStream(job))).toEqual({ batchItemFailures: [] });
+      expect(await h.deliver(events, events.length)).toEqual([]);
       await h.publish();
 
       // then every observation is in the log once and everything decided was published once
@@ -61,44 +63,42 @@ export function describeCrashPoints(label: string, factory: ServiceStoreFactory)
       expectDecidedOnce(eventsOfJob(h.bus.sent, job.metadata.uid));
     });
 
-    it('shows nothing of a reconcile that crashed before its commit, and the retry decides everything once', async () => {
+    it('shows nothing of a write that crashed before its commit, and the redelivery decides everything once', async () => {
       // given the failing Job's events, and a store that fails the next commit
       const { store } = await factory();
       const { job, events } = failingJobEvents();
       const h = freshProcess(store);
-      expect(await h.deliver(events)).toEqual([]);
       h.store.crashOnce('commit');
 
-      // when the stream's reconcile runs
-      const response = await h.reconcile(jobStream(job));
+      // when the writer gets the batch
+      const failed = await h.deliver(events, events.length);
 
-      // then it reports its record failed, and no decision, command, summary or snapshot is visible
-      expect(response.batchItemFailures).toHaveLength(1);
-      expect(await decisionTypes(h, job)).toEqual([]);
+      // then it reports the batch failed from its first record, and nothing is visible
+      expect(failed).toHaveLength(1);
+      expect(await h.log(jobStream(job))).toEqual([]);
       expect(await h.pendingEvents(jobStream(job))).toEqual([]);
       expect(await store.findJob({ kind: 'Job', clusterId: jobStream(job).clusterId, namespace: 'default', name: job.metadata.name, uid: job.metadata.uid })).toBeUndefined();
       expect(await store.loadSnapshot(jobStream(job))).toBeUndefined();
 
-      // and when Lambda retries the record in a new process, everything is decided once
+      // and when Kinesis redelivers the batch to a new process, everything is decided once
       const retry = freshProcess(store);
-      expect(await retry.reconcile(jobStream(job))).toEqual({ batchItemFailures: [] });
+      expect(await retry.deliver(events, events.length)).toEqual([]);
       await retry.publish();
       expect(await decisionTypes(retry, job)).toEqual(DECIDED);
       expectDecidedOnce(eventsOfJob(retry.bus.sent, job.metadata.uid));
     });
 
-    it('decides nothing twice when a reconcile crashed after its commit landed and is retried', async () => {
-      // given a reconcile whose commit landed before its process died
+    it('decides nothing twice when a write crashed after its commit landed and the batch is redelivered', async () => {
+      // given a write whose commit landed before its process died
       const { store } = await factory();
       const { job, events } = failingJobEvents();
       const h = freshProcess(store);
-      expect(await h.deliver(events)).toEqual([]);
       h.store.crashOnce('afterCommit');
-      expect((await h.reconcile(jobStream(job))).batchItemFailures).toHaveLength(1);
+      expect(await h.deliver(events, events.length)).toHaveLength(1);
 
-      // when Lambda retries the record in a new process, and the publisher runs
+      // when Kinesis redelivers the batch to a new process, and the publisher runs
       const retry = freshProcess(store);
-      expect(await retry.reconcile(jobStream(job))).toEqual({ batchItemFailures: [] });
+      expect(await retry.deliver(events, events.length)).toEqual([]);
       await retry.publish();
 
       // then the log and the bus hold each decision once
@@ -107,12 +107,11 @@ export function describeCrashPoints(label: string, factory: ServiceStoreFactory)
     });
 
     it('publishes everything once when the publisher died after the commit, before it sent anything', async () => {
-      // given a committed reconcile, and a publisher that dies on its first call
+      // given a committed write, and a publisher that dies on its first call
       const { store } = await factory();
       const { job, events } = failingJobEvents();
       const h = freshProcess(store);
-      expect(await h.deliver(events)).toEqual([]);
-      expect(await h.reconcile(jobStream(job))).toEqual({ batchItemFailures: [] });
+      expect(await h.deliver(events, events.length)).toEqual([]);
       h.bus.crashes = 1;
       await expect(h.publish()).rejects.toThrow('publisher crashed');
       expect(eventsOfJob(h.bus.sent, job.metadata.uid)).toEqual([]);
@@ -127,12 +126,11 @@ export function describeCrashPoints(label: string, factory: ServiceStoreFactory)
     });
 
     it('sends duplicates only under the same commandIds when the publisher died after sending, before marking', async () => {
-      // given a committed reconcile, and a store that fails the publisher's first markPublished
+      // given a committed write, and a store that fails the publisher's first markPublished
       const { store } = await factory();
       const { job, events } = failingJobEvents();
       const h = freshProcess(store);
-      expect(await h.deliver(events)).toEqual([]);
-      expect(await h.reconcile(jobStream(job))).toEqual({ batchItemFailures: [] });
+      expect(await h.deliver(events, events.length)).toEqual([]);
       const outbox = (await h.pendingEvents(jobStream(job))).map((e) => e.commandId).sort();
       h.store.crashOnce('markPublished');
       await expect(h.publish()).rejects.toThrow(SimulatedCrash);

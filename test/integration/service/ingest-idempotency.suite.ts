@@ -6,7 +6,7 @@ import { jobObservedEvent, jobStream, podDeletedEvent, podObservedEvent, type In
 import { createServiceHarness, type ServiceHarness } from '../../support/service-harness.ts';
 import type { ServiceStoreFactory } from './service-store.ts';
 
-// Ingest is idempotent: the forwarder's eventId (uid + resourceVersion) is stored once however
+// The writer is idempotent: the forwarder's eventId (uid + resourceVersion) is stored once however
 // often the event arrives, and the fold makes the order of a Job's observations irrelevant.
 
 const aJobOfThree = (): Job => aJob({ completions: 3, parallelism: 3, backoffLimit: 6 }, { uid: randomUUID() });
@@ -22,9 +22,9 @@ function podLifecycles(job: Job): InboundEnvelope[] {
   ];
 }
 
-async function ingestAndReconcile(h: ServiceHarness, job: Job, events: readonly InboundEnvelope[], batchSize = 10) {
+/** Delivers the events to the writer, `batchSize` per batch; the Job's status after. */
+async function written(h: ServiceHarness, job: Job, events: readonly InboundEnvelope[], batchSize = 10) {
   expect(await h.deliver(events, batchSize)).toEqual([]);
-  expect(await h.reconcile(jobStream(job))).toEqual({ batchItemFailures: [] });
   return h.status(jobStream(job));
 }
 
@@ -37,27 +37,27 @@ export function describeIngestIdempotency(label: string, factory: ServiceStoreFa
       const observed = podObservedEvent(aPod({ name: 'a' }), job, at(1));
       const again = { ...observed, id: 'another-eventbridge-id' };
 
-      // when it arrives three times in one batch (processed in parallel), then twice more
+      // when it arrives three times in one batch, then twice more
       expect(await h.deliver([jobObservedEvent(job, at(0)), observed, again, observed])).toEqual([]);
       expect(await h.deliver([again, observed], 1)).toEqual([]);
 
-      // then the log holds it once
+      // then the log holds it once (after the Job's observation and what the writer decided on it)
       const log = await h.log(jobStream(job));
-      expect(log.map((e) => e.type)).toEqual(['JobObserved', 'PodObserved']);
-      expect(log.map((e) => e.seq)).toEqual([1, 2]);
+      expect(log.map((e) => e.type)).toEqual(['JobObserved', 'StartTimeSet', 'PodCreationsRequested', 'PodObserved']);
+      expect(log.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     });
 
-    it('changes nothing when a whole batch is delivered again after it was reconciled', async () => {
-      // given a Job whose events were ingested, reconciled and published
+    it('changes nothing when a whole batch is delivered again after it was written', async () => {
+      // given a Job whose events were written and published
       const h = createServiceHarness({ store: (await factory()).store, now: at(10) });
       const job = aJobOfThree();
       const events = podLifecycles(job);
-      const status = await ingestAndReconcile(h, job, events);
+      const status = await written(h, job, events);
       await h.publish();
       const log = await h.log(jobStream(job));
 
-      // when SQS redelivers every message and the stream triggers another reconcile
-      const again = await ingestAndReconcile(h, job, events);
+      // when Kinesis redelivers every record
+      const again = await written(h, job, events);
 
       // then the log, the status and the outbox are as they were
       expect(await h.log(jobStream(job))).toEqual(log);
@@ -75,12 +75,12 @@ export function describeIngestIdempotency(label: string, factory: ServiceStoreFa
         (e: InboundEnvelope[]) => [...e.slice(1), e[0]],
       ];
 
-      // when each order is ingested one event per batch and reconciled at the same time
+      // when each order is written one event per batch
       const statuses = [];
       for (const order of orders) {
         const h = createServiceHarness({ store, now: at(10) });
         const job = aJobOfThree();
-        statuses.push(await ingestAndReconcile(h, job, order(podLifecycles(job)) as InboundEnvelope[], 1));
+        statuses.push(await written(h, job, order(podLifecycles(job)) as InboundEnvelope[], 1));
       }
 
       // then every order ends in the same status: 2 succeeded, 1 failed (and its replacement asked for)
@@ -101,7 +101,7 @@ export function describeIngestIdempotency(label: string, factory: ServiceStoreFa
       const running = [jobObservedEvent(job, at(0)), podObservedEvent(aPod({ name: 'a' }), job, at(1))];
 
       // when the failure and the deletion arrive in that order, then the replay
-      const status = await ingestAndReconcile(h, job, [...running, ...(terminalFirst ? [failed, deleted] : [deleted, failed]), replayed], 1);
+      const status = await written(h, job, [...running, ...(terminalFirst ? [failed, deleted] : [deleted, failed]), replayed], 1);
 
       // then the pod counts as one failure
       expect(status).toMatchObject({ failed: 1, succeeded: 0 });

@@ -10,14 +10,16 @@ import type { Decision } from '../../../shared/job/decisions.ts';
 import type { JobStatusView } from '../../../shared/job/status.ts';
 import type { FoldConfig } from '../../../shared/job/state.ts';
 import type { Pod } from '../../../shared/k8s/pod.ts';
-import { jobObservedEvent, jobStream, podDeletedEvent, podObservedEvent, type InboundEnvelope } from '../../support/inbound-events.ts';
+import { timerRecord } from '../../../functions/handlers/writer/timer-record.ts';
+import { jobObservedEvent, jobStream, podDeletedEvent, podObservedEvent } from '../../support/inbound-events.ts';
 import type { ServiceHarness } from '../../support/service-harness.ts';
 
-// Drives a k8s-job corpus scenario end to end through the handlers: the Job as `Job Observed`,
-// pods as `Pod Observed` owned by the Job, `PodDeleted` as `Pod Deleted`, `Tick` as a fired
-// timer; each group of events sharing an `at` is one SQS delivery, then one reconcile at `at`.
+// Drives a k8s-job corpus scenario end to end through the writer: the Job as `Job Observed`
+// (with the first group), pods as `Pod Observed` owned by the Job, `PodDeleted` as `Pod
+// Deleted`, `Tick` as a timer record; each group of events sharing an `at` is one ingest-stream
+// batch, after which the writer has decided at `at`.
 
-/** What one reconcile left: the status and the decided commands as `type:pod name or index`. */
+/** What one group's batch left: the status and the decided commands as `type:pod name or index`. */
 export interface GroupOutcome {
   readonly at: string;
   readonly status: JobStatusView;
@@ -50,16 +52,15 @@ export function scenarioConfig(scenario: JobScenario): FoldConfig {
 export async function driveScenario(h: ServiceHarness, scenario: JobScenario, clusterId: string): Promise<ScenarioDrive> {
   const { job, events } = scenario;
   const stream = jobStream(job, clusterId);
-  const observedAt = job.metadata.creationTimestamp ?? events[0]?.at ?? '1970-01-01T00:00:00Z';
-  h.clock.now = observedAt;
-  await expectDelivered(h, [jobObservedEvent(job, observedAt, { clusterId, eventId: 'job' })]);
+  // The Job is observed in the first snapshot, with the first group's events.
+  const firstAt = events[0]?.at ?? job.metadata.creationTimestamp ?? '1970-01-01T00:00:00Z';
   const pods = new Map<string, Pod>();
   const groups: GroupOutcome[] = [];
-  let head = (await h.store.read(stream)).head;
+  let head = 0;
   for (let i = 0; i < events.length; ) {
     const at = (events[i] as ScenarioEvent).at;
     h.clock.now = at;
-    let batch: InboundEnvelope[] = [];
+    const batch: unknown[] = i === 0 ? [jobObservedEvent(job, firstAt, { clusterId, eventId: 'job' })] : [];
     for (; i < events.length && events[i]?.at === at; i++) {
       const event = events[i] as ScenarioEvent;
       const eventId = `event-${i}`;
@@ -72,15 +73,12 @@ export async function driveScenario(h: ServiceHarness, scenario: JobScenario, cl
       } else if (event.type === 'Job') {
         batch.push(jobObservedEvent(event.job, at, { clusterId, eventId }));
       } else {
-        // The Tick keeps its place in the log: what came before it is delivered first.
-        await expectDelivered(h, batch);
-        batch = [];
-        await h.fireTimer(stream, at);
+        // The timer's record keeps its place among the group's records.
+        batch.push(timerRecord(stream, at));
       }
     }
+    // One batch per group: the writer decides once after it, at its time.
     await expectDelivered(h, batch);
-    const response = await h.reconcile(stream);
-    if (response.batchItemFailures.length > 0) throw new Error(`reconcile at ${at} failed`);
     const { entries } = await h.store.read(stream, { afterSeq: head });
     head = entries.at(-1)?.seq ?? head;
     groups.push({ at, status: await h.status(stream), commands: loggedCommands(entries) });
@@ -103,15 +101,15 @@ export function foldScenario(scenario: JobScenario, arrival: readonly number[]) 
   };
 }
 
-async function expectDelivered(h: ServiceHarness, batch: readonly InboundEnvelope[]): Promise<void> {
+async function expectDelivered(h: ServiceHarness, batch: readonly unknown[]): Promise<void> {
   if (batch.length === 0) return;
-  const failed = await h.deliver(batch);
+  const failed = await h.deliver(batch, batch.length);
   if (failed.length > 0 || h.rejected.length > 0) {
     throw new Error(`ingest refused a scenario event: ${JSON.stringify(h.rejected.map((r) => r.reason))}`);
   }
 }
 
-/** The commands a reconcile decided, read back from the decisions it logged (one per pod). */
+/** The commands a batch decided, read back from the decisions it logged (one per pod). */
 export function loggedCommands(entries: readonly LogEntry[]): string[] {
   const commands: string[] = [];
   for (const entry of entries) {

@@ -8,7 +8,7 @@ import type { Observation } from '../../../shared/job/events.ts';
 import type { FoldConfig } from '../../../shared/job/state.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { createWriterHandler } from '../../../functions/handlers/writer-handler.ts';
-import { timerRecord } from '../../../functions/handlers/timers-handler.ts';
+import { timerRecord } from '../../../functions/handlers/writer/timer-record.ts';
 import { logger } from '../../../functions/commons/powertools.ts';
 import { historyArb, jobArb } from '../job/arbitraries.ts';
 import { corpus, scenarioObservations } from './corpus-observations.ts';

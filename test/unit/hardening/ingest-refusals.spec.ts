@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Context, SQSEvent } from 'aws-lambda';
 import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
 import { fitRejection, MAX_ENTRY_BYTES } from '../../../functions/aws/fit-rejection.ts';
-import { createIngestHandler } from '../../../functions/handlers/ingest-handler.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { checkEntry, jsonDepth } from '../../../local/bus/put-events-request.ts';
 import { aJob, aPod, T0 } from '../../support/builders.ts';
-import { jobObservedEvent, podObservedEvent } from '../../support/inbound-events.ts';
+import { podObservedEvent } from '../../support/inbound-events.ts';
 
 // Issue 14 §4 and §3 of "What to build": every inbound event is stored or refused with its
 // reason; validation at ingest matches what the store can hold; refusals fit their sink.
@@ -96,34 +93,6 @@ describe('fitRejection', () => {
   it('keeps a small rejection whole', () => {
     const detail = JSON.parse(fitRejection('{}', [{ path: 'source', message: 'bad' }]));
     expect(detail).toEqual({ errors: [{ path: 'source', message: 'bad' }], reason: 'source: bad', truncated: false, original: '{}' });
-  });
-});
-
-describe('the ingest handler on a message’s last receive', () => {
-  const context = { getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
-  const event = (receives: number): SQSEvent => ({
-    Records: [{
-      messageId: `m${receives}`, receiptHandle: 'r', body: JSON.stringify(jobObservedEvent(job, T0)),
-      attributes: { ApproximateReceiveCount: String(receives), SentTimestamp: '0', SenderId: 'e', ApproximateFirstReceiveTimestamp: '0' },
-      messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:eu-west-1:1:q', awsRegion: 'eu-west-1',
-    }],
-  });
-  class BrokenStore extends InMemoryEventStore {
-    override async append(): Promise<never> {
-      throw new Error('connect ECONNREFUSED');
-    }
-  }
-
-  it('fails the record for a retry before the last receive, and dead-letters it with the error on the last', async () => {
-    const rejected: { errors: readonly { message: string }[] }[] = [];
-    const handler = createIngestHandler({
-      store: new BrokenStore(), clock: () => T0, maxReceiveCount: 5,
-      rejections: { reject: async (_e, errors) => void rejected.push({ errors }) },
-    });
-    expect((await handler(event(4), context)).batchItemFailures).toEqual([{ itemIdentifier: 'm4' }]);
-    expect(rejected).toEqual([]);
-    expect((await handler(event(5), context)).batchItemFailures).toEqual([]);
-    expect(rejected[0]?.errors[0]?.message).toBe('dead-lettered after 5 receives: Error: connect ECONNREFUSED');
   });
 });
 

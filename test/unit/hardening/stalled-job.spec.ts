@@ -4,8 +4,8 @@ import { StoreLimitError, type CommitInput, type CommitResult, type StreamId } f
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { streamKey } from '../../../shared/app/stream-key.ts';
 import { isDeterministicFailure, stallRecord } from '../../../shared/app/stall.ts';
-import { aJob, at } from '../../support/builders.ts';
-import { jobObservedEvent, jobStream } from '../../support/inbound-events.ts';
+import { aJob, aPod, at } from '../../support/builders.ts';
+import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { CrashableStore, createServiceHarness } from '../../support/service-harness.ts';
 import { writeBatch } from '../../../shared/app/write/write-batch.ts';
 import { observationsOf, sampleEvents, writeDeps } from '../writer/write-support.ts';
@@ -26,38 +26,40 @@ const summaryOf = (store: InMemoryEventStore, name: string, stream: StreamId) =>
   store.findJob({ kind: 'Job', clusterId: stream.clusterId, namespace: stream.namespace, name, uid: stream.uid });
 
 describe('Given two Jobs, one of which fails to commit on every retry', () => {
-  it('parks that one as stalled with the error, reconciles the other, and fails no record', async () => {
+  it('the writer parks that one as stalled with the error, writes the other, and fails no record', async () => {
     const store = new OneJobOverLimit();
     const h = createServiceHarness({ store, now: at(1) });
     const wedged = aJob({}, { uid: randomUUID(), name: 'wedged' });
     const healthy = aJob({}, { uid: randomUUID(), name: 'healthy' });
-    store.broken = streamKey(jobStream(wedged));
     await h.deliver([jobObservedEvent(wedged, at(0)), jobObservedEvent(healthy, at(0))]);
+    store.broken = streamKey(jobStream(wedged));
 
-    const response = await h.reconcile(jobStream(wedged), jobStream(healthy));
+    const failed = await h.deliver([podObservedEvent(aPod({ name: 'w' }), wedged, at(1)), podObservedEvent(aPod({ name: 'h' }), healthy, at(1))]);
 
-    expect(response.batchItemFailures).toEqual([]);
+    expect(failed).toEqual([]);
     const stalled = await summaryOf(store, 'wedged', jobStream(wedged));
     expect(stalled?.stalled).toEqual({ error: 'StoreLimitError: outbox item bytes is 500000, at most 409600 allowed', since: at(1) });
     expect(stalled?.name).toBe('wedged');
-    expect((await h.log(jobStream(healthy))).map((e) => e.type)).toContain('StartTimeSet');
+    // the wedged Job's record went to the rejected-events destination with the error
+    expect(h.rejected.map((r) => r.reason)).toEqual([expect.stringMatching(/StoreLimitError/)]);
+    expect((await h.log(jobStream(healthy))).map((e) => e.type)).toContain('PodObserved');
     expect((await summaryOf(store, 'healthy', jobStream(healthy)))?.stalled).toBeUndefined();
   });
 
-  it('keeps the first time it stalled, and clears the stall once a reconcile commits', async () => {
+  it('keeps the first time it stalled, and clears the stall once a batch commits', async () => {
     const store = new OneJobOverLimit();
     const h = createServiceHarness({ store, now: at(1) });
     const wedged = aJob({}, { uid: randomUUID(), name: 'wedged' });
-    store.broken = streamKey(jobStream(wedged));
     await h.deliver([jobObservedEvent(wedged, at(0))]);
-    await h.reconcile(jobStream(wedged));
+    store.broken = streamKey(jobStream(wedged));
+    await h.deliver([podObservedEvent(aPod({ name: 'p', nodeName: null, phase: 'Pending' }), wedged, at(1))]);
     h.clock.now = at(5);
-    await h.reconcile(jobStream(wedged));
+    await h.deliver([podObservedEvent(aPod({ name: 'p' }), wedged, at(4))]);
     expect((await summaryOf(store, 'wedged', jobStream(wedged)))?.stalled?.since).toBe(at(1));
 
     store.broken = undefined;
     h.clock.now = at(6);
-    await h.reconcile(jobStream(wedged));
+    await h.deliver([podObservedEvent(aPod({ name: 'p', ready: true }), wedged, at(6))]);
     expect((await summaryOf(store, 'wedged', jobStream(wedged)))?.stalled).toBeUndefined();
   });
 });
@@ -141,9 +143,10 @@ describe('Given a Job whose store calls fail with undici\'s TypeError (fetch fai
     const reset = new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', syscall: 'read' }) });
     store.commit = () => Promise.reject(reset);
 
-    const response = await h.reconcile(jobStream(job));
+    const failed = await h.deliver([podObservedEvent(aPod({ name: 'p' }), job, at(1))]);
 
-    expect(response.batchItemFailures).toHaveLength(1);
+    expect(failed).toHaveLength(1);
+    expect(h.rejected).toEqual([]);
     expect((await summaryOf(store, 'unlucky', jobStream(job)))?.stalled).toBeUndefined();
   });
 });

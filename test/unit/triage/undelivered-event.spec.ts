@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import { partitionKeyProblem } from '../../../shared/contract/partition-key.ts';
 import { REJECTION_DETAIL_TYPE, REJECTION_SOURCE } from '../../../functions/aws/bus-rejection-sink.ts';
-import { timerRecord } from '../../../functions/handlers/timers-handler.ts';
+import { timerRecord } from '../../../functions/handlers/writer/timer-record.ts';
 import { triageEvent } from '../../../functions/triage/triage-event.ts';
 import { triageUndeliveredEvent } from '../../../functions/triage/undelivered-event.ts';
 import { aJob, aPod, T0 } from '../../support/builders.ts';

@@ -4,7 +4,7 @@ import { StoreLimitError, type StreamId } from '../../../shared/app/event-store.
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { createWriterHandler } from '../../../functions/handlers/writer-handler.ts';
-import { timerRecord } from '../../../functions/handlers/timers-handler.ts';
+import { timerRecord } from '../../../functions/handlers/writer/timer-record.ts';
 import { logger } from '../../../functions/commons/powertools.ts';
 import { kinesisEvent } from '../../support/kinesis-records.ts';
 import { CrashableStore } from '../../support/service-harness.ts';

@@ -1,7 +1,7 @@
 import { ConflictException, CreateScheduleCommand, UpdateScheduleCommand } from '@aws-sdk/client-scheduler';
 import { describe, expect, it } from 'vitest';
 import { schedulerTimers } from '../../../../functions/aws/scheduler-timers.ts';
-import { TimerRecordSchema } from '../../../../functions/handlers/timers-handler.ts';
+import { TimerRecordSchema } from '../../../../functions/handlers/writer/timer-record.ts';
 
 // Given a Job that asks to be woken up, when the writer schedules it, then the one-time
 // schedule's target is the ingest stream itself: the timer record as input, keyed by the Job uid.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TimerRecordSchema, timerPartitionKey, timerRecord } from '../../../../functions/handlers/timers-handler.ts';
+import { TimerRecordSchema, timerPartitionKey, timerRecord } from '../../../../functions/handlers/writer/timer-record.ts';
 
 // Given a Job's wake-up, when a timer fires, then the record it puts into the ingest stream is
 // the agreed shape (an EventBridge-like event) keyed by the Job's uid, and it parses back.

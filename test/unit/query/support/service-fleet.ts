@@ -5,10 +5,10 @@ import type { PodArchive } from '../../../../shared/app/pod-archive.ts';
 import { reconcile } from '../../../../shared/app/reconcile.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../../../shared/job/state.ts';
 import { JobScenarioSchema, type JobScenario } from '../../../../cli/scenario/job-scenario.ts';
-import { fireTimer } from '../../../../functions/handlers/timers-handler.ts';
+import { appendTick } from '../../../support/append-tick.ts';
 
 // Builds realistic Job logs by running the service's own code: ingest (the inbound contract)
-// appends each observation, the timers handler appends Ticks, and reconcile decides after each
+// appends each observation, a timer appends its Tick, and reconcile decides after each
 // group of events sharing a time, with the clock at that time, as the scenarios' model says.
 
 export type ServiceStore = EventStore & PodArchive;
@@ -80,7 +80,7 @@ export async function playScenario(service: Service, scenario: JobScenario, play
       const event = events[i]!;
       const eventId = own ? `event-${i}` : `${uid}/event-${i}`;
       if (event.type === 'Tick') {
-        await fireTimer(service.store, { stream, at }, at);
+        await appendTick(service.store, stream, at);
       } else if (event.type === 'Pod') {
         podNames.set(event.pod.metadata.uid ?? '', event.pod.metadata.name);
         const metadata = { ...event.pod.metadata, uid: podUid(event.pod.metadata.uid ?? ''), ownerReferences: [owner] };
