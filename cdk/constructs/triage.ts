@@ -22,10 +22,10 @@ export const TRIAGE_SOURCES = { writerFailures: { batchSize: 1 }, ingestDlq: { b
  * the writer-failures queue (Lambda's description of a stream batch it gave up on: the triage
  * reads the records back from the stream and writes them with the writer's code once more) and
  * the ingest DLQ (events EventBridge could not put into the stream: refused with the writer's
- * reasons, or put back). What still fails is retried by SQS; on the last receive it goes to
- * the parked queue with its error (attributes ERROR_CODE, ERROR_MESSAGE, JOB, SHARD_ID,
+ * reasons, or put back). What still fails goes back to its queue, 15 minutes later, carrying
+ * the attempt's error (TRIAGE_ERROR); on the last attempt it goes to the parked queue with its error (attributes ERROR_CODE, ERROR_MESSAGE, JOB, SHARD_ID,
  * SEQUENCE_NUMBER; the body says why and holds the original). Its role may read the ingest
- * stream's records and put records into it, consume the two queues, send to the parked queue,
+ * stream's records and put records into it, consume the two queues and send to them and to the parked queue,
  * and do what the writer does (table, timers, rejections on the bus).
  */
 export class Triage extends Construct {
@@ -61,7 +61,10 @@ export class Triage extends Construct {
       actions: ['kinesis:GetShardIterator', 'kinesis:GetRecords', 'kinesis:PutRecord'],
       resources: [stream.streamArn],
     }));
-    this.function.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.parked.queueArn] }));
+    // Park; and send a failed message back to its own queue with the attempt's error (sqs-requeue.ts).
+    this.function.addToRolePolicy(new PolicyStatement({
+      actions: ['sqs:SendMessage'], resources: [this.parked.queueArn, writerFailures.queueArn, ingestDlq.queueArn],
+    }));
     this.function.addEventSource(new SqsEventSource(writerFailures, { ...TRIAGE_SOURCES.writerFailures, reportBatchItemFailures: true }));
     this.function.addEventSource(new SqsEventSource(ingestDlq, { ...TRIAGE_SOURCES.ingestDlq, reportBatchItemFailures: true }));
   }

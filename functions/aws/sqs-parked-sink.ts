@@ -36,7 +36,7 @@ export function attributes(entry: ParkedEntry): Record<string, MessageAttributeV
 }
 
 /** SQS takes only XML's characters: others (control characters, lone surrogates) become U+FFFD. */
-function sqsText(value: string): string {
+export function sqsText(value: string): string {
   const text = value.toWellFormed().replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
   return text === '' ? '-' : text;
 }

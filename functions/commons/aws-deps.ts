@@ -9,6 +9,7 @@ import { eventBridgePublisher } from '../aws/eventbridge-publisher.ts';
 import { kinesisRangeReader } from '../aws/kinesis-range-reader.ts';
 import { kinesisRecordPutter } from '../aws/kinesis-record-putter.ts';
 import { sqsParkedSink } from '../aws/sqs-parked-sink.ts';
+import { sqsRequeue } from '../aws/sqs-requeue.ts';
 import { createRecordWriter } from '../handlers/writer-handler.ts';
 import type { TriageHandlerDeps } from '../handlers/triage-handler.ts';
 import { schedulerTimers } from '../aws/scheduler-timers.ts';
@@ -63,12 +64,14 @@ export function awsTriageDeps(): TriageHandlerDeps {
   const env = readEnv();
   const writer = awsWriterDeps();
   const kinesis = new KinesisClient({});
+  const sqs = new SQSClient({});
   return {
     write: createRecordWriter(writer),
     reader: kinesisRangeReader(kinesis, env.STREAM_ARN),
     stream: kinesisRecordPutter(kinesis, env.STREAM_ARN),
     rejections: writer.rejections,
-    parked: sqsParkedSink(new SQSClient({}), env.PARKED_QUEUE_URL),
+    parked: sqsParkedSink(sqs, env.PARKED_QUEUE_URL),
+    requeue: sqsRequeue(sqs),
     maxReceives: env.TRIAGE_MAX_RECEIVES,
   };
 }

@@ -15,6 +15,14 @@ export interface ParkedSink {
   park(entry: ParkedEntry): Promise<void>;
 }
 
+/**
+ * Sends a message back to its queue for a later attempt, carrying the error of this one
+ * (functions/aws/sqs-requeue.ts): so a message waiting in a triaged queue says why it failed.
+ */
+export interface TriageRequeue {
+  requeue(message: TriageMessage, error: string, sourceArn: string): Promise<void>;
+}
+
 export interface TriageHandlerDeps {
   /** The writer's own code (createRecordWriter), to write a failed batch once more. */
   readonly write: RecordWriter;
@@ -22,13 +30,16 @@ export interface TriageHandlerDeps {
   readonly stream: RecordPutter;
   readonly rejections: RejectionSink;
   readonly parked: ParkedSink;
-  /** The receive on which the triage parks instead of retrying; the queues have no redrive, so nothing leaves them unparked. */
+  /** The attempt on which the triage parks instead of retrying; the queues have no redrive, so nothing leaves them unparked. */
   readonly maxReceives: number;
+  /** Without it (or when it fails) a failed message is retried in place, by SQS's visibility timeout, without the error. */
+  readonly requeue?: TriageRequeue;
 }
 
 /** One message of a triaged queue, as the triage reads it. */
 export interface TriageMessage {
   readonly body: string;
+  /** The triage's attempt: earlier attempts (the TRIAGE_ATTEMPTS attribute of a requeued message) plus this message's receives. */
   readonly receiveCount: number;
   /** EventBridge's dead-letter attributes (ERROR_CODE, ERROR_MESSAGE) on an undelivered event. */
   readonly errorCode?: string;
@@ -43,15 +54,20 @@ export interface TriageMessage {
  *   more by the writer's code (failed-batch.ts);
  * - the ingest DLQ, where EventBridge puts an event it could not put into the stream: refused
  *   with the writer's reasons, or put back (triage-event.ts).
- * What fails is retried by SQS (the message comes back after its visibility timeout); on the
- * last receive it is parked with its error, where an operator reads it, and counted.
+ * What fails is sent back to its queue for a later attempt, carrying this attempt's error
+ * (TRIAGE_ERROR, TRIAGE_ATTEMPTS; SQS's visibility timeout retries it in place if that fails); on
+ * the last attempt it is parked with its error, where an operator reads it, and counted.
  */
 export function createTriageHandler(deps: TriageHandlerDeps) {
   return middy(async (event: SQSEvent, _context: Context): Promise<SQSBatchResponse> => {
     const batchItemFailures: { itemIdentifier: string }[] = [];
     for (const record of event.Records) {
       try {
-        if ((await triageMessage(deps, messageOf(record))) === 'retry') batchItemFailures.push({ itemIdentifier: record.messageId });
+        const message = messageOf(record);
+        const outcome = await triageMessage(deps, message);
+        if (outcome !== 'done' && !(await requeued(deps, message, outcome.retry, record.eventSourceARN))) {
+          batchItemFailures.push({ itemIdentifier: record.messageId });
+        }
       } catch (error) {
         // Parking itself failed: the message stays in its queue and comes back.
         logger.error('dead-letter triage failed; the message is retried', { messageId: record.messageId, error: error as Error });
@@ -64,19 +80,32 @@ export function createTriageHandler(deps: TriageHandlerDeps) {
     .use(logMetrics(metrics));
 }
 
+/** Sends the message back with this attempt's error; false when there is no requeue or it failed (then SQS retries it in place). */
+async function requeued(deps: TriageHandlerDeps, message: TriageMessage, error: string, sourceArn: string): Promise<boolean> {
+  if (!deps.requeue) return false;
+  try {
+    await deps.requeue.requeue(message, error, sourceArn);
+    return true;
+  } catch (requeueError) {
+    logger.warn('could not requeue with the error; retried in place', { error: requeueError as Error });
+    return false;
+  }
+}
+
 export function messageOf(record: SQSRecord): TriageMessage {
   const errorCode = record.messageAttributes['ERROR_CODE']?.stringValue;
   const errorMessage = record.messageAttributes['ERROR_MESSAGE']?.stringValue;
+  const earlier = Number(record.messageAttributes['TRIAGE_ATTEMPTS']?.stringValue) || 0;
   return {
     body: record.body,
-    receiveCount: Number(record.attributes.ApproximateReceiveCount) || 1,
+    receiveCount: earlier + (Number(record.attributes.ApproximateReceiveCount) || 1),
     ...(errorCode === undefined ? {} : { errorCode }),
     ...(errorMessage === undefined ? {} : { errorMessage }),
   };
 }
 
-/** Settles one message: `done` (written, refused, put back or parked: delete it) or `retry`. Throws only when parking fails. */
-export async function triageMessage(deps: TriageHandlerDeps, message: TriageMessage): Promise<'done' | 'retry'> {
+/** Settles one message: `done` (written, refused, put back or parked: delete it) or retry, with this attempt's error. Throws only when parking fails. */
+export async function triageMessage(deps: TriageHandlerDeps, message: TriageMessage): Promise<'done' | { readonly retry: string }> {
   const last = message.receiveCount >= deps.maxReceives;
   const park = async (entries: readonly ParkedEntry[]) => {
     for (const entry of entries) {
@@ -99,8 +128,8 @@ export async function triageMessage(deps: TriageHandlerDeps, message: TriageMess
       metrics.addMetric(METRIC.eventsRedriven, MetricUnit.Count, outcome.records);
       return 'done';
     }
-    logger.warn(last ? 'failed batch parked' : 'failed batch failed again; retried after the visibility timeout', { ...record.KinesisBatchInfo, receiveCount: message.receiveCount, error: outcome.error });
-    return last ? 'done' : 'retry';
+    logger.warn(last ? 'failed batch parked' : 'failed batch failed again; retried later', { ...record.KinesisBatchInfo, receiveCount: message.receiveCount, error: outcome.error });
+    return last ? 'done' : { retry: outcome.error };
   }
   const deliveryError = [message.errorCode, message.errorMessage].filter(Boolean).join(': ') || 'no error given';
   const result = await triageEvent(message.body, deliveryError, deps);
@@ -116,7 +145,7 @@ export async function triageMessage(deps: TriageHandlerDeps, message: TriageMess
       await park([{ code: 'RejectionUndelivered', reason: result.reason, error: { name: message.errorCode ?? 'Error', message: deliveryError }, receiveCount: message.receiveCount, original: message.body }]);
       return 'done';
     case 'failed':
-      if (!last) return 'retry';
+      if (!last) return { retry: `${errorOf(result.error).name}: ${errorOf(result.error).message}` };
       await park([{
         code: 'RedriveFailed', receiveCount: message.receiveCount, original: message.body, error: errorOf(result.error),
         reason: `an event the ingest stream did not take (${deliveryError}) could neither be refused nor put back, on ${message.receiveCount} attempts`,

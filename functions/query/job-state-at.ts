@@ -47,10 +47,20 @@ export async function jobStateAt(deps: QueryDeps, stream: StreamId, point: LogPo
  * The state after entry `seq`: the newest snapshot at or before it, the archived pods that the
  * entries after it name, then those entries. Returns the events folded after the snapshot too.
  */
-export async function foldTo(deps: Pick<QueryDeps, 'store' | 'config'>, stream: StreamId, seq: number): Promise<{ state: JobState; tail: JobEvent[] }> {
+export async function foldTo(
+  deps: Pick<QueryDeps, 'store' | 'config'>,
+  stream: StreamId,
+  seq: number,
+  /** The events of consecutive entries ending at `seq` the caller read already (the Job view's window), reused for the tail. */
+  known: readonly JobEvent[] = [],
+): Promise<{ state: JobState; tail: JobEvent[] }> {
   const snapshot = seq < 1 ? undefined : await deps.store.loadSnapshot(stream, { atOrBefore: seq });
   const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
-  const tail = (await readRange(deps.store, stream, snapshot?.seq ?? 0, seq)).map(entryEvent);
+  const from = snapshot?.seq ?? 0;
+  const covered = known.length > 0 && (known[0]!.seq ?? Infinity) <= from + 1 && known.at(-1)!.seq === seq;
+  const tail = covered
+    ? known.filter((event) => (event.seq ?? 0) > from)
+    : (await readRange(deps.store, stream, from, seq)).map(entryEvent);
   if (snapshot) await restoreNamedPods(deps, stream, state, tail);
   for (const event of tail) evolve(state, event);
   return { state, tail };

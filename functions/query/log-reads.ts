@@ -38,21 +38,30 @@ export async function readRange(store: EventStore, stream: StreamId, after: numb
   return entries;
 }
 
+/** Below this many positions, the search reads them at once instead of point by point. */
+const SEARCH_READ_BELOW = 2000;
+
 /**
  * The last position whose entry was recorded at or before `time` (0: none was), by binary
- * search over 1…head: about log2(head) single-entry reads instead of a scan. It relies on
- * `recordedAt` not decreasing along the log, which holds for one writer per log; where two
- * appenders interleaved within the same instants, the answer is one of the positions between them.
+ * search over 1…head: about log2(head) single-entry reads instead of a scan, and once the span
+ * is under SEARCH_READ_BELOW positions (a log page or two, which the last ten point reads would
+ * each have decoded again) one read of the span. It relies on `recordedAt` not decreasing along
+ * the log, which holds for one writer per log; where two appenders interleaved within the same
+ * instants, the answer is one of the positions between them.
  */
 export async function lastSeqRecordedBy(store: EventStore, stream: StreamId, time: string, head: number): Promise<number> {
   const limit = parseTime(time);
   let lo = 0;
   let hi = head;
-  while (lo < hi) {
+  while (hi - lo > SEARCH_READ_BELOW) {
     const mid = Math.ceil((lo + hi) / 2);
     const entry = await entryAt(store, stream, mid);
     if (entry !== undefined && parseTime(entry.recordedAt) <= limit) lo = mid;
     else hi = mid - 1;
+  }
+  for (const entry of await readRange(store, stream, lo, hi)) {
+    if (parseTime(entry.recordedAt) > limit) break;
+    lo = entry.seq;
   }
   return lo;
 }

@@ -32,9 +32,11 @@ export async function storedJobView(
   commandsPods = COMMANDS_PODS,
 ): Promise<JobView> {
   const head = await logHead(deps.store, stream);
-  const { state } = await foldTo(deps, stream, head);
   const entries = await readRange(deps.store, stream, Math.max(0, head - commandsWindow), head);
-  const window = withinPods(entries.map(entryEvent), commandsPods);
+  const events = entries.map(entryEvent);
+  // The tail after the newest snapshot is usually inside the window: read and parsed once.
+  const { state } = await foldTo(deps, stream, head, events);
+  const window = withinPods(events, commandsPods);
   const after = (window[0]?.seq ?? head + 1) - 1;
   // The creations requested before the window: those at the head minus those within it.
   const creationsWithin = window

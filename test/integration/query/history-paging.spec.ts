@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
+import { lastSeqRecordedBy } from '../../../functions/query/log-reads.ts';
 import { HistoryPageSchema } from '../../../functions/query/schemas/history-schemas.ts';
 import type { NewEntry, StreamId } from '../../../shared/app/event-store.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
@@ -13,7 +14,8 @@ import { freshTable, localClient } from '../store/local-table.ts';
 // (the single writer's commits) — when GET …/history is paged to the end with page sizes that
 // cut the log pages at every offset, then every entry comes exactly once, in order; and a cursor
 // (`nextAfter`) taken inside a log page still continues exactly after the log grew past it
-// (issue 10: "/history paging reaches every entry exactly once").
+// (issue 10: "/history paging reaches every entry exactly once"); and the search by time that
+// `status?at=<time>` uses finds the position a scan would.
 
 const small = (i: number): NewEntry => ({ eventId: `e${i}`, type: 'PodObserved', observedAt: at(i % 80_000), body: { pod: `p-${i}`, i } });
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => small(from + i));
@@ -93,6 +95,15 @@ describe('/history paging over a long log of one-entry items and log pages, on D
     const rest = await walk(500, cursor);
     expect([...first.seqs, ...rest.seqs]).toEqual(oneToHead());
     expect(head).toBeGreaterThan(before);
+  }, 120_000);
+
+  it('finds the last position recorded by a time, as a scan of the log does', async () => {
+    const entries = (await store.read(stream)).entries;
+    const times = [...new Set(entries.map((e) => e.recordedAt))];
+    for (const time of [times[0]!, times[7]!, times[17]!, times.at(-2)!, '2026-01-01T00:00:00Z', '2099-01-01T00:00:00Z']) {
+      const expected = entries.filter((e) => e.recordedAt <= time).at(-1)?.seq ?? 0;
+      expect(await lastSeqRecordedBy(store, stream, time, head)).toBe(expected);
+    }
   }, 120_000);
 
   it('refuses cursors and sizes it cannot honour with 400 naming the parameter', async () => {

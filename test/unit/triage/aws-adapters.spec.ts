@@ -84,3 +84,23 @@ describe('the parked queue', () => {
     expect(JSON.parse(input.MessageBody!)).toMatchObject({ truncated: true, parked: 'WriteFailed' });
   });
 });
+
+describe('the requeue', () => {
+  it('sends the body back to the queue it came from, delayed, with the error and the attempts, keeping EventBridge\'s error', async () => {
+    const { sqsRequeue, queueUrlOf } = await import('../../../functions/aws/sqs-requeue.ts');
+    const commands: SendMessageCommand[] = [];
+    await sqsRequeue({ send: async (c: SendMessageCommand) => void commands.push(c) } as never)
+      .requeue({ body: '{"a":1}', receiveCount: 2, errorCode: 'THROTTLED', errorMessage: 'slow' }, 'ServiceUnavailable: down\u0007', 'arn:aws:sqs:eu-west-1:123456789012:jobfold-WriterFailures');
+    expect(commands[0]!.input).toEqual({
+      QueueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/jobfold-WriterFailures',
+      MessageBody: '{"a":1}', DelaySeconds: 900,
+      MessageAttributes: {
+        ERROR_CODE: { DataType: 'String', StringValue: 'THROTTLED' },
+        ERROR_MESSAGE: { DataType: 'String', StringValue: 'slow' },
+        TRIAGE_ERROR: { DataType: 'String', StringValue: 'ServiceUnavailable: down\uFFFD' },
+        TRIAGE_ATTEMPTS: { DataType: 'Number', StringValue: '2' },
+      },
+    });
+    expect(() => queueUrlOf('arn:aws:sns:eu-west-1:1:t')).toThrow(/not an SQS queue ARN/);
+  });
+});

@@ -47,7 +47,7 @@ describe('given a batch the writer failed after its retries (the writer-failures
     const world = triageWorld(store);
     const body = failedBatch(world);
     down(true);
-    expect(await triageMessage(world.deps, { body, receiveCount: 1 })).toBe('retry');
+    expect(await triageMessage(world.deps, { body, receiveCount: 1 })).toEqual({ retry: expect.stringContaining('ServiceUnavailable: Service Unavailable') });
     down(false);
     expect(await triageMessage(world.deps, { body, receiveCount: 2 })).toBe('done');
     expect((await statusOf(store, job)).failed).toBe(5);
@@ -95,7 +95,7 @@ describe('given a batch the writer failed after its retries (the writer-failures
     const world = triageWorld(new NoMarkersStore());
     const broken = { ...world.deps, reader: { read: async () => { throw Object.assign(new Error('Rate exceeded for shard'), { name: 'ProvisionedThroughputExceededException' }); } } };
     const body = failedBatch(world);
-    expect(await triageMessage(broken, { body, receiveCount: 1 })).toBe('retry');
+    expect(await triageMessage(broken, { body, receiveCount: 1 })).toEqual({ retry: expect.stringContaining('Rate exceeded for shard') });
     expect(await triageMessage(broken, { body, receiveCount: 5 })).toBe('done');
     expect(world.parked).toEqual([expect.objectContaining({ code: 'ReadFailed', error: { name: 'ProvisionedThroughputExceededException', message: 'Rate exceeded for shard' }, original: body })]);
   });
@@ -135,7 +135,7 @@ describe('given an event EventBridge could not put into the stream (the ingest D
   it('when putting it back fails, then it is retried, and parked with the error on the last receive', async () => {
     const world = triageWorld(new NoMarkersStore());
     const deps = { ...world.deps, stream: { put: async () => { throw Object.assign(new Error('Stream is being deleted'), { name: 'ResourceInUseException' }); } } };
-    expect(await triageMessage(deps, { body: withKey(job.uid), receiveCount: 1 })).toBe('retry');
+    expect(await triageMessage(deps, { body: withKey(job.uid), receiveCount: 1 })).toEqual({ retry: 'ResourceInUseException: Stream is being deleted' });
     expect(await triageMessage(deps, { body: withKey(job.uid), receiveCount: 5, errorCode: 'ThrottlingException' })).toBe('done');
     expect(world.parked).toEqual([expect.objectContaining({
       code: 'RedriveFailed', error: { name: 'ResourceInUseException', message: 'Stream is being deleted' },
@@ -155,5 +155,45 @@ describe('given an event EventBridge could not put into the stream (the ingest D
     const deps = { ...world.deps, parked: { park: async () => { throw new Error('SQS down'); } } };
     const body = JSON.stringify({ source: 'jobfold.ingest', 'detail-type': 'Inbound Event Rejected', detail: {} });
     expect(await createTriageHandler(deps)({ Records: [sqsRecord(body, 9)] }, context)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
+  });
+});
+
+describe('given a message the triage failed before its last attempt, and a requeue', () => {
+  const requeuer = (fail = false) => {
+    const sent: { body: string; error: string; attempts: number; source: string }[] = [];
+    return { sent, requeue: { requeue: async (m: { body: string; receiveCount: number }, error: string, source: string) => {
+      if (fail) throw new Error('SQS down');
+      sent.push({ body: m.body, error, attempts: m.receiveCount, source });
+    } } };
+  };
+
+  it('when the store is still down, then the message is sent back with the error and the attempts, and deleted', async () => {
+    const { store, down } = withOutage(new NoMarkersStore());
+    const world = triageWorld(store);
+    const body = failedBatch(world);
+    down(true);
+    const r = requeuer();
+    const response = await createTriageHandler({ ...world.deps, requeue: r.requeue })({ Records: [sqsRecord(body, 1)] }, context);
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(r.sent).toEqual([{ body, error: expect.stringContaining('ServiceUnavailable: Service Unavailable'), attempts: 1, source: 'arn:aws:sqs:eu-west-1:1:q' }]);
+  });
+
+  it('when a requeued message comes back, then its earlier attempts count: the 5th attempt parks', async () => {
+    const { store, down } = withOutage(new NoMarkersStore());
+    const world = triageWorld(store);
+    const body = failedBatch(world);
+    down(true);
+    const r = requeuer();
+    await createTriageHandler({ ...world.deps, requeue: r.requeue })({ Records: [sqsRecord(body, 1, { TRIAGE_ATTEMPTS: '4', TRIAGE_ERROR: 'x' })] }, context);
+    expect(r.sent).toEqual([]);
+    expect(world.parked.map((p) => p.receiveCount)).toEqual(events.map(() => 5));
+  });
+
+  it('when the requeue fails, then SQS retries the message in place', async () => {
+    const { store, down } = withOutage(new NoMarkersStore());
+    const world = triageWorld(store);
+    down(true);
+    const response = await createTriageHandler({ ...world.deps, requeue: requeuer(true).requeue })({ Records: [sqsRecord(failedBatch(world), 1)] }, context);
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
   });
 });
