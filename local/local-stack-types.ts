@@ -68,7 +68,7 @@ export interface LocalStack {
   readonly alreadyFed: string | undefined;
   /** With `dataDir`: true when the trace is fed again because a previous run stopped mid-way. */
   readonly refeeding: boolean;
-  /** With `dataDir`: the Jobs and JobSets found stored and reconciled once at start. */
+  /** With `dataDir`: the unfinished Jobs (timers re-armed) and the JobSets (reconciled once) found at start. */
   readonly resumedObjects: number;
   /** DynamoDB capacity consumed so far (ReturnConsumedCapacity). */
   capacity(): CapacityTotals;

@@ -20,6 +20,7 @@ import { loadTrace } from './trace/trace-file.ts';
 import { DEFAULT_PACE } from './trace/time-shift.ts';
 import { FeedRecord } from './data/feed-record.ts';
 import { resumeStoredWork } from './data/resume-work.ts';
+import { jobWakeUp } from './data/job-wake-up.ts';
 
 export type { LocalStack, LocalStackOptions } from './local-stack-types.ts';
 export type { TraceOutcome } from './trace/play-trace.ts';
@@ -100,7 +101,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const pace = { ...DEFAULT_PACE, ...options.pace };
   const playDeps = { bus, whenQuiet: () => whenQuiet(), jobs, progress: options.progress ?? false };
   const resumedObjects = dataDir === undefined ? 0 : await resumeStoredWork(runtime.store, {
-    reconcile: (stream) => runtime.reconciler.trigger(stream),
+    wakeJob: (stream) => void jobWakeUp({ store: runtime.store, config }, stream)
+      .then((at) => (at === undefined ? undefined : runtime.timers.schedule(stream, at)))
+      .catch((error: unknown) => console.error(`resuming ${stream.uid}: its timer was not re-armed: ${String(error)}`)),
+    reconcileJobSet: (stream) => runtime.reconciler.trigger(stream),
     publish: () => runtime.publisher.wake(),
   });
   const play = (file: string, entries: ReturnType<typeof loadTrace>, playPace: typeof pace) => {

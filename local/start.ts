@@ -50,7 +50,7 @@ async function main(): Promise<number> {
   console.log(`jobfold local: serving at ${stack.url}  (DynamoDB Local ${stack.dynamoDbEndpoint}, table ${stack.tableName})`);
   console.log(`  PutEvents  POST ${stack.eventsUrl}     query API  GET ${stack.url}/v1/jobs`);
   console.log(`  commands   GET  ${stack.url}/local/clusters/{clusterId}/commands     rejected  GET ${stack.url}/local/rejected`);
-  if (stack.dataDir !== undefined) console.log(`  data       ${stack.dataDir}: ${stack.resumedObjects} Jobs and JobSets found, pending work resumed`);
+  if (stack.dataDir !== undefined) console.log(`  data       ${stack.dataDir}: ${stack.resumedObjects} unfinished Jobs and JobSets found, pending work resumed`);
   if (stack.alreadyFed) console.log(`\n${shortPath(stack.alreadyFed)} was fed into ${stack.dataDir} before: not fed again.`);
   if (stack.refeeding) console.log(`\nThe previous run stopped while feeding; feeding it again (events already stored are dropped as duplicates).`);
   stack.bus.subscribe((event) => {

@@ -1,0 +1,16 @@
+import type { EventStore, StreamId } from '../../shared/app/event-store.ts';
+import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import { loadState } from '../../shared/app/reconcile.ts';
+import { decide } from '../../shared/job/decide.ts';
+import type { FoldConfig } from '../../shared/job/state.ts';
+
+/**
+ * The wake-up a Job's writer last asked for: what `decide` asks for at the time of the log's
+ * newest entry (deadline, backoff, expectations), without logging anything. A time already past
+ * fires at once, as a late Scheduler timer does, and its Tick is logged at that due time.
+ */
+export async function jobWakeUp(deps: { store: EventStore & PodArchive; config: FoldConfig }, stream: StreamId): Promise<string | undefined> {
+  const { state, lastEntry } = await loadState(deps, stream);
+  const at = lastEntry?.observedAt ?? state.newestObservedAt;
+  return at === undefined ? undefined : decide(state, at).wakeAt;
+}
