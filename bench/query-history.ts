@@ -20,7 +20,8 @@ import { BENCH_STREAM, writeJobLife, type JobLife } from './query-job-life.ts';
 //                              once, seconds in all
 //   terminatedPodsWalk         every /explain page of terminated pods: pages, pods, seconds
 // Run alone: `node bench/query-history.ts [--completions N] [--parallelism N] [--db-path DIR] [--json]`
-// (--db-path keeps the written Job for the next run: see QueryHistoryOptions.dbPath).
+// (--db-path keeps the written Job for the next run: see QueryHistoryOptions.dbPath;
+// QUERY_BENCH_TRACE=1 prints each route's three timings on stderr as they come).
 
 export interface QueryHistoryOptions {
   readonly completions?: number;
@@ -87,6 +88,7 @@ export async function runQueryHistoryBench(options: QueryHistoryOptions = {}) {
         runs.push(performance.now() - start);
       }
       const ms = [...runs].sort((a, b) => a - b)[1] ?? 0;
+      if (process.env['QUERY_BENCH_TRACE']) console.error(`query bench: ${path} ${new URLSearchParams(query)} ${runs.map(Math.round).join(', ')} ms`);
       return { ms: round(ms), firstMs: round(runs[0] ?? 0), ratioToTarget: round(ms / TARGET_MS, 3), readUnits: round((store.capacity.readUnits - units) / 3), readRequests: round((readRequests - requests) / 3), responseBytes: bytes };
     };
     const middle = insidePage(life);
