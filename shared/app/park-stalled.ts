@@ -8,7 +8,8 @@ import { stallRecord, stalledSummary, type Stall } from './stall.ts';
  * the caller reports success so every other Job goes on. The next event of the Job reconciles
  * it again; the first reconcile that succeeds writes a summary without the stall. When the
  * state cannot even be loaded, the name comes from the log's first Job observation, so the
- * parked summary keeps the Job's name (and the API finds it under it).
+ * parked summary keeps the Job's name (and the API finds it under it). A Job whose very first
+ * batch fails has no log yet: the caller passes the name its batch observed, if any.
  */
 export async function parkStalled(
   store: EventStore,
@@ -16,15 +17,16 @@ export async function parkStalled(
   error: unknown,
   now: string,
   load: () => Promise<{ state: JobState; head: number }>,
+  nameInBatch?: string,
 ): Promise<{ stall: Stall; head: number }> {
   const loaded = await load().catch(() => undefined);
   const head = loaded?.head ?? (await store.read(stream, { afterSeq: Number.MAX_SAFE_INTEGER })).head;
-  const name = loaded?.state.identity?.name ?? (await nameFromLog(store, stream));
+  const name = loaded?.state.identity?.name ?? (await nameFromLog(store, stream)) ?? nameInBatch;
   const previous = name === undefined
     ? undefined
     : await store.findJob({ kind: stream.kind, clusterId: stream.clusterId, namespace: stream.namespace, name, uid: stream.uid });
   const stall = stallRecord(error, now, previous?.stalled);
-  const summary = stalledSummary(stream, loaded?.state, previous, stall, now);
+  const summary = stalledSummary(stream, loaded?.state, previous, stall, now, name);
   await store.commit(stream, { expectedHead: head, recordedAt: now, entries: [], outbox: [], summary });
   return { stall, head };
 }

@@ -75,7 +75,8 @@ export function stallRecord(error: unknown, now: string, previous: Stall | undef
 
 /**
  * The fleet summary of a stalled Job: what the fold knew (if it got that far), plus the stall.
- * The name falls back to the uid when the Job's own observation was never folded.
+ * The name falls back to the one its batch observed, then to the uid, when the Job's own
+ * observation was never folded.
  */
 export function stalledSummary(
   stream: StreamId,
@@ -83,9 +84,10 @@ export function stalledSummary(
   previous: JobSummary | undefined,
   stall: Stall,
   now: string,
+  name?: string,
 ): SummaryUpdate {
   const base = (state && jobSummary(state, now)) ?? {
-    name: previous?.name ?? stream.uid,
+    name: previous?.name ?? name ?? stream.uid,
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
     latestCondition: previous?.latestCondition,

@@ -64,7 +64,7 @@ export async function writeBatch(deps: WriteDeps, stream: StreamId, observations
       const retry = error instanceof VersionConflictError || error instanceof LogShiftedError;
       if (retry && attempt < maxAttempts) continue;
       if (!isDeterministicFailure(error)) throw error;
-      const { stall, head } = await parkStalled(deps.store, stream, error, deps.clock(), () => loadState(deps, stream));
+      const { stall, head } = await parkStalled(deps.store, stream, error, deps.clock(), () => loadState(deps, stream), jobNameIn(observations));
       return { ...nothingDone(stream, head, attempt), stalled: stall };
     }
   }
@@ -127,4 +127,10 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
 
 function nothingDone(stream: StreamId, head: number, attempts: number): WriteOutcome {
   return { stream, head, decisions: [], commands: [], published: [], wakeAt: undefined, attempts, latestObservedAt: undefined, logged: 0, dropped: {} };
+}
+
+/** The name the batch's first Job observation carries: a Job parked before its log has one. */
+function jobNameIn(observations: readonly Observation[]): string | undefined {
+  for (const observation of observations) if (observation.type === 'JobObserved') return observation.job.metadata.name;
+  return undefined;
 }

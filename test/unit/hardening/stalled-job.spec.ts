@@ -62,6 +62,21 @@ describe('Given two Jobs, one of which fails to commit on every retry', () => {
     await h.deliver([podObservedEvent(aPod({ name: 'p', ready: true }), wedged, at(6))]);
     expect((await summaryOf(store, 'wedged', jobStream(wedged)))?.stalled).toBeUndefined();
   });
+
+  it('parks a Job whose very first batch fails under the name that batch observed', async () => {
+    const store = new OneJobOverLimit();
+    const h = createServiceHarness({ store, now: at(1) });
+    const wedged = aJob({}, { uid: randomUUID(), name: 'first-batch' });
+    store.broken = streamKey(jobStream(wedged));
+
+    const failed = await h.deliver([jobObservedEvent(wedged, at(0)), podObservedEvent(aPod({ name: 'p' }), wedged, at(1))]);
+
+    expect(failed).toEqual([]);
+    const parked = await summaryOf(store, 'first-batch', jobStream(wedged));
+    expect(parked?.name).toBe('first-batch');
+    expect(parked?.stalled).toEqual({ error: 'StoreLimitError: outbox item bytes is 500000, at most 409600 allowed', since: at(1) });
+    expect(h.rejected.map((r) => r.reason)).toEqual([expect.stringMatching(/StoreLimitError/), expect.stringMatching(/StoreLimitError/)]);
+  });
 });
 
 /** A store whose snapshot loads fail for one Job, as a fold error on its log would. */

@@ -147,11 +147,11 @@ describe('the writer handler', () => {
     };
     // when a batch of the Job arrives
     const response = await handler(kinesisEvent(events.slice(0, 3)), context);
-    // then the batch does not fail forever: the Job is parked and its records kept with the error
+    // then the batch does not fail forever: the Job is parked (under the name the batch observed) and its records kept with the error
     expect(response.batchItemFailures).toEqual([]);
     expect(rejected).toHaveLength(3);
     expect(rejected[0]?.errors[0]?.message).toMatch(/stalled.*StoreLimitError/);
-    const summary = await store.findJob({ kind: 'Job', clusterId: job.clusterId, namespace: job.namespace, name: job.uid, uid: job.uid });
+    const summary = await store.findJob({ kind: 'Job', clusterId: job.clusterId, namespace: job.namespace, name: 'train', uid: job.uid });
     expect(summary?.stalled?.error).toMatch(/StoreLimitError/);
   });
 
