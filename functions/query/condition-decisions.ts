@@ -4,14 +4,11 @@ import type { JobCondition } from '../../shared/job/conditions.ts';
 import type { DecisionOf } from '../../shared/job/decisions.ts';
 import type { JobSnapshot } from '../../shared/job/snapshot.ts';
 import { readRange } from './log-reads.ts';
+import { bisectBySnapshots } from './snapshot-bisect.ts';
 
 // Where in a long log the decision that set a condition lies, without reading the log from the
-// start. A condition the head shows (same type, status, reason and transition time) is present
-// in every state from its decision on, and absent before: so a binary search over the snapshots
-// kept at their positions narrows it to the entries between two snapshots, which are read.
-
-/** Below this many entries between two known positions, reading them beats more snapshot loads. */
-const SCAN_WINDOW = 16;
+// start: a condition the head shows (same type, status, reason and transition time) is narrowed
+// by snapshot-bisect.ts to the entries between two snapshots, which are read.
 
 type ConditionDecision = DecisionOf<'JobConditionChanged'>;
 
@@ -27,19 +24,7 @@ export async function findConditionDecision(
   /** Windows already read by this request (conditions decided together share one). */
   windows: Map<string, Promise<LogEntry[]>> = new Map(),
 ): Promise<ConditionDecision | undefined> {
-  let without = 0; // a position where the condition does not hold yet (0: before the log)
-  let holds = head; // a position where it holds
-  while (holds - without > SCAN_WINDOW) {
-    const mid = Math.floor((without + holds) / 2);
-    let snapshot = await store.loadSnapshot(stream, { atOrBefore: mid });
-    if (snapshot === undefined || snapshot.seq <= without) {
-      // No snapshot in (without, mid]: try the newest one before `holds`.
-      snapshot = await store.loadSnapshot(stream, { atOrBefore: holds - 1 });
-      if (snapshot === undefined || snapshot.seq <= without) break;
-    }
-    if (snapshotHolds(snapshot.state as JobSnapshot, condition)) holds = snapshot.seq;
-    else without = snapshot.seq;
-  }
+  const { without, holds } = await bisectBySnapshots(store, stream, head, (state) => snapshotHolds(state as JobSnapshot, condition));
   let found: ConditionDecision | undefined;
   const key = `${without}-${holds}`;
   let window = windows.get(key);

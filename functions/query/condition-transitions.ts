@@ -4,6 +4,7 @@ import type { JobCondition } from '../../shared/job/conditions.ts';
 import type { DecisionOf } from '../../shared/job/decisions.ts';
 import type { JobSnapshot } from '../../shared/job/snapshot.ts';
 import { readRange } from './log-reads.ts';
+import { SCAN_WINDOW } from './snapshot-bisect.ts';
 
 // Every JobConditionChanged decision of a long log without reading it from the start. A
 // condition change shows in the status' conditions (a new type, or a new status, reason,
@@ -15,9 +16,6 @@ import { readRange } from './log-reads.ts';
 type ConditionDecision = DecisionOf<'JobConditionChanged'>;
 /** A known position: its seq and the conditions that hold there. */
 type Point = { readonly seq: number; readonly conditions: readonly JobCondition[] };
-
-/** Below this many entries, reading a span beats looking for a snapshot inside it. */
-const SCAN_WINDOW = 16;
 
 /** The JobConditionChanged decisions at positions 1…`head`, in log order; `conditions` hold at `head`. */
 export async function conditionTransitions(

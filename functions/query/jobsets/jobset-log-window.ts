@@ -6,6 +6,7 @@ import { conditionEvidence } from '../../../shared/jobset/explain-evidence.ts';
 import type { LoggedJobSetDecision } from '../../../shared/jobset/explain.ts';
 import { initialState as initialJobSetState, type JobSetState } from '../../../shared/jobset/state.ts';
 import { logHead, readRange } from '../log-reads.ts';
+import { bisectBySnapshots } from '../snapshot-bisect.ts';
 import { loggedJobSetDecisions } from './jobset-entries.ts';
 
 // What the JobSet routes read, without replaying the log from the start (as the Job routes,
@@ -18,9 +19,6 @@ import { loggedJobSetDecisions } from './jobset-entries.ts';
 
 /** Entries whose decisions the JobSet view and explanation list at most. */
 export const DECISIONS_WINDOW = 5000;
-
-/** Below this many entries between two known positions, reading them beats more snapshot loads. */
-const SCAN_WINDOW = 16;
 
 export interface JobSetLogWindow {
   readonly state: JobSetState;
@@ -60,18 +58,7 @@ export async function readJobSetWindow(store: EventStore, stream: StreamId, wind
 
 /** The decision before position `before` + 1 that set `condition` as it stands, if the log holds one. */
 async function olderEvidence(store: EventStore, stream: StreamId, condition: JobSetCondition, before: number): Promise<LoggedJobSetDecision | undefined> {
-  let without = 0; // a position where the condition does not hold yet (0: before the log)
-  let holds = before; // a position where it holds (the window starts after it)
-  while (holds - without > SCAN_WINDOW) {
-    const mid = Math.floor((without + holds) / 2);
-    let snapshot = await store.loadSnapshot(stream, { atOrBefore: mid });
-    if (snapshot === undefined || snapshot.seq <= without) {
-      snapshot = await store.loadSnapshot(stream, { atOrBefore: holds - 1 });
-      if (snapshot === undefined || snapshot.seq <= without) break;
-    }
-    if (holdsIn(snapshot.state as JobSetState, condition)) holds = snapshot.seq;
-    else without = snapshot.seq;
-  }
+  const { without, holds } = await bisectBySnapshots(store, stream, before, (state) => holdsIn(state as JobSetState, condition));
   const entries: LogEntry[] = await readRange(store, stream, without, holds);
   return conditionEvidence(condition, loggedJobSetDecisions(entries));
 }
