@@ -6,10 +6,10 @@ import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { REJECTION_SOURCE } from '../bus-contract.ts';
 import { deadLetterQueue, MAX_RECEIVE_COUNT } from './secure-queue.ts';
 import { ServiceFunction } from './service-function.ts';
 import type { Timers } from './timers.ts';
+import { grantWriterCode, writerEnvironment } from './writer.ts';
 
 /** The receive on which the triage parks instead of retrying (TRIAGE_MAX_RECEIVES). */
 export const TRIAGE_MAX_RECEIVES = MAX_RECEIVE_COUNT;
@@ -44,18 +44,12 @@ export class Triage extends Construct {
       timeout: Duration.minutes(2),
       memorySize: 1024,
       environment: {
-        BUS_NAME: bus.eventBusName, SNAPSHOT_EVERY: '50', FEATURE_GATES: '',
+        ...writerEnvironment(bus),
         STREAM_ARN: stream.streamArn, PARKED_QUEUE_URL: this.parked.queueUrl, TRIAGE_MAX_RECEIVES: String(TRIAGE_MAX_RECEIVES),
       },
     });
     // What the writer may do, since the triage runs the writer's code.
-    this.function.bindTable(table, 'readWrite');
-    timers.grantScheduling(this.function);
-    this.function.addToRolePolicy(new PolicyStatement({
-      actions: ['events:PutEvents'],
-      resources: [bus.eventBusArn],
-      conditions: { StringEquals: { 'events:source': REJECTION_SOURCE } },
-    }));
+    grantWriterCode(this.function, { table, bus, timers });
     // Read a range back (no ListShards, no DescribeStream: the on-failure record names the shard) and put back.
     this.function.addToRolePolicy(new PolicyStatement({
       actions: ['kinesis:GetShardIterator', 'kinesis:GetRecords', 'kinesis:PutRecord'],

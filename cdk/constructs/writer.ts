@@ -46,16 +46,9 @@ export class Writer extends Construct {
       description: 'jobfold writer: appends each Job\'s events in order, decides at each position, commits decisions and commands',
       timeout: Duration.minutes(2),
       memorySize: 1024,
-      environment: { BUS_NAME: bus.eventBusName, SNAPSHOT_EVERY: '50', FEATURE_GATES: '' },
+      environment: writerEnvironment(bus),
     });
-    this.function.bindTable(table, 'readWrite');
-    timers.grantScheduling(this.function);
-    // The function may put only rejections on the bus, never an event that looks like a cluster's.
-    this.function.addToRolePolicy(new PolicyStatement({
-      actions: ['events:PutEvents'],
-      resources: [bus.eventBusArn],
-      conditions: { StringEquals: { 'events:source': REJECTION_SOURCE } },
-    }));
+    grantWriterCode(this.function, { table, bus, timers });
     this.function.addEventSource(new KinesisEventSource(stream, {
       startingPosition: StartingPosition.TRIM_HORIZON,
       ...WRITER_SOURCE,
@@ -64,4 +57,21 @@ export class Writer extends Construct {
       onFailure: new SqsDlq(this.failures),
     }));
   }
+}
+
+/** The environment of a function that runs the writer's code: the writer, and the triage that writes failed batches again. */
+export function writerEnvironment(bus: IEventBus): Record<string, string> {
+  return { BUS_NAME: bus.eventBusName, SNAPSHOT_EVERY: '50', FEATURE_GATES: '' };
+}
+
+/** What the writer's code may do, wherever it runs (the writer, the triage). */
+export function grantWriterCode(fn: ServiceFunction, props: { table: ITable; bus: IEventBus; timers: Timers }): void {
+  fn.bindTable(props.table, 'readWrite');
+  props.timers.grantScheduling(fn);
+  // It may put only rejections on the bus, never an event that looks like a cluster's.
+  fn.addToRolePolicy(new PolicyStatement({
+    actions: ['events:PutEvents'],
+    resources: [props.bus.eventBusArn],
+    conditions: { StringEquals: { 'events:source': REJECTION_SOURCE } },
+  }));
 }
