@@ -52,14 +52,24 @@ export async function commitTransaction(
   const pk = keys.stream(stream);
   const { head } = tip;
   const pending: Pending = { entries: [], duplicates: [], moves: new Map(), knownCommands: new Set() };
+  // A Set, not a scan of what was kept: a log writer's commit holds thousands of entries.
+  const kept = new Set<string>();
   for (const entry of input.entries) {
-    if (pending.entries.some((e) => e.eventId === entry.eventId)) pending.duplicates.push(entry.eventId);
-    else pending.entries.push(entry);
+    if (kept.has(entry.eventId)) pending.duplicates.push(entry.eventId);
+    else {
+      kept.add(entry.eventId);
+      pending.entries.push(entry);
+    }
   }
   if (input.pageEntries === true && pending.entries.length > 0) {
-    // Chained on from the entry at the head (the first page's condition fails if the head moved).
-    const entries = chainEntries(tip.hash, pending.entries.map(({ eventId, type, observedAt, body }, i) =>
-      ({ eventId, type, observedAt, body, seq: head + 1 + i, recordedAt: input.recordedAt })));
+    // Chained on from the entry at the head (the first page's condition fails if the head moved),
+    // with the hashes the writer chained already when it gives them from the same head.
+    const logged = pending.entries.map(({ eventId, type, observedAt, body }, i) =>
+      ({ eventId, type, observedAt, body, seq: head + 1 + i, recordedAt: input.recordedAt }));
+    const given = input.entryHashes;
+    const entries = given !== undefined && given.length === logged.length && pending.duplicates.length === 0 && tip.hash === input.expectedHeadHash
+      ? logged.map((entry, i) => ({ ...entry, hash: given[i] as string }))
+      : chainEntries(tip.hash, logged);
     pending.pages = { entries, items: pageItems(pk, entries) };
     if (pending.pages.items.length === 1 && input.outbox.length === 0 && input.summary === undefined) {
       return putSinglePage(table, stream, head, pending.pages.items[0] as Item, entries, pending.duplicates);

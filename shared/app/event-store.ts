@@ -111,6 +111,13 @@ export type CommitInput = {
    * the one stored at `expectedHead` would break the chain: the in-memory store refuses it.
    */
   expectedHeadHash?: string;
+  /**
+   * With `expectedHeadHash`: the chain hash each of `entries` gets, in order, as the caller
+   * computed it (shared/log/hash-chain.ts over the entry with its seq and recordedAt), so the
+   * store does not hash every entry a second time. Ignored when `entries` repeats an eventId.
+   * The in-memory store refuses a hash that is not the one it computes.
+   */
+  entryHashes?: readonly string[];
 };
 /** `snapshotSaved` is false when no snapshot was given or one at its seq was already stored. */
 export type CommitResult = { head: number; appended: LogEntry[]; duplicates: string[]; snapshotSaved: boolean };
