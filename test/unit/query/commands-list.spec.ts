@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReadOptions, ReadResult, StreamId } from '../../../shared/app/event-store.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { reconcile } from '../../../shared/app/reconcile.ts';
-import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
 import { decodeCommandsCursor } from '../../../functions/query/commands/commands-cursor.ts';
 import { SCAN_BUDGET } from '../../../functions/query/commands/commands-page.ts';
@@ -16,6 +15,7 @@ import { buildFleet, type Fleet } from './support/fleet.ts';
 import { buildJobSetFleet, type JobSetFleet } from './support/jobset-fleet.ts';
 import { foldJobLog } from './support/full-replay.ts';
 import { jobPath, jobSetPath, queryClient, TEST_CURSOR_KEY, type Get } from './support/query-client.ts';
+import { managedTrace, play, trainTrace } from './support/command-jobs.ts';
 import { aService, ingestAt, type Service } from './support/service-fleet.ts';
 
 // Given Jobs and JobSets played through the service (terminations, creations, status writes,
@@ -45,49 +45,13 @@ let jobSets: JobSetFleet;
 let train: StreamId;
 let managed: StreamId;
 
-/** An Indexed Job of 60 pods whose leader succeeds while 30 still run: one decision terminates 30 pods. */
-function trainTrace(): TraceRecorder {
-  const trace = new TraceRecorder('2026-03-01T00:00:00Z', 'c0de');
-  const job = trace.job('c1', 0, 'ml', 'train', {
-    completions: 60, parallelism: 60, completionMode: 'Indexed', backoffLimit: 100,
-    successPolicy: { rules: [{ succeededIndexes: '0' }] },
-  });
-  const pods = Array.from({ length: 60 }, (_, i) => trace.runPod(job, 1, i));
-  for (let i = 1; i < 30; i++) trace.exitPod(pods[i]!, 1 + i, 0);
-  trace.exitPod(pods[0]!, 60, 0);
-  for (let i = 30; i < 60; i++) trace.deletePod(pods[i]!, 65);
-  return trace;
-}
-
-/** A Job jobfold manages: it creates the pods and writes the status (UpdateJobStatus commands). */
-function managedTrace(): TraceRecorder {
-  const trace = new TraceRecorder('2026-03-02T00:00:00Z', 'feed');
-  const job = trace.job('c1', 0, 'ml', 'managed', { completions: 2, parallelism: 2, managedBy: JOBFOLD_CONTROLLER_NAME });
-  const pods = [0, 1].map(() => trace.runPod(job, 1, undefined));
-  pods.forEach((pod, i) => trace.exitPod(pod, 2 + i, 0));
-  return trace;
-}
-
-/** Plays a trace through ingest, reconciling after each instant; the Job's stream. */
-async function play(trace: TraceRecorder): Promise<StreamId> {
-  const entries = trace.entries.map((e) => ({ at: e.at, event: { source: e.Source, 'detail-type': e.DetailType, detail: JSON.parse(e.Detail) } }));
-  let stream: StreamId | undefined;
-  for (let i = 0; i < entries.length;) {
-    const at = entries[i]!.at;
-    const time = entries[i]!.event.detail.observedAt as string;
-    for (; i < entries.length && entries[i]!.at === at; i++) stream = await ingestAt(service, time, entries[i]!.event);
-    await reconcile({ ...service, clock: () => time }, stream!);
-  }
-  return stream!;
-}
-
 beforeAll(async () => {
   store = new CountingStore();
   service = aService(store);
   fleet = await buildFleet(service, 0);
   jobSets = await buildJobSetFleet(service);
-  train = await play(trainTrace());
-  managed = await play(managedTrace());
+  train = await play(service, trainTrace());
+  managed = await play(service, managedTrace());
   get = queryClient(service);
 });
 
