@@ -93,6 +93,11 @@ export function checkCommit(input: CommitInput): void {
   if (!Number.isSafeInteger(input.expectedHead) || input.expectedHead < 0) {
     throw new RangeError(`expectedHead must be a non-negative integer, got ${input.expectedHead}`);
   }
+  for (const index of input.podFirstSightings ?? []) {
+    if (!Number.isSafeInteger(index) || index < 0 || index >= input.entries.length) {
+      throw new RangeError(`podFirstSightings must hold indexes of entries (0..${input.entries.length - 1}), got ${index}`);
+    }
+  }
   const bodyBytes = checkedBodyBytes(input.entries);
   if (input.pageEntries !== true && input.entries.length > MAX_COMMIT_ENTRIES) {
     throw new StoreLimitError('entries per commit', MAX_COMMIT_ENTRIES, input.entries.length);

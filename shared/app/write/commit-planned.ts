@@ -74,6 +74,7 @@ export async function commitPlanned(
   let at = loaded.head;
   // The chain hash at `at`, so the store writes without reading the head first (one round trip less per step).
   let atHash = loaded.headHash;
+  const firstSightings = new Set(plan.firstSightings);
   for (const [i, step] of steps.entries()) {
     const last = i === steps.length - 1;
     const item = state.identity ? stepOutboxItem(state.identity, managedBy, step, now) : undefined;
@@ -83,6 +84,7 @@ export async function commitPlanned(
       entries: step.entries,
       outbox: item ? [item] : [],
       pageEntries: true,
+      podFirstSightings: step.entries.flatMap((_, j) => (firstSightings.has(step.fromSeq + j) ? [j] : [])),
       ...(atHash === undefined ? {} : { expectedHeadHash: atHash }),
       snapshot: last && snapshot ? { seq: head, state: snapshot.snapshot } : undefined,
       summary: last ? newSummary : undefined,

@@ -20,6 +20,8 @@ export interface PlannedBatch {
   readonly planned: PlannedEntry[];
   /** The chain hash the last entry will get, when the chain before the batch is known. */
   readonly lastHash: string | undefined;
+  /** The seqs of the entries that are a pod's first sighting (../first-sightings.ts), marked on commit. */
+  readonly firstSightings?: readonly number[];
 }
 
 /**
