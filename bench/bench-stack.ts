@@ -34,33 +34,42 @@ export async function openBenchStack(name: string, dynamoDbEndpoint?: string): P
 
 /**
  * Puts entries in calls of 10, `concurrency` calls at a time, reporting each accepted call's
- * size to `onPut`; throws on any failed entry.
+ * size to `onPut`; throws on any failed entry. Entries are taken as calls go out, so a lazy
+ * `entries` (a packer) is packed while the calls before are in flight.
  */
 export async function putAll(
   client: EventBridgeClient,
-  entries: readonly RecordedEntry[],
+  entries: Iterable<RecordedEntry>,
   concurrency: number,
   onPut: (count: number) => void = () => {},
 ): Promise<void> {
-  // At most 10 entries and 256 KiB a call, as EventBridge takes them (packs are big entries).
-  const calls: PutEventsRequestEntry[][] = [];
-  let call: PutEventsRequestEntry[] = [];
-  let bytes = 0;
-  for (const { Source, DetailType, Detail } of entries) {
-    const size = Buffer.byteLength(Source) + Buffer.byteLength(DetailType) + Buffer.byteLength(Detail);
-    if (call.length === 10 || (call.length > 0 && bytes + size > 256 * 1024)) [call, bytes] = [[], 0];
-    if (call.length === 0) calls.push(call);
-    call.push({ Source, DetailType, Detail });
-    bytes += size;
-  }
+  const calls = callsOf(entries);
   const worker = async () => {
-    for (let call = calls.shift(); call; call = calls.shift()) {
+    // Generators are not re-entrant, but each next() runs to its end before a worker awaits.
+    for (let next = calls.next(); !next.done; next = calls.next()) {
+      const call = next.value;
       const output = await client.send(new PutEventsCommand({ Entries: call }));
       if ((output.FailedEntryCount ?? 0) > 0) throw new Error(`PutEvents failed: ${JSON.stringify(output.Entries)}`);
       onPut(call.length);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** At most 10 entries and 256 KiB a call, as EventBridge takes them (packs are big entries). */
+function* callsOf(entries: Iterable<RecordedEntry>): Generator<PutEventsRequestEntry[]> {
+  let call: PutEventsRequestEntry[] = [];
+  let bytes = 0;
+  for (const { Source, DetailType, Detail } of entries) {
+    const size = Buffer.byteLength(Source) + Buffer.byteLength(DetailType) + Buffer.byteLength(Detail);
+    if (call.length === 10 || (call.length > 0 && bytes + size > 256 * 1024)) {
+      yield call;
+      [call, bytes] = [[], 0];
+    }
+    call.push({ Source, DetailType, Detail });
+    bytes += size;
+  }
+  if (call.length > 0) yield call;
 }
 
 /** Two decimals: the precision the figures are printed with. */

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runE2eBench } from './e2e.ts';
 import { runFleetListBench } from './fleet-list.ts';
-import type { ServicePathFigures } from './service-path.ts';
+import type { ServicePathReport } from './service-path.ts';
 import { runWhatIfFleetBench, WHATIF_BENCH_HELP } from './whatif-fleet.ts';
 import { QUERY_BENCH_HELP, queryHistoryInChild } from './query-history.ts';
 import { phase } from './bench-progress.ts';
@@ -35,7 +35,11 @@ Local), fed one Indexed Job of --service-pods pods (default 10,000; leader succe
 failures) by the EventBridge SDK client from the bench's process (8 PutEvents calls of 10 in
 flight), the cluster deleting each commanded pod; figures from GET /local/status and
 /local/clusters/{c}/commands:
-  e2eEventsPerSecond    pod events per second over the Job's life (first PutEvents to quiet)
+  e2eEventsPerSecond    pod events per second over the Job's life (first PutEvents to quiet), the
+                        pod events packed as the forwarder sends them (its packer, 50 ms window,
+                        for a Job changing 2,000 times a second: ~100 a pack; packedAtEventsPerSecond)
+  e2eEventsPerSecondUnpacked
+                        the same on a fresh service, one event per entry (unpackedFeed: its checks)
   wcuPerPodEvent        DynamoDB write units per pod event over the Job's life, every table write
                         (log, outbox, summary, snapshots, archive); wcuByOperation breaks it down
   perJobCeilingEventsPerSecond
@@ -47,6 +51,7 @@ flight), the cluster deleting each commanded pod; figures from GET /local/status
                         every lingering pod terminated by exactly one command; Complete after
   servicePeakRssMb      peak RSS of the service's process
   cpuMsPerPodEvent      CPU ms per pod event of the service, the feeder and DynamoDB Local
+                        (cpuMsPerPodEventUnpacked: fed one event per entry)
 and the fleet list (bench/fleet-list.ts; skipped with --no-fleet): 10,000 Jobs over 20 clusters,
   fleetListSeconds      time to page through GET /v1/jobs, 100 a page (and one cluster's Jobs)
   fleetOverviewSeconds  one GET /v1/fleet: exact counts by state and reason over every Job
@@ -194,11 +199,11 @@ function numberArg(name: string): number | undefined {
 }
 
 /** In a child process (which starts the service in another), so the fold's memory above stays apart. */
-function servicePath(pods: number): ServicePathFigures {
+function servicePath(pods: number): ServicePathReport {
   const script = fileURLToPath(new URL('./service-path.ts', import.meta.url));
   // stderr inherited: the child's progress line reaches the terminal.
   const output = execFileSync(process.execPath, [script, '--json', '--pods', String(pods)], {
     encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as ServicePathFigures;
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as ServicePathReport;
 }

@@ -5,7 +5,7 @@ import { TraceRecorder, type PodRef, type RecordedEntry } from '../local/sample/
 import { phase } from './bench-progress.ts';
 import { putAll, round } from './bench-stack.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
-import { packedEntries } from './packed-feed.ts';
+import { packedFeed } from './packed-feed.ts';
 import { perJobCeiling, type PerJobCeilingFigures } from './per-job-ceiling.ts';
 
 // The service path at the size of a real training Job (issue 10): one Indexed Job of `pods`
@@ -13,12 +13,18 @@ import { perJobCeiling, type PerJobCeilingFigures } from './per-job-ceiling.ts';
 // succeeding, fed to the service as `npm start` runs it — `node local/start.ts --port 0
 // --no-sample` in its own process, on its own DynamoDB Local (bench/service-process.ts) — with
 // the real EventBridge SDK client from this process, `feeders` PutEvents calls of 10 entries in
-// flight. When the leader succeeds, every pod still running lingers and must be terminated by
-// exactly one command; the bench reads the commands from GET /local/clusters/{c}/commands, plays
-// the cluster deleting each commanded pod and checks that the Job reaches Complete. Figures,
-// never assertions:
+// flight. The pod events go on the bus the way the deployed forwarder sends them: packed by its
+// own packer (forwarder/send/pack.ts: 50 ms window, 500 observations, the entry size) for a Job
+// whose pods change `packRate` times a second (default 2,000, the target: a window then gathers
+// 100; a faster Job makes bigger packs, so a figure at or above the rate is not flattered by
+// them). The same Job fed one event per entry (forwarders without packing) is the second figure.
+// When the leader succeeds, every pod still running lingers and must be terminated by exactly
+// one command; the bench reads the commands from GET /local/clusters/{c}/commands, plays the
+// cluster deleting each commanded pod and checks that the Job reaches Complete. Figures, never
+// assertions:
 //   e2eEventsPerSecond             pod events per second, first PutEvents to quiet (both phases;
-//                                  quiet as GET /local/status says it)
+//                                  quiet as GET /local/status says it), fed packed
+//   e2eEventsPerSecondUnpacked     the same, a fresh service fed one event per entry
 //   wcuPerPodEvent                 DynamoDB write units per pod event, whole life (ReturnConsumedCapacity
 //                                  of every table write: log, outbox, summary, snapshots, archive;
 //                                  wcuByOperation breaks it down by request kind; from /local/status)
@@ -30,16 +36,28 @@ import { perJobCeiling, type PerJobCeilingFigures } from './per-job-ceiling.ts';
 //                                  not the feeder's, not DynamoDB Local's)
 //   cpuMsPerPodEvent               CPU milliseconds per pod event of the service, the feeder and
 //                                  DynamoDB Local: what a faster service must cut, whatever the load
+//                                  (cpuMsPerPodEventUnpacked: the same, fed one event per entry)
 // Run alone: `node bench/service-path.ts --help`.
 
-export const SERVICE_PATH_HELP = `Usage: node bench/service-path.ts [--pods N] [--feeders N] [--packed] [--cpu-prof DIR] [--json]
+export const SERVICE_PATH_HELP = `Usage: node bench/service-path.ts [--pods N] [--feeders N] [--packed | --unpacked] [--pack-rate N]
+                                  [--cpu-prof DIR] [--json]
 
 Starts the service as \`npm start\` does (node local/start.ts --port 0 --no-sample, its own
 process and DynamoDB Local), feeds it one Indexed Job of --pods pods (default 10,000; leader
 success policy, some failures) with the EventBridge SDK client, --feeders PutEvents calls of 10
 entries in flight (default 8), deletes each commanded pod, and prints the figures (JSON with
---json). --packed feeds the pod events as the forwarder packs them (\`Pod Observations\`, bench/packed-feed.ts).
---cpu-prof DIR writes a CPU profile of the service's process into DIR (node --cpu-prof).`;
+--json). The pod events go as the forwarder sends them: packed by its packer (50 ms window, 500
+observations) for a Job changing --pack-rate times a second (default 2,000: ~100 a pack), giving
+e2eEventsPerSecond; then a fresh service is fed the same Job one event per entry, giving
+e2eEventsPerSecondUnpacked. --packed or --unpacked runs only that feed (its figure is then
+e2eEventsPerSecond). --cpu-prof DIR writes a CPU profile of the service's process into DIR
+(node --cpu-prof).`;
+
+/** How the Job's pod events reach the bus: as the forwarder packs them, or one event per entry. */
+export type ServicePathFeed = 'packed' | 'unpacked';
+
+/** The rate whose packs the headline feed sends: the issue's target (a 50 ms window gathers 100). */
+export const DEFAULT_PACK_RATE = 2000;
 
 export interface ServicePathOptions {
   readonly pods?: number;
@@ -48,11 +66,13 @@ export interface ServicePathOptions {
   readonly feeders?: number;
   /** Options for the service's node, e.g. `--cpu-prof`. */
   readonly nodeOptions?: readonly string[];
-  /** Feed the pod events in `Pod Observations` packs, as the forwarder packs a backlog. */
-  readonly packed?: boolean;
+  /** Default `packed`: the pod events in `Pod Observations` packs, as the forwarder's packer makes them. */
+  readonly feed?: ServicePathFeed;
+  /** Pod events per second whose 50 ms windows the packs hold (packed feed). Default DEFAULT_PACK_RATE. */
+  readonly packRate?: number;
 }
 
-export interface ServicePathFigures extends PerJobCeilingFigures {
+export interface ServicePathFigures extends Partial<PerJobCeilingFigures> {
   readonly servicePods: number;
   readonly servicePodEvents: number;
   readonly e2eEventsPerSecond: number;
@@ -63,8 +83,11 @@ export interface ServicePathFigures extends PerJobCeilingFigures {
   readonly dynamoDbRequestsByOperation: Record<string, number>;
   /** Conditional writes DynamoDB refused (billed, but reported without capacity). */
   readonly rejectedWritesPerPodEvent: number;
-  /** Whether the pod events were fed in packs (--packed). */
-  readonly fedPacked: boolean;
+  /** How the pod events were fed: packed (and at which rate's windows) or one per entry. */
+  readonly feed: ServicePathFeed;
+  readonly packedAtEventsPerSecond?: number;
+  /** Pod events per PutEvents entry fed (1 unpacked). */
+  readonly podEventsPerEntry: number;
   readonly lingeringPods: number;
   readonly terminationCommands: number;
   readonly lingeringPodsTerminatedOnce: number;
@@ -82,7 +105,8 @@ export interface ServicePathFigures extends PerJobCeilingFigures {
 const CLUSTER = 'bench-svc';
 
 export async function runServicePathBench(options: ServicePathOptions = {}): Promise<ServicePathFigures> {
-  const { pods = 10_000, failEvery = 50, feeders = 8 } = options;
+  const { pods = 10_000, failEvery = 50, feeders = 8, feed: how = 'packed', packRate = DEFAULT_PACK_RATE } = options;
+  let podEntriesFed = 0;
   const service = await startServiceProcess(options.nodeOptions ? { nodeOptions: options.nodeOptions } : {});
   const client = new EventBridgeClient({
     endpoint: service.eventsUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
@@ -130,13 +154,16 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
       servicePods: pods,
       servicePodEvents: podEvents,
       e2eEventsPerSecond: Math.round(podEvents / seconds),
+      feed: how,
+      ...(how === 'packed' ? { packedAtEventsPerSecond: packRate } : {}),
+      podEventsPerEntry: round(podEvents / podEntriesFed),
       putEventsInFlight: feeders,
       wcuPerPodEvent: round(wcuPerPodEvent),
       wcuByOperation: Object.fromEntries(Object.entries(after.writeUnitsByOperation).map(([op, units]) => [op, round(units)])),
       dynamoDbRequestsByOperation: after.requestsByOperation,
       rejectedWritesPerPodEvent: round((after.rejectedWrites - before.rejectedWrites) / podEvents),
-      ...perJobCeiling(wcuPerPodEvent, trace.entries),
-      fedPacked: options.packed ?? false,
+      // The Job's table partition and shard in AWS: the forwarder packs for the stream terms whatever this run's feed.
+      ...(how === 'packed' ? perJobCeiling(wcuPerPodEvent, trace.entries) : {}),
       lingeringPods: lingering.size,
       terminationCommands: counts.reduce((a, b) => a + b, 0),
       lingeringPodsTerminatedOnce: [...lingering].filter((uid) => commanded.get(uid) === 1).length,
@@ -156,10 +183,17 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
     await service.stop();
   }
 
+  /** Puts `entries` as this run feeds them: packed as they go out (the forwarder's work, this process's CPU), or as they are. */
   async function feed(label: string, entries: readonly RecordedEntry[]): Promise<void> {
     const shown = phase(label, entries.length);
     let put = 0;
-    await putAll(client, options.packed ? packedEntries(entries) : entries, feeders, (n) => shown.update((put += n)));
+    const counted = function* (fed: Iterable<RecordedEntry>) {
+      for (const entry of fed) {
+        if (entry.DetailType.startsWith('Pod')) podEntriesFed++;
+        yield entry;
+      }
+    };
+    await putAll(client, counted(how === 'packed' ? packedFeed(entries, packRate) : entries), feeders, (n) => shown.update((put += n)));
     shown.end();
   }
 }
@@ -185,6 +219,38 @@ function terminations(commands: readonly DeliveredEntry[], jobUid: string): Map<
   return counts;
 }
 
+/** Both feeds' figures: the packed feed's, with the unpacked feed's beside them (suffix `Unpacked`). */
+export interface ServicePathReport extends ServicePathFigures {
+  readonly e2eEventsPerSecondUnpacked?: number;
+  readonly cpuMsPerPodEventUnpacked?: ServicePathFigures['cpuMsPerPodEvent'];
+  /** The unpacked run's checks and costs, so nothing of it is hidden behind the headline. */
+  readonly unpackedFeed?: Pick<ServicePathFigures, typeof UNPACKED_KEPT[number]>;
+}
+
+const UNPACKED_KEPT = [
+  'podEventsPerEntry', 'wcuPerPodEvent', 'wcuByOperation', 'dynamoDbRequestsByOperation', 'rejectedWritesPerPodEvent', 'lingeringPods',
+  'terminationCommands', 'lingeringPodsTerminatedOnce', 'podsCommandedTwiceOrMore', 'podsCommandedNotLingering',
+  'completeAfterDeletions', 'servicePeakRssMb',
+] as const;
+
+/**
+ * Runs each feed on a fresh service, one after the other (default: packed, then unpacked). With
+ * one feed its figures are the report; with both, the packed feed's are the headline.
+ */
+export async function runServicePathReport(options: Omit<ServicePathOptions, 'feed'> = {}, feeds: readonly ServicePathFeed[] = ['packed', 'unpacked']): Promise<ServicePathReport> {
+  const runs = new Map<ServicePathFeed, ServicePathFigures>();
+  for (const feed of feeds) runs.set(feed, await runServicePathBench({ ...options, feed }));
+  const packed = runs.get('packed');
+  const unpacked = runs.get('unpacked');
+  if (!packed || !unpacked) return (packed ?? unpacked) as ServicePathFigures;
+  return {
+    ...packed,
+    e2eEventsPerSecondUnpacked: unpacked.e2eEventsPerSecond,
+    cpuMsPerPodEventUnpacked: unpacked.cpuMsPerPodEvent,
+    unpackedFeed: Object.fromEntries(UNPACKED_KEPT.map((key) => [key, unpacked[key]])) as ServicePathReport['unpackedFeed'],
+  };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   if (args.includes('--help')) {
@@ -196,11 +262,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     return at >= 0 ? args[at + 1] : undefined;
   };
   const profileDir = value('--cpu-prof');
-  const figures = await runServicePathBench({
+  const feeds: ServicePathFeed[] = args.includes('--packed') ? ['packed'] : args.includes('--unpacked') ? ['unpacked'] : ['packed', 'unpacked'];
+  const figures = await runServicePathReport({
     ...(value('--pods') ? { pods: Number(value('--pods')) } : {}),
     ...(value('--feeders') ? { feeders: Number(value('--feeders')) } : {}),
-    ...(args.includes('--packed') ? { packed: true } : {}),
+    ...(value('--pack-rate') ? { packRate: Number(value('--pack-rate')) } : {}),
     ...(profileDir ? { nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
-  });
+  }, feeds);
   console.log(args.includes('--json') ? JSON.stringify(figures) : figures);
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ClusterIdSchema } from '../shared/job/events.ts';
 import { LOG_LEVELS } from './log.ts';
 import { COMMAND_MAX_RECEIVES } from './commands/command-consumer.ts';
+import { DEFAULT_PACK_LIMITS } from './send/pack.ts';
 
 /** Every setting: its flag, its environment variable, and what it means. Flags win over env. */
 export const SETTINGS = {
@@ -19,10 +20,14 @@ export const SETTINGS = {
   sqsEndpoint: { flag: 'sqs-endpoint', env: 'JOBFOLD_SQS_ENDPOINT', help: 'SQS endpoint override (local stack).' },
   kubeServer: { flag: 'kube-server', env: 'JOBFOLD_KUBE_SERVER', help: 'Kubernetes API URL without credentials (local fakes, kubectl proxy). Overrides the kubeconfig.' },
   kubeconfig: { flag: 'kubeconfig', env: 'KUBECONFIG', help: 'Kubeconfig file. Default: in-cluster service account, else ~/.kube/config.' },
+  packWindowMs: { flag: 'pack-window-ms', env: 'JOBFOLD_PACK_WINDOW_MS', help: `How long a Job's first pod event waits for others to leave with it as one packed event, in ms (docs/forwarder.md, "Packing"); 0 sends every event alone. Default: ${DEFAULT_PACK_LIMITS.windowMs}.` },
   metricsPort: { flag: 'metrics-port', env: 'JOBFOLD_METRICS_PORT', help: 'Serve GET /metrics (Prometheus) and GET /healthz on this port. Default: off.' },
   logLevel: { flag: 'log-level', env: 'JOBFOLD_LOG_LEVEL', help: `One of ${LOG_LEVELS.join(', ')}. Default: info.` },
 } as const;
 export type SettingName = keyof typeof SETTINGS;
+
+/** A longer window would hold a Job's events back for longer than its writer batches them (1 s in AWS) many times over. */
+export const MAX_PACK_WINDOW_MS = 10_000;
 
 const url = z.url({ protocol: /^https?$/ });
 const ConfigSchema = z.object({
@@ -39,6 +44,8 @@ const ConfigSchema = z.object({
   sqsEndpoint: url.optional(),
   kubeServer: url.optional(),
   kubeconfig: z.string().min(1).optional(),
+  packWindowMs: z.string().regex(/^[0-9]{1,6}$/, 'must be a whole number of milliseconds').transform(Number)
+    .pipe(z.number().int().min(0).max(MAX_PACK_WINDOW_MS)).default(DEFAULT_PACK_LIMITS.windowMs),
   metricsPort: z.coerce.number().int().min(0).max(65535).optional(),
   logLevel: z.enum(LOG_LEVELS).default('info'),
 });

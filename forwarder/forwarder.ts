@@ -48,9 +48,14 @@ export const DEFAULT_TUNING: Tuning = {
   receiveWaitSeconds: 20,
 };
 
+/** The packing bounds: the tuning's, with the window `--pack-window-ms` sets when it is given. */
+export function packLimits(config: Partial<Pick<ForwarderConfig, 'packWindowMs'>>, tuning: Pick<Tuning, 'packing'>): PackLimits {
+  return config.packWindowMs === undefined ? tuning.packing : { ...tuning.packing, windowMs: config.packWindowMs };
+}
+
 export interface ForwarderDependencies {
   readonly config: Pick<ForwarderConfig, 'clusterId' | 'eventBusName' | 'queueUrl' | 'dlqUrl' | 'namespace' | 'spoolDir' | 'spoolMaxBytes'>
-    & Partial<Pick<ForwarderConfig, 'maxReceives'>>;
+    & Partial<Pick<ForwarderConfig, 'maxReceives' | 'packWindowMs'>>;
   readonly kubeConfig: KubeConfig;
   readonly eventBridge: EventBridgeClient;
   readonly sqs: SQSClient | undefined;
@@ -104,7 +109,7 @@ export async function startForwarder(deps: ForwarderDependencies): Promise<Runni
     ...(tuning.random ? { random: tuning.random } : {}),
   });
   pipeline.start();
-  const packer = new Packer({ sink: (e) => pipeline.submit(e), limits: tuning.packing, now });
+  const packer = new Packer({ sink: (e) => pipeline.submit(e), limits: packLimits(config, tuning), now });
 
   const observer = new Observer({ clusterId: config.clusterId, namespace: config.namespace, live, submit: (e) => packer.submit(e), metrics, log, now });
   for (const target of watchTargets(deps.kubeConfig, config.namespace)) {

@@ -1,6 +1,7 @@
 import { ApiError } from './api-client.ts';
 import { consoleCommand } from './console-command.ts';
 import { UsageError } from './client-options.ts';
+import { commandsCommand } from './commands-command.ts';
 import { describeCommand } from './describe-command.ts';
 import { explainCommand } from './explain-command.ts';
 import { getCommand } from './get-command.ts';
@@ -11,13 +12,14 @@ import { statusCommand } from './status-command.ts';
 // non-zero exit — 2 for a command line that cannot be run, 1 when the API refuses or cannot be
 // reached.
 
-export const CLIENT_COMMANDS = ['get', 'describe', 'explain', 'history', 'status', 'console'] as const;
+export const CLIENT_COMMANDS = ['get', 'describe', 'explain', 'history', 'commands', 'status', 'console'] as const;
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
 export const CLIENT_HELP_LINES = `  get jobs|jobsets           list the fleet (-A, --cluster, -n, --state, --reason, -o wide|json|yaml)
   describe job|jobset NAME   the object as kubectl describe shows it, with commands and why
   explain job|jobset NAME    why it succeeded, failed or restarted, with the evidence
   history job|jobset NAME    its log: observations, decisions, commands (--follow)
+  commands job|jobset NAME   every command decided for it, oldest first, one line per pod
   status job NAME --at T|#N  its status at a point of its history
   console                    the web console on localhost, its API calls signed (as kubectl proxy)`;
 
@@ -34,6 +36,7 @@ export async function runClientCommand(name: ClientCommand, argv: readonly strin
       case 'explain': write(await explainCommand(argv)); break;
       case 'status': write(await statusCommand(argv)); break;
       case 'history': await historyCommand(argv, write); break;
+      case 'commands': await commandsCommand(argv, write); break;
       case 'console': await consoleCommand(argv, write); break;
     }
     return 0;

@@ -72,6 +72,7 @@ export function describeJobView(view: JobView, explanation: Explanation): string
   lines.push(...(conditions.length === 0 ? [field('Conditions', '<none>')] : ['Conditions:', ...formatTable(['Type', 'Status', 'Reason', 'Message'], conditions)]));
   const commands = view.commands.map((c) => [String(c.seq), c.type, delivery(c), commandDetail(c)]);
   lines.push(...(commands.length === 0 ? [field('Commands', '<none>')] : ['Commands:', ...formatTable(['Seq', 'Type', 'Delivery', 'Detail'], commands)]));
+  if (view.commandsFrom > 1) lines.push(earlierCommands('job', view.job, view.commandsFrom));
   if (view.stalled) lines.push(field('Stalled', `${view.stalled.error} (since ${view.stalled.since})`));
   if (view.refusedUpdate) {
     lines.push(`Refused Update: ${view.refusedUpdate.eventId} (observed ${view.refusedUpdate.observedAt}); the Job folds under its last valid spec`);
@@ -79,6 +80,12 @@ export function describeJobView(view: JobView, explanation: Explanation): string
   }
   lines.push('Explanation:', formatExplanation(explanation, '  '));
   return `${human(lines.join('\n'))}\n`;
+}
+
+/** Where the commands decided before the view's window are: the listed ones start at `from`. */
+function earlierCommands(kind: 'job' | 'jobset', object: { clusterId: string; namespace: string; name: string; uid: string }, from: number): string {
+  return `  (only those decided at log position #${from} or later are shown; for every command: `
+    + `jobfold commands ${kind} ${object.name} --cluster ${object.clusterId} -n ${object.namespace} --uid ${object.uid})`;
 }
 
 /**
@@ -128,6 +135,7 @@ export function describeJobSetView(view: JobSetView, explanation: JobSetExplanat
   lines.push(...(children.length === 0 ? [field('Child Jobs', '<none>')] : ['Child Jobs:', ...formatTable(['Name', 'Replicated Job', 'Index', 'Attempt'], children)]));
   const commands = view.commands.map((c) => [String(c.seq), c.type, c.name]);
   lines.push(...(commands.length === 0 ? [field('Commands', '<none>')] : ['Commands:', ...formatTable(['Seq', 'Type', 'Job'], commands)]));
+  if (view.commandsFrom > 1) lines.push(earlierCommands('jobset', view.jobSet, view.commandsFrom));
   lines.push('Explanation:', formatJobSetExplanation(explanation, '  '));
   return `${human(lines.join('\n'))}\n`;
 }

@@ -69,11 +69,12 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
   async read(stream: StreamId, options: ReadOptions = {}): Promise<ReadResult> {
     checkLimit(options.limit);
     const pk = keys.stream(stream);
-    const entries = await readEntries(this.#table, pk, Math.max(0, options.afterSeq ?? 0), options.limit);
+    const { entries, firstSightings, head: seen } = await readEntries(this.#table, pk, Math.max(0, options.afterSeq ?? 0), options.limit);
     const last = entries.at(-1);
-    // A short page ended at the head; a full page or an empty one needs the head read.
+    // A read that reached the log's last item saw the head, as did a short page; otherwise read it.
     const short = options.limit === undefined || entries.length < options.limit;
-    return { entries, head: short && last ? last.seq : await readHead(this.#table, pk) };
+    const head = seen ?? (short && last ? last.seq : await readHead(this.#table, pk));
+    return { entries, head, ...(firstSightings.length > 0 ? { podFirstSightings: firstSightings } : {}) };
   }
 
   async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {

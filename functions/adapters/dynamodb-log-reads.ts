@@ -1,7 +1,7 @@
 import type { LogEntry } from '../../shared/app/event-store.ts';
 import { GENESIS_HASH } from '../../shared/log/hash-chain.ts';
 import { readNumber, str } from './item-codec.ts';
-import { itemLastHash, itemLastSeq, logItemEntries } from './log-page-codec.ts';
+import { itemFirstSightings, itemLastHash, itemLastSeq, logItemEntries } from './log-page-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, keys } from './table-layout.ts';
 
@@ -37,24 +37,39 @@ export async function readHead(table: MeteredTable, pk: string): Promise<number>
   return (await readTip(table, pk)).head;
 }
 
-/** Returns up to `limit` entries after `afterSeq` in seq order, following pages. */
-export async function readEntries(table: MeteredTable, pk: string, afterSeq: number, limit = Infinity): Promise<LogEntry[]> {
+/** What a read of the log found: the entries, the seqs among them marked as first sightings, and the head when the read saw it. */
+export type EntriesRead = { entries: LogEntry[]; firstSightings: number[]; head?: number };
+
+/**
+ * Returns up to `limit` entries after `afterSeq` in seq order, following pages, with the seqs
+ * among them their page marks as pods' first sightings (log-page-codec.ts). `head` is set when
+ * the read reached the log's last item (so the caller need not read the head again).
+ */
+export async function readEntries(table: MeteredTable, pk: string, afterSeq: number, limit = Infinity): Promise<EntriesRead> {
   const from = afterSeq + 1;
   const entries: LogEntry[] = [];
+  const firstSightings: number[] = [];
+  const take = (item: Item, held: readonly LogEntry[]) => {
+    entries.push(...held);
+    firstSightings.push(...itemFirstSightings(item));
+  };
   // Items read and the entries they held, to size the next Query (pages hold many entries).
   const seen = { items: 0, entries: 0 };
   let next = from;
   if (from > 1) {
     // The item holding `from`: the one-entry item at it, or a page that started before it. With
-    // none, `from` is beyond the head (positions are contiguous). A point read is this one Query.
+    // none, `from` is beyond the head (positions are contiguous): the last item ends the log.
+    // A point read is this one Query.
     const holding = await itemAtOrBefore(table, pk, from);
-    if (holding === undefined || itemLastSeq(holding) < from) return [];
+    if (holding === undefined) return { entries, firstSightings, head: 0 };
+    if (itemLastSeq(holding) < from) return { entries, firstSightings, head: itemLastSeq(holding) };
     const held = logItemEntries(holding);
-    entries.push(...held.filter((e) => e.seq >= from));
+    take(holding, held.filter((e) => e.seq >= from));
     Object.assign(seen, { items: 1, entries: held.length });
     next = itemLastSeq(holding) + 1;
   }
   let start: Item | undefined;
+  let head: number | undefined;
   while (entries.length < limit) {
     const output = await table.query({
       KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
@@ -67,14 +82,22 @@ export async function readEntries(table: MeteredTable, pk: string, afterSeq: num
     const found = output.Items ?? [];
     for (const item of found) {
       const held = logItemEntries(item);
-      entries.push(...held);
+      take(item, held);
       seen.items += 1;
       seen.entries += held.length;
     }
     start = output.LastEvaluatedKey;
-    if (start === undefined) break;
+    if (start === undefined) {
+      // No key after the last item read: it is the log's last.
+      head = entries.at(-1)?.seq ?? next - 1;
+      break;
+    }
   }
-  return Number.isFinite(limit) ? entries.slice(0, limit) : entries;
+  const kept = Number.isFinite(limit) ? entries.slice(0, limit) : entries;
+  const last = kept.at(-1)?.seq ?? afterSeq;
+  // The holding page's marks before `from`, and those cut with the entries past `limit`, go.
+  const marked = firstSightings.filter((seq) => seq >= from && seq <= last);
+  return { entries: kept, firstSightings: marked, ...(head === undefined ? {} : { head }) };
 }
 
 /** The chain hash of the entry at `seq` (the genesis hash before seq 1, or for an entry without one). */

@@ -37,6 +37,7 @@ export const ATTR = {
   seq: 'seq', // of a log entry; of a log page, its first entry
   lastSeq: 'ls', // of a log page, its last entry
   lastHash: 'lh', // of a log page, its last entry's chain hash (read with the head)
+  firstSightings: 'fs', // of a log page, B: bit i set when entry first + i is a pod's first sighting
   eventId: 'id',
   eventType: 'et',
   observedAt: 'oa',

@@ -3,9 +3,10 @@ import { entryEvent } from '../../shared/app/log-codec.ts';
 import { evolve, type JobEvent } from '../../shared/job/evolve.ts';
 import { restoreArchived, restoreSnapshot, type JobSnapshot } from '../../shared/job/snapshot.ts';
 import { initialState, type JobState } from '../../shared/job/state.ts';
+import { podsToLookUp } from '../../shared/app/first-sightings.ts';
 import { BadRequestError } from './http-errors.ts';
 import type { QueryDeps } from './http.ts';
-import { entryAt, lastSeqRecordedBy, logHead, readRange } from './log-reads.ts';
+import { entryAt, lastSeqRecordedBy, logHead, readRun } from './log-reads.ts';
 import type { LogPoint } from './params.ts';
 
 /** The state at a point of the log: after its entry `seq` (0: before any), recorded at `recordedAt`. */
@@ -51,17 +52,17 @@ export async function foldTo(
   deps: Pick<QueryDeps, 'store' | 'config'>,
   stream: StreamId,
   seq: number,
-  /** The events of consecutive entries ending at `seq` the caller read already (the Job view's window), reused for the tail. */
-  known: readonly JobEvent[] = [],
+  /** Consecutive entries ending at `seq` the caller read already (the Job view's window), reused for the tail. */
+  known?: { readonly events: readonly JobEvent[]; readonly firstSightings: ReadonlySet<number> },
 ): Promise<{ state: JobState; tail: JobEvent[] }> {
   const snapshot = seq < 1 ? undefined : await deps.store.loadSnapshot(stream, { atOrBefore: seq });
   const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
   const from = snapshot?.seq ?? 0;
-  const covered = known.length > 0 && (known[0]!.seq ?? Infinity) <= from + 1 && known.at(-1)!.seq === seq;
-  const tail = covered
-    ? known.filter((event) => (event.seq ?? 0) > from)
-    : (await readRange(deps.store, stream, from, seq)).map(entryEvent);
-  if (snapshot) await restoreNamedPods(deps, stream, state, tail);
+  const events = known?.events ?? [];
+  const covered = events.length > 0 && (events[0]!.seq ?? Infinity) <= from + 1 && events.at(-1)!.seq === seq;
+  const run = covered ? undefined : await readRun(deps.store, stream, from, seq);
+  const tail = run ? run.entries.map(entryEvent) : events.filter((event) => (event.seq ?? 0) > from);
+  if (snapshot) await restoreNamedPods(deps, stream, state, tail, run?.firstSightings ?? known!.firstSightings);
   for (const event of tail) evolve(state, event);
   return { state, tail };
 }
@@ -70,15 +71,15 @@ export async function foldTo(
  * Restores the archived pods that `tail` names and the snapshot left out. The archive holds
  * each pod as it settled for good, which may be after an older snapshot's position: a pod
  * first seen after the snapshot (its listing order `seq` ≥ the snapshot's `nextPodSeq`) is
- * left for the tail to create, so the fold sees it exactly as it was then.
+ * left for the tail to create, so the fold sees it exactly as it was then. A pod whose first
+ * mention in the tail is marked as its first sighting (shared/app/first-sightings.ts)
+ * cannot be in the archive as of the snapshot, so only the others are looked up: on a big Job
+ * nearly every pod the tail names is new, and looking them all up reads the whole archive.
  */
-async function restoreNamedPods(deps: Pick<QueryDeps, 'store'>, stream: StreamId, state: JobState, tail: readonly JobEvent[]): Promise<void> {
-  const named = new Set<string>();
-  for (const event of tail) {
-    if (event.type === 'PodObserved') named.add(event.pod.metadata.uid);
-    else if (event.type === 'PodDeleted') named.add(event.uid);
-  }
-  const missing = [...named].filter((uid) => !state.pods.has(uid));
+async function restoreNamedPods(
+  deps: Pick<QueryDeps, 'store'>, stream: StreamId, state: JobState, tail: readonly JobEvent[], firstSightings: ReadonlySet<number>,
+): Promise<void> {
+  const missing = podsToLookUp(state, tail, firstSightings);
   if (missing.length === 0) return;
   const archived = await deps.store.loadArchivedPods(stream, missing);
   restoreArchived(state, archived.filter((pod) => pod.seq < state.nextPodSeq));

@@ -24,18 +24,31 @@ export async function entryAt(store: EventStore, stream: StreamId, seq: number):
   return (await store.read(stream, { afterSeq: seq - 1, limit: 1 })).entries[0];
 }
 
+/** A run of consecutive entries, with the seqs among them marked as pods' first sightings. */
+export interface LogRun {
+  readonly entries: LogEntry[];
+  readonly firstSightings: ReadonlySet<number>;
+}
+
 /** Entries `after + 1 … to` in seq order (fewer when the log ends first). */
 export async function readRange(store: EventStore, stream: StreamId, after: number, to: number): Promise<LogEntry[]> {
+  return (await readRun(store, stream, after, to)).entries;
+}
+
+/** Entries `after + 1 … to` in seq order (fewer when the log ends first), and their marks. */
+export async function readRun(store: EventStore, stream: StreamId, after: number, to: number): Promise<LogRun> {
   const entries: LogEntry[] = [];
+  const firstSightings = new Set<number>();
   let from = after;
   while (from < to) {
     const page = await store.read(stream, { afterSeq: from, limit: Math.min(RANGE_PAGE, to - from) });
     entries.push(...page.entries);
+    for (const seq of page.podFirstSightings ?? []) firstSightings.add(seq);
     const last = page.entries.at(-1);
     if (last === undefined || page.entries.length < Math.min(RANGE_PAGE, to - from)) break;
     from = last.seq;
   }
-  return entries;
+  return { entries, firstSightings };
 }
 
 /** Below this many positions, the search reads them at once instead of point by point. */

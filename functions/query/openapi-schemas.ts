@@ -8,6 +8,7 @@ import './schemas/explanation-schemas.ts';
 import './jobsets/jobset-explanation-schemas.ts';
 import './jobsets/jobset-schemas.ts';
 import './schemas/whatif-schemas.ts';
+import './commands/commands-schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
 

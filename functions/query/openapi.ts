@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { FleetQuerySchema, IndexesQuerySchema } from './console/console-params.ts';
+import { CommandsQuerySchema } from './commands/commands-params.ts';
 import './console/console-schemas.ts';
 import { componentSchemas, parameterSchema } from './openapi-schemas.ts';
 import {
@@ -129,6 +130,10 @@ export function openApiDocument(): Json {
       [`${JOB}/status`]: objectOperation(
         'getJobStatus', 'jobs', 'The status at a point in history', StatusQuerySchema, ok('The status at that point.', ref('JobStatusAt')),
       ),
+      [`${JOB}/commands`]: objectOperation(
+        'listJobCommands', 'jobs', 'Every command decided for the Job, oldest first, paged (inside big decisions too)', CommandsQuerySchema,
+        ok('One page of commands.', ref('JobCommandsPage')),
+      ),
       [`${JOB}/whatif`]: postOperation(
         'whatIfJob', 'jobs', 'The Job refolded under a JSON merge patch of its spec, next to its record',
         [...objectPathParameters, ...queryParameters(ObjectQuerySchema)], WhatIfBodySchema, ok('The what-if report.', ref('WhatIfReport')),
@@ -151,6 +156,10 @@ export function openApiDocument(): Json {
       ),
       [`${JOBSET}/history`]: objectOperation(
         'getJobSetHistory', 'jobsets', "The JobSet's log, paged by seq", HistoryQuerySchema, ok('One page of log entries.', ref('HistoryPage')),
+      ),
+      [`${JOBSET}/commands`]: objectOperation(
+        'listJobSetCommands', 'jobsets', 'Every command decided for the JobSet, oldest first, paged', CommandsQuerySchema,
+        ok('One page of commands.', ref('JobSetCommandsPage')),
       ),
       [`${JOBSET}/explain`]: objectOperation(
         'explainJobSet', 'jobsets', 'Why the JobSet completed, failed or restarted', ObjectQuerySchema, ok('The explanation.', ref('JobSetExplanation')),

@@ -11,7 +11,7 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 const DIGITS = /^[0-9]{1,15}$/;
 
 /** A whole number in a query string, within `min..max`. */
-const wholeNumber = (min: number, max: number) =>
+export const wholeNumber = (min: number, max: number) =>
   z
     .string()
     .regex(DIGITS, 'must be a whole number')

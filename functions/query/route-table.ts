@@ -1,3 +1,4 @@
+import { jobCommandsRoute, jobSetCommandsRoute } from './commands/commands-routes.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import type { QueryRoute } from './http.ts';
 import { jobSetRoutes } from './jobsets/jobset-routes.ts';
@@ -20,7 +21,9 @@ export const QUERY_ROUTES: readonly QueryRoute[] = [
   jobHistoryRoute,
   explainJobRoute,
   jobStatusRoute,
+  jobCommandsRoute,
   ...jobSetRoutes,
+  jobSetCommandsRoute,
   ...consoleRoutes,
   whatIfJobRoute,
   whatIfJobSetRoute,

@@ -8,7 +8,7 @@ import { issuedCommands } from './issued-commands.ts';
 import { citedDecisions } from './job-explanation.ts';
 import { foldTo } from './job-state-at.ts';
 import { jobView, type JobView } from './job-view.ts';
-import { logHead, readRange } from './log-reads.ts';
+import { logHead, readRun } from './log-reads.ts';
 
 // `GET …/jobs/{name}` without replaying the log: the state from the newest snapshot and its tail
 // (job-state-at.ts), the explanation from the entries it cites (job-explanation.ts), and the
@@ -32,10 +32,10 @@ export async function storedJobView(
   commandsPods = COMMANDS_PODS,
 ): Promise<JobView> {
   const head = await logHead(deps.store, stream);
-  const entries = await readRange(deps.store, stream, Math.max(0, head - commandsWindow), head);
+  const { entries, firstSightings } = await readRun(deps.store, stream, Math.max(0, head - commandsWindow), head);
   const events = entries.map(entryEvent);
   // The tail after the newest snapshot is usually inside the window: read and parsed once.
-  const { state } = await foldTo(deps, stream, head, events);
+  const { state } = await foldTo(deps, stream, head, { events, firstSightings });
   const window = withinPods(events, commandsPods);
   const after = (window[0]?.seq ?? head + 1) - 1;
   // The creations requested before the window: those at the head minus those within it.

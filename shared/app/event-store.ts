@@ -76,7 +76,15 @@ export type SummaryUpdate = Omit<JobSummary, 'kind' | 'clusterId' | 'namespace' 
 
 export type AppendResult = { appended: LogEntry[]; duplicates: string[] };
 export type ReadOptions = { afterSeq?: number; limit?: number };
-export type ReadResult = { entries: LogEntry[]; head: number };
+export type ReadResult = {
+  entries: LogEntry[];
+  head: number;
+  /**
+   * The seqs among `entries` that their commit marked as a pod's first sighting
+   * (CommitInput.podFirstSightings), ascending; absent when none is.
+   */
+  podFirstSightings?: number[];
+};
 /** `atOrBefore`: the newest snapshot with seq ≤ this position (default: the newest of all). */
 export type SnapshotQuery = { atOrBefore?: number };
 
@@ -111,6 +119,24 @@ export type CommitInput = {
    * the one stored at `expectedHead` would break the chain: the in-memory store refuses it.
    */
   expectedHeadHash?: string;
+  /**
+   * With `expectedHeadHash`: the chain hash each of `entries` gets, in order, as the caller
+   * computed it (shared/log/hash-chain.ts over the entry with its seq and recordedAt), so the
+   * store does not hash every entry a second time. Ignored when `entries` repeats an eventId.
+   * The in-memory store refuses a hash that is not the one it computes.
+   */
+  entryHashes?: readonly string[];
+  /**
+   * With `pageEntries`: the indexes in `entries` of the observations that name a pod the fold
+   * had no record of before them, its first sighting in this log (the writer knows: its state
+   * holds every pod seen, docs/data-model.md "First sightings"). The store keeps the marks
+   * beside the entries, outside the hash chain, and `read` returns them (ReadResult.
+   * podFirstSightings), so a fold from a snapshot need not ask the pod archive about a pod
+   * that cannot be in it. A mark is a promise; an unmarked entry promises nothing, so an
+   * entry stored without marks (older writers, `append`, a commit without pages) reads as one
+   * to look up, as before. RangeError unless each is an index of `entries`.
+   */
+  podFirstSightings?: readonly number[];
 };
 /** `snapshotSaved` is false when no snapshot was given or one at its seq was already stored. */
 export type CommitResult = { head: number; appended: LogEntry[]; duplicates: string[]; snapshotSaved: boolean };

@@ -12,6 +12,8 @@ type StreamRecord = {
   entries: LogEntry[];
   eventIds: Set<string>;
   archivedPods: Map<string, ArchivedPod>;
+  /** Seqs a paged commit marked as a pod's first sighting (outside the entries and their hashes). */
+  firstSightings: Set<number>;
   /** Kept at their positions, never replaced. */
   snapshots: Map<number, Snapshot>;
   summary?: JobSummary;
@@ -33,10 +35,12 @@ export class InMemoryEventStore implements EventStore, PodArchive {
 
   async read(stream: StreamId, options: ReadOptions = {}): Promise<ReadResult> {
     checkLimit(options.limit);
-    const { entries } = this.#record(stream);
+    const { entries, firstSightings } = this.#record(stream);
     const from = Math.max(0, options.afterSeq ?? 0);
-    const to = options.limit === undefined ? entries.length : from + options.limit;
-    return { entries: jsonCopy(entries.slice(from, to)), head: entries.length };
+    const to = Math.min(entries.length, options.limit === undefined ? entries.length : from + options.limit);
+    const marked: number[] = [];
+    for (let seq = from + 1; seq <= to; seq++) if (firstSightings.has(seq)) marked.push(seq);
+    return { entries: jsonCopy(entries.slice(from, to)), head: entries.length, ...(marked.length > 0 ? { podFirstSightings: marked } : {}) };
   }
 
   async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
@@ -50,9 +54,11 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     if (input.expectedHeadHash !== undefined && input.expectedHeadHash !== storedHash) {
       throw new Error(`expectedHeadHash ${input.expectedHeadHash} is not the chain hash at ${input.expectedHead} (${storedHash})`);
     }
+    if (input.entryHashes !== undefined) checkEntryHashes(input, storedHash);
     const result = input.pageEntries === true
-      ? this.#appendPaged(record, input.entries, input.recordedAt)
+      ? this.#appendPaged(record, input.entries, input.recordedAt, new Set(input.podFirstSightings))
       : this.#appendNew(record, input.entries, input.recordedAt);
+
     for (const command of input.outbox) {
       if (this.#outbox.has(command.commandId)) continue;
       this.#outbox.set(command.commandId, jsonCopy({ ...command, stream }));
@@ -158,16 +164,19 @@ export class InMemoryEventStore implements EventStore, PodArchive {
 
   // Like DynamoDB's log pages: no markers, so only repeats within the call are caught; an
   // eventId already logged is stored again and is not remembered for later appends.
-  #appendPaged(record: StreamRecord, entries: NewEntry[], recordedAt: string): AppendResult {
+  // A mark goes with the entry at its index; one on a repeat left out is dropped with it.
+  #appendPaged(record: StreamRecord, entries: NewEntry[], recordedAt: string, marks: ReadonlySet<number>): AppendResult {
     const result: AppendResult = { appended: [], duplicates: [] };
     const seen = new Set<string>();
-    for (const entry of entries) {
+    for (const [i, entry] of entries.entries()) {
       if (seen.has(entry.eventId)) {
         result.duplicates.push(entry.eventId);
         continue;
       }
       seen.add(entry.eventId);
-      result.appended.push(this.#push(record, entry, recordedAt));
+      const logged = this.#push(record, entry, recordedAt);
+      if (marks.has(i)) record.firstSightings.add(logged.seq);
+      result.appended.push(logged);
     }
     return result;
   }
@@ -184,7 +193,7 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     const key = streamKey(stream);
     let record = this.#streams.get(key);
     if (record === undefined) {
-      record = { entries: [], eventIds: new Set(), archivedPods: new Map(), snapshots: new Map() };
+      record = { entries: [], eventIds: new Set(), archivedPods: new Map(), firstSightings: new Set(), snapshots: new Map() };
       this.#streams.set(key, record);
     }
     return record;
@@ -228,4 +237,18 @@ function compareKeys(a: string[], b: string[]): number {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The caller's hashes are what a store that trusts them stores (functions/adapters/
+ * dynamodb-commit.ts): each must be the chain hash of its entry, as this store would chain it.
+ */
+function checkEntryHashes(input: CommitInput, storedHash: string): void {
+  const { entryHashes = [], entries, recordedAt, expectedHead } = input;
+  if (new Set(entries.map((e) => e.eventId)).size !== entries.length) return;
+  let prev = storedHash;
+  entries.forEach(({ eventId, type, observedAt, body }, i) => {
+    prev = entryHash(prev, jsonCopy({ eventId, type, observedAt, body, seq: expectedHead + 1 + i, recordedAt }));
+    if (entryHashes[i] !== prev) throw new Error(`entryHashes[${i}] ${entryHashes[i]} is not the chain hash of seq ${expectedHead + 1 + i} (${prev})`);
+  });
 }

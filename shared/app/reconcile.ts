@@ -15,6 +15,7 @@ import { jobSummary } from './job-summary.ts';
 import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from './event-store-limits.ts';
 import type { PodArchive } from './pod-archive.ts';
 import { childJobStatusEntry } from './child-job-status.ts';
+import { podsToLookUp } from './first-sightings.ts';
 import { isDeterministicFailure, type Stall } from './stall.ts';
 import { parkStalled, stillParked } from './park-stalled.ts';
 
@@ -155,14 +156,10 @@ export async function loadUnfolded(
   const snapshot = await deps.store.loadSnapshot(stream);
   const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
   const snapshotSeq = snapshot?.seq ?? 0;
-  const { entries, head } = await deps.store.read(stream, { afterSeq: snapshotSeq });
+  const { entries, head, podFirstSightings } = await deps.store.read(stream, { afterSeq: snapshotSeq });
   const tail = entries.map(entryEvent);
-  const named = new Set<string>();
-  for (const event of tail) {
-    if (event.type === 'PodObserved') named.add(event.pod.metadata.uid);
-    else if (event.type === 'PodDeleted') named.add(event.uid);
-  }
-  const missing = [...named].filter((uid) => !state.pods.has(uid));
+  // Pods first seen in the tail are in no archive (first-sightings.ts): not looked up.
+  const missing = podsToLookUp(state, tail, new Set(podFirstSightings));
   if (snapshot && missing.length > 0) {
     restoreArchived(state, await deps.store.loadArchivedPods(stream, missing));
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBytes, readConfig } from '../../forwarder/config.ts';
+import { DEFAULT_TUNING, packLimits } from '../../forwarder/forwarder.ts';
+import { DEFAULT_PACK_LIMITS } from '../../forwarder/send/pack.ts';
 import { Metrics } from '../../forwarder/metrics.ts';
 import { startMetricsServer } from '../../forwarder/metrics-server.ts';
 
@@ -22,6 +24,7 @@ describe('Configuration', () => {
         spoolDir: '.jobfold-forwarder',
         spoolMaxBytes: 256 * 1024 * 1024,
         maxReceives: 5,
+        packWindowMs: 50,
         logLevel: 'info',
       },
     });
@@ -40,11 +43,29 @@ describe('Configuration', () => {
     expect(result.message).toContain('--metrics-port (JOBFOLD_METRICS_PORT)');
   });
 
+  it('given --pack-window-ms or JOBFOLD_PACK_WINDOW_MS, then the packer waits that long (0: every event alone), the flag winning', () => {
+    const windowOf = (argv: string[], env: Record<string, string>) => {
+      const result = readConfig(['--cluster-id', 'c1', ...argv], env);
+      if (result.kind !== 'config') throw new Error(JSON.stringify(result));
+      return packLimits(result.config, DEFAULT_TUNING);
+    };
+    expect(windowOf([], {})).toEqual(DEFAULT_PACK_LIMITS);
+    expect(windowOf([], { JOBFOLD_PACK_WINDOW_MS: '0' })).toEqual({ ...DEFAULT_PACK_LIMITS, windowMs: 0 });
+    expect(windowOf(['--pack-window-ms', '250'], { JOBFOLD_PACK_WINDOW_MS: '0' })).toEqual({ ...DEFAULT_PACK_LIMITS, windowMs: 250 });
+  });
+
+  it.each(['-1', '1.5', 'fast', '10001'])('given --pack-window-ms %s, then it is refused naming the flag and the variable', (value) => {
+    const result = readConfig(['--cluster-id', 'c1', `--pack-window-ms=${value}`], {});
+    expect(result.kind).toBe('error');
+    if (result.kind !== 'error') return;
+    expect(result.message).toContain('--pack-window-ms (JOBFOLD_PACK_WINDOW_MS)');
+  });
+
   it('prints help listing every flag with its variable', () => {
     const result = readConfig(['--help'], {});
     expect(result.kind).toBe('help');
     if (result.kind !== 'help') return;
-    for (const flag of ['--cluster-id', '--event-bus-name', '--queue-url', '--dlq-url', '--spool-dir', '--spool-max-bytes', '--events-endpoint', '--sqs-endpoint', '--kube-server', '--kubeconfig', '--metrics-port']) {
+    for (const flag of ['--cluster-id', '--event-bus-name', '--queue-url', '--dlq-url', '--spool-dir', '--spool-max-bytes', '--events-endpoint', '--sqs-endpoint', '--kube-server', '--kubeconfig', '--pack-window-ms', '--metrics-port']) {
       expect(result.text).toContain(flag);
     }
   });

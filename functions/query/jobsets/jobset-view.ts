@@ -60,7 +60,7 @@ export function objectIdentity(summary: JobSummary): JobSetView['jobSet'] {
 }
 
 /** The commands the JobSet fold issued, in log order. */
-function commandViews(decisions: readonly LoggedJobSetDecision[]): JobSetCommandView[] {
+export function commandViews(decisions: readonly LoggedJobSetDecision[]): JobSetCommandView[] {
   const result: JobSetCommandView[] = [];
   for (const { seq, event } of decisions) {
     if (event.type in COMMAND_OF && 'commandId' in event) {

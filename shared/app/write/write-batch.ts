@@ -10,6 +10,7 @@ import { jobSummary } from '../job-summary.ts';
 import { isDeterministicFailure } from '../stall.ts';
 import { streamKey } from '../stream-key.ts';
 import { childJobStatusEntry } from '../child-job-status.ts';
+import { firstSightingSeqs, unseenPods } from '../first-sightings.ts';
 import { keepNews, type KnownReason } from './known-observation.ts';
 import { loadForWrite } from './load-for-write.ts';
 import { planEntries } from './plan-entries.ts';
@@ -47,7 +48,8 @@ export interface WriteOutcome extends ReconcileOutcome {
  *     already holds (known-observation.ts), append the rest and decide at each log position
  *     (decide-at-each-position.ts);
  *  3. commit observations, decisions, outbox items and summary (and a snapshot when due) in
- *     conditioned steps on the head (commit-planned.ts);
+ *     conditioned steps on the head (commit-planned.ts), with the pods' first sightings marked
+ *     (../first-sightings.ts);
  *  4. on VersionConflictError (another writer, a stale cache) reload and redo: what the other
  *     writer logged is then in the state, so nothing is logged or decided twice;
  *  5. a Job owned by a JobSet reports its status to the JobSet's log after the commit.
@@ -73,6 +75,7 @@ export async function writeBatch(deps: WriteDeps, stream: StreamId, observations
 async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readonly Observation[], attempt: number): Promise<WriteOutcome> {
   const loaded = await loadForWrite(deps, stream, observations);
   const { state, head } = loaded;
+  const unseen = unseenPods(state, observations);
   const dropped = new Map<KnownReason | 'in-batch', number>();
   const decided = decideAtEachPosition(state, observations, {
     keep: keepNews(dropped),
@@ -90,7 +93,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
     return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts };
   }
   const now = deps.clock();
-  const plan = planEntries(state, decided, { head, hash: loaded.headHash }, now);
+  const plan = { ...planEntries(state, decided, { head, hash: loaded.headHash }, now), firstSightings: firstSightingSeqs(decided.entries, unseen) };
   const committed = await commitPlanned(deps, stream, state, loaded, plan, now);
   const newHead = state.position;
   deps.cache?.put(streamKey(stream), {

@@ -1,0 +1,50 @@
+import type { JobSummary, StreamId } from '../../../shared/app/event-store.ts';
+import { json, type QueryDeps, type QueryRoute } from '../http.ts';
+import { logHead } from '../log-reads.ts';
+import { findObject } from '../object-log.ts';
+import { parseObjectRequest } from '../parse-params.ts';
+import { decodeCommandsCursor, encodeCommandsCursor } from './commands-cursor.ts';
+import { commandsPage, type CommandSource } from './commands-page.ts';
+import { CommandsQuerySchema, type CommandsQuery } from './commands-params.ts';
+import { jobCommandSource, jobManagedBy } from './job-commands.ts';
+import { jobSetCommandSource } from './jobset-commands.ts';
+
+// `GET …/jobs/{name}/commands` and `…/jobsets/{name}/commands`: every command jobfold decided
+// for the object, oldest first, paged with a signed cursor (commands-cursor.ts) and bounded per
+// page (commands-page.ts). The Job and JobSet views list only the commands of their last
+// 5,000 entries (`commandsFrom`); this list reaches all of them.
+
+/** `GET …/jobs/{name}/commands?uid=&after=&limit=`. */
+export const jobCommandsRoute: QueryRoute = {
+  method: 'GET',
+  path: '/v1/clusters/{cluster}/namespaces/{namespace}/jobs/{name}/commands',
+  async handle(request, deps) {
+    const { path, query } = parseObjectRequest(request, CommandsQuerySchema);
+    const { summary, stream } = await findObject(deps.store, 'Job', path, query.uid);
+    const managedBy = await jobManagedBy(deps, stream, await logHead(deps.store, stream));
+    return json(200, await page(deps, summary, stream, query, jobCommandSource(managedBy, summary.uid)));
+  },
+};
+
+/** `GET …/jobsets/{name}/commands?uid=&after=&limit=`. */
+export const jobSetCommandsRoute: QueryRoute = {
+  method: 'GET',
+  path: '/v1/clusters/{cluster}/namespaces/{namespace}/jobsets/{name}/commands',
+  async handle(request, deps) {
+    const { path, query } = parseObjectRequest(request, CommandsQuerySchema);
+    const { summary, stream } = await findObject(deps.store, 'JobSet', path, query.uid);
+    return json(200, await page(deps, summary, stream, query, jobSetCommandSource));
+  },
+};
+
+async function page<Item>(deps: QueryDeps, summary: JobSummary, stream: StreamId, query: CommandsQuery, source: CommandSource<Item>) {
+  const from = query.after === undefined ? { after: 0, pods: 0 } : decodeCommandsCursor(deps.cursorKey, stream, query.after);
+  const { items, head, next, through } = await commandsPage(deps.store, stream, source, from, query.limit);
+  return {
+    object: { clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid },
+    head,
+    through,
+    items,
+    ...(next === undefined ? {} : { nextCursor: encodeCommandsCursor(deps.cursorKey, stream, next) }),
+  };
+}

@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import type { LogEntry, StreamId } from '../../../shared/app/event-store.ts';
+import { entryEvent } from '../../../shared/app/log-codec.ts';
+import { evolve } from '../../../shared/job/evolve.ts';
+import type { JobSnapshot } from '../../../shared/job/snapshot.ts';
+import { initialState } from '../../../shared/job/state.ts';
+import type { QueryDeps } from '../http.ts';
+import { issuedCommands, issuesCommands } from '../issued-commands.ts';
+import type { CommandGroup, CommandSource } from './commands-page.ts';
+import type { PagedJobCommandSchema } from './commands-schemas.ts';
+
+// The Job's commands as the commands list pages them: each decision's commands exactly as the
+// Job view shows them (issued-commands.ts), with the decision's type, and for pod commands the
+// slice of its pods a page holds (`podsFrom`, `podsOf`). What the cluster later reported
+// (`observed`) is left out: it is read from every entry after the decision, which a page that
+// reads a bounded window of the log cannot do; the Job view has it for its recent commands.
+
+export type PagedJobCommand = z.output<typeof PagedJobCommandSchema>;
+
+export function jobCommandSource(managedBy: string | undefined, jobUid: string): CommandSource<PagedJobCommand> {
+  return {
+    isCommand: issuesCommands,
+    group(entry: LogEntry): CommandGroup<PagedJobCommand> {
+      const decision = entryEvent(entry);
+      const [issued] = issuedCommands([decision], managedBy, jobUid);
+      if (issued === undefined) throw new Error(`log entry ${entry.seq} (${entry.type}) issues no command`);
+      const { observed: _observed, ...command } = issued as typeof issued & { observed?: unknown };
+      const base = { ...command, decision: decision.type };
+      if (command.type !== 'TerminatePod' && command.type !== 'RemovePodFinalizer') {
+        return { size: 1, slice: () => base as PagedJobCommand };
+      }
+      const pods = command.pods;
+      return {
+        size: Math.max(1, pods.length),
+        slice: (from, to) => ({ ...base, pods: pods.slice(from, to), podsFrom: from, podsOf: pods.length }) as PagedJobCommand,
+      };
+    },
+  };
+}
+
+/**
+ * `spec.managedBy`, which says whether a decision's commands were dispatched (isDispatched). The
+ * API server refuses to change it (and so does the fold, validation/update.ts), so the first
+ * spec the fold accepts tells it for good: the newest snapshot's spec, or, before any snapshot
+ * holds one, the log's prefix up to the Job's first accepted observation (nearly always entry 1).
+ */
+export async function jobManagedBy(deps: Pick<QueryDeps, 'store' | 'config'>, stream: StreamId, head: number): Promise<string | undefined> {
+  const snapshot = head < 1 ? undefined : await deps.store.loadSnapshot(stream, { atOrBefore: head });
+  const spec = (snapshot?.state as JobSnapshot | undefined)?.state['spec'] as { managedBy?: string } | undefined;
+  if (spec) return spec.managedBy;
+  const state = initialState(deps.config);
+  for (let after = 0; after < head;) {
+    const { entries } = await deps.store.read(stream, { afterSeq: after, limit: Math.min(PREFIX_READ, head - after) });
+    for (const entry of entries) {
+      evolve(state, entryEvent(entry));
+      if (state.settings) return state.settings.managedBy;
+    }
+    if (entries.length === 0) break;
+    after = entries.at(-1)!.seq;
+  }
+  return undefined;
+}
+
+/** Entries per read of the prefix; the first one nearly always holds the spec. */
+const PREFIX_READ = 100;
