@@ -10,8 +10,6 @@ import { ATTR, keys } from './table-layout.ts';
 // read starts at, so a read first takes the item holding that position (the last one whose key
 // is at or before it), then the items after it.
 
-/** Items per Query before the reader knows how many entries an item holds on this log. */
-const FIRST_QUERY_ITEMS = 16;
 const LAST_KEY = keys.entry(1e12 - 1);
 
 /** The log's last position (0 when empty) and the chain hash there (genesis when none). */
@@ -53,21 +51,16 @@ export async function readEntries(table: MeteredTable, pk: string, afterSeq: num
     entries.push(...held);
     firstSightings.push(...itemFirstSightings(item));
   };
-  // Items read and the entries they held, to size the next Query (pages hold many entries).
-  const seen = { items: 0, entries: 0 };
-  let next = from;
-  if (from > 1) {
-    // The item holding `from`: the one-entry item at it, or a page that started before it. With
-    // none, `from` is beyond the head (positions are contiguous): the last item ends the log.
-    // A point read is this one Query.
-    const holding = await itemAtOrBefore(table, pk, from);
-    if (holding === undefined) return { entries, firstSightings, head: 0 };
-    if (itemLastSeq(holding) < from) return { entries, firstSightings, head: itemLastSeq(holding) };
-    const held = logItemEntries(holding);
-    take(holding, held.filter((e) => e.seq >= from));
-    Object.assign(seen, { items: 1, entries: held.length });
-    next = itemLastSeq(holding) + 1;
-  }
+  // The item holding `from`: the one-entry item at it, or a page that started before it. With
+  // none, `from` is beyond the head (positions are contiguous): the last item ends the log.
+  // A point read is this one Query, and what it holds sizes the Queries after it.
+  const holding = await itemAtOrBefore(table, pk, from);
+  if (holding === undefined) return { entries, firstSightings, head: 0 };
+  if (itemLastSeq(holding) < from) return { entries, firstSightings, head: itemLastSeq(holding) };
+  const held = logItemEntries(holding);
+  take(holding, held.filter((e) => e.seq >= from));
+  const seen = { items: 1, entries: held.length };
+  const next = itemLastSeq(holding) + 1;
   let start: Item | undefined;
   let head: number | undefined;
   while (entries.length < limit) {
@@ -124,7 +117,6 @@ async function itemAtOrBefore(table: MeteredTable, pk: string, seq: number): Pro
 
 /** Items to ask for to get `wanted` more entries, from how many entries the items so far held. */
 function itemsFor(wanted: number, itemsSoFar: number, entriesSoFar: number): number {
-  if (itemsSoFar === 0) return Math.max(1, Math.min(wanted, FIRST_QUERY_ITEMS));
   const perItem = Math.max(1, entriesSoFar / itemsSoFar);
   return Math.max(1, Math.ceil(wanted / perItem));
 }
