@@ -59,7 +59,8 @@ export async function readEntries(table: MeteredTable, pk: string, afterSeq: num
   if (itemLastSeq(holding) < from) return { entries, firstSightings, head: itemLastSeq(holding) };
   const held = logItemEntries(holding);
   take(holding, held.filter((e) => e.seq >= from));
-  const seen = { items: 1, entries: held.length };
+  // Items read after the holding one and the entries they held, to size the next Query.
+  const seen = { items: 0, entries: 0 };
   const next = itemLastSeq(holding) + 1;
   let start: Item | undefined;
   let head: number | undefined;
@@ -69,7 +70,7 @@ export async function readEntries(table: MeteredTable, pk: string, afterSeq: num
       ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
       ExpressionAttributeValues: { ':pk': str(pk), ':from': str(keys.entry(next)), ':to': str(LAST_KEY) },
       ConsistentRead: true,
-      ...(Number.isFinite(limit) ? { Limit: itemsFor(limit - entries.length, seen.items, seen.entries) } : {}),
+      ...(Number.isFinite(limit) ? { Limit: itemsFor(limit - entries.length, seen, held.length) } : {}),
       ...(start ? { ExclusiveStartKey: start } : {}),
     });
     const found = output.Items ?? [];
@@ -115,8 +116,13 @@ async function itemAtOrBefore(table: MeteredTable, pk: string, seq: number): Pro
   return output.Items?.[0];
 }
 
-/** Items to ask for to get `wanted` more entries, from how many entries the items so far held. */
-function itemsFor(wanted: number, itemsSoFar: number, entriesSoFar: number): number {
-  const perItem = Math.max(1, entriesSoFar / itemsSoFar);
-  return Math.max(1, Math.ceil(wanted / perItem));
+/**
+ * Items to ask for to get `wanted` more entries, from the entries per item seen so far. The
+ * holding item alone is a poor guide (the log's first page may hold 3 entries, the next ones
+ * 1,000 each; asking for 1,600 pages would read a whole 1 MB Query response), so the first
+ * Query after it asks for at most 2 items, and the later ones go by the items after it.
+ */
+function itemsFor(wanted: number, seen: { readonly items: number; readonly entries: number }, holdingEntries: number): number {
+  if (seen.items === 0) return Math.max(1, Math.min(2, Math.ceil(wanted / Math.max(1, holdingEntries))));
+  return Math.max(1, Math.ceil(wanted / Math.max(1, seen.entries / seen.items)));
 }
