@@ -18,10 +18,10 @@ export async function logHead(store: EventStore, stream: StreamId): Promise<numb
   return (await store.read(stream, { afterSeq: BEYOND_EVERY_SEQ, limit: 1 })).head;
 }
 
-/** The entry at `seq`, or undefined beyond the head. */
+/** The entry at `seq`, or undefined beyond the head (one read of the item holding it). */
 export async function entryAt(store: EventStore, stream: StreamId, seq: number): Promise<LogEntry | undefined> {
   if (seq < 1) return undefined;
-  return (await store.read(stream, { afterSeq: seq - 1, limit: 1 })).entries[0];
+  return (await store.read(stream, { afterSeq: seq - 1, limit: 1, skipHead: true })).entries[0];
 }
 
 /** A run of consecutive entries, with the seqs among them marked as pods' first sightings. */
