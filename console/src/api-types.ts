@@ -75,6 +75,22 @@ export interface JobCommand {
   indexes?: number[];
   /** Pod commands: what the cluster reported afterwards about their pods (no acknowledgement exists). */
   observed?: { count: number; of: number; lastSeq?: number; lastAt?: string };
+  /** `…/commands` only: the deciding decision's type, and which slice of its pods this item lists. */
+  decision?: string;
+  podsFrom?: number;
+  podsOf?: number;
+}
+
+export interface JobSetCommand { seq: number; at: string; type: string; commandId: string; name: string }
+
+/** One page of `…/commands` (every command decided, oldest first). */
+export interface CommandsPage<T> {
+  object: Identity;
+  head: number;
+  /** Every command decided at or before this log position is on this page or an earlier one. */
+  through: number;
+  items: T[];
+  nextCursor?: string;
 }
 
 export interface JobView {
@@ -96,6 +112,8 @@ export interface JobView {
   } | null;
   status: JobStatus;
   commands: JobCommand[];
+  /** The first log position `commands` covers: > 1 when earlier commands are only in `…/commands`. */
+  commandsFrom: number;
   explanation: { outcome: string; summary: string; rejection: string[] };
   log: { head: number; lastRecordedAt?: string };
   refusedUpdate: { eventId: string; observedAt: string; errors: { field: string; type: string; message: string }[] } | null;
@@ -190,7 +208,8 @@ export interface JobSetView {
     replicatedJobsStatus: { name: string; ready: number; succeeded: number; failed: number; active: number; suspended: number }[];
   };
   childJobs: { name: string; replicatedJob?: string; jobIndex?: number; restartAttempt?: number; suspend: boolean; terminating: boolean }[];
-  commands: { seq: number; at: string; type: string; commandId: string; name: string }[];
+  commands: JobSetCommand[];
+  commandsFrom: number;
   explanation: { outcome: string; summary: string; conditions: { type: string; status: string; reason: string; sentence: string }[]; rejection: string[] };
   log: { head: number; lastRecordedAt?: string };
 }

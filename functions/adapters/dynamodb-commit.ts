@@ -55,18 +55,26 @@ export async function commitTransaction(
   const marked = new Set(input.podFirstSightings);
   // The seqs of the marked entries; a mark on a repeat left out is dropped with it.
   const firstSightings = new Set<number>();
+  // A Set, not a scan of what was kept: a log writer's commit holds thousands of entries.
+  const kept = new Set<string>();
   for (const [i, entry] of input.entries.entries()) {
-    if (pending.entries.some((e) => e.eventId === entry.eventId)) {
+    if (kept.has(entry.eventId)) {
       pending.duplicates.push(entry.eventId);
       continue;
     }
+    kept.add(entry.eventId);
     pending.entries.push(entry);
     if (marked.has(i)) firstSightings.add(head + pending.entries.length);
   }
   if (input.pageEntries === true && pending.entries.length > 0) {
-    // Chained on from the entry at the head (the first page's condition fails if the head moved).
-    const entries = chainEntries(tip.hash, pending.entries.map(({ eventId, type, observedAt, body }, i) =>
-      ({ eventId, type, observedAt, body, seq: head + 1 + i, recordedAt: input.recordedAt })));
+    // Chained on from the entry at the head (the first page's condition fails if the head moved),
+    // with the hashes the writer chained already when it gives them from the same head.
+    const logged = pending.entries.map(({ eventId, type, observedAt, body }, i) =>
+      ({ eventId, type, observedAt, body, seq: head + 1 + i, recordedAt: input.recordedAt }));
+    const given = input.entryHashes;
+    const entries = given !== undefined && given.length === logged.length && pending.duplicates.length === 0 && tip.hash === input.expectedHeadHash
+      ? logged.map((entry, i) => ({ ...entry, hash: given[i] as string }))
+      : chainEntries(tip.hash, logged);
     pending.pages = { entries, items: pageItems(pk, entries, firstSightings) };
     if (pending.pages.items.length === 1 && input.outbox.length === 0 && input.summary === undefined) {
       return putSinglePage(table, stream, head, pending.pages.items[0] as Item, entries, pending.duplicates);

@@ -40,9 +40,9 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** Returns the UTF-8 size of a value's JSON text. */
+/** Returns the UTF-8 size of a value's JSON text (counted, not encoded: a lone surrogate is 3 bytes, as encoding makes it). */
 export function jsonBytes(value: unknown): number {
-  return encoder.encode(toJson(value)).length;
+  return Buffer.byteLength(toJson(value), 'utf8');
 }
 
 /** Returns a deep copy as it reads back from storage (JSON round trip). */
@@ -73,6 +73,13 @@ function checkedBodyBytes(entries: readonly NewEntry[]): number[] {
  * the sum of these plus its command details under MAX_COMMIT_BYTES never meets StoreLimitError.
  */
 export function pagedEntryBytes(entry: NewEntry, recordedAt: string): number {
+  const { body } = entry;
+  if (body === undefined || typeof body === 'function' || typeof body === 'symbol') return wholeEntryBytes(entry, recordedAt);
+  return pagedEntryBytesWith(entry, recordedAt, jsonBytes(body));
+}
+
+/** pagedEntryBytes measured as one JSON text (what the two measures above add up to). */
+function wholeEntryBytes(entry: NewEntry, recordedAt: string): number {
   const { eventId, type, observedAt, body } = entry;
   return jsonBytes({ eventId, type, observedAt, body, seq: MAX_SEQ, recordedAt, hash: HASH_PLACEHOLDER });
 }
@@ -84,7 +91,7 @@ export function pagedEntryBytes(entry: NewEntry, recordedAt: string): number {
  */
 export function pagedEntryBytesWith(entry: NewEntry, recordedAt: string, bodyBytes: number): number {
   const { eventId, type, observedAt, body } = entry;
-  if (body === undefined || typeof body === 'function' || typeof body === 'symbol') return pagedEntryBytes(entry, recordedAt);
+  if (body === undefined || typeof body === 'function' || typeof body === 'symbol') return wholeEntryBytes(entry, recordedAt);
   return jsonBytes({ eventId, type, observedAt, seq: MAX_SEQ, recordedAt, hash: HASH_PLACEHOLDER }) + '"body":,'.length + bodyBytes;
 }
 

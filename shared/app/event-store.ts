@@ -129,6 +129,13 @@ export type CommitInput = {
    */
   expectedHeadHash?: string;
   /**
+   * With `expectedHeadHash`: the chain hash each of `entries` gets, in order, as the caller
+   * computed it (shared/log/hash-chain.ts over the entry with its seq and recordedAt), so the
+   * store does not hash every entry a second time. Ignored when `entries` repeats an eventId.
+   * The in-memory store refuses a hash that is not the one it computes.
+   */
+  entryHashes?: readonly string[];
+  /**
    * With `pageEntries`: the indexes in `entries` of the observations that name a pod the fold
    * had no record of before them, its first sighting in this log (the writer knows: its state
    * holds every pod seen, docs/data-model.md "First sightings"). The store keeps the marks

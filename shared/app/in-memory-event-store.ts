@@ -54,9 +54,11 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     if (input.expectedHeadHash !== undefined && input.expectedHeadHash !== storedHash) {
       throw new Error(`expectedHeadHash ${input.expectedHeadHash} is not the chain hash at ${input.expectedHead} (${storedHash})`);
     }
+    if (input.entryHashes !== undefined) checkEntryHashes(input, storedHash);
     const result = input.pageEntries === true
       ? this.#appendPaged(record, input.entries, input.recordedAt, new Set(input.podFirstSightings))
       : this.#appendNew(record, input.entries, input.recordedAt);
+
     for (const command of input.outbox) {
       if (this.#outbox.has(command.commandId)) continue;
       this.#outbox.set(command.commandId, jsonCopy({ ...command, stream }));
@@ -235,4 +237,18 @@ function compareKeys(a: string[], b: string[]): number {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The caller's hashes are what a store that trusts them stores (functions/adapters/
+ * dynamodb-commit.ts): each must be the chain hash of its entry, as this store would chain it.
+ */
+function checkEntryHashes(input: CommitInput, storedHash: string): void {
+  const { entryHashes = [], entries, recordedAt, expectedHead } = input;
+  if (new Set(entries.map((e) => e.eventId)).size !== entries.length) return;
+  let prev = storedHash;
+  entries.forEach(({ eventId, type, observedAt, body }, i) => {
+    prev = entryHash(prev, jsonCopy({ eventId, type, observedAt, body, seq: expectedHead + 1 + i, recordedAt }));
+    if (entryHashes[i] !== prev) throw new Error(`entryHashes[${i}] ${entryHashes[i]} is not the chain hash of seq ${expectedHead + 1 + i} (${prev})`);
+  });
 }

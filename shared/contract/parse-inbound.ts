@@ -168,7 +168,7 @@ function zodFail(prefix: string, error: z.ZodError): { ok: false; errors: Inboun
  * Size (UTF-8 bytes of its JSON text), depth, and the path of a forbidden key of a JSON value,
  * without recursion: hostile input may be very deep.
  */
-interface Measured {
+export interface Measured {
   bytes: number;
   depth: number;
   forbiddenKey: string | undefined;
@@ -176,7 +176,53 @@ interface Measured {
   illFormed?: { path: string; in: 'the key' | 'the value' };
 }
 
-function measure(value: unknown): Measured {
+export function measure(value: unknown): Measured {
+  const quick = measureQuickly(value);
+  return quick ?? measureWithPaths(value);
+}
+
+/**
+ * measure without the paths (every inbound observation is measured, and building each node's
+ * path was a fifth of parsing one): the same walk in the same order, so the same bytes and
+ * depth. Undefined when it meets a forbidden key or an ill-formed string: measureWithPaths then
+ * walks again to name where.
+ */
+function measureQuickly(value: unknown): Measured | undefined {
+  let bytes = 0;
+  let depth = 0;
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const v = values.pop();
+    const d = depths.pop() as number;
+    if (d > depth) depth = d;
+    if (depth > MAX_JSON_DEPTH || bytes > MAX_EVENT_BYTES) break;
+    if (typeof v === 'string') {
+      bytes += jsonStringBytes(v);
+      if (!v.isWellFormed()) return undefined;
+    }
+    else if (typeof v === 'number' || typeof v === 'boolean' || v === null) bytes += 5;
+    else if (Array.isArray(v)) {
+      bytes += 2;
+      v.forEach((item) => {
+        values.push(item);
+        depths.push(d + 1);
+      });
+    } else if (typeof v === 'object' && v !== null) {
+      bytes += 2;
+      for (const k of Object.keys(v)) {
+        if (k === '__proto__' || !k.isWellFormed()) return undefined;
+        bytes += jsonStringBytes(k) + 1;
+        values.push((v as Record<string, unknown>)[k]);
+        depths.push(d + 1);
+      }
+    }
+  }
+  return { bytes, depth, forbiddenKey: undefined, illFormed: undefined };
+}
+
+/** measure as it was first written, naming paths as it walks (exported for the test that compares the two). */
+export function measureWithPaths(value: unknown): Measured {
   let bytes = 0;
   let depth = 0;
   let illFormed: Measured['illFormed'];

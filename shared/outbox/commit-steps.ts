@@ -27,6 +27,8 @@ export interface PlannedEntry {
    * log whose last sync decided nothing (write/load-for-write.ts).
    */
   readonly withNext?: boolean;
+  /** The chain hash the entry gets where it is planned (when the chain before it is known). */
+  readonly hash?: string;
 }
 
 export interface CommitStep {

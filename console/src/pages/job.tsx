@@ -1,10 +1,11 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getJson, objectPath } from '../api.ts';
-import type { HistoryPage, JobExplanation, JobIndexes, JobStatus, JobTimeline, JobView, StatusAt } from '../api-types.ts';
+import type { HistoryPage, JobCommand, JobExplanation, JobIndexes, JobStatus, JobTimeline, JobView, StatusAt } from '../api-types.ts';
 import { age, utc } from '../format.ts';
 import { Describe, ErrorNote, Section, StateBadge, Text } from '../parts/common.tsx';
 import { Commands } from '../parts/commands.tsx';
+import { EarlierCommands } from '../parts/earlier-commands.tsx';
 import { HistoryPanel } from '../parts/evidence.tsx';
 import { IndexGrid } from '../parts/index-grid.tsx';
 import { ConditionsTimeline } from '../parts/timeline.tsx';
@@ -131,7 +132,15 @@ export function JobPage({ cluster, namespace, name, query }: Props) {
       </Section>
 
       <Section id="commands" title="Commands">
-        <Commands commands={v.commands} managedBy={v.spec?.managedBy ?? null} onOpen={open} />
+        <Commands commands={v.commands} managedBy={v.spec?.managedBy ?? null} onOpen={open} from={v.commandsFrom} />
+        {v.commandsFrom > 1 && (
+          <EarlierCommands<JobCommand>
+            base={base}
+            uid={uid}
+            before={v.commandsFrom}
+            render={(items) => <Commands commands={items} managedBy={v.spec?.managedBy ?? null} onOpen={open} />}
+          />
+        )}
       </Section>
 
       <HistoryPanel base={base} uid={uid} head={v.log.head} selected={entry} onOpen={open} />

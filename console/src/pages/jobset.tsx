@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { getJson, objectPath } from '../api.ts';
-import type { JobSetView } from '../api-types.ts';
+import type { JobSetCommand, JobSetView } from '../api-types.ts';
 import { age, utc } from '../format.ts';
 import { Describe, EntryLink, ErrorNote, Section, StateBadge, Text } from '../parts/common.tsx';
+import { EarlierCommands } from '../parts/earlier-commands.tsx';
 import { HistoryPanel } from '../parts/evidence.tsx';
 import { usePolled } from '../poll.ts';
 import { fleetHref, objectHref } from '../route.ts';
@@ -143,19 +144,28 @@ export function JobSetPage({ cluster, namespace, name, query }: { cluster: strin
       </Section>
 
       <Section id="commands" title="Commands">
-        {view.commands.length === 0 ? <p class="muted">No command issued.</p> : (
-          <table class="commands">
-            <thead><tr><th scope="col">Entry</th><th scope="col">Time</th><th scope="col">Command</th><th scope="col">Child Job</th></tr></thead>
-            <tbody>
-              {view.commands.map((c) => (
-                <tr><td><EntryLink seq={c.seq} onOpen={open}>#{c.seq}</EntryLink></td><td>{utc(c.at)}</td><td>{c.type}</td><td><Text value={c.name} /></td></tr>
-              ))}
-            </tbody>
-          </table>
+        {view.commands.length === 0
+          ? <p class="muted">No command issued{view.commandsFrom > 1 ? ` at #${view.commandsFrom} or later` : ''}.</p>
+          : <JobSetCommands commands={view.commands} onOpen={open} />}
+        {view.commandsFrom > 1 && (
+          <EarlierCommands<JobSetCommand> base={base} uid={uid} before={view.commandsFrom} render={(items) => <JobSetCommands commands={items} onOpen={open} />} />
         )}
       </Section>
 
       <HistoryPanel base={base} uid={uid} head={view.log.head} selected={entry} onOpen={open} />
     </main>
+  );
+}
+
+function JobSetCommands({ commands, onOpen }: { commands: JobSetCommand[]; onOpen: (seq: number) => void }) {
+  return (
+    <table class="commands">
+      <thead><tr><th scope="col">Entry</th><th scope="col">Time</th><th scope="col">Command</th><th scope="col">Child Job</th></tr></thead>
+      <tbody>
+        {commands.map((c) => (
+          <tr><td><EntryLink seq={c.seq} onOpen={onOpen}>#{c.seq}</EntryLink></td><td>{utc(c.at)}</td><td>{c.type}</td><td><Text value={c.name} /></td></tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

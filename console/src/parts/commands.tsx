@@ -9,8 +9,14 @@ import { EntryLink, Text } from './common.tsx';
 // the cluster reported afterwards: the pods seen deleting, or seen created with the command's
 // id. A pod deleted by someone else looks the same, so this is "observed", never "applied".
 
-export function Commands({ commands, managedBy, onOpen }: { commands: JobCommand[]; managedBy: string | null; onOpen: (seq: number) => void }) {
-  if (commands.length === 0) return <p class="muted">No command was decided for this Job.</p>;
+export function Commands({ commands, managedBy, onOpen, from = 1 }: {
+  commands: JobCommand[];
+  managedBy: string | null;
+  onOpen: (seq: number) => void;
+  /** The first log position `commands` covers. */
+  from?: number;
+}) {
+  if (commands.length === 0) return <p class="muted">No command was decided for this Job{from > 1 ? ` at #${from} or later` : ''}.</p>;
   return (
     <table class="commands">
       <thead>
@@ -79,7 +85,7 @@ function What({ command }: { command: JobCommand }) {
     case 'TerminatePod':
       return (
         <>
-          terminate {command.pods?.length ?? 0} pod(s) ({command.cause}: <Text value={command.reason} />):{' '}
+          terminate {command.pods?.length ?? 0} pod(s)<Slice command={command} /> ({command.cause}: <Text value={command.reason} />):{' '}
           <Text value={(command.pods ?? []).slice(0, 8).map((p) => p.name).join(', ')} />
           {(command.pods?.length ?? 0) > 8 && ` and ${(command.pods?.length ?? 0) - 8} more`}
         </>
@@ -96,10 +102,17 @@ function What({ command }: { command: JobCommand }) {
     case 'RemovePodFinalizer':
       return (
         <>
-          remove the tracking finalizer of {command.pods?.length ?? 0} pod(s):{' '}
+          remove the tracking finalizer of {command.pods?.length ?? 0} pod(s)<Slice command={command} />:{' '}
           <Text value={(command.pods ?? []).slice(0, 8).map((p) => p.name).join(', ')} />
           {(command.pods?.length ?? 0) > 8 && ` and ${(command.pods?.length ?? 0) - 8} more`}
         </>
       );
   }
+}
+
+/** Which of a decision's pods an item of `…/commands` lists, when a page holds only some. */
+function Slice({ command }: { command: JobCommand }) {
+  const { podsFrom, podsOf, pods } = command;
+  if (podsFrom === undefined || podsOf === undefined || (podsFrom === 0 && (pods?.length ?? 0) === podsOf)) return null;
+  return <>{` (pods ${(podsFrom + 1).toLocaleString('en')}–${(podsFrom + (pods?.length ?? 0)).toLocaleString('en')} of the decision's ${podsOf.toLocaleString('en')})`}</>;
 }

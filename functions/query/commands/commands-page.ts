@@ -35,6 +35,8 @@ export interface CommandsPage<Item> {
   readonly head: number;
   /** Where the next page starts, while commands may follow. */
   readonly next: CommandsPosition | undefined;
+  /** Every command decided at or before this log position is on this page or an earlier one. */
+  readonly through: number;
 }
 
 export async function commandsPage<Item>(
@@ -61,11 +63,11 @@ export async function commandsPage<Item>(
         const group = source.group(entry);
         for (let first = skip; first < group.size;) {
           const room = limit - listed;
-          if (room === 0) return { items, head, next: { after: entry.seq - 1, pods: first } };
+          if (room === 0) return stopped(items, head, { after: entry.seq - 1, pods: first });
           const last = Math.min(group.size, first + room);
           const item = group.slice(first, last);
           const size = jsonBytes(item);
-          if (items.length > 0 && bytes + size > MAX_PAGE_BODY_BYTES) return { items, head, next: { after: entry.seq - 1, pods: first } };
+          if (items.length > 0 && bytes + size > MAX_PAGE_BODY_BYTES) return stopped(items, head, { after: entry.seq - 1, pods: first });
           items.push(item);
           listed += last - first;
           bytes += size;
@@ -78,7 +80,11 @@ export async function commandsPage<Item>(
     }
     if (listed === limit || read.entries.length === 0 || position >= head) break;
   }
-  return { items, head, next: position < head ? { after: position, pods: 0 } : undefined };
+  return stopped(items, head, position < head ? { after: position, pods: 0 } : undefined);
+}
+
+function stopped<Item>(items: Item[], head: number, next: CommandsPosition | undefined): CommandsPage<Item> {
+  return { items, head, next, through: next?.after ?? head };
 }
 
 /** A cursor inside a decision must name one that has more pods than it says were listed. */

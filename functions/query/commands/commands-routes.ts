@@ -39,10 +39,11 @@ export const jobSetCommandsRoute: QueryRoute = {
 
 async function page<Item>(deps: QueryDeps, summary: JobSummary, stream: StreamId, query: CommandsQuery, source: CommandSource<Item>) {
   const from = query.after === undefined ? { after: 0, pods: 0 } : decodeCommandsCursor(deps.cursorKey, stream, query.after);
-  const { items, head, next } = await commandsPage(deps.store, stream, source, from, query.limit);
+  const { items, head, next, through } = await commandsPage(deps.store, stream, source, from, query.limit);
   return {
     object: { clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid },
     head,
+    through,
     items,
     ...(next === undefined ? {} : { nextCursor: encodeCommandsCursor(deps.cursorKey, stream, next) }),
   };

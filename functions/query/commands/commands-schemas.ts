@@ -31,6 +31,10 @@ export const PagedJobCommandSchema = z
     description: "Commands one logged decision issued, or a slice of a decision's pods. What the cluster later reported (`observed`) is in the Job view only.",
   });
 
+const through = z.number().int().min(0).meta({
+  description: 'Every command decided at or before this log position is on this page or an earlier one (the head, on the last page).',
+});
+
 const nextCursor = z.string().optional().meta({
   description: 'Present while more of the log may hold commands: pass it as `after` for the next page. A page may hold fewer commands than `limit` (even none) and still have one.',
 });
@@ -39,6 +43,7 @@ export const JobCommandsPageSchema = z
   .strictObject({
     object: ObjectIdentitySchema,
     head: z.number().int().min(0).meta({ description: 'The log head when the page was read.' }),
+    through,
     items: z.array(PagedJobCommandSchema),
     nextCursor,
   })
@@ -48,6 +53,7 @@ export const JobSetCommandsPageSchema = z
   .strictObject({
     object: ObjectIdentitySchema,
     head: z.number().int().min(0).meta({ description: 'The log head when the page was read.' }),
+    through,
     items: z.array(JobSetCommandSchema),
     nextCursor,
   })

@@ -2,7 +2,7 @@ import { takeSnapshot } from '../../job/snapshot.ts';
 import type { JobState } from '../../job/state.ts';
 import { commitSteps, stepOutboxItem } from '../../outbox/commit-steps.ts';
 import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from '../event-store-limits.ts';
-import type { EventStore, StreamId } from '../event-store.ts';
+import type { EventStore, NewEntry, StreamId } from '../event-store.ts';
 import { jobSummary } from '../job-summary.ts';
 import { stableHash } from '../../job/stable-hash.ts';
 import type { PodArchive } from '../pod-archive.ts';
@@ -71,6 +71,8 @@ export async function commitPlanned(
   const summary = jobSummary(state, now);
   const summaryKey = summary && stableHash({ ...summary, updatedAt: undefined });
   const newSummary = summaryKey === undefined || summaryKey !== loaded.summaryKey ? summary : undefined;
+  // The hashes planEntries chained, handed to the store so it does not hash each entry again.
+  const hashOf = new Map(plan.planned.map((p) => [p.entry, p.hash]));
   let at = loaded.head;
   // The chain hash at `at`, so the store writes without reading the head first (one round trip less per step).
   let atHash = loaded.headHash;
@@ -85,7 +87,7 @@ export async function commitPlanned(
       outbox: item ? [item] : [],
       pageEntries: true,
       podFirstSightings: step.entries.flatMap((_, j) => (firstSightings.has(step.fromSeq + j) ? [j] : [])),
-      ...(atHash === undefined ? {} : { expectedHeadHash: atHash }),
+      ...(atHash === undefined ? {} : { expectedHeadHash: atHash, ...knownHashes(step.entries, hashOf) }),
       snapshot: last && snapshot ? { seq: head, state: snapshot.snapshot } : undefined,
       summary: last ? newSummary : undefined,
     });
@@ -105,4 +107,10 @@ export async function commitPlanned(
     if (record) record.fromArchive = true;
   }
   return { state, snapshotSeq: head, summaryKey };
+}
+
+/** `entryHashes` for a step whose every entry has its planned hash, else nothing (the store chains them). */
+function knownHashes(entries: readonly NewEntry[], hashOf: ReadonlyMap<NewEntry, string | undefined>): { entryHashes?: string[] } {
+  const hashes = entries.map((entry) => hashOf.get(entry));
+  return hashes.every((hash) => hash !== undefined) ? { entryHashes: hashes as string[] } : {};
 }

@@ -64,7 +64,9 @@ export function planEntries(state: JobState, decided: DecidedBatch, start: LogHe
     }
     // The observation that ends a run goes in the same commit step as its sync's first decision.
     const withNext = sync === undefined && syncOf.get(seq + 1)?.afterSeq === seq;
-    return { entry, inline, fromLog: sync !== undefined && publishedFromLog(event as Decision), ...(withNext ? { withNext } : {}) };
+    return {
+      entry, inline, fromLog: sync !== undefined && publishedFromLog(event as Decision), ...(withNext ? { withNext } : {}), ...(chained ? { hash: prev } : {}),
+    };
   });
   return { planned, lastHash: chained && planned.length > 0 ? prev : start.hash };
 }

@@ -11,6 +11,7 @@ import { startLocalServer, type LocalServer } from '../../../local/http/local-se
 import { SqsQueues } from '../../../local/sqs/sqs-queues.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { OneJobOverLimit } from '../../support/over-limit-store.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
 import { aJob, anIndexedJob, aPod, withSpec } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { playJobSetJsonl } from '../../unit/query/support/jobset-fleet.ts';
@@ -24,7 +25,9 @@ import { aService, ingestAt, readPutEvents, type Service } from '../../unit/quer
 // - big-cluster/default/shards-10k: an Indexed Job of 10,000 indexes (bigIndexedJob);
 // - big-cluster/default/shards-100k: 100,000 indexes, adopted mid-flight (hugeIndexedJob);
 // - ops-eu-1/default/wedged: a Job parked as stalled, its decisions over a store limit;
-// - ops-eu-1/default/resized: a running Job whose update to completionMode was refused.
+// - ops-eu-1/default/resized: a running Job whose update to completionMode was refused;
+// - ops-eu-1/default/long-lived: a Job jobfold manages whose log outgrew the Job view's window of
+//   5,000 entries, so its first commands are listed only by `…/commands`.
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -40,6 +43,7 @@ export const OPS_CLUSTER = 'ops-eu-1';
 export const STALLED_JOB = 'wedged';
 export const STALLED_ERROR = OneJobOverLimit.ERROR;
 export const REFUSED_JOB = 'resized';
+export const LONG_JOB = 'long-lived';
 export const BIG = { completions: 10_000, adoptedSucceeded: 6000, adoptedFailed: 200, running: 300, succeededPods: 100 } as const;
 
 export interface ConsoleServer extends LocalServer {
@@ -57,6 +61,7 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
   await hugeIndexedJob(service);
   await stalledJob(service, store);
   await refusedUpdateJob(service);
+  await longJob(service);
   let url = '';
   const server = await startLocalServer(
     {
@@ -179,5 +184,29 @@ async function refusedUpdateJob(service: Service): Promise<void> {
   await reconcile({ ...service, clock: () => at }, stream);
   const indexed = withSpec(job, { completionMode: 'Indexed' });
   await ingestAt(service, later, jobObservedEvent(indexed, later, { clusterId: OPS_CLUSTER, eventId: 'resized/indexed' }));
+  await reconcile({ ...service, clock: () => later }, stream);
+}
+
+/**
+ * A Job jobfold manages (it asks for the pods and writes the status), then 5,000 timer ticks,
+ * then its pods succeed: the Job view lists the commands of the last 5,000 entries only, so those
+ * decided first (the pod creations) come from `…/commands`.
+ */
+async function longJob(service: Service): Promise<void> {
+  const at = '2026-01-01T00:00:00.000Z';
+  const later = '2026-01-01T01:00:00.000Z';
+  const job = aJob({ completions: 2, parallelism: 2, managedBy: JOBFOLD_CONTROLLER_NAME }, { name: LONG_JOB, uid: 'long-job' });
+  const stream = jobStream(job, OPS_CLUSTER);
+  await ingestAt(service, at, jobObservedEvent(job, at, { clusterId: OPS_CLUSTER }));
+  await reconcile({ ...service, clock: () => at }, stream);
+  const { head } = await service.store.read(stream, { limit: 1 });
+  const ticks = Array.from({ length: 5000 }, (_, i) => {
+    const tick = { type: 'Tick', eventId: `long-tick-${i}`, clusterId: OPS_CLUSTER, observedAt: at };
+    return { eventId: tick.eventId, type: tick.type, observedAt: at, body: tick };
+  });
+  await service.store.commit(stream, { expectedHead: head, recordedAt: at, entries: ticks, outbox: [], pageEntries: true });
+  for (const i of [0, 1]) {
+    await ingestAt(service, later, podObservedEvent(aPod({ name: `${LONG_JOB}-${i}`, uid: `long-pod-${i}`, phase: 'Succeeded' }), job, later, { clusterId: OPS_CLUSTER }));
+  }
   await reconcile({ ...service, clock: () => later }, stream);
 }

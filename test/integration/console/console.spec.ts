@@ -6,6 +6,7 @@ import {
   BIG_CLUSTER,
   BIG_JOB,
   HUGE_JOB,
+  LONG_JOB,
   OPS_CLUSTER,
   REFUSED_JOB,
   STALLED_ERROR,
@@ -184,6 +185,30 @@ describe('the Job page', () => {
       .toMatch(/Pods Statuses:\s*0 Active \(0 Ready\) \/ 0 Succeeded \/ 0 Failed/);
     await page.getByRole('button', { name: 'Follow the head' }).click();
     await expect.poll(async () => page.locator('#describe h2').innerText(), PATIENT).toBe('Status');
+  });
+});
+
+describe('the Job page of a log longer than the view\'s window', () => {
+  it('says where its commands start, and lists the earlier ones on demand, none twice', async () => {
+    await page.goto(`${server.url}/#/jobs/${OPS_CLUSTER}/default/${LONG_JOB}`);
+    const commands = page.locator('#commands');
+    await expect.poll(async () => commands.innerText(), PATIENT).toMatch(/The commands above were decided at log position #\d+ or later/);
+    const from = Number(/log position #(\d+)/.exec(await commands.innerText())![1]);
+    const seqs = async (table: number) => (await commands.locator('table.commands').nth(table).locator('tbody tr td:first-child').allInnerTexts()).map((t) => Number(t.slice(1)));
+    const later = await seqs(0);
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.every((seq) => seq >= from)).toBe(true);
+    expect(await commands.locator('table.commands').first().innerText()).not.toContain('CreatePod');
+
+    await commands.getByRole('button', { name: 'Show earlier commands' }).click();
+    await expect.poll(async () => commands.locator('h3').innerText(), PATIENT).toBe(`Decided before #${from}`);
+    const earlier = await seqs(1);
+    expect(earlier.length).toBeGreaterThan(0);
+    expect(earlier.every((seq) => seq < from)).toBe(true);
+    expect(await commands.locator('table.commands').nth(1).innerText()).toMatch(/CreatePod[\s\S]*create 2 pod\(s\)/);
+    await commands.scrollIntoViewIfNeeded();
+    await screenshot(page, 'job-earlier-commands');
+    expect(problems).toEqual([]);
   });
 });
 

@@ -35,7 +35,7 @@ class CountingStore extends InMemoryEventStore {
 }
 
 type Item = Record<string, any> & { seq: number; type: string };
-interface Walk { pages: { items: Item[]; nextCursor?: string; head: number }[]; items: Item[] }
+interface Walk { pages: { items: Item[]; nextCursor?: string; head: number; through: number }[]; items: Item[] }
 
 let store: CountingStore;
 let service: Service;
@@ -110,6 +110,9 @@ describe('GET …/jobs/{name}/commands', () => {
       for (const page of pages) {
         expect(JobCommandsPageSchema.parse(page)).toEqual(page);
         expect(units(page.items).length).toBeLessThanOrEqual(limit);
+        // `through`: every command up to it is listed; the next page starts right after it.
+        expect(page.through).toBe(page.nextCursor === undefined ? page.head : decodeCommandsCursor(TEST_CURSOR_KEY, stream, page.nextCursor).after);
+        expect(page.items.every((item) => item.seq <= page.through + 1)).toBe(true);
       }
       expect(joined(items)).toEqual(JSON.parse(JSON.stringify(expected)));
       const listed = units(items);
