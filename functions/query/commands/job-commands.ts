@@ -44,21 +44,20 @@ export function jobCommandSource(managedBy: string | undefined, jobUid: string):
  * spec the fold accepts tells it for good: the newest snapshot's spec, or, before any snapshot
  * holds one, the log's prefix up to the Job's first accepted observation (nearly always entry 1).
  */
-export async function jobManagedBy(deps: Pick<QueryDeps, 'store' | 'config'>, stream: StreamId, head: number): Promise<string | undefined> {
-  const snapshot = head < 1 ? undefined : await deps.store.loadSnapshot(stream, { atOrBefore: head });
+export async function jobManagedBy(deps: Pick<QueryDeps, 'store' | 'config'>, stream: StreamId): Promise<string | undefined> {
+  const snapshot = await deps.store.loadSnapshot(stream);
   const spec = (snapshot?.state as JobSnapshot | undefined)?.state['spec'] as { managedBy?: string } | undefined;
   if (spec) return spec.managedBy;
   const state = initialState(deps.config);
-  for (let after = 0; after < head;) {
-    const { entries } = await deps.store.read(stream, { afterSeq: after, limit: Math.min(PREFIX_READ, head - after) });
+  for (let after = 0; ;) {
+    const { entries } = await deps.store.read(stream, { afterSeq: after, limit: PREFIX_READ });
     for (const entry of entries) {
       evolve(state, entryEvent(entry));
       if (state.settings) return state.settings.managedBy;
     }
-    if (entries.length === 0) break;
+    if (entries.length < PREFIX_READ) return undefined;
     after = entries.at(-1)!.seq;
   }
-  return undefined;
 }
 
 /** Entries per read of the prefix; the first one nearly always holds the spec. */

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ReadOptions, ReadResult, StreamId } from '../../../shared/app/event-store.ts';
+import type { ReadOptions, ReadResult, SnapshotQuery, StreamId } from '../../../shared/app/event-store.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { reconcile } from '../../../shared/app/reconcile.ts';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
-import { decodeCommandsCursor } from '../../../functions/query/commands/commands-cursor.ts';
+import { decodeCommandsCursor, encodeCommandsCursor } from '../../../functions/query/commands/commands-cursor.ts';
 import { SCAN_BUDGET } from '../../../functions/query/commands/commands-page.ts';
 import { JobCommandsPageSchema, JobSetCommandsPageSchema } from '../../../functions/query/commands/commands-schemas.ts';
 import { issuedCommands } from '../../../functions/query/issued-commands.ts';
@@ -27,6 +27,11 @@ import { aService, ingestAt, type Service } from './support/service-fleet.ts';
 /** The store, recording the reads made (their start and the entries returned). */
 class CountingStore extends InMemoryEventStore {
   reads: { afterSeq: number; entries: number }[] = [];
+  snapshotLoads = 0;
+  override async loadSnapshot(stream: StreamId, options?: SnapshotQuery) {
+    this.snapshotLoads++;
+    return super.loadSnapshot(stream, options);
+  }
   override async read(stream: StreamId, options?: ReadOptions): Promise<ReadResult> {
     const result = await super.read(stream, options);
     this.reads.push({ afterSeq: options?.afterSeq ?? 0, entries: result.entries.length });
@@ -135,20 +140,31 @@ describe('GET …/jobs/{name}/commands', () => {
     expect(slices[0]).toMatchObject({ decision: 'PodsTerminationRequested', cause: 'JobFinishing', dispatched: true });
   });
 
-  it('reads each page from its cursor on, never the log before it', async () => {
+  it('reads each page from its cursor on, never the log before it, nor the snapshot again', async () => {
     let after: string | undefined;
     let pages = 0;
     do {
       store.reads = [];
+      store.snapshotLoads = 0;
       const { body } = await get(pathOf(train, 'train'), { limit: '4', ...(after === undefined ? {} : { after }) });
       const from = after === undefined ? 0 : decodeCommandsCursor(TEST_CURSOR_KEY, train, after).after;
       const logReads = store.reads.filter((r) => r.entries > 0);
       expect(Math.min(...logReads.map((r) => r.afterSeq))).toBeGreaterThanOrEqual(from);
       expect(logReads.reduce((sum, r) => sum + r.entries, 0)).toBeLessThanOrEqual(SCAN_BUDGET + 1);
+      // spec.managedBy (whether commands were dispatched) rides in the signed cursor.
+      expect(store.snapshotLoads).toBe(after === undefined ? 1 : 0);
       after = body.nextCursor;
       pages++;
     } while (after !== undefined);
     expect(pages).toBeGreaterThan(5);
+  });
+
+  it('takes a cursor without spec.managedBy (an earlier version\'s) and finds it again', async () => {
+    const all = (await walk(pathOf(managed, 'managed'), managed.uid, 500)).items;
+    const { body } = await get(pathOf(managed, 'managed'), { limit: '1', after: encodeCommandsCursor(TEST_CURSOR_KEY, managed, { after: 0, pods: 0 }) });
+    expect(body.items).toEqual(all.slice(0, 1));
+    expect(body.items[0]).toMatchObject({ dispatched: true });
+    expect(decodeCommandsCursor(TEST_CURSOR_KEY, managed, body.nextCursor).managedBy).toBe('jobfold.io/job-controller');
   });
 
   it('lists what the Job view lists, where the view lists it', async () => {
