@@ -73,7 +73,7 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
     const last = entries.at(-1);
     // A read that reached the log's last item saw the head, as did a short page; otherwise read it.
     const short = options.limit === undefined || entries.length < options.limit;
-    const head = seen ?? (short && last ? last.seq : await readHead(this.#table, pk));
+    const head = seen ?? (last && (short || options.skipHead === true) ? last.seq : await readHead(this.#table, pk));
     return { entries, head, ...(firstSightings.length > 0 ? { podFirstSightings: firstSightings } : {}) };
   }
 

@@ -10,8 +10,6 @@ import { ATTR, keys } from './table-layout.ts';
 // read starts at, so a read first takes the item holding that position (the last one whose key
 // is at or before it), then the items after it.
 
-/** Items per Query before the reader knows how many entries an item holds on this log. */
-const FIRST_QUERY_ITEMS = 16;
 const LAST_KEY = keys.entry(1e12 - 1);
 
 /** The log's last position (0 when empty) and the chain hash there (genesis when none). */
@@ -53,21 +51,17 @@ export async function readEntries(table: MeteredTable, pk: string, afterSeq: num
     entries.push(...held);
     firstSightings.push(...itemFirstSightings(item));
   };
-  // Items read and the entries they held, to size the next Query (pages hold many entries).
+  // The item holding `from`: the one-entry item at it, or a page that started before it. With
+  // none, `from` is beyond the head (positions are contiguous): the last item ends the log.
+  // A point read is this one Query, and what it holds sizes the Queries after it.
+  const holding = await itemAtOrBefore(table, pk, from);
+  if (holding === undefined) return { entries, firstSightings, head: 0 };
+  if (itemLastSeq(holding) < from) return { entries, firstSightings, head: itemLastSeq(holding) };
+  const held = logItemEntries(holding);
+  take(holding, held.filter((e) => e.seq >= from));
+  // Items read after the holding one and the entries they held, to size the next Query.
   const seen = { items: 0, entries: 0 };
-  let next = from;
-  if (from > 1) {
-    // The item holding `from`: the one-entry item at it, or a page that started before it. With
-    // none, `from` is beyond the head (positions are contiguous): the last item ends the log.
-    // A point read is this one Query.
-    const holding = await itemAtOrBefore(table, pk, from);
-    if (holding === undefined) return { entries, firstSightings, head: 0 };
-    if (itemLastSeq(holding) < from) return { entries, firstSightings, head: itemLastSeq(holding) };
-    const held = logItemEntries(holding);
-    take(holding, held.filter((e) => e.seq >= from));
-    Object.assign(seen, { items: 1, entries: held.length });
-    next = itemLastSeq(holding) + 1;
-  }
+  const next = itemLastSeq(holding) + 1;
   let start: Item | undefined;
   let head: number | undefined;
   while (entries.length < limit) {
@@ -76,7 +70,7 @@ export async function readEntries(table: MeteredTable, pk: string, afterSeq: num
       ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
       ExpressionAttributeValues: { ':pk': str(pk), ':from': str(keys.entry(next)), ':to': str(LAST_KEY) },
       ConsistentRead: true,
-      ...(Number.isFinite(limit) ? { Limit: itemsFor(limit - entries.length, seen.items, seen.entries) } : {}),
+      ...(Number.isFinite(limit) ? { Limit: itemsFor(limit - entries.length, seen, held.length) } : {}),
       ...(start ? { ExclusiveStartKey: start } : {}),
     });
     const found = output.Items ?? [];
@@ -122,9 +116,13 @@ async function itemAtOrBefore(table: MeteredTable, pk: string, seq: number): Pro
   return output.Items?.[0];
 }
 
-/** Items to ask for to get `wanted` more entries, from how many entries the items so far held. */
-function itemsFor(wanted: number, itemsSoFar: number, entriesSoFar: number): number {
-  if (itemsSoFar === 0) return Math.max(1, Math.min(wanted, FIRST_QUERY_ITEMS));
-  const perItem = Math.max(1, entriesSoFar / itemsSoFar);
-  return Math.max(1, Math.ceil(wanted / perItem));
+/**
+ * Items to ask for to get `wanted` more entries, from the entries per item seen so far. The
+ * holding item alone is a poor guide (the log's first page may hold 3 entries, the next ones
+ * 1,000 each; asking for 1,600 pages would read a whole 1 MB Query response), so the first
+ * Query after it asks for at most 2 items, and the later ones go by the items after it.
+ */
+function itemsFor(wanted: number, seen: { readonly items: number; readonly entries: number }, holdingEntries: number): number {
+  if (seen.items === 0) return Math.max(1, Math.min(2, Math.ceil(wanted / Math.max(1, holdingEntries))));
+  return Math.max(1, Math.ceil(wanted / Math.max(1, seen.entries / seen.items)));
 }

@@ -2,6 +2,7 @@ import type { EventStore, LogEntry, StreamId } from '../../shared/app/event-stor
 import { entryEvent } from '../../shared/app/log-codec.ts';
 import type { JobCondition } from '../../shared/job/conditions.ts';
 import type { DecisionOf } from '../../shared/job/decisions.ts';
+import type { JobEvent } from '../../shared/job/evolve.ts';
 import type { JobSnapshot } from '../../shared/job/snapshot.ts';
 import { readRange } from './log-reads.ts';
 import { bisectBySnapshots } from './snapshot-bisect.ts';
@@ -23,8 +24,10 @@ export async function findConditionDecision(
   head: number,
   /** Windows already read by this request (conditions decided together share one). */
   windows: Map<string, Promise<LogEntry[]>> = new Map(),
+  /** Where snapshots are loaded from (memoSnapshots: once per position for the request). */
+  snapshots: Pick<EventStore, 'loadSnapshot'> = store,
 ): Promise<ConditionDecision | undefined> {
-  const { without, holds } = await bisectBySnapshots(store, stream, head, (state) => snapshotHolds(state as JobSnapshot, condition));
+  const { without, holds } = await bisectBySnapshots(snapshots, stream, head, (state) => snapshotHolds(state as JobSnapshot, condition));
   let found: ConditionDecision | undefined;
   const key = `${without}-${holds}`;
   let window = windows.get(key);
@@ -38,6 +41,21 @@ export async function findConditionDecision(
     if (sameCondition(event.condition, condition)) found = event;
   }
   return found;
+}
+
+/**
+ * The decision that set `condition` when `known` (consecutive events ending at the head) holds
+ * the last decision of its type, as explainJob over the whole log would take it; undefined
+ * when that decision lies before `known` or set the condition differently.
+ */
+export function conditionDecisionIn(known: readonly JobEvent[], condition: JobCondition): ConditionDecision | undefined {
+  for (let i = known.length - 1; i >= 0; i--) {
+    const event = known[i]!;
+    if (event.type === 'JobConditionChanged' && event.condition.type === condition.type) {
+      return sameCondition(event.condition, condition) ? event : undefined;
+    }
+  }
+  return undefined;
 }
 
 function snapshotHolds(snapshot: JobSnapshot, condition: JobCondition): boolean {

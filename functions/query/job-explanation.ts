@@ -3,7 +3,8 @@ import { entryEvent } from '../../shared/app/log-codec.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
 import { explainJob, type Explanation } from '../../shared/job/explain.ts';
 import type { JobState } from '../../shared/job/state.ts';
-import { findConditionDecision } from './condition-decisions.ts';
+import { conditionDecisionIn, findConditionDecision } from './condition-decisions.ts';
+import { memoSnapshots } from './snapshot-bisect.ts';
 import type { QueryDeps } from './http.ts';
 import { jobEntryCategory } from './job-entries.ts';
 import { foldTo } from './job-state-at.ts';
@@ -28,10 +29,10 @@ export async function explainStoredJob(
   pods: { readonly after: number; readonly limit: number },
 ): Promise<PagedExplanation> {
   const head = await logHead(deps.store, stream);
-  const { state } = await foldTo(deps, stream, head);
+  const { state, tail } = await foldTo(deps, stream, head, { head });
   const page = await terminatedPodsPage(deps.store, stream, pods.after, pods.limit);
   return {
-    ...explainJob(state, await citedDecisions(deps, stream, state, head)),
+    ...explainJob(state, await citedDecisions(deps, stream, state, head, tail)),
     terminatedPods: page.items,
     ...(page.nextAfter === undefined ? {} : { terminatedPodsNextAfter: page.nextAfter }),
   };
@@ -41,27 +42,54 @@ export async function explainStoredJob(
  * The log entries an explanation of `state` (the state at `head`) cites, in log order: per
  * condition, the decision that set it and the event that tipped it, and after an interim or
  * suspending decision the decisions of the same reconcile. explainJob over them says what it
- * says over the whole log, except the list of terminated pods (paged apart).
+ * says over the whole log, except the list of terminated pods (paged apart). `known`: events
+ * the caller read already, consecutive and ending at `head` (the tail after the snapshot, the
+ * Job view's window): a condition decided within them (as a finished Job's usually are) costs
+ * no read at all; an older one is found by a bisection over the snapshots.
  */
-export async function citedDecisions(deps: QueryDeps, stream: StreamId, state: JobState, head: number): Promise<JobEvent[]> {
+export async function citedDecisions(
+  deps: QueryDeps, stream: StreamId, state: JobState, head: number, known: readonly JobEvent[] = [],
+): Promise<JobEvent[]> {
+  const suffix = known.at(-1)?.seq === head ? known : [];
+  const from = suffix[0]?.seq ?? head + 1;
+  const inSuffix = (seq: number) => (seq >= from && seq <= head ? suffix[seq - from] : undefined);
   const cited = new Map<number, JobEvent>();
   const windows = new Map();
+  const snapshots = memoSnapshots(deps.store);
   for (const condition of state.status.conditions) {
-    const decision = await findConditionDecision(deps.store, stream, condition, head, windows);
+    const decision = conditionDecisionIn(suffix, condition) ?? (await findConditionDecision(deps.store, stream, condition, head, windows, snapshots));
     if (decision?.seq === undefined) continue;
     cited.set(decision.seq, decision);
     const tipping = decision.evidence.tippedBy;
-    const tipped = cited.has(tipping) ? undefined : await entryAt(deps.store, stream, tipping);
-    if (tipped) cited.set(tipped.seq, entryEvent(tipped));
+    const tipped = cited.has(tipping) ? undefined : (inSuffix(tipping) ?? (await eventAt(deps, stream, tipping)));
+    if (tipped) cited.set(tipped.seq ?? 0, tipped);
     if (LINGERING_CONDITIONS.has(condition.type)) {
-      for (const follower of await decisionsAfter(deps, stream, decision.seq, head)) cited.set(follower.seq ?? 0, follower);
+      for (const follower of await decisionsAfter(deps, stream, decision.seq, head, inSuffix)) cited.set(follower.seq ?? 0, follower);
     }
   }
   return [...cited.values()].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
 }
 
+async function eventAt(deps: QueryDeps, stream: StreamId, seq: number): Promise<JobEvent | undefined> {
+  const entry = await entryAt(deps.store, stream, seq);
+  return entry && entryEvent(entry);
+}
+
 /** The decisions logged right after `seq`, up to the next observation: those of the same reconcile. */
-async function decisionsAfter(deps: QueryDeps, stream: StreamId, seq: number, head: number): Promise<JobEvent[]> {
+async function decisionsAfter(
+  deps: QueryDeps, stream: StreamId, seq: number, head: number, inSuffix: (seq: number) => JobEvent | undefined,
+): Promise<JobEvent[]> {
+  const result: JobEvent[] = [];
+  for (let position = seq + 1; position <= head; position++) {
+    const known = inSuffix(position);
+    if (known === undefined) return [...result, ...(await decisionsRead(deps, stream, position - 1, head))];
+    if (!isDecision(known)) return result;
+    result.push(known);
+  }
+  return result;
+}
+
+async function decisionsRead(deps: QueryDeps, stream: StreamId, seq: number, head: number): Promise<JobEvent[]> {
   const result: JobEvent[] = [];
   for (let position = seq; position < head; position += FOLLOWERS_PAGE) {
     for (const entry of await readRange(deps.store, stream, position, Math.min(head, position + FOLLOWERS_PAGE))) {
@@ -71,3 +99,5 @@ async function decisionsAfter(deps: QueryDeps, stream: StreamId, seq: number, he
   }
   return result;
 }
+
+const isDecision = (event: JobEvent) => jobEntryCategory(event.type) !== 'observation';

@@ -39,32 +39,40 @@ export async function jobStateAt(deps: QueryDeps, stream: StreamId, point: LogPo
   } else if (point !== undefined) {
     seq = await lastSeqRecordedBy(deps.store, stream, point.time, head);
   }
-  const { state } = await foldTo(deps, stream, seq);
-  const last = await entryAt(deps.store, stream, seq);
-  return { state, seq, recordedAt: last?.recordedAt, head };
+  const { state, recordedAt } = await foldTo(deps, stream, seq, { head });
+  return { state, seq, recordedAt: recordedAt ?? (await entryAt(deps.store, stream, seq))?.recordedAt, head };
+}
+
+export interface FoldOptions {
+  /** Consecutive entries ending at `seq` the caller read already (the Job view's window), reused for the tail. */
+  readonly known?: { readonly events: readonly JobEvent[]; readonly firstSightings: ReadonlySet<number> };
+  /** The log's head, when the caller knows it (a read that ends there then need not ask for it again). */
+  readonly head?: number;
 }
 
 /**
  * The state after entry `seq`: the newest snapshot at or before it, the archived pods that the
- * entries after it name, then those entries. Returns the events folded after the snapshot too.
+ * entries after it name, then those entries. Returns the events folded after the snapshot too,
+ * and when it read the entry at `seq`, the time it was recorded at.
  */
 export async function foldTo(
   deps: Pick<QueryDeps, 'store' | 'config'>,
   stream: StreamId,
   seq: number,
-  /** Consecutive entries ending at `seq` the caller read already (the Job view's window), reused for the tail. */
-  known?: { readonly events: readonly JobEvent[]; readonly firstSightings: ReadonlySet<number> },
-): Promise<{ state: JobState; tail: JobEvent[] }> {
+  options: FoldOptions = {},
+): Promise<{ state: JobState; tail: JobEvent[]; recordedAt?: string }> {
   const snapshot = seq < 1 ? undefined : await deps.store.loadSnapshot(stream, { atOrBefore: seq });
   const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
   const from = snapshot?.seq ?? 0;
+  const { known } = options;
   const events = known?.events ?? [];
   const covered = events.length > 0 && (events[0]!.seq ?? Infinity) <= from + 1 && events.at(-1)!.seq === seq;
-  const run = covered ? undefined : await readRun(deps.store, stream, from, seq);
+  const run = covered ? undefined : await readRun(deps.store, stream, from, seq, options.head);
   const tail = run ? run.entries.map(entryEvent) : events.filter((event) => (event.seq ?? 0) > from);
   if (snapshot) await restoreNamedPods(deps, stream, state, tail, run?.firstSightings ?? known!.firstSightings);
   for (const event of tail) evolve(state, event);
-  return { state, tail };
+  const last = run?.entries.at(-1);
+  return { state, tail, ...(last?.seq === seq ? { recordedAt: last.recordedAt } : {}) };
 }
 
 /**

@@ -18,10 +18,10 @@ export async function logHead(store: EventStore, stream: StreamId): Promise<numb
   return (await store.read(stream, { afterSeq: BEYOND_EVERY_SEQ, limit: 1 })).head;
 }
 
-/** The entry at `seq`, or undefined beyond the head. */
+/** The entry at `seq`, or undefined beyond the head (one read of the item holding it). */
 export async function entryAt(store: EventStore, stream: StreamId, seq: number): Promise<LogEntry | undefined> {
   if (seq < 1) return undefined;
-  return (await store.read(stream, { afterSeq: seq - 1, limit: 1 })).entries[0];
+  return (await store.read(stream, { afterSeq: seq - 1, limit: 1, skipHead: true })).entries[0];
 }
 
 /** A run of consecutive entries, with the seqs among them marked as pods' first sightings. */
@@ -35,17 +35,24 @@ export async function readRange(store: EventStore, stream: StreamId, after: numb
   return (await readRun(store, stream, after, to)).entries;
 }
 
-/** Entries `after + 1 … to` in seq order (fewer when the log ends first), and their marks. */
-export async function readRun(store: EventStore, stream: StreamId, after: number, to: number): Promise<LogRun> {
+/**
+ * Entries `after + 1 … to` in seq order (fewer when the log ends first), and their marks.
+ * `head`: the log's head, when the caller knows it. A read that ends exactly at it asks for one
+ * entry more, so the store sees the end of the log and need not read the head again (on
+ * DynamoDB a Query of the last log item, a page's worth of read units).
+ */
+export async function readRun(store: EventStore, stream: StreamId, after: number, to: number, head?: number): Promise<LogRun> {
   const entries: LogEntry[] = [];
   const firstSightings = new Set<number>();
+  const end = head !== undefined && to === head ? to + 1 : to;
   let from = after;
-  while (from < to) {
-    const page = await store.read(stream, { afterSeq: from, limit: Math.min(RANGE_PAGE, to - from) });
-    entries.push(...page.entries);
-    for (const seq of page.podFirstSightings ?? []) firstSightings.add(seq);
+  while (from < end) {
+    const wanted = Math.min(RANGE_PAGE, end - from);
+    const page = await store.read(stream, { afterSeq: from, limit: wanted });
+    entries.push(...page.entries.filter((entry) => entry.seq <= to));
+    for (const seq of page.podFirstSightings ?? []) if (seq <= to) firstSightings.add(seq);
     const last = page.entries.at(-1);
-    if (last === undefined || page.entries.length < Math.min(RANGE_PAGE, to - from)) break;
+    if (last === undefined || page.entries.length < wanted || last.seq >= to) break;
     from = last.seq;
   }
   return { entries, firstSightings };

@@ -14,7 +14,7 @@ export const SCAN_WINDOW = 16;
  * holds), as close as the snapshots allow: the decision lies in (without, holds].
  */
 export async function bisectBySnapshots(
-  store: EventStore,
+  store: Pick<EventStore, 'loadSnapshot'>,
   stream: StreamId,
   head: number,
   holdsIn: (snapshotState: unknown) => boolean,
@@ -33,4 +33,23 @@ export async function bisectBySnapshots(
     else without = snapshot.seq;
   }
   return { without, holds };
+}
+
+/**
+ * The store's snapshot loads, each position loaded once: a request that bisects for several
+ * conditions probes the same positions for each (they start from the same bounds).
+ */
+export function memoSnapshots(store: Pick<EventStore, 'loadSnapshot'>): Pick<EventStore, 'loadSnapshot'> {
+  const loaded = new Map<number | undefined, ReturnType<EventStore['loadSnapshot']>>();
+  return {
+    loadSnapshot: (stream, options) => {
+      const key = options?.atOrBefore;
+      let snapshot = loaded.get(key);
+      if (snapshot === undefined) {
+        snapshot = store.loadSnapshot(stream, options);
+        loaded.set(key, snapshot);
+      }
+      return snapshot;
+    },
+  };
 }

@@ -32,10 +32,10 @@ export async function storedJobView(
   commandsPods = COMMANDS_PODS,
 ): Promise<JobView> {
   const head = await logHead(deps.store, stream);
-  const { entries, firstSightings } = await readRun(deps.store, stream, Math.max(0, head - commandsWindow), head);
+  const { entries, firstSightings } = await readRun(deps.store, stream, Math.max(0, head - commandsWindow), head, head);
   const events = entries.map(entryEvent);
   // The tail after the newest snapshot is usually inside the window: read and parsed once.
-  const { state } = await foldTo(deps, stream, head, { events, firstSightings });
+  const { state } = await foldTo(deps, stream, head, { known: { events, firstSightings }, head });
   const window = withinPods(events, commandsPods);
   const after = (window[0]?.seq ?? head + 1) - 1;
   // The creations requested before the window: those at the head minus those within it.
@@ -43,7 +43,7 @@ export async function storedJobView(
     .filter((event): event is DecisionOf<'PodCreationsRequested'> => event.type === 'PodCreationsRequested')
     .reduce((sum, decision) => sum + decision.count, 0);
   const commands = issuedCommands(window, state.settings?.managedBy, summary.uid, state.creationRequests - creationsWithin);
-  const explanation = explainJob(state, await citedDecisions(deps, stream, state, head));
+  const explanation = explainJob(state, await citedDecisions(deps, stream, state, head, events));
   const lastRecordedAt = entries.at(-1)?.recordedAt;
   return jobView(summary, state, { explanation, commands, commandsFrom: after + 1, head, lastRecordedAt });
 }

@@ -12,7 +12,6 @@ import type { TerminatedPod } from '../../shared/job/explain.ts';
 
 /** Entries one page reads at most. */
 export const SCAN_BUDGET = 5000;
-const READ_PAGE = 1000;
 
 export interface TerminatedPodsPage {
   readonly items: TerminatedPod[];
@@ -20,7 +19,11 @@ export interface TerminatedPodsPage {
   readonly nextAfter: number | undefined;
 }
 
-/** The terminated pods decided after position `after`: at least `limit` unless the log or the budget ends first. */
+/**
+ * The terminated pods decided after position `after`: at least `limit` unless the log or the
+ * budget ends first. The budget is read at once: a log page holds ~1,000 entries, and reading
+ * it in smaller steps would read the page holding each step's start again.
+ */
 export async function terminatedPodsPage(
   store: EventStore,
   stream: StreamId,
@@ -28,19 +31,12 @@ export async function terminatedPodsPage(
   limit: number,
 ): Promise<TerminatedPodsPage> {
   const items: TerminatedPod[] = [];
+  const { entries, head } = await store.read(stream, { afterSeq: after, limit: SCAN_BUDGET });
   let position = after;
-  let scanned = 0;
-  let head = after;
-  while (items.length < limit && scanned < SCAN_BUDGET) {
-    const page = await store.read(stream, { afterSeq: position, limit: Math.min(READ_PAGE, SCAN_BUDGET - scanned) });
-    head = page.head;
-    for (const entry of page.entries) {
-      position = entry.seq;
-      scanned++;
-      if (entry.type === 'PodsTerminationRequested') items.push(...podsOf(entryEvent(entry) as DecisionOf<'PodsTerminationRequested'>));
-      if (items.length >= limit) break;
-    }
-    if (page.entries.length === 0 || position >= head) break;
+  for (const entry of entries) {
+    position = entry.seq;
+    if (entry.type === 'PodsTerminationRequested') items.push(...podsOf(entryEvent(entry) as DecisionOf<'PodsTerminationRequested'>));
+    if (items.length >= limit) break;
   }
   return { items, nextAfter: position < head ? position : undefined };
 }

@@ -75,7 +75,16 @@ export type JobSummary = {
 export type SummaryUpdate = Omit<JobSummary, 'kind' | 'clusterId' | 'namespace' | 'uid'>;
 
 export type AppendResult = { appended: LogEntry[]; duplicates: string[] };
-export type ReadOptions = { afterSeq?: number; limit?: number };
+export type ReadOptions = {
+  afterSeq?: number;
+  limit?: number;
+  /**
+   * The caller ignores `head` (a point read): the store may then report the last seq it returns
+   * instead of reading the head (on DynamoDB, one Query of the last log item fewer when the
+   * read fills its limit). Default false.
+   */
+  skipHead?: boolean;
+};
 export type ReadResult = {
   entries: LogEntry[];
   head: number;
@@ -177,7 +186,8 @@ export interface EventStore {
   /**
    * Returns entries with `seq > afterSeq` (default 0) in seq order, at most `limit` (default
    * all; RangeError unless a positive integer), and `head`, the stream's last seq (0 when
-   * empty) when the read started or later.
+   * empty) when the read started or later — with `skipHead`, possibly only the last seq
+   * returned.
    */
   read(stream: StreamId, options?: ReadOptions): Promise<ReadResult>;
 

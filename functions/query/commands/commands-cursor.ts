@@ -19,19 +19,29 @@ export interface CommandsPosition {
   readonly pods: number;
 }
 
+/**
+ * A position, and for a Job its `spec.managedBy` (null: unset) as the first page found it: it
+ * cannot change (the API server refuses to), so later pages take it from the signed cursor
+ * instead of reading the Job's snapshot again.
+ */
+export interface CommandsCursor extends CommandsPosition {
+  readonly managedBy?: string | null;
+}
+
 const VERSION = 1;
 const PURPOSE = 'jobfold commands cursor\n';
 const MAC_BYTES = 32;
 const PARAM = 'query.after';
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-export function encodeCommandsCursor(key: CursorKey, stream: StreamId, position: CommandsPosition): string {
-  const payload = Buffer.from(JSON.stringify({ v: VERSION, k: stream.kind, u: stream.uid, a: position.after, p: position.pods }), 'utf8');
+export function encodeCommandsCursor(key: CursorKey, stream: StreamId, cursor: CommandsCursor): string {
+  const fields = { v: VERSION, k: stream.kind, u: stream.uid, a: cursor.after, p: cursor.pods, ...(cursor.managedBy === undefined ? {} : { m: cursor.managedBy }) };
+  const payload = Buffer.from(JSON.stringify(fields), 'utf8');
   return `${payload.toString('base64url')}.${mac(key, payload).toString('base64url')}`;
 }
 
 /** The position in `cursor`; BadRequestError at `query.after` when it cannot be used for `stream`. */
-export function decodeCommandsCursor(key: CursorKey, stream: StreamId, cursor: string): CommandsPosition {
+export function decodeCommandsCursor(key: CursorKey, stream: StreamId, cursor: string): CommandsCursor {
   const [body, signature, ...rest] = cursor.split('.');
   if (body === undefined || signature === undefined || rest.length > 0 || !BASE64URL.test(body) || !BASE64URL.test(signature)) {
     throw refused('is not a cursor this API returned');
@@ -46,7 +56,7 @@ export function decodeCommandsCursor(key: CursorKey, stream: StreamId, cursor: s
   if (parsed.k !== stream.kind || parsed.u !== stream.uid) {
     throw refused(`was returned for another ${parsed.k} (uid ${parsed.u}); page this one from the start`);
   }
-  return { after: parsed.a, pods: parsed.p };
+  return { after: parsed.a, pods: parsed.p, ...(parsed.m === undefined ? {} : { managedBy: parsed.m }) };
 }
 
 /** A cursor that is well signed but does not fit the log (a store that lost entries), as a 400. */
@@ -58,16 +68,17 @@ function mac(key: CursorKey, payload: Buffer): Buffer {
   return createHmac('sha256', key).update(PURPOSE).update(payload).digest();
 }
 
-interface Payload { k: StreamId['kind']; u: string; a: number; p: number }
+interface Payload { k: StreamId['kind']; u: string; a: number; p: number; m?: string | null }
 
 function parsePayload(payload: Buffer): Payload | undefined {
   try {
     const value: unknown = JSON.parse(payload.toString('utf8'));
     if (typeof value !== 'object' || value === null) return undefined;
-    const { v, k, u, a, p } = value as Record<string, unknown>;
+    const { v, k, u, a, p, m } = value as Record<string, unknown>;
     if (v !== VERSION || (k !== 'Job' && k !== 'JobSet') || typeof u !== 'string') return undefined;
     if (!Number.isSafeInteger(a) || !Number.isSafeInteger(p) || (a as number) < 0 || (p as number) < 0) return undefined;
-    return { k, u, a: a as number, p: p as number };
+    if (m !== undefined && m !== null && typeof m !== 'string') return undefined;
+    return { k, u, a: a as number, p: p as number, ...(m === undefined ? {} : { m }) };
   } catch {
     return undefined;
   }

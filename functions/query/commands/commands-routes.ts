@@ -1,9 +1,8 @@
 import type { JobSummary, StreamId } from '../../../shared/app/event-store.ts';
 import { json, type QueryDeps, type QueryRoute } from '../http.ts';
-import { logHead } from '../log-reads.ts';
 import { findObject } from '../object-log.ts';
 import { parseObjectRequest } from '../parse-params.ts';
-import { decodeCommandsCursor, encodeCommandsCursor } from './commands-cursor.ts';
+import { decodeCommandsCursor, encodeCommandsCursor, type CommandsCursor } from './commands-cursor.ts';
 import { commandsPage, type CommandSource } from './commands-page.ts';
 import { CommandsQuerySchema, type CommandsQuery } from './commands-params.ts';
 import { jobCommandSource, jobManagedBy } from './job-commands.ts';
@@ -21,8 +20,9 @@ export const jobCommandsRoute: QueryRoute = {
   async handle(request, deps) {
     const { path, query } = parseObjectRequest(request, CommandsQuerySchema);
     const { summary, stream } = await findObject(deps.store, 'Job', path, query.uid);
-    const managedBy = await jobManagedBy(deps, stream, await logHead(deps.store, stream));
-    return json(200, await page(deps, summary, stream, query, jobCommandSource(managedBy, summary.uid)));
+    const from = startOf(deps, stream, query);
+    const managedBy = from.managedBy !== undefined ? from.managedBy : (await jobManagedBy(deps, stream)) ?? null;
+    return json(200, await page(deps, summary, stream, { ...from, managedBy }, query.limit, jobCommandSource(managedBy ?? undefined, summary.uid)));
   },
 };
 
@@ -33,18 +33,23 @@ export const jobSetCommandsRoute: QueryRoute = {
   async handle(request, deps) {
     const { path, query } = parseObjectRequest(request, CommandsQuerySchema);
     const { summary, stream } = await findObject(deps.store, 'JobSet', path, query.uid);
-    return json(200, await page(deps, summary, stream, query, jobSetCommandSource));
+    return json(200, await page(deps, summary, stream, startOf(deps, stream, query), query.limit, jobSetCommandSource));
   },
 };
 
-async function page<Item>(deps: QueryDeps, summary: JobSummary, stream: StreamId, query: CommandsQuery, source: CommandSource<Item>) {
-  const from = query.after === undefined ? { after: 0, pods: 0 } : decodeCommandsCursor(deps.cursorKey, stream, query.after);
-  const { items, head, next, through } = await commandsPage(deps.store, stream, source, from, query.limit);
+/** Where the page starts: the cursor's position, or the first command. */
+function startOf(deps: QueryDeps, stream: StreamId, query: CommandsQuery): CommandsCursor {
+  return query.after === undefined ? { after: 0, pods: 0 } : decodeCommandsCursor(deps.cursorKey, stream, query.after);
+}
+
+/** One page from `from`; its next cursor carries what `from` carries beside the position. */
+async function page<Item>(deps: QueryDeps, summary: JobSummary, stream: StreamId, from: CommandsCursor, limit: number, source: CommandSource<Item>) {
+  const { items, head, next, through } = await commandsPage(deps.store, stream, source, from, limit);
   return {
     object: { clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid },
     head,
     through,
     items,
-    ...(next === undefined ? {} : { nextCursor: encodeCommandsCursor(deps.cursorKey, stream, next) }),
+    ...(next === undefined ? {} : { nextCursor: encodeCommandsCursor(deps.cursorKey, stream, { ...from, ...next }) }),
   };
 }

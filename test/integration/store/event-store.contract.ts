@@ -14,6 +14,8 @@ export type { EventStoreFactory } from './contract/builders.ts';
  * The behaviour every EventStore shares (shared/app/event-store.ts), with the PodArchive the
  * reconciler needs beside it (shared/app/pod-archive.ts). `factory` returns a
  * fresh, empty store for each test, so tests never see each other's streams or summaries.
+ * Each part calls `factory` in a beforeEach inside its own describe: a hook at the top of a part
+ * would run for every test of every part (on DynamoDB Local, seven tables per test).
  */
 export function describeEventStoreContract(name: string, factory: EventStoreFactory): void {
   describe(`${name} event store`, () => {

@@ -19,13 +19,14 @@ const decision = (expectedHead: number, overrides: Partial<CommitInput> = {}): C
 export function describeCommitContract(factory: EventStoreFactory): void {
   let store: EventStore;
   let stream: StreamId;
-  beforeEach(async () => {
-    store = await factory();
-    stream = aStream();
-    await store.append(stream, [anEntry('o1'), anEntry('o2')], T0);
-  });
 
   describe('commit', () => {
+    beforeEach(async () => {
+      store = await factory();
+      stream = aStream();
+      await store.append(stream, [anEntry('o1'), anEntry('o2')], T0);
+    });
+
     it('appends the decisions after the expected head and stores the outbox and summary', async () => {
       const result = await store.commit(stream, decision(2));
 

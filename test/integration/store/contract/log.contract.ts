@@ -9,9 +9,10 @@ import { chainEntries, GENESIS_HASH, verifyChain } from '../../../../shared/log/
 /** Append and read: order, gap-free seqs, paging, idempotence, concurrent appenders. */
 export function describeLogContract(factory: EventStoreFactory): void {
   let store: EventStore;
-  beforeEach(async () => { store = await factory(); });
 
   describe('append and read', () => {
+    beforeEach(async () => { store = await factory(); });
+
     it('reads an empty stream as no entries at head 0', async () => {
       expect(await store.read(aStream())).toEqual({ entries: [], head: 0 });
     });
@@ -88,6 +89,8 @@ export function describeLogContract(factory: EventStoreFactory): void {
   });
 
   describe('idempotent append', () => {
+    beforeEach(async () => { store = await factory(); });
+
     it('stores an eventId once when it is appended again', async () => {
       const stream = aStream();
       await store.append(stream, [anEntry('a'), anEntry('b')], T0);

@@ -9,9 +9,9 @@ export function describeOutboxContract(factory: EventStoreFactory): void {
   const commitCommands = (stream: StreamId, outbox: NewCommand[]) =>
     store.commit(stream, { expectedHead: 0, recordedAt: at(0), entries: [], outbox });
 
-  beforeEach(async () => { store = await factory(); });
-
   describe('outbox', () => {
+    beforeEach(async () => { store = await factory(); });
+
     it('lists pending commands of all streams oldest first, up to the limit', async () => {
       const a = aStream();
       const b = aStream({ kind: 'JobSet', clusterId: 'cluster-b' });

@@ -26,12 +26,13 @@ function logged(parts: Array<{ entries: NewEntry[]; recordedAt: string }>): LogE
 export function describePageContract(factory: EventStoreFactory): void {
   let store: EventStore;
   let stream: StreamId;
-  beforeEach(async () => {
-    store = await factory();
-    stream = aStream();
-  });
 
   describe('log pages', () => {
+    beforeEach(async () => {
+      store = await factory();
+      stream = aStream();
+    });
+
     it('reads a log of legacy entries and pages, at every afterSeq and limit, as one chained log', async () => {
       // given: 2 appended, 5 paged, 1 committed one by one, 4 paged, 1 appended
       await store.append(stream, observations(0, 2), T0);

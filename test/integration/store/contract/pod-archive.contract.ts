@@ -7,9 +7,10 @@ import type { EventStoreFactory } from './builders.ts';
 /** The pod archive beside the snapshots: settled pods stored per stream, read back by uid. */
 export function describePodArchiveContract(factory: EventStoreFactory): void {
   let store: EventStore & PodArchive;
-  beforeEach(async () => { store = await factory(); });
 
   describe('pod archive', () => {
+    beforeEach(async () => { store = await factory(); });
+
     it('returns the archived pods among the uids asked for, and nothing for unknown uids', async () => {
       const stream = aStream();
       await store.saveArchivedPods(stream, [anArchivedPod(0), anArchivedPod(1), anArchivedPod(2)]);

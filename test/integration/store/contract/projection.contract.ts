@@ -6,7 +6,6 @@ import type { EventStoreFactory } from './builders.ts';
 /** The fleet view: newest first, paged, filtered; lookups by name; history kept. */
 export function describeProjectionContract(factory: EventStoreFactory): void {
   let store: EventStore;
-  beforeEach(async () => { store = await factory(); });
 
   const summarise = async (stream: StreamId, summary: SummaryUpdate): Promise<void> => {
     const { head } = await store.read(stream);
@@ -41,6 +40,8 @@ export function describeProjectionContract(factory: EventStoreFactory): void {
   };
 
   describe('fleet view', () => {
+    beforeEach(async () => { store = await factory(); });
+
     it('lists summaries newest first with their fields', async () => {
       await given();
       const { items, cursor } = await store.listJobs({ limit: 10 });

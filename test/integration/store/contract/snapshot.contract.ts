@@ -7,16 +7,17 @@ import type { EventStoreFactory } from './builders.ts';
 export function describeSnapshotContract(factory: EventStoreFactory): void {
   let store: EventStore;
   let stream: StreamId;
-  beforeEach(async () => {
-    store = await factory();
-    stream = aStream();
-    await store.append(stream, [anEntry('o1'), anEntry('o2'), anEntry('o3')], T0);
-  });
 
   const snapshotAt = (seq: number, state: unknown, expectedHead = 3) =>
     store.commit(stream, { expectedHead, recordedAt: at(1), entries: [], outbox: [], snapshot: { seq, state } });
 
   describe('snapshots', () => {
+    beforeEach(async () => {
+      store = await factory();
+      stream = aStream();
+      await store.append(stream, [anEntry('o1'), anEntry('o2'), anEntry('o3')], T0);
+    });
+
     it('has no snapshot until one is committed', async () => {
       expect(await store.loadSnapshot(stream)).toBeUndefined();
     });

@@ -11,10 +11,11 @@ const paged = (expectedHead: number, batch: NewEntry[], podFirstSightings: numbe
 });
 
 /**
- * First-sighting marks (CommitInput.podFirstSightings): kept beside a paged commit's entries,
- * outside the hash chain, and read back with exactly the entries each read returns.
+ * What the query routes read beside the entries. First-sighting marks (CommitInput.
+ * podFirstSightings): kept beside a paged commit's entries, outside the hash chain, and read
+ * back with exactly the entries each read returns. Point reads (`skipHead`).
  */
-export function describeFirstSightingsContract(factory: EventStoreFactory): void {
+export function describeQueryReadsContract(factory: EventStoreFactory): void {
   let store: EventStore;
   let stream: StreamId;
   beforeEach(async () => {
@@ -83,6 +84,21 @@ export function describeFirstSightingsContract(factory: EventStoreFactory): void
         await expect(store.commit(stream, paged(0, entries(1, 3), [bad]))).rejects.toThrow(/podFirstSightings/);
       }
       expect((await store.read(stream)).head).toBe(0);
+    });
+  });
+
+  describe('point reads', () => {
+    it('reads one entry with skipHead, reporting a head between the entry and the real head', async () => {
+      await store.append(stream, entries(1, 2), T0);
+      await store.commit(stream, paged(2, entries(3, 6), []));
+
+      for (const seq of [1, 3, 5, 8]) {
+        const read = await store.read(stream, { afterSeq: seq - 1, limit: 1, skipHead: true });
+        expect(read.entries.map((e) => e.eventId)).toEqual([`e-${seq}`]);
+        expect(read.head).toBeGreaterThanOrEqual(seq);
+        expect(read.head).toBeLessThanOrEqual(8);
+      }
+      expect(await store.read(stream, { afterSeq: 8, limit: 1, skipHead: true })).toEqual({ entries: [], head: 8 });
     });
   });
 }
