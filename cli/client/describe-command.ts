@@ -16,7 +16,8 @@ export const DESCRIBE_HELP = `Usage: jobfold describe job|jobset NAME --cluster 
 
 The Job or JobSet as \`kubectl describe\` shows it, from the service: spec, status, conditions,
 the commands jobfold issued and the explanation of each condition (what \`jobfold replay\`
-prints for a file).
+prints for a file). On a long log the commands are those of its last 5,000 entries, and it says
+so: \`jobfold commands\` lists every one.
 
 Options:
   --cluster C           the cluster it ran in (required)
@@ -103,11 +104,19 @@ function delivery(command: JobView['commands'][number]): string {
 
 function commandDetail(command: JobView['commands'][number]): string {
   switch (command.type) {
-    case 'TerminatePod': return `${command.reason}: ${command.pods.map((p) => p.name).join(', ')}`;
+    case 'TerminatePod': return `${command.reason}: ${podNames(command.pods)}`;
     case 'CreatePod': return `${command.count} pod${command.count === 1 ? '' : 's'}${command.indexes ? ` (indexes ${command.indexes.join(',')})` : ''}`;
     case 'UpdateJobStatus': return `status ${command.hash.slice(0, 12)}`;
-    case 'RemovePodFinalizer': return `remove ${command.pods.length === 1 ? 'the tracking finalizer' : 'tracking finalizers'}: ${command.pods.map((p) => p.name).join(', ')}`;
+    case 'RemovePodFinalizer': return `remove ${command.pods.length === 1 ? 'the tracking finalizer' : 'tracking finalizers'}: ${podNames(command.pods)}`;
   }
+}
+
+/** Pod names listed per command before "… N more", as `jobfold replay` lists them (`jobfold commands` lists each). */
+const MAX_NAMES = 12;
+
+function podNames(pods: readonly { name: string }[]): string {
+  const more = pods.length > MAX_NAMES ? `, … ${pods.length - MAX_NAMES} more` : '';
+  return `${pods.slice(0, MAX_NAMES).map((p) => p.name).join(', ')}${more}`;
 }
 
 export function describeJobSetView(view: JobSetView, explanation: JobSetExplanation): string {

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { LogEntry, StreamId } from '../../../shared/app/event-store.ts';
 import { entryEvent } from '../../../shared/app/log-codec.ts';
 import { evolve } from '../../../shared/job/evolve.ts';
-import type { JobSnapshot } from '../../../shared/job/snapshot.ts';
-import { initialState } from '../../../shared/job/state.ts';
+import { restoreSnapshot, type JobSnapshot } from '../../../shared/job/snapshot.ts';
+import { initialState, type JobState } from '../../../shared/job/state.ts';
 import type { QueryDeps } from '../http.ts';
 import { issuedCommands, issuesCommands } from '../issued-commands.ts';
 import type { CommandGroup, CommandSource } from './commands-page.ts';
@@ -41,24 +41,27 @@ export function jobCommandSource(managedBy: string | undefined, jobUid: string):
 /**
  * `spec.managedBy`, which says whether a decision's commands were dispatched (isDispatched). The
  * API server refuses to change it (and so does the fold, validation/update.ts), so the first
- * spec the fold accepts tells it for good: the newest snapshot's spec, or, before any snapshot
- * holds one, the log's prefix up to the Job's first accepted observation (nearly always entry 1).
+ * spec the fold accepts tells it for good: the newest snapshot's spec; when that snapshot holds
+ * none yet (or there is none), the entries after it, folded up to the first accepted spec — a
+ * tail the writer's snapshot cadence bounds, whose first entry nearly always holds it.
  */
 export async function jobManagedBy(deps: Pick<QueryDeps, 'store' | 'config'>, stream: StreamId): Promise<string | undefined> {
   const snapshot = await deps.store.loadSnapshot(stream);
-  const spec = (snapshot?.state as JobSnapshot | undefined)?.state['spec'] as { managedBy?: string } | undefined;
-  if (spec) return spec.managedBy;
-  const state = initialState(deps.config);
-  for (let after = 0; ;) {
-    const { entries } = await deps.store.read(stream, { afterSeq: after, limit: PREFIX_READ });
+  const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
+  const accepted = (s: JobState) => s.settings && { managedBy: s.settings.managedBy };
+  const known = accepted(state);
+  if (known) return known.managedBy;
+  for (let after = snapshot?.seq ?? 0; ;) {
+    const { entries } = await deps.store.read(stream, { afterSeq: after, limit: TAIL_READ });
     for (const entry of entries) {
       evolve(state, entryEvent(entry));
-      if (state.settings) return state.settings.managedBy;
+      const found = accepted(state);
+      if (found) return found.managedBy;
     }
-    if (entries.length < PREFIX_READ) return undefined;
+    if (entries.length < TAIL_READ) return undefined;
     after = entries.at(-1)!.seq;
   }
 }
 
-/** Entries per read of the prefix; the first one nearly always holds the spec. */
-const PREFIX_READ = 100;
+/** Entries per read of the tail; the first one nearly always holds the spec. */
+const TAIL_READ = 100;

@@ -27,7 +27,9 @@ import { aService, ingestAt, readPutEvents, type Service } from '../../unit/quer
 // - ops-eu-1/default/wedged: a Job parked as stalled, its decisions over a store limit;
 // - ops-eu-1/default/resized: a running Job whose update to completionMode was refused;
 // - ops-eu-1/default/long-lived: a Job jobfold manages whose log outgrew the Job view's window of
-//   5,000 entries, so its first commands are listed only by `…/commands`.
+//   5,000 entries, so its first commands are listed only by `…/commands`;
+// - ops-eu-1/default/restart-job-example: samples/jobset-exit-code-2.jsonl, then its JobSet
+//   observed 5,000 times more: the JobSet view's window holds none of its commands.
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -62,6 +64,7 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
   await stalledJob(service, store);
   await refusedUpdateJob(service);
   await longJob(service);
+  await longJobSet(service);
   let url = '';
   const server = await startLocalServer(
     {
@@ -209,4 +212,20 @@ async function longJob(service: Service): Promise<void> {
     await ingestAt(service, later, podObservedEvent(aPod({ name: `${LONG_JOB}-${i}`, uid: `long-pod-${i}`, phase: 'Succeeded' }), job, later, { clusterId: OPS_CLUSTER }));
   }
   await reconcile({ ...service, clock: () => later }, stream);
+}
+
+/** The failed JobSet of samples/jobset-exit-code-2.jsonl, then observed unchanged 5,000 times. */
+async function longJobSet(service: Service): Promise<void> {
+  const stream = await playJobSetJsonl(service, 'samples/jobset-exit-code-2.jsonl', OPS_CLUSTER);
+  const { entries, head } = await service.store.read(stream, { limit: 1 });
+  const observed = entries[0]!;
+  if (observed.type !== 'JobSetObserved') throw new Error(`the JobSet's log starts with ${observed.type}`);
+  const again = Array.from({ length: 5000 }, (_, i) => {
+    const eventId = `${observed.eventId}/again-${i}`;
+    return { eventId, type: observed.type, observedAt: observed.observedAt, body: { ...(observed.body as object), eventId } };
+  });
+  // A commit holds at most 3 MB: a thousand observations at a time.
+  for (let i = 0; i < again.length; i += 1000) {
+    await service.store.commit(stream, { expectedHead: head + i, recordedAt: observed.recordedAt, entries: again.slice(i, i + 1000), outbox: [], pageEntries: true });
+  }
 }

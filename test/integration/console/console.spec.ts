@@ -212,6 +212,22 @@ describe('the Job page of a log longer than the view\'s window', () => {
   });
 });
 
+describe('the JobSet page of a log longer than the view\'s window', () => {
+  it('lists the child Job commands decided before it on demand', async () => {
+    await page.goto(`${server.url}/#/jobsets/${OPS_CLUSTER}/default/restart-job-example`);
+    const commands = page.locator('#commands');
+    await expect.poll(async () => commands.innerText(), PATIENT).toMatch(/No command issued at #\d+ or later[\s\S]*The commands above were decided at log position #\d+ or later/);
+    const from = Number(/log position #(\d+)/.exec(await commands.innerText())![1]);
+    await commands.getByRole('button', { name: 'Show earlier commands' }).click();
+    await expect.poll(async () => commands.locator('h3').innerText(), PATIENT).toBe(`Decided before #${from}`);
+    const rows = await commands.locator('table.commands tbody tr').allInnerTexts();
+    expect(rows.length).toBeGreaterThan(3);
+    expect(rows.every((row) => /^#\d+\s/.test(row) && Number(/^#(\d+)/.exec(row)![1]) < from)).toBe(true);
+    expect(rows.join('\n')).toContain('CreateJob');
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('the JobSet page', () => {
   it('lists the child Jobs, the restart and the failure policy rule that decided it', async () => {
     await page.goto(`${server.url}/#/jobsets/dev-eu-1/default/restart-job-example`);

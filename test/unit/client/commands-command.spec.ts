@@ -108,3 +108,13 @@ describe('jobfold describe job, when the view lists the commands of its last ent
     expect(describeJobView(whole, explanation as never)).not.toContain('jobfold commands');
   });
 });
+
+describe('jobfold describe job, for a termination of 30 pods', () => {
+  it('names the first 12 and counts the rest, which `jobfold commands` lists one by one', async () => {
+    const summary = (await service.store.findJob({ kind: 'Job', clusterId: 'c1', namespace: 'ml', name: 'train' }))!;
+    const deps = { ...service, cursorKey: TEST_CURSOR_KEY };
+    const text = describeJobView(await storedJobView(deps, summary, train), await explainStoredJob(deps, train, { after: 0, limit: 500 }) as never);
+    const line = text.split('\n').find((l) => / TerminatePod /.test(l))!;
+    expect(line).toMatch(/SuccessPolicy: (train-\S+, ){11}train-\S+, … 18 more$/);
+  });
+});

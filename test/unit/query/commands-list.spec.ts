@@ -15,6 +15,10 @@ import { buildFleet, type Fleet } from './support/fleet.ts';
 import { buildJobSetFleet, type JobSetFleet } from './support/jobset-fleet.ts';
 import { foldJobLog } from './support/full-replay.ts';
 import { jobPath, jobSetPath, queryClient, TEST_CURSOR_KEY, type Get } from './support/query-client.ts';
+import { jobManagedBy } from '../../../functions/query/commands/job-commands.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import { aJob, aPod } from '../../support/builders.ts';
+import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { managedTrace, play, trainTrace } from './support/command-jobs.ts';
 import { aService, ingestAt, type Service } from './support/service-fleet.ts';
 
@@ -292,5 +296,26 @@ describe('a termination decision of 12,000 pods, logged in pages after 6,000 oth
     const uids = pages.flatMap((p) => p.items.flatMap((i) => i.pods.map((pod: { uid: string }) => pod.uid)));
     expect(uids).toEqual(Array.from({ length: PODS }, (_, i) => `big-pod-${i}`));
     expect(Math.max(...sizes)).toBeLessThan(4_000_000);
+  });
+});
+
+describe('spec.managedBy for the first page', () => {
+  it('comes from the newest snapshot when it holds the spec, without reading the log', async () => {
+    store.reads = [];
+    expect(await jobManagedBy(service, managed)).toBe(JOBFOLD_CONTROLLER_NAME);
+    expect(store.reads).toEqual([]);
+  });
+
+  it('comes from the log after the newest snapshot when none holds the spec: here the pods came first', async () => {
+    const early = new CountingStore();
+    const earlyService = aService(early);
+    const job = aJob({ managedBy: JOBFOLD_CONTROLLER_NAME }, { name: 'late-spec', uid: 'late-spec-uid' });
+    const t = '2026-06-01T00:00:00Z';
+    for (const name of ['a', 'b']) await ingestAt(earlyService, t, podObservedEvent(aPod({ name, uid: `late-spec-${name}` }), job, t));
+    await ingestAt(earlyService, t, jobObservedEvent(job, t));
+    expect(await early.loadSnapshot(jobStream(job))).toBeUndefined();
+    early.reads = [];
+    expect(await jobManagedBy(earlyService, jobStream(job))).toBe(JOBFOLD_CONTROLLER_NAME);
+    expect(early.reads.map((r) => r.entries)).toEqual([3]);
   });
 });
