@@ -1,8 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReadOptions, ReadResult, SnapshotQuery, StreamId } from '../../../shared/app/event-store.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { reconcile } from '../../../shared/app/reconcile.ts';
-import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
 import { decodeCommandsCursor, encodeCommandsCursor } from '../../../functions/query/commands/commands-cursor.ts';
 import { SCAN_BUDGET } from '../../../functions/query/commands/commands-page.ts';
 import { JobCommandsPageSchema, JobSetCommandsPageSchema } from '../../../functions/query/commands/commands-schemas.ts';
@@ -14,12 +12,12 @@ import { commandViews } from '../../../functions/query/jobsets/jobset-view.ts';
 import { buildFleet, type Fleet } from './support/fleet.ts';
 import { buildJobSetFleet, type JobSetFleet } from './support/jobset-fleet.ts';
 import { foldJobLog } from './support/full-replay.ts';
-import { jobPath, jobSetPath, queryClient, TEST_CURSOR_KEY, type Get } from './support/query-client.ts';
 import { jobManagedBy } from '../../../functions/query/commands/job-commands.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
 import { aJob, aPod } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { managedTrace, play, trainTrace } from './support/command-jobs.ts';
+import { jobPath, jobSetPath, queryClient, TEST_CURSOR_KEY, type Get } from './support/query-client.ts';
 import { aService, ingestAt, type Service } from './support/service-fleet.ts';
 
 // Given Jobs and JobSets played through the service (terminations, creations, status writes,
@@ -27,6 +25,7 @@ import { aService, ingestAt, type Service } from './support/service-fleet.ts';
 // full fold issued appears exactly once, in order, a decision naming more pods than a page
 // holds is split across pages, each page reads the log only from its cursor on, and cursors
 // the API did not return for that object, like bad limits, are 400s naming the parameter.
+// (A 12,000-pod decision: commands-big-decision.spec.ts.)
 
 /** The store, recording the reads made (their start and the entries returned). */
 class CountingStore extends InMemoryEventStore {
@@ -242,60 +241,6 @@ describe('bad cursors and limits', () => {
 
   it('refuses an unknown parameter by its name', async () => {
     expect((await refusal({ cursor: 'x' })).map((e) => e.path)).toEqual(['query.cursor']);
-  });
-});
-
-describe('a termination decision of 12,000 pods, logged in pages after 6,000 other entries', () => {
-  const PODS = 12_000;
-  let big: StreamId;
-  let bigGet: Get;
-  let bigStore: InMemoryEventStore;
-
-  beforeAll(async () => {
-    bigStore = new InMemoryEventStore();
-    const bigService = aService(bigStore);
-    const trace = new TraceRecorder('2026-04-01T00:00:00Z', 'b16b');
-    // Suspended, so that its reconcile (which files the Job in the fleet) issues no command of its own.
-    trace.job('c9', 0, 'ml', 'big', { completions: PODS, parallelism: PODS, completionMode: 'Indexed', suspend: true });
-    const observed = trace.entries[0]!;
-    const at = '2026-04-01T00:00:00Z';
-    big = await ingestAt(bigService, at, { source: observed.Source, 'detail-type': observed.DetailType, detail: JSON.parse(observed.Detail) });
-    await reconcile({ ...bigService, clock: () => at }, big);
-    const ticks = (from: number, count: number) =>
-      Array.from({ length: count }, (_, i) => ({ eventId: `tick-${from + i}`, type: 'Tick', observedAt: at, body: { type: 'Tick', eventId: `tick-${from + i}`, clusterId: 'c9', observedAt: at } }));
-    const { pageTermination } = await import('../../../shared/reconcile/page-decisions.ts');
-    const { decisionEntry } = await import('../../../shared/app/log-codec.ts');
-    const decision = {
-      type: 'PodsTerminationRequested' as const, eventId: 'finish/terminate', at, cause: 'JobFinishing' as const,
-      reason: 'SuccessPolicy', message: 'Job reached its success policy', finalizersRemoved: false,
-      pods: Array.from({ length: PODS }, (_, i) => ({ uid: `big-pod-${i}`, name: `big-${i}-x7k2p`, index: i, seq: i + 1 })),
-    };
-    const pages = pageTermination(decision).map(decisionEntry);
-    expect(pages.length).toBeGreaterThan(5);
-    let { head } = await bigStore.read(big, { limit: 1 });
-    for (const entries of [ticks(0, 6000), pages, ticks(6000, 10)]) {
-      await bigStore.commit(big, { expectedHead: head, recordedAt: at, entries, outbox: [], pageEntries: true });
-      head += entries.length;
-    }
-    bigGet = queryClient(bigService);
-  });
-
-  it('pages at the largest limit: each pod exactly once, in order, no page over 5,000 commands or a few MB', async () => {
-    const pages: { items: Item[]; nextCursor?: string }[] = [];
-    let after: string | undefined;
-    const sizes: number[] = [];
-    do {
-      const { status, body } = await bigGet(jobPath('c9', 'ml', 'big', '/commands'), { limit: '5000', ...(after === undefined ? {} : { after }) });
-      expect(status, JSON.stringify(body)).toBe(200);
-      sizes.push(JSON.stringify(body).length);
-      pages.push(body);
-      after = body.nextCursor;
-    } while (after !== undefined);
-    // The first page reads its 5,000 entries of ticks and lists nothing, yet says where to go on.
-    expect(pages.map((p) => units(p.items).length)).toEqual([0, 5000, 5000, 2000]);
-    const uids = pages.flatMap((p) => p.items.flatMap((i) => i.pods.map((pod: { uid: string }) => pod.uid)));
-    expect(uids).toEqual(Array.from({ length: PODS }, (_, i) => `big-pod-${i}`));
-    expect(Math.max(...sizes)).toBeLessThan(4_000_000);
   });
 });
 
