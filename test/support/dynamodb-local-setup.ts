@@ -3,15 +3,20 @@ import { hasJava, JAVA_REQUIRED_MESSAGE, startDynamoDbLocal } from '../../local/
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Endpoint of the DynamoDB Local started for this run, e.g. http://127.0.0.1:41234. */
-    ddbEndpoint: string;
+    /**
+     * Endpoints of the DynamoDB Locals started for this run, one per worker slot: the file
+     * running in slot VITEST_POOL_ID uses entry VITEST_POOL_ID - 1 (test/support/ddb-endpoint.ts).
+     */
+    ddbEndpoints: string[];
   }
 }
 
 /**
- * Vitest globalSetup: starts one in-memory DynamoDB Local for the whole run and provides its
- * endpoint to tests (`inject('ddbEndpoint')`); the returned teardown stops it. Tests create
- * their own tables (local/dynamodb-local.ts createTables), so runs never share state.
+ * Vitest globalSetup: starts one in-memory DynamoDB Local per worker slot (maxWorkers of them)
+ * and provides their endpoints to tests; the returned teardown stops them. One per slot, because
+ * DynamoDB Local runs every request through a single SQLite thread, so two files on one instance
+ * wait for each other, and because a file can then start on an instance nobody else uses
+ * (test/support/empty-dynamodb-local.ts drops what the slot's previous file left behind).
  */
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!hasJava()) {
@@ -20,7 +25,15 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
     error.stack = JAVA_REQUIRED_MESSAGE;
     throw error;
   }
-  const local = await startDynamoDbLocal();
-  project.provide('ddbEndpoint', local.endpoint);
-  return local.stop;
+  const slots = Math.max(1, project.config.maxWorkers);
+  const started = await Promise.allSettled(Array.from({ length: slots }, () => startDynamoDbLocal()));
+  const locals = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const stopAll = async (): Promise<void> => { await Promise.all(locals.map((local) => local.stop())); };
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed !== undefined) {
+    await stopAll();
+    throw failed.reason;
+  }
+  project.provide('ddbEndpoints', locals.map((local) => local.endpoint));
+  return stopAll;
 }

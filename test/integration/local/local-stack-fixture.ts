@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { inject } from 'vitest';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../../local/local-stack.ts';
+import { ddbEndpoint } from '../../support/ddb-endpoint.ts';
 
 /**
- * A local stack on the DynamoDB Local of the test run (test/support/dynamodb-local-setup.ts), in
+ * A local stack on this worker slot's DynamoDB Local (test/support/dynamodb-local-setup.ts), in
  * a table of its own, on a free port. Fast timings: the publish sweep every 200 ms.
  */
 export function startTestStack(options: LocalStackOptions = {}): Promise<LocalStack> {
-  const endpoint = inject('ddbEndpoint');
-  if (!endpoint) throw new Error('no DynamoDB Local endpoint: run with the integration project (globalSetup)');
   return startLocalStack({
     port: 0,
-    dynamoDbEndpoint: endpoint,
+    dynamoDbEndpoint: ddbEndpoint(),
     tableName: `local-${randomUUID()}`,
     tuning: { publish: { sweepEveryMs: 200 } },
     ...options,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ScanCommand, type DynamoDBClient, type ScanCommandInput, type ScanCommandOutput } from '@aws-sdk/client-dynamodb';
 import { adminCommand } from '../../../cli/admin-command.ts';
 import { backfillFleetIndex } from '../../../functions/adapters/dynamodb-fleet-backfill.ts';
@@ -10,6 +10,7 @@ import { ATTR, INDEX } from '../../../functions/adapters/table-layout.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { fleetSummary } from '../../../bench/fleet-list.ts';
 import { freshTable, localClient } from '../store/local-table.ts';
+import { ddbEndpoint } from '../../support/ddb-endpoint.ts';
 
 // Given a table whose summaries were written by older versions — some before the summary
 // indexes existed (no index keys: absent from every index), some before the fleet index carried
@@ -64,7 +65,7 @@ describe('jobfold admin backfill-fleet-index on DynamoDB Local', () => {
 
   it('puts every summary in the indexes with what a commit writes today, then changes nothing', async () => {
     const lines: string[] = [];
-    const args = ['backfill-fleet-index', '--table', tableName, '--dynamodb-endpoint', inject('ddbEndpoint'), '--region', 'us-east-1'];
+    const args = ['backfill-fleet-index', '--table', tableName, '--dynamodb-endpoint', ddbEndpoint(), '--region', 'us-east-1'];
     expect(await adminCommand(args, (line) => lines.push(line), (line) => lines.push(line))).toBe(0);
     expect(lines[0]).toBe(`${tableName}: 60 summaries; 40 updated, 20 already complete, 0 rewritten by a commit meanwhile (complete)`);
     expect(lines[1]).toContain('projects every attribute');

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createLocalClient, createTables } from '../../../local/dynamodb-local.ts';
+import { ddbEndpoint } from '../../support/ddb-endpoint.ts';
 
-/** A client for the DynamoDB Local that test/support/dynamodb-local-setup.ts started. */
+/** A client for this worker slot's DynamoDB Local (test/support/dynamodb-local-setup.ts). */
 export function localClient(): DynamoDBClient {
-  const endpoint = inject('ddbEndpoint');
-  if (!endpoint) {
-    throw new Error('no DynamoDB Local endpoint: add test/support/dynamodb-local-setup.ts to globalSetup in test/vitest.config.ts');
-  }
-  return createLocalClient(endpoint);
+  return createLocalClient(ddbEndpoint());
 }
 
 /** Creates a fresh event-store table, so tests never see each other's items; returns its name. */
