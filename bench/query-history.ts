@@ -15,7 +15,8 @@ import { BENCH_STREAM, writeJobLife, type JobLife } from './query-job-life.ts';
 // code on DynamoDB Local (query-job-life.ts); then the real query handler (the Lambda's, called
 // in process as API Gateway would) answers each route, and each answer is timed: the first call
 // and the median of three, with the read units it cost. Figures, never assertions:
-//   queryMs.<route>            median ms of the route; ratioToTarget = ms / 1000 (the 1 s target)
+//   queryMs.<route>            median ms of the route; ratioToTarget = ms / 1000 (the 1 s target);
+//                              read units, read requests and CPU ms per answer (load-independent)
 //   historyWalk                every /history page to the end: pages, entries, seqs seen exactly
 //                              once, seconds in all
 //   terminatedPodsWalk         every /explain page of terminated pods: pages, pods, seconds
@@ -43,6 +44,12 @@ export interface QueryTiming {
   readonly readUnits: number;
   /** DynamoDB reads (Query, GetItem, BatchGetItem) one answer made. */
   readonly readRequests: number;
+  /**
+   * CPU ms of this process for one answer (median of 3): the handler's own work (decoding,
+   * parsing, folding), which a loaded machine does not inflate the way it does wall time.
+   * DynamoDB Local's CPU is not in it (another process).
+   */
+  readonly cpuMs: number;
   readonly responseBytes: number;
 }
 
@@ -79,17 +86,25 @@ export async function runQueryHistoryBench(options: QueryHistoryOptions = {}) {
     };
     const timedRuns = async (path: string, query: Record<string, string>): Promise<QueryTiming> => {
       const runs: number[] = [];
+      const cpu: number[] = [];
       const units = store.capacity.readUnits;
       const requests = readRequests;
       let bytes = 0;
       for (let run = 0; run < 3; run++) {
         const start = performance.now();
+        const startCpu = process.cpuUsage();
         bytes = (await get(path, query)).bytes;
+        const used = process.cpuUsage(startCpu);
         runs.push(performance.now() - start);
+        cpu.push((used.user + used.system) / 1000);
       }
       const ms = [...runs].sort((a, b) => a - b)[1] ?? 0;
-      if (process.env['QUERY_BENCH_TRACE']) console.error(`query bench: ${path} ${new URLSearchParams(query)} ${runs.map(Math.round).join(', ')} ms`);
-      return { ms: round(ms), firstMs: round(runs[0] ?? 0), ratioToTarget: round(ms / TARGET_MS, 3), readUnits: round((store.capacity.readUnits - units) / 3), readRequests: round((readRequests - requests) / 3), responseBytes: bytes };
+      const cpuMs = [...cpu].sort((a, b) => a - b)[1] ?? 0;
+      const perRun = { readUnits: round((store.capacity.readUnits - units) / 3), readRequests: round((readRequests - requests) / 3) };
+      if (process.env['QUERY_BENCH_TRACE']) {
+        console.error(`query bench: ${path} ${new URLSearchParams(query)} ${runs.map(Math.round).join(', ')} ms (cpu ${cpu.map(Math.round).join(', ')} ms), ${perRun.readUnits} RCU in ${perRun.readRequests} reads`);
+      }
+      return { ms: round(ms), firstMs: round(runs[0] ?? 0), ratioToTarget: round(ms / TARGET_MS, 3), ...perRun, cpuMs: round(cpuMs), responseBytes: bytes };
     };
     const middle = insidePage(life);
     const queryMs = {
@@ -129,7 +144,8 @@ export async function runQueryHistoryBench(options: QueryHistoryOptions = {}) {
 export const QUERY_BENCH_HELP = `and the query path on a big Job's history (bench/query-history.ts, in a child process; skipped
 with --no-query): an Indexed Job of --query-completions indexes (default 100,000) written through
 the writer's code on DynamoDB Local, then each route of the real query handler timed (median of 3):
-  queryMs.{job,explain,statusAt*}  ms, ratioToTarget (ms / 1000 ms), read units and requests
+  queryMs.{job,explain,statusAt*}  ms, ratioToTarget (ms / 1000 ms), read units and requests,
+                        cpuMs (this process's CPU per answer: load barely changes it)
   historyWalk           /history paged to the end: pages, entries, everySeqOnce, seconds
   terminatedPodsWalk    /explain's terminated pods paged to the end: pages, pods, seconds
   queryWriteSeconds     how long writing the Job's life took (the part's own set-up)`;

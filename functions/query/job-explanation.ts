@@ -29,7 +29,7 @@ export async function explainStoredJob(
   pods: { readonly after: number; readonly limit: number },
 ): Promise<PagedExplanation> {
   const head = await logHead(deps.store, stream);
-  const { state, tail } = await foldTo(deps, stream, head, { head });
+  const { state, tail } = await foldTo(deps, stream, head);
   const page = await terminatedPodsPage(deps.store, stream, pods.after, pods.limit);
   return {
     ...explainJob(state, await citedDecisions(deps, stream, state, head, tail)),

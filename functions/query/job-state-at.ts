@@ -39,15 +39,13 @@ export async function jobStateAt(deps: QueryDeps, stream: StreamId, point: LogPo
   } else if (point !== undefined) {
     seq = await lastSeqRecordedBy(deps.store, stream, point.time, head);
   }
-  const { state, recordedAt } = await foldTo(deps, stream, seq, { head });
+  const { state, recordedAt } = await foldTo(deps, stream, seq);
   return { state, seq, recordedAt: recordedAt ?? (await entryAt(deps.store, stream, seq))?.recordedAt, head };
 }
 
 export interface FoldOptions {
   /** Consecutive entries ending at `seq` the caller read already (the Job view's window), reused for the tail. */
   readonly known?: { readonly events: readonly JobEvent[]; readonly firstSightings: ReadonlySet<number> };
-  /** The log's head, when the caller knows it (a read that ends there then need not ask for it again). */
-  readonly head?: number;
 }
 
 /**
@@ -67,7 +65,7 @@ export async function foldTo(
   const { known } = options;
   const events = known?.events ?? [];
   const covered = events.length > 0 && (events[0]!.seq ?? Infinity) <= from + 1 && events.at(-1)!.seq === seq;
-  const run = covered ? undefined : await readRun(deps.store, stream, from, seq, options.head);
+  const run = covered ? undefined : await readRun(deps.store, stream, from, seq);
   const tail = run ? run.entries.map(entryEvent) : events.filter((event) => (event.seq ?? 0) > from);
   if (snapshot) await restoreNamedPods(deps, stream, state, tail, run?.firstSightings ?? known!.firstSightings);
   for (const event of tail) evolve(state, event);

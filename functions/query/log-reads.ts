@@ -36,23 +36,21 @@ export async function readRange(store: EventStore, stream: StreamId, after: numb
 }
 
 /**
- * Entries `after + 1 … to` in seq order (fewer when the log ends first), and their marks.
- * `head`: the log's head, when the caller knows it. A read that ends exactly at it asks for one
- * entry more, so the store sees the end of the log and need not read the head again (on
- * DynamoDB a Query of the last log item, a page's worth of read units).
+ * Entries `after + 1 … to` in seq order (fewer when the log ends first), and their marks. The
+ * reads skip the head (`skipHead`): none of it is needed here, and on DynamoDB a read that fills
+ * its limit would otherwise Query the last log item for it (a page's worth of read units).
  */
-export async function readRun(store: EventStore, stream: StreamId, after: number, to: number, head?: number): Promise<LogRun> {
+export async function readRun(store: EventStore, stream: StreamId, after: number, to: number): Promise<LogRun> {
   const entries: LogEntry[] = [];
   const firstSightings = new Set<number>();
-  const end = head !== undefined && to === head ? to + 1 : to;
   let from = after;
-  while (from < end) {
-    const wanted = Math.min(RANGE_PAGE, end - from);
-    const page = await store.read(stream, { afterSeq: from, limit: wanted });
-    entries.push(...page.entries.filter((entry) => entry.seq <= to));
-    for (const seq of page.podFirstSightings ?? []) if (seq <= to) firstSightings.add(seq);
+  while (from < to) {
+    const wanted = Math.min(RANGE_PAGE, to - from);
+    const page = await store.read(stream, { afterSeq: from, limit: wanted, skipHead: true });
+    entries.push(...page.entries);
+    for (const seq of page.podFirstSightings ?? []) firstSightings.add(seq);
     const last = page.entries.at(-1);
-    if (last === undefined || page.entries.length < wanted || last.seq >= to) break;
+    if (last === undefined || page.entries.length < wanted) break;
     from = last.seq;
   }
   return { entries, firstSightings };

@@ -32,10 +32,10 @@ export async function storedJobView(
   commandsPods = COMMANDS_PODS,
 ): Promise<JobView> {
   const head = await logHead(deps.store, stream);
-  const { entries, firstSightings } = await readRun(deps.store, stream, Math.max(0, head - commandsWindow), head, head);
+  const { entries, firstSightings } = await readRun(deps.store, stream, Math.max(0, head - commandsWindow), head);
   const events = entries.map(entryEvent);
   // The tail after the newest snapshot is usually inside the window: read and parsed once.
-  const { state } = await foldTo(deps, stream, head, { known: { events, firstSightings }, head });
+  const { state } = await foldTo(deps, stream, head, { known: { events, firstSightings } });
   const window = withinPods(events, commandsPods);
   const after = (window[0]?.seq ?? head + 1) - 1;
   // The creations requested before the window: those at the head minus those within it.

@@ -1,4 +1,4 @@
-import { streamKey } from '../app/stream-key.ts';
+import type { StreamId } from '../app/event-store.ts';
 import { parseAnyInbound, type InboundTarget } from './parse-any-inbound.ts';
 import { checkEnvelope, type InboundError } from './parse-inbound.ts';
 import { decodePack, PACKABLE_DETAIL_TYPES, PACKED_DETAIL_TYPE } from './packed-observations.ts';
@@ -71,12 +71,16 @@ export function parseInboundRecord(event: unknown): InboundRecordResult {
     if (target.stream.uid !== partitionKey) {
       return refuseAll(at(i, '.detail.object.metadata.ownerReferences'), `names Job "${target.stream.uid}", the pack's partitionKey is "${partitionKey}": a pack holds the observations of one Job`);
     }
-    if (primary[0] && streamKey(primary[0].stream) !== streamKey(target.stream)) {
+    if (primary[0] && !sameStream(primary[0].stream, target.stream)) {
       return refuseAll(at(i, '.detail.object.metadata.namespace'), `is "${target.stream.namespace}", the pack's first observation's is "${primary[0].stream.namespace}": a pack holds the observations of one Job`);
     }
     primary.push(target);
   }
   return { ok: true, primary, related: [], refused, decodedBytes: pack.decodedBytes };
 }
+
+/** Whether two logs are one (their streamKeys are equal: each part is encoded alone, so part by part). */
+const sameStream = (a: StreamId, b: StreamId): boolean =>
+  a.uid === b.uid && a.namespace === b.namespace && a.clusterId === b.clusterId && a.kind === b.kind;
 
 const refuseAll = (path: string, message: string): InboundRecordResult => ({ ok: false, errors: [{ path, message }] });

@@ -19,7 +19,7 @@ export const jobTimelineRoute: QueryRoute = {
     const { path, query } = parseObjectRequest(request, ObjectQuerySchema);
     const { summary, stream } = await findObject(deps.store, 'Job', path, query.uid);
     const head = await logHead(deps.store, stream);
-    const { state } = await foldTo(deps, stream, head, { head });
+    const { state } = await foldTo(deps, stream, head);
     const decisions = await conditionTransitions(deps.store, stream, head, state.status.conditions);
     const transitions = decisions.map(({ seq, condition }) => ({
       seq: seq ?? 0,

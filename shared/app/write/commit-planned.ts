@@ -1,4 +1,5 @@
 import { takeSnapshot } from '../../job/snapshot.ts';
+import { GENESIS_HASH } from '../../log/hash-chain.ts';
 import type { JobState } from '../../job/state.ts';
 import { commitSteps, stepOutboxItem } from '../../outbox/commit-steps.ts';
 import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from '../event-store-limits.ts';
@@ -75,7 +76,8 @@ export async function commitPlanned(
   const hashOf = new Map(plan.planned.map((p) => [p.entry, p.hash]));
   let at = loaded.head;
   // The chain hash at `at`, so the store writes without reading the head first (one round trip less per step).
-  let atHash = loaded.headHash;
+  // An empty log's is GENESIS_HASH (a Job's first batch, often its biggest).
+  let atHash = loaded.headHash ?? (loaded.head === 0 ? GENESIS_HASH : undefined);
   const firstSightings = new Set(plan.firstSightings);
   for (const [i, step] of steps.entries()) {
     const last = i === steps.length - 1;

@@ -7,7 +7,9 @@ import type { Observation } from '../../../shared/job/events.ts';
 import type { ArchivedPod } from '../../../shared/job/snapshot.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
+import { citedDecisions } from '../../../functions/query/job-explanation.ts';
 import { foldTo } from '../../../functions/query/job-state-at.ts';
+import { explainJob } from '../../../shared/job/explain.ts';
 import { readLog } from '../../../functions/query/object-log.ts';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
 import { observationsOf } from '../writer/write-support.ts';
@@ -156,6 +158,23 @@ describe('first sightings: a fold from a snapshot asks the archive only about po
     const { folded, replayed } = await statusesAt(store, stream);
     store.archiveOff = false;
     expect(folded).not.toEqual(replayed);
+  });
+
+  it('explains the Job from the events a route read as from the snapshots, and as a replay does', async () => {
+    const { entries, head } = await store.read(stream);
+    const deps = { store, config: DEFAULT_FOLD_CONFIG, cursorKey: Buffer.alloc(32) };
+    const { state, tail } = await foldTo(deps, stream, head);
+    const replay = foldJobLog(DEFAULT_FOLD_CONFIG, entries);
+    const full = explainJob(replay.state, replay.events);
+    // The conditions decided within the events read (the whole log here) and, without them,
+    // found by bisecting the snapshots: each condition with the same decision and evidence.
+    const fromEvents = explainJob(state, await citedDecisions(deps, stream, state, head, replay.events)).conditions;
+    const fromSnapshots = explainJob(state, await citedDecisions(deps, stream, state, head)).conditions;
+    const fromTail = explainJob(state, await citedDecisions(deps, stream, state, head, tail)).conditions;
+    expect(full.conditions.map((c) => c.decidedBy)).not.toContain(undefined);
+    expect(fromEvents).toEqual(full.conditions);
+    expect(fromSnapshots).toEqual(full.conditions);
+    expect(fromTail).toEqual(full.conditions);
   });
 
   it('folds a log whose commits are only partly marked as a replay does', async () => {

@@ -29,9 +29,11 @@ const ROUTES: ReadonlyArray<readonly [string, string | undefined]> = [
   [`${JOB}/status`, 'at'],
   [`${JOB}/indexes`, 'at'],
   [`${JOB}/timeline`, 'uid'],
+  [`${JOB}/commands`, 'after'],
   [JOBSET, 'uid'],
   [`${JOBSET}/history`, 'uid'],
   [`${JOBSET}/explain`, 'uid'],
+  [`${JOBSET}/commands`, 'limit'],
 ];
 const LONE_HIGH = '\uD800';
 const LONE_LOW = 'x\uDC00y';
