@@ -11,9 +11,14 @@ import { servingUrl, startProcess, type StartedProcess } from '../../support/sta
 // third start neither feeds the trace again nor decides anything new.
 
 const dir = mkdtempSync(join(tmpdir(), 'jobfold-data-'));
+const SPEED = ['--speed', '20'];
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** ~12 s of feeding: a success-policy Job (2 terminations), a deadline (a timer), then a Job every 2 s. */
+/**
+ * Played at 20 times the recorded pace (SPEED): ~6 s of feeding, a success-policy Job (2
+ * terminations) at once, a deadline (a timer, waited for before the trace counts as decided),
+ * then a Job a second. The kill after the leader's decision still lands ~5 s before the end.
+ */
 function writeTrace(): string {
   const trace = new TraceRecorder('2026-01-01T00:00:00Z', 'da7a');
   const leader = trace.job('keep-1', 0, 'default', 'leader', {
@@ -66,7 +71,7 @@ async function apiView(url: string): Promise<{ jobs: Record<string, unknown>; he
 
 /** Starts on `data` feeding `trace`, waits until the trace is decided, reads the API, stops. */
 async function runToQuiet(data: string, trace: string): Promise<{ view: Awaited<ReturnType<typeof apiView>>; run: StartedProcess }> {
-  const run = startProcess(['--data', data, '--replay', trace]);
+  const run = startProcess(['--data', data, '--replay', trace, ...SPEED]);
   const url = await servingUrl(run);
   await run.when(/waiting for events/);
   const view = await apiView(url);
@@ -90,7 +95,7 @@ describe('npm start --data DIR', () => {
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     it(`loses nothing and decides nothing twice when stopped mid-trace with ${signal}`, async () => {
       const data = join(dir, signal);
-      const first = startProcess(['--data', data, '--replay', trace]);
+      const first = startProcess(['--data', data, '--replay', trace, ...SPEED]);
       await first.when(/leader: SuccessCriteriaMet=True/);
       expect(first.text()).not.toContain('waiting for events'); // still feeding
       first.child.kill(signal);
@@ -100,7 +105,7 @@ describe('npm start --data DIR', () => {
       expect(second.text()).toContain('stopped while feeding; feeding it again');
       expect(resumed.jobs).toEqual(reference.jobs);
 
-      const third = startProcess(['--data', data, '--replay', trace]);
+      const third = startProcess(['--data', data, '--replay', trace, ...SPEED]);
       const url = await servingUrl(third);
       await third.when(/not fed again/);
       await new Promise((resolve) => setTimeout(resolve, 2000)); // the resumed reconciles run
