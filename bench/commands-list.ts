@@ -1,4 +1,4 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { parseArgs } from 'node:util';
 import { DynamoDbEventStore } from '../functions/adapters/dynamodb-event-store.ts';
 import { foldConfig } from '../functions/commons/config.ts';
@@ -10,6 +10,7 @@ import type { NewEntry } from '../shared/app/event-store.ts';
 import { pageTermination } from '../shared/reconcile/page-decisions.ts';
 import { TraceRecorder } from '../local/sample/trace-recorder.ts';
 import { createLocalClient, createTables, startDynamoDbLocal } from '../local/dynamodb-local.ts';
+import { apiEvent, lambdaContext } from './query-invoke.ts';
 
 // `GET …/jobs/{name}/commands` at the size issue 10 names: a Job whose log holds one termination
 // decision of 100,000 pods (logged in pages of 128 KB, as the writer logs it), after and before
@@ -35,12 +36,6 @@ if (!Number.isSafeInteger(PODS) || PODS < 1 || LIMITS.some((l) => !Number.isSafe
   process.exit(2);
 }
 
-const lambdaContext = {
-  callbackWaitsForEmptyEventLoop: false, functionName: 'query', functionVersion: '$LATEST',
-  invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:query', memoryLimitInMB: '1024',
-  awsRequestId: 'bench', logGroupName: '/aws/lambda/query', logStreamName: 'bench',
-  getRemainingTimeInMillis: () => 120_000, done: () => {}, fail: () => {}, succeed: () => {},
-} satisfies Context;
 
 const at = '2026-05-01T00:00:00Z';
 const local = await startDynamoDbLocal();
@@ -119,11 +114,3 @@ try {
   await local.stop();
 }
 
-function apiEvent(path: string, query: Record<string, string>): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0', routeKey: '$default', rawPath: path, rawQueryString: new URLSearchParams(query).toString(), headers: {},
-    ...(Object.keys(query).length > 0 ? { queryStringParameters: query } : {}),
-    requestContext: { http: { method: 'GET', path } },
-    isBase64Encoded: false,
-  } as unknown as APIGatewayProxyEventV2;
-}

@@ -1,4 +1,4 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { createQueryHandler } from '../functions/handlers/query-handler.ts';
 import { createLocalClient, createTables, startDynamoDbLocal } from '../local/dynamodb-local.ts';
 
 import { BENCH_STREAM, writeJobLife, type JobLife } from './query-job-life.ts';
+import { apiEvent, lambdaContext } from './query-invoke.ts';
 
 // Queries on a 100,000-index Job's history (issue 10: `/explain` and `/status?at=` under 1 s,
 // `/history` reaching every entry exactly once). The Job's life is written through the writer's
@@ -208,21 +209,7 @@ async function walkTerminatedPods(get: Get) {
   return { pages, pods, distinctPods: uids.size, seconds: round(seconds, 2), msPerPage: round((seconds * 1000) / pages) };
 }
 
-function apiEvent(path: string, query: Record<string, string>): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0', routeKey: '$default', rawPath: path, rawQueryString: new URLSearchParams(query).toString(), headers: {},
-    ...(Object.keys(query).length > 0 ? { queryStringParameters: query } : {}),
-    requestContext: { http: { method: 'GET', path } },
-    isBase64Encoded: false,
-  } as unknown as APIGatewayProxyEventV2;
-}
 
-const lambdaContext = {
-  callbackWaitsForEmptyEventLoop: false, functionName: 'query', functionVersion: '$LATEST',
-  invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:query', memoryLimitInMB: '1024',
-  awsRequestId: 'bench', logGroupName: '/aws/lambda/query', logStreamName: 'bench',
-  getRemainingTimeInMillis: () => 120_000, done: () => {}, fail: () => {}, succeed: () => {},
-} satisfies Context;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);

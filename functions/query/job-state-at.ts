@@ -6,7 +6,7 @@ import { initialState, type JobState } from '../../shared/job/state.ts';
 import { podsToLookUp } from '../../shared/app/first-sightings.ts';
 import { BadRequestError } from './http-errors.ts';
 import type { QueryDeps } from './http.ts';
-import { entryAt, lastSeqRecordedBy, logHead, readRun } from './log-reads.ts';
+import { entryAt, lastRecordedIn, logHead, readRange, readRun, timeSpan } from './log-reads.ts';
 import type { LogPoint } from './params.ts';
 
 /** The state at a point of the log: after its entry `seq` (0: before any), recorded at `recordedAt`. */
@@ -30,17 +30,39 @@ export interface StateAt {
  */
 export async function jobStateAt(deps: QueryDeps, stream: StreamId, point: LogPoint | undefined): Promise<StateAt> {
   const head = await logHead(deps.store, stream);
-  let seq = head;
-  if (point !== undefined && 'seq' in point) {
-    if (point.seq > head) {
-      throw new BadRequestError([{ path: 'query.at', message: `log position ${point.seq} is beyond the head of the log (${head})` }]);
-    }
-    seq = point.seq;
-  } else if (point !== undefined) {
-    seq = await lastSeqRecordedBy(deps.store, stream, point.time, head);
+  if (point !== undefined && 'time' in point) return stateRecordedBy(deps, stream, point.time, head);
+  const seq = point?.seq ?? head;
+  if (seq > head) {
+    throw new BadRequestError([{ path: 'query.at', message: `log position ${seq} is beyond the head of the log (${head})` }]);
   }
   const { state, recordedAt } = await foldTo(deps, stream, seq);
   return { state, seq, recordedAt: recordedAt ?? (await entryAt(deps.store, stream, seq))?.recordedAt, head };
+}
+
+/**
+ * The state after the last entry recorded at or before `time`. The time search ends with a
+ * span of positions to read; when the newest snapshot before the span's end lies before the
+ * span too (as it usually does: snapshots are thousands of entries apart on a big Job), one read
+ * from that snapshot serves both, the span to search and the tail to fold.
+ */
+async function stateRecordedBy(deps: QueryDeps, stream: StreamId, time: string, head: number): Promise<StateAt> {
+  const span = await timeSpan(deps.store, stream, time, head);
+  const snapshot = span.hi < 1 ? undefined : await deps.store.loadSnapshot(stream, { atOrBefore: span.hi });
+  let seq: number;
+  let known: FoldOptions['known'];
+  let recordedAt: string | undefined;
+  if ((snapshot?.seq ?? 0) <= span.lo) {
+    const run = await readRun(deps.store, stream, snapshot?.seq ?? 0, span.hi);
+    seq = lastRecordedIn(run.entries, time, span.lo);
+    const upTo = run.entries.filter((entry) => entry.seq <= seq);
+    recordedAt = upTo.at(-1)?.seq === seq ? upTo.at(-1)?.recordedAt : undefined;
+    known = { events: upTo.map(entryEvent), firstSightings: run.firstSightings };
+  } else {
+    seq = lastRecordedIn(await readRange(deps.store, stream, span.lo, span.hi), time, span.lo);
+  }
+  const folded = await foldTo(deps, stream, seq, known === undefined ? {} : { known });
+  recordedAt ??= folded.recordedAt ?? (await entryAt(deps.store, stream, seq))?.recordedAt;
+  return { state: folded.state, seq, recordedAt, head };
 }
 
 export interface FoldOptions {

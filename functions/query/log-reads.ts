@@ -59,6 +59,12 @@ export async function readRun(store: EventStore, stream: StreamId, after: number
 /** Below this many positions, the search reads them at once instead of point by point. */
 const SEARCH_READ_BELOW = 2000;
 
+/** Where the last position recorded by a time lies: (`lo`, `hi`], `lo` itself when none of them was. */
+export interface TimeSpan {
+  readonly lo: number;
+  readonly hi: number;
+}
+
 /**
  * The last position whose entry was recorded at or before `time` (0: none was), by binary
  * search over 1…head: about log2(head) single-entry reads instead of a scan, and once the span
@@ -68,6 +74,12 @@ const SEARCH_READ_BELOW = 2000;
  * instants, the answer is one of the positions between them.
  */
 export async function lastSeqRecordedBy(store: EventStore, stream: StreamId, time: string, head: number): Promise<number> {
+  const span = await timeSpan(store, stream, time, head);
+  return lastRecordedIn(await readRange(store, stream, span.lo, span.hi), time, span.lo);
+}
+
+/** The binary search of lastSeqRecordedBy, down to a span of at most SEARCH_READ_BELOW positions. */
+export async function timeSpan(store: EventStore, stream: StreamId, time: string, head: number): Promise<TimeSpan> {
   const limit = parseTime(time);
   let lo = 0;
   let hi = head;
@@ -77,9 +89,17 @@ export async function lastSeqRecordedBy(store: EventStore, stream: StreamId, tim
     if (entry !== undefined && parseTime(entry.recordedAt) <= limit) lo = mid;
     else hi = mid - 1;
   }
-  for (const entry of await readRange(store, stream, lo, hi)) {
+  return { lo, hi };
+}
+
+/** The last of `entries` (consecutive, in seq order) after `lo` recorded at or before `time`; `lo` when none is. */
+export function lastRecordedIn(entries: readonly LogEntry[], time: string, lo: number): number {
+  const limit = parseTime(time);
+  let last = lo;
+  for (const entry of entries) {
+    if (entry.seq <= lo) continue;
     if (parseTime(entry.recordedAt) > limit) break;
-    lo = entry.seq;
+    last = entry.seq;
   }
-  return lo;
+  return last;
 }

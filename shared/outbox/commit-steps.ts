@@ -49,7 +49,14 @@ export function commitSteps(
   head: number, planned: readonly PlannedEntry[], stepBytes = STEP_BYTES, paged?: { readonly recordedAt: string },
 ): CommitStep[] {
   const maxEntries = paged ? Number.POSITIVE_INFINITY : MAX_COMMIT_ENTRIES;
-  const sizeOf = (entry: NewEntry) => (paged ? pagedEntryBytes(entry, paged.recordedAt) : jsonBytes(entry.body));
+  const measure = (entry: NewEntry) => (paged ? pagedEntryBytes(entry, paged.recordedAt) : jsonBytes(entry.body));
+  // Each entry measured once: a pair's second entry is measured with the first, then alone.
+  const sizes = new Map<number, number>();
+  const sizeAt = (i: number) => {
+    let size = sizes.get(i);
+    if (size === undefined) sizes.set(i, (size = measure((planned[i] as PlannedEntry).entry)));
+    return size;
+  };
   const steps: CommitStep[] = [];
   let step: { entries: NewEntry[]; inline: OutboundEvent[]; fromLog: boolean; bytes: number; inlineBytes: number } | undefined;
   let seq = head;
@@ -58,11 +65,11 @@ export function commitSteps(
     step = undefined;
   };
   planned.forEach(({ entry, inline, fromLog }, i) => {
-    const bytes = sizeOf(entry);
+    const bytes = sizeAt(i);
     const inlineBytes = inline.length === 0 ? 0 : jsonBytes(inline);
     // An entry kept with the one after it is measured with it, so the pair never splits.
     const next = planned[i - 1]?.withNext ? undefined : planned[i]?.withNext ? planned[i + 1] : undefined;
-    const pairBytes = next ? sizeOf(next.entry) : 0;
+    const pairBytes = next ? sizeAt(i + 1) : 0;
     const pairInline = next && next.inline.length > 0 ? jsonBytes(next.inline) : 0;
     const full = step !== undefined && !planned[i - 1]?.withNext && (
       step.entries.length + (next ? 1 : 0) >= maxEntries ||
