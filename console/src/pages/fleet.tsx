@@ -149,6 +149,9 @@ function ReasonCounts({ data, filters, go }: {
 
 function FleetTable({ items }: { items: FleetItem[] }) {
   const body = useRef<HTMLTableSectionElement>(null);
+  // The row in the tab order (a roving tabindex), kept by key so a refresh of the list does not
+  // send the tab stop back to the first row.
+  const tabStop = useRef<string | undefined>(undefined);
   const rows = () => [...(body.current?.querySelectorAll<HTMLTableRowElement>('tr') ?? [])];
   const onKey = (event: KeyboardEvent) => {
     const all = rows();
@@ -158,6 +161,7 @@ function FleetTable({ items }: { items: FleetItem[] }) {
       event.preventDefault();
       const target = all[Math.max(0, Math.min(all.length - 1, to))];
       for (const r of all) r.tabIndex = r === target ? 0 : -1;
+      tabStop.current = target?.dataset['key'];
       target?.focus();
     };
     switch (event.key) {
@@ -173,6 +177,8 @@ function FleetTable({ items }: { items: FleetItem[] }) {
   };
   if (items.length === 0) return <p class="empty">No Job or JobSet matches these filters.</p>;
   const now = Date.now();
+  const keyOf = (item: FleetItem) => `${item.kind}/${item.clusterId}/${item.uid}`;
+  const stop = items.some((item) => keyOf(item) === tabStop.current) ? tabStop.current : keyOf(items[0]!);
   return (
     <table class="fleet" aria-label="Jobs and JobSets" aria-describedby="fleet-keys">
       <caption id="fleet-keys" class="muted">↑/↓ move between rows, Enter opens one.</caption>
@@ -189,8 +195,8 @@ function FleetTable({ items }: { items: FleetItem[] }) {
         </tr>
       </thead>
       <tbody ref={body} onKeyDown={onKey}>
-        {items.map((item, i) => (
-          <tr key={`${item.kind}/${item.clusterId}/${item.uid}`} tabIndex={i === 0 ? 0 : -1} aria-label={`${item.kind} ${item.namespace}/${item.name} in ${item.clusterId}: ${item.state}${item.stalled ? ', stalled' : ''}${item.refusedUpdate ? ', update refused' : ''}`}>
+        {items.map((item) => (
+          <tr key={keyOf(item)} data-key={keyOf(item)} tabIndex={keyOf(item) === stop ? 0 : -1} aria-label={`${item.kind} ${item.namespace}/${item.name} in ${item.clusterId}: ${item.state}${item.stalled ? ', stalled' : ''}${item.refusedUpdate ? ', update refused' : ''}`}>
             <td>{item.kind}</td>
             <td><Text value={item.clusterId} /></td>
             <td><Text value={item.namespace} /></td>

@@ -71,6 +71,9 @@ describe('the fleet page', () => {
 
   it('moves between rows with the arrow keys, Home and End, and opens one with Enter', async () => {
     await page.goto(`${server.url}/#/`);
+    // The Failed-filtered rows of the test before can still be on screen until the whole fleet
+    // loads: wait for a Job the filter hid, so the rows no longer change under the keys.
+    await expect.poll(async () => page.locator('table.fleet').innerText(), PATIENT).toContain('leader-only');
     await expect.poll(async () => rows().count(), PATIENT).toBeGreaterThanOrEqual(6);
     const count = await rows().count();
     const focused = () => page.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? ''");
