@@ -58,8 +58,12 @@ export async function listJobs(table: MeteredTable, query: ListJobsQuery): Promi
   } while (start !== undefined && found.length <= query.limit);
   const page = found.slice(0, query.limit);
   const last = page.at(-1);
-  const items = (await readSummaries(table, page)).filter((s) => matches(s, query));
-  return { items, ...(found.length > query.limit && last ? { cursor: encodeCursor(last, plan.hashAttr) } : {}) };
+  const read = (await readSummaries(table, page)).filter(({ summary }) => matches(summary, query));
+  return {
+    items: read.map(({ summary }) => summary),
+    after: read.map(({ key }) => encodeCursor(key, plan.hashAttr)),
+    ...(found.length > query.limit && last ? { cursor: encodeCursor(last, plan.hashAttr) } : {}),
+  };
 }
 
 /** findJob of the port: by uid directly, else the newest entry of the name index. */
@@ -104,12 +108,12 @@ function planQuery(query: ListJobsQuery): Plan {
   return plan;
 }
 
-async function readSummaries(table: MeteredTable, page: Item[]): Promise<JobSummary[]> {
+async function readSummaries(table: MeteredTable, page: Item[]): Promise<{ key: Item; summary: JobSummary }[]> {
   const wanted = page.map((item) => ({ [ATTR.pk]: item[ATTR.pk] ?? str(''), [ATTR.sk]: str(keys.summary) }));
   const byPk = new Map((await table.batchGet(wanted, false)).map((item) => [item[ATTR.pk]?.S, item]));
   return page.flatMap((entry) => {
     const item = byPk.get(entry[ATTR.pk]?.S);
-    return item === undefined ? [] : [readJson(item, ATTR.data) as JobSummary];
+    return item === undefined ? [] : [{ key: entry, summary: readJson(item, ATTR.data) as JobSummary }];
   });
 }
 

@@ -159,7 +159,11 @@ export type ListJobsQuery = {
   limit: number;
   cursor?: string;
 };
-export type JobPage = { items: JobSummary[]; cursor?: string };
+/**
+ * A page of the fleet list. `cursor` continues after the page; `after[i]` continues right after
+ * `items[i]`, so a reader that stops inside the page (a time budget) resumes exactly there.
+ */
+export type JobPage = { items: JobSummary[]; cursor?: string; after: string[] };
 /** What the fleet's counts read of a summary: identity, creation, latest condition, and whether it needs attention. */
 export type FleetRow = StreamId & {
   createdAt: string;

@@ -113,7 +113,8 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     const items = rest.slice(0, query.limit);
     const last = items.at(-1);
     const more = rest.length > items.length && last !== undefined;
-    return { items: jsonCopy(items), ...(more ? { cursor: JSON.stringify(orderKey(last)) } : {}) };
+    const cursors = items.map((s) => JSON.stringify(orderKey(s)));
+    return { items: jsonCopy(items), after: cursors, ...(more ? { cursor: JSON.stringify(orderKey(last)) } : {}) };
   }
 
   async findJob(query: FindJobQuery): Promise<JobSummary | undefined> {

@@ -14,6 +14,12 @@ const MAX_LIST_PAGE = 200;
 const SCAN_PAGE = 1000;
 /** Logs read at once within a page: the store's latency, not the fold, bounds a page. */
 const READS_IN_FLIGHT = 32;
+/**
+ * Reading time per list-mode call, as in scan mode (whatif-fleet-scan.ts): past it the call
+ * answers the Jobs read so far and a cursor right after the last of them, well inside the
+ * query function's timeout (10 s locally, API Gateway's 29 s), however loaded the table is.
+ */
+const LIST_BUDGET_MS = 3_000;
 
 /**
  * `POST /v1/whatif` with `{"patch", "cluster"?, "namespace"?, "since"?, "cursor"?, "limit"?}`:
@@ -51,11 +57,19 @@ export const whatIfFleetRoute: QueryRoute = {
     const listed = since === undefined ? page.items : page.items.filter((summary) => summary.createdAt >= since);
     // The list is newest first: once a Job is older than `since`, every later one is too.
     const reachedSince = listed.length < page.items.length;
-    const reports = await mapConcurrently(listed, READS_IN_FLIGHT, (summary) => {
-      const stream = { kind: 'Job' as const, clusterId: summary.clusterId, namespace: summary.namespace, uid: summary.uid };
-      return refold(summary, () => whatIfStoredJob(deps, stream, body.patch));
-    });
-    const next = page.cursor === undefined || reachedSince ? {} : { nextCursor: encodeListCursor(deps.cursorKey, filters, page.cursor) };
+    const until = Date.now() + LIST_BUDGET_MS;
+    const reports: Refolded[] = [];
+    // A chunk at a time, so a slow store ends the call between two chunks, never inside a Job.
+    while (reports.length < listed.length && (reports.length === 0 || Date.now() < until)) {
+      const chunk = listed.slice(reports.length, reports.length + READS_IN_FLIGHT);
+      reports.push(...(await Promise.all(chunk.map((summary) => {
+        const stream = { kind: 'Job' as const, clusterId: summary.clusterId, namespace: summary.namespace, uid: summary.uid };
+        return refold(summary, () => whatIfStoredJob(deps, stream, body.patch));
+      }))));
+    }
+    // `listed` is a prefix of the page (newest first), so the page's cursors index it too.
+    const continueAt = reports.length < listed.length ? page.after[reports.length - 1] : reachedSince ? undefined : page.cursor;
+    const next = continueAt === undefined ? {} : { nextCursor: encodeListCursor(deps.cursorKey, filters, continueAt) };
     return json(200, { ...tallyOf(reports), ...next });
   },
 };
@@ -85,16 +99,3 @@ function tallyOf(refolded: readonly Refolded[]): { tally: FleetTally; skippedBec
   return { tally, ...(skippedBecause ? { skippedBecause } : {}) };
 }
 
-/** `fn` over `items` with at most `limit` calls in flight; results in the items' order. */
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { JOBFOLD_DEFAULT_GATES } from '../../../shared/job/gates.ts';
 import { whatIfJob } from '../../../shared/whatif/what-if.ts';
@@ -83,5 +83,47 @@ describe('POST /v1/whatif (fleet)', () => {
     const { body } = await post('/v1/whatif', { patch: {}, cluster: 'c2', since: '2026-02-01T00:02:00Z' });
     expect(body.tally.jobs).toBe(3); // batch-02, -03, -04
     expect(body.nextCursor).toBeUndefined();
+  });
+});
+
+describe('POST /v1/whatif (fleet) on a slow store', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  // Given 43 Jobs and a store that takes a second per call, when one page of 50 is asked for,
+  // then the call stops after the first 32 logs (its 3 s budget spent) with a cursor right after
+  // the last Job it read, and following it counts every Job once, as the walk without a budget.
+  it('answers the Jobs read within its time budget and continues right after them', async () => {
+    const inner = new InMemoryEventStore();
+    await buildFleet(aService(inner), 40);
+    const patch = { spec: { successPolicy: null, podFailurePolicy: null } };
+    const walk = async (client: Get) => {
+      const pages: { jobs: number; changed: string[] }[] = [];
+      let cursor: string | undefined;
+      do {
+        const { status, body } = await client('/v1/whatif', {}, 'POST', JSON.stringify({ patch, limit: 50, ...(cursor ? { cursor } : {}) }));
+        expect(status).toBe(200);
+        pages.push({ jobs: body.tally.jobs, changed: body.tally.changed.map((c: { uid: string }) => c.uid) });
+        cursor = body.nextCursor;
+      } while (cursor);
+      return pages;
+    };
+    const unhurried = await walk(queryClient(aService(inner)));
+    let clock = Date.parse('2026-03-01T00:00:00Z');
+    vi.spyOn(Date, 'now').mockImplementation(() => clock);
+    const slow = new Proxy(inner, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          clock += 1000;
+          return value.apply(target, args);
+        };
+      },
+    });
+    const hurried = await walk(queryClient(aService(slow)));
+    expect(unhurried.map((p) => p.jobs)).toEqual([43]);
+    expect(hurried.map((p) => p.jobs)).toEqual([32, 11]);
+    expect(hurried.flatMap((p) => p.changed).sort()).toEqual(unhurried[0]!.changed.sort());
+    expect(unhurried[0]!.changed).toHaveLength(2);
   });
 });

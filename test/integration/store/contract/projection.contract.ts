@@ -56,6 +56,17 @@ export function describeProjectionContract(factory: EventStoreFactory): void {
       expect((await listAll({ limit: 5 })).map(names)).toEqual([['j4', 'j3', 'j2', 'j1', 'j0']]);
     });
 
+    it('continues right after any item of a page with that item\'s cursor', async () => {
+      await given();
+      const page = await store.listJobs({ clusterId: 'cluster-a', limit: 3 });
+      expect(names(page.items)).toEqual(['j4', 'j3', 'j2']);
+      expect(page.after).toHaveLength(3);
+      expect(names((await store.listJobs({ clusterId: 'cluster-a', limit: 3, cursor: page.after[0]! })).items)).toEqual(['j3', 'j2', 'j0']);
+      expect(names((await store.listJobs({ clusterId: 'cluster-a', limit: 3, cursor: page.after[2]! })).items)).toEqual(['j0']);
+      expect((await store.listJobs({ clusterId: 'cluster-a', limit: 3, cursor: page.after[1]! })).items.map((s) => s.uid))
+        .toEqual([page.items[2]!.uid, fleet[0]!.stream.uid]);
+    });
+
     it.each([
       ['cluster', { clusterId: 'cluster-a' }, ['j4', 'j3', 'j2', 'j0']],
       ['cluster and namespace', { clusterId: 'cluster-a', namespace: 'ml' }, ['j4', 'j3', 'j0']],
