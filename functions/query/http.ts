@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import type { EventStore } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import type { FoldConfig } from '../../shared/job/state.ts';
-import type { CursorKey } from './list-cursor.ts';
+import type { CursorKey } from './signed-cursor.ts';
 
 // The query API's own view of HTTP: a request with decoded parameters and a JSON response.
 // Routes see only these, so the same code serves API Gateway and the local runtime.

@@ -1,13 +1,11 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { BadRequestError } from '../http-errors.ts';
-import type { CursorKey } from '../list-cursor.ts';
+import { openCursor, sealCursor, type CursorKey } from '../signed-cursor.ts';
 
 // The commands list's `after` is opaque and authenticated, as the fleet list's cursor is
-// (list-cursor.ts): where the list stands — every command of the entries up to `after`, and the
+// (signed-cursor.ts): where the list stands — every command of the entries up to `after`, and the
 // first `pods` pods of the decision at `after + 1` — bound to the Job or JobSet it was returned
-// for, base64url-encoded, followed by an HMAC-SHA256 under the query function's cursor key. The
-// MAC covers a purpose label too, so a fleet-list cursor can never pass for one of these (nor
+// for. The MAC covers a purpose label too, so a fleet-list cursor can never pass for one of these (nor
 // the reverse). A cursor the API did not issue, or issued for another object, is a 400 at
 // `query.after` before the log is read.
 
@@ -30,28 +28,18 @@ export interface CommandsCursor extends CommandsPosition {
 
 const VERSION = 1;
 const PURPOSE = 'jobfold commands cursor\n';
-const MAC_BYTES = 32;
 const PARAM = 'query.after';
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export function encodeCommandsCursor(key: CursorKey, stream: StreamId, cursor: CommandsCursor): string {
   const fields = { v: VERSION, k: stream.kind, u: stream.uid, a: cursor.after, p: cursor.pods, ...(cursor.managedBy === undefined ? {} : { m: cursor.managedBy }) };
-  const payload = Buffer.from(JSON.stringify(fields), 'utf8');
-  return `${payload.toString('base64url')}.${mac(key, payload).toString('base64url')}`;
+  return sealCursor(key, fields, PURPOSE);
 }
 
 /** The position in `cursor`; BadRequestError at `query.after` when it cannot be used for `stream`. */
 export function decodeCommandsCursor(key: CursorKey, stream: StreamId, cursor: string): CommandsCursor {
-  const [body, signature, ...rest] = cursor.split('.');
-  if (body === undefined || signature === undefined || rest.length > 0 || !BASE64URL.test(body) || !BASE64URL.test(signature)) {
-    throw refused('is not a cursor this API returned');
-  }
-  const payload = Buffer.from(body, 'base64url');
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== MAC_BYTES || !timingSafeEqual(given, mac(key, payload))) {
-    throw refused('is not a cursor this API returned (altered, truncated, or signed with another key)');
-  }
-  const parsed = parsePayload(payload);
+  const opened = openCursor(key, cursor, PURPOSE);
+  if ('refusal' in opened) throw refused(opened.refusal);
+  const parsed = parsePayload(opened.payload);
   if (parsed === undefined) throw refused('is not a cursor this API returned (or one of an older version: page again from the start)');
   if (parsed.k !== stream.kind || parsed.u !== stream.uid) {
     throw refused(`was returned for another ${parsed.k} (uid ${parsed.u}); page this one from the start`);
@@ -64,22 +52,13 @@ export function refused(message: string): BadRequestError {
   return new BadRequestError([{ path: PARAM, message }]);
 }
 
-function mac(key: CursorKey, payload: Buffer): Buffer {
-  return createHmac('sha256', key).update(PURPOSE).update(payload).digest();
-}
-
 interface Payload { k: StreamId['kind']; u: string; a: number; p: number; m?: string | null }
 
-function parsePayload(payload: Buffer): Payload | undefined {
-  try {
-    const value: unknown = JSON.parse(payload.toString('utf8'));
-    if (typeof value !== 'object' || value === null) return undefined;
-    const { v, k, u, a, p, m } = value as Record<string, unknown>;
-    if (v !== VERSION || (k !== 'Job' && k !== 'JobSet') || typeof u !== 'string') return undefined;
-    if (!Number.isSafeInteger(a) || !Number.isSafeInteger(p) || (a as number) < 0 || (p as number) < 0) return undefined;
-    if (m !== undefined && m !== null && typeof m !== 'string') return undefined;
-    return { k, u, a: a as number, p: p as number, ...(m === undefined ? {} : { m }) };
-  } catch {
-    return undefined;
-  }
+function parsePayload(value: unknown): Payload | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { v, k, u, a, p, m } = value as Record<string, unknown>;
+  if (v !== VERSION || (k !== 'Job' && k !== 'JobSet') || typeof u !== 'string') return undefined;
+  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(p) || (a as number) < 0 || (p as number) < 0) return undefined;
+  if (m !== undefined && m !== null && typeof m !== 'string') return undefined;
+  return { k, u, a: a as number, p: p as number, ...(m === undefined ? {} : { m }) };
 }
