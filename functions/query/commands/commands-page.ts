@@ -60,11 +60,13 @@ export async function commandsPage<Item>(
   while (scanned < SCAN_BUDGET) {
     const read = await store.read(stream, { afterSeq: position, limit: Math.min(READ_CHUNK, SCAN_BUDGET - scanned) });
     head = read.head;
-    if (skip > 0) checkInside(read.entries[0], source, from);
+    if (skip > 0 && read.entries[0]?.seq !== from.after + 1) throw notInside(from);
     for (const entry of read.entries) {
       scanned++;
-      if (source.isCommand(entry.type)) {
-        const group = source.group(entry);
+      const group = source.isCommand(entry.type) ? source.group(entry) : undefined;
+      // A cursor inside a decision must name one that has more pods than it says were listed.
+      if (skip > 0 && (group === undefined || group.size <= skip)) throw notInside(from);
+      if (group !== undefined) {
         for (let first = skip; first < group.size;) {
           const room = limit - listed;
           if (room === 0) return stopped(items, head, { after: entry.seq - 1, pods: first });
@@ -91,8 +93,6 @@ function stopped<Item>(items: Item[], head: number, next: CommandsPosition | und
   return { items, head, next, through: next?.after ?? head };
 }
 
-/** A cursor inside a decision must name one that has more pods than it says were listed. */
-function checkInside<Item>(entry: LogEntry | undefined, source: CommandSource<Item>, from: CommandsPosition): void {
-  const inside = entry !== undefined && entry.seq === from.after + 1 && source.isCommand(entry.type) && source.group(entry).size > from.pods;
-  if (!inside) throw refused(`points inside a decision at log position ${from.after + 1} that the log does not hold`);
+function notInside(from: CommandsPosition): Error {
+  return refused(`points inside a decision at log position ${from.after + 1} that the log does not hold`);
 }
