@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import { createLocalClient, createTables } from '../../../local/dynamodb-local.ts';
 import { ddbEndpoint } from '../../support/ddb-endpoint.ts';
 
@@ -22,4 +24,23 @@ export async function freshTable(client: DynamoDBClient): Promise<string> {
  */
 export async function dropTable(client: DynamoDBClient, tableName: string): Promise<void> {
   await client.send(new DeleteTableCommand({ TableName: tableName }));
+}
+
+/**
+ * For the describe it is called in: a factory of DynamoDB stores on this worker's DynamoDB Local,
+ * each on a fresh table that is dropped after the test (see dropTable).
+ */
+export function storePerTest(): () => Promise<DynamoDbEventStore> {
+  let client: DynamoDBClient;
+  const tables: string[] = [];
+  beforeAll(() => { client = localClient(); });
+  afterAll(() => client.destroy());
+  afterEach(async () => {
+    for (const tableName of tables.splice(0)) await dropTable(client, tableName);
+  });
+  return async () => {
+    const tableName = await freshTable(client);
+    tables.push(tableName);
+    return new DynamoDbEventStore({ client, tableName });
+  };
 }
