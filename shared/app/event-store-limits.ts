@@ -73,15 +73,7 @@ function checkedBodyBytes(entries: readonly NewEntry[]): number[] {
  * the sum of these plus its command details under MAX_COMMIT_BYTES never meets StoreLimitError.
  */
 export function pagedEntryBytes(entry: NewEntry, recordedAt: string): number {
-  const { body } = entry;
-  if (body === undefined || typeof body === 'function' || typeof body === 'symbol') return wholeEntryBytes(entry, recordedAt);
-  return pagedEntryBytesWith(entry, recordedAt, jsonBytes(body));
-}
-
-/** pagedEntryBytes measured as one JSON text (what the two measures above add up to). */
-function wholeEntryBytes(entry: NewEntry, recordedAt: string): number {
-  const { eventId, type, observedAt, body } = entry;
-  return jsonBytes({ eventId, type, observedAt, body, seq: MAX_SEQ, recordedAt, hash: HASH_PLACEHOLDER });
+  return pagedEntryBytesWith(entry, recordedAt, leftOutOfJson(entry.body) ? 0 : jsonBytes(entry.body));
 }
 
 /**
@@ -91,8 +83,13 @@ function wholeEntryBytes(entry: NewEntry, recordedAt: string): number {
  */
 export function pagedEntryBytesWith(entry: NewEntry, recordedAt: string, bodyBytes: number): number {
   const { eventId, type, observedAt, body } = entry;
-  if (body === undefined || typeof body === 'function' || typeof body === 'symbol') return wholeEntryBytes(entry, recordedAt);
+  if (leftOutOfJson(body)) return jsonBytes({ eventId, type, observedAt, body, seq: MAX_SEQ, recordedAt, hash: HASH_PLACEHOLDER });
   return jsonBytes({ eventId, type, observedAt, seq: MAX_SEQ, recordedAt, hash: HASH_PLACEHOLDER }) + '"body":,'.length + bodyBytes;
+}
+
+/** A value JSON.stringify leaves out of an object (so it adds no `"body":` either). */
+function leftOutOfJson(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
 /** Throws StoreLimitError when a commit is too large, RangeError when its input is invalid. */
