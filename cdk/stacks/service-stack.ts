@@ -67,15 +67,14 @@ export class ServiceStack extends Stack {
 
     const monitoring = new Monitoring(this, 'Monitoring', {
       functions: {
-        Writer: writer.function, Triage: triage.function, Reconcile: consumers.reconcile, Publish: consumers.publish, Query: query.function,
+        Writer: writer.function, Triage: triage.function, Publish: consumers.publish, Query: query.function,
       },
-      streamConsumers: { Writer: writer.function, Reconcile: consumers.reconcile, Publish: consumers.publish },
+      streamConsumers: { Writer: writer.function, Publish: consumers.publish },
       deadLetterQueues: {
         IngestDlq: ingest.deadLetterQueue,
         RejectedEvents: ingest.rejected,
         WriterFailures: writer.failures,
         Parked: triage.parked,
-        ReconcileFailures: consumers.reconcileFailures,
         PublishFailures: consumers.publishFailures,
         TimersDlq: timers.deadLetterQueue,
         ...Object.fromEntries([...clusters].map(([id, c]) => [`CommandsDlq-${id}`, c.queues.deadLetterQueue])),

@@ -40,7 +40,7 @@ export function localRoutes(view: LocalView): (segments: readonly string[]) => P
         return second === undefined ? deliveries.rejected() : undefined;
       case 'dead-letters':
         return second === undefined
-          ? { ingest: ingestDeadLetters(runtime), reconcile: runtime.reconciler.failures() }
+          ? { ingest: ingestDeadLetters(runtime) }
           : undefined;
       case 'status':
         return second === undefined ? status(view) : undefined;
@@ -84,7 +84,6 @@ function status({ runtime, capacity, writeUnitsByOperation, requestsByOperation 
   return {
     quiet: runtime.isQuiet(0),
     ingestStreamDepth: runtime.ingest.depth,
-    reconcileIdle: runtime.reconciler.idle,
     publishIdle: runtime.publisher.idle,
     timers: runtime.timers.size,
     nextTimer: next === undefined ? null : new Date(next).toISOString(),

@@ -1,4 +1,3 @@
-import { RECONCILED_EVENT_TYPES } from '../../cdk/bus-contract.ts';
 import type {
   AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery,
   NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
@@ -7,17 +6,13 @@ import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
 
 // The table's stream, in process: the store tells what its writes mean downstream, with the
-// filters of the CDK's event source mappings (cdk/constructs/stream-consumers.ts):
-//  - a new log entry of a type that can change a decision (observations, Ticks) → reconcile;
-//  - a commit with outbox items → publish.
-// Every handler writes through this store, so ingest, timers and tests trigger alike.
+// filter of the CDK's event source mapping (cdk/constructs/stream-consumers.ts): a commit with
+// outbox items wakes the publisher. Every handler writes through this store, so the writer,
+// timers and tests trigger alike.
 
 export interface StreamRecords {
-  readonly reconcile: (stream: StreamId) => void;
   readonly publish: () => void;
 }
-
-const RECONCILED = new Set(RECONCILED_EVENT_TYPES);
 
 export class StreamedStore implements EventStore, PodArchive {
   readonly #inner: EventStore & PodArchive;
@@ -28,10 +23,8 @@ export class StreamedStore implements EventStore, PodArchive {
     this.#records = records;
   }
 
-  async append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
-    const result = await this.#inner.append(stream, entries, recordedAt);
-    if (result.appended.some((entry) => RECONCILED.has(entry.type))) this.#records.reconcile(stream);
-    return result;
+  append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
+    return this.#inner.append(stream, entries, recordedAt);
   }
 
   async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {

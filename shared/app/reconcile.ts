@@ -74,7 +74,8 @@ export async function reconcile(deps: ReconcileDeps, stream: StreamId): Promise<
       if (error instanceof VersionConflictError && attempt < maxAttempts) continue;
       if (!isDeterministicFailure(error)) throw error;
       const now = deps.clock();
-      const { stall, head } = await parkStalled(deps.store, stream, error, now, () => loadState(deps, stream));
+      const parkable = { name: (s: JobState) => s.identity?.name, summary: jobSummary, nameInEntry: () => undefined };
+      const { stall, head } = await parkStalled(parkable, deps.store, stream, error, now, () => loadState(deps, stream));
       return { stream, head, decisions: [], commands: [], published: [], wakeAt: undefined, attempts: attempt, latestObservedAt: undefined, stalled: stall };
     }
   }
@@ -98,7 +99,7 @@ async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: num
   const outcome = { stream, head: seq, decisions, commands: result.commands, published, wakeAt: result.wakeAt, attempts: attempt, latestObservedAt };
   const child = tail.length > 0 || decisions.length > 0 ? childJobStatusEntry(state, now) : undefined;
   // Nothing to commit, unless the Job was parked: then its summary is written without the stall.
-  if (decisions.length === 0 && !snapshotDue && !(await stillParked(store, stream, state))) {
+  if (decisions.length === 0 && !snapshotDue && !(await stillParked(store, stream, state.identity?.name))) {
     if (child) await store.append(child.stream, [child.entry], now);
     return outcome;
   }

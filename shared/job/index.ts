@@ -3,11 +3,7 @@
  * reconciles the state at a time and returns new decisions and commands, `jobStatus` reads the
  * batch/v1 status, and the snapshot functions persist the state.
  */
-import { decide } from './decide.ts';
-import { evolve } from './evolve.ts';
-import { initialState } from './state.ts';
-
-export const jobDecider = { initialState, evolve, decide } as const;
+export { jobDecider, type JobDecider } from './decider.ts';
 
 export { decide, type Reconciliation } from './decide.ts';
 export { evolve, type JobEvent } from './evolve.ts';

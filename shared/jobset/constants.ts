@@ -9,6 +9,7 @@ export const JOBSET_API_VERSION = 'jobset.x-k8s.io/v1alpha2';
 /** Labels (and annotations) the controller stamps on every child Job. */
 export const LABELS = {
   jobSetName: 'jobset.sigs.k8s.io/jobset-name',
+  jobSetUid: 'jobset.sigs.k8s.io/jobset-uid',
   replicatedJobName: 'jobset.sigs.k8s.io/replicatedjob-name',
   replicatedJobReplicas: 'jobset.sigs.k8s.io/replicatedjob-replicas',
   globalReplicas: 'jobset.sigs.k8s.io/global-replicas',

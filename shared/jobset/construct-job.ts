@@ -78,6 +78,8 @@ function jobSetLabels(
   const globalReplicas = spec.replicatedJobs.reduce((sum, other) => sum + other.replicas, 0);
   return {
     [LABELS.jobSetName]: metadata.name,
+    // The forwarder keys the Job's and its pods' events by it (shared/contract/routing.ts).
+    ...(metadata.uid === undefined ? {} : { [LABELS.jobSetUid]: metadata.uid }),
     [LABELS.replicatedJobName]: rjob.name,
     [LABELS.restartAttempt]: String(restartAttempt),
     [LABELS.replicatedJobReplicas]: String(rjob.replicas),

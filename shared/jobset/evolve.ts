@@ -21,7 +21,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
     case 'JobObserved': {
       const name = event.job.metadata.name;
       if (isLateChildSnapshot(state, event)) return { ...next, lastObservation: position };
-      const child = { ...observeChildJob(state.children[name], event.job, position), ...stamp(event.sequence) };
+      const child = { ...observeChildJob(state.children[name], event.job, position), ...stamp(event.sequence), ...(event.eventId === undefined ? {} : { eventId: event.eventId }) };
       return { ...next, lastObservation: position, children: { ...state.children, [name]: child } };
     }
     case 'JobDeleted': {
@@ -109,6 +109,8 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   return {
     ...base,
     jobSet,
+    ...(event.eventId === undefined ? {} : { jobSetEventId: event.eventId }),
+    jobSetObservedAt: event.at,
     lastObservation: state.position,
     validationErrors,
     rejectionRecorded: sameErrors && base.rejectionRecorded,

@@ -40,6 +40,8 @@ export interface ChildJobView {
   readonly observedAt: number;
   /** The order stamp of the snapshot this view was built from, when it had one. */
   readonly sequence?: ObjectSequence;
+  /** The eventId of that snapshot: the log writer drops it delivered again. */
+  readonly eventId?: string;
 }
 
 export type TerminalState = '' | 'Completed' | 'Failed';
@@ -52,6 +54,9 @@ export interface JobSetState {
   readonly lastObservation: number;
   /** The observed JobSet after admission defaulting; undefined until first observed. */
   readonly jobSet: DefaultedJobSet | undefined;
+  /** eventId and time of the JobSet observation folded last: the log writer drops it re-sent, and older ones. */
+  readonly jobSetEventId?: string;
+  readonly jobSetObservedAt?: string;
   /** Admission violations of the observed spec; a JobSet with any is never reconciled. */
   readonly validationErrors: readonly JobSetValidationError[];
   readonly rejectionRecorded: boolean;

@@ -1,5 +1,5 @@
 import type { LogEntry } from '../../../shared/app/event-store.ts';
-import { jobSetEntryEvent } from '../../../shared/app/reconcile-jobset.ts';
+import { jobSetEntryEvent } from '../../../shared/jobset/index.ts';
 import type { LoggedJobSetDecision } from '../../../shared/jobset/explain.ts';
 import { JobSetObservationSchema, type JobSetDecisionEvent, type JobSetEvent } from '../../../shared/jobset/index.ts';
 import type { EntryCategory } from '../history-page.ts';

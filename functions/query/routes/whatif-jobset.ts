@@ -1,4 +1,4 @@
-import { jobSetEntryEvent } from '../../../shared/app/reconcile-jobset.ts';
+import { jobSetEntryEvent } from '../../../shared/jobset/index.ts';
 import { whatIfJobSet } from '../../../shared/whatif/jobset-what-if.ts';
 import { WhatIfPatchError } from '../../../shared/whatif/patch-job.ts';
 import { json, type QueryRoute } from '../http.ts';

@@ -56,18 +56,3 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       return state.lastTickAt !== undefined && observation.observedAt <= state.lastTickAt ? 'old-tick' : undefined;
   }
 }
-
-/**
- * The `keep` of decideAtEachPosition for one batch: news for the fold, and not an eventId
- * already taken earlier in the same batch. Counts what it drops, by reason.
- */
-export function keepNews(dropped: Map<KnownReason | 'in-batch', number>): (state: JobState, observation: Observation) => boolean {
-  const seen = new Set<string>();
-  return (state, observation) => {
-    const reason = seen.has(observation.eventId) ? 'in-batch' : knownObservation(state, observation);
-    seen.add(observation.eventId);
-    if (reason === undefined) return true;
-    dropped.set(reason, (dropped.get(reason) ?? 0) + 1);
-    return false;
-  };
-}

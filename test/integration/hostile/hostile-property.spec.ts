@@ -90,7 +90,7 @@ describe('generated hostile events through ingest and reconcile (DynamoDB Local)
         const [target] = parsed.targets;
         const { entries } = await h.store.read(target!.stream);
         if (known === undefined) expect(entries.map((e) => e.eventId)).toContain(target!.entry.eventId);
-        expect(await h.reconcile(target!.stream)).toEqual({ batchItemFailures: [] });
+        expect(await h.tick(target!.stream)).toEqual({ batchItemFailures: [] });
       }),
       { numRuns: 80 },
     );

@@ -6,6 +6,8 @@ import { reconcile } from '../../../../shared/app/reconcile.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../../../shared/job/state.ts';
 import { JobScenarioSchema, type JobScenario } from '../../../../cli/scenario/job-scenario.ts';
 import { appendTick } from '../../../support/append-tick.ts';
+import { kinesisEvent } from '../../../support/kinesis-records.ts';
+import { createRecordWriter } from '../../../../functions/handlers/writer-handler.ts';
 
 // Builds realistic Job logs by running the service's own code: ingest (the inbound contract)
 // appends each observation, a timer appends its Tick, and reconcile decides after each
@@ -42,6 +44,30 @@ export async function ingestAt(service: Service, at: string, event: unknown): Pr
   const result = await ingest({ store: service.store, rejections, clock: () => at }, event);
   if (result.status === 'rejected') throw new Error(`test event rejected: ${JSON.stringify(result.errors)}`);
   return { ...result.stream };
+}
+
+/** One writer per service, kept warm across deliveries as a Lambda container is; its clock is the delivery's time. */
+const writers = new WeakMap<Service, { now: string; write: ReturnType<typeof createRecordWriter> }>();
+
+/**
+ * Delivers `events` to the writer in one batch of ingest-stream records, at `at`: every log they
+ * name is written and decided at its positions (a JobSet after the Jobs that report to it). A
+ * refused or failed event is a broken test.
+ */
+export async function deliverAt(service: Service, at: string, events: readonly unknown[]): Promise<void> {
+  let writer = writers.get(service);
+  if (!writer) {
+    const state = { now: at };
+    const write = createRecordWriter({
+      store: service.store, config: service.config, snapshotEvery: service.snapshotEvery, clock: () => state.now,
+      rejections: { reject: async (_event, errors) => { throw new Error(`test event rejected: ${JSON.stringify(errors)}`); } },
+      timers: { schedule: async () => undefined },
+    });
+    writers.set(service, (writer = Object.assign(state, { write })));
+  }
+  writer.now = at;
+  const failures = await writer.write(kinesisEvent(events).Records);
+  if (failures.length > 0) throw new Error(`test events not written: ${failures.map((f) => String(f.error)).join('; ')}`);
 }
 
 async function reconcileAt(service: Service, stream: StreamId, at: string): Promise<void> {
