@@ -21,9 +21,9 @@ export interface ServiceStackProps extends StackProps {
 
 /**
  * Everything that can be rebuilt from the table: the bus and its rules, the ingest stream, the
- * five functions, the timers, the query API, one connection per cluster, alarms and the
+ * four functions, the timers, the query API, one connection per cluster, alarms and the
  * dashboard. Read top to bottom it follows an event: in through the bus, into the ingest stream
- * keyed by its Job, written and decided by the Job's writer, published, out to the cluster's queue.
+ * keyed by its Job (or its JobSet), written and decided by the log's writer, published, out to the cluster's queue.
  */
 export class ServiceStack extends Stack {
   readonly bus: EventBus;

@@ -85,6 +85,13 @@ export interface Decider<S, O extends LogEvent, D extends LogEvent, C> {
   restCommands(again: Decided<D, C>, rest: readonly D[]): C[];
   /** A sync a crash cut short that `last` (the log's last entry) shows without `read.decisions` (older writers). */
   legacyCut?(last: LogEntry, head: number, stream: StreamId): { readonly at: string; readonly read: DecisionRead } | undefined;
+  /**
+   * A sync the log owes at its head: `last`, the log's last entry, is an observation no sync
+   * may have followed (a JobSet log appended to before JobSets went through this loop, whose
+   * reconcile never ran). Only for a decider whose syncs settle to a fixed point: deciding again
+   * after a sync that decided nothing decides nothing.
+   */
+  owedSync?(last: LogEntry): { readonly at: string } | undefined;
   /** What a sync queues, decided on `state` (after its decisions); `resumed`: the rest of a cut-short sync. */
   outbox(state: S, decided: Decided<D, C>, resumed: boolean, stream: StreamId): SyncOutbox;
   /** Whom a commit step's outbox item names, or undefined while the object is unknown. */

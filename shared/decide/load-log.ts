@@ -2,7 +2,7 @@ import type { EventStore, LogEntry, StreamId } from '../app/event-store.ts';
 import type { PodArchive } from '../app/pod-archive.ts';
 import { streamKey } from '../app/stream-key.ts';
 import type { Decider, LogEvent } from './decider.ts';
-import { cutShort, foldResuming } from './resume-cut-sync.ts';
+import { cutShort, foldResuming, type SyncRest } from './resume-cut-sync.ts';
 import type { CachedState, StateCache } from './state-cache.ts';
 
 export type LogStore = EventStore & PodArchive;
@@ -87,10 +87,16 @@ async function loadFromStore<S, O extends LogEvent, D extends LogEvent, C>(
   const { state: snapshotState, head, snapshotSeq, tail, headHash: tailHash, lastEntry } = await loadUnfolded(decider, deps.store, stream);
   const cut = lastEntry && cutShort(decider, lastEntry, head, stream);
   let state = snapshotState;
-  let rest;
+  let rest: SyncRest<D, C> | undefined;
   if (cut) ({ state, rest } = foldResuming(decider, state, tail, cut, deps.limits?.pageBytes));
   else for (const event of tail) state = decider.evolve(state, event);
   // Nothing after the snapshot: the chain hash at the head is the snapshot position's entry's.
   const headHash = tailHash ?? (await chainHeadAt(deps.store, stream, head));
+  const owed = !cut && lastEntry ? decider.owedSync?.(lastEntry) : undefined;
+  if (owed) {
+    const decided = decider.decide(state, owed.at, deps.limits?.pageBytes);
+    const read = { ...decider.readRecord(state, head, headHash), decisions: decided.decisions.length };
+    if (decided.decisions.length > 0) rest = { ...decided, at: owed.at, read };
+  }
   return { state, head, headHash, snapshotSeq, ...(rest ? { rest } : {}), partial: snapshotSeq > 0, size: decider.size(state) };
 }

@@ -74,6 +74,8 @@ export function jobSetDecider(): JobSetDecider {
       return again.commands.filter((c) => ids.has(c.commandId));
     },
     legacyCut,
+    // A settle runs to its fixed point: deciding again after one that decided nothing decides nothing.
+    owedSync: (last) => (isJobSetDecisionType(last.type) ? undefined : { at: last.observedAt }),
     outbox: (state, { decisions, commands }, _resumed, stream) => {
       const identity = identityOf(state, stream);
       const finished = state.terminalState !== '';
