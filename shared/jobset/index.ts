@@ -1,9 +1,13 @@
 import { decide } from './decide.ts';
 import { evolve } from './evolve.ts';
+import { explainJobSet } from './explain.ts';
 import { initialState } from './state.ts';
 
-/** The JobSet fold as a decider: fold events with `evolve`, reconcile with `decide(state, now)`. */
-export const jobSetDecider = { initialState, evolve, decide } as const;
+/**
+ * The JobSet fold as a decider: fold events with `evolve`, reconcile with `decide(state, now)`,
+ * say why it stands where it does with `explain` (its read model).
+ */
+export const jobSetDecider = { initialState, evolve, decide, explain: explainJobSet } as const;
 
 export { decide, type JobSetDecision } from './decide.ts';
 export { evolve, fold } from './evolve.ts';
@@ -12,6 +16,16 @@ export { settle, type Settled } from './settle.ts';
 export { jobSetStatus, listChildJobs, type ChildJobSummary, type JobSetStatus } from './status.ts';
 export { startedReplicatedJobs, type ReplicatedJobStatus } from './replicated-jobs-status.ts';
 export type { JobSetCondition } from './conditions.ts';
+export {
+  conditionEvidence,
+  explainJobSet,
+  jobSetOutcome,
+  type ExplainedJobSetCondition,
+  type ExplainedJobSetDecision,
+  type JobSetExplanation,
+  type JobSetOutcome,
+  type LoggedJobSetDecision,
+} from './explain.ts';
 export {
   JobDeletedSchema,
   JobObservedSchema,
