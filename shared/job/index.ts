@@ -6,10 +6,9 @@
  */
 import { decide } from './decide.ts';
 import { evolve } from './evolve.ts';
-import { explainJob } from './explain.ts';
 import { initialState } from './state.ts';
 
-export const jobDecider = { initialState, evolve, decide, explain: explainJob } as const;
+export const jobDecider = { initialState, evolve, decide } as const;
 
 export { decide, type Reconciliation } from './decide.ts';
 export { evolve, type JobEvent } from './evolve.ts';

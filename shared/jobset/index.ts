@@ -1,13 +1,9 @@
 import { decide } from './decide.ts';
 import { evolve } from './evolve.ts';
-import { explainJobSet } from './explain.ts';
 import { initialState } from './state.ts';
 
-/**
- * The JobSet fold as a decider: fold events with `evolve`, reconcile with `decide(state, now)`,
- * say why it stands where it does with `explain` (its read model).
- */
-export const jobSetDecider = { initialState, evolve, decide, explain: explainJobSet } as const;
+/** The JobSet fold as a decider: fold events with `evolve`, reconcile with `decide(state, now)`. */
+export const jobSetDecider = { initialState, evolve, decide } as const;
 
 export { decide, type JobSetDecision } from './decide.ts';
 export { evolve, fold } from './evolve.ts';
