@@ -146,6 +146,12 @@ async function writeGroup(decider: AnyDecider, writeDeps: WriteDeps, deps: Write
     return undefined;
   }
   if (outcome.logged > 0) metrics.addMetric(METRIC.eventsIngested, MetricUnit.Count, outcome.logged);
+  // Refused (and, for a Job, recorded in its log as ObservationRefused): a conflicting duplicate, a uid under another name.
+  for (const { observation, reason, message, conflict } of outcome.refused) {
+    logger.warn('observation refused', { stream, eventId: (observation as { eventId: string }).eventId, reason, ...conflict });
+    metrics.addMetric(reason === 'ConflictingDuplicate' ? METRIC.conflictingDuplicates : METRIC.eventsRejected, MetricUnit.Count, 1);
+    await deps.rejections.reject(observation, [{ path: reason === 'UidReused' ? 'detail.object.metadata.name' : 'detail.eventId', message: `${reason}: ${message}` }]);
+  }
   if (Object.keys(outcome.dropped).length > 0) logger.debug("events the log already holds, not logged again", { stream, dropped: outcome.dropped });
   if (outcome.wakeAt) await deps.timers.schedule(stream, outcome.wakeAt);
   return outcome;

@@ -87,6 +87,12 @@ export async function commitPlanned<S, O extends LogEvent, D extends LogEvent, C
     return { snapshotSeq: loaded.snapshotSeq, summaryKey, ...(taken ? { snapshotSkipped: snapshotBytes } : {}) };
   }
   if (decider.archive) await decider.archive.save(store, stream, state, snapshot.archived);
+  // The log's eventIds up to the snapshot, so a cold load reads them instead of the log.
+  const { eventIds } = loaded;
+  if (eventIds.through >= head && eventIds.persisted < head) {
+    await store.saveEventIds(stream, eventIds.segment(eventIds.persisted, head));
+    eventIds.persisted = head;
+  }
   return { snapshotSeq: head, summaryKey };
 }
 

@@ -48,9 +48,10 @@ export interface DecideOptions<S, O, D, C> {
   readonly stream: StreamId;
   /**
    * Asked for each observation against the state at the position it would take: false drops it
-   * unlogged (the log writer's dedupe against the fold). Default: keep all.
+   * unlogged (the log writer's dedupe against the log and the fold); a decision is logged in its
+   * place, as the record of a refusal, and starts no sync. Default: keep all.
    */
-  readonly keep?: (state: S, observation: O) => boolean;
+  readonly keep?: (state: S, observation: O) => boolean | D;
   /**
    * The rest of a sync the log holds only the start of (a crash between commit steps), decided
    * again where it was first decided: logged before anything new.
@@ -89,10 +90,12 @@ export function decideAtEachPosition<S, O extends LogEvent, D extends LogEvent, 
   }
   let loggedInRun = false;
   observations.forEach((observation, i) => {
-    if (keep === undefined || keep(state, observation)) {
+    const verdict = keep === undefined ? true : keep(state, observation);
+    if (verdict === true) {
       log(observation);
       loggedInRun = true;
     } else {
+      if (verdict !== false) log(verdict);
       dropped.push(observation);
     }
     const at = decider.observedAt(observation);

@@ -3,6 +3,7 @@ import type { PodArchive } from '../app/pod-archive.ts';
 import type { DecisionRead } from '../audit/decision-read.ts';
 import type { OutboundEvent } from '../contract/outbound.ts';
 import type { OutboxJob } from '../outbox/outbox-page.ts';
+import type { RefusedObservation } from './keep-news.ts';
 
 // The decider a log is written with (Emmett's Decider, fmodel's Decider<C, S, E>, with a
 // controller's shape: `decide` reads the state at a time, there is no command). The write loop
@@ -54,19 +55,30 @@ export interface TakenSnapshot {
   readonly archived: readonly unknown[];
 }
 
-export interface Decider<S, O extends LogEvent, D extends LogEvent, C> {
+export interface Decider<S, O extends LogEvent, D extends LogEvent, C, X = unknown> {
   readonly kind: StreamId['kind'];
   initialState(): S;
   /** Folds one logged event (with its seq); the returned state is the one to go on with. */
   evolve(state: S, event: O | D): S;
   /** One sync at `at`, a time read from the log: new decisions (ids given, pages cut at `pageBytes`) and commands. */
   decide(state: S, at: string, pageBytes?: number): Decided<D, C>;
+  /** Why the object stands where it does (its read model: shared/{job,jobset}/explain.ts), from its state and the log folded into it. */
+  explain(state: S, log: readonly (O | D)[]): X;
   /** The log position the state is at (events folded). */
   position(state: S): number;
   /** When an observation was observed: a sync is taken after each run of equal times. */
   observedAt(observation: O): string;
   /** Why the fold already holds `observation` (it is then not logged), or undefined when it is news. */
   known(state: S, observation: O): string | undefined;
+  /**
+   * What an observation says, without its eventId and stamps (observedAt, order stamps): the
+   * same eventId with the same content is a duplicate, with another a conflict (keep-news.ts).
+   */
+  content(observation: O): unknown;
+  /** Why `observation` is refused though it is news (its uid reused under another name), or undefined. */
+  refuses?(state: S, observation: O): string | undefined;
+  /** The record the log keeps of a refused observation, in its place (it starts no sync), or undefined: refused without one. */
+  refusal?(refused: RefusedObservation<O>, contentKey: string): D | undefined;
   /** Log entries and back (a stored entry is parsed again: the table is a boundary too). */
   readonly log: {
     observation(observation: O): NewEntry;
@@ -139,4 +151,4 @@ export interface ArchiveHooks<S, O> {
 
 /** Any decider, for code that only passes one along. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyDecider = Decider<any, any, any, any>;
+export type AnyDecider = Decider<any, any, any, any, any>;

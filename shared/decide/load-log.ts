@@ -2,6 +2,7 @@ import type { EventStore, LogEntry, StreamId } from '../app/event-store.ts';
 import type { PodArchive } from '../app/pod-archive.ts';
 import { streamKey } from '../app/stream-key.ts';
 import type { Decider, LogEvent } from './decider.ts';
+import { loadEventIds } from './keep-news.ts';
 import { cutShort, foldResuming, type SyncRest } from './resume-cut-sync.ts';
 import type { CachedState, StateCache } from './state-cache.ts';
 
@@ -85,6 +86,7 @@ async function loadFromStore<S, O extends LogEvent, D extends LogEvent, C>(
   decider: Decider<S, O, D, C>, deps: LoadDeps, stream: StreamId,
 ): Promise<CachedState<S, D, C>> {
   const { state: snapshotState, head, snapshotSeq, tail, headHash: tailHash, lastEntry } = await loadUnfolded(decider, deps.store, stream);
+  const eventIds = await loadEventIds(decider, deps.store, stream, snapshotSeq, tail);
   const cut = lastEntry && cutShort(decider, lastEntry, head, stream);
   let state = snapshotState;
   let rest: SyncRest<D, C> | undefined;
@@ -98,5 +100,5 @@ async function loadFromStore<S, O extends LogEvent, D extends LogEvent, C>(
     const read = { ...decider.readRecord(state, head, headHash), decisions: decided.decisions.length };
     if (decided.decisions.length > 0) rest = { ...decided, at: owed.at, read };
   }
-  return { state, head, headHash, snapshotSeq, ...(rest ? { rest } : {}), partial: snapshotSeq > 0, size: decider.size(state) };
+  return { state, head, headHash, snapshotSeq, eventIds, ...(rest ? { rest } : {}), partial: snapshotSeq > 0, size: decider.size(state) };
 }

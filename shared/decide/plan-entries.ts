@@ -43,7 +43,8 @@ export function planEntries<S, O extends LogEvent, D extends LogEvent, C>(
     let outbox: PlannedEntry['inline'] = [];
     let fromLog = false;
     if (placed === undefined) {
-      entry = decider.log.observation(event as O);
+      // An observation, or the record of one refused in its place (no sync: it changes nothing).
+      entry = decider.log.isDecision(event) ? decider.log.decision(event) : decider.log.observation(event);
     } else {
       const { sync, index } = placed;
       const chainHead = chained ? hashAt.get(sync.afterSeq) : undefined;

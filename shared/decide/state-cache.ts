@@ -1,3 +1,4 @@
+import type { EventIdIndex } from './event-id-index.ts';
 import type { SyncRest } from './resume-cut-sync.ts';
 
 /** A log's folded state as the writer left it, at `head`. */
@@ -10,6 +11,8 @@ export interface CachedState<S = unknown, D = unknown, C = unknown> {
   readonly snapshotSeq: number;
   /** The rest of a sync the log holds only the start of (a crash cut it short), to log first. */
   readonly rest?: SyncRest<D, C>;
+  /** Every eventId of the log 1 … head (event-id-index.ts), and how much of it is saved. */
+  readonly eventIds: EventIdIndex;
   /** Restored from a snapshot: settled records may be archived, not in the state. */
   readonly partial: boolean;
   /**
@@ -24,7 +27,10 @@ export interface CachedState<S = unknown, D = unknown, C = unknown> {
 export interface StateCacheLimits {
   /** Logs kept at most. */
   readonly maxStreams: number;
-  /** Records kept at most, summed over the logs (a 10,000-pod Job is ~10 MB of heap). */
+  /**
+   * Records kept at most, summed over the logs (a 10,000-pod Job is ~10 MB of heap). A log's
+   * eventId index counts as one record per KB it holds (~85 positions).
+   */
   readonly maxPods: number;
 }
 
@@ -56,9 +62,9 @@ export class StateCache {
   put(key: string, cached: CachedState): void {
     const previous = this.#entries.get(key);
     if (previous) this.#remove(key, previous);
-    if (cached.size > this.#limits.maxPods) return;
+    if (weight(cached) > this.#limits.maxPods) return;
     this.#entries.set(key, cached);
-    this.#pods += cached.size;
+    this.#pods += weight(cached);
     for (const [oldest, entry] of this.#entries) {
       if (this.#entries.size <= this.#limits.maxStreams && this.#pods <= this.#limits.maxPods) break;
       this.#remove(oldest, entry);
@@ -71,6 +77,9 @@ export class StateCache {
 
   #remove(key: string, cached: CachedState): void {
     this.#entries.delete(key);
-    this.#pods -= cached.size;
+    this.#pods -= weight(cached);
   }
 }
+
+/** What a cached state weighs against `maxPods`: its records, and its eventId index by the KB. */
+const weight = (cached: CachedState): number => cached.size + Math.ceil(cached.eventIds.bytes / 1024);

@@ -7,6 +7,7 @@ import { commitPlanned, LogShiftedError } from './commit-planned.ts';
 import { decideAtEachPosition } from './decide-at-each-position.ts';
 import type { Decider, LogEvent, Report } from './decider.ts';
 import { loadForWrite, loadState, type LogStore } from './load-log.ts';
+import { conflictCandidates, indexEvent, keepNews, storedFirsts, type RefusedObservation } from './keep-news.ts';
 import { planEntries } from './plan-entries.ts';
 import type { StateCache } from './state-cache.ts';
 
@@ -49,8 +50,10 @@ export interface WriteOutcome<D = unknown, C = unknown> {
   readonly stalled?: Stall;
   /** Observations logged. */
   readonly logged: number;
-  /** Observations not logged because the fold already held them, by reason. */
+  /** Observations not logged because the log or the fold already held them, by reason. */
   readonly dropped: Readonly<Record<string, number>>;
+  /** Observations refused (a conflicting duplicate, a uid under another name), for the rejection sink. */
+  readonly refused: readonly RefusedObservation[];
   /** What other logs learn, in batch order, after the commit (a child Job's statuses, for its JobSet). */
   readonly reports: readonly PlacedReport[];
 }
@@ -98,14 +101,21 @@ async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
   // What other logs know of this one before the batch: made again after a load from the store
   // or a batch that logged nothing, where a crash may have cut off the reports of its first delivery.
   const before = decider.report?.(loaded.state, undefined);
-  const dropped = new Map<string, number>();
+  const known = {
+    index: loaded.eventIds,
+    stored: await storedFirsts(decider, deps.store, stream, conflictCandidates(decider, loaded.eventIds, observations)),
+    dropped: new Map<string, number>(),
+    refused: [] as RefusedObservation<O>[],
+  };
   const decided = decideAtEachPosition(decider, loaded.state, observations, {
     stream,
-    keep: keepNews(decider, dropped),
+    keep: keepNews(decider, known),
     ...(loaded.rest ? { rest: loaded.rest } : {}),
     ...(deps.limits?.pageBytes === undefined ? {} : { pageBytes: deps.limits.pageBytes }),
   });
-  const droppedCounts = Object.fromEntries(dropped);
+  for (const event of decided.entries) indexEvent(decider, loaded.eventIds, event);
+  const droppedCounts = Object.fromEntries(known.dropped);
+  const { refused } = known;
   const reports = placedReports(before, !warm, decided.syncs);
   if (decided.entries.length === 0) {
     // Nothing new; a log parked before is shown healthy again (its summary without the stall).
@@ -116,7 +126,7 @@ async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
     }
     deps.cache?.put(streamKey(stream), { ...loaded, state, rest: undefined, size: decider.size(state) });
     const again = before ? [{ report: before, after: -1 }] : [];
-    return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts, reports: again };
+    return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts, refused, reports: again };
   }
   const now = deps.clock();
   const { state } = decided;
@@ -132,13 +142,14 @@ async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
     headHash: plan.lastHash,
     snapshotSeq: committed.snapshotSeq,
     summaryKey: committed.summaryKey,
+    eventIds: loaded.eventIds,
     partial: loaded.partial,
     size: decider.size(state),
   });
   const decisions = decided.syncs.flatMap((s) => s.decisions);
   const commands = decided.syncs.flatMap((s) => s.commands);
   const published = decided.syncs.flatMap((s) => s.published);
-  const logged = decided.entries.length - decisions.length;
+  const logged = decided.entries.filter((event) => !decider.log.isDecision(event)).length;
   const latestObservedAt = observations.reduce<string | undefined>((latest, o) => {
     const at = decider.observedAt(o);
     return !latest || at > latest ? at : latest;
@@ -154,6 +165,7 @@ async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
     latestObservedAt,
     logged,
     dropped: droppedCounts,
+    refused,
     reports,
     ...(committed.snapshotSkipped === undefined ? {} : { snapshotSkipped: committed.snapshotSkipped }),
   };
@@ -174,23 +186,8 @@ function placedReports(before: Report | undefined, cold: boolean, syncs: readonl
   return placed;
 }
 
-/**
- * The `keep` of decideAtEachPosition for one batch: news for the fold, and not an eventId
- * already taken earlier in the same batch. Counts what it drops, by reason.
- */
-function keepNews<S, O extends LogEvent>(decider: Pick<Decider<S, O, LogEvent, unknown>, 'known'>, dropped: Map<string, number>): (state: S, observation: O) => boolean {
-  const seen = new Set<string>();
-  return (state, observation) => {
-    const reason = seen.has(observation.eventId) ? 'in-batch' : decider.known(state, observation);
-    seen.add(observation.eventId);
-    if (reason === undefined) return true;
-    dropped.set(reason, (dropped.get(reason) ?? 0) + 1);
-    return false;
-  };
-}
-
 function nothingDone(stream: StreamId, head: number, attempts: number): WriteOutcome<never, never> {
-  return { stream, head, decisions: [], commands: [], published: [], wakeAt: undefined, attempts, latestObservedAt: undefined, logged: 0, dropped: {}, reports: [] };
+  return { stream, head, decisions: [], commands: [], published: [], wakeAt: undefined, attempts, latestObservedAt: undefined, logged: 0, dropped: {}, refused: [], reports: [] };
 }
 
 /** The name the batch's observations give the object: a log parked before its first commit has one. */

@@ -3,7 +3,7 @@ import { childJobStatusEntry } from '../app/child-job-status.ts';
 import { firstSightingSeqs, podsToLookUp, unseenPods } from '../app/first-sightings.ts';
 import { jobSummary } from '../app/job-summary.ts';
 import { decisionEntry, entryEvent, isDecisionType, observationEntry } from '../app/log-codec.ts';
-import { knownObservation } from '../app/write/known-observation.ts';
+import { knownObservation, observationContent, refusalRecord, reusedUid } from '../app/write/known-observation.ts';
 import { snapshotDue } from '../app/write/snapshot-cadence.ts';
 import { outboundEvents } from '../contract/outbound.ts';
 import type { Decider, DecisionOutbox } from '../decide/decider.ts';
@@ -14,6 +14,7 @@ import { decide } from './decide.ts';
 import type { Decision } from './decisions.ts';
 import type { Observation } from './events.ts';
 import { evolve, type JobEvent } from './evolve.ts';
+import { explainJob, type Explanation } from './explain.ts';
 import { restoreArchived, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from './snapshot.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
 
@@ -23,7 +24,7 @@ import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } fro
 // settled pods archived beside them, the outbox of a sync (inline events with its first
 // decision, terminations published from the log), and the child-Job status a JobSet reads.
 
-export type JobDecider = Decider<JobState, Observation, Decision, JobCommand>;
+export type JobDecider = Decider<JobState, Observation, Decision, JobCommand, Explanation>;
 
 export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider {
   return {
@@ -37,9 +38,13 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
       const { decisions, commands, wakeAt } = decide(state, at);
       return { decisions: pageDecisions(decisions, pageBytes), commands, wakeAt };
     },
+    explain: (state, log) => explainJob(state, log as JobEvent[]),
     position: (state) => state.position,
     observedAt: (observation) => observation.observedAt,
     known: knownObservation,
+    content: observationContent,
+    refuses: reusedUid,
+    refusal: (refused, contentKey) => refusalRecord(refused, contentKey),
     log: {
       observation: observationEntry,
       decision: decisionEntry,

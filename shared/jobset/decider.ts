@@ -11,6 +11,7 @@ import type { JobSetCommand } from './commands.ts';
 import { isJobSetDecisionType, type JobSetDecisionEvent } from './decision-events.ts';
 import { JobSetObservationSchema, type JobSetEvent, type JobSetObservation } from './events.ts';
 import { evolve } from './evolve.ts';
+import { explainJobSet, type JobSetExplanation } from './explain.ts';
 import { jobSetKey } from './pass.ts';
 import { settle } from './settle.ts';
 import { initialState, type JobSetState } from './state.ts';
@@ -26,7 +27,7 @@ import { initialState, type JobSetState } from './state.ts';
 export type JobSetLogObservation = JobSetObservation & { readonly eventId: string; readonly seq?: number };
 /** A JobSet decision as the loop logs it: the entry's eventId beside the decision. */
 export type JobSetLogDecision = JobSetDecisionEvent & { readonly eventId: string; readonly seq?: number };
-export type JobSetDecider = Decider<JobSetState, JobSetLogObservation, JobSetLogDecision, JobSetCommand>;
+export type JobSetDecider = Decider<JobSetState, JobSetLogObservation, JobSetLogDecision, JobSetCommand, JobSetExplanation>;
 
 /**
  * The version of the JobSet fold's decisions, recorded with each one (as FOLD_VERSION is with a
@@ -49,9 +50,16 @@ export function jobSetDecider(): JobSetDecider {
       const decisions = settled.events.map((event, i): JobSetLogDecision => ({ ...event, eventId: `${key}/${state.position}/${i}` }));
       return { decisions, commands: settled.commands, wakeAt: undefined };
     },
+    explain: (state, log) => explainJobSet(state, log.flatMap((event) => (isJobSetDecisionType(event.type) ? [{ seq: event.seq ?? 0, event: event as JobSetDecisionEvent }] : []))),
     position: (state) => state.position,
     observedAt: (observation) => observation.at,
     known: knownJobSetObservation,
+    content: jobSetObservationContent,
+    refuses: (state, observation) => {
+      const known = state.jobSet?.metadata;
+      if (observation.type !== 'JobSetObserved' || known === undefined || observation.jobSet.metadata.name === known.name) return undefined;
+      return `uid ${known.uid ?? ''} is JobSet ${known.namespace ?? ''}/${known.name} in this log; an observation names it ${observation.jobSet.metadata.name}: refused`;
+    },
     log: {
       observation: (observation) => {
         const { seq: _seq, ...body } = observation;
@@ -133,6 +141,20 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
       if (state.children[observation.name] !== undefined) return undefined;
       return uid === undefined ? 'already-gone' : undefined;
     }
+  }
+}
+
+/** What a JobSet observation says, without its eventId and stamps (its time, a child's order stamp). */
+export function jobSetObservationContent(observation: JobSetLogObservation): unknown {
+  switch (observation.type) {
+    case 'JobSetObserved':
+      return [observation.type, observation.jobSet];
+    case 'JobSetDeleted':
+      return [observation.type];
+    case 'JobObserved':
+      return [observation.type, observation.job];
+    case 'JobDeleted':
+      return [observation.type, observation.name, observation.uid ?? null];
   }
 }
 

@@ -1,3 +1,5 @@
+import type { Decision } from '../../job/decisions.ts';
+import type { RefusedObservation } from '../../decide/keep-news.ts';
 import type { Observation } from '../../job/events.ts';
 import { podFacts } from '../../job/pod-facts.ts';
 import { mergeFacts } from '../../job/pod-record.ts';
@@ -5,13 +7,15 @@ import { stableHash } from '../../job/stable-hash.ts';
 import type { JobState } from '../../job/state.ts';
 import { isStaleObservation } from '../../k8s/object-sequence.ts';
 
-// Dedupe without per-event markers: the single writer of a Job's log drops an observation the
-// fold already holds, judged against the state at the position the observation would take. So
-// what is dropped depends on the log alone, never on how deliveries were batched.
+// What a Job's fold already holds, and what a Job's log refuses (shared/decide/keep-news.ts runs
+// them after its lookup of the eventId against the whole log): the Job decider's `known`,
+// `content`, `refuses` and `refusal`.
 
 /** Why an observation is not logged. */
 export type KnownReason =
-  | 'same-event' // its eventId is the last one the fold took for that object
+  | 'same-event' // its eventId is in the log already, with the same content (or is the last one the fold took for that object)
+  | 'conflict' // its eventId is in the log already, with another content: refused (ObservationRefused)
+  | 'uid-reused' // a Job observation naming the log's uid under another name: refused (ObservationRefused)
   | 'stale' // the forwarder's stamp (unstamped Job: its time) says it is older than what the fold took
   | 'unchanged' // unstamped, no newer than what the fold saw, and changes nothing (a replay)
   | 'already-gone' // a deletion of a pod (or Job) the fold already saw deleted
@@ -55,4 +59,39 @@ export function knownObservation(state: JobState, observation: Observation): Kno
     case 'Tick':
       return state.lastTickAt !== undefined && observation.observedAt <= state.lastTickAt ? 'old-tick' : undefined;
   }
+}
+
+/** What an observation says, without its eventId and stamps (observedAt, the forwarder's sequence). */
+export function observationContent(observation: Observation): unknown {
+  switch (observation.type) {
+    case 'PodObserved':
+      return [observation.type, observation.pod];
+    case 'PodDeleted':
+      return [observation.type, observation.uid, observation.name ?? null, observation.namespace ?? null];
+    case 'JobObserved':
+      return [observation.type, observation.job];
+    case 'JobDeleted':
+      return [observation.type, observation.uid];
+    case 'Tick':
+      return [observation.type];
+    default: {
+      const exhaustive: never = observation;
+      throw new Error(`unknown observation ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}
+
+/** A Job observation naming the log's uid under another name is refused: the message, or undefined. */
+export function reusedUid(state: JobState, observation: Observation): string | undefined {
+  if (observation.type !== 'JobObserved' || !state.identity || observation.job.metadata.name === state.identity.name) return undefined;
+  return `uid ${state.identity.uid} is Job ${state.identity.namespace}/${state.identity.name} in this log; an observation names it ${observation.job.metadata.name}: refused`;
+}
+
+/** The record a Job's log keeps of a refused observation, in its place: it changes nothing and starts no sync. */
+export function refusalRecord(refused: RefusedObservation<Observation>, contentKey: string): Decision {
+  const { observation, reason, message, conflict } = refused;
+  return {
+    type: 'ObservationRefused', eventId: `${observation.eventId}/refused/${contentKey}`, at: observation.observedAt,
+    refusedEventId: observation.eventId, refusedType: observation.type, reason, message, ...(conflict ? { conflict } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { snapshotDue } from '../../../shared/app/write/snapshot-cadence.ts';
+import { EventIdIndex } from '../../../shared/decide/event-id-index.ts';
 import { StateCache, type CachedState } from '../../../shared/decide/state-cache.ts';
 import { initialState, type JobState } from '../../../shared/job/state.ts';
 import { anIndexedJob, aPod, at, CLUSTER, jobObserved, podObserved } from '../../support/builders.ts';
@@ -9,7 +10,7 @@ import { NoMarkersStore, statusOf, writeDeps, writeJob } from './write-support.t
 function cached(pods: number): CachedState<JobState> {
   const state = initialState();
   for (let i = 0; i < pods; i++) state.pods.set(`p${i}`, {} as never);
-  return { state, head: 0, headHash: undefined, snapshotSeq: 0, partial: false, size: state.pods.size };
+  return { state, head: 0, headHash: undefined, snapshotSeq: 0, partial: false, size: state.pods.size, eventIds: new EventIdIndex() };
 }
 
 describe('the warm state cache', () => {
