@@ -3,7 +3,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { RejectionSink } from '../../shared/app/ingest.ts';
+import type { RejectionSink } from '../../shared/ports.ts';
 import { logger, METRIC, metrics } from '../commons/powertools.ts';
 import { triageFailedBatch, type RecordWriter, type ShardRangeReader } from '../triage/failed-batch.ts';
 import { onFailureRecordOf } from '../triage/on-failure-record.ts';

@@ -1,4 +1,5 @@
-import { loadState } from '../../shared/app/reconcile.ts';
+import { loadState } from '../../shared/decide/load-log.ts';
+import { jobDecider } from '../../shared/job/index.ts';
 import type { EventStore, JobSummary } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import type { FoldConfig } from '../../shared/job/state.ts';
@@ -31,9 +32,10 @@ export async function jobDecisions(
     cursor = page.cursor;
   } while (cursor);
   summaries.reverse();
+  const decider = jobDecider(config);
   return Promise.all(summaries.map(async (summary) => {
     const { clusterId, namespace, name, uid } = summary;
-    const { state } = await loadState({ store, config }, { kind: 'Job', clusterId, namespace, uid });
+    const { state } = await loadState(decider, store, { kind: 'Job', clusterId, namespace, uid });
     const commands = deliveries.commandsFor(clusterId).filter((c) => c.detail['jobUid'] === uid);
     return { clusterId, namespace, name, uid, status: jobStatus(state), commands };
   }));

@@ -1,6 +1,6 @@
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery,
-  NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
+  CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery,
+  OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
@@ -22,10 +22,6 @@ export class StreamedStore implements EventStore, PodArchive {
   constructor(inner: EventStore & PodArchive, records: StreamRecords) {
     this.#inner = inner;
     this.#records = records;
-  }
-
-  append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
-    return this.#inner.append(stream, entries, recordedAt);
   }
 
   async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {

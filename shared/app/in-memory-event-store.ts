@@ -1,9 +1,9 @@
 import { entryHash, GENESIS_HASH } from '../log/hash-chain.ts';
-import { checkCommit, checkEntries, checkLimit, checkSnapshotSeq, jsonCopy } from './event-store-limits.ts';
+import { checkCommit, checkLimit, checkSnapshotSeq, jsonCopy } from './event-store-limits.ts';
 import type { ArchivedPod } from '../job/snapshot.ts';
 import { VersionConflictError } from './event-store.ts';
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
+  CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
   ListJobsQuery, LogEntry, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
@@ -11,7 +11,6 @@ import type { EventIdSegment } from '../decide/event-id-index.ts';
 
 type StreamRecord = {
   entries: LogEntry[];
-  eventIds: Set<string>;
   archivedPods: Map<string, ArchivedPod>;
   /** Event-id segments (shared/decide/event-id-index.ts) by their last position. */
   idSegments: Map<number, EventIdSegment>;
@@ -30,11 +29,6 @@ type StreamRecord = {
 export class InMemoryEventStore implements EventStore, PodArchive {
   readonly #streams = new Map<string, StreamRecord>();
   readonly #outbox = new Map<string, OutboxItem>();
-
-  async append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
-    checkEntries(entries);
-    return this.#appendNew(this.#record(stream), entries, recordedAt);
-  }
 
   async read(stream: StreamId, options: ReadOptions = {}): Promise<ReadResult> {
     checkLimit(options.limit);
@@ -58,9 +52,7 @@ export class InMemoryEventStore implements EventStore, PodArchive {
       throw new Error(`expectedHeadHash ${input.expectedHeadHash} is not the chain hash at ${input.expectedHead} (${storedHash})`);
     }
     if (input.entryHashes !== undefined) checkEntryHashes(input, storedHash);
-    const result = input.pageEntries === true
-      ? this.#appendPaged(record, input.entries, input.recordedAt, new Set(input.podFirstSightings))
-      : this.#appendNew(record, input.entries, input.recordedAt);
+    const result = this.#appendPaged(record, input.entries, input.recordedAt, new Set(input.podFirstSightings));
 
     for (const command of input.outbox) {
       if (this.#outbox.has(command.commandId)) continue;
@@ -161,24 +153,11 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     return jsonCopy([...new Set(uids)].flatMap((uid) => archivedPods.get(uid) ?? []));
   }
 
-  #appendNew(record: StreamRecord, entries: NewEntry[], recordedAt: string): AppendResult {
-    const result: AppendResult = { appended: [], duplicates: [] };
-    for (const entry of entries) {
-      if (record.eventIds.has(entry.eventId)) {
-        result.duplicates.push(entry.eventId);
-        continue;
-      }
-      result.appended.push(this.#push(record, entry, recordedAt));
-      record.eventIds.add(entry.eventId);
-    }
-    return result;
-  }
-
-  // Like DynamoDB's log pages: no markers, so only repeats within the call are caught; an
-  // eventId already logged is stored again and is not remembered for later appends.
-  // A mark goes with the entry at its index; one on a repeat left out is dropped with it.
-  #appendPaged(record: StreamRecord, entries: NewEntry[], recordedAt: string, marks: ReadonlySet<number>): AppendResult {
-    const result: AppendResult = { appended: [], duplicates: [] };
+  // Like DynamoDB's log pages: no markers, so only repeats within the call are caught (the
+  // writer stores an eventId once against the whole log). A mark goes with the entry at its
+  // index; one on a repeat left out is dropped with it.
+  #appendPaged(record: StreamRecord, entries: NewEntry[], recordedAt: string, marks: ReadonlySet<number>): { appended: LogEntry[]; duplicates: string[] } {
+    const result: { appended: LogEntry[]; duplicates: string[] } = { appended: [], duplicates: [] };
     const seen = new Set<string>();
     for (const [i, entry] of entries.entries()) {
       if (seen.has(entry.eventId)) {
@@ -205,7 +184,7 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     const key = streamKey(stream);
     let record = this.#streams.get(key);
     if (record === undefined) {
-      record = { entries: [], eventIds: new Set(), archivedPods: new Map(), idSegments: new Map(), firstSightings: new Set(), snapshots: new Map() };
+      record = { entries: [], archivedPods: new Map(), idSegments: new Map(), firstSightings: new Set(), snapshots: new Map() };
       this.#streams.set(key, record);
     }
     return record;

@@ -40,7 +40,7 @@ export interface Committed {
  * Commits a planned batch in steps (shared/outbox/commit-steps.ts), each conditioned on the head
  * the step before left, each with its outbox item; the last one with the fleet summary (when it
  * changed since this writer's last commit) and, when due, the snapshot. Entries go as log pages
- * (`pageEntries`): the writer deduplicated them.
+ * (entries share page items): the writer deduplicated them against the whole log.
  */
 export async function commitPlanned<S, O extends LogEvent, D extends LogEvent, C>(
   decider: Decider<S, O, D, C>, deps: CommitDeps, stream: StreamId, state: S, loaded: CachedState<S, D, C>, plan: PlannedBatch, now: string,
@@ -51,7 +51,7 @@ export async function commitPlanned<S, O extends LogEvent, D extends LogEvent, C
   const taken = due ? decider.snapshot.take(state) : undefined;
   const snapshotBytes = taken ? jsonBytes(taken.snapshot) : 0;
   const snapshot = taken && snapshotBytes <= MAX_SNAPSHOT_STATE_BYTES ? taken : undefined;
-  const steps = commitSteps(loaded.head, plan.planned, deps.limits?.stepBytes, { recordedAt: now });
+  const steps = commitSteps(loaded.head, plan.planned, now, deps.limits?.stepBytes);
   const target = decider.outboxTarget(state, stream);
   // The summary only when it says something new: a step with one log page and nothing else is
   // a single conditional put, half the cost of a transaction (functions/adapters).
@@ -73,7 +73,6 @@ export async function commitPlanned<S, O extends LogEvent, D extends LogEvent, C
       recordedAt: now,
       entries: step.entries,
       outbox: item ? [item] : [],
-      pageEntries: true,
       podFirstSightings: step.entries.flatMap((_, j) => (firstSightings.has(step.fromSeq + j) ? [j] : [])),
       ...(atHash === undefined ? {} : { expectedHeadHash: atHash, ...knownHashes(step.entries, hashOf) }),
       snapshot: last && snapshot ? { seq: head, state: snapshot.snapshot } : undefined,

@@ -6,12 +6,13 @@ import { createPublishHandler } from '../../functions/handlers/publish-handler.t
 import { timerRecord } from '../../functions/handlers/writer/timer-record.ts';
 import { createWriterHandler, type WriterHandlerDeps } from '../../functions/handlers/writer-handler.ts';
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery, LogEntry,
-  NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
+  CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery, LogEntry,
+  OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
-import { itemEvents, type Publisher, type PublishOutcome } from '../../shared/app/publish.ts';
+import { itemEvents, type PublishOutcome } from '../../shared/app/publish.ts';
+import type { Publisher } from '../../shared/ports.ts';
 import { loadState } from '../../shared/decide/load-log.ts';
 import { jobDecider } from '../../shared/job/index.ts';
 import { streamKey } from '../../shared/app/stream-key.ts';
@@ -23,7 +24,7 @@ import { kinesisEvent } from './kinesis-records.ts';
 import type { EventIdSegment } from '../../shared/decide/event-id-index.ts';
 
 // The service as Lambda runs it, in one process: the writer (cluster events and timers, from
-// the ingest stream), reconcile (JobSets, from the table stream) and publish handlers (middy,
+// the ingest stream; Jobs and JobSets alike) and publish handlers (middy,
 // Powertools) over one store, with a controllable clock and recording fakes for the bus, the
 // rejected-events destination and the scheduler. Unit tests pass the in-memory store,
 // integration tests a DynamoDbEventStore on DynamoDB Local.
@@ -203,12 +204,12 @@ export type CrashPoint = 'commit' | 'afterCommit' | 'markPublished' | 'saveOutbo
 
 /**
  * A store that forwards to another, counts the calls that can write, and crashes once at a
- * chosen point. `beforeCommit` runs before each commit (to interleave appends with reconciles).
+ * chosen point. `beforeCommit` runs before each commit (to interleave another writer's commits).
  */
 export class CrashableStore implements EventStore, PodArchive {
   readonly #inner: EventStore & PodArchive;
   readonly #crashes = new Set<CrashPoint>();
-  /** append (with entries), commit, markPublished and saveArchivedPods calls so far. */
+  /** commit, saveOutboxProgress, markPublished and saveArchivedPods calls so far. */
   writes = 0;
   beforeCommit: (() => Promise<void>) | undefined;
 
@@ -223,11 +224,6 @@ export class CrashableStore implements EventStore, PodArchive {
   #crash(point: CrashPoint): void {
     if (!this.#crashes.delete(point)) return;
     throw new SimulatedCrash(`simulated crash at ${point}`);
-  }
-
-  append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
-    if (entries.length > 0) this.writes++;
-    return this.#inner.append(stream, entries, recordedAt);
   }
 
   async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {

@@ -3,7 +3,8 @@ import { BatchWriteItemCommand, type AttributeValue, type DynamoDBClient } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
-import { publishItems, type Publisher } from '../../../shared/app/publish.ts';
+import { publishItems } from '../../../shared/app/publish.ts';
+import type { Publisher } from '../../../shared/ports.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { writeBatch } from '../../../shared/decide/write-batch.ts';

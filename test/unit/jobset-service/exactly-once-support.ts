@@ -1,6 +1,7 @@
 import type { EventStore, StreamId } from '../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../shared/app/pod-archive.ts';
-import { publishPending, type Publisher } from '../../../shared/app/publish.ts';
+import { publishPending } from '../../../shared/app/publish.ts';
+import type { Publisher } from '../../../shared/ports.ts';
 import { JOBFOLD_JOBSET_CONTROLLER_NAME } from '../../../shared/contract/jobset-outbound.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';

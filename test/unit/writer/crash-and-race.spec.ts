@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VersionConflictError, type StreamId } from '../../../shared/app/event-store.ts';
-import { publishPending, type Publisher } from '../../../shared/app/publish.ts';
+import { publishPending } from '../../../shared/app/publish.ts';
+import type { Publisher } from '../../../shared/ports.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import type { Observation } from '../../../shared/job/events.ts';
@@ -129,7 +130,7 @@ describe('two writers on one Job', () => {
     let moves = 0;
     store.beforeCommit = async () => {
       moves += 1;
-      await inner.commit(stream, { expectedHead: (await inner.read(stream)).head, recordedAt: at(3), entries: [{ eventId: `other-${moves}`, type: 'Tick', observedAt: at(3 + moves), body: { type: 'Tick', eventId: `other-${moves}`, clusterId: CLUSTER, observedAt: at(3 + moves) } }], outbox: [], pageEntries: true });
+      await inner.commit(stream, { expectedHead: (await inner.read(stream)).head, recordedAt: at(3), entries: [{ eventId: `other-${moves}`, type: 'Tick', observedAt: at(3 + moves), body: { type: 'Tick', eventId: `other-${moves}`, clusterId: CLUSTER, observedAt: at(3 + moves) } }], outbox: [] });
     };
     // when it writes a batch with 4 attempts
     const failing = writeJob(writeDeps(store, { maxAttempts: 4 }), stream, setup.slice(10, 20));

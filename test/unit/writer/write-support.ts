@@ -72,16 +72,16 @@ export async function outboxEvents(store: InMemoryEventStore, stream: StreamId):
 export const commandKeys = (events: readonly OutboundEvent[]) => events.map((e) => `${e.detailType} ${e.commandId}`).sort();
 
 /**
- * The in-memory store, refusing what a log-page store cannot catch: a `pageEntries` commit
- * whose eventIds the log already holds (log pages keep no per-event markers, so the writer's
- * own dedupe is all there is). A test on it fails where the writer would log an event twice.
+ * The in-memory store, refusing what no store catches: a commit whose eventIds the log
+ * already holds (the store keeps no per-event markers, so the writer's own dedupe against the
+ * whole log is all there is). A test on it fails where the writer would log an event twice.
  * A commit whose expected head is not the head is left to the store's own conflict.
  */
 export class NoMarkersStore extends InMemoryEventStore {
   override async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
     const log = await this.read(stream);
     // A commit on a moved head is a conflict (as in every store), whatever it holds.
-    if (input.pageEntries && input.entries.length > 0 && log.head === input.expectedHead) {
+    if (input.entries.length > 0 && log.head === input.expectedHead) {
       const logged = new Set(log.entries.map((e) => e.eventId));
       const again = input.entries.filter((e) => logged.has(e.eventId)).map((e) => e.eventId);
       if (again.length > 0) throw new Error(`logged twice: ${again.join(', ')}`);

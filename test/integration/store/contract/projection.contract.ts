@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { EventStore, JobSummary, ListJobsQuery, StreamId, SummaryUpdate } from '../../../../shared/app/event-store.ts';
 import { aStream, aSummary, anEntry, at } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
+import { logEntries } from '../../../support/log-entries.ts';
 
 /** The fleet view: newest first, paged, filtered; lookups by name; history kept. */
 export function describeProjectionContract(factory: EventStoreFactory): void {
@@ -105,7 +106,7 @@ export function describeProjectionContract(factory: EventStoreFactory): void {
 
     it('keeps the log and the summary after the cluster deletes the Job', async () => {
       const stream = aStream();
-      await store.append(stream, [anEntry('created'), anEntry('deleted')], at(0));
+      await logEntries(store, stream, [anEntry('created'), anEntry('deleted')], at(0));
       await summarise(stream, aSummary({ name: 'gone', latestCondition: complete, finishedAt: at(80), updatedAt: at(120) }));
 
       expect((await store.read(stream)).entries.map((e) => e.eventId)).toEqual(['created', 'deleted']);
