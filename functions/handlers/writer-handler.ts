@@ -1,7 +1,4 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import middy from '@middy/core';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
 import type { StreamId } from '../../shared/app/event-store.ts';
 import { entryObservation, fedBatches } from '../../shared/decide/fed-logs.ts';
@@ -13,7 +10,7 @@ import { writeBatch, type WriteDeps, type WriteOutcome } from '../../shared/deci
 import { jobDecider } from '../../shared/job/index.ts';
 import type { FoldConfig } from '../../shared/job/state.ts';
 import { jobSetDecider } from '../../shared/jobset/index.ts';
-import { logger, METRIC, metrics } from '../commons/powertools.ts';
+import { lambdaHandler, logger, METRIC, metrics } from '../commons/powertools.ts';
 import type { TimerScheduler } from '../../shared/ports.ts';
 import { recordDecisionMetrics } from './decision-metrics.ts';
 import { decodedSlices, type StreamGroup } from './writer/stream-records.ts';
@@ -46,12 +43,10 @@ export interface WriterHandlerDeps extends Omit<WriteDeps, 'cache'> {
  */
 export function createWriterHandler(deps: WriterHandlerDeps) {
   const write = createRecordWriter(deps);
-  return middy(async (event: KinesisStreamEvent, _context: Context): Promise<KinesisStreamBatchResponse> => {
+  return lambdaHandler(async (event: KinesisStreamEvent, _context: Context): Promise<KinesisStreamBatchResponse> => {
     const failures = await write(event.Records);
     return { batchItemFailures: failures.map((f) => ({ itemIdentifier: f.startSequenceNumber })) };
-  })
-    .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics));
+  });
 }
 
 /** A log whose write failed: its records' sequence range and the error. */
