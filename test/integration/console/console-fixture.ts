@@ -10,6 +10,8 @@ import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
 import { aJob, anIndexedJob, aPod, withSpec } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { playJobSetJsonl } from '../../unit/query/support/jobset-fleet.ts';
+import { loadState } from '../../../shared/decide/load-log.ts';
+import { jobSetDecider } from '../../../shared/jobset/index.ts';
 import { aService, deliverAt, fireTimersDue, readPutEvents, type Service } from '../../unit/query/support/service-fleet.ts';
 
 // What the browser tests look at, built by the service's own writer and timers on the
@@ -141,13 +143,14 @@ async function hugeIndexedJob(service: Service): Promise<void> {
   await deliverAt(service, at, [jobObservedEvent(job, at, { clusterId: BIG_CLUSTER }), ...pods]);
 }
 
-/** A Job whose every commit fails deterministically: the writer parks it as stalled. */
+/** A Job observed, then every commit of it fails deterministically: the writer parks it as stalled. */
 async function stalledJob(service: Service, store: OneJobOverLimit): Promise<void> {
   const at = '2026-01-01T00:00:00.000Z';
   const job = aJob({}, { name: STALLED_JOB, uid: 'wedged-job' });
+  await deliverAt(service, at, [jobObservedEvent(job, at, { clusterId: OPS_CLUSTER })]);
   store.breakJob(jobStream(job, OPS_CLUSTER));
   const parked: string[] = [];
-  await deliverAt(service, at, [jobObservedEvent(job, at, { clusterId: OPS_CLUSTER })], parked);
+  await deliverAt(service, at, [podObservedEvent(aPod({ name: `${STALLED_JOB}-a`, uid: 'wedged-pod' }), job, at, { clusterId: OPS_CLUSTER })], parked);
   if (!parked.some((reason) => reason.includes(STALLED_ERROR))) throw new Error(`the wedged Job did not stall: ${JSON.stringify(parked)}`);
 }
 
@@ -190,6 +193,8 @@ async function longJobSet(service: Service): Promise<void> {
   const stream = await playJobSetJsonl(service, 'samples/jobset-exit-code-2.jsonl', OPS_CLUSTER);
   const { entries, head } = await service.store.read(stream, { limit: 1 });
   const observed = entries[0]!;
+  const decider = jobSetDecider();
+  let { state } = await loadState(decider, service.store, stream);
   if (observed.type !== 'JobSetObserved') throw new Error(`the JobSet's log starts with ${observed.type}`);
   const again = Array.from({ length: 5000 }, (_, i) => {
     const eventId = `${observed.eventId}/again-${i}`;
@@ -199,4 +204,10 @@ async function longJobSet(service: Service): Promise<void> {
   for (let i = 0; i < again.length; i += 1000) {
     await service.store.commit(stream, { expectedHead: head + i, recordedAt: observed.recordedAt, entries: again.slice(i, i + 1000), outbox: [] });
   }
+  // The snapshot the writer would have taken at the head (so the view folds from it, not the
+  // 5,000 entries): the state before them, then each copy folded as it is (parsed once).
+  const copy = decider.log.event(observed);
+  again.forEach((entry, i) => { state = decider.evolve(state, { ...copy, eventId: entry.eventId, seq: head + 1 + i }); });
+  const end = head + again.length;
+  await service.store.commit(stream, { expectedHead: end, recordedAt: observed.recordedAt, entries: [], outbox: [], snapshot: { seq: end, state: decider.snapshot.take(state).snapshot } });
 }
