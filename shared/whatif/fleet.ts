@@ -24,19 +24,25 @@ export interface FleetTally {
   readonly podSecondsSaved: number;
   /** Jobs whose log could not be refolded under the patch (an invalid patched spec, a corrupt log). */
   readonly skipped: number;
+  /** Jobs whose record does not replay exactly under its own spec (report.replayMismatch): in no other figure. */
+  readonly notReplayable: number;
   readonly changed: readonly ChangedJob[];
 }
 
 export const EMPTY_TALLY: FleetTally = {
-  jobs: 0, outcomeChanged: 0, outcomeUnknown: 0, decidedEarlier: 0, decidedLater: 0, podSecondsSaved: 0, skipped: 0, changed: [],
+  jobs: 0, outcomeChanged: 0, outcomeUnknown: 0, decidedEarlier: 0, decidedLater: 0, podSecondsSaved: 0, skipped: 0, notReplayable: 0, changed: [],
 };
 
 type JobName = Pick<ChangedJob, 'cluster' | 'namespace' | 'name' | 'uid'>;
 
-/** Adds one Job's report. "Earlier"/"later": the what-if settles its outcome before/after the record. */
+/**
+ * Adds one Job's report. "Earlier"/"later": the what-if settles its outcome before/after the
+ * record. A Job whose record does not replay exactly is counted as such and nowhere else.
+ */
 export function tallyJob(tally: FleetTally, job: JobName, report: WhatIfReport): FleetTally {
   const { recorded, whatIf, divergence } = report;
   const base = { ...tally, jobs: tally.jobs + 1 };
+  if (report.replayMismatch) return { ...base, notReplayable: base.notReplayable + 1 };
   if (!divergence) return base;
   const label = (o: typeof recorded) => (o.reason ? `${o.outcome} (${o.reason})` : o.outcome);
   const changedOutcome = whatIf.exact && (whatIf.outcome !== recorded.outcome || whatIf.reason !== recorded.reason);
@@ -73,6 +79,7 @@ export function mergeTallies(a: FleetTally, b: FleetTally): FleetTally {
     decidedLater: a.decidedLater + b.decidedLater,
     podSecondsSaved: round(a.podSecondsSaved + b.podSecondsSaved),
     skipped: a.skipped + b.skipped,
+    notReplayable: a.notReplayable + b.notReplayable,
     changed: [...a.changed, ...b.changed],
   };
 }
