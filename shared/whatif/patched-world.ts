@@ -53,7 +53,7 @@ export class PatchedWorld {
     if (this.seen.has(uid)) return true;
     const record = original.pods.get(uid);
     const index = record?.index;
-    if (index !== undefined && isPhantomIndex(index, original, patched)) {
+    if (index !== undefined && index >= 0 && isPhantomIndex(index, original, patched)) {
       this.phantoms.add(uid);
       if (record) this.phantomNames.add(record.name);
       return false;
@@ -64,7 +64,7 @@ export class PatchedWorld {
 
   /** The observation as the patched world's pod shows it (its index failure counts, if derived). */
   podAsPatched(event: PodObserved, index: number | undefined): PodObserved {
-    if (!this.deriveIndexCounts || index === undefined) return event;
+    if (!this.deriveIndexCounts || index === undefined || index < 0) return event;
     const uid = event.pod.metadata.uid;
     let counts = this.assigned.get(uid);
     if (!counts) {
