@@ -10,7 +10,7 @@ export function formatFleet(tally: FleetTally, skippedBecause: string | undefine
     `Outcome unknown:      ${tally.outcomeUnknown} (diverge before an outcome)`,
     `Decided earlier:      ${tally.decidedEarlier}`,
     `Decided later:        ${tally.decidedLater}`,
-    `Pod-hours ${tally.podSecondsSaved >= 0 ? 'saved: ' : 'spent: '}     ${hours(Math.abs(tally.podSecondsSaved))}`,
+    `Pod-hours ${tally.podSecondsSaved >= 0 ? 'saved: ' : 'spent: '}     ${hours(Math.abs(tally.podSecondsSaved))} (${Math.abs(tally.podSecondsSaved)} pod-seconds)`,
   ];
   if (tally.changed.length > 0) {
     lines.push('', 'Changed Jobs (diverging at event N):');

@@ -2,7 +2,7 @@ import type { FleetSelection } from '../fleet/selection.ts';
 import { formatLabelSelector } from '../fleet/label-selector.ts';
 import { NO_CHECK, type ProposalCheck } from './check.ts';
 import { compare, type FamilyEvidence } from './evidence.ts';
-import type { Proposal } from './mine.ts';
+import { PROPOSAL_KINDS, type Proposal } from './mine.ts';
 
 // The advice: per family, the checked proposals ranked — harmless ones first, by pod-hours
 // saved; a proposal that harms any Job after every harmless one, whatever it saves — and the
@@ -58,14 +58,13 @@ function familyAdvice(evidence: FamilyEvidence, proposals: readonly Proposal[], 
   return { evidence, proposals: checked, recommended, verdict: recommended ? undefined : verdictOf(checked) };
 }
 
-/** Harmless before harmful; then more pod-hours saved; then fewer Jobs harmed; then the simpler patch. */
+/** Harmless before harmful; then more pod-hours saved; then fewer Jobs harmed; then the more targeted kind. */
 function byRank(a: CheckedProposal, b: CheckedProposal): number {
   if (a.harmless !== b.harmless) return a.harmless ? -1 : 1;
   return (
     b.check.podSecondsSaved - a.check.podSecondsSaved ||
     a.check.harm.length - b.check.harm.length ||
-    Object.keys(a.patch.spec).length - Object.keys(b.patch.spec).length ||
-    compare(a.kind, b.kind)
+    PROPOSAL_KINDS.indexOf(a.kind) - PROPOSAL_KINDS.indexOf(b.kind)
   );
 }
 

@@ -23,14 +23,22 @@ export const MINING = {
   maxRules: 20,
 } as const;
 
-export type ProposalKind =
-  | 'fail-on-exit-codes'
-  | 'ignore-disruptions'
-  | 'backoff-limit'
-  | 'backoff-limit-per-index'
-  | 'active-deadline'
-  | 'success-policy'
-  | 'all-together';
+/**
+ * The kinds, most targeted first: a rule that names the failure it acts on before a limit that
+ * acts on every failure, and one change before all of them together. Between proposals that
+ * harm nothing and save the same, the more targeted ranks first.
+ */
+export const PROPOSAL_KINDS = [
+  'fail-on-exit-codes',
+  'ignore-disruptions',
+  'success-policy',
+  'backoff-limit-per-index',
+  'backoff-limit',
+  'active-deadline',
+  'all-together',
+] as const;
+
+export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
 
 export interface Proposal {
   /** The family's id (`namespace/key`) and the proposal's kind: unique in one advice. */
@@ -205,9 +213,9 @@ function activeDeadline(evidence: FamilyEvidence, spec: PolicySpec): Proposal | 
   );
 }
 
-/** Up to whole 10 s under 10 minutes, whole minutes under 2 hours, else whole 5 minutes. */
+/** Up to whole seconds under a minute, 10 s under 10 minutes, minutes under 2 hours, else 5 minutes. */
 function roundUp(seconds: number): number {
-  const step = seconds < 600 ? 10 : seconds < 7200 ? 60 : 300;
+  const step = seconds < 60 ? 1 : seconds < 600 ? 10 : seconds < 7200 ? 60 : 300;
   return Math.ceil(seconds / step) * step;
 }
 
