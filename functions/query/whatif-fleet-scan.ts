@@ -49,7 +49,7 @@ export async function scanFleetPage(
 ): Promise<{ jobs: ScannedJob[]; next?: string }> {
   const segment = call.segment ?? 0;
   if (segment >= call.segments) throw new BadRequestError([{ path: 'body.segment', message: `must be less than segments (${call.segments})` }]);
-  if (!canScan(deps.store)) throw new BadRequestError([{ path: 'body.segments', message: 'this store cannot scan its logs; leave segments out' }]);
+  if (!canScan(deps.store)) throw new BadRequestError([{ path: 'body.segments', message: 'this store cannot scan its logs (a scan needs the DynamoDB store); the fleet what-if can list instead: leave segments out' }]);
   // The list cursor's signature binds a cursor to its filters; the purpose, the rest of the
   // selection and the segment are bound the same way.
   const bound = createHash('sha256').update(JSON.stringify(selectionText(selection))).digest('base64url').slice(0, 22);

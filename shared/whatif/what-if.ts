@@ -85,13 +85,18 @@ class Refold {
     const log = this.log;
     for (let i = 0; i < log.length && !this.closed; i++) {
       const event = log[i] as JobEvent;
+      // The record of an observation the writer refused (a conflicting duplicate): no event, no reconcile.
+      if (event.type === 'ObservationRefused') continue;
       if ('at' in event) {
         // The record reconciled here: once per run of decisions taken at one time.
-        const previous = log[i - 1];
-        if (previous && 'at' in previous && previous.at === event.at) continue;
+        let k = i - 1;
+        while (k >= 0 && log[k]?.type === 'ObservationRefused') k -= 1;
+        const previous = log[k];
+        if (previous && isReconcile(previous) && previous.at === event.at) continue;
         const run: Decision[] = [];
         for (let j = i; j < log.length; j++) {
           const next = log[j] as JobEvent;
+          if (next.type === 'ObservationRefused') continue;
           if (!('at' in next) || next.at !== event.at) break;
           run.push(next);
         }
@@ -228,6 +233,8 @@ class Refold {
     return { recorded, whatIf, divergesAtEvent: divergence.atEvent, divergence, podSecondsSaved, podsKeptUnknown: this.podsKeptUnknown, replayMismatch };
   }
 }
+
+const isReconcile = (event: JobEvent): event is Decision => 'at' in event && event.type !== 'ObservationRefused';
 
 const RUNNING_UNKNOWN = { outcome: 'Running', condition: null, reason: null, atEvent: null, at: null, podsTerminated: 0, exact: false } as const;
 
