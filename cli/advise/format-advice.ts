@@ -1,5 +1,5 @@
 import type { AdviceView, FamilyView, ProposalView } from '../../shared/advise/view.ts';
-import { jobName } from '../../shared/advise/view.ts';
+import { harmText, jobName, podHoursText } from '../../shared/advise/view.ts';
 import type { HarmedJob } from '../../shared/advise/check.ts';
 import { printableLines } from '../../shared/k8s/printable.ts';
 
@@ -26,12 +26,12 @@ function familyLines(f: FamilyView): string[] {
   const j = f.jobs;
   const lines = [
     `Family ${f.family.key} in namespace ${f.family.namespace} (cluster${f.family.clusters.length === 1 ? '' : 's'} ${f.family.clusters.join(', ')})`,
-    `  ${j.finished} finished Job(s): ${j.succeeded} succeeded, ${j.failed} failed; ${podHours(j.podHours)} pod-hours`,
+    `  ${j.finished} finished Job(s): ${j.succeeded} succeeded, ${j.failed} failed; ${podHoursText(j.podHours)} pod-hours`,
   ];
   const best = f.recommended;
   if (best) {
     lines.push(`  Apply: ${best.title}`);
-    lines.push(`    saves ${podHours(best.podHoursSaved)} pod-hours on the record and harms no Job; the spec fragment:`);
+    lines.push(`    saves ${podHoursText(best.podHoursSaved)} pod-hours on the record and harms no Job; the spec fragment:`);
     lines.push(...best.yaml.trimEnd().split('\n').map((l) => `      ${l}`));
     if (best.apply) lines.push(`    to the CronJob's Job template: ${best.apply}`);
   } else {
@@ -48,7 +48,7 @@ function proposalLines(p: ProposalView, n: number): string[] {
   const lines = [`  ${n}. ${mark}${p.title}`];
   p.mined.forEach((m, i) => lines.push(`     ${i === 0 ? 'mined:  ' : '        '} ${m}`));
   lines.push(
-    `     checked: ${c.replayed} of ${c.jobs} Job(s) replayed exactly: ${c.decidedEarlier} decided earlier, ${c.decidedLater} later, ${c.outcomeChanged} outcome(s) changed, ${c.unchanged} unchanged; saves ${podHours(p.podHoursSaved)} pod-hours${c.harm.length === 0 ? '; no Job harmed' : ''}`,
+    `     checked: ${c.replayed} of ${c.jobs} Job(s) replayed exactly: ${c.decidedEarlier} decided earlier, ${c.decidedLater} later, ${c.outcomeChanged} outcome(s) changed, ${c.unchanged} unchanged; saves ${podHoursText(p.podHoursSaved)} pod-hours${c.harm.length === 0 ? '; no Job harmed' : ''}`,
   );
   for (const h of c.harm) lines.push(...harmLines(h));
   for (const e of c.examples) lines.push(`              e.g. ${jobName(e.job)}: ${e.recorded} → ${e.whatIf} (${e.podSecondsSaved} pod-s)`);
@@ -63,23 +63,9 @@ function proposalLines(p: ProposalView, n: number): string[] {
   return lines;
 }
 
-const HARM_WORDS: Record<HarmedJob['harm'], string> = {
-  fails: 'a success would fail',
-  later: 'decided later',
-  unknown: 'past the evidence before its outcome',
-};
-
 function harmLines(h: HarmedJob): string[] {
-  const what = h.harm === 'unknown' && h.recorded.startsWith('Failed') ? 'its failure would not be caught where it was' : HARM_WORDS[h.harm];
   return [
-    `     HARM ${jobName(h.job)}: ${what}: ${h.recorded} → ${h.whatIf}`,
+    `     HARM ${jobName(h.job)}: ${harmText(h)}: ${h.recorded} → ${h.whatIf}`,
     `          diverges at event ${h.divergence.atEvent} (${h.divergence.at}): recorded decided ${h.divergence.recorded}; what-if decided ${h.divergence.whatIf}`,
   ];
-}
-
-/** Pod-hours with two significant digits below one, two decimals above. */
-function podHours(value: number): string {
-  if (value === 0) return '0';
-  if (value >= 1) return value.toFixed(2);
-  return value.toPrecision(2);
 }

@@ -1,6 +1,6 @@
 import { selectionText, type FleetSelection, type SelectionText } from '../fleet/selection.ts';
 import type { Advice, CheckedProposal, FamilyAdvice } from './advice.ts';
-import type { ProposalCheck } from './check.ts';
+import type { HarmedJob, ProposalCheck } from './check.ts';
 import type { JobRef } from './job-facts.ts';
 import { toYaml } from './patch-yaml.ts';
 
@@ -81,6 +81,25 @@ function proposalView(f: FamilyAdvice, p: CheckedProposal): ProposalView {
     reproduce: p.reproduce,
     check: { ...check, replayed: check.jobs - check.notReplayable.length - check.refused.length },
   };
+}
+
+/** Pod-hours as words show them: two significant digits below one, two decimals above. */
+export function podHoursText(value: number): string {
+  if (value === 0) return '0';
+  if (value >= 1) return value.toFixed(2);
+  return value.toPrecision(2);
+}
+
+/** What a harm means for its Job, in words. */
+export function harmText(h: HarmedJob): string {
+  switch (h.harm) {
+    case 'fails':
+      return 'a success would fail';
+    case 'later':
+      return 'decided later';
+    case 'unknown':
+      return h.recorded.startsWith('Failed') ? 'its failure would not be caught where it was' : 'past the evidence before its outcome';
+  }
 }
 
 /** Pod-hours to the hundredth of a second's worth (small sample fleets still show a figure). */
