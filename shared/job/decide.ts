@@ -46,8 +46,8 @@ export function decide(state: JobState, now: string): Reconciliation {
     return done(sync);
   }
   if (sync.startTime === undefined && !settings.suspend) {
-    sync.startTime = now;
-    record(sync, { type: 'StartTimeSet', startTime: now });
+    sync.startTime = sync.nowIso;
+    record(sync, { type: 'StartTimeSet', startTime: sync.nowIso });
   }
   const expectationsMet = expectationsSatisfied(state, sync.now);
   // Requested creations not seen yet count as active until the expectation expires.

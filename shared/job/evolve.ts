@@ -3,7 +3,9 @@ import type { Decision } from './decisions.ts';
 import { applyDecision } from './apply-decision.ts';
 import { observeJob } from './observe-job.ts';
 import { observePod, podDeleted } from './observe-pod.ts';
-import type { JobState } from './state.ts';
+import { clockSkewOf, type JobState } from './state.ts';
+import { advance, readObservation } from './cluster-clock.ts';
+import { laterTime, parseTime } from '../k8s/time.ts';
 import { trackChildStatus } from './child-status-version.ts';
 import { enterRun } from './run.ts';
 
@@ -23,24 +25,29 @@ export function evolve(state: JobState, event: JobEvent): JobState {
   state.position = event.seq ?? state.position + 1;
   enterRun(state, event);
   if (state.finishedAt !== undefined && isObservation(event)) state.observedAfterFinish += 1;
-  if ('observedAt' in event && (state.newestObservedAt === undefined || event.observedAt > state.newestObservedAt)) {
-    state.newestObservedAt = event.observedAt;
+  let at = 0;
+  if ('observedAt' in event) {
+    at = readObservation(state.clock, event, clockSkewOf(state.config));
+    state.newestObservedAt = laterTime(event.observedAt, state.newestObservedAt);
+  } else {
+    // A decision was taken at its time: later reconciles do not run earlier.
+    advance(state.clock, parseTime(event.at));
   }
   switch (event.type) {
     case 'PodObserved':
-      observePod(state, event);
+      observePod(state, event, at);
       break;
     case 'PodDeleted':
       podDeleted(state, event);
       break;
     case 'JobObserved':
-      observeJob(state, event);
+      observeJob(state, event, at);
       break;
     case 'JobDeleted':
       state.deleted = true;
       break;
     case 'Tick':
-      if (state.lastTickAt === undefined || event.observedAt > state.lastTickAt) state.lastTickAt = event.observedAt;
+      state.lastTickAt = laterTime(event.observedAt, state.lastTickAt);
       break;
     default:
       applyDecision(state, event);

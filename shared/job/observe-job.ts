@@ -3,7 +3,7 @@ import { rebuildAggregates } from './aggregates.ts';
 import { countPod, judgeFailure, judgeIndex } from './counting.ts';
 import { jobIdentity, jobSettings } from './job-settings.ts';
 import type { JobCondition } from './conditions.ts';
-import type { JobState } from './state.ts';
+import { clockSkewOf, type JobState } from './state.ts';
 import { parseIndexes } from '../indexes/index-set.ts';
 import { initialRuleProgress } from '../policies/success-policy.ts';
 import { stableHash } from './stable-hash.ts';
@@ -13,6 +13,8 @@ import { isStaleObservation } from '../k8s/object-sequence.ts';
 import { isFinished } from './conditions.ts';
 import { liveStatus } from './status.ts';
 import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
+import { advance, beyondSkew } from './cluster-clock.ts';
+import { formatTime, parseTime } from '../k8s/time.ts';
 
 /**
  * Folds a Job observation. The first one fixes the Job's identity and seeds the status from
@@ -20,7 +22,7 @@ import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
  * spec changes (suspend, parallelism, elastic completions). Specs are validated here, as the
  * API server would, and an invalid Job is rejected.
  */
-export function observeJob(state: JobState, event: JobObserved): void {
+export function observeJob(state: JobState, event: JobObserved, at: number): void {
   // A Job observation stamped older than one already folded (a late replay) changes nothing.
   if (isStaleObservation(state.jobOrder, event.sequence)) return;
   if (event.sequence !== undefined) state.jobOrder = event.sequence;
@@ -63,7 +65,11 @@ export function observeJob(state: JobState, event: JobObserved): void {
   state.refusedUpdate = undefined;
   if (first) {
     state.identity ??= jobIdentity(event.clusterId, job);
-    seedStatus(state, job);
+    seedStatus(state, job, event.arrivedAt === undefined ? undefined : at);
+    // The API server's clock read the creation: no reconcile of the Job runs before it (a
+    // forwarder stamping 1970 does not start the Job then), unless the stamp is distrusted.
+    const created = job.metadata.creationTimestamp;
+    if (created !== undefined && !beyondSkew(created, event.arrivedAt, clockSkewOf(state.config))) advance(state.clock, parseTime(created));
   }
   const completionsChanged = state.settings?.completions !== jobSettings(job.spec).completions;
   state.spec = job.spec;
@@ -99,6 +105,16 @@ function adoptFinished(state: JobState, job: Job): void {
 }
 
 /**
+ * The cluster started the Job no later than it was observed: through the service (`at` is the
+ * observation's instant on the clock cluster-clock.ts reads), a reported startTime after it (a
+ * cluster clock beyond the allowed skew) is taken as that instant, so the deadline runs from
+ * when the Job was seen started, not from a time that has not come yet.
+ */
+function boundedStartTime(startTime: string | undefined, at: number | undefined): string | undefined {
+  return startTime !== undefined && at !== undefined && parseTime(startTime) > at ? formatTime(at) : startTime;
+}
+
+/**
  * Elastic Indexed Jobs: upstream parses completedIndexes and failedIndexes against the current
  * completions on every sync, so indexes beyond a scaled-down completions leave the status for
  * good (and run again if completions grows back).
@@ -108,12 +124,12 @@ function clipIndexes(state: JobState, completions: number): void {
   state.status.failedIndexes = parseIndexes(state.status.failedIndexes.toString(), completions);
 }
 
-function seedStatus(state: JobState, job: Job): void {
+function seedStatus(state: JobState, job: Job, at: number | undefined): void {
   const reported = job.status;
   if (!reported) return;
   const completions = job.spec.completions ?? 0;
   const status = state.status;
-  status.startTime = reported.startTime;
+  status.startTime = boundedStartTime(reported.startTime, at);
   status.completionTime = reported.completionTime;
   status.conditions = (reported.conditions ?? []).map(
     (c): JobCondition => ({

@@ -13,10 +13,10 @@ import type { JobState } from './state.ts';
  * observation the forwarder stamped older than (or the same as) one already folded is a late
  * replay: it stays in the log and changes nothing, so a pod never moves backwards.
  */
-export function observePod(state: JobState, event: PodObserved): void {
+export function observePod(state: JobState, event: PodObserved, at: number): void {
   const known = state.pods.get(event.pod.metadata.uid);
   if (known && isStaleObservation(known.order, event.sequence)) return;
-  const facts = podFacts(event.pod, state.settings?.sidecarNames ?? new Set(), state.settings?.policyInterest);
+  const facts = podFacts(event.pod, state.settings?.sidecarNames ?? NO_SIDECARS, state.settings?.policyInterest, at);
   if (known && event.sequence !== undefined) known.order = event.sequence;
   if (known) known.lastEventId = event.eventId;
   if (!known) {
@@ -38,6 +38,8 @@ export function observePod(state: JobState, event: PodObserved): void {
   enter(state, known);
   afterChange(state, known);
 }
+
+const NO_SIDECARS: ReadonlySet<string> = new Set();
 
 /** Folds the pod's disappearance; the record stays as a tombstone so late events count once. */
 export function podDeleted(state: JobState, event: PodDeleted): void {

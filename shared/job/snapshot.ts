@@ -3,7 +3,8 @@ import { rebuildAggregates } from './aggregates.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { jobSettings } from './job-settings.ts';
 import { isTerminalPhase, type PodRecord } from './pod-record.ts';
-import { initialState, type FoldConfig, type JobState } from './state.ts';
+import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
+import { newClock } from './cluster-clock.ts';
 import type { PodFacts } from './pod-facts.ts';
 
 /**
@@ -101,6 +102,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       jobObservedAt: state.jobObservedAt,
       lastTickAt: state.lastTickAt,
       newestObservedAt: state.newestObservedAt,
+      clock: state.clock,
       childStatusKey: state.childStatusKey,
       childStatusVersion: state.childStatusVersion,
       run: { at: state.run.at, changes: [...state.run.changes] },
@@ -113,7 +115,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
 /** Rebuilds the state from a snapshot; archived pods can be restored with `restoreArchived`. */
 export function restoreSnapshot(snapshot: JobSnapshot): JobState {
   const s = snapshot.state as Record<string, any>;
-  const state = initialState(s['config'] as FoldConfig);
+  const state = initialState({ ...DEFAULT_FOLD_CONFIG, ...(s['config'] as FoldConfig) });
   const completions = (s['spec']?.completions as number | undefined) ?? Number.MAX_SAFE_INTEGER;
   Object.assign(state, {
     identity: s['identity'],
@@ -142,6 +144,8 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     jobObservedAt: s['jobObservedAt'],
     lastTickAt: s['lastTickAt'],
     newestObservedAt: s['newestObservedAt'],
+    // Snapshots from before the clock existed: it starts again from the tail's observations.
+    clock: s['clock'] ?? newClock(),
     childStatusKey: s['childStatusKey'] ?? '',
     childStatusVersion: s['childStatusVersion'] ?? 0,
     run: { at: s['run']?.at, changes: new Map(s['run']?.changes ?? []), open: undefined },

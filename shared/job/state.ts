@@ -9,6 +9,7 @@ import type { JobStatusView } from './status.ts';
 import type { RuleProgress } from '../policies/success-policy.ts';
 import { newRun, type Run } from './run.ts';
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
+import { DEFAULT_CLOCK_SKEW_MS, newClock, type ClusterClock } from './cluster-clock.ts';
 
 /** Per-deployment settings of the fold, fixed when the Job's log starts. */
 export interface FoldConfig {
@@ -18,9 +19,18 @@ export interface FoldConfig {
    * corpus, whose Jobs are fed to the controller without API validation.
    */
   readonly validateSpecs: boolean;
+  /**
+   * How far an observation's observedAt may lie after its platform arrival time and still be
+   * taken as the cluster's time of the event (cluster-clock.ts); beyond, the arrival stands in.
+   * Absent in configs stored before it existed: DEFAULT_CLOCK_SKEW_MS.
+   */
+  readonly clockSkewMs?: number;
 }
 
-export const DEFAULT_FOLD_CONFIG: FoldConfig = { gates: JOBFOLD_DEFAULT_GATES, validateSpecs: true };
+export const DEFAULT_FOLD_CONFIG: FoldConfig = { gates: JOBFOLD_DEFAULT_GATES, validateSpecs: true, clockSkewMs: DEFAULT_CLOCK_SKEW_MS };
+
+/** The allowed clock skew of a config (configs stored before the field existed have none). */
+export const clockSkewOf = (config: FoldConfig): number => config.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS;
 
 /** The first failed pod (in listing order) whose failure matched a FailJob rule. */
 export interface FailJobCandidate {
@@ -120,6 +130,8 @@ export interface JobState {
   jobEventId?: string;
   /** observedAt of that Job observation. */
   jobObservedAt?: string;
+  /** The cluster's clock as the fold read it (cluster-clock.ts): when reconciles run. */
+  clock: ClusterClock;
   /** observedAt of the newest Tick folded: the log writer drops a Tick at or before it. */
   lastTickAt?: string;
   /** observedAt of the newest observation folded (Ticks included): the log writer's dedupe. */
@@ -187,6 +199,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     finishedAt: undefined,
     observedAfterFinish: 0,
     jobOrder: undefined,
+    clock: newClock(),
     childStatusKey: '',
     childStatusVersion: 0,
     run: newRun(),

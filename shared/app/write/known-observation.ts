@@ -4,6 +4,7 @@ import { mergeFacts } from '../../job/pod-record.ts';
 import { stableHash } from '../../job/stable-hash.ts';
 import type { JobState } from '../../job/state.ts';
 import { isStaleObservation } from '../../k8s/object-sequence.ts';
+import { compareTimes } from '../../k8s/time.ts';
 
 // Dedupe without per-event markers: the single writer of a Job's log drops an observation the
 // fold already holds, judged against the state at the position the observation would take. So
@@ -33,7 +34,7 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       // and changes nothing. A new version that changes nothing is still logged: upstream
       // syncs on it (a pod update with a new resourceVersion), at its time.
       if (observation.sequence !== undefined) return undefined;
-      if (state.newestObservedAt === undefined || observation.observedAt > state.newestObservedAt) return undefined;
+      if (state.newestObservedAt === undefined || compareTimes(observation.observedAt, state.newestObservedAt) > 0) return undefined;
       const facts = podFacts(observation.pod, state.settings?.sidecarNames ?? new Set(), state.settings?.policyInterest);
       return mergeFacts(known, facts) === undefined ? 'unchanged' : undefined;
     }
@@ -46,14 +47,14 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       // Unstamped: observed before the Job observation the fold took, it is older (a watch
       // delivers an object's versions in order); at or before the newest observation with the
       // spec the fold holds (and no refused update to withdraw), it is a replay.
-      if (observation.observedAt < state.jobObservedAt) return 'stale';
+      if (compareTimes(observation.observedAt, state.jobObservedAt) < 0) return 'stale';
       const replay = state.refusedUpdate === undefined && stableHash(observation.job.spec) === stableHash(state.spec);
-      return replay && observation.observedAt <= (state.newestObservedAt ?? '') ? 'unchanged' : undefined;
+      return replay && state.newestObservedAt !== undefined && compareTimes(observation.observedAt, state.newestObservedAt) <= 0 ? 'unchanged' : undefined;
     }
     case 'JobDeleted':
       return state.deleted ? 'already-gone' : undefined;
     case 'Tick':
-      return state.lastTickAt !== undefined && observation.observedAt <= state.lastTickAt ? 'old-tick' : undefined;
+      return state.lastTickAt !== undefined && compareTimes(observation.observedAt, state.lastTickAt) <= 0 ? 'old-tick' : undefined;
   }
 }
 
