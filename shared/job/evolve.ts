@@ -26,6 +26,7 @@ export function evolve(state: JobState, event: JobEvent): JobState {
   enterRun(state, event);
   if (state.finishedAt !== undefined && isObservation(event)) state.observedAfterFinish += 1;
   let at = 0;
+  const clockBefore = state.clock.now;
   if ('observedAt' in event) {
     at = readObservation(state.clock, event, clockSkewOf(state.config));
     state.newestObservedAt = laterTime(event.observedAt, state.newestObservedAt);
@@ -38,10 +39,10 @@ export function evolve(state: JobState, event: JobEvent): JobState {
       observePod(state, event, at);
       break;
     case 'PodDeleted':
-      podDeleted(state, event);
+      podDeleted(state, event, at);
       break;
     case 'JobObserved':
-      observeJob(state, event, at);
+      observeJob(state, event, at, clockBefore);
       break;
     case 'JobDeleted':
       state.deleted = true;

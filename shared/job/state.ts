@@ -7,7 +7,7 @@ import type { JobSpec } from '../k8s/job.ts';
 import type { ObjectSequence } from '../k8s/object-sequence.ts';
 import type { JobStatusView } from './status.ts';
 import type { RuleProgress } from '../policies/success-policy.ts';
-import { newRun, type Run } from './run.ts';
+import { newRun, type Run, type RunChange } from './run.ts';
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
 import { DEFAULT_CLOCK_SKEW_MS, newClock, type ClusterClock } from './cluster-clock.ts';
 
@@ -110,6 +110,19 @@ export interface JobState {
   failJob: FailJobCandidate | undefined;
   /** Pods created or deleted but not observed yet (upstream `ControllerExpectations`). */
   expectations: { creations: number; deletions: Set<string>; setAt: number | undefined };
+  /**
+   * Jobs jobfold runs: pods seen deleted before anything said how they ended, and since when
+   * (epoch ms). A pod's finalizer goes only once jobfold counted it, so such a deletion arrived
+   * ahead of the pod's own events: like an expectation, it holds pod management back until
+   * the pod's outcome is seen (or EXPECTATIONS_TIMEOUT_MS passes), so no pod is created for it.
+   */
+  awaitingOutcome: Map<string, number>;
+  /**
+   * What the counting rules did for pods whose deletion was seen before they were seen
+   * finished (counted as failed, as upstream counts a deleted pod that did not succeed): a
+   * terminal observation arriving later takes it back and counts the pod by it (observe-pod.ts).
+   */
+  inferred: Map<string, RunChange[]>;
   lastSucceeded: PodRef | undefined;
   /** Count of creation requests so far, for deterministic command ids. */
   creationRequests: number;
@@ -126,9 +139,16 @@ export interface JobState {
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */
   jobOrder: ObjectSequence | undefined;
+  /**
+   * When the spec the fold holds was observed (epoch ms, cluster-clock.ts), if that was before
+   * the newest instant read when it arrived (it arrived late): a new or resumed Job started then.
+   */
+  specObservedAt?: number;
+  /** The resourceVersion of the newest Job observation folded, when comparable (KEP-5504). */
+  jobVersion?: string;
   /** eventId of the last Job observation folded (not stale): the log writer drops it re-sent. */
   jobEventId?: string;
-  /** observedAt of that Job observation. */
+  /** When that Job observation happened on the cluster's clock (its observedAt unless distrusted, cluster-clock.ts). */
   jobObservedAt?: string;
   /** The cluster's clock as the fold read it (cluster-clock.ts): when reconciles run. */
   clock: ClusterClock;
@@ -192,6 +212,8 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     backoff: { lastSuccessAt: undefined, failureTimes: [] },
     failJob: undefined,
     expectations: { creations: 0, deletions: new Set(), setAt: undefined },
+    awaitingOutcome: new Map(),
+    inferred: new Map(),
     lastSucceeded: undefined,
     creationRequests: 0,
     lastStatusSent: undefined,

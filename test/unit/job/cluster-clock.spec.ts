@@ -35,7 +35,7 @@ describe('The cluster clock', () => {
   it('a stamp up to the skew ahead of its arrival is the cluster\'s time', () => {
     const ahead = new Date(Date.parse(at(10)) + 4 * 60_000).toISOString();
     given(deadlineJob, arriving(podObserved(aPod({ name: 'a' }), ahead), at(10))).when().then(({ decisions }) => {
-      expect(decisions[0]).toMatchObject({ type: 'StartTimeSet', startTime: ahead });
+      expect(decisions.map((d) => d.at)).toContain(ahead);
     });
   });
 
