@@ -70,6 +70,7 @@ export function finish(state: JobState): void {
   if (state.finalStatus !== undefined) return;
   state.finalStatus = { ...liveStatus(state), conditions: [...state.status.conditions] };
   state.finishedAt = state.position;
+  if (state.clock.now !== undefined) state.finishedInstant = state.clock.now;
 }
 
 function applyTermination(state: JobState, decision: DecisionOf<'PodsTerminationRequested'>): void {

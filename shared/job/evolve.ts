@@ -8,6 +8,7 @@ import { advance, readObservation } from './cluster-clock.ts';
 import { laterTime, parseTime } from '../k8s/time.ts';
 import { trackChildStatus } from './child-status-version.ts';
 import { enterRun } from './run.ts';
+import { countLateOutcome, countsBeforeLateOutcome } from './late-outcome.ts';
 
 const isObservation = (event: JobEvent): boolean =>
   event.type === 'PodObserved' || event.type === 'PodDeleted' || event.type === 'JobObserved' || event.type === 'JobDeleted';
@@ -35,12 +36,18 @@ export function evolve(state: JobState, event: JobEvent): JobState {
     advance(state.clock, parseTime(event.at));
   }
   switch (event.type) {
-    case 'PodObserved':
+    case 'PodObserved': {
+      const before = countsBeforeLateOutcome(state, at);
       observePod(state, event, at);
+      if (before) countLateOutcome(state, before);
       break;
-    case 'PodDeleted':
+    }
+    case 'PodDeleted': {
+      const before = countsBeforeLateOutcome(state, at);
       podDeleted(state, event, at);
+      if (before) countLateOutcome(state, before);
       break;
+    }
     case 'JobObserved':
       observeJob(state, event, at, clockBefore);
       break;
@@ -56,3 +63,4 @@ export function evolve(state: JobState, event: JobEvent): JobState {
   trackChildStatus(state);
   return state;
 }
+

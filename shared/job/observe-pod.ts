@@ -79,6 +79,12 @@ const COUNTED_FACTS = ['phase', 'deletionTimestamp', 'terminated', 'conditions',
 function countByEvidence(state: JobState, pod: PodRecord, evidence: PodFacts, observedAt: number): void {
   const stripped = pod.strippedAt;
   if (pod.counted !== 'none' || !evidence.hasFinalizer || stripped === undefined || observedAt >= stripped) return;
+  if (state.settings === undefined) {
+    // The spec decides how it counts: kept until it is known, the newest before the removal.
+    const kept = state.earlyEvidence.get(pod.uid);
+    if (kept === undefined || kept.observedAt < observedAt) state.earlyEvidence.set(pod.uid, { facts: evidence, observedAt });
+    return;
+  }
   const failed = evidence.phase === 'Failed' || (!state.settings?.onlyReplaceFailedPods && evidence.deletionTimestamp !== undefined);
   if (evidence.phase !== 'Succeeded' && !failed) return;
   const kept: Partial<PodRecord> = {};
@@ -133,6 +139,12 @@ export function podDeleted(state: JobState, event: PodDeleted, at: number): void
  * completions): by its state, or, deleted before it was seen finished, as inferOutcome does.
  */
 export function countKnownPod(state: JobState, pod: PodRecord): void {
+  const early = state.earlyEvidence.get(pod.uid);
+  if (early !== undefined) {
+    state.earlyEvidence.delete(pod.uid);
+    countByEvidence(state, pod, early.facts, early.observedAt);
+    if (pod.counted !== 'none') return;
+  }
   if (pod.gone && !isTerminalPhase(pod.phase)) inferOutcome(state, pod, pod.deletionTimestamp ?? state.clock.now ?? 0);
   else countPod(state, pod);
 }

@@ -3,6 +3,7 @@ import type { FieldError } from './validation/field-error.ts';
 import type { JobCondition } from './conditions.ts';
 import type { JobIdentity, JobSettings } from './job-settings.ts';
 import type { PodRecord } from './pod-record.ts';
+import type { PodFacts } from './pod-facts.ts';
 import type { JobSpec } from '../k8s/job.ts';
 import type { ObjectSequence } from '../k8s/object-sequence.ts';
 import type { JobStatusView } from './status.ts';
@@ -123,6 +124,12 @@ export interface JobState {
    * terminal observation arriving later takes it back and counts the pod by it (observe-pod.ts).
    */
   inferred: Map<string, RunChange[]>;
+  /**
+   * Pods seen before the Job's spec: the observation (with its observedAt instant) that shows
+   * one finished or deleted while it still carried the tracking finalizer, when a newer one shows
+   * the finalizer gone. Counted by once the spec is known (observe-pod.ts countByEvidence).
+   */
+  earlyEvidence: Map<string, { readonly facts: PodFacts; readonly observedAt: number }>;
   lastSucceeded: PodRef | undefined;
   /** Count of creation requests so far, for deterministic command ids. */
   creationRequests: number;
@@ -135,6 +142,12 @@ export interface JobState {
   finalStatus: JobStatusView | undefined;
   /** Log position where the Job finished; observations after it arrived after the end. */
   finishedAt: number | undefined;
+  /**
+   * The instant (epoch ms, on the cluster's clock) jobfold decided the Job finished; unset when
+   * the cluster reported it finished. A pod outcome that happened before it but arrived after
+   * still counts in the final status (evolve.ts).
+   */
+  finishedInstant?: number;
   /** Observations folded after the Job finished (still logged, changing nothing reported). */
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */
@@ -214,6 +227,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     expectations: { creations: 0, deletions: new Set(), setAt: undefined },
     awaitingOutcome: new Map(),
     inferred: new Map(),
+    earlyEvidence: new Map(),
     lastSucceeded: undefined,
     creationRequests: 0,
     lastStatusSent: undefined,

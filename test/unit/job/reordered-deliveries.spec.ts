@@ -93,3 +93,34 @@ describe('A decision taken on a view the cluster had already left does not lose 
       });
   });
 });
+
+// Counterexamples the corpus property (test/property/job/corpus-orders.property.spec.ts) found.
+describe('Outcomes that arrive after a decision they happened before', () => {
+  it('a pod that failed before the Job completed, arriving after it: the final status counts it (basics__non-parallel-job)', () => {
+    // The cluster's order: p0 fails at 2 s, its replacement p1 succeeds at 294 s; delivered p1 first.
+    const job = aJob({ completions: 1, parallelism: 1 });
+    given(null, jobObserved(job, at(0)), pod('p1', 3, at(293), { phase: 'Pending' }), pod('p1', 4, at(294), { phase: 'Succeeded' }), pod('p0', 2, at(2), { phase: 'Failed' }))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:CompletionsReached', 'Complete=True:CompletionsReached']);
+        expect(status).toMatchObject({ succeeded: 1, failed: 1 });
+      });
+  });
+
+  it('a pod that failed after the Job completed does not count: the cluster had stopped counting', () => {
+    const job = aJob({ completions: 1, parallelism: 2 });
+    given(null, jobObserved(job, at(0)), pod('p1', 3, at(10), { phase: 'Succeeded' }), pod('p0', 4, at(20), { phase: 'Failed' }))
+      .when()
+      .thenStatus({ succeeded: 1, failed: 0 });
+  });
+
+  it('a deleted pod seen with the finalizer, arriving after its newer state and before the Job, counts once the Job arrives', () => {
+    // podReplacementPolicy TerminatingOrFailed: the deleted pod counted as failed and lost the
+    // finalizer; its Failed (without it) is delivered first, the deletion next, the Job last.
+    const job = aJob({ completions: 2, parallelism: 2, podReplacementPolicy: 'TerminatingOrFailed' });
+    const deleting = { deletionTimestamp: at(2) };
+    given(null, pod('p0', 8, at(294), { phase: 'Failed', finalizer: false, ...deleting }), pod('p0', 4, at(2), { phase: 'Pending', ...deleting }), jobObserved(job, at(0)))
+      .when()
+      .thenStatus({ failed: 1 });
+  });
+});
