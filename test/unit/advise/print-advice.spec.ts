@@ -4,8 +4,7 @@ import { adviseOver } from '../../../shared/advise/walk.ts';
 import { parseSelection } from '../../../shared/fleet/selection.ts';
 import { adviceBlocks, printText } from '../../../cli/print/index.ts';
 import { at } from '../../support/builders.ts';
-import { pod } from '../whatif/pods.ts';
-import { cronJobRun, fails, portOver, succeeds, tickAt, type Step } from './families.ts';
+import { cronJobRun, fails, portOver, quorumRun, succeeds, tickAt, type Step } from './families.ts';
 
 // `jobfold advise` as text, through the one text printer (cli/print): given a family with a
 // harmless patch and one whose every candidate would harm a Job, when the advice is printed,
@@ -55,17 +54,7 @@ describe('the advice as text', () => {
   });
 
   it('marks a harmful proposal, says why nothing is proposed, and lists each harmed Job with its divergence', async () => {
-    const steps: Step[] = [
-      [at(10), [pod('a', 'Running', 10, { index: 0 }), pod('b', 'Running', 10, { index: 1 }), pod('c1', 'Running', 10, { index: 2 })]],
-      [at(20), [pod('c1', 'Failed', 20, { index: 2, exitCode: 7 })]],
-      tickAt(30),
-      [at(31), [pod('c2', 'Running', 31, { index: 2 })]],
-      [at(40), [pod('a', 'Succeeded', 40, { index: 0 })]],
-      [at(50), [pod('c2', 'Failed', 50, { index: 2, exitCode: 7 })]],
-      [at(60), [pod('b', 'Succeeded', 60, { index: 1 })]],
-    ];
-    const spec = { completionMode: 'Indexed', completions: 3, parallelism: 3, successPolicy: { rules: [{ succeededCount: 2 }] } };
-    const text = await printed([0, 1].map((run) => cronJobRun('quorum', run, spec, steps)));
+    const text = await printed([0, 1].map(quorumRun));
 
     expect(text).toContain('Apply:      <none>\nWhy:        every candidate would harm a Job (listed below): nothing is proposed\n');
     expect(text).toContain('  1. HARMFUL (2 Jobs) podFailurePolicy: FailJob on exit code 7 (rule ExitCode7):');
