@@ -1,18 +1,17 @@
-import { BatchWriteItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { summaryItem } from '../functions/adapters/dynamodb-projection.ts';
 import { pageItems } from '../functions/adapters/log-page-codec.ts';
 import type { Item } from '../functions/adapters/metered-table.ts';
 import { keys } from '../functions/adapters/table-layout.ts';
 import { adviseCommand } from '../cli/client/advise-command.ts';
 import { createLocalClient } from '../local/dynamodb-local.ts';
-import { decisionEntry, observationEntry } from '../shared/app/log-codec.ts';
 import { jobSummary } from '../shared/app/job-summary.ts';
-import type { NewEntry, StreamId } from '../shared/app/event-store.ts';
+import type { StreamId } from '../shared/app/event-store.ts';
 import type { AdviceView } from '../shared/advise/view.ts';
-import { decide, evolve, initialState, DEFAULT_FOLD_CONFIG, type JobEvent } from '../shared/job/index.ts';
 import type { Observation } from '../shared/job/events.ts';
 import { JobSchema } from '../shared/k8s/job.ts';
 import { PodSchema } from '../shared/k8s/pod.ts';
+import { recordBatches, writeItems } from './recorded-jobs.ts';
 import { startServiceProcess } from './service-process.ts';
 
 // `jobfold advise` over a fleet of recorded Jobs on DynamoDB Local (issue 25): the service runs
@@ -29,6 +28,7 @@ import { startServiceProcess } from './service-process.ts';
 //   adviseFamilies, adviseProposals, adviseFamiliesWithPatch, adviseHarmfulProposals
 //   adviseServicePeakRssMb the service's process (the query handler holds one scan page)
 //   adviseClientPeakRssMb  this process (the CLI merges evidence and checks)
+//   adviseCpuSeconds       CPU time of the advice in the service, this client and DynamoDB Local
 
 export const ADVISE_BENCH_HELP = `and jobfold advise through the service (bench/advise-fleet.ts; --no-advise skips it,
 --advise-jobs N sets the fleet's size, default 10,000, the runs of N/100 CronJobs):
@@ -36,7 +36,8 @@ export const ADVISE_BENCH_HELP = `and jobfold advise through the service (bench/
   adviseJobsPerSecond   finished Jobs advised per second
   adviseFamilies, adviseProposals, adviseFamiliesWithPatch, adviseHarmfulProposals
   adviseServicePeakRssMb, adviseClientPeakRssMb
-                        peak RSS of the service's process and of the advising client`;
+                        peak RSS of the service's process and of the advising client
+  adviseCpuSeconds      CPU time of the advice: service, client, DynamoDB Local`;
 
 export interface AdviseFleetFigures {
   readonly adviseJobs: number;
@@ -48,6 +49,8 @@ export interface AdviseFleetFigures {
   readonly adviseHarmfulProposals: number;
   readonly adviseServicePeakRssMb: number;
   readonly adviseClientPeakRssMb: number;
+  /** CPU time the advice took in the service's process, this client and DynamoDB Local (wall time on a loaded machine says little). */
+  readonly adviseCpuSeconds: { readonly service: number; readonly client: number; readonly dynamoDbLocal: number | null };
   readonly adviseSeedSeconds: number;
 }
 
@@ -64,9 +67,14 @@ export async function runAdviseFleetBench(jobs = 10_000): Promise<AdviseFleetFig
     await seedAdviceFleet(createLocalClient(dynamoDbEndpoint), tableName, jobs);
     const adviseSeedSeconds = (performance.now() - start) / 1000;
 
+    const serviceCpuBefore = (await service.status()).process.cpuSeconds;
+    const dynamoDbLocalCpuBefore = service.childrenCpuSeconds();
+    const clientCpuBefore = process.cpuUsage();
     start = performance.now();
     const view = JSON.parse(await adviseCommand(['--endpoint', service.url, '-o', 'json'])) as AdviceView;
     const seconds = (performance.now() - start) / 1000;
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    const dynamoDbLocalCpuAfter = service.childrenCpuSeconds();
     const status = await service.status();
     return {
       adviseJobs: view.jobs,
@@ -78,6 +86,11 @@ export async function runAdviseFleetBench(jobs = 10_000): Promise<AdviseFleetFig
       adviseHarmfulProposals: view.advice.flatMap((f) => f.proposals).filter((p) => p.check.harm.length > 0).length,
       adviseServicePeakRssMb: status.process.peakRssMb,
       adviseClientPeakRssMb: Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20),
+      adviseCpuSeconds: {
+        service: round(status.process.cpuSeconds - serviceCpuBefore),
+        client: round((clientCpu.user + clientCpu.system) / 1e6),
+        dynamoDbLocal: dynamoDbLocalCpuBefore === undefined || dynamoDbLocalCpuAfter === undefined ? null : round(dynamoDbLocalCpuAfter - dynamoDbLocalCpuBefore),
+      },
       adviseSeedSeconds: round(adviseSeedSeconds),
     };
   } finally {
@@ -100,21 +113,6 @@ export async function seedAdviceFleet(client: DynamoDBClient, tableName: string,
     }
     await writeItems(client, tableName, items);
   }
-}
-
-async function writeItems(client: DynamoDBClient, tableName: string, items: readonly Item[]): Promise<void> {
-  let next = 0;
-  const write = async () => {
-    while (next < items.length) {
-      const batch = items.slice(next, (next += 25));
-      let request: Record<string, { PutRequest: { Item: Item } }[]> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
-      while (request && Object.keys(request).length > 0) {
-        const output = await client.send(new BatchWriteItemCommand({ RequestItems: request }));
-        request = output.UnprocessedItems as typeof request;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, write));
 }
 
 export const FAMILY_KINDS = ['exit-code', 'disruption', 'leader', 'deadline', 'quorum'] as const;
@@ -155,19 +153,7 @@ export function adviceFleetJob(i: number, runsPerFamily = RUNS_PER_FAMILY) {
   const tick = (at: number): Observation => ({ type: 'Tick', eventId: `${uid}/tick/${at}`, clusterId: stream.clusterId, observedAt: iso(base + at) });
   const steps = history(kind, run, pod, tick);
   const batches: Observation[][] = [[{ type: 'JobObserved', eventId: `${uid}/job`, clusterId: stream.clusterId, observedAt: iso(base), job }], ...steps];
-  const state = initialState(DEFAULT_FOLD_CONFIG);
-  const entries: NewEntry[] = [];
-  let seq = 0;
-  for (const batch of batches) {
-    for (const observation of batch) {
-      evolve(state, { ...observation, seq: ++seq } as JobEvent);
-      entries.push(observationEntry(observation));
-    }
-    for (const decision of decide(state, batch[0]?.observedAt ?? iso(base)).decisions) {
-      evolve(state, { ...decision, seq: ++seq });
-      entries.push(decisionEntry(decision));
-    }
-  }
+  const { state, entries } = recordBatches(batches, iso(base));
   return { stream, entries, summary: jobSummary(state, iso(base + 400)) };
 }
 

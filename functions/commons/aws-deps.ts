@@ -48,7 +48,7 @@ export function awsWriterDeps() {
   return {
     store: store(),
     clock,
-    config: foldConfig(env.FEATURE_GATES),
+    config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS),
     snapshotEvery: env.SNAPSHOT_EVERY,
     timers: awsTimers(),
     rejections: busRejectionSink(new EventBridgeClient({}), env.BUS_NAME),
@@ -78,10 +78,11 @@ export function awsPublishDeps() {
 }
 
 export function awsStoreDeps() {
-  return { store: store(), clock, config: foldConfig(readEnv().FEATURE_GATES) };
+  const env = readEnv();
+  return { store: store(), clock, config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS) };
 }
 
 export function awsQueryDeps() {
   const env = readEnv();
-  return { store: store(), config: foldConfig(env.FEATURE_GATES), cursorKey: cursorKeyFrom(env.CURSOR_KEY) };
+  return { store: store(), config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS), cursorKey: cursorKeyFrom(env.CURSOR_KEY) };
 }

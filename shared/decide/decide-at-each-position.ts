@@ -3,10 +3,11 @@ import type { DecisionRead } from '../audit/decision-read.ts';
 import type { OutboundEvent } from '../contract/outbound.ts';
 import type { Decided, Decider, DecisionOutbox, LogEvent, Report } from './decider.ts';
 import type { SyncRest } from './resume-cut-sync.ts';
+import { sameInstant } from '../k8s/time.ts';
 
 // Status and decisions are a function of the log alone. The loop decides at every position
 // where the controller would have synced: after each run of observations that share an
-// observedAt (one informer snapshot — the conformance corpora's execution model; real cluster
+// observedAt instant (one informer snapshot — the conformance corpora's execution model; real cluster
 // events carry distinct times, so a run is then one event), at that observedAt. A decision
 // taken at position k is logged and folded in before the observation at k+1. Where the batch
 // boundaries fall therefore never changes a decision, provided a batch never splits one run.
@@ -100,7 +101,7 @@ export function decideAtEachPosition<S, O extends LogEvent, D extends LogEvent, 
     }
     const at = decider.observedAt(observation);
     const next = observations[i + 1];
-    if (next !== undefined && decider.observedAt(next) === at) return;
+    if (next !== undefined && sameInstant(decider.observedAt(next), at)) return;
     if (loggedInRun) syncs.push(sync(decider.position(state), at, decider.decide(state, at, options.pageBytes), i));
     loggedInRun = false;
   });
@@ -118,7 +119,7 @@ export function batchesOfRuns<O>(observations: readonly O[], runsPerBatch: reado
   observations.forEach((observation, i) => {
     batch.push(observation);
     const next = observations[i + 1];
-    if (next !== undefined && timeOf(next) === timeOf(observation)) return;
+    if (next !== undefined && sameInstant(timeOf(next), timeOf(observation))) return;
     runs += 1;
     const wanted = Math.max(1, runsPerBatch[batches.length] ?? runsPerBatch.at(-1) ?? 1);
     if (runs >= wanted || next === undefined) {

@@ -10,6 +10,7 @@ import { loadForWrite, loadState, type LogStore } from './load-log.ts';
 import { conflictCandidates, indexEvent, keepNews, storedFirsts, type RefusedObservation } from './keep-news.ts';
 import { planEntries } from './plan-entries.ts';
 import type { StateCache } from './state-cache.ts';
+import { compareTimes } from '../k8s/time.ts';
 
 export interface WriteDeps {
   readonly store: LogStore;
@@ -152,7 +153,7 @@ async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
   const logged = decided.entries.filter((event) => !decider.log.isDecision(event)).length;
   const latestObservedAt = observations.reduce<string | undefined>((latest, o) => {
     const at = decider.observedAt(o);
-    return !latest || at > latest ? at : latest;
+    return !latest || compareTimes(at, latest) > 0 ? at : latest;
   }, undefined);
   return {
     stream,

@@ -133,7 +133,7 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
       const child = state.children[observation.job.metadata.name];
       if (child === undefined || (child.uid !== undefined && uid !== undefined && child.uid !== uid)) return undefined;
       if (child.eventId === observation.eventId) return 'same-event';
-      return isStaleObservation(child.sequence, observation.sequence) ? 'stale' : undefined;
+      return child.sequence !== undefined && isStaleObservation({ sequence: child.sequence }, { sequence: observation.sequence }) ? 'stale' : undefined;
     }
     case 'JobDeleted': {
       const uid = observation.uid;

@@ -1,4 +1,5 @@
 import type { KinesisStreamRecord } from 'aws-lambda';
+import type { NewEntry } from '../../../shared/app/event-store.ts';
 import { streamKey } from '../../../shared/app/stream-key.ts';
 import { logBatch, type LogBatch } from '../../../shared/decide/fed-logs.ts';
 import { parseInboundRecord, type InboundRecordResult } from '../../../shared/contract/parse-inbound-record.ts';
@@ -75,11 +76,27 @@ export function* decodedSlices(records: readonly KinesisStreamRecord[], limits: 
     }
     group.sources.push(record.kinesis.sequenceNumber);
     group.texts.push(text);
-    group.entries.push(...primary.map((target) => target.entry));
+    // A Job's observations keep their arrival beside their observedAt (JobSet logs have their own format).
+    const arrivedAt = first.stream.kind === 'Job' ? arrivalOf(record) : undefined;
+    group.entries.push(...primary.map((target) => (arrivedAt === undefined ? target.entry : arrived(target.entry, arrivedAt))));
     group.positions.push(...primary.map(() => position));
     group.related.push(...related.map((target) => ({ ...target, position })));
   }
   if (groups.size > 0 || refused.length > 0) yield { groups: [...groups.values()], refused };
+}
+
+/**
+ * When the platform received the record (Kinesis's approximate arrival), the clock a Job's log
+ * keeps beside each observation's own observedAt (shared/job/cluster-clock.ts). Zero: unknown.
+ */
+function arrivalOf(record: KinesisStreamRecord): string | undefined {
+  const seconds = record.kinesis.approximateArrivalTimestamp;
+  return typeof seconds === 'number' && seconds > 0 ? new Date(Math.round(seconds * 1000)).toISOString() : undefined;
+}
+
+/** A Job log's entry with its arrival time. */
+function arrived(entry: NewEntry, arrivedAt: string): NewEntry {
+  return { ...entry, body: { ...(entry.body as Record<string, unknown>), arrivedAt } };
 }
 
 function parseRecord(text: string): InboundRecordResult {
