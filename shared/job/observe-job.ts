@@ -27,6 +27,8 @@ export function observeJob(state: JobState, event: JobObserved): void {
   state.jobEventId = event.eventId;
   state.jobObservedAt = event.observedAt;
   const job = event.job;
+  // Metadata, not spec: a Job being deleted is news even when its spec is unchanged.
+  state.deletionTimestamp ??= job.metadata.deletionTimestamp;
   // A Job whose creation was refused has an identity but no spec yet: its next valid spec is
   // its first.
   const first = state.spec === undefined;
