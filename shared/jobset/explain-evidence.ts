@@ -29,6 +29,7 @@ export function writtenCondition(event: JobSetDecisionEvent): ConditionUpdate | 
     case 'DeleteJobIssued':
     case 'SuspendJobIssued':
     case 'ResumeJobIssued':
+    case 'JobSetDeletionRequested':
       return undefined;
     default: {
       const _exhaustive: never = event;

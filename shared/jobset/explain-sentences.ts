@@ -38,6 +38,8 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
       return `SuspendJob ${event.name}`;
     case 'ResumeJobIssued':
       return `ResumeJob ${event.name}`;
+    case 'JobSetDeletionRequested':
+      return `DeleteJobSet ${event.name} (foreground): finished at ${event.finishedAt}, ttlSecondsAfterFinished ${event.ttlSecondsAfterFinished} expired at ${event.expiredAt}${tipped(event.tippedBy)}`;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;

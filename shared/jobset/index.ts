@@ -18,6 +18,7 @@ export {
   JobSetDeletedSchema,
   JobSetObservationSchema,
   JobSetObservedSchema,
+  JobSetTickSchema,
   type JobSetEvent,
   type JobSetObservation,
 } from './events.ts';
