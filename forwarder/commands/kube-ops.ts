@@ -2,6 +2,7 @@ import {
   ApiException,
   BatchV1Api,
   CoreV1Api,
+  CustomObjectsApi,
   PatchStrategy,
   setHeaderOptions,
   type KubeConfig,
@@ -28,6 +29,8 @@ export interface KubeOps {
   deleteJob(namespace: string, name: string, uid: string): Promise<'deleted' | 'not-found' | 'uid-mismatch'>;
   /** A JSON merge patch of `spec.suspend`. */
   patchJobSuspend(namespace: string, name: string, suspend: boolean): Promise<void>;
+  /** DELETE of a `jobset.x-k8s.io/v1alpha2` JobSet with `propagationPolicy: Foreground` and `preconditions.uid`. */
+  deleteJobSet(namespace: string, name: string, uid: string): Promise<'deleted' | 'not-found' | 'uid-mismatch'>;
 }
 
 export type JsonPatchOperation =
@@ -48,6 +51,7 @@ export class KubeApiError extends Error {
 export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
   const core = kubeConfig.makeApiClient(CoreV1Api);
   const batch = kubeConfig.makeApiClient(BatchV1Api);
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
   return {
     async readJob(namespace, name) {
       try {
@@ -130,6 +134,18 @@ export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
         await batch.patchNamespacedJob({ namespace, name, body: { spec: { suspend } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
       } catch (error) {
         throw wrap(error, `patch job ${namespace}/${name} spec.suspend`);
+      }
+    },
+    async deleteJobSet(namespace, name, uid) {
+      try {
+        const body = { propagationPolicy: 'Foreground', preconditions: { uid } };
+        await custom.deleteNamespacedCustomObject({ group: 'jobset.x-k8s.io', version: 'v1alpha2', namespace, plural: 'jobsets', name, body });
+        return 'deleted';
+      } catch (error) {
+        const status = statusOf(error);
+        if (status === 404) return 'not-found';
+        if (status === 409) return 'uid-mismatch';
+        throw wrap(error, `delete jobset ${namespace}/${name}`);
       }
     },
   };
