@@ -4,9 +4,10 @@ import type { ExplainedJobSetDecision, JobSetExplanation } from './explain.ts';
 const COMMAND_ISSUED = new Set(['CreateJobIssued', 'DeleteJobIssued', 'SuspendJobIssued', 'ResumeJobIssued']);
 
 /**
- * The explanation as text, one fact per line: Outcome, Summary, Restarts, Why (one sentence per
- * condition), Decisions (one per decision; commands of one kind issued together share a line),
- * Rejected (admission errors). `indent` prefixes every line.
+ * The explanation as text, one fact per line: Outcome, Summary, Restarts, Waiting (replicated
+ * jobs not all created, and why), Why (one sentence per condition), Decisions (one per decision;
+ * commands of one kind issued together share a line), Rejected (admission errors). `indent`
+ * prefixes every line.
  */
 export function formatJobSetExplanation(explanation: JobSetExplanation, indent = ''): string {
   const lines = [
@@ -14,6 +15,10 @@ export function formatJobSetExplanation(explanation: JobSetExplanation, indent =
     `Summary:   ${explanation.summary}`,
     `Restarts:  ${explanation.restarts} (${explanation.restartsCountTowardsMax} counted towards maxRestarts)`,
   ];
+  if (explanation.waiting.length > 0) {
+    lines.push('Waiting:');
+    for (const wait of explanation.waiting) lines.push(`  ${wait.sentence}`);
+  }
   if (explanation.conditions.length > 0) {
     lines.push("Why (event #N = position in the JobSet's log):");
     for (const condition of explanation.conditions) lines.push(`  ${condition.sentence}`);

@@ -4,6 +4,7 @@ import { conditionSentence, decisionSentence } from './explain-sentences.ts';
 import { conditionEvidence, jobSetOutcome } from './explain-evidence.ts';
 import { explainJobSetSummary } from './explain-summary.ts';
 import type { JobSetState } from './state.ts';
+import { waitingReplicatedJobs, waitingSentence, type WaitingReplicatedJob } from './waiting.ts';
 
 export { formatJobSetExplanation } from './explain-format.ts';
 export { jobSetOutcome } from './explain-evidence.ts';
@@ -46,6 +47,11 @@ export interface ExplainedJobSetDecision {
   readonly decision: JobSetDecisionEvent;
 }
 
+/** A replicated job whose Jobs are not all created yet, and why, in a plain sentence. */
+export interface ExplainedWait extends WaitingReplicatedJob {
+  readonly sentence: string;
+}
+
 /** Why the JobSet is where it is: served as JSON by the query API, printed by `jobfold replay`. */
 export interface JobSetExplanation {
   readonly jobSet: { readonly namespace: string; readonly name: string; readonly uid: string | undefined } | undefined;
@@ -58,6 +64,8 @@ export interface JobSetExplanation {
   readonly events: readonly ExplainedJobSetDecision[];
   /** Admission violations of a rejected spec: `field: detail` (upstream's detail). */
   readonly rejection: readonly string[];
+  /** Replicated jobs not all created yet (dependsOn, startup order, a restart), in spec order. */
+  readonly waiting: readonly ExplainedWait[];
 }
 
 /**
@@ -101,5 +109,6 @@ export function explainJobSet(
     conditions,
     events,
     rejection: state.validationErrors.map((error) => `${error.field}: ${error.detail}`),
+    waiting: waitingReplicatedJobs(state).map((wait) => ({ ...wait, sentence: waitingSentence(wait) })),
   };
 }

@@ -51,9 +51,9 @@ export const JobSetCommandSchema = z
   .strictObject({
     seq: z.number().int().min(1),
     at: TimeViewSchema,
-    type: z.enum(['CreateJob', 'DeleteJob', 'SuspendJob', 'ResumeJob']),
+    type: z.enum(['CreateJob', 'DeleteJob', 'SuspendJob', 'ResumeJob', 'DeleteJobSet']),
     commandId: z.string(),
-    name: z.string().meta({ description: 'The child Job.' }),
+    name: z.string().meta({ description: 'The child Job (the JobSet itself for DeleteJobSet).' }),
   })
   .register(apiSchemas, { id: 'JobSetCommand' });
 
@@ -86,6 +86,7 @@ export const JobSetViewSchema = z
       summary: z.string(),
       conditions: z.array(z.strictObject({ type: z.string(), status: z.string(), reason: z.string(), sentence: z.string() })),
       rejection: z.array(z.string()),
+      waiting: z.array(z.string()).meta({ description: 'Replicated jobs not all created yet, and why, one sentence each.' }),
     }),
     log: LogHeadSchema,
   })

@@ -14,6 +14,7 @@ const COMMAND_OF = {
   DeleteJobIssued: 'DeleteJob',
   SuspendJobIssued: 'SuspendJob',
   ResumeJobIssued: 'ResumeJob',
+  JobSetDeletionRequested: 'DeleteJobSet',
 } as const;
 
 /** What the JobSet routes read: the fleet row, the state at the head and a window of decisions (jobset-log-window.ts). */
@@ -49,6 +50,7 @@ export function jobSetView(log: JobSetLog, explanation: JobSetExplanation): JobS
       summary: explanation.summary,
       conditions: explanation.conditions.map(({ type, status, reason, sentence }) => ({ type, status, reason, sentence })),
       rejection: [...explanation.rejection],
+      waiting: explanation.waiting.map((wait) => wait.sentence),
     },
     log: { head, ...(lastRecordedAt === undefined ? {} : { lastRecordedAt }) },
   };

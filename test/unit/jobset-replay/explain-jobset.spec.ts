@@ -149,6 +149,7 @@ describe('explainJobSet before anything happened', () => {
       conditions: [],
       events: [],
       rejection: [],
+      waiting: [],
     });
   });
 
@@ -169,6 +170,8 @@ describe('formatJobSetExplanation', () => {
       '  Outcome:   Restarting',
       expect.stringMatching(/^ {2}Summary: {3}JobSet default\/restart-job-example is restarting \(restart 1, 1 of maxRestarts 10 counted\) at /),
       '  Restarts:  1 (1 counted towards maxRestarts)',
+      '  Waiting:',
+      '    simulations: 4 of 4 Jobs not created — waiting for 4 Jobs of the earlier restart attempt to be deleted: restart-job-example-simulations-0, restart-job-example-simulations-1, restart-job-example-simulations-2, … 1 more',
       "  Why (event #N = position in the JobSet's log):",
       expect.stringMatching(/^ {4}RestartingJobSet: FailurePolicy_failurePolicyRule1 — restarted /),
       '  Decisions:',

@@ -45,6 +45,7 @@ describe('explanations escape control characters in names and messages', () => {
       conditions: [],
       events: [],
       rejection: [HOSTILE],
+      waiting: [{ sentence: `workers: waiting for ${HOSTILE}` }],
     } as unknown as JobSetExplanation;
     const text = formatJobSetExplanation(explanation);
     expect(hasControlCharacters(text.replace(/\n/g, ''))).toBe(false);
