@@ -8,7 +8,8 @@ import { jobSetStatus } from './status.ts';
 export function explainJobSetSummary(state: JobSetState, outcome: JobSetOutcome): string {
   const metadata = state.jobSet?.metadata;
   if (metadata === undefined) return 'No JobSet has been observed.';
-  const jobSet = `JobSet ${metadata.namespace ?? 'default'}/${metadata.name}${state.deleted ? ' (deleted)' : ''}`;
+  const gone = state.deleted ? ' (deleted)' : state.deleting === true ? ' (being deleted)' : '';
+  const jobSet = `JobSet ${metadata.namespace ?? 'default'}/${metadata.name}${gone}`;
   const because = (type: string): string => {
     const condition = findCondition(state.conditions, type);
     return condition === undefined ? '' : ` at ${condition.lastTransitionTime} — ${condition.reason}: ${condition.message}`;
