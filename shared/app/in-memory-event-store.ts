@@ -7,11 +7,14 @@ import type {
   ListJobsQuery, LogEntry, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
+import type { EventIdSegment } from './write/event-id-index.ts';
 
 type StreamRecord = {
   entries: LogEntry[];
   eventIds: Set<string>;
   archivedPods: Map<string, ArchivedPod>;
+  /** Event-id segments (write/event-id-index.ts) by their last position. */
+  idSegments: Map<number, EventIdSegment>;
   /** Seqs a paged commit marked as a pod's first sighting (outside the entries and their hashes). */
   firstSightings: Set<number>;
   /** Kept at their positions, never replaced. */
@@ -145,6 +148,14 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     for (const pod of pods) archivedPods.set(pod.uid, jsonCopy(pod));
   }
 
+  async saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void> {
+    this.#record(stream).idSegments.set(segment.to, { from: segment.from, to: segment.to, bytes: segment.bytes.slice() });
+  }
+
+  async loadEventIds(stream: StreamId): Promise<EventIdSegment[]> {
+    return [...this.#record(stream).idSegments.values()].sort((a, b) => a.to - b.to).map((s) => ({ ...s, bytes: s.bytes.slice() }));
+  }
+
   async loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {
     const { archivedPods } = this.#record(stream);
     return jsonCopy([...new Set(uids)].flatMap((uid) => archivedPods.get(uid) ?? []));
@@ -194,7 +205,7 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     const key = streamKey(stream);
     let record = this.#streams.get(key);
     if (record === undefined) {
-      record = { entries: [], eventIds: new Set(), archivedPods: new Map(), firstSightings: new Set(), snapshots: new Map() };
+      record = { entries: [], eventIds: new Set(), archivedPods: new Map(), idSegments: new Map(), firstSightings: new Set(), snapshots: new Map() };
       this.#streams.set(key, record);
     }
     return record;

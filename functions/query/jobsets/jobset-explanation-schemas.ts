@@ -124,6 +124,7 @@ const WaitReasonSchema = z
 
 export const JobSetExplanationSchema = z
   .strictObject({
+    kind: z.literal('JobSet'),
     jobSet: ObjectIdentitySchema,
     outcome: JobSetOutcomeSchema,
     summary: z.string(),
