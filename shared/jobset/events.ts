@@ -59,5 +59,6 @@ export const JobSetObservationSchema = z.discriminatedUnion('type', [
 export type JobSetObservation = z.infer<typeof JobSetObservationSchema>;
 export type JobSetObserved = z.infer<typeof JobSetObservedSchema>;
 export type JobObserved = z.infer<typeof JobObservedSchema>;
+export type JobSetTick = z.infer<typeof JobSetTickSchema>;
 
 export type JobSetEvent = JobSetObservation | JobSetDecisionEvent;
