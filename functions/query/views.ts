@@ -156,6 +156,7 @@ export function jobSetSpecView(spec: DefaultedJobSetSpec): JobSetSpecView {
       completionMode: r.template.spec.completionMode ?? 'NonIndexed',
       backoffLimit: r.template.spec.backoffLimit ?? 6,
       podFailurePolicy: r.template.spec.podFailurePolicy ?? null,
+      dependsOn: (r.dependsOn ?? []).map(({ name, status }) => ({ name, status })),
     })),
     successPolicy: { operator: spec.successPolicy.operator, targetReplicatedJobs: [...spec.successPolicy.targetReplicatedJobs] },
     startupPolicy: { ...spec.startupPolicy },
@@ -174,5 +175,7 @@ export function jobSetSpecView(spec: DefaultedJobSetSpec): JobSetSpecView {
       : null,
     suspend: spec.suspend,
     managedBy: spec.managedBy ?? null,
+    coordinator: spec.coordinator ? { ...spec.coordinator } : null,
+    ttlSecondsAfterFinished: spec.ttlSecondsAfterFinished ?? null,
   };
 }

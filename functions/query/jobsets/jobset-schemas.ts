@@ -35,6 +35,9 @@ export const JobSetSpecViewSchema = z
         podFailurePolicy: PodFailurePolicySchema.nullable().meta({
           description: "The Job template's pod failure policy: its rule names make the child Jobs' failure reasons.",
         }),
+        dependsOn: z.array(z.strictObject({ name: z.string(), status: z.string() })).meta({
+          description: 'The replicated jobs whose status (Ready or Complete) this one waits for before its Jobs are created or resumed; empty when none.',
+        }),
       }),
     ),
     successPolicy: z.strictObject({ operator: z.string(), targetReplicatedJobs: z.array(z.string()) }),
@@ -56,6 +59,11 @@ export const JobSetSpecViewSchema = z
       .nullable(),
     suspend: z.boolean(),
     managedBy: z.string().nullable(),
+    coordinator: z
+      .strictObject({ replicatedJob: z.string(), jobIndex: count, podIndex: count })
+      .nullable()
+      .meta({ description: "The pod whose stable endpoint every child Job and pod template carry (label and annotation `jobset.sigs.k8s.io/coordinator`)." }),
+    ttlSecondsAfterFinished: count.nullable().meta({ description: 'Seconds after the JobSet finished when it is deleted (foreground); null: kept.' }),
   })
   .register(apiSchemas, { id: 'JobSetSpecSummary', description: 'The JobSet spec after admission defaulting.' });
 
