@@ -66,11 +66,7 @@ export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
         await core.deleteNamespacedPod({ namespace, name, body: { preconditions: { uid } } });
         return 'deleted';
       } catch (error) {
-        const status = statusOf(error);
-        if (status === 404) return 'not-found';
-        // 409 Conflict: "Precondition failed: UID in precondition: …, UID in object meta: …".
-        if (status === 409) return 'uid-mismatch';
-        throw wrap(error, `delete pod ${namespace}/${name}`);
+        return deleteFailed(error, `delete pod ${namespace}/${name}`);
       }
     },
     async listJobPods(namespace, jobUid) {
@@ -123,10 +119,7 @@ export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
         await batch.deleteNamespacedJob({ namespace, name, body: { propagationPolicy: 'Foreground', preconditions: { uid } } });
         return 'deleted';
       } catch (error) {
-        const status = statusOf(error);
-        if (status === 404) return 'not-found';
-        if (status === 409) return 'uid-mismatch';
-        throw wrap(error, `delete job ${namespace}/${name}`);
+        return deleteFailed(error, `delete job ${namespace}/${name}`);
       }
     },
     async patchJobSuspend(namespace, name, suspend) {
@@ -142,10 +135,7 @@ export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
         await custom.deleteNamespacedCustomObject({ group: 'jobset.x-k8s.io', version: 'v1alpha2', namespace, plural: 'jobsets', name, body });
         return 'deleted';
       } catch (error) {
-        const status = statusOf(error);
-        if (status === 404) return 'not-found';
-        if (status === 409) return 'uid-mismatch';
-        throw wrap(error, `delete jobset ${namespace}/${name}`);
+        return deleteFailed(error, `delete jobset ${namespace}/${name}`);
       }
     },
   };
@@ -156,6 +146,18 @@ export function statusOf(error: unknown): number | undefined {
   if (error instanceof KubeApiError) return error.status;
   if (error instanceof ApiException) return error.code;
   return undefined;
+}
+
+/**
+ * A delete with a uid precondition that failed: 404 means the object is gone, 409 Conflict
+ * ("Precondition failed: UID in precondition: …, UID in object meta: …") that another object
+ * holds the name; anything else is thrown.
+ */
+function deleteFailed(error: unknown, what: string): 'not-found' | 'uid-mismatch' {
+  const status = statusOf(error);
+  if (status === 404) return 'not-found';
+  if (status === 409) return 'uid-mismatch';
+  throw wrap(error, what);
 }
 
 function wrap(error: unknown, what: string): Error {

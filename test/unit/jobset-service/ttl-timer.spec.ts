@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { logger } from '../../../functions/commons/powertools.ts';
@@ -14,6 +13,7 @@ import type { CreateJob } from '../../../shared/jobset/commands.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { kinesisEvent } from '../../support/kinesis-records.ts';
 import { NoMarkersStore, outboxEvents } from '../writer/write-support.ts';
+import { at, childPod, SEED_002_FIXTURE } from './support.ts';
 
 // ttlSecondsAfterFinished through the service: the reconcile of a finished JobSet asks for a
 // wake-up when its TTL runs out, the timer reaches the writer as a Tick at that time, and the
@@ -22,13 +22,8 @@ import { NoMarkersStore, outboxEvents } from '../writer/write-support.ts';
 logger.setLogLevel('SILENT');
 process.env['POWERTOOLS_METRICS_DISABLED'] = 'true';
 
-const fixture = JSON.parse(
-  readFileSync(new URL('../../fixtures/jobset/seed-002__story-2-exit-code-2-fails-jobset.json', import.meta.url), 'utf8'),
-) as { jobset: { metadata: Record<string, string>; spec: Record<string, unknown> } };
-
+const fixture = SEED_002_FIXTURE;
 const CLUSTER = 'c1';
-const T0 = Date.parse('2026-01-01T00:00:00Z');
-const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 const context = { functionName: 'writer', awsRequestId: 'r', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
 
 function harness() {
@@ -56,22 +51,6 @@ function harness() {
   };
 }
 
-function pod(job: { metadata: { name: string; uid: string } }, phase: string, exitCode?: number) {
-  const state = exitCode === undefined ? {} : { terminated: { exitCode, finishedAt: at(9) } };
-  return {
-    metadata: {
-      name: `${job.metadata.name}-0-abcde`,
-      namespace: 'default',
-      uid: `${job.metadata.uid}-pod`,
-      creationTimestamp: at(2),
-      annotations: { 'batch.kubernetes.io/job-completion-index': '0' },
-      finalizers: ['batch.kubernetes.io/job-tracking'],
-      ownerReferences: [{ kind: 'Job', name: job.metadata.name, uid: job.metadata.uid, controller: true }],
-    },
-    status: { phase, containerStatuses: [{ name: 'main', restartCount: 0, state }] },
-  };
-}
-
 describe('Given a JobSet managed by jobfold with ttlSecondsAfterFinished 30 that fails at 00:00:12', () => {
   async function failedJobSet() {
     const h = harness();
@@ -81,9 +60,9 @@ describe('Given a JobSet managed by jobfold with ttlSecondsAfterFinished 30 that
     const command = created[2] as CreateJob;
     const job = { ...command.job, metadata: { ...command.job.metadata, uid: `${command.name}-uid`, creationTimestamp: at(1) } };
     await h.send('Job Observed', job, 10);
-    await h.send('Pod Observed', pod(job, 'Running'), 11);
+    await h.send('Pod Observed', childPod(job, 'Running'), 11);
     await h.reconcileJob(job.metadata.uid);
-    await h.send('Pod Observed', pod(job, 'Failed', 2), 12);
+    await h.send('Pod Observed', childPod(job, 'Failed', 2), 12);
     await h.reconcileJob(job.metadata.uid);
     await h.reconcileJobSet();
     return h;
