@@ -123,7 +123,7 @@ function isLateChildSnapshot(state: JobSetState, event: JobObserved): boolean {
   const uid = event.job.metadata.uid;
   if (uid !== undefined && state.deletedChildUids?.includes(uid)) return true;
   const known = state.children[event.job.metadata.name];
-  return known !== undefined && known.uid === uid && isStaleObservation(known.sequence, event.sequence);
+  return known !== undefined && known.uid === uid && known.sequence !== undefined && isStaleObservation({ sequence: known.sequence }, { sequence: event.sequence });
 }
 
 const stamp = (sequence: ObjectSequence | undefined) => (sequence === undefined ? {} : { sequence });

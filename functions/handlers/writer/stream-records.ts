@@ -87,10 +87,26 @@ export function* decodedSlices(records: readonly KinesisStreamRecord[], limits: 
     }
     group.sequenceNumbers.push(record.kinesis.sequenceNumber);
     group.texts.push(text);
-    group.entries.push(...primary.map((target) => target.entry));
+    // A Job's observations keep their arrival beside their observedAt (JobSet logs have their own format).
+    const arrivedAt = first.stream.kind === 'Job' ? arrivalOf(record) : undefined;
+    group.entries.push(...primary.map((target) => (arrivedAt === undefined ? target.entry : arrived(target.entry, arrivedAt))));
     group.related.push(...related);
   }
   if (groups.size > 0 || refused.length > 0) yield { groups: [...groups.values()], refused };
+}
+
+/**
+ * When the platform received the record (Kinesis's approximate arrival), the clock a Job's log
+ * keeps beside each observation's own observedAt (shared/job/cluster-clock.ts). Zero: unknown.
+ */
+function arrivalOf(record: KinesisStreamRecord): string | undefined {
+  const seconds = record.kinesis.approximateArrivalTimestamp;
+  return typeof seconds === 'number' && seconds > 0 ? new Date(Math.round(seconds * 1000)).toISOString() : undefined;
+}
+
+/** A Job log's entry with its arrival time. */
+function arrived(entry: NewEntry, arrivedAt: string): NewEntry {
+  return { ...entry, body: { ...(entry.body as Record<string, unknown>), arrivedAt } };
 }
 
 function parseRecord(text: string): InboundRecordResult {
