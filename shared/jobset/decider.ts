@@ -48,7 +48,7 @@ export function jobSetDecider(): JobSetDecider {
       const settled = settle(state, at);
       const key = jobSetKey(state);
       const decisions = settled.events.map((event, i): JobSetLogDecision => ({ ...event, eventId: `${key}/${state.position}/${i}` }));
-      return { decisions, commands: settled.commands, wakeAt: undefined };
+      return { decisions, commands: settled.commands, wakeAt: settled.wakeAt };
     },
     explain: (state, log) => explainJobSet(state, log.flatMap((event) => (isJobSetDecisionType(event.type) ? [{ seq: event.seq ?? 0, event: event as JobSetDecisionEvent }] : []))),
     position: (state) => state.position,
@@ -141,6 +141,9 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
       if (state.children[observation.name] !== undefined) return undefined;
       return uid === undefined ? 'already-gone' : undefined;
     }
+    case 'Tick':
+      // A timer firing twice is one eventId (`tick/<at>`): the eventId index drops the repeat.
+      return undefined;
   }
 }
 
@@ -155,6 +158,8 @@ export function jobSetObservationContent(observation: JobSetLogObservation): unk
       return [observation.type, observation.job];
     case 'JobDeleted':
       return [observation.type, observation.name, observation.uid ?? null];
+    case 'Tick':
+      return [observation.type];
   }
 }
 

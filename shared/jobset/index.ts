@@ -26,6 +26,7 @@ export {
   JobSetDeletedSchema,
   JobSetObservationSchema,
   JobSetObservedSchema,
+  JobSetTickSchema,
   type JobSetEvent,
   type JobSetObservation,
 } from './events.ts';
