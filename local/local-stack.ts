@@ -48,7 +48,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const trace = traceFile === undefined ? undefined : { file: traceFile, entries: loadTrace(traceFile) };
   const config = options.config ?? foldConfig(process.env['FEATURE_GATES'] ?? '');
   const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
-  const database = await openLocalDatabase(options.dynamoDbEndpoint, tableName, dataDir);
+  let redriveParked: () => void = () => undefined;
+  let fatal: (reason: string) => void = () => undefined;
+  const failed = new Promise<string>((resolve) => { fatal = resolve; });
+  const say = options.say ?? ((line: string) => console.log(line));
+  const database = await openLocalDatabase(options.dynamoDbEndpoint, tableName, dataDir, {
+    say,
+    // Back after an outage: what the triage parked meanwhile is put into the stream again.
+    changed: (status) => { if (status.state === 'up' && status.restarts > 0) redriveParked(); },
+    fatal: (reason) => fatal(reason),
+  });
   const writeUnitsByOperation = new Map<string, number>();
   const requestsByOperation = new Map<string, number>();
   const table = new DynamoDbEventStore({
@@ -64,9 +73,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const deliveries = new Deliveries();
   const sqs = new SqsQueues(dataDir === undefined ? undefined : join(dataDir, 'jobfold-command-queues.json'));
   const runtime = createLocalRuntime({
-    table, bus, config, clock: () => new Date().toISOString(), tuning: options.tuning,
-    ...(dataDir === undefined ? {} : { streamDir: join(dataDir, 'stream') }),
+    table, bus, config, clock: () => new Date().toISOString(), tuning: options.tuning, whenHealthy: () => database.whenHealthy(),
+    ...(dataDir === undefined ? {} : { streamDir: join(dataDir, 'stream'), deadLetterDir: join(dataDir, 'dead-letters') }),
   });
+  // What an earlier run dead-lettered and kept (it died before writing it): into the stream again.
+  const redriven = runtime.redrive('all');
+  redriveParked = () => {
+    const records = runtime.redrive('parked');
+    if (records > 0) say(`jobfold local: ${records} parked records put back into the ingest stream`);
+  };
   const targets = {
     ingest: (event: BusEvent) => runtime.inbound.deliver(event),
     commands: (clusterId: string, body: string) => sqs.send(commandQueueName(clusterId), body),
@@ -82,7 +97,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       url: () => url,
       query: queryFunction(table, config),
       local: localRoutes({
-        get url() { return url; }, deliveries, runtime, capacity: () => table.capacity,
+        get url() { return url; }, deliveries, runtime, capacity: () => table.capacity, database: () => database.status(),
         writeUnitsByOperation: () => Object.fromEntries(writeUnitsByOperation),
         requestsByOperation: () => Object.fromEntries(requestsByOperation),
       }),
@@ -139,6 +154,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     alreadyFed: fedBefore === 'fed' ? requested : undefined,
     refeeding: fedBefore === 'feeding',
     resumedObjects,
+    redriven,
+    failed,
+    database: () => database.status(),
     capacity: () => table.capacity,
     commands: (clusterId) => deliveries.commandsFor(clusterId),
     rejected: () => deliveries.rejected(),

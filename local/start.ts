@@ -46,11 +46,20 @@ async function main(): Promise<number> {
     return error instanceof TraceError ? EXIT_USAGE : 1;
   }
   const signals = onSignals(stack);
+  // DynamoDB Local died and cannot come back (in memory, or it would not start again): exit non-zero.
+  void stack.failed.then(async (reason) => {
+    console.error(`jobfold local: ${reason}`);
+    await stack.stop();
+    process.exit(1);
+  });
   const started = Date.now();
   console.log(`jobfold local: serving at ${stack.url}  (DynamoDB Local ${stack.dynamoDbEndpoint}, table ${stack.tableName})`);
   console.log(`  PutEvents  POST ${stack.eventsUrl}     query API  GET ${stack.url}/v1/jobs`);
   console.log(`  commands   GET  ${stack.url}/local/clusters/{clusterId}/commands     rejected  GET ${stack.url}/local/rejected`);
-  if (stack.dataDir !== undefined) console.log(`  data       ${stack.dataDir}: ${stack.resumedObjects} unfinished Jobs and JobSets found, pending work resumed`);
+  if (stack.dataDir !== undefined) {
+    const redriven = stack.redriven > 0 ? `; ${stack.redriven} dead-lettered records written again` : '';
+    console.log(`  data       ${stack.dataDir}: ${stack.resumedObjects} unfinished Jobs and JobSets found, pending work resumed${redriven}`);
+  }
   if (stack.alreadyFed) console.log(`\n${shortPath(stack.alreadyFed)} was fed into ${stack.dataDir} before: not fed again.`);
   if (stack.refeeding) console.log(`\nThe previous run stopped while feeding; feeding it again (events already stored are dropped as duplicates).`);
   stack.bus.subscribe((event) => {
