@@ -15,6 +15,7 @@ import { readEntries, readHead, readTip } from './dynamodb-log-reads.ts';
 import { markPublished, pendingOutbox, saveOutboxProgress } from './dynamodb-outbox.ts';
 import { loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
 import { loadEventIds, saveEventIds } from './dynamodb-event-ids.ts';
+import { claimUid } from './dynamodb-uid-claims.ts';
 import type { EventIdSegment } from '../../shared/app/write/event-id-index.ts';
 import { fleetRows, summariesOf } from './dynamodb-fleet-rows.ts';
 import { findJob, listJobs } from './dynamodb-projection.ts';
@@ -35,6 +36,7 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 //   fleet rows  dynamodb-fleet-rows.ts  the fleet index scanned in parallel, for the counts
 //   pod archive dynamodb-pod-archive.ts one item per settled pod, batch puts
 //   event ids   dynamodb-event-ids.ts   the log's eventId fingerprints, a segment per snapshot
+//   uid claims  dynamodb-uid-claims.ts  which namespace's log holds a (cluster, uid)
 // Choices, made for write units (1 WCU = one write of ≤ 1 KB; 2 inside a transaction):
 // - No head item. The log item's key is its seq, so a conditional put cannot overwrite a seq,
 //   and the head is read with a strongly consistent Query (reads cost a fifth of writes).
@@ -124,7 +126,8 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
   }
 
   findJob(query: FindJobQuery): Promise<JobSummary | undefined> {
-    return findJob(this.#table, query);
+    // When a log began: the first entry's recordedAt (one point read, for objects the name rule cannot otherwise tell apart).
+    return findJob(this.#table, query, async (summary) => (await this.read(summary, { limit: 1, skipHead: true })).entries[0]?.recordedAt);
   }
 
   fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]> {
@@ -149,5 +152,9 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
 
   loadEventIds(stream: StreamId): Promise<EventIdSegment[]> {
     return loadEventIds(this.#table, keys.stream(stream));
+  }
+
+  claimUid(stream: StreamId): Promise<string> {
+    return claimUid(this.#table, stream);
   }
 }

@@ -13,6 +13,7 @@
 //   pods        sk "pods#<bucket>#<save>#<part>"  settled pods archived by one save, packed
 //   ids         sk "ids#<last seq>"       eventId fingerprints of positions `from`+1…last (dynamodb-event-ids.ts)
 //   command     pk "cmd#<commandId>", sk "cmd"   outbox item; in the outbox index while pending
+//   claim       pk "uid#<kind>#<clusterId>#<uid>", sk "claim"   the namespace whose log holds that uid
 // Attribute `t` names the item type, so stream consumers can filter on it.
 
 /** Table name used when no name is configured (DynamoDB Local, tests). */
@@ -28,6 +29,7 @@ export const ITEM_TYPE = {
   pod: 'pod',
   podBatch: 'pods',
   eventIds: 'ids',
+  uidClaim: 'claim',
   command: 'command',
 } as const;
 
@@ -48,6 +50,7 @@ export const ATTR = {
   encoding: 'z',
   writer: 'w', // nonce of the append call that wrote the item (tells a retry from a duplicate)
   data: 'd', // JSON text of the summary, command, snapshot or archived pod; a log page's entries (B)
+  claimedBy: 'cb', // of a uid claim: the namespace
   chunks: 'n',
   publishedAt: 'pa',
   progress: 'pr', // events of a pending outbox item already published
@@ -106,6 +109,9 @@ export const keys = {
   /** A segment of the log's eventId fingerprints, by its last position (dynamodb-event-ids.ts). */
   eventIds: (to: number): string => `ids#${String(to).padStart(SEQ_DIGITS, '0')}`,
   eventIdsPrefix: 'ids#',
+  /** The claim of an object's uid in its cluster by one namespace (pk; sk `claim`). */
+  uidClaim: (s: { kind: string; clusterId: string; uid: string }): string => ['uid', s.kind, s.clusterId, s.uid].map(part).join('#'),
+  uidClaimSort: 'claim',
   command: (commandId: string): string => `cmd#${commandId}`,
   commandSort: 'cmd',
   cluster: (clusterId: string): string => part(clusterId),

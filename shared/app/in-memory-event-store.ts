@@ -7,6 +7,7 @@ import type {
   ListJobsQuery, LogEntry, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
+import { shownByName } from './name-rule.ts';
 import type { EventIdSegment } from './write/event-id-index.ts';
 
 type StreamRecord = {
@@ -30,6 +31,8 @@ type StreamRecord = {
 export class InMemoryEventStore implements EventStore, PodArchive {
   readonly #streams = new Map<string, StreamRecord>();
   readonly #outbox = new Map<string, OutboxItem>();
+  /** (kind, cluster, uid) → the namespace whose log holds it. */
+  readonly #uidClaims = new Map<string, string>();
 
   async append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
     checkEntries(entries);
@@ -124,9 +127,9 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     const found = this.#summaries()
       .filter((s) => s.kind === query.kind && s.clusterId === query.clusterId)
       .filter((s) => s.namespace === query.namespace && s.name === query.name)
-      .filter((s) => query.uid === undefined || s.uid === query.uid)
-      .sort((a, b) => compareKeys(orderKey(b), orderKey(a)));
-    return found[0] === undefined ? undefined : jsonCopy(found[0]);
+      .filter((s) => query.uid === undefined || s.uid === query.uid);
+    const shown = await shownByName(found, async (summary) => this.#streams.get(streamKey(summary))?.entries[0]?.recordedAt);
+    return shown === undefined ? undefined : jsonCopy(shown);
   }
 
   async fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]> {
@@ -146,6 +149,13 @@ export class InMemoryEventStore implements EventStore, PodArchive {
   async saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {
     const { archivedPods } = this.#record(stream);
     for (const pod of pods) archivedPods.set(pod.uid, jsonCopy(pod));
+  }
+
+  async claimUid(stream: StreamId): Promise<string> {
+    const key = `${stream.kind}#${stream.clusterId}#${stream.uid}`;
+    const holder = this.#uidClaims.get(key) ?? stream.namespace;
+    this.#uidClaims.set(key, holder);
+    return holder;
   }
 
   async saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void> {

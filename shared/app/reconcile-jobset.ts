@@ -180,5 +180,6 @@ function jobSetSummary(state: JobSetState, now: string): SummaryUpdate | undefin
       lastTransitionTime: latest.lastTransitionTime,
     },
     finishedAt: finished?.lastTransitionTime,
+    ...(state.deleted ? { deleted: true } : {}),
   };
 }

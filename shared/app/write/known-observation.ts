@@ -66,6 +66,8 @@ export function knownObservation(state: JobState, observation: Observation): Kno
 export interface RefusedObservation {
   readonly observation: Observation;
   readonly reason: 'ConflictingDuplicate' | 'UidReused';
+  /** The inbound field the refusal names (for the rejection's error path). */
+  readonly field: 'detail.eventId' | 'detail.object.metadata.name' | 'detail.object.metadata.namespace';
   readonly message: string;
   /** A conflicting duplicate: where the eventId is first (in the log, or earlier in the batch), and SHA-256 of both contents. */
   readonly conflict?: { readonly firstSeq: number; readonly firstHash: string; readonly refusedHash: string };
@@ -146,7 +148,7 @@ export function keepNews(known: KnownLog): (state: JobState, observation: Observ
   function record(observation: Observation, reason: RefusedObservation['reason'], message: string,
     conflict?: RefusedObservation['conflict']): Decision | false {
     drop(reason === 'UidReused' ? 'uid-reused' : 'conflict');
-    refused.push({ observation, reason, message, ...(conflict ? { conflict } : {}) });
+    refused.push({ observation, reason, field: reason === 'UidReused' ? 'detail.object.metadata.name' : 'detail.eventId', message, ...(conflict ? { conflict } : {}) });
     const eventId = `${observation.eventId}/refused/${(conflict?.refusedHash ?? contentHash(observation)).slice(0, 16)}`;
     if (refusals.has(eventId) || index.lookup(eventId).length > 0) return false;
     refusals.add(eventId);

@@ -51,7 +51,8 @@ export interface WriteOutcome extends ReconcileOutcome {
  *     was first decided: resume-cut-sync.ts), drop what the fold
  *     already holds (known-observation.ts), append the rest and decide at each log position
  *     (decide-at-each-position.ts);
- *  3. commit observations, decisions, outbox items and summary (and a snapshot when due) in
+ *  3. claim the uid of a new log (pod-archive.ts `claimUid`: refused when another namespace
+ *     holds it), commit observations, decisions, outbox items and summary (and a snapshot when due) in
  *     conditioned steps on the head (commit-planned.ts), with the pods' first sightings marked
  *     (../first-sightings.ts);
  *  4. on VersionConflictError (another writer, a stale cache) reload and redo: what the other
@@ -103,6 +104,11 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
     deps.cache?.put(streamKey(stream), { ...loaded, rest: undefined });
     return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts, refused };
   }
+  if (head === 0) {
+    // A new log: the object is its (cluster, uid), so the uid must not already be another namespace's.
+    const holder = await deps.store.claimUid(stream);
+    if (holder !== stream.namespace) return { ...nothingDone(stream, head, attempt), dropped: droppedCounts, refused: uidHeldElsewhere(stream, holder, observations) };
+  }
   const now = deps.clock();
   const plan = { ...planEntries(state, decided, { head, hash: loaded.headHash }, now), firstSightings: firstSightingSeqs(decided.entries, unseen) };
   const committed = await commitPlanned(deps, stream, state, loaded, plan, now);
@@ -143,6 +149,12 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
 
 function nothingDone(stream: StreamId, head: number, attempts: number): WriteOutcome {
   return { stream, head, decisions: [], commands: [], published: [], wakeAt: undefined, attempts, latestObservedAt: undefined, logged: 0, dropped: {}, refused: [] };
+}
+
+/** Every observation of a batch whose uid another namespace's log holds: refused, nothing logged (a log of its own would be a second object). */
+function uidHeldElsewhere(stream: StreamId, holder: string, observations: readonly Observation[]): RefusedObservation[] {
+  const message = `uid ${stream.uid} in cluster ${stream.clusterId} is a ${stream.kind} of namespace ${holder}; an event names it in namespace ${stream.namespace}: refused`;
+  return observations.map((observation) => ({ observation, reason: 'UidReused', field: 'detail.object.metadata.namespace', message }));
 }
 
 /** The name the batch's first Job observation carries: a Job parked before its log has one. */
