@@ -86,7 +86,18 @@ export function createRecordWriter(deps: WriterHandlerDeps): (records: readonly 
   };
 
   async function writeGroups(groups: readonly StreamGroup[], failures: Map<string, LogWriteFailure>, shardId: string | undefined): Promise<void> {
-    await forEachBounded(groups, deps.concurrency ?? 8, async (group) => {
+    // Logs of one object (kind, cluster, uid) under several namespaces are written one after the
+    // other, in arrival order: the first claims the uid, the others are refused (write-batch.ts).
+    const byObject = new Map<string, StreamGroup[]>();
+    for (const group of groups) {
+      const key = JSON.stringify([group.stream.kind, group.stream.clusterId, group.stream.uid]);
+      byObject.set(key, [...(byObject.get(key) ?? []), group]);
+    }
+    await forEachBounded([...byObject.values()], deps.concurrency ?? 8, async (sameObject) => {
+      for (const group of sameObject) await writeOne(group);
+    });
+
+    async function writeOne(group: StreamGroup): Promise<void> {
       try {
         await writeGroup(writeDeps, deps, group);
       } catch (error) {
@@ -104,7 +115,7 @@ export function createRecordWriter(deps: WriterHandlerDeps): (records: readonly 
         metrics.addMetric(METRIC.writeFailures, MetricUnit.Count, 1);
         failures.set(streamKey(group.stream), failure);
       }
-    });
+    }
   }
 }
 
