@@ -96,6 +96,7 @@ export class ServiceStack extends Stack {
     });
     new CfnOutput(this, 'RejectedEventsQueueUrl', { value: ingest.rejected.queueUrl });
     new CfnOutput(this, 'ParkedQueueUrl', { value: triage.parked.queueUrl, description: 'What the dead-letter triage parked, each with its error (docs/deploy.md, "Dead letters")' });
+    new CfnOutput(this, 'IngestStreamArn', { value: ingest.stream.streamArn, description: '`jobfold admin redrive --stream`: parked records go back into this stream (docs/deploy.md, "Runbook")' });
   }
 }
 
