@@ -207,7 +207,11 @@ ${inbound}
 
 Source \`${CONTROL_SOURCE}\`. Commands carry \`clusterId\`; a rule per cluster on
 \`detail.clusterId\` routes them to that cluster's queue. Each carries a stable \`commandId\`, so a
-command delivered twice is recognised downstream. Condition changes are for any subscriber.
+command delivered twice is recognised downstream. Delivery is **at least once**: a publisher that
+dies after PutEvents and before it marks its commands published sends them again after the
+restart, under the same \`commandId\`s (and a standard queue may deliver a message twice). Every
+consumer must skip a \`commandId\` it has applied; the forwarder does (docs/forwarder.md,
+"Duplicates"). Condition changes are for any subscriber.
 
 - \`Pod Termination Requested\` goes out for every Job whose outcome is decided (its lingering
   pods), and for Jobs managed by jobfold (\`spec.managedBy: jobfold.io/job-controller\`) also for
