@@ -3,6 +3,7 @@ import type { LogEntry, StreamId } from '../../../shared/app/event-store.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { aJob, aPod, withSpec } from '../../support/builders.ts';
 import { jobDeletedEvent, jobObservedEvent, podDeletedEvent, podObservedEvent, type InboundEnvelope } from '../../support/inbound-events.ts';
+import type { PutEntry } from './burst.ts';
 import type { Outcome } from './fault-outcomes.ts';
 
 // The fault suite's cases that run on one local stack (issue 24): identities and conflicting
@@ -13,12 +14,6 @@ import type { Outcome } from './fault-outcomes.ts';
 
 export const CLUSTER = 'faults-stack';
 const T = '2026-11-27T06:00:00Z';
-
-export interface PutEntry {
-  readonly Source: string;
-  readonly DetailType: string;
-  readonly Detail: string;
-}
 
 /** What a judge may look at once every step was sent and the service is quiet. */
 export interface StackProbe {
