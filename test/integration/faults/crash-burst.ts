@@ -73,9 +73,9 @@ export async function crashBurstRun(options: CrashRunOptions): Promise<FaultCase
     await kill(service);
     service = await start(dir);
     const outcome = await settle(service.url, work);
-    return { fault: 'crash at random points of a burst', name, ...outcome };
+    return { fault: 'npm start killed (SIGKILL) at random points of a burst', name, ...outcome };
   } catch (error) {
-    return { fault: 'crash at random points of a burst', name, outcome: 'crash', detail: (error as Error).message.slice(0, 300) };
+    return { fault: 'npm start killed (SIGKILL) at random points of a burst', name, outcome: 'crash', detail: (error as Error).message.slice(0, 300) };
   } finally {
     await kill(service).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
