@@ -39,6 +39,9 @@ const entry = (event: InboundEnvelope, mutate: (detail: any) => void = () => und
   mutate(detail);
   return { Source: event.source, DetailType: event['detail-type'], Detail: JSON.stringify(detail) };
 };
+/** The object an observation's body carries (the writer may stamp the body beside it: arrival, order). */
+const objectOf = (body: unknown): unknown => (body as { job?: unknown; pod?: unknown }).job ?? (body as { pod?: unknown }).pod ?? body;
+
 /** The log body ingest makes of an entry (the same parse the service runs). */
 function parsedBody(e: PutEntry): unknown {
   const parsed = parseAnyInbound({ source: e.Source, 'detail-type': e.DetailType, detail: JSON.parse(e.Detail) });
@@ -228,12 +231,12 @@ function duplicate(pair: Pair, delivery: Delivery, copies: number, conflicting: 
       const stored = log.filter((e) => e.eventId === eventId);
       const records = log.filter((e) => e.type === 'ObservationRefused' && (e.body as { refusedEventId?: string }).refusedEventId === eventId);
       const refusals = probe.refusals(eventId);
-      const firstBody = JSON.stringify(parsedBody(first));
+      const firstBody = JSON.stringify(objectOf(parsedBody(first)));
       const conflict = records[0]?.body as { conflict?: { firstHash?: string; refusedHash?: string } } | undefined;
       const detail = `stored ${stored.length}×, ${records.length} record(s), ${refusals.length} refusal(s) ${refusals[0]?.slice(0, 120) ?? ''}`;
       if (stored.length > 1) return { outcome: 'duplicated', detail };
       if (stored.length === 0) return { outcome: 'lost', detail };
-      const kept = JSON.stringify(stored[0]!.body) === firstBody;
+      const kept = JSON.stringify(objectOf(stored[0]!.body)) === firstBody;
       if (!kept) return { outcome: 'wrong write', detail: `${detail}; the stored body is not the first` };
       if (!conflicting) return { outcome: records.length === 0 && refusals.length === 0 ? 'handled' : 'wrong write', detail };
       if (records.length !== 1 || !conflict?.conflict?.firstHash || !conflict.conflict.refusedHash) return { outcome: records.length > 1 ? 'duplicated' : 'lost', detail };
