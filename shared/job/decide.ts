@@ -28,8 +28,8 @@ const NOTHING: Reconciliation = { decisions: [], commands: [], wakeAt: undefined
  * (RFC 3339). Steps, in upstream's order:
  *  1. set startTime on the first unsuspended sync;
  *  2. choose the outcome (see chooseFinishTarget for the order of the checks);
- *  3. outcome chosen: delete every active pod; otherwise manage pods (create or delete), then
- *     check completions, then the Suspended condition;
+ *  3. outcome chosen: delete every active pod; otherwise manage pods (create or delete; not
+ *     for a Job being deleted), then check completions, then the Suspended condition;
  *  4. write the interim condition, and the terminal one once no pod is terminating.
  * Never throws on any state the fold can reach.
  */
@@ -57,7 +57,9 @@ export function decide(state: JobState, now: string): Reconciliation {
     if (!expectationsMet) target = undefined;
   } else {
     let managed = false;
-    if (expectationsMet) {
+    // A Job being deleted is not managed: no pod is created or deleted (suspension included),
+    // and no Suspended condition is written (upstream `syncJob`: `job.DeletionTimestamp == nil`).
+    if (expectationsMet && state.deletionTimestamp === undefined) {
       managePods(sync);
       managed = true;
     }

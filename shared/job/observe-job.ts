@@ -39,6 +39,8 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
   if (createdAt !== undefined) advance(state.clock, createdAt);
   const observedAt = createdAt !== undefined && createdAt > at ? createdAt : at;
   const job = event.job;
+  // Metadata, not spec: a Job being deleted is news even when its spec is unchanged.
+  state.deletionTimestamp ??= job.metadata.deletionTimestamp;
   // A Job whose creation was refused has an identity but no spec yet: its next valid spec is
   // its first.
   const first = state.spec === undefined;

@@ -87,6 +87,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       refusedUpdate: state.refusedUpdate,
       refusedUpdateRecorded: state.refusedUpdateRecorded,
       deleted: state.deleted,
+      deletionTimestamp: state.deletionTimestamp,
       nextPodSeq: state.nextPodSeq,
       position: state.position,
       status: {
@@ -140,6 +141,7 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     refusedUpdate: s['refusedUpdate'],
     refusedUpdateRecorded: s['refusedUpdateRecorded'] ?? false,
     deleted: s['deleted'],
+    deletionTimestamp: s['deletionTimestamp'],
     nextPodSeq: s['nextPodSeq'],
     position: s['position'],
     held: new Map(s['held']),

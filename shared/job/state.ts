@@ -75,6 +75,11 @@ export interface JobState {
   refusedUpdateRecorded: boolean;
   /** The Job object was deleted in the cluster; its history stays. */
   deleted: boolean;
+  /**
+   * The first `metadata.deletionTimestamp` observed: the Job is being deleted (foreground
+   * deletion waits for its pods). The API server never takes it back, so neither does the fold.
+   */
+  deletionTimestamp: string | undefined;
   pods: Map<string, PodRecord>;
   nextPodSeq: number;
   /** Log position of the last folded event. */
@@ -202,6 +207,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     refusedUpdate: undefined,
     refusedUpdateRecorded: false,
     deleted: false,
+    deletionTimestamp: undefined,
     pods: new Map(),
     nextPodSeq: 0,
     position: 0,

@@ -5,6 +5,7 @@ import type { InboundTarget } from '../../../shared/contract/parse-any-inbound.t
 import { parseInboundRecord, type InboundRecordResult } from '../../../shared/contract/parse-inbound-record.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import type { Observation, Tick } from '../../../shared/job/events.ts';
+import type { JobSetTick } from '../../../shared/jobset/events.ts';
 import { TIMER_SOURCE, TimerRecordSchema, type TimerInput } from './timer-record.ts';
 
 // The writer's input, per Kinesis record: base64 of JSON that is either a cluster event exactly
@@ -123,12 +124,19 @@ function parseRecord(text: string): InboundRecordResult {
   }
   const { stream, at } = timer.data.detail;
   const tick = tickOf(stream, at);
-  return { ok: true, primary: [{ stream, entry: { eventId: tick.eventId, type: tick.type, observedAt: at, body: tick } }], related: [], refused: [] };
+  return { ok: true, primary: [{ stream, entry: { eventId: tickEventId(at), type: tick.type, observedAt: at, body: tick } }], related: [], refused: [] };
 }
 
-/** A timer fired: a Tick observed at the due time, named by it (a timer firing twice is one Tick). */
-export function tickOf(stream: TimerInput['stream'], at: string): Tick {
-  return { type: 'Tick', eventId: `tick/${at}`, clusterId: stream.clusterId, observedAt: at };
+const tickEventId = (at: string): string => `tick/${at}`;
+
+/**
+ * A timer fired: a Tick observed at the due time, named by it (a timer firing twice is one Tick),
+ * in the envelope of the log it goes to (a Job's observations carry `observedAt`, a JobSet's `at`).
+ */
+export function tickOf(stream: TimerInput['stream'], at: string): Tick | JobSetTick {
+  const eventId = tickEventId(at);
+  if (stream.kind === 'JobSet') return { type: 'Tick', eventId, at };
+  return { type: 'Tick', eventId, clusterId: stream.clusterId, observedAt: at };
 }
 
 /** A Job log's entry back as the observation it was parsed from (parse-any-inbound.ts). */
