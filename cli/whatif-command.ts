@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { EMPTY_TALLY, mergeTallies, type FleetTally } from '../shared/whatif/fleet.ts';
-import { WhatIfPatchError } from '../shared/whatif/patch-job.ts';
+import { WhatIfPatchError } from '../shared/whatif/patch.ts';
 import { whatIfJob, WhatIfInputError } from '../shared/whatif/what-if.ts';
 import { EXIT_BAD_INPUT, EXIT_USAGE, ReplayError } from './replay/replay-error.ts';
 import { formatFleet } from './whatif/format-fleet.ts';

@@ -1,7 +1,7 @@
 import type { LogEntry, StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
 import type { FoldConfig } from '../../shared/job/state.ts';
-import { WhatIfPatchError } from '../../shared/whatif/patch-job.ts';
+import { WhatIfPatchError } from '../../shared/whatif/patch.ts';
 import type { WhatIfReport } from '../../shared/whatif/report.ts';
 import { whatIfJob } from '../../shared/whatif/what-if.ts';
 import type { QueryDeps } from './http.ts';

@@ -10,7 +10,7 @@ import {
   type JobSetOutcomeView,
   type JobSetWhatIfReport,
 } from './jobset-report.ts';
-import { mergeJobSet, patchJobSet } from './patch-jobset.ts';
+import { mergeJobSet, patchJobSet } from './patch.ts';
 import { WhatIfInputError } from './what-if.ts';
 
 /** One entry of a JobSet's log: its own events, its child Jobs' statuses and its decisions. */

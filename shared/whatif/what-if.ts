@@ -6,7 +6,7 @@ import { initialState, type FoldConfig, type JobState } from '../job/state.ts';
 import { parseTime } from '../k8s/time.ts';
 import { countingOf, sameSummaries, summarize } from './decision-summary.ts';
 import { finishingPods, outcomeOf, recordedOutcome } from './outcome.ts';
-import { mergeJob, patchJob } from './patch-job.ts';
+import { mergeJob, patchJob } from './patch.ts';
 import { podEnds } from './pod-ends.ts';
 import type { DecisionSummary, Divergence, OutcomeView, WhatIfReport } from './report.ts';
 

@@ -1,6 +1,6 @@
 import { jobSetEntryEvent } from '../../../shared/app/reconcile-jobset.ts';
 import { whatIfJobSet } from '../../../shared/whatif/jobset-what-if.ts';
-import { WhatIfPatchError } from '../../../shared/whatif/patch-job.ts';
+import { WhatIfPatchError } from '../../../shared/whatif/patch.ts';
 import { json, type QueryRoute } from '../http.ts';
 import { findObject, readLog } from '../object-log.ts';
 import { ObjectQuerySchema } from '../params.ts';
