@@ -1,4 +1,4 @@
-import type { JobIndexes } from '../api-types.ts';
+import type { JobIndexes } from '../../../functions/query/api-types.ts';
 
 // Per-index state of an Indexed Job, one byte per index, from the interval lists of
 // GET …/indexes. 100,000 indexes are 100 KB here and one canvas on screen.
