@@ -28,7 +28,8 @@ export function describe(description: Description): string {
 export const explain = (explanation: AnyExplanation): string => printText(explanationBlocks(explanation));
 
 export { printJson, printMachine, printYaml } from './machine.ts';
-export { printText, field, line, lines, list, section, table, type Block, type Document } from './text.ts';
+export { printText, field, indented, line, lines, list, section, table, type Block, type Document } from './text.ts';
+export { fleetReport, type ReportedObject } from './fleet-report.ts';
 export type { AnyExplanation } from './explanation.ts';
 export type { JobDescription, JobCommands } from './job.ts';
 export type { ChildJobLine, JobSetCommands, JobSetDescription } from './jobset.ts';
