@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { JOBSET_DECISION_TYPES } from '../../../shared/jobset/decision-events.ts';
 import { ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
+import { explanationSchema } from '../schemas/explanation-schemas.ts';
 import { apiSchemas } from '../schemas/registry.ts';
 
-// `explainJobSet` (shared/jobset/explain.ts) as the explain route serves it, and the JobSet
-// fold's decisions (shared/jobset/decision-events.ts, interfaces there) as the log holds them.
+// `explainJobSet` (shared/jobset/explain.ts) as the explain route serves it (the shape every
+// kind shares, with the JobSet's fields), and the JobSet fold's decisions
+// (shared/jobset/decision-events.ts, interfaces there) as the log holds them.
 
 const count = z.number().int().min(0);
 const seq = z.number().int().min(1);
@@ -96,27 +98,17 @@ export const JobSetOutcomeSchema = z
 
 const DECISION_TYPES = JOBSET_DECISION_TYPES;
 
-export const JobSetExplanationSchema = z
-  .strictObject({
-    kind: z.literal('JobSet'),
+export const JobSetExplanationSchema = explanationSchema('JobSet', {
+  outcome: JobSetOutcomeSchema,
+  evidence: JobSetDecisionSchema.meta({ description: 'The decision that wrote the condition as it stands.' }),
+  condition: {
+    status: z.enum(['True', 'False']),
+    tippedBy: seq.optional().meta({ description: 'Log position of the observation that tipped it.' }),
+  },
+  fields: {
     jobSet: ObjectIdentitySchema,
-    outcome: JobSetOutcomeSchema,
-    summary: z.string(),
     restarts: count,
     restartsCountTowardsMax: count,
-    conditions: z.array(
-      z.strictObject({
-        type: z.string(),
-        status: z.enum(['True', 'False']),
-        reason: z.string(),
-        message: z.string(),
-        lastTransitionTime: TimeViewSchema,
-        evidence: JobSetDecisionSchema.optional().meta({ description: 'The decision that wrote the condition as it stands.' }),
-        decidedBy: seq.optional().meta({ description: 'Log position of that decision.' }),
-        tippedBy: seq.optional().meta({ description: 'Log position of the observation that tipped it.' }),
-        sentence: z.string(),
-      }),
-    ),
     events: z
       .array(
         z.strictObject({
@@ -135,6 +127,6 @@ export const JobSetExplanationSchema = z
         + 'then the last 5,000 entries, and the earlier decisions are in `…/history`. Each condition cites its '
         + 'decision wherever it lies.',
     }),
-    rejection: z.array(z.string()).meta({ description: 'Admission violations of a rejected spec: `field: detail`.' }),
-  })
-  .register(apiSchemas, { id: 'JobSetExplanation', description: 'Why the JobSet is where it is, with the evidence jobfold logged.' });
+  },
+  rejection: 'Admission violations of a rejected spec: `field: detail`.',
+}).register(apiSchemas, { id: 'JobSetExplanation', description: 'Why the JobSet is where it is, with the evidence jobfold logged.' });
