@@ -9,10 +9,12 @@ import { runE2eBench } from './e2e.ts';
 import { runFleetListBench } from './fleet-list.ts';
 import type { ServicePathReport } from './service-path.ts';
 import { runWhatIfFleetBench, WHATIF_BENCH_HELP } from './whatif-fleet.ts';
+import { ADVISE_BENCH_HELP, runAdviseFleetBench } from './advise-fleet.ts';
 import { QUERY_BENCH_HELP, queryHistoryInChild } from './query-history.ts';
 import { phase } from './bench-progress.ts';
 
 const HELP = `Usage: npm run bench [-- --json] [-- --completions N] [-- --no-e2e] [-- --no-whatif] [-- --whatif-jobs N]
+                 [-- --no-advise] [-- --advise-jobs N]
                  [-- --service-pods N] [-- --no-service] [-- --no-fleet] [-- --no-query] [-- --query-completions N]
 
 Folds a synthetic Indexed Job (100,000 completions, >300,000 pod events, failures and a
@@ -56,6 +58,7 @@ and the fleet list (bench/fleet-list.ts; skipped with --no-fleet): 10,000 Jobs o
   fleetListSeconds      time to page through GET /v1/jobs, 100 a page (and one cluster's Jobs)
   fleetOverviewSeconds  one GET /v1/fleet: exact counts by state and reason over every Job
 ${WHATIF_BENCH_HELP}
+${ADVISE_BENCH_HELP}
 ${QUERY_BENCH_HELP}
 Timings are figures to compare, never test assertions. While it runs, each long phase shows its
 progress (events/s, ETA) on stderr when stderr is a terminal; stdout holds only the figures.`;
@@ -164,6 +167,7 @@ const figures = {
   ...(args.includes('--no-service') ? {} : await part('service', async () => servicePath(numberArg('--service-pods') ?? 10_000))),
   ...(args.includes('--no-fleet') ? {} : await part('fleet', () => runFleetListBench())),
   ...(args.includes('--no-whatif') ? {} : await part('whatif', () => runWhatIfFleetBench(whatIfJobs))),
+  ...(args.includes('--no-advise') ? {} : await part('advise', () => runAdviseFleetBench(numberArg('--advise-jobs') ?? 10_000))),
   ...(args.includes('--no-query') ? {} : await part('query', async () => queryHistoryInChild(numberArg('--query-completions') ?? 100_000))),
 };
 const failedParts = Object.keys(figures).filter((key) => key.endsWith('Error'));
