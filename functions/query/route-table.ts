@@ -6,8 +6,6 @@ import { jobStatusRoute } from './routes/job-status.ts';
 import { openApiRoute } from './routes/openapi-document.ts';
 import { whatIfFleetRoute } from './routes/whatif-fleet.ts';
 import { jobAuditRoute } from './routes/job-audit.ts';
-import { whatIfJobRoute } from './routes/whatif-job.ts';
-import { whatIfJobSetRoute } from './routes/whatif-jobset.ts';
 import { adviseRoutes } from './advise/advise-routes.ts';
 
 /** Every route of the query API (each is described in openapi.ts; a test holds them equal). */
@@ -19,8 +17,6 @@ export const QUERY_ROUTES: readonly QueryRoute[] = [
   ...jobSetRoutes,
   jobSetCommandsRoute,
   ...consoleRoutes,
-  whatIfJobRoute,
-  whatIfJobSetRoute,
   jobAuditRoute,
   whatIfFleetRoute,
   ...adviseRoutes,

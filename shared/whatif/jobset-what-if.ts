@@ -3,13 +3,9 @@ import { evolve } from '../jobset/evolve.ts';
 import type { JobSetEvent, JobSetObserved } from '../jobset/events.ts';
 import { settle, type Settled } from '../jobset/settle.ts';
 import { initialState, type JobSetState } from '../jobset/state.ts';
-import {
-  jobSetOutcomeOf,
-  summarizeJobSetDecision,
-  type JobSetDivergence,
-  type JobSetOutcomeView,
-  type JobSetWhatIfReport,
-} from './jobset-report.ts';
+import { sameSummaries, summarizeJobSetDecision } from './decision-summary.ts';
+import { jobSetOutcomeOf } from './outcome.ts';
+import type { JobSetDivergence, JobSetOutcomeView, JobSetWhatIfReport } from './report.ts';
 import { mergeJobSet, patchJobSet } from './patch.ts';
 import { WhatIfInputError } from './what-if.ts';
 
@@ -54,7 +50,7 @@ export function whatIfJobSet(input: { readonly log: readonly JobSetLogEntry[]; r
     const p = settle(patched, at);
     const os = o.events.map(summarizeJobSetDecision);
     const ps = p.events.map(summarizeJobSetDecision);
-    const differ = JSON.stringify(os) !== JSON.stringify(ps);
+    const differ = !sameSummaries(os, ps);
     // No reconcile in the record here: the controller acted only if the patched fold would.
     if (!recorded && (ps.length === 0 || !differ)) return true;
     if (differ) divergence = { atEvent: lastRead, at, by: 'reconcile', recorded: os, whatIf: ps };

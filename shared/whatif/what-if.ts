@@ -221,7 +221,7 @@ class Refold {
     const replayMismatch = this.replayMismatch ?? null;
     const podSecondsSaved = Math.round(this.podSecondsSaved) / 1000;
     if (!divergence) {
-      return { recorded, whatIf: { ...recorded, exact: true }, divergesAtEvent: null, divergence, podSecondsSaved: 0, podsKeptUnknown: 0, replayMismatch };
+      return { kind: 'Job', recorded, whatIf: { ...recorded, exact: true }, divergesAtEvent: null, divergence, podSecondsSaved: 0, podsKeptUnknown: 0, replayMismatch };
     }
     const reached = this.whatIfOutcome;
     // Reached before the divergence: both folds decided it, so it is the recorded outcome.
@@ -230,7 +230,7 @@ class Refold {
       : reached.atEvent !== null && reached.atEvent < divergence.atEvent && recorded.outcome === reached.outcome && recorded.reason === reached.reason
         ? { ...recorded, exact: true }
         : { ...reached, podsTerminated: this.whatIfFinishing, exact: true };
-    return { recorded, whatIf, divergesAtEvent: divergence.atEvent, divergence, podSecondsSaved, podsKeptUnknown: this.podsKeptUnknown, replayMismatch };
+    return { kind: 'Job', recorded, whatIf, divergesAtEvent: divergence.atEvent, divergence, podSecondsSaved, podsKeptUnknown: this.podsKeptUnknown, replayMismatch };
   }
 }
 

@@ -11,13 +11,16 @@ import { findObject, type FoundObject } from '../object-log.ts';
 import { ExplainQuerySchema, HistoryQuerySchema, JobSetListQuerySchema, ListQuerySchema, ObjectQuerySchema } from '../params.ts';
 import { parseObjectRequest } from '../parse-params.ts';
 import { storedJobView } from '../stored-job-view.ts';
+import { parseBody, WhatIfBodySchema } from '../whatif-body.ts';
+import { whatIfStored } from '../whatif-log.ts';
 
 // The routes every kind of object has, written once: the fleet list (`GET /v1/jobs`,
 // `/v1/jobsets`), the object with its status (`GET …/{name}?uid=`), its log paged by seq
-// (`…/history?after=&limit=&uid=`) and why it stands where it does (`…/explain`). Each kind says
-// how its view and explanation are read; a JobSet's come from its newest snapshot and a bounded
-// window of decisions (jobsets/jobset-log-window.ts), a Job's from its snapshot, tail and the
-// entries its explanation cites (stored-job-view.ts, job-explanation.ts).
+// (`…/history?after=&limit=&uid=`), why it stands where it does (`…/explain`) and its log
+// refolded under a patched spec (`POST …/whatif` with `{"patch": {…}}`, whatif-log.ts). Each
+// kind says how its view and explanation are read; a JobSet's come from its newest snapshot and a
+// bounded window of decisions (jobsets/jobset-log-window.ts), a Job's from its snapshot, tail and
+// the entries its explanation cites (stored-job-view.ts, job-explanation.ts).
 
 interface ObjectKind<ExplainQuery extends z.ZodType<{ readonly uid?: string | undefined }>> {
   readonly kind: StreamId['kind'];
@@ -77,6 +80,16 @@ function objectRoutes<ExplainQuery extends z.ZodType<{ readonly uid?: string | u
       async handle(request, deps) {
         const { path, query } = parseObjectRequest(request, kind.explainQuery);
         return json(200, await kind.explain(deps, await findObject(deps.store, kind.kind, path, query.uid), query));
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/whatif`,
+      async handle(request, deps) {
+        const { path, query } = parseObjectRequest(request, ObjectQuerySchema);
+        const { patch } = parseBody(request, WhatIfBodySchema);
+        const { stream } = await findObject(deps.store, kind.kind, path, query.uid);
+        return json(200, await whatIfStored(deps, stream, patch));
       },
     },
   ];
