@@ -8,7 +8,7 @@ import { countingOf, sameSummaries, summarize, summarizeRecorded } from './decis
 import { finishingPods, outcomeOf, recordedOutcome } from './outcome.ts';
 import { mergeJob, patchJob } from './patch.ts';
 import { PatchedWorld } from './patched-world.ts';
-import { replayRecord, type ReconcileAt as RefoldAt, type RecordReading, type Refolding } from './refold.ts';
+import { replayRecord, type ReconcileAt, type RecordReading, type Refolding } from './refold.ts';
 import { podSpans, recordedAfter } from './pod-spans.ts';
 import type { DecisionSummary, Divergence, OutcomeView, ReplayMismatch, WhatIfReport } from './report.ts';
 
@@ -40,8 +40,6 @@ export function whatIfJob(input: WhatIfInput): WhatIfReport {
   replayRecord(input.log, JOB_LOG, folds);
   return folds.report();
 }
-
-type ReconcileAt = RefoldAt<Decision>;
 
 /** A Job's log: decisions carry `at`, observations `observedAt`; a refused observation is no event. */
 const JOB_LOG: RecordReading<JobEvent, Decision> = {
@@ -80,9 +78,8 @@ class JobFolds implements Refolding<JobEvent, Decision> {
     this.world = new PatchedWorld(!this.recordedPerIndex && firstPatched.spec.backoffLimitPerIndex !== undefined);
   }
 
-  observe(entry: JobEvent): void {
-    if ('at' in entry) return; // decisions are reconciles (refold.ts)
-    const event = entry;
+  observe(event: JobEvent): void {
+    if ('at' in event) return; // a decision is a reconcile (refold.ts), never observed
     this.lastRead = event.seq ?? this.lastRead + 1;
     evolve(this.original, event);
     const uid = event.type === 'PodObserved' ? event.pod.metadata.uid : event.type === 'PodDeleted' ? event.uid : undefined;
@@ -111,7 +108,7 @@ class JobFolds implements Refolding<JobEvent, Decision> {
    * controller did not reconcile there and neither fold changes. What the record decided about
    * pods the patched world never had (phantoms, patched-world.ts) is left out of the comparison.
    */
-  reconcile(at: string, where: ReconcileAt): void {
+  reconcile(at: string, where: ReconcileAt<Decision>): void {
     const original = decide(this.original, at);
     const patched = decide(this.patched, at);
     const o = summarize(original.decisions);
@@ -134,7 +131,7 @@ class JobFolds implements Refolding<JobEvent, Decision> {
    * run; at the end of a batch the record left undecided, nothing. (At a timer the record's
    * controller may have woken later: not a mismatch.)
    */
-  private checkReplay(at: string, where: ReconcileAt, refold: readonly DecisionSummary[]): void {
+  private checkReplay(at: string, where: ReconcileAt<Decision>, refold: readonly DecisionSummary[]): void {
     if (this.replayMismatch || where.kind === 'timer') return;
     const recorded = where.kind === 'record' ? summarizeRecorded(where.decisions) : [];
     if (sameSummaries(recorded, refold)) return;
