@@ -47,7 +47,7 @@ export function awsReconcileDeps() {
   return {
     store: store(),
     clock,
-    config: foldConfig(env.FEATURE_GATES),
+    config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS),
     snapshotEvery: env.SNAPSHOT_EVERY,
     timers: awsTimers(),
   };
@@ -82,10 +82,11 @@ export function awsPublishDeps() {
 }
 
 export function awsStoreDeps() {
-  return { store: store(), clock, config: foldConfig(readEnv().FEATURE_GATES) };
+  const env = readEnv();
+  return { store: store(), clock, config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS) };
 }
 
 export function awsQueryDeps() {
   const env = readEnv();
-  return { store: store(), config: foldConfig(env.FEATURE_GATES), cursorKey: cursorKeyFrom(env.CURSOR_KEY) };
+  return { store: store(), config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS), cursorKey: cursorKeyFrom(env.CURSOR_KEY) };
 }

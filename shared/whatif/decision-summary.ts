@@ -104,6 +104,8 @@ export function summarizeJobSetDecision(decision: JobSetDecisionEvent): JobSetDe
       return { kind: 'suspendJob', job: decision.name };
     case 'ResumeJobIssued':
       return { kind: 'resumeJob', job: decision.name };
+    case 'JobSetDeletionRequested':
+      return { kind: 'deleteJobSet', expiredAt: decision.expiredAt };
     default: {
       const exhaustive: never = decision;
       throw new Error(`unknown JobSet decision ${JSON.stringify(exhaustive)}`);

@@ -44,7 +44,8 @@ export type JobSetDecisionSummary =
   | { readonly kind: 'completed'; readonly operator: string; readonly succeededJobs: number; readonly required: number; readonly reason: string }
   | { readonly kind: 'condition'; readonly type: string; readonly status: string; readonly reason: string }
   | { readonly kind: 'rejected'; readonly errors: readonly string[] }
-  | { readonly kind: 'createJob' | 'deleteJob' | 'suspendJob' | 'resumeJob'; readonly job: string };
+  | { readonly kind: 'createJob' | 'deleteJob' | 'suspendJob' | 'resumeJob'; readonly job: string }
+  | { readonly kind: 'deleteJobSet'; readonly expiredAt: string };
 
 /** The first point where the patched fold decided something the recorded one did not. */
 export interface DivergenceOf<Summary, By extends 'observation' | 'reconcile' = 'observation' | 'reconcile'> {
