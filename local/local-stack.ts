@@ -11,7 +11,7 @@ import { startLocalServer, type LocalServer } from './http/local-server.ts';
 import { queryFunction } from './http/query-function.ts';
 import { LOCAL_ACCOUNT_PATH } from './http/sqs-api.ts';
 import type { LocalStack, LocalStackOptions } from './local-stack-types.ts';
-import { jobDecisions } from './report/job-decisions.ts';
+import { decidedObjects } from './report/decided.ts';
 import { openLocalDatabase } from './runtime/local-database.ts';
 import { createLocalRuntime } from './runtime/local-runtime.ts';
 import { SqsQueues } from './sqs/sqs-queues.ts';
@@ -112,9 +112,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let stopping: Promise<void> | undefined;
 
   const whenQuiet = (horizonMs = SETTLE_HORIZON_MS) => runtime.whenQuiet(horizonMs);
-  const jobs = () => jobDecisions(table, config, deliveries);
+  const decided = () => decidedObjects(table, config, deliveries);
   const pace = { ...DEFAULT_PACE, ...options.pace };
-  const playDeps = { bus, whenQuiet: () => whenQuiet(), jobs, progress: options.progress ?? false };
+  const playDeps = { bus, whenQuiet: () => whenQuiet(), decided, progress: options.progress ?? false };
   const resumedObjects = dataDir === undefined ? 0 : await resumeStoredWork(runtime.store, {
     wakeJob: (stream) => void jobWakeUp({ store: runtime.store, config }, stream)
       .then((at) => (at === undefined ? undefined : runtime.timers.schedule(stream, at)))
@@ -162,7 +162,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     rejected: () => deliveries.rejected(),
     replay: (file, more) => play(file, loadTrace(file), { ...pace, ...more }),
     whenQuiet,
-    jobs,
+    decided,
     stop() {
       stopping ??= (async () => {
         feeding.abort();
