@@ -6,7 +6,8 @@ import { createServer } from 'node:net';
 import type { Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import {
-  CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, waitUntilTableExists,
+  CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, UpdateTableCommand,
+  waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_TABLE_NAME, TABLE_DEFINITION } from '../functions/adapters/table-layout.ts';
 
@@ -61,14 +62,33 @@ export function createLocalClient(endpoint: string): DynamoDBClient {
   });
 }
 
-/** Creates the event-store table (see table-layout.ts) unless it exists, and waits for it. */
+/**
+ * Creates the event-store table (see table-layout.ts) unless it exists, and waits for it. A table
+ * kept from an older version (`npm start --data DIR`) gets the indexes it lacks, as a CloudFormation
+ * update adds them in AWS; items written before an index existed are simply not in it.
+ */
 export async function createTables(client: DynamoDBClient, tableName = DEFAULT_TABLE_NAME): Promise<void> {
   try {
     await client.send(new CreateTableCommand({ TableName: tableName, ...TABLE_DEFINITION }));
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    await addMissingIndexes(client, tableName);
   }
   await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: tableName });
+}
+
+async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of TABLE_DEFINITION.GlobalSecondaryIndexes) {
+    if (present.has(index.IndexName)) continue;
+    const attributes = new Set(index.KeySchema.map((key) => key.AttributeName));
+    await client.send(new UpdateTableCommand({
+      TableName: tableName,
+      AttributeDefinitions: TABLE_DEFINITION.AttributeDefinitions.filter((a) => attributes.has(a.AttributeName)),
+      GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
+    }));
+  }
 }
 
 /** Whether a Java 17+ runtime is on the PATH: callers check it first, before printing anything. */
