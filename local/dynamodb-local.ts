@@ -88,6 +88,19 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string): Pro
       AttributeDefinitions: TABLE_DEFINITION.AttributeDefinitions.filter((a) => attributes.has(a.AttributeName)),
       GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
     }));
+    await indexesActive(client, tableName);
+  }
+}
+
+/** Waits until no index of the table is still being built (writes fail while one is). */
+async function indexesActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const building = (Table?.GlobalSecondaryIndexes ?? []).filter((index) => index.IndexStatus !== 'ACTIVE');
+    if (building.length === 0 && Table?.TableStatus === 'ACTIVE') return;
+    if (Date.now() > deadline) throw new Error(`table ${tableName}: index ${building[0]?.IndexName} still not active after 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
