@@ -9,6 +9,8 @@ import { LOCAL_REGION, LocalBus, type BusEvent } from './bus/local-bus.ts';
 import { localRoutes } from './http/local-routes.ts';
 import { startLocalServer, type LocalServer } from './http/local-server.ts';
 import { queryFunction } from './http/query-function.ts';
+import { kubeDeps } from './http/kube-deps.ts';
+import { handleKube } from './http/kube-server.ts';
 import { LOCAL_ACCOUNT_PATH } from './http/sqs-api.ts';
 import type { LocalStack, LocalStackOptions } from './local-stack-types.ts';
 import { jobDecisions } from './report/job-decisions.ts';
@@ -75,12 +77,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   let url = '';
   let server: LocalServer;
+  const kube = kubeDeps(table, config);
   try {
     server = await startLocalServer({
       bus,
       sqs,
       url: () => url,
       query: queryFunction(table, config),
+      kube: (req, res) => handleKube(kube, req, res),
       local: localRoutes({
         get url() { return url; }, deliveries, runtime, capacity: () => table.capacity,
         writeUnitsByOperation: () => Object.fromEntries(writeUnitsByOperation),
