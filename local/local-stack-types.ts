@@ -1,3 +1,4 @@
+import type { ServeLimits } from '../functions/kube/kube-api.ts';
 import type { CapacityTotals, CapacityUse } from '../functions/adapters/metered-table.ts';
 import type { FoldConfig } from '../shared/job/state.ts';
 import type { DeliveredEntry, Deliveries, RejectedEvent } from './bus/bus-rules.ts';
@@ -35,6 +36,8 @@ export interface LocalStackOptions {
   readonly tuning?: RuntimeTuning;
   /** Called with the capacity each DynamoDB request consumed (for breakdowns). */
   readonly onConsumedCapacity?: (use: CapacityUse) => void;
+  /** The kube API's limits (local/http/kube-server.ts LOCAL_LIMITS), for tests of short watches. */
+  readonly kubeLimits?: Partial<ServeLimits>;
 }
 
 export interface LocalStack {

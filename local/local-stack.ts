@@ -10,7 +10,7 @@ import { localRoutes } from './http/local-routes.ts';
 import { startLocalServer, type LocalServer } from './http/local-server.ts';
 import { queryFunction } from './http/query-function.ts';
 import { kubeDeps } from './http/kube-deps.ts';
-import { handleKube } from './http/kube-server.ts';
+import { handleKube, LOCAL_LIMITS } from './http/kube-server.ts';
 import { LOCAL_ACCOUNT_PATH } from './http/sqs-api.ts';
 import type { LocalStack, LocalStackOptions } from './local-stack-types.ts';
 import { jobDecisions } from './report/job-decisions.ts';
@@ -84,7 +84,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       sqs,
       url: () => url,
       query: queryFunction(table, config),
-      kube: (req, res) => handleKube(kube, req, res),
+      kube: (req, res) => handleKube(kube, req, res, { ...LOCAL_LIMITS, ...options.kubeLimits }),
       local: localRoutes({
         get url() { return url; }, deliveries, runtime, capacity: () => table.capacity,
         writeUnitsByOperation: () => Object.fromEntries(writeUnitsByOperation),

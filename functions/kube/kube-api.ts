@@ -26,8 +26,10 @@ export interface ServeLimits {
   readonly maxWatchMs: number;
   /** Largest list body: Lambda's 6 MB response less a margin in AWS. */
   readonly maxResponseBytes: number;
-  /** Objects a watch may send before its first change (RV "0", sendInitialEvents). */
+  /** Objects a watch may send before its first change (RV "0", sendInitialEvents), and an unpaged list may hold. */
   readonly maxInitialEvents: number;
+  /** How far back a watch may resume (resource-version.ts WATCH_WINDOW_MS). */
+  readonly watchWindowMs: number;
 }
 
 export type KubeResponse =
@@ -183,8 +185,8 @@ async function watchResponse(deps: KubeDeps, limits: ServeLimits, handler: Resou
     throw new KubeError(422, 'Invalid', `resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided`);
   }
   const fromStart = version === undefined || version === '' || version === '0';
-  const startMs = fromStart || sendInitialEvents ? nowMs : watchStartMs(version as string, nowMs);
-  if (!fromStart && sendInitialEvents) watchStartMs(version as string, nowMs);
+  const startMs = fromStart || sendInitialEvents ? nowMs : watchStartMs(version as string, nowMs, limits.watchWindowMs);
+  if (!fromStart && sendInitialEvents) watchStartMs(version as string, nowMs, limits.watchWindowMs);
   const timeout = integerParam(query.get('timeoutSeconds'), 'timeoutSeconds');
   const allowed = timeout === undefined || timeout === 0 ? limits.maxWatchMs : Math.min(timeout * 1000, limits.maxWatchMs);
   const printer = handler.printer;

@@ -3,6 +3,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { logger } from '../commons/powertools.ts';
 import type { KubeDeps } from './fleet-reads.ts';
+import { WATCH_WINDOW_MS } from './resource-version.ts';
 import { serveKube, statusResponse, type ServeLimits } from './kube-api.ts';
 import type { KubeRequest } from './request.ts';
 import { statusOf } from './status.ts';
@@ -21,6 +22,7 @@ export const AWS_LIMITS: ServeLimits = {
   maxWatchMs: 25_000,
   maxResponseBytes: 5_500_000,
   maxInitialEvents: 5_000,
+  watchWindowMs: WATCH_WINDOW_MS,
 };
 
 export function createKubeHandler(deps: KubeDeps, limits: ServeLimits = AWS_LIMITS) {

@@ -14,7 +14,7 @@ import { badRequest, expired } from './status.ts';
 
 /** How long after the time it carries a log write may first be read (commit latency, index lag). */
 export const VISIBILITY_LAG_MS = 5_000;
-/** How far back a watch may resume; older versions are 410 Expired and the client lists again. */
+/** How far back a watch may resume by default; older versions are 410 Expired and the client lists again. */
 export const WATCH_WINDOW_MS = 15 * 60_000;
 /** A version this far past the server's clock cannot have come from it. */
 const FUTURE_SKEW_MS = 60_000;
@@ -38,12 +38,12 @@ export function versionMs(version: string, field = 'resourceVersion'): number {
 
 /**
  * The millisecond a watch resumes from, checked against the window: 410 Expired (with the
- * API server's words) when older than WATCH_WINDOW_MS or beyond this server's clock.
+ * API server's words) when older than `windowMs` or beyond this server's clock.
  */
-export function watchStartMs(version: string, nowMs: number): number {
+export function watchStartMs(version: string, nowMs: number, windowMs = WATCH_WINDOW_MS): number {
   const ms = versionMs(version);
-  if (ms < nowMs - WATCH_WINDOW_MS) {
-    throw expired(`too old resource version: ${version} (${versionAt(nowMs - WATCH_WINDOW_MS)})`);
+  if (ms < nowMs - windowMs) {
+    throw expired(`too old resource version: ${version} (${versionAt(nowMs - windowMs)})`);
   }
   if (ms > nowMs + FUTURE_SKEW_MS) {
     throw expired(`resource version ${version} is ahead of this server's clock (${versionAt(nowMs)}); list again`);

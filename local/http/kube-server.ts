@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeDeps } from '../../functions/kube/fleet-reads.ts';
+import { WATCH_WINDOW_MS } from '../../functions/kube/resource-version.ts';
 import { serveKube, statusResponse, type ServeLimits } from '../../functions/kube/kube-api.ts';
 import { statusOf } from '../../functions/kube/status.ts';
 import type { WatchEvent, WatchSink } from '../../functions/kube/watch.ts';
@@ -13,6 +14,7 @@ export const LOCAL_LIMITS: ServeLimits = {
   maxWatchMs: 30 * 60_000,
   maxResponseBytes: 256 * 1024 * 1024,
   maxInitialEvents: 200_000,
+  watchWindowMs: WATCH_WINDOW_MS,
 };
 
 export async function handleKube(deps: KubeDeps, req: IncomingMessage, res: ServerResponse, limits: ServeLimits = LOCAL_LIMITS): Promise<void> {
