@@ -99,6 +99,10 @@ async function serveResource(request: KubeRequest, deps: KubeDeps, limits: Serve
   if (resource.resource === 'namespaces') {
     if (flag(query, 'watch')) throw new KubeError(405, 'MethodNotAllowed', 'namespaces are not watched here: jobfold derives them from the Jobs it knows (list them again)');
     const selection = { labels: parseLabelSelector(query.get('labelSelector')), fields: parseFieldSelector(query.get('fieldSelector'), namespaceFieldNames) };
+    // Namespaces are few and listed whole: a page is the whole list, and no token continues it.
+    integerParam(query.get('limit'), 'limit');
+    checkListVersion(query.get('resourceVersion'), query.get('resourceVersionMatch'), nowMs);
+    if ((query.get('continue') ?? '') !== '') throw badRequest('continue: Invalid value: namespaces are listed whole; there is no next page', 'continue');
     if (target.name !== undefined) return present(await getNamespace(deps, cluster, target.name), representation, include, nowMs, namespacePrinter);
     const list = await listNamespaces(deps, cluster, selection);
     return presentList(list.items, 'NamespaceList', resource.version, { resourceVersion: versionAt(nowMs) }, representation, include, nowMs, list.printer);
