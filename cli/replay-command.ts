@@ -1,8 +1,8 @@
 import { printableLines } from '../shared/k8s/printable.ts';
-import { explainJob } from '../shared/job/explain.ts';
-import { JOBFOLD_DEFAULT_GATES } from '../shared/job/gates.ts';
+import { explainJob, JOBFOLD_DEFAULT_GATES } from '../shared/job/index.ts';
+import { describe, printJson } from './print/index.ts';
 import { playJobScenario, scenarioGates } from './scenario/play-job-scenario.ts';
-import { describeJob } from './replay/describe-job.ts';
+import { jobReplayDescription } from './replay/describe.ts';
 import { replayJobSet } from './replay/jobset-replay.ts';
 import { loadReplayInput, type ReplayInput } from './replay/load-input.ts';
 import { progress } from './progress.ts';
@@ -44,9 +44,7 @@ export function replayCommand(args: readonly string[], output: ReplayOutput = CO
     };
     const explanation = explainJob(run.state, run.log);
     output.out(
-      parsed.json
-        ? JSON.stringify(replayReport(run, explanation, source), null, 2)
-        : describeJob(run, explanation, source),
+      parsed.json ? printJson(replayReport(run, explanation, source)) : describe(jobReplayDescription(run, explanation, source)),
     );
     return 0;
   } catch (error) {

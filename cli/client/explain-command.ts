@@ -1,7 +1,6 @@
-import { formatExplanation, type Explanation } from '../../shared/job/explain.ts';
-import { formatJobSetExplanation, type JobSetExplanation } from '../../shared/jobset/explain.ts';
+import { explain, type AnyExplanation } from '../print/index.ts';
 import { ENDPOINT_HELP, OBJECT_OPTIONS, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
-import { human, machineOutput, parseOutput } from './render.ts';
+import { machineOutput, parseOutput } from './render.ts';
 
 export const EXPLAIN_HELP = `Usage: jobfold explain job|jobset NAME --cluster C [-n NS] [--uid UID] [-o json|yaml]
 
@@ -23,8 +22,8 @@ export async function explainCommand(argv: readonly string[]): Promise<string> {
   const kind = kindOf(positionals[0], ['job', 'jobset']);
   const path = objectPath(kind, positionals[1], values.cluster, values.namespace);
   const format = parseOutput(values.output, ['table', 'json', 'yaml']);
-  const explanation = await clientFor(values.endpoint).get<unknown>(`${path}/explain`, { uid: values.uid });
+  const explanation = await clientFor(values.endpoint).get<AnyExplanation>(`${path}/explain`, { uid: values.uid });
   if (format === 'json' || format === 'yaml') return machineOutput(explanation, format);
-  const text = kind === 'job' ? formatExplanation(explanation as Explanation) : formatJobSetExplanation(explanation as JobSetExplanation);
-  return `${human(text)}\n`;
+  // The kind asked for, also from a service older than the explanation's `kind`.
+  return `${explain({ ...explanation, kind: kind === 'job' ? 'Job' : 'JobSet' } as AnyExplanation)}\n`;
 }

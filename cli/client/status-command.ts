@@ -1,6 +1,8 @@
-import { field, formatTable } from '../replay/table.ts';
+import type { z } from 'zod';
+import type { StatusAtSchema } from '../../functions/query/schemas/job-schemas.ts';
+import { field, printText, table, type Block } from '../print/index.ts';
 import { ENDPOINT_HELP, OBJECT_OPTIONS, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
-import { human, machineOutput, parseOutput } from './render.ts';
+import { machineOutput, parseOutput } from './render.ts';
 
 export const STATUS_HELP = `Usage: jobfold status job NAME --cluster C [-n NS] [--at TIME|#N] [--uid UID] [-o json|yaml]
 
@@ -16,16 +18,7 @@ Options:
 ${ENDPOINT_HELP}
   -h, --help            this help`;
 
-interface StatusAt {
-  at: { seq: number; recordedAt?: string };
-  head: number;
-  outcome: string;
-  status: {
-    conditions: Array<{ type: string; status: string; reason: string; message: string }>;
-    active: number; ready: number; succeeded: number; failed: number; terminating: number;
-    startTime?: string; completionTime?: string; completedIndexes?: string; failedIndexes?: string;
-  };
-}
+type StatusAt = z.output<typeof StatusAtSchema>;
 
 export async function statusCommand(argv: readonly string[]): Promise<string> {
   const { values, positionals } = parse(argv, { ...OBJECT_OPTIONS, at: { type: 'string' } });
@@ -37,16 +30,15 @@ export async function statusCommand(argv: readonly string[]): Promise<string> {
   const result = await clientFor(values.endpoint).get<StatusAt>(`${path}/status`, { uid: values.uid, at });
   if (format === 'json' || format === 'yaml') return machineOutput(result, format);
   const { status } = result;
-  const lines = [
+  const blocks: Block[] = [
     field('At', `#${result.at.seq} of ${result.head}${result.at.recordedAt ? ` (recorded ${result.at.recordedAt})` : ''}`),
     field('Outcome', result.outcome),
     field('Pods Statuses', `${status.active} Active (${status.ready} Ready) / ${status.succeeded} Succeeded / ${status.failed} Failed / ${status.terminating} Terminating`),
   ];
-  if (status.startTime) lines.push(field('Start Time', status.startTime));
-  if (status.completionTime) lines.push(field('Completed At', status.completionTime));
-  if (status.completedIndexes) lines.push(field('Completed Indexes', status.completedIndexes));
-  if (status.failedIndexes) lines.push(field('Failed Indexes', status.failedIndexes));
-  const rows = status.conditions.map((c) => [c.type, c.status, c.reason, c.message]);
-  lines.push(...(rows.length === 0 ? [field('Conditions', '<none>')] : ['Conditions:', ...formatTable(['Type', 'Status', 'Reason', 'Message'], rows)]));
-  return `${human(lines.join('\n'))}\n`;
+  if (status.startTime) blocks.push(field('Start Time', status.startTime));
+  if (status.completionTime) blocks.push(field('Completed At', status.completionTime));
+  if (status.completedIndexes) blocks.push(field('Completed Indexes', status.completedIndexes));
+  if (status.failedIndexes) blocks.push(field('Failed Indexes', status.failedIndexes));
+  blocks.push(table('Conditions', ['Type', 'Status', 'Reason', 'Message'], status.conditions.map((c) => [c.type, c.status, c.reason, c.message])));
+  return `${printText({ blocks, labelWidth: 20 })}\n`;
 }

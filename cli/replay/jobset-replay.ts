@@ -3,11 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_FOLD_CONFIG } from '../../shared/job/state.ts';
 import type { JobSetDecisionEvent } from '../../shared/jobset/decision-events.ts';
 import type { JobSetEvent } from '../../shared/jobset/events.ts';
-import { explainJobSet } from '../../shared/jobset/explain.ts';
+import { explainJobSet } from '../../shared/jobset/index.ts';
+import { describe, printJson } from '../print/index.ts';
+import { jobSetReplayDescription } from './describe.ts';
 import { loadJobSetReplayInput } from './jobset-input.ts';
-import { describeJobSet } from './jobset-describe.ts';
 import { playJobSetTrace } from './jobset-play-trace.ts';
-import { jobSetReplayReport } from './jobset-report.ts';
+import { jobSetReplayReport } from './replay-report.ts';
 import type { JobSetReplayRun, JobSetReplaySource } from './jobset-run.ts';
 import { playJobSetScenario } from './jobset-scenario.ts';
 import type { JobSetTrace } from './jobset-trace.ts';
@@ -73,9 +74,7 @@ export async function replayJobSetTrace(args: ReplayArgs): Promise<string> {
 export function renderJobSetReplay(run: JobSetReplayRun, args: Pick<ReplayArgs, 'json'>, source: JobSetReplaySource): string {
   const decisions = run.log.flatMap(({ seq, event }) => (isDecision(event) ? [{ seq, event }] : []));
   const explanation = explainJobSet(run.state, decisions);
-  return args.json
-    ? JSON.stringify(jobSetReplayReport(run, explanation, source), null, 2)
-    : describeJobSet(run, explanation, source);
+  return args.json ? printJson(jobSetReplayReport(run, explanation, source)) : describe(jobSetReplayDescription(run, explanation, source));
 }
 
 const OBSERVATIONS: ReadonlySet<string> = new Set(['JobSetObserved', 'JobSetDeleted', 'JobObserved', 'JobDeleted']);

@@ -16,6 +16,8 @@ import { appendEntries } from './dynamodb-log.ts';
 import { readEntries, readHead, readTip } from './dynamodb-log-reads.ts';
 import { markPublished, pendingOutbox, saveOutboxProgress } from './dynamodb-outbox.ts';
 import { loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
+import { loadEventIds, saveEventIds } from './dynamodb-event-ids.ts';
+import type { EventIdSegment } from '../../shared/app/write/event-id-index.ts';
 import { fleetRows, summariesOf } from './dynamodb-fleet-rows.ts';
 import { findJob, listJobs } from './dynamodb-projection.ts';
 import { loadSnapshot, saveSnapshot } from './dynamodb-snapshots.ts';
@@ -35,6 +37,7 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 //   fleet rows  dynamodb-fleet-rows.ts  the fleet index scanned in parallel, for the counts
 //   pod archive dynamodb-pod-archive.ts one item per settled pod, batch puts
 //   change feed dynamodb-change-feed.ts every log item in a sparse index by time recorded
+//   event ids   dynamodb-event-ids.ts   the log's eventId fingerprints, a segment per snapshot
 // Choices, made for write units (1 WCU = one write of ≤ 1 KB; 2 inside a transaction):
 // - No head item. The log item's key is its seq, so a conditional put cannot overwrite a seq,
 //   and the head is read with a strongly consistent Query (reads cost a fifth of writes).
@@ -145,5 +148,13 @@ export class DynamoDbEventStore implements EventStore, PodArchive, ChangeFeed {
 
   logChanges(query: ChangeQuery): Promise<ChangePage> {
     return logChanges(this.#table, query);
+  }
+
+  saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void> {
+    return saveEventIds(this.#table, keys.stream(stream), segment);
+  }
+
+  loadEventIds(stream: StreamId): Promise<EventIdSegment[]> {
+    return loadEventIds(this.#table, keys.stream(stream));
   }
 }

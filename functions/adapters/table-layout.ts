@@ -11,6 +11,7 @@
 //   chunk       sk "chunk#<seq>#<i>"      part i of a snapshot too large for one item
 //   pod         sk "pod#<pod uid>"        a settled pod archived out of the snapshot (older format)
 //   pods        sk "pods#<bucket>#<save>#<part>"  settled pods archived by one save, packed
+//   ids         sk "ids#<last seq>"       eventId fingerprints of positions `from`+1…last (dynamodb-event-ids.ts)
 //   command     pk "cmd#<commandId>", sk "cmd"   outbox item; in the outbox index while pending
 // Every log item (entry or page) also carries the keys of the change index (gw, gv): which logs
 // of a cluster grew and when, for readers that follow the fleet (shared/app/change-feed.ts).
@@ -28,6 +29,7 @@ export const ITEM_TYPE = {
   chunk: 'chunk',
   pod: 'pod',
   podBatch: 'pods',
+  eventIds: 'ids',
   command: 'command',
 } as const;
 
@@ -112,6 +114,9 @@ export const keys = {
   podBatchPrefix: (bucket: number): string => `pods#${String(bucket).padStart(2, '0')}#`,
   /** Every bucket of a Job's packed archive. */
   podBatchPrefixAll: 'pods#',
+  /** A segment of the log's eventId fingerprints, by its last position (dynamodb-event-ids.ts). */
+  eventIds: (to: number): string => `ids#${String(to).padStart(SEQ_DIGITS, '0')}`,
+  eventIdsPrefix: 'ids#',
   command: (commandId: string): string => `cmd#${commandId}`,
   commandSort: 'cmd',
   cluster: (clusterId: string): string => part(clusterId),

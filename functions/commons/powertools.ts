@@ -19,6 +19,8 @@ export const METRIC = {
   decisionLatency: 'decision_latency_ms',
   eventsIngested: 'events_ingested_total',
   eventsRejected: 'events_rejected_total',
+  // An eventId the Job's log holds with another content: the first stays, this one is refused and recorded.
+  conflictingDuplicates: 'conflicting_duplicates_total',
   commandsPublished: 'commands_published_total',
   reconcileConflicts: 'reconcile_conflicts_total',
   snapshotsSkipped: 'snapshots_skipped_total',

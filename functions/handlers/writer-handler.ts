@@ -134,6 +134,12 @@ async function writeGroup(writeDeps: WriteDeps, deps: WriterHandlerDeps, group: 
       return;
     }
     if (outcome.logged > 0) metrics.addMetric(METRIC.eventsIngested, MetricUnit.Count, outcome.logged);
+    // Refused and recorded in the log (ObservationRefused): a conflicting duplicate, a uid under another name.
+    for (const { observation, reason, message, conflict } of outcome.refused) {
+      logger.warn('observation refused', { stream, eventId: observation.eventId, reason, ...conflict });
+      metrics.addMetric(reason === 'ConflictingDuplicate' ? METRIC.conflictingDuplicates : METRIC.eventsRejected, MetricUnit.Count, 1);
+      await deps.rejections.reject(observation, [{ path: reason === 'UidReused' ? 'detail.object.metadata.name' : 'detail.eventId', message: `${reason}: ${message}` }]);
+    }
     if (Object.keys(outcome.dropped).length > 0) logger.debug("events the Job's log already holds, not logged again", { stream, dropped: outcome.dropped });
     if (outcome.wakeAt) await deps.timers.schedule(stream, outcome.wakeAt);
   }

@@ -1,7 +1,7 @@
 import type { StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
-import { explainJob, type Explanation } from '../../shared/job/explain.ts';
+import { explainJob, LINGERING_CONDITIONS, type Explanation } from '../../shared/job/index.ts';
 import type { JobState } from '../../shared/job/state.ts';
 import { conditionDecisionIn, findConditionDecision } from './condition-decisions.ts';
 import { memoSnapshots } from './snapshot-bisect.ts';
@@ -17,8 +17,6 @@ import { terminatedPodsPage } from './terminated-pods-page.ts';
 // decision, the pod terminations decided with it (the lingering pods its sentence counts). The
 // full list of terminated pods is paged (terminated-pods-page.ts).
 
-/** Conditions whose sentences count the pods terminated with them (explain-evidence.ts). */
-const LINGERING_CONDITIONS: ReadonlySet<string> = new Set(['SuccessCriteriaMet', 'FailureTarget', 'Suspended']);
 const FOLLOWERS_PAGE = 8;
 
 export type PagedExplanation = Explanation & { readonly terminatedPodsNextAfter?: number };

@@ -2,12 +2,12 @@ import type { JobSummary, StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
 import type { DecisionOf } from '../../shared/job/decisions.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
-import { explainJob } from '../../shared/job/explain.ts';
+import { explainJob } from '../../shared/job/index.ts';
 import type { QueryDeps } from './http.ts';
 import { issuedCommands } from './issued-commands.ts';
 import { citedDecisions } from './job-explanation.ts';
 import { foldTo } from './job-state-at.ts';
-import { jobView, type JobView } from './job-view.ts';
+import { jobView, type JobView } from './views.ts';
 import { logHead, readRun } from './log-reads.ts';
 
 // `GET …/jobs/{name}` without replaying the log: the state from the newest snapshot and its tail
@@ -45,7 +45,7 @@ export async function storedJobView(
   const commands = issuedCommands(window, state.settings?.managedBy, summary.uid, state.creationRequests - creationsWithin);
   const explanation = explainJob(state, await citedDecisions(deps, stream, state, head, events));
   const lastRecordedAt = entries.at(-1)?.recordedAt;
-  return jobView(summary, state, { explanation, commands, commandsFrom: after + 1, head, lastRecordedAt });
+  return jobView(summary, state, explanation, { commands, commandsFrom: after + 1 }, { head, lastRecordedAt });
 }
 
 /** The longest suffix of `events` whose commands name at most `pods` pods (at least the last command's). */

@@ -1,8 +1,7 @@
 import type { EventStore, StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
 import type { DecisionOf } from '../../shared/job/decisions.ts';
-import { validIndex } from '../../shared/job/explain-evidence.ts';
-import type { TerminatedPod } from '../../shared/job/explain.ts';
+import { terminatedPod, type TerminatedPod } from '../../shared/job/index.ts';
 
 // The pods jobfold asked to delete, one page at a time, in log order: a Job of 100,000 pods can
 // have that many, more than a response holds, so the list is paged by log position instead of
@@ -42,13 +41,6 @@ export async function terminatedPodsPage(
 }
 
 function podsOf(decision: DecisionOf<'PodsTerminationRequested'>): TerminatedPod[] {
-  return decision.pods.map((pod) => ({
-    name: pod.name,
-    uid: pod.uid,
-    index: validIndex(pod.index),
-    cause: decision.cause,
-    reason: decision.reason,
-    requestedAt: decision.at,
-    decidedBy: decision.seq,
-  }));
+  const why = { cause: decision.cause, reason: decision.reason, requestedAt: decision.at, decidedBy: decision.seq };
+  return decision.pods.map((pod) => terminatedPod(pod, why));
 }

@@ -5,6 +5,7 @@ import type {
 } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
+import type { EventIdSegment } from '../../shared/app/write/event-id-index.ts';
 
 // The table's stream, in process: the store tells what its writes mean downstream, with the
 // filters of the CDK's event source mappings (cdk/constructs/stream-consumers.ts):
@@ -82,5 +83,13 @@ export class StreamedStore implements EventStore, PodArchive {
 
   loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {
     return this.#inner.loadArchivedPods(stream, uids);
+  }
+
+  saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void> {
+    return this.#inner.saveEventIds(stream, segment);
+  }
+
+  loadEventIds(stream: StreamId): Promise<EventIdSegment[]> {
+    return this.#inner.loadEventIds(stream);
   }
 }

@@ -8,11 +8,14 @@ import type {
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
 import { MAX_CHANGES_PER_PAGE, type ChangeFeed, type ChangePage, type ChangeQuery, type LogChange } from './change-feed.ts';
+import type { EventIdSegment } from './write/event-id-index.ts';
 
 type StreamRecord = {
   entries: LogEntry[];
   eventIds: Set<string>;
   archivedPods: Map<string, ArchivedPod>;
+  /** Event-id segments (write/event-id-index.ts) by their last position. */
+  idSegments: Map<number, EventIdSegment>;
   /** Seqs a paged commit marked as a pod's first sighting (outside the entries and their hashes). */
   firstSightings: Set<number>;
   /** Kept at their positions, never replaced. */
@@ -153,6 +156,14 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
     for (const pod of pods) archivedPods.set(pod.uid, jsonCopy(pod));
   }
 
+  async saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void> {
+    this.#record(stream).idSegments.set(segment.to, { from: segment.from, to: segment.to, bytes: segment.bytes.slice() });
+  }
+
+  async loadEventIds(stream: StreamId): Promise<EventIdSegment[]> {
+    return [...this.#record(stream).idSegments.values()].sort((a, b) => a.to - b.to).map((s) => ({ ...s, bytes: s.bytes.slice() }));
+  }
+
   async loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {
     const { archivedPods } = this.#record(stream);
     return jsonCopy([...new Set(uids)].flatMap((uid) => archivedPods.get(uid) ?? []));
@@ -224,7 +235,7 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
     const key = streamKey(stream);
     let record = this.#streams.get(key);
     if (record === undefined) {
-      record = { entries: [], eventIds: new Set(), archivedPods: new Map(), firstSightings: new Set(), snapshots: new Map() };
+      record = { entries: [], eventIds: new Set(), archivedPods: new Map(), idSegments: new Map(), firstSightings: new Set(), snapshots: new Map() };
       this.#streams.set(key, record);
     }
     return record;

@@ -1,13 +1,21 @@
 import type { ArchivedPod } from '../job/snapshot.ts';
 import type { StreamId } from './event-store.ts';
+import type { EventIdSegment } from './write/event-id-index.ts';
 
 /**
- * Where a Job's settled pods live once they leave its snapshot (see shared/job/snapshot.ts):
- * written once per pod, read back only for the pods that new events name.
+ * What the log writer keeps beside a Job's log, written as its snapshots are:
+ * - settled pods, once they leave the snapshot (see shared/job/snapshot.ts): written once per
+ *   pod, read back only for the pods that new events name;
+ * - the log's eventIds (write/event-id-index.ts), as segments of positions: read back whole on
+ *   a cold load, so an eventId is stored once against the whole log.
  */
 export interface PodArchive {
   /** Stores settled pods; storing one again replaces it. */
   saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void>;
   /** Returns the archived pods among `uids` (missing ones are simply absent). */
   loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]>;
+  /** Stores the fingerprints of positions `from + 1 … to` (storing a range again is harmless: the log does not change). */
+  saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void>;
+  /** The stored segments, ordered by `to` (they may overlap or leave gaps; the caller reads the log for those). */
+  loadEventIds(stream: StreamId): Promise<EventIdSegment[]>;
 }

@@ -50,7 +50,8 @@ export function verifyDecisions(entries: readonly AuditEntry[], gates: FeatureGa
       findings.push({ kind: 'unreadable', seq: entry.seq, message: (error as Error).message });
       continue;
     }
-    if (!('at' in event)) {
+    // An observation, or the record of one the writer refused (ObservationRefused): no reconcile.
+    if (!('at' in event) || event.type === 'ObservationRefused') {
       check();
       evolve(state, event);
       continue;

@@ -36,6 +36,9 @@ export function applyDecision(state: JobState, decision: Decision): void {
     case 'JobRejected':
       state.rejectionRecorded = true;
       return;
+    case 'ObservationRefused':
+      // A record for the history: the refused observation changes nothing.
+      return;
     case 'JobUpdateRefused':
       if (state.refusedUpdate?.eventId === decision.refusedEventId) state.refusedUpdateRecorded = true;
       return;

@@ -104,6 +104,21 @@ export const DecisionSchema = z.discriminatedUnion('type', [
       z.object({ field: z.string(), type: z.string(), detail: z.string(), message: z.string() }),
     ),
   }),
+  /**
+   * An observation the writer did not fold, logged where it would have stood so the history
+   * shows it (issue 24): `ConflictingDuplicate`, an eventId the log already holds with another
+   * content (the first stays; `conflict` gives both contents' SHA-256); `UidReused`, a Job
+   * observation whose uid the log holds under another name. The fold takes nothing from it.
+   */
+  z.object({
+    type: z.literal('ObservationRefused'),
+    ...decided,
+    refusedEventId: z.string(),
+    refusedType: z.string(),
+    reason: z.enum(['ConflictingDuplicate', 'UidReused']),
+    message: z.string(),
+    conflict: optional(z.object({ firstSeq: z.number().int().positive(), firstHash: z.string(), refusedHash: z.string() })),
+  }),
   z.object({
     type: z.literal('JobRejected'),
     ...decided,

@@ -1,14 +1,16 @@
+import { activeDeadlineAt } from '../policies/active-deadline.ts';
+import { plural, type ExplainedCondition, type ExplanationOf } from '../read-model/explanation.ts';
 import type { JobCondition } from './conditions.ts';
 import { findCondition, hasTrueCondition } from './conditions.ts';
-import type { DecisionOf, TerminationCause } from './decisions.ts';
+import { POD_FAILURE_POLICY_REASON_PREFIX, Reason } from './constants.ts';
+import type { DecisionOf, Evidence, PodRefData, TerminationCause } from './decisions.ts';
 import type { JobEvent } from './evolve.ts';
-import { conditionSentence, type ConditionEvidence, type SentenceFacts } from './explain-sentences.ts';
-import { evidenceFromState, lingeringCount, terminatedPods } from './explain-evidence.ts';
-import { explainSummary } from './explain-summary.ts';
 import type { JobState } from './state.ts';
+import { jobStatus } from './status.ts';
 
-export { formatExplanation } from './explain-format.ts';
-export type { ConditionEvidence } from './explain-sentences.ts';
+// The Job's read model: why the Job stands where it does, from its state and the decisions of
+// its log (shared/read-model/explanation.ts is the shape it shares with JobSets). Printed by
+// shared/print, served by the query API, refolded by nothing: pure and deterministic.
 
 /** Where a Job stands, in one word: finished, finishing (interim condition set), or not. */
 export type JobOutcome =
@@ -22,6 +24,9 @@ export type JobOutcome =
   | 'Succeeded'
   | 'Failed';
 
+/** Evidence as logged, or rebuilt from the state (then the tipping event may be unknown). */
+export type ConditionEvidence = Omit<Evidence, 'tippedBy'> & { readonly tippedBy?: number };
+
 /** The logged event a decision names as its tipping point. */
 export interface TippingEvent {
   readonly seq: number;
@@ -31,13 +36,8 @@ export interface TippingEvent {
 }
 
 /** One condition of the Job, with the evidence jobfold logged for it and a plain sentence. */
-export interface ExplainedCondition extends JobCondition {
-  /** From the JobConditionChanged decision; rebuilt from the state when the log lacks it. */
-  readonly evidence: ConditionEvidence | undefined;
-  /** Log position of the JobConditionChanged decision, when the log holds it. */
-  readonly decidedBy: number | undefined;
+export interface ExplainedJobCondition extends ExplainedCondition<ConditionEvidence>, JobCondition {
   readonly tippingEvent: TippingEvent | undefined;
-  readonly sentence: string;
 }
 
 /** A pod jobfold asked to delete, and why. */
@@ -52,15 +52,11 @@ export interface TerminatedPod {
   readonly decidedBy: number | undefined;
 }
 
-/** Why the Job is where it is: served as JSON by the API, printed by `jobfold replay`. */
-export interface Explanation {
+/** Why the Job is where it is: served as JSON by the API, printed by `jobfold replay` and `explain`. */
+export interface Explanation extends ExplanationOf<'Job', JobOutcome, ConditionEvidence> {
   readonly job: { readonly clusterId: string; readonly namespace: string; readonly name: string; readonly uid: string } | undefined;
-  readonly outcome: JobOutcome;
-  readonly summary: string;
-  readonly conditions: readonly ExplainedCondition[];
+  readonly conditions: readonly ExplainedJobCondition[];
   readonly terminatedPods: readonly TerminatedPod[];
-  /** Validation errors of a rejected Job (upstream messages). */
-  readonly rejection: readonly string[];
   /**
    * Observations that arrived after the Job finished (at log position `finishedAt`): logged,
    * and changing nothing reported. Present only when there were some.
@@ -82,32 +78,27 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
     if (event.type === 'JobConditionChanged') decided.set(event.condition.type, event);
   }
   const pods = terminatedPods(state, log);
-  const conditions = state.status.conditions.map((condition) => {
+  const conditions = state.status.conditions.map((condition): ExplainedJobCondition => {
     const decision = decided.get(condition.type);
     const logged = decision !== undefined && sameCondition(decision.condition, condition);
     const evidence = logged ? decision.evidence : evidenceFromState(state, condition);
     const tipping = evidence?.tippedBy === undefined ? undefined : bySeq.get(evidence.tippedBy);
-    const facts: SentenceFacts = {
-      state,
-      condition,
-      evidence,
-      interimSeq: interimDecisionSeq(decided, evidence),
-      lingering: lingeringCount(pods, condition),
-    };
+    const interimSeq = evidence?.follows === undefined ? undefined : decided.get(evidence.follows)?.seq;
     return {
       ...condition,
       evidence,
       decidedBy: logged ? decision.seq : undefined,
       tippingEvent: tipping && tippingEvent(tipping),
-      sentence: conditionSentence(facts),
+      sentence: conditionSentence({ state, condition, evidence, interimSeq, lingering: lingeringCount(pods, condition) }),
     };
   });
   const identity = state.identity;
   const outcome = jobOutcome(state);
   return {
+    kind: 'Job',
     job: identity && { clusterId: identity.clusterId, namespace: identity.namespace, name: identity.name, uid: identity.uid },
     outcome,
-    summary: explainSummary(state, outcome),
+    summary: summary(state, outcome),
     conditions,
     terminatedPods: pods,
     rejection: (state.rejected ?? []).map((error) => error.message),
@@ -130,19 +121,317 @@ export function jobOutcome(state: JobState): JobOutcome {
   return state.status.startTime === undefined ? 'Pending' : 'Running';
 }
 
-function sameCondition(a: JobCondition, b: JobCondition): boolean {
-  return a.status === b.status && a.reason === b.reason && a.lastTransitionTime === b.lastTransitionTime;
+// ---- Per reason: the evidence and its sentence ----------------------------------------------
+
+/** What a condition's sentence is built from. */
+interface SentenceFacts {
+  readonly state: JobState;
+  readonly condition: JobCondition;
+  readonly evidence: ConditionEvidence | undefined;
+  /** For Complete/Failed: log position of the interim condition's decision. */
+  readonly interimSeq: number | undefined;
+  /** Pods terminated because of this condition (lingering or suspended pods). */
+  readonly lingering: number;
 }
 
-/** For Complete/Failed: where the interim condition it follows was decided. */
-function interimDecisionSeq(
-  decided: ReadonlyMap<string, DecisionOf<'JobConditionChanged'>>,
-  evidence: ConditionEvidence | undefined,
-): number | undefined {
-  return evidence?.follows === undefined ? undefined : decided.get(evidence.follows)?.seq;
+/**
+ * What the read side says about a condition reason: the evidence the state still holds when the
+ * log lacks the decision (a condition the cluster reported before jobfold's log began, or a
+ * caller that passes no log), and the words for the evidence. Each reason is named here once:
+ * a new pod failure policy action that sets a new reason is one entry of REASONS.
+ */
+interface ReasonExplainer {
+  readonly fromState: (state: JobState, condition: JobCondition) => ConditionEvidence | undefined;
+  readonly says: (facts: SentenceFacts, evidence: ConditionEvidence) => string | undefined;
+}
+
+/** FailJob rules (KEP-3329; KEP-4443 names them `PodFailurePolicy_<name>`). */
+const podFailurePolicy: ReasonExplainer = {
+  fromState(state) {
+    const failJob = state.failJob;
+    if (!failJob) return undefined;
+    const pod = state.pods.get(failJob.uid);
+    return {
+      tippedBy: failJob.tippedBy,
+      rule: { policy: 'podFailurePolicy', index: failJob.ruleIndex, name: failJob.ruleName },
+      pods: [{ uid: failJob.uid, name: failJob.podName, index: pod?.index, seq: failJob.podSeq }],
+      container: pod?.failureMatch?.container,
+      podCondition: pod?.failureMatch?.conditionType,
+    };
+  },
+  says({ state }, evidence) {
+    const rule = evidence.rule;
+    const ref = evidence.pods?.[0];
+    if (rule?.policy !== 'podFailurePolicy' || ref === undefined) return undefined;
+    const namespace = state.pods.get(ref.uid)?.namespace ?? state.identity?.namespace ?? 'default';
+    const pod = podText(ref, namespace);
+    const name = rule.name === undefined ? '' : ` "${rule.name}"`;
+    const matched = evidence.container
+      ? `container ${evidence.container.name} of ${pod} exit code ${evidence.container.exitCode}`
+      : `pod condition ${evidence.podCondition ?? '?'} of ${pod}`;
+    return `rule ${rule.index}${name} matched ${matched}`;
+  },
+};
+
+/** The succeeded pods or indexes, and the success policy rule upstream's message names. */
+function successEvidence(state: JobState, condition: JobCondition): ConditionEvidence | undefined {
+  const { settings, status } = state;
+  if (!settings) return undefined;
+  const last = state.lastSucceeded;
+  // Upstream's SuccessPolicy message is "Matched rules at index <i>": the rule it names.
+  const ruleIndex = /^Matched rules at index (\d+)$/.exec(condition.message)?.[1];
+  return {
+    rule: ruleIndex === undefined ? undefined : { policy: 'successPolicy', index: Number(ruleIndex) },
+    pods: last ? [last] : undefined,
+    succeeded: settings.indexed ? status.completedIndexes.size : status.succeeded,
+    limit: condition.reason === Reason.CompletionsReached ? settings.completions : undefined,
+    succeededIndexes: settings.indexed ? status.completedIndexes.toString() : undefined,
+  };
+}
+
+function indexesEvidence(state: JobState): ConditionEvidence | undefined {
+  const { settings, status } = state;
+  if (!settings) return undefined;
+  return {
+    failedIndexes: status.failedIndexes.toString(),
+    succeededIndexes: status.completedIndexes.toString(),
+    limit: settings.maxFailedIndexes,
+  };
+}
+
+const REASONS: Readonly<Record<string, ReasonExplainer>> = {
+  [Reason.PodFailurePolicy]: podFailurePolicy,
+  [Reason.BackoffLimitExceeded]: {
+    fromState: ({ settings, status, heldCountable }) =>
+      settings && { failed: status.failed + heldCountable, limit: settings.backoffLimit },
+    says(_facts, { failed, limit }) {
+      if (failed === undefined || limit === undefined) return undefined;
+      if (failed > limit) return `${plural(failed, 'failed pod')} ${failed === 1 ? 'exceeds' : 'exceed'} backoffLimit ${limit}`;
+      return `container restarts of running pods reached backoffLimit ${limit} (restartPolicy OnFailure)`;
+    },
+  },
+  [Reason.DeadlineExceeded]: {
+    fromState: ({ settings, status }) =>
+      settings && { startTime: status.startTime, activeDeadlineSeconds: settings.activeDeadlineSeconds },
+    says(_facts, { startTime, activeDeadlineSeconds }) {
+      if (startTime === undefined || activeDeadlineSeconds === undefined) return undefined;
+      const at = activeDeadlineAt(activeDeadlineSeconds, Date.parse(startTime));
+      const passed = at === undefined ? 'never (past year 9999)' : apiTime(at);
+      return `started ${startTime} with activeDeadlineSeconds ${activeDeadlineSeconds}: the deadline passed at ${passed}`;
+    },
+  },
+  [Reason.MaxFailedIndexesExceeded]: {
+    fromState: indexesEvidence,
+    says(_facts, { failedIndexes, limit }) {
+      if (failedIndexes === undefined || limit === undefined) return undefined;
+      const count = countIndexes(failedIndexes);
+      return `${count} failed ${count === 1 ? 'index' : 'indexes'} "${failedIndexes}" ${count === 1 ? 'exceeds' : 'exceed'} maxFailedIndexes ${limit}`;
+    },
+  },
+  [Reason.FailedIndexes]: {
+    fromState: indexesEvidence,
+    says({ state }, { failedIndexes }) {
+      if (failedIndexes === undefined) return undefined;
+      const noun = countIndexes(failedIndexes) === 1 ? 'index' : 'indexes';
+      const perIndex = state.settings?.backoffLimitPerIndex ?? '?';
+      return `every index finished and ${noun} "${failedIndexes}" failed (backoffLimitPerIndex ${perIndex})`;
+    },
+  },
+  [Reason.SuccessPolicy]: {
+    fromState: successEvidence,
+    says({ state }, { rule, pods }) {
+      if (rule?.policy !== 'successPolicy') return undefined;
+      const spec = state.spec?.successPolicy?.rules[rule.index];
+      const text = spec === undefined ? '' : ` (${successRuleText(spec)})`;
+      const pod = pods?.[0];
+      return `rule ${rule.index}${text} met${pod ? ` when ${podText(pod)} succeeded` : ''}`;
+    },
+  },
+  [Reason.CompletionsReached]: {
+    fromState: successEvidence,
+    says(_facts, { pods, limit, succeeded }) {
+      const pod = pods?.[0];
+      const last = pod ? `; the last was ${podText(pod)}` : '';
+      if (limit === undefined) return `a pod succeeded and no pod is active (work queue)${last}`;
+      return `${succeeded ?? '?'} of ${limit} completions succeeded${last}`;
+    },
+  },
+};
+
+const explainerOf = (reason: string): ReasonExplainer | undefined =>
+  REASONS[reason.startsWith(POD_FAILURE_POLICY_REASON_PREFIX) ? Reason.PodFailurePolicy : reason];
+
+/** The evidence of a condition, rebuilt from the state (no tipping event unless known). */
+function evidenceFromState(state: JobState, condition: JobCondition): ConditionEvidence | undefined {
+  if (condition.status !== 'True') return undefined;
+  const base = explainerOf(condition.reason)?.fromState(state, condition);
+  const interim = condition.type === 'Complete' ? 'SuccessCriteriaMet' : condition.type === 'Failed' ? 'FailureTarget' : undefined;
+  if (interim === undefined || findCondition(state.status.conditions, interim)?.status !== 'True') return base;
+  return { ...base, follows: interim };
+}
+
+/**
+ * One plain sentence per condition: `<type>: <reason> — <what happened>, event #<log position>`,
+ * e.g. `FailureTarget: PodFailurePolicy_ExitCode2 — rule 0 "ExitCode2" matched container main of
+ * pod default/worker-3 (index 3) exit code 2, event #7; 4 lingering pods terminated`.
+ * Falls back to the condition's message where the evidence does not say more.
+ */
+function conditionSentence(facts: SentenceFacts): string {
+  const { condition, evidence, lingering } = facts;
+  const what = (evidence && describe(facts, evidence)) ?? (condition.message || condition.status);
+  const tipped = evidence?.tippedBy === undefined ? '' : `, event #${evidence.tippedBy}`;
+  const after = lingering === 0 ? '' : `; ${plural(lingering, condition.type === 'Suspended' ? 'active pod' : 'lingering pod')} terminated`;
+  const reason = condition.reason === '' ? '' : `${condition.reason} — `;
+  return `${condition.type}: ${reason}${what}${tipped}${after}`;
+}
+
+function describe(facts: SentenceFacts, evidence: ConditionEvidence): string | undefined {
+  const { condition } = facts;
+  if (evidence.follows !== undefined) return terminal(facts, evidence.follows);
+  if (condition.type === 'Suspended') {
+    return condition.status === 'True' ? 'spec.suspend is true' : 'spec.suspend was set to false; startTime reset';
+  }
+  return explainerOf(condition.reason)?.says(facts, evidence);
+}
+
+function terminal(facts: SentenceFacts, follows: string): string {
+  const { interimSeq, evidence } = facts;
+  const tipped = evidence?.tippedBy;
+  const sameSync = interimSeq !== undefined && tipped !== undefined && tipped < interimSeq;
+  if (sameSync) return `no pod was left terminating when ${follows} was set`;
+  const decided = interimSeq === undefined ? '' : ` (event #${interimSeq})`;
+  return `follows ${follows}${decided} once no pod was left terminating`;
+}
+
+/** `succeededIndexes "0"`, `succeededCount 5 of "1-9"`, `succeededCount 5`. */
+export function successRuleText(rule: { readonly succeededIndexes?: string; readonly succeededCount?: number }): string {
+  const { succeededIndexes, succeededCount } = rule;
+  if (succeededCount === undefined) return `succeededIndexes "${succeededIndexes ?? ''}"`;
+  return succeededIndexes === undefined
+    ? `succeededCount ${succeededCount}`
+    : `succeededCount ${succeededCount} of "${succeededIndexes}"`;
+}
+
+// ---- The summary --------------------------------------------------------------------------
+
+/** One line saying where the Job stands and why, e.g. `Job default/foobar succeeded at …`. */
+function summary(state: JobState, outcome: JobOutcome): string {
+  const identity = state.identity;
+  if (!identity) return 'No Job has been observed.';
+  const job = `Job ${identity.namespace}/${identity.name}`;
+  const conditions = state.status.conditions;
+  const because = (type: string): string => {
+    const condition = findCondition(conditions, type);
+    return condition ? `${condition.reason}: ${condition.message}` : 'no condition';
+  };
+  const status = jobStatus(state);
+  const terminating = status.terminating === 1 ? '1 terminating pod is' : `${status.terminating} terminating pods are`;
+  switch (outcome) {
+    case 'Unknown':
+      return 'No Job has been observed.';
+    case 'Rejected':
+      return `${job} was rejected: its spec has ${plural(state.rejected?.length ?? 0, 'validation error')}.`;
+    case 'Succeeded':
+      return `${job} succeeded at ${findCondition(conditions, 'Complete')?.lastTransitionTime} — ${because('Complete')}.`;
+    case 'Failed':
+      return `${job} failed at ${findCondition(conditions, 'Failed')?.lastTransitionTime} — ${because('Failed')}.`;
+    case 'Succeeding':
+      return `${job} will complete once its ${terminating} gone — ${because('SuccessCriteriaMet')}.`;
+    case 'Failing':
+      return `${job} will fail once its ${terminating} gone — ${because('FailureTarget')}.`;
+    case 'Suspended':
+      return `${job} is suspended: ${status.active} active, ${status.terminating} terminating.`;
+    case 'Pending':
+      return `${job} has not started yet.`;
+    case 'Running':
+      return `${job} is running: ${status.active} active, ${status.succeeded} succeeded, ${status.failed} failed.`;
+    default: {
+      const exhaustive: never = outcome;
+      return exhaustive;
+    }
+  }
+}
+
+// ---- Terminated pods ----------------------------------------------------------------------
+
+/**
+ * Every pod jobfold asked to delete: from the PodsTerminationRequested decisions of the log,
+ * plus any the state knows of that the log (a tail after a snapshot) does not hold.
+ */
+function terminatedPods(state: JobState, log: readonly JobEvent[]): TerminatedPod[] {
+  const result: TerminatedPod[] = [];
+  const seen = new Set<string>();
+  for (const event of log) {
+    if (event.type !== 'PodsTerminationRequested') continue;
+    for (const pod of event.pods) {
+      if (seen.has(pod.uid)) continue;
+      seen.add(pod.uid);
+      result.push(terminatedPod(pod, { cause: event.cause, reason: event.reason, requestedAt: event.at, decidedBy: event.seq }));
+    }
+  }
+  for (const pod of state.pods.values()) {
+    if (pod.terminationRequestedAt === undefined || seen.has(pod.uid)) continue;
+    const requestedAt = apiTime(pod.terminationRequestedAt);
+    result.push(terminatedPod(pod, { cause: undefined, reason: undefined, requestedAt, decidedBy: undefined }));
+  }
+  return result;
+}
+
+/** A pod of a termination decision (or the state), as the explanation and its paged list show it. */
+export function terminatedPod(
+  pod: { readonly name: string; readonly uid: string; readonly index?: number | undefined },
+  why: Pick<TerminatedPod, 'cause' | 'reason' | 'requestedAt' | 'decidedBy'>,
+): TerminatedPod {
+  // Completion indexes are non-negative; the fold writes -1 for a pod without one.
+  const index = pod.index !== undefined && pod.index >= 0 ? pod.index : undefined;
+  return { name: pod.name, uid: pod.uid, index, ...why };
+}
+
+const LINGERING_CAUSE: Readonly<Record<string, TerminationCause>> = {
+  SuccessCriteriaMet: 'JobFinishing',
+  FailureTarget: 'JobFinishing',
+  Suspended: 'JobSuspended',
+};
+
+/** Conditions whose sentences count the pods terminated with them: a finishing or suspended Job's. */
+export const LINGERING_CONDITIONS: ReadonlySet<string> = new Set(Object.keys(LINGERING_CAUSE));
+
+/** Pods terminated because of this condition: lingering pods of a finishing or suspended Job. */
+function lingeringCount(pods: readonly TerminatedPod[], condition: JobCondition): number {
+  const cause = LINGERING_CAUSE[condition.type];
+  if (cause === undefined || condition.status !== 'True') return 0;
+  const since = Date.parse(condition.lastTransitionTime);
+  return pods.filter(
+    (pod) => (pod.cause === cause || pod.cause === undefined) && Date.parse(pod.requestedAt) >= since,
+  ).length;
+}
+
+// ---- Words --------------------------------------------------------------------------------
+
+function sameCondition(a: JobCondition, b: JobCondition): boolean {
+  return a.status === b.status && a.reason === b.reason && a.lastTransitionTime === b.lastTransitionTime;
 }
 
 function tippingEvent(event: JobEvent): TippingEvent {
   const at = 'observedAt' in event ? event.observedAt : event.at;
   return { seq: event.seq ?? 0, type: event.type, eventId: event.eventId, at };
+}
+
+function podText(pod: PodRefData, namespace?: string): string {
+  const name = namespace === undefined ? pod.name : `${namespace}/${pod.name}`;
+  return pod.index !== undefined && pod.index >= 0 ? `pod ${name} (index ${pod.index})` : `pod ${name}`;
+}
+
+/** RFC 3339 the way the API server writes it: whole seconds without a fraction. */
+const apiTime = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** The number of indexes in an interval string such as "1,3-5". */
+function countIndexes(text: string): number {
+  let count = 0;
+  for (const part of text.split(',')) {
+    const [first, last] = part.split('-').map(Number);
+    if (first === undefined || Number.isNaN(first)) continue;
+    count += last === undefined || Number.isNaN(last) ? 1 : last - first + 1;
+  }
+  return count;
 }

@@ -1,7 +1,8 @@
 /**
  * The Job fold's public surface: `evolve` folds a logged event into the state, `decide`
- * reconciles the state at a time and returns new decisions and commands, `jobStatus` reads the
- * batch/v1 status, and the snapshot functions persist the state.
+ * reconciles the state at a time and returns new decisions and commands, `explain` says why the
+ * Job stands where it does (its read model), `jobStatus` reads the batch/v1 status, and the
+ * snapshot functions persist the state.
  */
 import { decide } from './decide.ts';
 import { evolve } from './evolve.ts';
@@ -13,6 +14,19 @@ export { decide, type Reconciliation } from './decide.ts';
 export { evolve, type JobEvent } from './evolve.ts';
 export { initialState, DEFAULT_FOLD_CONFIG, type FoldConfig, type JobState } from './state.ts';
 export { jobStatus, type JobStatusView } from './status.ts';
+export {
+  explainJob,
+  jobOutcome,
+  successRuleText,
+  terminatedPod,
+  LINGERING_CONDITIONS,
+  type ConditionEvidence,
+  type ExplainedJobCondition,
+  type Explanation,
+  type JobOutcome,
+  type TerminatedPod,
+  type TippingEvent,
+} from './explain.ts';
 export type { JobCommand, TerminatePod, CreatePod, UpdateJobStatus } from './commands.ts';
 export { DecisionSchema, type Decision, type Evidence, type TerminationCause } from './decisions.ts';
 export { ObservationSchema, type Observation } from './events.ts';

@@ -1,12 +1,14 @@
-import type { JobSetCondition } from './conditions.ts';
-import type { JobSetDecisionEvent } from './decision-events.ts';
-import { conditionSentence, decisionSentence } from './explain-sentences.ts';
-import { conditionEvidence, jobSetOutcome } from './explain-evidence.ts';
-import { explainJobSetSummary } from './explain-summary.ts';
-import type { JobSetState } from './state.ts';
+import { plural, type ExplainedCondition, type ExplanationOf } from '../read-model/explanation.ts';
+import { findCondition, isConditionTrue, type ConditionUpdate, type JobSetCondition } from './conditions.ts';
+import { CONDITION_TYPES, REASONS } from './constants.ts';
+import type { JobSetCompleted, JobSetDecisionEvent, JobSetFailed, JobSetRestarted } from './decision-events.ts';
+import type { JobFailure, JobSetState } from './state.ts';
+import { jobSetStatus } from './status.ts';
 
-export { formatJobSetExplanation } from './explain-format.ts';
-export { jobSetOutcome } from './explain-evidence.ts';
+// The JobSet's read model: why the JobSet stands where it does, from its state and the decisions
+// of its log (shared/read-model/explanation.ts is the shape it shares with Jobs). A JobSet's
+// decisions carry their own evidence (the rule, the failed child Job, the success policy count),
+// so a condition's evidence is the decision that wrote it.
 
 /** Where a JobSet stands, in one word. */
 export type JobSetOutcome =
@@ -25,14 +27,10 @@ export interface LoggedJobSetDecision {
 }
 
 /** One condition of the JobSet, with the decision that set it and a plain sentence. */
-export interface ExplainedJobSetCondition extends JobSetCondition {
-  /** The decision that wrote the condition as it stands; undefined when the log lacks it. */
-  readonly evidence: JobSetDecisionEvent | undefined;
-  /** Log position of that decision. */
-  readonly decidedBy: number | undefined;
+export interface ExplainedJobSetCondition extends ExplainedCondition<JobSetDecisionEvent> {
+  readonly status: JobSetCondition['status'];
   /** Log position of the observation that tipped it. */
   readonly tippedBy: number | undefined;
-  readonly sentence: string;
 }
 
 /** One decision of the log, in a plain sentence. */
@@ -46,18 +44,14 @@ export interface ExplainedJobSetDecision {
   readonly decision: JobSetDecisionEvent;
 }
 
-/** Why the JobSet is where it is: served as JSON by the query API, printed by `jobfold replay`. */
-export interface JobSetExplanation {
+/** Why the JobSet is where it is: served as JSON by the query API, printed by `jobfold replay` and `explain`. */
+export interface JobSetExplanation extends ExplanationOf<'JobSet', JobSetOutcome, JobSetDecisionEvent> {
   readonly jobSet: { readonly namespace: string; readonly name: string; readonly uid: string | undefined } | undefined;
-  readonly outcome: JobSetOutcome;
-  readonly summary: string;
   readonly restarts: number;
   readonly restartsCountTowardsMax: number;
   readonly conditions: readonly ExplainedJobSetCondition[];
   /** Every decision passed in, in log order. */
   readonly events: readonly ExplainedJobSetDecision[];
-  /** Admission violations of a rejected spec: `field: detail` (upstream's detail). */
-  readonly rejection: readonly string[];
 }
 
 /**
@@ -75,12 +69,11 @@ export function explainJobSet(
   const conditions = state.conditions.map((condition): ExplainedJobSetCondition => {
     const logged = conditionEvidence(condition, decisions);
     const evidence = logged?.event;
-    const tippedBy = evidence !== undefined && 'tippedBy' in evidence ? evidence.tippedBy : undefined;
     return {
       ...condition,
       evidence,
       decidedBy: logged?.seq,
-      tippedBy,
+      tippedBy: evidence === undefined ? undefined : tippedBy(evidence),
       sentence: conditionSentence(state, condition, evidence),
     };
   });
@@ -88,18 +81,272 @@ export function explainJobSet(
     seq,
     type: event.type,
     at: event.at,
-    tippedBy: 'tippedBy' in event ? event.tippedBy : undefined,
+    tippedBy: tippedBy(event),
     sentence: decisionSentence(state, event),
     decision: event,
   }));
   return {
+    kind: 'JobSet',
     jobSet: metadata && { namespace: metadata.namespace ?? 'default', name: metadata.name, uid: metadata.uid },
     outcome,
-    summary: explainJobSetSummary(state, outcome),
+    summary: summary(state, outcome),
     restarts: state.restarts,
     restartsCountTowardsMax: state.restartsCountTowardsMax,
     conditions,
     events,
     rejection: state.validationErrors.map((error) => `${error.field}: ${error.detail}`),
   };
+}
+
+/** The outcome: rejection first, then terminal state, suspension, restart, progress. */
+export function jobSetOutcome(state: JobSetState): JobSetOutcome {
+  const { conditions } = state;
+  if (state.jobSet === undefined) return 'Pending';
+  if (state.validationErrors.length > 0) return 'Rejected';
+  if (state.terminalState === 'Completed' || isConditionTrue(conditions, CONDITION_TYPES.completed)) return 'Completed';
+  if (state.terminalState === 'Failed' || isConditionTrue(conditions, CONDITION_TYPES.failed)) return 'Failed';
+  if (isConditionTrue(conditions, CONDITION_TYPES.suspended)) return 'Suspended';
+  if (isConditionTrue(conditions, CONDITION_TYPES.restartingJobSet)) return 'Restarting';
+  return Object.keys(state.children).length === 0 ? 'Pending' : 'Running';
+}
+
+// ---- The decision behind a condition ------------------------------------------------------
+
+/** The condition a decision wrote, if it wrote one. */
+function writtenCondition(event: JobSetDecisionEvent): ConditionUpdate | undefined {
+  switch (event.type) {
+    case 'JobSetConditionChanged':
+    case 'JobSetRestarted':
+    case 'JobSetFailed':
+    case 'JobSetCompleted':
+      return event.condition;
+    case 'JobSetRejected':
+    case 'CreateJobIssued':
+    case 'DeleteJobIssued':
+    case 'SuspendJobIssued':
+    case 'ResumeJobIssued':
+      return undefined;
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Log position of the observation that tipped a decision (undefined for commands issued). */
+const tippedBy = (event: JobSetDecisionEvent): number | undefined => ('tippedBy' in event ? event.tippedBy : undefined);
+
+const EXCLUSIVE: Readonly<Record<string, string>> = {
+  [CONDITION_TYPES.startupPolicyInProgress]: CONDITION_TYPES.startupPolicyCompleted,
+  [CONDITION_TYPES.startupPolicyCompleted]: CONDITION_TYPES.startupPolicyInProgress,
+};
+
+/**
+ * The latest decision that wrote `condition` as it stands (type, status, reason, message). A
+ * startup-policy condition turned False by its counterpart going True (`exclusiveConditions`)
+ * is explained by that counterpart's decision.
+ */
+export function conditionEvidence(
+  condition: JobSetCondition,
+  decisions: readonly LoggedJobSetDecision[],
+): LoggedJobSetDecision | undefined {
+  const same = (written: ConditionUpdate | undefined): boolean =>
+    written !== undefined &&
+    written.type === condition.type &&
+    written.status === condition.status &&
+    written.reason === condition.reason &&
+    written.message === condition.message;
+  const found = decisions.findLast((d) => same(writtenCondition(d.event)));
+  if (found !== undefined || condition.status !== 'False') return found;
+  const counterpart = EXCLUSIVE[condition.type];
+  if (counterpart === undefined) return undefined;
+  return decisions.findLast((d) => {
+    const written = writtenCondition(d.event);
+    return written?.type === counterpart && written.status === 'True';
+  });
+}
+
+/**
+ * The child Job a failure-policy message names (`messageWithFirstFailedJob`) and its failure as
+ * the state still knows it; for explaining a condition whose decision is not in the log.
+ */
+function firstFailedJob(state: JobSetState, message: string): { name: string; failure: JobFailure | undefined } | undefined {
+  const name = /\(first failed job: (.+)\)$/.exec(message)?.[1];
+  if (name === undefined) return undefined;
+  return { name, failure: state.children[name]?.failure };
+}
+
+// ---- Sentences ----------------------------------------------------------------------------
+
+/**
+ * One plain sentence per decision, e.g.
+ * `Restarted (1 of maxRestarts 10): rule 1 "failurePolicyRule1" (RestartJobSet) matched child Job
+ * x-3 failing with PodFailurePolicy_ExitCode3 — "Container main for pod …", event #12`.
+ * `event #N` is the log position of the observation that tipped the decision.
+ */
+function decisionSentence(state: JobSetState, event: JobSetDecisionEvent): string {
+  switch (event.type) {
+    case 'JobSetRestarted': {
+      const message = event.failedJob.message === '' ? '' : ` — "${event.failedJob.message}"`;
+      return `Restarted (${restartCounter(state, event)}): ${failureCause(event)}${message}${tipped(event.tippedBy)}`;
+    }
+    case 'JobSetFailed':
+      return `Failed: ${failureCause(event)}${maxRestartsReached(state, event)}${tipped(event.tippedBy)}`;
+    case 'JobSetCompleted':
+      return `Completed: ${successText(state, event)}${tipped(event.tippedBy)}`;
+    case 'JobSetRejected': {
+      const errors = event.errors.map((error) => `${error.field}: ${error.detail}`).join('; ');
+      return `Rejected: ${plural(event.errors.length, 'validation error')} — ${errors}${tipped(event.tippedBy)}`;
+    }
+    case 'JobSetConditionChanged': {
+      const { type, status, reason, message } = event.condition;
+      return `${type} ${status}: ${reason} — ${message}${tipped(event.tippedBy)}`;
+    }
+    case 'CreateJobIssued': {
+      const suspended = event.suspend ? ', suspended' : '';
+      return `CreateJob ${event.name} (${event.replicatedJob} job index ${event.jobIndex}, restart attempt ${event.restartAttempt}${suspended})`;
+    }
+    case 'DeleteJobIssued':
+      return `DeleteJob ${event.name} (foreground)`;
+    case 'SuspendJobIssued':
+      return `SuspendJob ${event.name}`;
+    case 'ResumeJobIssued':
+      return `ResumeJob ${event.name}`;
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+/**
+ * One plain sentence per condition: `<type>[ (False)]: <reason> — <what happened>, event #N`.
+ * Without the deciding event, a failure-policy condition still names the child Job its message
+ * names and that Job's failure reason; anything else falls back to the condition's message.
+ */
+function conditionSentence(state: JobSetState, condition: JobSetCondition, evidence: JobSetDecisionEvent | undefined): string {
+  const status = condition.status === 'True' ? '' : ` (${condition.status})`;
+  const head = `${condition.type}${status}: ${condition.reason === '' ? '' : `${condition.reason} — `}`;
+  if (evidence === undefined) return head + fallback(state, condition);
+  switch (evidence.type) {
+    case 'JobSetFailed':
+      return `${head}${failureCause(evidence)}${maxRestartsReached(state, evidence)}${tipped(evidence.tippedBy)}`;
+    case 'JobSetRestarted':
+      return `${head}restarted (${restartCounter(state, evidence)}): ${failureCause(evidence)}${tipped(evidence.tippedBy)}`;
+    case 'JobSetCompleted':
+      return `${head}${successText(state, evidence)}${tipped(evidence.tippedBy)}`;
+    case 'JobSetConditionChanged': {
+      const written = evidence.condition;
+      const what = written.type === condition.type ? condition.message : `turned False when ${written.type} became True`;
+      return `${head}${what}${tipped(evidence.tippedBy)}`;
+    }
+    default:
+      return head + fallback(state, condition);
+  }
+}
+
+/**
+ * `rule 1 "failurePolicyRule1" (RestartJobSet) matched child Job x-3 failing with <reason>`: the
+ * failure policy's words, one place for every action (FailJobSet, RestartJobSet,
+ * RestartJobSetAndIgnoreMaxRestarts: the rule names its action).
+ */
+function failureCause(event: JobSetFailed | JobSetRestarted): string {
+  const { name, reason } = event.failedJob;
+  const job = `child Job ${name} failing with ${reason === '' ? 'no reason' : reason}`;
+  const rule = event.rule;
+  if (rule !== null) return `rule ${rule.index} "${rule.name}" (${rule.action}) matched ${job}`;
+  if (event.type === 'JobSetFailed' && event.condition.reason === REASONS.failedJobs) {
+    return `no failurePolicy, so the first failure fails it: ${job}`;
+  }
+  return `no rule matched ${job}, so the default action RestartJobSet applied`;
+}
+
+/** `1 of maxRestarts 10`, `restart 3, 1 of maxRestarts 10`, `restart 3, not counted towards maxRestarts 10`. */
+function restartCounter(state: JobSetState, event: JobSetRestarted): string {
+  const max = `maxRestarts ${maxRestarts(state)}`;
+  if (event.action === 'RestartJobSetAndIgnoreMaxRestarts') return `restart ${event.restarts}, not counted towards ${max}`;
+  const counted = `${event.restartsCountTowardsMax} of ${max}`;
+  return event.restarts === event.restartsCountTowardsMax ? counted : `restart ${event.restarts}, ${counted}`;
+}
+
+function maxRestartsReached(state: JobSetState, event: JobSetFailed): string {
+  if (event.condition.reason !== REASONS.reachedMaxRestarts) return '';
+  return `, but ${plural(state.restartsCountTowardsMax, 'counted restart')} already reached maxRestarts ${maxRestarts(state)}`;
+}
+
+/** `success policy All over [workers] — 4 of 4 Jobs succeeded`. */
+function successText(state: JobSetState, event: JobSetCompleted): string {
+  const all = state.jobSet?.spec.replicatedJobs.map((rjob) => rjob.name) ?? [];
+  const targets =
+    event.targetReplicatedJobs.length > 0 ? `[${event.targetReplicatedJobs.join(', ')}]` : `[${all.join(', ')}] (all replicated jobs)`;
+  const count = event.succeededJobs.length;
+  const counted =
+    event.operator === 'Any'
+      ? `${plural(count, 'Job')} succeeded (${event.succeededJobs.join(', ')}), ${event.required} needed`
+      : `${count} of ${event.required} Jobs succeeded`;
+  return `success policy ${event.operator} over ${targets} — ${counted}`;
+}
+
+function fallback(state: JobSetState, condition: JobSetCondition): string {
+  const failureCondition =
+    condition.type === CONDITION_TYPES.failed || (condition.type === CONDITION_TYPES.restartingJobSet && condition.status === 'True');
+  const named = failureCondition ? firstFailedJob(state, condition.message) : undefined;
+  if (named?.failure === undefined) return condition.message || condition.status;
+  const reason = named.failure.reason === '' ? 'no reason' : named.failure.reason;
+  return `${condition.message}; child Job ${named.name} failed with ${reason}`;
+}
+
+const maxRestarts = (state: JobSetState): number => state.jobSet?.spec.failurePolicy?.maxRestarts ?? 0;
+
+const tipped = (position: number): string => (position > 0 ? `, event #${position}` : '');
+
+// ---- The summary --------------------------------------------------------------------------
+
+/** One line saying where the JobSet stands and why, e.g. `JobSet default/x failed at … — …`. */
+function summary(state: JobSetState, outcome: JobSetOutcome): string {
+  const metadata = state.jobSet?.metadata;
+  if (metadata === undefined) return 'No JobSet has been observed.';
+  const jobSet = `JobSet ${metadata.namespace ?? 'default'}/${metadata.name}${state.deleted ? ' (deleted)' : ''}`;
+  const because = (type: string): string => {
+    const condition = findCondition(state.conditions, type);
+    return condition === undefined ? '' : ` at ${condition.lastTransitionTime} — ${condition.reason}: ${condition.message}`;
+  };
+  const after = state.restarts === 0 ? '' : ` after ${plural(state.restarts, 'restart')}`;
+  switch (outcome) {
+    case 'Pending':
+      return `${jobSet} has no child Jobs yet.`;
+    case 'Rejected':
+      return `${jobSet} was rejected: its spec has ${plural(state.validationErrors.length, 'validation error')}.`;
+    case 'Completed':
+      return `${jobSet} completed${after}${because(CONDITION_TYPES.completed)}.`;
+    case 'Failed':
+      return `${jobSet} failed${after}${because(CONDITION_TYPES.failed)}.`;
+    case 'Restarting':
+      return `${jobSet} is restarting (restart ${state.restarts}, ${counted(state)})${because(CONDITION_TYPES.restartingJobSet)}.`;
+    case 'Suspended':
+      return `${jobSet} is suspended: ${jobCounts(state)}.`;
+    case 'Running': {
+      const attempt = state.restarts === 0 ? '' : ` (restart attempt ${state.restarts}, ${counted(state)})`;
+      return `${jobSet} is running${attempt}: ${jobCounts(state)}.`;
+    }
+    default: {
+      const _exhaustive: never = outcome;
+      return _exhaustive;
+    }
+  }
+}
+
+/** `4 Jobs — 4 active, 4 ready, 0 succeeded, 0 failed`, over the current attempt's Jobs. */
+function jobCounts(state: JobSetState): string {
+  const rows = jobSetStatus(state).replicatedJobsStatus;
+  const sum = (key: 'active' | 'ready' | 'succeeded' | 'failed' | 'suspended'): number =>
+    rows.reduce((total, row) => total + row[key], 0);
+  const current = Object.values(state.children).filter((job) => (job.restartAttempt ?? 0) >= state.restarts).length;
+  const suspended = sum('suspended') === 0 ? '' : `, ${sum('suspended')} suspended`;
+  return `${plural(current, 'Job')} — ${sum('active')} active, ${sum('ready')} ready, ${sum('succeeded')} succeeded, ${sum('failed')} failed${suspended}`;
+}
+
+function counted(state: JobSetState): string {
+  const max = state.jobSet?.spec.failurePolicy?.maxRestarts ?? 0;
+  return `${state.restartsCountTowardsMax} of maxRestarts ${max} counted`;
 }

@@ -13,6 +13,16 @@ export { jobSetStatus, listChildJobs, type ChildJobSummary, type JobSetStatus } 
 export { startedReplicatedJobs, type ReplicatedJobStatus } from './replicated-jobs-status.ts';
 export type { JobSetCondition } from './conditions.ts';
 export {
+  conditionEvidence,
+  explainJobSet,
+  jobSetOutcome,
+  type ExplainedJobSetCondition,
+  type ExplainedJobSetDecision,
+  type JobSetExplanation,
+  type JobSetOutcome,
+  type LoggedJobSetDecision,
+} from './explain.ts';
+export {
   JobDeletedSchema,
   JobObservedSchema,
   JobSetDeletedSchema,

@@ -43,9 +43,10 @@ export interface DecidedBatch {
 export interface DecideOptions {
   /**
    * Asked for each observation against the state at the position it would take: false drops it
-   * unlogged (the log writer's dedupe against the fold). Default: keep all.
+   * unlogged (the log writer's dedupe against the fold); a decision is logged in its place, as
+   * the record of a refusal (ObservationRefused), and starts no sync. Default: keep all.
    */
-  readonly keep?: (state: JobState, observation: Observation) => boolean;
+  readonly keep?: (state: JobState, observation: Observation) => boolean | Decision;
   /**
    * The rest of a sync the log holds only the start of (a crash between commit steps), decided
    * again where it was first decided: logged before anything new.
@@ -85,10 +86,12 @@ export function decideAtEachPosition(state: JobState, observations: readonly Obs
   }
   let loggedInRun = false;
   observations.forEach((observation, i) => {
-    if (keep === undefined || keep(state, observation)) {
+    const verdict = keep === undefined ? true : keep(state, observation);
+    if (verdict === true) {
       log(observation);
       loggedInRun = true;
     } else {
+      if (verdict !== false) log(verdict);
       dropped.push(observation);
     }
     const next = observations[i + 1];

@@ -32,6 +32,7 @@ export function summarize(decisions: readonly Decision[]): DecisionSummary[] {
         break;
       case 'JobStatusSent':
       case 'PodFinalizersRemovalRequested':
+      case 'ObservationRefused':
         break;
       default: {
         const exhaustive: never = decision;

@@ -20,6 +20,7 @@ import type { InboundError } from '../../shared/contract/parse-inbound.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../shared/job/state.ts';
 import { jobStatus, type JobStatusView } from '../../shared/job/status.ts';
 import { kinesisEvent } from './kinesis-records.ts';
+import type { EventIdSegment } from '../../shared/app/write/event-id-index.ts';
 
 // The service as Lambda runs it, in one process: the writer (cluster events and timers, from
 // the ingest stream), reconcile (JobSets, from the table stream) and publish handlers (middy,
@@ -297,5 +298,13 @@ export class CrashableStore implements EventStore, PodArchive {
 
   loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {
     return this.#inner.loadArchivedPods(stream, uids);
+  }
+
+  saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void> {
+    return this.#inner.saveEventIds(stream, segment);
+  }
+
+  loadEventIds(stream: StreamId): Promise<EventIdSegment[]> {
+    return this.#inner.loadEventIds(stream);
   }
 }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { LogEntry } from '../../../shared/app/event-store.ts';
 import { jobSetEntryCategory, loggedJobSetDecisions } from '../jobsets/jobset-entries.ts';
 import type { JobSetCommandSchema } from '../jobsets/jobset-schemas.ts';
-import { commandViews } from '../jobsets/jobset-view.ts';
+import { commandViews } from '../views.ts';
 import type { CommandSource } from './commands-page.ts';
 
 // A JobSet's commands as the commands list pages them: one per `…Issued` decision (create,

@@ -98,6 +98,7 @@ const DECISION_TYPES = JOBSET_DECISION_TYPES;
 
 export const JobSetExplanationSchema = z
   .strictObject({
+    kind: z.literal('JobSet'),
     jobSet: ObjectIdentitySchema,
     outcome: JobSetOutcomeSchema,
     summary: z.string(),

@@ -2,8 +2,7 @@ import type { EventStore, LogEntry, StreamId } from '../../../shared/app/event-s
 import { jobSetEntryEvent } from '../../../shared/app/reconcile-jobset.ts';
 import type { JobSetCondition } from '../../../shared/jobset/conditions.ts';
 import { evolve as evolveJobSet } from '../../../shared/jobset/evolve.ts';
-import { conditionEvidence } from '../../../shared/jobset/explain-evidence.ts';
-import type { LoggedJobSetDecision } from '../../../shared/jobset/explain.ts';
+import { conditionEvidence, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
 import { initialState as initialJobSetState, type JobSetState } from '../../../shared/jobset/state.ts';
 import { logHead, readRange } from '../log-reads.ts';
 import { bisectBySnapshots } from '../snapshot-bisect.ts';

@@ -1,5 +1,5 @@
 import type { EventStore } from '../../../shared/app/event-store.ts';
-import { explainJobSet, type JobSetExplanation } from '../../../shared/jobset/explain.ts';
+import { explainJobSet, type JobSetExplanation } from '../../../shared/jobset/index.ts';
 import { fleetListRoute } from '../fleet-list.ts';
 import { historyPage } from '../history-page.ts';
 import { json, type QueryRoute } from '../http.ts';
@@ -7,8 +7,9 @@ import { findObject } from '../object-log.ts';
 import { HistoryQuerySchema, JobSetListQuerySchema, ObjectQuerySchema, type ObjectPath } from '../params.ts';
 import { parseObjectRequest } from '../parse-params.ts';
 import { jobSetEntryCategory } from './jobset-entries.ts';
-import { readJobSetWindow } from './jobset-log-window.ts';
-import { jobSetView, objectIdentity, type JobSetLog } from './jobset-view.ts';
+import { readJobSetWindow, type JobSetLogWindow } from './jobset-log-window.ts';
+import type { JobSummary } from '../../../shared/app/event-store.ts';
+import { commandViews, jobSetView, objectIdentity } from '../views.ts';
 
 // The JobSet routes: the same shapes as the Job routes, over the log of a `kind: 'JobSet'`
 // stream, read from its newest snapshot and a bounded window of decisions
@@ -26,7 +27,8 @@ export const getJobSetRoute: QueryRoute = {
   async handle(request, deps) {
     const { path, query } = parseObjectRequest(request, ObjectQuerySchema);
     const log = await readJobSetLog(deps.store, path, query.uid);
-    return json(200, jobSetView(log, explain(log)));
+    const listed = { commands: commandViews(log.decisions), commandsFrom: log.decisionsFrom };
+    return json(200, jobSetView(log.summary, log.state, explain(log), listed, log));
   },
 };
 
@@ -57,6 +59,11 @@ export const explainJobSetRoute: QueryRoute = {
 };
 
 export const jobSetRoutes: readonly QueryRoute[] = [listJobSetsRoute, getJobSetRoute, jobSetHistoryRoute, explainJobSetRoute];
+
+/** What the JobSet routes read: the fleet row, the state at the head and a window of decisions. */
+interface JobSetLog extends JobSetLogWindow {
+  readonly summary: JobSummary;
+}
 
 /** The JobSet a path names: its state at the head and the decisions of its window. */
 async function readJobSetLog(store: EventStore, path: ObjectPath, uid: string | undefined): Promise<JobSetLog> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ConditionViewSchema, LogHeadSchema, ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
+import { PodFailurePolicySchema } from '../../../shared/k8s/job.ts';
+import { ConditionViewSchema, ExplanationBriefSchema, LogHeadSchema, ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
 import { apiSchemas } from '../schemas/registry.ts';
 import { JobSetOutcomeSchema } from './jobset-explanation-schemas.ts';
 
@@ -23,7 +24,18 @@ export const JobSetStatusViewSchema = z
 export const JobSetSpecViewSchema = z
   .strictObject({
     replicatedJobs: z.array(
-      z.strictObject({ name: z.string(), groupName: z.string(), replicas: count, parallelism: count, completions: count.nullable() }),
+      z.strictObject({
+        name: z.string(),
+        groupName: z.string(),
+        replicas: count,
+        parallelism: count,
+        completions: count.nullable(),
+        completionMode: z.string().meta({ description: "The Job template's completionMode (NonIndexed when unset)." }),
+        backoffLimit: count.meta({ description: "The Job template's backoffLimit (6 when unset)." }),
+        podFailurePolicy: PodFailurePolicySchema.nullable().meta({
+          description: "The Job template's pod failure policy: its rule names make the child Jobs' failure reasons.",
+        }),
+      }),
     ),
     successPolicy: z.strictObject({ operator: z.string(), targetReplicatedJobs: z.array(z.string()) }),
     startupPolicy: z.strictObject({ startupPolicyOrder: z.string() }),
@@ -81,12 +93,7 @@ export const JobSetViewSchema = z
         'The first log position `commands` covers: 1 (every command) unless the log is longer than 5,000 entries; '
         + 'then the last 5,000 entries, and the earlier commands are in `…/history` (category `command`).',
     }),
-    explanation: z.strictObject({
-      outcome: JobSetOutcomeSchema,
-      summary: z.string(),
-      conditions: z.array(z.strictObject({ type: z.string(), status: z.string(), reason: z.string(), sentence: z.string() })),
-      rejection: z.array(z.string()),
-    }),
+    explanation: ExplanationBriefSchema(JobSetOutcomeSchema),
     log: LogHeadSchema,
   })
   .register(apiSchemas, { id: 'JobSetView', description: 'A JobSet with its status, child Jobs and commands.' });

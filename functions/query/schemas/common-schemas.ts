@@ -28,6 +28,15 @@ export const ObjectIdentitySchema = z
   })
   .register(apiSchemas, { id: 'ObjectIdentity', description: 'The cluster, namespace, name and metadata.uid of a Job or JobSet.' });
 
+/** An object's explanation in brief (shared/read-model/explanation.ts `briefOf`), as its view carries it. */
+export const ExplanationBriefSchema = <Outcome extends z.ZodType>(outcome: Outcome) =>
+  z.strictObject({
+    outcome,
+    summary: z.string(),
+    conditions: z.array(z.strictObject({ type: z.string(), status: z.string(), reason: z.string(), sentence: z.string() })),
+    rejection: z.array(z.string()),
+  });
+
 /** Where a log stands: its last seq, and when that entry was recorded. */
 export const LogHeadSchema = z
   .strictObject({

@@ -12,6 +12,7 @@ const ConditionEvidenceSchema = EvidenceSchema.extend({
 
 export const ExplanationSchema = z
   .strictObject({
+    kind: z.literal('Job'),
     job: ObjectIdentitySchema.optional(),
     outcome: JobOutcomeSchema,
     summary: z.string(),

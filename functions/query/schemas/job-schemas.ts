@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TerminationCauseSchema } from '../../../shared/job/decisions.ts';
 import { PodFailurePolicySchema, SuccessPolicySchema } from '../../../shared/k8s/job.ts';
-import { ConditionViewSchema, LogHeadSchema, ObjectIdentitySchema, TimeViewSchema } from './common-schemas.ts';
+import { ConditionViewSchema, ExplanationBriefSchema, LogHeadSchema, ObjectIdentitySchema, TimeViewSchema } from './common-schemas.ts';
 import { apiSchemas } from './registry.ts';
 
 // The Job routes' responses: the fleet list, the Job view, and the status at a point in time.
@@ -148,12 +148,7 @@ export const JobViewSchema = z
         + 'where the commands would name more than 5,000 pods, and the earlier commands are in `…/history` '
         + '(category `command`) and the terminated pods in `…/explain` (paged).',
     }),
-    explanation: z.strictObject({
-      outcome: JobOutcomeSchema,
-      summary: z.string(),
-      conditions: z.array(z.strictObject({ type: z.string(), status: z.string(), reason: z.string(), sentence: z.string() })),
-      rejection: z.array(z.string()),
-    }),
+    explanation: ExplanationBriefSchema(JobOutcomeSchema),
     log: LogHeadSchema,
     refusedUpdate: z
       .strictObject({

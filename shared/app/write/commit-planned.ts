@@ -102,6 +102,12 @@ export async function commitPlanned(
   }
   const fresh = snapshot.archived.filter((pod) => !state.pods.get(pod.uid)?.fromArchive);
   if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
+  // The log's eventIds up to the snapshot, so a cold load reads them instead of the log.
+  const { eventIds } = loaded;
+  if (eventIds.through >= head && eventIds.persisted < head) {
+    await store.saveEventIds(stream, eventIds.segment(eventIds.persisted, head));
+    eventIds.persisted = head;
+  }
   // The warm state keeps its settled pods (no archive read for them while warm), marked as
   // stored so the next snapshot does not archive them again.
   for (const pod of fresh) {

@@ -1,6 +1,6 @@
 import type { Observation } from '../../job/events.ts';
 import type { DecisionRead } from '../../audit/decision-read.ts';
-import { evolve } from '../../job/evolve.ts';
+import { evolve, type JobEvent } from '../../job/evolve.ts';
 import type { FoldConfig } from '../../job/state.ts';
 import { restoreArchived } from '../../job/snapshot.ts';
 import type { EventStore, LogEntry, StreamId } from '../event-store.ts';
@@ -9,6 +9,8 @@ import { foldResuming, type CutSync } from '../../reconcile/resume-cut-sync.ts';
 import { chainHeadAt, loadUnfolded } from '../reconcile.ts';
 import type { CachedState, StateCache } from './state-cache.ts';
 import { streamKey } from '../stream-key.ts';
+import { entryEvent } from '../log-codec.ts';
+import { EventIdIndex } from './event-id-index.ts';
 
 export interface LoadDeps {
   readonly store: EventStore & PodArchive;
@@ -42,12 +44,37 @@ export async function loadForWrite(deps: LoadDeps, stream: StreamId, observation
 
 async function loadFromStore(deps: LoadDeps, stream: StreamId): Promise<CachedState> {
   const { state, head, snapshotSeq, tail, headHash: tailHash, lastEntry } = await loadUnfolded(deps, stream);
+  const eventIds = await loadEventIds(deps.store, stream, snapshotSeq, tail);
   const cut = lastEntry && cutShort(lastEntry, head);
   const rest = cut ? foldResuming(state, tail, cut, deps.limits?.pageBytes) : undefined;
   if (!cut) for (const event of tail) evolve(state, event);
   // Nothing after the snapshot: the chain hash at the head is the snapshot position's entry's.
   const headHash = tailHash ?? (await chainHeadAt(deps.store, stream, head));
-  return { state, head, headHash, snapshotSeq, ...(rest ? { rest } : {}), partial: snapshotSeq > 0 };
+  return { state, head, headHash, snapshotSeq, eventIds, ...(rest ? { rest } : {}), partial: snapshotSeq > 0 };
+}
+
+/** Log entries read at once to index positions no saved segment covers. */
+const GAP_READ = 5000;
+
+/**
+ * The log's eventIds 1 … head: the saved segments, then the log itself for the positions up to
+ * the snapshot that no segment covers (a log written before the index, a save a crash lost;
+ * read once, then saved with the next snapshot), then the tail after the snapshot.
+ */
+async function loadEventIds(store: LoadDeps['store'], stream: StreamId, snapshotSeq: number, tail: readonly JobEvent[]): Promise<EventIdIndex> {
+  const index = new EventIdIndex();
+  for (const segment of await store.loadEventIds(stream)) {
+    if (segment.from > index.through || index.through >= snapshotSeq) break;
+    if (segment.to > index.through) index.addSegment(segment, snapshotSeq);
+  }
+  index.persisted = index.through;
+  while (index.through < snapshotSeq) {
+    const { entries } = await store.read(stream, { afterSeq: index.through, limit: Math.min(GAP_READ, snapshotSeq - index.through), skipHead: true });
+    if (entries.length === 0) throw new Error(`log ${stream.uid}: no entries after ${index.through}, below its snapshot at ${snapshotSeq}`);
+    for (const entry of entries) index.addEvent(entryEvent(entry));
+  }
+  for (const event of tail) index.addEvent(event);
+  return index;
 }
 
 function podUid(observation: Observation): string[] {

@@ -9,6 +9,7 @@ import { publishedFromLog } from '../../outbox/outbox-page.ts';
 import type { DecidedBatch } from '../../reconcile/decide-at-each-position.ts';
 import type { NewEntry } from '../event-store.ts';
 import { decisionEntry, observationEntry } from '../log-codec.ts';
+import { isObservation } from './event-id-index.ts';
 
 /** Where the batch starts: the log head and its chain hash (undefined: empty or unchained). */
 export interface LogHead {
@@ -47,7 +48,8 @@ export function planEntries(state: JobState, decided: DecidedBatch, start: LogHe
     let entry: NewEntry;
     let inline: PlannedEntry['inline'] = [];
     if (sync === undefined) {
-      entry = observationEntry(event as Observation);
+      // An observation, or the record of one refused in its place (no sync: it changes nothing).
+      entry = isObservation(event) ? observationEntry(event) : decisionEntry(event as Decision);
     } else {
       const chainHead = chained ? hashAt.get(sync.afterSeq) : undefined;
       // The rest of a cut-short sync reads what its start read; its inline events left with the start.

@@ -1,5 +1,6 @@
 import type { JobState } from '../../job/state.ts';
 import type { SyncRest } from '../../reconcile/resume-cut-sync.ts';
+import type { EventIdIndex } from './event-id-index.ts';
 
 /** A Job's folded state as the writer left it, at `head` of its log. */
 export interface CachedState {
@@ -11,6 +12,8 @@ export interface CachedState {
   readonly snapshotSeq: number;
   /** The rest of a sync the log holds only the start of (a crash cut it short), to log first. */
   readonly rest?: SyncRest;
+  /** Every eventId of the log 1 … head (event-id-index.ts), and how much of it is saved. */
+  readonly eventIds: EventIdIndex;
   /** Restored from a snapshot: settled pods may be archived, not in `state.pods`. */
   readonly partial: boolean;
   /**
@@ -23,7 +26,10 @@ export interface CachedState {
 export interface StateCacheLimits {
   /** Streams kept at most. */
   readonly maxStreams: number;
-  /** Pod records kept at most, summed over the streams (a 10,000-pod Job is ~10 MB of heap). */
+  /**
+   * Pod records kept at most, summed over the streams (a 10,000-pod Job is ~10 MB of heap). A
+   * log's eventId index counts as one pod record per KB it holds (~12 positions).
+   */
   readonly maxPods: number;
 }
 
@@ -55,9 +61,9 @@ export class StateCache {
   put(key: string, cached: CachedState): void {
     const previous = this.#entries.get(key);
     if (previous) this.#remove(key, previous);
-    if (cached.state.pods.size > this.#limits.maxPods) return;
+    if (weight(cached) > this.#limits.maxPods) return;
     this.#entries.set(key, cached);
-    this.#pods += cached.state.pods.size;
+    this.#pods += weight(cached);
     for (const [oldest, entry] of this.#entries) {
       if (this.#entries.size <= this.#limits.maxStreams && this.#pods <= this.#limits.maxPods) break;
       this.#remove(oldest, entry);
@@ -70,6 +76,9 @@ export class StateCache {
 
   #remove(key: string, cached: CachedState): void {
     this.#entries.delete(key);
-    this.#pods -= cached.state.pods.size;
+    this.#pods -= weight(cached);
   }
 }
+
+/** What a cached state weighs against `maxPods`: its pod records, and its eventId index by the KB. */
+const weight = (cached: CachedState): number => cached.state.pods.size + Math.ceil(cached.eventIds.bytes / 1024);

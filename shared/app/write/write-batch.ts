@@ -11,7 +11,9 @@ import { isDeterministicFailure } from '../stall.ts';
 import { streamKey } from '../stream-key.ts';
 import { childJobStatusEntry } from '../child-job-status.ts';
 import { firstSightingSeqs, unseenPods } from '../first-sightings.ts';
-import { keepNews, type KnownReason } from './known-observation.ts';
+import { conflictCandidates, keepNews, type KnownReason, type RefusedObservation, type StoredFirsts } from './known-observation.ts';
+import { eventContentHash, isObservation } from './event-id-index.ts';
+import { entryEvent } from '../log-codec.ts';
 import { loadForWrite } from './load-for-write.ts';
 import { planEntries } from './plan-entries.ts';
 import { commitPlanned, LogShiftedError } from './commit-planned.ts';
@@ -36,8 +38,10 @@ export interface WriteDeps {
 export interface WriteOutcome extends ReconcileOutcome {
   /** Observations logged. */
   readonly logged: number;
-  /** Observations not logged because the fold already held them, by reason. */
+  /** Observations not logged because the log or the fold already held them, by reason. */
   readonly dropped: Readonly<Partial<Record<KnownReason | 'in-batch', number>>>;
+  /** Observations refused and recorded in the log (ObservationRefused), for the rejection sink. */
+  readonly refused: readonly RefusedObservation[];
 }
 
 /**
@@ -76,13 +80,20 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
   const loaded = await loadForWrite(deps, stream, observations);
   const { state, head } = loaded;
   const unseen = unseenPods(state, observations);
-  const dropped = new Map<KnownReason | 'in-batch', number>();
+  const known = {
+    index: loaded.eventIds,
+    stored: await storedFirsts(deps.store, stream, conflictCandidates(loaded.eventIds, observations)),
+    dropped: new Map<KnownReason | 'in-batch', number>(),
+    refused: [] as RefusedObservation[],
+  };
   const decided = decideAtEachPosition(state, observations, {
-    keep: keepNews(dropped),
+    keep: keepNews(known),
     rest: loaded.rest,
     pageBytes: deps.limits?.pageBytes,
   });
-  const droppedCounts = Object.fromEntries(dropped);
+  for (const event of decided.entries) loaded.eventIds.addEvent(event);
+  const droppedCounts = Object.fromEntries(known.dropped);
+  const refused = known.refused;
   if (decided.entries.length === 0) {
     // Nothing new; a Job parked before is shown healthy again (its summary without the stall).
     if (await stillParked(deps.store, stream, state)) {
@@ -90,7 +101,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
       await deps.store.commit(stream, { expectedHead: head, recordedAt: now, entries: [], outbox: [], summary: jobSummary(state, now) });
     }
     deps.cache?.put(streamKey(stream), { ...loaded, rest: undefined });
-    return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts };
+    return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts, refused };
   }
   const now = deps.clock();
   const plan = { ...planEntries(state, decided, { head, hash: loaded.headHash }, now), firstSightings: firstSightingSeqs(decided.entries, unseen) };
@@ -102,6 +113,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
     headHash: plan.lastHash,
     snapshotSeq: committed.snapshotSeq,
     summaryKey: committed.summaryKey,
+    eventIds: loaded.eventIds,
     partial: loaded.partial,
   });
   const child = childJobStatusEntry(state, now);
@@ -111,7 +123,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
   const commands = decided.syncs.flatMap((s) => s.commands);
   // What this batch queued: a cut-short sync's notifications left with its start.
   const published = decided.syncs.flatMap((s) => outboundEvents(state.identity, state.settings?.managedBy, s.resumed ? [] : s.decisions, s.commands));
-  const logged = decided.entries.length - decisions.length;
+  const logged = decided.entries.filter(isObservation).length;
   const latestObservedAt = observations.reduce<string | undefined>((latest, o) => (!latest || o.observedAt > latest ? o.observedAt : latest), undefined);
   return {
     stream,
@@ -124,16 +136,31 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
     latestObservedAt,
     logged,
     dropped: droppedCounts,
+    refused,
     ...(committed.snapshotSkipped === undefined ? {} : { snapshotSkipped: committed.snapshotSkipped }),
   };
 }
 
 function nothingDone(stream: StreamId, head: number, attempts: number): WriteOutcome {
-  return { stream, head, decisions: [], commands: [], published: [], wakeAt: undefined, attempts, latestObservedAt: undefined, logged: 0, dropped: {} };
+  return { stream, head, decisions: [], commands: [], published: [], wakeAt: undefined, attempts, latestObservedAt: undefined, logged: 0, dropped: {}, refused: [] };
 }
 
 /** The name the batch's first Job observation carries: a Job parked before its log has one. */
 function jobNameIn(observations: readonly Observation[]): string | undefined {
   for (const observation of observations) if (observation.type === 'JobObserved') return observation.job.metadata.name;
   return undefined;
+}
+
+/** The stored entries at `seqs` (eventId and content hash), to tell a conflicting duplicate from a fingerprint collision. */
+async function storedFirsts(store: WriteDeps['store'], stream: StreamId, seqs: readonly number[]): Promise<StoredFirsts> {
+  const found = new Map<number, { eventId: string; hash: string }>();
+  for (let i = 0; i < seqs.length;) {
+    let j = i;
+    while (j + 1 < seqs.length && (seqs[j + 1] as number) === (seqs[j] as number) + 1) j++;
+    const from = seqs[i] as number;
+    const { entries } = await store.read(stream, { afterSeq: from - 1, limit: j - i + 1, skipHead: true });
+    for (const entry of entries) found.set(entry.seq, { eventId: entry.eventId, hash: eventContentHash(entryEvent(entry)) });
+    i = j + 1;
+  }
+  return found;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { explainJob, formatExplanation } from '../../../shared/job/explain.ts';
+import { explain } from '../../../cli/print/index.ts';
+import { explainJob } from '../../../shared/job/index.ts';
 import { initialState } from '../../../shared/job/state.ts';
 import { playScenario } from './replay-scenario.ts';
 
@@ -159,18 +160,18 @@ describe('explainJob outcomes before the end', () => {
   });
 });
 
-describe('formatExplanation', () => {
+describe('the explanation printed', () => {
   it('prints outcome, summary, one sentence per condition and the terminated pods', () => {
     const run = playScenario('samples/story-2-leader.json');
-    const text = formatExplanation(explainJob(run.state, run.log), '  ');
+    const text = explain(explainJob(run.state, run.log));
     expect(text.split('\n')).toEqual([
-      '  Outcome:  Succeeded',
-      '  Summary:  Job default/foobar succeeded at 2026-01-01T00:05:35Z — SuccessPolicy: Matched rules at index 0.',
-      "  Why (event #N = position in the Job's log):",
-      '    SuccessCriteriaMet: SuccessPolicy — rule 0 (succeededIndexes "0") met when pod mypod-0 (index 0) succeeded, event #15; 9 lingering pods terminated',
-      '    Complete: SuccessPolicy — follows SuccessCriteriaMet (event #17) once no pod was left terminating, event #27',
-      '  Terminated Pods:',
-      '    2026-01-01T00:05:00Z JobFinishing (SuccessPolicy): mypod-1, mypod-2, mypod-3, mypod-4, mypod-5, mypod-6, mypod-7, mypod-8, mypod-9',
+      'Outcome:  Succeeded',
+      'Summary:  Job default/foobar succeeded at 2026-01-01T00:05:35Z — SuccessPolicy: Matched rules at index 0.',
+      "Why (event #N = position in the Job's log):",
+      '  SuccessCriteriaMet: SuccessPolicy — rule 0 (succeededIndexes "0") met when pod mypod-0 (index 0) succeeded, event #15; 9 lingering pods terminated',
+      '  Complete: SuccessPolicy — follows SuccessCriteriaMet (event #17) once no pod was left terminating, event #27',
+      'Terminated Pods:',
+      '  2026-01-01T00:05:00Z JobFinishing (SuccessPolicy): mypod-1, mypod-2, mypod-3, mypod-4, mypod-5, mypod-6, mypod-7, mypod-8, mypod-9',
     ]);
   });
 });

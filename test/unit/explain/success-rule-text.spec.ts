@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { successRuleText } from '../../../shared/job/explain-sentences.ts';
+import { successRuleText } from '../../../shared/job/index.ts';
 
 describe('successRuleText', () => {
   it.each([

@@ -84,11 +84,11 @@ describe('Finished means finished', () => {
 
 describe('Finished means finished, explained', () => {
   it('the explanation says how many observations arrived after the end', async () => {
-    const { explainJob } = await import('../../../shared/job/explain.ts');
-    const { formatExplanation } = await import('../../../shared/job/explain-format.ts');
+    const { explainJob } = await import('../../../shared/job/index.ts');
+    const { explain } = await import('../../../cli/print/index.ts');
     const outcome = given(job, ...COMPLETED, running('late', at(3)), podDeleted('late', at(4))).when({ now: at(4) });
     const explanation = explainJob(outcome.state, outcome.log);
     expect(explanation.afterFinish).toEqual({ finishedAt: outcome.state.finishedAt, observations: 2 });
-    expect(formatExplanation(explanation)).toContain(`After the end: 2 observation(s) arrived after event #${outcome.state.finishedAt}`);
+    expect(explain(explanation)).toContain(`After the end: 2 observation(s) arrived after event #${outcome.state.finishedAt}`);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { explainJobSet, formatJobSetExplanation } from '../../../shared/jobset/explain.ts';
+import { explain as print } from '../../../cli/print/index.ts';
+import { explainJobSet } from '../../../shared/jobset/index.ts';
 import { initialState } from '../../../shared/jobset/state.ts';
 import {
   aChildJob,
@@ -141,6 +142,7 @@ describe('explainJobSet after completion', () => {
 describe('explainJobSet before anything happened', () => {
   it('says no JobSet has been observed', () => {
     expect(explainJobSet(initialState())).toEqual({
+      kind: 'JobSet',
       jobSet: undefined,
       outcome: 'Pending',
       summary: 'No JobSet has been observed.',
@@ -161,20 +163,20 @@ describe('explainJobSet before anything happened', () => {
   });
 });
 
-describe('formatJobSetExplanation', () => {
-  const text = formatJobSetExplanation(explain(playFixture(EXIT_CODE_3_FIXTURE, 1)), '  ');
+describe('the JobSet explanation printed', () => {
+  const text = print(explain(playFixture(EXIT_CODE_3_FIXTURE, 1)));
 
   it('prints one line per fact, commands issued together on one line', () => {
     expect(text.split('\n')).toEqual([
-      '  Outcome:   Restarting',
-      expect.stringMatching(/^ {2}Summary: {3}JobSet default\/restart-job-example is restarting \(restart 1, 1 of maxRestarts 10 counted\) at /),
-      '  Restarts:  1 (1 counted towards maxRestarts)',
-      "  Why (event #N = position in the JobSet's log):",
-      expect.stringMatching(/^ {4}RestartingJobSet: FailurePolicy_failurePolicyRule1 — restarted /),
-      '  Decisions:',
-      '    #2-#5 2026-01-01T00:00:05Z  CreateJob ×4 (restart attempt 0): restart-job-example-simulations-0, restart-job-example-simulations-1, restart-job-example-simulations-2, restart-job-example-simulations-3',
-      expect.stringMatching(/^ {4}#7 2026-01-01T00:00:05Z {2}Restarted \(1 of maxRestarts 10\): /),
-      '    #8-#11 2026-01-01T00:00:05Z  DeleteJob ×4: restart-job-example-simulations-0, restart-job-example-simulations-1, restart-job-example-simulations-2, restart-job-example-simulations-3',
+      'Outcome:   Restarting',
+      expect.stringMatching(/^Summary: {3}JobSet default\/restart-job-example is restarting \(restart 1, 1 of maxRestarts 10 counted\) at /),
+      'Restarts:  1 (1 counted towards maxRestarts)',
+      "Why (event #N = position in the JobSet's log):",
+      expect.stringMatching(/^ {2}RestartingJobSet: FailurePolicy_failurePolicyRule1 — restarted /),
+      'Decisions:',
+      '  #2-#5 2026-01-01T00:00:05Z  CreateJob ×4 (restart attempt 0): restart-job-example-simulations-0, restart-job-example-simulations-1, restart-job-example-simulations-2, restart-job-example-simulations-3',
+      expect.stringMatching(/^ {2}#7 2026-01-01T00:00:05Z {2}Restarted \(1 of maxRestarts 10\): /),
+      '  #8-#11 2026-01-01T00:00:05Z  DeleteJob ×4: restart-job-example-simulations-0, restart-job-example-simulations-1, restart-job-example-simulations-2, restart-job-example-simulations-3',
     ]);
   });
 });

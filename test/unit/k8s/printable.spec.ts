@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatExplanation } from '../../../shared/job/explain-format.ts';
-import type { Explanation } from '../../../shared/job/explain.ts';
-import { formatJobSetExplanation } from '../../../shared/jobset/explain-format.ts';
-import type { JobSetExplanation } from '../../../shared/jobset/explain.ts';
+import { explain } from '../../../cli/print/index.ts';
+import type { Explanation } from '../../../shared/job/index.ts';
+import type { JobSetExplanation } from '../../../shared/jobset/index.ts';
 import { hasControlCharacters, printable, printableLines } from '../../../shared/k8s/printable.ts';
 
 const HOSTILE = 'a\u0000b\u001b[31mred\u007f\u0085\u202eevil\r\nnext';
@@ -26,13 +25,14 @@ describe('printable: what a cluster sent, shown and never acted on by a terminal
 describe('explanations escape control characters in names and messages', () => {
   it('a Job explanation', () => {
     const explanation = {
+      kind: 'Job',
       outcome: 'Failed',
       summary: `pod ${HOSTILE} failed`,
       conditions: [{ sentence: `message ${HOSTILE}` }],
       terminatedPods: [],
       rejection: [`metadata.labels: ${HOSTILE}`],
     } as unknown as Explanation;
-    const text = formatExplanation(explanation, '  ');
+    const text = explain(explanation);
     expect(hasControlCharacters(text.replace(/\n/g, ''))).toBe(false);
     expect(text).toContain('pod a\\x00b\\x1b[31mred');
     expect(text.split('\n')).toHaveLength(6);
@@ -40,13 +40,16 @@ describe('explanations escape control characters in names and messages', () => {
 
   it('a JobSet explanation', () => {
     const explanation = {
+      kind: 'JobSet',
       outcome: 'Failed',
       summary: `child ${HOSTILE}`,
+      restarts: 0,
+      restartsCountTowardsMax: 0,
       conditions: [],
       events: [],
       rejection: [HOSTILE],
     } as unknown as JobSetExplanation;
-    const text = formatJobSetExplanation(explanation);
+    const text = explain(explanation);
     expect(hasControlCharacters(text.replace(/\n/g, ''))).toBe(false);
   });
 });

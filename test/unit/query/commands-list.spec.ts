@@ -8,7 +8,7 @@ import { issuedCommands } from '../../../functions/query/issued-commands.ts';
 import { readLog } from '../../../functions/query/object-log.ts';
 import { storedJobView } from '../../../functions/query/stored-job-view.ts';
 import { readJobSetWindow } from '../../../functions/query/jobsets/jobset-log-window.ts';
-import { commandViews } from '../../../functions/query/jobsets/jobset-view.ts';
+import { commandViews } from '../../../functions/query/views.ts';
 import { buildFleet, type Fleet } from './support/fleet.ts';
 import { buildJobSetFleet, type JobSetFleet } from './support/jobset-fleet.ts';
 import { foldJobLog } from './support/full-replay.ts';

@@ -33,7 +33,13 @@ describe('GET …/jobsets/{name}', () => {
     expect(JobSetViewSchema.parse(body)).toEqual(body);
     expect(body.jobSet).toEqual({ clusterId: 'c1', namespace: 'default', name: JOBSET_NAME, uid: UID });
     expect(body.status.terminalState).toBe('Failed');
-    expect(body.spec.replicatedJobs).toEqual([{ name: 'simulations', groupName: 'default', replicas: 4, parallelism: 1, completions: 1 }]);
+    expect(body.spec.replicatedJobs).toEqual([{
+      name: 'simulations', groupName: 'default', replicas: 4, parallelism: 1, completions: 1, completionMode: 'Indexed', backoffLimit: 0,
+      podFailurePolicy: { rules: [
+        { name: 'ExitCode2', action: 'FailJob', onExitCodes: { containerName: 'main', operator: 'In', values: [2] } },
+        { name: 'ExitCode3', action: 'FailJob', onExitCodes: { containerName: 'main', operator: 'In', values: [3] } },
+      ] },
+    }]);
     expect(body.commands.map((c: { type: string }) => c.type)).toEqual([...Array(4).fill('CreateJob'), ...Array(3).fill('DeleteJob')]);
     expect(body.explanation).toMatchObject({ outcome: 'Failed', conditions: [{ type: 'Failed', status: 'True', reason: 'FailJobSetFailurePolicyAction' }] });
     expect(body.log.head).toBe(21);

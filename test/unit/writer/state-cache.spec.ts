@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { snapshotDue } from '../../../shared/app/write/snapshot-cadence.ts';
 import { StateCache, type CachedState } from '../../../shared/app/write/state-cache.ts';
+import { EventIdIndex } from '../../../shared/app/write/event-id-index.ts';
 import { writeBatch } from '../../../shared/app/write/write-batch.ts';
 import { initialState } from '../../../shared/job/state.ts';
 import { anIndexedJob, aPod, at, CLUSTER, jobObserved, podObserved } from '../../support/builders.ts';
@@ -10,7 +11,7 @@ import { NoMarkersStore, statusOf, writeDeps } from './write-support.ts';
 function cached(pods: number): CachedState {
   const state = initialState();
   for (let i = 0; i < pods; i++) state.pods.set(`p${i}`, {} as never);
-  return { state, head: 0, headHash: undefined, snapshotSeq: 0, partial: false };
+  return { state, head: 0, headHash: undefined, snapshotSeq: 0, eventIds: new EventIdIndex(), partial: false };
 }
 
 describe('the warm state cache', () => {

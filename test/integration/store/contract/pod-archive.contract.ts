@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { EventStore } from '../../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../../shared/app/pod-archive.ts';
+import { EventIdIndex, FINGERPRINT_BYTES } from '../../../../shared/app/write/event-id-index.ts';
 import { aStream, anArchivedPod } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
 
@@ -37,6 +38,44 @@ export function describePodArchiveContract(factory: EventStoreFactory): void {
       const found = await store.loadArchivedPods(stream, pods.map((p) => p.uid));
 
       expect(found.sort((a, b) => a.index - b.index)).toEqual(pods);
+    });
+  });
+
+  describe('eventId segments', () => {
+    beforeEach(async () => { store = await factory(); });
+    const indexOf = (n: number) => {
+      const index = new EventIdIndex();
+      for (let i = 1; i <= n; i++) index.add(`event-${i}`, i * 7);
+      return index;
+    };
+
+    it('returns the segments saved, ordered by their last position, byte for byte, and keeps streams apart', async () => {
+      const stream = aStream();
+      const index = indexOf(120);
+      await store.saveEventIds(stream, index.segment(50, 120));
+      await store.saveEventIds(stream, index.segment(0, 50));
+      await store.saveEventIds(stream, index.segment(0, 50)); // saved again: the same bytes
+
+      const segments = await store.loadEventIds(stream);
+
+      expect(segments.map((s) => [s.from, s.to])).toEqual([[0, 50], [50, 120]]);
+      const copy = new EventIdIndex();
+      for (const segment of segments) copy.addSegment(segment);
+      expect(copy.segment(0, 120).bytes).toEqual(index.segment(0, 120).bytes);
+      expect(await store.loadEventIds(aStream())).toEqual([]);
+    });
+
+    it('keeps a segment larger than one item (60,000 positions) whole', async () => {
+      const stream = aStream();
+      const index = indexOf(60_000);
+      await store.saveEventIds(stream, index.segment(0, 60_000));
+
+      const segments = await store.loadEventIds(stream);
+
+      expect(segments.reduce((sum, s) => sum + s.bytes.byteLength, 0)).toBe(60_000 * FINGERPRINT_BYTES);
+      const copy = new EventIdIndex();
+      for (const segment of segments) copy.addSegment(segment);
+      expect(copy.lookup('event-59999')).toEqual([{ seq: 59_999, content: 59_999 * 7 }]);
     });
   });
 }

@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import type { JobEvent } from '../../job/evolve.ts';
+import type { Observation } from '../../job/events.ts';
+import { canonicalJson } from '../../log/hash-chain.ts';
+
+// Every eventId a Job's log holds, so the writer stores an eventId once against the whole log —
+// not a recent window, not a set that dies with the process (issue 24). Log pages keep no
+// per-event marker (a marker per event would cost a write unit each), so the index is kept
+// beside the log instead: per log position, a 64-bit fingerprint of the entry's eventId and a
+// 32-bit fingerprint of what it says (`content`: an observation's object, never its stamps, so a
+// relist of an unchanged version is the same content). 12 bytes per entry.
+//
+// - Same eventId, same content: a duplicate, not logged.
+// - Same eventId, another content fingerprint: the stored entry is read back and both contents
+//   compared exactly (SHA-256 of their canonical JSON), so neither a fingerprint collision nor a
+//   key order is taken for a conflict. Equal: a duplicate. Different: a conflicting duplicate.
+//   The first body stays; the writer logs an `ObservationRefused` in its place (with both
+//   SHA-256) and refuses it with the reason.
+// - A new eventId whose 64-bit fingerprint and content fingerprint both equal a logged entry's
+//   would be taken for a duplicate: about 2^-96 per event.
+//
+// The writer keeps the index warm with its state; it saves the positions a snapshot covers as
+// segments (PodArchive.saveEventIds) and a cold load reads them back, then the tail after the
+// snapshot, and reads the log itself for any positions no segment covers (a log written before
+// the index existed, or a save a crash lost).
+
+/** Bytes per log position in a segment: eventId fingerprint (8), content fingerprint (4). */
+export const FINGERPRINT_BYTES = 12;
+
+/** The content fingerprint of a decision (its eventId is derived; an observation reusing one conflicts). */
+const DECISION_CONTENT = 0;
+
+/** What a logged eventId is known by: its position and its content's fingerprint. */
+export interface IndexedEntry {
+  readonly seq: number;
+  readonly content: number;
+}
+
+/** A run of positions `from + 1 … to` and their fingerprints, as stored. */
+export interface EventIdSegment {
+  readonly from: number;
+  readonly to: number;
+  readonly bytes: Uint8Array;
+}
+
+export class EventIdIndex {
+  /** Fingerprints by position: seq s at (s - 1) × FINGERPRINT_BYTES. */
+  #bytes: Uint8Array;
+  #view: DataView;
+  #through = 0;
+  /** eventId fingerprint (16 hex digits) → seq, or seqs when different eventIds share one. */
+  readonly #bySeq = new Map<string, number | number[]>();
+  /** Positions saved as segments (1 … persisted). */
+  persisted = 0;
+
+  constructor(capacity = 64) {
+    this.#bytes = new Uint8Array(capacity * FINGERPRINT_BYTES);
+    this.#view = new DataView(this.#bytes.buffer);
+  }
+
+  /** The highest position indexed: every position 1 … through is. */
+  get through(): number {
+    return this.#through;
+  }
+
+  /** The logged entries whose eventId has the fingerprint of `eventId` (one, but for a collision). */
+  lookup(eventId: string): IndexedEntry[] {
+    const [hi, lo] = idFingerprint(eventId);
+    const found = this.#bySeq.get(key(hi, lo));
+    if (found === undefined) return [];
+    return (typeof found === 'number' ? [found] : found).map((seq) => ({ seq, content: this.#view.getUint32((seq - 1) * FINGERPRINT_BYTES + 8) }));
+  }
+
+  /** Indexes the entry at `through + 1`. */
+  add(eventId: string, content: number): void {
+    const [hi, lo] = idFingerprint(eventId);
+    this.#put(this.#through + 1, hi, lo, content >>> 0);
+  }
+
+  /** Indexes the log's next entry from its event: an observation by its content, a decision as such. */
+  addEvent(event: JobEvent): void {
+    this.add(event.eventId, isObservation(event) ? contentFingerprint(event) : DECISION_CONTENT);
+  }
+
+  /** Appends a stored segment's positions after `through`, up to `upTo`; a segment that starts past `through` leaves a gap and is refused. */
+  addSegment(segment: EventIdSegment, upTo = segment.to): void {
+    if (segment.from > this.#through) throw new RangeError(`event-id segment ${segment.from + 1}…${segment.to} leaves a gap after ${this.#through}`);
+    const view = new DataView(segment.bytes.buffer, segment.bytes.byteOffset, segment.bytes.byteLength);
+    for (let seq = this.#through + 1; seq <= Math.min(segment.to, upTo); seq++) {
+      const at = (seq - segment.from - 1) * FINGERPRINT_BYTES;
+      this.#put(seq, view.getUint32(at), view.getUint32(at + 4), view.getUint32(at + 8));
+    }
+  }
+
+  /** Positions `from + 1 … to` as a segment to store. */
+  segment(from: number, to: number): EventIdSegment {
+    if (from < 0 || to > this.#through || from > to) throw new RangeError(`no event-id segment ${from + 1}…${to} in 1…${this.#through}`);
+    return { from, to, bytes: this.#bytes.slice(from * FINGERPRINT_BYTES, to * FINGERPRINT_BYTES) };
+  }
+
+  /** Bytes held, for the writer's cache budget. */
+  get bytes(): number {
+    return this.#bytes.byteLength + this.#bySeq.size * 64;
+  }
+
+  #put(seq: number, hi: number, lo: number, content: number): void {
+    if (seq !== this.#through + 1) throw new RangeError(`event-id index: position ${seq} after ${this.#through}`);
+    this.#grow(seq);
+    const at = (seq - 1) * FINGERPRINT_BYTES;
+    this.#view.setUint32(at, hi);
+    this.#view.setUint32(at + 4, lo);
+    this.#view.setUint32(at + 8, content);
+    const k = key(hi, lo);
+    const found = this.#bySeq.get(k);
+    this.#bySeq.set(k, found === undefined ? seq : [...(typeof found === 'number' ? [found] : found), seq]);
+    this.#through = seq;
+  }
+
+  #grow(seq: number): void {
+    if (seq * FINGERPRINT_BYTES <= this.#bytes.byteLength) return;
+    const grown = new Uint8Array(Math.max(seq * FINGERPRINT_BYTES, this.#bytes.byteLength * 2));
+    grown.set(this.#bytes);
+    this.#bytes = grown;
+    this.#view = new DataView(grown.buffer);
+  }
+}
+
+/** What an observation says, without its eventId and stamps (observedAt, the forwarder's sequence). */
+export function observationContent(observation: Observation): unknown {
+  switch (observation.type) {
+    case 'PodObserved':
+      return [observation.type, observation.pod];
+    case 'PodDeleted':
+      return [observation.type, observation.uid, observation.name ?? null, observation.namespace ?? null];
+    case 'JobObserved':
+      return [observation.type, observation.job];
+    case 'JobDeleted':
+      return [observation.type, observation.uid];
+    case 'Tick':
+      return [observation.type];
+    default: {
+      const exhaustive: never = observation;
+      throw new Error(`unknown observation ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}
+
+/**
+ * The 32-bit fingerprint of an observation's content, over its JSON as parsed (not canonical:
+ * five times cheaper on the write path). The same event parses to the same JSON; a content
+ * that differs only in key order gets another fingerprint and is then compared exactly
+ * (`contentHash`, canonical) before anything is called a conflict.
+ */
+export function contentFingerprint(observation: Observation): number {
+  return fnv1a32(JSON.stringify(observationContent(observation)));
+}
+
+/** The SHA-256 (hex) of an observation's content, as a conflict is recorded. */
+export function contentHash(observation: Observation): string {
+  return sha256(canonicalJson(observationContent(observation)));
+}
+
+/** The SHA-256 of what a logged entry says: an observation's content, a decision's whole body. */
+export function eventContentHash(event: JobEvent): string {
+  if (isObservation(event)) return contentHash(event);
+  const { seq: _seq, ...body } = event;
+  return sha256(canonicalJson(body));
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+const OBSERVATION_TYPES = new Set<string>(['PodObserved', 'PodDeleted', 'JobObserved', 'JobDeleted', 'Tick']);
+export const isObservation = (event: JobEvent): event is Observation & JobEvent => OBSERVATION_TYPES.has(event.type);
+
+const key = (hi: number, lo: number): string => hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+
+/** Two independent 32-bit lanes (FNV-1a and a murmur-style mix) over the UTF-16 code units. */
+function idFingerprint(text: string): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 13;
+  }
+  b = Math.imul(b ^ (b >>> 15), 0x2c1b3c6d);
+  b ^= b >>> 12;
+  return [a >>> 0, b >>> 0];
+}
+
+function fnv1a32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
