@@ -2,10 +2,9 @@ import type { LogEntry } from '../../../shared/app/event-store.ts';
 import { entryEvent } from '../../../shared/app/log-codec.ts';
 import { jobSetEntryEvent } from '../../../shared/app/reconcile-jobset.ts';
 import type { DecisionOf, TerminationCause } from '../../../shared/job/decisions.ts';
-import { conditionSentence } from '../../../shared/job/explain-sentences.ts';
+import { conditionSentence } from '../../../shared/job/index.ts';
 import type { JobState } from '../../../shared/job/state.ts';
-import { decisionSentence } from '../../../shared/jobset/explain-sentences.ts';
-import type { JobSetDecisionEvent } from '../../../shared/jobset/index.ts';
+import { decisionSentence, type JobSetDecisionEvent } from '../../../shared/jobset/index.ts';
 import type { JobSetState } from '../../../shared/jobset/state.ts';
 import { objectVersion } from '../resource-version.ts';
 import { compact, derivedUid, metaTime } from './meta.ts';
@@ -131,7 +130,7 @@ export class EventBuilder {
     return [];
   }
 
-  /** jobfold's sentence for a condition decision (shared/job/explain-sentences.ts). */
+  /** jobfold's sentence for a condition decision (shared/job/explain.ts). */
   #sentence(decision: DecisionOf<'JobConditionChanged'>, terminalSeq: number | undefined): string | undefined {
     if (this.#job === undefined) return undefined;
     const sentence = conditionSentence({
