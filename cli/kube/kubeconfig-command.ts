@@ -97,10 +97,14 @@ export function contextsFor(endpoint: URL, clusters: readonly string[]): Kubecon
         provideClusterInfo: false,
       },
     };
+  // The local stack speaks plain http on loopback. kubectl takes that as it is; client-go-style
+  // libraries such as @kubernetes/client-node refuse an http server unless the cluster says
+  // insecure-skip-tls-verify (there is no TLS to verify).
+  const plainHttp = endpoint.protocol === 'http:' ? { 'insecure-skip-tls-verify': true } : {};
   return {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: clusters.map((c) => ({ name: `jobfold-${c}`, cluster: { server: `${base}/k8s/clusters/${encodeURIComponent(c)}` } })),
+    clusters: clusters.map((c) => ({ name: `jobfold-${c}`, cluster: { server: `${base}/k8s/clusters/${encodeURIComponent(c)}`, ...plainHttp } })),
     contexts: clusters.map((c) => ({ name: `jobfold-${c}`, context: { cluster: `jobfold-${c}`, user: userName } })),
     users: [{ name: userName, user }],
     'current-context': `jobfold-${clusters[0]}`,
