@@ -20,7 +20,7 @@ export interface FoldedJob {
   readonly head: number;
   /** When the entry at `head` was recorded (the object's resourceVersion). */
   readonly headRecordedAt: string | undefined;
-  /** A newer Job has this name (superseded.ts). */
+  /** A newer Job has this name (listsSuperseded in handlers.ts says when such Jobs are listed). */
   readonly superseded: boolean;
 }
 

@@ -8,7 +8,7 @@ export const DELETED_LABEL = 'jobfold.io/deleted';
 /**
  * On an older object of a reused name (a Job deleted and created again): the name shows the
  * newest one; older ones are listed only when a label selector asks for them by uid or by this
- * label (see superseded.ts).
+ * label (listsSuperseded in handlers.ts).
  */
 export const SUPERSEDED_LABEL = 'jobfold.io/superseded';
 
