@@ -13,9 +13,8 @@ export const DELETED_LABEL = 'jobfold.io/deleted';
 export const SUPERSEDED_LABEL = 'jobfold.io/superseded';
 
 /** Job labels upstream puts on a Job's pods and pod template, and on the Job when it has none. */
-export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
+export { CONTROLLER_UID_LABEL, JOB_NAME_LABEL } from '../../../shared/job/constants.ts';
 export const LEGACY_JOB_NAME_LABEL = 'job-name';
-export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
 export const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid';
 
 /** metav1.Time: RFC 3339 in UTC to the second, as the API server writes it. */
