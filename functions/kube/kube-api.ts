@@ -154,8 +154,9 @@ async function listResponse(deps: KubeDeps, limits: ServeLimits, handler: Resour
   }
   const listMeta = { resourceVersion: page.resourceVersion, ...(page.continueToken === undefined ? {} : { continue: page.continueToken }) };
   const response = presentList(page.items, handler.listKind, groupVersion(handler.resource.group, handler.resource.version), listMeta, request.representation, request.include, nowMs, handler.printer);
-  if ('body' in response && response.body.length > limits.maxResponseBytes) {
-    throw badRequest(`limit: Invalid value: ${limit}: this page is ${response.body.length} bytes, more than one response carries here (${limits.maxResponseBytes}); ask for fewer objects a page (kubectl --chunk-size)`, 'limit');
+  const bytes = 'body' in response ? Buffer.byteLength(response.body, 'utf8') : 0;
+  if (bytes > limits.maxResponseBytes) {
+    throw badRequest(`limit: Invalid value: ${limit}: this page is ${bytes} bytes, more than one response carries here (${limits.maxResponseBytes}); ask for fewer objects a page (kubectl --chunk-size)`, 'limit');
   }
   return response;
 }

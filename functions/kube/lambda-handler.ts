@@ -82,9 +82,11 @@ export class BufferedSink implements WatchSink {
 
   write(event: WatchEvent, initial = false): boolean {
     const line = `${JSON.stringify(event)}\n`;
-    if (this.#bytes + line.length > this.#maxBytes) return false;
+    // Bytes, not characters: Lambda's 6 MB limit counts the UTF-8 body.
+    const bytes = Buffer.byteLength(line, 'utf8');
+    if (this.#bytes + bytes > this.#maxBytes) return false;
     this.#lines.push(line);
-    this.#bytes += line.length;
+    this.#bytes += bytes;
     if (event.type !== 'BOOKMARK' && !initial) this.#firstChangeAt ??= this.#now();
     return true;
   }
