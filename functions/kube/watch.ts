@@ -4,6 +4,7 @@ import type { KubeDeps } from './fleet-reads.ts';
 import type { KubeObject, ResourceHandler, Selection } from './handlers.ts';
 import { walkPage, type ObjectSource, type Scope } from './list-walk.ts';
 import { VISIBILITY_LAG_MS, versionAt, versionMs } from './resource-version.ts';
+import { expired } from './status.ts';
 
 // `?watch=1`: the changes that follow a resourceVersion, from the change feed
 // (shared/app/change-feed.ts). Every POLL_MS the watch asks which logs of the cluster grew since
@@ -51,7 +52,8 @@ export interface WatchPlan<T extends KubeObject> {
 
 export const POLL_MS = 1000;
 const BOOKMARK_EVERY_MS = 10_000;
-const CHANGES_PER_POLL = 5000;
+/** Changes a watch reads in one poll; more is an ERROR 410 (list again), never a change skipped. */
+export const CHANGES_PER_POLL = 5000;
 
 /** Every object of the scope now, for the initial events; throws when more than `max`. */
 export async function initialObjects<T extends KubeObject>(deps: KubeDeps, plan: WatchPlan<T>, listVersion: string): Promise<T[]> {
@@ -103,6 +105,11 @@ export async function runWatch<T extends KubeObject>(deps: KubeDeps, plan: Watch
   for (;;) {
     pollAt = deps.now();
     const grown = await grownLogs(deps, plan.scope, source, since, heads);
+    if (grown === 'too many') {
+      // More log writes in one poll than a watch follows: said, not skipped. Clients list again.
+      sink.write({ type: 'ERROR', object: expired(`more than ${CHANGES_PER_POLL} changes in the cluster within ${POLL_MS} ms: too many for one watch to follow here; list again`).status });
+      return;
+    }
     since = pollAt - VISIBILITY_LAG_MS;
     const changes = await changedObjects(deps, source, grown, startMs, sent);
     for (const { type, object } of changes) {
@@ -128,8 +135,11 @@ interface Grown {
   readonly before: number;
 }
 
-/** The logs of the scope that grew in the changes recorded since `sinceMs`, with their summaries. */
-async function grownLogs<T>(deps: KubeDeps, scope: Scope, source: ObjectSource<T>, sinceMs: number, heads: Map<string, number>): Promise<Grown[]> {
+/**
+ * The logs of the scope that grew in the changes recorded since `sinceMs`, with their summaries;
+ * 'too many' when more than CHANGES_PER_POLL changes were recorded (the rest is never skipped).
+ */
+async function grownLogs<T>(deps: KubeDeps, scope: Scope, source: ObjectSource<T>, sinceMs: number, heads: Map<string, number>): Promise<Grown[] | 'too many'> {
   const onlyUids = source.only === undefined ? undefined : new Set(source.only.map((s) => s.uid));
   const grown = new Map<string, { stream: StreamId; first: number; last: number }>();
   for (const kind of source.kinds) {
@@ -141,6 +151,7 @@ async function grownLogs<T>(deps: KubeDeps, scope: Scope, source: ObjectSource<T
       read += page.changes.length;
       cursor = page.cursor;
     } while (cursor !== undefined && read < CHANGES_PER_POLL);
+    if (cursor !== undefined) return 'too many';
   }
   const fresh = [...grown.entries()].filter(([key, g]) => (heads.get(key) ?? 0) < g.last);
   const summaries = await deps.store.getSummaries(fresh.map(([, g]) => g.stream));
