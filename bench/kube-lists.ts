@@ -99,7 +99,8 @@ async function feed(bench: BenchStack, label: string, entries: readonly Recorded
 async function settle(bench: BenchStack, cluster: string, name: string, pods: number, total: number): Promise<void> {
   const shown = phase('kube: settling (Jobs in the fleet view)', total);
   for (;;) {
-    const job = await (await fetch(`${bench.stack.url}/v1/clusters/${cluster}/namespaces/bench/jobs/${name}`)).json() as { status?: { succeeded?: number } };
+    // The status alone (the Job view would explain 10,000 pods at every poll).
+    const job = await (await fetch(`${bench.stack.url}/v1/clusters/${cluster}/namespaces/bench/jobs/${name}/status`)).json() as { status?: { succeeded?: number } };
     const overview = await (await fetch(`${bench.stack.url}/v1/fleet`)).json() as { total?: number };
     shown.update(overview.total ?? 0);
     if (job.status?.succeeded === pods && overview.total === total) break;
