@@ -10,10 +10,12 @@ import { runFleetListBench } from './fleet-list.ts';
 import { KUBE_BENCH_HELP, runKubeListBench } from './kube-lists.ts';
 import type { ServicePathReport } from './service-path.ts';
 import { runWhatIfFleetBench, WHATIF_BENCH_HELP } from './whatif-fleet.ts';
+import { ADVISE_BENCH_HELP, runAdviseFleetBench } from './advise-fleet.ts';
 import { QUERY_BENCH_HELP, queryHistoryInChild } from './query-history.ts';
 import { phase } from './bench-progress.ts';
 
 const HELP = `Usage: npm run bench [-- --json] [-- --completions N] [-- --no-e2e] [-- --no-whatif] [-- --whatif-jobs N]
+                 [-- --no-advise] [-- --advise-jobs N]
                  [-- --service-pods N] [-- --no-service] [-- --no-fleet] [-- --no-query] [-- --query-completions N]
                  [-- --no-kube] [-- --kube-pods N] [-- --kube-jobs N]
 
@@ -58,6 +60,7 @@ and the fleet list (bench/fleet-list.ts; skipped with --no-fleet): 10,000 Jobs o
   fleetListSeconds      time to page through GET /v1/jobs, 100 a page (and one cluster's Jobs)
   fleetOverviewSeconds  one GET /v1/fleet: exact counts by state and reason over every Job
 ${WHATIF_BENCH_HELP}
+${ADVISE_BENCH_HELP}
 ${QUERY_BENCH_HELP}
 ${KUBE_BENCH_HELP}
 Timings are figures to compare, never test assertions. While it runs, each long phase shows its
@@ -167,6 +170,7 @@ const figures = {
   ...(args.includes('--no-service') ? {} : await part('service', async () => servicePath(numberArg('--service-pods') ?? 10_000))),
   ...(args.includes('--no-fleet') ? {} : await part('fleet', () => runFleetListBench())),
   ...(args.includes('--no-whatif') ? {} : await part('whatif', () => runWhatIfFleetBench(whatIfJobs))),
+  ...(args.includes('--no-advise') ? {} : await part('advise', () => runAdviseFleetBench(numberArg('--advise-jobs') ?? 10_000))),
   ...(args.includes('--no-query') ? {} : await part('query', async () => queryHistoryInChild(numberArg('--query-completions') ?? 100_000))),
   ...(args.includes('--no-kube') ? {} : await part('kube', () => runKubeListBench({ pods: numberArg('--kube-pods') ?? 10_000, jobs: numberArg('--kube-jobs') ?? 10_000 }))),
 };

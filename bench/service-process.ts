@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 // /events, the query API, and the /local routes (status, commands per cluster).
 
 const START_SCRIPT = fileURLToPath(new URL('../local/start.ts', import.meta.url));
-const SERVING = /serving at (http:\/\/\S+)/;
+const SERVING = /serving at (http:\/\/\S+)(?:\s+\(DynamoDB Local (\S+), table ([^)\s]+)\))?/;
 const QUIET_POLL_MS = 50;
 const STOP_TIMEOUT_MS = 20_000;
 
@@ -28,6 +28,9 @@ export interface ServiceStatus {
 
 export interface ServiceProcess {
   readonly url: string;
+  /** Its DynamoDB Local and table (a bench that writes recorded logs straight into the table). */
+  readonly dynamoDbEndpoint: string | undefined;
+  readonly tableName: string | undefined;
   readonly eventsUrl: string;
   readonly pid: number;
   /** GET `path` (from the service's root) as JSON; throws on a status other than 200. */
@@ -55,7 +58,7 @@ export async function startServiceProcess(options: ServiceProcessOptions = {}): 
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await servingUrl(child, exited);
+  const { url, dynamoDbEndpoint, tableName } = await servingUrl(child, exited);
   const get = async <T>(path: string): Promise<T> => {
     const response = await fetch(`${url}${path}`);
     if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
@@ -64,6 +67,8 @@ export async function startServiceProcess(options: ServiceProcessOptions = {}): 
   const status = () => get<ServiceStatus>('/local/status');
   return {
     url,
+    dynamoDbEndpoint,
+    tableName,
     eventsUrl: `${url}/events`,
     pid: child.pid as number,
     get,
@@ -86,14 +91,14 @@ export async function startServiceProcess(options: ServiceProcessOptions = {}): 
   };
 }
 
-/** The URL the service prints once it serves; its other output is read and dropped. */
-async function servingUrl(child: ChildProcess, exited: Promise<number | null>): Promise<string> {
+/** The URL (and DynamoDB Local, table) the service prints once it serves; its other output is read and dropped. */
+async function servingUrl(child: ChildProcess, exited: Promise<number | null>): Promise<{ url: string; dynamoDbEndpoint?: string; tableName?: string }> {
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const seen: string[] = [];
-  const serving = new Promise<string>((resolve) => {
+  const serving = new Promise<{ url: string; dynamoDbEndpoint?: string; tableName?: string }>((resolve) => {
     lines.on('line', (line) => {
       const match = SERVING.exec(line);
-      if (match) resolve(match[1] as string);
+      if (match) resolve({ url: match[1] as string, ...(match[2] ? { dynamoDbEndpoint: match[2] } : {}), ...(match[3] ? { tableName: match[3] } : {}) });
       else if (seen.length < 20) seen.push(line);
     });
   });

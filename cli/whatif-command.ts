@@ -93,7 +93,7 @@ const SEGMENTS = 4;
  */
 async function fleet(args: WhatIfArgs, output: WhatIfOutput, now: () => Date): Promise<void> {
   if (args.target.kind !== 'fleet') return;
-  const { cluster, namespace, since, resume } = args.target;
+  const { cluster, namespace, since, resume, select, finished } = args.target;
   const sinceTime = since === undefined ? undefined : sinceToTime(since, now());
   // One cursor per chain: undefined (or '' in a token) to start, null once read to its end.
   const cursors: (string | null | undefined)[] = resume ?? (sinceTime === undefined ? Array(SEGMENTS).fill(undefined) : [undefined]);
@@ -104,7 +104,7 @@ async function fleet(args: WhatIfArgs, output: WhatIfOutput, now: () => Date): P
     while (cursors[i] !== null) {
       const cursor = cursors[i] || undefined;
       const segmenting = scan ? { segment: i, segments: cursors.length } : {};
-      const page = await withRetries(() => whatIfFleetPage(args.endpoint, { patch: args.patch, cluster, namespace, since: sinceTime, cursor, ...segmenting }));
+      const page = await withRetries(() => whatIfFleetPage(args.endpoint, { patch: args.patch, cluster, namespace, since: sinceTime, cursor, ...select, ...(finished ? { finished } : {}), ...segmenting }));
       tally = mergeTallies(tally, page.tally);
       skippedBecause ??= page.skippedBecause;
       cursors[i] = page.nextCursor ?? null;

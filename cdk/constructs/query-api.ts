@@ -72,7 +72,7 @@ export class QueryApi extends Construct {
     });
     this.api.addRoutes({
       path: '/v1/{proxy+}',
-      // POST only for the what-if routes, which read and change nothing.
+      // POST only for the what-if and advise routes, which read and change nothing.
       methods: [HttpMethod.GET, HttpMethod.POST],
       integration: new HttpLambdaIntegration('Query', this.function),
     });

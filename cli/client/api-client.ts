@@ -65,13 +65,13 @@ export class ApiClient {
   }
 
   /** GET `path` (under the endpoint's own path) with `query`; the raw answer, whatever its status. */
-  async request(path: string, query: Readonly<Record<string, string | undefined>> = {}): Promise<ApiResponse> {
+  async request(path: string, query: Readonly<Record<string, string | undefined>> = {}, post?: { readonly body: string }): Promise<ApiResponse> {
     const url = new URL(this.endpoint.pathname.replace(/\/$/, '') + path, this.endpoint);
     for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
-    const headers = await this.#headers(url);
+    const headers = await this.#headers(url, post?.body);
     let response: Response;
     try {
-      response = await fetch(url, { headers });
+      response = await fetch(url, post ? { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: post.body } : { headers });
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new ApiError(`cannot reach ${this.endpoint.origin}: ${cause?.code ?? cause?.message ?? (error as Error).message}${isLocal(this.endpoint) ? ' (is `npm start` running?)' : ''}`);
@@ -86,16 +86,24 @@ export class ApiClient {
     return JSON.parse(response.body) as T;
   }
 
-  async #headers(url: URL): Promise<Record<string, string>> {
+  /** POST `body` as JSON; the answer as JSON, ApiError with the API's own error messages unless 2xx. */
+  async post<T>(path: string, body: unknown): Promise<T> {
+    const response = await this.request(path, {}, { body: JSON.stringify(body) });
+    if (response.status < 200 || response.status > 299) throw new ApiError(errorText(response), response.status);
+    return JSON.parse(response.body) as T;
+  }
+
+  async #headers(url: URL, body?: string): Promise<Record<string, string>> {
     if (this.#signer === undefined) return {};
     const signed = await (await this.#signer).sign({
-      method: 'GET',
+      method: body === undefined ? 'GET' : 'POST',
       protocol: url.protocol,
       hostname: url.hostname,
       ...(url.port === '' ? {} : { port: Number(url.port) }),
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
-      headers: { host: url.host },
+      headers: body === undefined ? { host: url.host } : { host: url.host, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body }),
     });
     return signed.headers;
   }

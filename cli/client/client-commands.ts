@@ -1,3 +1,4 @@
+import { adviseCommand } from './advise-command.ts';
 import { ApiError } from './api-client.ts';
 import { consoleCommand } from './console-command.ts';
 import { UsageError } from './client-options.ts';
@@ -12,7 +13,7 @@ import { statusCommand } from './status-command.ts';
 // non-zero exit — 2 for a command line that cannot be run, 1 when the API refuses or cannot be
 // reached.
 
-export const CLIENT_COMMANDS = ['get', 'describe', 'explain', 'history', 'commands', 'status', 'console'] as const;
+export const CLIENT_COMMANDS = ['get', 'describe', 'explain', 'history', 'commands', 'status', 'advise', 'console'] as const;
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
 export const CLIENT_HELP_LINES = `  get jobs|jobsets           list the fleet (-A, --cluster, -n, --state, --reason, -o wide|json|yaml)
@@ -21,6 +22,8 @@ export const CLIENT_HELP_LINES = `  get jobs|jobsets           list the fleet (-
   history job|jobset NAME    its log: observations, decisions, commands (--follow)
   commands job|jobset NAME   every command decided for it, oldest first, one line per pod
   status job NAME --at T|#N  its status at a point of its history
+  advise                     the failure and success policies that would have saved the most pod-hours,
+                             each checked Job by Job by exact what-if (--cluster, -n, -l, --owner, --since)
   console                    the web console on localhost, its API calls signed (as kubectl proxy)`;
 
 export function isClientCommand(name: string | undefined): name is ClientCommand {
@@ -35,6 +38,7 @@ export async function runClientCommand(name: ClientCommand, argv: readonly strin
       case 'describe': write(await describeCommand(argv)); break;
       case 'explain': write(await explainCommand(argv)); break;
       case 'status': write(await statusCommand(argv)); break;
+      case 'advise': write(await adviseCommand(argv)); break;
       case 'history': await historyCommand(argv, write); break;
       case 'commands': await commandsCommand(argv, write); break;
       case 'console': await consoleCommand(argv, write); break;

@@ -8,13 +8,15 @@ import { ENDPOINT_HELP, UsageError, clientFor, parse } from './client-options.ts
 
 // `jobfold console --endpoint URL`, as `kubectl proxy` does for the dashboard: the web console's
 // static files (console/dist) and its API calls (/v1/…) on one localhost origin; the calls go on
-// to the endpoint signed with the user's AWS credentials. Only GET, only on 127.0.0.1: the
-// deployed API never gets a public, unauthenticated page.
+// to the endpoint signed with the user's AWS credentials. Only GET (and POST to the advise
+// routes, which read and change nothing), only on 127.0.0.1: the deployed API never gets a
+// public, unauthenticated page.
 
 export const CONSOLE_HELP = `Usage: jobfold console [--endpoint URL] [--port N] [--dist DIR]
 
-Serves the web console on http://127.0.0.1:PORT and forwards its API calls (GET /v1/…) to the
-endpoint, signed with SigV4 when it is not the local stack. Ctrl-C stops.
+Serves the web console on http://127.0.0.1:PORT and forwards its API calls (GET /v1/…, and the
+advice page's POST /v1/advise/…) to the endpoint, signed with SigV4 when it is not the local
+stack. Ctrl-C stops.
 
 Options:
   --port N              listen on 127.0.0.1:N (default 8001; 0 picks a free port)
@@ -50,15 +52,26 @@ export async function consoleCommand(argv: readonly string[], write: (text: stri
   });
 }
 
+/** The POST routes the console calls: they read, and change nothing. */
+const READING_POSTS = new Set(['/v1/advise/evidence', '/v1/advise/check']);
+/** The largest body forwarded (an advice's check pass carries its proposals). */
+const MAX_BODY_BYTES = 6 * 1024 * 1024;
+
 async function handle(client: ApiClient, dist: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('only GET\n');
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const post = req.method === 'POST' && READING_POSTS.has(url.pathname);
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !post) {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('only GET (and POST to /v1/advise/…)\n');
       return;
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname.startsWith('/v1/')) {
-      const answer = await client.request(url.pathname, Object.fromEntries(url.searchParams));
+      const body = post ? await readBody(req) : undefined;
+      if (post && body === undefined) {
+        res.writeHead(413, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `body over ${MAX_BODY_BYTES} bytes` }));
+        return;
+      }
+      const answer = await client.request(url.pathname, Object.fromEntries(url.searchParams), body === undefined ? undefined : { body });
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json', 'cache-control': 'no-store' });
       res.end(answer.body);
       return;
@@ -68,4 +81,16 @@ async function handle(client: ApiClient, dist: string, req: IncomingMessage, res
     if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ message: (error as Error).message }));
   }
+}
+
+/** The request body as text; undefined past MAX_BODY_BYTES. */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -5,11 +5,12 @@ import { hours } from './format-whatif.ts';
 export function formatFleet(tally: FleetTally, skippedBecause: string | undefined): string {
   const lines = [
     `Jobs read:            ${tally.jobs}${tally.skipped > 0 ? ` (${tally.skipped} skipped: the patched spec is invalid for them${skippedBecause ? `, e.g. ${skippedBecause}` : ''})` : ''}`,
+    ...(tally.notReplayable > 0 ? [`Not replayable:       ${tally.notReplayable} (the record does not replay under its own spec: in no figure below)`] : []),
     `Outcome changes:      ${tally.outcomeChanged} (exact)`,
     `Outcome unknown:      ${tally.outcomeUnknown} (diverge before an outcome)`,
     `Decided earlier:      ${tally.decidedEarlier}`,
     `Decided later:        ${tally.decidedLater}`,
-    `Pod-hours ${tally.podSecondsSaved >= 0 ? 'saved: ' : 'spent: '}     ${hours(Math.abs(tally.podSecondsSaved))}`,
+    `Pod-hours ${tally.podSecondsSaved >= 0 ? 'saved: ' : 'spent: '}     ${hours(Math.abs(tally.podSecondsSaved))} (${Math.abs(tally.podSecondsSaved)} pod-seconds)`,
   ];
   if (tally.changed.length > 0) {
     lines.push('', 'Changed Jobs (diverging at event N):');

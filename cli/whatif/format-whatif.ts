@@ -1,4 +1,5 @@
-import type { DecisionSummary, OutcomeView, WhatIfReport } from '../../shared/whatif/report.ts';
+import { describeDecisions } from '../../shared/whatif/describe-decision.ts';
+import type { OutcomeView, WhatIfReport } from '../../shared/whatif/report.ts';
 
 /** The report side by side, for a person: recorded on the left, what-if on the right. */
 export function formatWhatIf(report: WhatIfReport, title: string): string {
@@ -9,10 +10,15 @@ export function formatWhatIf(report: WhatIfReport, title: string): string {
     lines.push('No divergence: the patched fold decides what the recorded one did at every event.');
   } else {
     lines.push(`Diverges at event ${divergence.atEvent} (${divergence.at}):`);
-    lines.push(`  recorded decided: ${describeAll(divergence.recorded)}`);
-    lines.push(`  what-if decided:  ${describeAll(divergence.whatIf)}`);
+    lines.push(`  recorded decided: ${describeDecisions(divergence.recorded)}`);
+    lines.push(`  what-if decided:  ${describeDecisions(divergence.whatIf)}`);
   }
   lines.push(`Pod-seconds saved: ${report.podSecondsSaved} (${hours(report.podSecondsSaved)} pod-hours)`);
+  const mismatch = report.replayMismatch;
+  if (mismatch) {
+    lines.push(`NOT EXACT: the record does not replay under its own spec. At event ${mismatch.atEvent} (${mismatch.at}) the log holds`);
+    lines.push(`  ${describeDecisions(mismatch.recorded)}; the refold decides ${describeDecisions(mismatch.refold)}. Nothing above is evidence.`);
+  }
   if (report.podsKeptUnknown > 0) {
     lines.push(`The what-if keeps ${report.podsKeptUnknown} pod(s) the record terminated there: how long is unknown.`);
   }
@@ -34,29 +40,6 @@ export function sideBySide(title: string, recorded: Side, whatIf: Side & { exact
   ];
   const width = Math.max(...rows.map(([, left]) => left.length)) + 3;
   return [title, '', ...rows.map(([label, left, right]) => `  ${label.padEnd(16)}${left.padEnd(width)}${right}`), ''];
-}
-
-export function describeAll(summaries: readonly DecisionSummary[]): string {
-  return summaries.length === 0 ? 'nothing' : summaries.map(describe).join('; ');
-}
-
-function describe(summary: DecisionSummary): string {
-  switch (summary.kind) {
-    case 'condition':
-      return `${summary.type}=${summary.status} (${summary.reason})`;
-    case 'termination':
-      return `terminate ${summary.pods.join(', ')} (${summary.cause})`;
-    case 'creation':
-      return `create ${summary.count} pod(s)${summary.indexes ? ` for indexes ${summary.indexes.join(',')}` : ''}`;
-    case 'startTime':
-      return `startTime ${summary.startTime}`;
-    case 'rejection':
-      return `reject the Job: ${summary.errors.join('; ')}`;
-    case 'pod': {
-      const indexes = summary.failedIndexes === '' ? '' : `, failed indexes ${summary.failedIndexes}`;
-      return `pod ${summary.pod} counted ${summary.counted} (failed ${summary.failed}, succeeded ${summary.succeeded}${indexes})`;
-    }
-  }
 }
 
 const text = (value: string | number | null): string => (value === null ? '-' : String(value));

@@ -4,7 +4,16 @@ import { usageError as usage, walkArgs } from '../replay/walk-args.ts';
 export type WhatIfTarget =
   | { readonly kind: 'file'; readonly file: string }
   | { readonly kind: 'job'; readonly objectKind: 'Job' | 'JobSet'; readonly cluster: string; readonly namespace: string; readonly name: string }
-  | { readonly kind: 'fleet'; readonly cluster?: string; readonly namespace?: string; readonly since?: string; readonly resume?: (string | null)[] };
+  | {
+      readonly kind: 'fleet';
+      readonly cluster?: string;
+      readonly namespace?: string;
+      readonly since?: string;
+      readonly resume?: (string | null)[];
+      /** The rest of the fleet selection (shared/fleet/selection.ts), as text. */
+      readonly select?: { readonly selector?: string; readonly namePrefix?: string; readonly owner?: string; readonly family?: string };
+      readonly finished?: boolean;
+    };
 
 export interface WhatIfArgs {
   readonly target: WhatIfTarget;
@@ -28,6 +37,8 @@ export function parseWhatIfArgs(argv: readonly string[], env: Readonly<Record<st
   let namespace: string | undefined;
   let since: string | undefined;
   let resume: (string | null)[] | undefined;
+  const select: { selector?: string; namePrefix?: string; owner?: string; family?: string } = {};
+  let finished = false;
   const help = walkArgs(argv, ({ flag, arg, value }) => {
     switch (flag) {
       case '--json':
@@ -55,6 +66,22 @@ export function parseWhatIfArgs(argv: readonly string[], env: Readonly<Record<st
       case '--resume':
         resume = parseResume(value());
         return;
+      case '-l':
+      case '--selector':
+        select.selector = value();
+        return;
+      case '--name-prefix':
+        select.namePrefix = value();
+        return;
+      case '--owner':
+        select.owner = value();
+        return;
+      case '--family':
+        select.family = value();
+        return;
+      case '--finished':
+        finished = true;
+        return;
       default:
         if (flag.startsWith('-')) throw usage(`unknown option ${flag}`);
         if (positional !== undefined) throw usage(`one FILE or [jobset/]CLUSTER/NAMESPACE/NAME only (got ${positional} and ${arg})`);
@@ -66,9 +93,12 @@ export function parseWhatIfArgs(argv: readonly string[], env: Readonly<Record<st
   const patch = parsePatch(patchText);
   if (fleet) {
     if (positional !== undefined) throw usage(`--fleet reads every stored Job; drop ${positional}`);
-    return { help: false, target: { kind: 'fleet', cluster, namespace, since, ...(resume ? { resume } : {}) }, patch, json, endpoint };
+    const selecting = Object.keys(select).length > 0 ? { select } : {};
+    return { help: false, target: { kind: 'fleet', cluster, namespace, since, ...(resume ? { resume } : {}), ...selecting, ...(finished ? { finished } : {}) }, patch, json, endpoint };
   }
-  if (cluster !== undefined || namespace !== undefined || since !== undefined || resume !== undefined) throw usage('--cluster, -n, --since and --resume go with --fleet');
+  if (cluster !== undefined || namespace !== undefined || since !== undefined || resume !== undefined || finished || Object.keys(select).length > 0) {
+    throw usage('--cluster, -n, --since, -l, --name-prefix, --owner, --family, --finished and --resume go with --fleet');
+  }
   if (positional === undefined) throw usage('missing FILE, [jobset/]CLUSTER/NAMESPACE/NAME or --fleet');
   return { help: false, target: targetOf(positional), patch, json, endpoint };
 }

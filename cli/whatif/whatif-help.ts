@@ -1,7 +1,8 @@
 export const WHATIF_HELP = `Usage:
   jobfold whatif FILE --patch '<JSON merge patch of the Job or JobSet>' [--json]
   jobfold whatif [jobset/]CLUSTER/NAMESPACE/NAME --patch '<…>' [--json] [--endpoint URL]
-  jobfold whatif --fleet [--cluster C] [-n NS] [--since 7d] --patch '<…>' [--json] [--endpoint URL]
+  jobfold whatif --fleet [--cluster C] [-n NS] [--since 7d] [-l SEL] [--name-prefix P] [--owner KIND/NAME]
+                 [--family KEY] [--finished] --patch '<…>' [--json] [--endpoint URL]
 
 Refolds a recorded Job or JobSet under a patched spec and shows, next to the record, the
 outcome the patched fold reaches, where it first decides differently (divergesAtEvent) and why,
@@ -20,6 +21,11 @@ divergence: an outcome reached by then is exact, anything later is reported as u
                           spec is validated as the API server would (upstream field errors)
   --cluster, -n, --since  fleet filters; --since takes 7d, 12h, 30m or an RFC 3339 time (without
                           it the logs are read by a parallel scan, 4 call chains side by side)
+  -l, --selector SEL      fleet filters on the Job as first observed: its labels (app=etl,!canary),
+  --name-prefix P         its name, its controller (CronJob/nightly-etl), its family
+  --owner KIND/NAME       (docs/advise.md: cronjob:NAME, prefix:STEM-, labels:K=V,…, job:NAME);
+  --family KEY            jobfold advise prints its reproducing commands with them
+  --finished              only Jobs whose record holds their outcome
   --resume TOKEN          continue a fleet what-if that stopped part way (it prints PARTIAL and
                           the token); its counts add to the partial ones
   --json                  the report as JSON

@@ -13,6 +13,10 @@ export async function getJson<T>(path: string, query: Record<string, string | nu
   for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
   const search = params.toString();
   const response = await fetch(search ? `${path}?${search}` : path, { headers: { accept: 'application/json' }, signal });
+  return answer<T>(response);
+}
+
+async function answer<T>(response: Response): Promise<T> {
   const text = await response.text();
   let body: unknown;
   try {
@@ -26,6 +30,12 @@ export async function getJson<T>(path: string, query: Record<string, string | nu
     throw new ApiError(response.status, `${response.status}: ${error.message ?? response.statusText}${details ? ` (${details})` : ''}`);
   }
   return body as T;
+}
+
+/** POST a JSON body (the what-if and advise routes, which read and change nothing); errors as getJson's. */
+export async function postJson<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(path, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+  return answer<T>(response);
 }
 
 const segment = encodeURIComponent;

@@ -13,6 +13,8 @@ import {
   StatusQuerySchema,
 } from './params.ts';
 import { FleetWhatIfBodySchema, WhatIfBodySchema } from './whatif-body.ts';
+import { AdviseCheckBodySchema, AdviseEvidenceBodySchema } from './advise/advise-body.ts';
+import './schemas/advise-schemas.ts';
 
 // The OpenAPI 3.1 document of the query API: the source of truth for docs/openapi.yaml
 // (`npm run docs`) and GET /v1/openapi.json. Parameters and response schemas are generated from
@@ -95,7 +97,7 @@ const DESCRIPTION = [
   'Every response is JSON. Errors have the shape `Error`: 400 names each bad parameter',
   '(`query.limit`, `path.name`, `body.patch.spec.backoffLimit`), 404 names the object not found, 405 answers a method',
   'the path does not have (with `Allow`), and 500 carries only a request id, never a stack trace.',
-  'The what-if routes are the only POSTs; they read, and change nothing.',
+  'The what-if and advise routes are the only POSTs; they read, and change nothing.',
   'Unknown query parameters are refused with 400.',
 ].join(' ');
 
@@ -107,6 +109,7 @@ export function openApiDocument(): Json {
     tags: [
       { name: 'jobs', description: 'Jobs: the fleet list, one Job, its history, explanation and status in time.' },
       { name: 'jobsets', description: 'JobSets: the fleet list, one JobSet, its history and explanation.' },
+      { name: 'advise', description: 'Policy advice (docs/advise.md): two paged passes a client combines, as `jobfold advise` and the console do.' },
       { name: 'console', description: 'What the web console reads besides the Job and JobSet routes.' },
       { name: 'meta', description: 'This document.' },
     ],
@@ -143,6 +146,14 @@ export function openApiDocument(): Json {
       ),
       '/v1/whatif': postOperation(
         'whatIfFleet', 'jobs', 'The fleet what-if, one page of Jobs at a time', [], FleetWhatIfBodySchema, ok('One page of the fleet what-if.', ref('FleetWhatIfPage')),
+      ),
+      '/v1/advise/evidence': postOperation(
+        'adviseEvidence', 'advise', 'The advice\'s mining pass: the finished Jobs of one scan page, as their families\' evidence',
+        [], AdviseEvidenceBodySchema, ok('One call of the mining pass.', ref('AdviseEvidencePage')),
+      ),
+      '/v1/advise/check': postOperation(
+        'adviseCheck', 'advise', 'The advice\'s check pass: each proposal over the finished Jobs of its family in one scan page, by exact what-if',
+        [], AdviseCheckBodySchema, ok('One call of the check pass.', ref('AdviseCheckPage')),
       ),
       '/v1/jobsets': listOperation(
         'listJobSets', 'jobsets', 'The fleet list: JobSets newest first, paged', JobSetListQuerySchema, ok('One page of JobSets.', ref('JobList')),

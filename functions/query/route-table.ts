@@ -12,6 +12,7 @@ import { whatIfFleetRoute } from './routes/whatif-fleet.ts';
 import { jobAuditRoute } from './routes/job-audit.ts';
 import { whatIfJobRoute } from './routes/whatif-job.ts';
 import { whatIfJobSetRoute } from './routes/whatif-jobset.ts';
+import { adviseRoutes } from './advise/advise-routes.ts';
 
 /** Every route of the query API (each is described in openapi.ts; a test holds them equal). */
 export const QUERY_ROUTES: readonly QueryRoute[] = [
@@ -29,4 +30,5 @@ export const QUERY_ROUTES: readonly QueryRoute[] = [
   whatIfJobSetRoute,
   jobAuditRoute,
   whatIfFleetRoute,
+  ...adviseRoutes,
 ];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WhatIfPatchError } from '../../shared/whatif/patch-job.ts';
 import { BadRequestError } from './http-errors.ts';
+import { SelectionFields } from './selection-body.ts';
 import type { QueryRequest } from './http.ts';
 
 /** `{"patch": {…}}`: a JSON merge patch of the Job (RFC 7386). */
@@ -10,9 +11,8 @@ export const WhatIfBodySchema = z
 
 /** The fleet what-if: the patch, the fleet filters and where the previous page ended. */
 export const FleetWhatIfBodySchema = WhatIfBodySchema.extend({
-  cluster: z.string().max(63).optional(),
-  namespace: z.string().max(63).optional(),
-  since: z.iso.datetime({ offset: true }).optional().meta({ description: 'Only Jobs created at or after this time (RFC 3339).' }),
+  ...SelectionFields,
+  finished: z.boolean().optional().meta({ description: 'Only Jobs whose record holds their outcome (SuccessCriteriaMet or FailureTarget, or Complete or Failed).' }),
   cursor: z.string().max(4096).optional().meta({ description: 'nextCursor of the previous page.' }),
   limit: z.number().int().min(1).max(1000).optional().meta({ description: 'Jobs per page (default 100; with segments, whole logs per call, default 1,000). At most 200 without segments.' }),
   segment: z.number().int().min(0).max(63).optional().meta({ description: 'With segments: which part of a parallel scan of every log this call reads (0-based).' }),

@@ -1,5 +1,6 @@
 import type { LogEntry, StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
+import type { JobEvent } from '../../shared/job/evolve.ts';
 import type { FoldConfig } from '../../shared/job/state.ts';
 import { WhatIfPatchError } from '../../shared/whatif/patch-job.ts';
 import type { WhatIfReport } from '../../shared/whatif/report.ts';
@@ -16,8 +17,13 @@ export async function whatIfStoredJob(deps: QueryDeps, stream: StreamId, patch: 
 
 /** A stored Job's entries refolded under the patch; a refused patch is a 400 (BadRequestError). */
 export function whatIfEntries(entries: readonly LogEntry[], patch: unknown, config: FoldConfig): WhatIfReport {
+  return whatIfEvents(entries.map(entryEvent), patch, config);
+}
+
+/** A decoded log refolded under the patch; a refused patch is a 400 (BadRequestError). */
+export function whatIfEvents(log: readonly JobEvent[], patch: unknown, config: FoldConfig): WhatIfReport {
   try {
-    return whatIfJob({ log: entries.map(entryEvent), config, patch });
+    return whatIfJob({ log, config, patch });
   } catch (error) {
     if (error instanceof WhatIfPatchError) throw patchRefused(error);
     throw error;

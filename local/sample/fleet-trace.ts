@@ -65,6 +65,26 @@ export function fleetTrace(): string {
   const hello = trace.job('dev-ap-1', 50, 'reports', 'hello', { completions: 1, parallelism: 1, backoffLimit: 2 });
   trace.exitPod(trace.runPod(hello, 52, undefined), 60, 0);
 
+  // dev-ap-1 — the runs of a CronJob, a family `jobfold advise` has advice for (docs/advise.md):
+  // nightly-etl runs two shards (backoffLimit 1). Five runs succeed in 20–30 s. Two fail with
+  // exit code 3 on both shards, the second 60 s in: the Job fails on backoff, no retry ever
+  // having succeeded after that exit code.
+  const owner = { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'nightly-etl', uid: 'c0c0c0c0-5a3f-4e7b-9c21-00000000e71e', controller: true, blockOwnerDeletion: true }] };
+  const etlRun = (run: number, at: number) =>
+    trace.job('dev-ap-1', at, 'etl', `nightly-etl-${29_482_560 + run * 1440}`, { completions: 2, parallelism: 2, backoffLimit: 1 }, owner);
+  [20, 24, 30, 26, 22].forEach((took, run) => {
+    const job = etlRun(run, 20 + 3 * run);
+    const shards = [trace.runPod(job, 22 + 3 * run, undefined), trace.runPod(job, 22 + 3 * run, undefined)];
+    trace.exitPod(shards[0]!, 20 + 3 * run + took - 4, 0);
+    trace.exitPod(shards[1]!, 20 + 3 * run + took, 0);
+  });
+  for (const [run, at] of [[5, 25], [6, 31]] as const) {
+    const job = etlRun(run, at);
+    const shards = [trace.runPod(job, at + 2, undefined), trace.runPod(job, at + 2, undefined)];
+    trace.exitPod(shards[0]!, at + 12, 3);
+    trace.exitPod(shards[1]!, at + 60, 3);
+  }
+
   // dev-ap-1 — a standalone pod names no Job: jobfold refuses it (GET /local/rejected says why).
   trace.raw('dev-ap-1', 70, 'Pod Observed', {
     eventId: 'c0ffee00-0000-4000-8000-000000000001/2001',

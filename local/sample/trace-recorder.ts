@@ -49,13 +49,16 @@ export class TraceRecorder {
     this.#uidSpace = uidSpace;
   }
 
-  /** Records `Job Observed` for a new Job with `spec` (a batch/v1 JobSpec). */
-  job(cluster: string, at: number, namespace: string, name: string, spec: Record<string, unknown>): JobRef {
+  /**
+   * Records `Job Observed` for a new Job with `spec` (a batch/v1 JobSpec); `metadata` adds to
+   * its metadata (labels, the ownerReferences of a CronJob's Job).
+   */
+  job(cluster: string, at: number, namespace: string, name: string, spec: Record<string, unknown>, metadata: Record<string, unknown> = {}): JobRef {
     const uid = this.#uid('a0b');
     const object = {
       apiVersion: 'batch/v1',
       kind: 'Job',
-      metadata: { name, namespace, uid, resourceVersion: this.#rv(), generation: 1, creationTimestamp: this.time(at) },
+      metadata: { name, namespace, uid, resourceVersion: this.#rv(), generation: 1, creationTimestamp: this.time(at), ...metadata },
       spec: { ...spec, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: `registry.example.com/${name}:1` }] } } },
       status: {},
     };
@@ -142,7 +145,7 @@ export class TraceRecorder {
   #record(cluster: string, at: number, detailType: string, uid: string, object: Record<string, unknown>): void {
     const metadata = object['metadata'] as { resourceVersion: string; ownerReferences?: Array<{ uid: string }> };
     // As the forwarder keys them (forwarder/observation.ts): a pod by its Job's uid, a Job by its own.
-    const partitionKey = metadata.ownerReferences?.[0]?.uid ?? uid;
+    const partitionKey = object['kind'] === 'Pod' ? (metadata.ownerReferences?.[0]?.uid ?? uid) : uid;
     this.raw(cluster, at, detailType, { eventId: `${uid}/${metadata.resourceVersion}`, observedAt: this.time(at), partitionKey, object });
   }
 

@@ -58,5 +58,22 @@ export function countingOf(state: JobState, uid: string): DecisionSummary {
   };
 }
 
+/**
+ * A recorded run of decisions as `summarize` sees one reconcile's: a termination logged in
+ * pages (shared/reconcile/page-decisions.ts) is one termination again.
+ */
+export function summarizeRecorded(decisions: readonly Decision[]): DecisionSummary[] {
+  const whole: Decision[] = [];
+  for (const decision of decisions) {
+    const previous = whole.at(-1);
+    if (decision.type === 'PodsTerminationRequested' && decision.page !== undefined && previous?.type === 'PodsTerminationRequested') {
+      whole[whole.length - 1] = { ...previous, pods: [...previous.pods, ...decision.pods] };
+    } else {
+      whole.push(decision);
+    }
+  }
+  return summarize(whole);
+}
+
 export const sameSummaries = (a: readonly DecisionSummary[], b: readonly DecisionSummary[]): boolean =>
   JSON.stringify(a) === JSON.stringify(b);

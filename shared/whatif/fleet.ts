@@ -1,4 +1,5 @@
-import type { WhatIfReport } from './report.ts';
+import { parseTime } from '../k8s/time.ts';
+import type { OutcomeView, WhatIfReport } from './report.ts';
 
 /** A Job whose what-if decided something the record did not. */
 export interface ChangedJob {
@@ -24,38 +25,75 @@ export interface FleetTally {
   readonly podSecondsSaved: number;
   /** Jobs whose log could not be refolded under the patch (an invalid patched spec, a corrupt log). */
   readonly skipped: number;
+  /** Jobs whose record does not replay exactly under its own spec (report.replayMismatch): in no other figure. */
+  readonly notReplayable: number;
   readonly changed: readonly ChangedJob[];
 }
 
 export const EMPTY_TALLY: FleetTally = {
-  jobs: 0, outcomeChanged: 0, outcomeUnknown: 0, decidedEarlier: 0, decidedLater: 0, podSecondsSaved: 0, skipped: 0, changed: [],
+  jobs: 0, outcomeChanged: 0, outcomeUnknown: 0, decidedEarlier: 0, decidedLater: 0, podSecondsSaved: 0, skipped: 0, notReplayable: 0, changed: [],
 };
 
 type JobName = Pick<ChangedJob, 'cluster' | 'namespace' | 'name' | 'uid'>;
 
-/** Adds one Job's report. "Earlier"/"later": the what-if settles its outcome before/after the record. */
-export function tallyJob(tally: FleetTally, job: JobName, report: WhatIfReport): FleetTally {
+/** How a diverging Job's what-if compares to its record (the fleet tally's and the advice's words). */
+export interface JobChange {
+  /** An exact outcome other than the record's (outcome or reason). */
+  readonly changedOutcome: boolean;
+  /** The what-if is unknown past its divergence. */
+  readonly unknown: boolean;
+  /** Exact, and settled before the record's outcome. */
+  readonly earlier: boolean;
+  /** Settled after the record's outcome, or unknown. */
+  readonly later: boolean;
+}
+
+/** Undefined when nothing changed (no divergence) or the record does not replay exactly. */
+export function changeOf(report: WhatIfReport): JobChange | undefined {
   const { recorded, whatIf, divergence } = report;
+  if (report.replayMismatch || !divergence) return undefined;
+  const when = (at: string | null) => (at === null ? undefined : parseTime(at));
+  const [whatIfAt, recordedAt] = [when(whatIf.at), when(recorded.at)];
+  const earlier = whatIf.exact && whatIfAt !== undefined && (recordedAt === undefined || whatIfAt < recordedAt);
+  const later = !whatIf.exact || (whatIfAt !== undefined && recordedAt !== undefined && whatIfAt > recordedAt);
+  return {
+    changedOutcome: whatIf.exact && (whatIf.outcome !== recorded.outcome || whatIf.reason !== recorded.reason),
+    unknown: !whatIf.exact,
+    earlier,
+    later: later && !earlier,
+  };
+}
+
+/** `Failed (BackoffLimitExceeded)`, or `unknown past divergence`. */
+export function outcomeLabel(o: OutcomeView & { readonly exact?: boolean }): string {
+  if (o.exact === false) return 'unknown past divergence';
+  return o.reason ? `${o.outcome} (${o.reason})` : o.outcome;
+}
+
+/**
+ * Adds one Job's report. "Earlier"/"later": the what-if settles its outcome before/after the
+ * record. A Job whose record does not replay exactly is counted as such and nowhere else.
+ */
+export function tallyJob(tally: FleetTally, job: JobName, report: WhatIfReport): FleetTally {
   const base = { ...tally, jobs: tally.jobs + 1 };
-  if (!divergence) return base;
-  const label = (o: typeof recorded) => (o.reason ? `${o.outcome} (${o.reason})` : o.outcome);
-  const changedOutcome = whatIf.exact && (whatIf.outcome !== recorded.outcome || whatIf.reason !== recorded.reason);
-  const earlier = whatIf.exact && whatIf.at !== null && (recorded.at === null || whatIf.at < recorded.at);
-  const later = !whatIf.exact || (whatIf.at !== null && recorded.at !== null && whatIf.at > recorded.at);
+  if (report.replayMismatch) return { ...base, notReplayable: base.notReplayable + 1 };
+  const change = changeOf(report);
+  const divergence = report.divergence;
+  if (!change || !divergence) return base;
   const entry: ChangedJob = {
     ...job,
-    recorded: label(recorded),
-    whatIf: whatIf.exact ? label(whatIf) : 'unknown past divergence',
+    recorded: outcomeLabel(report.recorded),
+    whatIf: outcomeLabel(report.whatIf),
     divergesAtEvent: divergence.atEvent,
     at: divergence.at,
     podSecondsSaved: report.podSecondsSaved,
   };
   return {
     ...base,
-    outcomeChanged: base.outcomeChanged + (changedOutcome ? 1 : 0),
-    outcomeUnknown: base.outcomeUnknown + (whatIf.exact ? 0 : 1),
-    decidedEarlier: base.decidedEarlier + (earlier ? 1 : 0),
-    decidedLater: base.decidedLater + (later && !earlier ? 1 : 0),
+    outcomeChanged: base.outcomeChanged + (change.changedOutcome ? 1 : 0),
+    outcomeUnknown: base.outcomeUnknown + (change.unknown ? 1 : 0),
+    decidedEarlier: base.decidedEarlier + (change.earlier ? 1 : 0),
+    decidedLater: base.decidedLater + (change.later ? 1 : 0),
     podSecondsSaved: round(base.podSecondsSaved + report.podSecondsSaved),
     changed: [...base.changed, entry],
   };
@@ -73,8 +111,9 @@ export function mergeTallies(a: FleetTally, b: FleetTally): FleetTally {
     decidedLater: a.decidedLater + b.decidedLater,
     podSecondsSaved: round(a.podSecondsSaved + b.podSecondsSaved),
     skipped: a.skipped + b.skipped,
+    notReplayable: a.notReplayable + b.notReplayable,
     changed: [...a.changed, ...b.changed],
   };
 }
 
-const round = (seconds: number): number => Math.round(seconds * 1000) / 1000;
+export const round = (seconds: number): number => Math.round(seconds * 1000) / 1000;

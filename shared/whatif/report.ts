@@ -36,15 +36,36 @@ export interface Divergence {
   readonly whatIf: readonly DecisionSummary[];
 }
 
+/**
+ * Where the record's own spec, refolded, decided other than the record holds: the log cannot
+ * be replayed exactly (recorded by another fold version, or under other settings), so nothing
+ * the what-if says about this Job is evidence.
+ */
+export interface ReplayMismatch {
+  readonly atEvent: number;
+  readonly at: string;
+  /** What the log holds at that reconcile (empty: the record decided nothing there). */
+  readonly recorded: readonly DecisionSummary[];
+  /** What the refold under the recorded spec decided there. */
+  readonly refold: readonly DecisionSummary[];
+}
+
 export interface WhatIfReport {
   readonly recorded: OutcomeView;
   readonly whatIf: OutcomeView & { readonly exact: boolean };
   readonly divergesAtEvent: number | null;
   readonly divergence: Divergence | null;
-  /** Σ over pods the what-if terminates earlier: recorded end − what-if decision time. */
+  /**
+   * Recorded pod time the patched world does without: after an outcome the what-if reaches at
+   * the divergence, every recorded pod's time past it (the pods it terminates there, the pods
+   * the record started later); else the pods it terminates at the divergence, from then to
+   * their recorded end; and the whole time of pods of indexes it failed (never created there).
+   */
   readonly podSecondsSaved: number;
   /** Pods the record terminated at the divergence and the what-if kept: their cost is unknown. */
   readonly podsKeptUnknown: number;
+  /** Null when refolding the record under its own spec decides what the record holds (up to where the what-if read). */
+  readonly replayMismatch: ReplayMismatch | null;
 }
 
 export const RUNNING: OutcomeView = { outcome: 'Running', condition: null, reason: null, atEvent: null, at: null, podsTerminated: 0 };

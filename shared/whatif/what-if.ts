@@ -4,11 +4,12 @@ import type { JobObserved } from '../job/events.ts';
 import { evolve, type JobEvent } from '../job/evolve.ts';
 import { initialState, type FoldConfig, type JobState } from '../job/state.ts';
 import { parseTime } from '../k8s/time.ts';
-import { countingOf, sameSummaries, summarize } from './decision-summary.ts';
+import { countingOf, sameSummaries, summarize, summarizeRecorded } from './decision-summary.ts';
 import { finishingPods, outcomeOf, recordedOutcome } from './outcome.ts';
 import { mergeJob, patchJob } from './patch-job.ts';
-import { podEnds } from './pod-ends.ts';
-import type { DecisionSummary, Divergence, OutcomeView, WhatIfReport } from './report.ts';
+import { PatchedWorld } from './patched-world.ts';
+import { podSpans, recordedAfter } from './pod-spans.ts';
+import type { DecisionSummary, Divergence, OutcomeView, ReplayMismatch, WhatIfReport } from './report.ts';
 
 export interface WhatIfInput {
   /** The Job's log as recorded: observations and decisions, each with its seq. */
@@ -39,11 +40,23 @@ export function whatIfJob(input: WhatIfInput): WhatIfReport {
   return run.report();
 }
 
+/** Where a reconcile of both folds happens: at a recorded run of decisions, at the end of a batch the record left undecided, at a fold's timer. */
+type ReconcileAt =
+  | { readonly kind: 'record'; readonly decisions: readonly Decision[] }
+  | { readonly kind: 'batch' }
+  | { readonly kind: 'timer' };
+
+const BATCH: ReconcileAt = { kind: 'batch' };
+const TIMER: ReconcileAt = { kind: 'timer' };
+
 class Refold {
   private readonly log: readonly JobEvent[];
   private readonly original: JobState;
   private readonly patched: JobState;
   private readonly patchJobObserved: (event: JobObserved) => JobObserved;
+  private readonly world: PatchedWorld;
+  /** The recorded Job's pods carry its controller's per-index failure counts. */
+  private readonly recordedPerIndex: boolean;
   private lastRead = 0;
   private pendingAt: string | undefined;
   private wake: number | undefined;
@@ -51,6 +64,7 @@ class Refold {
   private whatIfOutcome: OutcomeView | undefined;
   private whatIfFinishing = 0;
   private divergence: Divergence | undefined;
+  private replayMismatch: ReplayMismatch | undefined;
   private closed = false;
   private podSecondsSaved = 0;
   private podsKeptUnknown = 0;
@@ -63,39 +77,62 @@ class Refold {
     this.patchJobObserved = (event) => ({ ...event, job: event === first ? firstPatched : mergeJob(event.job, input.patch) });
     this.original = initialState(input.config);
     this.patched = initialState(input.config);
+    this.recordedPerIndex = first.job.spec.backoffLimitPerIndex !== undefined;
+    this.world = new PatchedWorld(!this.recordedPerIndex && firstPatched.spec.backoffLimitPerIndex !== undefined);
   }
 
   play(): void {
     const log = this.log;
     for (let i = 0; i < log.length && !this.closed; i++) {
       const event = log[i] as JobEvent;
+      // The record of an observation the writer refused (a conflicting duplicate): no event, no reconcile.
+      if (event.type === 'ObservationRefused') continue;
       if ('at' in event) {
         // The record reconciled here: once per run of decisions taken at one time.
-        const previous = log[i - 1];
-        if (previous && 'at' in previous && previous.at === event.at) continue;
+        let k = i - 1;
+        while (k >= 0 && log[k]?.type === 'ObservationRefused') k -= 1;
+        const previous = log[k];
+        if (previous && isReconcile(previous) && previous.at === event.at) continue;
+        const run: Decision[] = [];
+        for (let j = i; j < log.length; j++) {
+          const next = log[j] as JobEvent;
+          if (next.type === 'ObservationRefused') continue;
+          if (!('at' in next) || next.at !== event.at) break;
+          run.push(next);
+        }
         this.fireTimers(parseTime(event.at));
-        if (!this.closed) this.reconcile(event.at, true);
+        if (!this.closed) this.reconcile(event.at, { kind: 'record', decisions: run });
         continue;
       }
-      if (this.pendingAt !== undefined && this.pendingAt !== event.observedAt) this.reconcile(this.pendingAt, false);
+      if (this.pendingAt !== undefined && this.pendingAt !== event.observedAt) this.reconcile(this.pendingAt, BATCH);
       if (!this.closed) this.fireTimers(parseTime(event.observedAt));
       if (!this.closed) this.observe(event);
     }
-    if (!this.closed && this.pendingAt !== undefined) this.reconcile(this.pendingAt, false);
+    if (!this.closed && this.pendingAt !== undefined) this.reconcile(this.pendingAt, BATCH);
   }
 
   private observe(event: Exclude<JobEvent, Decision>): void {
     this.lastRead = event.seq ?? this.lastRead + 1;
     this.pendingAt = event.observedAt;
     evolve(this.original, event);
-    evolve(this.patched, event.type === 'JobObserved' ? this.patchJobObserved(event) : event);
-    if (this.divergence) return;
     const uid = event.type === 'PodObserved' ? event.pod.metadata.uid : event.type === 'PodDeleted' ? event.uid : undefined;
-    if (uid === undefined) return;
-    const recorded = countingOf(this.original, uid);
-    const whatIf = countingOf(this.patched, uid);
-    if (sameSummaries([recorded], [whatIf])) return;
-    this.divergence = { atEvent: this.lastRead, at: event.observedAt, by: 'observation', recorded: [recorded], whatIf: [whatIf] };
+    if (uid !== undefined && !this.world.admit(uid, this.original, this.patched)) return;
+    if (event.type === 'JobObserved') evolve(this.patched, this.patchJobObserved(event));
+    else if (event.type === 'PodObserved') evolve(this.patched, this.world.podAsPatched(event, this.original.pods.get(event.pod.metadata.uid)?.index));
+    else evolve(this.patched, event);
+    if (this.divergence || uid === undefined) return;
+    // A pod counted differently changes nothing in the cluster: the controller acts on it at its
+    // next reconcile, where the two folds are compared. Except where the recorded pods carry the
+    // recorded controller's per-index failure counts: a failure the patched fold ignores (or
+    // counts) that the record counted (or ignored) gives its replacement other counts there.
+    if (!this.recordedPerIndex) return;
+    const recordedPod = this.original.pods.get(uid);
+    const whatIfPod = this.patched.pods.get(uid);
+    const counts = (pod: typeof recordedPod) => pod?.failureMatch === undefined ? undefined : pod.failureMatch.countFailed;
+    if (counts(recordedPod) === counts(whatIfPod)) return;
+    const index = whatIfPod?.index;
+    if (index !== undefined && this.patched.status.failedIndexes.has(index)) return; // no replacement in the patched world
+    this.divergence = { atEvent: this.lastRead, at: event.observedAt, by: 'observation', recorded: [countingOf(this.original, uid)], whatIf: [countingOf(this.patched, uid)] };
   }
 
   /** Timers (deadline, expectations) due before `limit`: the log says nothing happened until then. */
@@ -103,31 +140,46 @@ class Refold {
     while (!this.closed && this.wake !== undefined && this.wake < limit && this.wake > this.timersChecked) {
       const at = this.wake;
       this.timersChecked = at;
-      if (this.pendingAt !== undefined) this.reconcile(this.pendingAt, false);
-      if (!this.closed) this.reconcile(new Date(at).toISOString(), false);
+      if (this.pendingAt !== undefined) this.reconcile(this.pendingAt, BATCH);
+      if (!this.closed) this.reconcile(new Date(at).toISOString(), TIMER);
     }
   }
 
   /**
    * One reconcile of both folds. Where the record holds no reconcile, the folds are only asked
    * whether the patched one would act: if it would not, or both would do the same, the record's
-   * controller did not reconcile there and neither fold changes.
+   * controller did not reconcile there and neither fold changes. What the record decided about
+   * pods the patched world never had (phantoms, patched-world.ts) is left out of the comparison.
    */
-  private reconcile(at: string, recorded: boolean): void {
+  private reconcile(at: string, where: ReconcileAt): void {
     this.pendingAt = undefined;
     const original = decide(this.original, at);
     const patched = decide(this.patched, at);
     const o = summarize(original.decisions);
     const p = summarize(patched.decisions);
     this.wake = earliest(original.wakeAt, patched.wakeAt);
-    const differ = !sameSummaries(o, p);
-    if (!recorded && !this.divergence && (p.length === 0 || !differ)) return;
+    if (!this.divergence) this.checkReplay(at, where, o);
+    const differ = !sameSummaries(this.world.withoutPhantoms(o, this.original, this.patched), p);
+    if (where.kind !== 'record' && !this.divergence && (p.length === 0 || !differ)) return;
     if (differ && !this.divergence) {
       this.divergence = { atEvent: this.lastRead, at, by: 'reconcile', recorded: o, whatIf: p };
     }
     this.apply(this.original, original);
     this.apply(this.patched, patched, at);
+    this.world.noteCreations(patched.commands);
     if (this.divergence) this.close(original, patched, at);
+  }
+
+  /**
+   * The record's own spec, refolded, must decide what the log holds: at a recorded run, that
+   * run; at the end of a batch the record left undecided, nothing. (At a timer the record's
+   * controller may have woken later: not a mismatch.)
+   */
+  private checkReplay(at: string, where: ReconcileAt, refold: readonly DecisionSummary[]): void {
+    if (this.replayMismatch || where.kind === 'timer') return;
+    const recorded = where.kind === 'record' ? summarizeRecorded(where.decisions) : [];
+    if (sameSummaries(recorded, refold)) return;
+    this.replayMismatch = { atEvent: this.lastRead, at, recorded, refold };
   }
 
   private apply(state: JobState, result: Reconciliation, at?: string): void {
@@ -140,15 +192,25 @@ class Refold {
     }
   }
 
-  /** The reconcile at (or right after) the divergence: the last one the record is evidence for. */
+  /**
+   * The reconcile at (or right after) the divergence: the last one the record is evidence for.
+   * If the what-if's outcome is settled here, nothing of the record after it happens in the
+   * patched world: every recorded pod's time past it is saved, but for the pods the record
+   * also terminates here. Otherwise only the pods it terminates here (to their recorded end)
+   * are. Phantom pods never ran in the patched world: their whole recorded time is saved.
+   */
   private close(original: Reconciliation, patched: Reconciliation, at: string): void {
     this.closed = true;
     const kept = terminated(original.decisions);
     const ended = terminated(patched.decisions);
-    const { ends, lastAt } = podEnds(this.log);
+    const spans = podSpans(this.log);
     const decidedAt = parseTime(at);
-    for (const uid of ended) {
-      if (!kept.has(uid)) this.podSecondsSaved += (ends.get(uid) ?? lastAt) - decidedAt;
+    const phantoms = this.world.phantomPods();
+    const settledHere = this.whatIfOutcome?.at === at;
+    for (const uid of phantoms) this.podSecondsSaved += recordedAfter(spans, uid, Number.NEGATIVE_INFINITY);
+    for (const uid of settledHere ? spans.starts.keys() : ended) {
+      if (kept.has(uid) || phantoms.has(uid)) continue;
+      this.podSecondsSaved += recordedAfter(spans, uid, decidedAt);
     }
     for (const uid of kept) if (!ended.has(uid)) this.podsKeptUnknown += 1;
   }
@@ -156,9 +218,10 @@ class Refold {
   report(): WhatIfReport {
     const recorded = recordedOutcome(this.log);
     const divergence = this.divergence ?? null;
+    const replayMismatch = this.replayMismatch ?? null;
     const podSecondsSaved = Math.round(this.podSecondsSaved) / 1000;
     if (!divergence) {
-      return { recorded, whatIf: { ...recorded, exact: true }, divergesAtEvent: null, divergence, podSecondsSaved: 0, podsKeptUnknown: 0 };
+      return { recorded, whatIf: { ...recorded, exact: true }, divergesAtEvent: null, divergence, podSecondsSaved: 0, podsKeptUnknown: 0, replayMismatch };
     }
     const reached = this.whatIfOutcome;
     // Reached before the divergence: both folds decided it, so it is the recorded outcome.
@@ -167,9 +230,11 @@ class Refold {
       : reached.atEvent !== null && reached.atEvent < divergence.atEvent && recorded.outcome === reached.outcome && recorded.reason === reached.reason
         ? { ...recorded, exact: true }
         : { ...reached, podsTerminated: this.whatIfFinishing, exact: true };
-    return { recorded, whatIf, divergesAtEvent: divergence.atEvent, divergence, podSecondsSaved, podsKeptUnknown: this.podsKeptUnknown };
+    return { recorded, whatIf, divergesAtEvent: divergence.atEvent, divergence, podSecondsSaved, podsKeptUnknown: this.podsKeptUnknown, replayMismatch };
   }
 }
+
+const isReconcile = (event: JobEvent): event is Decision => 'at' in event && event.type !== 'ObservationRefused';
 
 const RUNNING_UNKNOWN = { outcome: 'Running', condition: null, reason: null, atEvent: null, at: null, podsTerminated: 0, exact: false } as const;
 

@@ -3,9 +3,15 @@ import { BadRequestError } from '../http-errors.ts';
 import { json, type QueryRoute } from '../http.ts';
 import { decodeListCursor, encodeListCursor, invalidCursor } from '../list-cursor.ts';
 import { FleetWhatIfBodySchema, parseBody } from '../whatif-body.ts';
-import { whatIfEntries, whatIfStoredJob } from '../whatif-log.ts';
+import { whatIfEvents } from '../whatif-log.ts';
 import { scanFleetPage } from '../whatif-fleet-scan.ts';
-import type { JobSummary } from '../../../shared/app/event-store.ts';
+import type { JobSummary, LogEntry } from '../../../shared/app/event-store.ts';
+import { entryEvent } from '../../../shared/app/log-codec.ts';
+import { selectsJob, type FleetSelection } from '../../../shared/fleet/selection.ts';
+import { recordedOutcome } from '../../../shared/whatif/outcome.ts';
+import { readLog } from '../object-log.ts';
+import { selectionOf } from '../selection-body.ts';
+import type { QueryDeps } from '../http.ts';
 import type { WhatIfReport } from '../../../shared/whatif/report.ts';
 
 const DEFAULT_PAGE = 100;
@@ -38,12 +44,15 @@ export const whatIfFleetRoute: QueryRoute = {
   path: '/v1/whatif',
   async handle(request, deps) {
     const body = parseBody(request, FleetWhatIfBodySchema);
+    const selection = selectionOf(body);
+    const take = (summary: JobSummary, entries: readonly LogEntry[]) => refoldSelected(summary, entries, selection, body.finished === true, body.patch, deps);
     if (body.segments !== undefined) {
-      const page = await scanFleetPage(deps, { ...body, segments: body.segments }, body.limit ?? SCAN_PAGE);
-      const refolds = page.jobs.map(({ summary, entries }) => refold(summary, () => whatIfEntries(entries, body.patch, deps.config)));
+      if (body.since !== undefined) throw new BadRequestError([{ path: 'body.segments', message: 'a scan reads every log; with since, list the Jobs newest first (leave segments out)' }]);
+      const page = await scanFleetPage(deps, { ...body, segments: body.segments }, selection, body.limit ?? SCAN_PAGE, body.finished ? 'whatif finished' : 'whatif');
+      const refolds = page.jobs.map(({ summary, entries }) => take(summary, entries));
       return json(200, { ...tallyOf(await Promise.all(refolds)), ...(page.next === undefined ? {} : { nextCursor: page.next }) });
     }
-    const filters = { kind: 'Job' as const, cluster: body.cluster, namespace: body.namespace };
+    const filters = { kind: 'Job' as const, cluster: body.cluster, namespace: body.namespace, ...jobFilters(body) };
     if ((body.limit ?? 0) > MAX_LIST_PAGE) throw new BadRequestError([{ path: 'body.limit', message: `Too big: expected number to be <=${MAX_LIST_PAGE} without segments` }]);
     const cursor = body.cursor === undefined ? undefined : decodeListCursor(deps.cursorKey, filters, body.cursor, 'body.cursor');
     let page;
@@ -58,13 +67,13 @@ export const whatIfFleetRoute: QueryRoute = {
     // The list is newest first: once a Job is older than `since`, every later one is too.
     const reachedSince = listed.length < page.items.length;
     const until = Date.now() + LIST_BUDGET_MS;
-    const reports: Refolded[] = [];
+    const reports: (Refolded | undefined)[] = [];
     // A chunk at a time, so a slow store ends the call between two chunks, never inside a Job.
     while (reports.length < listed.length && (reports.length === 0 || Date.now() < until)) {
       const chunk = listed.slice(reports.length, reports.length + READS_IN_FLIGHT);
       reports.push(...(await Promise.all(chunk.map((summary) => {
         const stream = { kind: 'Job' as const, clusterId: summary.clusterId, namespace: summary.namespace, uid: summary.uid };
-        return refold(summary, () => whatIfStoredJob(deps, stream, body.patch));
+        return readLog(deps.store, stream).then(({ entries }) => take(summary, entries));
       }))));
     }
     // `listed` is a prefix of the page (newest first), so the page's cursors index it too.
@@ -76,20 +85,37 @@ export const whatIfFleetRoute: QueryRoute = {
 
 type Refolded = { summary: JobSummary; report?: WhatIfReport; refused?: string };
 
-/** One Job's what-if; a patch its spec refuses is a skip with the reason, not a failed page. */
-async function refold(summary: JobSummary, run: () => WhatIfReport | Promise<WhatIfReport>): Promise<Refolded> {
+/**
+ * One Job's what-if, if the selection takes it (its labels, name, owner and family as first
+ * observed; with `finished`, a record that holds its outcome); a patch its spec refuses is a
+ * skip with the reason, not a failed page.
+ */
+function refoldSelected(summary: JobSummary, entries: readonly LogEntry[], selection: FleetSelection, finished: boolean, patch: unknown, deps: QueryDeps): Refolded | undefined {
+  const log = entries.map(entryEvent);
+  const first = log.find((e) => e.type === 'JobObserved');
+  if (first?.type === 'JobObserved' && !selectsJob(selection, first.job)) return undefined;
+  if (finished && recordedOutcome(log).outcome === 'Running') return undefined;
   try {
-    return { summary, report: await run() };
+    return { summary, report: whatIfEvents(log, patch, deps.config) };
   } catch (error) {
     if (!(error instanceof BadRequestError)) throw error;
     return { summary, refused: `${summary.namespace}/${summary.name}: ${error.errors.map((e) => e.message).join('; ')}` };
   }
 }
 
-function tallyOf(refolded: readonly Refolded[]): { tally: FleetTally; skippedBecause?: string } {
+/** The list cursor binds cluster and namespace; the rest of a selection is bound here. */
+function jobFilters(body: { selector?: string; namePrefix?: string; owner?: string; family?: string; finished?: boolean; since?: string }): { condition?: string } {
+  const { selector, namePrefix, owner, family, finished, since } = body;
+  const rest = { selector, namePrefix, owner, family, finished, since };
+  return Object.values(rest).every((v) => v === undefined) ? {} : { condition: `whatif ${JSON.stringify(rest)}` };
+}
+
+function tallyOf(refolded: readonly (Refolded | undefined)[]): { tally: FleetTally; skippedBecause?: string } {
   let tally: FleetTally = EMPTY_TALLY;
   let skippedBecause: string | undefined;
-  for (const { summary, report, refused } of refolded) {
+  for (const one of refolded) {
+    if (!one) continue;
+    const { summary, report, refused } = one;
     if (report) tally = tallyJob(tally, { cluster: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid }, report);
     else {
       skippedBecause ??= refused;

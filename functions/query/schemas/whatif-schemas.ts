@@ -31,8 +31,17 @@ export const WhatIfReportSchema = z
         whatIf: z.array(DecisionSummarySchema),
       })
       .nullable(),
-    podSecondsSaved: z.number().meta({ description: 'Σ over pods the what-if terminates earlier: recorded end − what-if decision time.' }),
+    podSecondsSaved: z.number().meta({ description: 'Recorded pod time the patched world does without: past an outcome it settles at the divergence, every pod\'s; else the pods it terminates there; and pods of indexes it failed (docs/whatif.md).' }),
     podsKeptUnknown: z.number().int().meta({ description: 'Pods the record terminated at the divergence and the what-if kept (their cost is unknown).' }),
+    replayMismatch: z
+      .strictObject({
+        atEvent: z.number().int(),
+        at: z.string(),
+        recorded: z.array(DecisionSummarySchema),
+        refold: z.array(DecisionSummarySchema),
+      })
+      .nullable()
+      .meta({ description: 'Where the record, refolded under its own spec, decided other than the log holds (null: it replays exactly). Nothing the what-if says about such a Job is evidence.' }),
   })
   .register(apiSchemas, { id: 'WhatIfReport', description: 'A Job refolded under a patched spec, next to its record (docs/whatif.md).' });
 
@@ -76,6 +85,7 @@ export const FleetWhatIfPageSchema = z
       decidedLater: z.number().int(),
       podSecondsSaved: z.number(),
       skipped: z.number().int(),
+      notReplayable: z.number().int().meta({ description: 'Jobs whose record does not replay exactly under its own spec: counted here only, in no other figure.' }),
       changed: z.array(
         z.strictObject({
           cluster: z.string(),

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack, TraceOutcome } from '../../../local/local-stack.ts';
 import type { JobDecisions } from '../../../local/report/job-decisions.ts';
 import { getJson, startTestStack } from './local-stack-fixture.ts';
+import { adviseCommand } from '../../../cli/client/advise-command.ts';
+import type { AdviceView } from '../../../shared/advise/view.ts';
 
 // `npm start` feeds samples/fleet.jsonl: given the sample trace played against the wall clock,
 // when the system is quiet, then every story is decided as samples/README.md says. Only
@@ -27,6 +29,7 @@ describe('the sample fleet trace', () => {
   it('feeds every line and covers three clusters', () => {
     expect(outcome.feed.failed).toEqual([]);
     expect(new Set(outcome.jobs.map((j) => j.clusterId))).toEqual(new Set(['prod-eu-1', 'prod-us-1', 'dev-ap-1']));
+    expect(outcome.jobs).toHaveLength(13);
   });
 
   it('completes the leader-only Job by its success policy (KEP-3998 story 1)', () => {
@@ -57,6 +60,16 @@ describe('the sample fleet trace', () => {
     const { body } = await getJson(`${stack.url}/local/rejected`);
 
     expect(body).toEqual([expect.objectContaining({ reason: expect.stringContaining('names no owning Job') })]);
+  });
+
+  it('advises the nightly-etl CronJob: FailJob on exit code 3, with its evidence (jobfold advise)', async () => {
+    const text = await adviseCommand(['--endpoint', stack.url]);
+    expect(text).toContain('Family cronjob:nightly-etl in namespace etl (cluster dev-ap-1)');
+    expect(text).toContain('  Apply: podFailurePolicy: FailJob on exit code 3 (rule ExitCode3)');
+    expect(text).toContain('exit code 3 (container main) failed 4 pod(s) in 2 Job(s) and no retry after it ever succeeded');
+    const view = JSON.parse(await adviseCommand(['--endpoint', stack.url, '-o', 'json'])) as AdviceView;
+    const etl = view.advice.find((f) => f.family.key === 'cronjob:nightly-etl');
+    expect(etl?.recommended?.check).toMatchObject({ jobs: 7, replayed: 7, decidedEarlier: 2, unchanged: 5, harm: [] });
   });
 
   it('answers the query API about the decided Jobs', async () => {

@@ -27,15 +27,16 @@ describe('What-if: backoffLimit', () => {
     ),
   );
 
-  it('backoffLimit 1 fails the Job on the second failure and ends p3 20 s early', () => {
+  it('backoffLimit 1 fails the Job on the second failure: p3 ends 20 s early, p4 and p5 never run', () => {
     // Second failure at seq 8 (t40): failed 2 > 1. p3 is the only active pod; it ended at 60.
+    // The record then ran p4 (50–100) and p5 (70–130), which the failed Job never creates.
     const report = whatIf(log, { spec: { backoffLimit: 1 } });
     expect(report.recorded).toEqual({ outcome: 'Succeeded', condition: 'SuccessCriteriaMet', reason: 'CompletionsReached', atEvent: 14, at: at(130), podsTerminated: 0 });
     expect(report.whatIf).toEqual({ outcome: 'Failed', condition: 'FailureTarget', reason: 'BackoffLimitExceeded', atEvent: 8, at: at(40), podsTerminated: 1, exact: true });
     expect(report.divergesAtEvent).toBe(8);
     expect(report.divergence?.recorded).toEqual([]);
     expect(report.divergence?.whatIf.map((d) => d.kind)).toEqual(['termination', 'condition']);
-    expect(report.podSecondsSaved).toBe(20);
+    expect(report.podSecondsSaved).toBe(20 + 50 + 60);
   });
 
   it('backoffLimit 2 changes nothing: two failures stay within it', () => {
@@ -48,7 +49,8 @@ describe('What-if: backoffLimit', () => {
   it('backoffLimit 0 fails on the first failure, at seq 6, terminating p2 (ended at 40)', () => {
     const report = whatIf(log, { spec: { backoffLimit: 0 } });
     expect(report.whatIf).toMatchObject({ outcome: 'Failed', reason: 'BackoffLimitExceeded', atEvent: 6, at: at(20), podsTerminated: 1, exact: true });
-    expect(report.podSecondsSaved).toBe(20);
+    // p2 20–40, and the record's later pods p3 (30–60), p4 (50–100), p5 (70–130).
+    expect(report.podSecondsSaved).toBe(20 + 30 + 50 + 60);
   });
 });
 
@@ -100,7 +102,7 @@ describe('What-if: pod failure policy with named rules', () => {
     const report = whatIf(log, { spec: { podFailurePolicy: { rules: [fatal] } } });
     expect(report.whatIf).toMatchObject({ outcome: 'Failed', condition: 'FailureTarget', reason: 'PodFailurePolicy_Fatal', atEvent: 6, at: at(20), podsTerminated: 1, exact: true });
     expect(report.divergesAtEvent).toBe(6);
-    expect(report.podSecondsSaved).toBe(70); // p2 ran until 90
+    expect(report.podSecondsSaved).toBe(70 + 75); // p2 ran until 90; p3, never created, from 25 to 100
   });
 
   it('a rule that matches no failure changes nothing', () => {
@@ -111,6 +113,8 @@ describe('What-if: pod failure policy with named rules', () => {
   });
 
   it('an Ignore rule on a Job that failed on backoff: the failure is not counted, the outcome unknown', () => {
+    // Counting p1 differently changes nothing in the cluster; the reconcile after it does: the
+    // record fails the Job, the what-if waits out the recreation backoff (Ignore still feeds it).
     const strict = recordHistory(
       aJob({ completions: 2, parallelism: 2, backoffLimit: 0 }),
       batches([at(10), [pod('p1', 'Running', 10), pod('p2', 'Running', 10)]], [at(20), [pod('p1', 'Failed', 20, { exitCode: 42 })]]),
@@ -120,9 +124,9 @@ describe('What-if: pod failure policy with named rules', () => {
     expect(report.recorded).toMatchObject({ outcome: 'Failed', reason: 'BackoffLimitExceeded', atEvent: 6, podsTerminated: 1 });
     expect(report.divergesAtEvent).toBe(6);
     expect(report.divergence).toMatchObject({
-      by: 'observation',
-      recorded: [{ kind: 'pod', pod: 'p1', counted: 'failed', failed: 1 }],
-      whatIf: [{ kind: 'pod', pod: 'p1', counted: 'ignored', failed: 0 }],
+      by: 'reconcile',
+      recorded: [{ kind: 'termination', cause: 'JobFinishing', pods: ['p2'] }, { kind: 'condition', type: 'FailureTarget', reason: 'BackoffLimitExceeded' }],
+      whatIf: [],
     });
     expect(report.whatIf).toEqual({ outcome: 'Running', condition: null, reason: null, atEvent: null, at: null, podsTerminated: 0, exact: false });
     // The record terminated p2 at the divergence; the what-if keeps it, for how long is unknown.
@@ -155,10 +159,10 @@ describe('What-if: backoffLimitPerIndex and maxFailedIndexes', () => {
     expect(whatIf(log, { spec: { maxFailedIndexes: 1 } }).divergesAtEvent).toBeNull();
   });
 
-  it('backoffLimitPerIndex 1 keeps index 0 open: the failure is held, not counted', () => {
+  it('backoffLimitPerIndex 1 keeps index 0 open: the what-if retries it, past the evidence', () => {
     const report = whatIf(log, { spec: { backoffLimitPerIndex: 1 } });
     expect(report.divergesAtEvent).toBe(7);
-    expect(report.divergence).toMatchObject({ by: 'observation', recorded: [{ failedIndexes: '0' }], whatIf: [{ failedIndexes: '' }] });
+    expect(report.divergence).toMatchObject({ by: 'reconcile', recorded: [], whatIf: [{ kind: 'creation', count: 1, indexes: [0] }] });
     expect(report.whatIf.exact).toBe(false);
   });
 });

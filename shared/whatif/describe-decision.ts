@@ -1,0 +1,33 @@
+import type { DecisionSummary } from './report.ts';
+
+/** Pod names a termination names in a sentence; the rest are counted. */
+const PODS_NAMED = 5;
+
+/** What a fold decided, in one phrase per decision (the what-if's and the advice's printers). */
+export function describeDecisions(summaries: readonly DecisionSummary[]): string {
+  return summaries.length === 0 ? 'nothing' : summaries.map(describeDecision).join('; ');
+}
+
+export function describeDecision(summary: DecisionSummary): string {
+  switch (summary.kind) {
+    case 'condition':
+      return `${summary.type}=${summary.status} (${summary.reason})`;
+    case 'termination':
+      return `terminate ${podList(summary.pods)} (${summary.cause})`;
+    case 'creation':
+      return `create ${summary.count} pod(s)${summary.indexes ? ` for indexes ${summary.indexes.join(',')}` : ''}`;
+    case 'startTime':
+      return `startTime ${summary.startTime}`;
+    case 'rejection':
+      return `reject the Job: ${summary.errors.join('; ')}`;
+    case 'pod': {
+      const indexes = summary.failedIndexes === '' ? '' : `, failed indexes ${summary.failedIndexes}`;
+      return `pod ${summary.pod} counted ${summary.counted} (failed ${summary.failed}, succeeded ${summary.succeeded}${indexes})`;
+    }
+  }
+}
+
+function podList(pods: readonly string[]): string {
+  if (pods.length <= PODS_NAMED) return pods.join(', ');
+  return `${pods.length} pods (${pods.slice(0, PODS_NAMED).join(', ')}, …)`;
+}

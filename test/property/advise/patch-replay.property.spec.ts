@@ -1,0 +1,140 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
+import type { Job } from '../../../shared/k8s/job.ts';
+import { parseTime } from '../../../shared/k8s/time.ts';
+import { applyMergePatch } from '../../../shared/whatif/merge-patch.ts';
+import { recordedOutcome } from '../../../shared/whatif/outcome.ts';
+import { WhatIfPatchError } from '../../../shared/whatif/patch-job.ts';
+import type { WhatIfReport } from '../../../shared/whatif/report.ts';
+import { whatIfJob } from '../../../shared/whatif/what-if.ts';
+import { historyArb, jobArb, type Batch } from '../job/arbitraries.ts';
+import { live, livePatched, type Life } from './patch-replay.ts';
+import { adviseOver } from '../../../shared/advise/walk.ts';
+import { JobSchema } from '../../../shared/k8s/job.ts';
+import { T0 } from '../../support/builders.ts';
+import { portOver } from '../../unit/advise/families.ts';
+
+// The advice's claims rest on one property of the what-if: for a recorded Job and a patch, the
+// outcome it reports is what the patched spec does when the same cluster events are lived again
+// under it — the service's loop, its wake-ups, and nothing past the divergence (the events after
+// it belong to the recorded world). For every generated history and each patch the advice can
+// propose: no divergence → the patched life ends as the record did; an exact outcome → the
+// patched life, cut at the divergence, reaches that outcome, with that reason, at that time;
+// unknown → it reaches none by then.
+
+const HORIZON_MS = 3_600_000;
+
+const FAIL_42 = { name: 'ExitCode42', action: 'FailJob', onExitCodes: { containerName: 'main', operator: 'In', values: [42] } };
+const FAIL_INDEX_3 = { name: 'ExitCode3', action: 'FailIndex', onExitCodes: { containerName: 'main', operator: 'In', values: [3] } };
+const IGNORE = { name: 'Disruption', action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] };
+
+/** What `mine` can propose, for any Job (a patch invalid for it is skipped, as the check counts it refused). */
+const PATCHES: readonly { readonly spec: Record<string, unknown> }[] = [
+  { spec: { backoffLimit: 0 } },
+  { spec: { backoffLimit: 1 } },
+  { spec: { podFailurePolicy: { rules: [FAIL_42] }, podReplacementPolicy: 'Failed' } },
+  { spec: { podFailurePolicy: { rules: [IGNORE] }, podReplacementPolicy: 'Failed' } },
+  { spec: { podFailurePolicy: { rules: [IGNORE, FAIL_42] }, podReplacementPolicy: 'Failed', backoffLimit: 0 } },
+  { spec: { activeDeadlineSeconds: 30 } },
+  { spec: { successPolicy: { rules: [{ succeededIndexes: '0' }] } } },
+  { spec: { backoffLimitPerIndex: 0 } },
+  { spec: { backoffLimitPerIndex: 1 } },
+  { spec: { backoffLimitPerIndex: 1, podFailurePolicy: { rules: [FAIL_INDEX_3] }, podReplacementPolicy: 'Failed' } },
+];
+
+const caseArb = jobArb.chain((job) => fc.record({ job: fc.constant(job), batches: historyArb(job), patch: fc.constantFrom(...PATCHES) }));
+
+const settled = (life: Life) => {
+  const { outcome, reason, at } = recordedOutcome(life.log);
+  return { outcome, reason, at: at === null ? null : parseTime(at) };
+};
+
+function report(record: Life, patch: unknown): WhatIfReport | undefined {
+  try {
+    return whatIfJob({ log: record.log, config: DEFAULT_FOLD_CONFIG, patch });
+  } catch (error) {
+    if (error instanceof WhatIfPatchError) return undefined;
+    throw error;
+  }
+}
+
+function check(job: Job, batches: readonly Batch[], patch: { spec: Record<string, unknown> }): void {
+  const end = parseTime(batches.at(-1)?.at ?? job.metadata.creationTimestamp ?? '') + HORIZON_MS;
+  const record = live(job, batches, end);
+  const r = report(record, patch);
+  if (!r) return;
+  expect(r.replayMismatch).toBeNull();
+  const patched = applyMergePatch(job, patch) as Job;
+  const world = { patch, record, deriveCounts: job.spec.backoffLimitPerIndex === undefined && patched.spec.backoffLimitPerIndex !== undefined };
+  if (!r.divergence) {
+    // The record is evidence up to its last entry: the patched life is lived as far, no further.
+    const last = record.log.at(-1) as Life['log'][number];
+    const lastAt = parseTime('observedAt' in last ? last.observedAt : last.at);
+    expect(settled(livePatched(job, batches, lastAt + 1, world))).toEqual(settled(record));
+    return;
+  }
+  const atEvent = r.divergence.atEvent;
+  const cut = batches.filter((b) => (record.seqOf.get(b.events[0] as never) ?? Number.POSITIVE_INFINITY) <= atEvent);
+  const life = livePatched(job, cut, parseTime(r.divergence.at) + 1, world);
+  if (r.whatIf.exact) {
+    expect(settled(life)).toEqual({ outcome: r.whatIf.outcome, reason: r.whatIf.reason, at: r.whatIf.at === null ? null : parseTime(r.whatIf.at) });
+  } else {
+    expect(settled(life).outcome).toBe('Running');
+  }
+}
+
+describe('a proposal\'s patch, lived again, gives the outcome the what-if reports (property)', () => {
+  it('for every generated history and every patch the advice can propose', () => {
+    fc.assert(fc.property(caseArb, ({ job, batches, patch }) => check(job, batches, patch)), { numRuns: 500 });
+  }, 120_000);
+
+  it('and the advice over a family reports exactly those outcomes, Job by Job', async () => {
+    await fc.assert(fc.asyncProperty(familyArb, async ({ job, histories }) => {
+      const runs = histories.map((batches, run) => {
+        const named = runOf(job, run);
+        const end = parseTime(batches.at(-1)?.at ?? T0) + HORIZON_MS;
+        return { job: named, batches, record: live(named, batches, end) };
+      });
+      const advice = await adviseOver(portOver(runs.map((r) => ({ cluster: 'c1', log: r.record.log }))), {});
+      for (const p of advice.families.flatMap((f) => f.proposals)) {
+        const expected = { unchanged: 0, decidedEarlier: 0, harm: [] as string[] };
+        // The advice reads finished Jobs only.
+        for (const { job: run, batches, record } of runs.filter((x) => settled(x.record).outcome !== 'Running')) {
+          const r = report(record, p.patch);
+          if (!r || !r.divergence) {
+            if (r) expected.unchanged += 1;
+            continue;
+          }
+          const patched = applyMergePatch(run, p.patch) as Job;
+          const world = { patch: p.patch, record, deriveCounts: run.spec.backoffLimitPerIndex === undefined && patched.spec.backoffLimitPerIndex !== undefined };
+          const cut = batches.filter((b) => (record.seqOf.get(b.events[0] as never) ?? Number.POSITIVE_INFINITY) <= r.divergence!.atEvent);
+          const lived = settled(livePatched(run, cut, parseTime(r.divergence.at) + 1, world));
+          const recorded = settled(record);
+          const name = run.metadata.name;
+          if (!r.whatIf.exact) expected.harm.push(`${name} unknown`);
+          else if (recorded.outcome === 'Succeeded' && lived.outcome === 'Failed') expected.harm.push(`${name} fails ${lived.reason} ${lived.at}`);
+          else if ((lived.at ?? 0) > (recorded.at ?? 0)) expected.harm.push(`${name} later ${lived.reason} ${lived.at}`);
+          else if ((lived.at ?? 0) < (recorded.at ?? 0)) expected.decidedEarlier += 1;
+        }
+        const harm = p.check.harm.map((h) => (h.harm === 'unknown' ? `${h.job.name} unknown` : `${h.job.name} ${h.harm} ${reasonOf(h.whatIf)} ${atOf(h.whatIf)}`));
+        expect({ unchanged: p.check.unchanged, decidedEarlier: p.check.decidedEarlier, harm }, p.kind).toEqual({ ...expected, harm: expected.harm.sort() });
+      }
+    }), { numRuns: 60 });
+  }, 120_000);
+});
+
+/** A family: one spec, the histories of its runs. */
+const familyArb = jobArb.chain((job) => fc.record({ job: fc.constant(job), histories: fc.array(historyArb(job), { minLength: 3, maxLength: 6 }) }));
+
+/** Run `run` of CronJob `gen`: the Job named after it, owned by it. */
+function runOf(job: Job, run: number): Job {
+  const name = `gen-${28_000_000 + run}`;
+  return JobSchema.parse({
+    ...job,
+    metadata: { ...job.metadata, name, uid: `${name}-uid`, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'gen', uid: 'gen-uid', controller: true }] },
+  });
+}
+
+const reasonOf = (label: string): string => /\(([^)]*)\)/.exec(label)?.[1] ?? '';
+const atOf = (label: string): number => parseTime(/ at (\S+)$/.exec(label)?.[1] ?? '');
