@@ -1,18 +1,17 @@
-import { BatchWriteItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { summaryItem } from '../functions/adapters/dynamodb-projection.ts';
 import { pageItems } from '../functions/adapters/log-page-codec.ts';
 import type { Item } from '../functions/adapters/metered-table.ts';
 import { keys } from '../functions/adapters/table-layout.ts';
 import { adviseCommand } from '../cli/client/advise-command.ts';
 import { createLocalClient } from '../local/dynamodb-local.ts';
-import { decisionEntry, observationEntry } from '../shared/app/log-codec.ts';
 import { jobSummary } from '../shared/app/job-summary.ts';
-import type { NewEntry, StreamId } from '../shared/app/event-store.ts';
+import type { StreamId } from '../shared/app/event-store.ts';
 import type { AdviceView } from '../shared/advise/view.ts';
-import { decide, evolve, initialState, DEFAULT_FOLD_CONFIG, type JobEvent } from '../shared/job/index.ts';
 import type { Observation } from '../shared/job/events.ts';
 import { JobSchema } from '../shared/k8s/job.ts';
 import { PodSchema } from '../shared/k8s/pod.ts';
+import { recordBatches, writeItems } from './recorded-jobs.ts';
 import { startServiceProcess } from './service-process.ts';
 
 // `jobfold advise` over a fleet of recorded Jobs on DynamoDB Local (issue 25): the service runs
@@ -102,21 +101,6 @@ export async function seedAdviceFleet(client: DynamoDBClient, tableName: string,
   }
 }
 
-async function writeItems(client: DynamoDBClient, tableName: string, items: readonly Item[]): Promise<void> {
-  let next = 0;
-  const write = async () => {
-    while (next < items.length) {
-      const batch = items.slice(next, (next += 25));
-      let request: Record<string, { PutRequest: { Item: Item } }[]> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
-      while (request && Object.keys(request).length > 0) {
-        const output = await client.send(new BatchWriteItemCommand({ RequestItems: request }));
-        request = output.UnprocessedItems as typeof request;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, write));
-}
-
 export const FAMILY_KINDS = ['exit-code', 'disruption', 'leader', 'deadline', 'quorum'] as const;
 
 /** Job `i`: run `i % runsPerFamily` of CronJob `i / runsPerFamily`, whose kind is its number mod 5. */
@@ -155,19 +139,7 @@ export function adviceFleetJob(i: number, runsPerFamily = RUNS_PER_FAMILY) {
   const tick = (at: number): Observation => ({ type: 'Tick', eventId: `${uid}/tick/${at}`, clusterId: stream.clusterId, observedAt: iso(base + at) });
   const steps = history(kind, run, pod, tick);
   const batches: Observation[][] = [[{ type: 'JobObserved', eventId: `${uid}/job`, clusterId: stream.clusterId, observedAt: iso(base), job }], ...steps];
-  const state = initialState(DEFAULT_FOLD_CONFIG);
-  const entries: NewEntry[] = [];
-  let seq = 0;
-  for (const batch of batches) {
-    for (const observation of batch) {
-      evolve(state, { ...observation, seq: ++seq } as JobEvent);
-      entries.push(observationEntry(observation));
-    }
-    for (const decision of decide(state, batch[0]?.observedAt ?? iso(base)).decisions) {
-      evolve(state, { ...decision, seq: ++seq });
-      entries.push(decisionEntry(decision));
-    }
-  }
+  const { state, entries } = recordBatches(batches, iso(base));
   return { stream, entries, summary: jobSummary(state, iso(base + 400)) };
 }
 

@@ -1,4 +1,3 @@
-import { BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
 import { summaryItem } from '../functions/adapters/dynamodb-projection.ts';
 import { entryItem } from '../functions/adapters/item-codec.ts';
 import { pageItems } from '../functions/adapters/log-page-codec.ts';
@@ -7,13 +6,12 @@ import { keys } from '../functions/adapters/table-layout.ts';
 import { whatIfCommand } from '../cli/whatif-command.ts';
 import { createLocalClient } from '../local/dynamodb-local.ts';
 import { startLocalStack, type LocalStack } from '../local/local-stack.ts';
-import { decisionEntry, observationEntry } from '../shared/app/log-codec.ts';
 import { jobSummary } from '../shared/app/job-summary.ts';
-import type { NewEntry, StreamId } from '../shared/app/event-store.ts';
-import { decide, evolve, initialState, DEFAULT_FOLD_CONFIG, type JobEvent } from '../shared/job/index.ts';
+import type { StreamId } from '../shared/app/event-store.ts';
 import type { Observation } from '../shared/job/events.ts';
 import { JobSchema } from '../shared/k8s/job.ts';
 import { PodSchema } from '../shared/k8s/pod.ts';
+import { recordBatches, writeItems } from './recorded-jobs.ts';
 
 // The fleet what-if through the local stack (issue 12): `jobs` recorded Jobs are written to
 // DynamoDB Local (straight into the table in batches, so seeding is not what is measured), then `jobfold whatif --fleet` pages through them via POST /v1/whatif.
@@ -88,20 +86,7 @@ export async function seedWhatIfFleet(stack: LocalStack, jobs: number): Promise<
     else entries.forEach((entry, at) => items.push(entryItem(pk, entry, at + 1, iso(200), 'bench')));
     if (summary) items.push(summaryItem(stream, summary));
   }
-  let next = 0;
-  const write = async () => {
-    while (next < items.length) {
-      const batch = items.slice(next, (next += 25));
-      let request: Record<string, { PutRequest: { Item: Item } }[]> | undefined = {
-        [stack.tableName]: batch.map((Item) => ({ PutRequest: { Item } })),
-      };
-      while (request && Object.keys(request).length > 0) {
-        const output = await client.send(new BatchWriteItemCommand({ RequestItems: request }));
-        request = output.UnprocessedItems as typeof request;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, write));
+  await writeItems(client, stack.tableName, items);
 }
 
 /** Job `i`'s log as the service records it: completions 2, parallelism 2; every 4th fails once. */
@@ -129,19 +114,7 @@ function recordedJob(i: number) {
     ...(fails ? [[pod('c', 'Running', 35)], [pod('c', 'Succeeded', 80, 0)]] : []),
     [pod('b', 'Succeeded', 90, 0)],
   ];
-  const state = initialState(DEFAULT_FOLD_CONFIG);
-  const entries: NewEntry[] = [];
-  let seq = 0;
-  for (const batch of batches) {
-    for (const observation of batch) {
-      evolve(state, { ...observation, seq: ++seq } as JobEvent);
-      entries.push(observationEntry(observation));
-    }
-    for (const decision of decide(state, batch[0]?.observedAt ?? iso(0)).decisions) {
-      evolve(state, { ...decision, seq: ++seq });
-      entries.push(decisionEntry(decision));
-    }
-  }
+  const { state, entries } = recordBatches(batches, iso(0));
   return { stream, entries, summary: jobSummary(state, iso(200)) };
 }
 

@@ -1,7 +1,7 @@
 import { adviceView } from '../../shared/advise/view.ts';
 import { adviseOver, type AdvicePort } from '../../shared/advise/walk.ts';
 import { parseSelection, SelectionError, type SelectionText } from '../../shared/fleet/selection.ts';
-import { formatAdvice } from '../advise/format-advice.ts';
+import { adviceBlocks, printText } from '../print/index.ts';
 import { sinceToTime } from '../whatif-command.ts';
 import { ApiError, type ApiClient } from './api-client.ts';
 import { COMMON_OPTIONS, ENDPOINT_HELP, UsageError, clientFor, parse } from './client-options.ts';
@@ -68,7 +68,7 @@ export async function adviseCommand(argv: readonly string[], now: () => Date = (
   const advice = await adviseOver(apiPort(client), text, progress ? { progress } : {});
   if (progress) process.stderr.write('\r\x1b[2K');
   const view = adviceView(advice, selection);
-  return format === 'json' || format === 'yaml' ? machineOutput(view, format) : formatAdvice(view);
+  return format === 'json' || format === 'yaml' ? machineOutput(view, format) : `${printText(adviceBlocks(view))}\n`;
 }
 
 /** The two passes over the API; a call the service failed (5xx) or did not answer is tried twice more. */

@@ -6,7 +6,7 @@ import { printText } from './text.ts';
 // jobfold's printers, as kubectl's: one text printer (text.ts) and one JSON printer (machine.ts)
 // written once, and per kind of object a printer that builds the document the text printer lays
 // out. Every command that prints an object for a person comes here: `jobfold replay`,
-// `describe`, `explain`, `whatif`, `verify`, and `npm start`'s report.
+// `describe`, `explain`, `whatif`, `advise`, `verify`, and `npm start`'s report.
 
 export type Description = JobDescription | JobSetDescription;
 
@@ -27,6 +27,7 @@ export function describe(description: Description): string {
 /** Why a Job or JobSet stands where it does, one fact per line. */
 export const explain = (explanation: AnyExplanation): string => printText(explanationBlocks(explanation));
 
+export { adviceBlocks } from './advice.ts';
 export { printJson, printMachine, printYaml } from './machine.ts';
 export { printText, field, line, lines, list, section, table, type Block, type Document } from './text.ts';
 export type { AnyExplanation } from './explanation.ts';

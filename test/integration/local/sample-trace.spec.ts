@@ -64,8 +64,8 @@ describe('the sample fleet trace', () => {
 
   it('advises the nightly-etl CronJob: FailJob on exit code 3, with its evidence (jobfold advise)', async () => {
     const text = await adviseCommand(['--endpoint', stack.url]);
-    expect(text).toContain('Family cronjob:nightly-etl in namespace etl (cluster dev-ap-1)');
-    expect(text).toContain('  Apply: podFailurePolicy: FailJob on exit code 3 (rule ExitCode3)');
+    expect(text).toContain('Family:     cronjob:nightly-etl\nNamespace:  etl\nCluster:    dev-ap-1\n');
+    expect(text).toContain('Apply:      podFailurePolicy: FailJob on exit code 3 (rule ExitCode3)\n');
     expect(text).toContain('exit code 3 (container main) failed 4 pod(s) in 2 Job(s) and no retry after it ever succeeded');
     const view = JSON.parse(await adviseCommand(['--endpoint', stack.url, '-o', 'json'])) as AdviceView;
     const etl = view.advice.find((f) => f.family.key === 'cronjob:nightly-etl');

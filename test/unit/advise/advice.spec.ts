@@ -5,7 +5,7 @@ import { JOBFOLD_DEFAULT_GATES } from '../../../shared/job/gates.ts';
 import { patchJob } from '../../../shared/whatif/patch-job.ts';
 import { at } from '../../support/builders.ts';
 import { pod } from '../whatif/pods.ts';
-import { cronJobRun, fails, portOver, succeeds, tickAt, type Step } from './families.ts';
+import { cronJobRun, fails, portOver, quorumRun, succeeds, tickAt, type Step } from './families.ts';
 
 // Given the runs of a CronJob whose right advice is known, when the fleet is advised, then the
 // proposal is that advice, checked Job by Job by the exact what-if; and where every candidate
@@ -120,20 +120,9 @@ describe('advice: a leader/worker Job', () => {
 });
 
 describe('advice: a family where every candidate would harm a Job', () => {
-  // quorum: Indexed, succeeds when 2 of 3 indexes do (succeededCount 2). Index 2 always fails
-  // with exit code 7 (at 20 and 50): mined as never succeeding on retry, but FailJob on it
-  // would fail Jobs that succeed at 60.
-  const steps: Step[] = [
-    [at(10), [pod('a', 'Running', 10, { index: 0 }), pod('b', 'Running', 10, { index: 1 }), pod('c1', 'Running', 10, { index: 2 })]],
-    [at(20), [pod('c1', 'Failed', 20, { index: 2, exitCode: 7 })]],
-    tickAt(30),
-    [at(31), [pod('c2', 'Running', 31, { index: 2 })]],
-    [at(40), [pod('a', 'Succeeded', 40, { index: 0 })]],
-    [at(50), [pod('c2', 'Failed', 50, { index: 2, exitCode: 7 })]],
-    [at(60), [pod('b', 'Succeeded', 60, { index: 1 })]],
-  ];
-  const spec = { completionMode: 'Indexed', completions: 3, parallelism: 3, successPolicy: { rules: [{ succeededCount: 2 }] } };
-  const jobs = [0, 1, 2].map((run) => cronJobRun('quorum', run, spec, steps));
+  // quorum (families.ts): index 2 always fails with exit code 7, yet the Job succeeds on the
+  // other two; FailJob on exit code 7 would fail every run.
+  const jobs = [0, 1, 2].map(quorumRun);
 
   it('says so, lists each harmed Job with its evidence, and recommends nothing', async () => {
     const quorum = family(await advice(jobs), 'cronjob:quorum');

@@ -41,7 +41,6 @@ export function portOver(jobs: readonly RecordedJob[]): AdvicePort {
   };
 }
 
-
 /** A pod that fails with `code` at `seconds` after running from `from`. */
 export const fails = (name: string, from: number, seconds: number, code: number, more: Parameters<typeof pod>[3] = {}): Step[] => [
   [at(from), [pod(name, 'Running', from, more)]],
@@ -55,3 +54,21 @@ export const succeeds = (name: string, from: number, seconds: number, more: Para
 
 /** The clock ticks at `seconds` (the recreation backoff runs out, a deadline passes). */
 export const tickAt = (seconds: number): Step => [at(seconds), [tick(at(seconds))]];
+
+/**
+ * Run `run` of CronJob `quorum`: Indexed, succeeds when 2 of 3 indexes do (succeededCount 2).
+ * Index 2 always fails with exit code 7 (at 20 and 50), so it is mined as never succeeding on
+ * retry, but FailJob on it would fail a Job that succeeds at 60: every candidate harms.
+ */
+export function quorumRun(run: number): RecordedJob {
+  const steps: Step[] = [
+    [at(10), [pod('a', 'Running', 10, { index: 0 }), pod('b', 'Running', 10, { index: 1 }), pod('c1', 'Running', 10, { index: 2 })]],
+    [at(20), [pod('c1', 'Failed', 20, { index: 2, exitCode: 7 })]],
+    tickAt(30),
+    [at(31), [pod('c2', 'Running', 31, { index: 2 })]],
+    [at(40), [pod('a', 'Succeeded', 40, { index: 0 })]],
+    [at(50), [pod('c2', 'Failed', 50, { index: 2, exitCode: 7 })]],
+    [at(60), [pod('b', 'Succeeded', 60, { index: 1 })]],
+  ];
+  return cronJobRun('quorum', run, { completionMode: 'Indexed', completions: 3, parallelism: 3, successPolicy: { rules: [{ succeededCount: 2 }] } }, steps);
+}
