@@ -188,7 +188,9 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
   }
 
   #changed(stream: StreamId, firstSeq: number, lastSeq: number, recordedAt: string): void {
-    this.#changes.push(jsonCopy({ stream, firstSeq, lastSeq, recordedAt }));
+    // A copy of the stream's ids (all strings): the caller's object may change after the call.
+    const { kind, clusterId, namespace, uid } = stream;
+    this.#changes.push({ stream: { kind, clusterId, namespace, uid }, firstSeq, lastSeq, recordedAt });
   }
 
   #appendNew(record: StreamRecord, entries: NewEntry[], recordedAt: string): AppendResult {
