@@ -28,6 +28,7 @@ import { startServiceProcess } from './service-process.ts';
 //   adviseFamilies, adviseProposals, adviseFamiliesWithPatch, adviseHarmfulProposals
 //   adviseServicePeakRssMb the service's process (the query handler holds one scan page)
 //   adviseClientPeakRssMb  this process (the CLI merges evidence and checks)
+//   adviseCpuSeconds       CPU time of the advice in the service, this client and DynamoDB Local
 
 export const ADVISE_BENCH_HELP = `and jobfold advise through the service (bench/advise-fleet.ts; --no-advise skips it,
 --advise-jobs N sets the fleet's size, default 10,000, the runs of N/100 CronJobs):
@@ -35,7 +36,8 @@ export const ADVISE_BENCH_HELP = `and jobfold advise through the service (bench/
   adviseJobsPerSecond   finished Jobs advised per second
   adviseFamilies, adviseProposals, adviseFamiliesWithPatch, adviseHarmfulProposals
   adviseServicePeakRssMb, adviseClientPeakRssMb
-                        peak RSS of the service's process and of the advising client`;
+                        peak RSS of the service's process and of the advising client
+  adviseCpuSeconds      CPU time of the advice: service, client, DynamoDB Local`;
 
 export interface AdviseFleetFigures {
   readonly adviseJobs: number;
@@ -47,6 +49,8 @@ export interface AdviseFleetFigures {
   readonly adviseHarmfulProposals: number;
   readonly adviseServicePeakRssMb: number;
   readonly adviseClientPeakRssMb: number;
+  /** CPU time the advice took in the service's process, this client and DynamoDB Local (wall time on a loaded machine says little). */
+  readonly adviseCpuSeconds: { readonly service: number; readonly client: number; readonly dynamoDbLocal: number | null };
   readonly adviseSeedSeconds: number;
 }
 
@@ -63,9 +67,14 @@ export async function runAdviseFleetBench(jobs = 10_000): Promise<AdviseFleetFig
     await seedAdviceFleet(createLocalClient(dynamoDbEndpoint), tableName, jobs);
     const adviseSeedSeconds = (performance.now() - start) / 1000;
 
+    const serviceCpuBefore = (await service.status()).process.cpuSeconds;
+    const dynamoDbLocalCpuBefore = service.childrenCpuSeconds();
+    const clientCpuBefore = process.cpuUsage();
     start = performance.now();
     const view = JSON.parse(await adviseCommand(['--endpoint', service.url, '-o', 'json'])) as AdviceView;
     const seconds = (performance.now() - start) / 1000;
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    const dynamoDbLocalCpuAfter = service.childrenCpuSeconds();
     const status = await service.status();
     return {
       adviseJobs: view.jobs,
@@ -77,6 +86,11 @@ export async function runAdviseFleetBench(jobs = 10_000): Promise<AdviseFleetFig
       adviseHarmfulProposals: view.advice.flatMap((f) => f.proposals).filter((p) => p.check.harm.length > 0).length,
       adviseServicePeakRssMb: status.process.peakRssMb,
       adviseClientPeakRssMb: Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20),
+      adviseCpuSeconds: {
+        service: round(status.process.cpuSeconds - serviceCpuBefore),
+        client: round((clientCpu.user + clientCpu.system) / 1e6),
+        dynamoDbLocal: dynamoDbLocalCpuBefore === undefined || dynamoDbLocalCpuAfter === undefined ? null : round(dynamoDbLocalCpuAfter - dynamoDbLocalCpuBefore),
+      },
       adviseSeedSeconds: round(adviseSeedSeconds),
     };
   } finally {

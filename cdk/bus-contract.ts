@@ -9,12 +9,14 @@ export const CLUSTER_SOURCE_PREFIX = 'jobfold.cluster.';
 export const CONTROL_SOURCE = 'jobfold.control';
 
 /**
- * The commands a forwarder applies (for Jobs, then for the child Jobs of JobSets);
- * `Job Condition Changed` and `JobSet Condition Changed` are for other subscribers, not clusters.
+ * The commands a forwarder applies (for Jobs, then for the child Jobs of JobSets, and a JobSet's
+ * own deletion); `Job Condition Changed` and `JobSet Condition Changed` are for other
+ * subscribers, not clusters.
  */
 export const COMMAND_DETAIL_TYPES = ['Pod Termination Requested', 'Pod Creation Requested', 'Job Status Update Requested',
   'Pod Finalizer Removal Requested',
-  'Job Creation Requested', 'Job Deletion Requested', 'Job Suspension Requested', 'Job Resume Requested'];
+  'Job Creation Requested', 'Job Deletion Requested', 'Job Suspension Requested', 'Job Resume Requested',
+  'JobSet Deletion Requested'];
 
 /** What the ingest function puts on the bus for an event it refuses. */
 export const REJECTION_SOURCE = 'jobfold.ingest';

@@ -5,7 +5,8 @@ import { DEFAULT_CORPUS_ROOT, PROJECT_CORPUS_DIRS, runConformance } from './conf
 export const CONFORMANCE_HELP = `Usage: jobfold conformance [--dir DIR]...
 
 Runs every scenario file (*.json) of the conformance corpora (../shared/conformance and the
-project's test/conformance/k8s-job-integration, translated from upstream's Job integration tests)
+project's test/conformance: k8s-job-integration and k8s-job-unit, translated from upstream's Job
+integration and controller tests, and jobset, from the JobSet controller's and webhook's tests)
 and prints a field-level diff for each failing checkpoint, then "N passed, M failed". Exits 1 if
 any scenario failed.
   --dir DIR   run the files under DIR instead of the default corpora (repeatable)`;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDbEventStore } from '../functions/adapters/dynamodb-event-store.ts';
 import { DEFAULT_TABLE_NAME } from '../functions/adapters/table-layout.ts';
-import { foldConfig } from '../functions/commons/config.ts';
+import { foldConfig, readEnv } from '../functions/commons/config.ts';
 import { busRules, Deliveries } from './bus/bus-rules.ts';
 import { LOCAL_REGION, LocalBus, type BusEvent } from './bus/local-bus.ts';
 import { localRoutes } from './http/local-routes.ts';
@@ -48,7 +48,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const fedBefore = requested === undefined || dataDir === undefined ? undefined : new FeedRecord(dataDir).stateOf(requested);
   const traceFile = fedBefore === 'fed' ? undefined : requested;
   const trace = traceFile === undefined ? undefined : { file: traceFile, entries: loadTrace(traceFile) };
-  const config = options.config ?? foldConfig(process.env['FEATURE_GATES'] ?? '');
+  const config = options.config ?? foldConfig(process.env['FEATURE_GATES'] ?? '', readEnv(process.env).CLOCK_SKEW_SECONDS);
   const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
   const database = await openLocalDatabase(options.dynamoDbEndpoint, tableName, dataDir);
   const writeUnitsByOperation = new Map<string, number>();

@@ -9,10 +9,15 @@ export const DEFAULT_CORPUS_ROOT = fileURLToPath(new URL('../../../shared/confor
 
 /**
  * The project's own corpus, run with ../shared/conformance: scenarios translated from
- * upstream's Job integration tests (test/conformance/k8s-job-integration/README.md).
+ * upstream's Job integration tests (test/conformance/k8s-job-integration/README.md), from Job
+ * controller unit tests the shared corpus leaves out (k8s-job-unit/README.md), and from the
+ * JobSet controller's and webhook's tests of dependsOn, coordinator, managedBy and
+ * ttlSecondsAfterFinished (jobset/README.md).
  */
 export const PROJECT_CORPUS_DIRS: readonly string[] = [
   fileURLToPath(new URL('../../test/conformance/k8s-job-integration/', import.meta.url)),
+  fileURLToPath(new URL('../../test/conformance/k8s-job-unit/', import.meta.url)),
+  fileURLToPath(new URL('../../test/conformance/jobset/', import.meta.url)),
 ];
 
 /** Every scenario file (*.json) under the given directories, recursively, in name order. */

@@ -8,8 +8,9 @@ export type AnyExplanation = Explanation | JobSetExplanation;
 /**
  * The explanation, one fact per line: Outcome, Summary, Why (one sentence per condition),
  * Rejected (validation errors), and each kind's own: a Job's terminated pods (grouped by when and
- * why) and the observations after its end; a JobSet's restarts and decisions (commands of one
- * kind issued together share a line).
+ * why) and the observations after its end; a JobSet's restarts, the replicated jobs still waiting
+ * to be created and why (dependsOn, startup order, an earlier attempt's Jobs), and decisions
+ * (commands of one kind issued together share a line).
  */
 export function explanationBlocks(explanation: AnyExplanation): Block[] {
   const head = [field('Outcome', explanation.outcome), field('Summary', explanation.summary)];
@@ -33,8 +34,9 @@ export function explanationBlocks(explanation: AnyExplanation): Block[] {
     }
     case 'JobSet': {
       const restarts = `${explanation.restarts} (${explanation.restartsCountTowardsMax} counted towards maxRestarts)`;
+      const waiting = explanation.waiting.length === 0 ? [] : [section('Waiting', lines(explanation.waiting.map((wait) => wait.sentence)))];
       const decisions = explanation.events.length === 0 ? [] : [section('Decisions', lines(groupDecisions(explanation.events)))];
-      return [...head, field('Restarts', restarts), ...why, ...decisions, ...rejected];
+      return [...head, field('Restarts', restarts), ...waiting, ...why, ...decisions, ...rejected];
     }
     default: {
       const exhaustive: never = explanation;

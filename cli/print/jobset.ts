@@ -84,7 +84,8 @@ function specBlocks(spec: JobSetSpecView): Block[] {
   const replicated = spec.replicatedJobs.flatMap((rjob) => {
     const counts = [`parallelism ${rjob.parallelism}`, `completions ${rjob.completions ?? '<unset>'}`, rjob.completionMode, `backoffLimit ${rjob.backoffLimit}`];
     const rules = (rjob.podFailurePolicy?.rules ?? []).map((rule, index) => `  pod failure policy ${podFailureRuleText(rule, index)}`);
-    return [`${rjob.name}: ${rjob.replicas} replicas (group ${rjob.groupName}), ${counts.join(', ')}`, ...rules];
+    const dependsOn = rjob.dependsOn.length === 0 ? [] : [`  depends on ${rjob.dependsOn.map((d) => `${d.name} ${d.status}`).join(', ')}`];
+    return [`${rjob.name}: ${rjob.replicas} replicas (group ${rjob.groupName}), ${counts.join(', ')}`, ...dependsOn, ...rules];
   });
   const blocks: Block[] = [];
   if (spec.managedBy !== null) blocks.push(field('Managed By', spec.managedBy));
@@ -100,6 +101,9 @@ function specBlocks(spec: JobSetSpecView): Block[] {
   const { operator, targetReplicatedJobs: targets } = spec.successPolicy;
   const over = targets.length > 0 ? `[${targets.join(', ')}]` : `[${spec.replicatedJobs.map((r) => r.name).join(', ')}] (all replicated jobs)`;
   blocks.push(field('Success Policy', `${operator} over ${over}`));
+  const { coordinator, ttlSecondsAfterFinished: ttl } = spec;
+  if (coordinator !== null) blocks.push(field('Coordinator', `${coordinator.replicatedJob} job index ${coordinator.jobIndex}, pod index ${coordinator.podIndex}`));
+  if (ttl !== null) blocks.push(field('TTL', `ttlSecondsAfterFinished ${ttl} (deleted ${ttl}s after it finishes)`));
   return blocks;
 }
 

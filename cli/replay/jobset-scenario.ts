@@ -18,6 +18,10 @@ const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('JobStatusBatch'), at: TimeSchema, jobs: z.array(ChildJobSchema).min(1) }),
   z.object({ type: z.literal('JobDeleted'), at: TimeSchema, name: z.string().min(1) }),
   z.object({ type: z.literal('JobSetSpecUpdated'), at: TimeSchema, patch: z.record(z.string(), z.unknown()) }),
+  // test/conformance/jobset's events: time passes; the JobSet gets a deletionTimestamp; it is gone.
+  z.object({ type: z.literal('Tick'), at: TimeSchema }),
+  z.object({ type: z.literal('JobSetMarkedForDeletion'), at: TimeSchema }),
+  z.object({ type: z.literal('JobSetDeleted'), at: TimeSchema }),
 ]);
 type ScenarioEvent = z.infer<typeof EventSchema>;
 
@@ -58,6 +62,7 @@ export function playJobSetScenario(scenario: JobSetScenario, stopAfterEvent?: nu
   for (let n = 0; n <= last; n++) {
     const event = n === 0 ? undefined : (scenario.events[n - 1] as ScenarioEvent);
     if (event?.type === 'JobSetSpecUpdated') jobSet = patchSpec(jobSet, event.patch, n);
+    if (event?.type === 'JobSetMarkedForDeletion') jobSet = { ...jobSet, metadata: { ...jobSet.metadata, deletionTimestamp: event.at } };
     for (const observation of event === undefined ? [] : observations(event, jobSet)) append(observation);
     const now = event?.at ?? createdAt;
     const settled = settle(state, now);
@@ -88,7 +93,12 @@ function observations(event: ScenarioEvent, jobSet: JobSet): JobSetEvent[] {
     case 'JobDeleted':
       return [{ type: 'JobDeleted', at: event.at, eventId: undefined, name: event.name }];
     case 'JobSetSpecUpdated':
+    case 'JobSetMarkedForDeletion':
       return [{ type: 'JobSetObserved', at: event.at, eventId: undefined, jobSet }];
+    case 'Tick':
+      return [{ type: 'Tick', at: event.at, eventId: undefined }];
+    case 'JobSetDeleted':
+      return [{ type: 'JobSetDeleted', at: event.at, eventId: undefined }];
     default: {
       const _exhaustive: never = event;
       return _exhaustive;

@@ -28,6 +28,13 @@ export const CheckpointExpectSchema = z.object({
   conditionsExclude: z.array(ConditionPatternSchema).optional(),
   conditionTypeCounts: z.record(z.string(), z.number().int()).optional(),
   conditionsCount: z.number().int().optional(),
+  /**
+   * Pods whose tracking finalizer the controller removes in that sync (upstream
+   * `expectedPodPatches`). jobfold removes finalizers only where it is the Job's controller, so
+   * the runner plays the scenario a second time with `spec.managedBy` naming jobfold and counts
+   * its RemovePodFinalizer commands (test/conformance/k8s-job-unit/README.md).
+   */
+  podPatches: z.number().int().optional(),
 });
 export type CheckpointExpect = z.infer<typeof CheckpointExpectSchema>;
 

@@ -36,5 +36,7 @@ function describe(summary: JobSetDecisionSummary): string {
     case 'suspendJob':
     case 'resumeJob':
       return `${summary.kind.replace('Job', '')} Job ${summary.job}`;
+    case 'deleteJobSet':
+      return `delete the JobSet (ttlSecondsAfterFinished expired at ${summary.expiredAt})`;
   }
 }

@@ -210,6 +210,6 @@ export interface JobSetView {
   childJobs: { name: string; replicatedJob?: string; jobIndex?: number; restartAttempt?: number; suspend: boolean; terminating: boolean }[];
   commands: JobSetCommand[];
   commandsFrom: number;
-  explanation: { outcome: string; summary: string; conditions: { type: string; status: string; reason: string; sentence: string }[]; rejection: string[] };
+  explanation: { outcome: string; summary: string; conditions: { type: string; status: string; reason: string; sentence: string }[]; rejection: string[]; waiting: string[] };
   log: { head: number; lastRecordedAt?: string };
 }

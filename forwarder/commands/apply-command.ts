@@ -33,6 +33,7 @@ export async function applyCommand(command: Command, kube: KubeOps): Promise<Out
       case 'DeleteJob':
       case 'SuspendJob':
       case 'ResumeJob':
+      case 'DeleteJobSet':
         return await applyJobSetCommand(command, kube);
       default: {
         const _exhaustive: never = command;

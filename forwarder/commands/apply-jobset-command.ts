@@ -22,6 +22,8 @@ export async function applyJobSetCommand(command: JobSetCommand, kube: KubeOps):
       return setSuspend(command, kube, true);
     case 'ResumeJob':
       return setSuspend(command, kube, false);
+    case 'DeleteJobSet':
+      return deleteJobSet(command, kube);
     default: {
       const _exhaustive: never = command;
       return _exhaustive;
@@ -55,6 +57,15 @@ async function deleteJob(command: CommandOf<'DeleteJob'>, kube: KubeOps): Promis
   if (job.metadata?.deletionTimestamp) return done('job-deleting');
   const result = await kube.deleteJob(command.namespace, command.jobName, job.metadata?.uid ?? '');
   return done(result === 'deleted' ? 'deleted' : result === 'not-found' ? 'job-gone' : 'job-replaced');
+}
+
+/**
+ * The JobSet's ttlSecondsAfterFinished passed: DELETE it (foreground, so its Jobs go first) with
+ * a uid precondition, so a JobSet recreated under the name lives. Gone or replaced is done.
+ */
+async function deleteJobSet(command: CommandOf<'DeleteJobSet'>, kube: KubeOps): Promise<Outcome> {
+  const result = await kube.deleteJobSet(command.namespace, command.jobSetName, command.jobSetUid);
+  return done(result === 'deleted' ? 'deleted' : result === 'not-found' ? 'jobset-gone' : 'jobset-replaced');
 }
 
 async function setSuspend(command: CommandOf<'SuspendJob' | 'ResumeJob'>, kube: KubeOps, suspend: boolean): Promise<Outcome> {

@@ -117,7 +117,8 @@ export class CommandConsumer {
         return this.#deadLetter(message, parsed.reason, parsed.message, parsed.detailType);
       case 'command': {
         const { command } = parsed;
-        const at = { ...fields, type: command.type, commandId: command.commandId, namespace: command.namespace, job: command.jobName };
+        const target = command.type === 'DeleteJobSet' ? { jobSet: command.jobSetName } : { job: command.jobName };
+        const at = { ...fields, type: command.type, commandId: command.commandId, namespace: command.namespace, ...target };
         const watched = this.#o.namespace;
         const outcome: Outcome = watched !== undefined && command.namespace !== watched
           ? { kind: 'poison', reason: 'outside-watched-namespace', message: `namespace ${command.namespace} is not the watched namespace ${watched}` }

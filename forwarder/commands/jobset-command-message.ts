@@ -3,7 +3,8 @@ import { JobSetOutboundDetailType } from '../../shared/contract/jobset-outbound.
 
 /**
  * The detail shapes of the JobSet commands, mirroring `jobSetCommandEvent` in
- * shared/contract/jobset-outbound.ts: each names a child Job of a JobSet.
+ * shared/contract/jobset-outbound.ts: each names a child Job of a JobSet, but DeleteJobSet, which
+ * names the JobSet.
  */
 
 const childJob = {
@@ -42,6 +43,10 @@ export const CreateJobDetailSchema = z.object({
 });
 
 export const DeleteJobDetailSchema = z.object({ ...childJob, propagationPolicy: z.literal('Foreground') });
+
+/** The JobSet itself (its ttlSecondsAfterFinished passed): no child Job is named. */
+const { jobName: _jobName, ...jobSetItself } = childJob;
+export const DeleteJobSetDetailSchema = z.object({ ...jobSetItself, propagationPolicy: z.literal('Foreground') });
 export const SuspendJobDetailSchema = z.object(childJob);
 export const ResumeJobDetailSchema = z.object(childJob);
 
@@ -49,11 +54,13 @@ export type JobSetCommand =
   | ({ readonly type: 'CreateJob' } & z.infer<typeof CreateJobDetailSchema>)
   | ({ readonly type: 'DeleteJob' } & z.infer<typeof DeleteJobDetailSchema>)
   | ({ readonly type: 'SuspendJob' } & z.infer<typeof SuspendJobDetailSchema>)
-  | ({ readonly type: 'ResumeJob' } & z.infer<typeof ResumeJobDetailSchema>);
+  | ({ readonly type: 'ResumeJob' } & z.infer<typeof ResumeJobDetailSchema>)
+  | ({ readonly type: 'DeleteJobSet' } & z.infer<typeof DeleteJobSetDetailSchema>);
 
 export const jobSetDetailSchemas = {
   [JobSetOutboundDetailType.CreateJob]: { type: 'CreateJob', schema: CreateJobDetailSchema },
   [JobSetOutboundDetailType.DeleteJob]: { type: 'DeleteJob', schema: DeleteJobDetailSchema },
   [JobSetOutboundDetailType.SuspendJob]: { type: 'SuspendJob', schema: SuspendJobDetailSchema },
   [JobSetOutboundDetailType.ResumeJob]: { type: 'ResumeJob', schema: ResumeJobDetailSchema },
+  [JobSetOutboundDetailType.DeleteJobSet]: { type: 'DeleteJobSet', schema: DeleteJobSetDetailSchema },
 } as const;

@@ -2,6 +2,7 @@ import {
   ApiException,
   BatchV1Api,
   CoreV1Api,
+  CustomObjectsApi,
   PatchStrategy,
   setHeaderOptions,
   type KubeConfig,
@@ -28,6 +29,8 @@ export interface KubeOps {
   deleteJob(namespace: string, name: string, uid: string): Promise<'deleted' | 'not-found' | 'uid-mismatch'>;
   /** A JSON merge patch of `spec.suspend`. */
   patchJobSuspend(namespace: string, name: string, suspend: boolean): Promise<void>;
+  /** DELETE of a `jobset.x-k8s.io/v1alpha2` JobSet with `propagationPolicy: Foreground` and `preconditions.uid`. */
+  deleteJobSet(namespace: string, name: string, uid: string): Promise<'deleted' | 'not-found' | 'uid-mismatch'>;
 }
 
 export type JsonPatchOperation =
@@ -48,6 +51,7 @@ export class KubeApiError extends Error {
 export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
   const core = kubeConfig.makeApiClient(CoreV1Api);
   const batch = kubeConfig.makeApiClient(BatchV1Api);
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
   return {
     async readJob(namespace, name) {
       try {
@@ -62,11 +66,7 @@ export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
         await core.deleteNamespacedPod({ namespace, name, body: { preconditions: { uid } } });
         return 'deleted';
       } catch (error) {
-        const status = statusOf(error);
-        if (status === 404) return 'not-found';
-        // 409 Conflict: "Precondition failed: UID in precondition: …, UID in object meta: …".
-        if (status === 409) return 'uid-mismatch';
-        throw wrap(error, `delete pod ${namespace}/${name}`);
+        return deleteFailed(error, `delete pod ${namespace}/${name}`);
       }
     },
     async listJobPods(namespace, jobUid) {
@@ -119,10 +119,7 @@ export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
         await batch.deleteNamespacedJob({ namespace, name, body: { propagationPolicy: 'Foreground', preconditions: { uid } } });
         return 'deleted';
       } catch (error) {
-        const status = statusOf(error);
-        if (status === 404) return 'not-found';
-        if (status === 409) return 'uid-mismatch';
-        throw wrap(error, `delete job ${namespace}/${name}`);
+        return deleteFailed(error, `delete job ${namespace}/${name}`);
       }
     },
     async patchJobSuspend(namespace, name, suspend) {
@@ -130,6 +127,15 @@ export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
         await batch.patchNamespacedJob({ namespace, name, body: { spec: { suspend } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
       } catch (error) {
         throw wrap(error, `patch job ${namespace}/${name} spec.suspend`);
+      }
+    },
+    async deleteJobSet(namespace, name, uid) {
+      try {
+        const body = { propagationPolicy: 'Foreground', preconditions: { uid } };
+        await custom.deleteNamespacedCustomObject({ group: 'jobset.x-k8s.io', version: 'v1alpha2', namespace, plural: 'jobsets', name, body });
+        return 'deleted';
+      } catch (error) {
+        return deleteFailed(error, `delete jobset ${namespace}/${name}`);
       }
     },
   };
@@ -140,6 +146,18 @@ export function statusOf(error: unknown): number | undefined {
   if (error instanceof KubeApiError) return error.status;
   if (error instanceof ApiException) return error.code;
   return undefined;
+}
+
+/**
+ * A delete with a uid precondition that failed: 404 means the object is gone, 409 Conflict
+ * ("Precondition failed: UID in precondition: …, UID in object meta: …") that another object
+ * holds the name; anything else is thrown.
+ */
+function deleteFailed(error: unknown, what: string): 'not-found' | 'uid-mismatch' {
+  const status = statusOf(error);
+  if (status === 404) return 'not-found';
+  if (status === 409) return 'uid-mismatch';
+  throw wrap(error, what);
 }
 
 function wrap(error: unknown, what: string): Error {

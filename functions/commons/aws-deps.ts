@@ -49,7 +49,7 @@ export function awsReconcileDeps() {
   return {
     store: store(),
     clock,
-    config: foldConfig(env.FEATURE_GATES),
+    config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS),
     snapshotEvery: env.SNAPSHOT_EVERY,
     timers: awsTimers(),
   };
@@ -84,12 +84,13 @@ export function awsPublishDeps() {
 }
 
 export function awsStoreDeps() {
-  return { store: store(), clock, config: foldConfig(readEnv().FEATURE_GATES) };
+  const env = readEnv();
+  return { store: store(), clock, config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS) };
 }
 
 export function awsQueryDeps() {
   const env = readEnv();
-  return { store: store(), config: foldConfig(env.FEATURE_GATES), cursorKey: cursorKeyFrom(env.CURSOR_KEY) };
+  return { store: store(), config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS), cursorKey: cursorKeyFrom(env.CURSOR_KEY) };
 }
 
 /** The kube API: the query API's store and cursor key, the clock, and jobfold's version (JOBFOLD_VERSION). */

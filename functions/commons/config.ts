@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_TABLE_NAME } from '../adapters/table-layout.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../shared/job/state.ts';
+import { DEFAULT_CLOCK_SKEW_MS } from '../../shared/job/cluster-clock.ts';
 
 /**
  * The environment a handler runs with, parsed once at cold start. A bad value stops the
@@ -11,6 +12,11 @@ const EnvSchema = z.object({
   BUS_NAME: z.string().min(1).default('jobfold'),
   /** Comma-separated gates, e.g. `PodFailurePolicyName=false`. */
   FEATURE_GATES: z.string().default(''),
+  /**
+   * How far (seconds) an event's observedAt may lie after its arrival and still be the cluster's
+   * time of it (docs/data-model.md, "Time"); beyond, the arrival time stands in.
+   */
+  CLOCK_SKEW_SECONDS: z.coerce.number().int().nonnegative().default(DEFAULT_CLOCK_SKEW_MS / 1000),
   /** EventBridge Scheduler: group, the ingest stream's ARN (timers' target) and the role that may put into it. */
   SCHEDULE_GROUP: z.string().default('jobfold'),
   TIMERS_TARGET_ARN: z.string().default(''),
@@ -37,8 +43,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   return parsed.data;
 }
 
-/** `FEATURE_GATES=PodFailurePolicyName=false` over jobfold's defaults. */
-export function foldConfig(gates: string): FoldConfig {
+/** `FEATURE_GATES=PodFailurePolicyName=false` over jobfold's defaults, and the allowed clock skew. */
+export function foldConfig(gates: string, clockSkewSeconds = DEFAULT_CLOCK_SKEW_MS / 1000): FoldConfig {
   const result = { ...DEFAULT_FOLD_CONFIG.gates };
   for (const pair of gates.split(',').map((s) => s.trim()).filter(Boolean)) {
     const [name, value] = pair.split('=');
@@ -47,5 +53,5 @@ export function foldConfig(gates: string): FoldConfig {
     }
     result.PodFailurePolicyName = value === 'true';
   }
-  return { ...DEFAULT_FOLD_CONFIG, gates: result };
+  return { ...DEFAULT_FOLD_CONFIG, gates: result, clockSkewMs: clockSkewSeconds * 1000 };
 }

@@ -33,10 +33,14 @@ export async function reconcileAndSchedule(deps: ReconcileHandlerDeps, stream: S
   return outcome;
 }
 
-/** JobSets: settle the JobSet fold; its outcome is reported in the Job outcome's shape. */
+/**
+ * JobSets: settle the JobSet fold and schedule its wake-up (a finished JobSet's TTL); its
+ * outcome is reported in the Job outcome's shape.
+ */
 async function reconcileJobSetStream(deps: ReconcileHandlerDeps, stream: StreamId): Promise<ReconcileOutcome> {
   const outcome = await reconcileJobSet(deps, stream);
-  return { ...outcome, decisions: [], commands: [], wakeAt: undefined, latestObservedAt: undefined };
+  if (outcome.wakeAt) await deps.timers.schedule(stream, outcome.wakeAt);
+  return { ...outcome, decisions: [], commands: [], latestObservedAt: undefined };
 }
 
 /**

@@ -122,6 +122,7 @@ async function writeGroup(writeDeps: WriteDeps, deps: WriterHandlerDeps, group: 
     if (appended.appended.length > 0) metrics.addMetric(METRIC.eventsIngested, MetricUnit.Count, appended.appended.length);
     const outcome = await reconcileJobSet(deps, stream);
     if (outcome.attempts > 1) metrics.addMetric(METRIC.reconcileConflicts, MetricUnit.Count, outcome.attempts - 1);
+    if (outcome.wakeAt) await deps.timers.schedule(stream, outcome.wakeAt);
   } else {
     const outcome = await writeBatch(writeDeps, stream, group.entries.map(entryObservation));
     recordDecisionMetrics(outcome, deps.clock());

@@ -119,7 +119,7 @@ export function jobSetView(summary: JobSummary, state: JobSetState, explanation:
     })),
     commands: [...listed.commands],
     commandsFrom: listed.commandsFrom,
-    explanation: briefOf(explanation),
+    explanation: { ...briefOf(explanation), waiting: explanation.waiting.map((wait) => wait.sentence) },
     log: logView(log),
   };
 }
@@ -129,6 +129,7 @@ const COMMAND_OF = {
   DeleteJobIssued: 'DeleteJob',
   SuspendJobIssued: 'SuspendJob',
   ResumeJobIssued: 'ResumeJob',
+  JobSetDeletionRequested: 'DeleteJobSet',
 } as const;
 
 /** The commands the JobSet fold issued, in log order. */
@@ -155,6 +156,7 @@ export function jobSetSpecView(spec: DefaultedJobSetSpec): JobSetSpecView {
       completionMode: r.template.spec.completionMode ?? 'NonIndexed',
       backoffLimit: r.template.spec.backoffLimit ?? 6,
       podFailurePolicy: r.template.spec.podFailurePolicy ?? null,
+      dependsOn: (r.dependsOn ?? []).map(({ name, status }) => ({ name, status })),
     })),
     successPolicy: { operator: spec.successPolicy.operator, targetReplicatedJobs: [...spec.successPolicy.targetReplicatedJobs] },
     startupPolicy: { ...spec.startupPolicy },
@@ -173,5 +175,7 @@ export function jobSetSpecView(spec: DefaultedJobSetSpec): JobSetSpecView {
       : null,
     suspend: spec.suspend,
     managedBy: spec.managedBy ?? null,
+    coordinator: spec.coordinator ? { ...spec.coordinator } : null,
+    ttlSecondsAfterFinished: spec.ttlSecondsAfterFinished ?? null,
   };
 }

@@ -31,6 +31,8 @@ export interface JobSetReconcileOutcome {
   readonly commands: readonly JobSetCommand[];
   readonly published: readonly OutboundEvent[];
   readonly attempts: number;
+  /** When to reconcile the JobSet again if nothing else happens (a finished JobSet's TTL). */
+  readonly wakeAt: string | undefined;
 }
 
 /**
@@ -68,7 +70,7 @@ async function reconcileOnce(deps: JobSetReconcileDeps, stream: StreamId, attemp
     ...settled.commands.filter((c) => isJobSetCommandDispatched(c, managedBy, finished)).map((c) => jobSetCommandEvent(identity, c)),
     ...jobSetConditionEvents(identity, entries.map((e, i) => ({ eventId: e.eventId, decision: decisions[i] as JobSetDecisionEvent }))),
   ];
-  const outcome = { stream, head: head + entries.length, decisions, commands: settled.commands, published, attempts: attempt };
+  const outcome = { stream, head: head + entries.length, decisions, commands: settled.commands, published, attempts: attempt, wakeAt: settled.wakeAt };
   const snapshotDue = head + entries.length - snapshotSeq >= (deps.snapshotEvery ?? 50);
   if (entries.length === 0 && !snapshotDue) return outcome;
   let folded = state;

@@ -18,6 +18,7 @@ import { childJobStatusEntry } from './child-job-status.ts';
 import { podsToLookUp } from './first-sightings.ts';
 import { isDeterministicFailure, type Stall } from './stall.ts';
 import { parkStalled, stillParked } from './park-stalled.ts';
+import { compareTimes } from '../k8s/time.ts';
 
 export interface ReconcileDeps {
   readonly store: EventStore & PodArchive;
@@ -84,7 +85,7 @@ async function reconcileOnce(deps: ReconcileDeps, stream: StreamId, attempt: num
   const { store } = deps;
   const { state, head, snapshotSeq, tail, headHash } = await loadState(deps, stream);
   const latestObservedAt = tail.reduce<string | undefined>(
-    (latest, e) => ('observedAt' in e && (!latest || e.observedAt > latest) ? e.observedAt : latest),
+    (latest, e) => ('observedAt' in e && (!latest || compareTimes(e.observedAt, latest) > 0) ? e.observedAt : latest),
     undefined,
   );
   const now = deps.clock();

@@ -1,16 +1,17 @@
 import type { JobSetCommand } from '../jobset/commands.ts';
+import { JOBFOLD_JOBSET_CONTROLLER_NAME } from '../jobset/constants.ts';
 import type { JobSetDecisionEvent } from '../jobset/decision-events.ts';
 import { CONTROL_SOURCE } from './inbound.ts';
 import type { OutboundEvent } from './outbound.ts';
 
-/** `spec.managedBy` of a JobSet that jobfold controls (it creates and deletes the child Jobs). */
-export const JOBFOLD_JOBSET_CONTROLLER_NAME = 'jobfold.io/jobset-controller';
+export { JOBFOLD_JOBSET_CONTROLLER_NAME };
 
 export const JobSetOutboundDetailType = {
   CreateJob: 'Job Creation Requested',
   DeleteJob: 'Job Deletion Requested',
   SuspendJob: 'Job Suspension Requested',
   ResumeJob: 'Job Resume Requested',
+  DeleteJobSet: 'JobSet Deletion Requested',
   JobSetConditionChanged: 'JobSet Condition Changed',
 } as const;
 
@@ -23,9 +24,10 @@ export interface JobSetIdentity {
 
 /**
  * Which JobSet commands leave jobfold. As with Jobs: deleting the child Jobs of a JobSet whose
- * outcome is decided goes to every cluster; creating, suspending and resuming child Jobs, and
- * the deletions of a restart, are the JobSet controller's work and go out only for JobSets whose
- * `spec.managedBy` names jobfold. Everything is decided and logged either way.
+ * outcome is decided goes to every cluster; creating, suspending and resuming child Jobs, the
+ * deletions of a restart, and deleting the JobSet once its ttlSecondsAfterFinished has passed,
+ * are the JobSet controller's work and go out only for JobSets whose `spec.managedBy` names
+ * jobfold. Everything is decided and logged either way.
  */
 export function isJobSetCommandDispatched(command: JobSetCommand, managedBy: string | undefined, finished: boolean): boolean {
   if (managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return true;
@@ -63,6 +65,11 @@ export function jobSetCommandEvent(identity: JobSetIdentity, command: JobSetComm
       return event(JobSetOutboundDetailType.SuspendJob, {});
     case 'ResumeJob':
       return event(JobSetOutboundDetailType.ResumeJob, {});
+    case 'DeleteJobSet': {
+      // The JobSet itself: no child Job is named.
+      const { jobName: _jobName, ...jobSet } = base;
+      return { ...event(JobSetOutboundDetailType.DeleteJobSet, {}), detail: { ...jobSet, propagationPolicy: command.propagationPolicy } };
+    }
   }
 }
 

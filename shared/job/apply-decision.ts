@@ -70,6 +70,7 @@ export function finish(state: JobState): void {
   if (state.finalStatus !== undefined) return;
   state.finalStatus = { ...liveStatus(state), conditions: [...state.status.conditions] };
   state.finishedAt = state.position;
+  if (state.clock.now !== undefined) state.finishedInstant = state.clock.now;
 }
 
 function applyTermination(state: JobState, decision: DecisionOf<'PodsTerminationRequested'>): void {
@@ -80,7 +81,9 @@ function applyTermination(state: JobState, decision: DecisionOf<'PodsTermination
     if (!pod || pod.terminationRequestedAt !== undefined) continue;
     leave(state, pod);
     pod.terminationRequestedAt = at;
-    if (decision.finalizersRemoved) pod.hasFinalizer = false;
+    // What the pod was observed as stays so: whether the finalizer went is for the cluster to
+    // report (a pod that had already finished keeps it, and counts, counting.ts isTracked).
+    if (decision.finalizersRemoved) pod.released = true;
     enter(state, pod);
     uids.add(pod.uid);
   }

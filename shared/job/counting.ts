@@ -1,7 +1,7 @@
 import { advanceRuleProgress } from '../policies/success-policy.ts';
 import { matchPodFailurePolicy } from '../policies/pod-failure-policy.ts';
 import { hasTrueCondition } from './conditions.ts';
-import type { PodRecord } from './pod-record.ts';
+import { isTerminalPhase, type PodRecord } from './pod-record.ts';
 import { journal } from './run.ts';
 import type { JobState } from './state.ts';
 
@@ -19,6 +19,15 @@ export function isPodFailed(state: JobState, pod: PodRecord): boolean {
   if (state.settings?.onlyReplaceFailedPods) return false;
   return pod.deletionTimestamp !== undefined && pod.phase !== 'Succeeded';
 }
+
+/**
+ * Whether the Job still tracks the pod (upstream: it carries the tracking finalizer, so its
+ * outcome is not accounted for yet). A pod jobfold deleted the way manageJob does lost the
+ * finalizer before its deletion: it is tracked only if it was seen finished while still
+ * carrying it (it finished before the deletion reached it).
+ */
+export const isTracked = (pod: PodRecord): boolean =>
+  pod.hasFinalizer && (pod.released !== true || isTerminalPhase(pod.phase));
 
 const validIndex = (state: JobState, pod: PodRecord): boolean =>
   pod.index >= 0 && pod.index < (state.settings?.completions ?? 0);
@@ -58,7 +67,7 @@ export function judgeIndex(state: JobState, pod: PodRecord): void {
 /** Upstream `isIndexFailed`, for a pod still carrying the tracking finalizer. */
 function failsItsIndex(state: JobState, pod: PodRecord): boolean {
   const limit = state.settings?.backoffLimitPerIndex;
-  if (limit === undefined || !pod.hasFinalizer || pod.counted === 'ignored') return false;
+  if (limit === undefined || !isTracked(pod) || pod.counted === 'ignored') return false;
   if (!validIndex(state, pod) || !isPodFailed(state, pod)) return false;
   const match = pod.failureMatch;
   const countsAsFailure = match ? match.countFailed : true;
@@ -82,7 +91,7 @@ export function rejudgeIndexes(state: JobState, indexes: readonly number[], exce
 /** Counts the pod if its state says it should be counted now. */
 export function countPod(state: JobState, pod: PodRecord): void {
   const settings = state.settings;
-  if (!settings || pod.counted !== 'none' || !pod.hasFinalizer) return;
+  if (!settings || pod.counted !== 'none' || !isTracked(pod)) return;
   if (settings.indexed && !validIndex(state, pod)) return;
   if (pod.phase === 'Succeeded') return countSucceeded(state, pod);
   const failing = hasTrueCondition(state.status.conditions, 'FailureTarget');

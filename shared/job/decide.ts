@@ -28,8 +28,8 @@ const NOTHING: Reconciliation = { decisions: [], commands: [], wakeAt: undefined
  * (RFC 3339). Steps, in upstream's order:
  *  1. set startTime on the first unsuspended sync;
  *  2. choose the outcome (see chooseFinishTarget for the order of the checks);
- *  3. outcome chosen: delete every active pod; otherwise manage pods (create or delete), then
- *     check completions, then the Suspended condition;
+ *  3. outcome chosen: delete every active pod; otherwise manage pods (create or delete; not
+ *     for a Job being deleted), then check completions, then the Suspended condition;
  *  4. write the interim condition, and the terminal one once no pod is terminating.
  * Never throws on any state the fold can reach.
  */
@@ -45,10 +45,7 @@ export function decide(state: JobState, now: string): Reconciliation {
     removeCountedFinalizers(sync);
     return done(sync);
   }
-  if (sync.startTime === undefined && !settings.suspend) {
-    sync.startTime = now;
-    record(sync, { type: 'StartTimeSet', startTime: now });
-  }
+  if (sync.startTime === undefined && !settings.suspend) startJob(sync);
   const expectationsMet = expectationsSatisfied(state, sync.now);
   // Requested creations not seen yet count as active until the expectation expires.
   if (!expectationsExpired(state, sync.now)) sync.active += state.expectations.creations;
@@ -60,7 +57,9 @@ export function decide(state: JobState, now: string): Reconciliation {
     if (!expectationsMet) target = undefined;
   } else {
     let managed = false;
-    if (expectationsMet) {
+    // A Job being deleted is not managed: no pod is created or deleted (suspension included),
+    // and no Suspended condition is written (upstream `syncJob`: `job.DeletionTimestamp == nil`).
+    if (expectationsMet && state.deletionTimestamp === undefined) {
       managePods(sync);
       managed = true;
     }
@@ -102,7 +101,17 @@ function recordRefusedUpdate(sync: Sync): void {
 
 function expectationsSatisfied(state: JobState, now: number): boolean {
   const { creations, deletions } = state.expectations;
-  return (creations <= 0 && deletions.size === 0) || expectationsExpired(state, now);
+  return ((creations <= 0 && deletions.size === 0) || expectationsExpired(state, now)) && awaitedOutcomesDue(state, now) === undefined;
+}
+
+/** The earliest time a pod's awaited outcome (state.awaitingOutcome) stops holding pod management back, if one still does. */
+function awaitedOutcomesDue(state: JobState, now: number): number | undefined {
+  let due: number | undefined;
+  for (const since of state.awaitingOutcome.values()) {
+    const until = since + EXPECTATIONS_TIMEOUT_MS;
+    if (until >= now && (due === undefined || until < due)) due = until;
+  }
+  return due;
 }
 
 function expectationsExpired(state: JobState, now: number): boolean {
@@ -148,10 +157,20 @@ function suspendedCondition(sync: Sync): void {
     return;
   }
   setCondition(sync, { type: 'Suspended', ...wanted, lastTransitionTime: sync.nowIso }, { tippedBy: sync.state.position });
-  if (!suspend) {
-    sync.startTime = sync.nowIso;
-    record(sync, { type: 'StartTimeSet', startTime: sync.nowIso });
-  }
+  if (!suspend) startJob(sync);
+}
+
+/**
+ * Upstream sets startTime to its clock at the first sync of the unsuspended Job. That is this
+ * reconcile's time, unless the Job observation arrived after later events of the Job (the
+ * clock had moved past it): the cluster's controller synced the Job when it was created or
+ * resumed, so it started when observed, not when jobfold happened to read it.
+ */
+function startJob(sync: Sync): void {
+  const observed = sync.state.specObservedAt;
+  const startTime = observed !== undefined && observed < sync.now ? formatTime(observed) : sync.nowIso;
+  sync.startTime = startTime;
+  record(sync, { type: 'StartTimeSet', startTime });
 }
 
 /** The interim condition first; the terminal one only when no pod is left terminating. */
@@ -195,6 +214,8 @@ function scheduleWakeUp(sync: Sync, expectationsMet: boolean): void {
   if (deadline !== undefined && deadline > sync.now) wakeAt(sync, deadline);
   const setAt = state.expectations.setAt;
   if (!expectationsMet && setAt !== undefined) wakeAt(sync, setAt + EXPECTATIONS_TIMEOUT_MS + 1);
+  const awaited = awaitedOutcomesDue(state, sync.now);
+  if (awaited !== undefined) wakeAt(sync, awaited + 1);
 }
 
 /** Jobs managed by jobfold get the computed status written back when it changes. */

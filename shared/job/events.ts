@@ -17,6 +17,11 @@ const envelope = {
   eventId: z.string().min(1).max(256),
   clusterId: ClusterIdSchema,
   observedAt: TimeSchema,
+  /**
+   * When the platform received it (Kinesis arrival; the writer sets it, never a producer): the
+   * clock an observedAt is checked against (cluster-clock.ts). Absent outside the service.
+   */
+  arrivedAt: optional(TimeSchema),
   /** Log position, set when the event is read back from the log. */
   seq: optional(z.number().int().nonnegative()),
 };

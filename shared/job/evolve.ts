@@ -3,9 +3,12 @@ import type { Decision } from './decisions.ts';
 import { applyDecision } from './apply-decision.ts';
 import { observeJob } from './observe-job.ts';
 import { observePod, podDeleted } from './observe-pod.ts';
-import type { JobState } from './state.ts';
+import { clockSkewOf, type JobState } from './state.ts';
+import { advance, readObservation } from './cluster-clock.ts';
+import { laterTime, parseTime } from '../k8s/time.ts';
 import { trackChildStatus } from './child-status-version.ts';
 import { enterRun } from './run.ts';
+import { countLateOutcome, countsBeforeLateOutcome } from './late-outcome.ts';
 
 const isObservation = (event: JobEvent): boolean =>
   event.type === 'PodObserved' || event.type === 'PodDeleted' || event.type === 'JobObserved' || event.type === 'JobDeleted';
@@ -23,24 +26,36 @@ export function evolve(state: JobState, event: JobEvent): JobState {
   state.position = event.seq ?? state.position + 1;
   enterRun(state, event);
   if (state.finishedAt !== undefined && isObservation(event)) state.observedAfterFinish += 1;
-  if ('observedAt' in event && (state.newestObservedAt === undefined || event.observedAt > state.newestObservedAt)) {
-    state.newestObservedAt = event.observedAt;
+  let at = 0;
+  const clockBefore = state.clock.now;
+  if ('observedAt' in event) {
+    at = readObservation(state.clock, event, clockSkewOf(state.config));
+    state.newestObservedAt = laterTime(event.observedAt, state.newestObservedAt);
+  } else {
+    // A decision was taken at its time: later reconciles do not run earlier.
+    advance(state.clock, parseTime(event.at));
   }
   switch (event.type) {
-    case 'PodObserved':
-      observePod(state, event);
+    case 'PodObserved': {
+      const before = countsBeforeLateOutcome(state, at);
+      observePod(state, event, at);
+      if (before) countLateOutcome(state, before);
       break;
-    case 'PodDeleted':
-      podDeleted(state, event);
+    }
+    case 'PodDeleted': {
+      const before = countsBeforeLateOutcome(state, at);
+      podDeleted(state, event, at);
+      if (before) countLateOutcome(state, before);
       break;
+    }
     case 'JobObserved':
-      observeJob(state, event);
+      observeJob(state, event, at, clockBefore);
       break;
     case 'JobDeleted':
       state.deleted = true;
       break;
     case 'Tick':
-      if (state.lastTickAt === undefined || event.observedAt > state.lastTickAt) state.lastTickAt = event.observedAt;
+      state.lastTickAt = laterTime(event.observedAt, state.lastTickAt);
       break;
     default:
       applyDecision(state, event);
@@ -48,3 +63,4 @@ export function evolve(state: JobState, event: JobEvent): JobState {
   trackChildStatus(state);
   return state;
 }
+

@@ -49,7 +49,8 @@ function removalDue(sync: Sync, pod: PodRecord): boolean {
 
 /**
  * Pods counted by the fold, or deleted (in this sync or before), that still carry the
- * finalizer. O(pods), for managed Jobs only.
+ * finalizer; every pod of a Job being deleted (upstream `canRemoveFinalizer`: a running pod's
+ * finalizer goes too, and the pod is not counted). O(pods), for managed Jobs only.
  */
 export function removeCountedFinalizers(sync: Sync): void {
   const { state } = sync;
@@ -58,9 +59,10 @@ export function removeCountedFinalizers(sync: Sync): void {
   for (const decision of sync.decisions) {
     if (decision.type === 'PodsTerminationRequested') for (const ref of decision.pods) deletedNow.add(ref.uid);
   }
+  const jobDeleting = state.deletionTimestamp !== undefined;
   const done: PodRecord[] = [];
   for (const pod of state.pods.values()) {
-    if (pod.counted !== 'none' || pod.terminationRequestedAt !== undefined || deletedNow.has(pod.uid)) done.push(pod);
+    if (jobDeleting || pod.counted !== 'none' || pod.terminationRequestedAt !== undefined || deletedNow.has(pod.uid)) done.push(pod);
   }
   removeFinalizers(sync, done);
 }

@@ -1,18 +1,21 @@
 import type { JobObserved } from './events.ts';
 import { rebuildAggregates } from './aggregates.ts';
-import { countPod, judgeFailure, judgeIndex } from './counting.ts';
+import { judgeFailure, judgeIndex } from './counting.ts';
+import { countKnownPod } from './observe-pod.ts';
 import { jobIdentity, jobSettings } from './job-settings.ts';
 import type { JobCondition } from './conditions.ts';
-import type { JobState } from './state.ts';
+import { clockSkewOf, type JobState } from './state.ts';
 import { parseIndexes } from '../indexes/index-set.ts';
 import { initialRuleProgress } from '../policies/success-policy.ts';
 import { stableHash } from './stable-hash.ts';
 import { validateJob, validateJobUpdate } from './validation/index.ts';
 import type { Job } from '../k8s/job.ts';
-import { isStaleObservation } from '../k8s/object-sequence.ts';
+import { comparableVersion, isStaleObservation, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { isFinished } from './conditions.ts';
 import { liveStatus } from './status.ts';
 import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
+import { advance, beyondSkew } from './cluster-clock.ts';
+import { formatTime, parseTime } from '../k8s/time.ts';
 
 /**
  * Folds a Job observation. The first one fixes the Job's identity and seeds the status from
@@ -20,13 +23,24 @@ import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
  * spec changes (suspend, parallelism, elastic completions). Specs are validated here, as the
  * API server would, and an invalid Job is rejected.
  */
-export function observeJob(state: JobState, event: JobObserved): void {
-  // A Job observation stamped older than one already folded (a late replay) changes nothing.
-  if (isStaleObservation(state.jobOrder, event.sequence)) return;
-  if (event.sequence !== undefined) state.jobOrder = event.sequence;
+export function observeJob(state: JobState, event: JobObserved, at: number, clockBefore: number | undefined): void {
+  // A Job observation older than one already folded (a late replay) changes nothing.
+  const order = jobObservationOrder(event);
+  if (isStaleObservation({ version: state.jobVersion, sequence: state.jobOrder }, order)) return;
+  if (order.sequence !== undefined) state.jobOrder = order.sequence;
+  if (order.version !== undefined) state.jobVersion = order.version;
   state.jobEventId = event.eventId;
-  state.jobObservedAt = event.observedAt;
+  state.jobObservedAt = event.arrivedAt === undefined ? event.observedAt : formatTime(at);
+  // The API server's clock read the creation: the Job was observed no earlier, and no reconcile
+  // of it runs before (a forwarder stamping 1970 does not start the Job then), unless the
+  // creation stamp itself is beyond the skew.
+  const created = event.job.metadata.creationTimestamp;
+  const createdAt = created === undefined || beyondSkew(created, event.arrivedAt, clockSkewOf(state.config)) ? undefined : parseTime(created);
+  if (createdAt !== undefined) advance(state.clock, createdAt);
+  const observedAt = createdAt !== undefined && createdAt > at ? createdAt : at;
   const job = event.job;
+  // Metadata, not spec: a Job being deleted is news even when its spec is unchanged.
+  state.deletionTimestamp ??= job.metadata.deletionTimestamp;
   // A Job whose creation was refused has an identity but no spec yet: its next valid spec is
   // its first.
   const first = state.spec === undefined;
@@ -63,10 +77,12 @@ export function observeJob(state: JobState, event: JobObserved): void {
   state.refusedUpdate = undefined;
   if (first) {
     state.identity ??= jobIdentity(event.clusterId, job);
-    seedStatus(state, job);
+    seedStatus(state, job, event.arrivedAt === undefined ? undefined : at);
   }
   const completionsChanged = state.settings?.completions !== jobSettings(job.spec).completions;
   state.spec = job.spec;
+  // Read after later events of the Job (it arrived late): the spec took effect when observed.
+  state.specObservedAt = clockBefore !== undefined && observedAt < clockBefore ? observedAt : undefined;
   state.settings = jobSettings(job.spec);
   state.successRuleProgress = initialRuleProgress(
     state.settings.successPolicyRules ?? [],
@@ -78,11 +94,17 @@ export function observeJob(state: JobState, event: JobObserved): void {
     for (const pod of state.pods.values()) {
       judgeFailure(state, pod);
       judgeIndex(state, pod);
-      countPod(state, pod);
+      countKnownPod(state, pod);
     }
   }
   if (first) adoptFinished(state, job);
 }
+
+/** A Job observation's place among the Job's others: its resourceVersion, and the forwarder's stamp. */
+export const jobObservationOrder = (event: JobObserved): ObservationOrder => ({
+  version: comparableVersion(event.job.metadata.resourceVersion),
+  sequence: event.sequence,
+});
 
 /** Adopted already finished: what the cluster reported is final, as it is for upstream. */
 function adoptFinished(state: JobState, job: Job): void {
@@ -99,6 +121,16 @@ function adoptFinished(state: JobState, job: Job): void {
 }
 
 /**
+ * The cluster started the Job no later than it was observed: through the service (`at` is the
+ * observation's instant on the clock cluster-clock.ts reads), a reported startTime after it (a
+ * cluster clock beyond the allowed skew) is taken as that instant, so the deadline runs from
+ * when the Job was seen started, not from a time that has not come yet.
+ */
+function boundedStartTime(startTime: string | undefined, at: number | undefined): string | undefined {
+  return startTime !== undefined && at !== undefined && parseTime(startTime) > at ? formatTime(at) : startTime;
+}
+
+/**
  * Elastic Indexed Jobs: upstream parses completedIndexes and failedIndexes against the current
  * completions on every sync, so indexes beyond a scaled-down completions leave the status for
  * good (and run again if completions grows back).
@@ -108,12 +140,12 @@ function clipIndexes(state: JobState, completions: number): void {
   state.status.failedIndexes = parseIndexes(state.status.failedIndexes.toString(), completions);
 }
 
-function seedStatus(state: JobState, job: Job): void {
+function seedStatus(state: JobState, job: Job, at: number | undefined): void {
   const reported = job.status;
   if (!reported) return;
   const completions = job.spec.completions ?? 0;
   const status = state.status;
-  status.startTime = reported.startTime;
+  status.startTime = boundedStartTime(reported.startTime, at);
   status.completionTime = reported.completionTime;
   status.conditions = (reported.conditions ?? []).map(
     (c): JobCondition => ({

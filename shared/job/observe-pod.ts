@@ -1,49 +1,121 @@
-import { isStaleObservation } from '../k8s/object-sequence.ts';
+import { comparableVersion, isStaleObservation, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { parseTime } from '../k8s/time.ts';
 import type { PodDeleted, PodObserved } from './events.ts';
 import { enter, leave } from './aggregates.ts';
-import { countPod, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, unhold } from './counting.ts';
+import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, unhold } from './counting.ts';
+import { hasTrueCondition } from './conditions.ts';
+import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
-import { isTerminalPhase, mergeFacts, podClass, type PodRecord } from './pod-record.ts';
+import { isTerminalPhase, mergeFacts, podClass, recordOrder, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';
 import type { JobState } from './state.ts';
 
 /**
- * Folds a pod observation: merge, recount its contribution, apply the counting rules. An
- * observation the forwarder stamped older than (or the same as) one already folded is a late
- * replay: it stays in the log and changes nothing, so a pod never moves backwards.
+ * Folds a pod observation: merge, recount its contribution, apply the counting rules. A pod's
+ * state is a join of its observations: one older (by resourceVersion, or the forwarder's stamp)
+ * than, or the same as, one already folded arrives late, stays in the log and does not move the
+ * pod backwards; but if it shows the pod finished while still carrying the tracking finalizer
+ * and the pod is not counted yet, it is what upstream counted the pod by, and counts it.
  */
-export function observePod(state: JobState, event: PodObserved): void {
+export function observePod(state: JobState, event: PodObserved, at: number): void {
   const known = state.pods.get(event.pod.metadata.uid);
-  if (known && isStaleObservation(known.order, event.sequence)) return;
-  const facts = podFacts(event.pod, state.settings?.sidecarNames ?? new Set(), state.settings?.policyInterest);
-  if (known && event.sequence !== undefined) known.order = event.sequence;
-  if (known) known.lastEventId = event.eventId;
+  const order = podObservationOrder(event);
+  const stale = known !== undefined && isStaleObservation(recordOrder(known), order);
+  if (stale && (known.counted !== 'none' || known.hasFinalizer)) return;
+  const facts = podFacts(event.pod, state.settings?.sidecarNames ?? NO_SIDECARS, state.settings?.policyInterest, at);
+  const observedAt = parseTime(event.observedAt);
+  if (known && stale) {
+    if (!facts.hasFinalizer && (known.strippedAt === undefined || observedAt < known.strippedAt)) known.strippedAt = observedAt;
+    return countByEvidence(state, known, facts, observedAt);
+  }
+  if (known) {
+    if (order.sequence !== undefined) known.order = order.sequence;
+    if (order.version !== undefined) known.version = order.version;
+    known.lastEventId = event.eventId;
+  }
   if (!known) {
-    const pod = newRecord(state, facts, false, event.sequence);
+    const pod = newRecord(state, facts, false, order);
     pod.lastEventId = event.eventId;
+    if (!facts.hasFinalizer) pod.strippedAt = observedAt;
     // Upstream `addPod` lowers the creation expectation for any new pod of the Job.
     if (state.expectations.creations > 0) state.expectations.creations -= 1;
     afterChange(state, pod);
     return;
   }
+  // Unordered observations: the finalizer only ever goes, so one showing it is the older; if
+  // it shows the pod finished and the pod is not counted, it counts it (below).
+  const evidence = !known.hasFinalizer && facts.hasFinalizer && known.counted === 'none' ? facts : undefined;
+  if (!facts.hasFinalizer && (known.strippedAt === undefined || observedAt < known.strippedAt)) known.strippedAt = observedAt;
   const merged = mergeFacts(known, facts);
-  if (!merged) return; // a replay, or a state older than what is known: nothing changes
+  if (!merged) {
+    if (evidence) countByEvidence(state, known, evidence, observedAt);
+    return; // a replay, or a state older than what is known: nothing changes
+  }
   leave(state, known);
   Object.assign(known, merged, { lastSeq: state.position });
   // What was counted (or held) from an older state of the pod is judged again from this one.
   // After the merge: the merged facts may carry the record's old bookkeeping along.
   rejudgeIndexes(state, revokeRunCount(state, known.uid), known.uid);
+  // What the pod's deletion made of it until it was seen finished gives way to how it ended.
+  if (isTerminalPhase(known.phase)) rejudgeIndexes(state, revokeRunCount(state, known.uid, state.inferred), known.uid);
   unhold(state, known);
   enter(state, known);
   afterChange(state, known);
+  if (evidence) countByEvidence(state, known, evidence, observedAt);
 }
 
-/** Folds the pod's disappearance; the record stays as a tombstone so late events count once. */
-export function podDeleted(state: JobState, event: PodDeleted): void {
+/** The facts an observation holds that decide how a finished pod counts. */
+const COUNTED_FACTS = ['phase', 'deletionTimestamp', 'terminated', 'conditions', 'finishedAt', 'failureCount', 'ignoredFailureCount'] as const;
+
+/**
+ * An older observation (`evidence`, observed at `observedAt`) shows the pod finished (or
+ * deleted, which upstream counts as failed unless only Failed pods are replaced) while it still
+ * carried the tracking finalizer, and the pod is not counted: a sync read it so, counted it and
+ * removed the finalizer after, so the fold counts it by that observation, once. Only if it was
+ * observed before the finalizer was first seen gone (`strippedAt`): one sync reads the
+ * observations that share a time as one snapshot, the newest of them (run.ts). The record
+ * keeps its newest state otherwise. Depends on the pod's observations, not their arrival order.
+ */
+function countByEvidence(state: JobState, pod: PodRecord, evidence: PodFacts, observedAt: number): void {
+  const stripped = pod.strippedAt;
+  if (pod.counted !== 'none' || !evidence.hasFinalizer || stripped === undefined || observedAt >= stripped) return;
+  if (state.settings === undefined) {
+    // The spec decides how it counts: kept until it is known, the newest before the removal.
+    const kept = state.earlyEvidence.get(pod.uid);
+    if (kept === undefined || kept.observedAt < observedAt) state.earlyEvidence.set(pod.uid, { facts: evidence, observedAt });
+    return;
+  }
+  const failed = evidence.phase === 'Failed' || (!state.settings?.onlyReplaceFailedPods && evidence.deletionTimestamp !== undefined);
+  if (evidence.phase !== 'Succeeded' && !failed) return;
+  const kept: Partial<PodRecord> = {};
+  for (const key of COUNTED_FACTS) Object.assign(kept, { [key]: pod[key] });
+  leave(state, pod);
+  Object.assign(pod, { hasFinalizer: true, failureMatch: isTerminalPhase(pod.phase) ? pod.failureMatch : undefined });
+  for (const key of COUNTED_FACTS) Object.assign(pod, { [key]: evidence[key] });
+  judgeFailure(state, pod);
+  judgeIndex(state, pod);
+  countPod(state, pod);
+  Object.assign(pod, kept, { hasFinalizer: false });
+  enter(state, pod);
+}
+
+const NO_SIDECARS: ReadonlySet<string> = new Set();
+
+/** A pod observation's place among the pod's others: its resourceVersion, and the forwarder's stamp. */
+export const podObservationOrder = (event: PodObserved): ObservationOrder => ({
+  version: comparableVersion(event.pod.metadata.resourceVersion),
+  sequence: event.sequence,
+});
+
+/**
+ * Folds the pod's disappearance; the record stays as a tombstone so late events count once. A
+ * pod deleted before anything said how it ended is counted as upstream's `isPodFailed` counts a
+ * deleted pod that did not succeed (inferOutcome), until its own events say otherwise.
+ */
+export function podDeleted(state: JobState, event: PodDeleted, at: number): void {
   const known = state.pods.get(event.uid);
   if (!known) {
-    newRecord(state, tombstoneFacts(event), true, undefined).lastEventId = event.eventId;
+    newRecord(state, tombstoneFacts(event, at), true, {}).lastEventId = event.eventId;
     // Seeing a pod's deletion first still means the pod was created: lower the expectation,
     // or the arrival order would decide whether the Job waits for it.
     if (state.expectations.creations > 0) state.expectations.creations -= 1;
@@ -52,15 +124,56 @@ export function podDeleted(state: JobState, event: PodDeleted): void {
   if (known.gone) return;
   leave(state, known);
   known.gone = true;
+  // A pod is deleted by setting its deletionTimestamp first (the finalizer holds it there).
+  if (known.deletionTimestamp === undefined) Object.assign(known, { deletionTimestamp: at });
   known.lastEventId = event.eventId;
   known.lastSeq = state.position;
   enter(state, known);
   state.expectations.deletions.delete(known.uid);
   if (state.held.get(known.index) === known.uid) releaseHeld(state, known.index);
+  inferOutcome(state, known, at);
+}
+
+/**
+ * Counts a pod the fold holds once the spec is known (the Job's first observation, or a new
+ * completions): by its state, or, deleted before it was seen finished, as inferOutcome does.
+ */
+export function countKnownPod(state: JobState, pod: PodRecord): void {
+  const early = state.earlyEvidence.get(pod.uid);
+  if (early !== undefined) {
+    state.earlyEvidence.delete(pod.uid);
+    countByEvidence(state, pod, early.facts, early.observedAt);
+    if (pod.counted !== 'none') return;
+  }
+  if (pod.gone && !isTerminalPhase(pod.phase)) inferOutcome(state, pod, pod.deletionTimestamp ?? state.clock.now ?? 0);
+  else countPod(state, pod);
+}
+
+/**
+ * A pod deleted while the fold still tracks it and before it was seen finished. Upstream saw
+ * it with a deletionTimestamp and the finalizer (which holds a pod until the controller has
+ * counted it) and counted it as `isPodFailed` says: failed, unless only Failed pods are
+ * replaced, or the Job had met its success criteria (upstream then removed every pod's
+ * finalizer without counting it). The count is journaled in `state.inferred`: if the pod's
+ * terminal observation arrives later, it decides instead (observePod). For a Job jobfold runs,
+ * the finalizer goes only once jobfold has counted the pod, so such a deletion arrived ahead of
+ * the pod's own events: it is awaited like an expectation instead (state.awaitingOutcome).
+ */
+function inferOutcome(state: JobState, pod: PodRecord, at: number): void {
+  if (pod.counted !== 'none' || !isTracked(pod) || isTerminalPhase(pod.phase)) return;
+  if (hasTrueCondition(state.status.conditions, 'SuccessCriteriaMet')) return;
+  if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME && !pod.finalizerRemovalRequested) {
+    state.awaitingOutcome.set(pod.uid, at);
+    return;
+  }
+  countingObservation(state, pod.uid, true, () => countPod(state, pod), state.inferred);
 }
 
 function afterChange(state: JobState, pod: PodRecord): void {
-  if (pod.deletionTimestamp !== undefined || pod.gone) state.expectations.deletions.delete(pod.uid);
+  // A pod jobfold asked to delete that is seen deleting, gone or already finished (the request
+  // was taken on a view it had left: nothing deletes a finished pod) is no longer awaited.
+  if (pod.deletionTimestamp !== undefined || pod.gone || isTerminalPhase(pod.phase)) state.expectations.deletions.delete(pod.uid);
+  if (isTerminalPhase(pod.phase)) state.awaitingOutcome.delete(pod.uid);
   // A later observation of the pod in this run may overtake what this one counts (run.ts);
   // what a terminal pod counts is final and is not journaled.
   countingObservation(state, pod.uid, !isTerminalPhase(pod.phase), () => {
@@ -71,12 +184,13 @@ function afterChange(state: JobState, pod: PodRecord): void {
   });
 }
 
-function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: PodRecord['order']): PodRecord {
+function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: ObservationOrder): PodRecord {
   const pod: PodRecord = {
     ...facts,
     seq: state.nextPodSeq++,
     lastSeq: state.position,
-    order,
+    order: order.sequence,
+    ...(order.version === undefined ? {} : { version: order.version }),
     counted: 'none',
     failureMatch: undefined,
     terminationRequestedAt: undefined,
@@ -88,7 +202,7 @@ function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: PodRe
 }
 
 /** What a `PodDeleted` for an unseen pod tells: only that it existed and is gone. */
-function tombstoneFacts(event: PodDeleted): PodFacts {
+function tombstoneFacts(event: PodDeleted, at: number): PodFacts {
   return {
     uid: event.uid,
     name: event.name ?? event.uid,
@@ -97,7 +211,7 @@ function tombstoneFacts(event: PodDeleted): PodFacts {
     index: -1,
     failureCount: 0,
     ignoredFailureCount: 0,
-    deletionTimestamp: parseTime(event.observedAt),
+    deletionTimestamp: at,
     hasFinalizer: true,
     ready: false,
     readySince: undefined,

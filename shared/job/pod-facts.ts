@@ -72,6 +72,8 @@ export interface PodFacts {
   readonly conditions: readonly PodConditionFact[];
 }
 
+const atMost = (time: number, bound: number | undefined): number => (bound !== undefined && time > bound ? bound : time);
+
 const toMs = (time: string | undefined): number | undefined =>
   time === undefined ? undefined : parseTime(time);
 
@@ -88,7 +90,11 @@ function parseCountAnnotation(value: string | undefined): number {
   return Number(value);
 }
 
-export function podFacts(pod: Pod, sidecarNames: ReadonlySet<string>, interest?: PolicyInterest): PodFacts {
+/**
+ * `observedAt` (epoch ms), when given, bounds the finish time: a pod observed at an instant
+ * finished no later than it (a node clock far ahead must not hold the recreation backoff).
+ */
+export function podFacts(pod: Pod, sidecarNames: ReadonlySet<string>, interest?: PolicyInterest, observedAt?: number): PodFacts {
   const meta = pod.metadata;
   const status = pod.status;
   const annotations = meta.annotations ?? {};
@@ -125,7 +131,7 @@ export function podFacts(pod: Pod, sidecarNames: ReadonlySet<string>, interest?:
     maxRestarts,
     creationTimestamp: toMs(meta.creationTimestamp),
     finishedAt: terminal
-      ? finishedTime(pod, containers, initContainers, sidecarNames, deletionTimestamp)
+      ? atMost(finishedTime(pod, containers, initContainers, sidecarNames, deletionTimestamp), observedAt)
       : ZERO_TIME_MS,
     terminated: phase === 'Failed' || (!terminal && interest?.exitCodes) ? terminatedContainers(containers, initContainers) : [],
     conditions: (status?.conditions ?? [])

@@ -1,6 +1,6 @@
 import type { PodFacts } from './pod-facts.ts';
 import type { PodFailureMatch } from '../policies/pod-failure-policy.ts';
-import type { ObjectSequence } from '../k8s/object-sequence.ts';
+import type { ObjectSequence, ObservationOrder } from '../k8s/object-sequence.ts';
 
 /**
  * How the fold has accounted for a finished pod. `none` until counted; each pod is counted at
@@ -16,6 +16,14 @@ export interface PodRecord extends PodFacts {
   lastSeq: number;
   /** The forwarder's stamp of the newest observation folded, when stamped: older ones are late. */
   order: ObjectSequence | undefined;
+  /** The resourceVersion of the newest observation folded, when comparable (KEP-5504): older ones are late. */
+  version?: string;
+  /**
+   * The earliest observedAt (epoch ms) of an observation that showed the tracking finalizer gone:
+   * an observation stamped earlier that showed the pod finished with it was read by an earlier
+   * sync, which counted the pod (observe-pod.ts countByEvidence).
+   */
+  strippedAt?: number;
   /**
    * eventId of the last observation of this pod the fold took (not judged stale): the log writer
    * drops the same event delivered again without a per-event marker (shared/app/write).
@@ -26,8 +34,15 @@ export interface PodRecord extends PodFacts {
   failureMatch: PodFailureMatch | undefined;
   /** When jobfold asked for this pod's deletion (epoch ms); at most once per pod. */
   terminationRequestedAt: number | undefined;
-  /** Cleared when jobfold deletes the pod the way manageJob does (finalizer removed first). */
+  /** The tracking finalizer, as the newest observation (or a removal observed before it) shows it. */
   hasFinalizer: boolean;
+  /**
+   * jobfold decided to delete the pod the way manageJob does (excess, suspended, duplicated or
+   * invalid index): the finalizer goes first, so the pod is never counted for that, only if an
+   * observation shows it already finished while still carrying the finalizer (it finished
+   * before the deletion reached it; counting.ts `isTracked`).
+   */
+  released?: boolean;
   /** Managed Jobs: jobfold asked for the tracking finalizer's removal (once per pod). */
   finalizerRemovalRequested?: boolean;
   /** When the last removal was asked for (epoch ms), and how many times it was asked. */
@@ -38,6 +53,9 @@ export interface PodRecord extends PodFacts {
   /** `PodDeleted` was observed: the pod left the cluster (its record stays as a tombstone). */
   gone: boolean;
 }
+
+/** Where the newest observation the record holds stands among the pod's observations. */
+export const recordOrder = (pod: PodRecord): ObservationOrder => ({ version: pod.version, sequence: pod.order });
 
 /** Which part of the Job's status a pod contributes to. */
 export type PodClass = 'active' | 'terminating' | 'finished' | 'gone';

@@ -1,6 +1,7 @@
 import { IndexSet } from '../indexes/index-set.ts';
 import type { JobEvent } from './evolve.ts';
 import type { JobState } from './state.ts';
+import { sameInstant } from '../k8s/time.ts';
 
 // Upstream counts pods once per sync, on the informer's snapshot: what a pod looked like in
 // between two syncs never counts. The fold counts as observations arrive, and a run of
@@ -37,13 +38,22 @@ export const newRun = (): Run => ({ at: undefined, changes: new Map(), open: und
 /** Starts a new run when the event is a decision or an observation of another time. */
 export function enterRun(state: JobState, event: JobEvent): void {
   const at = 'observedAt' in event ? event.observedAt : undefined;
-  if (at !== undefined && at === state.run.at) return;
+  if (at !== undefined && state.run.at !== undefined && sameInstant(at, state.run.at)) return;
   state.run.at = at;
   if (state.run.changes.size > 0) state.run.changes = new Map();
 }
 
-/** Journals what the counting rules do for this pod's observation (see `journal`). */
-export function countingObservation(state: JobState, uid: string, journaled: boolean, count: () => void): void {
+/**
+ * Journals what the counting rules do for this pod's observation (see `journal`), in the run's
+ * journal or another one (`into`: the counts a deletion inferred, observe-pod.ts).
+ */
+export function countingObservation(
+  state: JobState,
+  uid: string,
+  journaled: boolean,
+  count: () => void,
+  into: Map<string, RunChange[]> = state.run.changes,
+): void {
   if (!journaled) return count();
   const open: RunChange[] = [];
   state.run.open = open;
@@ -52,7 +62,7 @@ export function countingObservation(state: JobState, uid: string, journaled: boo
   } finally {
     state.run.open = undefined;
   }
-  if (open.length > 0) state.run.changes.set(uid, [...(state.run.changes.get(uid) ?? []), ...open]);
+  if (open.length > 0) into.set(uid, [...(into.get(uid) ?? []), ...open]);
 }
 
 /** Called by the counting rules for each change they make. */
@@ -64,10 +74,10 @@ export function journal(state: JobState, change: RunChange): void {
  * Before a newer observation of the pod is folded: undoes what this run's older ones changed.
  * Returns the indexes whose failure it took back (another pod may have failed them too).
  */
-export function revokeRunCount(state: JobState, uid: string): number[] {
-  const changes = state.run.changes.get(uid);
+export function revokeRunCount(state: JobState, uid: string, from: Map<string, RunChange[]> = state.run.changes): number[] {
+  const changes = from.get(uid);
   if (changes === undefined) return [];
-  state.run.changes.delete(uid);
+  from.delete(uid);
   for (let i = changes.length - 1; i >= 0; i--) undo(state, changes[i] as RunChange);
   return changes.flatMap((c) => (c.kind === 'failedIndex' ? [c.index] : []));
 }

@@ -3,7 +3,8 @@ import { rebuildAggregates } from './aggregates.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { jobSettings } from './job-settings.ts';
 import { isTerminalPhase, type PodRecord } from './pod-record.ts';
-import { initialState, type FoldConfig, type JobState } from './state.ts';
+import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
+import { newClock } from './cluster-clock.ts';
 import type { PodFacts } from './pod-facts.ts';
 
 /**
@@ -37,16 +38,20 @@ export interface ArchivedPod {
   readonly seq: number;
   /** The pod's last eventId (pod-record.ts), so the log writer still drops a re-sent event. */
   readonly lastEventId?: string;
+  /** When the newest observation of a pod never counted was made: a late, older one may still count it (observe-pod.ts). */
+  readonly strippedAt?: number;
 }
 
 /** A pod whose future observations can no longer change the Job. */
 export function isSettled(state: JobState, pod: PodRecord): boolean {
   if (state.held.get(pod.index) === pod.uid) return false;
+  // What the pod's deletion counted may still give way to its own events (observe-pod.ts).
+  if (state.inferred.has(pod.uid)) return false;
   // decide reads the FailJob pod's match (container, pod condition) for the evidence.
   if (state.failJob?.uid === pod.uid) return false;
   // A gone pod never counted that still holds its finalizer is not settled: its terminal state
   // may still arrive and count (archived records restore without the finalizer).
-  if (pod.gone) return pod.counted !== 'none' || !pod.hasFinalizer;
+  if (pod.gone) return pod.counted !== 'none' || !pod.hasFinalizer || pod.released === true;
   // A managed Job's pod is settled once its tracking finalizer is seen gone: until then the
   // removal may have to be asked for again (after a restore, or a command that was lost).
   if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME && pod.hasFinalizer) return false;
@@ -54,8 +59,12 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
 }
 
 export function archivePod(pod: PodRecord): ArchivedPod {
-  const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId } = pod;
-  return { uid, name, namespace, phase, index, counted, gone, seq, ...(lastEventId === undefined ? {} : { lastEventId }) };
+  const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId, strippedAt } = pod;
+  return {
+    uid, name, namespace, phase, index, counted, gone, seq,
+    ...(lastEventId === undefined ? {} : { lastEventId }),
+    ...(strippedAt === undefined || counted !== 'none' ? {} : { strippedAt }),
+  };
 }
 
 /** The state without its settled pods, as JSON; `archived` lists the settled pods. */
@@ -78,6 +87,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       refusedUpdate: state.refusedUpdate,
       refusedUpdateRecorded: state.refusedUpdateRecorded,
       deleted: state.deleted,
+      deletionTimestamp: state.deletionTimestamp,
       nextPodSeq: state.nextPodSeq,
       position: state.position,
       status: {
@@ -90,17 +100,24 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       backoff: state.backoff,
       failJob: state.failJob,
       expectations: { ...expectations, deletions: [...expectations.deletions] },
+      awaitingOutcome: [...state.awaitingOutcome],
+      inferred: [...state.inferred],
+      earlyEvidence: [...state.earlyEvidence],
       lastSucceeded: state.lastSucceeded,
       creationRequests: state.creationRequests,
       lastStatusSent: state.lastStatusSent,
       finalStatus: state.finalStatus,
       finishedAt: state.finishedAt,
+      ...(state.finishedInstant === undefined ? {} : { finishedInstant: state.finishedInstant }),
       observedAfterFinish: state.observedAfterFinish,
       jobOrder: state.jobOrder,
+      jobVersion: state.jobVersion,
+      specObservedAt: state.specObservedAt,
       jobEventId: state.jobEventId,
       jobObservedAt: state.jobObservedAt,
       lastTickAt: state.lastTickAt,
       newestObservedAt: state.newestObservedAt,
+      clock: state.clock,
       childStatusKey: state.childStatusKey,
       childStatusVersion: state.childStatusVersion,
       run: { at: state.run.at, changes: [...state.run.changes] },
@@ -113,7 +130,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
 /** Rebuilds the state from a snapshot; archived pods can be restored with `restoreArchived`. */
 export function restoreSnapshot(snapshot: JobSnapshot): JobState {
   const s = snapshot.state as Record<string, any>;
-  const state = initialState(s['config'] as FoldConfig);
+  const state = initialState({ ...DEFAULT_FOLD_CONFIG, ...(s['config'] as FoldConfig) });
   const completions = (s['spec']?.completions as number | undefined) ?? Number.MAX_SAFE_INTEGER;
   Object.assign(state, {
     identity: s['identity'],
@@ -124,6 +141,7 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     refusedUpdate: s['refusedUpdate'],
     refusedUpdateRecorded: s['refusedUpdateRecorded'] ?? false,
     deleted: s['deleted'],
+    deletionTimestamp: s['deletionTimestamp'],
     nextPodSeq: s['nextPodSeq'],
     position: s['position'],
     held: new Map(s['held']),
@@ -131,17 +149,25 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     backoff: s['backoff'],
     failJob: s['failJob'],
     expectations: { ...s['expectations'], deletions: new Set(s['expectations'].deletions) },
+    awaitingOutcome: new Map(s['awaitingOutcome'] ?? []),
+    inferred: new Map(s['inferred'] ?? []),
+    earlyEvidence: new Map(s['earlyEvidence'] ?? []),
     lastSucceeded: s['lastSucceeded'],
     creationRequests: s['creationRequests'],
     lastStatusSent: s['lastStatusSent'],
     finalStatus: s['finalStatus'],
     finishedAt: s['finishedAt'],
+    ...(s['finishedInstant'] === undefined ? {} : { finishedInstant: s['finishedInstant'] }),
     observedAfterFinish: s['observedAfterFinish'] ?? 0,
     jobOrder: s['jobOrder'],
+    jobVersion: s['jobVersion'],
+    specObservedAt: s['specObservedAt'],
     jobEventId: s['jobEventId'],
     jobObservedAt: s['jobObservedAt'],
     lastTickAt: s['lastTickAt'],
     newestObservedAt: s['newestObservedAt'],
+    // Snapshots from before the clock existed: it starts again from the tail's observations.
+    clock: s['clock'] ?? newClock(),
     childStatusKey: s['childStatusKey'] ?? '',
     childStatusVersion: s['childStatusVersion'] ?? 0,
     run: { at: s['run']?.at, changes: new Map(s['run']?.changes ?? []), open: undefined },
@@ -176,6 +202,7 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
       terminationRequestedAt: undefined,
       gone: archived.gone,
       ...(archived.lastEventId === undefined ? {} : { lastEventId: archived.lastEventId }),
+      ...(archived.strippedAt === undefined ? {} : { strippedAt: archived.strippedAt }),
     });
   }
 }
@@ -212,11 +239,12 @@ const READY = 2;
 const ASSIGNED = 4;
 const GONE = 8;
 const FINALIZER_REMOVAL_REQUESTED = 16;
+const RELEASED = 32;
 
 function encodePod(pod: PodRecord): unknown[] {
   const flags =
     (pod.hasFinalizer ? FINALIZER : 0) | (pod.ready ? READY : 0) | (pod.assigned ? ASSIGNED : 0) | (pod.gone ? GONE : 0) |
-    (pod.finalizerRemovalRequested ? FINALIZER_REMOVAL_REQUESTED : 0);
+    (pod.finalizerRemovalRequested ? FINALIZER_REMOVAL_REQUESTED : 0) | (pod.released ? RELEASED : 0);
   const tuple: unknown[] = [
     pod.uid,
     pod.name,
@@ -244,6 +272,8 @@ function encodePod(pod: PodRecord): unknown[] {
     pod.lastEventId ?? null,
     pod.finalizerRemovalRequestedAt ?? null,
     pod.finalizerRemovalAttempts ?? null,
+    pod.version ?? null,
+    pod.strippedAt ?? null,
   ];
   while (tuple.length > 9 && (tuple.at(-1) === null || tuple.at(-1) === 0)) tuple.pop();
   return tuple;
@@ -264,6 +294,7 @@ function decodePod(encoded: unknown): PodRecord {
     assigned: (flags & ASSIGNED) !== 0,
     gone: (flags & GONE) !== 0,
     ...((flags & FINALIZER_REMOVAL_REQUESTED) !== 0 ? { finalizerRemovalRequested: true } : {}),
+    ...((flags & RELEASED) !== 0 ? { released: true } : {}),
     seq: at(6, 0),
     lastSeq: at(7, 0),
     counted: COUNTS[at(8, 0)] ?? 'none',
@@ -284,6 +315,8 @@ function decodePod(encoded: unknown): PodRecord {
     ...(t[23] === undefined || t[23] === null ? {} : { lastEventId: t[23] as string }),
     ...(t[24] === undefined || t[24] === null ? {} : { finalizerRemovalRequestedAt: t[24] as number }),
     ...(t[25] === undefined || t[25] === null ? {} : { finalizerRemovalAttempts: t[25] as number }),
+    ...(t[26] === undefined || t[26] === null ? {} : { version: t[26] as string }),
+    ...(t[27] === undefined || t[27] === null ? {} : { strippedAt: t[27] as number }),
   };
 }
 

@@ -3,12 +3,14 @@ import type { FieldError } from './validation/field-error.ts';
 import type { JobCondition } from './conditions.ts';
 import type { JobIdentity, JobSettings } from './job-settings.ts';
 import type { PodRecord } from './pod-record.ts';
+import type { PodFacts } from './pod-facts.ts';
 import type { JobSpec } from '../k8s/job.ts';
 import type { ObjectSequence } from '../k8s/object-sequence.ts';
 import type { JobStatusView } from './status.ts';
 import type { RuleProgress } from '../policies/success-policy.ts';
-import { newRun, type Run } from './run.ts';
+import { newRun, type Run, type RunChange } from './run.ts';
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
+import { DEFAULT_CLOCK_SKEW_MS, newClock, type ClusterClock } from './cluster-clock.ts';
 
 /** Per-deployment settings of the fold, fixed when the Job's log starts. */
 export interface FoldConfig {
@@ -18,9 +20,18 @@ export interface FoldConfig {
    * corpus, whose Jobs are fed to the controller without API validation.
    */
   readonly validateSpecs: boolean;
+  /**
+   * How far an observation's observedAt may lie after its platform arrival time and still be
+   * taken as the cluster's time of the event (cluster-clock.ts); beyond, the arrival stands in.
+   * Absent in configs stored before it existed: DEFAULT_CLOCK_SKEW_MS.
+   */
+  readonly clockSkewMs?: number;
 }
 
-export const DEFAULT_FOLD_CONFIG: FoldConfig = { gates: JOBFOLD_DEFAULT_GATES, validateSpecs: true };
+export const DEFAULT_FOLD_CONFIG: FoldConfig = { gates: JOBFOLD_DEFAULT_GATES, validateSpecs: true, clockSkewMs: DEFAULT_CLOCK_SKEW_MS };
+
+/** The allowed clock skew of a config (configs stored before the field existed have none). */
+export const clockSkewOf = (config: FoldConfig): number => config.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS;
 
 /** The first failed pod (in listing order) whose failure matched a FailJob rule. */
 export interface FailJobCandidate {
@@ -64,6 +75,11 @@ export interface JobState {
   refusedUpdateRecorded: boolean;
   /** The Job object was deleted in the cluster; its history stays. */
   deleted: boolean;
+  /**
+   * The first `metadata.deletionTimestamp` observed: the Job is being deleted (foreground
+   * deletion waits for its pods). The API server never takes it back, so neither does the fold.
+   */
+  deletionTimestamp: string | undefined;
   pods: Map<string, PodRecord>;
   nextPodSeq: number;
   /** Log position of the last folded event. */
@@ -100,6 +116,25 @@ export interface JobState {
   failJob: FailJobCandidate | undefined;
   /** Pods created or deleted but not observed yet (upstream `ControllerExpectations`). */
   expectations: { creations: number; deletions: Set<string>; setAt: number | undefined };
+  /**
+   * Jobs jobfold runs: pods seen deleted before anything said how they ended, and since when
+   * (epoch ms). A pod's finalizer goes only once jobfold counted it, so such a deletion arrived
+   * ahead of the pod's own events: like an expectation, it holds pod management back until
+   * the pod's outcome is seen (or EXPECTATIONS_TIMEOUT_MS passes), so no pod is created for it.
+   */
+  awaitingOutcome: Map<string, number>;
+  /**
+   * What the counting rules did for pods whose deletion was seen before they were seen
+   * finished (counted as failed, as upstream counts a deleted pod that did not succeed): a
+   * terminal observation arriving later takes it back and counts the pod by it (observe-pod.ts).
+   */
+  inferred: Map<string, RunChange[]>;
+  /**
+   * Pods seen before the Job's spec: the observation (with its observedAt instant) that shows
+   * one finished or deleted while it still carried the tracking finalizer, when a newer one shows
+   * the finalizer gone. Counted by once the spec is known (observe-pod.ts countByEvidence).
+   */
+  earlyEvidence: Map<string, { readonly facts: PodFacts; readonly observedAt: number }>;
   lastSucceeded: PodRef | undefined;
   /** Count of creation requests so far, for deterministic command ids. */
   creationRequests: number;
@@ -112,14 +147,29 @@ export interface JobState {
   finalStatus: JobStatusView | undefined;
   /** Log position where the Job finished; observations after it arrived after the end. */
   finishedAt: number | undefined;
+  /**
+   * The instant (epoch ms, on the cluster's clock) jobfold decided the Job finished; unset when
+   * the cluster reported it finished. A pod outcome that happened before it but arrived after
+   * still counts in the final status (evolve.ts).
+   */
+  finishedInstant?: number;
   /** Observations folded after the Job finished (still logged, changing nothing reported). */
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */
   jobOrder: ObjectSequence | undefined;
+  /**
+   * When the spec the fold holds was observed (epoch ms, cluster-clock.ts), if that was before
+   * the newest instant read when it arrived (it arrived late): a new or resumed Job started then.
+   */
+  specObservedAt?: number;
+  /** The resourceVersion of the newest Job observation folded, when comparable (KEP-5504). */
+  jobVersion?: string;
   /** eventId of the last Job observation folded (not stale): the log writer drops it re-sent. */
   jobEventId?: string;
-  /** observedAt of that Job observation. */
+  /** When that Job observation happened on the cluster's clock (its observedAt unless distrusted, cluster-clock.ts). */
   jobObservedAt?: string;
+  /** The cluster's clock as the fold read it (cluster-clock.ts): when reconciles run. */
+  clock: ClusterClock;
   /** observedAt of the newest Tick folded: the log writer drops a Tick at or before it. */
   lastTickAt?: string;
   /** observedAt of the newest observation folded (Ticks included): the log writer's dedupe. */
@@ -157,6 +207,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     refusedUpdate: undefined,
     refusedUpdateRecorded: false,
     deleted: false,
+    deletionTimestamp: undefined,
     pods: new Map(),
     nextPodSeq: 0,
     position: 0,
@@ -180,6 +231,9 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     backoff: { lastSuccessAt: undefined, failureTimes: [] },
     failJob: undefined,
     expectations: { creations: 0, deletions: new Set(), setAt: undefined },
+    awaitingOutcome: new Map(),
+    inferred: new Map(),
+    earlyEvidence: new Map(),
     lastSucceeded: undefined,
     creationRequests: 0,
     lastStatusSent: undefined,
@@ -187,6 +241,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     finishedAt: undefined,
     observedAfterFinish: 0,
     jobOrder: undefined,
+    clock: newClock(),
     childStatusKey: '',
     childStatusVersion: 0,
     run: newRun(),

@@ -1,10 +1,10 @@
-import { parseTime } from '../k8s/time.ts';
 import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
 import { podCommandTarget, type JobCommand, type TerminatePod } from './commands.ts';
 import type { JobCondition } from './conditions.ts';
 import type { Decision, TerminationCause } from './decisions.ts';
 import { podClass, type PodRecord } from './pod-record.ts';
-import type { JobState } from './state.ts';
+import { clockSkewOf, type JobState } from './state.ts';
+import { reconcileInstant } from './cluster-clock.ts';
 
 /**
  * One reconcile of one Job (upstream `syncJobCtx`): the inputs, and the decisions and commands
@@ -34,11 +34,12 @@ export interface Sync {
   activeWrittenAsZero: boolean;
 }
 
-export function newSync(state: JobState, nowIso: string): Sync {
+export function newSync(state: JobState, requested: string): Sync {
+  const { at, iso } = reconcileInstant(state.clock, requested, clockSkewOf(state.config));
   return {
     state,
-    now: parseTime(nowIso),
-    nowIso,
+    now: at,
+    nowIso: iso,
     decisions: [],
     commands: [],
     active: state.counts.active,

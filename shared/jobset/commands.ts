@@ -51,16 +51,28 @@ export interface ResumeJob extends CommandBase {
   readonly type: 'ResumeJob';
 }
 
-/** What the JobSet fold asks the owning cluster to do with child Jobs. */
-export type JobSetCommand = CreateJob | DeleteJob | SuspendJob | ResumeJob;
+/**
+ * Delete the JobSet itself (`ttlSecondsAfterFinished` passed), foreground: its child Jobs go
+ * first. `name` is the JobSet's name.
+ */
+export interface DeleteJobSet extends CommandBase {
+  readonly type: 'DeleteJobSet';
+  readonly propagationPolicy: 'Foreground';
+}
+
+/** What the JobSet fold asks the owning cluster to do with child Jobs, or with the JobSet. */
+export type JobSetCommand = CreateJob | DeleteJob | SuspendJob | ResumeJob | DeleteJobSet;
 
 /** Builds a command id that is the same whenever the same decision is taken again. */
 export function commandIdFor(
   jobSetKey: string,
   restartAttempt: number | undefined,
   jobName: string,
-  action: JobSetCommand['type'],
+  action: Exclude<JobSetCommand['type'], 'DeleteJobSet'>,
   position: number,
 ): string {
   return `${jobSetKey}/${restartAttempt ?? 'unlabelled'}/${jobName}/${action}/${position}`;
 }
+
+/** The id of the JobSet's own deletion, decided at `position`. */
+export const deleteJobSetCommandId = (jobSetKey: string, position: number): string => `${jobSetKey}/DeleteJobSet/${position}`;

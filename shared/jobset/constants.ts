@@ -6,9 +6,16 @@
 
 export const JOBSET_API_VERSION = 'jobset.x-k8s.io/v1alpha2';
 
+/** `JobSetControllerName`: the `spec.managedBy` value reserved for the built-in controller. */
+export const JOBSET_CONTROLLER_NAME = 'jobset.sigs.k8s.io/jobset-controller';
+
+/** `spec.managedBy` of a JobSet that jobfold controls (it creates and deletes the child Jobs). */
+export const JOBFOLD_JOBSET_CONTROLLER_NAME = 'jobfold.io/jobset-controller';
+
 /** Labels (and annotations) the controller stamps on every child Job. */
 export const LABELS = {
   jobSetName: 'jobset.sigs.k8s.io/jobset-name',
+  jobSetUid: 'jobset.sigs.k8s.io/jobset-uid',
   replicatedJobName: 'jobset.sigs.k8s.io/replicatedjob-name',
   replicatedJobReplicas: 'jobset.sigs.k8s.io/replicatedjob-replicas',
   globalReplicas: 'jobset.sigs.k8s.io/global-replicas',
@@ -16,6 +23,11 @@ export const LABELS = {
   jobGlobalIndex: 'jobset.sigs.k8s.io/job-global-index',
   jobKey: 'jobset.sigs.k8s.io/job-key',
   restartAttempt: 'jobset.sigs.k8s.io/restart-attempt',
+  groupName: 'jobset.sigs.k8s.io/group-name',
+  groupReplicas: 'jobset.sigs.k8s.io/group-replicas',
+  jobGroupIndex: 'jobset.sigs.k8s.io/job-group-index',
+  /** Only with `spec.coordinator`: the coordinator pod's endpoint (`CoordinatorKey`). */
+  coordinator: 'jobset.sigs.k8s.io/coordinator',
 } as const;
 
 export const CONDITION_TYPES = {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PodTemplateSpec } from '../k8s/job.ts';
 import type { JobManifest } from './commands.ts';
 import { JOBSET_API_VERSION, LABELS } from './constants.ts';
+import { coordinatorEndpoint, jobSetSubdomain } from './coordinator.ts';
 import type { DefaultedJobSet, DefaultedReplicatedJob } from './defaulting.ts';
 
 /** `placement.GenJobName`: child Job names are `<jobset>-<replicatedJob>-<jobIndex>`. */
@@ -10,9 +11,10 @@ export const childJobName = (jobSetName: string, replicatedJobName: string, jobI
 
 /**
  * `constructJob` (jobset_controller.go): the replicated job's template with the JobSet labels and
- * annotations on the Job and its pod template, `spec.suspend` following the JobSet, and the
- * JobSet as controlling owner. Kubernetes defaults `parallelism` to 1 (and `completions` to 1
- * when both are unset); that is applied here so the controller's own view matches the API server's.
+ * annotations on the Job and its pod template, the pods' `subdomain` when DNS hostnames are on,
+ * `spec.suspend` following the JobSet, and the JobSet as controlling owner. Kubernetes defaults
+ * `parallelism` to 1 (and `completions` to 1 when both are unset); that is applied here so the
+ * controller's own view matches the API server's.
  */
 export function constructJob(
   jobSet: DefaultedJobSet,
@@ -25,12 +27,15 @@ export function constructJob(
   const stamp = jobSetLabels(jobSet, rjob, jobIndex, restartAttempt);
   const template = rjob.template.spec;
   const bothUnset = template.parallelism === undefined && template.completions === undefined;
+  const pods = template.template;
   const podTemplate: PodTemplateSpec = {
-    ...template.template,
+    ...pods,
     metadata: {
-      labels: { ...template.template.metadata?.labels, ...stamp },
-      annotations: { ...template.template.metadata?.annotations, ...stamp },
+      ...pods.metadata,
+      labels: { ...pods.metadata?.labels, ...stamp },
+      annotations: { ...pods.metadata?.annotations, ...stamp },
     },
+    spec: spec.network.enableDNSHostnames ? { ...pods.spec, subdomain: jobSetSubdomain(jobSet) } : pods.spec,
   };
   return {
     apiVersion: 'batch/v1',
@@ -61,7 +66,11 @@ export function constructJob(
   };
 }
 
-/** `labelAndAnnotateObject`: the same map is used as labels and annotations. */
+/**
+ * `labelAndAnnotateObject`: the same map is used as labels and annotations, on the Job and on its
+ * pod template. The coordinator's endpoint is added when `spec.coordinator` is set. (Exclusive
+ * placement annotations are not carried: jobfold does not implement exclusive placement.)
+ */
 function jobSetLabels(
   jobSet: DefaultedJobSet,
   rjob: DefaultedReplicatedJob,
@@ -76,8 +85,18 @@ function jobSetLabels(
     globalIndex += other.replicas;
   }
   const globalReplicas = spec.replicatedJobs.reduce((sum, other) => sum + other.replicas, 0);
+  // `groupJobIndex` / `groupReplicas`: the same sums over the replicated jobs of rjob's group.
+  const group = spec.replicatedJobs.filter((other) => other.groupName === rjob.groupName);
+  let groupIndex = 0;
+  for (const other of group) {
+    if (other.name === rjob.name) break;
+    groupIndex += other.replicas;
+  }
+  const groupReplicas = group.reduce((sum, other) => sum + other.replicas, 0);
+  const coordinator = coordinatorEndpoint(jobSet);
   return {
     [LABELS.jobSetName]: metadata.name,
+    [LABELS.jobSetUid]: metadata.uid ?? '',
     [LABELS.replicatedJobName]: rjob.name,
     [LABELS.restartAttempt]: String(restartAttempt),
     [LABELS.replicatedJobReplicas]: String(rjob.replicas),
@@ -86,5 +105,9 @@ function jobSetLabels(
     // `jobHashKey`: SHA-1 of `<namespace>/<jobName>`.
     [LABELS.jobKey]: createHash('sha1').update(`${metadata.namespace ?? ''}/${name}`).digest('hex'),
     [LABELS.jobGlobalIndex]: String(globalIndex + jobIndex),
+    [LABELS.groupName]: rjob.groupName,
+    [LABELS.groupReplicas]: String(groupReplicas),
+    [LABELS.jobGroupIndex]: String(groupIndex + jobIndex),
+    ...(coordinator === undefined ? {} : { [LABELS.coordinator]: coordinator }),
   };
 }

@@ -1,10 +1,27 @@
 import { FAILURE_POLICY_ACTIONS } from './constants.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
-import { notSupported, type JobSetValidationError } from './validation-error.ts';
+import { belowMinimum, invalid, notSupported, type JobSetValidationError } from './validation-error.ts';
 
-/** What the CRD's OpenAPI schema rejects before the webhook runs: enums and list-map keys. */
+/** `maxItems` of `replicatedJobs[].dependsOn`. */
+const MAX_DEPENDS_ON = 5;
+const DEPENDS_ON_STATUSES = ['Ready', 'Complete'];
+
+/**
+ * What the CRD's OpenAPI schema rejects before the webhook runs: enums, minimums, list sizes,
+ * list-map keys and the CEL rule on the spec.
+ */
 export function validateSchema(spec: DefaultedJobSetSpec): JobSetValidationError[] {
   const errors: JobSetValidationError[] = [];
+  const ttl = spec.ttlSecondsAfterFinished;
+  if (ttl !== undefined && ttl < 0) errors.push(belowMinimum('spec.ttlSecondsAfterFinished', ttl, 0));
+  spec.replicatedJobs.forEach((rjob, index) => {
+    if (rjob.replicas < 0) errors.push(belowMinimum(`spec.replicatedJobs[${index}].replicas`, rjob.replicas, 0));
+    errors.push(...validateDependsOnSchema(rjob.dependsOn ?? [], `spec.replicatedJobs[${index}].dependsOn`));
+  });
+  // The CEL rule on JobSetSpec; the API server reports the object's type as the value.
+  if (spec.startupPolicy.startupPolicyOrder === 'InOrder' && spec.replicatedJobs.some((rjob) => rjob.dependsOn !== undefined)) {
+    errors.push(invalid('spec', 'StartupPolicy and DependsOn APIs are mutually exclusive', 'object'));
+  }
   const order = spec.startupPolicy.startupPolicyOrder;
   if (order !== 'AnyOrder' && order !== 'InOrder') {
     errors.push(notSupported('spec.startupPolicy.startupPolicyOrder', order, ['AnyOrder', 'InOrder']));
@@ -37,6 +54,23 @@ export function validateSchema(spec: DefaultedJobSetSpec): JobSetValidationError
           errors.push({ field: `${path}.${list}[${j}]`, type: 'FieldValueDuplicate', detail: '', badValue: value });
         }
       });
+    }
+  });
+  return errors;
+}
+
+/** `dependsOn`: at most 5 items, keyed by `name`, each `status` one of the enum. */
+function validateDependsOnSchema(dependsOn: readonly { name: string; status: string }[], path: string): JobSetValidationError[] {
+  const errors: JobSetValidationError[] = [];
+  if (dependsOn.length > MAX_DEPENDS_ON) {
+    errors.push({ field: path, type: 'FieldValueTooMany', detail: `must have at most ${MAX_DEPENDS_ON} items`, badValue: dependsOn.length });
+  }
+  dependsOn.forEach((item, j) => {
+    if (dependsOn.findIndex((other) => other.name === item.name) < j) {
+      errors.push({ field: `${path}[${j}]`, type: 'FieldValueDuplicate', detail: '', badValue: item.name });
+    }
+    if (!DEPENDS_ON_STATUSES.includes(item.status)) {
+      errors.push(notSupported(`${path}[${j}].status`, item.status, DEPENDS_ON_STATUSES));
     }
   });
   return errors;

@@ -5,7 +5,9 @@ import { CONDITION_TYPES, MESSAGES, REASONS } from './constants.ts';
 import type { DefaultedJobSet } from './defaulting.ts';
 import type { JobSetDecisionEvent } from './decision-events.ts';
 import { matchFailurePolicy } from './failure-policy.ts';
-import { createMissingJobs, deleteJobs, setJobSuspend } from './job-commands.ts';
+import { matchDependsOn } from './depends-on.ts';
+import { applyTtlAfterFinished, createMissingJobs, deleteJobs, setJobSuspend } from './job-commands.ts';
+import { isReconciled } from './managed-by.ts';
 import { record, startPass, writeCondition, type Pass } from './pass.ts';
 import {
   allJobsReady,
@@ -16,23 +18,27 @@ import type { JobSetState } from './state.ts';
 import { matchStartupPolicy } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
 import { applyFailure, applySuccess } from './terminal-decisions.ts';
+import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
 export interface JobSetDecision {
   readonly events: JobSetDecisionEvent[];
   readonly commands: JobSetCommand[];
+  /** When to reconcile again if nothing else happens (the TTL of a finished JobSet). */
+  readonly wakeAt: string | undefined;
 }
 
 /**
  * One reconcile of the JobSet at `now` (RFC 3339): the decisions it takes and the commands it
- * sends. Nothing is decided before the JobSet is observed, after it is deleted, for a spec that
+ * sends. Nothing is decided before the JobSet is observed, once it is being deleted, for a spec that
  * failed admission (beyond recording the rejection once), or while a child Job carries no
  * integer restart-attempt label (upstream's reconcile fails on it).
  */
 export function decide(state: JobSetState, now: string): JobSetDecision {
   const jobSet = state.jobSet;
   const pass = startPass(state, now);
-  const decision = (): JobSetDecision => ({ events: pass.events, commands: pass.commands });
-  if (jobSet === undefined || state.deleted) return decision();
+  const decision = (): JobSetDecision => ({ events: pass.events, commands: pass.commands, wakeAt: pass.wakeAt });
+  // `jobSetMarkedForDeletion`: a JobSet being deleted is not reconciled, nor one gone.
+  if (jobSet === undefined || state.deleted || state.deleting === true) return decision();
   if (state.validationErrors.length > 0) {
     if (!state.rejectionRecorded) {
       const errors = state.validationErrors.map(({ field, type, detail }) => ({ field, type, detail }));
@@ -40,18 +46,12 @@ export function decide(state: JobSetState, now: string): JobSetDecision {
     }
     return decision();
   }
-  // Upstream skips a JobSet another controller manages (MultiKueue and the like); jobfold
-  // reconciles those the JobSet controller or jobfold itself manage.
-  if (!RECONCILED_MANAGERS.has(jobSet.spec.managedBy ?? JOBSET_CONTROLLER_NAME)) return decision();
+  if (!isReconciled(jobSet.spec)) return decision();
   const owned = classifyChildJobs(state);
   if (owned === undefined) return decision();
   reconcile(pass, jobSet, owned, calculateReplicatedJobStatuses(jobSet.spec, owned));
   return decision();
 }
-
-/** `spec.managedBy` of upstream's controller, and of jobfold (shared/contract/jobset-outbound.ts). */
-const JOBSET_CONTROLLER_NAME = 'jobset.sigs.k8s.io/jobset-controller';
-const RECONCILED_MANAGERS: ReadonlySet<string> = new Set([JOBSET_CONTROLLER_NAME, 'jobfold.io/jobset-controller']);
 
 /**
  * The steps of `JobSetReconciler.reconcile` (pkg/controllers/jobset_controller.go), in its order.
@@ -66,10 +66,12 @@ function reconcile(
 ): void {
   const { spec } = jobSet;
   const tippedBy = pass.start.lastObservation;
-  // 3. `jobSetFinished`: a Completed or Failed JobSet only deletes its still-active Jobs.
+  // 3. `jobSetFinished`: a Completed or Failed JobSet only deletes its still-active Jobs, and
+  // itself once ttlSecondsAfterFinished has passed.
   const { completed, failed } = CONDITION_TYPES;
   if (isConditionTrue(pass.state.conditions, completed) || isConditionTrue(pass.state.conditions, failed)) {
     deleteJobs(pass, owned.active);
+    applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
     return;
   }
   // 4. Jobs of an earlier restart attempt are deleted (foreground).
@@ -92,10 +94,14 @@ function reconcile(
     }
   }
   // 8. Headless Service, volume claims, elastic scaling: not represented.
-  // 9. `reconcileReplicatedJobs`: create missing Jobs as the startup policy releases them.
+  // 9. `reconcileReplicatedJobs`: create missing Jobs as the startup policy releases them and
+  // `dependsOn` allows (the two are never combined: admission refuses InOrder with dependsOn).
   const plan = matchStartupPolicy(spec, statuses);
+  const dependencies = matchDependsOn(spec, statuses);
+  const released = (name: string | undefined): boolean =>
+    name !== undefined && plan.release.includes(name) && !dependencies.held.has(name);
   for (const rjob of spec.replicatedJobs) {
-    if (plan.release.includes(rjob.name)) createMissingJobs(pass, jobSet, rjob, owned);
+    if (released(rjob.name)) createMissingJobs(pass, jobSet, rjob, owned);
   }
   if (plan.condition === 'InProgress') writeCondition(pass, startupInProgress, tippedBy);
   if (plan.condition === 'Completed') writeCondition(pass, startupCompleted, tippedBy);
@@ -108,8 +114,7 @@ function reconcile(
     return;
   }
   for (const job of owned.active) {
-    const released = job.replicatedJob !== undefined && plan.release.includes(job.replicatedJob);
-    if (released && job.suspend) setJobSuspend(pass, job, false);
+    if (released(job.replicatedJob) && job.suspend) setJobSuspend(pass, job, false);
   }
   if (plan.walkComplete) {
     const resumed = { type: CONDITION_TYPES.suspended, status: 'False', reason: REASONS.resumeJobs, message: MESSAGES.resumed } as const;

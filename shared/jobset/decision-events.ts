@@ -95,8 +95,27 @@ export interface JobCommandIssued {
   readonly name: string;
 }
 
+/**
+ * `ttlSecondsAfterFinished` passed: the JobSet is deleted (foreground). Its log, and so its
+ * history, stays; nothing is decided for it from here on.
+ */
+export interface JobSetDeletionRequested {
+  readonly type: 'JobSetDeletionRequested';
+  readonly at: string;
+  readonly commandId: string;
+  /** The JobSet's name. */
+  readonly name: string;
+  readonly ttlSecondsAfterFinished: number;
+  /** The transition time of the JobSet's Completed or Failed condition. */
+  readonly finishedAt: string;
+  /** finishedAt + ttlSecondsAfterFinished. */
+  readonly expiredAt: string;
+  readonly tippedBy: number;
+}
+
 export type JobSetDecisionEvent =
   | JobSetConditionChanged
+  | JobSetDeletionRequested
   | JobSetRestarted
   | JobSetFailed
   | JobSetCompleted
@@ -115,6 +134,7 @@ export const JOBSET_DECISION_TYPES = [
   'DeleteJobIssued',
   'SuspendJobIssued',
   'ResumeJobIssued',
+  'JobSetDeletionRequested',
 ] as const satisfies readonly JobSetDecisionEvent['type'][];
 
 const DECISION_TYPE_SET: ReadonlySet<string> = new Set(JOBSET_DECISION_TYPES);

@@ -1,6 +1,6 @@
 import { PodTemplateSpecSchema, type JobSpec, type PodTemplateSpec } from '../k8s/job.ts';
 import { defaultRuleName } from './constants.ts';
-import type { FailurePolicyRule, JobSet, JobSetSpec, JobTemplateSpec, ReplicatedJob } from './schemas.ts';
+import type { DependsOn, FailurePolicyRule, JobSet, JobSetSpec, JobTemplateSpec, ReplicatedJob } from './schemas.ts';
 
 /** A failure policy rule after defaulting: every list present, the name filled in. */
 export interface DefaultedFailurePolicyRule {
@@ -22,6 +22,15 @@ export interface DefaultedReplicatedJob {
   readonly groupName: string;
   readonly replicas: number;
   readonly template: JobTemplateSpec & { spec: JobSpec };
+  /** Undefined when absent (Go's nil); an empty list is kept, as the webhook tells them apart. */
+  readonly dependsOn?: readonly DependsOn[];
+}
+
+/** `spec.coordinator` with Go's zero values filled in. */
+export interface DefaultedCoordinator {
+  readonly replicatedJob: string;
+  readonly jobIndex: number;
+  readonly podIndex: number;
 }
 
 /** The spec the controller reads: what admission (CRD defaults + webhook `Default`) leaves. */
@@ -33,7 +42,9 @@ export interface DefaultedJobSetSpec {
   /** Absent stays absent: a nil failure policy fails on the first Job failure. */
   readonly failurePolicy: DefaultedFailurePolicy | undefined;
   readonly suspend: boolean;
+  readonly coordinator?: DefaultedCoordinator;
   readonly managedBy?: string;
+  readonly ttlSecondsAfterFinished?: number;
 }
 
 export interface DefaultedJobSet {
@@ -74,7 +85,17 @@ export function defaultJobSetSpec(spec: JobSetSpec): DefaultedJobSetSpec {
             rules: (spec.failurePolicy.rules ?? []).map(defaultRule),
           },
     suspend: spec.suspend ?? false,
+    ...(spec.coordinator === undefined
+      ? {}
+      : {
+          coordinator: {
+            replicatedJob: spec.coordinator.replicatedJob,
+            jobIndex: spec.coordinator.jobIndex ?? 0,
+            podIndex: spec.coordinator.podIndex ?? 0,
+          },
+        }),
     ...(spec.managedBy === undefined ? {} : { managedBy: spec.managedBy }),
+    ...(spec.ttlSecondsAfterFinished === undefined ? {} : { ttlSecondsAfterFinished: spec.ttlSecondsAfterFinished }),
   };
 }
 
@@ -96,6 +117,7 @@ function defaultReplicatedJob(rjob: ReplicatedJob): DefaultedReplicatedJob {
       ...rjob.template,
       spec: { ...jobSpec, completionMode: jobSpec.completionMode ?? 'Indexed', template: podTemplate },
     },
+    ...(rjob.dependsOn === undefined ? {} : { dependsOn: rjob.dependsOn }),
   };
 }
 

@@ -43,14 +43,22 @@ export const JobDeletedSchema = z.object({
   uid: optional(z.string()),
 });
 
+/**
+ * A timer fired (the JobSet's ttlSecondsAfterFinished running out): time passed, nothing else.
+ * Like a Job's Tick, it is a log position the JobSet is reconciled at.
+ */
+export const JobSetTickSchema = z.object({ type: z.literal('Tick'), ...envelope });
+
 export const JobSetObservationSchema = z.discriminatedUnion('type', [
   JobSetObservedSchema,
   JobSetDeletedSchema,
   JobObservedSchema,
   JobDeletedSchema,
+  JobSetTickSchema,
 ]);
 export type JobSetObservation = z.infer<typeof JobSetObservationSchema>;
 export type JobSetObserved = z.infer<typeof JobSetObservedSchema>;
 export type JobObserved = z.infer<typeof JobObservedSchema>;
+export type JobSetTick = z.infer<typeof JobSetTickSchema>;
 
 export type JobSetEvent = JobSetObservation | JobSetDecisionEvent;

@@ -18,6 +18,8 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return observeJobSet(next, event);
     case 'JobSetDeleted':
       return { ...next, deleted: true, lastObservation: position };
+    case 'Tick':
+      return { ...next, lastObservation: position };
     case 'JobObserved': {
       const name = event.job.metadata.name;
       if (isLateChildSnapshot(state, event)) return { ...next, lastObservation: position };
@@ -81,6 +83,8 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return withChild(next, event.name, (child) => ({ ...child, suspend: true, observedAt: position }));
     case 'ResumeJobIssued':
       return withChild(next, event.name, (child) => ({ ...child, suspend: false, observedAt: position }));
+    case 'JobSetDeletionRequested':
+      return { ...next, deleting: true };
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -106,8 +110,11 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
       : state;
   const validationErrors = validateJobSet(jobSet);
   const sameErrors = JSON.stringify(validationErrors) === JSON.stringify(base.validationErrors);
+  // A deletionTimestamp is never taken back: once seen, the JobSet stays marked for deletion.
+  const deleting = base.deleting === true || jobSet.metadata.deletionTimestamp !== undefined;
   return {
     ...base,
+    ...(deleting ? { deleting } : {}),
     jobSet,
     lastObservation: state.position,
     validationErrors,
@@ -123,7 +130,7 @@ function isLateChildSnapshot(state: JobSetState, event: JobObserved): boolean {
   const uid = event.job.metadata.uid;
   if (uid !== undefined && state.deletedChildUids?.includes(uid)) return true;
   const known = state.children[event.job.metadata.name];
-  return known !== undefined && known.uid === uid && isStaleObservation(known.sequence, event.sequence);
+  return known !== undefined && known.uid === uid && known.sequence !== undefined && isStaleObservation({ sequence: known.sequence }, { sequence: event.sequence });
 }
 
 const stamp = (sequence: ObjectSequence | undefined) => (sequence === undefined ? {} : { sequence });

@@ -4,6 +4,7 @@ import { CONDITION_TYPES, REASONS } from './constants.ts';
 import type { JobSetCompleted, JobSetDecisionEvent, JobSetFailed, JobSetRestarted } from './decision-events.ts';
 import type { JobFailure, JobSetState } from './state.ts';
 import { jobSetStatus } from './status.ts';
+import { waitingReplicatedJobs, waitingSentence, type WaitingReplicatedJob } from './waiting.ts';
 
 // The JobSet's read model: why the JobSet stands where it does, from its state and the decisions
 // of its log (shared/read-model/explanation.ts is the shape it shares with Jobs). A JobSet's
@@ -44,6 +45,11 @@ export interface ExplainedJobSetDecision {
   readonly decision: JobSetDecisionEvent;
 }
 
+/** A replicated job whose Jobs are not all created yet, and why, in a plain sentence. */
+export interface ExplainedWait extends WaitingReplicatedJob {
+  readonly sentence: string;
+}
+
 /** Why the JobSet is where it is: served as JSON by the query API, printed by `jobfold replay` and `explain`. */
 export interface JobSetExplanation extends ExplanationOf<'JobSet', JobSetOutcome, JobSetDecisionEvent> {
   readonly jobSet: { readonly namespace: string; readonly name: string; readonly uid: string | undefined } | undefined;
@@ -52,6 +58,8 @@ export interface JobSetExplanation extends ExplanationOf<'JobSet', JobSetOutcome
   readonly conditions: readonly ExplainedJobSetCondition[];
   /** Every decision passed in, in log order. */
   readonly events: readonly ExplainedJobSetDecision[];
+  /** Replicated jobs not all created yet (dependsOn, startup order, a restart), in spec order. */
+  readonly waiting: readonly ExplainedWait[];
 }
 
 /**
@@ -95,6 +103,7 @@ export function explainJobSet(
     conditions,
     events,
     rejection: state.validationErrors.map((error) => `${error.field}: ${error.detail}`),
+    waiting: waitingReplicatedJobs(state).map((wait) => ({ ...wait, sentence: waitingSentence(wait) })),
   };
 }
 
@@ -125,6 +134,7 @@ function writtenCondition(event: JobSetDecisionEvent): ConditionUpdate | undefin
     case 'DeleteJobIssued':
     case 'SuspendJobIssued':
     case 'ResumeJobIssued':
+    case 'JobSetDeletionRequested':
       return undefined;
     default: {
       const _exhaustive: never = event;
@@ -212,6 +222,8 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
       return `SuspendJob ${event.name}`;
     case 'ResumeJobIssued':
       return `ResumeJob ${event.name}`;
+    case 'JobSetDeletionRequested':
+      return `DeleteJobSet ${event.name} (foreground): finished at ${event.finishedAt}, ttlSecondsAfterFinished ${event.ttlSecondsAfterFinished} expired at ${event.expiredAt}${tipped(event.tippedBy)}`;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -306,7 +318,8 @@ const tipped = (position: number): string => (position > 0 ? `, event #${positio
 function summary(state: JobSetState, outcome: JobSetOutcome): string {
   const metadata = state.jobSet?.metadata;
   if (metadata === undefined) return 'No JobSet has been observed.';
-  const jobSet = `JobSet ${metadata.namespace ?? 'default'}/${metadata.name}${state.deleted ? ' (deleted)' : ''}`;
+  const gone = state.deleted ? ' (deleted)' : state.deleting === true ? ' (being deleted)' : '';
+  const jobSet = `JobSet ${metadata.namespace ?? 'default'}/${metadata.name}${gone}`;
   const because = (type: string): string => {
     const condition = findCondition(state.conditions, type);
     return condition === undefined ? '' : ` at ${condition.lastTransitionTime} — ${condition.reason}: ${condition.message}`;

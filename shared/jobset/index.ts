@@ -29,6 +29,7 @@ export {
   JobSetDeletedSchema,
   JobSetObservationSchema,
   JobSetObservedSchema,
+  JobSetTickSchema,
   type JobSetEvent,
   type JobSetObservation,
 } from './events.ts';

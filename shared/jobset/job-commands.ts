@@ -1,9 +1,10 @@
 import type { OwnedJobs } from './child-jobs.ts';
-import { commandIdFor } from './commands.ts';
+import { commandIdFor, deleteJobSetCommandId } from './commands.ts';
 import { childJobName, constructJob } from './construct-job.ts';
 import type { DefaultedJobSet, DefaultedReplicatedJob } from './defaulting.ts';
 import { jobSetKey, record, type Pass } from './pass.ts';
 import type { ChildJobView } from './state.ts';
+import type { TtlAfterFinished } from './ttl-after-finished.ts';
 
 // Each command goes out together with a decision event that applies its effect to the
 // controller's own view (the execution model assumes commands succeed), so the next pass
@@ -82,4 +83,31 @@ export function setJobSuspend(pass: Pass, job: ChildJobView, suspend: boolean): 
 
 function issueId(pass: Pass, job: ChildJobView, action: 'DeleteJob' | 'SuspendJob' | 'ResumeJob'): string {
   return commandIdFor(jobSetKey(pass.start), job.restartAttempt, job.name, action, pass.start.position);
+}
+
+/**
+ * `executeTTLAfterFinishedPolicy`: an expired JobSet is deleted (foreground); one not expired
+ * yet wakes the controller up when it will be.
+ */
+export function applyTtlAfterFinished(pass: Pass, ttl: TtlAfterFinished): void {
+  if (ttl.kind === 'none') return;
+  if (ttl.kind === 'pending') {
+    pass.wakeAt = ttl.expireAt;
+    return;
+  }
+  const jobSet = pass.start.jobSet;
+  if (jobSet === undefined) return;
+  const commandId = deleteJobSetCommandId(jobSetKey(pass.start), pass.start.position);
+  const { namespace, name } = jobSet.metadata;
+  pass.commands.push({ type: 'DeleteJobSet', commandId, namespace, name, propagationPolicy: 'Foreground' });
+  record(pass, {
+    type: 'JobSetDeletionRequested',
+    at: pass.now,
+    commandId,
+    name,
+    ttlSecondsAfterFinished: ttl.ttlSecondsAfterFinished,
+    finishedAt: ttl.finishedAt,
+    expiredAt: ttl.expireAt,
+    tippedBy: pass.start.lastObservation,
+  });
 }

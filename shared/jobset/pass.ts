@@ -18,10 +18,12 @@ export interface Pass {
   state: JobSetState;
   readonly events: JobSetDecisionEvent[];
   readonly commands: JobSetCommand[];
+  /** When the controller must look again if nothing happens before (`RequeueAfter`). */
+  wakeAt: string | undefined;
 }
 
 export function startPass(state: JobSetState, now: string): Pass {
-  return { now, start: state, state, events: [], commands: [] };
+  return { now, start: state, state, events: [], commands: [], wakeAt: undefined };
 }
 
 /** Records a decision and folds it into the pass's working state. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JobSpecSchema, JobStatusSchema, PodTemplateSpecSchema } from '../k8s/job.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
-import { Int32Schema, listOf, optional, StringMapSchema, text } from '../k8s/schema-helpers.ts';
+import { Int32Schema, Int64Schema, listOf, optional, StringMapSchema, text } from '../k8s/schema-helpers.ts';
 
 // Shapes of `jobset.x-k8s.io/v1alpha2` as JSON. The schemas check types only: enum values, name
 // formats and cross-field rules are reported by ./validation.ts with upstream's messages, so a
@@ -57,6 +57,14 @@ export const JobTemplateSpecSchema = z.object({
 });
 export type JobTemplateSpec = z.infer<typeof JobTemplateSpecSchema>;
 
+/** One dependency of a replicated job: another one's name and the status it must reach. */
+export const DependsOnSchema = z.object({
+  name: text(),
+  /** `Ready` or `Complete` (CRD enum). */
+  status: text(),
+});
+export type DependsOn = z.infer<typeof DependsOnSchema>;
+
 export const ReplicatedJobSchema = z.object({
   name: text(),
   /** CRD default `default`. */
@@ -65,8 +73,19 @@ export const ReplicatedJobSchema = z.object({
   replicas: optional(Int32Schema),
   /** Go's zero value when absent: an empty Job template, checked as any other. */
   template: JobTemplateSpecSchema.prefault({}),
+  /** Absent (or `null`) is Go's nil; `[]` is not, and the webhook tells them apart. */
+  dependsOn: optional(z.array(DependsOnSchema)),
 });
 export type ReplicatedJob = z.infer<typeof ReplicatedJobSchema>;
+
+/** The pod whose stable network endpoint every child Job and pod is labelled with. */
+export const CoordinatorSchema = z.object({
+  replicatedJob: text(),
+  /** Go `int`s, 0 when absent. */
+  jobIndex: optional(Int64Schema),
+  podIndex: optional(Int64Schema),
+});
+export type Coordinator = z.infer<typeof CoordinatorSchema>;
 
 export const JobSetSpecSchema = z.object({
   replicatedJobs: listOf(ReplicatedJobSchema),
@@ -75,6 +94,7 @@ export const JobSetSpecSchema = z.object({
   failurePolicy: optional(FailurePolicySchema),
   startupPolicy: optional(StartupPolicySchema),
   suspend: optional(z.boolean()),
+  coordinator: optional(CoordinatorSchema),
   managedBy: optional(z.string()),
   ttlSecondsAfterFinished: optional(Int32Schema),
 });

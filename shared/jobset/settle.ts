@@ -14,6 +14,8 @@ export interface Settled {
   readonly passes: number;
   /** False only if the pass limit was hit, which would be a bug in the decider. */
   readonly converged: boolean;
+  /** When the settled JobSet must be reconciled again if nothing happens before. */
+  readonly wakeAt: string | undefined;
 }
 
 /**
@@ -28,11 +30,11 @@ export function settle(state: JobSetState, now: string): Settled {
   for (let passes = 1; passes <= MAX_PASSES; passes++) {
     const decision = decide(current, now);
     if (decision.events.length === 0 && decision.commands.length === 0) {
-      return { state: current, events, commands, passes, converged: true };
+      return { state: current, events, commands, passes, converged: true, wakeAt: decision.wakeAt };
     }
     for (const event of decision.events) current = evolve(current, event);
     events.push(...decision.events);
     commands.push(...decision.commands);
   }
-  return { state: current, events, commands, passes: MAX_PASSES, converged: false };
+  return { state: current, events, commands, passes: MAX_PASSES, converged: false, wakeAt: undefined };
 }

@@ -56,6 +56,11 @@ export interface JobSetState {
   readonly validationErrors: readonly JobSetValidationError[];
   readonly rejectionRecorded: boolean;
   readonly deleted: boolean;
+  /**
+   * The JobSet is being deleted: jobfold asked for it (`ttlSecondsAfterFinished`) or the cluster
+   * reported a `deletionTimestamp`. Upstream reconciles no JobSet marked for deletion.
+   */
+  readonly deleting?: boolean;
   readonly children: Readonly<Record<string, ChildJobView>>;
   /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */
   readonly deletedChildUids?: readonly string[];

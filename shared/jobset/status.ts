@@ -1,5 +1,6 @@
 import { classifyChildJobs } from './child-jobs.ts';
 import type { JobSetCondition } from './conditions.ts';
+import { isReconciled } from './managed-by.ts';
 import { calculateReplicatedJobStatuses, type ReplicatedJobStatus } from './replicated-jobs-status.ts';
 import type { JobSetState, TerminalState } from './state.ts';
 
@@ -18,12 +19,13 @@ const EMPTY = { previous: [], active: [], successful: [], failed: [] };
 /**
  * Derives the JobSet status from the fold. `replicatedJobsStatus` is recomputed from the child
  * Jobs, as every reconcile does; while a child Job's restart-attempt label is unusable (upstream's
- * reconcile fails) the counters read zero.
+ * reconcile fails) the counters read zero. A JobSet another controller manages gets none: the
+ * controller returns before computing it.
  */
 export function jobSetStatus(state: JobSetState): JobSetStatus {
   const spec = state.jobSet?.spec;
   const replicatedJobsStatus =
-    spec === undefined ? [] : calculateReplicatedJobStatuses(spec, classifyChildJobs(state) ?? EMPTY);
+    spec === undefined || !isReconciled(spec) ? [] : calculateReplicatedJobStatuses(spec, classifyChildJobs(state) ?? EMPTY);
   return {
     conditions: state.conditions,
     restarts: state.restarts,

@@ -4,6 +4,7 @@ export type FieldErrorType =
   | 'FieldValueDuplicate'
   | 'FieldValueNotSupported'
   | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
   | 'FieldValueRequired'
   | 'FieldValueForbidden';
 
@@ -28,6 +29,17 @@ export const invalid = (field: string, detail: string, badValue?: unknown): JobS
   badValue === undefined
     ? { field, type: 'FieldValueInvalid', detail }
     : { field, type: 'FieldValueInvalid', detail, badValue };
+
+/**
+ * What the CRD schema reports for a number under its `minimum` (kube-openapi's `ExceedsMinimum`,
+ * kept whole as the detail): `<path> in body should be greater than or equal to <minimum>`.
+ */
+export const belowMinimum = (field: string, badValue: number, minimum: number): JobSetValidationError => ({
+  field,
+  type: 'FieldValueInvalid',
+  detail: `${field} in body should be greater than or equal to ${minimum}`,
+  badValue,
+});
 
 /** `field.NotSupported`: the detail lists the supported values quoted, comma separated. */
 export const notSupported = (

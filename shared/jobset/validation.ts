@@ -1,5 +1,6 @@
 import type { DefaultedJobSet, DefaultedJobSetSpec } from './defaulting.ts';
 import { isDns1035Label, isDns1123Subdomain, isDomainPrefixedPath, maxLenError } from './dns-names.ts';
+import { validateCoordinator } from './coordinator-validation.ts';
 import { validateSchema } from './crd-validation.ts';
 import { validateFailurePolicy } from './failure-policy-validation.ts';
 import { invalid, type JobSetFeatureGates, type JobSetValidationError } from './validation-error.ts';
@@ -28,6 +29,10 @@ export function validateJobSet(
         restartStrategy,
       ),
     );
+  }
+  // Go's nil: an empty list on the first replicated job is refused too.
+  if (spec.replicatedJobs[0]?.dependsOn !== undefined) {
+    errors.push(invalid('spec.replicatedJobs[0].dependsOn', "DependsOn can't be set for the first ReplicatedJob"));
   }
   const subdomain = spec.network.subdomain;
   if (subdomain !== undefined && subdomain !== '') {
@@ -67,14 +72,19 @@ export function validateJobSet(
     }
   });
   errors.push(...validateFailurePolicy(spec, names, gates));
+  errors.push(...validateCoordinator(jobSet));
   return errors;
 }
 
 /** The per-replicatedJob checks of `ValidateCreate`. */
 function validateReplicatedJobs(jobSetName: string, spec: DefaultedJobSetSpec): JobSetValidationError[] {
   const errors: JobSetValidationError[] = [];
+  // Names of this replicated job and those before it: what a dependsOn may name. A dependency
+  // on a later one (so any cycle) is refused; one on itself is not, as upstream.
+  const earlier = new Set<string>();
   spec.replicatedJobs.forEach((rjob, index) => {
     const path = `spec.replicatedJobs[${index}]`;
+    earlier.add(rjob.name);
     const parallelism = rjob.template.spec.parallelism ?? 1;
     if (parallelism * rjob.replicas > MAX_INT32) {
       errors.push(
@@ -110,6 +120,11 @@ function validateReplicatedJobs(jobSetName: string, spec: DefaultedJobSetSpec): 
         errors.push(invalid(`${path}.name`, message, longestJobName));
       }
     }
+    (rjob.dependsOn ?? []).forEach((dependency, j) => {
+      if (earlier.has(dependency.name)) return;
+      const detail = `replicatedJob: ${rjob.name} cannot depend on replicatedJob: ${dependency.name}`;
+      errors.push(invalid(`${path}.dependsOn[${j}].name`, detail, dependency.name));
+    });
   });
   return errors;
 }

@@ -4,8 +4,8 @@ import { z } from 'zod';
  * Where one observation of an object stands among the others of the same object, as the
  * forwarder that watched it stamps it (docs/events.md, "Ordering"). EventBridge neither orders
  * nor deduplicates, so a pod's `Running, ready` can arrive before its older `Running, not
- * ready`; the stamp lets the fold tell which is newer without reading resourceVersions, which
- * Kubernetes says to compare only for equality.
+ * ready`. Since Kubernetes 1.35 (KEP-5504) the resourceVersion says which is newer
+ * (`compareVersions`); the stamp says it for clusters whose versions are not plain integers.
  *
  * - `epoch` changes whenever the forwarder lists the object's kind again (a start, a restart,
  *   a relist after 410 Gone or a lost watch): it is the list's start time in epoch
@@ -26,10 +26,47 @@ export function compareSequence(a: ObjectSequence, b: ObjectSequence): number {
 }
 
 /**
- * Whether an observation stamped `seen` adds nothing to what is known from one stamped `known`:
- * it is the same observation again, or an older one arriving late. Unstamped observations
- * (older forwarders) are never judged stale here; the fold's own rules order them.
+ * A resourceVersion as KEP-5504 (stable in Kubernetes 1.35) makes it comparable: within a
+ * cluster, the versions of objects of one resource type are increasing integers. A version that
+ * is not a plain decimal integer (an older cluster's, an aggregated API's) is compared for
+ * equality only, as Kubernetes asked before: undefined here.
  */
-export function isStaleObservation(known: ObjectSequence | undefined, seen: ObjectSequence | undefined): boolean {
-  return known !== undefined && seen !== undefined && compareSequence(seen, known) <= 0;
+export function comparableVersion(resourceVersion: string | undefined): string | undefined {
+  return resourceVersion !== undefined && /^[1-9][0-9]{0,39}$/.test(resourceVersion) ? resourceVersion : undefined;
+}
+
+/** Negative when version `a` is older than `b` (both from comparableVersion). */
+export function compareVersions(a: string, b: string): number {
+  return a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** What orders one observation of an object among the others: its version and the forwarder's stamp. */
+export interface ObservationOrder {
+  /** The object's resourceVersion when comparable (comparableVersion). */
+  readonly version?: string | undefined;
+  readonly sequence?: ObjectSequence | undefined;
+}
+
+/**
+ * Negative when `a` is older than `b`, 0 for the same observation, positive when newer;
+ * undefined when the two cannot be ordered (neither both versions nor both stamps). The
+ * resourceVersion decides first: the cluster's own order, whatever the forwarder's clock did
+ * to the stamp's epoch (a restart with a clock behind starts an epoch that looks older).
+ */
+export function compareOrder(a: ObservationOrder, b: ObservationOrder): number | undefined {
+  if (a.version !== undefined && b.version !== undefined) return compareVersions(a.version, b.version);
+  if (a.sequence !== undefined && b.sequence !== undefined) return compareSequence(a.sequence, b.sequence);
+  return undefined;
+}
+
+/**
+ * Whether an observation ordered `seen` adds nothing to what is known from one ordered `known`:
+ * it is the same observation again, or an older one arriving late. Observations that cannot
+ * be ordered (older forwarders, no comparable versions) are never judged stale here; the fold's
+ * own rules order them.
+ */
+export function isStaleObservation(known: ObservationOrder | undefined, seen: ObservationOrder): boolean {
+  if (known === undefined) return false;
+  const order = compareOrder(seen, known);
+  return order !== undefined && order <= 0;
 }

@@ -78,3 +78,17 @@ function digits(text: string, from: number, count: number): number {
   }
   return value;
 }
+
+/**
+ * Orders two RFC 3339 times by the instants they name, not their text: `…T01:43:37-05:00` is
+ * after `…T06:42:39Z`, and `…39.5Z` after `…39Z`. Negative when `a` is earlier.
+ */
+export function compareTimes(a: string, b: string): number {
+  return a === b ? 0 : parseTime(a) - parseTime(b);
+}
+
+/** Whether two RFC 3339 times name the same instant (`…39Z` and `…39.000Z` do). */
+export const sameInstant = (a: string, b: string): boolean => compareTimes(a, b) === 0;
+
+/** The later of two times (by instant); `b` may be unset. */
+export const laterTime = (a: string, b: string | undefined): string => (b === undefined || compareTimes(a, b) > 0 ? a : b);

@@ -7,10 +7,11 @@ import type { JobState } from '../job/state.ts';
 import { pageDecisions } from './page-decisions.ts';
 import type { DecisionRead } from '../audit/decision-read.ts';
 import type { SyncRest } from './resume-cut-sync.ts';
+import { sameInstant } from '../k8s/time.ts';
 
 // Status and decisions are a function of the log alone. The fold decides at every position
 // where the controller would have synced: after each run of observations that share an
-// observedAt (one informer snapshot — the conformance corpus's execution model; real cluster
+// observedAt instant (one informer snapshot — the conformance corpus's execution model; real cluster
 // events carry distinct times, so a run is then one event), at that observedAt. A decision
 // taken at position k is logged and folded in before the observation at k+1. Where the batch
 // boundaries fall therefore never changes a decision, provided a batch never splits one run.
@@ -95,7 +96,7 @@ export function decideAtEachPosition(state: JobState, observations: readonly Obs
       dropped.push(observation);
     }
     const next = observations[i + 1];
-    if (next !== undefined && next.observedAt === observation.observedAt) return;
+    if (next !== undefined && sameInstant(next.observedAt, observation.observedAt)) return;
     if (loggedInRun) syncs.push(sync(observation.observedAt));
     loggedInRun = false;
   });
@@ -113,7 +114,7 @@ export function batchesOfRuns<O extends { observedAt: string }>(observations: re
   observations.forEach((observation, i) => {
     batch.push(observation);
     const next = observations[i + 1];
-    if (next !== undefined && next.observedAt === observation.observedAt) return;
+    if (next !== undefined && sameInstant(next.observedAt, observation.observedAt)) return;
     runs += 1;
     const wanted = Math.max(1, runsPerBatch[batches.length] ?? runsPerBatch.at(-1) ?? 1);
     if (runs >= wanted || next === undefined) {

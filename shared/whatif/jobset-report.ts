@@ -18,7 +18,8 @@ export type JobSetDecisionSummary =
   | { readonly kind: 'completed'; readonly operator: string; readonly succeededJobs: number; readonly required: number; readonly reason: string }
   | { readonly kind: 'condition'; readonly type: string; readonly status: string; readonly reason: string }
   | { readonly kind: 'rejected'; readonly errors: readonly string[] }
-  | { readonly kind: 'createJob' | 'deleteJob' | 'suspendJob' | 'resumeJob'; readonly job: string };
+  | { readonly kind: 'createJob' | 'deleteJob' | 'suspendJob' | 'resumeJob'; readonly job: string }
+  | { readonly kind: 'deleteJobSet'; readonly expiredAt: string };
 
 export interface JobSetDivergence {
   readonly atEvent: number;
@@ -59,6 +60,8 @@ export function summarizeJobSetDecision(decision: JobSetDecisionEvent): JobSetDe
       return { kind: 'suspendJob', job: decision.name };
     case 'ResumeJobIssued':
       return { kind: 'resumeJob', job: decision.name };
+    case 'JobSetDeletionRequested':
+      return { kind: 'deleteJobSet', expiredAt: decision.expiredAt };
     default: {
       const exhaustive: never = decision;
       throw new Error(`unknown JobSet decision ${JSON.stringify(exhaustive)}`);

@@ -12,6 +12,7 @@ const TYPE_WORDS: Readonly<Record<JobSetValidationError['type'], string>> = {
   FieldValueDuplicate: 'Duplicate value',
   FieldValueNotSupported: 'Unsupported value',
   FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
   FieldValueRequired: 'Required value',
   FieldValueForbidden: 'Forbidden',
 };

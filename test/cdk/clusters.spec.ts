@@ -34,7 +34,7 @@ describe('per-cluster connections', () => {
       EventPattern: {
         'source': ['jobfold.control'],
         'detail-type': ['Pod Termination Requested', 'Pod Creation Requested', 'Job Status Update Requested',
-          'Pod Finalizer Removal Requested', 'Job Creation Requested', 'Job Deletion Requested', 'Job Suspension Requested', 'Job Resume Requested'],
+          'Pod Finalizer Removal Requested', 'Job Creation Requested', 'Job Deletion Requested', 'Job Suspension Requested', 'Job Resume Requested', 'JobSet Deletion Requested'],
         'detail': { clusterId: ['alpha'] },
       },
       Targets: [Match.objectLike({

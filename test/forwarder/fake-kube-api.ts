@@ -100,7 +100,9 @@ export class FakeKubeApi {
     if (method === 'DELETE' && resource === 'pods' && name !== undefined) return this.#deletePod(namespace ?? 'default', name, body, res);
     if (method === 'POST' && resource === 'pods' && name === undefined) return this.#createPod(namespace ?? 'default', body, res);
     if (method === 'POST' && resource === 'jobs' && name === undefined) return this.#createJob(namespace ?? 'default', body, res);
-    if (method === 'DELETE' && resource === 'jobs' && name !== undefined) return this.#deleteJob(namespace ?? 'default', name, body, res);
+    if (method === 'DELETE' && (resource === 'jobs' || resource === 'jobsets') && name !== undefined) {
+      return this.#deleteForeground(resource, namespace ?? 'default', name, body, res);
+    }
     if (method === 'PATCH' && resource === 'pods' && !subresource && name !== undefined) {
       return this.#patchPod(namespace ?? 'default', name, req.headers['content-type'], body, res);
     }
@@ -173,20 +175,21 @@ export class FakeKubeApi {
     sendJson(res, 201, this.store.create('jobs', { ...job, metadata: { ...job.metadata, namespace }, status: {} }));
   }
 
-  #deleteJob(namespace: string, name: string, body: { preconditions?: { uid?: string }; propagationPolicy?: string } | undefined, res: ServerResponse): void {
-    const job = this.store.get('jobs', namespace, name);
-    if (!job) return sendStatus(res, 404, 'NotFound', `jobs.batch "${name}" not found`);
+  /** A Job or a JobSet: with Foreground propagation it stays, marked, until its dependents are gone. */
+  #deleteForeground(resource: 'jobs' | 'jobsets', namespace: string, name: string, body: { preconditions?: { uid?: string }; propagationPolicy?: string } | undefined, res: ServerResponse): void {
+    const plural = resource === 'jobs' ? 'jobs.batch' : 'jobsets.jobset.x-k8s.io';
+    const object = this.store.get(resource, namespace, name);
+    if (!object) return sendStatus(res, 404, 'NotFound', `${plural} "${name}" not found`);
     const uid = body?.preconditions?.uid;
-    if (uid !== undefined && uid !== job.metadata.uid) {
-      return sendStatus(res, 409, 'Conflict', `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${job.metadata.uid}`);
+    if (uid !== undefined && uid !== object.metadata.uid) {
+      return sendStatus(res, 409, 'Conflict', `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${object.metadata.uid}`);
     }
-    // Foreground: the Job stays, marked, until the garbage collector has deleted its pods.
     const result = body?.propagationPolicy === 'Foreground'
-      ? this.store.update('jobs', namespace, name, (j) => {
-          j.metadata.deletionTimestamp = '2026-01-01T00:10:00Z';
-          j.metadata.finalizers = [...(j.metadata.finalizers ?? []), 'foregroundDeletion'];
+      ? this.store.update(resource, namespace, name, (o) => {
+          o.metadata.deletionTimestamp = '2026-01-01T00:10:00Z';
+          o.metadata.finalizers = [...(o.metadata.finalizers ?? []), 'foregroundDeletion'];
         })
-      : this.store.remove('jobs', namespace, name);
+      : this.store.remove(resource, namespace, name);
     sendJson(res, 200, result);
   }
 
@@ -227,7 +230,7 @@ export class FakeKubeApi {
 }
 
 function parseRoute(path: string): { resource: Resource; namespace?: string; name?: string; subresource?: string } | undefined {
-  const m = /^\/(?:api\/v1|apis\/batch\/v1)(?:\/namespaces\/([^/]+))?\/(pods|jobs)(?:\/([^/]+))?(?:\/(status))?$/.exec(path);
+  const m = /^\/(?:api\/v1|apis\/batch\/v1|apis\/jobset\.x-k8s\.io\/v1alpha2)(?:\/namespaces\/([^/]+))?\/(pods|jobs|jobsets)(?:\/([^/]+))?(?:\/(status))?$/.exec(path);
   if (!m) return undefined;
   const [, namespace, resource, name, subresource] = m;
   return { resource: resource as Resource, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}), ...(subresource ? { subresource } : {}) };

@@ -18,7 +18,7 @@ export type KubeObject = {
   [key: string]: unknown;
 };
 
-export type Resource = 'pods' | 'jobs';
+export type Resource = 'pods' | 'jobs' | 'jobsets';
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface WatchEvent {
@@ -31,6 +31,7 @@ export interface WatchEvent {
 const KINDS: Record<Resource, { kind: string; apiVersion: string }> = {
   pods: { kind: 'Pod', apiVersion: 'v1' },
   jobs: { kind: 'Job', apiVersion: 'batch/v1' },
+  jobsets: { kind: 'JobSet', apiVersion: 'jobset.x-k8s.io/v1alpha2' },
 };
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asQueueMessage } from './commands.ts';
 import { CLUSTER_ID, DLQ, eventually, QUEUE, startHarness, type Harness } from './harness.ts';
-import { aChildJobManifest, aJobSet, asStored, createJob, deleteJob, setJobSuspend } from './jobset-commands.ts';
+import { aChildJobManifest, aJobSet, asStored, aStoredJobSet, createJob, deleteJob, deleteJobSet, setJobSuspend } from './jobset-commands.ts';
 
 let h: Harness;
 beforeEach(async () => {
@@ -167,5 +167,32 @@ describe('JobSet Condition Changed', () => {
     await eventually(queueEmpty);
     expect(deadLetters()).toEqual([]);
     expect(h.metrics.get('forwarder_commands_total', { type: 'JobSet Condition Changed', outcome: 'ignored' })).toBe(1);
+  });
+});
+
+describe('Applying DeleteJobSet', () => {
+  it('deletes the JobSet with Foreground propagation and a uid precondition', async () => {
+    const jobSet = aJobSet();
+    h.kube.store.create('jobsets', aStoredJobSet(jobSet));
+    h.sqs.send(QUEUE, deleteJobSet(jobSet));
+
+    await eventually(queueEmpty);
+    const [request] = h.kube.requests.filter((r) => r.method === 'DELETE');
+    expect(request?.path).toBe('/apis/jobset.x-k8s.io/v1alpha2/namespaces/default/jobsets/train');
+    expect(request?.body).toMatchObject({ propagationPolicy: 'Foreground', preconditions: { uid: jobSet.uid } });
+    expect(h.kube.store.get('jobsets', 'default', 'train')?.metadata.deletionTimestamp).toBeDefined();
+    expect(notes()).toEqual(['deleted']);
+  });
+
+  it('leaves a JobSet recreated under the name alone, and counts a JobSet already gone as done', async () => {
+    const jobSet = aJobSet();
+    h.kube.store.create('jobsets', aStoredJobSet({ ...jobSet, uid: 'another-uid' }));
+    h.sqs.send(QUEUE, deleteJobSet(jobSet));
+    h.sqs.send(QUEUE, deleteJobSet(aJobSet('gone')));
+
+    await eventually(queueEmpty);
+    expect(h.kube.store.get('jobsets', 'default', 'train')?.metadata.deletionTimestamp).toBeUndefined();
+    expect(notes()).toEqual(['jobset-replaced', 'jobset-gone']);
+    expect(deadLetters()).toEqual([]);
   });
 });

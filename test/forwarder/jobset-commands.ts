@@ -83,3 +83,16 @@ export function deleteJob(jobSet: JobSetIdentity, jobName: string): string {
 export function setJobSuspend(jobSet: JobSetIdentity, jobName: string, type: 'SuspendJob' | 'ResumeJob'): string {
   return jobSetMessage(jobSet, { type, commandId: `${jobSet.uid}/0/${jobName}/${type}/3`, namespace: jobSet.namespace, name: jobName });
 }
+
+export function deleteJobSet(jobSet: JobSetIdentity): string {
+  const commandId = `${jobSet.uid}/DeleteJobSet/9`;
+  return jobSetMessage(jobSet, { type: 'DeleteJobSet', commandId, namespace: jobSet.namespace, name: jobSet.name, propagationPolicy: 'Foreground' });
+}
+
+/** The JobSet as the API server stores it, under the identity the service knows. */
+export const aStoredJobSet = (jobSet: JobSetIdentity): KubeObject => ({
+  apiVersion: JOBSET_API_VERSION,
+  kind: 'JobSet',
+  metadata: { name: jobSet.name, namespace: jobSet.namespace, uid: jobSet.uid },
+  spec: { replicatedJobs: [] },
+});

@@ -4,7 +4,7 @@ import { parseAllDocuments } from 'yaml';
 import { JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../../shared/job/constants.ts';
 import { createPod, removePodFinalizer, terminatePod, updateJobStatus } from './commands.ts';
 import { DLQ, eventually, QUEUE, startHarness, templateHashSeenByService, type Harness } from './harness.ts';
-import { aChildJobManifest, aJobSet, asStored, createJob, deleteJob, setJobSuspend } from './jobset-commands.ts';
+import { aChildJobManifest, aJobSet, asStored, aStoredJobSet, createJob, deleteJob, deleteJobSet, setJobSuspend } from './jobset-commands.ts';
 import { aJob, aPod } from './objects.ts';
 
 // Issue 14: the forwarder's RBAC (deploy/forwarder/rbac.yaml) is split in two. What the watcher
@@ -30,7 +30,7 @@ const allows = (rules: Rule[], a: Omit<Access, 'namespace'>) =>
 
 /** The request attributes the apiserver derives from a request's method and path. */
 function accessOf(method: string, path: string, query: URLSearchParams): Access {
-  const match = /^\/(?:api\/v1|apis\/(batch)\/v1)(?:\/namespaces\/([^/]+))?\/(pods|jobs)(?:\/([^/]+)(?:\/([^/]+))?)?$/.exec(path);
+  const match = /^\/(?:api\/v1|apis\/(batch|jobset\.x-k8s\.io)\/v1(?:alpha2)?)(?:\/namespaces\/([^/]+))?\/(pods|jobs|jobsets)(?:\/([^/]+)(?:\/([^/]+))?)?$/.exec(path);
   if (!match) throw new Error(`unexpected API path ${path}`);
   const [, group = '', namespace, plural, name, sub] = match;
   const verb = { POST: 'create', DELETE: name ? 'delete' : 'deletecollection', PATCH: 'patch', PUT: 'update' }[method]
@@ -94,6 +94,11 @@ const everyCommand: (() => Promise<string>)[] = [
     h.kube.store.create('jobs', asStored(aChildJobManifest({ jobSet, suspend: true })));
     return setJobSuspend(jobSet, 'resume-workers-0', 'ResumeJob');
   },
+  async () => {
+    const jobSet = aJobSet('expired');
+    h.kube.store.create('jobsets', aStoredJobSet(jobSet));
+    return deleteJobSet(jobSet);
+  },
 ];
 
 
@@ -109,8 +114,8 @@ describe('The watcher\'s role (jobfold-forwarder-observe)', () => {
     }
   });
 
-  it.each(['create', 'delete', 'deletecollection', 'patch', 'update'])('cannot %s pods or Jobs', (verb) => {
-    for (const [group, resource] of [['', 'pods'], ['batch', 'jobs'], ['batch', 'jobs/status'], ['', 'pods/eviction']] as const) {
+  it.each(['create', 'delete', 'deletecollection', 'patch', 'update'])('cannot %s pods, Jobs or JobSets', (verb) => {
+    for (const [group, resource] of [['', 'pods'], ['batch', 'jobs'], ['batch', 'jobs/status'], ['', 'pods/eviction'], ['jobset.x-k8s.io', 'jobsets']] as const) {
       expect(allows(OBSERVE, { verb, group, resource }), `${verb} ${resource}`).toBe(false);
     }
   });
@@ -149,7 +154,7 @@ describe('Every rule of the forwarder', () => {
   it('names its groups, resources and verbs: no wildcards, no other resources', () => {
     for (const rule of [...OBSERVE, ...ACT]) {
       for (const field of [rule.apiGroups, rule.resources, rule.verbs]) expect(field).not.toContain('*');
-      for (const resource of rule.resources) expect(['pods', 'jobs', 'jobs/status']).toContain(resource);
+      for (const resource of rule.resources) expect(['pods', 'jobs', 'jobs/status', 'jobsets']).toContain(resource);
     }
     expect(rbac.filter((m) => m.kind === 'ClusterRole' || m.kind === 'Role').map((m) => m.metadata.name).sort()).toEqual(['jobfold-forwarder-act', 'jobfold-forwarder-observe']);
   });

@@ -101,6 +101,8 @@ export interface PodOptions {
   /** Scheduled to a node unless null. */
   readonly nodeName?: string | null;
   readonly creationTimestamp?: string;
+  /** metadata.resourceVersion: the cluster's order of the pod's observations (KEP-5504). */
+  readonly resourceVersion?: string;
 }
 
 /**
@@ -135,6 +137,7 @@ export function aPod(options: PodOptions = {}): Pod {
       name,
       namespace: 'default',
       uid: options.uid ?? name,
+      ...(options.resourceVersion === undefined ? {} : { resourceVersion: options.resourceVersion }),
       creationTimestamp: options.creationTimestamp ?? T0,
       annotations,
       deletionTimestamp: options.deletionTimestamp,

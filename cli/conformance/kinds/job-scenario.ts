@@ -1,6 +1,7 @@
 import type { CreatePod, JobCommand, TerminatePod } from '../../../shared/job/commands.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
 import type { JobCondition } from '../../../shared/job/conditions.ts';
-import { isJobScenario, JobScenarioSchema, type CheckpointExpect } from '../../scenario/job-scenario.ts';
+import { isJobScenario, JobScenarioSchema, type CheckpointExpect, type JobScenario } from '../../scenario/job-scenario.ts';
 import { playJobScenario, type SyncRecord } from '../../scenario/play-job-scenario.ts';
 import { diffExpected, diffUnordered } from '../diff.ts';
 import type { CorpusKind, FieldDiff, ScenarioResult } from '../types.ts';
@@ -17,16 +18,30 @@ export const jobScenarioKind: CorpusKind = {
     }
     const scenario = parsed.data;
     const run = playJobScenario(scenario);
+    const managed = scenario.checkpoints.some((c) => c.expect.podPatches !== undefined) ? playJobScenario(asJobfolds(scenario)) : undefined;
     const diffs: FieldDiff[] = [];
     scenario.checkpoints.forEach((checkpoint, n) => {
-      const sync = run.syncs.find((s) => s.eventIndexes.includes(checkpoint.afterEvent));
+      const syncOf = (syncs: readonly SyncRecord[]) => syncs.find((s) => s.eventIndexes.includes(checkpoint.afterEvent));
+      const sync = syncOf(run.syncs);
       const at = `checkpoint ${n} (after event ${checkpoint.afterEvent})`;
       if (!sync) diffs.push({ at, path: 'sync', expected: 'a sync for this event', actual: 'none' });
       else diffs.push(...checkSync(at, checkpoint.expect, sync));
+      const patches = checkpoint.expect.podPatches;
+      const managedSync = managed && syncOf(managed.syncs);
+      if (patches !== undefined && managedSync) {
+        const removals = managedSync.commands.filter((c) => c.type === 'RemovePodFinalizer').length;
+        diffs.push(...diffExpected(at, 'podPatches', patches, removals));
+      }
     });
     return { id: scenario.id, file, diffs };
   },
 };
+
+/** The same scenario with jobfold as the Job's controller: finalizer removals become commands. */
+function asJobfolds(scenario: JobScenario): JobScenario {
+  const { job } = scenario;
+  return { ...scenario, job: { ...job, spec: { ...job.spec, managedBy: JOBFOLD_CONTROLLER_NAME } } };
+}
 
 function checkSync(at: string, expect: CheckpointExpect, sync: SyncRecord): FieldDiff[] {
   const diffs: FieldDiff[] = [];

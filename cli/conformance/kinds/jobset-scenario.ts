@@ -7,6 +7,7 @@ import {
   listChildJobs,
   settle,
   startedReplicatedJobs,
+  type JobManifest,
   type JobSetCommand,
   type JobSetEvent,
   type JobSetState,
@@ -17,7 +18,11 @@ import type { CorpusKind, FieldDiff, ScenarioResult } from '../types.ts';
  * JobSet fold scenarios (`../shared/conformance/jobset/`, README there): a JobSet, child-Job
  * events, and a checkpoint after each event. After the JobSet is observed and after every event
  * the fold reconciles to its fixed point (`settle`); each checkpoint then compares the fields
- * its `expect` holds, and only those.
+ * its `expect` holds, and only those. The project's own JobSet scenarios
+ * (test/conformance/jobset/README.md) use a few more events (`Tick`, `JobSetMarkedForDeletion`,
+ * `JobSetDeleted`) and checkpoint fields (`wakeAt`, `jobManifests`, `childJobCount`,
+ * `terminatingChildJobCount`, `conditionsInclude`, `replicatedJobsStatusInclude`, and
+ * `DeleteJobSet` among the commands).
  */
 
 const TimeSchema = z.string().min(1);
@@ -26,6 +31,10 @@ const ScenarioEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('JobStatusBatch'), at: TimeSchema, jobs: z.array(z.unknown()).min(1) }),
   z.object({ type: z.literal('JobDeleted'), at: TimeSchema, name: z.string().min(1) }),
   z.object({ type: z.literal('JobSetSpecUpdated'), at: TimeSchema, patch: z.record(z.string(), z.unknown()) }),
+  // Extensions of test/conformance/jobset: time passes; the JobSet gets a deletionTimestamp; it is gone.
+  z.object({ type: z.literal('Tick'), at: TimeSchema }),
+  z.object({ type: z.literal('JobSetMarkedForDeletion'), at: TimeSchema }),
+  z.object({ type: z.literal('JobSetDeleted'), at: TimeSchema }),
 ]);
 type ScenarioEvent = z.infer<typeof ScenarioEventSchema>;
 
@@ -85,6 +94,8 @@ function runScenario(scenario: Scenario, file: string): ScenarioResult {
   let jobSet: Record<string, unknown> = { ...scenario.jobset };
   const createdAt = scenario.events[0]?.at ?? '1970-01-01T00:00:00Z';
   let state = fold([observeJobSet(jobSet, createdAt)]);
+  // The manifest of the last CreateJob issued for each child Job name.
+  const manifests = new Map<string, JobManifest>();
   for (let n = 0; n <= scenario.events.length; n++) {
     let now = createdAt;
     if (n > 0) {
@@ -93,15 +104,19 @@ function runScenario(scenario: Scenario, file: string): ScenarioResult {
       if (event.type === 'JobSetSpecUpdated') {
         jobSet = { ...jobSet, spec: mergePatch(jobSet.spec, event.patch) };
       }
+      if (event.type === 'JobSetMarkedForDeletion') {
+        jobSet = { ...jobSet, metadata: { ...(jobSet.metadata as Record<string, unknown>), deletionTimestamp: event.at } };
+      }
       state = fold(toObservations(event, jobSet), state);
     }
     const settled = settle(state, now);
     state = settled.state;
+    for (const command of settled.commands) if (command.type === 'CreateJob') manifests.set(command.name, command.job);
     const checkpoint = expectations.get(n);
     if (!settled.converged) diffs.push({ at: `after event ${n}`, path: 'reconcile', expected: 'a fixed point', actual: 'no fixed point' });
     if (checkpoint === undefined) continue;
     const at = `checkpoint ${checkpoint.index} (after event ${n})`;
-    diffs.push(...compareCheckpoint(at, checkpoint.expect, state, settled.commands));
+    diffs.push(...compareCheckpoint(at, checkpoint.expect, state, { commands: settled.commands, wakeAt: settled.wakeAt, manifests }));
   }
   for (const checkpoint of scenario.checkpoints.filter((c) => c.afterEvent > scenario.events.length)) {
     const at = `checkpoint (after event ${checkpoint.afterEvent})`;
@@ -123,7 +138,12 @@ function toObservations(event: ScenarioEvent, jobSet: Record<string, unknown>): 
     case 'JobDeleted':
       return [{ type: 'JobDeleted', at: event.at, eventId: undefined, name: event.name }];
     case 'JobSetSpecUpdated':
+    case 'JobSetMarkedForDeletion':
       return [observeJobSet(jobSet, event.at)];
+    case 'Tick':
+      return [{ type: 'Tick', at: event.at, eventId: undefined }];
+    case 'JobSetDeleted':
+      return [{ type: 'JobSetDeleted', at: event.at, eventId: undefined }];
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -154,6 +174,8 @@ function corpusCommand(command: JobSetCommand): Record<string, unknown> {
     case 'SuspendJob':
     case 'ResumeJob':
       return { kind: command.type, name: command.name };
+    case 'DeleteJobSet':
+      return { kind: 'DeleteJobSet', name: command.name, propagationPolicy: command.propagationPolicy };
     default: {
       const _exhaustive: never = command;
       return _exhaustive;
@@ -161,12 +183,15 @@ function corpusCommand(command: JobSetCommand): Record<string, unknown> {
   }
 }
 
-function compareCheckpoint(
-  at: string,
-  expect: Record<string, unknown>,
-  state: JobSetState,
-  commands: readonly JobSetCommand[],
-): FieldDiff[] {
+/** What a settle left besides the state: its commands, its wake-up, the Jobs' manifests so far. */
+interface SettleResult {
+  readonly commands: readonly JobSetCommand[];
+  readonly wakeAt: string | undefined;
+  readonly manifests: ReadonlyMap<string, JobManifest>;
+}
+
+function compareCheckpoint(at: string, expect: Record<string, unknown>, state: JobSetState, result: SettleResult): FieldDiff[] {
+  const { commands, wakeAt, manifests } = result;
   const status = jobSetStatus(state);
   const spec = state.jobSet?.spec;
   const actual: Record<string, unknown> = {
@@ -199,9 +224,77 @@ function compareCheckpoint(
       case 'replicatedJobsStarted':
         if (canonical(expected) !== canonical(value)) diffs.push({ at, path: field, expected, actual: value });
         break;
+      case 'childJobCount':
+      case 'terminatingChildJobCount': {
+        const jobs = listChildJobs(state).filter((job) => field === 'childJobCount' || job.terminating);
+        if (expected !== jobs.length) diffs.push({ at, path: field, expected, actual: jobs.length });
+        break;
+      }
+      case 'conditionsInclude':
+        diffs.push(...compareIncluded(at, field, expected, actual['conditions'], 'type'));
+        break;
+      case 'replicatedJobsStatusInclude':
+        diffs.push(...compareIncluded(at, field, expected, actual['replicatedJobsStatus'], 'name'));
+        break;
+      case 'wakeAt':
+        // An instant: RFC 3339 with or without a fraction of a second.
+        if (instant(expected) !== instant(wakeAt ?? null)) diffs.push({ at, path: field, expected, actual: wakeAt ?? null });
+        break;
+      case 'jobManifests':
+        diffs.push(...compareManifests(at, expected, manifests));
+        break;
       default:
         diffs.push({ at, path: field, expected, actual: '<field not supported by the jobset runner>' });
     }
+  }
+  return diffs;
+}
+
+/**
+ * `jobManifests`: for each listed Job, the manifest of the last CreateJob issued for it. Only the
+ * listed parts are compared, key by key: `labels`, `annotations`, and under `podTemplate` its
+ * `labels`, `annotations` and `subdomain`. A key listed as null must be absent.
+ */
+function compareManifests(at: string, expected: unknown, manifests: ReadonlyMap<string, JobManifest>): FieldDiff[] {
+  const diffs: FieldDiff[] = [];
+  for (const item of Array.isArray(expected) ? expected.filter(isRecord) : []) {
+    const name = String(item['name']);
+    const manifest = manifests.get(name);
+    const path = `jobManifests[${name}]`;
+    if (manifest === undefined) {
+      diffs.push({ at, path, expected: 'a CreateJob command', actual: undefined });
+      continue;
+    }
+    const pod = manifest.spec.template;
+    const parts: [string, unknown, Record<string, unknown> | undefined][] = [
+      ['labels', item['labels'], manifest.metadata.labels],
+      ['annotations', item['annotations'], manifest.metadata.annotations],
+    ];
+    const podTemplate = isRecord(item['podTemplate']) ? item['podTemplate'] : {};
+    parts.push(['podTemplate.labels', podTemplate['labels'], pod.metadata?.labels]);
+    parts.push(['podTemplate.annotations', podTemplate['annotations'], pod.metadata?.annotations]);
+    if ('subdomain' in podTemplate) {
+      parts.push(['podTemplate', { subdomain: podTemplate['subdomain'] }, { subdomain: pod.spec.subdomain }]);
+    }
+    for (const [part, wanted, actual] of parts) {
+      if (!isRecord(wanted)) continue;
+      for (const [key, value] of Object.entries(wanted)) {
+        const found = actual?.[key] ?? null;
+        if (canonical(value) !== canonical(found)) diffs.push({ at, path: `${path}.${part}[${key}]`, expected: value, actual: found });
+      }
+    }
+  }
+  return diffs;
+}
+
+/** Each listed item must be present (matched by `key`) with the listed fields; others are not looked at. */
+function compareIncluded(at: string, field: string, expected: unknown, actual: unknown, key: string): FieldDiff[] {
+  const actualItems = Array.isArray(actual) ? actual.filter(isRecord) : [];
+  const diffs: FieldDiff[] = [];
+  for (const item of Array.isArray(expected) ? expected.filter(isRecord) : []) {
+    const found = actualItems.find((candidate) => candidate[key] === item[key]);
+    const mismatch = found === undefined || Object.entries(item).some(([name, value]) => canonical(value) !== canonical(found[name]));
+    if (mismatch) diffs.push({ at, path: `${field}[${String(item[key])}]`, expected: item, actual: found });
   }
   return diffs;
 }
@@ -247,6 +340,8 @@ function compareMultiset(at: string, field: string, expected: unknown, actual: u
   for (const extra of actualItems) diffs.push({ at, path: `${field}[unexpected]`, expected: undefined, actual: extra });
   return diffs;
 }
+
+const instant = (value: unknown): number | null => (typeof value === 'string' ? Date.parse(value) : null);
 
 /** JSON with sorted keys, so equal values compare equal regardless of key order. */
 function canonical(value: unknown): string {

@@ -9,7 +9,7 @@ import type { CorpusKind, FieldDiff, ScenarioResult } from '../types.ts';
  * Job, and the errors upstream validation reports for it. See that directory's README.md.
  */
 
-const ExpectedErrorSchema = z.object({
+export const ExpectedErrorSchema = z.object({
   field: z.string(),
   type: z.string(),
   badValue: z.unknown().optional(),
@@ -88,7 +88,15 @@ function parseJob(input: unknown, name: string): ParsedJob {
   return { ok: false, diffs };
 }
 
-function compareErrors(expect: ValidationCase['expect'], errors: readonly FieldError[]): FieldDiff[] {
+/** A reported error, from either kind's validation: the Job's FieldError or the JobSet's. */
+type ReportedError = Pick<FieldError, 'field' | 'type' | 'detail' | 'badValue'> & { readonly message?: string };
+
+/**
+ * Compares reported errors with a case's `expect` (`valid`, `errorsMatch`, `errors`), keyed by
+ * field and type: each listed error must be reported (with its badValue and message part when
+ * given); with `exact`, nothing else may be.
+ */
+export function compareErrors(expect: ValidationCase['expect'], errors: readonly ReportedError[]): FieldDiff[] {
   const diffs: FieldDiff[] = [];
   if (expect.valid !== (errors.length === 0)) {
     diffs.push({ at: AT, path: 'valid', expected: expect.valid, actual: errors.length === 0 });
@@ -98,7 +106,7 @@ function compareErrors(expect: ValidationCase['expect'], errors: readonly FieldE
     const listed = new Set(expect.errors.map((expected) => keyOf(expected)));
     for (const error of errors) {
       if (!listed.has(keyOf(error))) {
-        diffs.push({ at: AT, path: `errors[${keyOf(error)}]`, expected: 'not reported', actual: error.message });
+        diffs.push({ at: AT, path: `errors[${keyOf(error)}]`, expected: 'not reported', actual: error.message ?? error.detail });
       }
     }
   }
@@ -106,11 +114,11 @@ function compareErrors(expect: ValidationCase['expect'], errors: readonly FieldE
 }
 
 /** The diffs for one listed error: missing, or present with another value or message. */
-function findExpected(expected: ExpectedError, errors: readonly FieldError[]): FieldDiff[] {
+function findExpected(expected: ExpectedError, errors: readonly ReportedError[]): FieldDiff[] {
   const path = `errors[${keyOf(expected)}]`;
   const candidates = errors.filter((error) => keyOf(error) === keyOf(expected));
   if (candidates.length === 0) {
-    const onField = errors.filter((error) => error.field === expected.field).map((error) => error.message);
+    const onField = errors.filter((error) => error.field === expected.field).map((error) => error.message ?? error.detail);
     return [{ at: AT, path, expected: 'reported', actual: onField.length === 0 ? 'not reported' : onField }];
   }
   const withValue =
@@ -121,8 +129,8 @@ function findExpected(expected: ExpectedError, errors: readonly FieldError[]): F
     return [{ at: AT, path: `${path}.badValue`, expected: expected.badValue, actual: candidates.map((error) => error.badValue) }];
   }
   const contains = expected.messageContains;
-  if (contains !== undefined && !withValue.some((error) => error.detail.includes(contains) || error.message.includes(contains))) {
-    return [{ at: AT, path: `${path}.message`, expected: contains, actual: withValue.map((error) => error.message) }];
+  if (contains !== undefined && !withValue.some((error) => error.detail.includes(contains) || (error.message ?? '').includes(contains))) {
+    return [{ at: AT, path: `${path}.message`, expected: contains, actual: withValue.map((error) => error.message ?? error.detail) }];
   }
   return [];
 }

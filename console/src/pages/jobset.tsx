@@ -27,7 +27,7 @@ interface Decision {
     succeededJobs?: string[];
   };
 }
-interface Explanation { outcome: string; summary: string; restarts: number; restartsCountTowardsMax: number; events: Decision[]; rejection: string[] }
+interface Explanation { outcome: string; summary: string; restarts: number; restartsCountTowardsMax: number; events: Decision[]; rejection: string[]; waiting: { replicatedJob: string; sentence: string }[] }
 
 export function JobSetPage({ cluster, namespace, name, query }: { cluster: string; namespace: string; name: string; query: URLSearchParams }) {
   const uid = query.get('uid') ?? undefined;
@@ -86,6 +86,14 @@ export function JobSetPage({ cluster, namespace, name, query }: { cluster: strin
             ))}
           </tbody>
         </table>
+        {explanation.waiting.length > 0 && (
+          <>
+            <h3>Not created yet</h3>
+            <ul class="waiting">
+              {explanation.waiting.map((w) => <li><Text value={w.sentence} /></li>)}
+            </ul>
+          </>
+        )}
         <h3>Conditions</h3>
         <table>
           <thead><tr><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Message</th><th scope="col">Last Transition</th></tr></thead>

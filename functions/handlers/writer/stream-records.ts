@@ -5,6 +5,7 @@ import type { InboundTarget } from '../../../shared/contract/parse-any-inbound.t
 import { parseInboundRecord, type InboundRecordResult } from '../../../shared/contract/parse-inbound-record.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import type { Observation, Tick } from '../../../shared/job/events.ts';
+import type { JobSetTick } from '../../../shared/jobset/events.ts';
 import { TIMER_SOURCE, TimerRecordSchema, type TimerInput } from './timer-record.ts';
 
 // The writer's input, per Kinesis record: base64 of JSON that is either a cluster event exactly
@@ -87,10 +88,26 @@ export function* decodedSlices(records: readonly KinesisStreamRecord[], limits: 
     }
     group.sequenceNumbers.push(record.kinesis.sequenceNumber);
     group.texts.push(text);
-    group.entries.push(...primary.map((target) => target.entry));
+    // A Job's observations keep their arrival beside their observedAt (JobSet logs have their own format).
+    const arrivedAt = first.stream.kind === 'Job' ? arrivalOf(record) : undefined;
+    group.entries.push(...primary.map((target) => (arrivedAt === undefined ? target.entry : arrived(target.entry, arrivedAt))));
     group.related.push(...related);
   }
   if (groups.size > 0 || refused.length > 0) yield { groups: [...groups.values()], refused };
+}
+
+/**
+ * When the platform received the record (Kinesis's approximate arrival), the clock a Job's log
+ * keeps beside each observation's own observedAt (shared/job/cluster-clock.ts). Zero: unknown.
+ */
+function arrivalOf(record: KinesisStreamRecord): string | undefined {
+  const seconds = record.kinesis.approximateArrivalTimestamp;
+  return typeof seconds === 'number' && seconds > 0 ? new Date(Math.round(seconds * 1000)).toISOString() : undefined;
+}
+
+/** A Job log's entry with its arrival time. */
+function arrived(entry: NewEntry, arrivedAt: string): NewEntry {
+  return { ...entry, body: { ...(entry.body as Record<string, unknown>), arrivedAt } };
 }
 
 function parseRecord(text: string): InboundRecordResult {
@@ -107,12 +124,19 @@ function parseRecord(text: string): InboundRecordResult {
   }
   const { stream, at } = timer.data.detail;
   const tick = tickOf(stream, at);
-  return { ok: true, primary: [{ stream, entry: { eventId: tick.eventId, type: tick.type, observedAt: at, body: tick } }], related: [], refused: [] };
+  return { ok: true, primary: [{ stream, entry: { eventId: tickEventId(at), type: tick.type, observedAt: at, body: tick } }], related: [], refused: [] };
 }
 
-/** A timer fired: a Tick observed at the due time, named by it (a timer firing twice is one Tick). */
-export function tickOf(stream: TimerInput['stream'], at: string): Tick {
-  return { type: 'Tick', eventId: `tick/${at}`, clusterId: stream.clusterId, observedAt: at };
+const tickEventId = (at: string): string => `tick/${at}`;
+
+/**
+ * A timer fired: a Tick observed at the due time, named by it (a timer firing twice is one Tick),
+ * in the envelope of the log it goes to (a Job's observations carry `observedAt`, a JobSet's `at`).
+ */
+export function tickOf(stream: TimerInput['stream'], at: string): Tick | JobSetTick {
+  const eventId = tickEventId(at);
+  if (stream.kind === 'JobSet') return { type: 'Tick', eventId, at };
+  return { type: 'Tick', eventId, clusterId: stream.clusterId, observedAt: at };
 }
 
 /** A Job log's entry back as the observation it was parsed from (parse-any-inbound.ts). */

@@ -4,7 +4,8 @@ import { JobSetObservationSchema, type JobSetDecisionEvent, type JobSetEvent, ty
 import type { EntryCategory } from '../history-page.ts';
 
 // A JobSet's log holds observations (what a cluster reported) and the JobSet fold's decisions;
-// the decisions that issue commands to the cluster are the `…Issued` ones.
+// the decisions that issue commands to the cluster are the `…Issued` ones and the JobSet's own
+// deletion (`JobSetDeletionRequested`).
 
 const OBSERVATION_TYPES: ReadonlySet<string> = new Set(JobSetObservationSchema.options.map((o) => o.shape.type.value));
 
@@ -13,6 +14,7 @@ const COMMAND_TYPES: ReadonlySet<string> = new Set<JobSetDecisionEvent['type']>(
   'DeleteJobIssued',
   'SuspendJobIssued',
   'ResumeJobIssued',
+  'JobSetDeletionRequested',
 ]);
 
 /** Which part of a JobSet's history an entry type belongs to. */

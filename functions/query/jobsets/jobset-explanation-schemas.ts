@@ -87,6 +87,16 @@ export const JobSetDecisionSchema = z
       commandId: z.string(),
       name: z.string(),
     }),
+    z.strictObject({
+      type: z.literal('JobSetDeletionRequested'),
+      ...decided,
+      commandId: z.string(),
+      name: z.string().meta({ description: 'The JobSet.' }),
+      ttlSecondsAfterFinished: count,
+      finishedAt: TimeViewSchema.meta({ description: 'The transition time of the Completed or Failed condition.' }),
+      expiredAt: TimeViewSchema.meta({ description: 'finishedAt + ttlSecondsAfterFinished.' }),
+      tippedBy,
+    }),
   ])
   .register(apiSchemas, { id: 'JobSetDecision', description: 'A decision of the JobSet fold as logged, with its evidence.' });
 
@@ -95,6 +105,22 @@ export const JobSetOutcomeSchema = z
   .register(apiSchemas, { id: 'JobSetOutcome', description: 'Where the JobSet stands, in one word (Restarting: RestartingJobSet is True).' });
 
 const DECISION_TYPES = JOBSET_DECISION_TYPES;
+
+const WaitReasonSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('dependency'),
+      dependency: z.string(),
+      status: z.string().meta({ description: 'Ready or Complete.' }),
+      reached: count.meta({ description: 'Ready: ready + succeeded + failed Jobs of the dependency; Complete: its succeeded Jobs.' }),
+      needed: count.meta({ description: "The dependency's replicas." }),
+      finished: count.meta({ description: 'Ready: the succeeded and failed Jobs counted in `reached`.' }),
+    }),
+    z.strictObject({ kind: z.literal('startupOrder'), previous: z.string(), started: count, replicas: count }),
+    z.strictObject({ kind: z.literal('blockingRecreate'), previousJobs: count }),
+    z.strictObject({ kind: z.literal('nameTaken'), jobs: z.array(z.string()) }),
+  ])
+  .register(apiSchemas, { id: 'JobSetWaitReason', description: 'Why Jobs of a replicated job are not created yet: a dependsOn dependency not reached, the InOrder startup order, or Jobs of an earlier restart attempt still being deleted.' });
 
 export const JobSetExplanationSchema = z
   .strictObject({
@@ -136,5 +162,8 @@ export const JobSetExplanationSchema = z
         + 'decision wherever it lies.',
     }),
     rejection: z.array(z.string()).meta({ description: 'Admission violations of a rejected spec: `field: detail`.' }),
+    waiting: z
+      .array(z.strictObject({ replicatedJob: z.string(), missing: count, replicas: count, reason: WaitReasonSchema, sentence: z.string() }))
+      .meta({ description: 'Replicated jobs whose Jobs are not all created yet, and why (e.g. `waiting for driver to be Ready: 1 of 2 ready`), in spec order.' }),
   })
   .register(apiSchemas, { id: 'JobSetExplanation', description: 'Why the JobSet is where it is, with the evidence jobfold logged.' });

@@ -35,6 +35,9 @@ export const JobSetSpecViewSchema = z
         podFailurePolicy: PodFailurePolicySchema.nullable().meta({
           description: "The Job template's pod failure policy: its rule names make the child Jobs' failure reasons.",
         }),
+        dependsOn: z.array(z.strictObject({ name: z.string(), status: z.string() })).meta({
+          description: 'The replicated jobs whose status (Ready or Complete) this one waits for before its Jobs are created or resumed; empty when none.',
+        }),
       }),
     ),
     successPolicy: z.strictObject({ operator: z.string(), targetReplicatedJobs: z.array(z.string()) }),
@@ -56,6 +59,11 @@ export const JobSetSpecViewSchema = z
       .nullable(),
     suspend: z.boolean(),
     managedBy: z.string().nullable(),
+    coordinator: z
+      .strictObject({ replicatedJob: z.string(), jobIndex: count, podIndex: count })
+      .nullable()
+      .meta({ description: "The pod whose stable endpoint every child Job and pod template carry (label and annotation `jobset.sigs.k8s.io/coordinator`)." }),
+    ttlSecondsAfterFinished: count.nullable().meta({ description: 'Seconds after the JobSet finished when it is deleted (foreground); null: kept.' }),
   })
   .register(apiSchemas, { id: 'JobSetSpecSummary', description: 'The JobSet spec after admission defaulting.' });
 
@@ -63,9 +71,9 @@ export const JobSetCommandSchema = z
   .strictObject({
     seq: z.number().int().min(1),
     at: TimeViewSchema,
-    type: z.enum(['CreateJob', 'DeleteJob', 'SuspendJob', 'ResumeJob']),
+    type: z.enum(['CreateJob', 'DeleteJob', 'SuspendJob', 'ResumeJob', 'DeleteJobSet']),
     commandId: z.string(),
-    name: z.string().meta({ description: 'The child Job.' }),
+    name: z.string().meta({ description: 'The child Job (the JobSet itself for DeleteJobSet).' }),
   })
   .register(apiSchemas, { id: 'JobSetCommand' });
 
@@ -93,7 +101,9 @@ export const JobSetViewSchema = z
         'The first log position `commands` covers: 1 (every command) unless the log is longer than 5,000 entries; '
         + 'then the last 5,000 entries, and the earlier commands are in `…/history` (category `command`).',
     }),
-    explanation: ExplanationBriefSchema(JobSetOutcomeSchema),
+    explanation: ExplanationBriefSchema(JobSetOutcomeSchema).extend({
+      waiting: z.array(z.string()).meta({ description: 'Replicated jobs not all created yet, and why, one sentence each.' }),
+    }),
     log: LogHeadSchema,
   })
   .register(apiSchemas, { id: 'JobSetView', description: 'A JobSet with its status, child Jobs and commands.' });

@@ -53,7 +53,7 @@ const JobSetOutcomeFields = {
 };
 
 const JobSetDecisionSummarySchema = z
-  .object({ kind: z.enum(['failed', 'restarted', 'completed', 'condition', 'rejected', 'createJob', 'deleteJob', 'suspendJob', 'resumeJob']) })
+  .object({ kind: z.enum(['failed', 'restarted', 'completed', 'condition', 'rejected', 'createJob', 'deleteJob', 'suspendJob', 'resumeJob', 'deleteJobSet']) })
   .catchall(z.unknown())
   .register(apiSchemas, { id: 'JobSetWhatIfDecision', description: 'One thing the JobSet fold decided at the divergence, with the rule and the child Job it acted on.' });
 

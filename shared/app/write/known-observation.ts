@@ -3,8 +3,13 @@ import type { Observation } from '../../job/events.ts';
 import { podFacts } from '../../job/pod-facts.ts';
 import { mergeFacts } from '../../job/pod-record.ts';
 import { stableHash } from '../../job/stable-hash.ts';
-import type { JobState } from '../../job/state.ts';
-import { isStaleObservation } from '../../k8s/object-sequence.ts';
+import { clockSkewOf, type JobState } from '../../job/state.ts';
+import { compareOrder, isStaleObservation } from '../../k8s/object-sequence.ts';
+import { compareTimes, parseTime } from '../../k8s/time.ts';
+import { observedInstant } from '../../job/cluster-clock.ts';
+import { jobObservationOrder } from '../../job/observe-job.ts';
+import { podObservationOrder } from '../../job/observe-pod.ts';
+import { recordOrder } from '../../job/pod-record.ts';
 import { contentFingerprint, contentHash, type EventIdIndex } from './event-id-index.ts';
 
 // Dedupe without per-event markers: the single writer of a Job's log drops an observation the
@@ -17,7 +22,7 @@ export type KnownReason =
   | 'same-event' // its eventId is in the log already, with the same content (or is the last one the fold took for that object)
   | 'conflict' // its eventId is in the log already, with another content: refused (ObservationRefused)
   | 'uid-reused' // a Job observation naming the log's uid under another name: refused (ObservationRefused)
-  | 'stale' // the forwarder's stamp (unstamped Job: its time) says it is older than what the fold took
+  | 'stale' // its resourceVersion or the forwarder's stamp (neither: a Job's time) says it is older than what the fold took
   | 'unchanged' // unstamped, no newer than what the fold saw, and changes nothing (a replay)
   | 'already-gone' // a deletion of a pod (or Job) the fold already saw deleted
   | 'old-tick'; // a Tick at or before the newest Tick folded
@@ -33,12 +38,13 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       const known = state.pods.get(observation.pod.metadata.uid);
       if (!known) return undefined;
       if (known.lastEventId === observation.eventId) return 'same-event';
-      if (isStaleObservation(known.order, observation.sequence)) return 'stale';
-      // Unstamped (older forwarders): a replay is no newer than the newest observation folded
-      // and changes nothing. A new version that changes nothing is still logged: upstream
-      // syncs on it (a pod update with a new resourceVersion), at its time.
-      if (observation.sequence !== undefined) return undefined;
-      if (state.newestObservedAt === undefined || observation.observedAt > state.newestObservedAt) return undefined;
+      const order = podObservationOrder(observation);
+      if (isStaleObservation(recordOrder(known), order)) return 'stale';
+      // Unordered (older forwarders, no comparable versions): a replay is no newer than the newest
+      // observation folded and changes nothing. A new version that changes nothing is still
+      // logged: upstream syncs on it (a pod update with a new resourceVersion), at its time.
+      if (compareOrder(order, recordOrder(known)) !== undefined) return undefined;
+      if (state.newestObservedAt === undefined || compareTimes(observation.observedAt, state.newestObservedAt) > 0) return undefined;
       const facts = podFacts(observation.pod, state.settings?.sidecarNames ?? new Set(), state.settings?.policyInterest);
       return mergeFacts(known, facts) === undefined ? 'unchanged' : undefined;
     }
@@ -46,19 +52,23 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       return state.pods.get(observation.uid)?.gone ? 'already-gone' : undefined;
     case 'JobObserved': {
       if (state.jobEventId === observation.eventId) return 'same-event';
-      if (isStaleObservation(state.jobOrder, observation.sequence)) return 'stale';
-      if (observation.sequence !== undefined || state.jobObservedAt === undefined) return undefined;
-      // Unstamped: observed before the Job observation the fold took, it is older (a watch
+      const order = jobObservationOrder(observation);
+      const known = { version: state.jobVersion, sequence: state.jobOrder };
+      if (isStaleObservation(known, order)) return 'stale';
+      if (compareOrder(order, known) !== undefined || state.jobObservedAt === undefined) return undefined;
+      // Unordered: observed before the Job observation the fold took, it is older (a watch
       // delivers an object's versions in order); at or before the newest observation with the
-      // spec the fold holds (and no refused update to withdraw), it is a replay.
-      if (observation.observedAt < state.jobObservedAt) return 'stale';
+      // spec the fold holds (and no refused update to withdraw), it is a replay. Compared on
+      // the cluster's clock: a stamp beyond the allowed skew counts as its arrival time.
+      const observedAt = observedInstant(observation, clockSkewOf(state.config)).at;
+      if (observedAt < parseTime(state.jobObservedAt)) return 'stale';
       const replay = state.refusedUpdate === undefined && stableHash(observation.job.spec) === stableHash(state.spec);
-      return replay && observation.observedAt <= (state.newestObservedAt ?? '') ? 'unchanged' : undefined;
+      return replay && state.newestObservedAt !== undefined && compareTimes(observation.observedAt, state.newestObservedAt) <= 0 ? 'unchanged' : undefined;
     }
     case 'JobDeleted':
       return state.deleted ? 'already-gone' : undefined;
     case 'Tick':
-      return state.lastTickAt !== undefined && observation.observedAt <= state.lastTickAt ? 'old-tick' : undefined;
+      return state.lastTickAt !== undefined && compareTimes(observation.observedAt, state.lastTickAt) <= 0 ? 'old-tick' : undefined;
   }
 }
 

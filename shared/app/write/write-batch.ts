@@ -18,6 +18,7 @@ import { loadForWrite } from './load-for-write.ts';
 import { planEntries } from './plan-entries.ts';
 import { commitPlanned, LogShiftedError } from './commit-planned.ts';
 import type { StateCache } from './state-cache.ts';
+import { compareTimes } from '../../k8s/time.ts';
 
 export interface WriteDeps {
   readonly store: EventStore & PodArchive;
@@ -124,7 +125,7 @@ async function writeOnce(deps: WriteDeps, stream: StreamId, observations: readon
   // What this batch queued: a cut-short sync's notifications left with its start.
   const published = decided.syncs.flatMap((s) => outboundEvents(state.identity, state.settings?.managedBy, s.resumed ? [] : s.decisions, s.commands));
   const logged = decided.entries.filter(isObservation).length;
-  const latestObservedAt = observations.reduce<string | undefined>((latest, o) => (!latest || o.observedAt > latest ? o.observedAt : latest), undefined);
+  const latestObservedAt = observations.reduce<string | undefined>((latest, o) => (!latest || compareTimes(o.observedAt, latest) > 0 ? o.observedAt : latest), undefined);
   return {
     stream,
     head: newHead,

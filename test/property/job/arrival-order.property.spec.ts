@@ -55,12 +55,17 @@ function shuffled<T>(items: readonly T[], random: () => number): T[] {
   return result;
 }
 
-/** Moves the events at `from` (in order) to the slots `to`, in `copy`. */
-function permute(batches: readonly Batch[], copy: { events: JobEvent[] }[], from: readonly Slot[], to: readonly Slot[]) {
+/**
+ * Moves the events at `from` (in order) to the slots `to`, in `copy`. An event moved to another
+ * batch is observed at that batch's time: the fold reads the cluster's clock from observedAt
+ * (shared/job/cluster-clock.ts), and nothing arrives before it was observed.
+ */
+function permute(batches: readonly Batch[], copy: { at: string; events: JobEvent[] }[], from: readonly Slot[], to: readonly Slot[]) {
   const events = from.map((slot) => eventAt(batches, slot));
   to.forEach(([i, j], k) => {
     const target = copy[i];
-    if (target) target.events[j] = events[k] as JobEvent;
+    const event = events[k] as JobEvent;
+    if (target) target.events[j] = 'observedAt' in event ? ({ ...event, observedAt: target.at } as JobEvent) : event;
   });
 }
 

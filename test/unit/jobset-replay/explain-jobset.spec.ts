@@ -151,6 +151,7 @@ describe('explainJobSet before anything happened', () => {
       conditions: [],
       events: [],
       rejection: [],
+      waiting: [],
     });
   });
 
@@ -171,6 +172,8 @@ describe('the JobSet explanation printed', () => {
       'Outcome:   Restarting',
       expect.stringMatching(/^Summary: {3}JobSet default\/restart-job-example is restarting \(restart 1, 1 of maxRestarts 10 counted\) at /),
       'Restarts:  1 (1 counted towards maxRestarts)',
+      'Waiting:',
+      '  simulations: 4 of 4 Jobs not created — waiting for 4 Jobs of the earlier restart attempt to be deleted: restart-job-example-simulations-0, restart-job-example-simulations-1, restart-job-example-simulations-2, … 1 more',
       "Why (event #N = position in the JobSet's log):",
       expect.stringMatching(/^ {2}RestartingJobSet: FailurePolicy_failurePolicyRule1 — restarted /),
       'Decisions:',

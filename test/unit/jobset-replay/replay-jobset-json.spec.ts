@@ -6,7 +6,7 @@ import { runReplay } from '../replay/run-replay.ts';
 import { EXIT_CODE_2_FIXTURE, EXIT_CODE_3_TRACE } from './jobset-scenarios.ts';
 
 const REPORT_KEYS = ['source', 'jobSet', 'status', 'conditions', 'childJobs', 'commands', 'explanation', 'logLength'];
-const EXPLANATION_KEYS = ['kind', 'jobSet', 'outcome', 'summary', 'restarts', 'restartsCountTowardsMax', 'conditions', 'events', 'rejection'];
+const EXPLANATION_KEYS = ['kind', 'jobSet', 'outcome', 'summary', 'restarts', 'restartsCountTowardsMax', 'conditions', 'events', 'rejection', 'waiting'];
 
 describe('jobfold replay --json of a JobSet scenario', () => {
   const { code, out } = runReplay(EXIT_CODE_2_FIXTURE, '--json');

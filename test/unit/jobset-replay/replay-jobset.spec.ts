@@ -106,3 +106,31 @@ describe('the seed-002 sample traces', () => {
     expect(jobs.map((e) => e.detail.object.status)).toEqual(jobs.map(() => ({})));
   });
 });
+
+describe('jobfold replay of the translated upstream JobSet cases (test/conformance/jobset)', () => {
+  const corpus = (id: string) => `test/conformance/jobset/${id}.json`;
+
+  it('shows dependsOn under its replicated job, and what a replicated job waits for', () => {
+    const { code, out } = runReplay(corpus('depends-on__ready-not-reached-while-a-job-is-not-ready'));
+    expect(code).toBe(0);
+    expect(out).toMatch(/^ {4}depends on model-initializer Ready, dataset-initializer Ready$/m);
+    expect(out).toContain('  Waiting:\n    trainer-node: 1 of 1 Job not created — waiting for model-initializer to be Ready: 2 of 3 ready');
+  });
+
+  it('shows the coordinator, and the TTL with the deletion it decided at a Tick', () => {
+    expect(runReplay(corpus('coordinator__endpoint-label-and-annotation-on-every-job')).out).toContain(
+      'Coordinator:        replicated-job-a job index 0, pod index 0',
+    );
+    const { code, out } = runReplay(corpus('ttl__completed-10s-ago-with-ttl-5s-is-deleted'));
+    expect(code).toBe(0);
+    expect(out).toContain('TTL:                ttlSecondsAfterFinished 5 (deleted 5s after it finishes)');
+    expect(out).toMatch(/^ {2}2026-01-01T00:00:20Z {2}DeleteJobSet {2}1 {6}test-jobset$/m);
+    expect(out).toContain('Summary:   JobSet default/test-jobset (being deleted) completed');
+  });
+
+  it('plays a JobSet marked for deletion, and one deleted, without deciding anything more', () => {
+    const { code, out } = runReplay(corpus('ttl__jobset-being-deleted-is-not-deleted-again'));
+    expect(code).toBe(0);
+    expect(out).not.toContain('DeleteJobSet');
+  });
+});

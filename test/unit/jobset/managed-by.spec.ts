@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobSetObserved, at } from './support/builders.ts';
+import { jobObserved, jobSetObserved, at } from './support/builders.ts';
 import { commandsOf, given } from './support/given.ts';
 
 const jobSet = (managedBy?: string) =>
@@ -19,5 +19,17 @@ describe('Given a JobSet and its spec.managedBy', () => {
     const outcome = given(jobSet('kueue.x-k8s.io/multikueue')).whenSettled({ now: at(0) });
     expect(outcome.commands).toEqual([]);
     expect(outcome.events).toEqual([]);
+  });
+});
+
+describe('Given a JobSet another controller manages, with child Jobs that controller created', () => {
+  it('when they run, jobfold computes no status for it: no row per replicated job, no condition', () => {
+    const outcome = given(
+      jobSet('kueue.x-k8s.io/multikueue'),
+      jobObserved('workers', 0, { seconds: 5, active: 1, ready: 1 }),
+    ).whenSettled({ now: at(5) });
+    expect(outcome.status.replicatedJobsStatus).toEqual([]);
+    expect(outcome.status.conditions).toEqual([]);
+    expect(outcome.commands).toEqual([]);
   });
 });

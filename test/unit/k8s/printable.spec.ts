@@ -48,6 +48,7 @@ describe('explanations escape control characters in names and messages', () => {
       conditions: [],
       events: [],
       rejection: [HOSTILE],
+      waiting: [{ sentence: `workers: waiting for ${HOSTILE}` }],
     } as unknown as JobSetExplanation;
     const text = explain(explanation);
     expect(hasControlCharacters(text.replace(/\n/g, ''))).toBe(false);

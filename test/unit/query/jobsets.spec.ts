@@ -39,7 +39,9 @@ describe('GET …/jobsets/{name}', () => {
         { name: 'ExitCode2', action: 'FailJob', onExitCodes: { containerName: 'main', operator: 'In', values: [2] } },
         { name: 'ExitCode3', action: 'FailJob', onExitCodes: { containerName: 'main', operator: 'In', values: [3] } },
       ] },
+      dependsOn: [],
     }]);
+    expect(body.spec).toMatchObject({ coordinator: null, ttlSecondsAfterFinished: null });
     expect(body.commands.map((c: { type: string }) => c.type)).toEqual([...Array(4).fill('CreateJob'), ...Array(3).fill('DeleteJob')]);
     expect(body.explanation).toMatchObject({ outcome: 'Failed', conditions: [{ type: 'Failed', status: 'True', reason: 'FailJobSetFailurePolicyAction' }] });
     expect(body.log.head).toBe(21);

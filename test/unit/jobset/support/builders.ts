@@ -18,6 +18,7 @@ export interface ReplicatedJobInput {
   readonly replicas?: number;
   readonly parallelism?: number;
   readonly completions?: number;
+  readonly dependsOn?: readonly { name: string; status: string }[];
 }
 
 /** A JobSet observation; every spec field is passed through as JSON, so anything can be tried. */
@@ -32,10 +33,11 @@ export function jobSetObserved(
     jobSet: {
       metadata: { namespace: 'default', name: JOBSET, uid: options.uid ?? 'js-uid' },
       spec: {
-        replicatedJobs: replicatedJobs.map(({ name, replicas = 1, parallelism = 1, completions = 1 }) => ({
+        replicatedJobs: replicatedJobs.map(({ name, replicas = 1, parallelism = 1, completions = 1, dependsOn }) => ({
           name,
           replicas,
           template: { spec: { parallelism, completions } },
+          ...(dependsOn === undefined ? {} : { dependsOn }),
         })),
         ...rest,
       },

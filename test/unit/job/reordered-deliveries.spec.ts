@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import type { PodObserved } from '../../../shared/job/events.ts';
+import { aJob, aPod, at, jobObserved, podDeleted, podObserved, type PodOptions } from '../../support/builders.ts';
+import { conditionsOf, given } from '../../support/job-spec.ts';
+
+// Issue 21: a pod's state is a join of its observations, ordered by the cluster (resourceVersion,
+// KEP-5504), not by arrival; each pod's outcome counts once whether its Failed/Succeeded, its
+// deletion or jobfold's own termination came first; and counting matches upstream's isPodFailed.
+
+/** The pod as the cluster reported it at `rv`, observed at `when`. */
+const pod = (name: string, rv: number, when: string, options: PodOptions = {}): PodObserved =>
+  ({ ...podObserved(aPod({ name, resourceVersion: String(rv), ...options }), when), eventId: `${name}/${rv}` });
+const MANAGED = 'jobfold.io/job-controller';
+
+describe('Deleted pods count as upstream counts them', () => {
+  it('a running pod that is deleted counts as failed (isPodFailed): with backoffLimit 0 the Job fails, no replacement', () => {
+    given(aJob({ backoffLimit: 0 }), pod('a', 1, at(1)), podDeleted('a', at(2)))
+      .when()
+      .then(({ status, commands }) => {
+        expect(conditionsOf(status)).toEqual(['FailureTarget=True:BackoffLimitExceeded', 'Failed=True:BackoffLimitExceeded']);
+        expect(status).toMatchObject({ failed: 1, active: 0 });
+        expect(commands.filter((c) => c.type === 'CreatePod')).toEqual([]);
+      });
+  });
+
+  it('not when only Failed pods are replaced (podReplacementPolicy: Failed): the deleted pod is not a failure', () => {
+    given(aJob({ backoffLimit: 0, podReplacementPolicy: 'Failed' }), pod('a', 1, at(1)), podDeleted('a', at(2)))
+      .when()
+      .thenStatus({ failed: 0, conditions: [] });
+  });
+
+  it('a deletion seen before the pod\'s Succeeded gives way to it: counted succeeded, not failed', () => {
+    given(aJob({ completions: 2, parallelism: 2 }), pod('a', 1, at(1)), pod('b', 2, at(1)), podDeleted('a', at(3)), pod('a', 3, at(4), { phase: 'Succeeded' }))
+      .when()
+      .thenStatus({ succeeded: 1, failed: 0 });
+  });
+
+  it('pods deleted after the success criteria were met are not failures (upstream removed their finalizers then)', () => {
+    const job = aJob({ completionMode: 'Indexed', completions: 2, parallelism: 2, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+    given(job, pod('a', 1, at(1), { index: 0 }), pod('b', 2, at(1), { index: 1 }), pod('a', 3, at(2), { index: 0, phase: 'Succeeded' }), podDeleted('b', at(3)))
+      .when()
+      .thenStatus({ succeeded: 1, failed: 0 });
+  });
+});
+
+describe('A Job jobfold runs does not act on a deletion that arrived ahead of the pod\'s own events', () => {
+  it('a Succeeded pod whose deletion arrives first: no pod is created for it, and it counts as succeeded', () => {
+    const job = aJob({ managedBy: MANAGED });
+    const outcome = given(job, pod('a', 1, at(1)), podDeleted('a', at(3))).when();
+    expect(outcome.commands.filter((c) => c.type === 'CreatePod')).toEqual([]);
+    expect(outcome.wakeAt).toBe(at(303.001));
+    given(job, pod('a', 1, at(1)), podDeleted('a', at(3)), pod('a', 2, at(4), { phase: 'Succeeded' }))
+      .when()
+      .then(({ status, history, commands }) => {
+        expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:CompletionsReached', 'Complete=True:CompletionsReached']);
+        expect(status).toMatchObject({ succeeded: 1, failed: 0 });
+        expect([...history.flatMap((h) => h.commands), ...commands].filter((c) => c.type === 'CreatePod')).toEqual([]);
+      });
+  });
+});
+
+describe('Late and reordered observations of one pod', () => {
+  it('a Failed observation that still shows the finalizer, arriving after the one without it, counts the pod once', () => {
+    const job = aJob({ completions: 2, parallelism: 2 });
+    given(job, pod('a', 1, at(1)), pod('a', 3, at(3), { phase: 'Failed', finalizer: false }), pod('a', 2, at(2), { phase: 'Failed' }), pod('a', 2, at(2), { phase: 'Failed' }))
+      .when()
+      .thenStatus({ failed: 1 });
+  });
+
+  it('the resourceVersion orders a pod\'s observations, whatever the forwarder\'s stamp says (a restart with a clock behind)', () => {
+    const job = aJob({ completions: 2, parallelism: 1 });
+    const succeeded = { ...pod('a', 9, at(5), { phase: 'Succeeded' }), sequence: { epoch: 1_000, seq: 1 } };
+    const running = { ...pod('a', 4, at(6)), sequence: { epoch: 2_000, seq: 3 } };
+    given(job, pod('a', 1, at(1)), succeeded, running).when().then(({ state }) => expect(state.pods.get('a')?.phase).toBe('Succeeded'));
+    const restartedBehind = { ...pod('a', 12, at(7), { phase: 'Succeeded' }), sequence: { epoch: 500, seq: 1 } };
+    given(job, { ...pod('a', 4, at(1)), sequence: { epoch: 1_000, seq: 5 } }, restartedBehind).when().thenStatus({ succeeded: 1 });
+  });
+});
+
+describe('A decision taken on a view the cluster had already left does not lose a pod\'s outcome', () => {
+  it('the nightly Job of issue 21: two stale running pods at the Job\'s arrival, one terminated as excess, still counts when it fails', () => {
+    // backoffLimit 6, one pod at a time, each fails with exit code 3: Failed at the 7th failure.
+    const job = aJob({ backoffLimit: 6 });
+    const running = (i: number) => pod(`p${i}`, 10 * i + 1, at(60 * i + 1));
+    const failed = (i: number) => pod(`p${i}`, 10 * i + 2, at(60 * i + 60), { phase: 'Failed', exitCode: 3 });
+    const delivered = [failed(0), running(1), failed(6), running(5), jobObserved(job, at(0)), running(0), failed(1), running(2), failed(2), running(3), failed(3), running(4), failed(4), failed(5), running(6)];
+    given(null, ...delivered)
+      .when()
+      .then(({ status, history }) => {
+        expect(history.flatMap((h) => h.decisions).some((d) => d.type === 'PodsTerminationRequested' && d.cause === 'ExcessPods')).toBe(true);
+        expect(conditionsOf(status)).toEqual(['FailureTarget=True:BackoffLimitExceeded', 'Failed=True:BackoffLimitExceeded']);
+        expect(status.failed).toBe(7);
+      });
+  });
+});
+
+// Counterexamples the corpus property (test/property/job/corpus-orders.property.spec.ts) found.
+describe('Outcomes that arrive after a decision they happened before', () => {
+  it('a pod that failed before the Job completed, arriving after it: the final status counts it (basics__non-parallel-job)', () => {
+    // The cluster's order: p0 fails at 2 s, its replacement p1 succeeds at 294 s; delivered p1 first.
+    const job = aJob({ completions: 1, parallelism: 1 });
+    given(null, jobObserved(job, at(0)), pod('p1', 3, at(293), { phase: 'Pending' }), pod('p1', 4, at(294), { phase: 'Succeeded' }), pod('p0', 2, at(2), { phase: 'Failed' }))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:CompletionsReached', 'Complete=True:CompletionsReached']);
+        expect(status).toMatchObject({ succeeded: 1, failed: 1 });
+      });
+  });
+
+  it('a pod that failed after the Job completed does not count: the cluster had stopped counting', () => {
+    const job = aJob({ completions: 1, parallelism: 2 });
+    given(null, jobObserved(job, at(0)), pod('p1', 3, at(10), { phase: 'Succeeded' }), pod('p0', 4, at(20), { phase: 'Failed' }))
+      .when()
+      .thenStatus({ succeeded: 1, failed: 0 });
+  });
+
+  it('a deleted pod seen with the finalizer, arriving after its newer state and before the Job, counts once the Job arrives', () => {
+    // podReplacementPolicy TerminatingOrFailed: the deleted pod counted as failed and lost the
+    // finalizer; its Failed (without it) is delivered first, the deletion next, the Job last.
+    const job = aJob({ completions: 2, parallelism: 2, podReplacementPolicy: 'TerminatingOrFailed' });
+    const deleting = { deletionTimestamp: at(2) };
+    given(null, pod('p0', 8, at(294), { phase: 'Failed', finalizer: false, ...deleting }), pod('p0', 4, at(2), { phase: 'Pending', ...deleting }), jobObserved(job, at(0)))
+      .when()
+      .thenStatus({ failed: 1 });
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { explainJobSet } from '../../../shared/jobset/explain.ts';
+import { decide, evolve, type JobSetObservation } from '../../../shared/jobset/index.ts';
+import { jobSetObserved, jobFailed, jobSucceeded, at } from './support/builders.ts';
+import { commandsOf, given } from './support/given.ts';
+
+const tick = (seconds: number): JobSetObservation => ({ type: 'Tick', at: at(seconds), eventId: undefined });
+const withTtl = (ttlSecondsAfterFinished: number) => jobSetObserved({ replicatedJobs: [{ name: 'workers' }], ttlSecondsAfterFinished });
+
+describe('Given a JobSet with ttlSecondsAfterFinished 30', () => {
+  it('when it completes, the controller asks to look again when the TTL runs out, and deletes nothing yet', () => {
+    const outcome = given(withTtl(30), jobSucceeded('workers', 0, { seconds: 10 })).whenSettled({ now: at(10) });
+    expect(outcome.state.terminalState).toBe('Completed');
+    expect(commandsOf(outcome.commands)).toEqual([]);
+    expect(decide(outcome.state, at(10)).wakeAt).toBe('2026-01-01T00:00:40.000Z');
+  });
+
+  it('when the timer fires at the expiry, the JobSet is deleted in the foreground, once', () => {
+    const history = given(withTtl(30), jobSucceeded('workers', 0, { seconds: 10 }), tick(40));
+    const outcome = history.whenSettled({ now: at(40) });
+    expect(outcome.commands).toEqual([
+      expect.objectContaining({ type: 'DeleteJobSet', name: 'js', namespace: 'default', propagationPolicy: 'Foreground' }),
+    ]);
+    expect(outcome.events).toEqual([
+      expect.objectContaining({ type: 'JobSetDeletionRequested', finishedAt: at(10), ttlSecondsAfterFinished: 30, tippedBy: history.log.length }),
+    ]);
+    expect(decide(outcome.state, at(60))).toEqual({ events: [], commands: [], wakeAt: undefined });
+  });
+
+  it('when it failed instead, the TTL counts from the Failed condition', () => {
+    const outcome = given(withTtl(30), jobFailed('workers', 0, { seconds: 10 }), tick(39)).whenSettled({ now: at(39) });
+    expect(outcome.commands).toEqual([]);
+    expect(decide(outcome.state, at(40)).commands.map((c) => c.type)).toEqual(['DeleteJobSet']);
+  });
+
+  it('when the cluster deleted it, its history stays: conditions, decisions and the deletion in the explanation', () => {
+    const history = given(withTtl(30), jobSucceeded('workers', 0, { seconds: 10 }), tick(40));
+    const settled = history.whenSettled({ now: at(40) });
+    const gone = evolve(settled.state, { type: 'JobSetDeleted', at: at(41), eventId: undefined });
+    const decisions = settled.log.flatMap((event, i) => ('tippedBy' in event || event.type.endsWith('Issued') ? [{ seq: i + 1, event: event as never }] : []));
+    const explanation = explainJobSet(gone, decisions);
+    expect(gone.deleted).toBe(true);
+    expect(explanation.outcome).toBe('Completed');
+    expect(explanation.summary).toMatch(/^JobSet default\/js \(deleted\) completed/);
+    expect(explanation.events.at(-1)?.sentence).toMatch(/^DeleteJobSet js \(foreground\): finished at 2026-01-01T00:00:10Z, ttlSecondsAfterFinished 30 expired at 2026-01-01T00:00:40/);
+  });
+});
+
+describe('Given a JobSet without ttlSecondsAfterFinished', () => {
+  it('when it completes, nothing is scheduled and it is never deleted', () => {
+    const outcome = given(jobSetObserved({ replicatedJobs: [{ name: 'workers' }] }), jobSucceeded('workers', 0, { seconds: 10 }), tick(1000)).whenSettled({ now: at(1000) });
+    expect(outcome.commands).toEqual([]);
+    expect(decide(outcome.state, at(1000)).wakeAt).toBeUndefined();
+  });
+});
