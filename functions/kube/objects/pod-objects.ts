@@ -1,5 +1,5 @@
 import type { LogEntry } from '../../../shared/app/event-store.ts';
-import { isStaleObservation, type ObjectSequence } from '../../../shared/k8s/object-sequence.ts';
+import { comparableVersion, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../../../shared/k8s/object-sequence.ts';
 import type { Pod } from '../../../shared/k8s/pod.ts';
 import type { JobObject } from './job-object.ts';
 import { objectVersion } from '../resource-version.ts';
@@ -41,7 +41,7 @@ export class PodCollector {
           pod: body.pod, sequence: body.sequence, seq: entry.seq, recordedAt: entry.recordedAt,
           deleted: this.#deletedFirst.delete(uid), lastSeq: entry.seq, lastRecordedAt: entry.recordedAt,
         });
-      } else if (!isStaleObservation(known.sequence, body.sequence)) {
+      } else if (!isStaleObservation(orderOf(known.pod, known.sequence), orderOf(body.pod, body.sequence))) {
         Object.assign(known, { pod: body.pod, sequence: body.sequence ?? known.sequence, lastSeq: entry.seq, lastRecordedAt: entry.recordedAt });
       }
     } else if (entry.type === 'PodDeleted') {
@@ -119,4 +119,9 @@ export function podFields(pod: PodObject): Record<string, string> {
     'spec.restartPolicy': (pod.spec['restartPolicy'] as string | undefined) ?? '',
     'status.phase': (pod.status['phase'] as string | undefined) ?? '',
   };
+}
+
+/** A pod observation's place among the pod's others, as the fold orders them (shared/job/observe-pod.ts). */
+function orderOf(pod: Pod, sequence: ObjectSequence | undefined): ObservationOrder {
+  return { version: comparableVersion(pod.metadata.resourceVersion), sequence };
 }
