@@ -3,7 +3,7 @@ import type { CapacityTotals, CapacityUse } from '../functions/adapters/metered-
 import type { FoldConfig } from '../shared/job/state.ts';
 import type { DeliveredEntry, Deliveries, RejectedEvent } from './bus/bus-rules.ts';
 import type { LocalBus } from './bus/local-bus.ts';
-import type { JobDecisions } from './report/job-decisions.ts';
+import type { Decided } from './report/decided.ts';
 import type { LocalRuntime, RuntimeTuning } from './runtime/local-runtime.ts';
 import type { SqsQueues } from './sqs/sqs-queues.ts';
 import type { TraceInfo, TraceOutcome } from './trace/play-trace.ts';
@@ -84,8 +84,8 @@ export interface LocalStack {
    * `horizonMs` (default 10 s); rejects when the stack is stopped first.
    */
   whenQuiet(horizonMs?: number): Promise<void>;
-  /** What was decided for every Job so far. */
-  jobs(): Promise<JobDecisions[]>;
+  /** What was decided for every Job and JobSet so far, as the query API reads it. */
+  decided(): Promise<Decided[]>;
   /** Stops the server, the timers and the functions, then DynamoDB Local (if started here). */
   stop(): Promise<void>;
 }

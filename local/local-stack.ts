@@ -13,7 +13,7 @@ import { kubeDeps } from './http/kube-deps.ts';
 import { handleKube, LOCAL_LIMITS } from './http/kube-server.ts';
 import { LOCAL_ACCOUNT_PATH } from './http/sqs-api.ts';
 import type { LocalStack, LocalStackOptions } from './local-stack-types.ts';
-import { jobDecisions } from './report/job-decisions.ts';
+import { decidedObjects } from './report/decided.ts';
 import { openLocalDatabase } from './runtime/local-database.ts';
 import { createLocalRuntime } from './runtime/local-runtime.ts';
 import { SqsQueues } from './sqs/sqs-queues.ts';
@@ -101,9 +101,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let stopping: Promise<void> | undefined;
 
   const whenQuiet = (horizonMs = SETTLE_HORIZON_MS) => runtime.whenQuiet(horizonMs);
-  const jobs = () => jobDecisions(table, config, deliveries);
+  const decided = () => decidedObjects(table, config, deliveries);
   const pace = { ...DEFAULT_PACE, ...options.pace };
-  const playDeps = { bus, whenQuiet: () => whenQuiet(), jobs, progress: options.progress ?? false };
+  const playDeps = { bus, whenQuiet: () => whenQuiet(), decided, progress: options.progress ?? false };
   const resumedObjects = dataDir === undefined ? 0 : await resumeStoredWork(runtime.store, {
     wakeJob: (stream) => void jobWakeUp({ store: runtime.store, config }, stream)
       .then((at) => (at === undefined ? undefined : runtime.timers.schedule(stream, at)))
@@ -148,7 +148,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     rejected: () => deliveries.rejected(),
     replay: (file, more) => play(file, loadTrace(file), { ...pace, ...more }),
     whenQuiet,
-    jobs,
+    decided,
     stop() {
       stopping ??= (async () => {
         feeding.abort();

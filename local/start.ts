@@ -2,7 +2,7 @@ import './quiet-powertools.ts';
 import { relative } from 'node:path';
 import { hasJava, JAVA_REQUIRED_MESSAGE } from './dynamodb-local.ts';
 import { startLocalStack, type LocalStack } from './local-stack.ts';
-import { formatDecisions } from './report/format-decisions.ts';
+import { fleetReport, printText } from '../cli/print/index.ts';
 import { parseStartArgs, START_HELP, UsageError, type StartArgs } from './start-args.ts';
 import { TraceError } from '../shared/contract/jsonl-trace.ts';
 import { conditionLine, tryLines } from './start-output.ts';
@@ -72,10 +72,10 @@ async function main(): Promise<number> {
       }
       return signals.stopped;
     }
-    console.log(`\n${formatDecisions(outcome.jobs)}`);
+    console.log(`\n${printText(fleetReport(outcome.decided))}`);
     const refused = stack.rejected().length + outcome.feed.failed.length;
     if (refused > 0) console.log(`\nRefused: ${refused} ${refused === 1 ? 'event' : 'events'}, with reasons at GET ${stack.url}/local/rejected`);
-    if (!args.exit) console.log(`\n${tryLines(stack, outcome.jobs).join('\n')}`);
+    if (!args.exit) console.log(`\n${tryLines(stack, outcome.decided).join('\n')}`);
   }
   if (args.exit) {
     if (stack.dataDir !== undefined) await stack.whenQuiet(); // the resumed work, when nothing was fed
