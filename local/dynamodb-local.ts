@@ -7,7 +7,8 @@ import { constants } from 'node:os';
 import type { Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import {
-  CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, waitUntilTableExists,
+  CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, UpdateTableCommand,
+  waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_TABLE_NAME, TABLE_DEFINITION } from '../functions/adapters/table-layout.ts';
 
@@ -74,14 +75,46 @@ export function createLocalClient(endpoint: string): DynamoDBClient {
   });
 }
 
-/** Creates the event-store table (see table-layout.ts) unless it exists, and waits for it. */
+/**
+ * Creates the event-store table (see table-layout.ts) unless it exists, and waits for it. A table
+ * kept from an older version (`npm start --data DIR`) gets the indexes it lacks, as a CloudFormation
+ * update adds them in AWS; items written before an index existed are simply not in it.
+ */
 export async function createTables(client: DynamoDBClient, tableName = DEFAULT_TABLE_NAME): Promise<void> {
   try {
     await client.send(new CreateTableCommand({ TableName: tableName, ...TABLE_DEFINITION }));
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    await addMissingIndexes(client, tableName);
   }
   await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: tableName });
+}
+
+async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of TABLE_DEFINITION.GlobalSecondaryIndexes) {
+    if (present.has(index.IndexName)) continue;
+    const attributes = new Set(index.KeySchema.map((key) => key.AttributeName));
+    await client.send(new UpdateTableCommand({
+      TableName: tableName,
+      AttributeDefinitions: TABLE_DEFINITION.AttributeDefinitions.filter((a) => attributes.has(a.AttributeName)),
+      GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
+    }));
+    await indexesActive(client, tableName);
+  }
+}
+
+/** Waits until no index of the table is still being built (writes fail while one is). */
+async function indexesActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const building = (Table?.GlobalSecondaryIndexes ?? []).filter((index) => index.IndexStatus !== 'ACTIVE');
+    if (building.length === 0 && Table?.TableStatus === 'ACTIVE') return;
+    if (Date.now() > deadline) throw new Error(`table ${tableName}: index ${building[0]?.IndexName} still not active after 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** Whether a Java 17+ runtime is on the PATH: callers check it first, before printing anything. */

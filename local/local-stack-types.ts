@@ -1,3 +1,4 @@
+import type { ServeLimits } from '../functions/kube/kube-api.ts';
 import type { CapacityTotals, CapacityUse } from '../functions/adapters/metered-table.ts';
 import type { FoldConfig } from '../shared/job/state.ts';
 import type { DeliveredEntry, Deliveries, RejectedEvent } from './bus/bus-rules.ts';
@@ -38,6 +39,8 @@ export interface LocalStackOptions {
   readonly onConsumedCapacity?: (use: CapacityUse) => void;
   /** Where one-line notices go (DynamoDB Local died, came back); default console.log. */
   readonly say?: (line: string) => void;
+  /** The kube API's limits (local/http/kube-server.ts LOCAL_LIMITS), for tests of short watches. */
+  readonly kubeLimits?: Partial<ServeLimits>;
 }
 
 export interface LocalStack {

@@ -25,5 +25,10 @@ export function tryLines(stack: LocalStack, decided: readonly Decided[]): string
     lines.push(`  curl -s ${stack.url}/local/clusters/${job.clusterId}/commands`);
   }
   lines.push(`  curl -s ${stack.url}/local/rejected`);
+  if (job) {
+    // kubectl through jobfold's read-only Kubernetes API (docs/kubectl.md).
+    const endpoint = stack.url === 'http://127.0.0.1:3000' ? '' : ` --endpoint ${stack.url}`;
+    lines.push(`  npx jobfold kubeconfig${endpoint} && kubectl --context jobfold-${job.clusterId} get jobs -A`);
+  }
   return lines;
 }

@@ -5,6 +5,7 @@ import { StoreLimitError, VersionConflictError } from '../../shared/app/event-st
 import type { CommitInput, LogEntry, NewEntry, StreamId } from '../../shared/app/event-store.ts';
 import { chainEntries } from '../../shared/log/hash-chain.ts';
 import type { Tip } from './dynamodb-log-reads.ts';
+import { changeKeys } from './dynamodb-change-feed.ts';
 import { commandItem } from './dynamodb-outbox.ts';
 import { summaryItem } from './dynamodb-projection.ts';
 import { entryFromItem, entryItem, HASH_ATTR, num, readNumber, readString, str } from './item-codec.ts';
@@ -75,7 +76,9 @@ export async function commitTransaction(
     const entries = given !== undefined && given.length === logged.length && pending.duplicates.length === 0 && tip.hash === input.expectedHeadHash
       ? logged.map((entry, i) => ({ ...entry, hash: given[i] as string }))
       : chainEntries(tip.hash, logged);
-    pending.pages = { entries, items: pageItems(pk, entries, firstSightings) };
+    const items = pageItems(pk, entries, firstSightings)
+      .map((item) => ({ ...item, ...changeKeys(stream, readNumber(item, ATTR.seq), input.recordedAt) }));
+    pending.pages = { entries, items };
     if (pending.pages.items.length === 1 && input.outbox.length === 0 && input.summary === undefined) {
       return putSinglePage(table, stream, head, pending.pages.items[0] as Item, entries, pending.duplicates);
     }
@@ -141,7 +144,7 @@ function build(table: MeteredTable, pk: string, stream: StreamId, input: CommitI
         ExpressionAttributeNames: { '#seq': ATTR.seq }, ExpressionAttributeValues: { ':from': num(from), ':to': num(seq) },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } });
     described.push({ kind: 'marker', eventId: entry.eventId });
-    const item = entryItem(pk, entry, seq, input.recordedAt, writer, prev);
+    const item = { ...entryItem(pk, entry, seq, input.recordedAt, writer, prev), ...changeKeys(stream, seq, input.recordedAt) };
     prev = item[HASH_ATTR]?.S;
     appended.push(entryFromItem(item));
     actions.push({ Put: { TableName: table.name, Item: item, ...absent } });

@@ -3,6 +3,8 @@ import { scanLogs, type LogScanPage, type LogScanQuery } from './dynamodb-log-sc
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { ChangeFeed, ChangePage, ChangeQuery } from '../../shared/app/change-feed.ts';
+import { logChanges } from './dynamodb-change-feed.ts';
 import { checkCommit, checkEntries, checkLimit, checkSnapshotSeq } from '../../shared/app/event-store-limits.ts';
 import { VersionConflictError } from '../../shared/app/event-store.ts';
 import type {
@@ -35,6 +37,7 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 //   fleet view  dynamodb-projection.ts  summary item in four sparse indexes
 //   fleet rows  dynamodb-fleet-rows.ts  the fleet index scanned in parallel, for the counts
 //   pod archive dynamodb-pod-archive.ts one item per settled pod, batch puts
+//   change feed dynamodb-change-feed.ts every log item in a sparse index by time recorded
 //   event ids   dynamodb-event-ids.ts   the log's eventId fingerprints, a segment per snapshot
 //   uid claims  dynamodb-uid-claims.ts  which namespace's log holds a (cluster, uid)
 // Choices, made for write units (1 WCU = one write of ≤ 1 KB; 2 inside a transaction):
@@ -52,7 +55,7 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 
 export type DynamoDbEventStoreOptions = MeterOptions & { client: DynamoDBClient; tableName?: string };
 
-export class DynamoDbEventStore implements EventStore, PodArchive {
+export class DynamoDbEventStore implements EventStore, PodArchive, ChangeFeed {
   readonly #table: MeteredTable;
 
   constructor(options: DynamoDbEventStoreOptions) {
@@ -68,7 +71,7 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
     checkEntries(entries);
     if (entries.length === 0) return { appended: [], duplicates: [] };
     // The nonce tells this call's own (retried) writes from earlier ones of the same eventId.
-    return appendEntries(this.#table, keys.stream(stream), entries, recordedAt, randomUUID().slice(0, 8));
+    return appendEntries(this.#table, stream, entries, recordedAt, randomUUID().slice(0, 8));
   }
 
   async read(stream: StreamId, options: ReadOptions = {}): Promise<ReadResult> {
@@ -144,6 +147,10 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
 
   loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {
     return loadArchivedPods(this.#table, keys.stream(stream), uids);
+  }
+
+  logChanges(query: ChangeQuery): Promise<ChangePage> {
+    return logChanges(this.#table, query);
   }
 
   saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void> {

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { AppendResult, LogEntry, NewEntry } from '../../shared/app/event-store.ts';
+import type { AppendResult, LogEntry, NewEntry, StreamId } from '../../shared/app/event-store.ts';
+import { changeKeys } from './dynamodb-change-feed.ts';
 import { hashAt, readHead } from './dynamodb-log-reads.ts';
 import { entryFromItem, entryItem, num, readNumber, readString, str } from './item-codec.ts';
 import { isPage } from './log-page-codec.ts';
@@ -13,15 +14,17 @@ import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 //               seq only after its slot was seen taken by a different event, and log items
 //               never change, so E lands in at most one slot.
 // Each new event costs two single-item writes (1 WCU each at ≤ 1 KB) instead of a transaction
-// (2 WCU per item). A duplicate costs two failed conditional writes. A crash between the two
+// (2 WCU per item), and one write to the change index (dynamodb-change-feed.ts). A duplicate
+// costs two failed conditional writes. A crash between the two
 // writes leaves a marker whose slot another event takes; the retried append moves it.
 
 const MAX_PLACEMENT_ATTEMPTS = 100;
 
 /** Appends entries one after another (see the header); `writer` is this call's nonce. */
 export async function appendEntries(
-  table: MeteredTable, pk: string, entries: NewEntry[], recordedAt: string, writer: string,
+  table: MeteredTable, stream: StreamId, entries: NewEntry[], recordedAt: string, writer: string,
 ): Promise<AppendResult> {
+  const pk = keys.stream(stream);
   const result: AppendResult = { appended: [], duplicates: [] };
   const seen = new Set<string>();
   // Never above the real head: it is read, or a seq this call has just filled.
@@ -32,7 +35,7 @@ export async function appendEntries(
       continue;
     }
     seen.add(entry.eventId);
-    const placed = await appendOne(table, pk, entry, recordedAt, writer, head);
+    const placed = await appendOne(table, stream, pk, entry, recordedAt, writer, head);
     if (placed.appended) result.appended.push(placed.appended);
     else result.duplicates.push(entry.eventId);
     head = Math.max(head, placed.seq);
@@ -41,7 +44,7 @@ export async function appendEntries(
 }
 
 async function appendOne(
-  table: MeteredTable, pk: string, entry: NewEntry, recordedAt: string, writer: string, head: number,
+  table: MeteredTable, stream: StreamId, pk: string, entry: NewEntry, recordedAt: string, writer: string, head: number,
 ): Promise<{ seq: number; appended?: LogEntry }> {
   // 1. Claim head + 1 for the event, or learn the seq an earlier claim holds.
   const claim = await putIfAbsent(table, markerItem(pk, entry.eventId, head + 1, writer));
@@ -49,7 +52,7 @@ async function appendOne(
   for (let attempt = 0; attempt < MAX_PLACEMENT_ATTEMPTS; attempt++) {
     // 2. Put the event at the claimed seq, chained to the entry before it (which exists: a seq
     //    is only ever claimed at head + 1).
-    const item = entryItem(pk, entry, seq, recordedAt, writer, await hashAt(table, pk, seq - 1));
+    const item = { ...entryItem(pk, entry, seq, recordedAt, writer, await hashAt(table, pk, seq - 1)), ...changeKeys(stream, seq, recordedAt) };
     const taken = await putIfAbsent(table, item);
     if (taken === undefined) return { seq, appended: entryFromItem(item) };
     // A log page holds the slot: other events (pages have no markers, see log-page-codec.ts).

@@ -15,6 +15,7 @@ import { handleSqs } from './sqs-api.ts';
 //   POST /sqs      SQS for the clusters' command queues (AWS JSON 1.0)
 //   GET  /v1/*     the query API, through the query function as API Gateway would invoke it
 //   POST /v1/*     its what-if routes (the HTTP API routes GET and POST /v1/{proxy+})
+//   *    /k8s/*    the Kubernetes-compatible read API (kube-server.ts): kubectl's `server:`
 //   GET  /local/*  what the local targets received (commands per cluster, rejections, …)
 //   GET  /         the web console (console/dist), which calls /v1/*
 
@@ -27,6 +28,8 @@ export interface ServerDeps {
   /** The server's base URL (known once it listens), for queue URLs. */
   readonly url: () => string;
   readonly query: (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyResultV2<unknown>>;
+  /** Answers a request under /k8s/ (the kube API; watches stream); without it, 404. */
+  readonly kube?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** The JSON for a GET under /local (path segments after "local"), or undefined for 404. */
   readonly local: (segments: readonly string[]) => Promise<unknown>;
   /** The built console to serve at `/` (default: console/dist of this checkout). */
@@ -84,6 +87,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     if (req.method !== 'GET' && req.method !== 'POST') return sendJson(res, 404, { message: 'Not Found' });
     return sendApiResult(res, await deps.query(apiGatewayEvent(req, url, body ?? '')));
   }
+  if (deps.kube !== undefined && (path === '/k8s' || path.startsWith('/k8s/'))) return deps.kube(req, res);
   if (req.method === 'GET' && (path === '/local' || path.startsWith('/local/'))) {
     let segments: string[];
     try {

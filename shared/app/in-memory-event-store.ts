@@ -8,6 +8,7 @@ import type {
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
 import { shownByName } from './name-rule.ts';
+import { MAX_CHANGES_PER_PAGE, type ChangeFeed, type ChangePage, type ChangeQuery, type LogChange } from './change-feed.ts';
 import type { EventIdSegment } from './write/event-id-index.ts';
 
 type StreamRecord = {
@@ -28,15 +29,19 @@ type StreamRecord = {
  * against, and the store of unit tests and the replay CLI. Values are copied through JSON on
  * the way in and out, as they would be by a real store.
  */
-export class InMemoryEventStore implements EventStore, PodArchive {
+export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
   readonly #streams = new Map<string, StreamRecord>();
   readonly #outbox = new Map<string, OutboxItem>();
   /** (kind, cluster, uid) → the namespace whose log holds it. */
   readonly #uidClaims = new Map<string, string>();
+  /** One per stored log item, as DynamoDB stores them: an entry, or a paged commit's entries. */
+  readonly #changes: LogChange[] = [];
 
   async append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
     checkEntries(entries);
-    return this.#appendNew(this.#record(stream), entries, recordedAt);
+    const result = this.#appendNew(this.#record(stream), entries, recordedAt);
+    for (const entry of result.appended) this.#changed(stream, entry.seq, entry.seq, recordedAt);
+    return result;
   }
 
   async read(stream: StreamId, options: ReadOptions = {}): Promise<ReadResult> {
@@ -64,6 +69,9 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     const result = input.pageEntries === true
       ? this.#appendPaged(record, input.entries, input.recordedAt, new Set(input.podFirstSightings))
       : this.#appendNew(record, input.entries, input.recordedAt);
+    const appended = result.appended.map((entry) => entry.seq);
+    if (input.pageEntries === true && appended.length > 0) this.#changed(stream, appended[0]!, appended.at(-1)!, input.recordedAt);
+    else for (const seq of appended) this.#changed(stream, seq, seq, input.recordedAt);
 
     for (const command of input.outbox) {
       if (this.#outbox.has(command.commandId)) continue;
@@ -171,6 +179,30 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     return jsonCopy([...new Set(uids)].flatMap((uid) => archivedPods.get(uid) ?? []));
   }
 
+  async logChanges(query: ChangeQuery): Promise<ChangePage> {
+    checkLimit(query.limit);
+    if (query.limit > MAX_CHANGES_PER_PAGE) throw new RangeError(`limit must be at most ${MAX_CHANGES_PER_PAGE}`);
+    const after = query.cursor === undefined ? undefined : parseChangeCursor(query.cursor);
+    const matching = this.#changes
+      .filter((c) => c.stream.kind === query.kind && c.stream.clusterId === query.clusterId)
+      .filter((c) => Date.parse(c.recordedAt) >= query.sinceMs)
+      .map((change) => ({ change, key: changeKey(change) }))
+      .filter(({ key }) => after === undefined || compareKeys(key, after) > 0)
+      .sort((a, b) => compareKeys(a.key, b.key));
+    const page = matching.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      changes: jsonCopy(page.map(({ change }) => change)),
+      ...(matching.length > page.length && last !== undefined ? { cursor: JSON.stringify(last.key) } : {}),
+    };
+  }
+
+  #changed(stream: StreamId, firstSeq: number, lastSeq: number, recordedAt: string): void {
+    // A copy of the stream's ids (all strings): the caller's object may change after the call.
+    const { kind, clusterId, namespace, uid } = stream;
+    this.#changes.push({ stream: { kind, clusterId, namespace, uid }, firstSeq, lastSeq, recordedAt });
+  }
+
   #appendNew(record: StreamRecord, entries: NewEntry[], recordedAt: string): AppendResult {
     const result: AppendResult = { appended: [], duplicates: [] };
     for (const entry of entries) {
@@ -247,6 +279,22 @@ function parseCursor(cursor: string): string[] {
     // reported below
   }
   throw new RangeError('invalid listJobs cursor');
+}
+
+// The feed's order: time recorded, then namespace, uid and position (as DynamoDB's index sorts).
+function changeKey(change: LogChange): string[] {
+  const ms = String(Date.parse(change.recordedAt)).padStart(15, '0');
+  return [ms, change.stream.namespace, change.stream.uid, String(change.firstSeq).padStart(12, '0')];
+}
+
+function parseChangeCursor(cursor: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(cursor);
+    if (Array.isArray(parsed) && parsed.length === 4 && parsed.every((part) => typeof part === 'string')) return parsed;
+  } catch {
+    // reported below
+  }
+  throw new RangeError('invalid logChanges cursor');
 }
 
 function compareKeys(a: string[], b: string[]): number {
