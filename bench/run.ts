@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runE2eBench } from './e2e.ts';
 import { runFleetListBench } from './fleet-list.ts';
+import { KUBE_BENCH_HELP, runKubeListBench } from './kube-lists.ts';
 import type { ServicePathReport } from './service-path.ts';
 import { runWhatIfFleetBench, WHATIF_BENCH_HELP } from './whatif-fleet.ts';
 import { ADVISE_BENCH_HELP, runAdviseFleetBench } from './advise-fleet.ts';
@@ -16,6 +17,7 @@ import { phase } from './bench-progress.ts';
 const HELP = `Usage: npm run bench [-- --json] [-- --completions N] [-- --no-e2e] [-- --no-whatif] [-- --whatif-jobs N]
                  [-- --no-advise] [-- --advise-jobs N]
                  [-- --service-pods N] [-- --no-service] [-- --no-fleet] [-- --no-query] [-- --query-completions N]
+                 [-- --no-kube] [-- --kube-pods N] [-- --kube-jobs N]
 
 Folds a synthetic Indexed Job (100,000 completions, >300,000 pod events, failures and a
 64 KiB success policy), deciding after every event, and prints figures:
@@ -60,6 +62,7 @@ and the fleet list (bench/fleet-list.ts; skipped with --no-fleet): 10,000 Jobs o
 ${WHATIF_BENCH_HELP}
 ${ADVISE_BENCH_HELP}
 ${QUERY_BENCH_HELP}
+${KUBE_BENCH_HELP}
 Timings are figures to compare, never test assertions. While it runs, each long phase shows its
 progress (events/s, ETA) on stderr when stderr is a terminal; stdout holds only the figures.`;
 
@@ -169,6 +172,7 @@ const figures = {
   ...(args.includes('--no-whatif') ? {} : await part('whatif', () => runWhatIfFleetBench(whatIfJobs))),
   ...(args.includes('--no-advise') ? {} : await part('advise', () => runAdviseFleetBench(numberArg('--advise-jobs') ?? 10_000))),
   ...(args.includes('--no-query') ? {} : await part('query', async () => queryHistoryInChild(numberArg('--query-completions') ?? 100_000))),
+  ...(args.includes('--no-kube') ? {} : await part('kube', () => runKubeListBench({ pods: numberArg('--kube-pods') ?? 10_000, jobs: numberArg('--kube-jobs') ?? 10_000 }))),
 };
 const failedParts = Object.keys(figures).filter((key) => key.endsWith('Error'));
 

@@ -1,13 +1,19 @@
 import { parseArgs } from 'node:util';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { KinesisClient } from '@aws-sdk/client-kinesis';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { kinesisRecordPutter } from '../functions/aws/kinesis-record-putter.ts';
+import { sqsParkedQueue } from '../functions/aws/sqs-parked-queue.ts';
+import { formatRedrive, redriveParked } from '../functions/triage/redrive-parked.ts';
 import { backfillFleetIndex } from '../functions/adapters/dynamodb-fleet-backfill.ts';
 import { MeteredTable } from '../functions/adapters/metered-table.ts';
 import { DEFAULT_TABLE_NAME, INDEX, TABLE_DEFINITION } from '../functions/adapters/table-layout.ts';
 
 export const ADMIN_HELP = `Usage:
   jobfold admin backfill-fleet-index [--table NAME] [--dynamodb-endpoint URL] [--region REGION]
+  jobfold admin redrive --queue URL --stream ARN [--dry-run] [--region REGION]
 
-Operations on the event table itself, with the AWS credentials of the environment (the AWS SDK's
+Operations on the stack's own resources (the event table, the parked queue), with the AWS credentials of the environment (the AWS SDK's
 default chain), not through the query API.
 
 backfill-fleet-index  rewrites, on every summary item, the attributes the summary indexes read
@@ -19,6 +25,20 @@ backfill-fleet-index  rewrites, on every summary item, the attributes the summar
                       and a summary a commit rewrites meanwhile is skipped (the commit wrote it
                       whole). It then checks the summary-fleet index's projection and says if the
                       index itself must be recreated.
+
+redrive               sends what the dead-letter triage parked (the ParkedQueueUrl output) through
+                      the writer again, once the cause named in each message is fixed: a parked
+                      record (WriteFailed, RedriveFailed) is checked with the writer's own
+                      validation and put back into the ingest stream (the IngestStreamArn output)
+                      under its Job's key, then deleted from the queue. The writer drops what a
+                      Job's log already holds, so a record redriven twice is stored once. What it
+                      cannot redrive (ReadFailed, RangeExpired, RejectionUndelivered, Unrecognised,
+                      a record cut to fit the message, a record the writer refuses) stays in the
+                      queue; a line per message says why, and a last line counts them.
+                      --dry-run: says what would happen; puts nothing, deletes nothing.
+  --queue URL               the parked queue (default $PARKED_QUEUE_URL)
+  --stream ARN              the ingest stream (default $STREAM_ARN; not needed with --dry-run)
+  --dry-run                 change nothing
   --table NAME              the event table (default $TABLE_NAME or ${DEFAULT_TABLE_NAME})
   --dynamodb-endpoint URL   DynamoDB's endpoint, e.g. DynamoDB Local's (default: the region's)
   --region REGION           default $AWS_REGION`;
@@ -29,7 +49,10 @@ export async function adminCommand(argv: readonly string[], out: (text: string) 
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { table: { type: 'string' }, 'dynamodb-endpoint': { type: 'string' }, region: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        table: { type: 'string' }, 'dynamodb-endpoint': { type: 'string' }, region: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        queue: { type: 'string' }, stream: { type: 'string' }, 'dry-run': { type: 'boolean', default: false },
+      },
     });
   } catch (error) {
     err(`jobfold admin: ${(error as Error).message}\n\n${ADMIN_HELP}`);
@@ -40,6 +63,8 @@ export async function adminCommand(argv: readonly string[], out: (text: string) 
     out(ADMIN_HELP);
     return action === undefined && !parsed.values.help ? 2 : 0;
   }
+  const region = parsed.values.region ?? process.env['AWS_REGION'];
+  if (action === 'redrive') return redrive({ ...parsed.values, region }, out, err);
   if (action !== 'backfill-fleet-index') {
     err(`jobfold admin: unknown action ${action}\n\n${ADMIN_HELP}`);
     return 2;
@@ -47,7 +72,7 @@ export async function adminCommand(argv: readonly string[], out: (text: string) 
   const endpoint = parsed.values['dynamodb-endpoint'];
   const client = new DynamoDBClient({
     ...(endpoint ? { endpoint } : {}),
-    ...(parsed.values.region ?? process.env['AWS_REGION'] ? { region: parsed.values.region ?? process.env['AWS_REGION'] } : {}),
+    ...(region ? { region } : {}),
   });
   try {
     const tableName = parsed.values.table ?? process.env['TABLE_NAME'] ?? DEFAULT_TABLE_NAME;
@@ -65,6 +90,35 @@ export async function adminCommand(argv: readonly string[], out: (text: string) 
     return 1;
   } finally {
     client.destroy();
+  }
+}
+
+/** `jobfold admin redrive`: the parked queue through the writer again (functions/triage/redrive-parked.ts). */
+async function redrive(
+  values: { queue?: string; stream?: string; 'dry-run'?: boolean; region?: string },
+  out: (text: string) => void, err: (text: string) => void,
+): Promise<number> {
+  const queueUrl = values.queue ?? process.env['PARKED_QUEUE_URL'];
+  const streamArn = values.stream ?? process.env['STREAM_ARN'];
+  const dryRun = values['dry-run'] ?? false;
+  if (!queueUrl || (!streamArn && !dryRun)) {
+    err(`jobfold admin redrive: --queue${dryRun ? '' : ' and --stream'} are needed (the stack's ParkedQueueUrl and IngestStreamArn outputs)\n\n${ADMIN_HELP}`);
+    return 2;
+  }
+  const config = values.region ? { region: values.region } : {};
+  const sqs = new SQSClient(config);
+  const kinesis = new KinesisClient(config);
+  try {
+    const stream = streamArn ? kinesisRecordPutter(kinesis, streamArn) : { put: async () => { throw new Error('no stream in a dry run'); } };
+    const summary = await redriveParked({ queue: sqsParkedQueue(sqs, queueUrl), stream }, { dryRun });
+    out(formatRedrive(summary));
+    return summary.counts.failed > 0 ? 1 : 0;
+  } catch (error) {
+    err(`jobfold admin redrive: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    sqs.destroy();
+    kinesis.destroy();
   }
 }
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { AuditExportSchema, type AuditEntry, type AuditExport } from '../shared/audit/audit-format.ts';
-import { describeFinding } from '../shared/audit/findings.ts';
 import { verifyAudit } from '../shared/audit/verify.ts';
 import { fetchAudit, type StoredJob } from './audit/fetch-audit.ts';
+import { printJson, printText, verifyReport } from './print/index.ts';
 import { DEFAULT_ENDPOINT } from './whatif/whatif-args.ts';
 import { RemoteError } from './whatif/whatif-remote.ts';
 
@@ -94,13 +94,7 @@ export async function verifyCommand(argv: readonly string[], output: AuditOutput
     if (args.target === undefined) throw new UsageError('expected job.audit.json or CLUSTER/NAMESPACE/NAME');
     const audit = await load(args.target, args.endpoint);
     const result = verifyAudit(audit);
-    if (args.json) output.out(JSON.stringify(result, null, 2));
-    else {
-      const name = `${audit.job.clusterId}/${audit.job.namespace}/${audit.job.name} (uid ${audit.job.uid})`;
-      output.out(`${name}: ${result.entries} entries, chain head ${result.chainHead ?? '-'}`);
-      if (result.findings.length === 0) output.out('verified: the chain holds and the fold reproduces every decision');
-      for (const finding of result.findings) output.out(`  ${finding.kind}: ${describeFinding(finding)}`);
-    }
+    output.out(args.json ? printJson(result) : printText(verifyReport(audit, result)));
     return result.findings.length === 0 ? 0 : 1;
   });
 }

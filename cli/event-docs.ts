@@ -117,7 +117,10 @@ on it, and jobfold puts commands and condition changes on it.
 
 - \`eventId\` is stable across the forwarder's retries: the object's uid and resourceVersion
   (\`<uid>/<resourceVersion>\`). EventBridge's own \`id\` is not stable, so jobfold ignores it. An
-  eventId already in the Job's log is stored once.
+  eventId already in the Job's log is stored once, however long ago it was stored. The same
+  eventId with another \`object\` is a conflicting duplicate: the first stays, the other is
+  refused with the reason and recorded in the Job's history (\`ObservationRefused\`, with the
+  SHA-256 of both).
 - \`observedAt\` is when the forwarder saw the change (RFC 3339).
 - \`object\` is the Kubernetes object (apiVersion, kind, metadata, spec, status), trimmed to what
   the fold reads; unknown fields are accepted and dropped. For \`… Deleted\` events it is the
@@ -130,6 +133,8 @@ on it, and jobfold puts commands and condition changes on it.
   values at most 63 characters, annotations at most 256 KiB in all, owner references complete).
   Metadata no API server would have stored, such as a name holding a control character, is
   refused with upstream's message for each field (\`metadata.name: Invalid value: ...\`).
+  Every object (\`… Observed\` and \`… Deleted\` alike) names its namespace: an event without
+  \`metadata.namespace\` is refused, since it would reach no Job's log.
 - A Job's or JobSet's \`spec\` is not refused here: the fold validates it as the API server does
   and records the rejection, with upstream's field path, error type and message, in the log.
 - \`sequence\` (optional) is the event's order among the events of the same object, stamped by
@@ -204,7 +209,11 @@ ${inbound}
 
 Source \`${CONTROL_SOURCE}\`. Commands carry \`clusterId\`; a rule per cluster on
 \`detail.clusterId\` routes them to that cluster's queue. Each carries a stable \`commandId\`, so a
-command delivered twice is recognised downstream. Condition changes are for any subscriber.
+command delivered twice is recognised downstream. Delivery is **at least once**: a publisher that
+dies after PutEvents and before it marks its commands published sends them again after the
+restart, under the same \`commandId\`s (and a standard queue may deliver a message twice). Every
+consumer must skip a \`commandId\` it has applied; the forwarder does (docs/forwarder.md,
+"Duplicates"). Condition changes are for any subscriber.
 
 - \`Pod Termination Requested\` goes out for every Job whose outcome is decided (its lingering
   pods), and for Jobs managed by jobfold (\`spec.managedBy: jobfold.io/job-controller\`) also for

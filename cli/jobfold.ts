@@ -6,11 +6,19 @@ import { replayCommand } from './replay-command.ts';
 import { whatIfCommand } from './whatif-command.ts';
 import { auditCommand, verifyCommand } from './audit-command.ts';
 import { adminCommand } from './admin-command.ts';
+import { kubeconfigCommand } from './kube/kubeconfig-command.ts';
+import { tokenCommand } from './kube/token-command.ts';
+import { ApiError } from './client/api-client.ts';
+import { UsageError } from './client/client-options.ts';
 
 const HELP = `Usage: jobfold <command> [options]
 
 Commands for the API (default http://127.0.0.1:3000; --endpoint URL or JOBFOLD_ENDPOINT):
 ${CLIENT_HELP_LINES}
+
+For kubectl (jobfold's read-only Kubernetes API, /k8s/clusters/<cluster>, docs/kubectl.md):
+  kubeconfig       write one kubectl context per cluster, jobfold-<cluster>
+  token            an ExecCredential for a deployed API (kubectl runs it as exec plugin)
 
 Commands on files:
   replay FILE      fold a Job or JobSet (scenario or JSONL trace), describe and explain it
@@ -46,6 +54,10 @@ else switch (command) {
   case 'admin':
     process.exitCode = await adminCommand(args);
     break;
+  case 'kubeconfig':
+  case 'token':
+    process.exitCode = await kubeCommand(command, args);
+    break;
   case 'docs':
     process.exitCode = docsCommand();
     break;
@@ -57,4 +69,23 @@ else switch (command) {
   default:
     console.error(`jobfold: unknown command ${command}\n\n${HELP}`);
     process.exitCode = 2;
+}
+
+/** kubeconfig and token: kubectl's manners (stderr and exit 2 for usage, 1 when the API or AWS refuses). */
+async function kubeCommand(name: 'kubeconfig' | 'token', argv: readonly string[]): Promise<number> {
+  const write = (text: string) => void process.stdout.write(text);
+  try {
+    await (name === 'kubeconfig' ? kubeconfigCommand(argv, write) : tokenCommand(argv, write));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`jobfold ${name}: ${error.message}\nRun "jobfold ${name} --help" for its options.\n`);
+      return 2;
+    }
+    if (error instanceof ApiError) {
+      process.stderr.write(`Error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
 }

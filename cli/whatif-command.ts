@@ -1,16 +1,11 @@
 import { existsSync } from 'node:fs';
-import { EMPTY_TALLY, mergeTallies, type FleetTally } from '../shared/whatif/fleet.ts';
-import { WhatIfPatchError } from '../shared/whatif/patch-job.ts';
-import { whatIfJob, WhatIfInputError } from '../shared/whatif/what-if.ts';
+import { EMPTY_TALLY, mergeTallies, whatIfJob, WhatIfInputError, whatIfJobSet, WhatIfPatchError, type AnyWhatIfReport, type FleetTally } from '../shared/whatif/index.ts';
+import { fleetWhatIfBlocks, printJson, printText, whatIfBlocks } from './print/index.ts';
 import { EXIT_BAD_INPUT, EXIT_USAGE, ReplayError } from './replay/replay-error.ts';
-import { formatFleet } from './whatif/format-fleet.ts';
-import { formatWhatIf } from './whatif/format-whatif.ts';
 import { parseWhatIfArgs, type WhatIfArgs } from './whatif/whatif-args.ts';
 import { recordFromFile } from './whatif/whatif-file.ts';
 import { WHATIF_HELP } from './whatif/whatif-help.ts';
-import { RemoteError, whatIfFleetPage, whatIfRemoteJob, whatIfRemoteJobSet } from './whatif/whatif-remote.ts';
-import { formatJobSetWhatIf } from './whatif/format-jobset-whatif.ts';
-import { whatIfJobSet } from '../shared/whatif/jobset-what-if.ts';
+import { RemoteError, whatIfFleetPage, whatIfRemote } from './whatif/whatif-remote.ts';
 
 /** Where the command writes; `progress` only when stderr is a terminal. */
 export interface WhatIfOutput {
@@ -61,25 +56,18 @@ async function run(args: WhatIfArgs, output: WhatIfOutput, now: () => Date): Pro
   if (target.kind === 'fleet') return fleet(args, output, now);
   // A path that exists is a FILE even when it looks like [jobset/]CLUSTER/NAMESPACE/NAME.
   const asFile = target.kind === 'file' ? target.file : [target.objectKind === 'JobSet' ? 'jobset' : undefined, target.cluster, target.namespace, target.name].filter(Boolean).join('/');
-  if (target.kind === 'file' || existsSync(asFile)) {
-    const record = await recordFromFile(asFile);
-    if (record.kind === 'JobSet') {
-      const report = whatIfJobSet({ log: record.log, patch: args.patch });
-      output.out(args.json ? JSON.stringify(report, null, 2) : formatJobSetWhatIf(report, record.title));
-      return;
-    }
-    const report = whatIfJob({ log: record.log, config: record.config, patch: args.patch });
-    output.out(args.json ? JSON.stringify(report, null, 2) : formatWhatIf(report, record.title));
-    return;
-  }
-  const where = `${target.namespace}/${target.name} in cluster ${target.cluster} (${args.endpoint})`;
-  if (target.objectKind === 'JobSet') {
-    const report = await whatIfRemoteJobSet(args.endpoint, target, args.patch);
-    output.out(args.json ? JSON.stringify(report, null, 2) : formatJobSetWhatIf(report, `What-if for JobSet ${where}`));
-    return;
-  }
-  const report = await whatIfRemoteJob(args.endpoint, target, args.patch);
-  output.out(args.json ? JSON.stringify(report, null, 2) : formatWhatIf(report, `What-if for Job ${where}`));
+  const { report, title } =
+    target.kind === 'file' || existsSync(asFile)
+      ? await fromFile(asFile, args.patch)
+      : { report: await whatIfRemote(args.endpoint, target, args.patch), title: `What-if for ${target.objectKind} ${target.namespace}/${target.name} in cluster ${target.cluster} (${args.endpoint})` };
+  output.out(args.json ? printJson(report) : printText(whatIfBlocks(report, title)));
+}
+
+/** A FILE as `jobfold replay` reads it, refolded here. */
+async function fromFile(file: string, patch: unknown): Promise<{ report: AnyWhatIfReport; title: string }> {
+  const record = await recordFromFile(file);
+  const report = record.kind === 'JobSet' ? whatIfJobSet({ log: record.log, patch }) : whatIfJob({ log: record.log, config: record.config, patch });
+  return { report, title: record.title };
 }
 
 /** Parts of the parallel scan the fleet what-if reads side by side (one call chain each). */
@@ -115,7 +103,7 @@ async function fleet(args: WhatIfArgs, output: WhatIfOutput, now: () => Date): P
   output.progress?.('');
   const failed = chains.find((c): c is PromiseRejectedResult => c.status === 'rejected');
   const partial = failed === undefined ? {} : { partial: true, resume: Buffer.from(JSON.stringify(cursors.map((c) => c ?? (c === null ? null : '')))).toString('base64url') };
-  output.out(args.json ? JSON.stringify({ ...tally, ...(skippedBecause ? { skippedBecause } : {}), ...partial }, null, 2) : formatFleet(tally, skippedBecause));
+  output.out(args.json ? printJson({ ...tally, ...(skippedBecause ? { skippedBecause } : {}), ...partial }) : printText(fleetWhatIfBlocks(tally, skippedBecause)));
   if (failed !== undefined) {
     output.err(`jobfold whatif: PARTIAL: the counts above cover the ${tally.jobs} Jobs read before a call failed; add --resume ${partial.resume} (with the same --patch and filters) to read the rest and add its counts to these.`);
     throw failed.reason;

@@ -3,10 +3,12 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { constants } from 'node:os';
 import type { Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import {
-  CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, waitUntilTableExists,
+  CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, UpdateTableCommand,
+  waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_TABLE_NAME, TABLE_DEFINITION } from '../functions/adapters/table-layout.ts';
 
@@ -14,17 +16,27 @@ import { DEFAULT_TABLE_NAME, TABLE_DEFINITION } from '../functions/adapters/tabl
 // port, in memory or with its files in a directory (-dbPath, one shared database: -sharedDb). Java runs under a small sh watchdog in its own process group: the watchdog
 // holds a pipe from this process and kills Java when the pipe closes, so Java never outlives
 // us, even when we are killed by SIGINT, SIGTERM or SIGKILL. stop() kills the whole group.
+// The watchdog also exits when Java does (it waits for Java, not for the pipe), so `exited`
+// tells the caller that DynamoDB Local died (runtime/database-health.ts restarts it).
 
 export const JAVA_REQUIRED_MESSAGE = 'Java 17+ is required for DynamoDB Local: apt-get install default-jre-headless';
 const START_TIMEOUT_MS = 30_000;
-const WATCHDOG = '"$@" & pid=$!; cat >/dev/null; kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null';
+// Java in the background, its pid on stdout; a second job kills it when our pipe (kept as fd 3:
+// a background job's stdin is /dev/null) closes, i.e. we died; the script waits for Java and
+// exits with it.
+const WATCHDOG = 'exec 3<&0; "$@" & pid=$!; echo "$pid"; { cat >/dev/null <&3; kill -9 "$pid" 2>/dev/null; } & wait "$pid"';
 
-/** A running DynamoDB Local; `stop` kills it and resolves once it is gone. */
-export type DynamoDbLocal = { endpoint: string; port: number; stop: () => Promise<void> };
+/**
+ * A running DynamoDB Local; `stop` kills it and resolves once it is gone. `pid` is Java's;
+ * `exited` resolves (with how: "exit code 1", "signal SIGKILL") when it stops for any reason.
+ */
+export type DynamoDbLocal = { endpoint: string; port: number; pid: number | undefined; exited: Promise<string>; stop: () => Promise<void> };
 
 export interface DynamoDbLocalOptions {
   /** Keep the database in this directory (created if missing) instead of in memory. */
   readonly dbPath?: string;
+  /** Listen on this port (a restart keeps its endpoint); default a free one. */
+  readonly port?: number;
 }
 
 /**
@@ -37,15 +49,17 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   let lastError: unknown;
   // A port found free can be taken before Java binds it; try another one then.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const java = spawnWatched(port, options.dbPath);
     const stop = stopper(java.child);
     try {
       await waitUntilAnswering(java, port);
-      return { endpoint: `http://127.0.0.1:${port}`, port, stop };
+      return { endpoint: `http://127.0.0.1:${port}`, port, pid: await java.pid, exited: java.exited, stop };
     } catch (error) {
       lastError = error;
       await stop();
+      // The port a restart wants back may still be held by the Java that died: wait a little.
+      if (options.port !== undefined) await new Promise((resolve) => setTimeout(resolve, 500 * (attempt + 1)));
     }
   }
   throw lastError;
@@ -61,14 +75,46 @@ export function createLocalClient(endpoint: string): DynamoDBClient {
   });
 }
 
-/** Creates the event-store table (see table-layout.ts) unless it exists, and waits for it. */
+/**
+ * Creates the event-store table (see table-layout.ts) unless it exists, and waits for it. A table
+ * kept from an older version (`npm start --data DIR`) gets the indexes it lacks, as a CloudFormation
+ * update adds them in AWS; items written before an index existed are simply not in it.
+ */
 export async function createTables(client: DynamoDBClient, tableName = DEFAULT_TABLE_NAME): Promise<void> {
   try {
     await client.send(new CreateTableCommand({ TableName: tableName, ...TABLE_DEFINITION }));
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    await addMissingIndexes(client, tableName);
   }
   await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: tableName });
+}
+
+async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of TABLE_DEFINITION.GlobalSecondaryIndexes) {
+    if (present.has(index.IndexName)) continue;
+    const attributes = new Set(index.KeySchema.map((key) => key.AttributeName));
+    await client.send(new UpdateTableCommand({
+      TableName: tableName,
+      AttributeDefinitions: TABLE_DEFINITION.AttributeDefinitions.filter((a) => attributes.has(a.AttributeName)),
+      GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
+    }));
+    await indexesActive(client, tableName);
+  }
+}
+
+/** Waits until no index of the table is still being built (writes fail while one is). */
+async function indexesActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const building = (Table?.GlobalSecondaryIndexes ?? []).filter((index) => index.IndexStatus !== 'ACTIVE');
+    if (building.length === 0 && Table?.TableStatus === 'ACTIVE') return;
+    if (Date.now() > deadline) throw new Error(`table ${tableName}: index ${building[0]?.IndexName} still not active after 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** Whether a Java 17+ runtime is on the PATH: callers check it first, before printing anything. */
@@ -97,7 +143,7 @@ function jarDirectory(): string {
  */
 const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1'];
 
-type Watched = { child: ChildProcess; stderrTail: () => string };
+type Watched = { child: ChildProcess; stderrTail: () => string; pid: Promise<number | undefined>; exited: Promise<string> };
 
 function spawnWatched(port: number, dbPath: string | undefined): Watched {
   const dir = jarDirectory();
@@ -107,28 +153,54 @@ function spawnWatched(port: number, dbPath: string | undefined): Watched {
   const child = spawn('/bin/sh', ['-c', WATCHDOG, 'dynamodb-local', ...java], {
     cwd: dir,
     detached: true, // own process group, so stop() can kill sh, java and cat at once
-    stdio: ['pipe', 'ignore', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-2000); });
   child.once('error', (error) => { stderr += `\n${error.message}`; });
+  let stdout = '';
+  const pid = new Promise<number | undefined>((resolve) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = /^(\d+)\n/.exec(stdout);
+      if (line) resolve(Number(line[1]));
+    });
+    child.once('exit', () => resolve(undefined));
+  });
+  const exited = new Promise<string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(howExited(code, signal)));
+  });
   // Neither the child nor its pipes keep this process alive; the pipe closing is the signal.
   child.unref();
   (child.stdin as unknown as Socket | null)?.unref();
+  (child.stdout as unknown as Socket | null)?.unref();
   (child.stderr as unknown as Socket | null)?.unref();
-  return { child, stderrTail: () => stderr.trim() };
+  return { child, stderrTail: () => stderr.trim(), pid, exited };
+}
+
+/** How the watchdog ended: it exits with Java's status (128 + n when a signal n killed Java). */
+function howExited(code: number | null, signal: NodeJS.Signals | null): string {
+  if (signal) return `signal ${signal}`;
+  const killedBy = code !== null && code > 128 ? Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0] : undefined;
+  return killedBy ? `signal ${killedBy}` : `exit code ${code}`;
 }
 
 function stopper(child: ChildProcess): () => Promise<void> {
   const kill = (): void => {
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+    // The whole group, even once the watchdog is gone: its pipe-watching job may be left.
+    if (child.pid !== undefined) {
       try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
     }
   };
   process.once('exit', kill);
   return async () => {
     process.removeListener('exit', kill);
-    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    if (child.pid !== undefined && (child.exitCode !== null || child.signalCode !== null)) {
+      kill();
+      await groupGone(child.pid);
+      return;
+    }
+    if (child.pid === undefined) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.ref(); // keep this process alive until the exit is reported
     const group = child.pid;

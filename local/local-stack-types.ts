@@ -1,10 +1,12 @@
+import type { ServeLimits } from '../functions/kube/kube-api.ts';
 import type { CapacityTotals, CapacityUse } from '../functions/adapters/metered-table.ts';
 import type { FoldConfig } from '../shared/job/state.ts';
 import type { DeliveredEntry, Deliveries, RejectedEvent } from './bus/bus-rules.ts';
 import type { LocalBus } from './bus/local-bus.ts';
-import type { JobDecisions } from './report/job-decisions.ts';
+import type { Decided } from './report/decided.ts';
 import type { LocalRuntime, RuntimeTuning } from './runtime/local-runtime.ts';
 import type { SqsQueues } from './sqs/sqs-queues.ts';
+import type { DatabaseStatus } from './runtime/database-health.ts';
 import type { TraceInfo, TraceOutcome } from './trace/play-trace.ts';
 import type { TracePace } from './trace/time-shift.ts';
 
@@ -35,6 +37,10 @@ export interface LocalStackOptions {
   readonly tuning?: RuntimeTuning;
   /** Called with the capacity each DynamoDB request consumed (for breakdowns). */
   readonly onConsumedCapacity?: (use: CapacityUse) => void;
+  /** Where one-line notices go (DynamoDB Local died, came back); default console.log. */
+  readonly say?: (line: string) => void;
+  /** The kube API's limits (local/http/kube-server.ts LOCAL_LIMITS), for tests of short watches. */
+  readonly kubeLimits?: Partial<ServeLimits>;
 }
 
 export interface LocalStack {
@@ -70,6 +76,12 @@ export interface LocalStack {
   readonly refeeding: boolean;
   /** With `dataDir`: the unfinished Jobs (timers re-armed) and the JobSets (reconciled once) found at start. */
   readonly resumedObjects: number;
+  /** With `dataDir`: records an earlier run dead-lettered and kept, put back into the stream at start. */
+  readonly redriven: number;
+  /** Resolves with the reason when DynamoDB Local died and cannot come back (in memory, or its restarts failed). */
+  readonly failed: Promise<string>;
+  /** DynamoDB Local's health when it was started here (undefined on an endpoint given from outside). */
+  database(): DatabaseStatus | undefined;
   /** DynamoDB capacity consumed so far (ReturnConsumedCapacity). */
   capacity(): CapacityTotals;
   commands(clusterId: string): readonly DeliveredEntry[];
@@ -81,8 +93,8 @@ export interface LocalStack {
    * `horizonMs` (default 10 s); rejects when the stack is stopped first.
    */
   whenQuiet(horizonMs?: number): Promise<void>;
-  /** What was decided for every Job so far. */
-  jobs(): Promise<JobDecisions[]>;
+  /** What was decided for every Job and JobSet so far, as the query API reads it. */
+  decided(): Promise<Decided[]>;
   /** Stops the server, the timers and the functions, then DynamoDB Local (if started here). */
   stop(): Promise<void>;
 }

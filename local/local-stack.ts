@@ -9,9 +9,11 @@ import { LOCAL_REGION, LocalBus, type BusEvent } from './bus/local-bus.ts';
 import { localRoutes } from './http/local-routes.ts';
 import { startLocalServer, type LocalServer } from './http/local-server.ts';
 import { queryFunction } from './http/query-function.ts';
+import { kubeDeps } from './http/kube-deps.ts';
+import { handleKube, LOCAL_LIMITS } from './http/kube-server.ts';
 import { LOCAL_ACCOUNT_PATH } from './http/sqs-api.ts';
 import type { LocalStack, LocalStackOptions } from './local-stack-types.ts';
-import { jobDecisions } from './report/job-decisions.ts';
+import { decidedObjects } from './report/decided.ts';
 import { openLocalDatabase } from './runtime/local-database.ts';
 import { createLocalRuntime } from './runtime/local-runtime.ts';
 import { SqsQueues } from './sqs/sqs-queues.ts';
@@ -48,7 +50,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const trace = traceFile === undefined ? undefined : { file: traceFile, entries: loadTrace(traceFile) };
   const config = options.config ?? foldConfig(process.env['FEATURE_GATES'] ?? '', readEnv(process.env).CLOCK_SKEW_SECONDS);
   const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
-  const database = await openLocalDatabase(options.dynamoDbEndpoint, tableName, dataDir);
+  let redriveParked: () => void = () => undefined;
+  let fatal: (reason: string) => void = () => undefined;
+  const failed = new Promise<string>((resolve) => { fatal = resolve; });
+  const say = options.say ?? ((line: string) => console.log(line));
+  const database = await openLocalDatabase(options.dynamoDbEndpoint, tableName, dataDir, {
+    say,
+    // Back after an outage: what the triage parked meanwhile is put into the stream again.
+    changed: (status) => { if (status.state === 'up' && status.restarts > 0) redriveParked(); },
+    fatal: (reason) => fatal(reason),
+  });
   const writeUnitsByOperation = new Map<string, number>();
   const requestsByOperation = new Map<string, number>();
   const table = new DynamoDbEventStore({
@@ -64,9 +75,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const deliveries = new Deliveries();
   const sqs = new SqsQueues(dataDir === undefined ? undefined : join(dataDir, 'jobfold-command-queues.json'));
   const runtime = createLocalRuntime({
-    table, bus, config, clock: () => new Date().toISOString(), tuning: options.tuning,
-    ...(dataDir === undefined ? {} : { streamDir: join(dataDir, 'stream') }),
+    table, bus, config, clock: () => new Date().toISOString(), tuning: options.tuning, whenHealthy: () => database.whenHealthy(),
+    ...(dataDir === undefined ? {} : { streamDir: join(dataDir, 'stream'), deadLetterDir: join(dataDir, 'dead-letters') }),
   });
+  // What an earlier run dead-lettered and kept (it died before writing it): into the stream again.
+  const redriven = runtime.redrive('all');
+  redriveParked = () => {
+    const records = runtime.redrive('parked');
+    if (records > 0) say(`jobfold local: ${records} parked records put back into the ingest stream`);
+  };
   const targets = {
     ingest: (event: BusEvent) => runtime.inbound.deliver(event),
     commands: (clusterId: string, body: string) => sqs.send(commandQueueName(clusterId), body),
@@ -75,14 +92,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   let url = '';
   let server: LocalServer;
+  const kube = kubeDeps(table, config);
   try {
     server = await startLocalServer({
       bus,
       sqs,
       url: () => url,
       query: queryFunction(table, config),
+      kube: (req, res) => handleKube(kube, req, res, { ...LOCAL_LIMITS, ...options.kubeLimits }),
       local: localRoutes({
-        get url() { return url; }, deliveries, runtime, capacity: () => table.capacity,
+        get url() { return url; }, deliveries, runtime, capacity: () => table.capacity, database: () => database.status(),
         writeUnitsByOperation: () => Object.fromEntries(writeUnitsByOperation),
         requestsByOperation: () => Object.fromEntries(requestsByOperation),
       }),
@@ -97,9 +116,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let stopping: Promise<void> | undefined;
 
   const whenQuiet = (horizonMs = SETTLE_HORIZON_MS) => runtime.whenQuiet(horizonMs);
-  const jobs = () => jobDecisions(table, config, deliveries);
+  const decided = () => decidedObjects(table, config, deliveries);
   const pace = { ...DEFAULT_PACE, ...options.pace };
-  const playDeps = { bus, whenQuiet: () => whenQuiet(), jobs, progress: options.progress ?? false };
+  const playDeps = { bus, whenQuiet: () => whenQuiet(), decided, progress: options.progress ?? false };
   const resumedObjects = dataDir === undefined ? 0 : await resumeStoredWork(runtime.store, {
     wakeJob: (stream) => void jobWakeUp({ store: runtime.store, config }, stream)
       .then((at) => (at === undefined ? undefined : runtime.timers.schedule(stream, at)))
@@ -138,12 +157,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     alreadyFed: fedBefore === 'fed' ? requested : undefined,
     refeeding: fedBefore === 'feeding',
     resumedObjects,
+    redriven,
+    failed,
+    database: () => database.status(),
     capacity: () => table.capacity,
     commands: (clusterId) => deliveries.commandsFor(clusterId),
     rejected: () => deliveries.rejected(),
     replay: (file, more) => play(file, loadTrace(file), { ...pace, ...more }),
     whenQuiet,
-    jobs,
+    decided,
     stop() {
       stopping ??= (async () => {
         feeding.abort();

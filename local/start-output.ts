@@ -1,6 +1,6 @@
 import type { BusEvent } from './bus/local-bus.ts';
 import type { LocalStack } from './local-stack.ts';
-import type { JobDecisions } from './report/job-decisions.ts';
+import type { Decided } from './report/decided.ts';
 
 /** A live line for a `Job Condition Changed` event: `[+3.1s] cluster/ns/name: Type=True (Reason)`. */
 export function conditionLine(event: BusEvent, startedMs: number): string | undefined {
@@ -15,8 +15,9 @@ export function conditionLine(event: BusEvent, startedMs: number): string | unde
 }
 
 /** What to try next, with the Jobs just decided. */
-export function tryLines(stack: LocalStack, jobs: readonly JobDecisions[]): string[] {
-  const job = jobs.find((j) => j.commands.length > 0) ?? jobs[0];
+export function tryLines(stack: LocalStack, decided: readonly Decided[]): string[] {
+  const jobs = decided.flatMap((object) => (object.kind === 'Job' ? [object] : []));
+  const job = (jobs.find((j) => j.delivered.length > 0) ?? jobs[0])?.view.job;
   const lines = ['Try:', `  curl -s ${stack.url}/v1/jobs`];
   if (job) {
     const path = `${stack.url}/v1/clusters/${job.clusterId}/namespaces/${job.namespace}/jobs/${job.name}`;
@@ -24,5 +25,10 @@ export function tryLines(stack: LocalStack, jobs: readonly JobDecisions[]): stri
     lines.push(`  curl -s ${stack.url}/local/clusters/${job.clusterId}/commands`);
   }
   lines.push(`  curl -s ${stack.url}/local/rejected`);
+  if (job) {
+    // kubectl through jobfold's read-only Kubernetes API (docs/kubectl.md).
+    const endpoint = stack.url === 'http://127.0.0.1:3000' ? '' : ` --endpoint ${stack.url}`;
+    lines.push(`  npx jobfold kubeconfig${endpoint} && kubectl --context jobfold-${job.clusterId} get jobs -A`);
+  }
   return lines;
 }

@@ -2,7 +2,7 @@ import './quiet-powertools.ts';
 import { relative } from 'node:path';
 import { hasJava, JAVA_REQUIRED_MESSAGE } from './dynamodb-local.ts';
 import { startLocalStack, type LocalStack } from './local-stack.ts';
-import { formatDecisions } from './report/format-decisions.ts';
+import { fleetReport, printText } from '../cli/print/index.ts';
 import { parseStartArgs, START_HELP, UsageError, type StartArgs } from './start-args.ts';
 import { TraceError } from '../shared/contract/jsonl-trace.ts';
 import { conditionLine, tryLines } from './start-output.ts';
@@ -46,11 +46,20 @@ async function main(): Promise<number> {
     return error instanceof TraceError ? EXIT_USAGE : 1;
   }
   const signals = onSignals(stack);
+  // DynamoDB Local died and cannot come back (in memory, or it would not start again): exit non-zero.
+  void stack.failed.then(async (reason) => {
+    console.error(`jobfold local: ${reason}`);
+    await stack.stop();
+    process.exit(1);
+  });
   const started = Date.now();
   console.log(`jobfold local: serving at ${stack.url}  (DynamoDB Local ${stack.dynamoDbEndpoint}, table ${stack.tableName})`);
   console.log(`  PutEvents  POST ${stack.eventsUrl}     query API  GET ${stack.url}/v1/jobs`);
   console.log(`  commands   GET  ${stack.url}/local/clusters/{clusterId}/commands     rejected  GET ${stack.url}/local/rejected`);
-  if (stack.dataDir !== undefined) console.log(`  data       ${stack.dataDir}: ${stack.resumedObjects} unfinished Jobs and JobSets found, pending work resumed`);
+  if (stack.dataDir !== undefined) {
+    const redriven = stack.redriven > 0 ? `; ${stack.redriven} dead-lettered records written again` : '';
+    console.log(`  data       ${stack.dataDir}: ${stack.resumedObjects} unfinished Jobs and JobSets found, pending work resumed${redriven}`);
+  }
   if (stack.alreadyFed) console.log(`\n${shortPath(stack.alreadyFed)} was fed into ${stack.dataDir} before: not fed again.`);
   if (stack.refeeding) console.log(`\nThe previous run stopped while feeding; feeding it again (events already stored are dropped as duplicates).`);
   stack.bus.subscribe((event) => {
@@ -72,10 +81,10 @@ async function main(): Promise<number> {
       }
       return signals.stopped;
     }
-    console.log(`\n${formatDecisions(outcome.jobs)}`);
+    console.log(`\n${printText(fleetReport(outcome.decided))}`);
     const refused = stack.rejected().length + outcome.feed.failed.length;
     if (refused > 0) console.log(`\nRefused: ${refused} ${refused === 1 ? 'event' : 'events'}, with reasons at GET ${stack.url}/local/rejected`);
-    if (!args.exit) console.log(`\n${tryLines(stack, outcome.jobs).join('\n')}`);
+    if (!args.exit) console.log(`\n${tryLines(stack, outcome.decided).join('\n')}`);
   }
   if (args.exit) {
     if (stack.dataDir !== undefined) await stack.whenQuiet(); // the resumed work, when nothing was fed

@@ -40,6 +40,8 @@ export class QueryApi extends Construct {
   readonly stage: HttpStage;
   readonly function: ServiceFunction;
   readonly accessLogs: LogGroup;
+  /** Signs list cursors; the kube API signs its continue tokens with it too. */
+  readonly cursorKey: Secret;
 
   constructor(scope: Construct, id: string, props: { table: ITable }) {
     super(scope, id);
@@ -52,7 +54,7 @@ export class QueryApi extends Construct {
     this.function.bindTable(props.table, 'read');
     // Signs the list cursors (functions/query/list-cursor.ts). CloudFormation resolves the
     // secret at deploy time, so its value is in the function's configuration, not the template.
-    const cursorKey = new Secret(this, 'CursorKey', {
+    const cursorKey = this.cursorKey = new Secret(this, 'CursorKey', {
       description: 'jobfold query API: the key that signs list cursors',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });

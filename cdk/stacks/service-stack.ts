@@ -4,6 +4,7 @@ import { EventBus } from 'aws-cdk-lib/aws-events';
 import type { Construct } from 'constructs';
 import { ClusterConnection, outputPrefix } from '../constructs/cluster-connection.ts';
 import { IngestStream } from '../constructs/ingest-stream.ts';
+import { KubeApi } from '../constructs/kube-api.ts';
 import { restrictBusSources } from '../constructs/bus-source-policy.ts';
 import { Monitoring } from '../constructs/monitoring.ts';
 import { QueryApi } from '../constructs/query-api.ts';
@@ -46,6 +47,8 @@ export class ServiceStack extends Stack {
     });
     const consumers = new StreamConsumers(this, 'Stream', { table, bus: this.bus });
     const query = new QueryApi(this, 'Query', { table });
+    // kubectl's door to the same history: /k8s/clusters/{cluster}/… on the same API, token-authorized.
+    const kube = new KubeApi(this, 'Kube', { table, api: query.api, cursorKey: query.cursorKey });
 
     const clusters = new Map<string, ClusterConnection>();
     const prefixes = new Map<string, string>();
@@ -68,6 +71,7 @@ export class ServiceStack extends Stack {
     const monitoring = new Monitoring(this, 'Monitoring', {
       functions: {
         Writer: writer.function, Triage: triage.function, Publish: consumers.publish, Query: query.function,
+        Kube: kube.function, KubeAuthorizer: kube.authorizer,
       },
       streamConsumers: { Writer: writer.function, Publish: consumers.publish },
       deadLetterQueues: {
@@ -93,8 +97,13 @@ export class ServiceStack extends Stack {
       value: query.api.arnForExecuteApi('GET', '/v1/*', '$default'),
       description: 'Resource for execute-api:Invoke in the policies of the API\'s readers',
     });
+    new CfnOutput(this, 'KubeServer', {
+      value: `${query.stage.url}k8s/clusters/<cluster>`,
+      description: 'kubectl server of each cluster: `jobfold kubeconfig --endpoint <ApiUrl>` writes the contexts (docs/kubectl.md)',
+    });
     new CfnOutput(this, 'RejectedEventsQueueUrl', { value: ingest.rejected.queueUrl });
     new CfnOutput(this, 'ParkedQueueUrl', { value: triage.parked.queueUrl, description: 'What the dead-letter triage parked, each with its error (docs/deploy.md, "Dead letters")' });
+    new CfnOutput(this, 'IngestStreamArn', { value: ingest.stream.streamArn, description: '`jobfold admin redrive --stream`: parked records go back into this stream (docs/deploy.md, "Runbook")' });
   }
 }
 

@@ -29,7 +29,10 @@ export const explain = (explanation: AnyExplanation): string => printText(explan
 
 export { adviceBlocks } from './advice.ts';
 export { printJson, printMachine, printYaml } from './machine.ts';
-export { printText, field, line, lines, list, section, table, type Block, type Document } from './text.ts';
+export { printText, field, indented, line, lines, list, section, table, type Block, type Document } from './text.ts';
+export { fleetReport, type ReportedObject } from './fleet-report.ts';
+export { verifyReport } from './audit.ts';
+export { fleetWhatIfBlocks, whatIfBlocks } from './whatif.ts';
 export type { AnyExplanation } from './explanation.ts';
 export type { JobDescription, JobCommands } from './job.ts';
 export type { ChildJobLine, JobSetCommands, JobSetDescription } from './jobset.ts';

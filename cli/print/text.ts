@@ -11,7 +11,7 @@ import { printable } from '../../shared/k8s/printable.ts';
 
 export type Block =
   | { readonly kind: 'field'; readonly label: string; readonly value: string | number }
-  | { readonly kind: 'section'; readonly title: string; readonly body: readonly Block[] }
+  | { readonly kind: 'section'; readonly title: string | undefined; readonly body: readonly Block[] }
   | {
       readonly kind: 'table';
       /** Printed as `Title:` above the table (indented by two), or as `Title:  <empty>` without rows. */
@@ -32,6 +32,8 @@ export interface Document {
 
 export const field = (label: string, value: string | number): Block => ({ kind: 'field', label, value });
 export const section = (title: string, body: readonly Block[]): Block => ({ kind: 'section', title, body });
+/** The body indented by two, under no title (it follows the line it belongs to). */
+export const indented = (body: readonly Block[]): Block => ({ kind: 'section', title: undefined, body });
 export const line = (text: string): Block => ({ kind: 'line', text });
 export const lines = (texts: readonly string[]): Block[] => texts.map(line);
 
@@ -73,7 +75,8 @@ function layout(blocks: readonly Block[], indent: string, minWidth: number): str
         out.push(`${indent}${printable(block.text)}`);
         break;
       case 'section':
-        out.push(`${indent}${printable(block.title)}:`, ...layout(block.body, indent + INDENT, 0));
+        if (block.title !== undefined) out.push(`${indent}${printable(block.title)}:`);
+        out.push(...layout(block.body, indent + INDENT, 0));
         break;
       case 'table':
         if (block.rows.length === 0 && block.title !== undefined) out.push(asField(block.title, block.empty));

@@ -1,6 +1,4 @@
-import type { FleetTally } from '../../shared/whatif/fleet.ts';
-import type { JobSetWhatIfReport } from '../../shared/whatif/jobset-report.ts';
-import type { WhatIfReport } from '../../shared/whatif/report.ts';
+import type { AnyWhatIfReport, FleetTally } from '../../shared/whatif/index.ts';
 
 /** A request the service refused (4xx), or a service that could not be reached. */
 export class RemoteError extends Error {
@@ -30,16 +28,14 @@ export async function postJson<T>(endpoint: string, path: string, body: unknown)
   return parsed as T;
 }
 
-type ObjectName = { cluster: string; namespace: string; name: string };
+type ObjectName = { objectKind: 'Job' | 'JobSet'; cluster: string; namespace: string; name: string };
 
-const objectPath = (collection: 'jobs' | 'jobsets', o: ObjectName) =>
-  `/v1/clusters/${encodeURIComponent(o.cluster)}/namespaces/${encodeURIComponent(o.namespace)}/${collection}/${encodeURIComponent(o.name)}/whatif`;
-
-export const whatIfRemoteJob = (endpoint: string, job: ObjectName, patch: unknown) =>
-  postJson<WhatIfReport>(endpoint, objectPath('jobs', job), { patch });
-
-export const whatIfRemoteJobSet = (endpoint: string, jobSet: ObjectName, patch: unknown) =>
-  postJson<JobSetWhatIfReport>(endpoint, objectPath('jobsets', jobSet), { patch });
+/** `POST …/{jobs,jobsets}/{name}/whatif`: a stored Job's or JobSet's report. */
+export function whatIfRemote(endpoint: string, o: ObjectName, patch: unknown): Promise<AnyWhatIfReport> {
+  const collection = o.objectKind === 'JobSet' ? 'jobsets' : 'jobs';
+  const path = `/v1/clusters/${encodeURIComponent(o.cluster)}/namespaces/${encodeURIComponent(o.namespace)}/${collection}/${encodeURIComponent(o.name)}/whatif`;
+  return postJson<AnyWhatIfReport>(endpoint, path, { patch });
+}
 
 export interface FleetPage {
   readonly tally: FleetTally;

@@ -5,8 +5,10 @@ import { StoreLimitError, VersionConflictError } from '../../shared/app/event-st
 import type { CommitInput, LogEntry, StreamId } from '../../shared/app/event-store.ts';
 import { chainEntries } from '../../shared/log/hash-chain.ts';
 import type { Tip } from './dynamodb-log-reads.ts';
+import { changeKeys } from './dynamodb-change-feed.ts';
 import { commandItem } from './dynamodb-outbox.ts';
 import { summaryItem } from './dynamodb-projection.ts';
+import { readNumber } from './item-codec.ts';
 import { pageItems } from './log-page-codec.ts';
 import { backoff, itemBytes } from './metered-table.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
@@ -57,7 +59,8 @@ export async function commitTransaction(
   const appended = given !== undefined && given.length === logged.length && duplicates.length === 0 && tip.hash === input.expectedHeadHash
     ? logged.map((entry, i) => ({ ...entry, hash: given[i] as string }))
     : chainEntries(tip.hash, logged);
-  const pages = pageItems(pk, appended, firstSightings);
+  const pages = pageItems(pk, appended, firstSightings)
+    .map((item) => ({ ...item, ...changeKeys(stream, readNumber(item, ATTR.seq), input.recordedAt) }));
   if (pages.length === 1 && input.outbox.length === 0 && input.summary === undefined) {
     return putSinglePage(table, stream, head, pages[0] as Item, appended, duplicates);
   }

@@ -2,6 +2,8 @@ import { scanLogs, type LogScanPage, type LogScanQuery } from './dynamodb-log-sc
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { ChangeFeed, ChangePage, ChangeQuery } from '../../shared/app/change-feed.ts';
+import { logChanges } from './dynamodb-change-feed.ts';
 import { checkCommit, checkLimit, checkSnapshotSeq } from '../../shared/app/event-store-limits.ts';
 import { VersionConflictError } from '../../shared/app/event-store.ts';
 import type {
@@ -13,6 +15,7 @@ import { readEntries, readHead, readTip } from './dynamodb-log-reads.ts';
 import { markPublished, pendingOutbox, saveOutboxProgress } from './dynamodb-outbox.ts';
 import { loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
 import { loadEventIds, saveEventIds } from './dynamodb-event-ids.ts';
+import { claimUid } from './dynamodb-uid-claims.ts';
 import type { EventIdSegment } from '../../shared/decide/event-id-index.ts';
 import { fleetRows, summariesOf } from './dynamodb-fleet-rows.ts';
 import { findJob, listJobs } from './dynamodb-projection.ts';
@@ -31,7 +34,9 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 //   fleet view  dynamodb-projection.ts  summary item in four sparse indexes
 //   fleet rows  dynamodb-fleet-rows.ts  the fleet index scanned in parallel, for the counts
 //   pod archive dynamodb-pod-archive.ts one item per settled pod, batch puts
+//   change feed dynamodb-change-feed.ts every log item in a sparse index by time recorded
 //   event ids   dynamodb-event-ids.ts   the log's eventId fingerprints, a segment per snapshot
+//   uid claims  dynamodb-uid-claims.ts  which namespace's log holds a (cluster, uid)
 // Choices, made for write units (1 WCU = one write of ≤ 1 KB; 2 inside a transaction):
 // - No head item. The log item's key is its seq, so a conditional put cannot overwrite a seq,
 //   and the head is read with a strongly consistent Query (reads cost a fifth of writes).
@@ -44,7 +49,7 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 
 export type DynamoDbEventStoreOptions = MeterOptions & { client: DynamoDBClient; tableName?: string };
 
-export class DynamoDbEventStore implements EventStore, PodArchive {
+export class DynamoDbEventStore implements EventStore, PodArchive, ChangeFeed {
   readonly #table: MeteredTable;
 
   constructor(options: DynamoDbEventStoreOptions) {
@@ -111,7 +116,8 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
   }
 
   findJob(query: FindJobQuery): Promise<JobSummary | undefined> {
-    return findJob(this.#table, query);
+    // When a log began: the first entry's recordedAt (one point read, for objects the name rule cannot otherwise tell apart).
+    return findJob(this.#table, query, async (summary) => (await this.read(summary, { limit: 1, skipHead: true })).entries[0]?.recordedAt);
   }
 
   fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]> {
@@ -130,11 +136,19 @@ export class DynamoDbEventStore implements EventStore, PodArchive {
     return loadArchivedPods(this.#table, keys.stream(stream), uids);
   }
 
+  logChanges(query: ChangeQuery): Promise<ChangePage> {
+    return logChanges(this.#table, query);
+  }
+
   saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void> {
     return saveEventIds(this.#table, keys.stream(stream), segment);
   }
 
   loadEventIds(stream: StreamId): Promise<EventIdSegment[]> {
     return loadEventIds(this.#table, keys.stream(stream));
+  }
+
+  claimUid(stream: StreamId): Promise<string> {
+    return claimUid(this.#table, stream);
   }
 }

@@ -1,5 +1,6 @@
 import type { FindJobQuery, JobPage, JobSummary, ListJobsQuery, StreamId, SummaryUpdate } from '../../shared/app/event-store.ts';
 import { checkLimit } from '../../shared/app/event-store-limits.ts';
+import { shownByName } from '../../shared/app/name-rule.ts';
 import { jsonAttributes, readJson, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, FLEET_KEY, INDEX, ITEM_TYPE, keys } from './table-layout.ts';
@@ -66,24 +67,47 @@ export async function listJobs(table: MeteredTable, query: ListJobsQuery): Promi
   };
 }
 
-/** findJob of the port: by uid directly, else the newest entry of the name index. */
-export async function findJob(table: MeteredTable, query: FindJobQuery): Promise<JobSummary | undefined> {
-  let pk = query.uid === undefined ? undefined : keys.stream({ ...query, uid: query.uid });
-  if (pk === undefined) {
+/** Summaries read from the name index at a time, newest creationTimestamp first. */
+const NAME_PAGE = 25;
+
+/**
+ * findJob of the port: by uid directly; else the object the name shows (shared/app/name-rule.ts)
+ * among the summaries carrying the name, read from the name index newest first until one not
+ * deleted was read and the index has gone past its creation time (nothing older can be shown
+ * before it). `arrivedAt` (when a log began) is asked only of objects the rule cannot otherwise
+ * tell apart.
+ */
+export async function findJob(table: MeteredTable, query: FindJobQuery, arrivedAt: (summary: JobSummary) => Promise<string | undefined>): Promise<JobSummary | undefined> {
+  if (query.uid !== undefined) {
+    const item = await table.get({ Key: { [ATTR.pk]: str(keys.stream({ ...query, uid: query.uid })), [ATTR.sk]: str(keys.summary) }, ConsistentRead: true });
+    const summary = item === undefined ? undefined : (readJson(item, ATTR.data) as JobSummary);
+    return summary?.name === query.name ? summary : undefined;
+  }
+  const candidates: JobSummary[] = [];
+  let start: Item | undefined;
+  do {
     const output = await table.query({
       IndexName: INDEX.name,
       KeyConditionExpression: '#hash = :hash',
       ExpressionAttributeNames: { '#hash': ATTR.nameKey },
       ExpressionAttributeValues: { ':hash': str(keys.name(query.kind, query.clusterId, query.namespace, query.name)) },
       ScanIndexForward: false,
-      Limit: 1,
+      Limit: NAME_PAGE,
+      ...(start ? { ExclusiveStartKey: start } : {}),
     });
-    pk = output.Items?.[0]?.[ATTR.pk]?.S;
-  }
-  if (pk === undefined) return undefined;
-  const item = await table.get({ Key: { [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.summary) }, ConsistentRead: true });
-  const summary = item === undefined ? undefined : (readJson(item, ATTR.data) as JobSummary);
-  return summary?.name === query.name ? summary : undefined;
+    start = output.LastEvaluatedKey;
+    const wanted = (output.Items ?? []).map((item) => ({ [ATTR.pk]: item[ATTR.pk] as { S: string }, [ATTR.sk]: str(keys.summary) }));
+    const order = new Map(wanted.map((key, i) => [key[ATTR.pk].S, i]));
+    const page = (await table.batchGet(wanted, true))
+      .sort((a, b) => (order.get(a[ATTR.pk]?.S ?? '') ?? 0) - (order.get(b[ATTR.pk]?.S ?? '') ?? 0))
+      .map((item) => readJson(item, ATTR.data) as JobSummary)
+      .filter((summary) => summary.name === query.name);
+    candidates.push(...page);
+    const live = candidates.find((c) => !c.deleted);
+    const oldest = page.at(-1);
+    if (live && oldest && Date.parse(oldest.createdAt) < Date.parse(live.createdAt)) break;
+  } while (start !== undefined);
+  return shownByName(candidates, arrivedAt);
 }
 
 type Plan = { index: string; hashAttr: string; hashValue: string; filter: string[]; names: Record<string, string>; values: Item };

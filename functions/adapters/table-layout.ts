@@ -13,6 +13,9 @@
 //   pods        sk "pods#<bucket>#<save>#<part>"  settled pods archived by one save, packed
 //   ids         sk "ids#<last seq>"       eventId fingerprints of positions `from`+1…last (dynamodb-event-ids.ts)
 //   command     pk "cmd#<commandId>", sk "cmd"   outbox item; in the outbox index while pending
+//   claim       pk "uid#<kind>#<clusterId>#<uid>", sk "claim"   the namespace whose log holds that uid
+// Every log item (entry or page) also carries the keys of the change index (gw, gv): which logs
+// of a cluster grew and when, for readers that follow the fleet (shared/app/change-feed.ts).
 // Attribute `t` names the item type, so stream consumers can filter on it.
 
 /** Table name used when no name is configured (DynamoDB Local, tests). */
@@ -28,6 +31,7 @@ export const ITEM_TYPE = {
   pod: 'pod',
   podBatch: 'pods',
   eventIds: 'ids',
+  uidClaim: 'claim',
   command: 'command',
 } as const;
 
@@ -48,6 +52,7 @@ export const ATTR = {
   encoding: 'z',
   writer: 'w', // nonce of the append call that wrote the item (tells a retry from a duplicate)
   data: 'd', // JSON text of the summary, command, snapshot or archived pod; a log page's entries (B)
+  claimedBy: 'cb', // of a uid claim: the namespace
   chunks: 'n',
   publishedAt: 'pa',
   progress: 'pr', // events of a pending outbox item already published
@@ -66,6 +71,9 @@ export const ATTR = {
   // outbox index keys, removed once published
   pendingKey: 'gp',
   pendingSort: 'gq',
+  // change index keys, on every log item (dynamodb-change-feed.ts)
+  changeKey: 'gw',
+  changeSort: 'gv',
 } as const;
 
 export const INDEX = {
@@ -74,12 +82,18 @@ export const INDEX = {
   namespace: 'summary-namespace',
   name: 'summary-name',
   pending: 'outbox-pending',
+  changes: 'log-changes',
 } as const;
 
 /** Partition key value of the fleet index (every summary) and of the outbox index. */
 export const FLEET_KEY = 'fleet';
 export const PENDING_KEY = 'pending';
 const SEQ_DIGITS = 12;
+/**
+ * Partitions of the change index per kind and cluster: a log item's goes by a hash of its uid,
+ * so one cluster's writes spread over 16 index partitions (each takes 1,000 writes a second).
+ */
+export const CHANGE_BUCKETS = 16;
 
 type StreamKeyParts = { kind: string; clusterId: string; namespace: string; uid: string };
 
@@ -106,6 +120,9 @@ export const keys = {
   /** A segment of the log's eventId fingerprints, by its last position (dynamodb-event-ids.ts). */
   eventIds: (to: number): string => `ids#${String(to).padStart(SEQ_DIGITS, '0')}`,
   eventIdsPrefix: 'ids#',
+  /** The claim of an object's uid in its cluster by one namespace (pk; sk `claim`). */
+  uidClaim: (s: { kind: string; clusterId: string; uid: string }): string => ['uid', s.kind, s.clusterId, s.uid].map(part).join('#'),
+  uidClaimSort: 'claim',
   command: (commandId: string): string => `cmd#${commandId}`,
   commandSort: 'cmd',
   cluster: (clusterId: string): string => part(clusterId),
@@ -116,6 +133,13 @@ export const keys = {
   created: (s: StreamKeyParts & { createdAt: string }): string =>
     [s.createdAt, s.uid, s.kind, part(s.clusterId), part(s.namespace)].join('#'),
   pendingSort: (createdAt: string, commandId: string): string => `${createdAt}#${commandId}`,
+  /** Partition of the change index: kind, cluster and bucket (0 … CHANGE_BUCKETS − 1). */
+  changePartition: (kind: string, clusterId: string, bucket: number): string => `${kind}#${part(clusterId)}#${String(bucket).padStart(2, '0')}`,
+  /** Sort key of the change index: recorded time (epoch ms, 15 digits), namespace, uid, first seq. */
+  changeSort: (recordedMs: number, namespace: string, uid: string, firstSeq: number): string =>
+    `${String(recordedMs).padStart(15, '0')}#${part(namespace)}#${part(uid)}#${String(firstSeq).padStart(SEQ_DIGITS, '0')}`,
+  /** The smallest change sort key recorded at or after `recordedMs`. */
+  changeSince: (recordedMs: number): string => String(Math.max(0, recordedMs)).padStart(15, '0'),
 } as const;
 
 type KeyElement = { AttributeName: string; KeyType: 'HASH' | 'RANGE' };
@@ -149,9 +173,9 @@ const fleetRows = (): Projection => ({
 });
 const keysOnly = (): Projection => ({ ProjectionType: 'KEYS_ONLY' });
 const indexKeys = [ATTR.fleetKey, ATTR.clusterKey, ATTR.namespaceKey, ATTR.nameKey, ATTR.createdKey,
-  ATTR.pendingKey, ATTR.pendingSort];
+  ATTR.pendingKey, ATTR.pendingSort, ATTR.changeKey, ATTR.changeSort];
 
-/** The table minus its name: on-demand, NEW_IMAGE stream, five sparse indexes. */
+/** The table minus its name: on-demand, NEW_IMAGE stream, six sparse indexes. */
 export const TABLE_DEFINITION: TableDefinition = {
   KeySchema: key(ATTR.pk, ATTR.sk),
   AttributeDefinitions: [ATTR.pk, ATTR.sk, ...indexKeys].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
@@ -161,6 +185,8 @@ export const TABLE_DEFINITION: TableDefinition = {
     { IndexName: INDEX.namespace, KeySchema: key(ATTR.namespaceKey, ATTR.createdKey), Projection: filtered() },
     { IndexName: INDEX.name, KeySchema: key(ATTR.nameKey, ATTR.createdKey), Projection: keysOnly() },
     { IndexName: INDEX.pending, KeySchema: key(ATTR.pendingKey, ATTR.pendingSort), Projection: keysOnly() },
+    // The table's keys name the log and its item's first seq; a page's last seq comes along.
+    { IndexName: INDEX.changes, KeySchema: key(ATTR.changeKey, ATTR.changeSort), Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [ATTR.lastSeq] } },
   ],
   BillingMode: 'PAY_PER_REQUEST',
   StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },

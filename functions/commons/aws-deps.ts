@@ -15,6 +15,8 @@ import type { TriageHandlerDeps } from '../handlers/triage-handler.ts';
 import { schedulerTimers } from '../aws/scheduler-timers.ts';
 import { cursorKeyFrom } from '../query/list-cursor.ts';
 import { foldConfig, readEnv } from './config.ts';
+import type { KubeDeps } from '../kube/fleet-reads.ts';
+import { LogCache } from '../kube/log-cache.ts';
 
 // Wiring for Lambda: the real AWS clients, configured from the environment. Clients are
 // created once per cold start and reused across invocations.
@@ -85,4 +87,9 @@ export function awsStoreDeps() {
 export function awsQueryDeps() {
   const env = readEnv();
   return { store: store(), config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS), cursorKey: cursorKeyFrom(env.CURSOR_KEY) };
+}
+
+/** The kube API: the query API's store and cursor key, the clock, and jobfold's version (JOBFOLD_VERSION). */
+export function awsKubeDeps(): KubeDeps {
+  return { ...awsQueryDeps(), now: Date.now, jobfoldVersion: process.env['JOBFOLD_VERSION'] ?? 'unknown', logCache: new LogCache() };
 }

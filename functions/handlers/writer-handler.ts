@@ -99,7 +99,18 @@ export function createRecordWriter(deps: WriterHandlerDeps): (records: readonly 
     groups: readonly StreamGroup[], failures: Map<string, LogWriteFailure>, shardId: string | undefined,
     written?: (group: StreamGroup, outcome: WriteOutcome) => void,
   ): Promise<void> {
-    await forEachBounded(groups, deps.concurrency ?? 8, async (group) => {
+    // Logs of one object (kind, cluster, uid) under several namespaces are written one after the
+    // other, in arrival order: the first claims the uid, the others are refused (write-batch.ts).
+    const byObject = new Map<string, StreamGroup[]>();
+    for (const group of groups) {
+      const key = JSON.stringify([group.stream.kind, group.stream.clusterId, group.stream.uid]);
+      byObject.set(key, [...(byObject.get(key) ?? []), group]);
+    }
+    await forEachBounded([...byObject.values()], deps.concurrency ?? 8, async (sameObject) => {
+      for (const group of sameObject) await writeOne(group);
+    });
+
+    async function writeOne(group: StreamGroup): Promise<void> {
       try {
         const outcome = await writeGroup(deciders[group.stream.kind], writeDeps, deps, group);
         if (outcome) written?.(group, outcome);
@@ -118,7 +129,7 @@ export function createRecordWriter(deps: WriterHandlerDeps): (records: readonly 
         metrics.addMetric(METRIC.writeFailures, MetricUnit.Count, 1);
         failures.set(streamKey(group.stream), failure);
       }
-    });
+    }
   }
 }
 
@@ -141,11 +152,12 @@ async function writeGroup(decider: AnyDecider, writeDeps: WriteDeps, deps: Write
     return undefined;
   }
   if (outcome.logged > 0) metrics.addMetric(METRIC.eventsIngested, MetricUnit.Count, outcome.logged);
-  // Refused (and, for a Job, recorded in its log as ObservationRefused): a conflicting duplicate, a uid under another name.
-  for (const { observation, reason, message, conflict } of outcome.refused) {
+  // Refused (and recorded in the log, ObservationRefused, when the log is the object's): a conflicting
+  // duplicate, a uid under another name or namespace.
+  for (const { observation, reason, field, message, conflict } of outcome.refused) {
     logger.warn('observation refused', { stream, eventId: (observation as { eventId: string }).eventId, reason, ...conflict });
     metrics.addMetric(reason === 'ConflictingDuplicate' ? METRIC.conflictingDuplicates : METRIC.eventsRejected, MetricUnit.Count, 1);
-    await deps.rejections.reject(observation, [{ path: reason === 'UidReused' ? 'detail.object.metadata.name' : 'detail.eventId', message: `${reason}: ${message}` }]);
+    await deps.rejections.reject(observation, [{ path: field, message: `${reason}: ${message}` }]);
   }
   if (Object.keys(outcome.dropped).length > 0) logger.debug("events the log already holds, not logged again", { stream, dropped: outcome.dropped });
   if (outcome.wakeAt) await deps.timers.schedule(stream, outcome.wakeAt);

@@ -66,5 +66,18 @@ export function errorResponse(error: unknown, requestId: string | undefined): Qu
   if (error instanceof MethodNotAllowedError) {
     return json(405, { message: error.message }, { allow: error.allowed.join(', ') });
   }
+  if (isStoreUnavailable(error)) {
+    return json(503, { message: 'the event store is unavailable; retry shortly', ...(requestId ? { requestId } : {}) }, { 'retry-after': '5' });
+  }
   return json(500, { message: 'internal error', ...(requestId ? { requestId } : {}) });
+}
+
+/** DynamoDB throttling or unreachable (an outage, DynamoDB Local restarting): a 503, not a bug. */
+const UNAVAILABLE = new Set(['ServiceUnavailable', 'ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'InternalServerError', 'TimeoutError']);
+const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+
+export function isStoreUnavailable(error: unknown): boolean {
+  const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } } | null;
+  if (e === null || typeof e !== 'object') return false;
+  return UNAVAILABLE.has(e.name ?? '') || NETWORK.has(e.code ?? '') || (e.$metadata?.httpStatusCode ?? 0) >= 500;
 }

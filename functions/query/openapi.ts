@@ -50,7 +50,7 @@ function objectOperation(operationId: string, tag: string, summary: string, quer
       tags: [tag],
       summary,
       parameters: [...objectPathParameters, ...queryParameters(query)],
-      responses: { 200: body, 400: response('BadRequest'), 404: response('NotFound'), 500: response('InternalError') },
+      responses: { 200: body, 400: response('BadRequest'), 404: response('NotFound'), 500: response('InternalError'), 503: response('Unavailable') },
     },
   };
 }
@@ -63,7 +63,7 @@ function listOperation(operationId: string, tag: string, summary: string, query:
       tags: [tag],
       summary,
       parameters: queryParameters(query),
-      responses: { 200: body, 400: response('BadRequest'), 500: response('InternalError') },
+      responses: { 200: body, 400: response('BadRequest'), 500: response('InternalError'), 503: response('Unavailable') },
     },
   };
 }
@@ -87,7 +87,7 @@ function postOperation(operationId: string, tag: string, summary: string, parame
       summary,
       parameters,
       requestBody: { required: true, content: jsonContent(schema) },
-      responses: { 200: result, 400: response('BadRequest'), 404: response('NotFound'), 500: response('InternalError') },
+      responses: { 200: result, 400: response('BadRequest'), 404: response('NotFound'), 500: response('InternalError'), 503: response('Unavailable') },
     },
   };
 }
@@ -96,7 +96,8 @@ const DESCRIPTION = [
   'Read-only API over the logs jobfold keeps for every Kubernetes Job (and JobSet) of the fleet.',
   'Every response is JSON. Errors have the shape `Error`: 400 names each bad parameter',
   '(`query.limit`, `path.name`, `body.patch.spec.backoffLimit`), 404 names the object not found, 405 answers a method',
-  'the path does not have (with `Allow`), and 500 carries only a request id, never a stack trace.',
+  'the path does not have (with `Allow`), 500 carries only a request id, never a stack trace, and 503',
+  '(with `Retry-After`) says the event store is unavailable or throttled for a moment.',
   'The what-if and advise routes are the only POSTs; they read, and change nothing.',
   'Unknown query parameters are refused with 400.',
 ].join(' ');
@@ -194,6 +195,7 @@ export function openApiDocument(): Json {
         NotFound: ok('No Job (or JobSet) of that name (and uid) has a history in that cluster, or no such route.', ref('Error')),
         MethodNotAllowed: ok('A method the path does not have; the `Allow` header lists those it has.', ref('Error')),
         InternalError: ok('An unexpected failure; `requestId` identifies it in the logs.', ref('Error')),
+        Unavailable: ok('The event store is unavailable or throttled (an outage, DynamoDB Local restarting): retry after `Retry-After` seconds.', ref('Error')),
       },
     },
   };

@@ -41,7 +41,10 @@ export const UidParamSchema = z
   .string()
   .min(1)
   .max(128)
-  .meta({ description: 'metadata.uid, to pick one object when its name was reused; default: the most recently created.' });
+  // A uid the API server gave never holds a control character (a NUL, an escape): refused here,
+  // naming the parameter, rather than looked up and answered 404 with the NUL in the message.
+  .regex(/^\P{Cc}*$/u, 'must not contain control characters')
+  .meta({ description: 'metadata.uid, to pick one object when its name was reused; default: the object the name shows (one not deleted first, then the newest creationTimestamp, then the latest to arrive).' });
 
 /** `/v1/clusters/{cluster}/namespaces/{namespace}/jobs/{name}` and its JobSet twin. */
 export const ObjectPathSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WhatIfPatchError } from '../../shared/whatif/patch-job.ts';
+import { WhatIfPatchError } from '../../shared/whatif/index.ts';
 import { BadRequestError } from './http-errors.ts';
 import { SelectionFields } from './selection-body.ts';
 import type { QueryRequest } from './http.ts';

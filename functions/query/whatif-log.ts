@@ -1,29 +1,30 @@
-import type { LogEntry, StreamId } from '../../shared/app/event-store.ts';
+import type { StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
+import { jobSetEntryEvent } from '../../shared/jobset/index.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
 import type { FoldConfig } from '../../shared/job/state.ts';
-import { WhatIfPatchError } from '../../shared/whatif/patch-job.ts';
-import type { WhatIfReport } from '../../shared/whatif/report.ts';
-import { whatIfJob } from '../../shared/whatif/what-if.ts';
+import { whatIfJob, whatIfJobSet, WhatIfPatchError, type AnyWhatIfReport, type WhatIfReport } from '../../shared/whatif/index.ts';
 import type { QueryDeps } from './http.ts';
 import { readLog } from './object-log.ts';
 import { patchRefused } from './whatif-body.ts';
 
-/** Reads a stored Job's log page by page and refolds it under the patch. */
-export async function whatIfStoredJob(deps: QueryDeps, stream: StreamId, patch: unknown, config: FoldConfig = deps.config): Promise<WhatIfReport> {
+/**
+ * A stored Job's or JobSet's log, read page by page, refolded under the patch (docs/whatif.md):
+ * a JobSet's log holds its own events, its child Jobs' statuses and its decisions. A refused
+ * patch is a 400 (BadRequestError) with upstream's validation messages.
+ */
+export async function whatIfStored(deps: QueryDeps, stream: StreamId, patch: unknown): Promise<AnyWhatIfReport> {
   const { entries } = await readLog(deps.store, stream);
-  return whatIfEntries(entries, patch, config);
+  if (stream.kind === 'JobSet') return refusedAs400(() => whatIfJobSet({ log: entries.map((entry) => ({ seq: entry.seq, event: jobSetEntryEvent(entry) })), patch }));
+  return whatIfEvents(entries.map(entryEvent), patch, deps.config);
 }
 
-/** A stored Job's entries refolded under the patch; a refused patch is a 400 (BadRequestError). */
-export function whatIfEntries(entries: readonly LogEntry[], patch: unknown, config: FoldConfig): WhatIfReport {
-  return whatIfEvents(entries.map(entryEvent), patch, config);
-}
+/** A decoded Job log refolded under the patch (the fleet what-if's, one Job at a time). */
+export const whatIfEvents = (log: readonly JobEvent[], patch: unknown, config: FoldConfig): WhatIfReport => refusedAs400(() => whatIfJob({ log, config, patch }));
 
-/** A decoded log refolded under the patch; a refused patch is a 400 (BadRequestError). */
-export function whatIfEvents(log: readonly JobEvent[], patch: unknown, config: FoldConfig): WhatIfReport {
+function refusedAs400<T>(refold: () => T): T {
   try {
-    return whatIfJob({ log, config, patch });
+    return refold();
   } catch (error) {
     if (error instanceof WhatIfPatchError) throw patchRefused(error);
     throw error;

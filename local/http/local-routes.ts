@@ -1,6 +1,7 @@
 import type { CapacityTotals } from '../../functions/adapters/metered-table.ts';
 import type { Deliveries } from '../bus/bus-rules.ts';
 import type { LocalRuntime } from '../runtime/local-runtime.ts';
+import type { DatabaseStatus } from '../runtime/database-health.ts';
 
 // GET /local/…: what AWS would keep in queues and consoles, as JSON.
 //   /local/clusters                       clusters that received commands, with counts
@@ -8,7 +9,7 @@ import type { LocalRuntime } from '../runtime/local-runtime.ts';
 //   /local/conditions                     every `Job Condition Changed` event
 //   /local/rejected                       refused inbound events, with reasons
 //   /local/dead-letters                   ingest messages past their receives; failed reconciles
-//   /local/status                         queue depth, timers, consumed capacity (by operation),
+//   /local/status                         healthy (DynamoDB Local up), queue depth, timers, consumed capacity (by operation),
 //                                         this process's memory and CPU time (the bench's service path reads them)
 
 export interface LocalView {
@@ -20,6 +21,8 @@ export interface LocalView {
   readonly writeUnitsByOperation: () => Record<string, number>;
   /** DynamoDB requests so far by operation (a BatchGetItem or BatchWriteItem of many chunks counts each). */
   readonly requestsByOperation: () => Record<string, number>;
+  /** DynamoDB Local's health, when this process started it. */
+  readonly database: () => DatabaseStatus | undefined;
 }
 
 export function localRoutes(view: LocalView): (segments: readonly string[]) => Promise<unknown> {
@@ -79,9 +82,14 @@ function parseMaybe(text: string): unknown {
 const MB = 1024 * 1024;
 const cpuSeconds = ({ user, system }: NodeJS.CpuUsage): number => Math.round((user + system) / 1e4) / 100;
 
-function status({ runtime, capacity, writeUnitsByOperation, requestsByOperation }: LocalView): unknown {
+function status({ runtime, capacity, writeUnitsByOperation, requestsByOperation, database }: LocalView): unknown {
   const next = runtime.timers.nextDueMs();
+  const db = database();
   return {
+    // False while DynamoDB Local is down or being started again (database-health.ts).
+    healthy: db?.healthy ?? true,
+    ...(db ? { database: db } : {}),
+    deadLetters: { parked: runtime.triage.parked().length, triaging: !runtime.triage.idle },
     quiet: runtime.isQuiet(0),
     ingestStreamDepth: runtime.ingest.depth,
     publishIdle: runtime.publisher.idle,

@@ -22,7 +22,7 @@ export function queryFunction(
   return (event) => handler(event, lambdaContext('jobfold-query', 10_000));
 }
 
-function localCursorKey(): CursorKey {
+export function localCursorKey(): CursorKey {
   const configured = process.env['CURSOR_KEY'];
   return configured === undefined ? randomBytes(32) : cursorKeyFrom(configured);
 }

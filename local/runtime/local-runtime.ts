@@ -13,6 +13,7 @@ import { LocalStream, type StreamTuning } from '../stream/local-stream.ts';
 import { StreamJournal } from '../stream/stream-journal.ts';
 import { StreamRuleTarget } from '../stream/stream-rule-target.ts';
 import { FailedBatchTriage, type TriageTuning } from '../stream/failed-batch-triage.ts';
+import { DeadLetterFiles } from '../stream/dead-letter-files.ts';
 import { sleep } from './backoff.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { LocalTimers } from './local-timers.ts';
@@ -45,6 +46,10 @@ export interface RuntimeDeps {
   readonly tuning?: RuntimeTuning;
   /** With `--data DIR`: DIR/stream, where the ingest stream journals what was put but not yet processed. */
   readonly streamDir?: string;
+  /** With `--data DIR`: DIR/dead-letters, where what the stream gave up on is kept until written. */
+  readonly deadLetterDir?: string;
+  /** Resolves once the store answers again (the triage waits for it); default: at once. */
+  readonly whenHealthy?: () => Promise<void>;
 }
 
 export interface LocalRuntime {
@@ -62,6 +67,11 @@ export interface LocalRuntime {
   isQuiet(horizonMs: number): boolean;
   /** Resolves once the runtime is quiet (isQuiet) at two checks in a row; rejects once stopped. */
   whenQuiet(horizonMs: number): Promise<void>;
+  /**
+   * Puts what was dead-lettered and kept in `deadLetterDir` back into the ingest stream (all of
+   * it at start, the parked part once the database is back); returns how many records.
+   */
+  redrive(which: 'all' | 'parked'): number;
   /** Stops taking work; what is running finishes. */
   stop(): void;
   /** After stop(): resolves once no handler is running any more, or after `timeoutMs`. */
@@ -82,7 +92,11 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
   });
   const rejections = busRejectionSink(client, BUS_NAME);
   const writer = createWriterHandler({ store, rejections, clock, config, timers });
-  const triage = new FailedBatchTriage(createRecordWriter({ store, rejections, clock, config, timers }), tuning.triage);
+  const triage = new FailedBatchTriage({
+    write: createRecordWriter({ store, rejections, clock, config, timers }),
+    ...(deps.whenHealthy ? { whenHealthy: deps.whenHealthy } : {}),
+    ...(deps.deadLetterDir === undefined ? {} : { files: new DeadLetterFiles(deps.deadLetterDir) }),
+  }, tuning.triage);
   const journal = deps.streamDir === undefined ? undefined : new StreamJournal(join(deps.streamDir, INGEST));
   ingest = new LocalStream(INGEST, (event) => writer(event, lambdaContext(WRITER)), tuning.stream, journal);
   ingest.onFailure((failure) => triage.take(failure));
@@ -119,6 +133,9 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
         if (stopped) throw new Error('the local runtime was stopped');
         quietChecks = runtime.isQuiet(horizonMs) ? quietChecks + 1 : 0;
       }
+    },
+    redrive(which) {
+      return triage.redrive((record) => void stream.put(record.partitionKey, record.data), which);
     },
     stop() {
       stopped = true;

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { progress } from '../../cli/progress.ts';
 import type { LocalBus } from '../bus/local-bus.ts';
-import type { JobDecisions } from '../report/job-decisions.ts';
+import type { Decided } from '../report/decided.ts';
 import { feedTrace, type FeedResult } from './feed-trace.ts';
 import type { TraceEntry } from '../../shared/contract/jsonl-trace.ts';
 import { planTrace, type TracePace } from './time-shift.ts';
@@ -10,7 +10,8 @@ import { planTrace, type TracePace } from './time-shift.ts';
 export interface TraceOutcome {
   readonly file: string;
   readonly feed: FeedResult;
-  readonly jobs: readonly JobDecisions[];
+  /** Every Job and JobSet, as the query API reads it, with the commands its cluster received. */
+  readonly decided: readonly Decided[];
 }
 
 /** A trace about to be fed: its file, its number of events, and how long feeding takes. */
@@ -24,7 +25,7 @@ export interface TracePlayDeps {
   readonly bus: LocalBus;
   /** Resolves once nothing is queued or running (see LocalRuntime.whenQuiet). */
   readonly whenQuiet: () => Promise<void>;
-  readonly jobs: () => Promise<JobDecisions[]>;
+  readonly decided: () => Promise<Decided[]>;
   /** Show events/s and ETA on stderr while feeding (on a terminal only). */
   readonly progress?: boolean;
 }
@@ -41,5 +42,5 @@ export async function playTrace(
   const feed = await feedTrace(deps.bus, planTrace(entries, Date.now(), pace), signal, shown && ((fed) => shown.update(fed)));
   shown?.end();
   await deps.whenQuiet();
-  return { file, feed, jobs: await deps.jobs() };
+  return { file, feed, decided: await deps.decided() };
 }

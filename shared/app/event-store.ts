@@ -69,6 +69,8 @@ export type JobSummary = {
   stalled?: { error: string; since: string };
   /** The latest refused update of the Job (its last valid spec still applies). */
   refusedUpdate?: { eventId: string; errors: string[] };
+  /** The object was deleted in its cluster (its history stays); a name shows a live object first (name-rule.ts). */
+  deleted?: boolean;
 };
 
 /** The part of a summary a commit supplies; the identity comes from the stream. */
@@ -213,7 +215,8 @@ export interface EventStore {
 
   /**
    * Finds the summary of the object with that name; with `uid`, exactly that object, else the
-   * most recently created one (names are reused after deletion). History is never deleted.
+   * one the name shows (names are reused after deletion): not deleted first, then the newest
+   * creationTimestamp, then the latest arrival (name-rule.ts). History is never deleted.
    */
   findJob(query: FindJobQuery): Promise<JobSummary | undefined>;
 

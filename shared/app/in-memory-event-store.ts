@@ -7,6 +7,8 @@ import type {
   ListJobsQuery, LogEntry, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
+import { shownByName } from './name-rule.ts';
+import { MAX_CHANGES_PER_PAGE, type ChangeFeed, type ChangePage, type ChangeQuery, type LogChange } from './change-feed.ts';
 import type { EventIdSegment } from '../decide/event-id-index.ts';
 
 type StreamRecord = {
@@ -26,9 +28,13 @@ type StreamRecord = {
  * against, and the store of unit tests and the replay CLI. Values are copied through JSON on
  * the way in and out, as they would be by a real store.
  */
-export class InMemoryEventStore implements EventStore, PodArchive {
+export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
   readonly #streams = new Map<string, StreamRecord>();
   readonly #outbox = new Map<string, OutboxItem>();
+  /** (kind, cluster, uid) → the namespace whose log holds it. */
+  readonly #uidClaims = new Map<string, string>();
+  /** One per stored log item, as DynamoDB stores them: an entry, or a paged commit's entries. */
+  readonly #changes: LogChange[] = [];
 
   async read(stream: StreamId, options: ReadOptions = {}): Promise<ReadResult> {
     checkLimit(options.limit);
@@ -53,6 +59,8 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     }
     if (input.entryHashes !== undefined) checkEntryHashes(input, storedHash);
     const result = this.#appendPaged(record, input.entries, input.recordedAt, new Set(input.podFirstSightings));
+    const appended = result.appended.map((entry) => entry.seq);
+    if (appended.length > 0) this.#changed(stream, appended[0]!, appended.at(-1)!, input.recordedAt);
 
     for (const command of input.outbox) {
       if (this.#outbox.has(command.commandId)) continue;
@@ -116,9 +124,9 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     const found = this.#summaries()
       .filter((s) => s.kind === query.kind && s.clusterId === query.clusterId)
       .filter((s) => s.namespace === query.namespace && s.name === query.name)
-      .filter((s) => query.uid === undefined || s.uid === query.uid)
-      .sort((a, b) => compareKeys(orderKey(b), orderKey(a)));
-    return found[0] === undefined ? undefined : jsonCopy(found[0]);
+      .filter((s) => query.uid === undefined || s.uid === query.uid);
+    const shown = await shownByName(found, async (summary) => this.#streams.get(streamKey(summary))?.entries[0]?.recordedAt);
+    return shown === undefined ? undefined : jsonCopy(shown);
   }
 
   async fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]> {
@@ -140,6 +148,13 @@ export class InMemoryEventStore implements EventStore, PodArchive {
     for (const pod of pods) archivedPods.set(pod.uid, jsonCopy(pod));
   }
 
+  async claimUid(stream: StreamId): Promise<string> {
+    const key = `${stream.kind}#${stream.clusterId}#${stream.uid}`;
+    const holder = this.#uidClaims.get(key) ?? stream.namespace;
+    this.#uidClaims.set(key, holder);
+    return holder;
+  }
+
   async saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void> {
     this.#record(stream).idSegments.set(segment.to, { from: segment.from, to: segment.to, bytes: segment.bytes.slice() });
   }
@@ -151,6 +166,30 @@ export class InMemoryEventStore implements EventStore, PodArchive {
   async loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {
     const { archivedPods } = this.#record(stream);
     return jsonCopy([...new Set(uids)].flatMap((uid) => archivedPods.get(uid) ?? []));
+  }
+
+  async logChanges(query: ChangeQuery): Promise<ChangePage> {
+    checkLimit(query.limit);
+    if (query.limit > MAX_CHANGES_PER_PAGE) throw new RangeError(`limit must be at most ${MAX_CHANGES_PER_PAGE}`);
+    const after = query.cursor === undefined ? undefined : parseChangeCursor(query.cursor);
+    const matching = this.#changes
+      .filter((c) => c.stream.kind === query.kind && c.stream.clusterId === query.clusterId)
+      .filter((c) => Date.parse(c.recordedAt) >= query.sinceMs)
+      .map((change) => ({ change, key: changeKey(change) }))
+      .filter(({ key }) => after === undefined || compareKeys(key, after) > 0)
+      .sort((a, b) => compareKeys(a.key, b.key));
+    const page = matching.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      changes: jsonCopy(page.map(({ change }) => change)),
+      ...(matching.length > page.length && last !== undefined ? { cursor: JSON.stringify(last.key) } : {}),
+    };
+  }
+
+  #changed(stream: StreamId, firstSeq: number, lastSeq: number, recordedAt: string): void {
+    // A copy of the stream's ids (all strings): the caller's object may change after the call.
+    const { kind, clusterId, namespace, uid } = stream;
+    this.#changes.push({ stream: { kind, clusterId, namespace, uid }, firstSeq, lastSeq, recordedAt });
   }
 
   // Like DynamoDB's log pages: no markers, so only repeats within the call are caught (the
@@ -216,6 +255,22 @@ function parseCursor(cursor: string): string[] {
     // reported below
   }
   throw new RangeError('invalid listJobs cursor');
+}
+
+// The feed's order: time recorded, then namespace, uid and position (as DynamoDB's index sorts).
+function changeKey(change: LogChange): string[] {
+  const ms = String(Date.parse(change.recordedAt)).padStart(15, '0');
+  return [ms, change.stream.namespace, change.stream.uid, String(change.firstSeq).padStart(12, '0')];
+}
+
+function parseChangeCursor(cursor: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(cursor);
+    if (Array.isArray(parsed) && parsed.length === 4 && parsed.every((part) => typeof part === 'string')) return parsed;
+  } catch {
+    // reported below
+  }
+  throw new RangeError('invalid logChanges cursor');
 }
 
 function compareKeys(a: string[], b: string[]): number {

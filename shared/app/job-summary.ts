@@ -24,6 +24,7 @@ export function jobSummary(state: JobState, now: string): SummaryUpdate | undefi
           lastTransitionTime: latest.lastTransitionTime,
         },
     finishedAt: finished?.lastTransitionTime,
+    ...(state.deleted ? { deleted: true } : {}),
     ...(state.refusedUpdate
       ? { refusedUpdate: { eventId: state.refusedUpdate.eventId, errors: state.refusedUpdate.errors.map((e) => boundedText(e.message, MAX_REASON_BYTES)).slice(0, 10) } }
       : {}),

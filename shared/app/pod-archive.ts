@@ -3,7 +3,7 @@ import type { StreamId } from './event-store.ts';
 import type { EventIdSegment } from '../decide/event-id-index.ts';
 
 /**
- * What the log writer keeps beside a Job's log, written as its snapshots are:
+ * What the log writer keeps beside a Job's log (most of it written as its snapshots are):
  * - settled pods, once they leave the snapshot (see shared/job/snapshot.ts): written once per
  *   pod, read back only for the pods that new events name;
  * - the log's eventIds (shared/decide/event-id-index.ts), as segments of positions: read back whole on
@@ -18,4 +18,11 @@ export interface PodArchive {
   saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void>;
   /** The stored segments, ordered by `to` (they may overlap or leave gaps; the caller reads the log for those). */
   loadEventIds(stream: StreamId): Promise<EventIdSegment[]>;
+  /**
+   * Claims the object's uid in its cluster for the stream's namespace (an object is its
+   * (cluster, uid): write/write-batch.ts claims it before a log's first entry). Returns the
+   * namespace that holds it: the stream's own when the claim is new or its own, another one when
+   * the uid is already another namespace's (the caller refuses the events). Safe under races.
+   */
+  claimUid(stream: StreamId): Promise<string>;
 }

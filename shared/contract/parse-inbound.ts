@@ -142,10 +142,15 @@ const jobStream = (clusterId: string, namespace: string | undefined, uid: string
 
 /**
  * Metadata the API server would never have stored (a name with a NUL or a terminal escape, a
- * label key that is no qualified name, ...) cannot come from a cluster: the event is refused
- * before anything is stored, with upstream's error for each field.
+ * label key that is no qualified name, no namespace on a namespaced object, ...) cannot come
+ * from a cluster: the event is refused before anything is stored, with upstream's error for
+ * each field. Pods, Jobs and JobSets are namespaced: without a namespace an event would reach a
+ * log its Job does not have (issue 24: a `Pod Deleted` routed to `default`).
  */
 export function refuseInvalidMetadata(metadata: ObjectMeta): { ok: false; errors: InboundError[] } | undefined {
+  if (metadata.namespace === undefined || metadata.namespace === '') {
+    return fail('detail.object.metadata.namespace', 'Required value: a namespaced object names its namespace; without it the event would reach no Job\'s log');
+  }
   const errors = validateObjectMeta(metadata);
   if (errors.length === 0) return undefined;
   return { ok: false, errors: errors.slice(0, 20).map((error) => ({ path: `detail.object.${error.field}`, message: error.message })) };

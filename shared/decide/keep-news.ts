@@ -14,6 +14,8 @@ import type { LogStore } from './load-log.ts';
 export interface RefusedObservation<O = unknown> {
   readonly observation: O;
   readonly reason: 'ConflictingDuplicate' | 'UidReused';
+  /** The inbound field the refusal names (for the rejection's error path). */
+  readonly field: 'detail.eventId' | 'detail.object.metadata.name' | 'detail.object.metadata.namespace';
   readonly message: string;
   /** A conflicting duplicate: where the eventId is first (in the log, or earlier in the batch), and SHA-256 of both contents. */
   readonly conflict?: { readonly firstSeq: number; readonly firstHash: string; readonly refusedHash: string };
@@ -150,7 +152,8 @@ export function keepNews<S, O extends LogEvent, D extends LogEvent, C>(
   /** Reports the refusal, and returns its record, or false when there is none or this very refusal is logged already. */
   function record(observation: O, reason: RefusedObservation['reason'], message: string, conflict?: RefusedObservation['conflict']): D | false {
     drop(reason === 'UidReused' ? 'uid-reused' : 'conflict');
-    const refusal: RefusedObservation<O> = { observation, reason, message, ...(conflict ? { conflict } : {}) };
+    const field = reason === 'UidReused' ? 'detail.object.metadata.name' : 'detail.eventId';
+    const refusal: RefusedObservation<O> = { observation, reason, field, message, ...(conflict ? { conflict } : {}) };
     refused.push(refusal);
     const logged = decider.refusal?.(refusal, (conflict?.refusedHash ?? contentHash(decider.content(observation))).slice(0, 16));
     if (logged === undefined || refusals.has(logged.eventId) || index.lookup(logged.eventId).length > 0) return false;

@@ -34,7 +34,7 @@ export interface PlacedReport {
 }
 
 /** What writing one batch of a log did. */
-export interface WriteOutcome<D = unknown, C = unknown> {
+export interface WriteOutcome<D = unknown, C = unknown, O = unknown> {
   readonly stream: StreamId;
   readonly head: number;
   readonly decisions: readonly D[];
@@ -54,7 +54,7 @@ export interface WriteOutcome<D = unknown, C = unknown> {
   /** Observations not logged because the log or the fold already held them, by reason. */
   readonly dropped: Readonly<Record<string, number>>;
   /** Observations refused (a conflicting duplicate, a uid under another name), for the rejection sink. */
-  readonly refused: readonly RefusedObservation[];
+  readonly refused: readonly RefusedObservation<O>[];
   /** What other logs learn, in batch order, after the commit (a child Job's statuses, for its JobSet). */
   readonly reports: readonly PlacedReport[];
 }
@@ -66,8 +66,9 @@ export interface WriteOutcome<D = unknown, C = unknown> {
  *  2. finish a sync a crash cut short (decided again where it was first decided:
  *     resume-cut-sync.ts), drop what the fold already holds (the decider's `known`), append
  *     the rest and decide at each log position (decide-at-each-position.ts);
- *  3. commit observations, decisions, outbox items and summary (and a snapshot when due) in
- *     conditioned steps on the head (commit-planned.ts), with first sightings marked;
+ *  3. claim the uid of a new log (pod-archive.ts `claimUid`: refused when another namespace
+ *     holds it), commit observations, decisions, outbox items and summary (and a snapshot when
+ *     due) in conditioned steps on the head (commit-planned.ts), with first sightings marked;
  *  4. on VersionConflictError (another writer, a stale cache) reload and redo: what the other
  *     writer logged is then in the state, so nothing is logged or decided twice;
  *  5. return what other logs learn (reports), for the caller to write after the commit.
@@ -75,7 +76,7 @@ export interface WriteOutcome<D = unknown, C = unknown> {
  */
 export async function writeBatch<S, O extends LogEvent, D extends LogEvent, C>(
   decider: Decider<S, O, D, C>, deps: WriteDeps, stream: StreamId, observations: readonly O[],
-): Promise<WriteOutcome<D, C>> {
+): Promise<WriteOutcome<D, C, O>> {
   const maxAttempts = deps.maxAttempts ?? 8;
   const skip = new Set<string>();
   for (let attempt = 1; ; attempt++) {
@@ -95,7 +96,7 @@ export async function writeBatch<S, O extends LogEvent, D extends LogEvent, C>(
 
 async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
   decider: Decider<S, O, D, C>, deps: WriteDeps, stream: StreamId, observations: readonly O[], attempt: number,
-): Promise<WriteOutcome<D, C>> {
+): Promise<WriteOutcome<D, C, O>> {
   const { loaded, warm } = await loadForWrite(decider, deps, stream, observations);
   const { head } = loaded;
   const unseen = decider.archive?.unseen(loaded.state, observations);
@@ -128,6 +129,11 @@ async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
     deps.cache?.put(streamKey(stream), { ...loaded, state, rest: undefined, size: decider.size(state) });
     const again = before ? [{ report: before, after: -1 }] : [];
     return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts, refused, reports: again };
+  }
+  if (head === 0) {
+    // A new log: the object is its (cluster, uid), so the uid must not already be another namespace's.
+    const holder = await deps.store.claimUid(stream);
+    if (holder !== stream.namespace) return { ...nothingDone(stream, head, attempt), dropped: droppedCounts, refused: uidHeldElsewhere(stream, holder, observations) };
   }
   const now = deps.clock();
   const { state } = decided;
@@ -187,8 +193,14 @@ function placedReports(before: Report | undefined, cold: boolean, syncs: readonl
   return placed;
 }
 
-function nothingDone(stream: StreamId, head: number, attempts: number): WriteOutcome<never, never> {
+function nothingDone(stream: StreamId, head: number, attempts: number): WriteOutcome<never, never, never> {
   return { stream, head, decisions: [], commands: [], published: [], wakeAt: undefined, attempts, latestObservedAt: undefined, logged: 0, dropped: {}, refused: [], reports: [] };
+}
+
+/** Every observation of a batch whose uid another namespace's log holds: refused, nothing logged (a log of its own would be a second object). */
+function uidHeldElsewhere<O>(stream: StreamId, holder: string, observations: readonly O[]): RefusedObservation<O>[] {
+  const message = `uid ${stream.uid} in cluster ${stream.clusterId} is a ${stream.kind} of namespace ${holder}; an event names it in namespace ${stream.namespace}: refused`;
+  return observations.map((observation) => ({ observation, reason: 'UidReused', field: 'detail.object.metadata.namespace', message }));
 }
 
 /** The name the batch's observations give the object: a log parked before its first commit has one. */

@@ -124,7 +124,8 @@ export function jobOutcome(state: JobState): JobOutcome {
 // ---- Per reason: the evidence and its sentence ----------------------------------------------
 
 /** What a condition's sentence is built from. */
-interface SentenceFacts {
+/** What a condition's sentence says: the kube API words its Events with it too (functions/kube). */
+export interface SentenceFacts {
   readonly state: JobState;
   readonly condition: JobCondition;
   readonly evidence: ConditionEvidence | undefined;
@@ -276,7 +277,7 @@ function evidenceFromState(state: JobState, condition: JobCondition): ConditionE
  * pod default/worker-3 (index 3) exit code 2, event #7; 4 lingering pods terminated`.
  * Falls back to the condition's message where the evidence does not say more.
  */
-function conditionSentence(facts: SentenceFacts): string {
+export function conditionSentence(facts: SentenceFacts): string {
   const { condition, evidence, lingering } = facts;
   const what = (evidence && describe(facts, evidence)) ?? (condition.message || condition.status);
   const tipped = evidence?.tippedBy === undefined ? '' : `, event #${evidence.tippedBy}`;

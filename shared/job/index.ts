@@ -11,6 +11,7 @@ export { evolve, type JobEvent } from './evolve.ts';
 export { initialState, DEFAULT_FOLD_CONFIG, type FoldConfig, type JobState } from './state.ts';
 export { jobStatus, type JobStatusView } from './status.ts';
 export {
+  conditionSentence,
   explainJob,
   jobOutcome,
   successRuleText,
@@ -18,6 +19,7 @@ export {
   LINGERING_CONDITIONS,
   type ConditionEvidence,
   type ExplainedJobCondition,
+  type SentenceFacts,
   type Explanation,
   type JobOutcome,
   type TerminatedPod,

@@ -154,7 +154,8 @@ export function countKnownPod(state: JobState, pod: PodRecord): void {
  * it with a deletionTimestamp and the finalizer (which holds a pod until the controller has
  * counted it) and counted it as `isPodFailed` says: failed, unless only Failed pods are
  * replaced, or the Job had met its success criteria (upstream then removed every pod's
- * finalizer without counting it). The count is journaled in `state.inferred`: if the pod's
+ * finalizer without counting it), or the Job is suspended (its controller deletes the active
+ * pods without counting them). The count is journaled in `state.inferred`: if the pod's
  * terminal observation arrives later, it decides instead (observePod). For a Job jobfold runs,
  * the finalizer goes only once jobfold has counted the pod, so such a deletion arrived ahead of
  * the pod's own events: it is awaited like an expectation instead (state.awaitingOutcome).
@@ -162,6 +163,9 @@ export function countKnownPod(state: JobState, pod: PodRecord): void {
 function inferOutcome(state: JobState, pod: PodRecord, at: number): void {
   if (pod.counted !== 'none' || !isTracked(pod) || isTerminalPhase(pod.phase)) return;
   if (hasTrueCondition(state.status.conditions, 'SuccessCriteriaMet')) return;
+  // A suspended Job's controller deletes its active pods the way manageJob does (the finalizer
+  // goes first, so they are not counted): a deletion that arrived before that removal did.
+  if (state.settings?.suspend === true) return;
   if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME && !pod.finalizerRemovalRequested) {
     state.awaitingOutcome.set(pod.uid, at);
     return;

@@ -219,5 +219,6 @@ export function jobSetSummary(state: JobSetState, now: string): SummaryUpdate | 
       lastTransitionTime: latest.lastTransitionTime,
     },
     finishedAt: finished?.lastTransitionTime,
+    ...(state.deleted ? { deleted: true } : {}),
   };
 }

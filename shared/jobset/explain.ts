@@ -194,7 +194,7 @@ function firstFailedJob(state: JobSetState, message: string): { name: string; fa
  * x-3 failing with PodFailurePolicy_ExitCode3 — "Container main for pod …", event #12`.
  * `event #N` is the log position of the observation that tipped the decision.
  */
-function decisionSentence(state: JobSetState, event: JobSetDecisionEvent): string {
+export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent): string {
   switch (event.type) {
     case 'JobSetRestarted': {
       const message = event.failedJob.message === '' ? '' : ` — "${event.failedJob.message}"`;

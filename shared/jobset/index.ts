@@ -12,6 +12,7 @@ export { startedReplicatedJobs, type ReplicatedJobStatus } from './replicated-jo
 export type { JobSetCondition } from './conditions.ts';
 export {
   conditionEvidence,
+  decisionSentence,
   explainJobSet,
   jobSetOutcome,
   type ExplainedJobSetCondition,

@@ -1,6 +1,10 @@
 import type { Decision } from '../job/decisions.ts';
 import type { JobState } from '../job/state.ts';
-import type { DecisionSummary } from './report.ts';
+import type { JobSetDecisionEvent, RuleEvidence } from '../jobset/decision-events.ts';
+import type { DecisionSummary, JobSetDecisionSummary } from './report.ts';
+
+// What the two folds of a what-if are compared on, per kind: a decision without its time,
+// command id and log positions.
 
 /**
  * What a reconcile decided, as compared between the two folds: conditions, terminations,
@@ -75,5 +79,36 @@ export function summarizeRecorded(decisions: readonly Decision[]): DecisionSumma
   return summarize(whole);
 }
 
-export const sameSummaries = (a: readonly DecisionSummary[], b: readonly DecisionSummary[]): boolean =>
-  JSON.stringify(a) === JSON.stringify(b);
+export const sameSummaries = <Summary>(a: readonly Summary[], b: readonly Summary[]): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+const ruleName = (rule: RuleEvidence | null): string => (rule ? `${rule.name} (rule ${rule.index}, ${rule.action})` : 'no rule matched (default action)');
+
+/** A JobSet decision with its why: the rule and the child Job it acted on. */
+export function summarizeJobSetDecision(decision: JobSetDecisionEvent): JobSetDecisionSummary {
+  switch (decision.type) {
+    case 'JobSetFailed':
+      return { kind: 'failed', rule: ruleName(decision.rule), failedJob: decision.failedJob.name, jobReason: decision.failedJob.reason, reason: decision.condition.reason };
+    case 'JobSetRestarted':
+      return { kind: 'restarted', rule: ruleName(decision.rule), action: decision.action, failedJob: decision.failedJob.name, jobReason: decision.failedJob.reason, restarts: decision.restarts };
+    case 'JobSetCompleted':
+      return { kind: 'completed', operator: decision.operator, succeededJobs: decision.succeededJobs.length, required: decision.required, reason: decision.condition.reason };
+    case 'JobSetConditionChanged':
+      return { kind: 'condition', type: decision.condition.type, status: decision.condition.status, reason: decision.condition.reason };
+    case 'JobSetRejected':
+      return { kind: 'rejected', errors: decision.errors.map((e) => `${e.field}: ${e.detail}`) };
+    case 'CreateJobIssued':
+      return { kind: 'createJob', job: decision.name };
+    case 'DeleteJobIssued':
+      return { kind: 'deleteJob', job: decision.name };
+    case 'SuspendJobIssued':
+      return { kind: 'suspendJob', job: decision.name };
+    case 'ResumeJobIssued':
+      return { kind: 'resumeJob', job: decision.name };
+    case 'JobSetDeletionRequested':
+      return { kind: 'deleteJobSet', expiredAt: decision.expiredAt };
+    default: {
+      const exhaustive: never = decision;
+      throw new Error(`unknown JobSet decision ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}

@@ -3,14 +3,11 @@ import { evolve } from '../jobset/evolve.ts';
 import type { JobSetEvent, JobSetObserved } from '../jobset/events.ts';
 import { settle, type Settled } from '../jobset/settle.ts';
 import { initialState, type JobSetState } from '../jobset/state.ts';
-import {
-  jobSetOutcomeOf,
-  summarizeJobSetDecision,
-  type JobSetDivergence,
-  type JobSetOutcomeView,
-  type JobSetWhatIfReport,
-} from './jobset-report.ts';
-import { mergeJobSet, patchJobSet } from './patch-jobset.ts';
+import { sameSummaries, summarizeJobSetDecision } from './decision-summary.ts';
+import { jobSetOutcomeOf } from './outcome.ts';
+import type { JobSetDivergence, JobSetOutcomeView, JobSetWhatIfReport } from './report.ts';
+import { mergeJobSet, patchJobSet } from './patch.ts';
+import { replayRecord, type ReconcileAt, type RecordReading, type Refolding } from './refold.ts';
 import { WhatIfInputError } from './what-if.ts';
 
 /** One entry of a JobSet's log: its own events, its child Jobs' statuses and its decisions. */
@@ -31,66 +28,72 @@ const isDecision = (event: JobSetEvent): event is JobSetDecisionEvent => isJobSe
  * failed instead of restarting has no new children), so the refold stops there.
  */
 export function whatIfJobSet(input: { readonly log: readonly JobSetLogEntry[]; readonly patch: unknown }): JobSetWhatIfReport {
-  const first = input.log.find((e): e is { seq: number; event: JobSetObserved } => e.event.type === 'JobSetObserved');
-  if (!first) throw new WhatIfInputError('the log holds no JobSetObserved: there is no JobSet to patch');
-  const firstPatched = patchJobSet(first.event.jobSet, input.patch);
-  const patchObserved = (event: JobSetEvent): JobSetEvent => {
-    if (event.type !== 'JobSetObserved') return event;
-    return { ...event, jobSet: event === first.event ? firstPatched : mergeJobSet(event.jobSet, input.patch) };
-  };
+  const folds = new JobSetFolds(input.log, input.patch);
+  replayRecord(input.log, JOBSET_LOG, folds);
+  return report(input.log, folds.divergence, folds.reached, folds.restarts);
+}
 
-  let original: JobSetState = initialState();
-  let patched: JobSetState = initialState();
-  let lastRead = 0;
-  let pendingAt: string | undefined;
-  let divergence: JobSetDivergence | undefined;
-  let reached: JobSetOutcomeView | undefined;
-  let restarts = 0;
+/** A JobSet's log: its decisions and observations each carry `at`. */
+const JOBSET_LOG: RecordReading<JobSetLogEntry, JobSetDecisionEvent> = {
+  decision: ({ event }) => (isDecision(event) ? event : undefined),
+  time: ({ event }) => event.at,
+};
 
-  /** Settles both folds at `at`; false once the divergence's reconcile has been read. */
-  const reconcile = (at: string, recorded: boolean): boolean => {
-    pendingAt = undefined;
-    const o = settle(original, at);
-    const p = settle(patched, at);
+class JobSetFolds implements Refolding<JobSetLogEntry, JobSetDecisionEvent> {
+  private original: JobSetState = initialState();
+  private patched: JobSetState = initialState();
+  private readonly patchObserved: (event: JobSetEvent) => JobSetEvent;
+  private lastRead = 0;
+  divergence: JobSetDivergence | undefined;
+  reached: JobSetOutcomeView | undefined;
+  restarts = 0;
+  /** The JobSet folds set no timers the what-if fires. */
+  readonly wake = undefined;
+
+  constructor(log: readonly JobSetLogEntry[], patch: unknown) {
+    const first = log.find((e): e is { seq: number; event: JobSetObserved } => e.event.type === 'JobSetObserved');
+    if (!first) throw new WhatIfInputError('the log holds no JobSetObserved: there is no JobSet to patch');
+    const firstPatched = patchJobSet(first.event.jobSet, patch);
+    this.patchObserved = (event) => {
+      if (event.type !== 'JobSetObserved') return event;
+      return { ...event, jobSet: event === first.event ? firstPatched : mergeJobSet(event.jobSet, patch) };
+    };
+  }
+
+  /** The divergence's reconcile has been read. */
+  get closed(): boolean {
+    return this.divergence !== undefined;
+  }
+
+  observe({ seq, event }: JobSetLogEntry): void {
+    this.lastRead = seq;
+    this.original = evolve(this.original, event);
+    this.patched = evolve(this.patched, this.patchObserved(event));
+  }
+
+  /** Settles both folds at `at`; where the record did not reconcile, only if the patched fold would act otherwise. */
+  reconcile(at: string, where: ReconcileAt<JobSetDecisionEvent>): void {
+    const o = settle(this.original, at);
+    const p = settle(this.patched, at);
     const os = o.events.map(summarizeJobSetDecision);
     const ps = p.events.map(summarizeJobSetDecision);
-    const differ = JSON.stringify(os) !== JSON.stringify(ps);
+    const differ = !sameSummaries(os, ps);
     // No reconcile in the record here: the controller acted only if the patched fold would.
-    if (!recorded && (ps.length === 0 || !differ)) return true;
-    if (differ) divergence = { atEvent: lastRead, at, by: 'reconcile', recorded: os, whatIf: ps };
-    original = o.state;
-    patched = p.state;
-    noteWhatIf(p, at);
-    return divergence === undefined;
-  };
-  const noteWhatIf = (settled: Settled, at: string) => {
-    for (const decision of settled.events) {
-      if (reached) break;
-      if (decision.type === 'JobSetRestarted') restarts += 1;
-      const outcome = jobSetOutcomeOf(decision);
-      if (outcome) reached = { ...outcome, atEvent: lastRead, at, restarts };
-    }
-  };
-
-  let open = true;
-  for (let i = 0; i < input.log.length && open; i++) {
-    const { seq, event } = input.log[i] as JobSetLogEntry;
-    if (isDecision(event)) {
-      // The record reconciled here: one settle per run of decisions taken at one time.
-      const previous = input.log[i - 1]?.event;
-      if (previous && isDecision(previous) && previous.at === event.at) continue;
-      open = reconcile(event.at, true);
-      continue;
-    }
-    if (pendingAt !== undefined && pendingAt !== event.at) open = reconcile(pendingAt, false);
-    if (!open) break;
-    lastRead = seq;
-    pendingAt = event.at;
-    original = evolve(original, event);
-    patched = evolve(patched, patchObserved(event));
+    if (where.kind !== 'record' && (ps.length === 0 || !differ)) return;
+    if (differ) this.divergence = { atEvent: this.lastRead, at, by: 'reconcile', recorded: os, whatIf: ps };
+    this.original = o.state;
+    this.patched = p.state;
+    this.noteWhatIf(p, at);
   }
-  if (open && pendingAt !== undefined) reconcile(pendingAt, false);
-  return report(input.log, divergence, reached, restarts);
+
+  private noteWhatIf(settled: Settled, at: string): void {
+    for (const decision of settled.events) {
+      if (this.reached) break;
+      if (decision.type === 'JobSetRestarted') this.restarts += 1;
+      const outcome = jobSetOutcomeOf(decision);
+      if (outcome) this.reached = { ...outcome, atEvent: this.lastRead, at, restarts: this.restarts };
+    }
+  }
 }
 
 function report(

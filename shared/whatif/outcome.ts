@@ -1,6 +1,7 @@
 import type { Decision } from '../job/decisions.ts';
 import type { JobEvent } from '../job/evolve.ts';
 import { Reason } from '../job/constants.ts';
+import type { JobSetDecisionEvent } from '../jobset/decision-events.ts';
 import type { Outcome, OutcomeView } from './report.ts';
 
 const OUTCOME_OF: Readonly<Record<string, Outcome>> = {
@@ -25,6 +26,13 @@ export function outcomeOf(decision: Decision): { outcome: Outcome; condition: st
   if (decision.type !== 'JobConditionChanged' || decision.condition.status !== 'True') return undefined;
   const outcome = OUTCOME_OF[decision.condition.type];
   return outcome && { outcome, condition: decision.condition.type, reason: decision.condition.reason };
+}
+
+/** The outcome a JobSet decision settles: `JobSetCompleted` or `JobSetFailed`. */
+export function jobSetOutcomeOf(decision: JobSetDecisionEvent): { outcome: Outcome; condition: string; reason: string } | undefined {
+  if (decision.type === 'JobSetCompleted') return { outcome: 'Succeeded', condition: decision.condition.type, reason: decision.condition.reason };
+  if (decision.type === 'JobSetFailed') return { outcome: 'Failed', condition: decision.condition.type, reason: decision.condition.reason };
+  return undefined;
 }
 
 /** Pods a decision terminates because the Job finished. */

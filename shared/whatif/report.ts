@@ -1,23 +1,34 @@
-// What a what-if reports (`jobfold whatif --json`, POST …/whatif): the recorded outcome, the
-// patched fold's outcome, and where the two folds first decided differently.
+// What a what-if reports (`jobfold whatif --json`, POST …/{jobs,jobsets}/{name}/whatif), for
+// every kind the same shape: the recorded outcome, the patched fold's outcome, and where the two
+// folds first decided differently, each side's decisions there in the kind's words. A Job adds
+// the pod time the patch saves and whether its record replays exactly; a JobSet's log holds no
+// pods, so what changes is its outcome, when, and how many restarts it took.
 
 export type Outcome = 'Succeeded' | 'Failed' | 'Running';
 
-/** How a Job ended (or not): the condition that decided it, and where in the log. */
-export interface OutcomeView {
+/** How the object ended (or not): the condition that decided it, and where in the log. */
+export interface OutcomeOf {
   readonly outcome: Outcome;
-  /** The condition that settled the outcome: SuccessCriteriaMet, FailureTarget (or Complete/Failed when set directly). */
+  /** The condition that settled the outcome: SuccessCriteriaMet, FailureTarget (or Complete/Failed when set directly); a JobSet's Completed or Failed. */
   readonly condition: string | null;
   readonly reason: string | null;
-  /** Position (seq) in the Job's log of the event the deciding reconcile had read last. */
+  /** Position (seq) in the log of the event the deciding reconcile had read last. */
   readonly atEvent: number | null;
   /** When it was decided (RFC 3339). */
   readonly at: string | null;
-  /** Pods terminated because the Job finished (causes JobFinishing, JobFinished). */
+}
+
+/** A Job's outcome, with the pods terminated because it finished (causes JobFinishing, JobFinished). */
+export interface OutcomeView extends OutcomeOf {
   readonly podsTerminated: number;
 }
 
-/** One thing a fold decided, in the words the divergence is reported in. */
+/** A JobSet's outcome, with its global restarts decided before it (or before the what-if stops). */
+export interface JobSetOutcomeView extends OutcomeOf {
+  readonly restarts: number;
+}
+
+/** One thing the Job fold decided, in the words the divergence is reported in. */
 export type DecisionSummary =
   | { readonly kind: 'condition'; readonly type: string; readonly status: string; readonly reason: string; readonly message: string }
   | { readonly kind: 'termination'; readonly cause: string; readonly pods: readonly string[] }
@@ -26,14 +37,36 @@ export type DecisionSummary =
   | { readonly kind: 'rejection'; readonly errors: readonly string[] }
   | { readonly kind: 'pod'; readonly pod: string; readonly counted: string; readonly failed: number; readonly succeeded: number; readonly failedIndexes: string; readonly completedIndexes: string };
 
+/** One thing the JobSet fold decided, with its why: the rule and the child Job it acted on. */
+export type JobSetDecisionSummary =
+  | { readonly kind: 'failed'; readonly rule: string; readonly failedJob: string; readonly jobReason: string; readonly reason: string }
+  | { readonly kind: 'restarted'; readonly rule: string; readonly action: string; readonly failedJob: string; readonly jobReason: string; readonly restarts: number }
+  | { readonly kind: 'completed'; readonly operator: string; readonly succeededJobs: number; readonly required: number; readonly reason: string }
+  | { readonly kind: 'condition'; readonly type: string; readonly status: string; readonly reason: string }
+  | { readonly kind: 'rejected'; readonly errors: readonly string[] }
+  | { readonly kind: 'createJob' | 'deleteJob' | 'suspendJob' | 'resumeJob'; readonly job: string }
+  | { readonly kind: 'deleteJobSet'; readonly expiredAt: string };
+
 /** The first point where the patched fold decided something the recorded one did not. */
-export interface Divergence {
+export interface DivergenceOf<Summary, By extends 'observation' | 'reconcile' = 'observation' | 'reconcile'> {
   readonly atEvent: number;
   readonly at: string;
-  /** An observation counted differently (`pod`), or a reconcile decided differently. */
-  readonly by: 'observation' | 'reconcile';
-  readonly recorded: readonly DecisionSummary[];
-  readonly whatIf: readonly DecisionSummary[];
+  /** An observation counted differently (a Job's `pod`), or a reconcile decided differently. */
+  readonly by: By;
+  readonly recorded: readonly Summary[];
+  readonly whatIf: readonly Summary[];
+}
+
+export type Divergence = DivergenceOf<DecisionSummary>;
+export type JobSetDivergence = DivergenceOf<JobSetDecisionSummary, 'reconcile'>;
+
+/** The report every kind gives: the two outcomes and the divergence. */
+interface ReportOf<Kind extends 'Job' | 'JobSet', View extends OutcomeOf, D> {
+  readonly kind: Kind;
+  readonly recorded: View;
+  readonly whatIf: View & { readonly exact: boolean };
+  readonly divergesAtEvent: number | null;
+  readonly divergence: D | null;
 }
 
 /**
@@ -50,11 +83,7 @@ export interface ReplayMismatch {
   readonly refold: readonly DecisionSummary[];
 }
 
-export interface WhatIfReport {
-  readonly recorded: OutcomeView;
-  readonly whatIf: OutcomeView & { readonly exact: boolean };
-  readonly divergesAtEvent: number | null;
-  readonly divergence: Divergence | null;
+export interface WhatIfReport extends ReportOf<'Job', OutcomeView, Divergence> {
   /**
    * Recorded pod time the patched world does without: after an outcome the what-if reaches at
    * the divergence, every recorded pod's time past it (the pods it terminates there, the pods
@@ -68,4 +97,7 @@ export interface WhatIfReport {
   readonly replayMismatch: ReplayMismatch | null;
 }
 
-export const RUNNING: OutcomeView = { outcome: 'Running', condition: null, reason: null, atEvent: null, at: null, podsTerminated: 0 };
+export type JobSetWhatIfReport = ReportOf<'JobSet', JobSetOutcomeView, JobSetDivergence>;
+
+/** A what-if of either kind, told apart by `kind`. */
+export type AnyWhatIfReport = WhatIfReport | JobSetWhatIfReport;

@@ -6,8 +6,9 @@ import { initialState, type FoldConfig, type JobState } from '../job/state.ts';
 import { parseTime } from '../k8s/time.ts';
 import { countingOf, sameSummaries, summarize, summarizeRecorded } from './decision-summary.ts';
 import { finishingPods, outcomeOf, recordedOutcome } from './outcome.ts';
-import { mergeJob, patchJob } from './patch-job.ts';
+import { mergeJob, patchJob } from './patch.ts';
 import { PatchedWorld } from './patched-world.ts';
+import { replayRecord, type ReconcileAt, type RecordReading, type Refolding } from './refold.ts';
 import { podSpans, recordedAfter } from './pod-spans.ts';
 import type { DecisionSummary, Divergence, OutcomeView, ReplayMismatch, WhatIfReport } from './report.ts';
 
@@ -35,21 +36,19 @@ export class WhatIfInputError extends Error {
  * by then. See docs/whatif.md.
  */
 export function whatIfJob(input: WhatIfInput): WhatIfReport {
-  const run = new Refold(input);
-  run.play();
-  return run.report();
+  const folds = new JobFolds(input);
+  replayRecord(input.log, JOB_LOG, folds);
+  return folds.report();
 }
 
-/** Where a reconcile of both folds happens: at a recorded run of decisions, at the end of a batch the record left undecided, at a fold's timer. */
-type ReconcileAt =
-  | { readonly kind: 'record'; readonly decisions: readonly Decision[] }
-  | { readonly kind: 'batch' }
-  | { readonly kind: 'timer' };
+/** A Job's log: decisions carry `at`, observations `observedAt`; a refused observation is no event. */
+const JOB_LOG: RecordReading<JobEvent, Decision> = {
+  decision: (event) => (isReconcile(event) ? event : undefined),
+  time: (event) => ('at' in event ? event.at : event.observedAt),
+  skip: (event) => event.type === 'ObservationRefused',
+};
 
-const BATCH: ReconcileAt = { kind: 'batch' };
-const TIMER: ReconcileAt = { kind: 'timer' };
-
-class Refold {
+class JobFolds implements Refolding<JobEvent, Decision> {
   private readonly log: readonly JobEvent[];
   private readonly original: JobState;
   private readonly patched: JobState;
@@ -58,14 +57,12 @@ class Refold {
   /** The recorded Job's pods carry its controller's per-index failure counts. */
   private readonly recordedPerIndex: boolean;
   private lastRead = 0;
-  private pendingAt: string | undefined;
-  private wake: number | undefined;
-  private timersChecked = Number.NEGATIVE_INFINITY;
+  wake: number | undefined;
   private whatIfOutcome: OutcomeView | undefined;
   private whatIfFinishing = 0;
   private divergence: Divergence | undefined;
   private replayMismatch: ReplayMismatch | undefined;
-  private closed = false;
+  closed = false;
   private podSecondsSaved = 0;
   private podsKeptUnknown = 0;
 
@@ -81,39 +78,9 @@ class Refold {
     this.world = new PatchedWorld(!this.recordedPerIndex && firstPatched.spec.backoffLimitPerIndex !== undefined);
   }
 
-  play(): void {
-    const log = this.log;
-    for (let i = 0; i < log.length && !this.closed; i++) {
-      const event = log[i] as JobEvent;
-      // The record of an observation the writer refused (a conflicting duplicate): no event, no reconcile.
-      if (event.type === 'ObservationRefused') continue;
-      if ('at' in event) {
-        // The record reconciled here: once per run of decisions taken at one time.
-        let k = i - 1;
-        while (k >= 0 && log[k]?.type === 'ObservationRefused') k -= 1;
-        const previous = log[k];
-        if (previous && isReconcile(previous) && previous.at === event.at) continue;
-        const run: Decision[] = [];
-        for (let j = i; j < log.length; j++) {
-          const next = log[j] as JobEvent;
-          if (next.type === 'ObservationRefused') continue;
-          if (!('at' in next) || next.at !== event.at) break;
-          run.push(next);
-        }
-        this.fireTimers(parseTime(event.at));
-        if (!this.closed) this.reconcile(event.at, { kind: 'record', decisions: run });
-        continue;
-      }
-      if (this.pendingAt !== undefined && this.pendingAt !== event.observedAt) this.reconcile(this.pendingAt, BATCH);
-      if (!this.closed) this.fireTimers(parseTime(event.observedAt));
-      if (!this.closed) this.observe(event);
-    }
-    if (!this.closed && this.pendingAt !== undefined) this.reconcile(this.pendingAt, BATCH);
-  }
-
-  private observe(event: Exclude<JobEvent, Decision>): void {
+  observe(event: JobEvent): void {
+    if ('at' in event) return; // a decision is a reconcile (refold.ts), never observed
     this.lastRead = event.seq ?? this.lastRead + 1;
-    this.pendingAt = event.observedAt;
     evolve(this.original, event);
     const uid = event.type === 'PodObserved' ? event.pod.metadata.uid : event.type === 'PodDeleted' ? event.uid : undefined;
     if (uid !== undefined && !this.world.admit(uid, this.original, this.patched)) return;
@@ -135,24 +102,13 @@ class Refold {
     this.divergence = { atEvent: this.lastRead, at: event.observedAt, by: 'observation', recorded: [countingOf(this.original, uid)], whatIf: [countingOf(this.patched, uid)] };
   }
 
-  /** Timers (deadline, expectations) due before `limit`: the log says nothing happened until then. */
-  private fireTimers(limit: number): void {
-    while (!this.closed && this.wake !== undefined && this.wake < limit && this.wake > this.timersChecked) {
-      const at = this.wake;
-      this.timersChecked = at;
-      if (this.pendingAt !== undefined) this.reconcile(this.pendingAt, BATCH);
-      if (!this.closed) this.reconcile(new Date(at).toISOString(), TIMER);
-    }
-  }
-
   /**
    * One reconcile of both folds. Where the record holds no reconcile, the folds are only asked
    * whether the patched one would act: if it would not, or both would do the same, the record's
    * controller did not reconcile there and neither fold changes. What the record decided about
    * pods the patched world never had (phantoms, patched-world.ts) is left out of the comparison.
    */
-  private reconcile(at: string, where: ReconcileAt): void {
-    this.pendingAt = undefined;
+  reconcile(at: string, where: ReconcileAt<Decision>): void {
     const original = decide(this.original, at);
     const patched = decide(this.patched, at);
     const o = summarize(original.decisions);
@@ -175,7 +131,7 @@ class Refold {
    * run; at the end of a batch the record left undecided, nothing. (At a timer the record's
    * controller may have woken later: not a mismatch.)
    */
-  private checkReplay(at: string, where: ReconcileAt, refold: readonly DecisionSummary[]): void {
+  private checkReplay(at: string, where: ReconcileAt<Decision>, refold: readonly DecisionSummary[]): void {
     if (this.replayMismatch || where.kind === 'timer') return;
     const recorded = where.kind === 'record' ? summarizeRecorded(where.decisions) : [];
     if (sameSummaries(recorded, refold)) return;
@@ -221,7 +177,7 @@ class Refold {
     const replayMismatch = this.replayMismatch ?? null;
     const podSecondsSaved = Math.round(this.podSecondsSaved) / 1000;
     if (!divergence) {
-      return { recorded, whatIf: { ...recorded, exact: true }, divergesAtEvent: null, divergence, podSecondsSaved: 0, podsKeptUnknown: 0, replayMismatch };
+      return { kind: 'Job', recorded, whatIf: { ...recorded, exact: true }, divergesAtEvent: null, divergence, podSecondsSaved: 0, podsKeptUnknown: 0, replayMismatch };
     }
     const reached = this.whatIfOutcome;
     // Reached before the divergence: both folds decided it, so it is the recorded outcome.
@@ -230,7 +186,7 @@ class Refold {
       : reached.atEvent !== null && reached.atEvent < divergence.atEvent && recorded.outcome === reached.outcome && recorded.reason === reached.reason
         ? { ...recorded, exact: true }
         : { ...reached, podsTerminated: this.whatIfFinishing, exact: true };
-    return { recorded, whatIf, divergesAtEvent: divergence.atEvent, divergence, podSecondsSaved, podsKeptUnknown: this.podsKeptUnknown, replayMismatch };
+    return { kind: 'Job', recorded, whatIf, divergesAtEvent: divergence.atEvent, divergence, podSecondsSaved, podsKeptUnknown: this.podsKeptUnknown, replayMismatch };
   }
 }
 

@@ -20,9 +20,9 @@ describe('alarms and the dashboard', () => {
     expect(new Set(watched)).toEqual(new Set(deadEnds));
   });
 
-  it('alarms on errors of each of the four functions', () => {
+  it('alarms on errors of each of the six functions', () => {
     const errors = alarms().filter((a) => a['MetricName'] === 'Errors' && a['Namespace'] === 'AWS/Lambda');
-    expect(errors).toHaveLength(4);
+    expect(errors).toHaveLength(6);
   });
 
   it('alarms when the writer (ingest stream) or publish (table stream) falls 5 minutes behind', () => {

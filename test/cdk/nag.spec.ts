@@ -42,6 +42,8 @@ describe('cdk-nag AwsSolutions', () => {
     expect([...acks.keys()].sort()).toEqual([
       'jobfold-service/Ingest/Dlq: AwsSolutions-SQS3',
       'jobfold-service/Ingest/Rejected: AwsSolutions-SQS3',
+      'jobfold-service/Kube/AuthorizerRole: AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:role/*]',
+      'jobfold-service/Kube/AuthorizerRole: AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:user/*]',
       'jobfold-service/Query/CursorKey: AwsSolutions-SMG4',
       'jobfold-service/Stream/PublishFailures: AwsSolutions-SQS3',
       'jobfold-service/Stream/PublishRole: AwsSolutions-IAM5[Resource::*]',

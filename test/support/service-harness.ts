@@ -292,4 +292,8 @@ export class CrashableStore implements EventStore, PodArchive {
   loadEventIds(stream: StreamId): Promise<EventIdSegment[]> {
     return this.#inner.loadEventIds(stream);
   }
+
+  claimUid(stream: StreamId): Promise<string> {
+    return this.#inner.claimUid(stream);
+  }
 }

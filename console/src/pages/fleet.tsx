@@ -1,6 +1,6 @@
 import { useRef } from 'preact/hooks';
 import { getJson } from '../api.ts';
-import type { FleetItem, FleetOverview, FleetState } from '../api-types.ts';
+import type { FleetItem, FleetOverview, FleetState } from '../../../functions/query/api-types.ts';
 import { age, utc } from '../format.ts';
 import { visible } from '../visible.ts';
 import { ErrorNote, StateBadge, Text } from '../parts/common.tsx';

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getJson, objectPath } from '../api.ts';
-import type { HistoryPage, JobCommand, JobExplanation, JobIndexes, JobStatus, JobTimeline, JobView, StatusAt } from '../api-types.ts';
+import type { HistoryPage, JobCommand, JobExplanation, JobIndexes, JobStatus, JobTimeline, JobView, StatusAt } from '../../../functions/query/api-types.ts';
 import { age, utc } from '../format.ts';
 import { Describe, ErrorNote, Section, StateBadge, Text } from '../parts/common.tsx';
 import { Commands } from '../parts/commands.tsx';

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { getJson, objectPath } from '../api.ts';
-import type { JobSetCommand, JobSetView } from '../api-types.ts';
+import type { JobSetCommand, JobSetDecision, JobSetExplanation, JobSetView } from '../../../functions/query/api-types.ts';
 import { age, utc } from '../format.ts';
 import { Describe, EntryLink, ErrorNote, Section, StateBadge, Text } from '../parts/common.tsx';
 import { EarlierCommands } from '../parts/earlier-commands.tsx';
@@ -11,24 +11,6 @@ import { fleetHref, objectHref } from '../route.ts';
 // One JobSet: its status, child Jobs (linked to their pages), restarts, and every decision with
 // the rule that made it, linked to the evidence in the history.
 
-interface Rule { index: number; name: string; action: string }
-interface Decision {
-  seq: number;
-  type: string;
-  at: string;
-  tippedBy?: number;
-  sentence: string;
-  decision: {
-    rule?: Rule | null;
-    failedJob?: { name: string; reason: string; message: string; observedAt: number };
-    action?: string;
-    operator?: string;
-    targetReplicatedJobs?: string[];
-    succeededJobs?: string[];
-  };
-}
-interface Explanation { outcome: string; summary: string; restarts: number; restartsCountTowardsMax: number; events: Decision[]; rejection: string[]; waiting: { replicatedJob: string; sentence: string }[] }
-
 export function JobSetPage({ cluster, namespace, name, query }: { cluster: string; namespace: string; name: string; query: URLSearchParams }) {
   const uid = query.get('uid') ?? undefined;
   const base = objectPath('JobSet', cluster, namespace, name);
@@ -36,7 +18,7 @@ export function JobSetPage({ cluster, namespace, name, query }: { cluster: strin
   const data = usePolled(async (signal) => {
     const [view, explanation] = await Promise.all([
       getJson<JobSetView>(base, { uid }, signal),
-      getJson<Explanation>(`${base}/explain`, { uid }, signal),
+      getJson<JobSetExplanation>(`${base}/explain`, { uid }, signal),
     ]);
     return { view, explanation };
   }, `${base}|${uid}`);
@@ -131,18 +113,7 @@ export function JobSetPage({ cluster, namespace, name, query }: { cluster: strin
               <li>
                 <p class="sentence"><EntryLink seq={d.seq} onOpen={open}>#{d.seq}</EntryLink> <strong>{d.type}</strong> <Text value={d.sentence} /></p>
                 <p class="links">
-                  {d.decision.rule !== undefined && (
-                    d.decision.rule === null
-                      ? <>No failure policy rule matched: the default action applied{d.decision.action ? ` (${d.decision.action})` : ''}. </>
-                      : <>Rule <strong>#{d.decision.rule.index} <Text value={d.decision.rule.name} /></strong> ({d.decision.rule.action}) decided. </>
-                  )}
-                  {d.decision.failedJob && (
-                    <>
-                      Failed child Job{' '}
-                      <a href={objectHref('Job', view.jobSet.clusterId, view.jobSet.namespace, d.decision.failedJob.name)}><Text value={d.decision.failedJob.name} /></a>{' '}
-                      (<Text value={d.decision.failedJob.reason} />), observed at <EntryLink seq={d.decision.failedJob.observedAt} onOpen={open} />.{' '}
-                    </>
-                  )}
+                  <FailureCause decision={d.decision} jobSet={view.jobSet} onOpen={open} />
                   {d.tippedBy !== undefined && <>Tipped by <EntryLink seq={d.tippedBy} onOpen={open} />.</>}
                 </p>
               </li>
@@ -162,6 +133,23 @@ export function JobSetPage({ cluster, namespace, name, query }: { cluster: strin
 
       <HistoryPanel base={base} uid={uid} head={view.log.head} selected={entry} onOpen={open} />
     </main>
+  );
+}
+
+/** The failure policy rule a restart or failure applied, and the child Job whose failure it acted on. */
+function FailureCause({ decision, jobSet, onOpen }: { decision: JobSetDecision['decision']; jobSet: JobSetView['jobSet']; onOpen: (seq: number) => void }) {
+  if (decision.type !== 'JobSetRestarted' && decision.type !== 'JobSetFailed') return null;
+  const { rule, failedJob } = decision;
+  const action = decision.type === 'JobSetRestarted' ? ` (${decision.action})` : '';
+  return (
+    <>
+      {rule === null
+        ? <>No failure policy rule matched: the default action applied{action}. </>
+        : <>Rule <strong>#{rule.index} <Text value={rule.name} /></strong> ({rule.action}) decided. </>}
+      Failed child Job{' '}
+      <a href={objectHref('Job', jobSet.clusterId, jobSet.namespace, failedJob.name)}><Text value={failedJob.name} /></a>{' '}
+      (<Text value={failedJob.reason} />), observed at <EntryLink seq={failedJob.observedAt} onOpen={onOpen} />.{' '}
+    </>
   );
 }
 

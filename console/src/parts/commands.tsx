@@ -1,4 +1,4 @@
-import type { JobCommand } from '../api-types.ts';
+import type { JobCommand } from '../../../functions/query/api-types.ts';
 import { utc } from '../format.ts';
 import { EntryLink, Text } from './common.tsx';
 
@@ -63,8 +63,9 @@ const OBSERVED = {
 
 /** What the cluster reported after the decision about the command's pods. */
 function Observed({ command, onOpen }: { command: JobCommand; onOpen: (seq: number) => void }) {
-  const observed = command.observed;
   if (command.type === 'UpdateJobStatus') return <div class="muted observed">not checked against the Job the cluster reports</div>;
+  // A page of `…/commands` does not say what the cluster reported; the Job view does.
+  const observed = 'observed' in command ? command.observed : undefined;
   if (!observed) return null;
   const { what, title } = OBSERVED[command.type];
   const all = observed.count === observed.of;
@@ -85,9 +86,9 @@ function What({ command }: { command: JobCommand }) {
     case 'TerminatePod':
       return (
         <>
-          terminate {command.pods?.length ?? 0} pod(s)<Slice command={command} /> ({command.cause}: <Text value={command.reason} />):{' '}
-          <Text value={(command.pods ?? []).slice(0, 8).map((p) => p.name).join(', ')} />
-          {(command.pods?.length ?? 0) > 8 && ` and ${(command.pods?.length ?? 0) - 8} more`}
+          terminate {command.pods.length} pod(s)<Slice command={command} /> ({command.cause}: <Text value={command.reason} />):{' '}
+          <Text value={command.pods.slice(0, 8).map((p) => p.name).join(', ')} />
+          {command.pods.length > 8 && ` and ${command.pods.length - 8} more`}
         </>
       );
     case 'CreatePod':
@@ -102,9 +103,9 @@ function What({ command }: { command: JobCommand }) {
     case 'RemovePodFinalizer':
       return (
         <>
-          remove the tracking finalizer of {command.pods?.length ?? 0} pod(s)<Slice command={command} />:{' '}
-          <Text value={(command.pods ?? []).slice(0, 8).map((p) => p.name).join(', ')} />
-          {(command.pods?.length ?? 0) > 8 && ` and ${(command.pods?.length ?? 0) - 8} more`}
+          remove the tracking finalizer of {command.pods.length} pod(s)<Slice command={command} />:{' '}
+          <Text value={command.pods.slice(0, 8).map((p) => p.name).join(', ')} />
+          {command.pods.length > 8 && ` and ${command.pods.length - 8} more`}
         </>
       );
   }
@@ -112,7 +113,8 @@ function What({ command }: { command: JobCommand }) {
 
 /** Which of a decision's pods an item of `…/commands` lists, when a page holds only some. */
 function Slice({ command }: { command: JobCommand }) {
+  if (!('podsFrom' in command)) return null;
   const { podsFrom, podsOf, pods } = command;
-  if (podsFrom === undefined || podsOf === undefined || (podsFrom === 0 && (pods?.length ?? 0) === podsOf)) return null;
-  return <>{` (pods ${(podsFrom + 1).toLocaleString('en')}–${(podsFrom + (pods?.length ?? 0)).toLocaleString('en')} of the decision's ${podsOf.toLocaleString('en')})`}</>;
+  if (podsFrom === 0 && pods.length === podsOf) return null;
+  return <>{` (pods ${(podsFrom + 1).toLocaleString('en')}–${(podsFrom + pods.length).toLocaleString('en')} of the decision's ${podsOf.toLocaleString('en')})`}</>;
 }

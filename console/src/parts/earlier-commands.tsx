@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { getJson } from '../api.ts';
-import type { CommandsPage } from '../api-types.ts';
+import type { JobSetCommandsPage } from '../../../functions/query/api-types.ts';
 import { ErrorNote } from './common.tsx';
 
 // The Job and JobSet views list the commands of their last 5,000 log entries (fewer when those
@@ -11,6 +11,9 @@ import { ErrorNote } from './common.tsx';
 // decided before `commandsFrom` are kept, so none is shown twice.
 
 const PAGE = 500;
+
+/** A page of `…/commands`: a Job's or a JobSet's, whose items the caller knows. */
+type CommandsPage<T> = Omit<JobSetCommandsPage, 'items'> & { items: T[] };
 
 interface Earlier<T> {
   items: T[];

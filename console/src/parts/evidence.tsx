@@ -1,5 +1,5 @@
 import { getJson } from '../api.ts';
-import type { HistoryEntry, HistoryPage } from '../api-types.ts';
+import type { HistoryEntry, HistoryPage } from '../../../functions/query/api-types.ts';
 import { utc } from '../format.ts';
 import { usePolled } from '../poll.ts';
 import { EntryLink, ErrorNote, Section, Text } from './common.tsx';

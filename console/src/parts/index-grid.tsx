@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { JobIndexes } from '../api-types.ts';
+import type { JobIndexes } from '../../../functions/query/api-types.ts';
 import { countStates, indexStates, STATE_NAMES } from './index-states.ts';
 
 // The index grid: one cell per index, coloured by state, drawn on a canvas so 100,000 indexes

@@ -1,4 +1,4 @@
-import type { JobIndexes } from '../api-types.ts';
+import type { JobIndexes } from '../../../functions/query/api-types.ts';
 
 // Per-index state of an Indexed Job, one byte per index, from the interval lists of
 // GET …/indexes. 100,000 indexes are 100 KB here and one canvas on screen.
@@ -23,7 +23,7 @@ export function markIntervals(states: Uint8Array, list: string, state: number): 
 }
 
 /** Later marks win: an index that succeeded while a duplicate pod still runs shows Succeeded. */
-export function indexStates(indexes: JobIndexes): Uint8Array {
+export function indexStates(indexes: Pick<JobIndexes, 'completions' | 'succeeded' | 'failed' | 'active' | 'terminating'>): Uint8Array {
   const states = new Uint8Array(indexes.completions ?? 0);
   markIntervals(states, indexes.active, ACTIVE);
   markIntervals(states, indexes.terminating, TERMINATING);

@@ -1,4 +1,4 @@
-import type { JobTimeline, Transition } from '../api-types.ts';
+import type { JobTimeline, Transition } from '../../../functions/query/api-types.ts';
 import { utc } from '../format.ts';
 import { visible } from '../visible.ts';
 import { EntryLink, Text } from './common.tsx';

@@ -1,4 +1,4 @@
-import type { JobExplanation } from '../api-types.ts';
+import type { JobExplanation } from '../../../functions/query/api-types.ts';
 import { EntryLink, Text } from './common.tsx';
 
 // The why: each condition's sentence, the event that tipped it and the decision that set it,

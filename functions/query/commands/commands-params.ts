@@ -12,6 +12,8 @@ export const CommandsQuerySchema = z.strictObject({
     .string()
     .min(1)
     .max(1024)
+    // checked before the object is looked up: a cursor the API returned holds no control character
+    .regex(/^\P{Cc}*$/u, 'must not contain control characters')
     .optional()
     .meta({
       description:

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { JOBSET_DECISION_TYPES } from '../../../shared/jobset/decision-events.ts';
 import { ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
+import { explanationSchema } from '../schemas/explanation-schemas.ts';
 import { apiSchemas } from '../schemas/registry.ts';
 
-// `explainJobSet` (shared/jobset/explain.ts) as the explain route serves it, and the JobSet
-// fold's decisions (shared/jobset/decision-events.ts, interfaces there) as the log holds them.
+// `explainJobSet` (shared/jobset/explain.ts) as the explain route serves it (the shape every
+// kind shares, with the JobSet's fields), and the JobSet fold's decisions
+// (shared/jobset/decision-events.ts, interfaces there) as the log holds them.
 
 const count = z.number().int().min(0);
 const seq = z.number().int().min(1);
@@ -122,27 +124,17 @@ const WaitReasonSchema = z
   ])
   .register(apiSchemas, { id: 'JobSetWaitReason', description: 'Why Jobs of a replicated job are not created yet: a dependsOn dependency not reached, the InOrder startup order, or Jobs of an earlier restart attempt still being deleted.' });
 
-export const JobSetExplanationSchema = z
-  .strictObject({
-    kind: z.literal('JobSet'),
+export const JobSetExplanationSchema = explanationSchema('JobSet', {
+  outcome: JobSetOutcomeSchema,
+  evidence: JobSetDecisionSchema.meta({ description: 'The decision that wrote the condition as it stands.' }),
+  condition: {
+    status: z.enum(['True', 'False']),
+    tippedBy: seq.optional().meta({ description: 'Log position of the observation that tipped it.' }),
+  },
+  fields: {
     jobSet: ObjectIdentitySchema,
-    outcome: JobSetOutcomeSchema,
-    summary: z.string(),
     restarts: count,
     restartsCountTowardsMax: count,
-    conditions: z.array(
-      z.strictObject({
-        type: z.string(),
-        status: z.enum(['True', 'False']),
-        reason: z.string(),
-        message: z.string(),
-        lastTransitionTime: TimeViewSchema,
-        evidence: JobSetDecisionSchema.optional().meta({ description: 'The decision that wrote the condition as it stands.' }),
-        decidedBy: seq.optional().meta({ description: 'Log position of that decision.' }),
-        tippedBy: seq.optional().meta({ description: 'Log position of the observation that tipped it.' }),
-        sentence: z.string(),
-      }),
-    ),
     events: z
       .array(
         z.strictObject({
@@ -161,9 +153,9 @@ export const JobSetExplanationSchema = z
         + 'then the last 5,000 entries, and the earlier decisions are in `…/history`. Each condition cites its '
         + 'decision wherever it lies.',
     }),
-    rejection: z.array(z.string()).meta({ description: 'Admission violations of a rejected spec: `field: detail`.' }),
     waiting: z
       .array(z.strictObject({ replicatedJob: z.string(), missing: count, replicas: count, reason: WaitReasonSchema, sentence: z.string() }))
       .meta({ description: 'Replicated jobs whose Jobs are not all created yet, and why (e.g. `waiting for driver to be Ready: 1 of 2 ready`), in spec order.' }),
-  })
-  .register(apiSchemas, { id: 'JobSetExplanation', description: 'Why the JobSet is where it is, with the evidence jobfold logged.' });
+  },
+  rejection: 'Admission violations of a rejected spec: `field: detail`.',
+}).register(apiSchemas, { id: 'JobSetExplanation', description: 'Why the JobSet is where it is, with the evidence jobfold logged.' });

@@ -1,11 +1,12 @@
-import type { EventStore, LogEntry, StreamId } from '../../../shared/app/event-store.ts';
+import type { EventStore, JobSummary, LogEntry, StreamId } from '../../../shared/app/event-store.ts';
 import { jobSetEntryEvent } from '../../../shared/jobset/index.ts';
 import type { JobSetCondition } from '../../../shared/jobset/conditions.ts';
 import { evolve as evolveJobSet } from '../../../shared/jobset/evolve.ts';
-import { conditionEvidence, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
+import { conditionEvidence, explainJobSet, type JobSetExplanation, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
 import { initialState as initialJobSetState, type JobSetState } from '../../../shared/jobset/state.ts';
 import { logHead, readRange } from '../log-reads.ts';
 import { bisectBySnapshots } from '../snapshot-bisect.ts';
+import { commandViews, jobSetView, objectIdentity, type JobSetView } from '../views.ts';
 import { loggedJobSetDecisions } from './jobset-entries.ts';
 
 // What the JobSet routes read, without replaying the log from the start (as the Job routes,
@@ -29,6 +30,35 @@ export interface JobSetLogWindow {
   readonly decisionsFrom: number;
   /** The decisions the conditions cite, wherever they lie (older ones included), in log order. */
   readonly cited: readonly LoggedJobSetDecision[];
+}
+
+/** `GET …/jobsets/{name}`: the JobSet view over its state at the head and its window of decisions. */
+export async function storedJobSetView(store: EventStore, summary: JobSummary, stream: StreamId): Promise<JobSetView> {
+  const window = await readJobSetWindow(store, stream);
+  const listed = { commands: commandViews(window.decisions), commandsFrom: window.decisionsFrom };
+  return jobSetView(summary, window.state, explainWindow(window), listed, window);
+}
+
+/**
+ * `GET …/jobsets/{name}/explain`: why the JobSet completed, failed or restarted. The explanation
+ * names the JobSet by its namespace and name; the API names it as every response does, with the
+ * cluster and uid; `eventsFrom` says where its list of decisions starts.
+ */
+export async function explainStoredJobSet(
+  store: EventStore, summary: JobSummary, stream: StreamId,
+): Promise<Omit<JobSetExplanation, 'jobSet'> & { jobSet: JobSetView['jobSet']; eventsFrom: number }> {
+  const window = await readJobSetWindow(store, stream);
+  return { ...explainWindow(window), eventsFrom: window.decisionsFrom, jobSet: objectIdentity(summary) };
+}
+
+/**
+ * The explanation over the window's decisions and those the conditions cite from before it;
+ * `events` lists the window's only (from `decisionsFrom`), as the view's `commands` do.
+ */
+function explainWindow(window: JobSetLogWindow): JobSetExplanation {
+  const older = window.cited.filter((decision) => decision.seq < window.decisionsFrom);
+  const explanation = explainJobSet(window.state, [...older, ...window.decisions]);
+  return { ...explanation, events: explanation.events.filter((event) => event.seq >= window.decisionsFrom) };
 }
 
 export async function readJobSetWindow(store: EventStore, stream: StreamId, window = DECISIONS_WINDOW): Promise<JobSetLogWindow> {

@@ -1,4 +1,4 @@
-import { EMPTY_TALLY, skipJob, tallyJob, type FleetTally } from '../../../shared/whatif/fleet.ts';
+import { EMPTY_TALLY, type FleetTally, recordedOutcome, skipJob, tallyJob, type WhatIfReport } from '../../../shared/whatif/index.ts';
 import { BadRequestError } from '../http-errors.ts';
 import { json, type QueryRoute } from '../http.ts';
 import { decodeListCursor, encodeListCursor, invalidCursor } from '../list-cursor.ts';
@@ -8,11 +8,9 @@ import { scanFleetPage } from '../whatif-fleet-scan.ts';
 import type { JobSummary, LogEntry } from '../../../shared/app/event-store.ts';
 import { entryEvent } from '../../../shared/app/log-codec.ts';
 import { selectsJob, type FleetSelection } from '../../../shared/fleet/selection.ts';
-import { recordedOutcome } from '../../../shared/whatif/outcome.ts';
 import { readLog } from '../object-log.ts';
 import { selectionOf } from '../selection-body.ts';
 import type { QueryDeps } from '../http.ts';
-import type { WhatIfReport } from '../../../shared/whatif/report.ts';
 
 const DEFAULT_PAGE = 100;
 const MAX_LIST_PAGE = 200;

@@ -1,37 +1,58 @@
 import { z } from 'zod';
 import { EvidenceSchema, TerminationCauseSchema } from '../../../shared/job/decisions.ts';
-import { ObjectIdentitySchema, TimeViewSchema } from './common-schemas.ts';
+import { ConditionViewSchema, ObjectIdentitySchema, TimeViewSchema } from './common-schemas.ts';
 import { JobOutcomeSchema } from './job-schemas.ts';
 import { apiSchemas } from './registry.ts';
 
-// `explainJob` (shared/job/explain.ts) as the explain route serves it.
+// The explanations as the explain routes serve them: the shape every kind shares
+// (`explanationSchema`), and a Job's (`explainJob`, shared/job/explain.ts).
 
 const ConditionEvidenceSchema = EvidenceSchema.extend({
   tippedBy: z.number().int().optional().meta({ description: 'Log position of the event that tipped the decision; absent when rebuilt from the state.' }),
 }).register(apiSchemas, { id: 'ConditionEvidence', description: 'Why a condition was set: the rule, the pods or indexes, the tipping event.' });
 
-export const ExplanationSchema = z
-  .strictObject({
-    kind: z.literal('Job'),
-    job: ObjectIdentitySchema.optional(),
-    outcome: JobOutcomeSchema,
+/**
+ * An explanation as every kind serves it (shared/read-model/explanation.ts): its `kind`, where the
+ * object stands (`outcome`, `summary`), each condition with the decision that set it, that
+ * decision's evidence and a plain sentence, and the validation errors of a rejected spec; then
+ * the kind's own fields.
+ */
+export function explanationSchema<
+  Kind extends 'Job' | 'JobSet',
+  Outcome extends z.ZodType,
+  Evidence extends z.ZodType,
+  ConditionExtra extends z.ZodRawShape,
+  Extra extends z.ZodRawShape,
+>(
+  kind: Kind,
+  parts: { outcome: Outcome; evidence: Evidence; condition: ConditionExtra; fields: Extra; rejection: string },
+) {
+  return z.strictObject({
+    kind: z.literal(kind),
+    outcome: parts.outcome,
     summary: z.string(),
     conditions: z.array(
       z.strictObject({
-        type: z.string(),
-        status: z.string(),
-        reason: z.string(),
-        message: z.string(),
-        lastTransitionTime: TimeViewSchema,
-        lastProbeTime: TimeViewSchema.optional(),
-        evidence: ConditionEvidenceSchema.optional(),
-        decidedBy: z.number().int().optional().meta({ description: 'Log position of the decision that set the condition.' }),
-        tippingEvent: z
-          .strictObject({ seq: z.number().int(), type: z.string(), eventId: z.string(), at: TimeViewSchema })
-          .optional(),
+        ...ConditionViewSchema.shape,
+        evidence: parts.evidence.optional(),
+        decidedBy: z.number().int().min(1).optional().meta({ description: 'Log position of the decision that set the condition.' }),
         sentence: z.string(),
+        ...parts.condition,
       }),
     ),
+    rejection: z.array(z.string()).meta({ description: parts.rejection }),
+    ...parts.fields,
+  });
+}
+
+export const ExplanationSchema = explanationSchema('Job', {
+  outcome: JobOutcomeSchema,
+  evidence: ConditionEvidenceSchema,
+  condition: {
+    tippingEvent: z.strictObject({ seq: z.number().int(), type: z.string(), eventId: z.string(), at: TimeViewSchema }).optional(),
+  },
+  fields: {
+    job: ObjectIdentitySchema.optional(),
     terminatedPods: z.array(
       z.strictObject({
         name: z.string(),
@@ -46,6 +67,10 @@ export const ExplanationSchema = z
     terminatedPodsNextAfter: z.number().int().optional().meta({
       description: 'Present while the log goes on beyond this page of `terminatedPods`: pass it as `podsAfter`. A page reads a bounded part of the log, so it may hold fewer pods than asked for.',
     }),
-    rejection: z.array(z.string()).meta({ description: 'Validation errors of a rejected Job.' }),
-  })
-  .register(apiSchemas, { id: 'Explanation', description: 'Why the Job is where it is, with the evidence jobfold logged.' });
+    afterFinish: z
+      .strictObject({ finishedAt: z.number().int(), observations: z.number().int() })
+      .optional()
+      .meta({ description: 'Observations that arrived after the Job finished (at log position `finishedAt`): logged, changing nothing reported.' }),
+  },
+  rejection: 'Validation errors of a rejected Job.',
+}).register(apiSchemas, { id: 'Explanation', description: 'Why the Job is where it is, with the evidence jobfold logged.' });

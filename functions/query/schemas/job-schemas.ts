@@ -36,6 +36,10 @@ export const JobSummarySchema = z
       .strictObject({ eventId: z.string(), errors: z.array(z.string()) })
       .optional()
       .meta({ description: 'The latest update the API server would refuse; the Job folds under its last valid spec.' }),
+    deleted: z
+      .boolean()
+      .optional()
+      .meta({ description: 'True once the object was deleted in its cluster (its history stays). A name shows an object not deleted first, then the newest creationTimestamp, then the latest arrival.' }),
   })
   .register(apiSchemas, { id: 'JobSummary', description: 'One row of the fleet view: a Job, or a JobSet in `GET /v1/jobsets`.' });
 

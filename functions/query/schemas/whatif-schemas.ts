@@ -5,32 +5,47 @@ import { apiSchemas } from './registry.ts';
 
 const OutcomeFields = {
   outcome: z.enum(['Succeeded', 'Failed', 'Running']),
-  condition: z.string().nullable().meta({ description: 'The condition that settled the outcome (SuccessCriteriaMet, FailureTarget, …).' }),
+  condition: z.string().nullable(), // each kind names its conditions
   reason: z.string().nullable(),
   atEvent: z.number().int().nullable().meta({ description: 'Log position (seq) of the event the deciding reconcile had read last.' }),
   at: z.string().nullable().meta({ description: 'When it was decided (RFC 3339).' }),
-  podsTerminated: z.number().int().meta({ description: 'Pods terminated because the Job finished.' }),
 };
+
+/**
+ * A what-if report as every kind serves it (shared/whatif/report.ts): the recorded outcome and
+ * the patched fold's, side by side, and the divergence with each side's decisions there in the
+ * kind's words; then the kind's own fields.
+ */
+function whatIfReportSchema<Kind extends 'Job' | 'JobSet', By extends z.ZodType, Outcome extends z.ZodRawShape, Extra extends z.ZodRawShape>(
+  kind: Kind,
+  parts: { outcome: Outcome; decision: z.ZodType; by: By; fields: Extra },
+) {
+  const outcome = { ...OutcomeFields, ...parts.outcome };
+  return z.strictObject({
+    kind: z.literal(kind),
+    recorded: z.strictObject(outcome),
+    whatIf: z.strictObject({ ...outcome, exact: z.boolean().meta({ description: 'False: the outcome is unknown past the divergence.' }) }),
+    divergesAtEvent: z.number().int().nullable(),
+    divergence: z
+      .strictObject({ atEvent: z.number().int(), at: z.string(), by: parts.by, recorded: z.array(parts.decision), whatIf: z.array(parts.decision) })
+      .nullable(),
+    ...parts.fields,
+  });
+}
 
 const DecisionSummarySchema = z
   .object({ kind: z.enum(['condition', 'termination', 'creation', 'startTime', 'rejection', 'pod']) })
   .catchall(z.unknown())
   .register(apiSchemas, { id: 'WhatIfDecision', description: 'One thing a fold decided at the divergence: a condition, a termination, a creation, or how a pod was counted.' });
 
-export const WhatIfReportSchema = z
-  .strictObject({
-    recorded: z.strictObject(OutcomeFields),
-    whatIf: z.strictObject({ ...OutcomeFields, exact: z.boolean().meta({ description: 'False: the outcome is unknown past the divergence.' }) }),
-    divergesAtEvent: z.number().int().nullable(),
-    divergence: z
-      .strictObject({
-        atEvent: z.number().int(),
-        at: z.string(),
-        by: z.enum(['observation', 'reconcile']),
-        recorded: z.array(DecisionSummarySchema),
-        whatIf: z.array(DecisionSummarySchema),
-      })
-      .nullable(),
+export const WhatIfReportSchema = whatIfReportSchema('Job', {
+  outcome: {
+    condition: z.string().nullable().meta({ description: 'The condition that settled the outcome (SuccessCriteriaMet, FailureTarget, …).' }),
+    podsTerminated: z.number().int().meta({ description: 'Pods terminated because the Job finished.' }),
+  },
+  decision: DecisionSummarySchema,
+  by: z.enum(['observation', 'reconcile']),
+  fields: {
     podSecondsSaved: z.number().meta({ description: 'Recorded pod time the patched world does without: past an outcome it settles at the divergence, every pod\'s; else the pods it terminates there; and pods of indexes it failed (docs/whatif.md).' }),
     podsKeptUnknown: z.number().int().meta({ description: 'Pods the record terminated at the divergence and the what-if kept (their cost is unknown).' }),
     replayMismatch: z
@@ -42,38 +57,23 @@ export const WhatIfReportSchema = z
       })
       .nullable()
       .meta({ description: 'Where the record, refolded under its own spec, decided other than the log holds (null: it replays exactly). Nothing the what-if says about such a Job is evidence.' }),
-  })
-  .register(apiSchemas, { id: 'WhatIfReport', description: 'A Job refolded under a patched spec, next to its record (docs/whatif.md).' });
-
-const { podsTerminated: _jobsOnly, ...SharedOutcomeFields } = OutcomeFields;
-const JobSetOutcomeFields = {
-  ...SharedOutcomeFields,
-  condition: z.string().nullable().meta({ description: 'The condition that settled the outcome: Completed or Failed.' }),
-  restarts: z.number().int().meta({ description: 'Global restarts decided before the outcome (or before the what-if stops).' }),
-};
+  },
+}).register(apiSchemas, { id: 'WhatIfReport', description: 'A Job refolded under a patched spec, next to its record (docs/whatif.md).' });
 
 const JobSetDecisionSummarySchema = z
   .object({ kind: z.enum(['failed', 'restarted', 'completed', 'condition', 'rejected', 'createJob', 'deleteJob', 'suspendJob', 'resumeJob', 'deleteJobSet']) })
   .catchall(z.unknown())
   .register(apiSchemas, { id: 'JobSetWhatIfDecision', description: 'One thing the JobSet fold decided at the divergence, with the rule and the child Job it acted on.' });
 
-export const JobSetWhatIfReportSchema = z
-  .strictObject({
-    kind: z.literal('JobSet'),
-    recorded: z.strictObject(JobSetOutcomeFields),
-    whatIf: z.strictObject({ ...JobSetOutcomeFields, exact: z.boolean().meta({ description: 'False: the outcome is unknown past the divergence.' }) }),
-    divergesAtEvent: z.number().int().nullable(),
-    divergence: z
-      .strictObject({
-        atEvent: z.number().int(),
-        at: z.string(),
-        by: z.literal('reconcile'),
-        recorded: z.array(JobSetDecisionSummarySchema),
-        whatIf: z.array(JobSetDecisionSummarySchema),
-      })
-      .nullable(),
-  })
-  .register(apiSchemas, { id: 'JobSetWhatIfReport', description: 'A JobSet refolded under a patched spec, next to its record (docs/whatif.md).' });
+export const JobSetWhatIfReportSchema = whatIfReportSchema('JobSet', {
+  outcome: {
+    condition: z.string().nullable().meta({ description: 'The condition that settled the outcome: Completed or Failed.' }),
+    restarts: z.number().int().meta({ description: 'Global restarts decided before the outcome (or before the what-if stops).' }),
+  },
+  decision: JobSetDecisionSummarySchema,
+  by: z.literal('reconcile'),
+  fields: {},
+}).register(apiSchemas, { id: 'JobSetWhatIfReport', description: 'A JobSet refolded under a patched spec, next to its record (docs/whatif.md).' });
 
 export const FleetWhatIfPageSchema = z
   .strictObject({

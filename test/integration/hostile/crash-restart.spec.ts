@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { logger } from '../../../functions/commons/powertools.ts';
-import { createWriterHandler } from '../../../functions/handlers/writer-handler.ts';
 import type { EventStore } from '../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../shared/app/pod-archive.ts';
-import { publishPending } from '../../../shared/app/publish.ts';
-import type { Publisher } from '../../../shared/ports.ts';
-import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
-import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { aJob, aPod, at, withSpec } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent, type InboundEnvelope } from '../../support/inbound-events.ts';
-import { kinesisEvent } from '../../support/kinesis-records.ts';
+import { lambdaProcess, RecordingPublisher } from '../../support/lambda-process.ts';
 import { CrashableStore, eventsOfJob, type CrashPoint } from '../../support/service-harness.ts';
 import { describeOnDynamoDbLocal } from '../service/dynamodb-service-store.ts';
 
@@ -26,7 +20,6 @@ import { describeOnDynamoDbLocal } from '../service/dynamodb-service-store.ts';
 logger.setLogLevel('SILENT');
 process.env['POWERTOOLS_METRICS_DISABLED'] = 'true';
 
-const context = { functionName: 'writer', awsRequestId: 'crash', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
 type Store = EventStore & PodArchive;
 
 /** The burst, in the three Kinesis batches the shard hands the writer. */
@@ -39,38 +32,8 @@ function burst() {
   return { job, batches };
 }
 
-class Bus implements Publisher {
-  readonly sent: OutboundEvent[] = [];
-  async publish(events: readonly OutboundEvent[]) {
-    this.sent.push(...events);
-    return { failed: [] };
-  }
-}
-
-/** One Lambda process: a writer handler (its own empty cache) and a publisher over `store`. */
-function lambdaProcess(store: Store, bus: Bus) {
-  const writer = createWriterHandler({
-    store, clock: () => at(10), config: DEFAULT_FOLD_CONFIG,
-    rejections: { reject: async (_text, errors) => { throw new Error(`refused: ${JSON.stringify(errors)}`); } },
-    timers: { schedule: async () => undefined },
-  });
-  return {
-    /** Delivers one batch; true when the writer acknowledged all of it. */
-    write: async (batch: readonly unknown[]) => {
-      const response = await writer(kinesisEvent(batch), context).catch(() => undefined);
-      return response !== undefined && response.batchItemFailures.length === 0;
-    },
-    publishAll: async () => {
-      for (let round = 0; round < 20; round++) {
-        if ((await publishPending({ store, publisher: bus, clock: () => at(11) })).items === 0) return;
-      }
-      throw new Error('the outbox never drained');
-    },
-  };
-}
-
 /** What a run left: observations and decisions in the log, and the distinct commands published. */
-async function outcome(store: Store, bus: Bus, job: ReturnType<typeof burst>['job']) {
+async function outcome(store: Store, bus: RecordingPublisher, job: ReturnType<typeof burst>['job']) {
   const log = (await store.read(jobStream(job))).entries;
   const observed = log.filter((e) => e.type === 'PodObserved' || e.type === 'JobObserved').map((e) => e.eventId);
   const decided = log.filter((e) => e.type !== 'PodObserved' && e.type !== 'JobObserved').map((e) => e.type);
@@ -95,7 +58,7 @@ describeOnDynamoDbLocal((label, factory) => {
     it('an uninterrupted run: the reference', async () => {
       const { store } = await factory();
       const { job, batches } = burst();
-      const bus = new Bus();
+      const bus = new RecordingPublisher();
       const one = lambdaProcess(store, bus);
       for (const batch of batches) expect(await one.write(batch)).toBe(true);
       await one.publishAll();
@@ -110,7 +73,7 @@ describeOnDynamoDbLocal((label, factory) => {
     it.each(CUTS)('a process that dies $name loses nothing and decides nothing twice', async (cut) => {
       const { store: table } = await factory();
       const { job, batches } = burst();
-      const bus = new Bus();
+      const bus = new RecordingPublisher();
 
       // The first process writes the batches up to the cut (and dies there).
       const firstStore = new CrashableStore(table);

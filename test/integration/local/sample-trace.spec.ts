@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack, TraceOutcome } from '../../../local/local-stack.ts';
-import type { JobDecisions } from '../../../local/report/job-decisions.ts';
+import type { JobView } from '../../../functions/query/views.ts';
 import { getJson, startTestStack } from './local-stack-fixture.ts';
 import { adviseCommand } from '../../../cli/client/advise-command.ts';
 import type { AdviceView } from '../../../shared/advise/view.ts';
@@ -18,9 +18,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stack.stop());
 
-const job = (name: string): JobDecisions => {
-  const found = outcome.jobs.find((j) => j.name === name);
-  if (!found) throw new Error(`no Job ${name} in ${outcome.jobs.map((j) => j.name).join(', ')}`);
+const jobs = (): JobView[] => outcome.decided.flatMap((object) => (object.kind === 'Job' ? [object.view] : []));
+const job = (name: string): JobView => {
+  const found = jobs().find((j) => j.job.name === name);
+  if (!found) throw new Error(`no Job ${name} in ${jobs().map((j) => j.job.name).join(', ')}`);
   return found;
 };
 const condition = (name: string, type: string) => job(name).status.conditions.find((c) => c.type === type && c.status === 'True');
@@ -28,8 +29,8 @@ const condition = (name: string, type: string) => job(name).status.conditions.fi
 describe('the sample fleet trace', () => {
   it('feeds every line and covers three clusters', () => {
     expect(outcome.feed.failed).toEqual([]);
-    expect(new Set(outcome.jobs.map((j) => j.clusterId))).toEqual(new Set(['prod-eu-1', 'prod-us-1', 'dev-ap-1']));
-    expect(outcome.jobs).toHaveLength(13);
+    expect(new Set(jobs().map((j) => j.job.clusterId))).toEqual(new Set(['prod-eu-1', 'prod-us-1', 'dev-ap-1']));
+    expect(jobs()).toHaveLength(13);
   });
 
   it('completes the leader-only Job by its success policy (KEP-3998 story 1)', () => {

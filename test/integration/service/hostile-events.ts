@@ -52,6 +52,7 @@ const BAD_TIME = /Invalid ISO datetime/;
 const MISSING = /received undefined/;
 const SPOOFED = /taken from the event source/;
 const TOO_BIG = /bytes; the limit is 262144/;
+const NO_NAMESPACE = /^Required value: a namespaced object names its namespace/;
 
 export const HOSTILE_CASES: readonly HostileCase[] = [
   // Not an EventBridge event at all
@@ -101,6 +102,12 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { name: 'an owner reference without uid', body: broken('podObserved', 'detail.object.metadata.ownerReferences', [{ kind: 'Job', controller: true }]), path: 'detail.object.metadata.ownerReferences.uid', message: /^metadata\.ownerReferences\.uid: Invalid value: "": uid must not be empty$/ },
   { name: 'a pod without uid', body: broken('podObserved', 'detail.object.metadata.uid', REMOVE), path: 'detail.object.metadata.uid', message: typeError('string') },
   { name: 'a deleted pod without uid', body: broken('podDeleted', 'detail.object.metadata.uid', REMOVE), path: 'detail.object.metadata.uid', message: typeError('string') },
+  // Issue 24: without a namespace an event would reach a log its Job does not have ('default')
+  { name: 'a deleted pod without namespace', body: broken('podDeleted', 'detail.object.metadata.namespace', REMOVE), path: 'detail.object.metadata.namespace', message: NO_NAMESPACE },
+  { name: 'a deleted pod with an empty namespace', body: broken('podDeleted', 'detail.object.metadata.namespace', ''), path: 'detail.object.metadata.namespace', message: NO_NAMESPACE },
+  { name: 'a pod without namespace', body: broken('podObserved', 'detail.object.metadata.namespace', REMOVE), path: 'detail.object.metadata.namespace', message: NO_NAMESPACE },
+  { name: 'a Job without namespace', body: broken('jobObserved', 'detail.object.metadata.namespace', REMOVE), path: 'detail.object.metadata.namespace', message: NO_NAMESPACE },
+  { name: 'a deleted Job without namespace', body: broken('jobDeleted', 'detail.object.metadata.namespace', REMOVE), path: 'detail.object.metadata.namespace', message: NO_NAMESPACE },
   { name: 'a pod without name', body: broken('podObserved', 'detail.object.metadata.name', REMOVE), path: 'detail.object.metadata.name', message: /^metadata\.name: Required value: name or generateName is required$/ },
   { name: 'a pod name with a NUL and a terminal escape', body: broken('podObserved', 'detail.object.metadata.name', 'a\u0000b\u001b[31m'), path: 'detail.object.metadata.name', message: /^metadata\.name: Invalid value: "a\\x00b\\x1b\[31m": a lowercase RFC 1123 subdomain/ },
   { name: 'a label key that is no qualified name', body: broken('podObserved', 'detail.object.metadata.labels', { 'a b': 'x' }), path: 'detail.object.metadata.labels', message: /^metadata\.labels: Invalid value: "a b": name part must consist of alphanumeric characters/ },

@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import type { EventStoreFactory } from './contract/builders.ts';
+import { describeChangeFeedContract } from './contract/change-feed.contract.ts';
 import { describeCommitContract } from './contract/commit.contract.ts';
 import { describeLogContract } from './contract/log.contract.ts';
 import { describePageContract } from './contract/page.contract.ts';
@@ -12,7 +13,8 @@ export type { EventStoreFactory } from './contract/builders.ts';
 
 /**
  * The behaviour every EventStore shares (shared/app/event-store.ts), with the PodArchive the
- * reconciler needs beside it (shared/app/pod-archive.ts). `factory` returns a
+ * reconciler needs beside it (shared/app/pod-archive.ts) and the change feed the Kubernetes
+ * watch follows (shared/app/change-feed.ts). `factory` returns a
  * fresh, empty store for each test, so tests never see each other's streams or summaries.
  * Each part calls `factory` in a beforeEach inside its own describe: a hook at the top of a part
  * would run for every test of every part (on DynamoDB Local, seven tables per test).
@@ -26,5 +28,6 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
     describeOutboxContract(factory);
     describeProjectionContract(factory);
     describePodArchiveContract(factory);
+    describeChangeFeedContract(factory);
   });
 }

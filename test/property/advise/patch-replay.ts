@@ -4,7 +4,7 @@ import { evolve, type JobEvent } from '../../../shared/job/evolve.ts';
 import { DEFAULT_FOLD_CONFIG, initialState } from '../../../shared/job/state.ts';
 import { JobSchema, type Job } from '../../../shared/k8s/job.ts';
 import { parseTime } from '../../../shared/k8s/time.ts';
-import { applyMergePatch } from '../../../shared/whatif/merge-patch.ts';
+import { applyMergePatch } from '../../../shared/whatif/patch.ts';
 import { jobObserved, T0, tick } from '../../support/builders.ts';
 import type { Batch } from '../job/arbitraries.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Advice, FamilyAdvice } from '../../../shared/advise/advice.ts';
 import { adviseOver } from '../../../shared/advise/walk.ts';
 import { JOBFOLD_DEFAULT_GATES } from '../../../shared/job/gates.ts';
-import { patchJob } from '../../../shared/whatif/patch-job.ts';
+import { patchJob } from '../../../shared/whatif/patch.ts';
 import { at } from '../../support/builders.ts';
 import { pod } from '../whatif/pods.ts';
 import { cronJobRun, fails, portOver, quorumRun, succeeds, tickAt, type Step } from './families.ts';

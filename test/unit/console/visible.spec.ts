@@ -28,7 +28,7 @@ describe('visible', () => {
 describe('indexStates', () => {
   it('marks each interval list, failed and succeeded over active and terminating, the rest pending', () => {
     const states = indexStates({
-      at: { seq: 1 }, head: 1, completions: 10,
+      completions: 10,
       succeeded: '0-2,9', failed: '3', active: '2,4-5', terminating: '5-6',
     });
     expect([...states]).toEqual([SUCCEEDED, SUCCEEDED, SUCCEEDED, FAILED, ACTIVE, TERMINATING, TERMINATING, PENDING, PENDING, SUCCEEDED]);
@@ -36,7 +36,7 @@ describe('indexStates', () => {
   });
 
   it('holds 100,000 indexes in one byte each and ignores indexes beyond completions', () => {
-    const states = indexStates({ at: { seq: 1 }, head: 1, completions: 100_000, succeeded: '0-49999,99999-120000', failed: '', active: '', terminating: '' });
+    const states = indexStates({ completions: 100_000, succeeded: '0-49999,99999-120000', failed: '', active: '', terminating: '' });
     expect(states.length).toBe(100_000);
     expect(countStates(states)[SUCCEEDED]).toBe(50_001);
   });

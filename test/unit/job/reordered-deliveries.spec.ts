@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PodObserved } from '../../../shared/job/events.ts';
-import { aJob, aPod, at, jobObserved, podDeleted, podObserved, type PodOptions } from '../../support/builders.ts';
+import { aJob, aPod, at, jobObserved, podDeleted, podObserved, withSpec, type PodOptions } from '../../support/builders.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
 
 // Issue 21: a pod's state is a join of its observations, ordered by the cluster (resourceVersion,
@@ -122,5 +122,19 @@ describe('Outcomes that arrive after a decision they happened before', () => {
     given(null, pod('p0', 8, at(294), { phase: 'Failed', finalizer: false, ...deleting }), pod('p0', 4, at(2), { phase: 'Pending', ...deleting }), jobObserved(job, at(0)))
       .when()
       .thenStatus({ failed: 1 });
+  });
+});
+
+describe('A suspended Job\'s pods deleted before jobfold asked for it', () => {
+  it('are not failures: the controller deletes them the way manageJob does (suspend__suspend-running-job, reordered)', () => {
+    // The suspended Job arrives first; one pod is seen after jobfold's suspension reconcile, and
+    // both deletions arrive before jobfold asked to delete that pod.
+    const job = aJob({ completions: 4, parallelism: 2 });
+    given(null, jobObserved(withSpec(job, { suspend: true }), at(2)), pod('a', 1, at(1)), pod('b', 2, at(1.5)), podDeleted('a', at(3)), podDeleted('b', at(3)))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['Suspended=True:JobSuspended']);
+        expect(status).toMatchObject({ failed: 0, active: 0 });
+      });
   });
 });

@@ -56,6 +56,14 @@ describe('bad path parameters', () => {
     expect(body.errors.find((e: { path: string }) => e.path === 'query.extra').message).toBe('unknown query parameter');
   });
 
+  it('refuses a uid with a NUL or another control character, naming the parameter (issue 24)', async () => {
+    for (const uid of ['\u0000', 'abc\u0000', '\u001b[31m', '\u007f']) {
+      const { status, body } = await get(jobPath('c1', 'default', 'foo'), { uid });
+      expect(status).toBe(400);
+      expect(body.errors).toEqual([{ path: 'query.uid', message: 'must not contain control characters' }]);
+    }
+  });
+
   it('decodes escaped path segments before checking them', async () => {
     const { status, body } = await get('/v1/clusters/c1/namespaces/default/jobs/foo%20bar');
     expect(status).toBe(400);

@@ -54,7 +54,8 @@ describe('parseJsonlLine, PutEvents entries', () => {
     ['a pod without a uid', entry('Pod Observed', { metadata: { name: 'p' } }), 'Detail.object.metadata.uid'],
     ['a bad pod phase', entry('Pod Observed', { ...pod, status: { phase: 'Done' } }), 'Detail.object.status.phase'],
     ['a deleted pod without a uid', entry('Pod Deleted', { metadata: { name: 'p' } }), 'Detail.object.metadata.uid'],
-    ['a pod that names no Job', entry('Pod Observed', { metadata: { name: 'p', uid: 'u' } }), 'Detail.object.metadata.ownerReferences'],
+    ['a pod without a namespace', entry('Pod Observed', { metadata: { name: 'p', uid: 'u' } }), 'Detail.object.metadata.namespace'],
+    ['a pod that names no Job', entry('Pod Observed', { metadata: { name: 'p', namespace: 'ml', uid: 'u' } }), 'Detail.object.metadata.ownerReferences'],
     ['a payload that names a cluster', entry('Pod Observed', pod, { clusterId: 'other' }), 'Detail.clusterId'],
     ['a Job without a uid', entry('Job Observed', { ...job, metadata: { name: 'train' } }), 'Detail.object.metadata.uid'],
   ])('names the field of %s', (_, line, path) => {

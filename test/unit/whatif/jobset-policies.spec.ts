@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JobSetScenarioSchema, playJobSetScenario } from '../../../cli/replay/jobset-scenario.ts';
 import { whatIfJobSet } from '../../../shared/whatif/jobset-what-if.ts';
-import { WhatIfPatchError } from '../../../shared/whatif/patch-job.ts';
+import { WhatIfPatchError } from '../../../shared/whatif/patch.ts';
 
 // Given a recorded JobSet history (a JobSet scenario played as `jobfold replay` plays it), when
 // it is refolded under a patched failure or success policy, then the what-if names the

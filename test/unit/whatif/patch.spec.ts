@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { JOBFOLD_DEFAULT_GATES } from '../../../shared/job/gates.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
-import { applyMergePatch } from '../../../shared/whatif/merge-patch.ts';
-import { patchJob, WhatIfPatchError } from '../../../shared/whatif/patch-job.ts';
+import { applyMergePatch } from '../../../shared/whatif/patch.ts';
+import { patchJob, WhatIfPatchError } from '../../../shared/whatif/patch.ts';
 import { whatIfJob, WhatIfInputError } from '../../../shared/whatif/what-if.ts';
 import { aJob, at, tick } from '../../support/builders.ts';
 

@@ -136,6 +136,25 @@ describe('the writer stores an eventId once against the whole log', () => {
     expect((await statusOf(store, stream)).conditions ?? []).not.toContainEqual(expect.objectContaining({ type: 'Suspended' }));
   });
 
+  it('refuses every event of a uid another namespace\'s log holds (UidReused), and starts no second log', async () => {
+    const store = new NoMarkersStore();
+    await writeJob(writeDeps(store), stream, [jobObserved(aJob({ completions: 2, parallelism: 2 }), at(0))]);
+    const elsewhere: StreamId = { ...stream, namespace: 'team-b' };
+    const job = aJob({ suspend: true });
+    const moved = { ...job, metadata: { ...job.metadata, namespace: 'team-b' } };
+    const events = [withId(jobObserved(moved, at(1)), `${JOB_UID}/rv-2`), withId(podObserved(aPod({ name: 'p0' }), at(2)), 'p0/rv-3')];
+    const outcome = await writeJob(writeDeps(store), elsewhere, events);
+    expect(outcome.logged).toBe(0);
+    expect(outcome.refused.map((r) => [r.observation.eventId, r.reason, r.field])).toEqual([
+      [`${JOB_UID}/rv-2`, 'UidReused', 'detail.object.metadata.namespace'],
+      ['p0/rv-3', 'UidReused', 'detail.object.metadata.namespace'],
+    ]);
+    expect(outcome.refused[0]?.message).toMatch(/namespace default.*team-b/);
+    expect((await store.read(elsewhere)).entries).toEqual([]);
+    // the object's own namespace goes on being written
+    expect((await writeJob(writeDeps(store), stream, [withId(podObserved(aPod({ name: 'p0' }), at(3)), 'p0/rv-4')])).logged).toBe(1);
+  });
+
   it('does not take a fingerprint collision for a conflict: the stored entry is read back first', async () => {
     // given a log whose saved index claims position 1 holds the fingerprint of "p0/rv-2" with another content
     const probe = new EventIdIndex();

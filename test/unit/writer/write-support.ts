@@ -43,7 +43,7 @@ export function writeDeps(store: WriteDeps['store'], overrides: Partial<JobWrite
 }
 
 /** One batch of a Job's observations through the write loop, with the Job decider of `deps.config`. */
-export function writeJob(deps: JobWriteDeps, stream: StreamId, observations: readonly Observation[]): Promise<WriteOutcome<Decision, JobCommand>> {
+export function writeJob(deps: JobWriteDeps, stream: StreamId, observations: readonly Observation[]): Promise<WriteOutcome<Decision, JobCommand, Observation>> {
   return writeBatch(jobDecider(deps.config), deps, stream, observations);
 }
 

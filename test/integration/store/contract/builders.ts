@@ -1,9 +1,10 @@
 import type { EventStore, NewCommand, NewEntry, StreamId, SummaryUpdate } from '../../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../../shared/app/pod-archive.ts';
+import type { ChangeFeed } from '../../../../shared/app/change-feed.ts';
 import type { ArchivedPod } from '../../../../shared/job/snapshot.ts';
 
-/** Makes a fresh, empty store (with its pod archive) for one test. */
-export type EventStoreFactory = () => Promise<EventStore & PodArchive>;
+/** Makes a fresh, empty store (with its pod archive and change feed) for one test. */
+export type EventStoreFactory = () => Promise<EventStore & PodArchive & ChangeFeed>;
 
 export const T0 = '2026-11-01T10:00:00Z';
 

@@ -104,6 +104,40 @@ export function describeProjectionContract(factory: EventStoreFactory): void {
       expect(await store.findJob({ ...query, name: 'other', uid: older.uid })).toBeUndefined();
     });
 
+    it('shows by name an object not deleted first, then the newest creationTimestamp, then the latest arrival (issue 24)', async () => {
+      const query = { kind: 'Job' as const, clusterId: 'cluster-a', namespace: 'default', name: 'rerun' };
+      // deleted and recreated in the same second (TestImmediateJobRecreation): the live one, whichever was written last
+      const [gone, live] = [aStream(), aStream()];
+      await summarise(live, aSummary({ name: 'rerun', createdAt: at(10) }));
+      await summarise(gone, aSummary({ name: 'rerun', createdAt: at(10), deleted: true }));
+      expect(await store.findJob(query)).toMatchObject({ uid: live.uid });
+      // an old deleted Job whose creationTimestamp is in the future does not hide the live one
+      const future = aStream();
+      await summarise(future, aSummary({ name: 'rerun', createdAt: '2099-01-01T00:00:00Z', deleted: true }));
+      expect(await store.findJob(query)).toMatchObject({ uid: live.uid });
+      // two not deleted in the same second: the one whose log began later
+      const [first, second] = [aStream(), aStream()];
+      const twins = { ...query, name: 'twins' };
+      await logEntries(store, first, [anEntry('first-1')], at(20));
+      await logEntries(store, second, [anEntry('second-1')], at(21));
+      await summarise(second, aSummary({ name: 'twins', createdAt: at(5) }));
+      await summarise(first, aSummary({ name: 'twins', createdAt: at(5) }));
+      expect(await store.findJob(twins)).toMatchObject({ uid: second.uid });
+      // all deleted: the newest
+      const [a, b] = [aStream(), aStream()];
+      await summarise(a, aSummary({ name: 'all-gone', createdAt: at(1), deleted: true }));
+      await summarise(b, aSummary({ name: 'all-gone', createdAt: at(2), deleted: true }));
+      expect(await store.findJob({ ...query, name: 'all-gone' })).toMatchObject({ uid: b.uid, deleted: true });
+    });
+
+    it('finds the live object of a name reused more often than one index page holds', async () => {
+      const query = { kind: 'Job' as const, clusterId: 'cluster-a', namespace: 'default', name: 'daily' };
+      const live = aStream();
+      await summarise(live, aSummary({ name: 'daily', createdAt: at(0) }));
+      for (let i = 1; i <= 30; i++) await summarise(aStream(), aSummary({ name: 'daily', createdAt: at(i), deleted: true }));
+      expect(await store.findJob(query)).toMatchObject({ uid: live.uid });
+    });
+
     it('keeps the log and the summary after the cluster deletes the Job', async () => {
       const stream = aStream();
       await logEntries(store, stream, [anEntry('created'), anEntry('deleted')], at(0));

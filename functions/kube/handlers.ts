@@ -1,0 +1,240 @@
+import type { JobSummary, StreamId } from '../../shared/app/event-store.ts';
+import { EventBuilder, eventFields, parseEventName, type EventObject } from './objects/event-objects.ts';
+import { jobFields, jobObject, type JobObject } from './objects/job-object.ts';
+import { jobSetObject, type JobSetObject } from './objects/jobset-object.ts';
+import {
+  CONTROLLER_UID_LABEL, JOB_NAME_LABEL, LEGACY_CONTROLLER_UID_LABEL, LEGACY_JOB_NAME_LABEL,
+} from './objects/meta.ts';
+import { PodCollector, podFields, podObject, type PodObject } from './objects/pod-objects.ts';
+import { foldJob, foldJobSet, listsSuperseded, streamOf, wholeLog, type KubeDeps } from './fleet-reads.ts';
+import type { ObjectSource, Scope } from './list-walk.ts';
+import { findResource, type ServedResource } from './resources.ts';
+import {
+  matchesFields, matchesLabels, pinnedField, pinnedLabel, type FieldSelector, type LabelSelector,
+} from './selectors.ts';
+import { eventPrinter, jobPrinter, jobSetPrinter, podPrinter, type Printer } from './tables.ts';
+import { notFound } from './status.ts';
+
+// Per resource: how its objects come out of the logs (an ObjectSource for list-walk.ts), how
+// one is found by name, what its field selectors read, and its printer.
+
+export interface KubeObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly resourceVersion: string; readonly labels?: Record<string, string> };
+}
+
+export interface Selection {
+  readonly labels: LabelSelector;
+  readonly fields: FieldSelector;
+}
+
+export interface ResourceHandler<T extends KubeObject> {
+  readonly resource: ServedResource;
+  readonly listKind: string;
+  readonly printer: Printer<T>;
+  /** Field selectors this resource serves. */
+  readonly fieldNames: ReadonlySet<string>;
+  fieldsOf(object: T): Record<string, string>;
+  source(deps: KubeDeps, scope: Scope, selection: Selection): Promise<ObjectSource<T>>;
+  get(deps: KubeDeps, scope: Scope & { namespace: string }, name: string): Promise<T>;
+}
+
+const META_FIELDS = ['metadata.name', 'metadata.namespace'];
+
+/** Selected by both the labels and the fields. */
+function selected<T extends KubeObject>(handler: { fieldsOf(o: T): Record<string, string> }, selection: Selection, object: T): boolean {
+  return matchesLabels(selection.labels, object.metadata.labels) && matchesFields(selection.fields, handler.fieldsOf(object));
+}
+
+/**
+ * The logs a selection names outright, when it does: `<kind> <name>` in a namespace (the
+ * newest of that name), or a uid. Undefined when it names none (the whole scope is walked).
+ */
+async function named(
+  deps: KubeDeps, scope: Scope, kinds: readonly StreamId['kind'][], by: { name?: string; uid?: string },
+): Promise<JobSummary[] | undefined> {
+  if (scope.namespace === undefined) return undefined;
+  const namespace = scope.namespace;
+  if (by.uid !== undefined) {
+    const uid = by.uid;
+    return deps.store.getSummaries(kinds.map((kind) => ({ kind, clusterId: scope.cluster, namespace, uid })));
+  }
+  if (by.name !== undefined) {
+    const name = by.name;
+    const found = await Promise.all(kinds.map((kind) => deps.store.findJob({ kind, clusterId: scope.cluster, namespace, name })));
+    return found.filter((s): s is JobSummary => s !== undefined);
+  }
+  return undefined;
+}
+
+function uidOf(labels: LabelSelector): string | undefined {
+  return pinnedLabel(labels, CONTROLLER_UID_LABEL) ?? pinnedLabel(labels, LEGACY_CONTROLLER_UID_LABEL);
+}
+
+export const jobs: ResourceHandler<JobObject> = {
+  resource: findResource('batch', 'v1', 'jobs') as ServedResource,
+  listKind: 'JobList',
+  printer: jobPrinter,
+  fieldNames: new Set([...META_FIELDS, 'status.successful']),
+  fieldsOf: jobFields,
+  async source(deps, scope, selection) {
+    const includeSuperseded = listsSuperseded(selection.labels);
+    const only = await named(deps, scope, ['Job'], {
+      ...(includeSuperseded ? {} : { name: pinnedField(selection.fields, 'metadata.name') }), uid: uidOf(selection.labels),
+    });
+    return {
+      kinds: ['Job'],
+      chunk: (remaining) => Math.min(500, remaining + 1),
+      includeSuperseded,
+      ...(only === undefined ? {} : { only }),
+      async expand(summary, superseded) {
+        const job = await foldJob(deps, summary, superseded);
+        return { head: job.head, items: [jobObject(job)] };
+      },
+      matches: (job) => selected(jobs, selection, job),
+    };
+  },
+  async get(deps, scope, name) {
+    const summary = await deps.store.findJob({ kind: 'Job', clusterId: scope.cluster, namespace: scope.namespace, name });
+    if (summary === undefined) throw notFound('jobs', 'batch', name);
+    return jobObject(await foldJob(deps, summary, false));
+  },
+};
+
+export const jobSets: ResourceHandler<JobSetObject> = {
+  resource: findResource('jobset.x-k8s.io', 'v1alpha2', 'jobsets') as ServedResource,
+  listKind: 'JobSetList',
+  printer: jobSetPrinter,
+  fieldNames: new Set(META_FIELDS),
+  fieldsOf: (o) => ({ 'metadata.name': o.metadata.name, 'metadata.namespace': o.metadata.namespace }),
+  async source(deps, scope, selection) {
+    const includeSuperseded = listsSuperseded(selection.labels);
+    const only = await named(deps, scope, ['JobSet'], includeSuperseded ? {} : { name: pinnedField(selection.fields, 'metadata.name') });
+    return {
+      kinds: ['JobSet'],
+      chunk: (remaining) => Math.min(500, remaining + 1),
+      includeSuperseded,
+      ...(only === undefined ? {} : { only }),
+      async expand(summary, superseded) {
+        const jobSet = await foldJobSet(deps, summary, superseded);
+        return { head: jobSet.head, items: [jobSetObject(jobSet)] };
+      },
+      matches: (jobSet) => selected(jobSets, selection, jobSet),
+    };
+  },
+  async get(deps, scope, name) {
+    const summary = await deps.store.findJob({ kind: 'JobSet', clusterId: scope.cluster, namespace: scope.namespace, name });
+    if (summary === undefined) throw notFound('jobsets', 'jobset.x-k8s.io', name);
+    return jobSetObject(await foldJobSet(deps, summary, false));
+  },
+};
+
+/** A Job's pods as of `pinnedHead` (its head when undefined), with the Job they belong to. */
+async function podsOf(deps: KubeDeps, summary: JobSummary, superseded: boolean, pinnedHead: number | undefined): Promise<{ head: number; pods: PodObject[] }> {
+  const job = await foldJob(deps, summary, superseded);
+  const head = pinnedHead === undefined ? job.head : Math.min(pinnedHead, job.head);
+  const collector = new PodCollector();
+  for (const entry of await wholeLog(deps, streamOf(summary), head)) collector.add(entry);
+  const object = jobObject(job);
+  return { head, pods: collector.pods().map((sighting) => podObject(sighting, object)) };
+}
+
+export const pods: ResourceHandler<PodObject> = {
+  resource: findResource('', 'v1', 'pods') as ServedResource,
+  listKind: 'PodList',
+  printer: podPrinter,
+  fieldNames: new Set([...META_FIELDS, 'spec.nodeName', 'spec.restartPolicy', 'status.phase']),
+  fieldsOf: podFields,
+  async source(deps, scope, selection) {
+    const includeSuperseded = listsSuperseded(selection.labels);
+    const jobName = pinnedLabel(selection.labels, JOB_NAME_LABEL) ?? pinnedLabel(selection.labels, LEGACY_JOB_NAME_LABEL);
+    const only = await named(deps, scope, ['Job'], { ...(includeSuperseded ? {} : { name: jobName }), uid: uidOf(selection.labels) });
+    return {
+      kinds: ['Job'],
+      chunk: () => 8,
+      includeSuperseded,
+      ...(only === undefined ? {} : { only }),
+      async expand(summary, superseded, pinnedHead) {
+        const { head, pods: items } = await podsOf(deps, summary, superseded, pinnedHead);
+        return { head, items };
+      },
+      matches: (pod) => selected(pods, selection, pod),
+    };
+  },
+  async get(deps, scope, name) {
+    // A Job's pods are named after it (`<job>-<suffix>`, `<job>-<index>-<suffix>`): the Jobs
+    // whose names the pod's starts with are the candidates, longest first.
+    const parts = name.split('-');
+    for (let n = parts.length - 1; n >= 1; n--) {
+      const jobName = parts.slice(0, n).join('-');
+      const summary = await deps.store.findJob({ kind: 'Job', clusterId: scope.cluster, namespace: scope.namespace, name: jobName });
+      if (summary === undefined) continue;
+      const found = (await podsOf(deps, summary, false, undefined)).pods.find((pod) => pod.metadata.name === name);
+      if (found !== undefined) return found;
+    }
+    throw notFound('pods', '', name);
+  },
+};
+
+/** The Events of a Job's or JobSet's log, as of `pinnedHead`. */
+async function eventsOf(deps: KubeDeps, summary: JobSummary, superseded: boolean, pinnedHead: number | undefined): Promise<{ head: number; events: EventObject[] }> {
+  const involved = { kind: summary.kind, namespace: summary.namespace, name: summary.name, uid: summary.uid };
+  const folded = summary.kind === 'Job' ? await foldJob(deps, summary, superseded) : await foldJobSet(deps, summary, superseded);
+  const head = pinnedHead === undefined ? folded.head : Math.min(pinnedHead, folded.head);
+  const builder = new EventBuilder(involved, summary.kind === 'Job' ? { job: (folded as Awaited<ReturnType<typeof foldJob>>).state } : { jobSet: (folded as Awaited<ReturnType<typeof foldJobSet>>).state });
+  const events: EventObject[] = [];
+  for (const entry of await wholeLog(deps, streamOf(summary), head)) events.push(...builder.eventsOf(entry));
+  return { head, events };
+}
+
+export const events: ResourceHandler<EventObject> = {
+  resource: findResource('', 'v1', 'events') as ServedResource,
+  listKind: 'EventList',
+  printer: eventPrinter,
+  fieldNames: new Set([
+    ...META_FIELDS, 'involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid',
+    'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type',
+  ]),
+  fieldsOf: eventFields,
+  async source(deps, scope, selection) {
+    const kind = pinnedField(selection.fields, 'involvedObject.kind');
+    const kinds: StreamId['kind'][] = kind === 'Job' ? ['Job'] : kind === 'JobSet' ? ['JobSet'] : kind === undefined ? ['Job', 'JobSet'] : [];
+    const namespace = pinnedField(selection.fields, 'involvedObject.namespace') ?? scope.namespace;
+    const narrowed = { ...scope, namespace };
+    const only = await named(deps, narrowed, kinds, {
+      name: pinnedField(selection.fields, 'involvedObject.name'), uid: pinnedField(selection.fields, 'involvedObject.uid'),
+    });
+    return {
+      kinds,
+      chunk: () => 8,
+      // Events are a log, not objects of a name: an older Job's stay listed.
+      includeSuperseded: true,
+      ...(only === undefined ? {} : { only }),
+      async expand(summary, superseded, pinnedHead) {
+        const { head, events: items } = await eventsOf(deps, summary, superseded, pinnedHead);
+        return { head, items };
+      },
+      matches: (event) => selected(events, selection, event),
+    };
+  },
+  async get(deps, scope, name) {
+    const parsed = parseEventName(name);
+    if (parsed !== undefined) {
+      for (const kind of ['Job', 'JobSet'] as const) {
+        const summary = await deps.store.findJob({ kind, clusterId: scope.cluster, namespace: scope.namespace, name: parsed.objectName });
+        if (summary === undefined) continue;
+        const found = (await eventsOf(deps, summary, false, undefined)).events.find((e) => e.metadata.name === name);
+        if (found !== undefined) return found;
+      }
+    }
+    throw notFound('events', '', name);
+  },
+};
+
+export const HANDLERS: readonly ResourceHandler<KubeObject>[] = [jobs, jobSets, pods, events] as unknown as ResourceHandler<KubeObject>[];
+
+export function handlerFor(resource: ServedResource): ResourceHandler<KubeObject> | undefined {
+  return HANDLERS.find((h) => h.resource === resource);
+}
+
