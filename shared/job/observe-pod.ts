@@ -28,6 +28,9 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
     if (!facts.hasFinalizer && (known.strippedAt === undefined || observedAt < known.strippedAt)) known.strippedAt = observedAt;
     return countByEvidence(state, known, facts, observedAt);
   }
+  if (known && isTerminalPhase(facts.phase) && facts.hasFinalizer && !(observedAt >= (known.finishedTrackedAt ?? Infinity))) {
+    known.finishedTrackedAt = observedAt;
+  }
   if (known) {
     if (order.sequence !== undefined) known.order = order.sequence;
     if (order.version !== undefined) known.version = order.version;
@@ -37,6 +40,7 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
     const pod = newRecord(state, facts, false, order);
     pod.lastEventId = event.eventId;
     if (!facts.hasFinalizer) pod.strippedAt = observedAt;
+    if (facts.hasFinalizer && isTerminalPhase(facts.phase)) pod.finishedTrackedAt = observedAt;
     // Upstream `addPod` lowers the creation expectation for any new pod of the Job.
     if (state.expectations.creations > 0) state.expectations.creations -= 1;
     afterChange(state, pod);
@@ -45,10 +49,19 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   // Unordered observations: the finalizer only ever goes, so one showing it is the older; if
   // it shows the pod finished and the pod is not counted, it counts it (below).
   const evidence = !known.hasFinalizer && facts.hasFinalizer && known.counted === 'none' ? facts : undefined;
+  // In order: the pod was seen finished with the finalizer and left uncounted (held for its
+  // index), and this newer observation shows the finalizer gone: the earlier one is the evidence.
+  const finishedTracked = known.finishedTrackedAt;
+  const heldEvidence =
+    known.hasFinalizer && !facts.hasFinalizer && known.counted === 'none' && isTerminalPhase(known.phase) &&
+    finishedTracked !== undefined && finishedTracked < observedAt
+      ? { ...known }
+      : undefined;
   if (!facts.hasFinalizer && (known.strippedAt === undefined || observedAt < known.strippedAt)) known.strippedAt = observedAt;
   const merged = mergeFacts(known, facts);
   if (!merged) {
     if (evidence) countByEvidence(state, known, evidence, observedAt);
+    if (heldEvidence && finishedTracked !== undefined) countByEvidence(state, known, heldEvidence, finishedTracked);
     return; // a replay, or a state older than what is known: nothing changes
   }
   leave(state, known);
@@ -62,6 +75,7 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   enter(state, known);
   afterChange(state, known);
   if (evidence) countByEvidence(state, known, evidence, observedAt);
+  if (heldEvidence && finishedTracked !== undefined) countByEvidence(state, known, heldEvidence, finishedTracked);
 }
 
 /** The facts an observation holds that decide how a finished pod counts. */
@@ -94,7 +108,8 @@ function countByEvidence(state: JobState, pod: PodRecord, evidence: PodFacts, ob
   for (const key of COUNTED_FACTS) Object.assign(pod, { [key]: evidence[key] });
   judgeFailure(state, pod);
   judgeIndex(state, pod);
-  countPod(state, pod);
+  unhold(state, pod);
+  countPod(state, pod, false);
   Object.assign(pod, kept, { hasFinalizer: false });
   enter(state, pod);
 }

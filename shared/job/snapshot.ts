@@ -274,6 +274,7 @@ function encodePod(pod: PodRecord): unknown[] {
     pod.finalizerRemovalAttempts ?? null,
     pod.version ?? null,
     pod.strippedAt ?? null,
+    pod.finishedTrackedAt ?? null,
   ];
   while (tuple.length > 9 && (tuple.at(-1) === null || tuple.at(-1) === 0)) tuple.pop();
   return tuple;
@@ -317,6 +318,7 @@ function decodePod(encoded: unknown): PodRecord {
     ...(t[25] === undefined || t[25] === null ? {} : { finalizerRemovalAttempts: t[25] as number }),
     ...(t[26] === undefined || t[26] === null ? {} : { version: t[26] as string }),
     ...(t[27] === undefined || t[27] === null ? {} : { strippedAt: t[27] as number }),
+    ...(t[28] === undefined || t[28] === null ? {} : { finishedTrackedAt: t[28] as number }),
   };
 }
 
