@@ -6,11 +6,10 @@ import {
   type JobSetIdentity,
 } from '../contract/jobset-outbound.ts';
 import type { Decider, DecisionOutbox } from '../decide/decider.ts';
-import { isStaleObservation } from '../k8s/object-sequence.ts';
 import type { JobSetCommand } from './commands.ts';
 import { isJobSetDecisionType, type JobSetDecisionEvent } from './decision-events.ts';
 import { JobSetObservationSchema, type JobSetEvent, type JobSetObservation } from './events.ts';
-import { evolve } from './evolve.ts';
+import { evolve, isLateChildSnapshot, isLateJobSetObservation } from './evolve.ts';
 import { explainJobSet, type JobSetExplanation } from './explain.ts';
 import { jobSetKey } from './pass.ts';
 import { settle } from './settle.ts';
@@ -116,24 +115,24 @@ export function jobSetDecider(): JobSetDecider {
 
 /**
  * Why the JobSet fold already holds an observation, or undefined when it is news: the same
- * eventId as the last one folded for its object, an older snapshot of a child Job (by the order
- * stamp its Job log gave it), a JobSet observed earlier than the one folded, or the deletion of
- * what is already gone. Judged at the position the observation would take, like a Job's.
+ * eventId as the last one folded for its object, a snapshot the fold would pass over (an older
+ * one of the JobSet or a child Job, by resourceVersion else the order stamp, or one of an earlier
+ * restart attempt: evolve.ts), or the deletion of what is already gone. Judged at the position
+ * the observation would take, like a Job's.
  */
 export function knownJobSetObservation(state: JobSetState, observation: JobSetLogObservation): string | undefined {
   switch (observation.type) {
     case 'JobSetObserved':
       if (state.jobSetEventId === observation.eventId) return 'same-event';
-      return state.jobSetObservedAt !== undefined && observation.at < state.jobSetObservedAt ? 'stale' : undefined;
+      return isLateJobSetObservation(state, observation) ? 'stale' : undefined;
     case 'JobSetDeleted':
       return state.deleted ? 'already-gone' : undefined;
     case 'JobObserved': {
       const uid = observation.job.metadata.uid;
       if (uid !== undefined && state.deletedChildUids?.includes(uid)) return 'already-gone';
       const child = state.children[observation.job.metadata.name];
-      if (child === undefined || (child.uid !== undefined && uid !== undefined && child.uid !== uid)) return undefined;
-      if (child.eventId === observation.eventId) return 'same-event';
-      return child.sequence !== undefined && isStaleObservation({ sequence: child.sequence }, { sequence: observation.sequence }) ? 'stale' : undefined;
+      if (child?.eventId !== undefined && child.eventId === observation.eventId) return 'same-event';
+      return isLateChildSnapshot(state, observation) ? 'stale' : undefined;
     }
     case 'JobDeleted': {
       const uid = observation.uid;
