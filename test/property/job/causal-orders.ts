@@ -6,7 +6,8 @@ import { initialState, type FoldConfig, type JobState } from '../../../shared/jo
 import { jobStatus, type JobStatusView } from '../../../shared/job/status.ts';
 import { comparableVersion } from '../../../shared/k8s/object-sequence.ts';
 import { compareTimes, sameInstant } from '../../../shared/k8s/time.ts';
-import { decideAtEachPosition } from '../../../shared/reconcile/decide-at-each-position.ts';
+import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
+import { jobDecider } from '../../../shared/job/index.ts';
 import { deliverInCausalOrder } from '../causal-delivery.ts';
 
 // Issue 21's delivery model: the cluster's events of one Job, delivered in any order EventBridge
@@ -69,6 +70,8 @@ export function deliver(
   answers: ReadonlyMap<number, string> = new Map(),
 ): Delivered {
   const state = initialState(config);
+  const decider = jobDecider(config);
+  const stream = { kind: 'Job', clusterId: 'c', namespace: 'default', uid: 'job' } as const;
   const commands: JobCommand[] = [];
   const commandsAfter = new Map<number, JobCommand[]>();
   const terminated = new Set<string>();
@@ -79,7 +82,7 @@ export function deliver(
     commanded: terminated,
     sameRun: (a, b) => sameInstant((observations[a] as Observation).observedAt, (observations[b] as Observation).observedAt),
     fold: (run) => {
-      const { syncs } = decideAtEachPosition(state, run.map((i) => observations[i] as Observation));
+      const { syncs } = decideAtEachPosition(decider, state, run.map((i) => observations[i] as Observation), { stream });
       const sent = syncs.flatMap((sync) => sync.commands);
       for (const command of sent) if (command.type === 'TerminatePod') terminated.add(command.podUid);
       commands.push(...sent);
