@@ -6,7 +6,8 @@ import { initialState, type FoldConfig, type JobState } from '../../../shared/jo
 import { jobStatus, type JobStatusView } from '../../../shared/job/status.ts';
 import { comparableVersion } from '../../../shared/k8s/object-sequence.ts';
 import { compareTimes, sameInstant } from '../../../shared/k8s/time.ts';
-import { decideAtEachPosition } from '../../../shared/reconcile/decide-at-each-position.ts';
+import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
+import { jobDecider } from '../../../shared/job/index.ts';
 
 // Issue 21's delivery model: the cluster's events of one Job, delivered in any order EventBridge
 // may produce, with one constraint only: an event that answers jobfold's own command (the
@@ -68,6 +69,8 @@ export function deliver(
   answers: ReadonlyMap<number, string> = new Map(),
 ): Delivered {
   const state = initialState(config);
+  const decider = jobDecider(config);
+  const stream = { kind: 'Job', clusterId: 'c', namespace: 'default', uid: 'job' } as const;
   const count = observations.length;
   const delivered = new Array<boolean>(count).fill(false);
   const order: number[] = [];
@@ -77,7 +80,7 @@ export function deliver(
   let run: number[] = [];
   const flush = () => {
     if (run.length === 0) return;
-    const { syncs } = decideAtEachPosition(state, run.map((i) => observations[i] as Observation));
+    const { syncs } = decideAtEachPosition(decider, state, run.map((i) => observations[i] as Observation), { stream });
     const sent = syncs.flatMap((sync) => sync.commands);
     for (const command of sent) if (command.type === 'TerminatePod') terminated.add(command.podUid);
     commands.push(...sent);
