@@ -1,10 +1,7 @@
 import type { z } from 'zod';
-import { isDispatched } from '../../shared/contract/outbound.ts';
-import type { JobCommand } from '../../shared/job/commands.ts';
+import { isDispatched, type DispatchedKind } from '../../shared/contract/outbound.ts';
 import type { DecisionOf, PodRefData } from '../../shared/job/decisions.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
-import { initialState } from '../../shared/job/state.ts';
-import { jobStatus } from '../../shared/job/status.ts';
 import { observedEffects } from './observed-effects.ts';
 import type { IssuedCommandSchema } from './schemas/job-schemas.ts';
 
@@ -39,7 +36,7 @@ export function issuedCommands(log: readonly JobEvent[], managedBy: string | und
   for (const event of log) {
     if (!issuesCommands(event.type)) continue;
     const decision = event as CommandDecision;
-    const base = { seq: decision.seq ?? 0, at: decision.at, dispatched: isDispatched(probe(decision), managedBy) };
+    const base = { seq: decision.seq ?? 0, at: decision.at, dispatched: isDispatched(commandKind(decision), managedBy) };
     switch (decision.type) {
       case 'PodsTerminationRequested':
         result.push({
@@ -81,29 +78,13 @@ function podRefs(pods: readonly PodRefData[]) {
   return pods.map(({ name, uid, index }) => ({ name, uid, ...(index !== undefined && index >= 0 ? { index } : {}) }));
 }
 
-/** A command of the decision's kind, enough for isDispatched, which reads `type` and `cause`. */
-function probe(decision: CommandDecision): JobCommand {
-  const target = { commandId: '', clusterId: '', namespace: '', jobName: '', jobUid: '' };
-  switch (decision.type) {
-    case 'PodsTerminationRequested':
-      return {
-        type: 'TerminatePod',
-        ...target,
-        podName: '',
-        podUid: '',
-        reason: decision.reason,
-        message: decision.message,
-        cause: decision.cause,
-      };
-    case 'PodCreationsRequested':
-      return { type: 'CreatePod', ...target, index: undefined, templateHash: '' };
-    case 'JobStatusSent':
-      return { type: 'UpdateJobStatus', ...target, status: jobStatus(initialState()) };
-    case 'PodFinalizersRemovalRequested':
-      return { type: 'RemovePodFinalizer', ...target, podName: '', podUid: '' };
-    default: {
-      const _exhaustive: never = decision;
-      return _exhaustive;
-    }
-  }
+const COMMAND_TYPE = {
+  PodCreationsRequested: 'CreatePod',
+  JobStatusSent: 'UpdateJobStatus',
+  PodFinalizersRemovalRequested: 'RemovePodFinalizer',
+} as const;
+
+/** What isDispatched reads of the decision's commands: their type, and a termination's cause. */
+function commandKind(decision: CommandDecision): DispatchedKind {
+  return decision.type === 'PodsTerminationRequested' ? { type: 'TerminatePod', cause: decision.cause } : { type: COMMAND_TYPE[decision.type] };
 }

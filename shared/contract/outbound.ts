@@ -1,4 +1,4 @@
-import type { JobCommand } from '../job/commands.ts';
+import type { JobCommand, TerminatePod } from '../job/commands.ts';
 import type { JobIdentity } from '../job/job-settings.ts';
 import type { Decision, DecisionOf } from '../job/decisions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../job/constants.ts';
@@ -26,13 +26,16 @@ export interface OutboundEvent {
   readonly detail: Readonly<Record<string, unknown>>;
 }
 
+/** What isDispatched reads of a command: its type, and a termination's cause. */
+export type DispatchedKind = Pick<TerminatePod, 'type' | 'cause'> | { readonly type: Exclude<JobCommand['type'], 'TerminatePod'> };
+
 /**
  * Which decided commands leave jobfold. Terminating the lingering pods of a decided Job goes
  * to every cluster: that is the product. Creating pods, deleting excess ones and writing the
  * status are the Job controller's work, so they go out only for Jobs whose `spec.managedBy`
  * names jobfold; for other Jobs they are computed and logged, never sent.
  */
-export function isDispatched(command: JobCommand, managedBy: string | undefined): boolean {
+export function isDispatched(command: DispatchedKind, managedBy: string | undefined): boolean {
   if (managedBy === JOBFOLD_CONTROLLER_NAME) return true;
   return command.type === 'TerminatePod' && (command.cause === 'JobFinishing' || command.cause === 'JobFinished');
 }

@@ -1,4 +1,4 @@
-import type { TerminationCause } from './decisions.ts';
+import type { DecisionOf, TerminationCause } from './decisions.ts';
 import type { JobIdentity } from './job-settings.ts';
 import type { JobStatusView } from './status.ts';
 
@@ -53,6 +53,33 @@ export interface RemovePodFinalizer extends JobTarget {
 }
 
 export type JobCommand = TerminatePod | CreatePod | UpdateJobStatus | RemovePodFinalizer;
+
+/** The Job a command acts on, as its identity names it. */
+export type CommandJob = Pick<JobIdentity, 'clusterId' | 'namespace' | 'name' | 'uid'>;
+
+/**
+ * The TerminatePod commands a termination decision (or one page of it) stands for, one per pod,
+ * each named `<jobUid>/terminate/<podUid>`: built here only, for the sync that decides them and
+ * for the publisher that reads the decision back from the log (shared/outbox/outbox-page.ts).
+ */
+export function terminatePods(
+  job: CommandJob,
+  decision: Pick<DecisionOf<'PodsTerminationRequested'>, 'pods' | 'reason' | 'message' | 'cause'>,
+): TerminatePod[] {
+  return decision.pods.map((pod) => ({
+    type: 'TerminatePod',
+    commandId: `${job.uid}/terminate/${pod.uid}`,
+    clusterId: job.clusterId,
+    namespace: job.namespace,
+    jobName: job.name,
+    jobUid: job.uid,
+    podName: pod.name,
+    podUid: pod.uid,
+    reason: decision.reason,
+    message: decision.message,
+    cause: decision.cause,
+  }));
+}
 
 /**
  * Where a command about one pod goes and what it acts on: the owning Job's cluster and identity,

@@ -1,7 +1,7 @@
 import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
-import { podCommandTarget, type JobCommand, type TerminatePod } from './commands.ts';
+import { terminatePods, type JobCommand } from './commands.ts';
 import type { JobCondition } from './conditions.ts';
-import type { Decision, TerminationCause } from './decisions.ts';
+import type { Decision, DecisionOf, TerminationCause } from './decisions.ts';
 import { podClass, type PodRecord } from './pod-record.ts';
 import { clockSkewOf, type JobState } from './state.ts';
 import { reconcileInstant } from './cluster-clock.ts';
@@ -83,28 +83,22 @@ export function terminate(
   if (targets.length === 0) return;
   message = boundedText(message);
   reason = boundedText(reason, MAX_REASON_BYTES);
-  record(sync, {
+  const decision: Omit<DecisionOf<'PodsTerminationRequested'>, 'eventId' | 'at' | 'seq'> = {
     type: 'PodsTerminationRequested',
     cause,
     reason,
     message,
     finalizersRemoved: cause !== 'JobFinishing' && cause !== 'JobFinished',
     pods: targets.map((p) => ({ uid: p.uid, name: p.name, index: p.index, seq: p.seq })),
-  });
-  const identity = sync.state.identity;
+  };
+  record(sync, decision);
   for (const pod of targets) {
     sync.active -= 1;
     sync.terminating += 1;
     if (pod.ready) sync.ready -= 1;
-    const command: TerminatePod = {
-      type: 'TerminatePod',
-      ...podCommandTarget(identity, pod, 'terminate'),
-      reason,
-      message,
-      cause,
-    };
-    sync.commands.push(command);
   }
+  // Pods are terminated only once the Job is observed, so its identity is known.
+  sync.commands.push(...terminatePods(sync.state.identity ?? { clusterId: '', namespace: '', name: '', uid: '' }, decision));
 }
 
 /** The pods the Job still runs, in listing order. O(pods): used only when deleting. */

@@ -1,5 +1,5 @@
 import { commandEvent, isDispatched, type OutboundEvent } from '../contract/outbound.ts';
-import type { TerminatePod } from '../job/commands.ts';
+import { terminatePods } from '../job/commands.ts';
 import type { Decision, DecisionOf } from '../job/decisions.ts';
 import type { LogEntry } from '../app/event-store.ts';
 
@@ -35,24 +35,7 @@ export function terminationEvents(
   managedBy: string | undefined,
   decision: DecisionOf<'PodsTerminationRequested'>,
 ): OutboundEvent[] {
-  const events: OutboundEvent[] = [];
-  for (const pod of decision.pods) {
-    const command: TerminatePod = {
-      type: 'TerminatePod',
-      commandId: `${job.uid}/terminate/${pod.uid}`,
-      clusterId: job.clusterId,
-      namespace: job.namespace,
-      jobName: job.name,
-      jobUid: job.uid,
-      podName: pod.name,
-      podUid: pod.uid,
-      reason: decision.reason,
-      message: decision.message,
-      cause: decision.cause,
-    };
-    if (isDispatched(command, managedBy)) events.push(commandEvent(command));
-  }
-  return events;
+  return terminatePods(job, decision).filter((command) => isDispatched(command, managedBy)).map(commandEvent);
 }
 
 /** Whether a decision's commands travel as a log range rather than inline. */
