@@ -156,15 +156,19 @@ forwarder's \`sequence\` stamp takes care of the first:
 
 - \`sequence.epoch\` is the start time (epoch milliseconds, by the forwarder's clock) of the latest
   list of the object's kind. Every list (start, restart, relist after \`410 Gone\` or a lost
-  watch) starts a later epoch, strictly increasing even if the clock stalls: a list shows each
-  object as it is now, newer than anything sent before it.
+  watch) starts a later epoch, strictly increasing even if the clock stalls or steps back: a
+  list shows each object as it is now, newer than anything sent before it. The last epoch is
+  kept in the spool directory (\`last-epoch\`, written before an event carries it), so a
+  forwarder restarted on a node whose clock is behind the last run's still starts a later one.
 - \`sequence.seq\` counts the events the forwarder sent for one object (by uid), from 1. The
   watch delivers one object's versions in order, so within an epoch a higher \`seq\` is newer.
 - Stamps are compared as \`(epoch, seq)\`. The fold ignores an observation stamped older than, or
   the same as, one it already folded for that object: it stays in the log (and in the history)
   and changes nothing, so a pod never moves backwards and \`ready\` never flips on a late replay.
-- \`resourceVersion\` is compared only for equality, as Kubernetes asks: the forwarder does not
-  send the same version of an object twice, and it is half of \`eventId\`.
+- \`resourceVersion\`, when it is a plain integer, orders an object's observations before the
+  stamp does (comparable since Kubernetes 1.35, KEP-5504; \`shared/k8s/object-sequence.ts\`): the
+  cluster's own order, whatever the forwarder's clock did. The forwarder does not send the same
+  version of an object twice, and it is half of \`eventId\`.
 - Unstamped events (older forwarders) are ordered by the fold's own rules: a phase never goes
   back, a terminal phase is final, a deletion is final, and readiness follows the Ready
   condition's \`lastTransitionTime\`.
