@@ -3,8 +3,7 @@ import { AuditExportSchema, type AuditEntry, type AuditExport } from '../shared/
 import { verifyAudit } from '../shared/audit/verify.ts';
 import { fetchAudit, type StoredJob } from './audit/fetch-audit.ts';
 import { printJson, printText, verifyReport } from './print/index.ts';
-import { DEFAULT_ENDPOINT } from './whatif/whatif-args.ts';
-import { RemoteError } from './whatif/whatif-remote.ts';
+import { ApiError, DEFAULT_ENDPOINT } from './client/api-client.ts';
 
 export const AUDIT_HELP = `Usage:
   jobfold audit CLUSTER/NAMESPACE/NAME [--endpoint URL] > job.audit.json
@@ -132,8 +131,8 @@ async function guard(command: string, output: AuditOutput, run: () => Promise<nu
       output.err(`jobfold ${command}: ${error.message}\nRun "jobfold ${command} --help" for the options.`);
       return 2;
     }
-    if (error instanceof RemoteError) {
-      output.err(`jobfold ${command}: ${error.status === undefined ? '' : `${error.status}: `}${error.message}`);
+    if (error instanceof ApiError) {
+      output.err(`jobfold ${command}: ${error.message}`);
       return error.status === undefined || error.status >= 500 ? 3 : 1;
     }
     output.err(`jobfold ${command}: internal error: ${(error as Error).message}`);

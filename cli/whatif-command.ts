@@ -5,7 +5,8 @@ import { EXIT_BAD_INPUT, EXIT_USAGE, ReplayError } from './replay/replay-error.t
 import { parseWhatIfArgs, type WhatIfArgs } from './whatif/whatif-args.ts';
 import { recordFromFile } from './whatif/whatif-file.ts';
 import { WHATIF_HELP } from './whatif/whatif-help.ts';
-import { RemoteError, whatIfFleetPage, whatIfRemote } from './whatif/whatif-remote.ts';
+import { ApiError, withRetries } from './client/api-client.ts';
+import { whatIfFleetPage, whatIfRemote } from './whatif/whatif-remote.ts';
 
 /** Where the command writes; `progress` only when stderr is a terminal. */
 export interface WhatIfOutput {
@@ -42,8 +43,8 @@ export async function whatIfCommand(argv: readonly string[], output: WhatIfOutpu
       output.err(`jobfold whatif: ${error instanceof WhatIfPatchError ? 'the patched spec is invalid:\n  ' : ''}${error.message.split('; ').join('\n  ')}`);
       return EXIT_BAD_INPUT;
     }
-    if (error instanceof RemoteError) {
-      output.err(`jobfold whatif: ${error.status === undefined ? '' : `${error.status}: `}${error.message}`);
+    if (error instanceof ApiError) {
+      output.err(`jobfold whatif: ${error.message}`);
       return error.status === undefined || error.status >= 500 ? EXIT_UNREACHABLE : EXIT_BAD_INPUT;
     }
     output.err(`jobfold whatif: internal error: ${(error as Error).message}`);
@@ -107,18 +108,6 @@ async function fleet(args: WhatIfArgs, output: WhatIfOutput, now: () => Date): P
   if (failed !== undefined) {
     output.err(`jobfold whatif: PARTIAL: the counts above cover the ${tally.jobs} Jobs read before a call failed; add --resume ${partial.resume} (with the same --patch and filters) to read the rest and add its counts to these.`);
     throw failed.reason;
-  }
-}
-
-/** A call the service failed (5xx) or did not answer is tried twice more before the walk stops. */
-async function withRetries<T>(call: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
-      const transient = error instanceof RemoteError && (error.status === undefined || error.status >= 500);
-      if (!transient || attempt >= attempts) throw error;
-    }
   }
 }
 

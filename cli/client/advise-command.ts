@@ -3,7 +3,7 @@ import { adviseOver, type AdvicePort } from '../../shared/advise/walk.ts';
 import { parseSelection, SelectionError, type SelectionText } from '../../shared/fleet/selection.ts';
 import { adviceBlocks, printText } from '../print/index.ts';
 import { sinceToTime } from '../whatif-command.ts';
-import { ApiError, type ApiClient } from './api-client.ts';
+import { ApiError, withRetries, type ApiClient } from './api-client.ts';
 import { COMMON_OPTIONS, ENDPOINT_HELP, UsageError, clientFor, parse } from './client-options.ts';
 import { machineOutput, parseOutput } from './render.ts';
 
@@ -77,15 +77,4 @@ export function apiPort(client: ApiClient): AdvicePort {
     evidencePage: (body) => withRetries(() => client.post('/v1/advise/evidence', body)),
     checkPage: (body) => withRetries(() => client.post('/v1/advise/check', body)),
   };
-}
-
-async function withRetries<T>(call: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
-      const transient = error instanceof ApiError && (error.status === undefined || error.status >= 500);
-      if (!transient || attempt >= attempts) throw error;
-    }
-  }
 }

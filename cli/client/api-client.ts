@@ -17,6 +17,18 @@ export class ApiError extends Error {
   }
 }
 
+/** A call the service failed (5xx) or did not answer is tried twice more before it fails. */
+export async function withRetries<T>(call: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      const transient = error instanceof ApiError && (error.status === undefined || error.status >= 500);
+      if (!transient || attempt >= attempts) throw error;
+    }
+  }
+}
+
 /** --endpoint, else JOBFOLD_ENDPOINT, else the local stack. */
 export function resolveEndpoint(flag: string | undefined, env: Record<string, string | undefined>): URL {
   const text = flag ?? env['JOBFOLD_ENDPOINT'] ?? DEFAULT_ENDPOINT;

@@ -1,3 +1,4 @@
+import { DEFAULT_ENDPOINT } from '../client/api-client.ts';
 import { usageError as usage, walkArgs } from '../replay/walk-args.ts';
 
 /** Where `jobfold whatif` reads the record: a FILE, a stored Job, or the stored fleet. */
@@ -24,7 +25,6 @@ export interface WhatIfArgs {
 
 export type ParsedWhatIfArgs = { readonly help: true } | ({ readonly help: false } & WhatIfArgs);
 
-export const DEFAULT_ENDPOINT = 'http://127.0.0.1:3000';
 
 /** Reads the command line; a usage error throws a ReplayError with exit code 2. */
 export function parseWhatIfArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): ParsedWhatIfArgs {

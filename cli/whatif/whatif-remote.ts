@@ -1,32 +1,11 @@
 import type { AnyWhatIfReport, FleetTally } from '../../shared/whatif/index.ts';
+import { ApiClient, resolveEndpoint } from '../client/api-client.ts';
 
-/** A request the service refused (4xx), or a service that could not be reached. */
-export class RemoteError extends Error {
-  override name = 'RemoteError';
-  readonly status: number | undefined;
+// The what-if routes through the one API client: the local stack unsigned, a deployed API
+// signed (SigV4), errors as ApiError with the API's own messages.
 
-  constructor(message: string, status: number | undefined) {
-    super(message);
-    this.status = status;
-  }
-}
-
-export async function postJson<T>(endpoint: string, path: string, body: unknown): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(`${endpoint}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  } catch (error) {
-    throw new RemoteError(`cannot reach ${endpoint}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`, undefined);
-  }
-  const text = await response.text();
-  const parsed = text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
-  if (!response.ok) {
-    const errors = (parsed?.['errors'] as { path: string; message: string }[] | undefined) ?? [];
-    const detail = errors.length > 0 ? errors.map((e) => `${e.path}: ${e.message}`).join('\n') : String(parsed?.['message'] ?? text);
-    throw new RemoteError(detail, response.status);
-  }
-  return parsed as T;
-}
+/** The API client for `--endpoint` (or JOBFOLD_ENDPOINT, or the local stack). */
+export const clientAt = (endpoint: string): ApiClient => new ApiClient(resolveEndpoint(endpoint, process.env), process.env);
 
 type ObjectName = { objectKind: 'Job' | 'JobSet'; cluster: string; namespace: string; name: string };
 
@@ -34,7 +13,7 @@ type ObjectName = { objectKind: 'Job' | 'JobSet'; cluster: string; namespace: st
 export function whatIfRemote(endpoint: string, o: ObjectName, patch: unknown): Promise<AnyWhatIfReport> {
   const collection = o.objectKind === 'JobSet' ? 'jobsets' : 'jobs';
   const path = `/v1/clusters/${encodeURIComponent(o.cluster)}/namespaces/${encodeURIComponent(o.namespace)}/${collection}/${encodeURIComponent(o.name)}/whatif`;
-  return postJson<AnyWhatIfReport>(endpoint, path, { patch });
+  return clientAt(endpoint).post<AnyWhatIfReport>(path, { patch });
 }
 
 export interface FleetPage {
@@ -43,4 +22,4 @@ export interface FleetPage {
   readonly nextCursor?: string;
 }
 
-export const whatIfFleetPage = (endpoint: string, body: Record<string, unknown>) => postJson<FleetPage>(endpoint, '/v1/whatif', body);
+export const whatIfFleetPage = (endpoint: string, body: Record<string, unknown>) => clientAt(endpoint).post<FleetPage>('/v1/whatif', body);

@@ -88,15 +88,19 @@ export function rejudgeIndexes(state: JobState, indexes: readonly number[], exce
   }
 }
 
-/** Counts the pod if its state says it should be counted now. */
-export function countPod(state: JobState, pod: PodRecord): void {
+/**
+ * Counts the pod if its state says it should be counted now. `mayHold`: false when the pod's
+ * finalizer is known to be gone already (observe-pod.ts countByEvidence) — upstream holds a
+ * failed pod by keeping that finalizer, so one removed was counted.
+ */
+export function countPod(state: JobState, pod: PodRecord, mayHold = true): void {
   const settings = state.settings;
   if (!settings || pod.counted !== 'none' || !isTracked(pod)) return;
   if (settings.indexed && !validIndex(state, pod)) return;
   if (pod.phase === 'Succeeded') return countSucceeded(state, pod);
   const failing = hasTrueCondition(state.status.conditions, 'FailureTarget');
   if (isPodFailed(state, pod)) {
-    if (!failing && holdForReplacement(state, pod)) return;
+    if (mayHold && !failing && holdForReplacement(state, pod)) return;
     countFailed(state, pod, true);
     return;
   }

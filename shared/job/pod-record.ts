@@ -25,6 +25,14 @@ export interface PodRecord extends PodFacts {
    */
   strippedAt?: number;
   /**
+   * The earliest observedAt (epoch ms) of an observation that showed the pod finished while it
+   * still carried the tracking finalizer. A pod held uncounted for its index (counting.ts
+   * `holdForReplacement`) that is then seen without the finalizer was counted by the sync that
+   * removed it: that earlier observation is the evidence (observe-pod.ts), exactly as when it
+   * arrives late.
+   */
+  finishedTrackedAt?: number;
+  /**
    * eventId of the last observation of this pod the fold took (not judged stale): the log writer
    * drops the same event delivered again without a per-event marker (shared/app/write).
    */

@@ -50,8 +50,11 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
   // decide reads the FailJob pod's match (container, pod condition) for the evidence.
   if (state.failJob?.uid === pod.uid) return false;
   // A gone pod never counted that still holds its finalizer is not settled: its terminal state
-  // may still arrive and count (archived records restore without the finalizer).
-  if (pod.gone) return pod.counted !== 'none' || !pod.hasFinalizer || pod.released === true;
+  // may still arrive and count (archived records restore without the finalizer) — a released
+  // one too, if that late observation shows it finished with the finalizer (counting.ts
+  // isTracked), even after the Job finished (late-outcome.ts). The cluster's own report of the
+  // finalizer's removal settles it.
+  if (pod.gone) return pod.counted !== 'none' || !pod.hasFinalizer;
   // A managed Job's pod is settled once its tracking finalizer is seen gone: until then the
   // removal may have to be asked for again (after a restore, or a command that was lost).
   if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME && pod.hasFinalizer) return false;
@@ -274,6 +277,7 @@ function encodePod(pod: PodRecord): unknown[] {
     pod.finalizerRemovalAttempts ?? null,
     pod.version ?? null,
     pod.strippedAt ?? null,
+    pod.finishedTrackedAt ?? null,
   ];
   while (tuple.length > 9 && (tuple.at(-1) === null || tuple.at(-1) === 0)) tuple.pop();
   return tuple;
@@ -317,6 +321,7 @@ function decodePod(encoded: unknown): PodRecord {
     ...(t[25] === undefined || t[25] === null ? {} : { finalizerRemovalAttempts: t[25] as number }),
     ...(t[26] === undefined || t[26] === null ? {} : { version: t[26] as string }),
     ...(t[27] === undefined || t[27] === null ? {} : { strippedAt: t[27] as number }),
+    ...(t[28] === undefined || t[28] === null ? {} : { finishedTrackedAt: t[28] as number }),
   };
 }
 

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, ApiError, isLocal, regionOf, resolveEndpoint } from '../../../cli/client/api-client.ts';
+import { whatIfFleetPage, whatIfRemote } from '../../../cli/whatif/whatif-remote.ts';
 
 // Given a deployed endpoint (any host but the local stack's), the client signs with the SDK's
 // SigV4 signer and the credentials of the standard chain (here: the environment).
@@ -41,6 +42,18 @@ describe('the API client', () => {
     }
     expect(isLocal(new URL('http://127.0.0.1:3000'))).toBe(true);
     expect(isLocal(new URL('http://localhost:3000'))).toBe(true);
+  });
+
+  it('signs the what-if calls too (jobfold whatif and audit use the same client)', async () => {
+    Object.assign(process.env, CREDENTIALS, { AWS_REGION: 'eu-west-1' });
+    const server = await recordingServer();
+    try {
+      await whatIfFleetPage(server.url.href, { patch: {} });
+      await whatIfRemote(server.url.href, { objectKind: 'Job', cluster: 'c', namespace: 'n', name: 'j' }, {});
+      expect(server.seen.map((h) => h['authorization']?.split(' ')[0])).toEqual(['AWS4-HMAC-SHA256', 'AWS4-HMAC-SHA256']);
+    } finally {
+      server.close();
+    }
   });
 
   it('names the region of an execute-api host, else needs AWS_REGION', () => {

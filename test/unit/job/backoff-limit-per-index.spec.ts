@@ -24,6 +24,24 @@ describe('backoffLimitPerIndex', () => {
         .thenStatus({ failed: 1, failedIndexes: '', active: 2 });
     });
 
+    // The sync that removed the held pod's finalizer counted it (upstream removes the finalizer
+    // only once the pod is in uncountedTerminatedPods); the arrival-order property found the fold
+    // counting it only when the earlier Failed observation was delivered again after the removal.
+    it('counts the held pod once it is seen without its finalizer, as a replay of its Failed observation would', () => {
+      const stripped = podObserved(aPod({ name: 'pod-0-0', index: 0, failureCount: 0, finalizer: false }), at(5));
+      given(job, failed(0, 0), running(1), stripped)
+        .when({ now: at(5) })
+        .thenStatus({ failed: 1, failedIndexes: '' });
+      given(job, failed(0, 0), running(1), stripped, failed(0, 0))
+        .when({ now: at(5) })
+        .thenStatus({ failed: 1, failedIndexes: '' });
+    });
+
+    it('does not count it when the removal is seen at the same time as the failure (one sync read both)', () => {
+      const stripped = podObserved(aPod({ name: 'pod-0-0', index: 0, failureCount: 0, finalizer: false }), at(1));
+      given(job, failed(0, 0), running(1), stripped).when({ now: at(1) }).thenStatus({ failed: 0 });
+    });
+
     it('waits out the per-index backoff before recreating the index', () => {
       const outcome = given(job, failed(0, 0, at(5), { finishedAt: at(4) }), running(1, 0, at(5))).when({ now: at(5) });
       expect(createdIndexes(outcome)).toEqual([]);
