@@ -110,7 +110,7 @@ describe('the writer logs each observation once', () => {
     const far = arrived({ ...job, eventId: 'job/far', observedAt: '9999-12-31T23:59:59Z' }, at(10));
     // when the suspension, stamped a second before that arrival, arrives with it
     const suspended = jobObserved(anIndexedJob(3, { suspend: true }), at(9));
-    const outcome = await writeBatch(writeDeps(store), stream, [arrived(job, at(1)), far, arrived({ ...suspended, eventId: 'job/suspend' }, at(10))]);
+    const outcome = await writeJob(writeDeps(store), stream, [arrived(job, at(1)), far, arrived({ ...suspended, eventId: 'job/suspend' }, at(10))]);
     // then it is logged and taken: the far stamp says nothing of when the Job was observed
     expect(outcome.dropped).toEqual({});
     expect(observationIds(await logOf(store))).toContain('job/suspend');
