@@ -163,8 +163,12 @@ forwarder's \`sequence\` stamp takes care of the first:
 - Stamps are compared as \`(epoch, seq)\`. The fold ignores an observation stamped older than, or
   the same as, one it already folded for that object: it stays in the log (and in the history)
   and changes nothing, so a pod never moves backwards and \`ready\` never flips on a late replay.
-- \`resourceVersion\` is compared only for equality, as Kubernetes asks: the forwarder does not
-  send the same version of an object twice, and it is half of \`eventId\`.
+- \`resourceVersion\` decides first when both observations carry a plain integer one: since
+  Kubernetes 1.35 (KEP-5504) versions of one resource type are comparable within a cluster, so
+  the cluster's own order wins over the stamp (whose epoch follows the forwarder's clock). Other
+  versions (older clusters) are compared only for equality. This holds for pods, Jobs, JobSets
+  and the child-Job statuses in a JobSet's log (ordered by their Job log position otherwise).
+  The forwarder does not send the same version of an object twice; it is half of \`eventId\`.
 - Unstamped events (older forwarders) are ordered by the fold's own rules: a phase never goes
   back, a terminal phase is final, a deletion is final, and readiness follows the Ready
   condition's \`lastTransitionTime\`.

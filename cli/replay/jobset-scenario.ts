@@ -125,7 +125,7 @@ export function childJobRow(job: ChildJobView): ChildJobRow {
 }
 
 /** RFC 7386 JSON merge patch (`JobSetSpecUpdated`). */
-function mergePatch(target: unknown, patch: unknown): unknown {
+export function mergePatch(target: unknown, patch: unknown): unknown {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
   const result: Record<string, unknown> =
     typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};

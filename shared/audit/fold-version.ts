@@ -1,7 +1,7 @@
 /**
- * The version of the fold's decisions: bump it whenever a change to shared/job (or the
- * policies) makes the fold decide differently on some log. Every decision records the version
+ * The version of the fold's decisions: bump it whenever a change to shared/job or shared/jobset
+ * (or the policies) makes the fold decide differently on some log. Every decision records the version
  * that took it, so `jobfold verify` can tell a decision a newer fold no longer reproduces from
  * a decision that was tampered with.
  */
-export const FOLD_VERSION = 'fold-2026-11-27.4';
+export const FOLD_VERSION = 'fold-2026-11-27.5';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JobSetSchema } from '../jobset/schemas.ts';
+import { ObjectSequenceSchema } from '../k8s/object-sequence.ts';
 import { TimeSchema } from '../k8s/schema-helpers.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
 import type { NewEntry } from '../app/event-store.ts';
@@ -10,7 +11,14 @@ import type { StreamKey } from './routing.ts';
 /** JobSet events: `JobSet Observed` and `JobSet Deleted`, same envelope as Job events. */
 export const JobSetDetailType = { JobSetObserved: 'JobSet Observed', JobSetDeleted: 'JobSet Deleted' } as const;
 
-const JobSetObservedDetailSchema = z.object({ eventId: EventIdSchema, observedAt: TimeSchema, partitionKey: PartitionKeySchema.optional(), object: JobSetSchema });
+const JobSetObservedDetailSchema = z.object({
+  eventId: EventIdSchema,
+  observedAt: TimeSchema,
+  partitionKey: PartitionKeySchema.optional(),
+  object: JobSetSchema,
+  /** Optional: the forwarder's per-object order stamp (docs/events.md, "Ordering"). */
+  sequence: ObjectSequenceSchema.optional(),
+});
 const JobSetDeletedDetailSchema = z.object({
   eventId: EventIdSchema,
   observedAt: TimeSchema,
@@ -41,14 +49,14 @@ export function parseJobSetInbound(event: { source: string; 'detail-type': strin
   if (event['detail-type'] === JobSetDetailType.JobSetObserved) {
     const parsed = JobSetObservedDetailSchema.safeParse(event.detail);
     if (!parsed.success) return fail(parsed.error);
-    const { eventId, observedAt, object: jobSet } = parsed.data;
+    const { eventId, observedAt, object: jobSet, sequence } = parsed.data;
     if (!jobSet.metadata.uid) return { ok: false, errors: [{ path: 'detail.object.metadata.uid', message: 'a JobSet must carry its uid' }] };
     const badMeta = refuseInvalidMetadata(jobSet.metadata);
     if (badMeta) return badMeta;
     return {
       ok: true,
       stream: { kind: 'JobSet', clusterId, namespace: jobSet.metadata.namespace ?? 'default', uid: jobSet.metadata.uid },
-      entry: { eventId, type: 'JobSetObserved', observedAt, body: { type: 'JobSetObserved', at: observedAt, eventId, jobSet } },
+      entry: { eventId, type: 'JobSetObserved', observedAt, body: { type: 'JobSetObserved', at: observedAt, eventId, jobSet, ...(sequence ? { sequence } : {}) } },
     };
   }
   const parsed = JobSetDeletedDetailSchema.safeParse(event.detail);

@@ -50,8 +50,11 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
   // decide reads the FailJob pod's match (container, pod condition) for the evidence.
   if (state.failJob?.uid === pod.uid) return false;
   // A gone pod never counted that still holds its finalizer is not settled: its terminal state
-  // may still arrive and count (archived records restore without the finalizer).
-  if (pod.gone) return pod.counted !== 'none' || !pod.hasFinalizer || pod.released === true;
+  // may still arrive and count (archived records restore without the finalizer) — a released
+  // one too, if that late observation shows it finished with the finalizer (counting.ts
+  // isTracked), even after the Job finished (late-outcome.ts). The cluster's own report of the
+  // finalizer's removal settles it.
+  if (pod.gone) return pod.counted !== 'none' || !pod.hasFinalizer;
   // A managed Job's pod is settled once its tracking finalizer is seen gone: until then the
   // removal may have to be asked for again (after a restore, or a command that was lost).
   if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME && pod.hasFinalizer) return false;

@@ -16,10 +16,15 @@ const envelope = {
   eventId: optional(z.string()),
 };
 
-/** The JobSet object as a cluster reports it (created, or its spec changed). */
+/**
+ * The JobSet object as a cluster reports it (created, or its spec changed). Ordered among the
+ * JobSet's other observations by its resourceVersion, else by the forwarder's stamp.
+ */
 export const JobSetObservedSchema = z.object({
   type: z.literal('JobSetObserved'),
   ...envelope,
+  /** The forwarder's order stamp (docs/events.md, "Ordering"), for clusters whose versions are not comparable. */
+  sequence: optional(ObjectSequenceSchema),
   jobSet: JobSetSchema,
 });
 
@@ -29,7 +34,10 @@ export const JobSetDeletedSchema = z.object({ type: z.literal('JobSetDeleted'), 
 export const JobObservedSchema = z.object({
   type: z.literal('JobObserved'),
   ...envelope,
-  /** The snapshot's place among the Job's snapshots (its Job log position); a stale one is dropped. */
+  /**
+   * The snapshot's place among the Job's snapshots (its Job log position); a stale one is dropped.
+   * A snapshot with a comparable resourceVersion is ordered by it first (KEP-5504).
+   */
   sequence: optional(ObjectSequenceSchema),
   job: ChildJobSchema,
 });

@@ -1,8 +1,9 @@
-import { observeChildJob } from './child-jobs.ts';
+import { observeChildJob, parseLabelInt } from './child-jobs.ts';
+import { LABELS } from './constants.ts';
 import { updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
-import { isStaleObservation, type ObjectSequence } from '../k8s/object-sequence.ts';
+import { comparableVersion, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { initialState, type ChildJobView, type JobSetState } from './state.ts';
 import { validateJobSet } from './validation.ts';
 
@@ -23,11 +24,16 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
     case 'JobObserved': {
       const name = event.job.metadata.name;
       if (isLateChildSnapshot(state, event)) return { ...next, lastObservation: position };
-      const child = { ...observeChildJob(state.children[name], event.job, position), ...stamp(event.sequence) };
+      const version = comparableVersion(event.job.metadata.resourceVersion);
+      const child = { ...observeChildJob(state.children[name], event.job, position), ...stamp(event.sequence), ...(version === undefined ? {} : { version }) };
       return { ...next, lastObservation: position, children: { ...state.children, [name]: child } };
     }
     case 'JobDeleted': {
-      const { [event.name]: gone, ...children } = state.children;
+      const { [event.name]: gone, ...others } = state.children;
+      // The deletion of another object under this name (an earlier restart attempt's Job,
+      // arriving after the later one's snapshot) leaves the view's Job where it is.
+      const sameObject = gone === undefined || event.uid === undefined || gone.uid === undefined || gone.uid === event.uid;
+      const children = sameObject ? others : state.children;
       const uid = event.uid ?? gone?.uid;
       const deletedChildUids = uid === undefined ? state.deletedChildUids : [...(state.deletedChildUids ?? []), uid];
       return { ...next, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}) };
@@ -103,11 +109,13 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   const jobSet = defaultJobSet(event.jobSet);
   const previousUid = state.jobSet?.metadata.uid;
   const uid = jobSet.metadata.uid;
+  const newObject = previousUid !== undefined && uid !== undefined && previousUid !== uid;
+  const order = observationOrder(jobSet.metadata.resourceVersion, event.sequence);
+  // An older observation of the JobSet arriving after a newer one (a spec change, a suspend
+  // taken back) says nothing the view does not already hold.
+  if (!newObject && isStaleObservation(state.jobSetOrder, order)) return { ...state, lastObservation: state.position };
   // A different uid is a new object under the same name: start over.
-  const base =
-    previousUid !== undefined && uid !== undefined && previousUid !== uid
-      ? { ...initialState(), position: state.position }
-      : state;
+  const base = newObject ? { ...initialState(), position: state.position } : state;
   const validationErrors = validateJobSet(jobSet);
   const sameErrors = JSON.stringify(validationErrors) === JSON.stringify(base.validationErrors);
   // A deletionTimestamp is never taken back: once seen, the JobSet stays marked for deletion.
@@ -116,6 +124,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     ...base,
     ...(deleting ? { deleting } : {}),
     jobSet,
+    ...(order.version !== undefined || order.sequence !== undefined ? { jobSetOrder: order } : {}),
     lastObservation: state.position,
     validationErrors,
     rejectionRecorded: sameErrors && base.rejectionRecorded,
@@ -124,14 +133,30 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
 
 /**
  * A child Job snapshot that changes nothing: one of a Job already seen deleted (it would bring
- * the Job back into the JobSet), or one stamped older than the snapshot the view holds.
+ * the Job back into the JobSet); one older than the snapshot the view holds of the same Job
+ * (by resourceVersion, else by the stamp: shared/k8s/object-sequence.ts); or one of an earlier
+ * restart attempt than the Job the view holds under that name (a restart recreates the Job
+ * under the same name, so the later attempt is the newer object).
  */
 function isLateChildSnapshot(state: JobSetState, event: JobObserved): boolean {
   const uid = event.job.metadata.uid;
   if (uid !== undefined && state.deletedChildUids?.includes(uid)) return true;
   const known = state.children[event.job.metadata.name];
-  return known !== undefined && known.uid === uid && known.sequence !== undefined && isStaleObservation({ sequence: known.sequence }, { sequence: event.sequence });
+  if (known === undefined) return false;
+  const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
+  const sameJob = known.uid !== undefined && uid !== undefined ? known.uid === uid : known.restartAttempt === attempt;
+  if (sameJob) return isStaleObservation(childOrder(known), observationOrder(event.job.metadata.resourceVersion, event.sequence));
+  return attempt !== undefined && known.restartAttempt !== undefined && attempt < known.restartAttempt;
 }
+
+/** What orders an observation: its resourceVersion when comparable, and the forwarder's stamp. */
+const observationOrder = (resourceVersion: string | undefined, sequence: ObjectSequence | undefined): ObservationOrder => ({
+  version: comparableVersion(resourceVersion),
+  sequence,
+});
+
+const childOrder = (child: ChildJobView): ObservationOrder | undefined =>
+  child.version === undefined && child.sequence === undefined ? undefined : { version: child.version, sequence: child.sequence };
 
 const stamp = (sequence: ObjectSequence | undefined) => (sequence === undefined ? {} : { sequence });
 

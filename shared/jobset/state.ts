@@ -1,7 +1,7 @@
 import type { JobSetCondition } from './conditions.ts';
 import type { DefaultedJobSet } from './defaulting.ts';
 import type { JobSetValidationError } from './validation-error.ts';
-import type { ObjectSequence } from '../k8s/object-sequence.ts';
+import type { ObjectSequence, ObservationOrder } from '../k8s/object-sequence.ts';
 
 /** The Failed condition of a failed child Job: what failure policy rules match on. */
 export interface JobFailure {
@@ -40,6 +40,8 @@ export interface ChildJobView {
   readonly observedAt: number;
   /** The order stamp of the snapshot this view was built from, when it had one. */
   readonly sequence?: ObjectSequence;
+  /** The snapshot's resourceVersion, when comparable (KEP-5504). */
+  readonly version?: string;
 }
 
 export type TerminalState = '' | 'Completed' | 'Failed';
@@ -52,6 +54,8 @@ export interface JobSetState {
   readonly lastObservation: number;
   /** The observed JobSet after admission defaulting; undefined until first observed. */
   readonly jobSet: DefaultedJobSet | undefined;
+  /** Where the observation `jobSet` came from stands (its version, its stamp): an older one arriving late is dropped. */
+  readonly jobSetOrder?: ObservationOrder;
   /** Admission violations of the observed spec; a JobSet with any is never reconciled. */
   readonly validationErrors: readonly JobSetValidationError[];
   readonly rejectionRecorded: boolean;

@@ -28,6 +28,7 @@ import { aService, ingestAt, readPutEvents, type Service } from '../../unit/quer
 // - ops-eu-1/default/resized: a running Job whose update to completionMode was refused;
 // - ops-eu-1/default/long-lived: a Job jobfold manages whose log outgrew the Job view's window of
 //   5,000 entries, so its first commands are listed only by `…/commands`;
+// - ops-eu-1/default/driver-workers: samples/jobset-depends-on.jsonl, workers waiting for driver;
 // - ops-eu-1/default/restart-job-example: samples/jobset-exit-code-2.jsonl, then its JobSet
 //   observed 5,000 times more: the JobSet view's window holds none of its commands.
 
@@ -59,6 +60,7 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
   const service = aService(store);
   await playJobsTrace(service, 'samples/fleet.jsonl');
   await playJobSetJsonl(service, 'samples/jobset-exit-code-3.jsonl', 'dev-eu-1');
+  await playJobSetJsonl(service, 'samples/jobset-depends-on.jsonl', OPS_CLUSTER);
   const job = await bigIndexedJob(service);
   await hugeIndexedJob(service);
   await stalledJob(service, store);

@@ -242,6 +242,18 @@ describe('the JobSet page', () => {
   });
 });
 
+describe('the JobSet page of a JobSet whose workers wait for their driver (dependsOn)', () => {
+  it('says which replicated Jobs are not created yet and what they wait for', async () => {
+    await page.goto(`${server.url}/#/jobsets/${OPS_CLUSTER}/default/driver-workers`);
+    const waiting = page.locator('ul.waiting li');
+    await expect.poll(async () => waiting.allInnerTexts(), PATIENT).toEqual([
+      'workers: 2 of 2 Jobs not created — waiting for driver to be Ready: 0 of 1 ready',
+    ]);
+    await screenshot(page, 'jobset-waiting');
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('the index grid', () => {
   it('draws a 10,000-index Job on one canvas, coloured by state, and reads it out by keyboard', async () => {
     await page.goto(`${server.url}/#/jobs/${BIG_CLUSTER}/default/${BIG_JOB}`);

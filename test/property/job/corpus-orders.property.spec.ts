@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
@@ -7,6 +7,7 @@ import { DEFAULT_CORPUS_ROOT, PROJECT_CORPUS_DIRS, scenarioFiles } from '../../.
 import { isJobScenario, JobScenarioSchema, type JobScenario } from '../../../cli/scenario/job-scenario.ts';
 import { scenarioGates, SCENARIO_CLUSTER, toObservation } from '../../../cli/scenario/play-job-scenario.ts';
 import type { Observation } from '../../../shared/job/events.ts';
+import { readKnown, reportOrders, type Measured } from '../known-floors.ts';
 import { answeredCommands, converging, deliver, lastTime, withClusterVersions } from './causal-orders.ts';
 
 // Issue 21, "Convergence": every Job scenario of the conformance corpora (k8s-job, seed-stories,
@@ -31,12 +32,8 @@ const ORDERS = 20;
 const SEED = 21;
 const KNOWN_FILE = new URL('./corpus-orders.known.json', import.meta.url);
 
-interface Known {
-  readonly matches: number;
-  readonly divergence: 'conditions' | 'counts';
-}
-
-const known = JSON.parse(readFileSync(KNOWN_FILE, 'utf8')) as Record<string, Known>;
+type Divergence = 'conditions' | 'counts';
+const known = readKnown<Divergence>(KNOWN_FILE);
 
 function jobScenarios(): JobScenario[] {
   const dirs = [...['k8s-job', 'seed-stories'].map((d) => join(DEFAULT_CORPUS_ROOT, d)), ...PROJECT_CORPUS_DIRS];
@@ -60,13 +57,7 @@ function busEvents(scenario: JobScenario): Observation[] {
   return withClusterVersions([job, ...events]);
 }
 
-interface Measured {
-  readonly id: string;
-  readonly matches: number;
-  readonly firstWrong?: { readonly order: readonly number[]; readonly got: unknown; readonly want: unknown; readonly divergence: Known['divergence'] };
-}
-
-function measure(scenario: JobScenario): Measured {
+function measure(scenario: JobScenario): Measured<Divergence> {
   const config = { gates: scenarioGates(scenario), validateSpecs: false };
   const observations = busEvents(scenario);
   const end = lastTime([...observations, ...scenario.events.map((event, i) => toObservation(event, i))]);
@@ -75,7 +66,7 @@ function measure(scenario: JobScenario): Measured {
   const answers = answeredCommands(observations, inOrder);
   const keyArb = fc.array(fc.nat({ max: 1_000_000 }), { minLength: observations.length, maxLength: observations.length });
   let matches = 0;
-  let firstWrong: Measured['firstWrong'];
+  let firstWrong: Measured<Divergence>['firstWrong'];
   for (const keys of fc.sample(keyArb, { seed: SEED, numRuns: ORDERS })) {
     const delivered = deliver(config, observations, keys, end, answers);
     const got = converging(delivered.status);
@@ -86,7 +77,7 @@ function measure(scenario: JobScenario): Measured {
 }
 
 const scenarios = jobScenarios();
-const measured: Measured[] = [];
+const measured: Measured<Divergence>[] = [];
 
 describe(`every Job scenario in ${ORDERS} random causal delivery orders`, () => {
   it.each(scenarios.map((scenario) => ({ id: scenario.id, scenario })))('$id', ({ id, scenario }) => {
@@ -102,14 +93,6 @@ describe(`every Job scenario in ${ORDERS} random causal delivery orders`, () => 
   });
 
   afterAll(() => {
-    if (measured.length < scenarios.length) return;
-    const matches = measured.reduce((sum, m) => sum + m.matches, 0);
-    const converged = measured.filter((m) => m.matches === ORDERS).length;
-    console.log(`order independence: ${scenarios.length} scenarios × ${ORDERS} orders: ${matches}/${scenarios.length * ORDERS} end as in order; ${converged} scenarios in every order`);
-    if (process.env['JOBFOLD_WRITE_KNOWN'] !== '1') return;
-    const table = Object.fromEntries(
-      measured.filter((m) => m.firstWrong).map((m) => [m.id, { matches: m.matches, divergence: m.firstWrong?.divergence }]),
-    );
-    writeFileSync(KNOWN_FILE, `${JSON.stringify(table, null, 2)}\n`);
+    if (measured.length === scenarios.length) reportOrders('Job', measured, ORDERS, KNOWN_FILE);
   });
 });

@@ -94,6 +94,19 @@ describe('Snapshots', () => {
     });
   });
 
+  describe('When a suspended Job\'s pod, deleted finalizer first, is gone before its terminal state was seen', () => {
+    it('still counts a late observation that shows it finished with the finalizer, after a round trip as without one', () => {
+      const suspended = aJob({ completions: 4, parallelism: 1, suspend: true });
+      const { state } = given(suspended, podObserved(aPod({ name: 'a' }), at(0))).when({ now: at(0) });
+      expect([...state.pods.values()].map((p) => p.released)).toEqual([true]);
+      play(state, [podDeleted('a', at(5))]);
+      const late = [podObserved(aPod({ name: 'a', phase: 'Failed', exitCode: 1 }), at(6))];
+      const restored = roundTrip(state);
+      expect(play(restored, late)).toEqual(play(state, late));
+      expect(jobStatus(restored)).toEqual(jobStatus(state));
+    });
+  });
+
   describe('When a FailJob match is waiting for the pods it asked for', () => {
     it('keeps the matching pod live, so the evidence still names its container', () => {
       const rules = [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [42] } }];

@@ -1,0 +1,229 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_CORPUS_ROOT, PROJECT_CORPUS_DIRS, scenarioFiles } from '../../../cli/conformance/run.ts';
+import { isJobSetScenario, JobSetScenarioSchema, mergePatch, type JobSetScenario } from '../../../cli/replay/jobset-scenario.ts';
+import type { JobSetCommand } from '../../../shared/jobset/commands.ts';
+import { parseLabelInt } from '../../../shared/jobset/child-jobs.ts';
+import { LABELS } from '../../../shared/jobset/constants.ts';
+import type { JobSetObservation } from '../../../shared/jobset/events.ts';
+import { evolve } from '../../../shared/jobset/evolve.ts';
+import type { JobSet } from '../../../shared/jobset/schemas.ts';
+import { settle, type Settled } from '../../../shared/jobset/settle.ts';
+import { initialState, type JobSetState } from '../../../shared/jobset/state.ts';
+import { jobSetStatus } from '../../../shared/jobset/status.ts';
+import { compareTimes } from '../../../shared/k8s/time.ts';
+
+// Issue 21's delivery model for JobSets, as causal-orders.ts of test/property/job has it for
+// Jobs: the cluster's events of one JobSet (the JobSet, its child Jobs' snapshots and
+// deletions) delivered in any order EventBridge may produce, with one constraint only: a child
+// Job's deletion that answers jobfold's own DeleteJob arrives after the reconcile that sent it
+// (or, if that delivery never sends it, last). Timers (Tick) are jobfold's own: once everything
+// has arrived the JobSet is reconciled at the last time the scenario names, and at each timer it
+// asks for after (the TTL after finished).
+
+/** Every JobSet scenario of the conformance corpora: ../shared/conformance/jobset and test/conformance/jobset. */
+export function jobSetScenarios(): JobSetScenario[] {
+  const dirs = [join(DEFAULT_CORPUS_ROOT, 'jobset'), ...PROJECT_CORPUS_DIRS];
+  return scenarioFiles(dirs)
+    .map((file) => JSON.parse(readFileSync(file, 'utf8')) as unknown)
+    .filter(isJobSetScenario)
+    .map((document) => JobSetScenarioSchema.parse(document));
+}
+
+/** A scenario's bus events in the cluster's order, each with the scenario event it came from. */
+export interface BusEvents {
+  readonly observations: readonly JobSetObservation[];
+  /** For each observation, its scenario event (0: the JobSet's creation); a JobStatusBatch's Jobs share one. */
+  readonly batches: readonly number[];
+}
+
+/**
+ * The scenario's events as a Kubernetes 1.35 cluster's forwarder sends them, in the cluster's
+ * order: the JobSet as created, then every event but the timers. A spec change or a deletion
+ * mark is the JobSet observed again. Each JobSet and child-Job snapshot carries the
+ * resourceVersion the cluster gave it (KEP-5504: increasing within a resource type), and each
+ * child Job its uid (one per name and restart attempt: a restart recreates the Job), which its
+ * deletion names as the forwarder's `Job Deleted` does, whether or not the Job was seen before.
+ */
+export function busEvents(scenario: JobSetScenario): BusEvents {
+  let version = 0;
+  const nextVersion = () => String(++version);
+  let jobSet: JobSet = scenario.jobset;
+  const observeJobSet = (at: string): JobSetObservation => ({
+    type: 'JobSetObserved',
+    at,
+    eventId: undefined,
+    jobSet: { ...jobSet, metadata: { ...jobSet.metadata, resourceVersion: nextVersion() } },
+  });
+  // The restart attempt of the Job each name holds: 0 until a snapshot says otherwise; the Job
+  // that follows a deleted one under its name is of the next attempt (a restart recreates them all).
+  const attempts = new Map<string, number>();
+  const uid = (name: string) => `${name}-${attempts.get(name) ?? 0}`;
+  const observeJob = (at: string, job: JobSetScenarioJob): JobSetObservation => {
+    const attempt = parseLabelInt(job.metadata.labels?.[LABELS.restartAttempt]);
+    if (attempt !== undefined) attempts.set(job.metadata.name, attempt);
+    const metadata = { ...job.metadata, uid: job.metadata.uid ?? uid(job.metadata.name), resourceVersion: nextVersion() };
+    return { type: 'JobObserved', at, eventId: undefined, job: { ...job, metadata } };
+  };
+  const deleteJob = (at: string, name: string): JobSetObservation => {
+    const deleted = uid(name);
+    attempts.set(name, (attempts.get(name) ?? 0) + 1);
+    return { type: 'JobDeleted', at, eventId: undefined, name, uid: deleted };
+  };
+  const observations = [observeJobSet(scenario.events[0]?.at ?? '1970-01-01T00:00:00Z')];
+  const batches = [0];
+  for (const [n, event] of scenario.events.entries()) {
+    while (batches.length < observations.length) batches.push(n);
+    switch (event.type) {
+      case 'JobStatus':
+        observations.push(observeJob(event.at, event.job));
+        break;
+      case 'JobStatusBatch':
+        observations.push(...event.jobs.map((job) => observeJob(event.at, job)));
+        break;
+      case 'JobDeleted':
+        observations.push(deleteJob(event.at, event.name));
+        break;
+      case 'JobSetSpecUpdated':
+        jobSet = { ...jobSet, spec: mergePatch(jobSet.spec, event.patch) as JobSet['spec'] };
+        observations.push(observeJobSet(event.at));
+        break;
+      case 'JobSetMarkedForDeletion':
+        jobSet = { ...jobSet, metadata: { ...jobSet.metadata, deletionTimestamp: event.at } };
+        observations.push(observeJobSet(event.at));
+        break;
+      case 'JobSetDeleted':
+        observations.push({ type: 'JobSetDeleted', at: event.at, eventId: undefined });
+        break;
+      case 'Tick':
+        break;
+      default: {
+        const _exhaustive: never = event;
+        return _exhaustive;
+      }
+    }
+  }
+  while (batches.length < observations.length) batches.push(scenario.events.length);
+  return { observations, batches };
+}
+
+type JobSetScenarioJob = Extract<JobSetScenario['events'][number], { type: 'JobStatus' }>['job'];
+
+/** The last time the scenario names (its timers included): where the last reconcile runs. */
+export function lastTime(scenario: JobSetScenario): string {
+  const times = [scenario.events[0]?.at ?? '1970-01-01T00:00:00Z', ...scenario.events.map((e) => e.at)];
+  return times.reduce((latest, at) => (compareTimes(at, latest) > 0 ? at : latest));
+}
+
+/** What one delivery ends in, and the commands it sent on the way. */
+export interface Delivered {
+  /** The delivery order: indexes into the observations, in the cluster's order. */
+  readonly order: readonly number[];
+  readonly state: JobSetState;
+  readonly commands: readonly JobSetCommand[];
+  /** For each observation that ended a run (by its index), the commands of the reconcile after it. */
+  readonly commandsAfter: ReadonlyMap<number, readonly JobSetCommand[]>;
+}
+
+/**
+ * Delivers the observations in the order `keys` rank them (ties: the cluster's order): each one
+ * is folded, then the JobSet settled (the Jobs of one JobStatusBatch delivered one after the
+ * other are folded together first), as the writer's batches and the JobSet's reconcile after
+ * them do. The reconcile's clock is the newest time delivered so far (a
+ * platform clock, never behind what has arrived). An answer (`answers`: its index → the child Job
+ * jobfold's DeleteJob named) is held until this delivery sent that command, or until nothing
+ * else is left to deliver. Then the JobSet is settled at `end`, and at each timer it asks for.
+ */
+export function deliver(
+  { observations, batches }: BusEvents,
+  keys: readonly number[],
+  end: string,
+  answers: ReadonlyMap<number, string> = new Map(),
+): Delivered {
+  let state = initialState();
+  let clock = observations[0]?.at ?? end;
+  const count = observations.length;
+  const delivered = new Array<boolean>(count).fill(false);
+  const order: number[] = [];
+  const commands: JobSetCommand[] = [];
+  const commandsAfter = new Map<number, readonly JobSetCommand[]>();
+  const deleted = new Set<string>();
+  let run: number[] = [];
+  const reconcile = (at: string): Settled => {
+    const settled = settle(state, at);
+    state = settled.state;
+    for (const command of settled.commands) if (command.type === 'DeleteJob') deleted.add(command.name);
+    commands.push(...settled.commands);
+    return settled;
+  };
+  const flush = () => {
+    if (run.length === 0) return;
+    for (const i of run) {
+      const observation = observations[i] as JobSetObservation;
+      state = evolve(state, observation);
+      if (compareTimes(observation.at, clock) > 0) clock = observation.at;
+    }
+    commandsAfter.set(run.at(-1) as number, reconcile(clock).commands);
+    run = [];
+  };
+  const pick = (heldToo: boolean): number => {
+    let next = -1;
+    for (let i = 0; i < count; i++) {
+      if (delivered[i]) continue;
+      const answersJob = answers.get(i);
+      if (!heldToo && answersJob !== undefined && !deleted.has(answersJob)) continue;
+      if (next < 0 || (keys[i] ?? 0) < (keys[next] ?? 0)) next = i;
+    }
+    return next;
+  };
+  while (order.length < count) {
+    let next = pick(false);
+    if (next < 0) {
+      flush(); // the run folded so far may send the command an answer waits for
+      next = pick(false);
+    }
+    if (next < 0) next = pick(true);
+    const first = run[0];
+    if (first !== undefined && batches[first] !== batches[next]) flush();
+    run.push(next);
+    delivered[next] = true;
+    order.push(next);
+  }
+  flush();
+  let at: string | undefined = compareTimes(end, clock) > 0 ? end : clock;
+  for (let timers = 0; at !== undefined && timers < MAX_TIMERS; timers++) {
+    at = reconcile(at).wakeAt;
+  }
+  return { order, state, commands, commandsAfter };
+}
+
+/** Timers followed after the last delivery; a JobSet still asking for more is compared as it stands then. */
+const MAX_TIMERS = 8;
+
+/**
+ * The observations that answer a command of the in-order delivery, with the child Job it named:
+ * the Job's next deletion after the reconcile that sent DeleteJob, in the cluster's order.
+ */
+export function answeredCommands({ observations }: BusEvents, inOrder: Delivered): Map<number, string> {
+  const answers = new Map<number, string>();
+  for (const [after, commands] of inOrder.commandsAfter) {
+    for (const command of commands) {
+      if (command.type !== 'DeleteJob') continue;
+      const answer = observations.findIndex((o, i) => i > after && o.type === 'JobDeleted' && o.name === command.name && !answers.has(i));
+      if (answer >= 0) answers.set(answer, command.name);
+    }
+  }
+  return answers;
+}
+
+/** The status fields that must not depend on the delivery order (issue 21, "Convergence"). */
+export function converging(state: JobSetState) {
+  const status = jobSetStatus(state);
+  return {
+    conditions: status.conditions.map(({ type, status: value, reason, message }) => ({ type, status: value, reason, message })),
+    terminalState: status.terminalState,
+    restarts: status.restarts,
+    restartsCountTowardsMax: status.restartsCountTowardsMax,
+    replicatedJobsStatus: status.replicatedJobsStatus,
+  };
+}
