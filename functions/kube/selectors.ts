@@ -1,18 +1,11 @@
+// The Kubernetes API's selectors: labelSelector by the one parser (shared/fleet/label-selector.ts),
+// fieldSelector as apimachinery's fields.ParseSelector parses it, matched against an object's
+// selectable fields. A selector that does not parse is a 400 naming the parameter.
+
+import { LabelSelectorError, parseLabelSelector as parseSelector, type LabelSelector } from '../../shared/fleet/label-selector.ts';
 import { badRequest } from './status.ts';
 
-// Label and field selectors, parsed as apimachinery's labels.Parse and fields.ParseSelector do,
-// and matched against an object's labels or its selectable fields. A selector that does not
-// parse is a 400 naming the parameter.
-
-export type LabelOperator = 'exists' | '!' | 'in' | 'notin' | '=' | '!=' | 'gt' | 'lt';
-
-export interface LabelRequirement {
-  readonly key: string;
-  readonly operator: LabelOperator;
-  readonly values: readonly string[];
-}
-
-export type LabelSelector = readonly LabelRequirement[];
+export { matchesLabels, pinnedLabel, type LabelRequirement, type LabelSelector } from '../../shared/fleet/label-selector.ts';
 
 export interface FieldRequirement {
   readonly field: string;
@@ -24,179 +17,15 @@ export type FieldSelector = readonly FieldRequirement[];
 
 const MAX_SELECTOR_LENGTH = 8192;
 
-type Token =
-  | { readonly kind: 'id'; readonly text: string }
-  | { readonly kind: 'op'; readonly text: '=' | '==' | '!=' | '!' | '(' | ')' | ',' | '>' | '<' }
-  | { readonly kind: 'end' };
-
-const SPECIAL = new Set(['=', '!', '(', ')', ',', '>', '<']);
-
-function lex(input: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < input.length) {
-    const c = input[i] as string;
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
-      i++;
-      continue;
-    }
-    if (SPECIAL.has(c)) {
-      const two = input.slice(i, i + 2);
-      if (two === '==' || two === '!=') {
-        tokens.push({ kind: 'op', text: two });
-        i += 2;
-      } else {
-        tokens.push({ kind: 'op', text: c as '=' | '!' | '(' | ')' | ',' | '>' | '<' });
-        i++;
-      }
-      continue;
-    }
-    let j = i;
-    while (j < input.length && !SPECIAL.has(input[j] as string) && !/\s/.test(input[j] as string)) j++;
-    tokens.push({ kind: 'id', text: input.slice(i, j) });
-    i = j;
-  }
-  tokens.push({ kind: 'end' });
-  return tokens;
-}
-
 /** labelSelector → requirements; 400 at `labelSelector` when it does not parse. */
 export function parseLabelSelector(text: string | undefined): LabelSelector {
-  if (text === undefined || text.trim() === '') return [];
-  if (text.length > MAX_SELECTOR_LENGTH) throw badRequest(`labelSelector is longer than ${MAX_SELECTOR_LENGTH} characters`, 'labelSelector');
-  const tokens = lex(text);
-  let at = 0;
-  const peek = () => tokens[at] as Token;
-  const next = () => tokens[at++] as Token;
-  const fail = (message: string): never => {
-    throw badRequest(`unable to parse requirement: ${message}`, 'labelSelector');
-  };
-  const requirements: LabelRequirement[] = [];
-  for (;;) {
-    let token = next();
-    let negated = false;
-    if (token.kind === 'op' && token.text === '!') {
-      negated = true;
-      token = next();
-    }
-    if (token.kind !== 'id') fail(`found '${tokenText(token)}', expected: identifier`);
-    const key = (token as { text: string }).text;
-    checkKey(key);
-    if (negated) {
-      requirements.push({ key, operator: '!', values: [] });
-    } else {
-      const op = peek();
-      if (op.kind === 'end' || (op.kind === 'op' && op.text === ',')) {
-        requirements.push({ key, operator: 'exists', values: [] });
-      } else if (op.kind === 'id' && (op.text === 'in' || op.text === 'notin')) {
-        next();
-        const open = next();
-        if (open.kind !== 'op' || open.text !== '(') fail(`found '${tokenText(open)}', expected: '('`);
-        const values: string[] = [];
-        for (;;) {
-          const value = next();
-          if (value.kind === 'id') {
-            values.push(value.text);
-            const after = next();
-            if (after.kind === 'op' && after.text === ')') break;
-            if (after.kind !== 'op' || after.text !== ',') fail(`found '${tokenText(after)}', expected: ',' or ')'`);
-          } else if (value.kind === 'op' && value.text === ',') {
-            values.push('');
-          } else if (value.kind === 'op' && value.text === ')') {
-            if (values.length === 0) fail(`for 'in', 'notin' operators, values set can't be empty`);
-            values.push('');
-            break;
-          } else {
-            fail(`found '${tokenText(value)}', expected: ',', ')' or identifier`);
-          }
-        }
-        values.forEach(checkValue);
-        requirements.push({ key, operator: op.text === 'in' ? 'in' : 'notin', values });
-      } else if (op.kind === 'op' && ['=', '==', '!=', '>', '<'].includes(op.text)) {
-        next();
-        const valueToken = peek();
-        let value = '';
-        if (valueToken.kind === 'id') value = (next() as { text: string }).text;
-        else if (!(valueToken.kind === 'end' || (valueToken.kind === 'op' && valueToken.text === ','))) fail(`found '${tokenText(valueToken)}', expected: identifier`);
-        if (op.text === '>' || op.text === '<') {
-          if (!/^-?\d{1,18}$/.test(value)) fail(`for 'Gt', 'Lt' operators, the value must be an integer`);
-          requirements.push({ key, operator: op.text === '>' ? 'gt' : 'lt', values: [value] });
-        } else {
-          checkValue(value);
-          requirements.push({ key, operator: op.text === '!=' ? '!=' : '=', values: [value] });
-        }
-      } else {
-        fail(`found '${tokenText(op)}', expected: '=', '!=', '==', 'in', notin'`);
-      }
-    }
-    const separator = next();
-    if (separator.kind === 'end') break;
-    if (separator.kind !== 'op' || separator.text !== ',') fail(`found '${tokenText(separator)}', expected: ',' or 'end of string'`);
+  if (text !== undefined && text.length > MAX_SELECTOR_LENGTH) throw badRequest(`labelSelector is longer than ${MAX_SELECTOR_LENGTH} characters`, 'labelSelector');
+  try {
+    return parseSelector(text);
+  } catch (error) {
+    if (error instanceof LabelSelectorError) throw badRequest(error.message, 'labelSelector');
+    throw error;
   }
-  return requirements;
-}
-
-function tokenText(token: Token): string {
-  return token.kind === 'end' ? '' : token.text;
-}
-
-const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** A qualified name: `[prefix/]name`, name ≤ 63 alphanumerics, '-', '_', '.'; prefix a DNS subdomain. */
-function checkKey(key: string): void {
-  const slash = key.indexOf('/');
-  const prefix = slash < 0 ? undefined : key.slice(0, slash);
-  const name = slash < 0 ? key : key.slice(slash + 1);
-  const invalid = (why: string): never => {
-    throw badRequest(`unable to parse requirement: key: Invalid value: "${key.slice(0, 320)}": ${why}`, 'labelSelector');
-  };
-  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) invalid('prefix part must be a lowercase RFC 1123 subdomain');
-  if (name.length === 0 || name.length > 63 || !NAME.test(name)) {
-    invalid("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character, at most 63 characters");
-  }
-}
-
-function checkValue(value: string): void {
-  if (value === '') return;
-  if (value.length > 63 || !NAME.test(value)) {
-    throw badRequest(
-      `unable to parse requirement: values[0]: Invalid value: "${value.slice(0, 320)}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character, at most 63 characters`,
-      'labelSelector',
-    );
-  }
-}
-
-export function matchesLabels(selector: LabelSelector, labels: Readonly<Record<string, string>> | undefined): boolean {
-  return selector.every((requirement) => matchesRequirement(requirement, labels ?? {}));
-}
-
-function matchesRequirement({ key, operator, values }: LabelRequirement, labels: Readonly<Record<string, string>>): boolean {
-  const has = Object.hasOwn(labels, key);
-  const value = labels[key];
-  switch (operator) {
-    case 'exists': return has;
-    case '!': return !has;
-    case 'in':
-    case '=': return has && values.includes(value as string);
-    case 'notin':
-    case '!=': return !has || !values.includes(value as string);
-    case 'gt':
-    case 'lt': {
-      if (!has || !/^-?\d{1,18}$/.test(value as string)) return false;
-      const number = Number(value);
-      const bound = Number(values[0]);
-      return operator === 'gt' ? number > bound : number < bound;
-    }
-  }
-}
-
-/** The one value a selector requires `key` to have (`key=v` or `key in (v)`), if it pins one. */
-export function pinnedLabel(selector: LabelSelector, key: string): string | undefined {
-  for (const { key: k, operator, values } of selector) {
-    if (k === key && (operator === '=' || operator === 'in') && values.length === 1) return values[0];
-  }
-  return undefined;
 }
 
 /** fieldSelector → requirements; 400 when it does not parse or names a field `supported` lacks. */

@@ -3,6 +3,7 @@ import type { Decision, DecisionOf } from './decisions.ts';
 import { enter, leave } from './aggregates.ts';
 import { putCondition } from './conditions.ts';
 import { recountAll } from './counting.ts';
+import { forgetDeletionsAfterSuccess } from './observe-pod.ts';
 import type { JobState } from './state.ts';
 import { liveStatus } from './status.ts';
 
@@ -60,6 +61,7 @@ function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChang
     state.expectations = { creations: 0, deletions: new Set(), setAt: undefined };
     finish(state);
   }
+  if (condition.type === 'SuccessCriteriaMet') forgetDeletionsAfterSuccess(state);
   if (condition.type === 'FailureTarget' || condition.type === 'SuccessCriteriaMet') {
     recountAll(state);
   }

@@ -168,8 +168,8 @@ export function countKnownPod(state: JobState, pod: PodRecord): void {
  * A pod deleted while the fold still tracks it and before it was seen finished. Upstream saw
  * it with a deletionTimestamp and the finalizer (which holds a pod until the controller has
  * counted it) and counted it as `isPodFailed` says: failed, unless only Failed pods are
- * replaced, or the Job had met its success criteria (upstream then removed every pod's
- * finalizer without counting it), or the Job is suspended (its controller deletes the active
+ * replaced, or the Job had met its success criteria before the deletion on the cluster's clock
+ * (upstream then removed every pod's finalizer without counting it), or the Job is suspended (its controller deletes the active
  * pods without counting them). The count is journaled in `state.inferred`: if the pod's
  * terminal observation arrives later, it decides instead (observePod). For a Job jobfold runs,
  * the finalizer goes only once jobfold has counted the pod, so such a deletion arrived ahead of
@@ -177,7 +177,9 @@ export function countKnownPod(state: JobState, pod: PodRecord): void {
  */
 function inferOutcome(state: JobState, pod: PodRecord, at: number): void {
   if (pod.counted !== 'none' || !isTracked(pod) || isTerminalPhase(pod.phase)) return;
-  if (hasTrueCondition(state.status.conditions, 'SuccessCriteriaMet')) return;
+  // Deleted after the success criteria were met: upstream had removed its finalizer uncounted.
+  const successAt = successInstant(state);
+  if (successAt !== undefined && at >= successAt) return;
   // A suspended Job's controller deletes its active pods the way manageJob does (the finalizer
   // goes first, so they are not counted): a deletion that arrived before that removal did.
   if (state.settings?.suspend === true) return;
@@ -186,6 +188,43 @@ function inferOutcome(state: JobState, pod: PodRecord, at: number): void {
     return;
   }
   countingObservation(state, pod.uid, true, () => countPod(state, pod), state.inferred);
+}
+
+/**
+ * The Job met its success criteria (SuccessCriteriaMet). Upstream's sync that met them removed
+ * the tracking finalizer of every pod still running without counting it, so a pod deleted after
+ * that instant on the cluster's clock (successInstant) was never counted. One whose deletion arrived ahead of the
+ * evidence of success was counted failed by inferOutcome: that count is taken back.
+ */
+export function forgetDeletionsAfterSuccess(state: JobState): void {
+  const metAt = successInstant(state);
+  if (metAt === undefined) return;
+  for (const uid of [...state.inferred.keys()]) {
+    const pod = state.pods.get(uid);
+    if (pod?.deletionTimestamp === undefined || pod.deletionTimestamp < metAt) continue;
+    leave(state, pod);
+    rejudgeIndexes(state, revokeRunCount(state, uid, state.inferred), uid);
+    enter(state, pod);
+  }
+}
+
+/**
+ * When the Job met its success criteria on the cluster's clock, once it has: the latest instant
+ * a succeeded pod was first seen finished (or without its finalizer, which goes only once it is
+ * counted). Never earlier than the truth, so a pod deleted before it (counted failed by upstream)
+ * keeps its count whatever arrived first; a deletion at that very instant is taken as after, as
+ * before this bound existed. With no such instant known, every deletion is taken as after
+ * (upstream removes every finalizer once the criteria are met).
+ */
+function successInstant(state: JobState): number | undefined {
+  if (!hasTrueCondition(state.status.conditions, 'SuccessCriteriaMet')) return undefined;
+  let metAt = -Infinity;
+  for (const pod of state.pods.values()) {
+    if (pod.counted !== 'succeeded') continue;
+    const seen = Math.min(pod.finishedTrackedAt ?? Infinity, pod.strippedAt ?? Infinity);
+    if (seen !== Infinity && seen > metAt) metAt = seen;
+  }
+  return metAt;
 }
 
 function afterChange(state: JobState, pod: PodRecord): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PodObserved } from '../../../shared/job/events.ts';
-import { aJob, aPod, at, jobObserved, podDeleted, podObserved, withSpec, type PodOptions } from '../../support/builders.ts';
+import { aJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec, type PodOptions } from '../../support/builders.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
 
 // Issue 21: a pod's state is a join of its observations, ordered by the cluster (resourceVersion,
@@ -40,6 +40,24 @@ describe('Deleted pods count as upstream counts them', () => {
     given(job, pod('a', 1, at(1), { index: 0 }), pod('b', 2, at(1), { index: 1 }), pod('a', 3, at(2), { index: 0, phase: 'Succeeded' }), podDeleted('b', at(3)))
       .when()
       .thenStatus({ succeeded: 1, failed: 0 });
+  });
+
+  // The deletion counted first asks for a replacement; the Job syncs again once that expectation expires (tick).
+  it('so is one whose deletion arrives before the success it followed on the cluster\'s clock (success-policy__story-2-*)', () => {
+    const job = aJob({ completionMode: 'Indexed', completions: 2, parallelism: 2, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+    given(job, pod('a', 1, at(1), { index: 0 }), pod('b', 2, at(1), { index: 1 }), podDeleted('b', at(3)), pod('a', 3, at(2), { index: 0, phase: 'Succeeded' }), tick(at(400)))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy']);
+        expect(status).toMatchObject({ succeeded: 1, failed: 0 });
+      });
+  });
+
+  it('but one deleted before the success criteria were met stays a failure, whichever arrives first', () => {
+    const job = aJob({ completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimit: 6, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+    const inOrder = [pod('a', 1, at(1), { index: 0 }), pod('b', 2, at(1), { index: 1 }), podDeleted('b', at(2)), pod('a', 3, at(3), { index: 0, phase: 'Succeeded' })];
+    given(job, ...inOrder, tick(at(400))).when().thenStatus({ succeeded: 1, failed: 1 });
+    given(job, inOrder[0]!, inOrder[1]!, inOrder[3]!, inOrder[2]!, tick(at(400))).when().thenStatus({ succeeded: 1, failed: 1 });
   });
 });
 
