@@ -3,10 +3,11 @@ import { parseArgs } from 'node:util';
 import { DynamoDbEventStore } from '../functions/adapters/dynamodb-event-store.ts';
 import { foldConfig } from '../functions/commons/config.ts';
 import { createQueryHandler } from '../functions/handlers/query-handler.ts';
-import { ingest } from '../shared/app/ingest.ts';
 import { decisionEntry } from '../shared/app/log-codec.ts';
-import { reconcile } from '../shared/app/reconcile.ts';
 import type { NewEntry } from '../shared/app/event-store.ts';
+import { StateCache } from '../shared/decide/state-cache.ts';
+import { createRecordWriter } from '../functions/handlers/writer-handler.ts';
+import { kinesisRecord, sequenceNumberOf } from '../local/stream/stream-record.ts';
 import { pageTermination } from '../shared/reconcile/page-decisions.ts';
 import { TraceRecorder } from '../local/sample/trace-recorder.ts';
 import { createLocalClient, createTables, startDynamoDbLocal } from '../local/dynamodb-local.ts';
@@ -47,14 +48,20 @@ try {
   const store = new DynamoDbEventStore({ client, tableName, onConsumedCapacity: (use) => { readUnits += use.readUnits; if (process.env.TRACE_READS) process.stderr.write(`${use.operation} ${use.readUnits}\n`); } });
   const config = foldConfig('');
 
-  // The Job, suspended so that its first reconcile (which files it in the fleet) commands nothing.
+  // The Job, suspended so that its first write (which files it in the fleet) commands nothing.
   const trace = new TraceRecorder(at, 'c0a1');
   trace.job('bench', 0, 'ml', 'huge', { completions: PODS, parallelism: PODS, completionMode: 'Indexed', suspend: true });
   const observed = trace.entries[0]!;
-  const result = await ingest({ store, rejections: { reject: async () => {} }, clock: () => at }, { source: observed.Source, 'detail-type': observed.DetailType, detail: JSON.parse(observed.Detail) });
-  if (result.status === 'rejected') throw new Error(JSON.stringify(result.errors));
-  const stream = result.stream;
-  await reconcile({ store, config, clock: () => at }, stream);
+  const writer = createRecordWriter({
+    store, config, clock: () => at, cache: new StateCache(),
+    rejections: { reject: async (_event, errors) => { throw new Error(JSON.stringify(errors)); } },
+    timers: { schedule: async () => undefined },
+  });
+  const data = Buffer.from(JSON.stringify({ source: observed.Source, 'detail-type': observed.DetailType, detail: JSON.parse(observed.Detail) }));
+  const record = { partitionKey: 'bench', sequenceNumber: sequenceNumberOf(0, 0), position: 0, data, arrivedAtMs: Date.parse(at) };
+  const failures = await writer([kinesisRecord(record, 'shardId-000000000000', 'bench-ingest')]);
+  if (failures.length > 0) throw new Error(String(failures[0]?.error));
+  const stream = { kind: 'Job' as const, clusterId: 'bench', namespace: 'ml', uid: JSON.parse(observed.Detail).object.metadata.uid as string };
 
   const ticks = (from: number, count: number): NewEntry[] => Array.from({ length: count }, (_, i) => {
     const body = { type: 'Tick', eventId: `tick-${from + i}`, clusterId: 'bench', observedAt: at };
@@ -68,7 +75,7 @@ try {
   const pages = pageTermination(decision).map(decisionEntry);
   let head = (await store.read(stream, { limit: 1 })).head;
   const write = async (entries: NewEntry[]) => {
-    await store.commit(stream, { expectedHead: head, recordedAt: at, entries, outbox: [], pageEntries: true });
+    await store.commit(stream, { expectedHead: head, recordedAt: at, entries, outbox: [] });
     head += entries.length;
   };
   await write(ticks(0, 3000));

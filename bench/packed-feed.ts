@@ -1,5 +1,5 @@
 import type { RecordedEntry } from '../local/sample/trace-recorder.ts';
-import type { OutgoingEvent } from '../forwarder/observation.ts';
+import type { ObjectIdentity, OutgoingEvent } from '../forwarder/observation.ts';
 import { DEFAULT_PACK_LIMITS, PackBuffer } from '../forwarder/send/pack.ts';
 import { InboundDetailType } from '../shared/contract/inbound.ts';
 
@@ -31,7 +31,8 @@ export function* packedFeed(entries: readonly RecordedEntry[], eventsPerSecond =
 
 /** A recorded entry as the forwarder's pipeline carries it (the fields packing reads). */
 function outgoing(entry: RecordedEntry): OutgoingEvent {
-  const detail = JSON.parse(entry.Detail) as { eventId: string; observedAt: string; partitionKey?: string; object?: { metadata?: { uid?: string; name?: string } } };
+  const detail = JSON.parse(entry.Detail) as { eventId: string; observedAt: string; partitionKey?: string; object?: { metadata?: Partial<Pick<ObjectIdentity, 'uid' | 'name' | 'labels' | 'ownerReferences'>> } };
+  const meta = detail.object?.metadata ?? {};
   const kind = entry.DetailType.startsWith('Pod') ? 'Pod' : 'Job';
   return {
     source: entry.Source,
@@ -40,7 +41,12 @@ function outgoing(entry: RecordedEntry): OutgoingEvent {
     time: detail.observedAt,
     eventId: detail.eventId,
     deleted: entry.DetailType === InboundDetailType.PodDeleted || entry.DetailType === InboundDetailType.JobDeleted,
-    subject: { kind, uid: detail.object?.metadata?.uid ?? '', name: detail.object?.metadata?.name ?? '' },
+    // As the forwarder's (forwarder/observation.ts): packs group a Job's pods by their owner.
+    subject: {
+      kind, uid: meta.uid ?? '', name: meta.name ?? '',
+      ...(meta.labels === undefined ? {} : { labels: meta.labels }),
+      ...(meta.ownerReferences === undefined ? {} : { ownerReferences: meta.ownerReferences }),
+    },
     ...(detail.partitionKey ? { partitionKey: detail.partitionKey } : {}),
   };
 }

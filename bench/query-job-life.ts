@@ -1,7 +1,8 @@
 import type { DynamoDbEventStore } from '../functions/adapters/dynamodb-event-store.ts';
 import type { StreamId } from '../shared/app/event-store.ts';
-import { StateCache } from '../shared/app/write/state-cache.ts';
-import { writeBatch, type WriteDeps } from '../shared/app/write/write-batch.ts';
+import { StateCache } from '../shared/decide/state-cache.ts';
+import { writeBatch, type WriteDeps } from '../shared/decide/write-batch.ts';
+import { jobDecider } from '../shared/job/index.ts';
 import type { Observation } from '../shared/job/events.ts';
 import type { FoldConfig } from '../shared/job/state.ts';
 import { phase } from './bench-progress.ts';
@@ -42,7 +43,8 @@ export async function writeJobLife(
 ): Promise<JobLife> {
   // recordedAt moves one second per batch, so a time names a prefix of the log (status?at=TIME).
   let batches = 0;
-  const deps: WriteDeps = { store, config, cache: new StateCache(), clock: () => new Date(T0 + batches * 1000).toISOString() };
+  const deps: WriteDeps = { store, cache: new StateCache(), clock: () => new Date(T0 + batches * 1000).toISOString() };
+  const decider = jobDecider(config);
   const synthetic = syntheticJob(options);
   const succeededCount = Math.floor(options.completions * 0.95);
   const job = { ...synthetic, spec: { ...synthetic.spec, successPolicy: { rules: [{ succeededCount }] } } };
@@ -55,7 +57,7 @@ export async function writeJobLife(
   let lastObservedAt = first.observedAt;
   const write = async (group: readonly Observation[]) => {
     batches++;
-    const outcome = await writeBatch(deps, BENCH_STREAM, group);
+    const outcome = await writeBatch(decider, deps, BENCH_STREAM, group);
     if (outcome.stalled) throw new Error(`the bench Job was parked: ${JSON.stringify(outcome.stalled)}`);
     if (outcome.head > head) commits.push({ first: head + 1, last: outcome.head, recordedAt: deps.clock() });
     lastObservedAt = group.at(-1)?.observedAt ?? lastObservedAt;

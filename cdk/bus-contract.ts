@@ -22,9 +22,3 @@ export const COMMAND_DETAIL_TYPES = ['Pod Termination Requested', 'Pod Creation 
 export const REJECTION_SOURCE = 'jobfold.ingest';
 export const REJECTION_DETAIL_TYPE = 'Inbound Event Rejected';
 
-/**
- * The log entry types (`et`) that can change a decision. Decisions jobfold writes itself
- * (conditions, commands) need no second reconcile, so the stream filter leaves them out.
- */
-export const RECONCILED_EVENT_TYPES = ['PodObserved', 'PodDeleted', 'JobObserved', 'JobDeleted', 'Tick',
-  'JobSetObserved', 'JobSetDeleted'];

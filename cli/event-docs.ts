@@ -140,10 +140,12 @@ on it, and jobfold puts commands and condition changes on it.
 - \`sequence\` (optional) is the event's order among the events of the same object, stamped by
   the forwarder (see [Ordering](#ordering)). Events without it are still accepted.
 - \`partitionKey\` (optional, 1–256 characters, Kinesis's limit) is the uid of the Job (or JobSet)
-  the event belongs to: for a pod, its owning Job's. The bus delivers inbound events into a Kinesis
-  stream keyed by it (\`$.detail.partitionKey\`), so one Job's events reach one writer, in order.
-  Without it the event id is the key: still stored in the right log, only not ordered with the
-  Job's other events. jobfold never routes by it.
+  the event belongs to: for a pod, its owning Job's; for a Job a JobSet owns, and its pods, the
+  JobSet's (the \`jobset.sigs.k8s.io/jobset-uid\` label, or the Job's JobSet owner). The bus
+  delivers inbound events into a Kinesis stream keyed by it (\`$.detail.partitionKey\`), so one
+  Job's events reach one writer, in order, and a JobSet reads its Jobs in the order the cluster
+  reported them. Without it the event id is the key: still stored in the right log, only not
+  ordered with the Job's other events. jobfold never routes by it.
 - A refused event is not stored. It is logged and sent to the rejected-events destination as
   \`Inbound Event Rejected\` (source \`jobfold.ingest\`) with \`errors\` (\`path\`, \`message\`) and
   \`reason\`.
@@ -185,7 +187,7 @@ several pod events of ONE Job, produced close together, into one \`${PACKED_DETA
 (docs/forwarder.md, "Packing"). Single events stay accepted forever (older forwarders).
 
 - \`detail\` is \`{ "partitionKey", "encoding", "count", "observations" }\`: \`partitionKey\` the Job's
-  uid (required), \`encoding\` \`"${PACK_ENCODING}"\` (brotli), \`count\` how many observations the pack
+  uid, or its JobSet's (required), \`encoding\` \`"${PACK_ENCODING}"\` (brotli), \`count\` how many observations the pack
   holds (1–${MAX_PACK_OBSERVATIONS}), and \`observations\` the base64 (RFC 4648, padded) of the
   brotli-compressed UTF-8 JSON array \`[{ "detail-type", "detail" }, ...]\`.
 - Each element is one ${PACKABLE_DETAIL_TYPES.map((t) => `\`${t}\``).join(' or ')} event exactly as it would be sent

@@ -1,7 +1,7 @@
 import { CLUSTER_SOURCE_PREFIX, InboundDetailType } from '../shared/contract/inbound.ts';
 import type { PACKED_DETAIL_TYPE } from '../shared/contract/packed-observations.ts';
 import { partitionKeyProblem } from '../shared/contract/partition-key.ts';
-import { owningJobUid } from '../shared/contract/routing.ts';
+import { owningJobSetUid, owningJobUid } from '../shared/contract/routing.ts';
 import type { ObjectSequence } from '../shared/k8s/object-sequence.ts';
 import { trimObject } from './trim.ts';
 
@@ -133,13 +133,18 @@ function build(
 
 /**
  * The ingest stream's partition key (the bus rule's PartitionKeyPath, `$.detail.partitionKey`):
- * the uid of the Job whose log the event goes to, so that all of one Job's events reach one
- * writer, in order. A pod's is its owning Job's; a pod with no owning Job (refused by the
- * service anyway) keys by its own uid. Without a uid there is none, and EventBridge keys the
- * record by the event's id.
+ * the uid of the log the event goes to, so that all of one log's events reach one writer, in
+ * order — a pod's is its owning Job's. A JobSet's child Jobs and their pods are keyed by the
+ * JobSet's uid instead (`jobset.sigs.k8s.io/jobset-uid`, which the JobSet controller stamps on
+ * both, or the Job's JobSet owner): the writer then reads a JobSet's Jobs in the cluster's order
+ * and reports their statuses to the JobSet's log in that order. A pod with no owning Job
+ * (refused by the service anyway) keys by its own uid. Without a uid there is none, and
+ * EventBridge keys the record by the event's id.
  */
 function partitionKeyOf(kind: WatchedKind, meta: TrimmedMeta): string | undefined {
   const uid = meta.uid || undefined;
+  const jobSet = owningJobSetUid(meta);
+  if (jobSet !== undefined) return jobSet;
   if (kind === 'Job') return uid;
   return owningJobUid({ metadata: meta } as Parameters<typeof owningJobUid>[0]) || uid;
 }

@@ -123,7 +123,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     wakeJob: (stream) => void jobWakeUp({ store: runtime.store, config }, stream)
       .then((at) => (at === undefined ? undefined : runtime.timers.schedule(stream, at)))
       .catch((error: unknown) => console.error(`resuming ${stream.uid}: its timer was not re-armed: ${String(error)}`)),
-    reconcileJobSet: (stream) => runtime.reconciler.trigger(stream),
     publish: () => runtime.publisher.wake(),
   });
   const play = (file: string, entries: ReturnType<typeof loadTrace>, playPace: typeof pace) => {

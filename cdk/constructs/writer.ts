@@ -23,10 +23,10 @@ export const WRITER_SOURCE = {
 } as const;
 
 /**
- * The single writer per Job: the ingest stream's event source mapping hands the writer batches
- * of one shard, and every Job's records in order, so a Job's events are appended (as log pages),
- * decided at each position and committed by one invocation at a time — a reconcile no longer
- * races the Job's own events. A Job that fails reports its lowest sequence number (partial batch
+ * The single writer per log: the ingest stream's event source mapping hands the writer batches
+ * of one shard, and every Job's (and JobSet's) records in order, so a log's events are appended
+ * (as log pages), decided at each position and committed by one invocation at a time; a JobSet's
+ * log also takes its child Jobs' statuses, in the order of the records they came from. A Job that fails reports its lowest sequence number (partial batch
  * response) and is retried from there; a batch that throws is bisected; after the retries the
  * batch is described in the writer-failures queue (shard and sequence range, no error), which the
  * dead-letter triage consumes: it writes the records again, or parks them with the error

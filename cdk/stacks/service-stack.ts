@@ -22,9 +22,9 @@ export interface ServiceStackProps extends StackProps {
 
 /**
  * Everything that can be rebuilt from the table: the bus and its rules, the ingest stream, the
- * five functions, the timers, the query API, one connection per cluster, alarms and the
+ * four functions, the timers, the query API, one connection per cluster, alarms and the
  * dashboard. Read top to bottom it follows an event: in through the bus, into the ingest stream
- * keyed by its Job, written and decided by the Job's writer, published, out to the cluster's queue.
+ * keyed by its Job (or its JobSet), written and decided by the log's writer, published, out to the cluster's queue.
  */
 export class ServiceStack extends Stack {
   readonly bus: EventBus;
@@ -70,16 +70,15 @@ export class ServiceStack extends Stack {
 
     const monitoring = new Monitoring(this, 'Monitoring', {
       functions: {
-        Writer: writer.function, Triage: triage.function, Reconcile: consumers.reconcile, Publish: consumers.publish, Query: query.function,
+        Writer: writer.function, Triage: triage.function, Publish: consumers.publish, Query: query.function,
         Kube: kube.function, KubeAuthorizer: kube.authorizer,
       },
-      streamConsumers: { Writer: writer.function, Reconcile: consumers.reconcile, Publish: consumers.publish },
+      streamConsumers: { Writer: writer.function, Publish: consumers.publish },
       deadLetterQueues: {
         IngestDlq: ingest.deadLetterQueue,
         RejectedEvents: ingest.rejected,
         WriterFailures: writer.failures,
         Parked: triage.parked,
-        ReconcileFailures: consumers.reconcileFailures,
         PublishFailures: consumers.publishFailures,
         TimersDlq: timers.deadLetterQueue,
         ...Object.fromEntries([...clusters].map(([id, c]) => [`CommandsDlq-${id}`, c.queues.deadLetterQueue])),

@@ -21,13 +21,13 @@ export class StatefulStack extends Stack {
       return { name, type: AttributeType.STRING };
     };
     const [hash, range] = keyPair(definition.KeySchema);
-    if (!definition.StreamSpecification.StreamEnabled) throw new Error('table-layout: reconcile and publish need the stream');
+    if (!definition.StreamSpecification.StreamEnabled) throw new Error('table-layout: the publisher needs the stream');
 
     this.table = new Table(this, 'EventTable', {
       partitionKey: attribute(hash),
       sortKey: attribute(range),
       billingMode: BillingMode.PAY_PER_REQUEST,
-      // NEW_IMAGE: reconcile and publish read the inserted item, never the old one.
+      // NEW_IMAGE: the publisher reads the inserted item, never the old one.
       stream: StreamViewType[definition.StreamSpecification.StreamViewType],
       // The log is the system of record: restorable to any second of the last 35 days...
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: 35 },

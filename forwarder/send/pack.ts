@@ -1,3 +1,4 @@
+import { owningJobUid } from '../../shared/contract/routing.ts';
 import {
   encodePack, MAX_PACK_DECODED_BYTES, MAX_PACK_OBSERVATIONS, PACKABLE_DETAIL_TYPES, PACKED_DETAIL_TYPE,
 } from '../../shared/contract/packed-observations.ts';
@@ -25,10 +26,15 @@ export const DEFAULT_PACK_LIMITS: PackLimits = {
   maxEntryBytes: MAX_ENTRY_BYTES - ENVELOPE_HEADROOM_BYTES,
 };
 
-/** The Job (and cluster) an event may be packed under; undefined when it goes alone. */
+/**
+ * The Job (and cluster, and partition key) an event may be packed under; undefined when it goes
+ * alone. A pack holds one Job's observations: the pods of a JobSet's Jobs share the JobSet's
+ * partition key, so the key alone does not name the Job.
+ */
 export function packKey(event: OutgoingEvent): string | undefined {
   if (!event.partitionKey || event.packed || !PACKABLE_DETAIL_TYPES.includes(event.detailType)) return undefined;
-  return `${event.source}\n${event.partitionKey}`;
+  const job = owningJobUid({ metadata: event.subject } as Parameters<typeof owningJobUid>[0]) ?? event.subject.uid;
+  return `${event.source}\n${event.partitionKey}\n${job}`;
 }
 
 /** What one observation adds to a pack's JSON: its detail and the wrapper around it. */

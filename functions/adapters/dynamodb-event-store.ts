@@ -1,24 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import { scanLogs, type LogScanPage, type LogScanQuery } from './dynamodb-log-scan.ts';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import type { ChangeFeed, ChangePage, ChangeQuery } from '../../shared/app/change-feed.ts';
 import { logChanges } from './dynamodb-change-feed.ts';
-import { checkCommit, checkEntries, checkLimit, checkSnapshotSeq } from '../../shared/app/event-store-limits.ts';
+import { checkCommit, checkLimit, checkSnapshotSeq } from '../../shared/app/event-store-limits.ts';
 import { VersionConflictError } from '../../shared/app/event-store.ts';
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
-  ListJobsQuery, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
+  CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
+  ListJobsQuery, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import { commitTransaction } from './dynamodb-commit.ts';
-import { appendEntries } from './dynamodb-log.ts';
 import { readEntries, readHead, readTip } from './dynamodb-log-reads.ts';
 import { markPublished, pendingOutbox, saveOutboxProgress } from './dynamodb-outbox.ts';
 import { loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
 import { loadEventIds, saveEventIds } from './dynamodb-event-ids.ts';
 import { claimUid } from './dynamodb-uid-claims.ts';
-import type { EventIdSegment } from '../../shared/app/write/event-id-index.ts';
+import type { EventIdSegment } from '../../shared/decide/event-id-index.ts';
 import { fleetRows, summariesOf } from './dynamodb-fleet-rows.ts';
 import { findJob, listJobs } from './dynamodb-projection.ts';
 import { loadSnapshot, saveSnapshot } from './dynamodb-snapshots.ts';
@@ -28,10 +26,9 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 
 // The EventStore on one DynamoDB table (layout: table-layout.ts). The same code runs against
 // DynamoDB and DynamoDB Local; only the client's endpoint differs.
-//   append      dynamodb-log.ts         two conditional single-item puts per new event
-//   commit      dynamodb-commit.ts      one TransactWriteItems: markers, entries, outbox, summary
-//               (pageEntries: log pages, log-page-codec.ts, no markers; one page alone is a PutItem)
-//   read        dynamodb-log-reads.ts   entries and pages alike, as one LogEntry[]
+//   commit      dynamodb-commit.ts      one TransactWriteItems: log pages (log-page-codec.ts), outbox,
+//               summary; one page alone is a PutItem
+//   read        dynamodb-log-reads.ts   pages and the one-entry items older versions wrote alike, as one LogEntry[]
 //   snapshot    dynamodb-snapshots.ts   kept at its seq, put after the commit, chunked when large
 //   outbox      dynamodb-outbox.ts      sparse keys-only index of pending commands
 //   fleet view  dynamodb-projection.ts  summary item in four sparse indexes
@@ -43,11 +40,8 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 // Choices, made for write units (1 WCU = one write of ≤ 1 KB; 2 inside a transaction):
 // - No head item. The log item's key is its seq, so a conditional put cannot overwrite a seq,
 //   and the head is read with a strongly consistent Query (reads cost a fifth of writes).
-// - Appends are not transactions: marker then log item, each conditional (see dynamodb-log.ts
-//   for why that is still exactly-once and gap-free). A ~1 KB pod event costs 2 WCU; with a
-//   head item in a transaction it would cost 6.
-// - Bodies are brotli-compressed JSON when smaller, so a ~1 KB pod event fits one WCU.
-// - Commits are transactions (atomic decisions + outbox + summary under the head condition).
+// - A batch's entries share compressed log pages: a pod event costs a fraction of a WCU.
+// - Commits are transactions (atomic entries + outbox + summary under the head condition).
 // - Snapshots are written after the commit (1 WCU/KB instead of 2) and never ahead of it.
 // - Summary indexes project only what filters read; an update that keeps the condition type
 //   writes no index.
@@ -67,13 +61,6 @@ export class DynamoDbEventStore implements EventStore, PodArchive, ChangeFeed {
     return this.#table.totals;
   }
 
-  async append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
-    checkEntries(entries);
-    if (entries.length === 0) return { appended: [], duplicates: [] };
-    // The nonce tells this call's own (retried) writes from earlier ones of the same eventId.
-    return appendEntries(this.#table, stream, entries, recordedAt, randomUUID().slice(0, 8));
-  }
-
   async read(stream: StreamId, options: ReadOptions = {}): Promise<ReadResult> {
     checkLimit(options.limit);
     const pk = keys.stream(stream);
@@ -89,9 +76,9 @@ export class DynamoDbEventStore implements EventStore, PodArchive, ChangeFeed {
     checkCommit(input);
     if (input.snapshot) checkSnapshotSeq(input.snapshot, input.expectedHead + input.entries.length);
     const pk = keys.stream(stream);
-    // A paged commit that names the head's hash skips reading the head: its first page is put at
+    // A commit that names the head's hash skips reading the head: its first page is put at
     // expectedHead + 1 only if nothing is there, so a moved head still fails the commit.
-    const tip = input.pageEntries === true && input.expectedHeadHash !== undefined
+    const tip = input.expectedHeadHash !== undefined
       ? { head: input.expectedHead, hash: input.expectedHeadHash }
       : await readTip(this.#table, pk);
     if (tip.head !== input.expectedHead) throw new VersionConflictError(stream, input.expectedHead, tip.head);

@@ -1,5 +1,5 @@
 import { PutEventsCommand, type EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import type { RejectionSink } from '../../shared/app/ingest.ts';
+import type { RejectionSink } from '../../shared/ports.ts';
 import { fitRejection } from './fit-rejection.ts';
 
 export const REJECTION_SOURCE = 'jobfold.ingest';

@@ -1,6 +1,6 @@
 import { PutEventsCommand, type EventBridgeClient, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { OutboundEvent } from '../../shared/contract/outbound.ts';
-import type { Publisher } from '../../shared/app/publish.ts';
+import type { Publisher } from '../../shared/ports.ts';
 
 /** PutEvents takes at most 10 entries per call. */
 export const MAX_ENTRIES_PER_PUT = 10;

@@ -7,7 +7,7 @@ import {
 import type { StreamId } from '../../shared/app/event-store.ts';
 import { stableHash } from '../../shared/job/stable-hash.ts';
 import { timerPartitionKey, timerRecord } from '../handlers/writer/timer-record.ts';
-import type { TimerScheduler } from '../ports/index.ts';
+import type { TimerScheduler } from '../../shared/ports.ts';
 
 export interface SchedulerTimersOptions {
   readonly group: string;

@@ -44,7 +44,8 @@ export function awsTimers() {
   });
 }
 
-export function awsReconcileDeps() {
+/** The log writer: the store, the fold's gates, timers, and where refused records go. */
+export function awsWriterDeps() {
   const env = readEnv();
   return {
     store: store(),
@@ -52,13 +53,8 @@ export function awsReconcileDeps() {
     config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS),
     snapshotEvery: env.SNAPSHOT_EVERY,
     timers: awsTimers(),
+    rejections: busRejectionSink(new EventBridgeClient({}), env.BUS_NAME),
   };
-}
-
-/** The log writer: the reconcile's deps plus where refused records go. */
-export function awsWriterDeps() {
-  const env = readEnv();
-  return { ...awsReconcileDeps(), rejections: busRejectionSink(new EventBridgeClient({}), env.BUS_NAME) };
 }
 
 /** The dead-letter triage: the writer's own code and deps, the ingest stream, the parked queue. */

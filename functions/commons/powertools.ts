@@ -1,5 +1,9 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 
 /**
  * One Logger and one Metrics per process, named by POWERTOOLS_SERVICE_NAME and
@@ -33,3 +37,11 @@ export const METRIC = {
   eventsRedriven: 'events_redriven_total',
   eventsParked: 'events_parked_total',
 } as const;
+
+/**
+ * The one middleware chain of the event-driven handlers (writer, publish, triage): the Lambda
+ * context in every log line, and the metrics a handler added flushed as EMF when it returns.
+ */
+export function lambdaHandler<E, R>(handler: (event: E, context: Context) => Promise<R>) {
+  return middy(handler).use(injectLambdaContext(logger)).use(logMetrics(metrics));
+}

@@ -1,15 +1,15 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { ReconcileOutcome } from '../../shared/app/reconcile.ts';
+import type { WriteOutcome } from '../../shared/decide/write-batch.ts';
 import { logger, METRIC, metrics } from '../commons/powertools.ts';
 
 /**
- * The metrics of what a reconcile or a log writer decided for one Job: jobs_finished_total by
- * reason, pods_terminated_total, the decision latency from the newest observation to the
- * commands, conflicts lost on the head, snapshots skipped, and a Job parked as stalled.
+ * The metrics of what the log writer decided for one log: jobs_finished_total by reason,
+ * pods_terminated_total, the decision latency from the newest observation to the commands,
+ * conflicts lost on the head, snapshots skipped, and a log parked as stalled.
  */
-export function recordDecisionMetrics(outcome: ReconcileOutcome, now: string): void {
+export function recordDecisionMetrics(outcome: WriteOutcome, now: string): void {
   if (outcome.stalled) {
-    logger.error('job stalled: its reconcile fails on every retry', { stream: outcome.stream, stalled: outcome.stalled });
+    logger.error(`${outcome.stream.kind.toLowerCase()} stalled: its write fails on every retry`, { stream: outcome.stream, stalled: outcome.stalled });
     metrics.addMetric(METRIC.jobsStalled, MetricUnit.Count, 1);
   }
   if (outcome.snapshotSkipped !== undefined) {
@@ -17,8 +17,8 @@ export function recordDecisionMetrics(outcome: ReconcileOutcome, now: string): v
     metrics.addMetric(METRIC.snapshotsSkipped, MetricUnit.Count, 1);
   }
   if (outcome.attempts > 1) metrics.addMetric(METRIC.reconcileConflicts, MetricUnit.Count, outcome.attempts - 1);
-  for (const decision of outcome.decisions) {
-    if (decision.type !== 'JobConditionChanged') continue;
+  for (const decision of outcome.decisions as { type?: string; condition?: { type: string; status: string; reason: string } }[]) {
+    if (outcome.stream.kind !== 'Job' || decision.type !== 'JobConditionChanged' || !decision.condition) continue;
     const { type, status, reason } = decision.condition;
     if ((type === 'Complete' || type === 'Failed') && status === 'True') {
       const single = metrics.singleMetric();

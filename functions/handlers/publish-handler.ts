@@ -1,10 +1,7 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import middy from '@middy/core';
 import type { Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
 import { publishPending, type PublishDeps, type PublishOutcome } from '../../shared/app/publish.ts';
-import { logger, METRIC, metrics } from '../commons/powertools.ts';
+import { lambdaHandler, logger, METRIC, metrics } from '../commons/powertools.ts';
 
 /**
  * publish: a new outbox item on the table's stream, or the schedule (rate 1 minute), wakes
@@ -14,7 +11,7 @@ import { logger, METRIC, metrics } from '../commons/powertools.ts';
  * makes Lambda retry it, which is what we want while anything failed.
  */
 export function createPublishHandler(deps: PublishDeps) {
-  return middy(async (_event: DynamoDBStreamEvent | ScheduledEvent, _context: Context): Promise<PublishOutcome> => {
+  return lambdaHandler(async (_event: DynamoDBStreamEvent | ScheduledEvent, _context: Context): Promise<PublishOutcome> => {
     let outcome: PublishOutcome;
     let total = 0;
     do {
@@ -27,7 +24,5 @@ export function createPublishHandler(deps: PublishDeps) {
       throw new Error(`${outcome.failedItems.length} outbox items not published`);
     }
     return outcome;
-  })
-    .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics));
+  });
 }

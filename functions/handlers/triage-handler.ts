@@ -1,10 +1,7 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { RejectionSink } from '../../shared/app/ingest.ts';
-import { logger, METRIC, metrics } from '../commons/powertools.ts';
+import type { RejectionSink } from '../../shared/ports.ts';
+import { lambdaHandler, logger, METRIC, metrics } from '../commons/powertools.ts';
 import { triageFailedBatch, type RecordWriter, type ShardRangeReader } from '../triage/failed-batch.ts';
 import { onFailureRecordOf } from '../triage/on-failure-record.ts';
 import { errorOf, type ParkedEntry } from '../triage/parked-entry.ts';
@@ -59,7 +56,7 @@ export interface TriageMessage {
  * the last attempt it is parked with its error, where an operator reads it, and counted.
  */
 export function createTriageHandler(deps: TriageHandlerDeps) {
-  return middy(async (event: SQSEvent, _context: Context): Promise<SQSBatchResponse> => {
+  return lambdaHandler(async (event: SQSEvent, _context: Context): Promise<SQSBatchResponse> => {
     const batchItemFailures: { itemIdentifier: string }[] = [];
     for (const record of event.Records) {
       try {
@@ -75,9 +72,7 @@ export function createTriageHandler(deps: TriageHandlerDeps) {
       }
     }
     return { batchItemFailures };
-  })
-    .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics));
+  });
 }
 
 /** Sends the message back with this attempt's error; false when there is no requeue or it failed (then SQS retries it in place). */

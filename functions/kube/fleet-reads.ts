@@ -5,7 +5,7 @@ import type { FoldConfig } from '../../shared/job/state.ts';
 import type { JobSetState } from '../../shared/jobset/state.ts';
 import { evolve as evolveJobSet } from '../../shared/jobset/evolve.ts';
 import { initialState as initialJobSetState } from '../../shared/jobset/state.ts';
-import { jobSetEntryEvent } from '../../shared/app/reconcile-jobset.ts';
+import { jobSetEntryEvent } from '../../shared/jobset/index.ts';
 import { foldTo } from '../query/job-state-at.ts';
 import { entryAt, logHead, readRange, readRun } from '../query/log-reads.ts';
 import type { CursorKey } from '../query/signed-cursor.ts';

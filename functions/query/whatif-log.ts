@@ -1,6 +1,6 @@
 import type { StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
-import { jobSetEntryEvent } from '../../shared/app/reconcile-jobset.ts';
+import { jobSetEntryEvent } from '../../shared/jobset/index.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
 import type { FoldConfig } from '../../shared/job/state.ts';
 import { whatIfJob, whatIfJobSet, WhatIfPatchError, type AnyWhatIfReport, type WhatIfReport } from '../../shared/whatif/index.ts';

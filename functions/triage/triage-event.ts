@@ -1,4 +1,4 @@
-import type { RejectionSink } from '../../shared/app/ingest.ts';
+import type { RejectionSink } from '../../shared/ports.ts';
 import { triageUndeliveredEvent } from './undelivered-event.ts';
 
 /** PutRecord into the ingest stream (functions/aws/kinesis-record-putter.ts; LocalStream.put locally). */

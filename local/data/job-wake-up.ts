@@ -1,7 +1,7 @@
 import type { EventStore, StreamId } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
-import { loadState } from '../../shared/app/reconcile.ts';
-import { decide } from '../../shared/job/decide.ts';
+import { loadState } from '../../shared/decide/load-log.ts';
+import { jobDecider } from '../../shared/job/index.ts';
 import type { FoldConfig } from '../../shared/job/state.ts';
 
 /**
@@ -10,7 +10,8 @@ import type { FoldConfig } from '../../shared/job/state.ts';
  * fires at once, as a late Scheduler timer does, and its Tick is logged at that due time.
  */
 export async function jobWakeUp(deps: { store: EventStore & PodArchive; config: FoldConfig }, stream: StreamId): Promise<string | undefined> {
-  const { state, lastEntry } = await loadState(deps, stream);
+  const decider = jobDecider(deps.config);
+  const { state, lastEntry } = await loadState(decider, deps.store, stream);
   const at = lastEntry?.observedAt ?? state.newestObservedAt;
-  return at === undefined ? undefined : decide(state, at).wakeAt;
+  return at === undefined ? undefined : decider.decide(state, at).wakeAt;
 }

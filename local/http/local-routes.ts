@@ -43,7 +43,7 @@ export function localRoutes(view: LocalView): (segments: readonly string[]) => P
         return second === undefined ? deliveries.rejected() : undefined;
       case 'dead-letters':
         return second === undefined
-          ? { ingest: ingestDeadLetters(runtime), reconcile: runtime.reconciler.failures() }
+          ? { ingest: ingestDeadLetters(runtime) }
           : undefined;
       case 'status':
         return second === undefined ? status(view) : undefined;
@@ -92,7 +92,6 @@ function status({ runtime, capacity, writeUnitsByOperation, requestsByOperation,
     deadLetters: { parked: runtime.triage.parked().length, triaging: !runtime.triage.idle },
     quiet: runtime.isQuiet(0),
     ingestStreamDepth: runtime.ingest.depth,
-    reconcileIdle: runtime.reconciler.idle,
     publishIdle: runtime.publisher.idle,
     timers: runtime.timers.size,
     nextTimer: next === undefined ? null : new Date(next).toISOString(),

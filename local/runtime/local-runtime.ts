@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { createRecordWriter, createWriterHandler } from '../../functions/handlers/writer-handler.ts';
-import { reconcileAndSchedule } from '../../functions/handlers/reconcile-handler.ts';
 import { timerPartitionKey, timerRecord } from '../../functions/handlers/writer/timer-record.ts';
 import { busRejectionSink } from '../../functions/aws/bus-rejection-sink.ts';
 import { eventBridgePublisher } from '../../functions/aws/eventbridge-publisher.ts';
@@ -20,14 +19,12 @@ import { lambdaContext } from './lambda-context.ts';
 import { LocalTimers } from './local-timers.ts';
 import { PublishLoop, type PublishTuning } from './publish-loop.ts';
 import { StreamedStore } from './streamed-store.ts';
-import { StreamTrigger, type TriggerTuning } from './stream-trigger.ts';
 
 // The functions of the service stack and what invokes them in AWS, in process — the AWS design,
 // not a shortcut:
 //   bus rule → ingest stream (LocalStream, keyed by Job uid) → writer handler → log + decisions + outbox
 //   what the writer fails after the stream's retries → FailedBatchTriage → written again, or parked with the error
 //   Scheduler (LocalTimers) → timer record into the ingest stream (keyed by Job uid) → writer (Tick)
-//   table stream (StreamedStore), JobSet logs only → StreamTrigger → reconcileAndSchedule (JobSet)
 //   table stream / sweep → PublishLoop → publishPending → PutEvents on the bus
 
 /** The bus name the adapters put on; the local bus takes any. */
@@ -37,7 +34,6 @@ const INGEST = 'jobfold-ingest';
 
 export interface RuntimeTuning {
   readonly stream?: Partial<StreamTuning>;
-  readonly reconcile?: Partial<TriggerTuning>;
   readonly publish?: Partial<PublishTuning>;
   readonly triage?: Partial<TriageTuning>;
 }
@@ -65,8 +61,6 @@ export interface LocalRuntime {
   readonly inbound: StreamRuleTarget;
   /** The dead-letter triage of what the writer failed after the stream's retries. */
   readonly triage: FailedBatchTriage;
-  /** Reconciles JobSet logs on new entries (and any log on request, at resume). */
-  readonly reconciler: StreamTrigger;
   readonly timers: LocalTimers;
   readonly publisher: PublishLoop;
   /** No work queued, running or retrying, and no timer due within `horizonMs`. */
@@ -89,16 +83,8 @@ const POLL_MS = 25;
 export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
   const { table, bus, config, clock, tuning = {} } = deps;
   const client = inProcessEventBridge(bus);
-  let reconciler: StreamTrigger | undefined;
   let publisher: PublishLoop | undefined;
-  // The CDK's table-stream filter: reconcile wakes for new entries of JobSet logs only; a Job's
-  // log is decided by its writer when it appends.
-  const store = new StreamedStore(table, {
-    reconcile: (stream) => {
-      if (stream.kind === 'JobSet') reconciler?.trigger(stream);
-    },
-    publish: () => publisher?.wake(),
-  });
+  const store = new StreamedStore(table, { publish: () => publisher?.wake() });
   let ingest: LocalStream | undefined;
   const timers = new LocalTimers(async (stream, at) => {
     if (!ingest) throw new Error('the ingest stream is not open yet');
@@ -115,9 +101,6 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
   ingest = new LocalStream(INGEST, (event) => writer(event, lambdaContext(WRITER)), tuning.stream, journal);
   ingest.onFailure((failure) => triage.take(failure));
   const inbound = new StreamRuleTarget(ingest, rejections);
-  reconciler = new StreamTrigger(async (stream) => {
-    await reconcileAndSchedule({ store, clock, config, timers }, stream);
-  }, tuning.reconcile);
 
   // The publish function's loop (functions/handlers/publish-handler.ts) without its middy
   // wrapper, whose metrics middleware warns on every run that published nothing.
@@ -136,12 +119,11 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
     ingest: stream,
     inbound,
     triage,
-    reconciler,
     timers,
     publisher,
     isQuiet(horizonMs) {
       const next = timers.nextDueMs();
-      return stream.idle && inbound.idle && triage.idle && runtime.reconciler.idle && runtime.publisher.idle && !timers.firing
+      return stream.idle && inbound.idle && triage.idle && runtime.publisher.idle && !timers.firing
         && (next === undefined || next > Date.now() + horizonMs);
     },
     async whenQuiet(horizonMs) {
@@ -159,11 +141,10 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
       stopped = true;
       stream.stop();
       timers.stop();
-      runtime.reconciler.stop();
       runtime.publisher.stop();
     },
     async stopped(timeoutMs) {
-      const busy = () => stream.processing || !runtime.reconciler.idle || runtime.publisher.running || timers.firing;
+      const busy = () => stream.processing || runtime.publisher.running || timers.firing;
       for (let waited = 0; waited < timeoutMs && busy(); waited += POLL_MS) await sleep(POLL_MS);
     },
   };

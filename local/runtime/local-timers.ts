@@ -1,6 +1,6 @@
 import type { StreamId } from '../../shared/app/event-store.ts';
 import { streamKey } from '../../shared/app/stream-key.ts';
-import type { TimerScheduler } from '../../functions/ports/index.ts';
+import type { TimerScheduler } from '../../shared/ports.ts';
 
 // Timers as EventBridge Scheduler keeps them (functions/aws/scheduler-timers.ts), in process:
 // one per Job, replaced when the Job asks for another wake-up, gone once it fired. Firing

@@ -1,24 +1,19 @@
-import { RECONCILED_EVENT_TYPES } from '../../cdk/bus-contract.ts';
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery,
-  NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
+  CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery,
+  OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
-import type { EventIdSegment } from '../../shared/app/write/event-id-index.ts';
+import type { EventIdSegment } from '../../shared/decide/event-id-index.ts';
 
 // The table's stream, in process: the store tells what its writes mean downstream, with the
-// filters of the CDK's event source mappings (cdk/constructs/stream-consumers.ts):
-//  - a new log entry of a type that can change a decision (observations, Ticks) → reconcile;
-//  - a commit with outbox items → publish.
-// Every handler writes through this store, so ingest, timers and tests trigger alike.
+// filter of the CDK's event source mapping (cdk/constructs/stream-consumers.ts): a commit with
+// outbox items wakes the publisher. Every handler writes through this store, so the writer,
+// timers and tests trigger alike.
 
 export interface StreamRecords {
-  readonly reconcile: (stream: StreamId) => void;
   readonly publish: () => void;
 }
-
-const RECONCILED = new Set(RECONCILED_EVENT_TYPES);
 
 export class StreamedStore implements EventStore, PodArchive {
   readonly #inner: EventStore & PodArchive;
@@ -27,12 +22,6 @@ export class StreamedStore implements EventStore, PodArchive {
   constructor(inner: EventStore & PodArchive, records: StreamRecords) {
     this.#inner = inner;
     this.#records = records;
-  }
-
-  async append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
-    const result = await this.#inner.append(stream, entries, recordedAt);
-    if (result.appended.some((entry) => RECONCILED.has(entry.type))) this.#records.reconcile(stream);
-    return result;
   }
 
   async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {

@@ -1,5 +1,5 @@
 import { ruleTargetPartitionKey } from '../../shared/contract/partition-key.ts';
-import type { RejectionSink } from '../../shared/app/ingest.ts';
+import type { RejectionSink } from '../../shared/ports.ts';
 import { triageEvent } from '../../functions/triage/triage-event.ts';
 import type { BusEvent } from '../bus/local-bus.ts';
 import type { LocalStream } from './local-stream.ts';

@@ -6,17 +6,12 @@ import type { CommitInput, NewEntry, Snapshot } from './event-store.ts';
 
 /** Largest event body; a DynamoDB item is at most 400 KB and bodies are stored inline. */
 export const MAX_ENTRY_BODY_BYTES = 350_000;
-/**
- * Decision entries per commit; each is two of the 100 items of a DynamoDB transaction. Not for
- * a `pageEntries` commit, whose entries share page items (bounded by MAX_COMMIT_BYTES instead).
- */
-export const MAX_COMMIT_ENTRIES = 32;
 /** Outbox commands per commit. */
 export const MAX_COMMIT_COMMANDS = 32;
 /**
- * Entry bodies plus command details per commit; a DynamoDB transaction is at most 4 MB. In a
- * `pageEntries` commit every entry counts whole, as pagedEntryBytes: pages are compressed, so
- * what passes here is at most ~3 MB of page items (≤ ~20 of them) and always one transaction.
+ * Entries plus command details per commit; a DynamoDB transaction is at most 4 MB. Every entry
+ * counts whole, as its log page stores it (pagedEntryBytes): pages are compressed, so what
+ * passes here is at most ~3 MB of page items (≤ ~20 of them) and always one transaction.
  */
 export const MAX_COMMIT_BYTES = 3_000_000;
 /** Largest command detail; an EventBridge entry is at most 256 KiB with its envelope. */
@@ -24,7 +19,7 @@ export const MAX_COMMAND_DETAIL_BYTES = 240 * 1024;
 /** Longest eventId or commandId; ids are part of DynamoDB keys (at most 1 KB). */
 export const MAX_ID_BYTES = 512;
 /**
- * Largest snapshot state (a 100,000-pod Job with every pod live is ~35 MB of JSON). A reconcile
+ * Largest snapshot state (a 100,000-pod Job with every pod live is ~35 MB of JSON). The writer
  * never sends a larger one: it commits without it and reports `snapshotSkipped`, which the
  * handler logs as an error with a metric (the log stays the truth; loads just read further).
  */
@@ -50,12 +45,10 @@ export function jsonCopy<T>(value: T): T {
   return JSON.parse(toJson(value)) as T;
 }
 
-/** Throws StoreLimitError when an entry is too large to store, RangeError for an empty id. */
-export function checkEntries(entries: NewEntry[]): void {
-  checkedBodyBytes(entries);
-}
-
-/** checkEntries, returning each body's size (so a commit check measures every body once). */
+/**
+ * Throws StoreLimitError when an entry is too large to store, RangeError for an empty id;
+ * returns each body's size (so a commit check measures every body once).
+ */
 function checkedBodyBytes(entries: readonly NewEntry[]): number[] {
   return entries.map((entry) => {
     checkId('eventId', entry.eventId);
@@ -68,7 +61,7 @@ function checkedBodyBytes(entries: readonly NewEntry[]): number[] {
 }
 
 /**
- * The bytes a `pageEntries` commit counts for one entry towards MAX_COMMIT_BYTES: the entry as
+ * The bytes a commit counts for one entry towards MAX_COMMIT_BYTES: the entry as
  * its page stores it (with seq, recordedAt and hash), before compression. A writer that keeps
  * the sum of these plus its command details under MAX_COMMIT_BYTES never meets StoreLimitError.
  */
@@ -103,16 +96,13 @@ export function checkCommit(input: CommitInput): void {
     }
   }
   const bodyBytes = checkedBodyBytes(input.entries);
-  if (input.pageEntries !== true && input.entries.length > MAX_COMMIT_ENTRIES) {
-    throw new StoreLimitError('entries per commit', MAX_COMMIT_ENTRIES, input.entries.length);
-  }
   if (input.outbox.length > MAX_COMMIT_COMMANDS) {
     throw new StoreLimitError('commands per commit', MAX_COMMIT_COMMANDS, input.outbox.length);
   }
   let total = 0;
   input.entries.forEach((entry, i) => {
     const size = bodyBytes[i] as number;
-    total += input.pageEntries === true ? pagedEntryBytesWith(entry, input.recordedAt, size) : size;
+    total += pagedEntryBytesWith(entry, input.recordedAt, size);
   });
   for (const command of input.outbox) {
     checkId('commandId', command.commandId);

@@ -11,7 +11,7 @@ export type StreamId = {
   uid: string;
 };
 
-/** An event to append. `eventId` is the caller's idempotency key; `body` must be JSON data. */
+/** An event to log. `eventId` is the caller's idempotency key; `body` must be JSON data. */
 export type NewEntry = {
   eventId: string;
   type: string;
@@ -76,7 +76,6 @@ export type JobSummary = {
 /** The part of a summary a commit supplies; the identity comes from the stream. */
 export type SummaryUpdate = Omit<JobSummary, 'kind' | 'clusterId' | 'namespace' | 'uid'>;
 
-export type AppendResult = { appended: LogEntry[]; duplicates: string[] };
 export type ReadOptions = {
   afterSeq?: number;
   limit?: number;
@@ -107,23 +106,7 @@ export type CommitInput = {
   snapshot?: Snapshot;
   summary?: SummaryUpdate;
   /**
-   * Store `entries` as compressed log pages (several entries per stored item) instead of one
-   * item per entry, for the single writer of a Job (shared/app's batch-write use case).
-   * Nothing a reader sees changes: `read` returns the same LogEntry[] (gap-free `seq` from
-   * `expectedHead + 1`, `recordedAt`, hash chain continued from the head) whatever mix of
-   * formats a log holds, and the commit is still all-or-nothing on the head.
-   * What changes: no per-event marker is written or consulted, so an eventId already in the
-   * log is NOT detected and would be stored again — the caller guarantees the eventIds are new
-   * (the single writer drops duplicates against the fold before it commits). An eventId repeated
-   * within `entries` is still reported in `duplicates` and stored once. A later `append` of a
-   * paged eventId is not recognised as a duplicate either. The entry-count cap
-   * (MAX_COMMIT_ENTRIES) does not apply; MAX_COMMIT_BYTES counts each whole entry (see
-   * event-store-limits.ts), so a commit that passes the limits always fits one DynamoDB
-   * transaction. Default false.
-   */
-  pageEntries?: boolean;
-  /**
-   * With `pageEntries`: the chain hash at `expectedHead` as the caller knows it (GENESIS_HASH at
+   * The chain hash at `expectedHead` as the caller knows it (GENESIS_HASH at
    * 0), so the store need not read the head before it writes: the commit's first item is
    * conditioned on the position after `expectedHead` (every item starts right after some head),
    * so the commit still fails with VersionConflictError when the head moved. A hash that is not
@@ -138,13 +121,13 @@ export type CommitInput = {
    */
   entryHashes?: readonly string[];
   /**
-   * With `pageEntries`: the indexes in `entries` of the observations that name a pod the fold
+   * The indexes in `entries` of the observations that name a pod the fold
    * had no record of before them, its first sighting in this log (the writer knows: its state
    * holds every pod seen, docs/data-model.md "First sightings"). The store keeps the marks
    * beside the entries, outside the hash chain, and `read` returns them (ReadResult.
    * podFirstSightings), so a fold from a snapshot need not ask the pod archive about a pod
    * that cannot be in it. A mark is a promise; an unmarked entry promises nothing, so an
-   * entry stored without marks (older writers, `append`, a commit without pages) reads as one
+   * entry stored without marks (older writers: appended one-entry items) reads as one
    * to look up, as before. RangeError unless each is an index of `entries`.
    */
   podFirstSightings?: readonly number[];
@@ -180,16 +163,6 @@ export type FindJobQuery = Pick<JobSummary, 'kind' | 'clusterId' | 'namespace' |
 
 export interface EventStore {
   /**
-   * Appends observed events in order at the end of the stream, each at the next free `seq`.
-   * An eventId already in the stream (or earlier in `entries`) is not stored again and is
-   * reported in `duplicates`; this holds under concurrent appends too. Concurrent appends may
-   * interleave. Not atomic across entries: after a failure, retry with the same entries.
-   * Throws StoreLimitError when an entry exceeds a limit of event-store-limits.ts (nothing is
-   * written).
-   */
-  append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult>;
-
-  /**
    * Returns entries with `seq > afterSeq` (default 0) in seq order, at most `limit` (default
    * all; RangeError unless a positive integer), and `head`, the stream's last seq (0 when
    * empty) when the read started or later — with `skipHead`, possibly only the last seq
@@ -198,10 +171,16 @@ export interface EventStore {
   read(stream: StreamId, options?: ReadOptions): Promise<ReadResult>;
 
   /**
-   * Atomically appends decision `entries` at `expectedHead + 1…` and puts the `outbox`
-   * commands and the `summary`, if and only if the stream's head is still `expectedHead`.
-   * Entries whose eventId is already stored are skipped (reported in `duplicates`); commands
-   * whose commandId is already in the outbox are skipped. Throws VersionConflictError when the
+   * Atomically appends `entries` at `expectedHead + 1…` as log pages (several entries per
+   * stored item, compressed) and puts the `outbox` commands and the `summary`, if and only if
+   * the stream's head is still `expectedHead`. `read` returns the same LogEntry[] (gap-free
+   * `seq`, `recordedAt`, hash chain continued from the head) whatever mix of formats a log
+   * holds: one-entry items written before pages are read as they are. No per-event marker is
+   * written or consulted: the caller, the single writer of the log, stores an eventId once
+   * against the whole log (shared/decide/keep-news.ts); an eventId repeated within `entries`
+   * is stored once and reported in `duplicates`. Commands whose commandId is already in the
+   * outbox are skipped. MAX_COMMIT_BYTES counts each whole entry (event-store-limits.ts), so a
+   * commit that passes the limits always fits one DynamoDB transaction. Throws VersionConflictError when the
    * head moved (nothing written) and StoreLimitError when a limit below is exceeded.
    * `snapshot` (RangeError unless seq ≤ expectedHead + entries.length) is saved after the
    * commit lands, at its seq, only if its seq ≤ the new head and none is stored at that seq
@@ -268,7 +247,7 @@ export class VersionConflictError extends Error {
   }
 }
 
-/** Thrown when an append or commit exceeds one of the store limits; nothing is written. */
+/** Thrown when a commit exceeds one of the store limits; nothing is written. */
 export class StoreLimitError extends Error {
   override name = 'StoreLimitError';
   readonly limit: string;

@@ -1,21 +1,20 @@
 import { entryHash, GENESIS_HASH } from '../log/hash-chain.ts';
-import { checkCommit, checkEntries, checkLimit, checkSnapshotSeq, jsonCopy } from './event-store-limits.ts';
+import { checkCommit, checkLimit, checkSnapshotSeq, jsonCopy } from './event-store-limits.ts';
 import type { ArchivedPod } from '../job/snapshot.ts';
 import { VersionConflictError } from './event-store.ts';
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
+  CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
   ListJobsQuery, LogEntry, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
 import { shownByName } from './name-rule.ts';
 import { MAX_CHANGES_PER_PAGE, type ChangeFeed, type ChangePage, type ChangeQuery, type LogChange } from './change-feed.ts';
-import type { EventIdSegment } from './write/event-id-index.ts';
+import type { EventIdSegment } from '../decide/event-id-index.ts';
 
 type StreamRecord = {
   entries: LogEntry[];
-  eventIds: Set<string>;
   archivedPods: Map<string, ArchivedPod>;
-  /** Event-id segments (write/event-id-index.ts) by their last position. */
+  /** Event-id segments (shared/decide/event-id-index.ts) by their last position. */
   idSegments: Map<number, EventIdSegment>;
   /** Seqs a paged commit marked as a pod's first sighting (outside the entries and their hashes). */
   firstSightings: Set<number>;
@@ -36,13 +35,6 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
   readonly #uidClaims = new Map<string, string>();
   /** One per stored log item, as DynamoDB stores them: an entry, or a paged commit's entries. */
   readonly #changes: LogChange[] = [];
-
-  async append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
-    checkEntries(entries);
-    const result = this.#appendNew(this.#record(stream), entries, recordedAt);
-    for (const entry of result.appended) this.#changed(stream, entry.seq, entry.seq, recordedAt);
-    return result;
-  }
 
   async read(stream: StreamId, options: ReadOptions = {}): Promise<ReadResult> {
     checkLimit(options.limit);
@@ -66,12 +58,9 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
       throw new Error(`expectedHeadHash ${input.expectedHeadHash} is not the chain hash at ${input.expectedHead} (${storedHash})`);
     }
     if (input.entryHashes !== undefined) checkEntryHashes(input, storedHash);
-    const result = input.pageEntries === true
-      ? this.#appendPaged(record, input.entries, input.recordedAt, new Set(input.podFirstSightings))
-      : this.#appendNew(record, input.entries, input.recordedAt);
+    const result = this.#appendPaged(record, input.entries, input.recordedAt, new Set(input.podFirstSightings));
     const appended = result.appended.map((entry) => entry.seq);
-    if (input.pageEntries === true && appended.length > 0) this.#changed(stream, appended[0]!, appended.at(-1)!, input.recordedAt);
-    else for (const seq of appended) this.#changed(stream, seq, seq, input.recordedAt);
+    if (appended.length > 0) this.#changed(stream, appended[0]!, appended.at(-1)!, input.recordedAt);
 
     for (const command of input.outbox) {
       if (this.#outbox.has(command.commandId)) continue;
@@ -203,24 +192,11 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
     this.#changes.push({ stream: { kind, clusterId, namespace, uid }, firstSeq, lastSeq, recordedAt });
   }
 
-  #appendNew(record: StreamRecord, entries: NewEntry[], recordedAt: string): AppendResult {
-    const result: AppendResult = { appended: [], duplicates: [] };
-    for (const entry of entries) {
-      if (record.eventIds.has(entry.eventId)) {
-        result.duplicates.push(entry.eventId);
-        continue;
-      }
-      result.appended.push(this.#push(record, entry, recordedAt));
-      record.eventIds.add(entry.eventId);
-    }
-    return result;
-  }
-
-  // Like DynamoDB's log pages: no markers, so only repeats within the call are caught; an
-  // eventId already logged is stored again and is not remembered for later appends.
-  // A mark goes with the entry at its index; one on a repeat left out is dropped with it.
-  #appendPaged(record: StreamRecord, entries: NewEntry[], recordedAt: string, marks: ReadonlySet<number>): AppendResult {
-    const result: AppendResult = { appended: [], duplicates: [] };
+  // Like DynamoDB's log pages: no markers, so only repeats within the call are caught (the
+  // writer stores an eventId once against the whole log). A mark goes with the entry at its
+  // index; one on a repeat left out is dropped with it.
+  #appendPaged(record: StreamRecord, entries: NewEntry[], recordedAt: string, marks: ReadonlySet<number>): { appended: LogEntry[]; duplicates: string[] } {
+    const result: { appended: LogEntry[]; duplicates: string[] } = { appended: [], duplicates: [] };
     const seen = new Set<string>();
     for (const [i, entry] of entries.entries()) {
       if (seen.has(entry.eventId)) {
@@ -247,7 +223,7 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
     const key = streamKey(stream);
     let record = this.#streams.get(key);
     if (record === undefined) {
-      record = { entries: [], eventIds: new Set(), archivedPods: new Map(), idSegments: new Map(), firstSightings: new Set(), snapshots: new Map() };
+      record = { entries: [], archivedPods: new Map(), idSegments: new Map(), firstSightings: new Set(), snapshots: new Map() };
       this.#streams.set(key, record);
     }
     return record;

@@ -17,6 +17,9 @@ export function decisionEntry(decision: Decision): NewEntry {
 
 const DECISION_TYPES = new Set(DecisionSchema.options.map((o) => o.shape.type.value as string));
 
+/** Whether an entry of a Job's log is a decision (else an observation). */
+export const isDecisionType = (type: string): boolean => DECISION_TYPES.has(type);
+
 /**
  * Reads a stored entry back into an event for the fold. Entries were validated when they
  * were appended; they are parsed again because the table is a boundary too (a restored backup,
@@ -24,7 +27,7 @@ const DECISION_TYPES = new Set(DecisionSchema.options.map((o) => o.shape.type.va
  */
 export function entryEvent(entry: LogEntry): JobEvent {
   const body = { ...(entry.body as Record<string, unknown>), seq: entry.seq };
-  const schema = DECISION_TYPES.has(entry.type) ? DecisionSchema : ObservationSchema;
+  const schema = isDecisionType(entry.type) ? DecisionSchema : ObservationSchema;
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

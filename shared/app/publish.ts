@@ -1,11 +1,8 @@
 import type { OutboundEvent } from '../contract/outbound.ts';
 import { OUTBOX_PAGE_TYPE, outboxPageEvents, type OutboxPageDetail } from '../outbox/outbox-page.ts';
 import type { EventStore, OutboxItem } from './event-store.ts';
+import type { Publisher } from '../ports.ts';
 
-/** Puts outbound events on the bus; returns those it could not put, with the reason. */
-export interface Publisher {
-  publish(events: readonly OutboundEvent[]): Promise<{ failed: ReadonlyArray<{ commandId: string; error: string }> }>;
-}
 
 export interface PublishDeps {
   readonly store: EventStore;

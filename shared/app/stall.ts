@@ -1,7 +1,5 @@
 import { boundedText, MAX_REASON_BYTES } from '../job/bounded-text.ts';
-import type { JobState } from '../job/state.ts';
 import { StoreLimitError, type JobSummary, type StreamId, type SummaryUpdate } from './event-store.ts';
-import { jobSummary } from './job-summary.ts';
 
 /** A Job whose reconcile fails the same way on every retry: parked, with the error shown. */
 export interface Stall {
@@ -74,19 +72,19 @@ export function stallRecord(error: unknown, now: string, previous: Stall | undef
 }
 
 /**
- * The fleet summary of a stalled Job: what the fold knew (if it got that far), plus the stall.
- * The name falls back to the one its batch observed, then to the uid, when the Job's own
- * observation was never folded.
+ * The fleet summary of a stalled log: what the fold knew (`known`, if it got that far), plus
+ * the stall. The name falls back to the one its batch observed, then to the uid, when the
+ * object's own observation was never folded.
  */
 export function stalledSummary(
   stream: StreamId,
-  state: JobState | undefined,
+  known: SummaryUpdate | undefined,
   previous: JobSummary | undefined,
   stall: Stall,
   now: string,
   name?: string,
 ): SummaryUpdate {
-  const base = (state && jobSummary(state, now)) ?? {
+  const base = known ?? {
     name: previous?.name ?? name ?? stream.uid,
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,

@@ -12,7 +12,8 @@ export interface DecisionRead {
   /** The `hash` of the entry at `head` (absent while the store does not chain its entries). */
   readonly chainHead?: string;
   readonly foldVersion: string;
-  readonly gates: FeatureGates;
+  /** The Job fold's gates (a JobSet's decisions record none). */
+  readonly gates: Partial<FeatureGates>;
   /**
    * How many decisions (pages included) the sync at `head` logged, when the log writer logged
    * them: a writer that finds fewer after `head` knows a crash cut the sync short.

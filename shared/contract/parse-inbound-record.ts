@@ -2,6 +2,7 @@ import type { StreamId } from '../app/event-store.ts';
 import { parseAnyInbound, type InboundTarget } from './parse-any-inbound.ts';
 import { checkEnvelope, type InboundError } from './parse-inbound.ts';
 import { decodePack, PACKABLE_DETAIL_TYPES, PACKED_DETAIL_TYPE } from './packed-observations.ts';
+import { owningJobSetUid } from './routing.ts';
 
 /** An observation of a pack that was refused on its own, as the event it would have been alone. */
 export interface RefusedObservation {
@@ -68,8 +69,13 @@ export function parseInboundRecord(event: unknown): InboundRecordResult {
     }
     const target = parsed.targets[0];
     if (!target) continue;
-    if (target.stream.uid !== partitionKey) {
+    // Keyed by its Job, or by the Job's JobSet (the forwarder keys a JobSet's Jobs by the JobSet).
+    const jobSet = owningJobSetUid((detail as { object?: { metadata?: Parameters<typeof owningJobSetUid>[0] } } | undefined)?.object?.metadata);
+    if (target.stream.uid !== partitionKey && jobSet !== partitionKey) {
       return refuseAll(at(i, '.detail.object.metadata.ownerReferences'), `names Job "${target.stream.uid}", the pack's partitionKey is "${partitionKey}": a pack holds the observations of one Job`);
+    }
+    if (primary[0] && primary[0].stream.uid !== target.stream.uid) {
+      return refuseAll(at(i, '.detail.object.metadata.ownerReferences'), `names Job "${target.stream.uid}", the pack's first observation's is "${primary[0].stream.uid}": a pack holds the observations of one Job`);
     }
     if (primary[0] && !sameStream(primary[0].stream, target.stream)) {
       return refuseAll(at(i, '.detail.object.metadata.namespace'), `is "${target.stream.namespace}", the pack's first observation's is "${primary[0].stream.namespace}": a pack holds the observations of one Job`);

@@ -1,5 +1,6 @@
 import type { Pod } from '../k8s/pod.ts';
 import { CONTROLLER_UID_LABEL } from '../job/constants.ts';
+import { LABELS } from '../jobset/constants.ts';
 
 /** Which log an event belongs to: one per Job (or JobSet) in one cluster. */
 export interface StreamKey {
@@ -17,4 +18,20 @@ export function owningJobUid(pod: Pick<Pod, 'metadata'>): string | undefined {
   const owner = pod.metadata.ownerReferences?.find((r) => r.kind === 'Job' && r.controller === true)
     ?? pod.metadata.ownerReferences?.find((r) => r.kind === 'Job');
   return owner?.uid ?? pod.metadata.labels?.[CONTROLLER_UID_LABEL];
+}
+
+interface OwnedMeta {
+  readonly labels?: Readonly<Record<string, string>> | undefined;
+  readonly ownerReferences?: readonly { readonly kind?: unknown; readonly uid?: unknown; readonly controller?: unknown }[] | undefined;
+}
+
+/**
+ * The JobSet a Job or pod belongs to: the `jobset.sigs.k8s.io/jobset-uid` label, else (a Job)
+ * its controlling ownerReference of kind JobSet.
+ */
+export function owningJobSetUid(metadata: OwnedMeta | undefined): string | undefined {
+  const label = metadata?.labels?.[LABELS.jobSetUid];
+  if (typeof label === 'string' && label !== '') return label;
+  const owner = metadata?.ownerReferences?.find((r) => r.kind === 'JobSet' && r.controller === true);
+  return typeof owner?.uid === 'string' && owner.uid !== '' ? owner.uid : undefined;
 }

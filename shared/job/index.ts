@@ -4,11 +4,7 @@
  * Job stands where it does (its read model), `jobStatus` reads the batch/v1 status, and the
  * snapshot functions persist the state.
  */
-import { decide } from './decide.ts';
-import { evolve } from './evolve.ts';
-import { initialState } from './state.ts';
-
-export const jobDecider = { initialState, evolve, decide } as const;
+export { jobDecider, type JobDecider } from './decider.ts';
 
 export { decide, type Reconciliation } from './decide.ts';
 export { evolve, type JobEvent } from './evolve.ts';

@@ -28,7 +28,7 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
     if (!facts.hasFinalizer && (known.strippedAt === undefined || observedAt < known.strippedAt)) known.strippedAt = observedAt;
     return countByEvidence(state, known, facts, observedAt);
   }
-  if (known && isTerminalPhase(facts.phase) && facts.hasFinalizer && !(observedAt >= (known.finishedTrackedAt ?? Infinity))) {
+  if (known && facts.hasFinalizer && endedAsCounted(state, facts) && !(observedAt >= (known.finishedTrackedAt ?? Infinity))) {
     known.finishedTrackedAt = observedAt;
   }
   if (known) {
@@ -40,7 +40,7 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
     const pod = newRecord(state, facts, false, order);
     pod.lastEventId = event.eventId;
     if (!facts.hasFinalizer) pod.strippedAt = observedAt;
-    if (facts.hasFinalizer && isTerminalPhase(facts.phase)) pod.finishedTrackedAt = observedAt;
+    if (facts.hasFinalizer && endedAsCounted(state, facts)) pod.finishedTrackedAt = observedAt;
     // Upstream `addPod` lowers the creation expectation for any new pod of the Job.
     if (state.expectations.creations > 0) state.expectations.creations -= 1;
     afterChange(state, pod);
@@ -53,7 +53,7 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   // index), and this newer observation shows the finalizer gone: the earlier one is the evidence.
   const finishedTracked = known.finishedTrackedAt;
   const heldEvidence =
-    known.hasFinalizer && !facts.hasFinalizer && known.counted === 'none' && isTerminalPhase(known.phase) &&
+    known.hasFinalizer && !facts.hasFinalizer && known.counted === 'none' && endedAsCounted(state, known) &&
     finishedTracked !== undefined && finishedTracked < observedAt
       ? { ...known }
       : undefined;
@@ -99,8 +99,7 @@ function countByEvidence(state: JobState, pod: PodRecord, evidence: PodFacts, ob
     if (kept === undefined || kept.observedAt < observedAt) state.earlyEvidence.set(pod.uid, { facts: evidence, observedAt });
     return;
   }
-  const failed = evidence.phase === 'Failed' || (!state.settings?.onlyReplaceFailedPods && evidence.deletionTimestamp !== undefined);
-  if (evidence.phase !== 'Succeeded' && !failed) return;
+  if (!endedAsCounted(state, evidence)) return;
   const kept: Partial<PodRecord> = {};
   for (const key of COUNTED_FACTS) Object.assign(kept, { [key]: pod[key] });
   leave(state, pod);
@@ -113,6 +112,13 @@ function countByEvidence(state: JobState, pod: PodRecord, evidence: PodFacts, ob
   Object.assign(pod, kept, { hasFinalizer: false });
   enter(state, pod);
 }
+
+/**
+ * What an observation with the tracking finalizer shows a sync counting: the pod finished, or is
+ * being deleted, which upstream's `isPodFailed` counts as failed unless only Failed pods are replaced.
+ */
+const endedAsCounted = (state: JobState, facts: PodFacts): boolean =>
+  isTerminalPhase(facts.phase) || (!state.settings?.onlyReplaceFailedPods && facts.deletionTimestamp !== undefined);
 
 const NO_SIDECARS: ReadonlySet<string> = new Set();
 

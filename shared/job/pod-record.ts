@@ -25,8 +25,8 @@ export interface PodRecord extends PodFacts {
    */
   strippedAt?: number;
   /**
-   * The earliest observedAt (epoch ms) of an observation that showed the pod finished while it
-   * still carried the tracking finalizer. A pod held uncounted for its index (counting.ts
+   * The earliest observedAt (epoch ms) of an observation that showed the pod finished (or being
+   * deleted, when that counts as failed) while it still carried the tracking finalizer. A pod held uncounted for its index (counting.ts
    * `holdForReplacement`) that is then seen without the finalizer was counted by the sync that
    * removed it: that earlier observation is the evidence (observe-pod.ts), exactly as when it
    * arrives late.

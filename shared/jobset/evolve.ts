@@ -25,7 +25,10 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       const name = event.job.metadata.name;
       if (isLateChildSnapshot(state, event)) return { ...next, lastObservation: position };
       const version = comparableVersion(event.job.metadata.resourceVersion);
-      const child = { ...observeChildJob(state.children[name], event.job, position), ...stamp(event.sequence), ...(version === undefined ? {} : { version }) };
+      const child = {
+        ...observeChildJob(state.children[name], event.job, position), ...stamp(event.sequence),
+        ...(version === undefined ? {} : { version }), ...(event.eventId === undefined ? {} : { eventId: event.eventId }),
+      };
       return { ...next, lastObservation: position, children: { ...state.children, [name]: child } };
     }
     case 'JobDeleted': {
@@ -107,13 +110,9 @@ export function fold(events: Iterable<JobSetEvent>, from: JobSetState = initialS
 
 function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   const jobSet = defaultJobSet(event.jobSet);
-  const previousUid = state.jobSet?.metadata.uid;
-  const uid = jobSet.metadata.uid;
-  const newObject = previousUid !== undefined && uid !== undefined && previousUid !== uid;
+  const newObject = isNewJobSet(state, event);
   const order = observationOrder(jobSet.metadata.resourceVersion, event.sequence);
-  // An older observation of the JobSet arriving after a newer one (a spec change, a suspend
-  // taken back) says nothing the view does not already hold.
-  if (!newObject && isStaleObservation(state.jobSetOrder, order)) return { ...state, lastObservation: state.position };
+  if (isLateJobSetObservation(state, event)) return { ...state, lastObservation: state.position };
   // A different uid is a new object under the same name: start over.
   const base = newObject ? { ...initialState(), position: state.position } : state;
   const validationErrors = validateJobSet(jobSet);
@@ -124,11 +123,27 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     ...base,
     ...(deleting ? { deleting } : {}),
     jobSet,
+    ...(event.eventId === undefined ? {} : { jobSetEventId: event.eventId }),
     ...(order.version !== undefined || order.sequence !== undefined ? { jobSetOrder: order } : {}),
     lastObservation: state.position,
     validationErrors,
     rejectionRecorded: sameErrors && base.rejectionRecorded,
   };
+}
+
+/** A JobSet observation under the name's uid before another: a new object under the same name. */
+function isNewJobSet(state: JobSetState, event: JobSetObserved): boolean {
+  const previousUid = state.jobSet?.metadata.uid;
+  const uid = event.jobSet.metadata.uid;
+  return previousUid !== undefined && uid !== undefined && previousUid !== uid;
+}
+
+/**
+ * An older observation of the JobSet arriving after a newer one (a spec change, a suspend taken
+ * back; by resourceVersion, else by the stamp): it says nothing the view does not already hold.
+ */
+export function isLateJobSetObservation(state: JobSetState, event: JobSetObserved): boolean {
+  return !isNewJobSet(state, event) && isStaleObservation(state.jobSetOrder, observationOrder(event.jobSet.metadata.resourceVersion, event.sequence));
 }
 
 /**
@@ -138,7 +153,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
  * restart attempt than the Job the view holds under that name (a restart recreates the Job
  * under the same name, so the later attempt is the newer object).
  */
-function isLateChildSnapshot(state: JobSetState, event: JobObserved): boolean {
+export function isLateChildSnapshot(state: JobSetState, event: JobObserved): boolean {
   const uid = event.job.metadata.uid;
   if (uid !== undefined && state.deletedChildUids?.includes(uid)) return true;
   const known = state.children[event.job.metadata.name];

@@ -1,9 +1,7 @@
-import { decide } from './decide.ts';
-import { evolve } from './evolve.ts';
-import { initialState } from './state.ts';
-
-/** The JobSet fold as a decider: fold events with `evolve`, reconcile with `decide(state, now)`. */
-export const jobSetDecider = { initialState, evolve, decide } as const;
+export {
+  jobSetDecider, jobSetEntryEvent, jobSetSummary, knownJobSetObservation, JOBSET_FOLD_VERSION,
+  type JobSetDecider, type JobSetLogDecision, type JobSetLogObservation,
+} from './decider.ts';
 
 export { decide, type JobSetDecision } from './decide.ts';
 export { evolve, fold } from './evolve.ts';
@@ -33,6 +31,7 @@ export {
   type JobSetEvent,
   type JobSetObservation,
 } from './events.ts';
+export { isJobSetDecisionType } from './decision-events.ts';
 export type {
   CreateJobIssued,
   FailedJobEvidence,

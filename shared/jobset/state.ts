@@ -40,6 +40,8 @@ export interface ChildJobView {
   readonly observedAt: number;
   /** The order stamp of the snapshot this view was built from, when it had one. */
   readonly sequence?: ObjectSequence;
+  /** The eventId of that snapshot: the log writer drops it delivered again. */
+  readonly eventId?: string;
   /** The snapshot's resourceVersion, when comparable (KEP-5504). */
   readonly version?: string;
 }
@@ -54,6 +56,8 @@ export interface JobSetState {
   readonly lastObservation: number;
   /** The observed JobSet after admission defaulting; undefined until first observed. */
   readonly jobSet: DefaultedJobSet | undefined;
+  /** eventId of the JobSet observation folded last: the log writer drops it re-sent. */
+  readonly jobSetEventId?: string;
   /** Where the observation `jobSet` came from stands (its version, its stamp): an older one arriving late is dropped. */
   readonly jobSetOrder?: ObservationOrder;
   /** Admission violations of the observed spec; a JobSet with any is never reconciled. */

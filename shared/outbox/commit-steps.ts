@@ -1,16 +1,17 @@
 import type { OutboundEvent } from '../contract/outbound.ts';
 import type { NewCommand, NewEntry } from '../app/event-store.ts';
-import { jsonBytes, MAX_COMMAND_DETAIL_BYTES, MAX_COMMIT_BYTES, MAX_COMMIT_ENTRIES, pagedEntryBytes } from '../app/event-store-limits.ts';
+import { jsonBytes, MAX_COMMAND_DETAIL_BYTES, MAX_COMMIT_BYTES, pagedEntryBytes } from '../app/event-store-limits.ts';
 import { OUTBOX_PAGE_TYPE, type OutboxJob, type OutboxPageDetail } from './outbox-page.ts';
 
-// What one reconcile (or one batch of the log writer) writes is cut into commit steps, each one
-// conditioned commit within the store's limits (and so within one DynamoDB transaction): at
-// most MAX_COMMIT_ENTRIES entries, STEP_BYTES of bodies and one outbox item of at most
-// MAX_COMMAND_DETAIL_BYTES. A sync's inline events travel in the step that holds its first
-// decision, never a later one, so a crash between two steps can leave commands queued for
-// decisions not logged yet, but never a logged decision without its commands. The log writer
-// then logs the rest of that sync under the ids it had and queues none of them again
-// (shared/reconcile/resume-cut-sync.ts). Steps are taken in order; the head condition orders them.
+// What one batch of the log writer writes is cut into commit steps, each one conditioned commit
+// within the store's limits (and so within one DynamoDB transaction): STEP_BYTES of entries, as
+// their log pages store them, and one outbox item of at most MAX_COMMAND_DETAIL_BYTES. A
+// decision's inline events travel in the step that logs it, never a later one (a Job's sync
+// gives all its inline events to its first decision), so a crash between two steps can leave
+// commands queued for decisions not logged yet, but never a logged decision without its
+// commands. The writer then logs the rest of that sync under the ids it had and queues none of
+// them again (shared/decide/resume-cut-sync.ts). Steps are taken in order; the head condition
+// orders them.
 
 /** Bodies per step, below MAX_COMMIT_BYTES to leave room for the outbox item. */
 export const STEP_BYTES = MAX_COMMIT_BYTES - MAX_COMMAND_DETAIL_BYTES - 64 * 1024;
@@ -24,7 +25,7 @@ export interface PlannedEntry {
   /**
    * Commit it in the same step as the next entry: the log writer keeps the observation that
    * ends a run with its sync's first decision, so a log that ends with an observation is a
-   * log whose last sync decided nothing (write/load-for-write.ts).
+   * log whose last sync decided nothing (shared/decide/resume-cut-sync.ts).
    */
   readonly withNext?: boolean;
   /** The chain hash the entry gets where it is planned (when the chain before it is known). */
@@ -41,15 +42,12 @@ export interface CommitStep {
 }
 
 /**
- * Cuts planned entries, to be logged at head + 1…, into steps. With `paged` (a `pageEntries`
- * commit of the log writer) entries share page items: no entry count cap, and each entry
- * counts as its page stores it (pagedEntryBytes), so a step still fits one transaction.
+ * Cuts planned entries, to be logged at head + 1… with `recordedAt`, into steps. Entries share
+ * log page items, and each counts as its page stores it (pagedEntryBytes), so a step fits one
+ * transaction.
  */
-export function commitSteps(
-  head: number, planned: readonly PlannedEntry[], stepBytes = STEP_BYTES, paged?: { readonly recordedAt: string },
-): CommitStep[] {
-  const maxEntries = paged ? Number.POSITIVE_INFINITY : MAX_COMMIT_ENTRIES;
-  const measure = (entry: NewEntry) => (paged ? pagedEntryBytes(entry, paged.recordedAt) : jsonBytes(entry.body));
+export function commitSteps(head: number, planned: readonly PlannedEntry[], recordedAt: string, stepBytes = STEP_BYTES): CommitStep[] {
+  const measure = (entry: NewEntry) => pagedEntryBytes(entry, recordedAt);
   // Each entry measured once: a pair's second entry is measured with the first, then alone.
   const sizes = new Map<number, number>();
   const sizeAt = (i: number) => {
@@ -72,7 +70,6 @@ export function commitSteps(
     const pairBytes = next ? sizeAt(i + 1) : 0;
     const pairInline = next && next.inline.length > 0 ? jsonBytes(next.inline) : 0;
     const full = step !== undefined && !planned[i - 1]?.withNext && (
-      step.entries.length + (next ? 1 : 0) >= maxEntries ||
       step.bytes + bytes + pairBytes > stepBytes ||
       (inlineBytes + pairInline > 0 && step.inlineBytes + inlineBytes + pairInline > MAX_COMMAND_DETAIL_BYTES - 4096));
     if (full) close();

@@ -1,4 +1,5 @@
 import type { Decision, DecisionOf } from '../job/decisions.ts';
+import type { JobEvent } from '../job/evolve.ts';
 
 // A decision's size must not depend on the Job's: terminating 100,000 pods is one decision
 // but 100,000 pod references (≈ 10 MB), far above one DynamoDB item (400 KB). The decision is
@@ -41,4 +42,24 @@ export function pageTermination(decision: DecisionOf<'PodsTerminationRequested'>
   }
   flush();
   return pages;
+}
+
+/**
+ * The decisions of a cut-short sync (decided again, whole) not logged yet. A decision is known
+ * by its id, which the sync's position and its place among the sync's decisions give, whatever
+ * its pages. A termination whose first pages are logged keeps its id for the rest of its pods,
+ * paged on from the next page number; with the page size the first attempt had, these are the
+ * very pages it would have logged.
+ */
+export function restOfTermination(decisions: readonly Decision[], logged: readonly JobEvent[], pageBytes?: number): Decision[] {
+  const loggedIds = new Set(logged.map((event) => event.eventId));
+  return decisions.flatMap((decision): Decision[] => {
+    if (!loggedIds.has(decision.eventId)) return pageDecisions([decision], pageBytes);
+    if (decision.type !== 'PodsTerminationRequested') return [];
+    const pages = logged.filter((e): e is DecisionOf<'PodsTerminationRequested'> =>
+      e.type === 'PodsTerminationRequested' && (e.eventId === decision.eventId || e.eventId.startsWith(`${decision.eventId}/page/`)));
+    const requested = new Set(pages.flatMap((page) => page.pods.map((pod) => pod.uid)));
+    const pods = decision.pods.filter((pod) => !requested.has(pod.uid));
+    return pods.length === 0 ? [] : pageTermination({ ...decision, pods }, pageBytes, pages.length);
+  });
 }

@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CLUSTER_SOURCE_PREFIX, COMMAND_DETAIL_TYPES, CONTROL_SOURCE, RECONCILED_EVENT_TYPES, REJECTION_DETAIL_TYPE, REJECTION_SOURCE,
+  CLUSTER_SOURCE_PREFIX, COMMAND_DETAIL_TYPES, CONTROL_SOURCE, REJECTION_DETAIL_TYPE, REJECTION_SOURCE,
 } from '../../cdk/bus-contract.ts';
 import { REJECTION_DETAIL_TYPE as SINK_DETAIL_TYPE, REJECTION_SOURCE as SINK_SOURCE } from '../../functions/aws/bus-rejection-sink.ts';
 import * as inbound from '../../shared/contract/inbound.ts';
 import { OutboundDetailType } from '../../shared/contract/outbound.ts';
 import { JobSetOutboundDetailType } from '../../shared/contract/jobset-outbound.ts';
-import { DecisionSchema } from '../../shared/job/decisions.ts';
-import { ObservationSchema } from '../../shared/job/events.ts';
-import { JobSetObservationSchema } from '../../shared/jobset/events.ts';
 
 // cdk/ repeats the bus contract instead of importing shared/; these checks keep the copies equal.
-const typesOf = (schema: { options: readonly { shape: { type: { value: unknown } } }[] }) =>
-  schema.options.map((o) => o.shape.type.value as string);
-
 describe('the bus contract as the stacks route it', () => {
   it('uses the inbound and control sources of shared/contract', () => {
     expect(CLUSTER_SOURCE_PREFIX).toBe(inbound.CLUSTER_SOURCE_PREFIX);
@@ -28,11 +22,5 @@ describe('the bus contract as the stacks route it', () => {
 
   it('files the rejections the ingest function sends', () => {
     expect([REJECTION_SOURCE, REJECTION_DETAIL_TYPE]).toEqual([SINK_SOURCE, SINK_DETAIL_TYPE]);
-  });
-
-  it('reconciles every observation type, and no decision jobfold writes itself', () => {
-    const observations = new Set([...typesOf(ObservationSchema), ...typesOf(JobSetObservationSchema)]);
-    expect(new Set(RECONCILED_EVENT_TYPES)).toEqual(observations);
-    for (const decision of typesOf(DecisionSchema)) expect(RECONCILED_EVENT_TYPES).not.toContain(decision);
   });
 });

@@ -1,6 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RECONCILED_EVENT_TYPES } from '../../cdk/bus-contract.ts';
 import { resourcesOf, synthApp } from './synth-app.ts';
 
 describe('the event flow of the service stack', () => {
@@ -96,20 +95,9 @@ describe('the event flow of the service stack', () => {
     });
   });
 
-  it('reconciles only inserted observations of JobSet logs, with partial batch responses, bisecting, bounded retries and a failure queue', () => {
-    const mapping = mappingOf('Reconcile');
-    expect(mapping).toMatchObject({
-      StartingPosition: 'TRIM_HORIZON',
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: 10,
-      MaximumRecordAgeInSeconds: 21600,
-      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [logicalIdOf('AWS::SQS::Queue', 'ReconcileFailures'), 'Arn'] } } },
-    });
-    expect(JSON.parse(mapping['FilterCriteria'].Filters[0].Pattern)).toEqual({
-      eventName: ['INSERT'],
-      dynamodb: { NewImage: { t: { S: ['entry'] }, pk: { S: [{ prefix: 'JobSet#' }] }, et: { S: RECONCILED_EVENT_TYPES } } },
-    });
+  it('has no reconcile function: every log is decided by its writer', () => {
+    const reconcile = Object.entries(resources()).filter(([id, r]) => id.includes('Reconcile') && ['AWS::Lambda::Function', 'AWS::SQS::Queue', 'AWS::Lambda::EventSourceMapping'].includes(r.Type));
+    expect(reconcile).toEqual([]);
   });
 
   it('wakes publish on inserted outbox items, with bounded retries and a failure queue', () => {

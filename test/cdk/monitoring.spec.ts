@@ -16,19 +16,19 @@ describe('alarms and the dashboard', () => {
       .map((a) => a['Dimensions'][0].Value['Fn::GetAtt'][0] as string);
     const deadEnds = resourcesOf(service, 'AWS::SQS::Queue').map(([id]) => id)
       .filter((id) => /Dlq|Failures|Rejected|Parked/.test(id));
-    expect(deadEnds).toHaveLength(8); // ingest DLQ, rejected, writer/reconcile/publish failures, triage's parked, timers DLQ, alpha's DLQ
+    expect(deadEnds).toHaveLength(7); // ingest DLQ, rejected, writer/publish failures, triage's parked, timers DLQ, alpha's DLQ
     expect(new Set(watched)).toEqual(new Set(deadEnds));
   });
 
-  it('alarms on errors of each of the seven functions', () => {
+  it('alarms on errors of each of the six functions', () => {
     const errors = alarms().filter((a) => a['MetricName'] === 'Errors' && a['Namespace'] === 'AWS/Lambda');
-    expect(errors).toHaveLength(7);
+    expect(errors).toHaveLength(6);
   });
 
-  it('alarms when the writer (ingest stream), reconcile or publish (table stream) falls 5 minutes behind', () => {
+  it('alarms when the writer (ingest stream) or publish (table stream) falls 5 minutes behind', () => {
     const iterator = alarms().filter((a) => a['MetricName'] === 'IteratorAge');
     expect(iterator.map((a) => a['Dimensions'][0].Value.Ref).sort()).toEqual(
-      ['StreamPublish', 'StreamReconcile', 'WriterFunction'].map((prefix) => expect.stringMatching(new RegExp(`^${prefix}`))));
+      ['StreamPublish', 'WriterFunction'].map((prefix) => expect.stringMatching(new RegExp(`^${prefix}`))));
     for (const alarm of iterator) expect(alarm).toMatchObject({ Statistic: 'Maximum', Threshold: 300000 });
   });
 

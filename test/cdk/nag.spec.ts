@@ -47,8 +47,6 @@ describe('cdk-nag AwsSolutions', () => {
       'jobfold-service/Query/CursorKey: AwsSolutions-SMG4',
       'jobfold-service/Stream/PublishFailures: AwsSolutions-SQS3',
       'jobfold-service/Stream/PublishRole: AwsSolutions-IAM5[Resource::*]',
-      'jobfold-service/Stream/ReconcileFailures: AwsSolutions-SQS3',
-      'jobfold-service/Stream/ReconcileRole: AwsSolutions-IAM5[Resource::*]',
       'jobfold-service/Timers/Dlq: AwsSolutions-SQS3',
       `jobfold-service/Triage/FunctionRole: AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${groupName}/*]`,
       'jobfold-service/Triage/Parked: AwsSolutions-SQS3',
@@ -70,7 +68,7 @@ describe('cdk-nag AwsSolutions', () => {
     const queues = Template.fromStack(service).findResources('AWS::SQS::Queue', {
       Metadata: { cdk_nag: { rules_to_suppress: [{ id: 'AwsSolutions-SQS3' }] } },
     });
-    expect(Object.keys(queues).length).toBe(7);
+    expect(Object.keys(queues).length).toBe(6);
   });
 
   it('fails the synth of the app on a new unacknowledged finding', () => {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX } from '../../functions/adapters/table-layout.ts';
 import { resourcesOf, synthApp } from './synth-app.ts';
 
-const HANDLERS = ['writer', 'triage', 'reconcile', 'publish', 'query', 'kube', 'kube-authorizer'];
+const HANDLERS = ['writer', 'triage', 'publish', 'query', 'kube', 'kube-authorizer'];
 /** The one function that does not read the table: it asks STS and IAM about a token. */
 const TABLELESS = ['kube-authorizer'];
 const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
@@ -66,7 +66,6 @@ describe('the service functions', () => {
     expect(Object.keys(variables('writer'))).toEqual(expect.arrayContaining(
       ['BUS_NAME', 'SNAPSHOT_EVERY', 'FEATURE_GATES', 'SCHEDULE_GROUP', 'TIMERS_TARGET_ARN', 'SCHEDULER_ROLE_ARN', 'TIMERS_DLQ_ARN']));
     expect(Object.keys(variables('publish'))).toContain('BUS_NAME');
-    expect(Object.keys(variables('reconcile'))).toEqual(expect.arrayContaining(['SNAPSHOT_EVERY', 'FEATURE_GATES']));
   });
 
   it('lets the query function read the table but not write it', () => {
@@ -75,7 +74,7 @@ describe('the service functions', () => {
     for (const write of WRITES) expect(actions).not.toContain(write);
   });
 
-  it.each(['writer', 'triage', 'reconcile', 'publish'])('lets %s append to the log with conditional writes', (name) => {
+  it.each(['writer', 'triage', 'publish'])('lets %s append to the log with conditional writes', (name) => {
     const actions = policyOf(name).flatMap((s) => [s.Action].flat());
     expect(actions).toEqual(expect.arrayContaining(WRITES));
   });

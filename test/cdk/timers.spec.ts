@@ -48,7 +48,7 @@ describe('the timers', () => {
         Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
       }),
     ]));
-    expect(JSON.stringify(statementsOf('StreamReconcileRole'))).not.toContain('scheduler:');
+    expect(JSON.stringify(statementsOf('StreamPublishRole'))).not.toContain('scheduler:');
   });
 
   it('tells the writer the group, the target stream and the role for its schedules', () => {

@@ -1,29 +1,30 @@
 import type { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent, KinesisStreamBatchResponse } from 'aws-lambda';
+import type { Context, KinesisStreamBatchResponse } from 'aws-lambda';
 import { busRejectionSink } from '../../functions/aws/bus-rejection-sink.ts';
 import { logger, metrics } from '../../functions/commons/powertools.ts';
 import { createPublishHandler } from '../../functions/handlers/publish-handler.ts';
-import { createReconcileHandler, type ReconcileHandlerDeps } from '../../functions/handlers/reconcile-handler.ts';
 import { timerRecord } from '../../functions/handlers/writer/timer-record.ts';
-import { createWriterHandler } from '../../functions/handlers/writer-handler.ts';
+import { createWriterHandler, type WriterHandlerDeps } from '../../functions/handlers/writer-handler.ts';
 import type {
-  AppendResult, CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery, LogEntry,
-  NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
+  CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery, LogEntry,
+  OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
-import { itemEvents, type Publisher, type PublishOutcome } from '../../shared/app/publish.ts';
-import { loadState } from '../../shared/app/reconcile.ts';
+import { itemEvents, type PublishOutcome } from '../../shared/app/publish.ts';
+import type { Publisher } from '../../shared/ports.ts';
+import { loadState } from '../../shared/decide/load-log.ts';
+import { jobDecider } from '../../shared/job/index.ts';
 import { streamKey } from '../../shared/app/stream-key.ts';
 import type { OutboundEvent } from '../../shared/contract/outbound.ts';
 import type { InboundError } from '../../shared/contract/parse-inbound.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../shared/job/state.ts';
 import { jobStatus, type JobStatusView } from '../../shared/job/status.ts';
 import { kinesisEvent } from './kinesis-records.ts';
-import type { EventIdSegment } from '../../shared/app/write/event-id-index.ts';
+import type { EventIdSegment } from '../../shared/decide/event-id-index.ts';
 
 // The service as Lambda runs it, in one process: the writer (cluster events and timers, from
-// the ingest stream), reconcile (JobSets, from the table stream) and publish handlers (middy,
+// the ingest stream; Jobs and JobSets alike) and publish handlers (middy,
 // Powertools) over one store, with a controllable clock and recording fakes for the bus, the
 // rejected-events destination and the scheduler. Unit tests pass the in-memory store,
 // integration tests a DynamoDbEventStore on DynamoDB Local.
@@ -47,7 +48,8 @@ export interface ServiceHarness {
   readonly bus: RecordingBus;
   readonly rejected: RecordedRejection[];
   readonly timers: Array<{ stream: StreamId; at: string }>;
-  readonly reconcileDeps: ReconcileHandlerDeps;
+  /** The writer's deps (its store, clock, fold configuration and recording timers). */
+  readonly writerDeps: Omit<WriterHandlerDeps, 'rejections'>;
   /**
    * Delivers events as ingest-stream records (JSON data) to the writer, `batchSize` per
    * invocation; returns the sequence numbers the writer reported failed.
@@ -55,8 +57,11 @@ export interface ServiceHarness {
   deliver(events: readonly unknown[], batchSize?: number): Promise<string[]>;
   /** Delivers raw record texts in one ingest-stream batch. */
   deliverBodies(bodies: readonly string[]): Promise<KinesisStreamBatchResponse>;
-  /** Delivers one DynamoDB Streams batch naming new log entries of `streams`. */
-  reconcile(...streams: StreamId[]): Promise<DynamoDBBatchResponse>;
+  /**
+   * Decides `stream` again at the clock's time, as its timer does: the scheduler puts a timer
+   * record due now into the ingest stream, and the writer logs it as a Tick and decides.
+   */
+  tick(stream: StreamId): Promise<KinesisStreamBatchResponse>;
   /** Runs the publisher once (it drains the outbox; throws when an item stays unpublished). */
   publish(): Promise<PublishOutcome>;
   /** The scheduler puts the timer record of `stream`, due at `at`, into the ingest stream. */
@@ -89,7 +94,6 @@ const context = {
   succeed: () => undefined,
 } satisfies Context;
 
-let messages = 0;
 
 /** Wires the three handlers over `options.store` (wrapped in a CrashableStore). */
 export function createServiceHarness(options: HarnessOptions): ServiceHarness {
@@ -100,7 +104,7 @@ export function createServiceHarness(options: HarnessOptions): ServiceHarness {
   const bus = recordingBus();
   const rejected: RecordedRejection[] = [];
   const timers: Array<{ stream: StreamId; at: string }> = [];
-  const reconcileDeps: ReconcileHandlerDeps = {
+  const writerDeps: Omit<WriterHandlerDeps, 'rejections'> = {
     store,
     clock: now,
     config: options.config ?? DEFAULT_FOLD_CONFIG,
@@ -108,13 +112,12 @@ export function createServiceHarness(options: HarnessOptions): ServiceHarness {
     timers: { schedule: async (stream, at) => void timers.push({ stream, at }) },
   };
   const rejections = busRejectionSink(rejectionClient(rejected), 'test-bus');
-  const writer = createWriterHandler({ ...reconcileDeps, rejections });
-  const reconcile = createReconcileHandler(reconcileDeps);
+  const writer = createWriterHandler({ ...writerDeps, rejections });
   const publish = createPublishHandler({ store, clock: now, publisher: bus });
 
   const deliverBodies = (bodies: readonly string[]) => writer(kinesisEvent(bodies), context);
   return {
-    store, clock, bus, rejected, timers, reconcileDeps, deliverBodies,
+    store, clock, bus, rejected, timers, writerDeps, deliverBodies,
     async deliver(events, batchSize = 10) {
       const failed: string[] = [];
       for (let i = 0; i < events.length; i += batchSize) {
@@ -123,14 +126,14 @@ export function createServiceHarness(options: HarnessOptions): ServiceHarness {
       }
       return failed;
     },
-    reconcile: (...streams) => reconcile(streamEvent(streams), context),
+    tick: (stream) => writer(kinesisEvent([timerRecord(stream, clock.now)]), context),
     publish: () => publish({ version: '0', id: 'tick', 'detail-type': 'Scheduled Event' } as never, context),
     async fireTimer(stream, at) {
       const { batchItemFailures } = await writer(kinesisEvent([timerRecord(stream, at)]), context);
       if (batchItemFailures.length > 0) throw new Error(`the timer of ${streamKey(stream)} at ${at} was not written`);
     },
     async status(stream) {
-      return jobStatus((await loadState(reconcileDeps, stream)).state);
+      return jobStatus((await loadState(jobDecider(writerDeps.config), store, stream)).state);
     },
     async log(stream) {
       return (await store.read(stream)).entries;
@@ -190,19 +193,6 @@ function rejectionClient(rejected: RecordedRejection[]): Pick<EventBridgeClient,
   return { send } as unknown as Pick<EventBridgeClient, 'send'>;
 }
 
-/** A stream batch as DynamoDB Streams delivers new log entries (pk = the stream key). */
-function streamEvent(streams: readonly StreamId[]): DynamoDBStreamEvent {
-  return {
-    Records: streams.map((stream) => {
-      const pk = { S: streamKey(stream) };
-      return {
-        eventName: 'INSERT',
-        eventSource: 'aws:dynamodb',
-        dynamodb: { Keys: { pk }, NewImage: { pk, t: { S: 'entry' } }, SequenceNumber: String(++messages), StreamViewType: 'NEW_IMAGE' },
-      };
-    }),
-  };
-}
 
 /** The error a simulated crash throws; nothing else in the service throws it. */
 export class SimulatedCrash extends Error {
@@ -214,12 +204,12 @@ export type CrashPoint = 'commit' | 'afterCommit' | 'markPublished' | 'saveOutbo
 
 /**
  * A store that forwards to another, counts the calls that can write, and crashes once at a
- * chosen point. `beforeCommit` runs before each commit (to interleave appends with reconciles).
+ * chosen point. `beforeCommit` runs before each commit (to interleave another writer's commits).
  */
 export class CrashableStore implements EventStore, PodArchive {
   readonly #inner: EventStore & PodArchive;
   readonly #crashes = new Set<CrashPoint>();
-  /** append (with entries), commit, markPublished and saveArchivedPods calls so far. */
+  /** commit, saveOutboxProgress, markPublished and saveArchivedPods calls so far. */
   writes = 0;
   beforeCommit: (() => Promise<void>) | undefined;
 
@@ -234,11 +224,6 @@ export class CrashableStore implements EventStore, PodArchive {
   #crash(point: CrashPoint): void {
     if (!this.#crashes.delete(point)) return;
     throw new SimulatedCrash(`simulated crash at ${point}`);
-  }
-
-  append(stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<AppendResult> {
-    if (entries.length > 0) this.writes++;
-    return this.#inner.append(stream, entries, recordedAt);
   }
 
   async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {

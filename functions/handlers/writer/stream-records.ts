@@ -1,10 +1,10 @@
 import type { KinesisStreamRecord } from 'aws-lambda';
-import type { NewEntry, StreamId } from '../../../shared/app/event-store.ts';
+import type { NewEntry } from '../../../shared/app/event-store.ts';
 import { streamKey } from '../../../shared/app/stream-key.ts';
-import type { InboundTarget } from '../../../shared/contract/parse-any-inbound.ts';
+import { logBatch, type LogBatch } from '../../../shared/decide/fed-logs.ts';
 import { parseInboundRecord, type InboundRecordResult } from '../../../shared/contract/parse-inbound-record.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
-import type { Observation, Tick } from '../../../shared/job/events.ts';
+import type { Tick } from '../../../shared/job/events.ts';
 import type { JobSetTick } from '../../../shared/jobset/events.ts';
 import { TIMER_SOURCE, TimerRecordSchema, type TimerInput } from './timer-record.ts';
 
@@ -22,21 +22,8 @@ export interface RefusedRecord {
   readonly errors: readonly InboundError[];
 }
 
-/** The records of one batch that go to one log, in arrival order. */
-export interface StreamGroup {
-  readonly stream: StreamId;
-  /** Sequence numbers of the records, in arrival order (the first is the lowest). */
-  readonly sequenceNumbers: string[];
-  /** The records' JSON text, kept to put them in the rejection sink if the Job is parked. */
-  readonly texts: string[];
-  /**
-   * The log's new entries, in order (a Job's are observations: NewEntry bodies as log-codec.ts
-   * writes them); a pack adds all its valid observations, so there may be more than records.
-   */
-  readonly entries: NewEntry[];
-  /** Entries the same events add to other logs (a child Job's deletion, for its JobSet). */
-  readonly related: InboundTarget[];
-}
+/** The records of one batch that go to one log, in arrival order (`sources`: their sequence numbers). */
+export type StreamGroup = LogBatch;
 
 export interface DecodedBatch {
   readonly groups: StreamGroup[];
@@ -63,11 +50,13 @@ export function* decodedSlices(records: readonly KinesisStreamRecord[], limits: 
   let refused: RefusedRecord[] = [];
   let observations = 0;
   let decodedBytes = 0;
+  let position = 0;
   for (const record of records) {
     if (observations >= limits.observations || decodedBytes >= limits.decodedBytes) {
       yield { groups: [...groups.values()], refused };
       [groups, refused, observations, decodedBytes] = [new Map(), [], 0, 0];
     }
+    position += 1;
     const text = Buffer.from(record.kinesis.data, 'base64').toString('utf8');
     const parsed = parseRecord(text);
     decodedBytes += parsed.ok && parsed.decodedBytes !== undefined ? parsed.decodedBytes : text.length;
@@ -83,15 +72,16 @@ export function* decodedSlices(records: readonly KinesisStreamRecord[], limits: 
     const key = streamKey(first.stream);
     let group = groups.get(key);
     if (!group) {
-      group = { stream: first.stream, sequenceNumbers: [], texts: [], entries: [], related: [] };
+      group = logBatch(first.stream);
       groups.set(key, group);
     }
-    group.sequenceNumbers.push(record.kinesis.sequenceNumber);
+    group.sources.push(record.kinesis.sequenceNumber);
     group.texts.push(text);
     // A Job's observations keep their arrival beside their observedAt (JobSet logs have their own format).
     const arrivedAt = first.stream.kind === 'Job' ? arrivalOf(record) : undefined;
     group.entries.push(...primary.map((target) => (arrivedAt === undefined ? target.entry : arrived(target.entry, arrivedAt))));
-    group.related.push(...related);
+    group.positions.push(...primary.map(() => position));
+    group.related.push(...related.map((target) => ({ ...target, position })));
   }
   if (groups.size > 0 || refused.length > 0) yield { groups: [...groups.values()], refused };
 }
@@ -138,6 +128,3 @@ export function tickOf(stream: TimerInput['stream'], at: string): Tick | JobSetT
   if (stream.kind === 'JobSet') return { type: 'Tick', eventId, at };
   return { type: 'Tick', eventId, clusterId: stream.clusterId, observedAt: at };
 }
-
-/** A Job log's entry back as the observation it was parsed from (parse-any-inbound.ts). */
-export const entryObservation = (entry: NewEntry): Observation => entry.body as Observation;

@@ -1,10 +1,9 @@
 import type { LogEntry } from '../../../shared/app/event-store.ts';
 import { entryEvent } from '../../../shared/app/log-codec.ts';
-import { jobSetEntryEvent } from '../../../shared/app/reconcile-jobset.ts';
 import type { DecisionOf, TerminationCause } from '../../../shared/job/decisions.ts';
 import { conditionSentence } from '../../../shared/job/index.ts';
 import type { JobState } from '../../../shared/job/state.ts';
-import { decisionSentence, type JobSetDecisionEvent } from '../../../shared/jobset/index.ts';
+import { decisionSentence, jobSetEntryEvent, type JobSetDecisionEvent } from '../../../shared/jobset/index.ts';
 import type { JobSetState } from '../../../shared/jobset/state.ts';
 import { objectVersion } from '../resource-version.ts';
 import { compact, derivedUid, metaTime } from './meta.ts';

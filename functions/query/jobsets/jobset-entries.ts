@@ -1,6 +1,5 @@
 import type { LogEntry } from '../../../shared/app/event-store.ts';
-import { jobSetEntryEvent } from '../../../shared/app/reconcile-jobset.ts';
-import { JobSetObservationSchema, type JobSetDecisionEvent, type JobSetEvent, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
+import { jobSetEntryEvent, JobSetObservationSchema, type JobSetDecisionEvent, type JobSetEvent, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
 import type { EntryCategory } from '../history-page.ts';
 
 // A JobSet's log holds observations (what a cluster reported) and the JobSet fold's decisions;

@@ -1,5 +1,5 @@
 import type { EventStore, JobSummary, LogEntry, StreamId } from '../../../shared/app/event-store.ts';
-import { jobSetEntryEvent } from '../../../shared/app/reconcile-jobset.ts';
+import { jobSetEntryEvent } from '../../../shared/jobset/index.ts';
 import type { JobSetCondition } from '../../../shared/jobset/conditions.ts';
 import { evolve as evolveJobSet } from '../../../shared/jobset/evolve.ts';
 import { conditionEvidence, explainJobSet, type JobSetExplanation, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';

@@ -56,7 +56,7 @@ export class ClusterRelay {
 
   /** Reconcile, publish, and hand the commands to the forwarder; waits until it applied them. */
   async reconcileAndApply(): Promise<OutboundEvent[]> {
-    const response = await this.service.reconcile(this.stream);
+    const response = await this.service.tick(this.stream);
     if (response.batchItemFailures.length > 0) throw new Error('reconcile failed');
     await this.service.publish();
     const commands = this.service.bus.sent.slice(this.#sent);

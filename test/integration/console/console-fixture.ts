@@ -1,10 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { StreamId } from '../../../shared/app/event-store.ts';
-import { ingest } from '../../../shared/app/ingest.ts';
-import { reconcile } from '../../../shared/app/reconcile.ts';
-import { streamKey } from '../../../shared/app/stream-key.ts';
-import { appendTick } from '../../support/append-tick.ts';
 import { LocalBus } from '../../../local/bus/local-bus.ts';
 import { queryFunction } from '../../../local/http/query-function.ts';
 import { startLocalServer, type LocalServer } from '../../../local/http/local-server.ts';
@@ -15,16 +10,18 @@ import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
 import { aJob, anIndexedJob, aPod, withSpec } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { playJobSetJsonl } from '../../unit/query/support/jobset-fleet.ts';
-import { aService, ingestAt, readPutEvents, type Service } from '../../unit/query/support/service-fleet.ts';
+import { loadState } from '../../../shared/decide/load-log.ts';
+import { jobSetDecider } from '../../../shared/jobset/index.ts';
+import { aService, deliverAt, fireTimersDue, readPutEvents, type Service } from '../../unit/query/support/service-fleet.ts';
 
-// What the browser tests look at, built by the service's own ingest, reconcile and timers on the
+// What the browser tests look at, built by the service's own writer and timers on the
 // in-memory store (the DynamoDB-backed stack feeds the sample at the machine's pace, tens of
 // seconds on a busy machine), and served by the local stack's HTTP server with the console:
 // - samples/fleet.jsonl, the `npm start` sample fleet, deadlines fired by their timers;
 // - samples/jobset-exit-code-3.jsonl in cluster dev-eu-1: a JobSet restarted by rule 1;
 // - big-cluster/default/shards-10k: an Indexed Job of 10,000 indexes (bigIndexedJob);
 // - big-cluster/default/shards-100k: 100,000 indexes, adopted mid-flight (hugeIndexedJob);
-// - ops-eu-1/default/wedged: a Job parked as stalled, its decisions over a store limit;
+// - ops-eu-1/default/wedged: a Job parked as stalled, its commits over a store limit;
 // - ops-eu-1/default/resized: a running Job whose update to completionMode was refused;
 // - ops-eu-1/default/long-lived: a Job jobfold manages whose log outgrew the Job view's window of
 //   5,000 entries, so its first commands are listed only by `…/commands`;
@@ -51,7 +48,7 @@ export const BIG = { completions: 10_000, adoptedSucceeded: 6000, adoptedFailed:
 
 export interface ConsoleServer extends LocalServer {
   readonly url: string;
-  /** The big Job's pod for `index` succeeds (ingested and reconciled now): the Job moves on. */
+  /** The big Job's pod for `index` succeeds (written and decided now): the Job moves on. */
   succeedIndex(index: number): Promise<void>;
 }
 
@@ -83,45 +80,27 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
   const succeedIndex = async (index: number) => {
     const at = '2026-01-01T00:05:00.000Z';
     const pod = aPod({ index, name: `${BIG_JOB}-${index}`, uid: `big-pod-${index}`, phase: 'Succeeded' });
-    await ingestAt(service, at, podObservedEvent(pod, job, at, { clusterId: BIG_CLUSTER }));
-    await reconcile({ ...service, clock: () => at }, jobStream(job, BIG_CLUSTER));
+    await deliverAt(service, at, [podObservedEvent(pod, job, at, { clusterId: BIG_CLUSTER })]);
   };
   return Object.assign(server, { url, succeedIndex });
 }
 
 /**
- * Plays a trace of Job events: each run of events sharing an observedAt is ingested, then every
- * Job seen is reconciled at that time; a Job's timer (deadline, backoff) fires as a Tick when
- * the trace reaches its time, and the timers still pending fire after the last event.
+ * Plays a trace of Job events: each run of events sharing an observedAt is delivered to the
+ * writer at that time; a Job's timer (deadline, backoff) fires as a Tick when the trace reaches
+ * its time, and the timers still pending fire after the last event.
  */
 async function playJobsTrace(service: Service, path: string): Promise<void> {
   const events = readPutEvents(path);
-  const jobs = new Map<string, StreamId>();
-  const timers = new Map<string, string>();
-  const settle = async (stream: StreamId, at: string) => {
-    const { wakeAt } = await reconcile({ ...service, clock: () => at }, stream);
-    if (wakeAt === undefined) timers.delete(streamKey(stream));
-    else timers.set(streamKey(stream), wakeAt);
-  };
-  const fireDue = async (until: string) => {
-    for (const [key, wakeAt] of [...timers].sort((a, b) => a[1].localeCompare(b[1]))) {
-      if (Date.parse(wakeAt) > Date.parse(until)) continue;
-      const stream = jobs.get(key)!;
-      await appendTick(service.store, stream, wakeAt);
-      await settle(stream, wakeAt);
-    }
-  };
   for (let i = 0; i < events.length; ) {
     const at = events[i]!.detail.observedAt;
-    await fireDue(at);
-    for (; i < events.length && events[i]!.detail.observedAt === at; i++) {
-      // The sample holds events jobfold refuses (npm start lists them at /local/rejected).
-      const result = await ingest({ store: service.store, rejections: { reject: async () => {} }, clock: () => at }, events[i]);
-      if (result.status !== 'rejected') jobs.set(streamKey(result.stream), { ...result.stream });
-    }
-    for (const stream of jobs.values()) await settle(stream, at);
+    await fireTimersDue(service, at);
+    const run = [];
+    for (; i < events.length && events[i]!.detail.observedAt === at; i++) run.push(events[i]!);
+    // The sample holds events jobfold refuses (npm start lists them at /local/rejected).
+    await deliverAt(service, at, run, []);
   }
-  for (let round = 0; round < 10 && timers.size > 0; round++) await fireDue('9999-12-31T23:59:59Z');
+  await fireTimersDue(service, '9999-12-31T23:59:59Z');
 }
 
 /**
@@ -139,14 +118,13 @@ async function bigIndexedJob(service: Service): Promise<Job> {
     failedIndexes: `${BIG.adoptedSucceeded}-${BIG.adoptedSucceeded + BIG.adoptedFailed - 1}`,
   };
   const job = anIndexedJob(BIG.completions, { backoffLimitPerIndex: 0, parallelism: 400 }, { name: BIG_JOB, uid: 'big-job', status });
-  await ingestAt(service, at, jobObservedEvent(job, at, { clusterId: BIG_CLUSTER }));
   const first = BIG.adoptedSucceeded + BIG.adoptedFailed;
-  for (let index = first; index < first + BIG.running + BIG.succeededPods; index++) {
+  const pods = Array.from({ length: BIG.running + BIG.succeededPods }, (_, i) => {
+    const index = first + i;
     const phase = index < first + BIG.running ? 'Running' : 'Succeeded';
-    const pod = aPod({ index, name: `${BIG_JOB}-${index}`, uid: `big-pod-${index}`, phase });
-    await ingestAt(service, at, podObservedEvent(pod, job, at, { clusterId: BIG_CLUSTER }));
-  }
-  await reconcile({ ...service, clock: () => at }, jobStream(job, BIG_CLUSTER));
+    return podObservedEvent(aPod({ index, name: `${BIG_JOB}-${index}`, uid: `big-pod-${index}`, phase }), job, at, { clusterId: BIG_CLUSTER });
+  });
+  await deliverAt(service, at, [jobObservedEvent(job, at, { clusterId: BIG_CLUSTER }), ...pods]);
   return job;
 }
 
@@ -160,22 +138,22 @@ async function hugeIndexedJob(service: Service): Promise<void> {
   const completed = Array.from({ length: 30_000 }, (_, i) => String(i * 3)).join(',');
   const status = { startTime: at, succeeded: 30_000, failed: 100, completedIndexes: completed, failedIndexes: '90000-90099' };
   const job = anIndexedJob(100_000, { backoffLimitPerIndex: 0, parallelism: 50 }, { name: HUGE_JOB, uid: 'huge-job', status });
-  await ingestAt(service, at, jobObservedEvent(job, at, { clusterId: BIG_CLUSTER }));
-  for (let index = 95_000; index < 95_050; index++) {
-    const pod = aPod({ index, name: `${HUGE_JOB}-${index}`, uid: `huge-pod-${index}` });
-    await ingestAt(service, at, podObservedEvent(pod, job, at, { clusterId: BIG_CLUSTER }));
-  }
-  await reconcile({ ...service, clock: () => at }, jobStream(job, BIG_CLUSTER));
+  const pods = Array.from({ length: 50 }, (_, i) => {
+    const index = 95_000 + i;
+    return podObservedEvent(aPod({ index, name: `${HUGE_JOB}-${index}`, uid: `huge-pod-${index}` }), job, at, { clusterId: BIG_CLUSTER });
+  });
+  await deliverAt(service, at, [jobObservedEvent(job, at, { clusterId: BIG_CLUSTER }), ...pods]);
 }
 
-/** A Job whose every decision commit fails deterministically: reconcile parks it as stalled. */
+/** A Job observed, then every commit of it fails deterministically: the writer parks it as stalled. */
 async function stalledJob(service: Service, store: OneJobOverLimit): Promise<void> {
   const at = '2026-01-01T00:00:00.000Z';
   const job = aJob({}, { name: STALLED_JOB, uid: 'wedged-job' });
+  await deliverAt(service, at, [jobObservedEvent(job, at, { clusterId: OPS_CLUSTER })]);
   store.breakJob(jobStream(job, OPS_CLUSTER));
-  await ingestAt(service, at, jobObservedEvent(job, at, { clusterId: OPS_CLUSTER }));
-  const { stalled } = await reconcile({ ...service, clock: () => at }, jobStream(job, OPS_CLUSTER));
-  if (stalled?.error !== STALLED_ERROR) throw new Error(`the wedged Job did not stall: ${JSON.stringify(stalled)}`);
+  const parked: string[] = [];
+  await deliverAt(service, at, [podObservedEvent(aPod({ name: `${STALLED_JOB}-a`, uid: 'wedged-pod' }), job, at, { clusterId: OPS_CLUSTER })], parked);
+  if (!parked.some((reason) => reason.includes(STALLED_ERROR))) throw new Error(`the wedged Job did not stall: ${JSON.stringify(parked)}`);
 }
 
 /** A running Job, then an update that makes it Indexed, which the API server would refuse. */
@@ -183,13 +161,12 @@ async function refusedUpdateJob(service: Service): Promise<void> {
   const at = '2026-01-01T00:00:00.000Z';
   const later = '2026-01-01T00:01:00.000Z';
   const job = aJob({ parallelism: 1, completions: 1 }, { name: REFUSED_JOB, uid: 'resized-job' });
-  const stream = jobStream(job, OPS_CLUSTER);
-  await ingestAt(service, at, jobObservedEvent(job, at, { clusterId: OPS_CLUSTER }));
-  await ingestAt(service, at, podObservedEvent(aPod({ name: `${REFUSED_JOB}-a`, uid: 'resized-pod' }), job, at, { clusterId: OPS_CLUSTER }));
-  await reconcile({ ...service, clock: () => at }, stream);
+  await deliverAt(service, at, [
+    jobObservedEvent(job, at, { clusterId: OPS_CLUSTER }),
+    podObservedEvent(aPod({ name: `${REFUSED_JOB}-a`, uid: 'resized-pod' }), job, at, { clusterId: OPS_CLUSTER }),
+  ]);
   const indexed = withSpec(job, { completionMode: 'Indexed' });
-  await ingestAt(service, later, jobObservedEvent(indexed, later, { clusterId: OPS_CLUSTER, eventId: 'resized/indexed' }));
-  await reconcile({ ...service, clock: () => later }, stream);
+  await deliverAt(service, later, [jobObservedEvent(indexed, later, { clusterId: OPS_CLUSTER, eventId: 'resized/indexed' })]);
 }
 
 /**
@@ -202,18 +179,15 @@ async function longJob(service: Service): Promise<void> {
   const later = '2026-01-01T01:00:00.000Z';
   const job = aJob({ completions: 2, parallelism: 2, managedBy: JOBFOLD_CONTROLLER_NAME }, { name: LONG_JOB, uid: 'long-job' });
   const stream = jobStream(job, OPS_CLUSTER);
-  await ingestAt(service, at, jobObservedEvent(job, at, { clusterId: OPS_CLUSTER }));
-  await reconcile({ ...service, clock: () => at }, stream);
+  await deliverAt(service, at, [jobObservedEvent(job, at, { clusterId: OPS_CLUSTER })]);
   const { head } = await service.store.read(stream, { limit: 1 });
   const ticks = Array.from({ length: 5000 }, (_, i) => {
     const tick = { type: 'Tick', eventId: `long-tick-${i}`, clusterId: OPS_CLUSTER, observedAt: at };
     return { eventId: tick.eventId, type: tick.type, observedAt: at, body: tick };
   });
-  await service.store.commit(stream, { expectedHead: head, recordedAt: at, entries: ticks, outbox: [], pageEntries: true });
-  for (const i of [0, 1]) {
-    await ingestAt(service, later, podObservedEvent(aPod({ name: `${LONG_JOB}-${i}`, uid: `long-pod-${i}`, phase: 'Succeeded' }), job, later, { clusterId: OPS_CLUSTER }));
-  }
-  await reconcile({ ...service, clock: () => later }, stream);
+  await service.store.commit(stream, { expectedHead: head, recordedAt: at, entries: ticks, outbox: [] });
+  await deliverAt(service, later, [0, 1].map((i) =>
+    podObservedEvent(aPod({ name: `${LONG_JOB}-${i}`, uid: `long-pod-${i}`, phase: 'Succeeded' }), job, later, { clusterId: OPS_CLUSTER })));
 }
 
 /** The failed JobSet of samples/jobset-exit-code-2.jsonl, then observed unchanged 5,000 times. */
@@ -221,6 +195,8 @@ async function longJobSet(service: Service): Promise<void> {
   const stream = await playJobSetJsonl(service, 'samples/jobset-exit-code-2.jsonl', OPS_CLUSTER);
   const { entries, head } = await service.store.read(stream, { limit: 1 });
   const observed = entries[0]!;
+  const decider = jobSetDecider();
+  let { state } = await loadState(decider, service.store, stream);
   if (observed.type !== 'JobSetObserved') throw new Error(`the JobSet's log starts with ${observed.type}`);
   const again = Array.from({ length: 5000 }, (_, i) => {
     const eventId = `${observed.eventId}/again-${i}`;
@@ -228,6 +204,12 @@ async function longJobSet(service: Service): Promise<void> {
   });
   // A commit holds at most 3 MB: a thousand observations at a time.
   for (let i = 0; i < again.length; i += 1000) {
-    await service.store.commit(stream, { expectedHead: head + i, recordedAt: observed.recordedAt, entries: again.slice(i, i + 1000), outbox: [], pageEntries: true });
+    await service.store.commit(stream, { expectedHead: head + i, recordedAt: observed.recordedAt, entries: again.slice(i, i + 1000), outbox: [] });
   }
+  // The snapshot the writer would have taken at the head (so the view folds from it, not the
+  // 5,000 entries): the state before them, then each copy folded as it is (parsed once).
+  const copy = decider.log.event(observed);
+  again.forEach((entry, i) => { state = decider.evolve(state, { ...copy, eventId: entry.eventId, seq: head + 1 + i }); });
+  const end = head + again.length;
+  await service.store.commit(stream, { expectedHead: end, recordedAt: observed.recordedAt, entries: [], outbox: [], snapshot: { seq: end, state: decider.snapshot.take(state).snapshot } });
 }

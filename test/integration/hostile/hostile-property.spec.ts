@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
-import { loadState } from '../../../shared/app/reconcile.ts';
+import { loadState } from '../../../shared/decide/load-log.ts';
+import { jobDecider } from '../../../shared/job/index.ts';
 import { knownObservation } from '../../../shared/app/write/known-observation.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
@@ -13,7 +14,7 @@ import { createServiceHarness, type ServiceHarness } from '../../support/service
 import { VALID } from '../service/hostile-events.ts';
 
 // Issue 14, "Every inbound event is stored or refused with its reason": generated hostile
-// envelopes and details through the writer and reconcile on DynamoDB Local. Each is stored (or
+// envelopes and details through the writer on DynamoDB Local. Each is stored (or
 // dropped as one the fold already holds) or refused with a reason, none is dead-lettered, no
 // handler throws.
 
@@ -57,7 +58,7 @@ const hostileEvent = fc.record({
   return event;
 });
 
-describe('generated hostile events through ingest and reconcile (DynamoDB Local)', () => {
+describe('generated hostile events through the writer (DynamoDB Local)', () => {
   let client: DynamoDBClient;
   let h: ServiceHarness;
   beforeAll(async () => {
@@ -74,7 +75,7 @@ describe('generated hostile events through ingest and reconcile (DynamoDB Local)
         const parsedFirst = parseAnyInbound(JSON.parse(body));
         // The writer logs what the fold does not hold yet (a pod already seen gone, say, is known).
         const known = parsedFirst.ok && parsedFirst.targets[0]?.stream.kind === 'Job'
-          ? knownObservation((await loadState({ store: h.store, config: DEFAULT_FOLD_CONFIG }, parsedFirst.targets[0].stream)).state, parsedFirst.targets[0].entry.body as Observation)
+          ? knownObservation((await loadState(jobDecider(DEFAULT_FOLD_CONFIG), h.store, parsedFirst.targets[0].stream)).state, parsedFirst.targets[0].entry.body as Observation)
           : undefined;
         const response = await h.deliverBodies([body]);
         expect(response.batchItemFailures).toEqual([]);
@@ -90,7 +91,7 @@ describe('generated hostile events through ingest and reconcile (DynamoDB Local)
         const [target] = parsed.targets;
         const { entries } = await h.store.read(target!.stream);
         if (known === undefined) expect(entries.map((e) => e.eventId)).toContain(target!.entry.eventId);
-        expect(await h.reconcile(target!.stream)).toEqual({ batchItemFailures: [] });
+        expect(await h.tick(target!.stream)).toEqual({ batchItemFailures: [] });
       }),
       { numRuns: 80 },
     );

@@ -21,7 +21,7 @@ const outcomes = new Map<string, { outcome: Outcome; detail: string }>();
 
 const healthyNow = async () => Promise.all(['', '/history', '/explain'].map(async (s) => (await fetch(`${stack.url}${HEALTHY_PATH}${s}`)).text()));
 const quiet = () => stack.whenQuiet(0);
-const failures = () => stack.runtime.ingest.failures().length + stack.runtime.inbound.undelivered().length + stack.runtime.reconciler.failures().length;
+const failures = () => stack.runtime.ingest.failures().length + stack.runtime.inbound.undelivered().length;
 
 beforeAll(async () => {
   stack = await startTestStack();

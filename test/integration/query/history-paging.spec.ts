@@ -8,6 +8,7 @@ import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { jobPath, queryClient, type Get } from '../../unit/query/support/query-client.ts';
 import { aStream, aSummary, at } from '../store/contract/builders.ts';
 import { freshTable, localClient } from '../store/local-table.ts';
+import { logEntries } from '../../support/log-entries.ts';
 
 // Given a Job log on DynamoDB Local of 20,000+ entries, written as the store has written logs
 // over time — one-entry items (the appends before log pages) between log pages of uneven sizes
@@ -33,11 +34,11 @@ const legacyItems: number[] = [];
 /** Appends `rounds` × (one one-entry item, then a log page of each PAGE_SIZES size). */
 async function grow(rounds: number): Promise<void> {
   for (let round = 0; round < rounds; round++) {
-    await store.append(stream, [small(head)], at(head));
+    await logEntries(store, stream, [small(head)], at(head));
     head++;
     legacyItems.push(head);
     for (const size of PAGE_SIZES) {
-      await store.commit(stream, { expectedHead: head, recordedAt: at(head), entries: range(head, size), outbox: [], pageEntries: true, summary: aSummary() });
+      await store.commit(stream, { expectedHead: head, recordedAt: at(head), entries: range(head, size), outbox: [], summary: aSummary() });
       head += size;
     }
   }

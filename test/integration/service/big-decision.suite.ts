@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { EventStore, NewEntry, StreamId } from '../../../shared/app/event-store.ts';
-import { MAX_COMMIT_ENTRIES } from '../../../shared/app/event-store-limits.ts';
-import { observationEntry } from '../../../shared/app/log-codec.ts';
+import type { EventStore, StreamId } from '../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../shared/app/pod-archive.ts';
-import { publishPending, PROGRESS_EVERY, type Publisher } from '../../../shared/app/publish.ts';
-import { reconcile, loadState, type ReconcileDeps } from '../../../shared/app/reconcile.ts';
+import { publishPending, PROGRESS_EVERY } from '../../../shared/app/publish.ts';
+import type { Publisher } from '../../../shared/ports.ts';
+import { loadState } from '../../../shared/decide/load-log.ts';
+import { writeBatch, type WriteDeps } from '../../../shared/decide/write-batch.ts';
+import { jobDecider } from '../../../shared/job/index.ts';
+import type { Observation } from '../../../shared/job/events.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
@@ -13,23 +15,24 @@ import { anIndexedJob, aPod, at, jobObserved, podDeleted, podObserved } from '..
 import { CrashableStore, SimulatedCrash, type CrashPoint } from '../../support/service-harness.ts';
 import type { ServiceStoreFactory } from './service-store.ts';
 
-// A decision over thousands of pods: an Indexed Job whose leader (index 0) succeeds while every
-// other pod runs; the success policy terminates them all. Every termination is published exactly
-// once, the Job completes after the deletions, and a crash between any two steps of the paged
-// commit or of the publisher's walk loses nothing and duplicates nothing (a crash after a run
+// A decision over thousands of pods, through the one write loop: an Indexed Job whose leader
+// (index 0) succeeds while every other pod runs; the success policy terminates them all. Every
+// termination is published exactly once, the Job completes after the deletions, and a crash
+// between any two steps of the paged commit (the leader's batch delivered again, as Kinesis
+// does) or of the publisher's walk loses nothing and duplicates nothing (a crash after a run
 // reached the bus, before its checkpoint, re-sends exactly that run, under the same commandIds).
 
 export interface BigDecisionOptions {
   readonly pods: number;
   /** Small pages and steps so that a few thousand pods make many of each. */
-  readonly limits?: ReconcileDeps['limits'];
+  readonly limits?: WriteDeps['limits'];
   /** Pod names padded to this length (long names make big pages with fewer pods). */
   readonly nameLength?: number;
   /** Pods of the Jobs of the crash tests (default: `pods`); 0 leaves them out. */
   readonly crashPods?: number;
   /** Limits of the crash tests (default: `limits`). */
-  readonly crashLimits?: ReconcileDeps['limits'];
-  /** Whether to run the reconcile crash tests around each commit step (default true); the publisher crash tests always run. */
+  readonly crashLimits?: WriteDeps['limits'];
+  /** Whether to run the writer crash tests around each commit step (default true); the publisher crash tests always run. */
   readonly commitCrashes?: boolean;
   /** Per-test timeout (DynamoDB Local takes ~10 ms a write). */
   readonly timeout?: number;
@@ -49,44 +52,34 @@ class RecordingBus implements Publisher {
   }
 }
 
-async function givenRunningJob(store: EventStore, options: BigDecisionOptions): Promise<{ stream: StreamId; podUids: string[]; podNames: string[] }> {
+const decider = jobDecider(DEFAULT_FOLD_CONFIG);
+
+/** The running Job, written (and decided) by the writer; the leader's success is not delivered yet. */
+async function givenRunningJob(store: EventStore & PodArchive, options: BigDecisionOptions): Promise<{ stream: StreamId; leader: Observation; podUids: string[]; podNames: string[] }> {
   const pods = options.pods;
   const name = (i: number) => `pod-${i}-`.padEnd(options.nameLength ?? 0, 'x');
   const uid = randomUUID();
   const job = anIndexedJob(pods, { successPolicy: { rules: [{ succeededIndexes: '0' }] } }, { uid });
   const stream: StreamId = { kind: 'Job', clusterId: 'test-cluster', namespace: 'default', uid };
   const running = Array.from({ length: pods }, (_, i) => aPod({ index: i, name: name(i), uid: `${uid}-${i}` }));
-  const observations = [jobObserved(job, at(0)), ...running.map((pod) => podObserved(pod, at(1)))];
-  await logAll(store, stream, observations.map(observationEntry), at(1));
-  const leader = aPod({ index: 0, name: name(0), uid: `${uid}-0`, phase: 'Succeeded' });
-  await store.append(stream, [observationEntry(podObserved(leader, at(2)))], at(2));
-  return { stream, podUids: running.slice(1).map((p) => p.metadata.uid), podNames: running.slice(1).map((p) => p.metadata.name) };
+  await writeBatch(decider, deps(store, options), stream, [jobObserved(job, at(0)), ...running.map((pod) => podObserved(pod, at(1)))]);
+  const leader = podObserved(aPod({ index: 0, name: name(0), uid: `${uid}-0`, phase: 'Succeeded' }), at(2));
+  return { stream, leader, podUids: running.slice(1).map((p) => p.metadata.uid), podNames: running.slice(1).map((p) => p.metadata.name) };
 }
 
-/**
- * Logs observations as the fixture of a test: in commits of 32 (one transaction each), not one
- * append per event, which on DynamoDB Local would take minutes for thousands of pods.
- */
-async function logAll(store: EventStore, stream: StreamId, entries: NewEntry[], recordedAt: string): Promise<void> {
-  let head = (await store.read(stream, { afterSeq: Number.MAX_SAFE_INTEGER - 1 })).head;
-  for (let i = 0; i < entries.length; i += MAX_COMMIT_ENTRIES) {
-    head = (await store.commit(stream, { expectedHead: head, recordedAt, entries: entries.slice(i, i + MAX_COMMIT_ENTRIES), outbox: [] })).head;
-  }
-}
-
-const deps = (store: EventStore & PodArchive, options: BigDecisionOptions): ReconcileDeps => ({
-  store, clock: () => at(3), config: DEFAULT_FOLD_CONFIG, limits: options.limits,
+const deps = (store: EventStore & PodArchive, options: BigDecisionOptions): WriteDeps => ({
+  store, clock: () => at(3), limits: options.limits,
 });
 
 function terminations(sent: readonly OutboundEvent[]): string[] {
   return sent.filter((e) => e.detailType === 'Pod Termination Requested').map((e) => String(e.detail['podName']));
 }
 
-/** Reconciles and publishes until nothing is left, restarting after each simulated crash. */
-async function settle(store: CrashableStore, bus: RecordingBus, stream: StreamId, options: BigDecisionOptions): Promise<void> {
+/** Writes `batch` and publishes until nothing is left, delivering the batch again after each simulated crash. */
+async function settle(store: CrashableStore, bus: RecordingBus, stream: StreamId, batch: readonly Observation[], options: BigDecisionOptions): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt++) {
     try {
-      await reconcile(deps(store, options), stream);
+      await writeBatch(decider, deps(store, options), stream, batch);
       while ((await publishPending({ store, publisher: bus, clock: () => at(4) })).items > 0);
       return;
     } catch (error) {
@@ -103,34 +96,32 @@ export function describeBigDecision(label: string, factory: ServiceStoreFactory,
     it('publishes every termination exactly once, and the Job completes after the deletions', { timeout }, async () => {
       // given a running Job whose leader just succeeded
       const { store } = await factory();
-      const { stream, podNames, podUids } = await givenRunningJob(store, options);
+      const { stream, leader, podNames, podUids } = await givenRunningJob(store, options);
       const bus = new RecordingBus();
 
-      // when it is reconciled and the outbox published
-      await settle(new CrashableStore(store), bus, stream, options);
+      // when the leader's success is written and the outbox published
+      await settle(new CrashableStore(store), bus, stream, [leader], options);
 
       // then each lingering pod got exactly one termination
       expect(terminations(bus.sent).sort()).toEqual([...podNames].sort());
       expect(new Set(bus.sent.map((e) => e.commandId)).size).toBe(bus.sent.length);
       expect(await store.pendingOutbox(10)).toEqual([]);
-      expect(jobStatus((await loadState(deps(store, options), stream)).state).conditions.map((c) => c.type)).toEqual(['SuccessCriteriaMet']);
+      expect(jobStatus((await loadState(decider, store, stream)).state).conditions.map((c) => c.type)).toEqual(['SuccessCriteriaMet']);
 
       // and when the cluster reports the deletions, the Job is Complete
-      const deleted = podUids.map((uid) => observationEntry(podDeleted(uid, at(5))));
-      await logAll(store, stream, deleted, at(5));
-      await reconcile({ ...deps(store, options), clock: () => at(6) }, stream);
-      const done = jobStatus((await loadState(deps(store, options), stream)).state);
+      await writeBatch(decider, deps(store, options), stream, podUids.map((uid) => podDeleted(uid, at(5))));
+      const done = jobStatus((await loadState(decider, store, stream)).state);
       expect(done.conditions.map((c) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
       expect(done.terminating ?? 0).toBe(0);
     });
 
     if (crash.pods === 0) return;
     const commitCrashes: CrashPoint[] = ['commit', 'afterCommit'];
-    if (options.commitCrashes ?? true) it.each([1, 2, 3])('loses and duplicates nothing when the reconcile dies around its commit step %i', { timeout }, async (step) => {
+    if (options.commitCrashes ?? true) it.each([1, 2, 3])('loses and duplicates nothing when the writer dies around its commit step %i', { timeout }, async (step) => {
       for (const point of commitCrashes) {
         // given the Job, and a store that dies before (or right after) the n-th commit step
         const { store: inner } = await factory();
-        const { stream, podNames } = await givenRunningJob(inner, crash);
+        const { stream, leader, podNames } = await givenRunningJob(inner, crash);
         const store = new CrashableStore(inner);
         let commits = 0;
         store.beforeCommit = async () => {
@@ -138,8 +129,8 @@ export function describeBigDecision(label: string, factory: ServiceStoreFactory,
         };
         const bus = new RecordingBus();
 
-        // when the reconcile dies there and the next one finishes the work
-        await settle(store, bus, stream, crash);
+        // when the writer dies there and the batch, delivered again, finishes the work
+        await settle(store, bus, stream, [leader], crash);
 
         // then every pod got exactly one termination
         expect(terminations(bus.sent).sort(), `${point} ${step}`).toEqual([...podNames].sort());
@@ -149,24 +140,24 @@ export function describeBigDecision(label: string, factory: ServiceStoreFactory,
 
     it('resumes a publisher that died between two runs at its checkpoint, sending nothing twice', { timeout }, async () => {
       const { store: inner } = await factory();
-      const { stream, podNames } = await givenRunningJob(inner, crash);
+      const { stream, leader, podNames } = await givenRunningJob(inner, crash);
       const store = new CrashableStore(inner);
-      await reconcile(deps(store, crash), stream);
+      await writeBatch(decider, deps(store, crash), stream, [leader]);
       const bus = new RecordingBus();
       store.crashOnce('afterOutboxProgress');
-      await settle(store, bus, stream, crash);
+      await settle(store, bus, stream, [], crash);
       expect(terminations(bus.sent).sort()).toEqual([...podNames].sort());
       expect(new Set(bus.sent.map((e) => e.commandId)).size).toBe(bus.sent.length);
     });
 
     it('re-sends only the run in flight, under the same commandIds, when the publisher died before its checkpoint', { timeout }, async () => {
       const { store: inner } = await factory();
-      const { stream, podNames } = await givenRunningJob(inner, crash);
+      const { stream, leader, podNames } = await givenRunningJob(inner, crash);
       const store = new CrashableStore(inner);
-      await reconcile(deps(store, crash), stream);
+      await writeBatch(decider, deps(store, crash), stream, [leader]);
       const bus = new RecordingBus();
       store.crashOnce('saveOutboxProgress');
-      await settle(store, bus, stream, crash);
+      await settle(store, bus, stream, [], crash);
       const sent = terminations(bus.sent);
       expect([...new Set(sent)].sort()).toEqual([...podNames].sort());
       expect(sent.length - new Set(sent).size).toBeLessThanOrEqual(PROGRESS_EVERY);
@@ -174,8 +165,8 @@ export function describeBigDecision(label: string, factory: ServiceStoreFactory,
 
     it('loses nothing when the bus fails mid-walk: the item stays pending and resumes', { timeout }, async () => {
       const { store } = await factory();
-      const { stream, podNames } = await givenRunningJob(store, crash);
-      await reconcile(deps(store, crash), stream);
+      const { stream, leader, podNames } = await givenRunningJob(store, crash);
+      await writeBatch(decider, deps(store, crash), stream, [leader]);
       const bus = new RecordingBus();
       bus.dieAtCall = 2;
       await expect(publishPending({ store, publisher: bus, clock: () => at(4) })).rejects.toThrow(SimulatedCrash);

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../../shared/app/event-store.ts';
-import { writeBatch } from '../../../shared/app/write/write-batch.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import type { Decision } from '../../../shared/job/decisions.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { aJob, aPod, at } from '../../support/builders.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { jobObservedEvent, jobStream, podDeletedEvent, podObservedEvent, type InboundEnvelope } from '../../support/inbound-events.ts';
-import { observationsOf } from '../../unit/writer/write-support.ts';
+import { observationsOf, writeJob } from '../../unit/writer/write-support.ts';
 import { createServiceHarness, type ServiceHarness } from '../../support/service-harness.ts';
 import type { ServiceStoreFactory } from './service-store.ts';
 
@@ -38,7 +37,7 @@ const writerDeps = (h: ServiceHarness) => ({ store: h.store, clock: () => h.cloc
 /** Eight writers write the same batch at once. */
 function writers(h: ServiceHarness, job: Job, events: readonly InboundEnvelope[]) {
   const observations = observationsOf(events).map((o) => o.observation);
-  return Promise.all(Array.from({ length: WRITERS }, () => writeBatch(writerDeps(h), jobStream(job), observations)));
+  return Promise.all(Array.from({ length: WRITERS }, () => writeJob(writerDeps(h), jobStream(job), observations)));
 }
 
 /** How often each condition transition (`type=status`) was recorded in the log. */
@@ -105,7 +104,7 @@ export function describeConcurrentReconcilers(label: string, factory: ServiceSto
       h.store.beforeCommit = async () => {
         const next = arriving.shift();
         if (!next) return;
-        await writeBatch(writerDeps(h), jobStream(job), observationsOf([next]).map((o) => o.observation));
+        await writeJob(writerDeps(h), jobStream(job), observationsOf([next]).map((o) => o.observation));
         landed++;
       };
 

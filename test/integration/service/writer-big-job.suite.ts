@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from 'aws-lambda';
 import { logger } from '../../../functions/commons/powertools.ts';
 import { createWriterHandler } from '../../../functions/handlers/writer-handler.ts';
-import { publishPending, type Publisher } from '../../../shared/app/publish.ts';
-import { loadState } from '../../../shared/app/reconcile.ts';
+import { publishPending } from '../../../shared/app/publish.ts';
+import type { Publisher } from '../../../shared/ports.ts';
+import { loadState } from '../../../shared/decide/load-log.ts';
+import { jobDecider } from '../../../shared/job/index.ts';
 import { verifyEntryChain } from '../../../shared/audit/verify-chain.ts';
 import { verifyDecisions } from '../../../shared/audit/verify-decisions.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
@@ -76,7 +78,7 @@ export function describeWriterBigJob(label: string, factory: ServiceStoreFactory
 
       // and when the cluster reports the deletions, the Job is Complete
       await deliver(pods.slice(1).map((pod) => podDeletedEvent(pod, job, at(5))));
-      const status = jobStatus((await loadState({ store, config: DEFAULT_FOLD_CONFIG }, stream)).state);
+      const status = jobStatus((await loadState(jobDecider(DEFAULT_FOLD_CONFIG), store, stream)).state);
       expect(status.conditions.map((c) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
       expect(status.terminating ?? 0).toBe(0);
       expect(status.active).toBe(0);

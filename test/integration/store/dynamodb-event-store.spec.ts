@@ -6,13 +6,13 @@ import { POD_BUCKETS, PODS_PER_ITEM, podsInItem } from '../../../functions/adapt
 import type { CapacityUse } from '../../../functions/adapters/metered-table.ts';
 import { ATTR, INDEX, ITEM_TYPE, keys, TABLE_DEFINITION } from '../../../functions/adapters/table-layout.ts';
 import { createTables } from '../../../local/dynamodb-local.ts';
-import { VersionConflictError } from '../../../shared/app/event-store.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { aCommand, aStream, aSummary, anEntry, at, noise, podEventBody, T0 } from './contract/builders.ts';
 import { freshTable, localClient } from './local-table.ts';
+import { logEntries } from '../../support/log-entries.ts';
 
-// What only the DynamoDB store has: write units per operation, and recovery from appends that
-// crashed between their two writes (simulated by writing the marker by hand).
+// What only the DynamoDB store has: write units per operation, log page items, and markers an
+// older version left (one per eventId, written by hand here) that nothing reads any more.
 
 let client: DynamoDBClient;
 beforeAll(() => { client = localClient(); });
@@ -41,23 +41,6 @@ async function claimByHand(stream: StreamId, eventId: string, seq: number): Prom
 }
 
 describe('DynamoDB store write units', () => {
-  // An appended event is two puts (marker, entry) and the entry's write to the change index.
-  it('appends a ~1 KB pod event for 3 write units: marker, entry and its change-index entry', async () => {
-    expect(JSON.stringify(podEventBody(1)).length).toBeGreaterThan(1000);
-    await store.append(aStream(), [podEvent(1)], T0);
-    expect(writeUnits()).toBe(3);
-    expect(Object.keys(uses.at(-1)?.consumed[0]?.GlobalSecondaryIndexes ?? {})).toEqual(['log-changes']);
-  });
-
-  it('appends a batch of ten pod events for 3 write units each', async () => {
-    const stream = aStream();
-    await store.append(stream, [podEvent(0)], T0);
-    uses = [];
-    await store.append(stream, Array.from({ length: 10 }, (_, i) => podEvent(i + 1)), T0);
-    expect(writeUnits() / 10).toBe(3);
-    expect(uses.filter((u) => u.operation === 'PutItem')).toHaveLength(20);
-  });
-
   // DynamoDB Local's table figures for transactions do not follow DynamoDB's billing (2 units
   // per KB per item), so these tests check which indexes a commit writes, not the total.
   it('writes the change index with every log item, the four summary indexes and the outbox index only when a summary and a command appear', async () => {
@@ -83,46 +66,16 @@ describe('DynamoDB store write units', () => {
   });
 });
 
-describe('DynamoDB store after a crashed append', () => {
-  it('puts the event at the seq its marker claimed when nothing took that seq', async () => {
-    const stream = aStream();
-    await claimByHand(stream, 'e1', 1);
-
-    const result = await store.append(stream, [anEntry('e1')], T0);
-
-    expect(result.appended.map((e) => [e.seq, e.eventId])).toEqual([[1, 'e1']]);
-  });
-
-  it('moves the claim to the head when another event took its seq, storing the event once', async () => {
-    const stream = aStream();
-    await claimByHand(stream, 'e1', 1);
-    await store.append(stream, [anEntry('other')], T0);
-
-    await store.append(stream, [anEntry('e1')], at(1));
-    const again = await store.append(stream, [anEntry('e1')], at(2));
-
-    expect(again.duplicates).toEqual(['e1']);
-    expect((await store.read(stream)).entries.map((e) => [e.seq, e.eventId])).toEqual([[1, 'other'], [2, 'e1']]);
-  });
-
-  it('refuses a commit while an append of the same eventId may still be writing', async () => {
+describe('DynamoDB store with markers an older version left', () => {
+  it('commits an eventId a marker claims at the head, and leaves the marker alone', async () => {
     const stream = aStream();
     await claimByHand(stream, 'd1', 1);
+    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: [anEntry('p1'), anEntry('p2')], outbox: [] });
 
-    const commit = store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: [anEntry('d1')], outbox: [] });
+    const result = await store.commit(stream, { expectedHead: 2, recordedAt: at(1), entries: [anEntry('d1')], outbox: [] });
 
-    await expect(commit).rejects.toBeInstanceOf(VersionConflictError);
-  });
-
-  it('moves a stale claim inside the commit once another event holds its seq', async () => {
-    const stream = aStream();
-    await claimByHand(stream, 'd1', 1);
-    await store.append(stream, [anEntry('other')], T0);
-
-    const result = await store.commit(stream, { expectedHead: 1, recordedAt: at(1), entries: [anEntry('d1')], outbox: [] });
-
-    expect(result.appended.map((e) => [e.seq, e.eventId])).toEqual([[2, 'd1']]);
-    expect((await store.append(stream, [anEntry('d1')], at(2))).duplicates).toEqual(['d1']);
+    expect(result.appended.map((e) => [e.seq, e.eventId])).toEqual([[3, 'd1']]);
+    expect((await store.read(stream)).entries.map((e) => [e.seq, e.eventId])).toEqual([[1, 'p1'], [2, 'p2'], [3, 'd1']]);
   });
 });
 
@@ -142,24 +95,24 @@ describe('DynamoDB store log pages', () => {
 
   it('commits 500 ~1.4 KB pod observations as one page, one conditional PutItem, under 0.1 write units each', async () => {
     const stream = aStream();
-    await store.append(stream, [podEvent(0)], T0);
+    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: [podEvent(0)], outbox: [] });
     uses = [];
 
-    await store.commit(stream, { expectedHead: 1, recordedAt: at(1), entries: pods(1, 500), outbox: [], pageEntries: true });
+    await store.commit(stream, { expectedHead: 1, recordedAt: at(1), entries: pods(1, 500), outbox: [] });
 
     expect(uses.filter((u) => u.operation === 'PutItem')).toHaveLength(1);
     expect(uses.filter((u) => u.operation === 'TransactWriteItems')).toHaveLength(0);
-    expect(writeUnits() / 500).toBeLessThan(0.1); // legacy append: 2 per event (test above)
-    expect(await pageItemsOf(stream)).toEqual([[2, 501]]);
+    expect(writeUnits() / 500).toBeLessThan(0.1); // one item per event (older versions): 2 per event
+    expect(await pageItemsOf(stream)).toEqual([[1, 1], [2, 501]]);
   });
 
   it('bills a page in a transaction with a summary and a command twice what the page alone costs', async () => {
-    await store.commit(aStream(), { expectedHead: 0, recordedAt: T0, entries: pods(0, 500), outbox: [], pageEntries: true });
+    await store.commit(aStream(), { expectedHead: 0, recordedAt: T0, entries: pods(0, 500), outbox: [] });
     // The PutItem's units include the page's change-index write (1), which the transaction's
     // model of billing (item sizes) leaves out, as it does every index write.
     const alone = store.capacity.billedWriteUnits - 1;
 
-    await store.commit(aStream(), { expectedHead: 0, recordedAt: T0, entries: pods(0, 500), outbox: [aCommand('c1')], summary: aSummary(), pageEntries: true });
+    await store.commit(aStream(), { expectedHead: 0, recordedAt: T0, entries: pods(0, 500), outbox: [aCommand('c1')], summary: aSummary() });
 
     // capacity.billedWriteUnits models DynamoDB's 2 units per KB per transaction item.
     const transaction = store.capacity.billedWriteUnits - alone;
@@ -169,7 +122,7 @@ describe('DynamoDB store log pages', () => {
 
   it('writes pages with a summary or commands in one transaction', async () => {
     const stream = aStream();
-    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: pods(0, 3), outbox: [aCommand('c1')], summary: aSummary(), pageEntries: true });
+    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: pods(0, 3), outbox: [aCommand('c1')], summary: aSummary() });
     expect(uses.map((u) => u.operation).filter((o) => o !== 'Query')).toEqual(['TransactWriteItems']);
     expect(await pageItemsOf(stream)).toEqual([[1, 3]]);
   });
@@ -179,32 +132,12 @@ describe('DynamoDB store log pages', () => {
     // 1 MB of bodies that barely compress (~750 KB, over twice a page's 350 KB): at least three pages.
     const entries = [0, 1, 2, 3].map((i) => anEntry(`big-${i}`, { text: noise(250_000, i + 1) }));
 
-    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries, outbox: [], pageEntries: true });
+    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries, outbox: [] });
 
     expect(uses.filter((u) => u.operation === 'TransactWriteItems')).toHaveLength(1);
     const pages = await pageItemsOf(stream);
     expect(pages.length).toBeGreaterThanOrEqual(3);
     expect(pages.flatMap(([first, last]) => Array.from({ length: (last ?? 0) - (first ?? 0) + 1 }, (_, i) => (first ?? 0) + i))).toEqual([1, 2, 3, 4]);
-  });
-
-  it('moves a stale claim off a position a page took, inside a one-entry commit', async () => {
-    const stream = aStream();
-    await claimByHand(stream, 'd1', 1);
-    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: [anEntry('p1'), anEntry('p2')], outbox: [], pageEntries: true });
-
-    const result = await store.commit(stream, { expectedHead: 2, recordedAt: at(1), entries: [anEntry('d1')], outbox: [] });
-
-    expect(result.appended.map((e) => [e.seq, e.eventId])).toEqual([[3, 'd1']]);
-  });
-
-  it('moves a crashed append\'s claim off a position a page took', async () => {
-    const stream = aStream();
-    await claimByHand(stream, 'e1', 1);
-    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: [anEntry('p1'), anEntry('p2')], outbox: [], pageEntries: true });
-
-    await store.append(stream, [anEntry('e1')], at(1));
-
-    expect((await store.read(stream)).entries.map((e) => [e.seq, e.eventId])).toEqual([[1, 'p1'], [2, 'p2'], [3, 'e1']]);
   });
 });
 
@@ -269,7 +202,7 @@ describe('DynamoDB Local table kept from an older version', () => {
     expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName)).toContain(INDEX.changes);
     const upgraded = new DynamoDbEventStore({ client, tableName: name });
     const stream = aStream({ clusterId: 'kept' });
-    await upgraded.append(stream, [anEntry('after-upgrade')], T0);
+    await logEntries(upgraded, stream, [anEntry('after-upgrade')], T0);
     const page = await upgraded.logChanges({ kind: 'Job', clusterId: 'kept', sinceMs: 0, limit: 10 });
     expect(page.changes).toEqual([{ stream, firstSeq: 1, lastSeq: 1, recordedAt: new Date(T0).toISOString() }]);
   });

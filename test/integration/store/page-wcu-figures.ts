@@ -6,7 +6,7 @@
 // started KB of each item).
 import { constants } from 'node:zlib';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
-import { jsonAttributes } from '../../../functions/adapters/item-codec.ts';
+import { entryItem, jsonAttributes } from '../../../functions/adapters/item-codec.ts';
 import { pageItems } from '../../../functions/adapters/log-page-codec.ts';
 import { itemBytes } from '../../../functions/adapters/metered-table.ts';
 import type { CapacityUse } from '../../../functions/adapters/metered-table.ts';
@@ -34,23 +34,22 @@ try {
   const store = new DynamoDbEventStore({ client, tableName, onConsumedCapacity: (use) => uses.push(use) });
   const units = (operation?: string) => uses.filter((u) => operation === undefined || u.operation === operation).reduce((n, u) => n + u.writeUnits, 0);
 
-  // 1. Legacy: each event appended alone (marker + entry).
-  const legacy = aStream();
-  uses = [];
-  await store.append(legacy, batch, T0);
-  const legacyWcu = units();
+  // 1. Legacy (versions up to bff3173 appended each event alone): its entry item (1 unit per
+  // started KB, as a PutItem) and its marker (1 unit).
+  const legacy = keys.stream(aStream());
+  const legacyWcu = batch.reduce((n, entry, i) => n + Math.ceil(itemBytes(entryItem(legacy, entry, i + 1, T0, 'bff3173')) / 1024) + 1, 0);
 
   // 2. One page, nothing else: a single conditional PutItem.
   const paged = aStream();
   uses = [];
-  await store.commit(paged, { expectedHead: 0, recordedAt: T0, entries: batch, outbox: [], pageEntries: true });
+  await store.commit(paged, { expectedHead: 0, recordedAt: T0, entries: batch, outbox: [] });
   const pageWcu = units('PutItem');
 
   // 3. The same page with a summary and an outbox item: one transaction.
   const withSummary = aStream();
   uses = [];
   const billedBefore = store.capacity.billedWriteUnits;
-  await store.commit(withSummary, { expectedHead: 0, recordedAt: T0, entries: batch, outbox: [aCommand('c1')], summary: aSummary(), pageEntries: true });
+  await store.commit(withSummary, { expectedHead: 0, recordedAt: T0, entries: batch, outbox: [aCommand('c1')], summary: aSummary() });
   const billedTransaction = store.capacity.billedWriteUnits - billedBefore;
   const logged: LogEntry[] = chainEntries(GENESIS_HASH, batch.map((e, i) => ({ ...e, seq: i + 1, recordedAt: T0 })));
   const [page] = pageItems(keys.stream(withSummary), logged);

@@ -9,24 +9,30 @@ import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts
 import { GENESIS_HASH, verifyChain } from '../../../shared/log/hash-chain.ts';
 import { aStream, aSummary, at } from './contract/builders.ts';
 import { freshTable, localClient } from './local-table.ts';
+import { logEntries } from '../../support/log-entries.ts';
+import { putLegacyEntries } from './legacy-items.ts';
 
 // The query side's readers of a log (functions/query: history paging, point reads, ranges, the
-// binary search by time, whole-log walks) over a log the single writer paged, mixed with
-// one-entry items, read in chunks that cut pages (1000 entries per read, pages of ~700).
+// binary search by time, whole-log walks) over a log the single writer paged, mixed with the
+// one-entry items older versions appended (on DynamoDB), read in chunks that cut pages (1000
+// entries per read, pages of ~700).
 
 const small = (i: number): NewEntry => ({ eventId: `e${i}`, type: 'PodObserved', observedAt: at(i), body: { pod: `p-${i}`, i } });
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => small(from + i));
 
-/** 2,302 entries: 1 appended, 700 paged, 1 appended, 800 paged, 800 paged; each commit one second later. */
-async function mixedLog(store: EventStore, stream: StreamId): Promise<void> {
-  await store.append(stream, [small(0)], at(1000));
-  await store.commit(stream, { expectedHead: 1, recordedAt: at(1001), entries: range(1, 700), outbox: [], pageEntries: true });
-  await store.append(stream, [small(701)], at(1002));
-  await store.commit(stream, { expectedHead: 702, recordedAt: at(1003), entries: range(702, 800), outbox: [], pageEntries: true });
-  await store.commit(stream, { expectedHead: 1502, recordedAt: at(1004), entries: range(1502, 800), outbox: [], pageEntries: true });
+/** Puts one entry at the head as an older version stored it (on DynamoDB, its own item). */
+type PutLegacy = (store: EventStore, stream: StreamId, entry: NewEntry, recordedAt: string) => Promise<void>;
+
+/** 2,302 entries: 1 legacy, 700 paged, 1 legacy, 800 paged, 800 paged; each commit one second later. */
+async function mixedLog(store: EventStore, stream: StreamId, putLegacy: PutLegacy): Promise<void> {
+  await putLegacy(store, stream, small(0), at(1000));
+  await store.commit(stream, { expectedHead: 1, recordedAt: at(1001), entries: range(1, 700), outbox: [] });
+  await putLegacy(store, stream, small(701), at(1002));
+  await store.commit(stream, { expectedHead: 702, recordedAt: at(1003), entries: range(702, 800), outbox: [] });
+  await store.commit(stream, { expectedHead: 1502, recordedAt: at(1004), entries: range(1502, 800), outbox: [] });
 }
 
-function describeReaders(name: string, factory: () => Promise<EventStore>): void {
+function describeReaders(name: string, factory: () => Promise<EventStore>, putLegacy: PutLegacy): void {
   describe(`query readers over a paged ${name} log`, () => {
     let store: EventStore;
     let stream: StreamId;
@@ -34,7 +40,7 @@ function describeReaders(name: string, factory: () => Promise<EventStore>): void
     beforeAll(async () => {
       store = await factory();
       stream = aStream();
-      await mixedLog(store, stream);
+      await mixedLog(store, stream, putLegacy);
       all = (await readLog(store, stream)).entries;
     });
 
@@ -71,11 +77,13 @@ function describeReaders(name: string, factory: () => Promise<EventStore>): void
   });
 }
 
-describeReaders('in-memory', async () => new InMemoryEventStore());
+describeReaders('in-memory', async () => new InMemoryEventStore(), async (store, stream, entry, recordedAt) => void await logEntries(store, stream, [entry], recordedAt));
 
 describe('on DynamoDB Local', () => {
   let client: DynamoDBClient;
   beforeAll(() => { client = localClient(); });
   afterAll(() => client.destroy());
-  describeReaders('DynamoDB', async () => new DynamoDbEventStore({ client, tableName: await freshTable(client) }));
+  let tableName: string;
+  describeReaders('DynamoDB', async () => new DynamoDbEventStore({ client, tableName: (tableName = await freshTable(client)) }),
+    (store, stream, entry, recordedAt) => putLegacyEntries(client, tableName, store, stream, [entry], recordedAt));
 });

@@ -5,7 +5,8 @@ import type { Observation } from '../../../shared/job/events.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { evolve } from '../../../shared/job/evolve.ts';
-import { batchesOfRuns, decideAtEachPosition } from '../../../shared/reconcile/decide-at-each-position.ts';
+import { batchesOfRuns, decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
+import { jobDecider } from '../../../shared/job/index.ts';
 import { jobObserved, T0 } from '../../support/builders.ts';
 import { historyArb, jobArb } from '../job/arbitraries.ts';
 import { corpus, scenarioObservations } from './corpus-observations.ts';
@@ -16,12 +17,15 @@ import { corpus, scenarioObservations } from './corpus-observations.ts';
 
 /** Plays observations in the given batches; returns the log and every sync's commands. */
 function play(config: FoldConfig, observations: readonly Observation[], runsPerBatch: readonly number[]) {
-  const state = initialState(config);
+  const decider = jobDecider(config);
+  const state = decider.initialState();
   const syncs = [];
   const log = [];
+  const stream = { kind: 'Job', clusterId: 'c', namespace: 'default', uid: 'job' } as const;
   for (const batch of batchesOfRuns(observations, runsPerBatch)) {
-    const decided = decideAtEachPosition(state, batch);
-    syncs.push(...decided.syncs);
+    const decided = decideAtEachPosition(decider, state, batch, { stream });
+    // where in its batch a sync's run ended is the batching's, not the log's
+    syncs.push(...decided.syncs.map(({ lastObservation: _at, ...sync }) => sync));
     log.push(...decided.entries);
   }
   // the status at every checkpoint (after each sync's decisions), read back from the log alone

@@ -2,15 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { playJobScenario, scenarioGates, SCENARIO_CLUSTER } from '../../../cli/scenario/play-job-scenario.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
-import { StateCache } from '../../../shared/app/write/state-cache.ts';
-import { writeBatch } from '../../../shared/app/write/write-batch.ts';
+import { StateCache } from '../../../shared/decide/state-cache.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
-import { batchesOfRuns } from '../../../shared/reconcile/decide-at-each-position.ts';
+import { batchesOfRuns } from '../../../shared/decide/decide-at-each-position.ts';
 import { historyArb, jobArb } from '../job/arbitraries.ts';
 import { corpus, scenarioObservations } from './corpus-observations.ts';
 import { jobObserved, T0 } from '../../support/builders.ts';
-import { NoMarkersStore, statusOf, writeDeps } from '../../unit/writer/write-support.ts';
+import { NoMarkersStore, statusOf, writeDeps, writeJob } from '../../unit/writer/write-support.ts';
 
 // The single writer over the conformance corpus: every Job scenario written through writeBatch
 // (the store, the dedupe against the fold, the catch-up sync, the warm cache or none) in batches
@@ -39,8 +38,8 @@ describe('the single writer over the conformance corpus', () => {
           const deps = writeDeps(store, { config, cache: warm ? new StateCache() : undefined });
           const commands = [];
           for (const [i, batch] of batchesOfRuns(observations, sizes).entries()) {
-            commands.push(...(await writeBatch(deps, stream, batch)).commands);
-            if (redeliver[i]) commands.push(...(await writeBatch(deps, stream, batch)).commands);
+            commands.push(...(await writeJob(deps, stream, batch)).commands);
+            if (redeliver[i]) commands.push(...(await writeJob(deps, stream, batch)).commands);
           }
           expect(commands).toEqual(commandsOf(corpusRun.syncs));
           expect(await statusOf(store, stream, config)).toEqual(jobStatus(corpusRun.state));
@@ -66,13 +65,13 @@ describe('the single writer over generated histories', () => {
           const observations = stampedAsForwarded([jobObserved(job, T0), ...history.flatMap((b) => b.events)] as Observation[]);
           const generated: StreamId = { ...stream, clusterId: observations[0]!.clusterId, uid: job.metadata.uid ?? 'job' };
           const whole = new NoMarkersStore();
-          const reference = await writeBatch(writeDeps(whole), generated, observations);
+          const reference = await writeJob(writeDeps(whole), generated, observations);
           const store = new NoMarkersStore();
           const deps = writeDeps(store, { cache: warm ? new StateCache() : undefined });
           const commands = [];
           for (const [i, batch] of batchesOfRuns(observations, sizes).entries()) {
-            commands.push(...(await writeBatch(deps, generated, batch)).commands);
-            if (redeliver[i]) commands.push(...(await writeBatch(deps, generated, batch)).commands);
+            commands.push(...(await writeJob(deps, generated, batch)).commands);
+            if (redeliver[i]) commands.push(...(await writeJob(deps, generated, batch)).commands);
           }
           expect(commands).toEqual(reference.commands);
           expect(await logged(store, generated)).toEqual(await logged(whole, generated));

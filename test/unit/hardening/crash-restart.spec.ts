@@ -44,7 +44,7 @@ describe('crash and restart with a pending refused update and a pending terminat
 
     const h = fresh(store);
     expect(await h.deliver(events)).toEqual([]);
-    expect(await h.reconcile(jobStream(job))).toEqual({ batchItemFailures: [] });
+    expect(await h.tick(jobStream(job))).toEqual({ batchItemFailures: [] });
     await h.publish();
     await expectEverythingOnce(h, job, events.length);
   });
@@ -55,12 +55,12 @@ describe('crash and restart with a pending refused update and a pending terminat
     const first = fresh(store);
     expect(await first.deliver(events)).toEqual([]);
     first.store.crashOnce(point);
-    await first.reconcile(jobStream(job));
+    await first.tick(jobStream(job));
     await first.publish().catch(() => undefined);
 
     const h = fresh(store);
     expect(await h.deliver(events)).toEqual([]); // SQS redelivers too
-    expect(await h.reconcile(jobStream(job))).toEqual({ batchItemFailures: [] });
+    expect(await h.tick(jobStream(job))).toEqual({ batchItemFailures: [] });
     await h.publish();
     // what the dead process published before its crash counts as published
     const sentBefore = eventsOfJob(first.bus.sent, job.metadata.uid);

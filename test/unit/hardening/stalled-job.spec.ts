@@ -7,8 +7,7 @@ import { isDeterministicFailure, stallRecord } from '../../../shared/app/stall.t
 import { aJob, aPod, at } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { CrashableStore, createServiceHarness } from '../../support/service-harness.ts';
-import { writeBatch } from '../../../shared/app/write/write-batch.ts';
-import { observationsOf, sampleEvents, writeDeps } from '../writer/write-support.ts';
+import { observationsOf, sampleEvents, writeDeps, writeJob } from '../writer/write-support.ts';
 
 // Issue 14 §1: a Job that cannot be decided is parked where everyone sees it (its summary says
 // `stalled: {error, since}`, the handler counts jobs_stalled), and every other Job goes on.
@@ -88,24 +87,24 @@ class OneJobUnreadable extends InMemoryEventStore {
   }
 }
 
-describe('Given a parked Job whose next successful reconcile decides nothing', () => {
+describe('Given a parked Job whose next successful write decides nothing', () => {
   it('clears the stall at once, without adding to the log', async () => {
     const store = new OneJobUnreadable();
-    const h = createServiceHarness({ store, now: at(1) });
     const job = aJob({}, { uid: randomUUID(), name: 'recovering' });
-    await h.deliver([jobObservedEvent(job, at(0))]);
-    await h.reconcile(jobStream(job));
+    const observed = jobObservedEvent(job, at(0));
+    // each step a new writer process: it loads the Job from the store
+    const fresh = (seconds: number) => createServiceHarness({ store, now: at(seconds) });
+    await fresh(1).deliver([observed]);
     store.broken = streamKey(jobStream(job));
-    h.clock.now = at(2);
-    await h.reconcile(jobStream(job));
+    // the same event again (a redelivery): the writer cannot load the Job and parks it
+    await fresh(2).deliver([observed]);
     expect((await summaryOf(store, 'recovering', jobStream(job)))?.stalled).toEqual({ error: 'RangeError: Invalid time value', since: at(2) });
+    const h = fresh(3);
     const logBefore = await h.log(jobStream(job));
 
     store.broken = undefined;
-    h.clock.now = at(3);
-    const response = await h.reconcile(jobStream(job));
+    expect(await h.deliver([observed])).toEqual([]);
 
-    expect(response.batchItemFailures).toEqual([]);
     const summary = await summaryOf(store, 'recovering', jobStream(job));
     expect(summary?.stalled).toBeUndefined();
     expect(summary?.name).toBe('recovering');
@@ -122,12 +121,12 @@ describe('Given the single writer parks a Job (its commit over a store limit)', 
   async function parkedAfterFirstBatch() {
     const store = new CrashableStore(new InMemoryEventStore());
     const deps = writeDeps(store);
-    await writeBatch(deps, stream, observations.slice(0, 4));
+    await writeJob(deps, stream, observations.slice(0, 4));
     store.beforeCommit = async () => {
       store.beforeCommit = undefined;
       throw new StoreLimitError('commit (bytes)', 3_000_000, 4_000_000);
     };
-    const parked = await writeBatch(deps, stream, observations.slice(4, 6));
+    const parked = await writeJob(deps, stream, observations.slice(4, 6));
     expect(parked.stalled?.error).toMatch(/StoreLimitError/);
     expect((await train(store))?.stalled).toBeDefined();
     return { store, deps };
@@ -135,14 +134,14 @@ describe('Given the single writer parks a Job (its commit over a store limit)', 
 
   it('clears the stall with the next batch that writes', async () => {
     const { store, deps } = await parkedAfterFirstBatch();
-    await writeBatch(deps, stream, observations.slice(4));
+    await writeJob(deps, stream, observations.slice(4));
     expect((await train(store))?.stalled).toBeUndefined();
   });
 
   it('clears it even when the next batch holds only observations already logged', async () => {
     const { store, deps } = await parkedAfterFirstBatch();
     const head = (await store.read(stream)).head;
-    const outcome = await writeBatch(deps, stream, observations.slice(0, 4));
+    const outcome = await writeJob(deps, stream, observations.slice(0, 4));
     expect(outcome.logged).toBe(0);
     expect((await train(store))?.stalled).toBeUndefined();
     expect((await store.read(stream)).head).toBe(head);

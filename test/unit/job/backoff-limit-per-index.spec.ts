@@ -37,6 +37,13 @@ describe('backoffLimitPerIndex', () => {
         .thenStatus({ failed: 1, failedIndexes: '' });
     });
 
+    it('counts a held pod seen being deleted, then without its finalizer, as failed (deleted pods count as failed unless only Failed pods are replaced)', () => {
+      const deleting = podObserved(aPod({ name: 'pod-0-0', index: 0, failureCount: 0, deletionTimestamp: at(1) }), at(1));
+      const stripped = podObserved(aPod({ name: 'pod-0-0', index: 0, failureCount: 0, deletionTimestamp: at(1), finalizer: false }), at(5));
+      given(job, deleting, running(1), stripped).when({ now: at(5) }).thenStatus({ failed: 1 });
+      given(job, stripped, running(1), deleting).when({ now: at(5) }).thenStatus({ failed: 1 });
+    });
+
     it('does not count it when the removal is seen at the same time as the failure (one sync read both)', () => {
       const stripped = podObserved(aPod({ name: 'pod-0-0', index: 0, failureCount: 0, finalizer: false }), at(1));
       given(job, failed(0, 0), running(1), stripped).when({ now: at(1) }).thenStatus({ failed: 0 });

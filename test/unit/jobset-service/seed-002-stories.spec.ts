@@ -1,44 +1,56 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ingest } from '../../../shared/app/ingest.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { reconcile } from '../../../shared/app/reconcile.ts';
-import { loadJobSetState, reconcileJobSet } from '../../../shared/app/reconcile-jobset.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
-import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
-import { jobSetStatus } from '../../../shared/jobset/index.ts';
+import { loadState } from '../../../shared/decide/load-log.ts';
+import { jobSetDecider, jobSetStatus, type JobSetLogDecision } from '../../../shared/jobset/index.ts';
 import type { CreateJob } from '../../../shared/jobset/commands.ts';
-import { at, childPod, SEED_002_FIXTURE } from './support.ts';
+import { constructJob } from '../../../shared/jobset/construct-job.ts';
+import { createServiceHarness } from '../../support/service-harness.ts';
 
-// The seed-002 stories end to end through the service: a JobSet whose failure policy fails it
-// on PodFailurePolicy_ExitCode2 and restarts it on PodFailurePolicy_ExitCode3. The cluster's
-// Job controller knows nothing of KEP-4443: the reasons come from jobfold's own Job decisions,
-// which reach the JobSet's log as child-Job statuses.
+// The seed-002 stories end to end through the service's writer: a JobSet whose failure policy
+// fails it on PodFailurePolicy_ExitCode2 and restarts it on PodFailurePolicy_ExitCode3. The
+// cluster's Job controller knows nothing of KEP-4443: the reasons come from jobfold's own Job
+// decisions, which reach the JobSet's log as child-Job statuses, in the same delivery.
 
-const fixture = SEED_002_FIXTURE;
+const fixture = JSON.parse(
+  readFileSync(new URL('../../fixtures/jobset/seed-002__story-2-exit-code-2-fails-jobset.json', import.meta.url), 'utf8'),
+) as { jobset: { metadata: Record<string, string>; spec: unknown } };
+
 const CLUSTER = 'c1';
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 
 function harness() {
-  const store = new InMemoryEventStore();
-  let now = at(0);
-  const clock = () => now;
-  const rejections = { reject: async (_e: unknown, errors: unknown) => void expect(errors).toBeUndefined() };
+  const h = createServiceHarness({ store: new InMemoryEventStore(), now: at(0) });
   const send = async (detailType: string, object: Record<string, any>, seconds: number) => {
-    now = at(seconds);
+    h.clock.now = at(seconds);
     const eventId = `${object.metadata.uid}/${seconds}`;
-    const event = { source: `jobfold.cluster.${CLUSTER}`, 'detail-type': detailType, detail: { eventId, observedAt: now, object } };
-    const result = await ingest({ store, rejections, clock }, event);
-    expect(result.status).toBe('appended');
+    const event = { source: `jobfold.cluster.${CLUSTER}`, 'detail-type': detailType, detail: { eventId, observedAt: at(seconds), object } };
+    expect(await h.deliver([event])).toEqual([]);
+    expect(h.rejected).toEqual([]);
   };
   const jobSetStream: StreamId = { kind: 'JobSet', clusterId: CLUSTER, namespace: 'default', uid: fixture.jobset.metadata['uid'] as string };
   const jobStream = (uid: string): StreamId => ({ kind: 'Job', clusterId: CLUSTER, namespace: 'default', uid });
-  return {
-    store,
-    send,
-    jobSetStream,
-    jobStream,
-    reconcileJob: (uid: string) => reconcile({ store, clock, config: DEFAULT_FOLD_CONFIG }, jobStream(uid)),
-    reconcileJobSet: () => reconcileJobSet({ store, clock }, jobSetStream),
+  const jobSet = async () => {
+    const { state, tail } = await loadState(jobSetDecider(), h.store, jobSetStream, { fromStart: true });
+    const decisions = tail.filter((e): e is JobSetLogDecision => jobSetDecider().log.isDecision(e));
+    return { state, decisions };
   };
+  return { h, send, jobSetStream, jobStream, jobSet };
+}
+
+/** The CreateJob commands the JobSet's decisions stand for (its log records them; the manifest is built again). */
+async function createdJobs(h: ReturnType<typeof harness>): Promise<CreateJob[]> {
+  const { state, decisions } = await h.jobSet();
+  const jobSet = state.jobSet!;
+  return decisions.flatMap((d) => {
+    if (d.type !== 'CreateJobIssued') return [];
+    const rjob = jobSet.spec.replicatedJobs.find((r) => r.name === d.replicatedJob)!;
+    const job = constructJob(jobSet, rjob, d.jobIndex, d.restartAttempt);
+    return [{ type: 'CreateJob', commandId: d.commandId, namespace: jobSet.metadata.namespace, name: d.name,
+      replicatedJob: d.replicatedJob, jobIndex: d.jobIndex, restartAttempt: d.restartAttempt, suspend: d.suspend, job }];
+  });
 }
 
 /** The child Job as the cluster creates it from a CreateJob command. */
@@ -46,20 +58,39 @@ function childJob(command: CreateJob, uid: string) {
   return { ...command.job, metadata: { ...command.job.metadata, uid, creationTimestamp: at(1) } };
 }
 
-async function startJobSet(h: ReturnType<typeof harness>) {
-  await h.send('JobSet Observed', { ...fixture.jobset, metadata: { ...fixture.jobset.metadata, creationTimestamp: at(0) } }, 0);
-  const created = await h.reconcileJobSet();
-  return created.commands.filter((c): c is CreateJob => c.type === 'CreateJob');
+function pod(job: { metadata: { name: string; uid: string } }, phase: string, exitCode?: number) {
+  return {
+    metadata: {
+      name: `${job.metadata.name}-0-abcde`,
+      namespace: 'default',
+      uid: `${job.metadata.uid}-pod`,
+      creationTimestamp: at(2),
+      annotations: { 'batch.kubernetes.io/job-completion-index': '0' },
+      finalizers: ['batch.kubernetes.io/job-tracking'],
+      ownerReferences: [{ kind: 'Job', name: job.metadata.name, uid: job.metadata.uid, controller: true }],
+    },
+    status: {
+      phase,
+      containerStatuses: [
+        { name: 'main', restartCount: 0, state: exitCode === undefined ? {} : { terminated: { exitCode, finishedAt: at(9) } } },
+      ],
+    },
+  };
 }
 
+async function startJobSet(h: ReturnType<typeof harness>) {
+  await h.send('JobSet Observed', { ...fixture.jobset, metadata: { ...fixture.jobset.metadata, creationTimestamp: at(0) } }, 0);
+  return createdJobs(h);
+}
+
+/** The child Job created from `command` runs its pod, which exits with `exitCode`; the Job's decisions. */
 async function failChild(h: ReturnType<typeof harness>, command: CreateJob, exitCode: number, seconds: number) {
   const job = childJob(command, `${command.name}-uid`);
   await h.send('Job Observed', job, seconds);
-  await h.send('Pod Observed', childPod(job, 'Running'), seconds + 1);
-  await h.reconcileJob(job.metadata.uid);
-  await h.send('Pod Observed', childPod(job, 'Failed', exitCode), seconds + 2);
-  const decided = await h.reconcileJob(job.metadata.uid);
-  return decided;
+  await h.send('Pod Observed', pod(job, 'Running'), seconds + 1);
+  await h.send('Pod Observed', pod(job, 'Failed', exitCode), seconds + 2);
+  const log = await h.h.log(h.jobStream(job.metadata.uid));
+  return log.map((entry) => entry.body as { type: string; condition?: { type: string; reason: string } });
 }
 
 describe('Given the seed-002 JobSet (FailJobSet on ExitCode2, RestartJobSet on ExitCode3)', () => {
@@ -78,13 +109,12 @@ describe('Given the seed-002 JobSet (FailJobSet on ExitCode2, RestartJobSet on E
     const h = harness();
     const creates = await startJobSet(h);
     const decided = await failChild(h, creates[2] as CreateJob, 2, 10);
-    const failed = decided.decisions.find((d) => d.type === 'JobConditionChanged' && d.condition.type === 'Failed');
-    expect(failed?.type === 'JobConditionChanged' && failed.condition.reason).toBe('PodFailurePolicy_ExitCode2');
+    const failed = decided.find((d) => d.type === 'JobConditionChanged' && d.condition?.type === 'Failed');
+    expect(failed?.condition?.reason).toBe('PodFailurePolicy_ExitCode2');
 
-    const outcome = await h.reconcileJobSet();
-    const jobSetFailed = outcome.decisions.find((d) => d.type === 'JobSetFailed');
-    expect(jobSetFailed).toMatchObject({ rule: { name: 'failurePolicyRule0', action: 'FailJobSet' } });
-    const { state } = await loadJobSetState(h.store, h.jobSetStream);
+    const { state, decisions } = await h.jobSet();
+    const jobSetFailed = decisions.find((d) => d.type === 'JobSetFailed');
+    expect(jobSetFailed).toMatchObject({ rule: { name: 'failurePolicyRule0', action: 'FailJobSet' }, at: at(12) });
     expect(jobSetStatus(state).terminalState).toBe('Failed');
     expect(jobSetStatus(state).conditions.find((c) => c.type === 'Failed')?.status).toBe('True');
   });
@@ -93,13 +123,13 @@ describe('Given the seed-002 JobSet (FailJobSet on ExitCode2, RestartJobSet on E
     const h = harness();
     const creates = await startJobSet(h);
     await failChild(h, creates[3] as CreateJob, 3, 10);
-    const outcome = await h.reconcileJobSet();
-    expect(outcome.decisions.find((d) => d.type === 'JobSetRestarted')).toMatchObject({
+    const { state, decisions } = await h.jobSet();
+    expect(decisions.find((d) => d.type === 'JobSetRestarted')).toMatchObject({
       action: 'RestartJobSet',
       rule: { name: 'failurePolicyRule1' },
       failedJob: { reason: 'PodFailurePolicy_ExitCode3' },
+      at: at(12),
     });
-    const { state } = await loadJobSetState(h.store, h.jobSetStream);
     expect(jobSetStatus(state)).toMatchObject({ restarts: 1, terminalState: '' });
   });
 });

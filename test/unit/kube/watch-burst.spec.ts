@@ -6,6 +6,7 @@ import { serveKube } from '../../../functions/kube/kube-api.ts';
 import { LogCache } from '../../../functions/kube/log-cache.ts';
 import { CHANGES_PER_POLL, type WatchEvent } from '../../../functions/kube/watch.ts';
 import { aService, observeJob } from '../query/support/service-fleet.ts';
+import { logEntries } from '../../support/log-entries.ts';
 
 // A watch reads at most CHANGES_PER_POLL log writes a poll (functions/kube/watch.ts). Given
 // twice that many written in the cluster within one poll, when a watch polls, then it ends with
@@ -22,7 +23,8 @@ describe('a watch behind a burst of writes', () => {
     const list = await serveKube({ method: 'GET', path: '/k8s/clusters/c1/apis/batch/v1/jobs', rawQuery: '', headers: {} }, deps, limits);
     const version = (JSON.parse('body' in list ? list.body : '{}') as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
     const burst = Array.from({ length: 2 * CHANGES_PER_POLL }, (_, i) => ({ eventId: `burst-${i}`, type: 'Noted', observedAt: new Date().toISOString(), body: { i } }));
-    await store.append(stream, burst, new Date().toISOString());
+    // One commit per entry: each is a log write of its own, as a burst of small batches makes them.
+    for (const entry of burst) await logEntries(store, stream, [entry], new Date().toISOString());
 
     const watch = await serveKube({ method: 'GET', path: '/k8s/clusters/c1/apis/batch/v1/jobs', rawQuery: `watch=1&resourceVersion=${version}`, headers: {} }, deps, limits);
     const events: WatchEvent[] = [];

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { writeBatch } from '../../../shared/app/write/write-batch.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { jobWakeUp } from '../../../local/data/job-wake-up.ts';
 import { resumeStoredWork } from '../../../local/data/resume-work.ts';
 import { aJob, aPod, at, CLUSTER, jobObserved, podObserved } from '../../support/builders.ts';
-import { writeDeps } from '../writer/write-support.ts';
+import { writeDeps, writeJob } from '../writer/write-support.ts';
 
 // `npm start -- --data DIR` restarted: each Job not finished gets back the timer its writer
 // last asked for, computed from its log without writing to it; a finished Job gets nothing.
@@ -17,8 +16,8 @@ async function aStoreWithTwoJobs() {
   const store = new InMemoryEventStore();
   const running = aJob({ activeDeadlineSeconds: 60 }, { uid: 'running', name: 'running' });
   const done = aJob({}, { uid: 'done', name: 'done' });
-  const waiting = await writeBatch(writeDeps(store), streamOf('running'), [jobObserved(running, at(0)), podObserved(aPod({ name: 'r' }), at(1))]);
-  await writeBatch(writeDeps(store), streamOf('done'), [jobObserved(done, at(0)), podObserved(aPod({ name: 'd', uid: 'd', phase: 'Succeeded' }), at(1))]);
+  const waiting = await writeJob(writeDeps(store), streamOf('running'), [jobObserved(running, at(0)), podObserved(aPod({ name: 'r' }), at(1))]);
+  await writeJob(writeDeps(store), streamOf('done'), [jobObserved(done, at(0)), podObserved(aPod({ name: 'd', uid: 'd', phase: 'Succeeded' }), at(1))]);
   return { store, asked: waiting.wakeAt };
 }
 
@@ -29,7 +28,7 @@ describe('Given a kept store with a Job waiting for its deadline and a finished 
     const before = await heads();
     const woken: StreamId[] = [];
 
-    const count = await resumeStoredWork(store, { wakeJob: (s) => woken.push(s), reconcileJobSet: () => undefined, publish: () => undefined });
+    const count = await resumeStoredWork(store, { wakeJob: (s) => woken.push(s), publish: () => undefined });
 
     expect(count).toBe(1);
     expect(woken.map((s) => s.uid)).toEqual(['running']);

@@ -2,11 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { decisionEntry } from '../../../shared/app/log-codec.ts';
-import { reconcile } from '../../../shared/app/reconcile.ts';
 import { pageTermination } from '../../../shared/reconcile/page-decisions.ts';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
 import { jobPath, queryClient, type Get } from './support/query-client.ts';
-import { aService, ingestAt } from './support/service-fleet.ts';
+import { aService, playTrace } from './support/service-fleet.ts';
 
 // Given a Job whose log holds, after 6,000 other entries, one termination decision of 12,000
 // pods (logged in pages of 128 KB, as the writer logs it), when `…/commands` is paged at its
@@ -29,12 +28,10 @@ describe('a termination decision of 12,000 pods, logged in pages after 6,000 oth
     bigStore = new InMemoryEventStore();
     const bigService = aService(bigStore);
     const trace = new TraceRecorder('2026-04-01T00:00:00Z', 'b16b');
-    // Suspended, so that its reconcile (which files the Job in the fleet) issues no command of its own.
+    // Suspended, so that its first write (which files the Job in the fleet) issues no command of its own.
     trace.job('c9', 0, 'ml', 'big', { completions: PODS, parallelism: PODS, completionMode: 'Indexed', suspend: true });
-    const observed = trace.entries[0]!;
     const at = '2026-04-01T00:00:00Z';
-    big = await ingestAt(bigService, at, { source: observed.Source, 'detail-type': observed.DetailType, detail: JSON.parse(observed.Detail) });
-    await reconcile({ ...bigService, clock: () => at }, big);
+    big = await playTrace(bigService, trace);
     const ticks = (from: number, count: number) =>
       Array.from({ length: count }, (_, i) => ({ eventId: `tick-${from + i}`, type: 'Tick', observedAt: at, body: { type: 'Tick', eventId: `tick-${from + i}`, clusterId: 'c9', observedAt: at } }));
     const decision = {
@@ -46,7 +43,7 @@ describe('a termination decision of 12,000 pods, logged in pages after 6,000 oth
     expect(pages.length).toBeGreaterThan(5);
     let { head } = await bigStore.read(big, { limit: 1 });
     for (const entries of [ticks(0, 6000), pages, ticks(6000, 10)]) {
-      await bigStore.commit(big, { expectedHead: head, recordedAt: at, entries, outbox: [], pageEntries: true });
+      await bigStore.commit(big, { expectedHead: head, recordedAt: at, entries, outbox: [] });
       head += entries.length;
     }
     bigGet = queryClient(bigService);

@@ -6,6 +6,7 @@ import { ErrorSchema } from '../../../functions/query/schemas/common-schemas.ts'
 import { buildFleet } from './support/fleet.ts';
 import { jobPath, queryClient, type Get } from './support/query-client.ts';
 import { aService } from './support/service-fleet.ts';
+import { logEntries } from '../../support/log-entries.ts';
 
 // Given the query handler, when a request is wrong in some way, then the answer says how with
 // the right status and an Error body, and a failure inside never shows its internals.
@@ -97,7 +98,7 @@ describe('a failure inside', () => {
     const service = aService(store);
     await buildFleet(service, 0);
     const stream = { kind: 'Job' as const, clusterId: 'c1', namespace: 'default', uid: 'job-uid' };
-    await store.append(stream, [{ eventId: 'bad', type: 'PodObserved', observedAt: '2026-01-02T00:00:00Z', body: { pod: 42 } }], '2026-01-02T00:00:00Z');
+    await logEntries(store, stream, [{ eventId: 'bad', type: 'PodObserved', observedAt: '2026-01-02T00:00:00Z', body: { pod: 42 } }], '2026-01-02T00:00:00Z');
     const { status, body } = await queryClient(service)(jobPath('c1', 'default', 'foobar'));
     expect(status).toBe(500);
     expect(body.message).toBe('internal error');

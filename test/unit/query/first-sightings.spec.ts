@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CommitInput, CommitResult, ReadOptions, ReadResult, StreamId } from '../../../shared/app/event-store.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { StateCache } from '../../../shared/app/write/state-cache.ts';
-import { writeBatch, type WriteDeps } from '../../../shared/app/write/write-batch.ts';
+import { StateCache } from '../../../shared/decide/state-cache.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import type { ArchivedPod } from '../../../shared/job/snapshot.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
@@ -12,7 +11,7 @@ import { foldTo } from '../../../functions/query/job-state-at.ts';
 import { explainJob } from '../../../shared/job/explain.ts';
 import { readLog } from '../../../functions/query/object-log.ts';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
-import { observationsOf } from '../writer/write-support.ts';
+import { observationsOf, writeJob, type JobWriteDeps } from '../writer/write-support.ts';
 import { foldJobLog } from './support/full-replay.ts';
 
 // Given an Indexed Job written by the single writer in batches of random sizes, warm and cold,
@@ -79,17 +78,17 @@ function jobObservations(): { stream: StreamId; observations: Observation[] } {
 }
 
 /** Writes the observations in batches of 1–12 (a fixed pseudo-random sequence), every third one cold. */
-async function writeJob(store: ArchiveCountingStore, { stream, observations }: ReturnType<typeof jobObservations>): Promise<StreamId> {
+async function writeInBatches(store: ArchiveCountingStore, { stream, observations }: ReturnType<typeof jobObservations>): Promise<StreamId> {
   const cache = new StateCache();
   let seed = 7;
   for (let i = 0, batch = 0; i < observations.length; batch++) {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     const size = 1 + (seed % 12);
-    const deps: WriteDeps = {
+    const deps: JobWriteDeps = {
       store, config: DEFAULT_FOLD_CONFIG, snapshotEvery: 4, clock: () => `2026-04-01T01:${String(batch % 60).padStart(2, '0')}:00Z`,
       ...(batch % 3 === 2 ? {} : { cache }),
     };
-    await writeBatch(deps, stream, observations.slice(i, i + size));
+    await writeJob(deps, stream, observations.slice(i, i + size));
     i += size;
   }
   return stream;
@@ -115,7 +114,7 @@ describe('first sightings: a fold from a snapshot asks the archive only about po
 
   beforeAll(async () => {
     store = new ArchiveCountingStore();
-    stream = await writeJob(store, job);
+    stream = await writeInBatches(store, job);
   });
 
   it('has the history this spec is about: snapshots, archived pods, marks, and settled pods observed again', async () => {
@@ -180,7 +179,7 @@ describe('first sightings: a fold from a snapshot asks the archive only about po
   it('folds a log whose commits are only partly marked as a replay does', async () => {
     const partly = new ArchiveCountingStore();
     partly.dropMarks = (commit) => commit % 2 === 1;
-    const partlyStream = await writeJob(partly, job);
+    const partlyStream = await writeInBatches(partly, job);
     const { folded, replayed } = await statusesAt(partly, partlyStream);
     expect(folded).toEqual(replayed);
     expect((await partly.read(partlyStream)).podFirstSightings?.length).toBeGreaterThan(0);

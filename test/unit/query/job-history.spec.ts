@@ -8,6 +8,7 @@ import { HistoryPageSchema } from '../../../functions/query/schemas/history-sche
 import { buildFleet, STORY_2 } from './support/fleet.ts';
 import { jobPath, queryClient, type Get } from './support/query-client.ts';
 import { aService, loadScenario } from './support/service-fleet.ts';
+import { logEntries } from '../../support/log-entries.ts';
 
 // Given story 2 played through the service, when its history is read page by page, then the
 // pages hold the whole log once, in seq order, as the pure fold logged it.
@@ -89,7 +90,8 @@ describe('GET …/jobs/{name}/history', () => {
     const stream = { kind: 'Job' as const, clusterId: 'c1', namespace: 'default', uid: 'big' };
     const padding = 'x'.repeat(300_000);
     const entries = Array.from({ length: 15 }, (_, i) => ({ eventId: `e${i}`, type: 'Tick', observedAt: T, body: { padding } }));
-    await store.append(stream, entries, T);
+    // A commit holds at most 3 MB: five bodies at a time.
+    for (let i = 0; i < entries.length; i += 5) await logEntries(store, stream, entries.slice(i, i + 5), T);
     await store.commit(stream, { expectedHead: 15, recordedAt: T, entries: [], outbox: [], summary: { name: 'big', createdAt: T, updatedAt: T } });
     const { body } = await queryClient({ store, config: DEFAULT_FOLD_CONFIG })(jobPath('c1', 'default', 'big', '/history'));
     expect(body.entries).toHaveLength(Math.floor(MAX_PAGE_BODY_BYTES / 300_014)); // 13 bodies of 300 KB

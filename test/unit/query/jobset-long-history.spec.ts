@@ -1,17 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId } from '../../../shared/app/event-store.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { loadJobSetState } from '../../../shared/app/reconcile-jobset.ts';
+import { loadState } from '../../../shared/decide/load-log.ts';
+import { jobSetDecider } from '../../../shared/jobset/index.ts';
 import { explainJobSet } from '../../../shared/jobset/explain.ts';
 import { jobSetStatus } from '../../../shared/jobset/index.ts';
 import { readJobSetWindow } from '../../../functions/query/jobsets/jobset-log-window.ts';
 import { loggedJobSetDecisions } from '../../../functions/query/jobsets/jobset-entries.ts';
 import { JobSetExplanationSchema } from '../../../functions/query/jobsets/jobset-explanation-schemas.ts';
 import { JobSetViewSchema } from '../../../functions/query/jobsets/jobset-schemas.ts';
-import { reconcileJobSet } from '../../../shared/app/reconcile-jobset.ts';
 import { EXIT_CODE_2, JOBSET_NAME, playJobSetJsonl } from './support/jobset-fleet.ts';
 import { jobSetPath, queryClient, type Get } from './support/query-client.ts';
-import { aService, ingestAt, readPutEvents } from './support/service-fleet.ts';
+import { aService, deliverAt, readPutEvents } from './support/service-fleet.ts';
 
 // Given a JobSet that failed (samples/jobset-exit-code-2.jsonl) and was then observed 40 more
 // times, whose log holds a snapshot every 5 entries, when its view and explanation are read, then they equal a replay of the log
@@ -47,16 +47,15 @@ beforeAll(async () => {
   const observed = readPutEvents(EXIT_CODE_2, 'c1').find((event) => event['detail-type'] === 'JobSet Observed')!;
   for (let i = 0; i < 40; i++) {
     const at = `2026-01-01T01:${String(i).padStart(2, '0')}:00Z`;
-    await ingestAt(service, at, { ...observed, detail: { ...observed.detail, eventId: `again-${i}`, observedAt: at } });
-    await reconcileJobSet({ store, clock: () => at, snapshotEvery: service.snapshotEvery }, stream);
+    await deliverAt(service, at, [{ ...observed, detail: { ...observed.detail, eventId: `again-${i}`, observedAt: at } }]);
   }
   head = (await store.read(stream)).head;
   get = queryClient(service);
 });
 
 async function fromStart() {
-  const { state, entries } = await loadJobSetState(store, stream, { fromStart: true });
-  return { state, decisions: loggedJobSetDecisions(entries) };
+  const { state } = await loadState(jobSetDecider(), store, stream, { fromStart: true });
+  return { state, decisions: loggedJobSetDecisions((await store.read(stream)).entries) };
 }
 
 describe('a JobSet read from its newest snapshot', () => {

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { reconcileJobSet } from '../../../shared/app/reconcile-jobset.ts';
 import { JobSetExplanationSchema } from '../../../functions/query/jobsets/jobset-explanation-schemas.ts';
 import { JobSetViewSchema } from '../../../functions/query/jobsets/jobset-schemas.ts';
 import { jobSetPath, queryClient, type Get } from './support/query-client.ts';
-import { aService, busEvent, ingestAt } from './support/service-fleet.ts';
+import { aService, busEvent, deliverAt } from './support/service-fleet.ts';
 
-// Given a JobSet whose workers depend on its driver being Ready, observed and reconciled once
+// Given a JobSet whose workers depend on its driver being Ready, observed and decided once
 // (the driver's Job requested, not observed yet), when its routes are queried, then the view and
 // the explanation say why the workers' Jobs are not created, and the spec shows dependsOn, the
 // coordinator and the TTL.
@@ -30,8 +29,7 @@ const jobSet = {
 let get: Get;
 beforeAll(async () => {
   const service = aService(new InMemoryEventStore());
-  const stream = await ingestAt(service, AT, busEvent('c1', 'JobSet Observed', { eventId: 'dep-uid/1', observedAt: AT, object: jobSet }));
-  await reconcileJobSet({ store: service.store, clock: () => AT }, stream);
+  await deliverAt(service, AT, [busEvent('c1', 'JobSet Observed', { eventId: 'dep-uid/1', observedAt: AT, object: jobSet })]);
   get = queryClient(service);
 });
 

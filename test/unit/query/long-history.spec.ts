@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore, ReadOptions, ReadResult, StreamId } from '../../../shared/app/event-store.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { reconcile } from '../../../shared/app/reconcile.ts';
 import { explainJob } from '../../../shared/job/explain.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
@@ -12,7 +11,7 @@ import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { readLog } from '../../../functions/query/object-log.ts';
 import { ExplanationSchema } from '../../../functions/query/schemas/explanation-schemas.ts';
 import { jobPath, queryClient, type Get } from './support/query-client.ts';
-import { ingestAt, type Service } from './support/service-fleet.ts';
+import { playTrace, type Service } from './support/service-fleet.ts';
 
 // Given an Indexed Job of 60 pods whose long log holds a snapshot every 5 entries (and settled
 // pods archived out of them), when its status at every position, its explanation and its
@@ -53,13 +52,7 @@ beforeAll(async () => {
   for (let i = 1; i < PODS / 2; i++) trace.exitPod(pods[i]!, 1 + i, i % 4 === 0 ? 1 : 0);
   trace.exitPod(pods[0]!, PODS, 0);
   for (let i = PODS / 2; i < PODS; i++) trace.deletePod(pods[i]!, PODS + 5);
-  const entries = trace.entries.map((e) => ({ at: e.at, event: { source: e.Source, 'detail-type': e.DetailType, detail: JSON.parse(e.Detail) } }));
-  for (let i = 0; i < entries.length;) {
-    const at = entries[i]!.at;
-    const time = entries[i]!.event.detail.observedAt as string;
-    for (; i < entries.length && entries[i]!.at === at; i++) stream = await ingestAt(service, time, entries[i]!.event);
-    await reconcile({ ...service, clock: () => time }, stream);
-  }
+  stream = await playTrace(service, trace);
   head = (await store.read(stream)).head;
   get = queryClient(service);
 });

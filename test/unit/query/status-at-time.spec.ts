@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LogEntry, StreamId } from '../../../shared/app/event-store.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { writeBatch } from '../../../shared/app/write/write-batch.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { jobStateAt } from '../../../functions/query/job-state-at.ts';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
-import { observationsOf } from '../writer/write-support.ts';
+import { observationsOf, writeJob } from '../writer/write-support.ts';
 import { foldJobLog } from './support/full-replay.ts';
 
 // Given an Indexed Job of 1,500 pods written by the single writer in batches of 250, each batch
@@ -36,7 +35,7 @@ beforeAll(async () => {
   store = new InMemoryEventStore();
   const observations = parsed.map((o) => o.observation);
   for (let i = 0, batch = 0; i < observations.length; i += BATCH, batch++) {
-    await writeBatch({ store, config: DEFAULT_FOLD_CONFIG, snapshotEvery: 2500, clock: () => minute(batch) }, stream, observations.slice(i, i + BATCH));
+    await writeJob({ store, config: DEFAULT_FOLD_CONFIG, snapshotEvery: 2500, clock: () => minute(batch) }, stream, observations.slice(i, i + BATCH));
   }
   log = (await store.read(stream)).entries;
 });

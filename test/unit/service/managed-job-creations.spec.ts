@@ -25,7 +25,7 @@ describe('Given a managed Indexed Job with 10,000 completions and parallelism', 
     let sent = 0;
     for (let round = 1; seen.size < COMPLETIONS && round <= 2 * (COMPLETIONS / MAX_POD_CREATE_DELETE_PER_SYNC); round++) {
       h.clock.now = at(round);
-      expect((await h.reconcile(stream)).batchItemFailures).toEqual([]);
+      expect((await h.tick(stream)).batchItemFailures).toEqual([]);
       await h.publish();
       const creations = h.bus.sent.slice(sent).filter((e) => e.detailType === OutboundDetailType.PodCreationRequested);
       sent = h.bus.sent.length;
@@ -45,7 +45,7 @@ describe('Given a managed Indexed Job with 10,000 completions and parallelism', 
     expect(Math.min(...seen)).toBe(0);
     expect(Math.max(...seen)).toBe(COMPLETIONS - 1);
     h.clock.now = at(100);
-    await h.reconcile(stream);
+    await h.tick(stream);
     await h.publish();
     expect(h.bus.sent.slice(sent).filter((e) => e.detailType === OutboundDetailType.PodCreationRequested)).toEqual([]);
     expect((await h.status(stream)).active).toBe(COMPLETIONS);

@@ -41,7 +41,7 @@ describe('the size a paged commit counts for an entry', () => {
     const share = Math.floor((MAX_COMMIT_BYTES - 9 * overhead) / 9);
     const entries = (extra: number) => Array.from({ length: 9 }, (_, i) =>
       at(i, i < 8 ? share : MAX_COMMIT_BYTES - 9 * overhead - 8 * share + extra));
-    const commit = (extra: number) => ({ expectedHead: 0, entries: entries(extra), outbox: [], recordedAt, pageEntries: true });
+    const commit = (extra: number) => ({ expectedHead: 0, entries: entries(extra), outbox: [], recordedAt });
 
     expect(entries(0).reduce((sum, e) => sum + pagedEntryBytes(e, recordedAt), 0)).toBe(MAX_COMMIT_BYTES);
     expect(() => checkCommit(commit(0))).not.toThrow();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifyEntryChain } from '../../../shared/audit/verify-chain.ts';
 import { verifyDecisions } from '../../../shared/audit/verify-decisions.ts';
-import { StateCache } from '../../../shared/app/write/state-cache.ts';
+import { StateCache } from '../../../shared/decide/state-cache.ts';
 import { NoMarkersStore, observationsOf, sampleEvents, writeDeps, writeInBatches } from './write-support.ts';
 
 // What the writer logs passes the audit: the hash chain holds, and every decision records the

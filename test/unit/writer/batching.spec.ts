@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StateCache } from '../../../shared/app/write/state-cache.ts';
+import { StateCache } from '../../../shared/decide/state-cache.ts';
 import { commandKeys, NoMarkersStore, observationsOf, outboxEvents, sampleEvents, statusOf, writeDeps, writeInBatches } from './write-support.ts';
 
 // Batching never changes a decision: the named-failure sample (an Indexed Job whose pod 3

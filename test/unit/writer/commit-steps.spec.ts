@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NewEntry } from '../../../shared/app/event-store.ts';
-import { MAX_COMMIT_ENTRIES, pagedEntryBytes } from '../../../shared/app/event-store-limits.ts';
+import { pagedEntryBytes } from '../../../shared/app/event-store-limits.ts';
 import { commitSteps, type PlannedEntry } from '../../../shared/outbox/commit-steps.ts';
 
 // Commit steps as the log writer cuts them: log pages have no entry cap, only bytes; a run's
@@ -13,12 +13,11 @@ const recordedAt = '2026-06-01T00:00:00Z';
 
 describe('commit steps of log pages', () => {
   it('take any number of entries while their bytes fit, and cut at twice the bytes into two', () => {
-    const many = Array.from({ length: MAX_COMMIT_ENTRIES * 4 }, (_, i) => entry(i));
-    expect(commitSteps(0, planned(many), 1_000_000, { recordedAt })).toHaveLength(1);
-    expect(commitSteps(0, planned(many), undefined)).toHaveLength(4);
-    const budget = many.reduce((sum, e) => sum + pagedEntryBytes(e, recordedAt), 0);
+    const many = Array.from({ length: 128 }, (_, i) => entry(i));
+    expect(commitSteps(0, planned(many), recordedAt, 1_000_000)).toHaveLength(1);
+        const budget = many.reduce((sum, e) => sum + pagedEntryBytes(e, recordedAt), 0);
     const twice = [...many, ...many.map((e, i) => entry(i + many.length))];
-    const steps = commitSteps(0, planned(twice), budget, { recordedAt });
+    const steps = commitSteps(0, planned(twice), recordedAt, budget);
     expect(steps).toHaveLength(2);
     expect(steps.flatMap((s) => s.entries)).toEqual(twice);
     expect(steps.map((s) => [s.fromSeq, s.toSeq])).toEqual([[1, many.length], [many.length + 1, twice.length]]);
@@ -28,7 +27,7 @@ describe('commit steps of log pages', () => {
     const entries = Array.from({ length: 10 }, (_, i) => entry(i));
     const one = pagedEntryBytes(entries[0]!, recordedAt);
     // a budget of 3 entries, with entry 2 kept with entry 3: the first step stops before entry 2
-    const steps = commitSteps(0, planned(entries, [2]), one * 3, { recordedAt });
+    const steps = commitSteps(0, planned(entries, [2]), recordedAt, one * 3);
     expect(steps.map((s) => s.entries.map((e) => e.eventId))).toEqual([['e0000', 'e0001'], ['e0002', 'e0003', 'e0004'], ['e0005', 'e0006', 'e0007'], ['e0008', 'e0009']]);
   });
 });

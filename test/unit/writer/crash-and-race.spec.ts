@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { VersionConflictError, type StreamId } from '../../../shared/app/event-store.ts';
-import { publishPending, type Publisher } from '../../../shared/app/publish.ts';
-import { StateCache } from '../../../shared/app/write/state-cache.ts';
-import { writeBatch, type WriteDeps } from '../../../shared/app/write/write-batch.ts';
+import { publishPending } from '../../../shared/app/publish.ts';
+import type { Publisher } from '../../../shared/ports.ts';
+import { StateCache } from '../../../shared/decide/state-cache.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { anIndexedJob, aPod, at, CLUSTER, jobObserved, podDeleted, podObserved } from '../../support/builders.ts';
 import { CrashableStore, SimulatedCrash, type CrashPoint } from '../../support/service-harness.ts';
-import { NoMarkersStore, statusOf, writeDeps } from './write-support.ts';
+import { NoMarkersStore, statusOf, writeDeps, writeJob, type JobWriteDeps } from './write-support.ts';
 
 // A leader-only success policy over many running pods: when the leader succeeds, every other
 // pod is terminated by one paged decision committed in several steps. Whatever step the writer
@@ -34,7 +34,7 @@ class RecordingBus implements Publisher {
   }
 }
 
-async function publishAll(store: WriteDeps['store']): Promise<OutboundEvent[]> {
+async function publishAll(store: JobWriteDeps['store']): Promise<OutboundEvent[]> {
   const bus = new RecordingBus();
   while ((await publishPending({ store, publisher: bus, clock: () => at(9) })).items > 0);
   return bus.sent;
@@ -44,10 +44,10 @@ const terminated = (sent: readonly OutboundEvent[]) =>
   sent.filter((e) => e.detailType === 'Pod Termination Requested').map((e) => String(e.detail['podUid']));
 
 /** Delivers a batch until it is written, as Kinesis retries a failed batch from its start. */
-async function deliver(deps: WriteDeps, stream: StreamId, batch: Observation[]): Promise<number> {
+async function deliver(deps: JobWriteDeps, stream: StreamId, batch: Observation[]): Promise<number> {
   for (let tries = 1; tries <= 10; tries++) {
     try {
-      await writeBatch(deps, stream, batch);
+      await writeJob(deps, stream, batch);
       return tries;
     } catch (error) {
       if (!(error instanceof SimulatedCrash)) throw error;
@@ -92,10 +92,10 @@ describe('two writers on one Job', () => {
   it('only cost retries when they write the same batch at once (a retry overlapping)', async () => {
     const { stream, setup, leader, lingering } = aBigJob('job-race-same');
     const store = new NoMarkersStore();
-    await writeBatch(writeDeps(store, { limits: small }), stream, setup);
+    await writeJob(writeDeps(store, { limits: small }), stream, setup);
     const [a, b] = await Promise.all([
-      writeBatch(writeDeps(store, { limits: small }), stream, [leader]),
-      writeBatch(writeDeps(store, { limits: small }), stream, [leader]),
+      writeJob(writeDeps(store, { limits: small }), stream, [leader]),
+      writeJob(writeDeps(store, { limits: small }), stream, [leader]),
     ]);
     expect(a.attempts + b.attempts).toBeGreaterThan(2);
     const sent = terminated(await publishAll(store));
@@ -109,12 +109,12 @@ describe('two writers on one Job', () => {
     const store = new NoMarkersStore();
     const first = writeDeps(store, { limits: small, cache: new StateCache() });
     const second = writeDeps(store, { limits: small, cache: new StateCache() });
-    await writeBatch(first, stream, setup.slice(0, 100));
-    await writeBatch(second, stream, setup.slice(100, 300));
+    await writeJob(first, stream, setup.slice(0, 100));
+    await writeJob(second, stream, setup.slice(100, 300));
     // the first writer's warm state is now behind the log: its commit conflicts and it reloads
-    const behind = await writeBatch(first, stream, setup.slice(300));
+    const behind = await writeJob(first, stream, setup.slice(300));
     expect(behind.attempts).toBe(2);
-    await writeBatch(second, stream, [leader]);
+    await writeJob(second, stream, [leader]);
     const sent = terminated(await publishAll(store));
     expect(sent.sort()).toEqual([...lingering].sort());
     const ids = (await store.read(stream)).entries.map((e) => e.eventId);
@@ -126,14 +126,14 @@ describe('two writers on one Job', () => {
     const { stream, setup } = aBigJob('job-race-lost');
     const inner = new NoMarkersStore();
     const store = new CrashableStore(inner);
-    await writeBatch(writeDeps(store), stream, setup.slice(0, 10));
+    await writeJob(writeDeps(store), stream, setup.slice(0, 10));
     let moves = 0;
     store.beforeCommit = async () => {
       moves += 1;
-      await inner.commit(stream, { expectedHead: (await inner.read(stream)).head, recordedAt: at(3), entries: [{ eventId: `other-${moves}`, type: 'Tick', observedAt: at(3 + moves), body: { type: 'Tick', eventId: `other-${moves}`, clusterId: CLUSTER, observedAt: at(3 + moves) } }], outbox: [], pageEntries: true });
+      await inner.commit(stream, { expectedHead: (await inner.read(stream)).head, recordedAt: at(3), entries: [{ eventId: `other-${moves}`, type: 'Tick', observedAt: at(3 + moves), body: { type: 'Tick', eventId: `other-${moves}`, clusterId: CLUSTER, observedAt: at(3 + moves) } }], outbox: [] });
     };
     // when it writes a batch with 4 attempts
-    const failing = writeBatch(writeDeps(store, { maxAttempts: 4 }), stream, setup.slice(10, 20));
+    const failing = writeJob(writeDeps(store, { maxAttempts: 4 }), stream, setup.slice(10, 20));
     // then the conflict reaches the caller (the handler fails the Job's records), after 4 tries
     await expect(failing).rejects.toThrow(VersionConflictError);
     expect(moves).toBe(4);

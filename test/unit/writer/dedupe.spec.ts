@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamId } from '../../../shared/app/event-store.ts';
-import { StateCache } from '../../../shared/app/write/state-cache.ts';
-import { writeBatch } from '../../../shared/app/write/write-batch.ts';
+import { StateCache } from '../../../shared/decide/state-cache.ts';
 import type { Observation, PodObserved } from '../../../shared/job/events.ts';
 import { anIndexedJob, aPod, at, CLUSTER, JOB_UID, jobObserved, podDeleted, podObserved, tick } from '../../support/builders.ts';
-import { NoMarkersStore, observationsOf, sampleEvents, statusOf, writeDeps } from './write-support.ts';
+import { NoMarkersStore, observationsOf, sampleEvents, statusOf, writeDeps, writeJob } from './write-support.ts';
 
 // Dedupe without markers: the writer drops what the fold already holds, so the same event
 // delivered again (in one batch, a Kinesis redelivery, a relist, a late event of an archived
@@ -26,7 +25,7 @@ const observationIds = (entries: { type: string; eventId: string; body: unknown 
 describe('the writer logs each observation once', () => {
   it('drops an event repeated in the same batch', async () => {
     const store = new NoMarkersStore();
-    const outcome = await writeBatch(writeDeps(store), stream, [job, running[0]!, running[0]!, job]);
+    const outcome = await writeJob(writeDeps(store), stream, [job, running[0]!, running[0]!, job]);
     expect(observationIds(await logOf(store))).toEqual([job.eventId, running[0]!.eventId]);
     expect(outcome.logged).toBe(2);
   });
@@ -38,13 +37,13 @@ describe('the writer logs each observation once', () => {
     const events = sample.map((s) => s.observation);
     for (const cache of [undefined, new StateCache()]) {
       const store = new NoMarkersStore();
-      await writeBatch(writeDeps(store, { cache }), named, events);
+      await writeJob(writeDeps(store, { cache }), named, events);
       const before = (await store.read(named)).entries;
 
       // when the same batch arrives again, and then each half of it
-      const again = await writeBatch(writeDeps(store, { cache }), named, events);
-      await writeBatch(writeDeps(store, { cache }), named, events.slice(0, 6));
-      await writeBatch(writeDeps(store, { cache }), named, events.slice(6));
+      const again = await writeJob(writeDeps(store, { cache }), named, events);
+      await writeJob(writeDeps(store, { cache }), named, events.slice(0, 6));
+      await writeJob(writeDeps(store, { cache }), named, events.slice(6));
 
       // then nothing more is logged or decided
       expect((await store.read(named)).entries).toEqual(before);
@@ -56,10 +55,10 @@ describe('the writer logs each observation once', () => {
 
   it('drops a relist of unchanged pods (same resourceVersion, a new epoch)', async () => {
     const store = new NoMarkersStore();
-    await writeBatch(writeDeps(store), stream, [job, ...running.map((e, i) => stamped(e, 1, i + 1))]);
+    await writeJob(writeDeps(store), stream, [job, ...running.map((e, i) => stamped(e, 1, i + 1))]);
     const before = await logOf(store);
     const relisted = running.map((e) => stamped({ ...e, observedAt: at(30) }, 2, 1));
-    const outcome = await writeBatch(writeDeps(store), stream, relisted);
+    const outcome = await writeJob(writeDeps(store), stream, relisted);
     expect(await logOf(store)).toEqual(before);
     expect(outcome.dropped).toEqual({ 'same-event': 3 });
   });
@@ -70,13 +69,13 @@ describe('the writer logs each observation once', () => {
     const store = new NoMarkersStore();
     const deps = writeDeps(store, { snapshotEvery: 2, cache });
     const succeeded = podObserved(aPod({ index: 0, phase: 'Succeeded' }), at(5));
-    await writeBatch(deps, stream, [job, ...running]);
-    await writeBatch(deps, stream, [succeeded, tick(at(6)), tick(at(7))]);
+    await writeJob(deps, stream, [job, ...running]);
+    await writeJob(deps, stream, [succeeded, tick(at(6)), tick(at(7))]);
     expect((await store.loadArchivedPods(stream, ['pod-0']))[0]?.lastEventId).toBe(succeeded.eventId);
     const before = await logOf(store);
 
     // when its last event is delivered again (to a cold writer, and to a warm one)
-    const outcome = await writeBatch(deps, stream, [succeeded]);
+    const outcome = await writeJob(deps, stream, [succeeded]);
     // then it is not logged
     expect(outcome.dropped).toEqual({ 'same-event': 1 });
     expect(await logOf(store)).toEqual(before);
@@ -86,10 +85,10 @@ describe('the writer logs each observation once', () => {
   it('drops a stamped older version that arrives after a newer one', async () => {
     const store = new NoMarkersStore();
     const failed = stamped(podObserved(aPod({ index: 1, phase: 'Failed' }), at(5)), 1, 2);
-    await writeBatch(writeDeps(store), stream, [job, stamped(running[1]!, 1, 1), failed]);
+    await writeJob(writeDeps(store), stream, [job, stamped(running[1]!, 1, 1), failed]);
     const before = await statusOf(store, stream);
     const late = stamped({ ...running[1]!, eventId: 'pod-1/rv-older' }, 1, 1);
-    const outcome = await writeBatch(writeDeps(store), stream, [late]);
+    const outcome = await writeJob(writeDeps(store), stream, [late]);
     expect(outcome.dropped).toEqual({ stale: 1 });
     expect(await statusOf(store, stream)).toEqual(before);
   });
@@ -97,19 +96,19 @@ describe('the writer logs each observation once', () => {
   it('lets an unstamped older version change nothing', async () => {
     const store = new NoMarkersStore();
     const failed = podObserved(aPod({ index: 1, phase: 'Failed' }), at(5));
-    await writeBatch(writeDeps(store), stream, [job, ...running, failed]);
+    await writeJob(writeDeps(store), stream, [job, ...running, failed]);
     const before = await statusOf(store, stream);
     const late = { ...running[1]!, eventId: 'pod-1/rv-older', observedAt: at(6) };
-    await writeBatch(writeDeps(store), stream, [late]);
+    await writeJob(writeDeps(store), stream, [late]);
     expect(await statusOf(store, stream)).toEqual(before);
   });
 
   it('drops a deletion seen before, a Tick at or before the last, and the same Job event', async () => {
     const store = new NoMarkersStore();
-    await writeBatch(writeDeps(store), stream, [job, ...running, podDeleted('pod-2', at(3)), tick(at(4))]);
+    await writeJob(writeDeps(store), stream, [job, ...running, podDeleted('pod-2', at(3)), tick(at(4))]);
     const before = await logOf(store);
     const again: Observation[] = [podDeleted('pod-2', at(5)), tick(at(4)), tick(at(2)), { ...job, observedAt: at(5) }];
-    const outcome = await writeBatch(writeDeps(store), stream, again);
+    const outcome = await writeJob(writeDeps(store), stream, again);
     expect(await logOf(store)).toEqual(before);
     // The same deletion, Tick and Job event are in the log by eventId (the eventId index judges
     // first); the Tick before the last is an older Tick.

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamId } from '../../../shared/app/event-store.ts';
-import { EventIdIndex, FINGERPRINT_BYTES, contentFingerprint, type EventIdSegment } from '../../../shared/app/write/event-id-index.ts';
-import { StateCache } from '../../../shared/app/write/state-cache.ts';
-import { writeBatch } from '../../../shared/app/write/write-batch.ts';
+import { EventIdIndex, FINGERPRINT_BYTES, contentFingerprint as fingerprint, type EventIdSegment } from '../../../shared/decide/event-id-index.ts';
+import { StateCache } from '../../../shared/decide/state-cache.ts';
+import { observationContent } from '../../../shared/app/write/known-observation.ts';
 import type { DecisionOf } from '../../../shared/job/decisions.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { aJob, anIndexedJob, aPod, at, CLUSTER, JOB_UID, jobObserved, podObserved, withSpec } from '../../support/builders.ts';
-import { NoMarkersStore, statusOf, writeDeps } from './write-support.ts';
+import { NoMarkersStore, statusOf, writeDeps, writeJob } from './write-support.ts';
+
+const contentFingerprint = (observation: Observation) => fingerprint(observationContent(observation));
 
 // Issue 24: an eventId is stored once against the whole log (event-id-index.ts), not a window
 // of it or a set that dies with the process; the same eventId with another content is a
@@ -32,13 +34,13 @@ describe('the writer stores an eventId once against the whole log', () => {
   it('a finished Job re-sent whole after a restart (cold writer, snapshots between) stores nothing twice', async () => {
     const store = new NoMarkersStore(); // fails the commit that would log an eventId twice
     const events = finishedJob();
-    for (let i = 0; i < events.length; i += 7) await writeBatch(writeDeps(store, { snapshotEvery: 10 }), stream, events.slice(i, i + 7));
+    for (let i = 0; i < events.length; i += 7) await writeJob(writeDeps(store, { snapshotEvery: 10 }), stream, events.slice(i, i + 7));
     const before = await logOf(store);
     expect((await store.loadEventIds(stream)).length).toBeGreaterThan(0);
     // a new process (no warm state) gets every event again, in batches that start anywhere
     for (const size of [1, 5, events.length]) {
       for (let i = 0; i < events.length; i += size) {
-        const outcome = await writeBatch(writeDeps(store, { snapshotEvery: 10 }), stream, events.slice(i, i + size));
+        const outcome = await writeJob(writeDeps(store, { snapshotEvery: 10 }), stream, events.slice(i, i + size));
         expect(outcome.logged).toBe(0);
       }
     }
@@ -49,9 +51,9 @@ describe('the writer stores an eventId once against the whole log', () => {
     const events = finishedJob();
     const cache = new StateCache();
     const store = new NoMarkersStore();
-    await writeBatch(writeDeps(store, { cache, snapshotEvery: 10 }), stream, events);
+    await writeJob(writeDeps(store, { cache, snapshotEvery: 10 }), stream, events);
     const before = await logOf(store);
-    await writeBatch(writeDeps(store, { cache, snapshotEvery: 10 }), stream, [...events].reverse());
+    await writeJob(writeDeps(store, { cache, snapshotEvery: 10 }), stream, [...events].reverse());
     expect(await logOf(store)).toEqual(before);
     // the same log with its segments gone (as a store written before them): read from the log
     const older = new (class extends NoMarkersStore {
@@ -60,7 +62,7 @@ describe('the writer stores an eventId once against the whole log', () => {
       }
     })();
     for (const entry of before) await older.commit(stream, { expectedHead: entry.seq - 1, recordedAt: entry.recordedAt, entries: [entry], outbox: [], ...(entry.seq === before.length ? { snapshot: await store.loadSnapshot(stream) } : {}) });
-    await writeBatch(writeDeps(older), stream, events.slice(1, 20));
+    await writeJob(writeDeps(older), stream, events.slice(1, 20));
     expect((await older.read(stream)).entries.map((e) => e.eventId)).toEqual(before.map((e) => e.eventId));
   });
 
@@ -68,10 +70,10 @@ describe('the writer stores an eventId once against the whole log', () => {
     const store = new NoMarkersStore();
     const job = jobObserved(aJob({ backoffLimit: 0 }), at(0));
     const running = withId(podObserved(aPod({ name: 'p0' }), at(1)), 'p0/rv-1');
-    await writeBatch(writeDeps(store), stream, [job, running]);
+    await writeJob(writeDeps(store), stream, [job, running]);
     const status = await statusOf(store, stream);
     const conflicting = withId(podObserved(aPod({ name: 'p0', phase: 'Failed' }), at(2)), 'p0/rv-1');
-    const outcome = await writeBatch(writeDeps(store), stream, [conflicting]);
+    const outcome = await writeJob(writeDeps(store), stream, [conflicting]);
     // the Job is not failed by the copy: it changed nothing but the record of it
     expect(await statusOf(store, stream)).toEqual(status);
     expect(outcome.logged).toBe(0);
@@ -84,7 +86,7 @@ describe('the writer stores an eventId once against the whole log', () => {
     expect(record?.conflict?.refusedHash).not.toBe(record?.conflict?.firstHash);
     expect(record?.message).toMatch(/the first stays/);
     // the same copy again, and the same in another order within one batch: refused each time, recorded once
-    const again = await writeBatch(writeDeps(store), stream, [conflicting, running, conflicting]);
+    const again = await writeJob(writeDeps(store), stream, [conflicting, running, conflicting]);
     expect(again.refused).toHaveLength(2);
     expect(await refusals(store)).toHaveLength(1);
     expect((await logOf(store)).filter((e) => e.eventId === 'p0/rv-1')).toHaveLength(1);
@@ -93,12 +95,12 @@ describe('the writer stores an eventId once against the whole log', () => {
   it('takes the same content in another key order for a duplicate, not a conflict', async () => {
     const store = new NoMarkersStore();
     const running = withId(podObserved(aPod({ name: 'p0' }), at(1)), 'p0/rv-1');
-    await writeBatch(writeDeps(store), stream, [jobObserved(aJob(), at(0)), running]);
+    await writeJob(writeDeps(store), stream, [jobObserved(aJob(), at(0)), running]);
     const reversed = (value: unknown): unknown => (value === null || typeof value !== 'object' || Array.isArray(value)
       ? value : Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)])));
     const reordered = { ...running, pod: reversed(running.pod) as typeof running.pod };
     expect(contentFingerprint(reordered)).not.toBe(contentFingerprint(running));
-    const outcome = await writeBatch(writeDeps(store), stream, [reordered]);
+    const outcome = await writeJob(writeDeps(store), stream, [reordered]);
     expect(outcome).toMatchObject({ logged: 0, refused: [], dropped: { 'same-event': 1 } });
   });
 
@@ -106,7 +108,7 @@ describe('the writer stores an eventId once against the whole log', () => {
     for (const order of [['Running', 'Failed'], ['Failed', 'Running']] as const) {
       const store = new NoMarkersStore();
       const events = order.map((phase, i) => withId(podObserved(aPod({ name: 'p0', phase }), at(1 + i)), 'p0/rv-1'));
-      const outcome = await writeBatch(writeDeps(store), stream, [jobObserved(aJob({ backoffLimit: 0 }), at(0)), ...events]);
+      const outcome = await writeJob(writeDeps(store), stream, [jobObserved(aJob({ backoffLimit: 0 }), at(0)), ...events]);
       expect(outcome.refused.map((r) => r.observation)).toEqual([events[1]]);
       const kept = (await logOf(store)).filter((e) => e.eventId === 'p0/rv-1');
       expect(kept).toHaveLength(1);
@@ -117,17 +119,17 @@ describe('the writer stores an eventId once against the whole log', () => {
   it('refuses a Job Observed that reuses an eventId with an older spec: it does not become the spec', async () => {
     const store = new NoMarkersStore();
     const job = aJob({ completions: 2, parallelism: 2 });
-    await writeBatch(writeDeps(store), stream, [withId(jobObserved(job, at(0)), `${JOB_UID}/rv-9`)]);
-    const outcome = await writeBatch(writeDeps(store), stream, [withId(jobObserved(withSpec(job, { suspend: true }), at(1)), `${JOB_UID}/rv-9`)]);
+    await writeJob(writeDeps(store), stream, [withId(jobObserved(job, at(0)), `${JOB_UID}/rv-9`)]);
+    const outcome = await writeJob(writeDeps(store), stream, [withId(jobObserved(withSpec(job, { suspend: true }), at(1)), `${JOB_UID}/rv-9`)]);
     expect(outcome.refused[0]?.reason).toBe('ConflictingDuplicate');
     expect((await statusOf(store, stream)).conditions ?? []).not.toContainEqual(expect.objectContaining({ type: 'Suspended' }));
   });
 
   it('refuses a Job observation naming the log\'s uid under another name (UidReused), with the reason', async () => {
     const store = new NoMarkersStore();
-    await writeBatch(writeDeps(store), stream, [jobObserved(aJob({ completions: 2, parallelism: 2 }), at(0))]);
+    await writeJob(writeDeps(store), stream, [jobObserved(aJob({ completions: 2, parallelism: 2 }), at(0))]);
     const renamed = withId(jobObserved(aJob({ suspend: true }, { name: 'other-name' }), at(1)), `${JOB_UID}/rv-2`);
-    const outcome = await writeBatch(writeDeps(store), stream, [renamed]);
+    const outcome = await writeJob(writeDeps(store), stream, [renamed]);
     expect(outcome.refused[0]).toMatchObject({ reason: 'UidReused' });
     expect(outcome.refused[0]?.message).toMatch(/other-name/);
     expect((await refusals(store))[0]).toMatchObject({ reason: 'UidReused', refusedEventId: `${JOB_UID}/rv-2` });
@@ -136,12 +138,12 @@ describe('the writer stores an eventId once against the whole log', () => {
 
   it('refuses every event of a uid another namespace\'s log holds (UidReused), and starts no second log', async () => {
     const store = new NoMarkersStore();
-    await writeBatch(writeDeps(store), stream, [jobObserved(aJob({ completions: 2, parallelism: 2 }), at(0))]);
+    await writeJob(writeDeps(store), stream, [jobObserved(aJob({ completions: 2, parallelism: 2 }), at(0))]);
     const elsewhere: StreamId = { ...stream, namespace: 'team-b' };
     const job = aJob({ suspend: true });
     const moved = { ...job, metadata: { ...job.metadata, namespace: 'team-b' } };
     const events = [withId(jobObserved(moved, at(1)), `${JOB_UID}/rv-2`), withId(podObserved(aPod({ name: 'p0' }), at(2)), 'p0/rv-3')];
-    const outcome = await writeBatch(writeDeps(store), elsewhere, events);
+    const outcome = await writeJob(writeDeps(store), elsewhere, events);
     expect(outcome.logged).toBe(0);
     expect(outcome.refused.map((r) => [r.observation.eventId, r.reason, r.field])).toEqual([
       [`${JOB_UID}/rv-2`, 'UidReused', 'detail.object.metadata.namespace'],
@@ -150,7 +152,7 @@ describe('the writer stores an eventId once against the whole log', () => {
     expect(outcome.refused[0]?.message).toMatch(/namespace default.*team-b/);
     expect((await store.read(elsewhere)).entries).toEqual([]);
     // the object's own namespace goes on being written
-    expect((await writeBatch(writeDeps(store), stream, [withId(podObserved(aPod({ name: 'p0' }), at(3)), 'p0/rv-4')])).logged).toBe(1);
+    expect((await writeJob(writeDeps(store), stream, [withId(podObserved(aPod({ name: 'p0' }), at(3)), 'p0/rv-4')])).logged).toBe(1);
   });
 
   it('does not take a fingerprint collision for a conflict: the stored entry is read back first', async () => {
@@ -164,10 +166,10 @@ describe('the writer stores an eventId once against the whole log', () => {
         return this.forge ? [forged] : super.loadEventIds(id);
       }
     })();
-    await writeBatch(writeDeps(store, { snapshotEvery: 1 }), stream, [jobObserved(aJob(), at(0)), withId(podObserved(aPod({ name: 'p0' }), at(1)), 'p0/rv-1')]);
+    await writeJob(writeDeps(store, { snapshotEvery: 1 }), stream, [jobObserved(aJob(), at(0)), withId(podObserved(aPod({ name: 'p0' }), at(1)), 'p0/rv-1')]);
     store.forge = true;
     const next = withId(podObserved(aPod({ name: 'p0', phase: 'Succeeded' }), at(2)), 'p0/rv-2');
-    const outcome = await writeBatch(writeDeps(store), stream, [next]);
+    const outcome = await writeJob(writeDeps(store), stream, [next]);
     // then it is news: logged, not refused
     expect(outcome.refused).toEqual([]);
     expect(outcome.logged).toBe(1);

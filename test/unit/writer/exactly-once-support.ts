@@ -1,14 +1,14 @@
 import type { EventStore, StreamId } from '../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../shared/app/pod-archive.ts';
-import { publishPending, type Publisher } from '../../../shared/app/publish.ts';
-import { StateCache } from '../../../shared/app/write/state-cache.ts';
-import { writeBatch } from '../../../shared/app/write/write-batch.ts';
+import { publishPending } from '../../../shared/app/publish.ts';
+import type { Publisher } from '../../../shared/ports.ts';
+import { StateCache } from '../../../shared/decide/state-cache.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { anIndexedJob, aPod, at, CLUSTER, jobObserved, podDeleted, podObserved } from '../../support/builders.ts';
 import { CrashableStore, SimulatedCrash, type CrashPoint } from '../../support/service-harness.ts';
-import { writeDeps } from './write-support.ts';
+import { writeDeps, writeJob } from './write-support.ts';
 
 // The Jobs and the crashing runs of exactly-once.spec.ts (in memory) and of
 // test/integration/service/writer-exactly-once.spec.ts (DynamoDB Local).
@@ -77,7 +77,7 @@ export async function run(scenario: Scenario, inner: EventStore & PodArchive, cr
     };
     for (let delivered = false; !delivered; ) {
       try {
-        await writeBatch(deps, scenario.stream, [...batch]);
+        await writeJob(deps, scenario.stream, [...batch]);
         delivered = true;
       } catch (error) {
         if (!(error instanceof SimulatedCrash)) throw error;

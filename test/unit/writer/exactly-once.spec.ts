@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { publishPending } from '../../../shared/app/publish.ts';
-import { writeBatch } from '../../../shared/app/write/write-batch.ts';
 import { OutboundDetailType } from '../../../shared/contract/outbound.ts';
 import { at } from '../../support/builders.ts';
 import { CrashableStore, SimulatedCrash } from '../../support/service-harness.ts';
 import { aJobScenario, crashesOf, ids, kinds, limits, RecordingBus, run } from './exactly-once-support.ts';
-import { NoMarkersStore, writeDeps } from './write-support.ts';
+import { NoMarkersStore, writeDeps, writeJob } from './write-support.ts';
 
 // Exactly once in effect, for every kind of command: a crash between any two commit steps of the
 // writer (every entry its own step here, termination decisions in pages of a few pods), followed
@@ -54,9 +53,9 @@ describe.each([
 async function cutAfterFirstStep(uid: string) {
   const { stream, batches } = aJobScenario(uid, false, 'leader succeeds');
   const store = new CrashableStore(new NoMarkersStore());
-  for (const batch of batches.slice(0, 2)) await writeBatch(writeDeps(store, { limits }), stream, [...batch]);
+  for (const batch of batches.slice(0, 2)) await writeJob(writeDeps(store, { limits }), stream, [...batch]);
   store.crashOnce('afterCommit');
-  await expect(writeBatch(writeDeps(store, { limits }), stream, [...batches[2]!])).rejects.toThrow(SimulatedCrash);
+  await expect(writeJob(writeDeps(store, { limits }), stream, [...batches[2]!])).rejects.toThrow(SimulatedCrash);
   expect((await store.read(stream)).entries.at(-1)?.type).toBe('PodsTerminationRequested');
   return { stream, batches, store };
 }
@@ -79,7 +78,7 @@ describe('given a sync cut short by a crash after its first termination page', (
   it('when the writer restarts with another page size, then the rest keeps the sync\'s ids: each pod terminated once, the Job completes, one notification each', async () => {
     const { stream, batches, store } = await cutAfterFirstStep('job-repaged');
     const restarted = writeDeps(store, { limits: { ...limits, pageBytes: 5_000 } });
-    for (const batch of batches.slice(2)) await writeBatch(restarted, stream, [...batch]);
+    for (const batch of batches.slice(2)) await writeJob(restarted, stream, [...batch]);
     expect(await outcomeOf(store, stream)).toEqual({
       terminated: othersOf('job-repaged'),
       notified: ['SuccessCriteriaMet', 'Complete'],

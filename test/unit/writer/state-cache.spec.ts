@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { snapshotDue } from '../../../shared/app/write/snapshot-cadence.ts';
-import { StateCache, type CachedState } from '../../../shared/app/write/state-cache.ts';
-import { EventIdIndex } from '../../../shared/app/write/event-id-index.ts';
-import { writeBatch } from '../../../shared/app/write/write-batch.ts';
-import { initialState } from '../../../shared/job/state.ts';
+import { EventIdIndex } from '../../../shared/decide/event-id-index.ts';
+import { StateCache, type CachedState } from '../../../shared/decide/state-cache.ts';
+import { initialState, type JobState } from '../../../shared/job/state.ts';
 import { anIndexedJob, aPod, at, CLUSTER, jobObserved, podObserved } from '../../support/builders.ts';
-import { NoMarkersStore, statusOf, writeDeps } from './write-support.ts';
+import { NoMarkersStore, statusOf, writeDeps, writeJob } from './write-support.ts';
 
-function cached(pods: number): CachedState {
+function cached(pods: number): CachedState<JobState> {
   const state = initialState();
   for (let i = 0; i < pods; i++) state.pods.set(`p${i}`, {} as never);
-  return { state, head: 0, headHash: undefined, snapshotSeq: 0, eventIds: new EventIdIndex(), partial: false };
+  return { state, head: 0, headHash: undefined, snapshotSeq: 0, partial: false, size: state.pods.size, eventIds: new EventIdIndex() };
 }
 
 describe('the warm state cache', () => {
@@ -46,12 +45,12 @@ describe('the warm state cache', () => {
     const cache = new StateCache({ maxStreams: 3 });
     const streams: StreamId[] = Array.from({ length: 6 }, (_, i) => ({ kind: 'Job', clusterId: CLUSTER, namespace: 'default', uid: `job-${i}` }));
     for (const stream of streams) {
-      await writeBatch(writeDeps(store, { cache }), stream, [jobObserved(anIndexedJob(2, {}, { uid: stream.uid }), at(0))]);
+      await writeJob(writeDeps(store, { cache }), stream, [jobObserved(anIndexedJob(2, {}, { uid: stream.uid }), at(0))]);
     }
     // when each gets its pods, one succeeded
     for (const stream of streams) {
       const pods = [0, 1].map((index) => podObserved(aPod({ index, uid: `${stream.uid}-${index}`, phase: index === 0 ? 'Succeeded' : 'Running' }), at(1)));
-      await writeBatch(writeDeps(store, { cache }), stream, pods);
+      await writeJob(writeDeps(store, { cache }), stream, pods);
     }
     // then every Job counts its success once
     for (const stream of streams) expect((await statusOf(store, stream)).succeeded).toBe(1);
@@ -95,10 +94,10 @@ describe('the fleet summary', () => {
     const deps = writeDeps(store, { cache: new StateCache() });
     const stream: StreamId = { kind: 'Job', clusterId: CLUSTER, namespace: 'default', uid: 'job-s' };
     // the Job, then its pods running (nothing the fleet shows changes), then one succeeds
-    await writeBatch(deps, stream, [jobObserved(anIndexedJob(2, {}, { uid: 'job-s' }), at(0))]);
-    await writeBatch(deps, stream, [0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}` }), at(1))));
-    await writeBatch(deps, stream, [0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}`, ready: true }), at(2))));
-    await writeBatch(deps, stream, [0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}`, phase: 'Succeeded' }), at(3))));
+    await writeJob(deps, stream, [jobObserved(anIndexedJob(2, {}, { uid: 'job-s' }), at(0))]);
+    await writeJob(deps, stream, [0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}` }), at(1))));
+    await writeJob(deps, stream, [0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}`, ready: true }), at(2))));
+    await writeJob(deps, stream, [0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}`, phase: 'Succeeded' }), at(3))));
     expect(summaries).toEqual([true, false, false, true]);
     const summary = await store.findJob({ kind: 'Job', clusterId: CLUSTER, namespace: 'default', name: 'myjob', uid: 'job-s' });
     expect(summary?.latestCondition?.type).toBe('Complete');

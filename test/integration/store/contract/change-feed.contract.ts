@@ -3,6 +3,7 @@ import type { ChangeFeed, LogChange } from '../../../../shared/app/change-feed.t
 import type { EventStore, StreamId } from '../../../../shared/app/event-store.ts';
 import { aStream, anEntry, at } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
+import { logEntries } from '../../../support/log-entries.ts';
 
 /** The positions a list of changes covers, per stream uid, in the order given. */
 function covered(changes: readonly LogChange[]): Map<string, number[]> {
@@ -41,12 +42,12 @@ export function describeChangeFeedContract(factory: EventStoreFactory): void {
       const b = aStream({ clusterId: 'feed-a', namespace: 'other' });
       const elsewhere = aStream({ clusterId: 'feed-b' });
       const jobSet = aStream({ clusterId: 'feed-a', kind: 'JobSet' });
-      await store.append(a, [anEntry('a1'), anEntry('a2')], at(0));
-      await store.append(b, [anEntry('b1')], at(10));
-      await store.commit(a, { expectedHead: 2, recordedAt: at(20), entries: [anEntry('a3'), anEntry('a4')], outbox: [], pageEntries: true });
+      await logEntries(store, a, [anEntry('a1'), anEntry('a2')], at(0));
+      await logEntries(store, b, [anEntry('b1')], at(10));
+      await store.commit(a, { expectedHead: 2, recordedAt: at(20), entries: [anEntry('a3'), anEntry('a4')], outbox: [] });
       await store.commit(b, { expectedHead: 1, recordedAt: at(30), entries: [anEntry('b2')], outbox: [] });
-      await store.append(elsewhere, [anEntry('e1')], at(20));
-      await store.append(jobSet, [anEntry('j1')], at(20));
+      await logEntries(store, elsewhere, [anEntry('e1')], at(20));
+      await logEntries(store, jobSet, [anEntry('j1')], at(20));
 
       const since10 = await allChanges(store, a, Date.parse(at(10)), 1000);
 
@@ -61,8 +62,8 @@ export function describeChangeFeedContract(factory: EventStoreFactory): void {
     it('pages through more changes than one page holds, each once, across uids', async () => {
       const streams = Array.from({ length: 12 }, () => aStream({ clusterId: 'feed-paged' }));
       for (const [i, stream] of streams.entries()) {
-        await store.append(stream, [anEntry(`x${i}-1`)], at(i % 3));
-        await store.append(stream, [anEntry(`x${i}-2`)], at(5));
+        await logEntries(store, stream, [anEntry(`x${i}-1`)], at(i % 3));
+        await logEntries(store, stream, [anEntry(`x${i}-2`)], at(5));
       }
 
       const paged = await allChanges(store, streams[0]!, 0, 5);

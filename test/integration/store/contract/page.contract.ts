@@ -1,16 +1,17 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_COMMIT_BYTES, MAX_COMMIT_ENTRIES, MAX_ENTRY_BODY_BYTES } from '../../../../shared/app/event-store-limits.ts';
+import { MAX_COMMIT_BYTES, MAX_ENTRY_BODY_BYTES } from '../../../../shared/app/event-store-limits.ts';
 import { StoreLimitError, VersionConflictError } from '../../../../shared/app/event-store.ts';
 import type { CommitInput, EventStore, LogEntry, NewEntry, StreamId } from '../../../../shared/app/event-store.ts';
 import { chainEntries, GENESIS_HASH, verifyChain } from '../../../../shared/log/hash-chain.ts';
 import { aCommand, aStream, aSummary, anEntry, at, noise, podEventBody, T0 } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
+import { logEntries } from '../../../support/log-entries.ts';
 
 const observation = (i: number): NewEntry => ({ eventId: `pod-${i}`, type: 'PodObserved', observedAt: at(i), body: podEventBody(i) });
 const observations = (from: number, count: number): NewEntry[] => Array.from({ length: count }, (_, i) => observation(from + i));
 
 const paged = (expectedHead: number, entries: NewEntry[], overrides: Partial<CommitInput> = {}): CommitInput => ({
-  expectedHead, recordedAt: at(100 + expectedHead), entries, outbox: [], pageEntries: true, ...overrides,
+  expectedHead, recordedAt: at(100 + expectedHead), entries, outbox: [], ...overrides,
 });
 
 /** What every reader must see: the entries at their seqs, chained from the genesis hash. */
@@ -20,8 +21,10 @@ function logged(parts: Array<{ entries: NewEntry[]; recordedAt: string }>): LogE
 }
 
 /**
- * Log pages (CommitInput.pageEntries): the single writer's compact format. Whatever mix of
- * one-item-per-entry entries and pages a log holds, every read returns the same entries.
+ * Log pages: how a commit stores its entries (many entries per item, compressed). Whatever
+ * commits built a log, every read window returns the same chained entries. (Logs an older
+ * version wrote one item per entry are read by test/integration/store/paged-log-readers.spec.ts
+ * and stored-bff3173.spec.ts.)
  */
 export function describePageContract(factory: EventStoreFactory): void {
   let store: EventStore;
@@ -33,13 +36,13 @@ export function describePageContract(factory: EventStoreFactory): void {
       stream = aStream();
     });
 
-    it('reads a log of legacy entries and pages, at every afterSeq and limit, as one chained log', async () => {
-      // given: 2 appended, 5 paged, 1 committed one by one, 4 paged, 1 appended
-      await store.append(stream, observations(0, 2), T0);
+    it('reads a log of commits of every size, at every afterSeq and limit, as one chained log', async () => {
+      // given: commits of 2, 5, 1, 4 and 1 entries
+      await logEntries(store, stream, observations(0, 2), T0);
       await store.commit(stream, paged(2, observations(2, 5)));
       await store.commit(stream, { expectedHead: 7, recordedAt: at(107), entries: [anEntry('d1')], outbox: [] });
       await store.commit(stream, paged(8, observations(7, 4)));
-      await store.append(stream, [observation(11)], at(200));
+      await logEntries(store, stream, [observation(11)], at(200));
 
       const expected = logged([
         { entries: observations(0, 2), recordedAt: T0 },
@@ -48,7 +51,7 @@ export function describePageContract(factory: EventStoreFactory): void {
         { entries: observations(7, 4), recordedAt: at(108) },
         { entries: [observation(11)], recordedAt: at(200) },
       ]);
-      // then: the whole log, chained across the legacy → page → legacy boundaries
+      // then: the whole log, chained across the commits
       const all = await store.read(stream);
       expect(all).toEqual({ entries: expected, head: 13 });
       expect(verifyChain(GENESIS_HASH, all.entries)).toBeUndefined();
@@ -64,7 +67,7 @@ export function describePageContract(factory: EventStoreFactory): void {
     });
 
     it('returns what it appended, chained on from the head, with the outbox, summary and snapshot', async () => {
-      await store.append(stream, observations(0, 2), T0);
+      await logEntries(store, stream, observations(0, 2), T0);
       const input = paged(2, observations(2, 3), {
         outbox: [aCommand('c1')], summary: aSummary(), snapshot: { seq: 5, state: { pods: 5 } },
       });
@@ -78,10 +81,10 @@ export function describePageContract(factory: EventStoreFactory): void {
       expect(await store.loadSnapshot(stream)).toEqual({ seq: 5, state: { pods: 5 } });
     });
 
-    it('holds more entries than a one-item-per-entry commit may', async () => {
-      const entries = Array.from({ length: 4 * MAX_COMMIT_ENTRIES }, (_, i) => anEntry(`e${i}`));
+    it('holds more entries in one commit than a transaction holds items', async () => {
+      const entries = Array.from({ length: 128 }, (_, i) => anEntry(`e${i}`));
       const result = await store.commit(stream, paged(0, entries));
-      expect(result.head).toBe(4 * MAX_COMMIT_ENTRIES);
+      expect(result.head).toBe(128);
       expect((await store.read(stream, { afterSeq: 100, limit: 5 })).entries.map((e) => e.eventId)).toEqual(['e100', 'e101', 'e102', 'e103', 'e104']);
     });
 
@@ -97,7 +100,7 @@ export function describePageContract(factory: EventStoreFactory): void {
 
     it('throws VersionConflictError and writes nothing when the head moved', async () => {
       await store.commit(stream, paged(0, observations(0, 3)));
-      await store.append(stream, [observation(3)], at(1));
+      await logEntries(store, stream, [observation(3)], at(1));
 
       const error = await store.commit(stream, paged(3, observations(4, 3), { outbox: [aCommand('c1')], summary: aSummary(), snapshot: { seq: 3, state: {} } }))
         .catch((e: unknown) => e);
@@ -131,11 +134,11 @@ export function describePageContract(factory: EventStoreFactory): void {
       expect(verifyChain(GENESIS_HASH, entries)).toBeUndefined();
     });
 
-    it('keeps the log gap-free and chained when an append races a paged commit', async () => {
-      await store.append(stream, observations(0, 2), T0);
+    it('keeps the log gap-free and chained when a retrying committer races a commit', async () => {
+      await logEntries(store, stream, observations(0, 2), T0);
 
       const [appendOutcome, commitOutcome] = await Promise.allSettled([
-        store.append(stream, [observation(50)], at(1)),
+        logEntries(store, stream, [observation(50)], at(1)),
         store.commit(stream, paged(2, observations(10, 3))),
       ]);
 
@@ -151,7 +154,7 @@ export function describePageContract(factory: EventStoreFactory): void {
     it('round-trips a commit of twice what one stored item holds, compressed', async () => {
       // Bodies that barely compress (to ~75%): ~750 KB compressed, over twice a page's 350 KB.
       const entries = [0, 1, 2, 3].map((i) => anEntry(`big-${i}`, { text: noise(250_000, i + 1) }));
-      await store.append(stream, [anEntry('first')], T0);
+      await logEntries(store, stream, [anEntry('first')], T0);
 
       await store.commit(stream, paged(1, entries, { outbox: [aCommand('c1')] }));
 

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { EventStore, JobSummary, ListJobsQuery, StreamId, SummaryUpdate } from '../../../../shared/app/event-store.ts';
 import { aStream, aSummary, anEntry, at } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
+import { logEntries } from '../../../support/log-entries.ts';
 
 /** The fleet view: newest first, paged, filtered; lookups by name; history kept. */
 export function describeProjectionContract(factory: EventStoreFactory): void {
@@ -117,8 +118,8 @@ export function describeProjectionContract(factory: EventStoreFactory): void {
       // two not deleted in the same second: the one whose log began later
       const [first, second] = [aStream(), aStream()];
       const twins = { ...query, name: 'twins' };
-      await store.append(first, [anEntry('first-1')], at(20));
-      await store.append(second, [anEntry('second-1')], at(21));
+      await logEntries(store, first, [anEntry('first-1')], at(20));
+      await logEntries(store, second, [anEntry('second-1')], at(21));
       await summarise(second, aSummary({ name: 'twins', createdAt: at(5) }));
       await summarise(first, aSummary({ name: 'twins', createdAt: at(5) }));
       expect(await store.findJob(twins)).toMatchObject({ uid: second.uid });
@@ -139,7 +140,7 @@ export function describeProjectionContract(factory: EventStoreFactory): void {
 
     it('keeps the log and the summary after the cluster deletes the Job', async () => {
       const stream = aStream();
-      await store.append(stream, [anEntry('created'), anEntry('deleted')], at(0));
+      await logEntries(store, stream, [anEntry('created'), anEntry('deleted')], at(0));
       await summarise(stream, aSummary({ name: 'gone', latestCondition: complete, finishedAt: at(80), updatedAt: at(120) }));
 
       expect((await store.read(stream)).entries.map((e) => e.eventId)).toEqual(['created', 'deleted']);

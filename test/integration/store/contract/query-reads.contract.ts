@@ -3,11 +3,12 @@ import type { CommitInput, EventStore, NewEntry, StreamId } from '../../../../sh
 import { GENESIS_HASH, verifyChain } from '../../../../shared/log/hash-chain.ts';
 import { aStream, anEntry, at, noise, T0 } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
+import { logEntries } from '../../../support/log-entries.ts';
 
 const entries = (from: number, count: number): NewEntry[] => Array.from({ length: count }, (_, i) => anEntry(`e-${from + i}`));
 
 const paged = (expectedHead: number, batch: NewEntry[], podFirstSightings: number[]): CommitInput => ({
-  expectedHead, recordedAt: at(100 + expectedHead), entries: batch, outbox: [], pageEntries: true, podFirstSightings,
+  expectedHead, recordedAt: at(100 + expectedHead), entries: batch, outbox: [], podFirstSightings,
 });
 
 /**
@@ -26,7 +27,7 @@ export function describeQueryReadsContract(factory: EventStoreFactory): void {
   describe('first-sighting marks', () => {
     it('reads back the marks of the entries each read returns, in every window', async () => {
       // given: 2 appended (no marks), a page of 6 marking seqs 3, 4 and 8, a page of 4 marking 12
-      await store.append(stream, entries(1, 2), T0);
+      await logEntries(store, stream, entries(1, 2), T0);
       await store.commit(stream, paged(2, entries(3, 6), [0, 1, 5]));
       await store.commit(stream, paged(8, entries(9, 4), [3]));
       const marked = [3, 4, 8, 12];
@@ -48,8 +49,8 @@ export function describeQueryReadsContract(factory: EventStoreFactory): void {
     });
 
     it('says nothing of entries stored without marks', async () => {
-      await store.append(stream, entries(1, 2), T0);
-      await store.commit(stream, { expectedHead: 2, recordedAt: at(1), entries: entries(3, 3), outbox: [], pageEntries: true });
+      await logEntries(store, stream, entries(1, 2), T0);
+      await store.commit(stream, { expectedHead: 2, recordedAt: at(1), entries: entries(3, 3), outbox: [] });
       await store.commit(stream, { expectedHead: 5, recordedAt: at(2), entries: entries(6, 1), outbox: [] });
 
       const read = await store.read(stream);
@@ -89,7 +90,7 @@ export function describeQueryReadsContract(factory: EventStoreFactory): void {
 
   describe('point reads', () => {
     it('reads one entry with skipHead, reporting a head between the entry and the real head', async () => {
-      await store.append(stream, entries(1, 2), T0);
+      await logEntries(store, stream, entries(1, 2), T0);
       await store.commit(stream, paged(2, entries(3, 6), []));
 
       for (const seq of [1, 3, 5, 8]) {

@@ -110,3 +110,21 @@ export const jobDeleted = (rjob: string, index: number, seconds: number): JobSet
   eventId: undefined,
   name: jobName(rjob, index),
 });
+
+/**
+ * A JobSet object of `replicated` replicated Jobs × `replicas` (names `rj-000`…), each a one-pod
+ * Job, that jobfold manages: what a forwarder sends in `JobSet Observed`.
+ */
+export function wideJobSet(uid: string, replicated: number, replicas: number, managedBy: string) {
+  const replicatedJobs = Array.from({ length: replicated }, (_, i) => ({
+    name: `rj-${String(i).padStart(3, '0')}`,
+    replicas,
+    template: { spec: { parallelism: 1, completions: 1, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } } } },
+  }));
+  return {
+    apiVersion: 'jobset.x-k8s.io/v1alpha2',
+    kind: 'JobSet',
+    metadata: { name: 'wide', namespace: 'default', uid, creationTimestamp: '2026-01-01T00:00:00Z' },
+    spec: { replicatedJobs, managedBy },
+  };
+}

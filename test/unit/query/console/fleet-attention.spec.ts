@@ -1,13 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { reconcile } from '../../../../shared/app/reconcile.ts';
 import { FleetOverviewSchema } from '../../../../functions/query/console/console-schemas.ts';
 import { aJob, aPod, at, withSpec } from '../../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../../support/inbound-events.ts';
 import { OneJobOverLimit } from '../../../support/over-limit-store.ts';
 import { queryClient, type Get } from '../support/query-client.ts';
-import { aService, ingestAt } from '../support/service-fleet.ts';
+import { aService, deliverAt } from '../support/service-fleet.ts';
 
-// Given a Job parked as stalled (its decisions exceed a store limit on every reconcile), a Job
+// Given a Job parked as stalled (its commits exceed a store limit on every write), a Job
 // whose latest update was refused, and a healthy Job, when the console asks for the fleet, then
 // each row carries its `stalled` / `refusedUpdate` with the error, `attention` counts them, and
 // `attention=` filters on them.
@@ -21,12 +20,15 @@ beforeAll(async () => {
   const store = new OneJobOverLimit();
   const service = aService(store);
   store.breakJob(jobStream(wedged));
-  for (const job of [wedged, resized, healthy]) await ingestAt(service, at(0), jobObservedEvent(job, at(0)));
-  await ingestAt(service, at(0), podObservedEvent(aPod({ name: 'resized-a', uid: 'resized-pod' }), resized, at(0)));
-  for (const job of [wedged, resized, healthy]) await reconcile({ ...service, clock: () => at(0) }, jobStream(job));
+  // The wedged Job's batch is parked: its records are refused with the stall.
+  const parked: string[] = [];
+  await deliverAt(service, at(0), [
+    ...[wedged, resized, healthy].map((job) => jobObservedEvent(job, at(0))),
+    podObservedEvent(aPod({ name: 'resized-a', uid: 'resized-pod' }), resized, at(0)),
+  ], parked);
+  expect(parked).toEqual([expect.stringContaining(OneJobOverLimit.ERROR)]);
   const indexed = withSpec(resized, { completionMode: 'Indexed' });
-  await ingestAt(service, at(1), jobObservedEvent(indexed, at(1), { eventId: 'resized/indexed' }));
-  await reconcile({ ...service, clock: () => at(1) }, jobStream(resized));
+  await deliverAt(service, at(1), [jobObservedEvent(indexed, at(1), { eventId: 'resized/indexed' })]);
   get = queryClient(service);
 });
 

@@ -1,8 +1,6 @@
-import type { StreamId } from '../../../../shared/app/event-store.ts';
-import { reconcile } from '../../../../shared/app/reconcile.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../../../../shared/job/constants.ts';
 import { TraceRecorder } from '../../../../local/sample/trace-recorder.ts';
-import { ingestAt, type Service } from './service-fleet.ts';
+import { playTrace } from './service-fleet.ts';
 
 // Jobs whose commands the commands list and `jobfold commands` are tested on.
 
@@ -29,15 +27,5 @@ export function managedTrace(): TraceRecorder {
   return trace;
 }
 
-/** Plays a trace through ingest, reconciling after each instant; the Job's stream. */
-export async function play(service: Service, trace: TraceRecorder): Promise<StreamId> {
-  const entries = trace.entries.map((e) => ({ at: e.at, event: { source: e.Source, 'detail-type': e.DetailType, detail: JSON.parse(e.Detail) } }));
-  let stream: StreamId | undefined;
-  for (let i = 0; i < entries.length;) {
-    const at = entries[i]!.at;
-    const time = entries[i]!.event.detail.observedAt as string;
-    for (; i < entries.length && entries[i]!.at === at; i++) stream = await ingestAt(service, time, entries[i]!.event);
-    await reconcile({ ...service, clock: () => time }, stream!);
-  }
-  return stream!;
-}
+/** Plays a trace through the writer, one delivery per instant; the Job's stream. */
+export const play = playTrace;

@@ -1,14 +1,12 @@
 import type { StreamId } from '../../../../shared/app/event-store.ts';
-import { reconcile } from '../../../../shared/app/reconcile.ts';
-import { reconcileJobSet } from '../../../../shared/app/reconcile-jobset.ts';
-import { streamKey } from '../../../../shared/app/stream-key.ts';
-import { busEvent, ingestAt, readPutEvents, type Service } from './service-fleet.ts';
+import { parseAnyInbound } from '../../../../shared/contract/parse-any-inbound.ts';
+import { busEvent, deliverAt, readPutEvents, type Service } from './service-fleet.ts';
 
-// The JobSets the query tests read, built as the service builds them: each event ingested, then,
-// per run of events sharing an observedAt, every Job seen so far reconciled at that time (a child
-// Job reports its status to the JobSet's log) and then the JobSet (which writes its fleet row),
-// as cli/replay/jobset-play-trace.ts replays a trace. Both samples are one JobSet (same uid), so
-// each plays in its own cluster:
+// The JobSets the query tests read, built as the service builds them: each run of events sharing
+// an observedAt is one delivery to the writer, which writes every Job's log (decided at each
+// position; a child Job reports its status to the JobSet's log) and then the JobSet's (which
+// writes its fleet row), as cli/replay/jobset-play-trace.ts replays a trace. Both samples are one
+// JobSet (same uid), so each plays in its own cluster:
 // - c1/default/restart-job-example: samples/jobset-exit-code-2.jsonl, a child Job's pod exits
 //   with code 2: the Job fails with PodFailurePolicy_ExitCode2, rule 0 FailJobSet fails the JobSet;
 // - c2/default/restart-job-example: samples/jobset-exit-code-3.jsonl, exit code 3:
@@ -45,20 +43,19 @@ export async function buildJobSetFleet(service: Service, plainJobSets = 0): Prom
   return { failed, restarted, plain };
 }
 
-/** Plays a JobSet trace (PutEvents JSONL) through ingest and both reconcilers, in `clusterId`. */
+/** Plays a JobSet trace (PutEvents JSONL) through the writer, a delivery per observedAt, in `clusterId`. */
 export async function playJobSetJsonl(service: Service, path: string, clusterId: string): Promise<StreamId> {
   const events = readPutEvents(path, clusterId);
-  const jobs = new Map<string, StreamId>();
   let jobSet: StreamId | undefined;
   for (let i = 0; i < events.length; ) {
     const at = events[i]!.detail.observedAt;
-    for (; i < events.length && events[i]!.detail.observedAt === at; i++) {
-      const stream = await ingestAt(service, at, events[i]);
-      if (stream.kind === 'Job') jobs.set(streamKey(stream), stream);
-      else jobSet = stream;
+    const run = [];
+    for (; i < events.length && events[i]!.detail.observedAt === at; i++) run.push(events[i]!);
+    await deliverAt(service, at, run);
+    for (const event of run) {
+      const parsed = parseAnyInbound(event);
+      if (parsed.ok && parsed.targets[0]?.stream.kind === 'JobSet') jobSet = { ...parsed.targets[0].stream };
     }
-    for (const stream of jobs.values()) await reconcile({ ...service, clock: () => at }, stream);
-    if (jobSet) await reconcileJobSet({ store: service.store, clock: () => at, snapshotEvery: service.snapshotEvery }, jobSet);
   }
   if (!jobSet) throw new Error(`${path} names no JobSet`);
   return jobSet;
@@ -76,7 +73,6 @@ export async function observeJobSet(
   const object = { ...sample.object, metadata: { ...metadata, generation: 1 } };
   const at = metadata.creationTimestamp;
   const detail = { eventId: `${metadata.uid}/jobset`, observedAt: at, object };
-  const stream = await ingestAt(service, at, busEvent(clusterId, 'JobSet Observed', detail));
-  await reconcileJobSet({ store: service.store, clock: () => at, snapshotEvery: service.snapshotEvery }, stream);
-  return stream;
+  await deliverAt(service, at, [busEvent(clusterId, 'JobSet Observed', detail)]);
+  return { kind: 'JobSet', clusterId, namespace: metadata.namespace, uid: metadata.uid };
 }

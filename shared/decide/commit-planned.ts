@@ -1,20 +1,16 @@
-import { takeSnapshot } from '../../job/snapshot.ts';
-import { GENESIS_HASH } from '../../log/hash-chain.ts';
-import type { JobState } from '../../job/state.ts';
-import { commitSteps, stepOutboxItem } from '../../outbox/commit-steps.ts';
-import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from '../event-store-limits.ts';
-import type { EventStore, NewEntry, StreamId } from '../event-store.ts';
-import { jobSummary } from '../job-summary.ts';
-import { stableHash } from '../../job/stable-hash.ts';
-import type { PodArchive } from '../pod-archive.ts';
+import { GENESIS_HASH } from '../log/hash-chain.ts';
+import { commitSteps, stepOutboxItem } from '../outbox/commit-steps.ts';
+import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from '../app/event-store-limits.ts';
+import type { NewEntry, StreamId } from '../app/event-store.ts';
+import { stableHash } from '../job/stable-hash.ts';
+import type { Decider, LogEvent } from './decider.ts';
+import type { LogStore } from './load-log.ts';
 import type { PlannedBatch } from './plan-entries.ts';
-import { snapshotDue } from './snapshot-cadence.ts';
 import type { CachedState } from './state-cache.ts';
 
 /**
- * The store skipped entries as already logged (a store that still keeps per-event markers, and
- * an event the fold could not tell it holds): the log is not where the plan put it. The writer
- * reloads and redoes the batch without those events.
+ * The store skipped entries as already logged (an eventId repeated within the commit): the log
+ * is not where the plan put it. The writer reloads and redoes the batch without those events.
  */
 export class LogShiftedError extends Error {
   override name = 'LogShiftedError';
@@ -26,23 +22,13 @@ export class LogShiftedError extends Error {
   }
 }
 
-/**
- * Steps are cut for log pages (no entry cap, entries counted as pages store them), since every
- * store pages `pageEntries` commits. Off, they are cut like the reconcile's (≤ 32 entries,
- * bodies counted), for a store that would write an item and a marker per entry (DynamoDB
- * refuses a transaction of more than 100 items).
- */
-export const PAGED_STEPS = true;
-
 export interface CommitDeps {
-  readonly store: EventStore & PodArchive;
+  readonly store: LogStore;
   readonly snapshotEvery?: number;
   readonly limits?: { readonly stepBytes?: number };
 }
 
 export interface Committed {
-  /** The state to keep warm. */
-  readonly state: JobState;
   readonly snapshotSeq: number;
   /** Bytes of a due snapshot that was over MAX_SNAPSHOT_STATE_BYTES and so not written. */
   readonly snapshotSkipped?: number;
@@ -54,40 +40,39 @@ export interface Committed {
  * Commits a planned batch in steps (shared/outbox/commit-steps.ts), each conditioned on the head
  * the step before left, each with its outbox item; the last one with the fleet summary (when it
  * changed since this writer's last commit) and, when due, the snapshot. Entries go as log pages
- * (`pageEntries`): the writer deduplicated them.
+ * (entries share page items): the writer deduplicated them against the whole log.
  */
-export async function commitPlanned(
-  deps: CommitDeps, stream: StreamId, state: JobState, loaded: CachedState, plan: PlannedBatch, now: string,
+export async function commitPlanned<S, O extends LogEvent, D extends LogEvent, C>(
+  decider: Decider<S, O, D, C>, deps: CommitDeps, stream: StreamId, state: S, loaded: CachedState<S, D, C>, plan: PlannedBatch, now: string,
 ): Promise<Committed> {
   const { store } = deps;
-  const head = state.position;
-  const due = snapshotDue(state, head, loaded.snapshotSeq, deps.snapshotEvery);
-  const taken = due ? takeSnapshot(state) : undefined;
+  const head = decider.position(state);
+  const due = decider.snapshot.due(state, head, loaded.snapshotSeq, deps.snapshotEvery);
+  const taken = due ? decider.snapshot.take(state) : undefined;
   const snapshotBytes = taken ? jsonBytes(taken.snapshot) : 0;
   const snapshot = taken && snapshotBytes <= MAX_SNAPSHOT_STATE_BYTES ? taken : undefined;
-  const steps = commitSteps(loaded.head, plan.planned, deps.limits?.stepBytes, PAGED_STEPS ? { recordedAt: now } : undefined);
-  const managedBy = state.settings?.managedBy;
+  const steps = commitSteps(loaded.head, plan.planned, now, deps.limits?.stepBytes);
+  const target = decider.outboxTarget(state, stream);
   // The summary only when it says something new: a step with one log page and nothing else is
   // a single conditional put, half the cost of a transaction (functions/adapters).
-  const summary = jobSummary(state, now);
+  const summary = decider.summary(state, now);
   const summaryKey = summary && stableHash({ ...summary, updatedAt: undefined });
   const newSummary = summaryKey === undefined || summaryKey !== loaded.summaryKey ? summary : undefined;
   // The hashes planEntries chained, handed to the store so it does not hash each entry again.
   const hashOf = new Map(plan.planned.map((p) => [p.entry, p.hash]));
   let at = loaded.head;
   // The chain hash at `at`, so the store writes without reading the head first (one round trip less per step).
-  // An empty log's is GENESIS_HASH (a Job's first batch, often its biggest).
+  // An empty log's is GENESIS_HASH (a log's first batch, often its biggest).
   let atHash = loaded.headHash ?? (loaded.head === 0 ? GENESIS_HASH : undefined);
   const firstSightings = new Set(plan.firstSightings);
   for (const [i, step] of steps.entries()) {
     const last = i === steps.length - 1;
-    const item = state.identity ? stepOutboxItem(state.identity, managedBy, step, now) : undefined;
+    const item = target ? stepOutboxItem(target.job, target.managedBy, step, now) : undefined;
     const committed = await store.commit(stream, {
       expectedHead: at,
       recordedAt: now,
       entries: step.entries,
       outbox: item ? [item] : [],
-      pageEntries: true,
       podFirstSightings: step.entries.flatMap((_, j) => (firstSightings.has(step.fromSeq + j) ? [j] : [])),
       ...(atHash === undefined ? {} : { expectedHeadHash: atHash, ...knownHashes(step.entries, hashOf) }),
       snapshot: last && snapshot ? { seq: head, state: snapshot.snapshot } : undefined,
@@ -98,23 +83,16 @@ export async function commitPlanned(
     atHash = committed.appended.at(-1)?.hash ?? atHash;
   }
   if (!snapshot) {
-    return { state, snapshotSeq: loaded.snapshotSeq, summaryKey, ...(taken ? { snapshotSkipped: snapshotBytes } : {}) };
+    return { snapshotSeq: loaded.snapshotSeq, summaryKey, ...(taken ? { snapshotSkipped: snapshotBytes } : {}) };
   }
-  const fresh = snapshot.archived.filter((pod) => !state.pods.get(pod.uid)?.fromArchive);
-  if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
+  if (decider.archive) await decider.archive.save(store, stream, state, snapshot.archived);
   // The log's eventIds up to the snapshot, so a cold load reads them instead of the log.
   const { eventIds } = loaded;
   if (eventIds.through >= head && eventIds.persisted < head) {
     await store.saveEventIds(stream, eventIds.segment(eventIds.persisted, head));
     eventIds.persisted = head;
   }
-  // The warm state keeps its settled pods (no archive read for them while warm), marked as
-  // stored so the next snapshot does not archive them again.
-  for (const pod of fresh) {
-    const record = state.pods.get(pod.uid);
-    if (record) record.fromArchive = true;
-  }
-  return { state, snapshotSeq: head, summaryKey };
+  return { snapshotSeq: head, summaryKey };
 }
 
 /** `entryHashes` for a step whose every entry has its planned hash, else nothing (the store chains them). */

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { JobEvent } from '../../job/evolve.ts';
-import type { Observation } from '../../job/events.ts';
-import { canonicalJson } from '../../log/hash-chain.ts';
+import { canonicalJson } from '../log/hash-chain.ts';
 
-// Every eventId a Job's log holds, so the writer stores an eventId once against the whole log —
+// Every eventId a log holds (a Job's or a JobSet's), so the writer stores an eventId once against the whole log —
 // not a recent window, not a set that dies with the process (issue 24). Log pages keep no
 // per-event marker (a marker per event would cost a write unit each), so the index is kept
 // beside the log instead: per log position, a 64-bit fingerprint of the entry's eventId and a
-// 32-bit fingerprint of what it says (`content`: an observation's object, never its stamps, so a
-// relist of an unchanged version is the same content). 12 bytes per entry.
+// 32-bit fingerprint of what it says (`content`: what the decider says an observation says — its
+// object, never its stamps, so a relist of an unchanged version is the same content; a decision's
+// is 0). 12 bytes per entry.
 //
 // - Same eventId, same content: a duplicate, not logged.
 // - Same eventId, another content fingerprint: the stored entry is read back and both contents
@@ -28,7 +27,7 @@ import { canonicalJson } from '../../log/hash-chain.ts';
 export const FINGERPRINT_BYTES = 12;
 
 /** The content fingerprint of a decision (its eventId is derived; an observation reusing one conflicts). */
-const DECISION_CONTENT = 0;
+export const DECISION_CONTENT = 0;
 
 /** What a logged eventId is known by: its position and its content's fingerprint. */
 export interface IndexedEntry {
@@ -77,11 +76,6 @@ export class EventIdIndex {
     this.#put(this.#through + 1, hi, lo, content >>> 0);
   }
 
-  /** Indexes the log's next entry from its event: an observation by its content, a decision as such. */
-  addEvent(event: JobEvent): void {
-    this.add(event.eventId, isObservation(event) ? contentFingerprint(event) : DECISION_CONTENT);
-  }
-
   /** Appends a stored segment's positions after `through`, up to `upTo`; a segment that starts past `through` leaves a gap and is refused. */
   addSegment(segment: EventIdSegment, upTo = segment.to): void {
     if (segment.from > this.#through) throw new RangeError(`event-id segment ${segment.from + 1}…${segment.to} leaves a gap after ${this.#through}`);
@@ -125,52 +119,23 @@ export class EventIdIndex {
   }
 }
 
-/** What an observation says, without its eventId and stamps (observedAt, the forwarder's sequence). */
-export function observationContent(observation: Observation): unknown {
-  switch (observation.type) {
-    case 'PodObserved':
-      return [observation.type, observation.pod];
-    case 'PodDeleted':
-      return [observation.type, observation.uid, observation.name ?? null, observation.namespace ?? null];
-    case 'JobObserved':
-      return [observation.type, observation.job];
-    case 'JobDeleted':
-      return [observation.type, observation.uid];
-    case 'Tick':
-      return [observation.type];
-    default: {
-      const exhaustive: never = observation;
-      throw new Error(`unknown observation ${JSON.stringify(exhaustive)}`);
-    }
-  }
-}
-
 /**
- * The 32-bit fingerprint of an observation's content, over its JSON as parsed (not canonical:
- * five times cheaper on the write path). The same event parses to the same JSON; a content
- * that differs only in key order gets another fingerprint and is then compared exactly
- * (`contentHash`, canonical) before anything is called a conflict.
+ * The 32-bit fingerprint of what an observation says (the decider's `content`), over its JSON as
+ * parsed (not canonical: five times cheaper on the write path). The same event parses to the same
+ * JSON; a content that differs only in key order gets another fingerprint and is then compared
+ * exactly (`contentHash`, canonical) before anything is called a conflict.
  */
-export function contentFingerprint(observation: Observation): number {
-  return fnv1a32(JSON.stringify(observationContent(observation)));
+export function contentFingerprint(content: unknown): number {
+  return fnv1a32(JSON.stringify(content));
 }
 
-/** The SHA-256 (hex) of an observation's content, as a conflict is recorded. */
-export function contentHash(observation: Observation): string {
-  return sha256(canonicalJson(observationContent(observation)));
-}
-
-/** The SHA-256 of what a logged entry says: an observation's content, a decision's whole body. */
-export function eventContentHash(event: JobEvent): string {
-  if (isObservation(event)) return contentHash(event);
-  const { seq: _seq, ...body } = event;
-  return sha256(canonicalJson(body));
+/** The SHA-256 (hex) of what an observation (or a decision's whole body) says, as a conflict is recorded. */
+export function contentHash(content: unknown): string {
+  return sha256(canonicalJson(content));
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
-const OBSERVATION_TYPES = new Set<string>(['PodObserved', 'PodDeleted', 'JobObserved', 'JobDeleted', 'Tick']);
-export const isObservation = (event: JobEvent): event is Observation & JobEvent => OBSERVATION_TYPES.has(event.type);
 
 const key = (hi: number, lo: number): string => hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
 

@@ -1,0 +1,126 @@
+import { decisionRead } from '../audit/decision-read.ts';
+import { childJobStatusEntry } from '../app/child-job-status.ts';
+import { firstSightingSeqs, podsToLookUp, unseenPods } from '../app/first-sightings.ts';
+import { jobSummary } from '../app/job-summary.ts';
+import { decisionEntry, entryEvent, isDecisionType, observationEntry } from '../app/log-codec.ts';
+import { knownObservation, observationContent, refusalRecord, reusedUid } from '../app/write/known-observation.ts';
+import { snapshotDue } from '../app/write/snapshot-cadence.ts';
+import { outboundEvents } from '../contract/outbound.ts';
+import type { Decider, DecisionOutbox } from '../decide/decider.ts';
+import { publishedFromLog } from '../outbox/outbox-page.ts';
+import { pageDecisions, restOfTermination } from '../reconcile/page-decisions.ts';
+import type { JobCommand } from './commands.ts';
+import { decide } from './decide.ts';
+import type { Decision } from './decisions.ts';
+import type { Observation } from './events.ts';
+import { evolve, type JobEvent } from './evolve.ts';
+import { explainJob, type Explanation } from './explain.ts';
+import { restoreArchived, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from './snapshot.ts';
+import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
+
+// The Job fold as the write loop's decider (shared/decide/decider.ts): the fold itself
+// (evolve, decide), and what the loop needs to keep a Job's log — entries parsed back with the
+// event schemas, the dedupe against the fold, termination decisions paged, snapshots with the
+// settled pods archived beside them, the outbox of a sync (inline events with its first
+// decision, terminations published from the log), and the child-Job status a JobSet reads.
+
+export type JobDecider = Decider<JobState, Observation, Decision, JobCommand, Explanation>;
+
+export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider {
+  return {
+    kind: 'Job',
+    initialState: () => initialState(config),
+    evolve: (state, event) => {
+      evolve(state, event as JobEvent);
+      return state;
+    },
+    decide: (state, at, pageBytes) => {
+      const { decisions, commands, wakeAt } = decide(state, at);
+      return { decisions: pageDecisions(decisions, pageBytes), commands, wakeAt };
+    },
+    explain: (state, log) => explainJob(state, log as JobEvent[]),
+    position: (state) => state.position,
+    observedAt: (observation) => observation.observedAt,
+    known: knownObservation,
+    content: observationContent,
+    refuses: reusedUid,
+    refusal: (refused, contentKey) => refusalRecord(refused, contentKey),
+    log: {
+      observation: observationEntry,
+      decision: decisionEntry,
+      event: entryEvent,
+      isDecision: (event): event is Decision => isDecisionType(event.type),
+    },
+    readRecord: (state, head, chainHead) => decisionRead(head, chainHead, state.config),
+    restOf: restOfTermination,
+    restCommands: (again, rest) => {
+      // The rest's own commands: the terminations of its pages (the others left with the start).
+      const restPods = new Set(rest.flatMap((d) => (d.type === 'PodsTerminationRequested' ? d.pods.map((p) => p.uid) : [])));
+      return again.commands.filter((c) => c.type === 'TerminatePod' && restPods.has(c.podUid));
+    },
+    outbox: (state, { decisions, commands }, resumed) => {
+      const managedBy = state.settings?.managedBy;
+      // A sync's events other than terminations travel with its first decision (a cut-short
+      // sync's left with its start); terminations are published from the log's pages.
+      const inline = resumed ? [] : outboundEvents(state.identity, managedBy, decisions, commands.filter((c) => c.type !== 'TerminatePod'));
+      const outbox = decisions.map((decision, i): DecisionOutbox => ({ inline: i === 0 ? inline : [], fromLog: publishedFromLog(decision) }));
+      return { decisions: outbox, published: outboundEvents(state.identity, managedBy, resumed ? [] : decisions, commands) };
+    },
+    outboxTarget: (state) => {
+      const identity = state.identity;
+      if (!identity) return undefined;
+      const { clusterId, namespace, name, uid } = identity;
+      return { job: { clusterId, namespace, name, uid }, managedBy: state.settings?.managedBy };
+    },
+    report: (state, at) => childJobStatusEntry(state, at ?? state.newestObservedAt ?? ''),
+    snapshot: {
+      due: snapshotDue,
+      take: takeSnapshot,
+      restore: (stored) => restoreSnapshot(stored as JobSnapshot),
+    },
+    archive: {
+      unseen: unseenPods,
+      firstSightings: firstSightingSeqs,
+      async restoreForTail(store, stream, state, tail, firstSightings) {
+        // Pods first seen in the tail are in no archive (first-sightings.ts): not looked up.
+        const missing = podsToLookUp(state, tail as JobEvent[], firstSightings);
+        if (missing.length > 0) restoreArchived(state, await store.loadArchivedPods(stream, missing));
+      },
+      async restoreForBatch(store, stream, state, observations) {
+        const missing = [...new Set(observations.flatMap(podUid))].filter((uid) => !state.pods.has(uid));
+        if (missing.length === 0) return;
+        const archived = await store.loadArchivedPods(stream, missing);
+        restoreArchived(state, archived);
+        // Already in the archive: the next snapshot does not store them again.
+        for (const pod of archived) {
+          const record = state.pods.get(pod.uid);
+          if (record) record.fromArchive = true;
+        }
+      },
+      async save(store, stream, state, archived) {
+        const fresh = (archived as ArchivedPod[]).filter((pod) => !state.pods.get(pod.uid)?.fromArchive);
+        if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
+        // The warm state keeps its settled pods (no archive read for them while warm), marked as
+        // stored so the next snapshot does not archive them again.
+        for (const pod of fresh) {
+          const record = state.pods.get(pod.uid);
+          if (record) record.fromArchive = true;
+        }
+      },
+    },
+    summary: jobSummary,
+    name: (state) => state.identity?.name,
+    nameInEntry: (entry) => {
+      if (entry.type !== 'JobObserved') return undefined;
+      const name = (entry.body as { job?: { metadata?: { name?: unknown } } } | null)?.job?.metadata?.name;
+      return typeof name === 'string' ? name : undefined;
+    },
+    size: (state) => state.pods.size,
+  };
+}
+
+function podUid(observation: Observation): string[] {
+  if (observation.type === 'PodObserved') return [observation.pod.metadata.uid];
+  if (observation.type === 'PodDeleted') return [observation.uid];
+  return [];
+}
