@@ -8,6 +8,7 @@ import { comparableVersion } from '../../../shared/k8s/object-sequence.ts';
 import { compareTimes, sameInstant } from '../../../shared/k8s/time.ts';
 import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
+import { deliverInCausalOrder } from '../causal-delivery.ts';
 
 // Issue 21's delivery model: the cluster's events of one Job, delivered in any order EventBridge
 // may produce, with one constraint only: an event that answers jobfold's own command (the
@@ -71,46 +72,23 @@ export function deliver(
   const state = initialState(config);
   const decider = jobDecider(config);
   const stream = { kind: 'Job', clusterId: 'c', namespace: 'default', uid: 'job' } as const;
-  const count = observations.length;
-  const delivered = new Array<boolean>(count).fill(false);
-  const order: number[] = [];
   const commands: JobCommand[] = [];
   const commandsAfter = new Map<number, JobCommand[]>();
   const terminated = new Set<string>();
-  let run: number[] = [];
-  const flush = () => {
-    if (run.length === 0) return;
-    const { syncs } = decideAtEachPosition(decider, state, run.map((i) => observations[i] as Observation), { stream });
-    const sent = syncs.flatMap((sync) => sync.commands);
-    for (const command of sent) if (command.type === 'TerminatePod') terminated.add(command.podUid);
-    commands.push(...sent);
-    commandsAfter.set(run.at(-1) as number, sent);
-    run = [];
-  };
-  const pick = (heldToo: boolean): number => {
-    let next = -1;
-    for (let i = 0; i < count; i++) {
-      if (delivered[i]) continue;
-      const answersPod = answers.get(i);
-      if (!heldToo && answersPod !== undefined && !terminated.has(answersPod)) continue;
-      if (next < 0 || (keys[i] ?? 0) < (keys[next] ?? 0)) next = i;
-    }
-    return next;
-  };
-  while (order.length < count) {
-    let next = pick(false);
-    if (next < 0) {
-      flush(); // the run folded so far may send the command an answer waits for
-      next = pick(false);
-    }
-    if (next < 0) next = pick(true);
-    const first = run[0];
-    if (first !== undefined && !sameInstant((observations[first] as Observation).observedAt, (observations[next] as Observation).observedAt)) flush();
-    run.push(next);
-    delivered[next] = true;
-    order.push(next);
-  }
-  flush();
+  const order = deliverInCausalOrder({
+    count: observations.length,
+    keys,
+    answers,
+    commanded: terminated,
+    sameRun: (a, b) => sameInstant((observations[a] as Observation).observedAt, (observations[b] as Observation).observedAt),
+    fold: (run) => {
+      const { syncs } = decideAtEachPosition(decider, state, run.map((i) => observations[i] as Observation), { stream });
+      const sent = syncs.flatMap((sync) => sync.commands);
+      for (const command of sent) if (command.type === 'TerminatePod') terminated.add(command.podUid);
+      commands.push(...sent);
+      commandsAfter.set(run.at(-1) as number, sent);
+    },
+  });
   let at: string | undefined = end;
   for (let timers = 0; at !== undefined && timers < MAX_TIMERS; timers++) {
     const reconciled = decide(state, at);

@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CORPUS_ROOT, PROJECT_CORPUS_DIRS, scenarioFiles } from '../../../cli/conformance/run.ts';
 import { isJobScenario, JobScenarioSchema, type JobScenario } from '../../../cli/scenario/job-scenario.ts';
 import { scenarioGates, SCENARIO_CLUSTER, toObservation } from '../../../cli/scenario/play-job-scenario.ts';
 import type { Observation } from '../../../shared/job/events.ts';
-import { readKnown, reportOrders, type Measured } from '../known-floors.ts';
+import { describeOrders, measureOrders } from '../order-floors.ts';
 import { answeredCommands, converging, deliver, lastTime, withClusterVersions } from './causal-orders.ts';
 
 // Issue 21, "Convergence": every Job scenario of the conformance corpora (k8s-job, seed-stories,
@@ -30,10 +28,6 @@ import { answeredCommands, converging, deliver, lastTime, withClusterVersions } 
 
 const ORDERS = 20;
 const SEED = 21;
-const KNOWN_FILE = new URL('./corpus-orders.known.json', import.meta.url);
-
-type Divergence = 'conditions' | 'counts';
-const known = readKnown<Divergence>(KNOWN_FILE);
 
 function jobScenarios(): JobScenario[] {
   const dirs = [...['k8s-job', 'seed-stories'].map((d) => join(DEFAULT_CORPUS_ROOT, d)), ...PROJECT_CORPUS_DIRS];
@@ -57,42 +51,21 @@ function busEvents(scenario: JobScenario): Observation[] {
   return withClusterVersions([job, ...events]);
 }
 
-function measure(scenario: JobScenario): Measured<Divergence> {
+describeOrders('Job scenario', jobScenarios(), ORDERS, new URL('./corpus-orders.known.json', import.meta.url), (scenario) => {
   const config = { gates: scenarioGates(scenario), validateSpecs: false };
   const observations = busEvents(scenario);
   const end = lastTime([...observations, ...scenario.events.map((event, i) => toObservation(event, i))]);
   const inOrder = deliver(config, observations, observations.map(() => 0), end);
-  const want = converging(inOrder.status);
   const answers = answeredCommands(observations, inOrder);
-  const keyArb = fc.array(fc.nat({ max: 1_000_000 }), { minLength: observations.length, maxLength: observations.length });
-  let matches = 0;
-  let firstWrong: Measured<Divergence>['firstWrong'];
-  for (const keys of fc.sample(keyArb, { seed: SEED, numRuns: ORDERS })) {
-    const delivered = deliver(config, observations, keys, end, answers);
-    const got = converging(delivered.status);
-    if (isDeepStrictEqual(got, want)) matches += 1;
-    else firstWrong ??= { order: delivered.order, got, want, divergence: isDeepStrictEqual(got.conditions, want.conditions) ? 'counts' : 'conditions' };
-  }
-  return { id: scenario.id, matches, ...(firstWrong ? { firstWrong } : {}) };
-}
-
-const scenarios = jobScenarios();
-const measured: Measured<Divergence>[] = [];
-
-describe(`every Job scenario in ${ORDERS} random causal delivery orders`, () => {
-  it.each(scenarios.map((scenario) => ({ id: scenario.id, scenario })))('$id', ({ id, scenario }) => {
-    const result = measure(scenario);
-    measured.push(result);
-    const floor = known[id]?.matches ?? ORDERS;
-    expect(result.matches, `${id}: ${result.matches}/${ORDERS} orders end as the cluster's order does (at least ${floor} expected); first wrong order ${JSON.stringify(result.firstWrong)}`).toBeGreaterThanOrEqual(floor);
-  });
-
-  it('lists only scenarios of the corpora as known divergences', () => {
-    const ids = new Set(scenarios.map((s) => s.id));
-    expect(Object.keys(known).filter((id) => !ids.has(id))).toEqual([]);
-  });
-
-  afterAll(() => {
-    if (measured.length === scenarios.length) reportOrders('Job', measured, ORDERS, KNOWN_FILE);
+  return measureOrders(scenario.id, {
+    count: observations.length,
+    orders: ORDERS,
+    seed: SEED,
+    want: converging(inOrder.status),
+    deliverIn: (keys) => {
+      const delivered = deliver(config, observations, keys, end, answers);
+      return { order: delivered.order, got: converging(delivered.status) };
+    },
+    divergence: (got, want) => (isDeepStrictEqual(got.conditions, want.conditions) ? 'counts' : 'conditions'),
   });
 });

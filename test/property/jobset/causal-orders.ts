@@ -12,12 +12,11 @@ import { settle, type Settled } from '../../../shared/jobset/settle.ts';
 import { initialState, type JobSetState } from '../../../shared/jobset/state.ts';
 import { jobSetStatus } from '../../../shared/jobset/status.ts';
 import { compareTimes } from '../../../shared/k8s/time.ts';
+import { deliverInCausalOrder } from '../causal-delivery.ts';
 
-// Issue 21's delivery model for JobSets, as causal-orders.ts of test/property/job has it for
-// Jobs: the cluster's events of one JobSet (the JobSet, its child Jobs' snapshots and
-// deletions) delivered in any order EventBridge may produce, with one constraint only: a child
-// Job's deletion that answers jobfold's own DeleteJob arrives after the reconcile that sent it
-// (or, if that delivery never sends it, last). Timers (Tick) are jobfold's own: once everything
+// Issue 21's delivery model (../causal-delivery.ts) for JobSets: the cluster's events of one
+// JobSet (the JobSet, its child Jobs' snapshots and deletions) in any order, except that a child
+// Job's deletion that answers jobfold's own DeleteJob arrives after the reconcile that sent it. Timers (Tick) are jobfold's own: once everything
 // has arrived the JobSet is reconciled at the last time the scenario names, and at each timer it
 // asks for after (the TTL after finished).
 
@@ -142,13 +141,9 @@ export function deliver(
 ): Delivered {
   let state = initialState();
   let clock = observations[0]?.at ?? end;
-  const count = observations.length;
-  const delivered = new Array<boolean>(count).fill(false);
-  const order: number[] = [];
   const commands: JobSetCommand[] = [];
   const commandsAfter = new Map<number, readonly JobSetCommand[]>();
   const deleted = new Set<string>();
-  let run: number[] = [];
   const reconcile = (at: string): Settled => {
     const settled = settle(state, at);
     state = settled.state;
@@ -156,40 +151,21 @@ export function deliver(
     commands.push(...settled.commands);
     return settled;
   };
-  const flush = () => {
-    if (run.length === 0) return;
-    for (const i of run) {
-      const observation = observations[i] as JobSetObservation;
-      state = evolve(state, observation);
-      if (compareTimes(observation.at, clock) > 0) clock = observation.at;
-    }
-    commandsAfter.set(run.at(-1) as number, reconcile(clock).commands);
-    run = [];
-  };
-  const pick = (heldToo: boolean): number => {
-    let next = -1;
-    for (let i = 0; i < count; i++) {
-      if (delivered[i]) continue;
-      const answersJob = answers.get(i);
-      if (!heldToo && answersJob !== undefined && !deleted.has(answersJob)) continue;
-      if (next < 0 || (keys[i] ?? 0) < (keys[next] ?? 0)) next = i;
-    }
-    return next;
-  };
-  while (order.length < count) {
-    let next = pick(false);
-    if (next < 0) {
-      flush(); // the run folded so far may send the command an answer waits for
-      next = pick(false);
-    }
-    if (next < 0) next = pick(true);
-    const first = run[0];
-    if (first !== undefined && batches[first] !== batches[next]) flush();
-    run.push(next);
-    delivered[next] = true;
-    order.push(next);
-  }
-  flush();
+  const order = deliverInCausalOrder({
+    count: observations.length,
+    keys,
+    answers,
+    commanded: deleted,
+    sameRun: (a, b) => batches[a] === batches[b],
+    fold: (run) => {
+      for (const i of run) {
+        const observation = observations[i] as JobSetObservation;
+        state = evolve(state, observation);
+        if (compareTimes(observation.at, clock) > 0) clock = observation.at;
+      }
+      commandsAfter.set(run.at(-1) as number, reconcile(clock).commands);
+    },
+  });
   let at: string | undefined = compareTimes(end, clock) > 0 ? end : clock;
   for (let timers = 0; at !== undefined && timers < MAX_TIMERS; timers++) {
     at = reconcile(at).wakeAt;
