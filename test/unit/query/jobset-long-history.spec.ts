@@ -43,11 +43,14 @@ beforeAll(async () => {
   store = new CountingStore();
   const service = aService(store);
   stream = await playJobSetJsonl(service, EXIT_CODE_2, 'c1');
-  // The cluster keeps reporting the failed JobSet: the log grows long after its condition.
+  // The cluster keeps reporting the failed JobSet, each time at a newer resourceVersion (a
+  // version seen already is dropped as stale): the log grows long after its condition.
   const observed = readPutEvents(EXIT_CODE_2, 'c1').find((event) => event['detail-type'] === 'JobSet Observed')!;
+  const { object } = observed.detail as unknown as { object: { metadata: Record<string, unknown> } };
   for (let i = 0; i < 40; i++) {
     const at = `2026-01-01T01:${String(i).padStart(2, '0')}:00Z`;
-    await deliverAt(service, at, [{ ...observed, detail: { ...observed.detail, eventId: `again-${i}`, observedAt: at } }]);
+    const again = { ...object, metadata: { ...object.metadata, resourceVersion: String(9000 + i) } };
+    await deliverAt(service, at, [{ ...observed, detail: { ...observed.detail, eventId: `again-${i}`, observedAt: at, object: again } }]);
   }
   head = (await store.read(stream)).head;
   get = queryClient(service);
