@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Advice, FamilyAdvice } from '../../../shared/advise/advice.ts';
 import { adviseOver } from '../../../shared/advise/walk.ts';
 import { JOBFOLD_DEFAULT_GATES } from '../../../shared/job/gates.ts';
+import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
+import { EMPTY_TALLY, tallyJob } from '../../../shared/whatif/fleet.ts';
 import { patchJob } from '../../../shared/whatif/patch.ts';
+import { whatIfJob } from '../../../shared/whatif/what-if.ts';
 import { at } from '../../support/builders.ts';
 import { pod } from '../whatif/pods.ts';
 import { cronJobRun, fails, portOver, quorumRun, succeeds, tickAt, type Step } from './families.ts';
@@ -136,6 +139,15 @@ describe('advice: a family where every candidate would harm a Job', () => {
       whatIf: `Failed (PodFailurePolicy_ExitCode7) at ${at(20)}`,
       divergence: { at: at(20), recorded: 'nothing', whatIf: expect.stringContaining('FailureTarget=True (PodFailurePolicy_ExitCode7)') },
     });
+  });
+
+  it('counts the Jobs that would fail sooner as decided earlier, as `whatif --fleet` does, and shows none as a saving', async () => {
+    const quorum = family(await advice(jobs), 'cronjob:quorum');
+    const failJob = proposal(quorum, 'fail-on-exit-codes');
+    const tally = jobs.reduce((t, job) => tallyJob(t, { cluster: job.cluster, namespace: 'default', name: '', uid: '' }, whatIfJob({ log: job.log, config: DEFAULT_FOLD_CONFIG, patch: failJob.patch })), EMPTY_TALLY);
+    expect(tally).toMatchObject({ jobs: 3, decidedEarlier: 3, outcomeChanged: 3 });
+    expect(failJob.check).toMatchObject({ jobs: 3, decidedEarlier: 3, outcomeChanged: 3, unchanged: 0, examples: [] });
+    expect(failJob.check.harm).toHaveLength(3);
   });
 });
 
