@@ -158,8 +158,10 @@ forwarder's \`sequence\` stamp takes care of the first:
 
 - \`sequence.epoch\` is the start time (epoch milliseconds, by the forwarder's clock) of the latest
   list of the object's kind. Every list (start, restart, relist after \`410 Gone\` or a lost
-  watch) starts a later epoch, strictly increasing even if the clock stalls: a list shows each
-  object as it is now, newer than anything sent before it.
+  watch) starts a later epoch, strictly increasing even if the clock stalls or steps back: a
+  list shows each object as it is now, newer than anything sent before it. The last epoch is
+  kept in the spool directory (\`last-epoch\`, written before an event carries it), so a
+  forwarder restarted on a node whose clock is behind the last run's still starts a later one.
 - \`sequence.seq\` counts the events the forwarder sent for one object (by uid), from 1. The
   watch delivers one object's versions in order, so within an epoch a higher \`seq\` is newer.
 - Stamps are compared as \`(epoch, seq)\`. The fold ignores an observation stamped older than, or

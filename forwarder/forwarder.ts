@@ -14,6 +14,7 @@ import { Packer } from './send/packer.ts';
 import { EventPipeline } from './send/pipeline.ts';
 import { createBatchSender, type RetryPolicy } from './send/put-events.ts';
 import { Spool } from './send/spool.ts';
+import { EpochFile } from './watch/epoch-file.ts';
 import { KnownObjects } from './watch/known-objects.ts';
 import { LiveObjects } from './watch/live-objects.ts';
 import { ObjectWatcher } from './watch/object-watcher.ts';
@@ -73,7 +74,7 @@ export interface RunningForwarder {
 
 /**
  * Starts the forwarder:
- * 1. opens the spool and the known-objects file (both under the spool directory);
+ * 1. opens the spool, the known-objects file and the last epoch (all under the spool directory);
  * 2. starts the pipeline, which replays a non-empty spool first;
  * 3. starts the Job informer, then the Pod informer, each with a full list;
  * 4. starts consuming commands, if there is a queue.
@@ -111,7 +112,8 @@ export async function startForwarder(deps: ForwarderDependencies): Promise<Runni
   pipeline.start();
   const packer = new Packer({ sink: (e) => pipeline.submit(e), limits: packLimits(config, tuning), now });
 
-  const observer = new Observer({ clusterId: config.clusterId, namespace: config.namespace, live, submit: (e) => packer.submit(e), metrics, log, now });
+  const epochs = EpochFile.open(config.spoolDir, log);
+  const observer = new Observer({ clusterId: config.clusterId, namespace: config.namespace, live, submit: (e) => packer.submit(e), metrics, log, now, epochs });
   for (const target of watchTargets(deps.kubeConfig, config.namespace)) {
     const watcher = new ObjectWatcher({
       kubeConfig: deps.kubeConfig,

@@ -1,5 +1,6 @@
 import type { ObjectSequence } from '../../shared/k8s/object-sequence.ts';
 import type { WatchedKind } from '../observation.ts';
+import type { EpochStore } from './epoch-file.ts';
 
 /**
  * Stamps each event with its place among the events of the same object (docs/events.md,
@@ -8,22 +9,27 @@ import type { WatchedKind } from '../observation.ts';
  * new epoch, because a list shows every object as it is now, newer than anything sent before.
  *
  * Counters live as long as the process. After a restart the first list starts a later epoch, so
- * the counters may begin again at 1 without ever ordering a new event before an old one (as
- * long as the forwarder's clock does not go back across the restart).
+ * the counters may begin again at 1 without ever ordering a new event before an old one: the
+ * last epoch is kept beside the spool (epoch-file.ts), so a restart on a clock that is behind
+ * the last run's still starts a later one.
  */
 export class ObjectSequencer {
   readonly #now: () => number;
   readonly #epochs = new Map<WatchedKind, number>();
   readonly #counts = new Map<string, number>();
-  #lastEpoch = 0;
+  readonly #store: EpochStore | undefined;
+  #lastEpoch: number;
 
-  constructor(now: () => number) {
+  constructor(now: () => number, store?: EpochStore) {
     this.#now = now;
+    this.#store = store;
+    this.#lastEpoch = store?.last ?? 0;
   }
 
   /** A list of `kind` starts: events from now on belong to a new epoch. */
   relisted(kind: WatchedKind): void {
     const epoch = Math.max(this.#now(), this.#lastEpoch + 1);
+    this.#store?.save(epoch); // before any event carries it
     this.#lastEpoch = epoch;
     this.#epochs.set(kind, epoch);
   }

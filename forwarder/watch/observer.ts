@@ -13,6 +13,7 @@ import {
 } from '../observation.ts';
 import { fitsOneEntry } from '../send/batching.ts';
 import type { LiveObjects } from './live-objects.ts';
+import type { EpochStore } from './epoch-file.ts';
 import { ObjectSequencer } from './object-sequencer.ts';
 import type { WatchSink } from './object-watcher.ts';
 
@@ -24,6 +25,8 @@ export interface ObserverOptions {
   readonly metrics: Metrics;
   readonly log: Logger;
   readonly now: () => number;
+  /** Where the last epoch is kept across restarts (epoch-file.ts); in memory only when unset. */
+  readonly epochs?: EpochStore;
 }
 
 /**
@@ -37,7 +40,7 @@ export class Observer implements WatchSink {
 
   constructor(options: ObserverOptions) {
     this.#o = options;
-    this.#sequencer = new ObjectSequencer(options.now);
+    this.#sequencer = new ObjectSequencer(options.now, options.epochs);
   }
 
   relisted(kind: WatchedKind, items: readonly KubernetesObject[]): void {

@@ -30,7 +30,11 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
   if (order.sequence !== undefined) state.jobOrder = order.sequence;
   if (order.version !== undefined) state.jobVersion = order.version;
   state.jobEventId = event.eventId;
-  state.jobObservedAt = event.arrivedAt === undefined ? event.observedAt : formatTime(at);
+  // A stamp beyond the skew says only that the Job was observed before it arrived, not when:
+  // it is no time to judge a later observation older by (one stamped right but arriving after
+  // it, or in the same batch, is newer). The last trusted time stays.
+  if (event.arrivedAt === undefined) state.jobObservedAt = event.observedAt;
+  else if (!beyondSkew(event.observedAt, event.arrivedAt, clockSkewOf(state.config))) state.jobObservedAt = formatTime(at);
   // The API server's clock read the creation: the Job was observed no earlier, and no reconcile
   // of it runs before (a forwarder stamping 1970 does not start the Job then), unless the
   // creation stamp itself is beyond the skew.

@@ -166,7 +166,7 @@ export interface JobState {
   jobVersion?: string;
   /** eventId of the last Job observation folded (not stale): the log writer drops it re-sent. */
   jobEventId?: string;
-  /** When that Job observation happened on the cluster's clock (its observedAt unless distrusted, cluster-clock.ts). */
+  /** When the newest Job observation with a trusted stamp happened on the cluster's clock (cluster-clock.ts): the writer drops an unordered one observed before. */
   jobObservedAt?: string;
   /** The cluster's clock as the fold read it (cluster-clock.ts): when reconciles run. */
   clock: ClusterClock;

@@ -1,4 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '../../forwarder/log.ts';
+import { EpochFile } from '../../forwarder/watch/epoch-file.ts';
 import { ObjectSequencer } from '../../forwarder/watch/object-sequencer.ts';
 import { compareSequence, type ObjectSequence } from '../../shared/k8s/object-sequence.ts';
 import { parseInbound } from '../../shared/contract/parse-inbound.ts';
@@ -63,6 +68,25 @@ describe('ObjectSequencer', () => {
     sequencer.relisted('Pod');
     const second = sequencer.peek('Pod', 'u');
     expect(second.epoch).toBeGreaterThan(first.epoch);
+  });
+
+  it('starts a later epoch after a restart on a clock behind the last run\'s (the last epoch kept beside the spool)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jobfold-epochs-'));
+    try {
+      const before = new ObjectSequencer(() => 1_000_000, EpochFile.open(dir, silentLogger));
+      before.relisted('Pod');
+      const sent = before.peek('Pod', 'u');
+      // a new process (the pod rescheduled on a node whose clock is a minute slow)
+      const after = new ObjectSequencer(() => 1_000_000 - 60_000, EpochFile.open(dir, silentLogger));
+      after.relisted('Pod');
+      expect(compareSequence(after.peek('Pod', 'u'), sent)).toBeGreaterThan(0);
+      // without the file, the same restart would start an earlier epoch
+      const forgetful = new ObjectSequencer(() => 1_000_000 - 60_000);
+      forgetful.relisted('Pod');
+      expect(compareSequence(forgetful.peek('Pod', 'u'), sent)).toBeLessThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('counts per uid, and only what was committed', () => {

@@ -54,10 +54,11 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       const known = { version: state.jobVersion, sequence: state.jobOrder };
       if (isStaleObservation(known, order)) return 'stale';
       if (compareOrder(order, known) !== undefined || state.jobObservedAt === undefined) return undefined;
-      // Unordered: observed before the Job observation the fold took, it is older (a watch
-      // delivers an object's versions in order); at or before the newest observation with the
-      // spec the fold holds (and no refused update to withdraw), it is a replay. Compared on
-      // the cluster's clock: a stamp beyond the allowed skew counts as its arrival time.
+      // Unordered: observed before the newest Job observation the fold took with a trusted
+      // stamp, it is older (a watch delivers an object's versions in order); at or before the
+      // newest observation with the spec the fold holds (and no refused update to withdraw), it
+      // is a replay. Compared on the cluster's clock: a stamp beyond the allowed skew counts as
+      // its arrival time, and never as the time later ones are judged by (observe-job.ts).
       const observedAt = observedInstant(observation, clockSkewOf(state.config)).at;
       if (observedAt < parseTime(state.jobObservedAt)) return 'stale';
       const replay = state.refusedUpdate === undefined && stableHash(observation.job.spec) === stableHash(state.spec);

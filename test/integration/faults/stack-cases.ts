@@ -23,16 +23,21 @@ export interface StackProbe {
   refusals(eventId: string): readonly string[];
 }
 
+/** One PutEvents call: its entries, or a function that stamps them when the call is sent (`now`, epoch ms). */
+export type Step = readonly PutEntry[] | ((now: number) => readonly PutEntry[]);
+/** A step's entries, stamped now if they are stamped when sent. */
+export const stepEntries = (step: Step): readonly PutEntry[] => (typeof step === 'function' ? step(Date.now()) : step);
+
 export interface StackCase {
   readonly fault: string;
   readonly name: string;
-  readonly steps: readonly (readonly PutEntry[])[];
+  readonly steps: readonly Step[];
   judge(probe: StackProbe): Promise<{ outcome: Outcome; detail: string }>;
 }
 
 let serial = 0;
-const uidOf = (label: string) => `${label}-${++serial}-${Date.now().toString(36)}`;
-const entry = (event: InboundEnvelope, mutate: (detail: any) => void = () => undefined): PutEntry => {
+export const uidOf = (label: string) => `${label}-${++serial}-${Date.now().toString(36)}`;
+export const entry = (event: InboundEnvelope, mutate: (detail: any) => void = () => undefined): PutEntry => {
   const detail = structuredClone(event.detail) as any;
   // Keyed by the owning Job's uid, as a forwarder keys them: one Job's events stay in order.
   detail.partitionKey = detail.object.metadata.ownerReferences?.[0]?.uid ?? detail.object.metadata.uid;
@@ -49,9 +54,9 @@ function parsedBody(e: PutEntry): unknown {
   return parsed.targets[0]!.entry.body;
 }
 const eventIdOf = (e: PutEntry) => (JSON.parse(e.Detail) as { eventId: string }).eventId;
-const jobPath = (namespace: string, name: string) => `/v1/clusters/${CLUSTER}/namespaces/${namespace}/jobs/${name}`;
-const streamOf = (job: Job, namespace = 'default'): StreamId => ({ kind: 'Job', clusterId: CLUSTER, namespace, uid: job.metadata.uid! });
-const withMeta = (job: Job, meta: Partial<Job['metadata']>): Job => ({ ...job, metadata: { ...job.metadata, ...meta } });
+export const jobPath = (namespace: string, name: string) => `/v1/clusters/${CLUSTER}/namespaces/${namespace}/jobs/${name}`;
+export const streamOf = (job: Job, namespace = 'default'): StreamId => ({ kind: 'Job', clusterId: CLUSTER, namespace, uid: job.metadata.uid! });
+export const withMeta = (job: Job, meta: Partial<Job['metadata']>): Job => ({ ...job, metadata: { ...job.metadata, ...meta } });
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];

@@ -103,6 +103,19 @@ describe('the writer logs each observation once', () => {
     expect(await statusOf(store, stream)).toEqual(before);
   });
 
+  it('keeps an unordered Job update stamped right after one stamped beyond the skew (9999), in one batch', async () => {
+    // given a Job observed, then observed again stamped 9999-12-31 (its arrival stands in)
+    const store = new NoMarkersStore();
+    const arrived = <E extends Observation>(event: E, arrivedAt: string): E => ({ ...event, arrivedAt });
+    const far = arrived({ ...job, eventId: 'job/far', observedAt: '9999-12-31T23:59:59Z' }, at(10));
+    // when the suspension, stamped a second before that arrival, arrives with it
+    const suspended = jobObserved(anIndexedJob(3, { suspend: true }), at(9));
+    const outcome = await writeJob(writeDeps(store), stream, [arrived(job, at(1)), far, arrived({ ...suspended, eventId: 'job/suspend' }, at(10))]);
+    // then it is logged and taken: the far stamp says nothing of when the Job was observed
+    expect(outcome.dropped).toEqual({});
+    expect(observationIds(await logOf(store))).toContain('job/suspend');
+  });
+
   it('drops a deletion seen before, a Tick at or before the last, and the same Job event', async () => {
     const store = new NoMarkersStore();
     await writeJob(writeDeps(store), stream, [job, ...running, podDeleted('pod-2', at(3)), tick(at(4))]);
