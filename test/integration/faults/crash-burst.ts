@@ -75,7 +75,11 @@ export async function crashBurstRun(options: CrashRunOptions): Promise<FaultCase
     const outcome = await settle(service.url, work);
     return { fault: 'npm start killed (SIGKILL) at random points of a burst', name, ...outcome };
   } catch (error) {
-    return { fault: 'npm start killed (SIGKILL) at random points of a burst', name, outcome: 'crash', detail: (error as Error).message.slice(0, 300) };
+    // fetch's "fetch failed" hides why (its cause), and whether the service had exited.
+    const cause = (error as Error & { cause?: unknown }).cause;
+    const state = service.process.child.exitCode !== null || service.process.child.signalCode !== null
+      ? `the service had exited (${service.process.child.exitCode ?? service.process.child.signalCode})` : 'the service was running';
+    return { fault: 'npm start killed (SIGKILL) at random points of a burst', name, outcome: 'crash', detail: `${(error as Error).message}${cause ? ` (${String(cause)})` : ''}; ${state}`.slice(0, 400) };
   } finally {
     await kill(service).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
