@@ -184,8 +184,7 @@ export function countKnownPod(state: JobState, pod: PodRecord): void {
 function inferOutcome(state: JobState, pod: PodRecord, at: number): void {
   if (pod.counted !== 'none' || !isTracked(pod) || isTerminalPhase(pod.phase)) return;
   // Deleted after the success criteria were met: upstream had removed its finalizer uncounted.
-  const successAt = successInstant(state);
-  if (successAt !== undefined && at >= successAt) return;
+  if (deletedAfterSuccess(state, at)) return;
   // A suspended Job's controller deletes its active pods the way manageJob does (the finalizer
   // goes first, so they are not counted): a deletion that arrived before that removal did.
   if (state.settings?.suspend === true) return;
@@ -199,38 +198,34 @@ function inferOutcome(state: JobState, pod: PodRecord, at: number): void {
 /**
  * The Job met its success criteria (SuccessCriteriaMet). Upstream's sync that met them removed
  * the tracking finalizer of every pod still running without counting it, so a pod deleted after
- * that instant on the cluster's clock (successInstant) was never counted. One whose deletion arrived ahead of the
- * evidence of success was counted failed by inferOutcome: that count is taken back.
+ * that instant on the cluster's clock was never counted. The instant (`state.successMetAt`) is
+ * the latest at which a succeeded pod was first seen finished, or without its finalizer (which
+ * goes only once it is counted): never earlier than the truth, so a pod deleted before it
+ * (counted failed by upstream) keeps its count whatever arrived first; a deletion at that very
+ * instant, or with no instant known, is taken as after. One whose deletion arrived ahead of the
+ * evidence of success was counted failed by inferOutcome: that count is taken back. O(pods), once.
  */
 export function forgetDeletionsAfterSuccess(state: JobState): void {
-  const metAt = successInstant(state);
-  if (metAt === undefined) return;
+  let metAt: number | undefined;
+  for (const pod of state.pods.values()) {
+    if (pod.counted !== 'succeeded') continue;
+    const seen = Math.min(pod.finishedTrackedAt ?? Infinity, pod.strippedAt ?? Infinity);
+    if (seen !== Infinity && (metAt === undefined || seen > metAt)) metAt = seen;
+  }
+  if (metAt !== undefined) state.successMetAt = metAt;
   for (const uid of [...state.inferred.keys()]) {
     const pod = state.pods.get(uid);
-    if (pod?.deletionTimestamp === undefined || pod.deletionTimestamp < metAt) continue;
+    if (pod?.deletionTimestamp === undefined || !deletedAfterSuccess(state, pod.deletionTimestamp)) continue;
     leave(state, pod);
     rejudgeIndexes(state, revokeRunCount(state, uid, state.inferred), uid);
     enter(state, pod);
   }
 }
 
-/**
- * When the Job met its success criteria on the cluster's clock, once it has: the latest instant
- * a succeeded pod was first seen finished (or without its finalizer, which goes only once it is
- * counted). Never earlier than the truth, so a pod deleted before it (counted failed by upstream)
- * keeps its count whatever arrived first; a deletion at that very instant is taken as after, as
- * before this bound existed. With no such instant known, every deletion is taken as after
- * (upstream removes every finalizer once the criteria are met).
- */
-function successInstant(state: JobState): number | undefined {
-  if (!hasTrueCondition(state.status.conditions, 'SuccessCriteriaMet')) return undefined;
-  let metAt = -Infinity;
-  for (const pod of state.pods.values()) {
-    if (pod.counted !== 'succeeded') continue;
-    const seen = Math.min(pod.finishedTrackedAt ?? Infinity, pod.strippedAt ?? Infinity);
-    if (seen !== Infinity && seen > metAt) metAt = seen;
-  }
-  return metAt;
+/** Whether a deletion at `at` came after the Job met its success criteria (forgetDeletionsAfterSuccess). */
+function deletedAfterSuccess(state: JobState, at: number): boolean {
+  if (!hasTrueCondition(state.status.conditions, 'SuccessCriteriaMet')) return false;
+  return state.successMetAt === undefined || at >= state.successMetAt;
 }
 
 function afterChange(state: JobState, pod: PodRecord): void {

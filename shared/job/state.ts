@@ -153,6 +153,12 @@ export interface JobState {
    * still counts in the final status (evolve.ts).
    */
   finishedInstant?: number;
+  /**
+   * When the Job met its success criteria on the cluster's clock (observe-pod.ts
+   * `forgetDeletionsAfterSuccess`), set with SuccessCriteriaMet; unset with it when no succeeded
+   * pod tells the instant (every deletion is then taken as after).
+   */
+  successMetAt?: number;
   /** Observations folded after the Job finished (still logged, changing nothing reported). */
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */

@@ -177,7 +177,11 @@ class JobFolds implements Refolding<JobEvent, Decision> {
     const replayMismatch = this.replayMismatch ?? null;
     const podSecondsSaved = Math.round(this.podSecondsSaved) / 1000;
     if (!divergence) {
-      return { kind: 'Job', recorded, whatIf: { ...recorded, exact: true }, divergesAtEvent: null, divergence, podSecondsSaved: 0, podsKeptUnknown: 0, replayMismatch };
+      // The patched fold decided what the record did, but about phantoms (pods it never had): the
+      // outcome is the record's, settled where the patched fold settled it.
+      const own = this.whatIfOutcome;
+      const whatIf = own && own.at !== recorded.at ? { ...recorded, atEvent: own.atEvent, at: own.at, exact: true } : { ...recorded, exact: true };
+      return { kind: 'Job', recorded, whatIf, divergesAtEvent: null, divergence, podSecondsSaved: 0, podsKeptUnknown: 0, replayMismatch };
     }
     const reached = this.whatIfOutcome;
     // Reached before the divergence: both folds decided it, so it is the recorded outcome.

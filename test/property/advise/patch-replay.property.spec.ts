@@ -73,7 +73,7 @@ function check(job: Job, batches: readonly Batch[], patch: { spec: Record<string
     // The record is evidence up to its last entry: the patched life is lived as far, no further.
     const last = record.log.at(-1) as Life['log'][number];
     const lastAt = parseTime('observedAt' in last ? last.observedAt : last.at);
-    expect(settled(livePatched(job, batches, lastAt + 1, world))).toEqual(settled(record));
+    expect(settled(livePatched(job, batches, lastAt + 1, world))).toEqual({ ...settled(record), at: r.whatIf.at === null ? null : parseTime(r.whatIf.at) });
     return r;
   }
   const atEvent = r.divergence.atEvent;
@@ -107,6 +107,23 @@ describe('a proposal\'s patch, lived again, gives the outcome the what-if report
     ];
     const r = check(job, batches, { spec: { backoffLimitPerIndex: 1 } });
     expect(r?.whatIf).toMatchObject({ exact: true, outcome: 'Failed', reason: 'FailedIndexes', at: '2026-01-01T00:10:09.002Z' });
+  });
+
+  it('as for a record that settled its outcome on a pod the patched world never had (seed 833020623, shrunk by hand)', () => {
+    // Given an Indexed Job (backoffLimit 0, backoffLimitPerIndex 1) whose p2 of index 2 fails at
+    // 0 s while its replacement p5 is pending, and whose p0 shows up at 30 s: the record fails it
+    // at 0 s by terminating p5. When backoffLimitPerIndex is 0, index 2 fails with p2, p5 is a
+    // phantom, and the patched fold has nothing to terminate until p0 shows up: then nothing
+    // diverges, and the outcome is the record's, settled at 30 s.
+    const job = anIndexedJob(3, { backoffLimit: 0, backoffLimitPerIndex: 1 });
+    const batches = [
+      { at: at(0), events: [podObserved(aPod({ name: 'p2', index: 2, phase: 'Failed', exitCode: 1, finishedAt: at(-1) }), at(0)), podObserved(aPod({ name: 'p5', index: 2, failureCount: 1, phase: 'Pending' }), at(0))] },
+      { at: at(30), events: [podObserved(aPod({ name: 'p0', index: 0, phase: 'Pending' }), at(30))] },
+    ];
+    const r = check(job, batches, { spec: { backoffLimitPerIndex: 0 } });
+    expect(r?.divergence).toBeNull();
+    expect(r?.recorded).toMatchObject({ outcome: 'Failed', reason: 'BackoffLimitExceeded', at: at(0) });
+    expect(r?.whatIf).toMatchObject({ exact: true, outcome: 'Failed', reason: 'BackoffLimitExceeded', at: at(30) });
   });
 
   it('and the advice over a family reports exactly those outcomes, Job by Job', async () => {
