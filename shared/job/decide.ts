@@ -214,12 +214,6 @@ function scheduleWakeUp(sync: Sync, expectationsMet: boolean): void {
   if (deadline !== undefined && deadline > sync.now) wakeAt(sync, deadline);
   const setAt = state.expectations.setAt;
   if (!expectationsMet && setAt !== undefined) wakeAt(sync, setAt + EXPECTATIONS_TIMEOUT_MS + 1);
-  // Pods asked for or deleted here set new expectations. jobfold never hears that a command
-  // failed (upstream does, and retries): woken when they expire, it asks again, rather than
-  // waiting for an event that a pod never created cannot send.
-  if (sync.decisions.some((d) => d.type === 'PodCreationsRequested' || d.type === 'PodsTerminationRequested')) {
-    wakeAt(sync, sync.now + EXPECTATIONS_TIMEOUT_MS + 1);
-  }
   const awaited = awaitedOutcomesDue(state, sync.now);
   if (awaited !== undefined) wakeAt(sync, awaited + 1);
 }

@@ -86,10 +86,9 @@ describe('the writer handler', () => {
   it('schedules the wake-up the decisions ask for', async () => {
     const store = new NoMarkersStore();
     const { handler, timers } = handlerOver(store);
-    // (a deadline before the 5 minutes after which the pods it asks for are asked for again)
-    const withDeadline = JSON.parse(JSON.stringify(events[0]).replace('"backoffLimit":6', '"backoffLimit":6,"activeDeadlineSeconds":60'));
+    const withDeadline = JSON.parse(JSON.stringify(events[0]).replace('"backoffLimit":6', '"backoffLimit":6,"activeDeadlineSeconds":600'));
     await handler(kinesisEvent([withDeadline]), context);
-    expect(timers).toEqual([{ stream: job, at: expect.stringMatching(/^2026-01-01T00:01:00/) }]);
+    expect(timers).toEqual([{ stream: job, at: expect.stringMatching(/^2026-01-01T00:10:00/) }]);
   });
 
   it('writes twice as many Jobs as it writes at once, each once, and fails only the one that fails', async () => {
