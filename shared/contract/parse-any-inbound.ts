@@ -3,7 +3,7 @@ import { observationEntry } from '../app/log-codec.ts';
 import { inboundDetailSchemas, type InboundDetailType } from './inbound.ts';
 import { checkEnvelope, toObservation, type InboundError } from './parse-inbound.ts';
 import { childJobDeletion, isJobSetDetailType, jobSetDetailSchemas, parseJobSetInbound } from './parse-jobset-inbound.ts';
-import type { StreamKey } from './routing.ts';
+import { creatorJobUid, type StreamKey } from './routing.ts';
 import { utf8Bytes } from '../job/bounded-text.ts';
 
 /** Where one inbound event goes: one entry per log it concerns. */
@@ -20,7 +20,8 @@ export const ALL_DETAIL_TYPES = [...Object.keys(inboundDetailSchemas), ...Object
 
 /**
  * Every inbound event the service accepts — Job and Pod events for the Job's log, JobSet events
- * for the JobSet's log, and a child Job's deletion also for its JobSet's log.
+ * for the JobSet's log, a child Job's deletion also for its JobSet's log, and a pod another Job
+ * controls now also for the log of the Job that created it.
  */
 export function parseAnyInbound(event: unknown): AnyInboundResult {
   const checked = checkEnvelope(event, ALL_DETAIL_TYPES);
@@ -37,6 +38,13 @@ export function parseAnyInbound(event: unknown): AnyInboundResult {
   const oversized = checkStreamKey(parsed.stream);
   if (oversized) return { ok: false, errors: [oversized] };
   const targets: InboundTarget[] = [{ stream: parsed.stream, entry: observationEntry(parsed.observation) }];
+  const creator = parsed.observation.type === 'PodObserved' ? creatorJobUid(parsed.observation.pod) : undefined;
+  // The Job that created the pod is told it is another's now (routing.ts). A uid no Job can have
+  // (over 128 bytes) names no log to tell.
+  const creatorStream = creator === undefined ? undefined : { ...parsed.stream, uid: creator };
+  if (creatorStream && !checkStreamKey(creatorStream) && parsed.observation.type === 'PodObserved') {
+    targets.push({ stream: creatorStream, entry: observationEntry({ ...parsed.observation, controlledBy: parsed.stream.uid }) });
+  }
   const child = parsed.observation.type === 'JobDeleted' ? childJobDeletion(checked.clusterId, checked.detail) : undefined;
   if (child) {
     const childOversized = checkStreamKey(child.stream);

@@ -13,7 +13,8 @@ export interface RefusedObservation {
 /**
  * What one inbound event (single or a pack) adds: `primary`, entries for one log in order (a
  * single event's one entry, or a pack's valid observations), `related`, entries for other logs
- * (a child Job's deletion for its JobSet), and `refused`, a pack's observations refused alone.
+ * (a child Job's deletion for its JobSet, a pod another Job adopted for the Job that created it),
+ * and `refused`, a pack's observations refused alone.
  */
 export type InboundRecordResult =
   | {
@@ -53,6 +54,7 @@ export function parseInboundRecord(event: unknown): InboundRecordResult {
   }
   const { source, account, region, time } = event as Record<string, unknown>;
   const primary: InboundTarget[] = [];
+  const related: InboundTarget[] = [];
   const refused: RefusedObservation[] = [];
   for (const [i, item] of items.entries()) {
     const { 'detail-type': detailType, detail } = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
@@ -67,7 +69,7 @@ export function parseInboundRecord(event: unknown): InboundRecordResult {
       refused.push({ event: alone, errors: parsed.errors });
       continue;
     }
-    const target = parsed.targets[0];
+    const [target, ...others] = parsed.targets;
     if (!target) continue;
     // Keyed by its Job, or by the Job's JobSet (the forwarder keys a JobSet's Jobs by the JobSet).
     const jobSet = owningJobSetUid((detail as { object?: { metadata?: Parameters<typeof owningJobSetUid>[0] } } | undefined)?.object?.metadata);
@@ -81,8 +83,9 @@ export function parseInboundRecord(event: unknown): InboundRecordResult {
       return refuseAll(at(i, '.detail.object.metadata.namespace'), `is "${target.stream.namespace}", the pack's first observation's is "${primary[0].stream.namespace}": a pack holds the observations of one Job`);
     }
     primary.push(target);
+    related.push(...others);
   }
-  return { ok: true, primary, related: [], refused, decodedBytes: pack.decodedBytes };
+  return { ok: true, primary, related, refused, decodedBytes: pack.decodedBytes };
 }
 
 /** Whether two logs are one (their streamKeys are equal: each part is encoded alone, so part by part). */

@@ -20,6 +20,20 @@ export function owningJobUid(pod: Pick<Pod, 'metadata'>): string | undefined {
   return owner?.uid ?? pod.metadata.labels?.[CONTROLLER_UID_LABEL];
 }
 
+/**
+ * The Job that created a pod now controlled by another Job: the label
+ * `batch.kubernetes.io/controller-uid` (set when the pod is created, never changed by an
+ * adoption) names one Job, the controller ownerReference another. Upstream, the pod's controllerRef
+ * change re-syncs the old controller, whose `ClaimPods` ignores a pod owned by someone else; here
+ * the old controller's log is told (parse-any-inbound.ts), or it would wait for the pod forever.
+ * A pod released by a change of that label is not seen: its label no longer names the Job.
+ */
+export function creatorJobUid(pod: Pick<Pod, 'metadata'>): string | undefined {
+  const controller = pod.metadata.ownerReferences?.find((r) => r.kind === 'Job' && r.controller === true);
+  const creator = pod.metadata.labels?.[CONTROLLER_UID_LABEL];
+  return controller !== undefined && creator !== undefined && creator !== '' && creator !== controller.uid ? creator : undefined;
+}
+
 interface OwnedMeta {
   readonly labels?: Readonly<Record<string, string>> | undefined;
   readonly ownerReferences?: readonly { readonly kind?: unknown; readonly uid?: unknown; readonly controller?: unknown }[] | undefined;

@@ -29,7 +29,18 @@ const envelope = {
 /** The forwarder's order stamp of this observation among the object's others, when it sent one. */
 const sequence = { sequence: optional(ObjectSequenceSchema) };
 
-export const PodObservedSchema = z.object({ type: z.literal('PodObserved'), ...envelope, ...sequence, pod: PodSchema });
+export const PodObservedSchema = z.object({
+  type: z.literal('PodObserved'),
+  ...envelope,
+  ...sequence,
+  pod: PodSchema,
+  /**
+   * Set by routing (shared/contract/routing.ts `creatorJobUid`), never by a producer: the pod is
+   * controlled by this other Job, and this log is the Job that created it (its
+   * `batch.kubernetes.io/controller-uid` label), told so that it stops counting and waiting on it.
+   */
+  controlledBy: optional(z.string().min(1).max(128)),
+});
 export const PodDeletedSchema = z.object({
   type: z.literal('PodDeleted'),
   ...envelope,

@@ -19,6 +19,8 @@ import type { JobState } from './state.ts';
  */
 export function observePod(state: JobState, event: PodObserved, at: number): void {
   const known = state.pods.get(event.pod.metadata.uid);
+  if (known?.controlledBy !== undefined) return; // another Job's now: nothing it does is this Job's
+  if (event.controlledBy !== undefined) return releaseToController(state, event, known, at);
   const order = podObservationOrder(event);
   const stale = known !== undefined && isStaleObservation(recordOrder(known), order);
   if (stale && (known.counted !== 'none' || known.hasFinalizer)) return;
@@ -76,6 +78,31 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   afterChange(state, known);
   if (evidence) countByEvidence(state, known, evidence, observedAt);
   if (heldEvidence && finishedTracked !== undefined) countByEvidence(state, known, heldEvidence, finishedTracked);
+}
+
+/**
+ * The pod this Job created is controlled by another Job now (it was released, then adopted).
+ * Upstream's controller re-syncs the Job whose controllerRef the pod lost, and its `ClaimPods`
+ * ignores a pod owned by someone else: the pod leaves the Job's active, ready and terminating
+ * counts, is not counted when it ends (the other Job counts it), is no longer awaited or
+ * terminated, and nothing it does later is this Job's. What it already counted stays, as
+ * upstream's status keeps it. Once another's, always another's: whatever order the pod's
+ * observations arrive in, the Job ends the same.
+ */
+function releaseToController(state: JobState, event: PodObserved, known: PodRecord | undefined, at: number): void {
+  const pod = known ?? newRecord(state, podFacts(event.pod, NO_SIDECARS, undefined, at), false, podObservationOrder(event));
+  // Seen first as another Job's, it was still created for this one (its controller-uid label).
+  if (!known && state.expectations.creations > 0) state.expectations.creations -= 1;
+  leave(state, pod);
+  pod.gone = true;
+  pod.controlledBy = event.controlledBy;
+  pod.lastEventId = event.eventId;
+  pod.lastSeq = state.position;
+  enter(state, pod);
+  state.expectations.deletions.delete(pod.uid);
+  state.awaitingOutcome.delete(pod.uid);
+  state.earlyEvidence.delete(pod.uid);
+  if (state.held.get(pod.index) === pod.uid) releaseHeld(state, pod.index);
 }
 
 /** The facts an observation holds that decide how a finished pod counts. */
@@ -160,6 +187,7 @@ export function podDeleted(state: JobState, event: PodDeleted, at: number): void
  * completions): by its state, or, deleted before it was seen finished, as inferOutcome does.
  */
 export function countKnownPod(state: JobState, pod: PodRecord): void {
+  if (pod.controlledBy !== undefined) return;
   const early = state.earlyEvidence.get(pod.uid);
   if (early !== undefined) {
     state.earlyEvidence.delete(pod.uid);
@@ -182,7 +210,7 @@ export function countKnownPod(state: JobState, pod: PodRecord): void {
  * the pod's own events: it is awaited like an expectation instead (state.awaitingOutcome).
  */
 function inferOutcome(state: JobState, pod: PodRecord, at: number): void {
-  if (pod.counted !== 'none' || !isTracked(pod) || isTerminalPhase(pod.phase)) return;
+  if (pod.counted !== 'none' || pod.controlledBy !== undefined || !isTracked(pod) || isTerminalPhase(pod.phase)) return;
   // Deleted after the success criteria were met: upstream had removed its finalizer uncounted.
   if (deletedAfterSuccess(state, at)) return;
   // A suspended Job's controller deletes its active pods the way manageJob does (the finalizer

@@ -60,6 +60,11 @@ export interface PodRecord extends PodFacts {
   fromArchive?: boolean;
   /** `PodDeleted` was observed: the pod left the cluster (its record stays as a tombstone). */
   gone: boolean;
+  /**
+   * The uid of the Job that controls the pod now (another Job adopted it): the pod left this Job
+   * as if gone, uncounted, and nothing it does later is this Job's (observe-pod.ts releaseToController).
+   */
+  controlledBy?: string;
 }
 
 /** Where the newest observation the record holds stands among the pod's observations. */

@@ -280,6 +280,7 @@ function encodePod(pod: PodRecord): unknown[] {
     pod.version ?? null,
     pod.strippedAt ?? null,
     pod.finishedTrackedAt ?? null,
+    pod.controlledBy ?? null,
   ];
   while (tuple.length > 9 && (tuple.at(-1) === null || tuple.at(-1) === 0)) tuple.pop();
   return tuple;
@@ -324,6 +325,7 @@ function decodePod(encoded: unknown): PodRecord {
     ...(t[26] === undefined || t[26] === null ? {} : { version: t[26] as string }),
     ...(t[27] === undefined || t[27] === null ? {} : { strippedAt: t[27] as number }),
     ...(t[28] === undefined || t[28] === null ? {} : { finishedTrackedAt: t[28] as number }),
+    ...(t[29] === undefined || t[29] === null ? {} : { controlledBy: t[29] as string }),
   };
 }
 

@@ -2,6 +2,7 @@ import type { KinesisStreamRecord } from 'aws-lambda';
 import type { NewEntry } from '../../../shared/app/event-store.ts';
 import { streamKey } from '../../../shared/app/stream-key.ts';
 import { logBatch, type LogBatch } from '../../../shared/decide/fed-logs.ts';
+import type { InboundTarget } from '../../../shared/contract/parse-any-inbound.ts';
 import { parseInboundRecord, type InboundRecordResult } from '../../../shared/contract/parse-inbound-record.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import type { Tick } from '../../../shared/job/events.ts';
@@ -69,19 +70,33 @@ export function* decodedSlices(records: readonly KinesisStreamRecord[], limits: 
     const { primary, related } = parsed;
     const first = primary[0];
     if (!first) continue;
-    const key = streamKey(first.stream);
-    let group = groups.get(key);
-    if (!group) {
-      group = logBatch(first.stream);
-      groups.set(key, group);
-    }
-    group.sources.push(record.kinesis.sequenceNumber);
-    group.texts.push(text);
     // A Job's observations keep their arrival beside their observedAt (JobSet logs have their own format).
-    const arrivedAt = first.stream.kind === 'Job' ? arrivalOf(record) : undefined;
-    group.entries.push(...primary.map((target) => (arrivedAt === undefined ? target.entry : arrived(target.entry, arrivedAt))));
+    const arrivedAt = arrivalOf(record);
+    const stamped = ({ stream, entry }: InboundTarget) => (stream.kind === 'Job' && arrivedAt !== undefined ? arrived(entry, arrivedAt) : entry);
+    const groupOf = (stream: StreamGroup['stream']): StreamGroup => {
+      const key = streamKey(stream);
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = logBatch(stream)));
+      if (group.sources.at(-1) !== record.kinesis.sequenceNumber) {
+        group.sources.push(record.kinesis.sequenceNumber);
+        group.texts.push(text);
+      }
+      return group;
+    };
+    const group = groupOf(first.stream);
+    group.entries.push(...primary.map(stamped));
     group.positions.push(...primary.map(() => position));
-    group.related.push(...related.map((target) => ({ ...target, position })));
+    for (const target of related) {
+      // Another Job's log (the Job that created a pod another Job adopted) is written in this
+      // round, in record order with its own records; a JobSet's is fed in the second (fed-logs.ts).
+      if (target.stream.kind !== 'Job') {
+        group.related.push({ ...target, position });
+        continue;
+      }
+      const other = groupOf(target.stream);
+      other.entries.push(stamped(target));
+      other.positions.push(position);
+    }
   }
   if (groups.size > 0 || refused.length > 0) yield { groups: [...groups.values()], refused };
 }

@@ -1,5 +1,6 @@
 import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
 import type { LogEntry, StreamId } from '../../../shared/app/event-store.ts';
+import { CONTROLLER_UID_LABEL } from '../../../shared/job/constants.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { aJob, aPod, withSpec } from '../../support/builders.ts';
 import { jobDeletedEvent, jobObservedEvent, podDeletedEvent, podObservedEvent, type InboundEnvelope } from '../../support/inbound-events.ts';
@@ -157,6 +158,52 @@ function withoutNamespace(kind: string, make: (job: Job) => InboundEnvelope, how
   };
 }
 
+/**
+ * A pod Job `first` created, adopted by Job `second` (its controllerRef moved; its controller-uid
+ * label still names `first`), while `first` fails. `first` ends Failed without terminating or
+ * waiting on the pod (upstream's ClaimPods ignores a pod owned by someone else); `second` has it.
+ * `after`: the adoption arrives after `first` asked for the pod's termination (the forwarder
+ * refuses it: not `first`'s), which left `first` waiting for it forever before routing told it.
+ */
+function adoptedByAnotherJob(after: boolean, oneCall: boolean): StackCase {
+  const first = aJob({ completions: 2, parallelism: 2, backoffLimit: 0 }, { name: `creator-${++serial}`, uid: uidOf('creator') });
+  const second = aJob({ completions: 1, parallelism: 1 }, { name: `adopter-${serial}`, uid: uidOf('adopter') });
+  const created = (name: string, options: Parameters<typeof aPod>[0] = {}) => {
+    const pod = aPod({ name: `${first.metadata.name}-${name}`, uid: `${first.metadata.uid}-${name}`, ...options });
+    return { ...pod, metadata: { ...pod.metadata, labels: { [CONTROLLER_UID_LABEL]: first.metadata.uid! } } };
+  };
+  const pod = (name: string, owner: Job, rv: string, options: Parameters<typeof aPod>[0] = {}) =>
+    entry(podObservedEvent(created(name, { resourceVersion: rv, ...options }), owner, T, { clusterId: CLUSTER, eventId: `${first.metadata.uid}-${name}/${rv}` }));
+  const gone = (name: string) => entry(podDeletedEvent(created(name), first, T, { clusterId: CLUSTER }));
+  const start = [entry(jobObservedEvent(first, T, { clusterId: CLUSTER })), entry(jobObservedEvent(second, T, { clusterId: CLUSTER })), pod('a', first, '10'), pod('b', first, '11')];
+  const adopt = [pod('b', second, '20')];
+  const fail = [pod('a', first, '30', { phase: 'Failed' })];
+  // Adopted first: `first` creates a replacement, `c`, which is terminated when it fails, and is gone.
+  const replaced = [pod('c', first, '21')];
+  const steps: PutEntry[][] = after ? [start, fail, adopt] : [start, adopt, replaced, fail, [gone('c')]];
+  return {
+    fault: 'identity: a pod adopted by another Job',
+    name: `the adoption ${after ? 'after the Job asked to terminate the pod' : 'before the Job failed'}${oneCall ? ' (in one PutEvents call)' : ''}`,
+    steps: oneCall ? [steps.flat()] : steps,
+    judge: async (probe) => {
+      const view = await probe.get(jobPath('default', first.metadata.name));
+      const adopter = await probe.get(jobPath('default', second.metadata.name));
+      const log = await probe.log(streamOf(first));
+      const terminated = log.filter((e) => e.type === 'PodsTerminationRequested')
+        .flatMap((e) => ((e.body as { pods?: { uid: string }[] }).pods ?? []).map((p) => p.uid));
+      const conditions = (view.body?.status?.conditions ?? []).map((c: { type: string }) => c.type).join(',');
+      const detail = `first: ${view.status} [${conditions}] terminating ${view.body?.status?.terminating}, asked to terminate ${terminated.join(' ') || 'none'}; second: ${adopter.status} active ${adopter.body?.status?.active}`;
+      if (view.status >= 500 || adopter.status >= 500) return { outcome: 'crash', detail };
+      if (!conditions.includes('Failed')) return { outcome: 'wedged', detail };
+      // Sent in one call, the adoption (keyed by `second`) and the failure (by `first`) may be
+      // written in either order, as on two shards: the Job may have asked to terminate the pod.
+      const askedForB = terminated.includes(`${first.metadata.uid}-b`);
+      const right = view.body.status.terminating === 0 && adopter.body?.status?.active === 1 && (after || oneCall || !askedForB);
+      return { outcome: right ? 'handled' : 'wrong write', detail };
+    },
+  };
+}
+
 function identityCases(): StackCase[] {
   const pod = (job: Job) => aPod({ name: `${job.metadata.name}-p`, uid: `${job.metadata.uid}-p` });
   const kinds: [string, (job: Job) => InboundEnvelope][] = [
@@ -182,6 +229,7 @@ function identityCases(): StackCase[] {
     ...changes.flatMap(([change, spec]) => [false, true].map((between) => uidUnderAnotherName(change, spec, between))),
     ...kinds.flatMap(([kind, make]) => [false, true].map((oneCall) => uidInAnotherNamespace(kind, (job, moved) => make(kind.startsWith('Pod') ? job : moved), oneCall))),
     ...kinds.flatMap(([kind, make]) => missing.map(([how, mutate]) => withoutNamespace(kind, make, how, mutate))),
+    ...[false, true].flatMap((after) => [false, true].map((oneCall) => adoptedByAnotherJob(after, oneCall))),
   ];
 }
 
