@@ -18,6 +18,8 @@ Options:
                   queues and the record of fed traces in DIR: started again on the same DIR,
                   every Job is there, work left pending is resumed, and a trace already fed
                   (the sample fleet too) is not fed again
+  --dynamodb URL  use the DynamoDB (Local) at URL instead of starting DynamoDB Local; with
+                  --data, DIR keeps all the rest (the database lives at URL)
   --replay FILE   feed FILE (JSONL, one PutEvents entry per line) instead of the sample
   --no-sample     feed nothing; wait for events at /events
   --speed N       play the trace N times faster than recorded (default 10; 1 = real time)
@@ -30,6 +32,8 @@ speed and capped at 5 s, and every timestamp in the events moves along (docs/loc
 export interface StartArgs {
   readonly port: number;
   readonly data: string | undefined;
+  /** A DynamoDB (Local) endpoint to use instead of starting DynamoDB Local. */
+  readonly dynamodb: string | undefined;
   readonly replay: string | undefined;
   readonly sample: boolean;
   readonly speed: number;
@@ -51,6 +55,7 @@ export function parseStartArgs(argv: readonly string[], env: Record<string, stri
       options: {
         port: { type: 'string' },
         data: { type: 'string' },
+        dynamodb: { type: 'string' },
         replay: { type: 'string' },
         'no-sample': { type: 'boolean', default: false },
         speed: { type: 'string' },
@@ -68,9 +73,13 @@ export function parseStartArgs(argv: readonly string[], env: Record<string, stri
   if (!Number.isFinite(speed) || speed <= 0) throw new UsageError(`--speed must be a positive number, not "${values.speed}"`);
   if (values.replay !== undefined && values['no-sample']) throw new UsageError('--replay and --no-sample exclude each other');
   if (values.data !== undefined && values.data.trim() === '') throw new UsageError('--data needs a directory');
+  if (values.dynamodb !== undefined && !/^https?:\/\/[^\s/]+/.test(values.dynamodb)) {
+    throw new UsageError(`--dynamodb needs an http(s) URL, not "${values.dynamodb}"`);
+  }
   return {
     port,
     data: values.data,
+    dynamodb: values.dynamodb,
     replay: values.replay,
     sample: values.replay === undefined && !values['no-sample'],
     speed,

@@ -25,17 +25,19 @@ async function main(): Promise<number> {
     console.log(START_HELP);
     return 0;
   }
-  if (!hasJava()) {
+  if (args.dynamodb === undefined && !hasJava()) {
     console.error(JAVA_REQUIRED_MESSAGE); // one line, before anything starts
     return 1;
   }
   const storage = args.data === undefined ? 'in memory' : `kept in ${args.data}`;
-  console.log(`jobfold local: starting DynamoDB Local (${storage}) and the functions …`);
+  const database = args.dynamodb === undefined ? `DynamoDB Local (${storage})` : `on the DynamoDB at ${args.dynamodb}`;
+  console.log(`jobfold local: starting ${database} and the functions …`);
   let stack: LocalStack;
   try {
     stack = await startLocalStack({
       port: args.port, sample: args.sample, replay: args.replay, pace: { speed: args.speed }, progress: true,
       ...(args.data === undefined ? {} : { dataDir: args.data }),
+      ...(args.dynamodb === undefined ? {} : { dynamoDbEndpoint: args.dynamodb }),
     });
   } catch (error) {
     const message = (error as Error).message;

@@ -17,13 +17,20 @@ import type { FaultCase, Outcome } from './fault-outcomes.ts';
 export interface CrashRunOptions {
   readonly run: number;
   readonly pods: number;
+  /** How many times the service is killed: at distinct PutEvents calls, the last after the failure. */
   readonly kills: number;
   readonly random: () => number;
+  /**
+   * A DynamoDB Local that outlives the service (`npm start -- --dynamodb URL`): only the process
+   * dies, as a Lambda does beside DynamoDB, and a restart costs no Java start. Without it, each
+   * kill takes the service's own DynamoDB Local down with it.
+   */
+  readonly dynamodb?: string;
 }
 
 /** A service process on DIR, its URL and an EventBridge client that never retries (a killed call is not acknowledged). */
-async function start(dir: string): Promise<{ process: StartedProcess; url: string; client: EventBridgeClient }> {
-  const started = startProcess(['--data', dir, '--no-sample']);
+async function start(dir: string, dynamodb: string | undefined): Promise<{ process: StartedProcess; url: string; client: EventBridgeClient }> {
+  const started = startProcess(['--data', dir, '--no-sample', ...(dynamodb === undefined ? [] : ['--dynamodb', dynamodb])]);
   const url = await servingUrl(started);
   await started.when(/waiting for events/);
   const client = new EventBridgeClient({ endpoint: `${url}/events`, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, maxAttempts: 1 });
@@ -37,15 +44,15 @@ async function kill(service: { process: StartedProcess; client: EventBridgeClien
 }
 
 export async function crashBurstRun(options: CrashRunOptions): Promise<FaultCase> {
-  const { run, pods, kills, random } = options;
+  const { run, pods, kills, random, dynamodb } = options;
   const dir = mkdtempSync(join(tmpdir(), 'jobfold-crash-'));
   const work: Burst = burst(`crash-${run}`, pods);
   const calls = Math.ceil(work.entries.length / 10);
   // Kill after these PutEvents calls (and a random 0–150 ms into the next), the last one after the failure.
-  const killAfter = [...new Set(Array.from({ length: kills - 1 }, () => Math.floor(random() * calls)))].sort((a, b) => a - b);
+  const killAfter = distinctPoints(kills - 1, calls, random);
   const acked = new Set<number>();
-  const name = `run ${run}: ${pods} pods, kills after calls ${[...killAfter, calls].join(', ')} of ${calls}`;
-  let service = await start(dir);
+  const name = `run ${run}: ${pods} pods, ${killAfter.length + 1} kills after calls ${[...killAfter, calls].join(', ')} of ${calls}${dynamodb ? ' (the database outlives the service)' : ''}`;
+  let service = await start(dir, dynamodb);
   try {
     let call = 0;
     let next = 0; // the first entry not acknowledged
@@ -61,7 +68,7 @@ export async function crashBurstRun(options: CrashRunOptions): Promise<FaultCase
         await new Promise((resolve) => setTimeout(resolve, random() * 150));
         await kill(service);
         await sending;
-        service = await start(dir);
+        service = await start(dir, dynamodb);
       } else {
         await sending;
       }
@@ -71,7 +78,7 @@ export async function crashBurstRun(options: CrashRunOptions): Promise<FaultCase
     // The failure that decides the Job is acknowledged: the last kill, 0–300 ms later.
     await new Promise((resolve) => setTimeout(resolve, random() * 300));
     await kill(service);
-    service = await start(dir);
+    service = await start(dir, dynamodb);
     const outcome = await settle(service.url, work);
     return { fault: 'npm start killed (SIGKILL) at random points of a burst', name, ...outcome };
   } catch (error) {
@@ -84,6 +91,16 @@ export async function crashBurstRun(options: CrashRunOptions): Promise<FaultCase
     await kill(service).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `count` distinct calls of `calls` (all of them if fewer), drawn from `random`, in order. */
+function distinctPoints(count: number, calls: number, random: () => number): number[] {
+  const all = Array.from({ length: calls }, (_, i) => i);
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [all[i], all[j]] = [all[j]!, all[i]!];
+  }
+  return all.slice(0, count).sort((a, b) => a - b);
 }
 
 /** Waits until the service is quiet and the log holds the burst, then judges what it holds. */
