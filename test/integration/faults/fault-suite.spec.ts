@@ -3,8 +3,7 @@ import { PutEventsCommand, type EventBridgeClient, type PutEventsCommandOutput }
 import { logger } from '../../../functions/commons/powertools.ts';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import { startDynamoDbLocal } from '../../../local/dynamodb-local.ts';
-import type { LocalStack } from '../../../local/local-stack.ts';
-import { eventBridgeFor, startTestStack } from '../local/local-stack-fixture.ts';
+import { useTestStack } from '../local/local-stack-fixture.ts';
 import { freshTable, localClient } from '../store/local-table.ts';
 import type { PutEntry } from './burst.ts';
 import { crashBurstRun } from './crash-burst.ts';
@@ -47,31 +46,21 @@ const expectNoBad = (of: readonly FaultCase[]) => expect(badCases(of)).toEqual([
 
 describe('the fault suite', () => {
   describe('on one local stack (DynamoDB Local)', () => {
-    let stack: LocalStack;
-    let client: EventBridgeClient;
+    const running = useTestStack();
     const busRefusals = new Map<string, string[]>();
-
-    beforeAll(async () => {
-      stack = await startTestStack();
-      client = eventBridgeFor(stack);
-    }, 120_000);
-    afterAll(async () => {
-      client?.destroy();
-      await stack?.stop();
-    });
 
     const probe: StackProbe = {
       get: async (path) => {
-        const response = await fetch(`${stack.url}${path}`);
+        const response = await fetch(`${running.stack.url}${path}`);
         const text = await response.text();
         let body: unknown;
         try { body = JSON.parse(text); } catch { body = text; }
         return { status: response.status, body };
       },
-      log: async (stream) => (await stack.store.read(stream)).entries,
+      log: async (stream) => (await running.stack.store.read(stream)).entries,
       refusals: (eventId) => [
         ...(busRefusals.get(eventId) ?? []),
-        ...stack.rejected().filter((r) => JSON.stringify(r.original ?? null).includes(`"eventId":${JSON.stringify(eventId)}`))
+        ...running.stack.rejected().filter((r) => JSON.stringify(r.original ?? null).includes(`"eventId":${JSON.stringify(eventId)}`))
           .map((r) => `${r.reason} ${JSON.stringify(r.errors)}`),
       ],
     };
@@ -83,7 +72,7 @@ describe('the fault suite', () => {
         const calls = of.flatMap((c) => (c.steps[step] === undefined ? [] : [stepEntries(c.steps[step]!)]));
         for (let i = 0; i < calls.length; i += 16) {
           await Promise.all(calls.slice(i, i + 16).map(async (entries) => {
-            const output = await sendAsAForwarder(client, entries);
+            const output = await sendAsAForwarder(running.client, entries);
             output.Entries?.forEach((result, j) => {
               if (result.ErrorCode === undefined) return;
               const id = eventIdOf(entries[j]!);
@@ -91,7 +80,7 @@ describe('the fault suite', () => {
             });
           }));
         }
-        await stack.whenQuiet(0);
+        await running.stack.whenQuiet(0);
       }
       const judged = await Promise.all(of.map(async (c) => ({ fault: c.fault, name: c.name, ...(await c.judge(probe)) })));
       cases.push(...judged);
@@ -108,19 +97,19 @@ describe('the fault suite', () => {
     }, 600_000);
 
     it('NUL and control characters in every parameter and path segment: a 400 naming it', async () => {
-      const judged = await controlCharacterCases(stack.url);
+      const judged = await controlCharacterCases(running.stack.url);
       cases.push(...judged);
       expectNoBad(judged);
     }, 300_000);
 
     it('oversized request lines and headers: answered, never a reset', async () => {
-      const judged = await oversizedCases(stack.url);
+      const judged = await oversizedCases(running.stack.url);
       cases.push(...judged);
       expectNoBad(judged);
     }, 300_000);
 
     it('slow, half-open and vanishing clients: others are served, stalled sockets are closed', async () => {
-      const judged = await badClientCases(stack.url);
+      const judged = await badClientCases(running.stack.url);
       cases.push(...judged);
       expectNoBad(judged);
     }, 300_000);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { afterAll, beforeAll } from 'vitest';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../../local/local-stack.ts';
 import { ddbEndpoint } from '../../support/ddb-endpoint.ts';
 
@@ -15,6 +16,26 @@ export function startTestStack(options: LocalStackOptions = {}): Promise<LocalSt
     tuning: { publish: { sweepEveryMs: 200 } },
     ...options,
   });
+}
+
+/** A test stack and a forwarder's EventBridge client, started before the enclosing block's tests and stopped after them. */
+export interface RunningStack {
+  readonly stack: LocalStack;
+  readonly client: EventBridgeClient;
+}
+
+/** Starts a test stack (startTestStack) for the enclosing describe block, or the file, and stops it after. */
+export function useTestStack(options: LocalStackOptions = {}): RunningStack {
+  const running = {} as { stack: LocalStack; client: EventBridgeClient };
+  beforeAll(async () => {
+    running.stack = await startTestStack(options);
+    running.client = eventBridgeFor(running.stack);
+  }, 120_000);
+  afterAll(async () => {
+    running.client?.destroy();
+    await running.stack?.stop();
+  });
+  return running;
 }
 
 /** The EventBridge client a forwarder would use, pointed at the stack. */
