@@ -126,7 +126,10 @@ on it, and jobfold puts commands and condition changes on it.
   the fold reads; unknown fields are accepted and dropped. For \`… Deleted\` events it is the
   last known object; only its metadata is read.
 - A pod belongs to the Job named by its controller ownerReference (kind Job, uid), falling back to
-  the label \`batch.kubernetes.io/controller-uid\`. A pod with neither is refused.
+  the label \`batch.kubernetes.io/controller-uid\`. A pod with neither is refused. A pod whose
+  controller is another Job than the one its label names (released, then adopted) is also told to
+  the Job the label names, which stops counting and waiting on it (upstream's \`ClaimPods\` ignores
+  a pod owned by someone else).
 - Limits: an event is at most ${MAX_EVENT_BYTES} bytes and ${MAX_JSON_DEPTH} levels deep.
 - \`object.metadata\` is checked as the API server checks it on create (names are DNS-1123
   subdomains, namespaces DNS-1123 labels, label and annotation keys qualified names, label
