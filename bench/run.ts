@@ -44,6 +44,9 @@ flight), the cluster deleting each commanded pod; figures from GET /local/status
                         for a Job changing 2,000 times a second: ~100 a pack; packedAtEventsPerSecond)
   e2eEventsPerSecondUnpacked
                         the same on a fresh service, one event per entry (unpackedFeed: its checks)
+  bytesPerPodEvent      the pod events' Detail bytes on the bus per pod event, packed and unpacked
+                        The pods are realistic (bench/realistic-pods.ts: a real Indexed Job pod
+                        through the forwarder's trim); leanPods: the same figures for lean pods
   wcuPerPodEvent        DynamoDB write units per pod event over the Job's life, every table write
                         (log, outbox, summary, snapshots, archive); wcuByOperation breaks it down
   perJobCeilingEventsPerSecond
