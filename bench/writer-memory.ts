@@ -171,7 +171,8 @@ async function invokeOnce(file: string, endpoint: string, tableName: string, mem
   const handler = createWriterHandler({ store, rejections: { reject: async () => {} }, clock: () => new Date().toISOString(), config: foldConfig(''), timers: { schedule: async () => {} } });
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const response = await handler(event, lambdaContext('jobfold-writer', 120_000));
+  // Far beyond the function's 2 minutes: this measures memory; wallMs and cpuMs say how long it took.
+  const response = await handler(event, lambdaContext('jobfold-writer', 3_600_000));
   const wallMs = performance.now() - started;
   const cpuUsed = process.cpuUsage(cpu);
   const usedAtEnd = process.memoryUsage().heapUsed;
