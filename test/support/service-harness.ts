@@ -265,6 +265,10 @@ export class CrashableStore implements EventStore, PodArchive {
     return this.#inner.pendingOutbox(limit);
   }
 
+  pendingOutboxItems(commandIds: readonly string[]): Promise<OutboxItem[]> {
+    return this.#inner.pendingOutboxItems(commandIds);
+  }
+
   listJobs(query: ListJobsQuery): Promise<JobPage> {
     return this.#inner.listJobs(query);
   }
