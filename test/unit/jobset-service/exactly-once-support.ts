@@ -1,13 +1,12 @@
 import type { EventStore, StreamId } from '../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../shared/app/pod-archive.ts';
-import { publishPending } from '../../../shared/app/publish.ts';
-import type { Publisher } from '../../../shared/ports.ts';
+import { sweepPending } from '../../../shared/app/publish.ts';
 import { JOBFOLD_JOBSET_CONTROLLER_NAME } from '../../../shared/contract/jobset-outbound.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
 import { writeBatch } from '../../../shared/decide/write-batch.ts';
 import { jobSetDecider, type JobSetLogObservation } from '../../../shared/jobset/index.ts';
-import { CrashableStore, SimulatedCrash, type CrashPoint } from '../../support/service-harness.ts';
+import { CrashableStore, RecordingPublisher, SimulatedCrash, type CrashPoint } from '../../support/service-harness.ts';
 import { at, jobObserved, jobSetObserved } from '../jobset/support/builders.ts';
 
 // The JobSet and the crashing runs of exactly-once.spec.ts (in memory) and of
@@ -22,14 +21,6 @@ export interface Crash {
   readonly batch: number;
   readonly step: number;
   readonly point: CrashPoint;
-}
-
-class RecordingBus implements Publisher {
-  readonly sent: OutboundEvent[] = [];
-  async publish(events: readonly OutboundEvent[]) {
-    this.sent.push(...events);
-    return { failed: [] };
-  }
 }
 
 const logged = (observation: ReturnType<typeof jobSetObserved>, eventId: string): JobSetLogObservation => ({ ...observation, eventId });
@@ -47,7 +38,7 @@ export async function run(uid: string, inner: EventStore & PodArchive, crash?: C
   const stream: StreamId = { kind: 'JobSet', clusterId: 'c1', namespace: 'default', uid };
   const store = new CrashableStore(inner);
   const deps = { store, clock: () => at(60), cache: new StateCache(), limits };
-  const bus = new RecordingBus();
+  const bus = new RecordingPublisher();
   const commitsPerBatch: number[] = [];
   let crashes = 0;
   for (const [b, batch] of jobSetBatches(uid).entries()) {
@@ -64,7 +55,7 @@ export async function run(uid: string, inner: EventStore & PodArchive, crash?: C
         crashes += 1;
         deps.cache = new StateCache();
       }
-      while ((await publishPending({ store, publisher: bus, clock: () => at(90) })).items > 0);
+      await sweepPending({ store, publisher: bus, clock: () => at(90) });
     }
     commitsPerBatch.push(commits);
   }

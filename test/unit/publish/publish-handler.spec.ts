@@ -9,7 +9,7 @@ import { CONTROL_SOURCE } from '../../../shared/contract/inbound.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import { OUTBOX_PAGE_TYPE, type OutboxPageDetail } from '../../../shared/outbox/outbox-page.ts';
 import { at, CLUSTER } from '../../support/builders.ts';
-import { RecordingPublisher } from '../../support/lambda-process.ts';
+import { RecordingPublisher } from '../../support/service-harness.ts';
 
 // One publish path, two wake-ups: a commit's stream records name the outbox items it inserted,
 // and the publisher publishes those (read again by key, not found through the pending index);

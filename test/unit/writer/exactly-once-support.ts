@@ -1,13 +1,12 @@
 import type { EventStore, StreamId } from '../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../shared/app/pod-archive.ts';
-import { publishPending } from '../../../shared/app/publish.ts';
-import type { Publisher } from '../../../shared/ports.ts';
+import { sweepPending } from '../../../shared/app/publish.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { anIndexedJob, aPod, at, CLUSTER, jobObserved, podDeleted, podObserved } from '../../support/builders.ts';
-import { CrashableStore, SimulatedCrash, type CrashPoint } from '../../support/service-harness.ts';
+import { CrashableStore, RecordingPublisher, SimulatedCrash, type CrashPoint } from '../../support/service-harness.ts';
 import { writeDeps, writeJob } from './write-support.ts';
 
 // The Jobs and the crashing runs of exactly-once.spec.ts (in memory) and of
@@ -48,14 +47,6 @@ export function aJobScenario(uid: string, managed: boolean, outcome: 'leader suc
   };
 }
 
-export class RecordingBus implements Publisher {
-  readonly sent: OutboundEvent[] = [];
-  async publish(events: readonly OutboundEvent[]) {
-    this.sent.push(...events);
-    return { failed: [] };
-  }
-}
-
 export interface Crash {
   readonly batch: number;
   readonly step: number;
@@ -66,7 +57,7 @@ export interface Crash {
 export async function run(scenario: Scenario, inner: EventStore & PodArchive, crash?: Crash) {
   const store = new CrashableStore(inner);
   const deps = writeDeps(store, { limits, cache: new StateCache() });
-  const bus = new RecordingBus();
+  const bus = new RecordingPublisher();
   const stepsPerBatch: number[] = [];
   let crashes = 0;
   for (const [b, batch] of scenario.batches.entries()) {
@@ -83,7 +74,7 @@ export async function run(scenario: Scenario, inner: EventStore & PodArchive, cr
         if (!(error instanceof SimulatedCrash)) throw error;
         if (++crashes > 1) throw new Error('crashed twice');
       }
-      while ((await publishPending({ store, publisher: bus, clock: () => at(9) })).items > 0);
+      await sweepPending({ store, publisher: bus, clock: () => at(9) });
     }
     stepsPerBatch.push(commits);
   }
