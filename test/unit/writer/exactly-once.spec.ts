@@ -4,7 +4,8 @@ import { sweepPending } from '../../../shared/app/publish.ts';
 import { OutboundDetailType } from '../../../shared/contract/outbound.ts';
 import { at } from '../../support/builders.ts';
 import { CrashableStore, RecordingPublisher, SimulatedCrash } from '../../support/service-harness.ts';
-import { aJobScenario, crashesOf, ids, kinds, limits, run } from './exactly-once-support.ts';
+import { crashesOf, ids, kinds } from '../../support/crashing-run.ts';
+import { aJobScenario, limits, run } from './exactly-once-support.ts';
 import { NoMarkersStore, writeDeps, writeJob } from './write-support.ts';
 
 // Exactly once in effect, for every kind of command: a crash between any two commit steps of the
