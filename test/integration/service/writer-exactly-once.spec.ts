@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
+import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import { freshTable, localClient } from '../store/local-table.ts';
 import { crashesOf, ids, kinds, withoutUid, type Crash } from '../../support/crashing-run.ts';
 import { aJobScenario, run as runJob } from '../../unit/writer/exactly-once-support.ts';
@@ -9,6 +10,25 @@ import { run as runJobSet } from '../../unit/jobset-service/exactly-once-support
 // test/unit/writer/exactly-once.spec.ts and test/unit/jobset-service/exactly-once.spec.ts on
 // DynamoDB Local's log pages and outbox. Each run is its own Job (JobSet) on one table; logs and
 // ids are compared with its uid (and so the chain hashes) taken out.
+
+interface Outcome {
+  readonly log: unknown;
+  readonly ids: unknown;
+  readonly sent: readonly OutboundEvent[];
+  readonly crashes: number;
+}
+
+/** Each crashed run crashed once, and wrote the log and published the commands of the reference. */
+async function expectEachLikeTheReference(reference: Outcome, crashes: readonly Crash[], once: (crash: Crash) => Promise<Outcome>) {
+  for (const crash of crashes) {
+    const crashed = await once(crash);
+    const where = `${crash.point} step ${crash.step} of batch ${crash.batch}`;
+    expect(crashed.crashes, where).toBe(1);
+    expect(crashed.log, where).toEqual(reference.log);
+    expect(crashed.ids, where).toEqual(reference.ids);
+    expect(kinds(crashed.sent), where).toEqual(kinds(reference.sent));
+  }
+}
 
 describe('the writer dying at each commit step on DynamoDB Local', () => {
   let client: DynamoDBClient;
@@ -34,14 +54,7 @@ describe('the writer dying at each commit step on DynamoDB Local', () => {
     // step of the sync's batch, and before the first.
     const tipping = crashesOf(reference.stepsPerBatch).filter((c) => c.batch === 2 && (c.point === 'afterCommit' || c.step === 1));
     expect(tipping.length).toBeGreaterThanOrEqual(6);
-    for (const crash of tipping) {
-      const crashed = await once(crash);
-      const where = `${crash.point} step ${crash.step} of batch ${crash.batch}`;
-      expect(crashed.crashes, where).toBe(1);
-      expect(crashed.log, where).toEqual(reference.log);
-      expect(crashed.ids, where).toEqual(reference.ids);
-      expect(kinds(crashed.sent), where).toEqual(kinds(reference.sent));
-    }
+    await expectEachLikeTheReference(reference, tipping, once);
   }, 180_000);
 
   it('of a JobSet: leaves the uncrashed log and publishes every command once, under its id', async () => {
@@ -56,12 +69,6 @@ describe('the writer dying at each commit step on DynamoDB Local', () => {
     const reference = await once();
     const crashes = crashesOf(reference.stepsPerBatch);
     expect(crashes.length).toBeGreaterThanOrEqual(10);
-    for (const crash of crashes) {
-      const crashed = await once(crash);
-      const where = `${crash.point} step ${crash.step} of batch ${crash.batch}`;
-      expect(crashed.crashes, where).toBe(1);
-      expect(crashed.log, where).toEqual(reference.log);
-      expect(crashed.ids, where).toEqual(reference.ids);
-    }
+    await expectEachLikeTheReference(reference, crashes, once);
   }, 300_000);
 });
