@@ -39,7 +39,7 @@ interface Put {
  * 256 KiB alone (jobfold's writer refuses a command detail over 240 KiB, so only a bug makes
  * one) is reported failed instead of failing every call it would join.
  */
-export function putCalls(puts: readonly Put[]): Array<{ batch: Put[] } | { tooLarge: Failure }> {
+function putCalls(puts: readonly Put[]): Array<{ batch: Put[] } | { tooLarge: Failure }> {
   const calls: Array<{ batch: Put[] } | { tooLarge: Failure }> = [];
   let batch: Put[] = [];
   let bytes = 0;

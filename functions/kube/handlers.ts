@@ -93,7 +93,7 @@ function foldedResource<T extends KubeObject>(spec: {
     listKind: spec.listKind,
     printer: spec.printer,
     fieldNames: spec.fieldNames,
-    fieldsOf: (object) => spec.fieldsOf(object),
+    fieldsOf: spec.fieldsOf,
     async source(deps, scope, selection) {
       const includeSuperseded = listsSuperseded(selection.labels);
       const only = await named(deps, scope, [kind], {
