@@ -11,7 +11,7 @@ import { buildApp } from '../cdk/app.ts';
 // service-function.ts deploys with), and each bundle is imported by a fresh Node process — the
 // Node running this script, 24 under `npm run bench` — RUNS times. Reported per function: the
 // bundle's bytes, the median time to import it (its module init: what Lambda's Init Duration
-// adds to the runtime's own start) and the CPU time that import took (steadier than wall time on
+// adds to the runtime's own start; with the function's NODE_OPTIONS, if its environment sets any) and the CPU time that import took (steadier than wall time on
 // a shared machine), and the median wall time of the whole process (the runtime's start
 // included, as a ceiling). The environment is the function's own from the template, with
 // placeholders for the values CloudFormation resolves at deploy time.
@@ -71,7 +71,7 @@ if (typeof m.handler !== 'function') throw new Error('no handler export');
 const cpu = process.cpuUsage(c); console.log(performance.now() - t, (cpu.user + cpu.system) / 1000);`;
   for (let run = 0; run < runs; run++) {
     const started = performance.now();
-    const child = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
       cwd: tmpdir(),
       env: { PATH: process.env['PATH'] ?? '', AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', ...env },

@@ -22,7 +22,7 @@ const HELP = `Usage: npm run bench [-- --json] [-- --completions N] [-- --no-e2e
 Folds a synthetic Indexed Job (100,000 completions, >300,000 pod events, failures and a
 64 KiB success policy), deciding after every event, and prints figures:
   foldEventsPerSecond   events folded and decided per second
-  foldToParseRatio      fold+decide time / JSON.parse time of the same stream (target <= 1.0)
+  foldToParseRatio      fold+decide time / JSON.parse time of the same stream (target <= 0.8)
   successPolicyEvalMs   a 64 KiB succeededIndexes against 100,000 completed indexes (target < 1)
   snapshotBytes         the largest serialized snapshot of the Job seen during the run (target < 350,000)
   peakRssMb             peak resident memory of the process
@@ -44,6 +44,9 @@ flight), the cluster deleting each commanded pod; figures from GET /local/status
                         for a Job changing 2,000 times a second: ~100 a pack; packedAtEventsPerSecond)
   e2eEventsPerSecondUnpacked
                         the same on a fresh service, one event per entry (unpackedFeed: its checks)
+  bytesPerPodEvent      the pod events' Detail bytes on the bus per pod event, packed and unpacked
+                        The pods are realistic (bench/realistic-pods.ts: a real Indexed Job pod
+                        through the forwarder's trim); leanPods: the same figures for lean pods
   wcuPerPodEvent        DynamoDB write units per pod event over the Job's life, every table write
                         (log, outbox, summary, snapshots, archive); wcuByOperation breaks it down
   perJobCeilingEventsPerSecond

@@ -5,7 +5,8 @@ import { TraceRecorder, type PodRef, type RecordedEntry } from '../local/sample/
 import { phase } from './bench-progress.ts';
 import { putAll, round } from './bench-stack.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
-import { packedFeed } from './packed-feed.ts';
+import { packedEntries, packedFeed } from './packed-feed.ts';
+import { detailBytesPerPodEvent, uidFor, withRealisticPods } from './realistic-pods.ts';
 import { perJobCeiling, type PerJobCeilingFigures } from './per-job-ceiling.ts';
 
 // The service path at the size of a real training Job (issue 10): one Indexed Job of `pods`
@@ -18,6 +19,8 @@ import { perJobCeiling, type PerJobCeilingFigures } from './per-job-ceiling.ts';
 // whose pods change `packRate` times a second (default 2,000, the target: a window then gathers
 // 100; a faster Job makes bigger packs, so a figure at or above the rate is not flattered by
 // them). The same Job fed one event per entry (forwarders without packing) is the second figure.
+// The pods are realistic (bench/realistic-pods.ts: a real Indexed Job pod's shape, through the
+// forwarder's own trim), the headline; the recorder's lean pods are measured beside them.
 // When the leader succeeds, every pod still running lingers and must be terminated by exactly
 // one command; the bench reads the commands from GET /local/clusters/{c}/commands, plays the
 // cluster deleting each commanded pod and checks that the Job reaches Complete. Figures, never
@@ -25,6 +28,8 @@ import { perJobCeiling, type PerJobCeilingFigures } from './per-job-ceiling.ts';
 //   e2eEventsPerSecond             pod events per second, first PutEvents to quiet (both phases;
 //                                  quiet as GET /local/status says it), fed packed
 //   e2eEventsPerSecondUnpacked     the same, a fresh service fed one event per entry
+//   bytesPerPodEvent               Detail bytes on the bus per pod event, packed and unpacked
+//   leanPods                       the same figures for the recorder's lean pods
 //   wcuPerPodEvent                 DynamoDB write units per pod event, whole life (ReturnConsumedCapacity
 //                                  of every table write: log, outbox, summary, snapshots, archive;
 //                                  wcuByOperation breaks it down by request kind; from /local/status)
@@ -40,7 +45,7 @@ import { perJobCeiling, type PerJobCeilingFigures } from './per-job-ceiling.ts';
 // Run alone: `node bench/service-path.ts --help`.
 
 export const SERVICE_PATH_HELP = `Usage: node bench/service-path.ts [--pods N] [--feeders N] [--packed | --unpacked] [--pack-rate N]
-                                  [--cpu-prof DIR] [--json]
+                                  [--realistic | --lean] [--cpu-prof DIR] [--json]
 
 Starts the service as \`npm start\` does (node local/start.ts --port 0 --no-sample, its own
 process and DynamoDB Local), feeds it one Indexed Job of --pods pods (default 10,000; leader
@@ -50,11 +55,16 @@ entries in flight (default 8), deletes each commanded pod, and prints the figure
 observations) for a Job changing --pack-rate times a second (default 2,000: ~100 a pack), giving
 e2eEventsPerSecond; then a fresh service is fed the same Job one event per entry, giving
 e2eEventsPerSecondUnpacked. --packed or --unpacked runs only that feed (its figure is then
-e2eEventsPerSecond). --cpu-prof DIR writes a CPU profile of the service's process into DIR
+e2eEventsPerSecond). The pods are realistic (a real Indexed Job pod through the forwarder's trim;
+bench/realistic-pods.ts), then the recorder's lean pods (figures under leanPods); --realistic or
+--lean runs only those. bytesPerPodEvent: the pod events' Detail bytes, packed and unpacked. --cpu-prof DIR writes a CPU profile of the service's process into DIR
 (node --cpu-prof).`;
 
 /** How the Job's pod events reach the bus: as the forwarder packs them, or one event per entry. */
 export type ServicePathFeed = 'packed' | 'unpacked';
+
+/** What the pods carry: a real Indexed Job pod's fields as the forwarder trims them, or the recorder's few. */
+export type PodShape = 'realistic' | 'lean';
 
 /** The rate whose packs the headline feed sends: the issue's target (a 50 ms window gathers 100). */
 export const DEFAULT_PACK_RATE = 2000;
@@ -70,6 +80,8 @@ export interface ServicePathOptions {
   readonly feed?: ServicePathFeed;
   /** Pod events per second whose 50 ms windows the packs hold (packed feed). Default DEFAULT_PACK_RATE. */
   readonly packRate?: number;
+  /** Default `realistic`. */
+  readonly podShape?: PodShape;
 }
 
 export interface ServicePathFigures extends Partial<PerJobCeilingFigures> {
@@ -85,6 +97,9 @@ export interface ServicePathFigures extends Partial<PerJobCeilingFigures> {
   readonly rejectedWritesPerPodEvent: number;
   /** How the pod events were fed: packed (and at which rate's windows) or one per entry. */
   readonly feed: ServicePathFeed;
+  readonly podShape: PodShape;
+  /** The pod events' Detail bytes on the bus per pod event, as the forwarder packs them and one per entry. */
+  readonly bytesPerPodEvent: { readonly packed: number; readonly unpacked: number };
   readonly packedAtEventsPerSecond?: number;
   /** Pod events per PutEvents entry fed (1 unpacked). */
   readonly podEventsPerEntry: number;
@@ -105,7 +120,11 @@ export interface ServicePathFigures extends Partial<PerJobCeilingFigures> {
 const CLUSTER = 'bench-svc';
 
 export async function runServicePathBench(options: ServicePathOptions = {}): Promise<ServicePathFigures> {
-  const { pods = 10_000, failEvery = 50, feeders = 8, feed: how = 'packed', packRate = DEFAULT_PACK_RATE } = options;
+  const { pods = 10_000, failEvery = 50, feeders = 8, feed: how = 'packed', packRate = DEFAULT_PACK_RATE, podShape = 'realistic' } = options;
+  const realistic = podShape === 'realistic';
+  // The entries as the forwarder sends them for these pods, and a pod's uid in them.
+  const shaped = (entries: readonly RecordedEntry[]) => (realistic ? withRealisticPods(entries) : entries);
+  const uidOf = (recorded: string) => (realistic ? uidFor(recorded) : recorded);
   let podEntriesFed = 0;
   const service = await startServiceProcess(options.nodeOptions ? { nodeOptions: options.nodeOptions } : {});
   const client = new EventBridgeClient({
@@ -124,20 +143,26 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
       if (i === 0) continue;
       if (i % failEvery === 0) trace.exitPod(pod, 2, 1);
       else if (i % 3 === 0) trace.exitPod(pod, 3, 0);
-      else lingering.add(pod.uid);
+      else lingering.add(uidOf(pod.uid));
     }
     trace.exitPod(all[0]!, 5, 0);
+    const firstEntries = shaped(trace.entries);
+    const podEventsFirst = firstEntries.length - 1;
+    const bytesPerPodEvent = {
+      packed: detailBytesPerPodEvent(packedEntries(firstEntries, packRate), podEventsFirst),
+      unpacked: detailBytesPerPodEvent(firstEntries, podEventsFirst),
+    };
     const { capacity: before, process: { cpuSeconds: serviceCpuBefore } } = await service.status();
     const dynamoDbLocalCpuBefore = service.childrenCpuSeconds();
     const feederCpuBefore = process.cpuUsage();
     const start = performance.now();
-    await feed(`service path (${pods.toLocaleString('en-US')} pods): put`, trace.entries);
+    await feed(`service path (${pods.toLocaleString('en-US')} ${podShape} pods): put`, firstEntries);
     await settle(service, 'service path: Pod Termination Requested published', lingering.size);
     // Phase 2: the cluster deletes each commanded pod, as the forwarder would.
     const commandedFirst = terminations(await service.get<DeliveredEntry[]>(`/local/clusters/${CLUSTER}/commands`), job.uid);
     const firstPhase = trace.entries.length;
-    for (const pod of all) if (commandedFirst.has(pod.uid)) trace.deletePod(pod, 10);
-    await feed('service path: deletions put', trace.entries.slice(firstPhase));
+    for (const pod of all) if (commandedFirst.has(uidOf(pod.uid))) trace.deletePod(pod, 10);
+    await feed('service path: deletions put', shaped(trace.entries.slice(firstPhase)));
     await settle(service, 'service path: settling after the deletions (termination commands)', lingering.size);
     const seconds = (performance.now() - start) / 1000;
     const { capacity: after, process: serviceProcess } = await service.status();
@@ -155,6 +180,8 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
       servicePodEvents: podEvents,
       e2eEventsPerSecond: Math.round(podEvents / seconds),
       feed: how,
+      podShape,
+      bytesPerPodEvent,
       ...(how === 'packed' ? { packedAtEventsPerSecond: packRate } : {}),
       podEventsPerEntry: round(podEvents / podEntriesFed),
       putEventsInFlight: feeders,
@@ -220,12 +247,23 @@ function terminations(commands: readonly DeliveredEntry[], jobUid: string): Map<
 }
 
 /** Both feeds' figures: the packed feed's, with the unpacked feed's beside them (suffix `Unpacked`). */
-export interface ServicePathReport extends ServicePathFigures {
+export interface FeedsReport extends ServicePathFigures {
   readonly e2eEventsPerSecondUnpacked?: number;
   readonly cpuMsPerPodEventUnpacked?: ServicePathFigures['cpuMsPerPodEvent'];
   /** The unpacked run's checks and costs, so nothing of it is hidden behind the headline. */
   readonly unpackedFeed?: Pick<ServicePathFigures, typeof UNPACKED_KEPT[number]>;
 }
+
+/** The realistic pods' figures (the headline), with the lean pods' beside them. */
+export interface ServicePathReport extends FeedsReport {
+  readonly leanPods?: Pick<FeedsReport, typeof LEAN_KEPT[number]>;
+}
+
+const LEAN_KEPT = [
+  'e2eEventsPerSecond', 'e2eEventsPerSecondUnpacked', 'bytesPerPodEvent', 'cpuMsPerPodEvent', 'cpuMsPerPodEventUnpacked',
+  'wcuPerPodEvent', 'lingeringPods', 'lingeringPodsTerminatedOnce', 'podsCommandedTwiceOrMore', 'completeAfterDeletions',
+  'servicePeakRssMb', 'unpackedFeed',
+] as const;
 
 const UNPACKED_KEPT = [
   'podEventsPerEntry', 'wcuPerPodEvent', 'wcuByOperation', 'dynamoDbRequestsByOperation', 'rejectedWritesPerPodEvent', 'lingeringPods',
@@ -234,10 +272,24 @@ const UNPACKED_KEPT = [
 ] as const;
 
 /**
- * Runs each feed on a fresh service, one after the other (default: packed, then unpacked). With
- * one feed its figures are the report; with both, the packed feed's are the headline.
+ * Runs each pod shape's feeds on fresh services (default: realistic then lean pods, each packed
+ * then unpacked). The first shape's figures are the headline; the lean pods' go under leanPods.
  */
-export async function runServicePathReport(options: Omit<ServicePathOptions, 'feed'> = {}, feeds: readonly ServicePathFeed[] = ['packed', 'unpacked']): Promise<ServicePathReport> {
+export async function runServicePathReport(
+  options: Omit<ServicePathOptions, 'feed' | 'podShape'> = {},
+  feeds: readonly ServicePathFeed[] = ['packed', 'unpacked'],
+  shapes: readonly PodShape[] = ['realistic', 'lean'],
+): Promise<ServicePathReport> {
+  const reports = new Map<PodShape, FeedsReport>();
+  for (const podShape of shapes) reports.set(podShape, await runFeeds({ ...options, podShape }, feeds));
+  const realistic = reports.get('realistic');
+  const lean = reports.get('lean');
+  if (!realistic || !lean) return (realistic ?? lean) as FeedsReport;
+  return { ...realistic, leanPods: Object.fromEntries(LEAN_KEPT.map((key) => [key, lean[key]])) as ServicePathReport['leanPods'] };
+}
+
+/** Each feed on a fresh service, one after the other. With one feed its figures are the report; with both, the packed feed's are the headline. */
+async function runFeeds(options: Omit<ServicePathOptions, 'feed'>, feeds: readonly ServicePathFeed[]): Promise<FeedsReport> {
   const runs = new Map<ServicePathFeed, ServicePathFigures>();
   for (const feed of feeds) runs.set(feed, await runServicePathBench({ ...options, feed }));
   const packed = runs.get('packed');
@@ -247,7 +299,7 @@ export async function runServicePathReport(options: Omit<ServicePathOptions, 'fe
     ...packed,
     e2eEventsPerSecondUnpacked: unpacked.e2eEventsPerSecond,
     cpuMsPerPodEventUnpacked: unpacked.cpuMsPerPodEvent,
-    unpackedFeed: Object.fromEntries(UNPACKED_KEPT.map((key) => [key, unpacked[key]])) as ServicePathReport['unpackedFeed'],
+    unpackedFeed: Object.fromEntries(UNPACKED_KEPT.map((key) => [key, unpacked[key]])) as FeedsReport['unpackedFeed'],
   };
 }
 
@@ -263,11 +315,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   };
   const profileDir = value('--cpu-prof');
   const feeds: ServicePathFeed[] = args.includes('--packed') ? ['packed'] : args.includes('--unpacked') ? ['unpacked'] : ['packed', 'unpacked'];
+  const shapes: PodShape[] = args.includes('--realistic') ? ['realistic'] : args.includes('--lean') ? ['lean'] : ['realistic', 'lean'];
   const figures = await runServicePathReport({
     ...(value('--pods') ? { pods: Number(value('--pods')) } : {}),
     ...(value('--feeders') ? { feeders: Number(value('--feeders')) } : {}),
     ...(value('--pack-rate') ? { packRate: Number(value('--pack-rate')) } : {}),
     ...(profileDir ? { nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
-  }, feeds);
+  }, feeds, shapes);
   console.log(args.includes('--json') ? JSON.stringify(figures) : figures);
 }

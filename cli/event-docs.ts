@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   CLUSTER_SOURCE_PREFIX,
   CONTROL_SOURCE,

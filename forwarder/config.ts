@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ClusterIdSchema } from '../shared/job/events.ts';
 import { LOG_LEVELS } from './log.ts';
 import { COMMAND_MAX_RECEIVES } from './commands/command-consumer.ts';

@@ -13,6 +13,9 @@ import { ServiceFunction } from './service-function.ts';
 import type { Timers } from './timers.ts';
 
 /** How the writer reads the ingest stream (test/cdk checks the mapping against these). */
+/** The writer's memory (bench/writer-memory.ts measures its worst invocation against it; docs/deploy.md). */
+export const WRITER_MEMORY_MB = 1024;
+
 export const WRITER_SOURCE = {
   batchSize: 1000,
   maxBatchingWindow: Duration.seconds(1),
@@ -45,7 +48,7 @@ export class Writer extends Construct {
       entry: 'writer',
       description: 'jobfold writer: appends each Job\'s events in order, decides at each position, commits decisions and commands',
       timeout: Duration.minutes(2),
-      memorySize: 1024,
+      memorySize: WRITER_MEMORY_MB,
       environment: writerEnvironment(bus),
     });
     grantWriterCode(this.function, { table, bus, timers });

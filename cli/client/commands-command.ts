@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { JobCommandsPageSchema, JobSetCommandsPageSchema } from '../../functions/query/commands/commands-schemas.ts';
 import { ENDPOINT_HELP, OBJECT_OPTIONS, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
 import { machineOutput, parseOutput, table } from './render.ts';

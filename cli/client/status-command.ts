@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { StatusAtSchema } from '../../functions/query/schemas/job-schemas.ts';
 import { field, printText, table, type Block } from '../print/index.ts';
 import { ENDPOINT_HELP, OBJECT_OPTIONS, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { jobSetScenarioKind } from '../conformance/kinds/jobset-scenario.ts';
 import { evolve } from '../../shared/jobset/evolve.ts';
 import type { JobSetEvent } from '../../shared/jobset/events.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseInbound } from '../../shared/contract/parse-inbound.ts';
 import { issues, lineFailure, type LineResult } from './line-result.ts';
 

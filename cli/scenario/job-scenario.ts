@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { JobSchema } from '../../shared/k8s/job.ts';
 import { PodSchema } from '../../shared/k8s/pod.ts';
 import { TimeSchema } from '../../shared/k8s/schema-helpers.ts';

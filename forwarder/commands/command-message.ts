@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONTROL_SOURCE } from '../../shared/contract/inbound.ts';
 import { JobSetOutboundDetailType } from '../../shared/contract/jobset-outbound.ts';
 import { OutboundDetailType } from '../../shared/contract/outbound.ts';

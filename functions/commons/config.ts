@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_TABLE_NAME } from '../adapters/table-layout.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../shared/job/state.ts';
 import { DEFAULT_CLOCK_SKEW_MS } from '../../shared/job/cluster-clock.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { JobCommandsPageSchema, JobSetCommandsPageSchema, PagedJobCommandSchema } from './commands/commands-schemas.ts';
 import type { FleetItemSchema, FleetOverviewSchema, JobIndexesSchema, JobTimelineSchema } from './console/console-schemas.ts';
 import type { JobSetCommandSchema, JobSetViewSchema } from './jobsets/jobset-schemas.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { EventStore, JobSummary, LogEntry, StreamId } from '../../shared/app/event-store.ts';
 import { jsonBytes } from '../../shared/app/event-store-limits.ts';
 import type { HistoryQuery } from './params.ts';

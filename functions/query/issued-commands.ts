@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { isDispatched, type DispatchedKind } from '../../shared/contract/outbound.ts';
 import type { DecisionOf, PodRefData } from '../../shared/job/decisions.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';

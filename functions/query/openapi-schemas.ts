@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiSchemas } from './schemas/registry.ts';
 // Every module that registers a response schema, so the registry is complete when read.
 import './schemas/common-schemas.ts';

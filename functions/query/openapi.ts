@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { FleetQuerySchema, IndexesQuerySchema } from './console/console-params.ts';
 import { CommandsQuerySchema } from './commands/commands-params.ts';
 import './console/console-schemas.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ClusterIdSchema } from '../../shared/job/events.ts';
 import { TimeSchema } from '../../shared/k8s/schema-helpers.ts';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { BadRequestError, type FieldIssue } from './http-errors.ts';
 import type { QueryRequest } from './http.ts';
 import { ObjectPathSchema, type ObjectPath } from './params.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseSelection, SelectionError, type FleetSelection, type SelectionText } from '../../shared/fleet/selection.ts';
 import { BadRequestError } from './http-errors.ts';
 

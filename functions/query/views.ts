@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { JobSummary } from '../../shared/app/event-store.ts';
 import { jobStatus, type Explanation, type JobState } from '../../shared/job/index.ts';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WhatIfPatchError } from '../../shared/whatif/index.ts';
 import { BadRequestError } from './http-errors.ts';
 import { SelectionFields } from './selection-body.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // What Lambda puts in the writer-failures queue (the event source mapping's on-failure
 // destination) once it gives up on an ingest-stream batch: which records, never their data nor

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LogEntry, StreamId } from '../app/event-store.ts';
 import { GENESIS_HASH } from '../log/hash-chain.ts';
 

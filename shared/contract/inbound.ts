@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { JobSchema } from '../k8s/job.ts';
 import { PodSchema } from '../k8s/pod.ts';
 import { TimeSchema } from '../k8s/schema-helpers.ts';

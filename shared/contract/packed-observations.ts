@@ -1,5 +1,5 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InboundDetailType, PartitionKeySchema } from './inbound.ts';
 
 /**

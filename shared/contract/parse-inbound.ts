@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Observation } from '../job/events.ts';
 import {
   ClusterSourceSchema,

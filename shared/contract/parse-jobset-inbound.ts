@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { JobSetSchema } from '../jobset/schemas.ts';
 import { ObjectSequenceSchema } from '../k8s/object-sequence.ts';
 import { TimeSchema } from '../k8s/schema-helpers.ts';

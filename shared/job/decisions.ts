@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
 
 // Decision events: what jobfold concluded, each with its evidence, written to the log by the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ObjectSequenceSchema } from '../k8s/object-sequence.ts';
 import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
 import type { JobSetDecisionEvent } from './decision-events.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { JobSpecSchema, JobStatusSchema, PodTemplateSpecSchema } from '../k8s/job.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
 import { Int32Schema, Int64Schema, listOf, optional, StringMapSchema, text } from '../k8s/schema-helpers.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConditionSchema, ObjectMetaSchema } from './meta.ts';
 import { Int32Schema, Int64Schema, listOf, optional, StringMapSchema, text, TimeSchema } from './schema-helpers.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Int64Schema, optional, StringMapSchema, text, TimeSchema } from './schema-helpers.ts';
 
 // Names, namespaces, label keys and owner references are checked by metadata validation

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConditionSchema, ObjectMetaSchema } from './meta.ts';
 import { Int32Schema, optional, TimeSchema } from './schema-helpers.ts';
 

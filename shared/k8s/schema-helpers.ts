@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Kubernetes writes an unset field either as absent or as `null`. Both parse to `undefined`,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { FeatureGates } from '../job/gates.ts';
 import type { FieldError } from '../job/validation/field-error.ts';
 import { formatBadValue } from '../job/validation/go-format.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { JobEvent } from '../../shared/job/evolve.ts';
 import type { JobObserved, PodDeleted, PodObserved, Tick } from '../../shared/job/events.ts';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defaultJobSet, JobSetSchema, validateJobSet } from '../../../shared/jobset/index.ts';
 import type { CorpusKind } from '../types.ts';
 import { compareErrors, ExpectedErrorSchema } from './validation-case.ts';

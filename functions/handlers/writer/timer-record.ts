@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TimeSchema } from '../../../shared/k8s/schema-helpers.ts';
 
 // A timer (a Job's deadline, backoff or expectations running out) reaches its Job as a record

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SelectionFields } from '../selection-body.ts';
 
 // The bodies of the advice's two passes (docs/advise.md): which Jobs (the selection), which part

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UidParamSchema, wholeNumber } from '../params.ts';
 
 // `…/commands?uid=&after=&limit=`: which page of an object's commands.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { JobSetCommandSchema } from '../jobsets/jobset-schemas.ts';
 import { ObjectIdentitySchema } from '../schemas/common-schemas.ts';
 import { IssuedCommandSchema } from '../schemas/job-schemas.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { LogEntry, StreamId } from '../../../shared/app/event-store.ts';
 import { entryEvent } from '../../../shared/app/log-codec.ts';
 import { evolve } from '../../../shared/job/evolve.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { LogEntry } from '../../../shared/app/event-store.ts';
 import { jobSetEntryCategory, loggedJobSetDecisions } from '../jobsets/jobset-entries.ts';
 import type { JobSetCommandSchema } from '../jobsets/jobset-schemas.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AtParamSchema, ClusterParamSchema, NamespaceParamSchema, UidParamSchema } from '../params.ts';
 import { FLEET_STATES } from './fleet-state.ts';
 

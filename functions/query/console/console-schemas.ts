@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
 import { JobSummarySchema } from '../schemas/job-schemas.ts';
 import { apiSchemas } from '../schemas/registry.ts';

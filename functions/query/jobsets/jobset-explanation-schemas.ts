@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { JOBSET_DECISION_TYPES } from '../../../shared/jobset/decision-events.ts';
 import { ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
 import { explanationSchema } from '../schemas/explanation-schemas.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PodFailurePolicySchema } from '../../../shared/k8s/job.ts';
 import { ConditionViewSchema, ExplanationBriefSchema, LogHeadSchema, ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
 import { apiSchemas } from '../schemas/registry.ts';

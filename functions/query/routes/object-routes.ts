@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { fleetListRoute } from '../fleet-list.ts';
 import { historyPage, type EntryCategory } from '../history-page.ts';

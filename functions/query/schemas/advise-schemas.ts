@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiSchemas } from './registry.ts';
 
 // The advice's pages (shared/advise/evidence.ts, check.ts) as the routes serve them.

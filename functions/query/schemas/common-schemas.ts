@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiSchemas } from './registry.ts';
 
 // Shapes several routes share: conditions, object identity, errors.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EvidenceSchema, TerminationCauseSchema } from '../../../shared/job/decisions.ts';
 import { ConditionViewSchema, ObjectIdentitySchema, TimeViewSchema } from './common-schemas.ts';
 import { JobOutcomeSchema } from './job-schemas.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ObjectIdentitySchema, TimeViewSchema } from './common-schemas.ts';
 import { apiSchemas } from './registry.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TerminationCauseSchema } from '../../../shared/job/decisions.ts';
 import { PodFailurePolicySchema, SuccessPolicySchema } from '../../../shared/k8s/job.ts';
 import { ConditionViewSchema, ExplanationBriefSchema, LogHeadSchema, ObjectIdentitySchema, TimeViewSchema } from './common-schemas.ts';

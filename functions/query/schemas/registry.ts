@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The response schemas of the query API, by component name. openapi.ts emits each once under

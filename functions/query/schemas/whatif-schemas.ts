@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiSchemas } from './registry.ts';
 
 // The what-if reports (shared/whatif/report.ts, shared/whatif/fleet.ts) as the routes serve them.

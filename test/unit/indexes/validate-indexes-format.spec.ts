@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { validateIndexesFormat } from '../../../shared/indexes/index-set.ts';
 
 describe('validateIndexesFormat', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
 import { parseInbound } from '../../../shared/contract/parse-inbound.ts';
 import { validateJob } from '../../../shared/job/validation/index.ts';

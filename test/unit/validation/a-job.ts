@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { JobSchema, type Job, type JobSpecSchema } from '../../../shared/k8s/job.ts';
 import type { ValidationOptions } from '../../../shared/job/validation/index.ts';
 import type { FieldError } from '../../../shared/job/validation/index.ts';
