@@ -25,7 +25,8 @@ const PODS = Number(process.env['JOBFOLD_BIG_PODS'] ?? 1_500);
 const START = new Date().toISOString();
 /** A time of its own for pod `i`'s event in a phase starting at `at` seconds. */
 const tick = (at: number, i: number) => at + i / 1000;
-const local = useTestStack();
+// Sent as the forwarder sends: a call reset on an idle keep-alive socket is made again.
+const local = useTestStack({}, { maxAttempts: 6 });
 
 /** The Job's life in `cluster`, phase by phase, so the second phase can delete what was commanded. */
 function aBigJob(cluster: string) {
