@@ -18,34 +18,47 @@ export function startTestStack(options: LocalStackOptions = {}): Promise<LocalSt
   });
 }
 
-/** A test stack and a forwarder's EventBridge client, started before the enclosing block's tests and stopped after them. */
-export interface RunningStack {
-  readonly stack: LocalStack;
-  readonly client: EventBridgeClient;
-}
-
-/** Starts a test stack (startTestStack) for the enclosing describe block, or the file, and stops it after. */
-export function useTestStack(options: LocalStackOptions = {}): RunningStack {
-  const running = {} as { stack: LocalStack; client: EventBridgeClient };
-  beforeAll(async () => {
-    running.stack = await startTestStack(options);
-    running.client = eventBridgeFor(running.stack);
-  }, 120_000);
-  afterAll(async () => {
-    running.client?.destroy();
-    await running.stack?.stop();
-  });
-  return running;
-}
-
-/** The EventBridge client a forwarder would use, pointed at the stack. */
-export function eventBridgeFor(stack: LocalStack): EventBridgeClient {
+/**
+ * The EventBridge client a forwarder would use, pointed at the stack. One attempt by default, so
+ * a test sees every error; a test feeding thousands of calls across pauses passes the attempts
+ * the forwarder makes (forwarder/send/put-events.ts retries), since a keep-alive socket the
+ * server closed while idle resets the next call on it (ECONNRESET), as any HTTP server may.
+ */
+export function eventBridgeFor(stack: LocalStack, maxAttempts = 1): EventBridgeClient {
   return new EventBridgeClient({
     endpoint: stack.eventsUrl,
     region: 'us-east-1',
     credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-    maxAttempts: 1,
+    maxAttempts,
   });
+}
+
+/** A file's stack: started before its tests, with a client pointed at it, and stopped after them. */
+export interface TestStack {
+  readonly stack: LocalStack;
+  readonly client: EventBridgeClient;
+}
+
+/** Starts a test stack (startTestStack) before the file's tests and stops it after them. */
+export function useTestStack(options: LocalStackOptions = {}, client: { maxAttempts?: number } = {}): TestStack {
+  let started: TestStack | undefined;
+  const fixture: TestStack = {
+    get stack() { return required().stack; },
+    get client() { return required().client; },
+  };
+  const required = () => {
+    if (!started) throw new Error('the test stack is used before it started (beforeAll)');
+    return started;
+  };
+  beforeAll(async () => {
+    const stack = await startTestStack(options);
+    started = { stack, client: eventBridgeFor(stack, client.maxAttempts) };
+  }, 120_000);
+  afterAll(async () => {
+    started?.client.destroy();
+    await started?.stack.stop();
+  });
+  return fixture;
 }
 
 /** Polls `probe` every 50 ms until it returns a value other than undefined, or fails after `timeoutMs`. */

@@ -25,7 +25,8 @@ const PODS = Number(process.env['JOBFOLD_BIG_PODS'] ?? 1_500);
 const START = new Date().toISOString();
 /** A time of its own for pod `i`'s event in a phase starting at `at` seconds. */
 const tick = (at: number, i: number) => at + i / 1000;
-const running = useTestStack();
+// Sent as the forwarder sends: a call reset on an idle keep-alive socket is made again.
+const local = useTestStack({}, { maxAttempts: 6 });
 
 /** The Job's life in `cluster`, phase by phase, so the second phase can delete what was commanded. */
 function aBigJob(cluster: string) {
@@ -44,24 +45,24 @@ function aBigJob(cluster: string) {
 }
 
 async function commandsOf(cluster: string): Promise<string[]> {
-  const response = await fetch(`${running.stack.url}/local/clusters/${cluster}/commands`);
+  const response = await fetch(`${local.stack.url}/local/clusters/${cluster}/commands`);
   return ((await response.json()) as DeliveredEntry[]).map((c) => `${c.detailType} ${String(c.detail['commandId'])}`).sort();
 }
 
 async function live(cluster: string, packed: boolean) {
   const { trace, job, pods } = aBigJob(cluster);
   const asSent = (entries: readonly RecordedEntry[]) => (packed ? packedEntries(withRealisticPods(entries)) : withRealisticPods(entries));
-  const send = (entries: readonly RecordedEntry[]) => putAll(running.client, asSent(entries), 1);
+  const send = (entries: readonly RecordedEntry[]) => putAll(local.client, asSent(entries), 1);
   await send(trace.entries);
-  await running.stack.whenQuiet(0);
+  await local.stack.whenQuiet(0);
   const terminated = new Set((await commandsOf(cluster)).filter((c) => c.startsWith('Pod Termination')).map((c) => c.split('/').at(-1)));
   const firstPhase = trace.entries.length;
   for (const [i, pod] of pods.entries()) if (terminated.has(uidFor(pod.uid))) trace.deletePod(pod, tick(10, i));
   await send(trace.entries.slice(firstPhase));
-  await running.stack.whenQuiet(0);
+  await local.stack.whenQuiet(0);
   const stream = { kind: 'Job' as const, clusterId: cluster, namespace: 'big', uid: job.uid };
-  const log = (await running.stack.store.read(stream)).entries.map((e) => `${e.seq} ${e.type} ${e.eventId}`);
-  const status = (await (await fetch(`${running.stack.url}/v1/clusters/${cluster}/namespaces/big/jobs/${job.name}/status`)).json()) as Record<string, unknown>;
+  const log = (await local.stack.store.read(stream)).entries.map((e) => `${e.seq} ${e.type} ${e.eventId}`);
+  const status = (await (await fetch(`${local.stack.url}/v1/clusters/${cluster}/namespaces/big/jobs/${job.name}/status`)).json()) as Record<string, unknown>;
   const entriesSent = asSent(trace.entries);
   return { log, status: status['status'], commands: await commandsOf(cluster), terminated: terminated.size, packs: entriesSent.filter((e) => e.DetailType === PACKED_DETAIL_TYPE).length };
 }
