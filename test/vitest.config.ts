@@ -24,6 +24,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          setupFiles: ['./test/support/property-seed.ts'],
           include: [
             'test/unit/**/*.spec.ts',
             'test/property/**/*.spec.ts',

@@ -47,9 +47,9 @@ export class StreamConsumers extends Construct {
       resources: [bus.eventBusArn],
       conditions: { StringEquals: { 'events:source': CONTROL_SOURCE } },
     }));
-    // A stream record only wakes the publisher, which publishes the whole pending outbox, so there
-    // is no per-record outcome to report and nothing to bisect: a failed wake-up is retried a few
-    // times, and the minute sweep covers whatever is still pending.
+    // The publisher publishes the items the batch's records name (read again by key, so a batch
+    // delivered again sends nothing already published). A failed batch is retried a few times
+    // as a whole, and the minute sweep covers whatever is still pending.
     this.publish.addEventSource(new DynamoEventSource(table, {
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: 100,

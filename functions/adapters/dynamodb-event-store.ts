@@ -12,7 +12,7 @@ import type {
 } from '../../shared/app/event-store.ts';
 import { commitTransaction } from './dynamodb-commit.ts';
 import { readEntries, readHead, readTip } from './dynamodb-log-reads.ts';
-import { markPublished, pendingOutbox, saveOutboxProgress } from './dynamodb-outbox.ts';
+import { markPublished, pendingOutbox, pendingOutboxItems, saveOutboxProgress } from './dynamodb-outbox.ts';
 import { loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
 import { loadEventIds, saveEventIds } from './dynamodb-event-ids.ts';
 import { claimUid } from './dynamodb-uid-claims.ts';
@@ -96,6 +96,10 @@ export class DynamoDbEventStore implements EventStore, PodArchive, ChangeFeed {
 
   pendingOutbox(limit: number): Promise<OutboxItem[]> {
     return pendingOutbox(this.#table, limit);
+  }
+
+  pendingOutboxItems(commandIds: readonly string[]): Promise<OutboxItem[]> {
+    return pendingOutboxItems(this.#table, commandIds);
   }
 
   saveOutboxProgress(commandId: string, progress: number): Promise<void> {

@@ -42,14 +42,39 @@ export async function pendingOutbox(table: MeteredTable, limit: number): Promise
     found.push(...(output.Items ?? []));
     start = output.LastEvaluatedKey;
   } while (start !== undefined && found.length < limit);
-  const wanted = found.map((item) => ({ [ATTR.pk]: item[ATTR.pk] ?? str(''), [ATTR.sk]: str(keys.commandSort) }));
-  const byPk = new Map((await table.batchGet(wanted, true)).map((item) => [item[ATTR.pk]?.S, item]));
-  return found.flatMap((entry) => {
-    const item = byPk.get(entry[ATTR.pk]?.S);
+  // The index is keys only and lags: each item is read again, consistently.
+  return readPending(table, found.map((entry) => entry[ATTR.pk]?.S ?? ''));
+}
+
+/** pendingOutboxItems of the port: one consistent BatchGetItem of the items' keys. */
+export function pendingOutboxItems(table: MeteredTable, commandIds: readonly string[]): Promise<OutboxItem[]> {
+  return readPending(table, [...new Set(commandIds)].map((id) => keys.command(id)));
+}
+
+async function readPending(table: MeteredTable, pks: readonly string[]): Promise<OutboxItem[]> {
+  if (pks.length === 0) return [];
+  const byPk = new Map((await table.batchGet(pks.map((pk) => ({ [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.commandSort) })), true))
+    .map((item) => [item[ATTR.pk]?.S, item]));
+  return pks.flatMap((pk) => {
+    const item = byPk.get(pk);
     if (item === undefined || item[ATTR.publishedAt] !== undefined) return [];
     const progress = item[ATTR.progress]?.N;
     const outboxItem = readJson(item, ATTR.data) as OutboxItem;
     return [progress === undefined ? outboxItem : { ...outboxItem, progress: Number(progress) }];
+  });
+}
+
+/**
+ * The commands whose outbox items a batch of the table's stream inserted (the publisher's
+ * event source filters on them; any other record is passed over). Each record names its item
+ * by key: the item is read again, since a record may arrive after it was published.
+ */
+export function streamedCommandIds(records: ReadonlyArray<{ eventName?: string; dynamodb?: { Keys?: Record<string, { S?: string }> } }>): string[] {
+  const prefix = keys.command('');
+  return records.flatMap((record) => {
+    const pk = record.dynamodb?.Keys?.[ATTR.pk]?.S;
+    const sk = record.dynamodb?.Keys?.[ATTR.sk]?.S;
+    return record.eventName === 'INSERT' && pk?.startsWith(prefix) && sk === keys.commandSort ? [pk.slice(prefix.length)] : [];
   });
 }
 

@@ -1,24 +1,22 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
-import { publishPending, type PublishDeps, type PublishOutcome } from '../../shared/app/publish.ts';
+import { publishNamed, sweepPending, type PublishDeps, type PublishOutcome } from '../../shared/app/publish.ts';
+import { streamedCommandIds } from '../adapters/dynamodb-outbox.ts';
 import { lambdaHandler, logger, METRIC, metrics } from '../commons/powertools.ts';
 
 /**
- * publish: a new outbox item on the table's stream, or the schedule (rate 1 minute), wakes
- * the publisher, which puts every pending command on the bus, oldest first, and marks an item
- * published only once the bus accepted all its events. A crash between commit and publish only
- * delays commands; a failed item is retried on the next wake-up. Throwing on a stream batch
- * makes Lambda retry it, which is what we want while anything failed.
+ * publish: the outbox items a commit inserted (the table's stream) and, every minute, whatever
+ * is still pending (the sweep) go through one path, shared/app/publish.ts `publishItems`: each
+ * item's events onto the bus, resumable mid-item, marked published once all were accepted. A
+ * stream wake-up publishes the items its records name, read again by key (no index query, so a
+ * commit's commands leave as soon as its records arrive); the sweep takes the pending index,
+ * oldest first, for items whose wake-up failed or never came. Throwing on a stream batch makes
+ * Lambda deliver it again, which is safe: an item published meanwhile is not read back as pending.
  */
 export function createPublishHandler(deps: PublishDeps) {
-  return lambdaHandler(async (_event: DynamoDBStreamEvent | ScheduledEvent, _context: Context): Promise<PublishOutcome> => {
-    let outcome: PublishOutcome;
-    let total = 0;
-    do {
-      outcome = await publishPending(deps);
-      total += outcome.published;
-    } while (outcome.items > 0 && outcome.failedItems.length === 0);
-    if (total > 0) metrics.addMetric(METRIC.commandsPublished, MetricUnit.Count, total);
+  return lambdaHandler(async (event: DynamoDBStreamEvent | ScheduledEvent, _context: Context): Promise<PublishOutcome> => {
+    const outcome = 'Records' in event ? await publishNamed(deps, streamedCommandIds(event.Records)) : await sweepPending(deps);
+    if (outcome.published > 0) metrics.addMetric(METRIC.commandsPublished, MetricUnit.Count, outcome.published);
     if (outcome.failedItems.length > 0) {
       logger.warn('outbox items not fully published; will retry', { items: outcome.failedItems });
       throw new Error(`${outcome.failedItems.length} outbox items not published`);

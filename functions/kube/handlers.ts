@@ -72,63 +72,80 @@ function uidOf(labels: LabelSelector): string | undefined {
   return pinnedLabel(labels, CONTROLLER_UID_LABEL) ?? pinnedLabel(labels, LEGACY_CONTROLLER_UID_LABEL);
 }
 
-export const jobs: ResourceHandler<JobObject> = {
+/**
+ * A resource whose objects are logs of one kind, folded: Jobs, JobSets. A selection names its
+ * logs outright by `metadata.name` (the newest of that name) or by what `uidOf` reads from the
+ * labels; otherwise the scope is walked.
+ */
+function foldedResource<T extends KubeObject>(spec: {
+  readonly kind: StreamId['kind'];
+  readonly resource: ServedResource;
+  readonly listKind: string;
+  readonly printer: Printer<T>;
+  readonly fieldNames: ReadonlySet<string>;
+  fieldsOf(object: T): Record<string, string>;
+  uidOf?(labels: LabelSelector): string | undefined;
+  fold(deps: KubeDeps, summary: JobSummary, superseded: boolean): Promise<{ head: number; object: T }>;
+}): ResourceHandler<T> {
+  const { kind, resource, fold } = spec;
+  const handler: ResourceHandler<T> = {
+    resource,
+    listKind: spec.listKind,
+    printer: spec.printer,
+    fieldNames: spec.fieldNames,
+    fieldsOf: spec.fieldsOf,
+    async source(deps, scope, selection) {
+      const includeSuperseded = listsSuperseded(selection.labels);
+      const only = await named(deps, scope, [kind], {
+        name: includeSuperseded ? undefined : pinnedField(selection.fields, 'metadata.name'), uid: spec.uidOf?.(selection.labels),
+      });
+      return {
+        kinds: [kind],
+        chunk: (remaining) => Math.min(500, remaining + 1),
+        includeSuperseded,
+        ...(only === undefined ? {} : { only }),
+        async expand(summary, superseded) {
+          const { head, object } = await fold(deps, summary, superseded);
+          return { head, items: [object] };
+        },
+        matches: (object) => selected(handler, selection, object),
+      };
+    },
+    async get(deps, scope, name) {
+      const summary = await deps.store.findJob({ kind, clusterId: scope.cluster, namespace: scope.namespace, name });
+      if (summary === undefined) throw notFound(resource.resource, resource.group, name);
+      return (await fold(deps, summary, false)).object;
+    },
+  };
+  return handler;
+}
+
+export const jobs: ResourceHandler<JobObject> = foldedResource({
+  kind: 'Job',
   resource: findResource('batch', 'v1', 'jobs') as ServedResource,
   listKind: 'JobList',
   printer: jobPrinter,
   fieldNames: new Set([...META_FIELDS, 'status.successful']),
   fieldsOf: jobFields,
-  async source(deps, scope, selection) {
-    const includeSuperseded = listsSuperseded(selection.labels);
-    const only = await named(deps, scope, ['Job'], {
-      ...(includeSuperseded ? {} : { name: pinnedField(selection.fields, 'metadata.name') }), uid: uidOf(selection.labels),
-    });
-    return {
-      kinds: ['Job'],
-      chunk: (remaining) => Math.min(500, remaining + 1),
-      includeSuperseded,
-      ...(only === undefined ? {} : { only }),
-      async expand(summary, superseded) {
-        const job = await foldJob(deps, summary, superseded);
-        return { head: job.head, items: [jobObject(job)] };
-      },
-      matches: (job) => selected(jobs, selection, job),
-    };
+  uidOf,
+  async fold(deps, summary, superseded) {
+    const job = await foldJob(deps, summary, superseded);
+    return { head: job.head, object: jobObject(job) };
   },
-  async get(deps, scope, name) {
-    const summary = await deps.store.findJob({ kind: 'Job', clusterId: scope.cluster, namespace: scope.namespace, name });
-    if (summary === undefined) throw notFound('jobs', 'batch', name);
-    return jobObject(await foldJob(deps, summary, false));
-  },
-};
+});
 
-export const jobSets: ResourceHandler<JobSetObject> = {
+export const jobSets: ResourceHandler<JobSetObject> = foldedResource({
+  kind: 'JobSet',
   resource: findResource('jobset.x-k8s.io', 'v1alpha2', 'jobsets') as ServedResource,
   listKind: 'JobSetList',
   printer: jobSetPrinter,
   fieldNames: new Set(META_FIELDS),
   fieldsOf: (o) => ({ 'metadata.name': o.metadata.name, 'metadata.namespace': o.metadata.namespace }),
-  async source(deps, scope, selection) {
-    const includeSuperseded = listsSuperseded(selection.labels);
-    const only = await named(deps, scope, ['JobSet'], includeSuperseded ? {} : { name: pinnedField(selection.fields, 'metadata.name') });
-    return {
-      kinds: ['JobSet'],
-      chunk: (remaining) => Math.min(500, remaining + 1),
-      includeSuperseded,
-      ...(only === undefined ? {} : { only }),
-      async expand(summary, superseded) {
-        const jobSet = await foldJobSet(deps, summary, superseded);
-        return { head: jobSet.head, items: [jobSetObject(jobSet)] };
-      },
-      matches: (jobSet) => selected(jobSets, selection, jobSet),
-    };
+  async fold(deps, summary, superseded) {
+    const jobSet = await foldJobSet(deps, summary, superseded);
+    return { head: jobSet.head, object: jobSetObject(jobSet) };
   },
-  async get(deps, scope, name) {
-    const summary = await deps.store.findJob({ kind: 'JobSet', clusterId: scope.cluster, namespace: scope.namespace, name });
-    if (summary === undefined) throw notFound('jobsets', 'jobset.x-k8s.io', name);
-    return jobSetObject(await foldJobSet(deps, summary, false));
-  },
-};
+});
 
 /** A Job's pods as of `pinnedHead` (its head when undefined), with the Job they belong to. */
 async function podsOf(deps: KubeDeps, summary: JobSummary, superseded: boolean, pinnedHead: number | undefined): Promise<{ head: number; pods: PodObject[] }> {

@@ -4,7 +4,7 @@ import { timerPartitionKey, timerRecord } from '../../functions/handlers/writer/
 import { busRejectionSink } from '../../functions/aws/bus-rejection-sink.ts';
 import { eventBridgePublisher } from '../../functions/aws/eventbridge-publisher.ts';
 import type { EventStore } from '../../shared/app/event-store.ts';
-import { publishPending } from '../../shared/app/publish.ts';
+import { publishNamed, sweepPending } from '../../shared/app/publish.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import type { FoldConfig } from '../../shared/job/state.ts';
 import { inProcessEventBridge } from '../bus/in-process-event-bridge.ts';
@@ -25,7 +25,7 @@ import { StreamedStore } from './streamed-store.ts';
 //   bus rule → ingest stream (LocalStream, keyed by Job uid) → writer handler → log + decisions + outbox
 //   what the writer fails after the stream's retries → FailedBatchTriage → written again, or parked with the error
 //   Scheduler (LocalTimers) → timer record into the ingest stream (keyed by Job uid) → writer (Tick)
-//   table stream / sweep → PublishLoop → publishPending → PutEvents on the bus
+//   table stream → PublishLoop → publishNamed (the commit's items) / sweep → sweepPending → PutEvents on the bus
 
 /** The bus name the adapters put on; the local bus takes any. */
 const BUS_NAME = 'jobfold';
@@ -84,7 +84,7 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
   const { table, bus, config, clock, tuning = {} } = deps;
   const client = inProcessEventBridge(bus);
   let publisher: PublishLoop | undefined;
-  const store = new StreamedStore(table, { publish: () => publisher?.wake() });
+  const store = new StreamedStore(table, { publish: (commandIds) => publisher?.wake(commandIds) });
   let ingest: LocalStream | undefined;
   const timers = new LocalTimers(async (stream, at) => {
     if (!ingest) throw new Error('the ingest stream is not open yet');
@@ -105,10 +105,8 @@ export function createLocalRuntime(deps: RuntimeDeps): LocalRuntime {
   // The publish function's loop (functions/handlers/publish-handler.ts) without its middy
   // wrapper, whose metrics middleware warns on every run that published nothing.
   const publishDeps = { store, publisher: eventBridgePublisher(client, BUS_NAME), clock };
-  publisher = new PublishLoop(async () => {
-    let outcome;
-    do outcome = await publishPending(publishDeps);
-    while (outcome.items > 0 && outcome.failedItems.length === 0);
+  publisher = new PublishLoop(async (wake) => {
+    const outcome = wake === 'sweep' ? await sweepPending(publishDeps) : await publishNamed(publishDeps, wake);
     if (outcome.failedItems.length > 0) throw new Error(`${outcome.failedItems.length} outbox items not published`);
   }, tuning.publish);
 

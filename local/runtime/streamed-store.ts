@@ -8,11 +8,11 @@ import type { EventIdSegment } from '../../shared/decide/event-id-index.ts';
 
 // The table's stream, in process: the store tells what its writes mean downstream, with the
 // filter of the CDK's event source mapping (cdk/constructs/stream-consumers.ts): a commit with
-// outbox items wakes the publisher. Every handler writes through this store, so the writer,
-// timers and tests trigger alike.
+// outbox items wakes the publisher with their ids (the records' keys). Every handler writes
+// through this store, so the writer, timers and tests trigger alike.
 
 export interface StreamRecords {
-  readonly publish: () => void;
+  readonly publish: (commandIds: readonly string[]) => void;
 }
 
 export class StreamedStore implements EventStore, PodArchive {
@@ -26,7 +26,7 @@ export class StreamedStore implements EventStore, PodArchive {
 
   async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
     const result = await this.#inner.commit(stream, input);
-    if (input.outbox.length > 0) this.#records.publish();
+    if (input.outbox.length > 0) this.#records.publish(input.outbox.map((command) => command.commandId));
     return result;
   }
 
@@ -40,6 +40,10 @@ export class StreamedStore implements EventStore, PodArchive {
 
   pendingOutbox(limit: number): Promise<OutboxItem[]> {
     return this.#inner.pendingOutbox(limit);
+  }
+
+  pendingOutboxItems(commandIds: readonly string[]): Promise<OutboxItem[]> {
+    return this.#inner.pendingOutboxItems(commandIds);
   }
 
   saveOutboxProgress(commandId: string, progress: number): Promise<void> {

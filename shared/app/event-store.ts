@@ -199,6 +199,13 @@ export interface EventStore {
   pendingOutbox(limit: number): Promise<OutboxItem[]>;
 
   /**
+   * Returns the named commands as stored now (a strongly consistent read), in the order named;
+   * an unknown or published id is left out. The publisher reads the items a commit's stream
+   * records name with it: a record may be delivered again after its item was published.
+   */
+  pendingOutboxItems(commandIds: readonly string[]): Promise<OutboxItem[]>;
+
+  /**
    * Records that the first `progress` events of a pending item were published. Progress only
    * grows: a smaller value, an unknown or a published id is ignored.
    */

@@ -91,6 +91,11 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
     return jsonCopy(pending.slice(0, limit));
   }
 
+  async pendingOutboxItems(commandIds: readonly string[]): Promise<OutboxItem[]> {
+    const items = [...new Set(commandIds)].map((id) => this.#outbox.get(id));
+    return jsonCopy(items.filter((item): item is OutboxItem => item !== undefined && item.publishedAt === undefined));
+  }
+
   async saveOutboxProgress(commandId: string, progress: number): Promise<void> {
     const item = this.#outbox.get(commandId);
     if (item && item.publishedAt === undefined && progress > (item.progress ?? 0)) item.progress = progress;

@@ -56,9 +56,29 @@ export async function publishItems(deps: PublishDeps, items: readonly OutboxItem
   return { published, items: done.length, failedItems };
 }
 
+/**
+ * A commit's wake-up: the items its stream records name, as stored now (one already published,
+ * by the sweep or an earlier delivery of the same records, is not sent again).
+ */
+export async function publishNamed(deps: PublishDeps, commandIds: readonly string[]): Promise<PublishOutcome> {
+  return publishItems(deps, await deps.store.pendingOutboxItems(commandIds));
+}
+
 /** The sweep: everything still pending, oldest first (crash recovery, stragglers). */
 export async function publishPending(deps: PublishDeps, limit = 100): Promise<PublishOutcome> {
   return publishItems(deps, await deps.store.pendingOutbox(limit));
+}
+
+/** The sweep until nothing is pending or an item fails: pages of pending items, oldest first. */
+export async function sweepPending(deps: PublishDeps): Promise<PublishOutcome> {
+  let published = 0;
+  let items = 0;
+  for (;;) {
+    const outcome = await publishPending(deps);
+    published += outcome.published;
+    items += outcome.items;
+    if (outcome.items === 0 || outcome.failedItems.length > 0) return { published, items, failedItems: outcome.failedItems };
+  }
 }
 
 /** Every event of an item, in the order its progress counts them. */

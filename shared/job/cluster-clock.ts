@@ -62,6 +62,17 @@ export function readObservation(clock: ClusterClock, event: Stamped, skewMs: num
   return at;
 }
 
+/**
+ * Whether the fold is reading a cluster live: no arrival time known (a scenario, a test), or its
+ * clock within the skew of the newest arrival. A history folded long after it happened (a trace
+ * replayed, a spool drained after an outage) is not: a wake-up the fold asks for on the cluster's
+ * clock is then already due, and one that asks for the next (sync.ts wakeWhenExpectationExpires) would run
+ * through the past at machine speed.
+ */
+export function readingLive(clock: ClusterClock, skewMs: number): boolean {
+  return clock.arrived === undefined || clock.now === undefined || clock.arrived - clock.now <= skewMs;
+}
+
 /** The clock has reached `at` (a decision taken then, a Job's creation). */
 export function advance(clock: ClusterClock, at: number): void {
   if (Number.isFinite(at) && (clock.now === undefined || at > clock.now)) clock.now = at;

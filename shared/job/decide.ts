@@ -6,7 +6,7 @@ import type { Decision, Evidence } from './decisions.ts';
 import { chooseFinishTarget, type FinishTarget } from './finish-condition.ts';
 import { removeCountedFinalizers } from './finalizer-removal.ts';
 import { managePods } from './manage-pods.ts';
-import { activePods, newSync, record, terminate, wakeAt, type Sync } from './sync.ts';
+import { activePods, newSync, record, terminate, wakeAt, wakeWhenExpectationExpires, type Sync } from './sync.ts';
 import type { JobState } from './state.ts';
 import { jobStatus } from './status.ts';
 import { activeDeadlineAt, LAST_TIME_MS } from '../policies/active-deadline.ts';
@@ -214,6 +214,7 @@ function scheduleWakeUp(sync: Sync, expectationsMet: boolean): void {
   if (deadline !== undefined && deadline > sync.now) wakeAt(sync, deadline);
   const setAt = state.expectations.setAt;
   if (!expectationsMet && setAt !== undefined) wakeAt(sync, setAt + EXPECTATIONS_TIMEOUT_MS + 1);
+  if (sync.decisions.some((d) => d.type === 'PodCreationsRequested' || d.type === 'PodsTerminationRequested')) wakeWhenExpectationExpires(sync);
   const awaited = awaitedOutcomesDue(state, sync.now);
   if (awaited !== undefined) wakeAt(sync, awaited + 1);
 }

@@ -1,7 +1,7 @@
 import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { podCommandTarget, type RemovePodFinalizer } from './commands.ts';
 import type { PodRecord } from './pod-record.ts';
-import { record, wakeAt, type Sync } from './sync.ts';
+import { record, wakeAt, wakeWhenExpectationExpires, type Sync } from './sync.ts';
 
 /**
  * Upstream's tracking-finalizer protocol for the Jobs jobfold runs (`spec.managedBy` names it):
@@ -19,6 +19,7 @@ export function removeFinalizers(sync: Sync, pods: readonly PodRecord[]): void {
     type: 'PodFinalizersRemovalRequested',
     pods: targets.map((p) => ({ uid: p.uid, name: p.name, index: p.index, seq: p.seq })),
   });
+  wakeWhenExpectationExpires(sync);
   const identity = state.identity;
   for (const pod of targets) {
     sync.finalizersRemoved.add(pod.uid);

@@ -104,10 +104,12 @@ export function mergeFacts(known: PodFacts, seen: PodFacts): PodFacts | undefine
   const seenRank = PHASE_RANK[seen.phase] ?? 0;
   const stale = seenRank < knownRank || (knownRank === 2 && seen.phase !== known.phase);
   const base = stale || (knownRank === 2 && seenRank === 2) ? known : seen;
-  // Without a stamp, the Ready condition's transition time tells an older readiness from a
-  // newer one: a late `not ready` from before the pod became ready does not flip it back.
-  const olderReadiness =
-    base === seen && known.readyChangedAt !== undefined && seen.readyChangedAt !== undefined && seen.readyChangedAt < known.readyChangedAt;
+  // Without a stamp, the Ready condition tells an older readiness from a newer one: its
+  // transition time, and its absence (the kubelet adds it at the pod's first sync and never
+  // takes it away), so a late `not ready` from before the pod became ready does not flip it back.
+  const olderReadiness = base === seen && !isTerminalPhase(seen.phase) && (
+    (reportsReady(known) && !reportsReady(seen))
+    || (known.readyChangedAt !== undefined && seen.readyChangedAt !== undefined && seen.readyChangedAt < known.readyChangedAt));
   const readiness = olderReadiness
     ? { ready: known.ready, readySince: known.readySince, readyChangedAt: known.readyChangedAt }
     : {};
@@ -122,6 +124,9 @@ export function mergeFacts(known: PodFacts, seen: PodFacts): PodFacts | undefine
   };
   return sameFacts(known, merged) ? undefined : merged;
 }
+
+/** Whether the observation carried a Ready condition (any status). */
+const reportsReady = (facts: PodFacts): boolean => facts.ready || facts.readyChangedAt !== undefined;
 
 function keptConditions(known: PodFacts, seen: PodFacts): PodFacts['conditions'] {
   const kept = known.conditions.filter((c) => !seen.conditions.some((s) => s.type === c.type));

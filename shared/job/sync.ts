@@ -4,7 +4,8 @@ import type { JobCondition } from './conditions.ts';
 import type { Decision, DecisionOf, TerminationCause } from './decisions.ts';
 import { podClass, type PodRecord } from './pod-record.ts';
 import { clockSkewOf, type JobState } from './state.ts';
-import { reconcileInstant } from './cluster-clock.ts';
+import { readingLive, reconcileInstant } from './cluster-clock.ts';
+import { EXPECTATIONS_TIMEOUT_MS } from './constants.ts';
 
 /**
  * One reconcile of one Job (upstream `syncJobCtx`): the inputs, and the decisions and commands
@@ -69,6 +70,21 @@ export type NewDecision = Decision extends infer D
 
 export function wakeAt(sync: Sync, at: number): void {
   if (sync.wakeAt === undefined || at < sync.wakeAt) sync.wakeAt = at;
+}
+
+/**
+ * This sync asks the cluster for something whose effect it expects to observe (pods created or
+ * deleted, finalizers removed): wake the Job when that expectation expires. jobfold never hears
+ * that a command failed (upstream does, and retries at once); woken then, the Job asks again,
+ * and is woken again, so a command lost on the way is retried every EXPECTATIONS_TIMEOUT_MS
+ * without waiting for an event that a pod never created cannot send. Every request has its own
+ * timer, so when the Job is reconciled besides (another timer, an event) changes nothing: the
+ * what-if, reconciling a patched fold where the record's controller woke, relies on that.
+ * Not while the fold reads history long past (cluster-clock.ts readingLive): each wake-up
+ * would be due at once, and ask for the next.
+ */
+export function wakeWhenExpectationExpires(sync: Sync): void {
+  if (readingLive(sync.state.clock, clockSkewOf(sync.state.config))) wakeAt(sync, sync.now + EXPECTATIONS_TIMEOUT_MS + 1);
 }
 
 /** Asks for the deletion of active pods: one decision, one TerminatePod per pod. */

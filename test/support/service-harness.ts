@@ -36,16 +36,32 @@ export interface RecordedRejection {
   readonly original: string;
 }
 
-/** The bus as the publisher sees it; `crashes` makes the next calls throw (a dying publisher). */
-export interface RecordingBus extends Publisher {
-  readonly sent: OutboundEvent[];
-  crashes: number;
+/**
+ * The outbound bus of every test: keeps each event the publisher put, in order (delivery is at
+ * least once: a repeat keeps its commandId). `crashAtCall(n)` makes the nth call from now throw
+ * a SimulatedCrash before anything of it is kept, as a publisher dying in PutEvents.
+ */
+export class RecordingPublisher implements Publisher {
+  readonly sent: OutboundEvent[] = [];
+  #calls = 0;
+  readonly #crashAt = new Set<number>();
+
+  crashAtCall(n: number): void {
+    this.#crashAt.add(this.#calls + n);
+  }
+
+  async publish(events: readonly OutboundEvent[]) {
+    this.#calls += 1;
+    if (this.#crashAt.delete(this.#calls)) throw new SimulatedCrash(`bus call ${this.#calls}`);
+    this.sent.push(...events);
+    return { failed: [] };
+  }
 }
 
 export interface ServiceHarness {
   readonly store: CrashableStore;
   readonly clock: { now: string };
-  readonly bus: RecordingBus;
+  readonly bus: RecordingPublisher;
   readonly rejected: RecordedRejection[];
   readonly timers: Array<{ stream: StreamId; at: string }>;
   /** The writer's deps (its store, clock, fold configuration and recording timers). */
@@ -101,7 +117,7 @@ export function createServiceHarness(options: HarnessOptions): ServiceHarness {
   const store = new CrashableStore(options.store);
   const clock = { now: options.now ?? '2026-01-01T00:00:00Z' };
   const now = () => clock.now;
-  const bus = recordingBus();
+  const bus = new RecordingPublisher();
   const rejected: RecordedRejection[] = [];
   const timers: Array<{ stream: StreamId; at: string }> = [];
   const writerDeps: Omit<WriterHandlerDeps, 'rejections'> = {
@@ -166,22 +182,6 @@ function quietPowertools(): void {
 /** The outbound events about one Job: its commands, and its condition changes. */
 export function eventsOfJob(events: readonly OutboundEvent[], jobUid: string | undefined): OutboundEvent[] {
   return events.filter((e) => e.detail['jobUid'] === jobUid || (e.detail['job'] as { uid?: string } | undefined)?.uid === jobUid);
-}
-
-function recordingBus(): RecordingBus {
-  const bus: RecordingBus = {
-    sent: [],
-    crashes: 0,
-    async publish(events) {
-      if (bus.crashes > 0) {
-        bus.crashes--;
-        throw new Error('publisher crashed');
-      }
-      bus.sent.push(...events);
-      return { failed: [] };
-    },
-  };
-  return bus;
 }
 
 /** An EventBridge client that keeps what busRejectionSink puts, as the DLQ would. */
@@ -263,6 +263,10 @@ export class CrashableStore implements EventStore, PodArchive {
 
   pendingOutbox(limit: number): Promise<OutboxItem[]> {
     return this.#inner.pendingOutbox(limit);
+  }
+
+  pendingOutboxItems(commandIds: readonly string[]): Promise<OutboxItem[]> {
+    return this.#inner.pendingOutboxItems(commandIds);
   }
 
   listJobs(query: ListJobsQuery): Promise<JobPage> {

@@ -3,8 +3,8 @@ import type { EventStore } from '../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../shared/app/pod-archive.ts';
 import { aJob, aPod, at } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent, type InboundEnvelope } from '../../support/inbound-events.ts';
-import { lambdaProcess, RecordingPublisher } from '../../support/lambda-process.ts';
-import { CrashableStore, eventsOfJob, type CrashPoint } from '../../support/service-harness.ts';
+import { lambdaProcess } from '../../support/lambda-process.ts';
+import { CrashableStore, eventsOfJob, RecordingPublisher, type CrashPoint } from '../../support/service-harness.ts';
 import type { FaultCase } from './fault-outcomes.ts';
 
 // A writer or publisher process that dies at a random point of a burst, on DynamoDB Local through

@@ -5,8 +5,8 @@ import type { EventStore } from '../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../shared/app/pod-archive.ts';
 import { aJob, aPod, at, withSpec } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent, type InboundEnvelope } from '../../support/inbound-events.ts';
-import { lambdaProcess, RecordingPublisher } from '../../support/lambda-process.ts';
-import { CrashableStore, eventsOfJob, type CrashPoint } from '../../support/service-harness.ts';
+import { lambdaProcess } from '../../support/lambda-process.ts';
+import { CrashableStore, eventsOfJob, RecordingPublisher, type CrashPoint } from '../../support/service-harness.ts';
 import { describeOnDynamoDbLocal } from '../service/dynamodb-service-store.ts';
 
 // Issue 14, "Tests and figures", on DynamoDB Local through the single-writer path: a burst of a

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { afterAll, beforeAll } from 'vitest';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../../local/local-stack.ts';
 import { ddbEndpoint } from '../../support/ddb-endpoint.ts';
 
@@ -25,6 +26,34 @@ export function eventBridgeFor(stack: LocalStack): EventBridgeClient {
     credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
     maxAttempts: 1,
   });
+}
+
+/** A file's stack: started before its tests, with a client pointed at it, and stopped after them. */
+export interface TestStack {
+  readonly stack: LocalStack;
+  readonly client: EventBridgeClient;
+}
+
+/** Starts a test stack (startTestStack) before the file's tests and stops it after them. */
+export function useTestStack(options: LocalStackOptions = {}): TestStack {
+  let started: TestStack | undefined;
+  const fixture: TestStack = {
+    get stack() { return required().stack; },
+    get client() { return required().client; },
+  };
+  const required = () => {
+    if (!started) throw new Error('the test stack is used before it started (beforeAll)');
+    return started;
+  };
+  beforeAll(async () => {
+    const stack = await startTestStack(options);
+    started = { stack, client: eventBridgeFor(stack) };
+  }, 120_000);
+  afterAll(async () => {
+    started?.client.destroy();
+    await started?.stack.stop();
+  });
+  return fixture;
 }
 
 /** Polls `probe` every 50 ms until it returns a value other than undefined, or fails after `timeoutMs`. */

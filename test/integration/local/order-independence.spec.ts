@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PutEventsCommand, type EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import type { LocalStack } from '../../../local/local-stack.ts';
+import { describe, expect, it } from 'vitest';
+import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { TraceRecorder, type JobRef, type RecordedEntry } from '../../../local/sample/trace-recorder.ts';
-import { eventBridgeFor, getJson, startTestStack } from './local-stack-fixture.ts';
+import { getJson, useTestStack } from './local-stack-fixture.ts';
 
 // Issue 21's reproduction, through the local stack `npm start` runs (its bus, ingest stream,
 // writer and query API on DynamoDB Local): eight nightly Jobs (backoffLimit 6, one pod at a
@@ -16,16 +15,7 @@ import { eventBridgeFor, getJson, startTestStack } from './local-stack-fixture.t
 const NIGHTLY = 8;
 const DAILY = 4;
 
-let stack: LocalStack;
-let client: EventBridgeClient;
-beforeAll(async () => {
-  stack = await startTestStack();
-  client = eventBridgeFor(stack);
-});
-afterAll(async () => {
-  client.destroy();
-  await stack.stop();
-});
+const local = useTestStack();
 
 /** The fleet as one cluster's forwarder records it (times in seconds after an hour ago). */
 function fleet(cluster: string, uidSpace: string): { entries: RecordedEntry[]; jobs: JobRef[] } {
@@ -60,7 +50,7 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 
 async function send(entries: readonly RecordedEntry[]): Promise<void> {
   for (const { Source, DetailType, Detail } of entries) {
-    const output = await client.send(new PutEventsCommand({ Entries: [{ Source, DetailType, Detail }] }));
+    const output = await local.client.send(new PutEventsCommand({ Entries: [{ Source, DetailType, Detail }] }));
     expect(output.FailedEntryCount).toBe(0);
   }
 }
@@ -74,7 +64,7 @@ interface Ended {
 }
 
 async function ended(job: JobRef): Promise<Ended> {
-  const { status, body } = await getJson(`${stack.url}/v1/clusters/${job.cluster}/namespaces/${job.namespace}/jobs/${job.name}`);
+  const { status, body } = await getJson(`${local.stack.url}/v1/clusters/${job.cluster}/namespaces/${job.namespace}/jobs/${job.name}`);
   expect(status, JSON.stringify(body)).toBe(200);
   const view = (body as { status: { conditions: Array<{ type: string; status: string; reason: string }>; succeeded: number; failed: number; active: number; terminating: number } }).status;
   return {
@@ -95,7 +85,7 @@ describe('a fleet fed in the cluster\'s order and shuffled, through the local bu
     const reordered = fleet('shuffled', '0121');
     await send(ordered.entries);
     await send(shuffled(reordered.entries, 21));
-    await stack.whenQuiet(0);
+    await local.stack.whenQuiet(0);
 
     const expected = ordered.jobs.map((job) => (job.name.startsWith('nightly') ? FAILED : COMPLETE));
     const inOrder = await Promise.all(ordered.jobs.map(ended));

@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PutEventsCommand, type EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import type { LocalStack } from '../../../local/local-stack.ts';
+import { describe, expect, it } from 'vitest';
+import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
-import { eventBridgeFor, eventually, getJson, startTestStack } from './local-stack-fixture.ts';
+import { eventually, getJson, useTestStack } from './local-stack-fixture.ts';
 
 // POST /events speaks EventBridge's PutEvents: the SDK client works against it unchanged, entries
 // are validated as EventBridge validates them, and accepted cluster events reach the ingest stream.
 
-let stack: LocalStack;
-let client: EventBridgeClient;
-beforeAll(async () => {
-  stack = await startTestStack();
-  client = eventBridgeFor(stack);
-});
-afterAll(async () => {
-  client.destroy();
-  await stack.stop();
-});
+const local = useTestStack();
 
 const entry = (detail: unknown = { eventId: 'e', observedAt: '2026-01-01T00:00:00Z', object: {} }) => ({
   Source: 'jobfold.cluster.c1', DetailType: 'Pod Observed', Detail: JSON.stringify(detail),
@@ -28,12 +18,12 @@ describe('PutEvents through the SDK', () => {
     trace.job('c1', 0, 'default', 'put-through-sdk', { completions: 1, parallelism: 1 });
     const [{ Source, DetailType, Detail }] = trace.entries as [typeof trace.entries[number]];
 
-    const output = await client.send(new PutEventsCommand({ Entries: [{ Source, DetailType, Detail }] }));
+    const output = await local.client.send(new PutEventsCommand({ Entries: [{ Source, DetailType, Detail }] }));
 
     expect(output.FailedEntryCount).toBe(0);
     expect(output.Entries?.[0]?.EventId).toMatch(/^[0-9a-f-]{36}$/);
     const listed = await eventually(async () => {
-      const { body } = await getJson(`${stack.url}/v1/jobs?cluster=c1`);
+      const { body } = await getJson(`${local.stack.url}/v1/jobs?cluster=c1`);
       const items = (body as { items: Array<{ name: string }> }).items;
       return items.some((i) => i.name === 'put-through-sdk') ? items : undefined;
     });
@@ -41,7 +31,7 @@ describe('PutEvents through the SDK', () => {
   });
 
   it('fails only the invalid entries, each with its ErrorCode and ErrorMessage', async () => {
-    const output = await client.send(new PutEventsCommand({
+    const output = await local.client.send(new PutEventsCommand({
       Entries: [
         entry(),
         { Source: 'jobfold.cluster.c1', DetailType: 'Pod Observed' },
@@ -60,7 +50,7 @@ describe('PutEvents through the SDK', () => {
   });
 
   it('refuses a call of more than 10 entries as a whole with a ValidationException', async () => {
-    const call = client.send(new PutEventsCommand({ Entries: Array.from({ length: 11 }, () => entry()) }));
+    const call = local.client.send(new PutEventsCommand({ Entries: Array.from({ length: 11 }, () => entry()) }));
 
     await expect(call).rejects.toMatchObject({ name: 'ValidationException', $metadata: { httpStatusCode: 400 } });
   });
@@ -68,21 +58,21 @@ describe('PutEvents through the SDK', () => {
   it('refuses entries over 256 KiB in total with a ValidationException', async () => {
     const big = entry({ eventId: 'big', observedAt: '2026-01-01T00:00:00Z', object: { pad: 'x'.repeat(256 * 1024) } });
 
-    await expect(client.send(new PutEventsCommand({ Entries: [big] }))).rejects.toMatchObject({ name: 'ValidationException' });
+    await expect(local.client.send(new PutEventsCommand({ Entries: [big] }))).rejects.toMatchObject({ name: 'ValidationException' });
   });
 
   it('sends an accepted event that jobfold refuses to /local/rejected with its reasons', async () => {
-    await client.send(new PutEventsCommand({ Entries: [entry({ eventId: 'spoof', observedAt: '2026-01-01T00:00:00Z', clusterId: 'c2', object: {} })] }));
+    await local.client.send(new PutEventsCommand({ Entries: [entry({ eventId: 'spoof', observedAt: '2026-01-01T00:00:00Z', clusterId: 'c2', object: {} })] }));
 
-    const rejected = await eventually(() => stack.rejected().find((r) => (r.original as { detail?: { eventId?: string } }).detail?.eventId === 'spoof'));
+    const rejected = await eventually(() => local.stack.rejected().find((r) => (r.original as { detail?: { eventId?: string } }).detail?.eventId === 'spoof'));
     expect(rejected.reason).toContain('detail.clusterId');
-    const { body } = await getJson(`${stack.url}/local/rejected`);
+    const { body } = await getJson(`${local.stack.url}/local/rejected`);
     expect(body).toContainEqual(expect.objectContaining({ id: rejected.id, reason: rejected.reason }));
   });
 });
 
 describe('malformed requests', () => {
-  const post = (body: string, target = 'AWSEvents.PutEvents') => fetch(`${stack.eventsUrl}/`, {
+  const post = (body: string, target = 'AWSEvents.PutEvents') => fetch(`${local.stack.eventsUrl}/`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': target },
     body,

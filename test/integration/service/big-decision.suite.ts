@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { EventStore, StreamId } from '../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../shared/app/pod-archive.ts';
-import { publishPending, PROGRESS_EVERY } from '../../../shared/app/publish.ts';
-import type { Publisher } from '../../../shared/ports.ts';
+import { publishPending, sweepPending, PROGRESS_EVERY } from '../../../shared/app/publish.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { writeBatch, type WriteDeps } from '../../../shared/decide/write-batch.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
@@ -12,7 +11,7 @@ import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { anIndexedJob, aPod, at, jobObserved, podDeleted, podObserved } from '../../support/builders.ts';
-import { CrashableStore, SimulatedCrash, type CrashPoint } from '../../support/service-harness.ts';
+import { CrashableStore, RecordingPublisher, SimulatedCrash, type CrashPoint } from '../../support/service-harness.ts';
 import type { ServiceStoreFactory } from './service-store.ts';
 
 // A decision over thousands of pods, through the one write loop: an Indexed Job whose leader
@@ -39,19 +38,6 @@ export interface BigDecisionOptions {
 }
 
 /** A bus that records what it was given, and can die once on its n-th call. */
-class RecordingBus implements Publisher {
-  readonly sent: OutboundEvent[] = [];
-  calls = 0;
-  dieAtCall: number | undefined;
-
-  async publish(events: readonly OutboundEvent[]) {
-    this.calls += 1;
-    if (this.calls === this.dieAtCall) throw new SimulatedCrash(`bus call ${this.calls}`);
-    this.sent.push(...events);
-    return { failed: [] };
-  }
-}
-
 const decider = jobDecider(DEFAULT_FOLD_CONFIG);
 
 /** The running Job, written (and decided) by the writer; the leader's success is not delivered yet. */
@@ -76,11 +62,11 @@ function terminations(sent: readonly OutboundEvent[]): string[] {
 }
 
 /** Writes `batch` and publishes until nothing is left, delivering the batch again after each simulated crash. */
-async function settle(store: CrashableStore, bus: RecordingBus, stream: StreamId, batch: readonly Observation[], options: BigDecisionOptions): Promise<void> {
+async function settle(store: CrashableStore, bus: RecordingPublisher, stream: StreamId, batch: readonly Observation[], options: BigDecisionOptions): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt++) {
     try {
       await writeBatch(decider, deps(store, options), stream, batch);
-      while ((await publishPending({ store, publisher: bus, clock: () => at(4) })).items > 0);
+      await sweepPending({ store, publisher: bus, clock: () => at(4) });
       return;
     } catch (error) {
       if (!(error instanceof SimulatedCrash)) throw error;
@@ -97,7 +83,7 @@ export function describeBigDecision(label: string, factory: ServiceStoreFactory,
       // given a running Job whose leader just succeeded
       const { store } = await factory();
       const { stream, leader, podNames, podUids } = await givenRunningJob(store, options);
-      const bus = new RecordingBus();
+      const bus = new RecordingPublisher();
 
       // when the leader's success is written and the outbox published
       await settle(new CrashableStore(store), bus, stream, [leader], options);
@@ -127,7 +113,7 @@ export function describeBigDecision(label: string, factory: ServiceStoreFactory,
         store.beforeCommit = async () => {
           if (++commits === step) store.crashOnce(point);
         };
-        const bus = new RecordingBus();
+        const bus = new RecordingPublisher();
 
         // when the writer dies there and the batch, delivered again, finishes the work
         await settle(store, bus, stream, [leader], crash);
@@ -143,7 +129,7 @@ export function describeBigDecision(label: string, factory: ServiceStoreFactory,
       const { stream, leader, podNames } = await givenRunningJob(inner, crash);
       const store = new CrashableStore(inner);
       await writeBatch(decider, deps(store, crash), stream, [leader]);
-      const bus = new RecordingBus();
+      const bus = new RecordingPublisher();
       store.crashOnce('afterOutboxProgress');
       await settle(store, bus, stream, [], crash);
       expect(terminations(bus.sent).sort()).toEqual([...podNames].sort());
@@ -155,7 +141,7 @@ export function describeBigDecision(label: string, factory: ServiceStoreFactory,
       const { stream, leader, podNames } = await givenRunningJob(inner, crash);
       const store = new CrashableStore(inner);
       await writeBatch(decider, deps(store, crash), stream, [leader]);
-      const bus = new RecordingBus();
+      const bus = new RecordingPublisher();
       store.crashOnce('saveOutboxProgress');
       await settle(store, bus, stream, [], crash);
       const sent = terminations(bus.sent);
@@ -167,10 +153,10 @@ export function describeBigDecision(label: string, factory: ServiceStoreFactory,
       const { store } = await factory();
       const { stream, leader, podNames } = await givenRunningJob(store, crash);
       await writeBatch(decider, deps(store, crash), stream, [leader]);
-      const bus = new RecordingBus();
-      bus.dieAtCall = 2;
+      const bus = new RecordingPublisher();
+      bus.crashAtCall(2);
       await expect(publishPending({ store, publisher: bus, clock: () => at(4) })).rejects.toThrow(SimulatedCrash);
-      while ((await publishPending({ store, publisher: bus, clock: () => at(4) })).items > 0);
+      await sweepPending({ store, publisher: bus, clock: () => at(4) });
       expect(terminations(bus.sent).sort()).toEqual([...podNames].sort());
       expect(new Set(bus.sent.map((e) => e.commandId)).size).toBe(bus.sent.length);
     });

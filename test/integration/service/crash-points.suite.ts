@@ -112,8 +112,8 @@ export function describeCrashPoints(label: string, factory: ServiceStoreFactory)
       const { job, events } = failingJobEvents();
       const h = freshProcess(store);
       expect(await h.deliver(events, events.length)).toEqual([]);
-      h.bus.crashes = 1;
-      await expect(h.publish()).rejects.toThrow('publisher crashed');
+      h.bus.crashAtCall(1);
+      await expect(h.publish()).rejects.toThrow(SimulatedCrash);
       expect(eventsOfJob(h.bus.sent, job.metadata.uid)).toEqual([]);
 
       // when the publisher's schedule fires in a new process

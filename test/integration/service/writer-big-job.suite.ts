@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from 'aws-lambda';
 import { logger } from '../../../functions/commons/powertools.ts';
 import { createWriterHandler } from '../../../functions/handlers/writer-handler.ts';
-import { publishPending } from '../../../shared/app/publish.ts';
-import type { Publisher } from '../../../shared/ports.ts';
+import { sweepPending } from '../../../shared/app/publish.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import { verifyEntryChain } from '../../../shared/audit/verify-chain.ts';
@@ -16,6 +15,7 @@ import { anIndexedJob, aPod, at } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podDeletedEvent, podObservedEvent } from '../../support/inbound-events.ts';
 import { kinesisEvent } from '../../support/kinesis-records.ts';
 import type { ServiceStoreFactory } from './service-store.ts';
+import { RecordingPublisher } from '../../support/service-harness.ts';
 
 // A big Job through the writer handler, as Kinesis delivers it: an Indexed Job of many running
 // pods with a leader-only success policy. When the leader succeeds, every other pod is
@@ -30,14 +30,6 @@ export interface WriterBigJobOptions {
 }
 
 const context = { functionName: 'writer', awsRequestId: 'big', getRemainingTimeInMillis: () => 60_000 } as unknown as Context;
-
-class RecordingBus implements Publisher {
-  readonly sent: OutboundEvent[] = [];
-  async publish(events: readonly OutboundEvent[]) {
-    this.sent.push(...events);
-    return { failed: [] };
-  }
-}
 
 export function describeWriterBigJob(label: string, factory: ServiceStoreFactory, options: WriterBigJobOptions): void {
   describe(`the writer handler on a Job of ${options.pods} pods (${label})`, () => {
@@ -71,8 +63,8 @@ export function describeWriterBigJob(label: string, factory: ServiceStoreFactory
       expect((await store.read(stream, { afterSeq: Number.MAX_SAFE_INTEGER - 1 })).head).toBe(head);
 
       // then the outbox holds exactly one termination per lingering pod
-      const bus = new RecordingBus();
-      while ((await publishPending({ store, publisher: bus, clock: () => at(4) })).items > 0);
+      const bus = new RecordingPublisher();
+      await sweepPending({ store, publisher: bus, clock: () => at(4) });
       const terminated = bus.sent.filter((e) => e.detailType === 'Pod Termination Requested').map((e) => String(e.detail['podUid']));
       expect(terminated.sort()).toEqual(pods.slice(1).map((p) => p.metadata.uid).sort());
 

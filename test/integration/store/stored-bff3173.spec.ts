@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { publishItems } from '../../../shared/app/publish.ts';
-import type { Publisher } from '../../../shared/ports.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { writeBatch } from '../../../shared/decide/write-batch.ts';
@@ -13,6 +12,7 @@ import type { Observation } from '../../../shared/job/events.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { jobSetDecider, jobSetStatus } from '../../../shared/jobset/index.ts';
 import { freshTable, localClient } from './local-table.ts';
+import { RecordingPublisher } from '../../support/service-harness.ts';
 
 // Nothing stored is lost or misread: the table items in test/fixtures/stored-bff3173/ were written
 // by jobfold at bff3173 (before the one write loop) on DynamoDB Local — Job logs in pages with
@@ -34,14 +34,6 @@ function decode(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decode(v)]));
   }
   return value;
-}
-
-class RecordingBus implements Publisher {
-  readonly sent: OutboundEvent[] = [];
-  async publish(events: readonly OutboundEvent[]) {
-    this.sent.push(...events);
-    return { failed: [] };
-  }
 }
 
 let client: DynamoDBClient;
@@ -107,7 +99,7 @@ describe('a table written by bff3173, read by today\'s code', () => {
   it('publishes every pending outbox item of both formats, each event once', async () => {
     const pending = expected['pending'] as Record<string, string[]>;
     const wanted = Object.values(pending).flat().sort();
-    const bus = new RecordingBus();
+    const bus = new RecordingPublisher();
     // The fixture's items (the JobSet owed a decision queued its own since, under new ids).
     const items = (await store.pendingOutbox(1000)).filter((item) => item.commandId in pending);
     expect(items.map((item) => item.commandId).sort()).toEqual(Object.keys(pending).sort());

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
@@ -12,7 +13,8 @@ import { historyArb, jobArb, type Batch } from '../job/arbitraries.ts';
 import { live, livePatched, type Life } from './patch-replay.ts';
 import { adviseOver } from '../../../shared/advise/walk.ts';
 import { JobSchema } from '../../../shared/k8s/job.ts';
-import { anIndexedJob, aPod, at, podObserved, T0 } from '../../support/builders.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import { anIndexedJob, aPod, at, podDeleted, podObserved, T0 } from '../../support/builders.ts';
 import { portOver } from '../../unit/advise/families.ts';
 
 // The advice's claims rest on one property of the what-if: for a recorded Job and a patch, the
@@ -42,6 +44,11 @@ const PATCHES: readonly { readonly spec: Record<string, unknown> }[] = [
   { spec: { backoffLimitPerIndex: 1 } },
   { spec: { backoffLimitPerIndex: 1, podFailurePolicy: { rules: [FAIL_INDEX_3] }, podReplacementPolicy: 'Failed' } },
 ];
+
+/** A counterexample the property found, as fast-check printed it (counterexamples/). */
+function counterexample(file: string): { job: Job; batches: Batch[]; patch: { spec: Record<string, unknown> } } {
+  return JSON.parse(readFileSync(new URL(`counterexamples/${file}`, import.meta.url), 'utf8'));
+}
 
 const caseArb = jobArb.chain((job) => fc.record({ job: fc.constant(job), batches: historyArb(job), patch: fc.constantFrom(...PATCHES) }));
 
@@ -106,6 +113,38 @@ describe('a proposal\'s patch, lived again, gives the outcome the what-if report
     expect(r?.divergence).toBeNull();
     expect(r?.recorded).toMatchObject({ outcome: 'Failed', reason: 'BackoffLimitExceeded', at: at(0) });
     expect(r?.whatIf).toMatchObject({ exact: true, outcome: 'Failed', reason: 'BackoffLimitExceeded', at: at(30) });
+  });
+
+  it('as for a replacement the cluster never shows (seed -792084708, shrunk by hand)', () => {
+    // Given a managed Indexed Job whose pod fails at 0 s (retried at 9 s) and whose replacement
+    // p1 is seen only at 400 s, already deleted (so it fails its index, yet answers no creation);
+    // when it is given backoffLimitPerIndex 1, then the patched controller, woken at 309 s when
+    // its creation expires, asks again, and fails the Job once that expires too, at 609 s. (The
+    // fold asked for that wake-up only at a later reconcile: the record had one, its finalizer
+    // retry at 300 s, that the what-if reconciled the patched fold at too; the Job lived under
+    // the patch had none, and failed at 400 s.)
+    const job = anIndexedJob(1, { managedBy: JOBFOLD_CONTROLLER_NAME });
+    const batches = [
+      { at: at(0), events: [podDeleted('p1', at(0)), podObserved(aPod({ name: 'p0', index: 0, phase: 'Failed', exitCode: 1, finishedAt: at(-1) }), at(0))] },
+      { at: at(400), events: [podObserved(aPod({ name: 'p1', index: 0, phase: 'Pending' }), at(400))] },
+    ];
+    const r = check(job, batches, { spec: { backoffLimitPerIndex: 1 } });
+    expect(r?.whatIf).toMatchObject({ exact: true, outcome: 'Failed', reason: 'FailedIndexes', at: '2026-01-01T00:10:09.002Z' });
+  });
+
+  it('as for a deadline held back by a replacement the cluster never shows (seed 1067893670, as shrunk)', () => {
+    // Given a managed Indexed Job (deadline 900 s) whose index-1 pod failed before it was seen
+    // and whose replacement, asked for at 9 s, never shows: each expiry of that creation asks
+    // again, and the deadline's outcome waits for the last one (upstream keeps an outcome only
+    // once its expectations are met). The record's controller was also woken by its finalizer
+    // retries; the patched one (backoffLimitPerIndex 1 keeps the finalizer until the replacement
+    // exists) was not, so it reached the deadline with its creation expired, at 900 s, while the
+    // what-if, reconciling it where the record woke, said 909 s. Now each creation has its own
+    // wake-up, and both say 909 s.
+    const { job, batches, patch } = counterexample('seed-1067893670.json');
+    const r = check(job, batches, patch);
+    expect(r?.divergence).toBeNull();
+    expect(r?.whatIf).toMatchObject({ exact: true, outcome: 'Failed', reason: 'DeadlineExceeded', at: '2026-01-01T00:15:09.003Z' });
   });
 
   it('and the advice over a family reports exactly those outcomes, Job by Job', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aJob, anIndexedJob, aPod, at, podObserved, tick } from '../../support/builders.ts';
+import { EXPECTATIONS_TIMEOUT_MS } from '../../../shared/job/constants.ts';
+import { aJob, anIndexedJob, aPod, at, jobObserved, podObserved, tick } from '../../support/builders.ts';
 import { createdIndexes, given, terminatedPods } from '../../support/job-spec.ts';
 
 describe('Completions and parallelism, NonIndexed', () => {
@@ -83,6 +84,36 @@ describe('Completions and parallelism, NonIndexed', () => {
         podObserved(aPod({ name: 'b' }), at(1)),
       ).when({ now: at(1) });
       expect(createdIndexes(outcome)).toEqual([]);
+    });
+  });
+
+  describe('When the pods it asked for never show up (a creation the cluster refused)', () => {
+    // jobfold never hears that a command failed (upstream does, and retries): its expectations
+    // expire after EXPECTATIONS_TIMEOUT_MS, as upstream's do, and the reconcile that set them
+    // asks to be woken up then, since a pod never created sends no event to wake the Job.
+    const job = aJob({ completions: 2, parallelism: 2 });
+    const expiry = (from: string) => new Date(Date.parse(from) + EXPECTATIONS_TIMEOUT_MS + 1).toISOString();
+
+    it('asks to be woken up when the expectations of the pods it asks for expire', () => {
+      given(job).when({ now: at(0) }).then({ decisions: [{ type: 'StartTimeSet' }, { type: 'PodCreationsRequested', count: 2 }], wakeAt: expiry(at(0)) });
+    });
+
+    it('woken up then, with no pod seen, asks for them again, and to be woken up at their expiry', () => {
+      given(job, tick(at(0)), tick(expiry(at(0))))
+        .when()
+        .then({ decisions: [{ type: 'PodCreationsRequested', count: 2 }], wakeAt: expiry(expiry(at(0))) });
+    });
+
+    it('asks to be woken up when the expectation of a pod it deletes expires', () => {
+      const outcome = given(aJob({ completions: 5, parallelism: 1 }), podObserved(aPod({ name: 'a' }), at(1)), podObserved(aPod({ name: 'b' }), at(1))).when({ now: at(1) });
+      expect(terminatedPods(outcome)).toHaveLength(1);
+      expect(outcome.wakeAt).toBe(expiry(at(1)));
+    });
+
+    it('does not ask to be woken up for them while it folds history long past (a trace replayed a day later)', () => {
+      // Each wake-up would be due at once and ask for the next: the Job asks again at its next event.
+      const replayed = { ...jobObserved(job, at(0)), arrivedAt: at(86_400) };
+      given(null, replayed).when({ now: at(0) }).then({ decisions: [{ type: 'StartTimeSet' }, { type: 'PodCreationsRequested', count: 2 }], wakeAt: undefined });
     });
   });
 

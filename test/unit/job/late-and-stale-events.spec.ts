@@ -65,6 +65,15 @@ describe('Late, stale and repeated pod observations', () => {
         .when({ now: at(2) })
         .thenStatus({ ready: 0 });
     });
+
+    // The kubelet adds the Ready condition at the pod's first sync and never removes it: an
+    // observation without one is from before (writer-packed property, seed -920106403: such an
+    // observation, first dropped as adding nothing, was redelivered after `ready` and flipped it).
+    it('an observation without any Ready condition, in either order with `ready`, leaves the pod ready', () => {
+      const silent = podObserved(aPod({ name: 'a' }), at(1));
+      given(job, ready(at(1), at(1)), silent).when({ now: at(1) }).thenStatus({ ready: 1 });
+      given(job, silent, ready(at(1), at(1))).when({ now: at(1) }).thenStatus({ ready: 1 });
+    });
   });
 });
 

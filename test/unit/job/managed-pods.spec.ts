@@ -122,7 +122,7 @@ describe('A status that returns to an earlier value', () => {
     const pods = ['a', 'b', 'c'].map((name) => podObserved(aPod({ name }), at(1)));
     const first = given(job, tick(at(0)), ...pods).when({ now: at(1) });
     const ready = given(job, tick(at(0)), ...pods, podObserved(aPod({ name: 'a', ready: true }), at(2))).when({ now: at(2) });
-    const back = given(job, tick(at(0)), ...pods, podObserved(aPod({ name: 'a', ready: true }), at(2)), tick(at(2)), podObserved(aPod({ name: 'a' }), at(3))).when({ now: at(3) });
+    const back = given(job, tick(at(0)), ...pods, podObserved(aPod({ name: 'a', ready: true }), at(2)), tick(at(2)), podObserved(aPod({ name: 'a', conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: at(3) }] }), at(3))).when({ now: at(3) });
     const ids = [first, ready, back].map((o) => statusSent(o.commands)?.commandId);
     expect(statusSent(back.commands)).toMatchObject({ status: { ready: 0 } });
     expect(new Set(ids).size).toBe(3);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { crashesOf, REPLICAS, run } from './exactly-once-support.ts';
+import { crashesOf } from '../../support/crashing-run.ts';
+import { REPLICAS, run } from './exactly-once-support.ts';
 
 // Exactly once in effect, for JobSets: a managed JobSet whose syncs take several commit steps
 // (each Job Creation Requested travels with its own decision; steps are cut small here), and
@@ -12,11 +13,11 @@ import { crashesOf, REPLICAS, run } from './exactly-once-support.ts';
 describe('given a managed JobSet whose syncs take several commit steps', () => {
   it('when the writer dies before or after any step and the batch is delivered again, then the log and every command are those of a run without a crash', async () => {
     const reference = await run('js-uid', new InMemoryEventStore());
-    expect(reference.commitsPerBatch[0]).toBeGreaterThanOrEqual(3);
+    expect(reference.stepsPerBatch[0]).toBeGreaterThanOrEqual(3);
     expect(reference.ids.filter((id) => id.startsWith('Job Creation Requested'))).toHaveLength(REPLICAS);
     expect(reference.ids.filter((id) => id.startsWith('Job Deletion Requested'))).toHaveLength(REPLICAS);
     expect(new Set(reference.ids).size).toBe(reference.ids.length);
-    const crashes = crashesOf(reference.commitsPerBatch);
+    const crashes = crashesOf(reference.stepsPerBatch);
     expect(crashes.length).toBeGreaterThanOrEqual(10);
     for (const crash of crashes) {
       const crashed = await run('js-uid', new InMemoryEventStore(), crash);

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
@@ -7,19 +6,14 @@ import { jobSetDecider, jobSetStatus, type JobSetLogDecision } from '../../../sh
 import type { CreateJob } from '../../../shared/jobset/commands.ts';
 import { constructJob } from '../../../shared/jobset/construct-job.ts';
 import { createServiceHarness } from '../../support/service-harness.ts';
+import { at, childPod, SEED_002_FIXTURE as fixture } from './support.ts';
 
 // The seed-002 stories end to end through the service's writer: a JobSet whose failure policy
 // fails it on PodFailurePolicy_ExitCode2 and restarts it on PodFailurePolicy_ExitCode3. The
 // cluster's Job controller knows nothing of KEP-4443: the reasons come from jobfold's own Job
 // decisions, which reach the JobSet's log as child-Job statuses, in the same delivery.
 
-const fixture = JSON.parse(
-  readFileSync(new URL('../../fixtures/jobset/seed-002__story-2-exit-code-2-fails-jobset.json', import.meta.url), 'utf8'),
-) as { jobset: { metadata: Record<string, string>; spec: unknown } };
-
 const CLUSTER = 'c1';
-const T0 = Date.parse('2026-01-01T00:00:00Z');
-const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 
 function harness() {
   const h = createServiceHarness({ store: new InMemoryEventStore(), now: at(0) });
@@ -58,26 +52,6 @@ function childJob(command: CreateJob, uid: string) {
   return { ...command.job, metadata: { ...command.job.metadata, uid, creationTimestamp: at(1) } };
 }
 
-function pod(job: { metadata: { name: string; uid: string } }, phase: string, exitCode?: number) {
-  return {
-    metadata: {
-      name: `${job.metadata.name}-0-abcde`,
-      namespace: 'default',
-      uid: `${job.metadata.uid}-pod`,
-      creationTimestamp: at(2),
-      annotations: { 'batch.kubernetes.io/job-completion-index': '0' },
-      finalizers: ['batch.kubernetes.io/job-tracking'],
-      ownerReferences: [{ kind: 'Job', name: job.metadata.name, uid: job.metadata.uid, controller: true }],
-    },
-    status: {
-      phase,
-      containerStatuses: [
-        { name: 'main', restartCount: 0, state: exitCode === undefined ? {} : { terminated: { exitCode, finishedAt: at(9) } } },
-      ],
-    },
-  };
-}
-
 async function startJobSet(h: ReturnType<typeof harness>) {
   await h.send('JobSet Observed', { ...fixture.jobset, metadata: { ...fixture.jobset.metadata, creationTimestamp: at(0) } }, 0);
   return createdJobs(h);
@@ -87,8 +61,8 @@ async function startJobSet(h: ReturnType<typeof harness>) {
 async function failChild(h: ReturnType<typeof harness>, command: CreateJob, exitCode: number, seconds: number) {
   const job = childJob(command, `${command.name}-uid`);
   await h.send('Job Observed', job, seconds);
-  await h.send('Pod Observed', pod(job, 'Running'), seconds + 1);
-  await h.send('Pod Observed', pod(job, 'Failed', exitCode), seconds + 2);
+  await h.send('Pod Observed', childPod(job, 'Running'), seconds + 1);
+  await h.send('Pod Observed', childPod(job, 'Failed', exitCode), seconds + 2);
   const log = await h.h.log(h.jobStream(job.metadata.uid));
   return log.map((entry) => entry.body as { type: string; condition?: { type: string; reason: string } });
 }

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { VersionConflictError, type StreamId } from '../../../shared/app/event-store.ts';
-import { publishPending } from '../../../shared/app/publish.ts';
-import type { Publisher } from '../../../shared/ports.ts';
+import { sweepPending } from '../../../shared/app/publish.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { anIndexedJob, aPod, at, CLUSTER, jobObserved, podDeleted, podObserved } from '../../support/builders.ts';
-import { CrashableStore, SimulatedCrash, type CrashPoint } from '../../support/service-harness.ts';
+import { CrashableStore, RecordingPublisher, SimulatedCrash, type CrashPoint } from '../../support/service-harness.ts';
 import { NoMarkersStore, statusOf, writeDeps, writeJob, type JobWriteDeps } from './write-support.ts';
 
 // A leader-only success policy over many running pods: when the leader succeeds, every other
@@ -26,17 +25,9 @@ function aBigJob(uid: string) {
   return { stream, setup: [job, ...pods] as Observation[], leader, lingering };
 }
 
-class RecordingBus implements Publisher {
-  readonly sent: OutboundEvent[] = [];
-  async publish(events: readonly OutboundEvent[]) {
-    this.sent.push(...events);
-    return { failed: [] };
-  }
-}
-
 async function publishAll(store: JobWriteDeps['store']): Promise<OutboundEvent[]> {
-  const bus = new RecordingBus();
-  while ((await publishPending({ store, publisher: bus, clock: () => at(9) })).items > 0);
+  const bus = new RecordingPublisher();
+  await sweepPending({ store, publisher: bus, clock: () => at(9) });
   return bus.sent;
 }
 

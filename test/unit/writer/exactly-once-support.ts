@@ -1,20 +1,16 @@
 import type { EventStore, StreamId } from '../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../shared/app/pod-archive.ts';
-import { publishPending } from '../../../shared/app/publish.ts';
-import type { Publisher } from '../../../shared/ports.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
-import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { anIndexedJob, aPod, at, CLUSTER, jobObserved, podDeleted, podObserved } from '../../support/builders.ts';
-import { CrashableStore, SimulatedCrash, type CrashPoint } from '../../support/service-harness.ts';
+import { crashingRun, type Crash } from '../../support/crashing-run.ts';
 import { writeDeps, writeJob } from './write-support.ts';
 
 // The Jobs and the crashing runs of exactly-once.spec.ts (in memory) and of
 // test/integration/service/writer-exactly-once.spec.ts (DynamoDB Local).
 
 export const limits = { pageBytes: 300, stepBytes: 1 };
-export const points: CrashPoint[] = ['commit', 'afterCommit'];
 
 export interface Scenario {
   readonly stream: StreamId;
@@ -48,60 +44,13 @@ export function aJobScenario(uid: string, managed: boolean, outcome: 'leader suc
   };
 }
 
-export class RecordingBus implements Publisher {
-  readonly sent: OutboundEvent[] = [];
-  async publish(events: readonly OutboundEvent[]) {
-    this.sent.push(...events);
-    return { failed: [] };
-  }
-}
-
-export interface Crash {
-  readonly batch: number;
-  readonly step: number;
-  readonly point: CrashPoint;
-}
-
 /** Writes the scenario's batches, crashing once where told; Kinesis redelivers a failed batch. */
-export async function run(scenario: Scenario, inner: EventStore & PodArchive, crash?: Crash) {
-  const store = new CrashableStore(inner);
-  const deps = writeDeps(store, { limits, cache: new StateCache() });
-  const bus = new RecordingBus();
-  const stepsPerBatch: number[] = [];
-  let crashes = 0;
-  for (const [b, batch] of scenario.batches.entries()) {
-    let commits = 0;
-    store.beforeCommit = async () => {
-      commits += 1;
-      if (crash?.batch === b && crash.step === commits) store.crashOnce(crash.point);
-    };
-    for (let delivered = false; !delivered; ) {
-      try {
-        await writeJob(deps, scenario.stream, [...batch]);
-        delivered = true;
-      } catch (error) {
-        if (!(error instanceof SimulatedCrash)) throw error;
-        if (++crashes > 1) throw new Error('crashed twice');
-      }
-      while ((await publishPending({ store, publisher: bus, clock: () => at(9) })).items > 0);
-    }
-    stepsPerBatch.push(commits);
-  }
-  store.beforeCommit = undefined;
-  const log = (await store.read(scenario.stream)).entries.map(({ seq, eventId, type, body, hash }) => ({ seq, eventId, type, body, hash }));
-  return { log, sent: bus.sent, stepsPerBatch, crashes };
-}
-
-export const kinds = (sent: readonly OutboundEvent[]) => {
-  const counts: Record<string, number> = {};
-  for (const e of sent) counts[e.detailType] = (counts[e.detailType] ?? 0) + 1;
-  return counts;
-};
-
-export const ids = (sent: readonly OutboundEvent[]) => sent.map((e) => `${e.detailType} ${e.commandId}`).sort();
-
-/** Every crash point of the run without a crash: each step of each batch, before and after. */
-export function crashesOf(stepsPerBatch: readonly number[]): Crash[] {
-  return stepsPerBatch.flatMap((steps, batch) =>
-    Array.from({ length: steps }, (_, i) => points.map((point) => ({ batch, step: i + 1, point }))).flat());
+export function run(scenario: Scenario, inner: EventStore & PodArchive, crash?: Crash) {
+  const cache = new StateCache();
+  return crashingRun(inner, {
+    stream: scenario.stream,
+    batches: scenario.batches,
+    write: async (store, batch) => void await writeJob(writeDeps(store, { limits, cache }), scenario.stream, [...batch]),
+    publishedAt: at(9),
+  }, crash);
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamId } from '../../../shared/app/event-store.ts';
-import { publishPending } from '../../../shared/app/publish.ts';
+import { sweepPending } from '../../../shared/app/publish.ts';
 import { OutboundDetailType } from '../../../shared/contract/outbound.ts';
 import { at } from '../../support/builders.ts';
-import { CrashableStore, SimulatedCrash } from '../../support/service-harness.ts';
-import { aJobScenario, crashesOf, ids, kinds, limits, RecordingBus, run } from './exactly-once-support.ts';
+import { CrashableStore, RecordingPublisher, SimulatedCrash } from '../../support/service-harness.ts';
+import { crashesOf, ids, kinds } from '../../support/crashing-run.ts';
+import { aJobScenario, limits, run } from './exactly-once-support.ts';
 import { NoMarkersStore, writeDeps, writeJob } from './write-support.ts';
 
 // Exactly once in effect, for every kind of command: a crash between any two commit steps of the
@@ -61,8 +62,8 @@ async function cutAfterFirstStep(uid: string) {
 }
 
 async function outcomeOf(store: CrashableStore, stream: StreamId) {
-  const bus = new RecordingBus();
-  while ((await publishPending({ store, publisher: bus, clock: () => at(9) })).items > 0);
+  const bus = new RecordingPublisher();
+  await sweepPending({ store, publisher: bus, clock: () => at(9) });
   const sent = (type: string) => bus.sent.filter((e) => e.detailType === type);
   const entries = (await store.read(stream)).entries;
   return {

@@ -83,12 +83,23 @@ describe('the writer handler', () => {
     expect((await store.read(job)).entries.filter((e) => e.type === 'JobObserved')).toHaveLength(1);
   });
 
-  it('schedules the wake-up the decisions ask for', async () => {
+  it('schedules the earliest wake-up the decisions ask for', async () => {
+    // Given a Job with a 2-minute deadline, whose first reconcile asks for its pods: the deadline
+    // comes before those pods' expectations expire (5 minutes).
     const store = new NoMarkersStore();
     const { handler, timers } = handlerOver(store);
-    const withDeadline = JSON.parse(JSON.stringify(events[0]).replace('"backoffLimit":6', '"backoffLimit":6,"activeDeadlineSeconds":600'));
+    const withDeadline = JSON.parse(JSON.stringify(events[0]).replace('"backoffLimit":6', '"backoffLimit":6,"activeDeadlineSeconds":120'));
     await handler(kinesisEvent([withDeadline]), context);
-    expect(timers).toEqual([{ stream: job, at: expect.stringMatching(/^2026-01-01T00:10:00/) }]);
+    expect(timers).toEqual([{ stream: job, at: expect.stringMatching(/^2026-01-01T00:02:00/) }]);
+  });
+
+  it('schedules a wake-up for when the pods it asks for are overdue', async () => {
+    // Given a Job without a deadline whose first reconcile asks for its pods: woken once that
+    // expectation expires, it asks again (a command lost on the way is retried).
+    const store = new NoMarkersStore();
+    const { handler, timers } = handlerOver(store);
+    await handler(kinesisEvent([events[0]]), context);
+    expect(timers).toEqual([{ stream: job, at: '2026-01-01T00:05:00.001Z' }]);
   });
 
   it('writes twice as many Jobs as it writes at once, each once, and fails only the one that fails', async () => {

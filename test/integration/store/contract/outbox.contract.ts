@@ -3,7 +3,7 @@ import type { EventStore, NewCommand, StreamId } from '../../../../shared/app/ev
 import { aCommand, aStream, at } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
 
-/** Outbox: pending commands of every stream, oldest first, until marked published. */
+/** Outbox: pending commands of every stream, oldest first (or named), until marked published. */
 export function describeOutboxContract(factory: EventStoreFactory): void {
   let store: EventStore;
   const commitCommands = (stream: StreamId, outbox: NewCommand[]) =>
@@ -48,6 +48,18 @@ export function describeOutboxContract(factory: EventStoreFactory): void {
       expect((await store.pendingOutbox(10)).map((c) => [c.commandId, c.progress])).toEqual([['c1', 500]]);
       await store.saveOutboxProgress('c1', 1000);
       expect((await store.pendingOutbox(10))[0]?.progress).toBe(1000);
+    });
+
+    it('reads named items as stored now, in the order named, without the unknown and the published', async () => {
+      const a = aStream();
+      await commitCommands(a, [aCommand('n1', at(1)), aCommand('n2', at(2)), aCommand('n3', at(3))]);
+      await store.saveOutboxProgress('n3', 40);
+      await store.markPublished(['n2'], at(5));
+
+      const items = await store.pendingOutboxItems(['n3', 'nope', 'n2', 'n1', 'n3']);
+
+      expect(items).toEqual([{ ...aCommand('n3', at(3)), stream: a, progress: 40 }, { ...aCommand('n1', at(1)), stream: a }]);
+      expect(await store.pendingOutboxItems([])).toEqual([]);
     });
 
     it('ignores progress on unknown or published items', async () => {
