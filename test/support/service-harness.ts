@@ -5,12 +5,10 @@ import { logger, metrics } from '../../functions/commons/powertools.ts';
 import { createPublishHandler } from '../../functions/handlers/publish-handler.ts';
 import { timerRecord } from '../../functions/handlers/writer/timer-record.ts';
 import { createWriterHandler, type WriterHandlerDeps } from '../../functions/handlers/writer-handler.ts';
-import type {
-  CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery, LogEntry,
-  OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
-} from '../../shared/app/event-store.ts';
+import type { CommitInput, CommitResult, EventStore, LogEntry, StreamId } from '../../shared/app/event-store.ts';
 import type { ArchivedPod } from '../../shared/job/snapshot.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import { ForwardingStore } from '../../shared/app/forwarding-store.ts';
 import { itemEvents, type PublishOutcome } from '../../shared/app/publish.ts';
 import type { Publisher } from '../../shared/ports.ts';
 import { loadState } from '../../shared/decide/load-log.ts';
@@ -21,7 +19,6 @@ import type { InboundError } from '../../shared/contract/parse-inbound.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../shared/job/state.ts';
 import { jobStatus, type JobStatusView } from '../../shared/job/status.ts';
 import { kinesisEvent } from './kinesis-records.ts';
-import type { EventIdSegment } from '../../shared/decide/event-id-index.ts';
 
 // The service as Lambda runs it, in one process: the writer (cluster events and timers, from
 // the ingest stream; Jobs and JobSets alike) and publish handlers (middy,
@@ -206,16 +203,11 @@ export type CrashPoint = 'commit' | 'afterCommit' | 'markPublished' | 'saveOutbo
  * A store that forwards to another, counts the calls that can write, and crashes once at a
  * chosen point. `beforeCommit` runs before each commit (to interleave another writer's commits).
  */
-export class CrashableStore implements EventStore, PodArchive {
-  readonly #inner: EventStore & PodArchive;
+export class CrashableStore extends ForwardingStore {
   readonly #crashes = new Set<CrashPoint>();
   /** commit, saveOutboxProgress, markPublished and saveArchivedPods calls so far. */
   writes = 0;
   beforeCommit: (() => Promise<void>) | undefined;
-
-  constructor(inner: EventStore & PodArchive) {
-    this.#inner = inner;
-  }
 
   crashOnce(point: CrashPoint): void {
     this.#crashes.add(point);
@@ -226,78 +218,30 @@ export class CrashableStore implements EventStore, PodArchive {
     throw new SimulatedCrash(`simulated crash at ${point}`);
   }
 
-  async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
+  override async commit(stream: StreamId, input: CommitInput): Promise<CommitResult> {
     await this.beforeCommit?.();
     this.#crash('commit');
     this.writes++;
-    const result = await this.#inner.commit(stream, input);
+    const result = await this.inner.commit(stream, input);
     this.#crash('afterCommit');
     return result;
   }
 
-  async saveOutboxProgress(commandId: string, progress: number): Promise<void> {
+  override async saveOutboxProgress(commandId: string, progress: number): Promise<void> {
     this.#crash('saveOutboxProgress');
     this.writes++;
-    await this.#inner.saveOutboxProgress(commandId, progress);
+    await this.inner.saveOutboxProgress(commandId, progress);
     this.#crash('afterOutboxProgress');
   }
 
-  async markPublished(commandIds: string[], publishedAt: string): Promise<void> {
+  override async markPublished(commandIds: string[], publishedAt: string): Promise<void> {
     this.#crash('markPublished');
     this.writes++;
-    return this.#inner.markPublished(commandIds, publishedAt);
+    return this.inner.markPublished(commandIds, publishedAt);
   }
 
-  saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {
+  override saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {
     this.writes++;
-    return this.#inner.saveArchivedPods(stream, pods);
-  }
-
-  read(stream: StreamId, options?: ReadOptions): Promise<ReadResult> {
-    return this.#inner.read(stream, options);
-  }
-
-  loadSnapshot(stream: StreamId, options?: SnapshotQuery): Promise<Snapshot | undefined> {
-    return this.#inner.loadSnapshot(stream, options);
-  }
-
-  pendingOutbox(limit: number): Promise<OutboxItem[]> {
-    return this.#inner.pendingOutbox(limit);
-  }
-
-  pendingOutboxItems(commandIds: readonly string[]): Promise<OutboxItem[]> {
-    return this.#inner.pendingOutboxItems(commandIds);
-  }
-
-  listJobs(query: ListJobsQuery): Promise<JobPage> {
-    return this.#inner.listJobs(query);
-  }
-
-  findJob(query: FindJobQuery): Promise<JobSummary | undefined> {
-    return this.#inner.findJob(query);
-  }
-
-  fleetRows(kind?: StreamId['kind']): Promise<FleetRow[]> {
-    return this.#inner.fleetRows(kind);
-  }
-
-  getSummaries(streams: readonly StreamId[]): Promise<JobSummary[]> {
-    return this.#inner.getSummaries(streams);
-  }
-
-  loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {
-    return this.#inner.loadArchivedPods(stream, uids);
-  }
-
-  saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void> {
-    return this.#inner.saveEventIds(stream, segment);
-  }
-
-  loadEventIds(stream: StreamId): Promise<EventIdSegment[]> {
-    return this.#inner.loadEventIds(stream);
-  }
-
-  claimUid(stream: StreamId): Promise<string> {
-    return this.#inner.claimUid(stream);
+    return this.inner.saveArchivedPods(stream, pods);
   }
 }

@@ -18,13 +18,18 @@ export function startTestStack(options: LocalStackOptions = {}): Promise<LocalSt
   });
 }
 
-/** The EventBridge client a forwarder would use, pointed at the stack. */
-export function eventBridgeFor(stack: LocalStack): EventBridgeClient {
+/**
+ * The EventBridge client a forwarder would use, pointed at the stack. One attempt by default, so
+ * a test sees every error; a test feeding thousands of calls across pauses passes the attempts
+ * the forwarder makes (forwarder/send/put-events.ts retries), since a keep-alive socket the
+ * server closed while idle resets the next call on it (ECONNRESET), as any HTTP server may.
+ */
+export function eventBridgeFor(stack: LocalStack, maxAttempts = 1): EventBridgeClient {
   return new EventBridgeClient({
     endpoint: stack.eventsUrl,
     region: 'us-east-1',
     credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-    maxAttempts: 1,
+    maxAttempts,
   });
 }
 
@@ -35,7 +40,7 @@ export interface TestStack {
 }
 
 /** Starts a test stack (startTestStack) before the file's tests and stops it after them. */
-export function useTestStack(options: LocalStackOptions = {}): TestStack {
+export function useTestStack(options: LocalStackOptions = {}, client: { maxAttempts?: number } = {}): TestStack {
   let started: TestStack | undefined;
   const fixture: TestStack = {
     get stack() { return required().stack; },
@@ -47,7 +52,7 @@ export function useTestStack(options: LocalStackOptions = {}): TestStack {
   };
   beforeAll(async () => {
     const stack = await startTestStack(options);
-    started = { stack, client: eventBridgeFor(stack) };
+    started = { stack, client: eventBridgeFor(stack, client.maxAttempts) };
   }, 120_000);
   afterAll(async () => {
     started?.client.destroy();

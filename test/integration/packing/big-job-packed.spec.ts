@@ -1,16 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import type { LocalStack } from '../../../local/local-stack.ts';
+import { describe, expect, it } from 'vitest';
 import type { DeliveredEntry } from '../../../local/bus/bus-rules.ts';
 import { TraceRecorder, type PodRef, type RecordedEntry } from '../../../local/sample/trace-recorder.ts';
 import { PACKED_DETAIL_TYPE } from '../../../shared/contract/packed-observations.ts';
 import { packedEntries } from '../../../bench/packed-feed.ts';
+import { uidFor, withRealisticPods } from '../../../bench/realistic-pods.ts';
 import { putAll } from '../../../bench/bench-stack.ts';
-import { eventBridgeFor, startTestStack } from '../local/local-stack-fixture.ts';
+import { useTestStack } from '../local/local-stack-fixture.ts';
 
 // A big Job through the local stack on DynamoDB Local, once as single events and once as the
 // forwarder packs them (`Pod Observations`, its own packer at its defaults): the same Job in two
-// clusters, same uids. Given a leader-only success policy with failures, when the leader
+// clusters, same uids. Its pods are real-sized (bench/realistic-pods.ts: a real Indexed Job pod's
+// labels, annotations, conditions and container statuses as the forwarder's trim keeps them,
+// ~2.5 KB an event), so the packs are as big as a real Job's. Given a leader-only success policy with failures, when the leader
 // succeeds and the cluster deletes every commanded pod, then both end with the same log, status
 // and commands: every lingering pod terminated once, Complete after the deletions. Each event
 // has a time of its own, so the writer decides after each one whatever its batches (a run of
@@ -24,18 +25,8 @@ const PODS = Number(process.env['JOBFOLD_BIG_PODS'] ?? 1_500);
 const START = new Date().toISOString();
 /** A time of its own for pod `i`'s event in a phase starting at `at` seconds. */
 const tick = (at: number, i: number) => at + i / 1000;
-let stack: LocalStack;
-let client: EventBridgeClient;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  client = eventBridgeFor(stack);
-}, 120_000);
-
-afterAll(async () => {
-  client?.destroy();
-  await stack?.stop();
-});
+// Sent as the forwarder sends: a call reset on an idle keep-alive socket is made again.
+const local = useTestStack({}, { maxAttempts: 6 });
 
 /** The Job's life in `cluster`, phase by phase, so the second phase can delete what was commanded. */
 function aBigJob(cluster: string) {
@@ -54,24 +45,25 @@ function aBigJob(cluster: string) {
 }
 
 async function commandsOf(cluster: string): Promise<string[]> {
-  const response = await fetch(`${stack.url}/local/clusters/${cluster}/commands`);
+  const response = await fetch(`${local.stack.url}/local/clusters/${cluster}/commands`);
   return ((await response.json()) as DeliveredEntry[]).map((c) => `${c.detailType} ${String(c.detail['commandId'])}`).sort();
 }
 
 async function live(cluster: string, packed: boolean) {
   const { trace, job, pods } = aBigJob(cluster);
-  const send = (entries: readonly RecordedEntry[]) => putAll(client, packed ? packedEntries(entries) : entries, 1);
+  const asSent = (entries: readonly RecordedEntry[]) => (packed ? packedEntries(withRealisticPods(entries)) : withRealisticPods(entries));
+  const send = (entries: readonly RecordedEntry[]) => putAll(local.client, asSent(entries), 1);
   await send(trace.entries);
-  await stack.whenQuiet(0);
+  await local.stack.whenQuiet(0);
   const terminated = new Set((await commandsOf(cluster)).filter((c) => c.startsWith('Pod Termination')).map((c) => c.split('/').at(-1)));
   const firstPhase = trace.entries.length;
-  for (const [i, pod] of pods.entries()) if (terminated.has(pod.uid)) trace.deletePod(pod, tick(10, i));
+  for (const [i, pod] of pods.entries()) if (terminated.has(uidFor(pod.uid))) trace.deletePod(pod, tick(10, i));
   await send(trace.entries.slice(firstPhase));
-  await stack.whenQuiet(0);
+  await local.stack.whenQuiet(0);
   const stream = { kind: 'Job' as const, clusterId: cluster, namespace: 'big', uid: job.uid };
-  const log = (await stack.store.read(stream)).entries.map((e) => `${e.seq} ${e.type} ${e.eventId}`);
-  const status = (await (await fetch(`${stack.url}/v1/clusters/${cluster}/namespaces/big/jobs/${job.name}/status`)).json()) as Record<string, unknown>;
-  const entriesSent = packed ? packedEntries(trace.entries) : trace.entries;
+  const log = (await local.stack.store.read(stream)).entries.map((e) => `${e.seq} ${e.type} ${e.eventId}`);
+  const status = (await (await fetch(`${local.stack.url}/v1/clusters/${cluster}/namespaces/big/jobs/${job.name}/status`)).json()) as Record<string, unknown>;
+  const entriesSent = asSent(trace.entries);
   return { log, status: status['status'], commands: await commandsOf(cluster), terminated: terminated.size, packs: entriesSent.filter((e) => e.DetailType === PACKED_DETAIL_TYPE).length };
 }
 
