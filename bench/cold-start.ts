@@ -117,7 +117,7 @@ try {
   }
   figures.sort((a, b) => a.function.localeCompare(b.function));
   if (json) {
-    console.log(JSON.stringify({ node: process.version, runs, functions: figures }, null, 2));
+    console.log(JSON.stringify({ node: process.version, runs, functions: figures }));
   } else {
     console.log(`Cold starts (${process.version}, median of ${runs} fresh processes each)`);
     console.log('function          bundle     map        memory  import (init)   its CPU   whole process');

@@ -18,6 +18,7 @@ const HELP = `Usage: npm run bench [-- --json] [-- --completions N] [-- --no-e2e
                  [-- --no-advise] [-- --advise-jobs N]
                  [-- --service-pods N] [-- --no-service] [-- --no-fleet] [-- --no-query] [-- --query-completions N]
                  [-- --no-kube] [-- --kube-pods N] [-- --kube-jobs N]
+                 [-- --no-writer-memory] [-- --writer-pods N] [-- --no-cold-start]
 
 Folds a synthetic Indexed Job (100,000 completions, >300,000 pod events, failures and a
 64 KiB success policy), deciding after every event, and prints figures:
@@ -66,6 +67,18 @@ ${WHATIF_BENCH_HELP}
 ${ADVISE_BENCH_HELP}
 ${QUERY_BENCH_HELP}
 ${KUBE_BENCH_HELP}
+and the writer's memory (bench/writer-memory.ts; skipped with --no-writer-memory): a --writer-pods
+(default 100,000) pod Indexed Job of realistic pods written through the writer on DynamoDB Local,
+then its worst invocations each cold in a fresh process with --max-old-space-size of the
+function's memory:
+  writerMidLife, writerLeaderSuccess
+                        peak heap used, peak RSS and its ratio to the configured memory (target
+                        <= 0.6), CPU and wall ms: a full 6 MB batch of packed pods, and the
+                        leader's success that terminates every other pod
+and each function's cold start (bench/cold-start.ts; skipped with --no-cold-start):
+  coldStart             bundle and source map bytes, median import (init) ms and its CPU ms of 10
+                        fresh processes, per function as cdk deploy bundles it (target: writer
+                        and publish <= 1.5 MB, init <= 250 ms)
 Timings are figures to compare, never test assertions. While it runs, each long phase shows its
 progress (events/s, ETA) on stderr when stderr is a terminal; stdout holds only the figures.`;
 
@@ -176,6 +189,8 @@ const figures = {
   ...(args.includes('--no-advise') ? {} : await part('advise', () => runAdviseFleetBench(numberArg('--advise-jobs') ?? 10_000))),
   ...(args.includes('--no-query') ? {} : await part('query', async () => queryHistoryInChild(numberArg('--query-completions') ?? 100_000))),
   ...(args.includes('--no-kube') ? {} : await part('kube', () => runKubeListBench({ pods: numberArg('--kube-pods') ?? 10_000, jobs: numberArg('--kube-jobs') ?? 10_000 }))),
+  ...(args.includes('--no-writer-memory') ? {} : await part('writerMemory', async () => childBench('writer-memory.ts', ['--pods', String(numberArg('--writer-pods') ?? 100_000)]))),
+  ...(args.includes('--no-cold-start') ? {} : await part('coldStart', async () => ({ coldStart: childBench('cold-start.ts', ['--runs', '10']) }))),
 };
 const failedParts = Object.keys(figures).filter((key) => key.endsWith('Error'));
 
@@ -211,10 +226,13 @@ function numberArg(name: string): number | undefined {
 
 /** In a child process (which starts the service in another), so the fold's memory above stays apart. */
 function servicePath(pods: number): ServicePathReport {
-  const script = fileURLToPath(new URL('./service-path.ts', import.meta.url));
-  // stderr inherited: the child's progress line reaches the terminal.
-  const output = execFileSync(process.execPath, [script, '--json', '--pods', String(pods)], {
+  return childBench('service-path.ts', ['--pods', String(pods)]) as ServicePathReport;
+}
+
+/** A bench script's --json figures, run in a child process (stderr inherited: its progress line reaches the terminal). */
+function childBench(script: string, args: readonly string[]): object {
+  const output = execFileSync(process.execPath, [fileURLToPath(new URL(`./${script}`, import.meta.url)), '--json', ...args], {
     encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as ServicePathReport;
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as object;
 }

@@ -9,7 +9,7 @@ import { Construct } from 'constructs';
 import { deadLetterQueue, MAX_RECEIVE_COUNT } from './secure-queue.ts';
 import { ServiceFunction } from './service-function.ts';
 import type { Timers } from './timers.ts';
-import { grantWriterCode, writerEnvironment } from './writer.ts';
+import { grantWriterCode, WRITER_MEMORY_MB, writerEnvironment } from './writer.ts';
 
 /** The receive on which the triage parks instead of retrying (TRIAGE_MAX_RECEIVES). */
 export const TRIAGE_MAX_RECEIVES = MAX_RECEIVE_COUNT;
@@ -42,7 +42,8 @@ export class Triage extends Construct {
       entry: 'triage',
       description: 'jobfold triage: writes again what the writer gave up on, refuses or puts back what EventBridge could not deliver, parks the rest with its error',
       timeout: Duration.minutes(2),
-      memorySize: 1024,
+      // It runs the writer's code on the writer's batches: the writer's memory.
+      memorySize: WRITER_MEMORY_MB,
       environment: {
         ...writerEnvironment(bus),
         STREAM_ARN: stream.streamArn, PARKED_QUEUE_URL: this.parked.queueUrl, TRIAGE_MAX_RECEIVES: String(TRIAGE_MAX_RECEIVES),
