@@ -66,16 +66,26 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
     if (heldEvidence && finishedTracked !== undefined) countByEvidence(state, known, heldEvidence, finishedTracked);
     return; // a replay, or a state older than what is known: nothing changes
   }
+  const wasTracked = known.hasFinalizer;
   leave(state, known);
   Object.assign(known, merged, { lastSeq: state.position });
   // What was counted (or held) from an older state of the pod is judged again from this one.
   // After the merge: the merged facts may carry the record's old bookkeeping along.
   rejudgeIndexes(state, revokeRunCount(state, known.uid), known.uid);
   // What the pod's deletion made of it until it was seen finished gives way to how it ended.
+  const inferredRevoked = isTerminalPhase(known.phase) && state.inferred.has(known.uid);
   if (isTerminalPhase(known.phase)) rejudgeIndexes(state, revokeRunCount(state, known.uid, state.inferred), known.uid);
   unhold(state, known);
   enter(state, known);
   afterChange(state, known);
+  // Seen tracked, then deleted (counted as its deletion made it), then finished with the
+  // finalizer already gone: the controller counted it as it ended, when it removed the
+  // finalizer. Counted so here too, not left uncounted (the failed count would go back).
+  if (inferredRevoked && wasTracked && !known.hasFinalizer && known.counted === 'none') {
+    leave(state, known);
+    countAsTracked(state, known, known);
+    enter(state, known);
+  }
   if (evidence) countByEvidence(state, known, evidence, observedAt);
   if (heldEvidence && finishedTracked !== undefined) countByEvidence(state, known, heldEvidence, finishedTracked);
 }
@@ -127,17 +137,26 @@ function countByEvidence(state: JobState, pod: PodRecord, evidence: PodFacts, ob
     return;
   }
   if (!endedAsCounted(state, evidence)) return;
+  leave(state, pod);
+  countAsTracked(state, pod, evidence);
+  enter(state, pod);
+}
+
+/**
+ * Counts a pod whose finalizer is gone as a sync that read `facts` with the finalizer still on
+ * counted it; the record keeps its own facts (and no finalizer). The caller has taken the pod
+ * out of the aggregates (`leave`) and puts it back.
+ */
+function countAsTracked(state: JobState, pod: PodRecord, facts: PodFacts): void {
   const kept: Partial<PodRecord> = {};
   for (const key of COUNTED_FACTS) Object.assign(kept, { [key]: pod[key] });
-  leave(state, pod);
   Object.assign(pod, { hasFinalizer: true, failureMatch: isTerminalPhase(pod.phase) ? pod.failureMatch : undefined });
-  for (const key of COUNTED_FACTS) Object.assign(pod, { [key]: evidence[key] });
+  for (const key of COUNTED_FACTS) Object.assign(pod, { [key]: facts[key] });
   judgeFailure(state, pod);
   judgeIndex(state, pod);
   unhold(state, pod);
   countPod(state, pod, false);
   Object.assign(pod, kept, { hasFinalizer: false });
-  enter(state, pod);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PodObserved } from '../../../shared/job/events.ts';
 import type { ObjectSequence } from '../../../shared/k8s/object-sequence.ts';
-import { aJob, aPod, at, jobObserved, podObserved, tick } from '../../support/builders.ts';
+import { aJob, anIndexedJob, aPod, at, jobObserved, podDeleted, podObserved, tick } from '../../support/builders.ts';
 import { given } from '../../support/job-spec.ts';
 
 // EventBridge neither orders nor deduplicates: an older observation of a pod can arrive after a
@@ -74,6 +74,25 @@ describe('Late, stale and repeated pod observations', () => {
       given(job, ready(at(1), at(1)), silent).when({ now: at(1) }).thenStatus({ ready: 1 });
       given(job, silent, ready(at(1), at(1))).when({ now: at(1) }).thenStatus({ ready: 1 });
     });
+  });
+});
+
+describe('A tracked pod deleted, then seen finished with its finalizer already gone', () => {
+  // status-invariants property, seed 1982798861: the deletion counted the pod failed (upstream
+  // isPodFailed, podReplacementPolicy TerminatingOrFailed); its finished observation replaced that
+  // count with how it ended, and, showing no finalizer, left it uncounted: failed went 1 → 0.
+  const job = anIndexedJob(4, { parallelism: 1, backoffLimit: 2, podReplacementPolicy: 'TerminatingOrFailed' });
+  const tracked = podObserved(aPod({ name: 'p0', index: 0, phase: 'Pending' }), at(0));
+  const ended = podObserved(aPod({ name: 'p0', index: 0, phase: 'Failed', exitCode: 1, finishedAt: at(399), finalizer: false }), at(400));
+
+  it('stays counted failed once, as the controller counted it when it removed the finalizer', () => {
+    given(job, tick(at(0)), tracked, podDeleted('p0', at(0)), tick(at(1)), ended).when({ now: at(400) }).thenStatus({ failed: 1 });
+  });
+
+  it('and so when the older tracked observation comes again after', () => {
+    given(job, tick(at(0)), tracked, podDeleted('p0', at(0)), tick(at(1)), ended, { ...tracked, eventId: 'again', observedAt: at(400) })
+      .when({ now: at(400) })
+      .thenStatus({ failed: 1 });
   });
 });
 
