@@ -15,8 +15,7 @@ export interface StreamKey {
  * `batch.kubernetes.io/controller-uid` (set by the Job controller on every pod it creates).
  */
 export function owningJobUid(pod: Pick<Pod, 'metadata'>): string | undefined {
-  const owner = pod.metadata.ownerReferences?.find((r) => r.kind === 'Job' && r.controller === true)
-    ?? pod.metadata.ownerReferences?.find((r) => r.kind === 'Job');
+  const owner = controllingJob(pod) ?? pod.metadata.ownerReferences?.find((r) => r.kind === 'Job');
   return owner?.uid ?? pod.metadata.labels?.[CONTROLLER_UID_LABEL];
 }
 
@@ -29,10 +28,13 @@ export function owningJobUid(pod: Pick<Pod, 'metadata'>): string | undefined {
  * A pod released by a change of that label is not seen: its label no longer names the Job.
  */
 export function creatorJobUid(pod: Pick<Pod, 'metadata'>): string | undefined {
-  const controller = pod.metadata.ownerReferences?.find((r) => r.kind === 'Job' && r.controller === true);
+  const controller = controllingJob(pod);
   const creator = pod.metadata.labels?.[CONTROLLER_UID_LABEL];
   return controller !== undefined && creator !== undefined && creator !== '' && creator !== controller.uid ? creator : undefined;
 }
+
+/** The pod's controller ownerReference, if a Job is its controller. */
+const controllingJob = (pod: Pick<Pod, 'metadata'>) => pod.metadata.ownerReferences?.find((r) => r.kind === 'Job' && r.controller === true);
 
 interface OwnedMeta {
   readonly labels?: Readonly<Record<string, string>> | undefined;

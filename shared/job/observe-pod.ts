@@ -74,18 +74,14 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   rejudgeIndexes(state, revokeRunCount(state, known.uid), known.uid);
   // What the pod's deletion made of it until it was seen finished gives way to how it ended.
   const inferredRevoked = isTerminalPhase(known.phase) && state.inferred.has(known.uid);
-  if (isTerminalPhase(known.phase)) rejudgeIndexes(state, revokeRunCount(state, known.uid, state.inferred), known.uid);
+  if (inferredRevoked) rejudgeIndexes(state, revokeRunCount(state, known.uid, state.inferred), known.uid);
   unhold(state, known);
   enter(state, known);
   afterChange(state, known);
   // Seen tracked, then deleted (counted as its deletion made it), then finished with the
   // finalizer already gone: the controller counted it as it ended, when it removed the
   // finalizer. Counted so here too, not left uncounted (the failed count would go back).
-  if (inferredRevoked && wasTracked && !known.hasFinalizer && known.counted === 'none') {
-    leave(state, known);
-    countAsTracked(state, known, known);
-    enter(state, known);
-  }
+  if (inferredRevoked && wasTracked && !known.hasFinalizer && known.counted === 'none') countAsTracked(state, known, known);
   if (evidence) countByEvidence(state, known, evidence, observedAt);
   if (heldEvidence && finishedTracked !== undefined) countByEvidence(state, known, heldEvidence, finishedTracked);
 }
@@ -137,17 +133,15 @@ function countByEvidence(state: JobState, pod: PodRecord, evidence: PodFacts, ob
     return;
   }
   if (!endedAsCounted(state, evidence)) return;
-  leave(state, pod);
   countAsTracked(state, pod, evidence);
-  enter(state, pod);
 }
 
 /**
  * Counts a pod whose finalizer is gone as a sync that read `facts` with the finalizer still on
- * counted it; the record keeps its own facts (and no finalizer). The caller has taken the pod
- * out of the aggregates (`leave`) and puts it back.
+ * counted it; the record keeps its own facts (and no finalizer).
  */
 function countAsTracked(state: JobState, pod: PodRecord, facts: PodFacts): void {
+  leave(state, pod);
   const kept: Partial<PodRecord> = {};
   for (const key of COUNTED_FACTS) Object.assign(kept, { [key]: pod[key] });
   Object.assign(pod, { hasFinalizer: true, failureMatch: isTerminalPhase(pod.phase) ? pod.failureMatch : undefined });
@@ -157,6 +151,7 @@ function countAsTracked(state: JobState, pod: PodRecord, facts: PodFacts): void 
   unhold(state, pod);
   countPod(state, pod, false);
   Object.assign(pod, kept, { hasFinalizer: false });
+  enter(state, pod);
 }
 
 /**
