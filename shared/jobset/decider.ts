@@ -32,7 +32,7 @@ export type JobSetDecider = Decider<JobSetState, JobSetLogObservation, JobSetLog
  * The version of the JobSet fold's decisions, recorded with each one (as FOLD_VERSION is with a
  * Job's): bump it when a change to shared/jobset makes it decide differently on some log.
  */
-export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-27.1';
+export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-27.2';
 
 /** Decision entries per commit step of the reconciler this loop replaced, for reading its cut-short syncs. */
 const LEGACY_STEP_ENTRIES = 32;
@@ -129,7 +129,7 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
       return state.deleted ? 'already-gone' : undefined;
     case 'JobObserved': {
       const uid = observation.job.metadata.uid;
-      if (uid !== undefined && state.deletedChildUids?.includes(uid)) return 'already-gone';
+      if (uid !== undefined && state.deletedChildUids?.includes(uid) && isLateChildSnapshot(state, observation)) return 'already-gone';
       const child = state.children[observation.job.metadata.name];
       if (child?.eventId !== undefined && child.eventId === observation.eventId) return 'same-event';
       return isLateChildSnapshot(state, observation) ? 'stale' : undefined;

@@ -25,13 +25,25 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       const name = event.job.metadata.name;
       if (isLateChildSnapshot(state, event)) return { ...next, lastObservation: position };
       const version = comparableVersion(event.job.metadata.resourceVersion);
+      const ahead = isOfLaterAttempt(state, event);
       const child = {
-        ...observeChildJob(state.children[name], event.job, position), ...stamp(event.sequence),
+        ...observeChildJob(knownChild(state, event), event.job, position), ...stamp(event.sequence),
         ...(version === undefined ? {} : { version }), ...(event.eventId === undefined ? {} : { eventId: event.eventId }),
       };
-      return { ...next, lastObservation: position, children: { ...state.children, [name]: child } };
+      const uid = event.job.metadata.uid;
+      const view = uid !== undefined && state.deletedChildUids?.includes(uid) ? goneJob(child) : child;
+      if (ahead) return { ...next, lastObservation: position, laterAttempts: { ...state.laterAttempts, [heldKey(view)]: view } };
+      return { ...next, lastObservation: position, children: { ...state.children, [name]: view } };
     }
     case 'JobDeleted': {
+      const held = Object.values(state.laterAttempts ?? {}).find((job) => job.name === event.name && job.uid !== undefined && job.uid === event.uid);
+      if (held !== undefined && event.uid !== undefined) {
+        // A held Job's failure still decides its attempt's restart, once the fold reaches it.
+        const { [heldKey(held)]: _gone, ...others } = state.laterAttempts ?? {};
+        const laterAttempts = held.finished === 'Failed' ? { ...others, [heldKey(held)]: goneJob(held) } : others;
+        const deletedChildUids = [...(state.deletedChildUids ?? []), event.uid];
+        return { ...next, lastObservation: position, laterAttempts, deletedChildUids };
+      }
       const { [event.name]: gone, ...others } = state.children;
       // The deletion of another object under this name (an earlier restart attempt's Job,
       // arriving after the later one's snapshot) leaves the view's Job where it is.
@@ -46,6 +58,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
     case 'JobSetRestarted':
       return {
         ...next,
+        ...joinLaterAttempts(state, event.restarts),
         restarts: event.restarts,
         restartsCountTowardsMax: event.restartsCountTowardsMax,
         conditions: updateCondition(state.conditions, event.condition, event.at),
@@ -155,14 +168,70 @@ export function isLateJobSetObservation(state: JobSetState, event: JobSetObserve
  */
 export function isLateChildSnapshot(state: JobSetState, event: JobObserved): boolean {
   const uid = event.job.metadata.uid;
-  if (uid !== undefined && state.deletedChildUids?.includes(uid)) return true;
-  const known = state.children[event.job.metadata.name];
+  if (uid !== undefined && state.deletedChildUids?.includes(uid)) return !isFailureOfGoneJob(state, event);
+  const known = knownChild(state, event);
   if (known === undefined) return false;
   const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
   const sameJob = known.uid !== undefined && uid !== undefined ? known.uid === uid : known.restartAttempt === attempt;
   if (sameJob) return isStaleObservation(childOrder(known), observationOrder(event.job.metadata.resourceVersion, event.sequence));
   return attempt !== undefined && known.restartAttempt !== undefined && attempt < known.restartAttempt;
 }
+
+/**
+ * A snapshot of a child Job created for a restart the fold has not taken yet: its restart-attempt
+ * label is above `status.restarts` (upstream stamps a Job with `status.restarts` as of its
+ * creation, so the cluster's controller had restarted the JobSet on evidence not yet folded, a
+ * failed Job of the attempt before). Upstream never lists such a Job beside a JobSet that has not
+ * restarted: its JobSet is read at least as new as the Jobs it creates. The fold holds the
+ * snapshot apart (`laterAttempts`) until its own restart reaches the attempt, so the earlier
+ * attempt's evidence, arriving after, still decides that restart.
+ */
+function isOfLaterAttempt(state: JobSetState, event: JobObserved): boolean {
+  const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
+  return attempt !== undefined && attempt > state.restarts;
+}
+
+/**
+ * The Jobs held for a restart attempt that `restarts` reaches join the view, each in place of the
+ * earlier attempt's Job under its name (a restart recreates every Job under the same name, so the
+ * earlier one is gone from the cluster).
+ */
+function joinLaterAttempts(state: JobSetState, restarts: number): Partial<Pick<JobSetState, 'children' | 'laterAttempts'>> {
+  const present = Object.entries(state.children).filter(([, job]) => job.gone !== true);
+  const gone = present.length < Object.keys(state.children).length;
+  const held = Object.values(state.laterAttempts ?? {});
+  const joining = held.filter((job) => job.restartAttempt === restarts).map((job) => [job.name, job] as const);
+  if (joining.length === 0 && held.length === 0) return gone ? { children: Object.fromEntries(present) } : {};
+  const laterAttempts = Object.fromEntries(held.filter((job) => (job.restartAttempt ?? 0) > restarts).map((job) => [heldKey(job), job]));
+  return { children: { ...Object.fromEntries(present), ...Object.fromEntries(joining) }, laterAttempts };
+}
+
+/** Where `laterAttempts` holds a Job: one per name and restart attempt. */
+const heldKey = (job: ChildJobView): string => `${job.restartAttempt ?? ''}/${job.name}`;
+
+/** The view's Job the snapshot would replace: under its name, or held under its name and attempt. */
+function knownChild(state: JobSetState, event: JobObserved): ChildJobView | undefined {
+  const name = event.job.metadata.name;
+  if (!isOfLaterAttempt(state, event)) return state.children[name];
+  return state.laterAttempts?.[`${parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]) ?? ''}/${name}`];
+}
+
+/**
+ * The Failed snapshot of a current-attempt Job already seen deleted, the view not holding that
+ * failure yet: upstream's Job informer delivers a Job's updates in resourceVersion order, so its
+ * controller saw the failure before the deletion (which, for a JobSet's own Job, its restart
+ * sent). The failure still decides; the Job is not brought back (`gone`: counted nowhere, left
+ * out at the next restart).
+ */
+function isFailureOfGoneJob(state: JobSetState, event: JobObserved): boolean {
+  const failed = event.job.status?.conditions?.some((c) => c.type === 'Failed' && c.status === 'True') === true;
+  const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
+  if (!failed || attempt === undefined || attempt < state.restarts) return false;
+  const known = knownChild(state, event);
+  return known === undefined || known.restartAttempt === undefined || known.restartAttempt < attempt || known.finished !== 'Failed';
+}
+
+const goneJob = (job: ChildJobView): ChildJobView => ({ ...job, terminating: true, gone: true });
 
 /** What orders an observation: its resourceVersion when comparable, and the forwarder's stamp. */
 const observationOrder = (resourceVersion: string | undefined, sequence: ObjectSequence | undefined): ObservationOrder => ({

@@ -40,7 +40,7 @@ export function calculateReplicatedJobStatuses(
     if (entry !== undefined) entry.succeeded++;
   }
   for (const job of owned.failed) {
-    const entry = job.replicatedJob === undefined ? undefined : counts.get(job.replicatedJob);
+    const entry = job.replicatedJob === undefined || job.gone === true ? undefined : counts.get(job.replicatedJob);
     if (entry !== undefined) entry.failed++;
   }
   return [...counts.values()];

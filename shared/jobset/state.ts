@@ -44,6 +44,11 @@ export interface ChildJobView {
   readonly eventId?: string;
   /** The snapshot's resourceVersion, when comparable (KEP-5504). */
   readonly version?: string;
+  /**
+   * A failed Job whose deletion arrived before its failure (evolve.ts `isFailureOfGoneJob`): it
+   * decides the failure policy but is counted nowhere and leaves the view at the next restart.
+   */
+  readonly gone?: true;
 }
 
 export type TerminalState = '' | 'Completed' | 'Failed';
@@ -70,6 +75,11 @@ export interface JobSetState {
    */
   readonly deleting?: boolean;
   readonly children: Readonly<Record<string, ChildJobView>>;
+  /**
+   * Child Jobs of a restart attempt above `restarts` (the cluster restarted on evidence not folded
+   * yet), by name: outside the view until the fold's own restart reaches their attempt.
+   */
+  readonly laterAttempts?: Readonly<Record<string, ChildJobView>>;
   /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */
   readonly deletedChildUids?: readonly string[];
   readonly conditions: readonly JobSetCondition[];

@@ -41,12 +41,10 @@ describe('a child Job snapshot', () => {
   });
 
   it('is a new Job when its restart attempt differs, so it is not terminating', () => {
-    const events: JobSetEvent[] = [
-      jobSetObserved({ replicatedJobs: [{ name: 'a' }] }),
-      { type: 'DeleteJobIssued', at: at(1), commandId: 'x', name: 'js-a-0' },
-      jobReady('a', 0, { seconds: 2, attempt: 1 }),
-    ];
-    expect(fold(events).children['js-a-0']?.terminating).toBe(false);
+    const restarted = given(jobSetObserved({ replicatedJobs: [{ name: 'a' }], failurePolicy: { maxRestarts: 1 } }), jobFailed('a', 0, { seconds: 1 })).whenSettled({ now: at(1) });
+    expect(restarted.childJobs.find((job) => job.name === 'js-a-0')?.terminating).toBe(true);
+    const events: JobSetEvent[] = [...restarted.log, jobReady('a', 0, { seconds: 2, attempt: 1 })];
+    expect(fold(events).children['js-a-0']).toMatchObject({ restartAttempt: 1, terminating: false });
   });
 });
 
