@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { buildApp } from '../cdk/app.ts';
@@ -16,9 +16,12 @@ import { buildApp } from '../cdk/app.ts';
 // included, as a ceiling). The environment is the function's own from the template, with
 // placeholders for the values CloudFormation resolves at deploy time.
 
-const HELP = `Usage: node bench/cold-start.ts [--runs N] [--json]
-  --runs N   fresh processes per function (default 10); the medians are printed
-  --json     one JSON object instead of the table`;
+const HELP = `Usage: node bench/cold-start.ts [--runs N] [--json] [--cpu-prof DIR]
+  --runs N        fresh processes per function (default 10); the medians are printed
+  --json          one JSON object instead of the table
+  --cpu-prof DIR  also import each bundle once more under --cpu-prof: DIR/<function>/ gets the
+                  bundle, its source map and the profile (read it with
+                  node bench/profile-top.ts DIR/<function>/*.cpuprofile --by package)`;
 
 interface Figures {
   readonly function: string;
@@ -30,9 +33,10 @@ interface Figures {
   readonly processMsMedian: number;
 }
 
-function parseArgs(argv: readonly string[]): { runs: number; json: boolean } {
+function parseArgs(argv: readonly string[]): { runs: number; json: boolean; profileDir: string | undefined } {
   let runs = 10;
   let json = false;
+  let profileDir: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
@@ -40,10 +44,12 @@ function parseArgs(argv: readonly string[]): { runs: number; json: boolean } {
       process.exit(0);
     } else if (arg === '--json') json = true;
     else if (arg === '--runs') runs = Number(argv[++i]);
+    else if (arg === '--cpu-prof') profileDir = argv[++i];
     else throw new Error(`unknown argument ${arg}\n${HELP}`);
   }
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs: a positive integer');
-  return { runs, json };
+  if (profileDir === undefined && argv.includes('--cpu-prof')) throw new Error('--cpu-prof: a directory');
+  return { runs, json, profileDir };
 }
 
 type Template = { Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }> };
@@ -61,31 +67,43 @@ const median = (values: number[]): number => {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 };
 
-function measure(file: string, env: Record<string, string>, runs: number): { importMs: number[]; importCpuMs: number[]; processMs: number[] } {
-  const importMs: number[] = [];
-  const importCpuMs: number[] = [];
-  const processMs: number[] = [];
+/** Imports `file` in a fresh Node process (with `nodeOptions` first); its wall and CPU ms, and the whole process's. */
+function importOnce(file: string, env: Record<string, string>, nodeOptions: readonly string[] = []): { importMs: number; importCpuMs: number; processMs: number } {
   // Wall time and CPU time of the import: on a shared machine the CPU time is the steadier figure.
   const script = `const t = performance.now(); const c = process.cpuUsage(); const m = await import(${JSON.stringify(pathToFileURL(file).href)});
 if (typeof m.handler !== 'function') throw new Error('no handler export');
 const cpu = process.cpuUsage(c); console.log(performance.now() - t, (cpu.user + cpu.system) / 1000);`;
-  for (let run = 0; run < runs; run++) {
-    const started = performance.now();
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      encoding: 'utf8',
-      cwd: tmpdir(),
-      env: { PATH: process.env['PATH'] ?? '', AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', ...env },
-    });
-    processMs.push(performance.now() - started);
-    if (child.status !== 0) throw new Error(`${file}: ${child.stderr.trim()}`);
-    const [wall, cpu] = (child.stdout.trim().split('\n').at(-1) ?? '').split(' ').map(Number);
-    importMs.push(wall ?? Number.NaN);
-    importCpuMs.push(cpu ?? Number.NaN);
-  }
-  return { importMs, importCpuMs, processMs };
+  const started = performance.now();
+  const child = spawnSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    cwd: tmpdir(),
+    env: { PATH: process.env['PATH'] ?? '', AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', ...env },
+  });
+  const processMs = performance.now() - started;
+  if (child.status !== 0) throw new Error(`${file}: ${child.stderr.trim()}`);
+  const [wall, cpu] = (child.stdout.trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+  return { importMs: wall ?? Number.NaN, importCpuMs: cpu ?? Number.NaN, processMs };
 }
 
-const { runs, json } = parseArgs(process.argv.slice(2));
+function measure(file: string, env: Record<string, string>, runs: number): { importMs: number[]; importCpuMs: number[]; processMs: number[] } {
+  const all = Array.from({ length: runs }, () => importOnce(file, env));
+  return { importMs: all.map((r) => r.importMs), importCpuMs: all.map((r) => r.importCpuMs), processMs: all.map((r) => r.processMs) };
+}
+
+/** The bundle and its map copied into `dir`, imported once there under --cpu-prof; returns the profile's path. */
+function profileImport(bundle: string, env: Record<string, string>, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const copy = join(dir, 'index.mjs');
+  copyFileSync(bundle, copy);
+  copyFileSync(`${bundle}.map`, `${copy}.map`);
+  // Sampled every 100 µs (the default 1 ms gives an init of ~300 ms too few samples to rank modules).
+  importOnce(copy, env, ['--cpu-prof', '--cpu-prof-interval', '100', `--cpu-prof-dir=${dir}`]);
+  const profile = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).sort().at(-1);
+  if (profile === undefined) throw new Error(`${dir}: node wrote no CPU profile`);
+  return join(dir, profile);
+}
+
+const { runs, json, profileDir } = parseArgs(process.argv.slice(2));
 const outdir = mkdtempSync(join(tmpdir(), 'jobfold-cold-start-'));
 try {
   const cdkJson = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')) as { context?: Record<string, unknown> };
@@ -105,6 +123,7 @@ try {
     const variables = ((resource.Properties?.['Environment'] as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {});
     const env = Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, placeholder(key, value)]));
     const { importMs, importCpuMs, processMs } = measure(bundle, env, runs);
+    if (profileDir !== undefined) console.error(`${name}: ${profileImport(bundle, env, join(resolve(profileDir), name))}`);
     figures.push({
       function: name,
       bundleBytes: statSync(bundle).size,

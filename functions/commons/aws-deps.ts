@@ -14,28 +14,27 @@ import { createRecordWriter } from '../handlers/writer-handler.ts';
 import type { TriageHandlerDeps } from '../handlers/triage-handler.ts';
 import { schedulerTimers } from '../aws/scheduler-timers.ts';
 import { cursorKeyFrom } from '../query/list-cursor.ts';
-import { foldConfig, readEnv } from './config.ts';
+import { foldConfig, readEnv, type Env } from './config.ts';
 import type { KubeDeps } from '../kube/fleet-reads.ts';
 import { LogCache } from '../kube/log-cache.ts';
 
 // Wiring for Lambda: the real AWS clients, configured from the environment. Clients are
-// created once per cold start and reused across invocations.
+// created once per cold start and reused across invocations; each function's environment is
+// parsed once (a zod parse at cold start costs milliseconds: bench/cold-start.ts).
 
 const clock = () => new Date().toISOString();
 
-function store() {
-  const env = readEnv();
+function store(env: Env) {
   return new DynamoDbEventStore({ client: new DynamoDBClient({}), tableName: env.TABLE_NAME });
 }
 
 export function awsIngestDeps() {
   const env = readEnv();
-  return { store: store(), rejections: busRejectionSink(new EventBridgeClient({}), env.BUS_NAME), clock };
+  return { store: store(env), rejections: busRejectionSink(new EventBridgeClient({}), env.BUS_NAME), clock };
 }
 
 /** Timers as Scheduler schedules that put a timer record into the ingest stream (cdk/constructs/timers.ts). */
-export function awsTimers() {
-  const env = readEnv();
+export function awsTimers(env: Env = readEnv()) {
   return schedulerTimers(new SchedulerClient({}), {
     group: env.SCHEDULE_GROUP,
     targetArn: env.TIMERS_TARGET_ARN,
@@ -45,14 +44,13 @@ export function awsTimers() {
 }
 
 /** The log writer: the store, the fold's gates, timers, and where refused records go. */
-export function awsWriterDeps() {
-  const env = readEnv();
+export function awsWriterDeps(env: Env = readEnv()) {
   return {
-    store: store(),
+    store: store(env),
     clock,
     config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS),
     snapshotEvery: env.SNAPSHOT_EVERY,
-    timers: awsTimers(),
+    timers: awsTimers(env),
     rejections: busRejectionSink(new EventBridgeClient({}), env.BUS_NAME),
   };
 }
@@ -60,7 +58,7 @@ export function awsWriterDeps() {
 /** The dead-letter triage: the writer's own code and deps, the ingest stream, the parked queue. */
 export function awsTriageDeps(): TriageHandlerDeps {
   const env = readEnv();
-  const writer = awsWriterDeps();
+  const writer = awsWriterDeps(env);
   const kinesis = new KinesisClient({});
   const sqs = new SQSClient({});
   return {
@@ -76,17 +74,17 @@ export function awsTriageDeps(): TriageHandlerDeps {
 
 export function awsPublishDeps() {
   const env = readEnv();
-  return { store: store(), publisher: eventBridgePublisher(new EventBridgeClient({}), env.BUS_NAME), clock };
+  return { store: store(env), publisher: eventBridgePublisher(new EventBridgeClient({}), env.BUS_NAME), clock };
 }
 
 export function awsStoreDeps() {
   const env = readEnv();
-  return { store: store(), clock, config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS) };
+  return { store: store(env), clock, config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS) };
 }
 
 export function awsQueryDeps() {
   const env = readEnv();
-  return { store: store(), config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS), cursorKey: cursorKeyFrom(env.CURSOR_KEY) };
+  return { store: store(env), config: foldConfig(env.FEATURE_GATES, env.CLOCK_SKEW_SECONDS), cursorKey: cursorKeyFrom(env.CURSOR_KEY) };
 }
 
 /** The kube API: the query API's store and cursor key, the clock, and jobfold's version (JOBFOLD_VERSION). */

@@ -45,3 +45,11 @@ export const METRIC = {
 export function lambdaHandler<E, R>(handler: (event: E, context: Context) => Promise<R>) {
   return middy(handler).use(injectLambdaContext(logger)).use(logMetrics(metrics));
 }
+
+/**
+ * The chain of the request handlers (query, kube, kube-authorizer): the Lambda context in every
+ * log line. They add no metrics of their own, so no flush.
+ */
+export function requestHandler<E, R>(handler: (event: E, context: Context) => Promise<R>) {
+  return middy(handler).use(injectLambdaContext(logger));
+}

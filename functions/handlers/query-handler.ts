@@ -1,7 +1,4 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { logger } from '../commons/powertools.ts';
+import { logger, requestHandler } from '../commons/powertools.ts';
 import { errorResponse, isClientError } from '../query/http-errors.ts';
 import type { QueryDeps } from '../query/http.ts';
 import { QUERY_ROUTES } from '../query/route-table.ts';
@@ -18,18 +15,15 @@ export type { QueryDeps } from '../query/http.ts';
  * answered 500 with the request id only.
  */
 export function createQueryHandler(deps: QueryDeps) {
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, Context>()
-    .use(injectLambdaContext(logger))
-    .use({
-      onError: async (request) => {
-        const { error, event } = request;
-        if (isClientError(error)) {
-          logger.info('query refused', { path: event.requestContext?.http?.path, reason: error?.message });
-        } else {
-          logger.error('query failed', { path: event.requestContext?.http?.path, error: error ?? undefined });
-        }
-        request.response = errorResponse(error, request.context?.awsRequestId);
-      },
-    })
-    .handler(createRouter(QUERY_ROUTES, deps));
+  return requestHandler(createRouter(QUERY_ROUTES, deps)).use({
+    onError: async (request) => {
+      const { error, event } = request;
+      if (isClientError(error)) {
+        logger.info('query refused', { path: event.requestContext?.http?.path, reason: error?.message });
+      } else {
+        logger.error('query failed', { path: event.requestContext?.http?.path, error: error ?? undefined });
+      }
+      request.response = errorResponse(error, request.context?.awsRequestId);
+    },
+  });
 }

@@ -1,7 +1,5 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { logger } from '../commons/powertools.ts';
+import { logger, requestHandler } from '../commons/powertools.ts';
 import type { KubeDeps } from './fleet-reads.ts';
 import { WATCH_WINDOW_MS } from './resource-version.ts';
 import { serveKube, statusResponse, type ServeLimits } from './kube-api.ts';
@@ -26,23 +24,21 @@ export const AWS_LIMITS: ServeLimits = {
 };
 
 export function createKubeHandler(deps: KubeDeps, limits: ServeLimits = AWS_LIMITS) {
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-    .use(injectLambdaContext(logger))
-    .handler(async (event, context) => {
-      const request = kubeRequest(event);
-      try {
-        const response = await serveKube(request, deps, limits);
-        if ('body' in response) return { statusCode: response.status, headers: response.headers, body: response.body };
-        const sink = new BufferedSink(limits.maxResponseBytes, Date.now);
-        await response.watch(sink);
-        return { statusCode: 200, headers: response.headers, body: sink.body() };
-      } catch (error) {
-        logger.error('kube request failed', { path: request.path, error: error as Error });
-        const status = statusOf(500, 'InternalError', `an error on the server has prevented the request from succeeding (request ${context.awsRequestId})`);
-        const answer = statusResponse(status);
-        return { statusCode: 500, headers: answer.headers, body: 'body' in answer ? answer.body : '' };
-      }
-    });
+  return requestHandler(async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    const request = kubeRequest(event);
+    try {
+      const response = await serveKube(request, deps, limits);
+      if ('body' in response) return { statusCode: response.status, headers: response.headers, body: response.body };
+      const sink = new BufferedSink(limits.maxResponseBytes, Date.now);
+      await response.watch(sink);
+      return { statusCode: 200, headers: response.headers, body: sink.body() };
+    } catch (error) {
+      logger.error('kube request failed', { path: request.path, error: error as Error });
+      const status = statusOf(500, 'InternalError', `an error on the server has prevented the request from succeeding (request ${context.awsRequestId})`);
+      const answer = statusResponse(status);
+      return { statusCode: 500, headers: answer.headers, body: 'body' in answer ? answer.body : '' };
+    }
+  });
 }
 
 /** The request of a payload format 2.0 event, headers lower-cased. */

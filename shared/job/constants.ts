@@ -49,9 +49,6 @@ export const Message = {
   JobResumed: 'Job resumed',
 } as const;
 
-/** KEP-4443 FailJob reason prefix: `PodFailurePolicy_<name>`. */
-export const POD_FAILURE_POLICY_REASON_PREFIX = 'PodFailurePolicy_';
-
 /** Upstream `DefaultJobPodFailureBackOff` and `MaxJobPodFailureBackOff`. */
 export const POD_FAILURE_BACKOFF_BASE_MS = 10_000;
 export const POD_FAILURE_BACKOFF_MAX_MS = 600_000;

@@ -1,5 +1,5 @@
 import { advanceRuleProgress } from '../policies/success-policy.ts';
-import { matchPodFailurePolicy } from '../policies/pod-failure-policy.ts';
+import { countsFailure, failsIndex, matchPodFailurePolicy, policyFailureOf } from '../policies/pod-failure-policy.ts';
 import { hasTrueCondition } from './conditions.ts';
 import { isTerminalPhase, type PodRecord } from './pod-record.ts';
 import { journal } from './run.ts';
@@ -32,23 +32,16 @@ export const isTracked = (pod: PodRecord): boolean =>
 const validIndex = (state: JobState, pod: PodRecord): boolean =>
   pod.index >= 0 && pod.index < (state.settings?.completions ?? 0);
 
-/** Evaluates the pod failure policy once the pod has failed, and remembers a FailJob match. */
+/**
+ * Evaluates the pod failure policy once the pod has failed, and remembers the first pod (in
+ * listing order) whose match fails the Job.
+ */
 export function judgeFailure(state: JobState, pod: PodRecord): void {
   const settings = state.settings;
   if (!settings || pod.failureMatch !== undefined || pod.phase !== 'Failed') return;
   pod.failureMatch = matchPodFailurePolicy(settings.podFailurePolicyRules, pod);
-  const match = pod.failureMatch;
-  if (match.action === 'FailJob' && (!state.failJob || pod.seq < state.failJob.podSeq)) {
-    state.failJob = {
-      podSeq: pod.seq,
-      uid: pod.uid,
-      podName: pod.name,
-      ruleIndex: match.ruleIndex ?? 0,
-      ruleName: match.ruleName,
-      message: match.message ?? '',
-      tippedBy: pod.lastSeq,
-    };
-  }
+  const failure = policyFailureOf(pod, pod.failureMatch);
+  if (failure && (!state.policyFailure || failure.podSeq < state.policyFailure.podSeq)) state.policyFailure = failure;
 }
 
 /**
@@ -70,8 +63,7 @@ function failsItsIndex(state: JobState, pod: PodRecord): boolean {
   if (limit === undefined || !isTracked(pod) || pod.counted === 'ignored') return false;
   if (!validIndex(state, pod) || !isPodFailed(state, pod)) return false;
   const match = pod.failureMatch;
-  const countsAsFailure = match ? match.countFailed : true;
-  return match?.action === 'FailIndex' || (countsAsFailure && pod.failureCount >= limit);
+  return failsIndex(match) || (countsFailure(match) && pod.failureCount >= limit);
 }
 
 /**
@@ -105,8 +97,9 @@ export function countPod(state: JobState, pod: PodRecord, mayHold = true): void 
     return;
   }
   // While the Job is failing, every other pod it still tracks is counted as failed, unless the
-  // pod failure policy ignores it: upstream matches the policy on these pods too, so a Running
-  // pod with DisruptionTarget under an Ignore rule is accounted for but not failed.
+  // pod failure policy says its failure does not count: upstream matches the policy on these
+  // pods too, so a Running pod with DisruptionTarget under an Ignore rule is accounted for but
+  // not failed.
   if (failing) countFailed(state, pod, false);
 }
 
@@ -129,7 +122,7 @@ function countSucceeded(state: JobState, pod: PodRecord): void {
 function countFailed(state: JobState, pod: PodRecord, ownFailure: boolean): void {
   const rules = state.settings?.podFailurePolicyRules;
   const match = ownFailure ? pod.failureMatch : rules && matchPodFailurePolicy(rules, pod);
-  const ignored = match?.countFailed === false;
+  const ignored = !countsFailure(match);
   pod.counted = ignored ? 'ignored' : 'failed';
   if (!ignored) state.status.failed += 1;
   const recorded = ownFailure && recordFailureTime(state, pod.finishedAt);
@@ -159,7 +152,7 @@ function holdForReplacement(state: JobState, pod: PodRecord): boolean {
     releaseHeld(state, index);
   }
   state.held.set(index, pod.uid);
-  const countable = pod.failureMatch?.countFailed !== false;
+  const countable = countsFailure(pod.failureMatch);
   if (countable) state.heldCountable += 1;
   journal(state, { kind: 'held', index, uid: pod.uid, countable });
   return true;
@@ -175,7 +168,7 @@ export const absoluteFailureCount = (pod: PodRecord): number =>
 export function unhold(state: JobState, pod: PodRecord): void {
   if (state.held.get(pod.index) !== pod.uid) return;
   state.held.delete(pod.index);
-  if (pod.failureMatch?.countFailed !== false) state.heldCountable -= 1;
+  if (countsFailure(pod.failureMatch)) state.heldCountable -= 1;
 }
 
 /** Counts the pod held for an index, once its replacement exists or the index is settled. */
@@ -185,7 +178,7 @@ export function releaseHeld(state: JobState, index: number): void {
   state.held.delete(index);
   const pod = state.pods.get(uid);
   if (!pod) return;
-  const countable = pod.failureMatch?.countFailed !== false;
+  const countable = countsFailure(pod.failureMatch);
   if (countable) state.heldCountable -= 1;
   journal(state, { kind: 'released', index, uid, countable });
   countFailed(state, pod, true);

@@ -2,7 +2,8 @@ import { activeDeadlineAt } from '../policies/active-deadline.ts';
 import { plural, type ExplainedCondition, type ExplanationOf } from '../read-model/explanation.ts';
 import type { JobCondition } from './conditions.ts';
 import { findCondition, hasTrueCondition } from './conditions.ts';
-import { POD_FAILURE_POLICY_REASON_PREFIX, Reason } from './constants.ts';
+import { isPolicyFailureReason, policyFailureEvidence, policyFailureSentence } from '../policies/pod-failure-policy.ts';
+import { Reason } from './constants.ts';
 import type { DecisionOf, Evidence, PodRefData, TerminationCause } from './decisions.ts';
 import type { JobEvent } from './evolve.ts';
 import type { JobState } from './state.ts';
@@ -138,40 +139,20 @@ export interface SentenceFacts {
 /**
  * What the read side says about a condition reason: the evidence the state still holds when the
  * log lacks the decision (a condition the cluster reported before jobfold's log began, or a
- * caller that passes no log), and the words for the evidence. Each reason is named here once:
- * a new pod failure policy action that sets a new reason is one entry of REASONS.
+ * caller that passes no log), and the words for the evidence. Each reason is named here once;
+ * every pod failure policy action that fails the Job sets the policy's reason, whose evidence
+ * and words shared/policies/pod-failure-policy.ts gives.
  */
 interface ReasonExplainer {
   readonly fromState: (state: JobState, condition: JobCondition) => ConditionEvidence | undefined;
   readonly says: (facts: SentenceFacts, evidence: ConditionEvidence) => string | undefined;
 }
 
-/** FailJob rules (KEP-3329; KEP-4443 names them `PodFailurePolicy_<name>`). */
+/** The pod failure policy failed the Job (KEP-3329; KEP-4443 names the reason `PodFailurePolicy_<name>`). */
 const podFailurePolicy: ReasonExplainer = {
-  fromState(state) {
-    const failJob = state.failJob;
-    if (!failJob) return undefined;
-    const pod = state.pods.get(failJob.uid);
-    return {
-      tippedBy: failJob.tippedBy,
-      rule: { policy: 'podFailurePolicy', index: failJob.ruleIndex, name: failJob.ruleName },
-      pods: [{ uid: failJob.uid, name: failJob.podName, index: pod?.index, seq: failJob.podSeq }],
-      container: pod?.failureMatch?.container,
-      podCondition: pod?.failureMatch?.conditionType,
-    };
-  },
-  says({ state }, evidence) {
-    const rule = evidence.rule;
-    const ref = evidence.pods?.[0];
-    if (rule?.policy !== 'podFailurePolicy' || ref === undefined) return undefined;
-    const namespace = state.pods.get(ref.uid)?.namespace ?? state.identity?.namespace ?? 'default';
-    const pod = podText(ref, namespace);
-    const name = rule.name === undefined ? '' : ` "${rule.name}"`;
-    const matched = evidence.container
-      ? `container ${evidence.container.name} of ${pod} exit code ${evidence.container.exitCode}`
-      : `pod condition ${evidence.podCondition ?? '?'} of ${pod}`;
-    return `rule ${rule.index}${name} matched ${matched}`;
-  },
+  fromState: ({ policyFailure, pods }) => policyFailure && policyFailureEvidence(policyFailure, pods.get(policyFailure.uid)),
+  says: ({ state }, evidence) =>
+    policyFailureSentence(evidence, (ref) => podText(ref, state.pods.get(ref.uid)?.namespace ?? state.identity?.namespace ?? 'default')),
 };
 
 /** The succeeded pods or indexes, and the success policy rule upstream's message names. */
@@ -260,7 +241,7 @@ const REASONS: Readonly<Record<string, ReasonExplainer>> = {
 };
 
 const explainerOf = (reason: string): ReasonExplainer | undefined =>
-  REASONS[reason.startsWith(POD_FAILURE_POLICY_REASON_PREFIX) ? Reason.PodFailurePolicy : reason];
+  REASONS[isPolicyFailureReason(reason) ? Reason.PodFailurePolicy : reason];
 
 /** The evidence of a condition, rebuilt from the state (no tipping event unless known). */
 function evidenceFromState(state: JobState, condition: JobCondition): ConditionEvidence | undefined {

@@ -2,7 +2,7 @@ import { parseTime } from '../k8s/time.ts';
 import { exceedsBackoffLimit } from '../policies/backoff-limit.ts';
 import { pastActiveDeadline } from '../policies/active-deadline.ts';
 import { matchFailedIndexes } from '../policies/failed-indexes.ts';
-import { failJobReason } from '../policies/pod-failure-policy-reason.ts';
+import { policyFailureCondition } from '../policies/pod-failure-policy.ts';
 import { matchSuccessPolicy } from '../policies/success-policy.ts';
 import { findCondition } from './conditions.ts';
 import { Message, Reason } from './constants.ts';
@@ -24,7 +24,7 @@ export interface FinishTarget {
  * are not evaluated:
  *  1. SuccessCriteriaMet already set: heading for Complete; no failure check runs at all.
  *  2. FailureTarget already set: heading for Failed with the same reason and message.
- *  3. a failed pod matches a FailJob rule of the pod failure policy (KEP-3329, KEP-4443);
+ *  3. a failed pod matches a pod failure policy rule whose action fails the Job (KEP-3329, KEP-4443);
  *  4. backoffLimit exceeded;
  *  5. activeDeadlineSeconds passed;
  *  6. backoffLimitPerIndex: maxFailedIndexes exceeded, else every index settled with failures;
@@ -42,23 +42,10 @@ export function chooseFinishTarget(sync: Sync): FinishTarget | undefined {
   if (target?.status === 'True') return existing('failure', target.reason, target.message, tippedBy);
 
   const status = state.status;
-  const failJob = state.failJob;
-  if (failJob) {
-    const pod = state.pods.get(failJob.uid);
-    const match = pod?.failureMatch;
-    return {
-      outcome: 'failure',
-      reason: failJobReason(failJob, state.config.gates),
-      message: failJob.message,
-      isNew: true,
-      evidence: {
-        tippedBy: failJob.tippedBy,
-        rule: { policy: 'podFailurePolicy', index: failJob.ruleIndex, name: failJob.ruleName },
-        pods: [{ uid: failJob.uid, name: failJob.podName, index: pod?.index, seq: failJob.podSeq }],
-        container: match?.container,
-        podCondition: match?.conditionType,
-      },
-    };
+  const policyFailure = state.policyFailure;
+  if (policyFailure) {
+    const { reason, message, evidence } = policyFailureCondition(policyFailure, state.pods.get(policyFailure.uid), state.config.gates);
+    return failure(reason, message, evidence);
   }
   const failed = status.failed + state.heldCountable;
   const backoff = {

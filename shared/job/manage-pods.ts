@@ -1,4 +1,5 @@
 import { remainingBackoffMs } from '../policies/backoff-delay.ts';
+import { countsFailure } from '../policies/pod-failure-policy.ts';
 import { byLeastAdvanced } from './active-pods-order.ts';
 import { MAX_POD_CREATE_DELETE_PER_SYNC, Message, Reason } from './constants.ts';
 import type { CreatePod } from './commands.ts';
@@ -122,7 +123,7 @@ function newIndexFailureCounts(sync: Sync, index: number): { indexFailureCount: 
   const uid = sync.state.held.get(index);
   const replaced = uid === undefined ? undefined : sync.state.pods.get(uid);
   if (!replaced) return { indexFailureCount: 0, indexIgnoredFailureCount: 0 };
-  const counted = replaced.failureMatch?.countFailed !== false;
+  const counted = countsFailure(replaced.failureMatch);
   return {
     indexFailureCount: replaced.failureCount + (counted ? 1 : 0),
     indexIgnoredFailureCount: replaced.ignoredFailureCount + (counted ? 0 : 1),

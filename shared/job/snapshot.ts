@@ -50,8 +50,8 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
   if (state.held.get(pod.index) === pod.uid) return false;
   // What the pod's deletion counted may still give way to its own events (observe-pod.ts).
   if (state.inferred.has(pod.uid)) return false;
-  // decide reads the FailJob pod's match (container, pod condition) for the evidence.
-  if (state.failJob?.uid === pod.uid) return false;
+  // decide reads the match (container, pod condition) of the pod that fails the Job for the evidence.
+  if (state.policyFailure?.uid === pod.uid) return false;
   // A gone pod never counted that still holds its finalizer is not settled: its terminal state
   // may still arrive and count (archived records restore without the finalizer) — a released
   // one too, if that late observation shows it finished with the finalizer (counting.ts
@@ -106,7 +106,8 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       held: [...state.held],
       heldCountable: state.heldCountable,
       backoff: state.backoff,
-      failJob: state.failJob,
+      // Stored under its first name, so that snapshots read the same both ways across a deploy.
+      failJob: state.policyFailure,
       expectations: { ...expectations, deletions: [...expectations.deletions] },
       awaitingOutcome: [...state.awaitingOutcome],
       inferred: [...state.inferred],
@@ -156,7 +157,7 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     held: new Map(s['held']),
     heldCountable: s['heldCountable'],
     backoff: s['backoff'],
-    failJob: s['failJob'],
+    policyFailure: s['failJob'],
     expectations: { ...s['expectations'], deletions: new Set(s['expectations'].deletions) },
     awaitingOutcome: new Map(s['awaitingOutcome'] ?? []),
     inferred: new Map(s['inferred'] ?? []),

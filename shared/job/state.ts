@@ -7,6 +7,7 @@ import type { PodFacts } from './pod-facts.ts';
 import type { JobSpec } from '../k8s/job.ts';
 import type { ObjectSequence } from '../k8s/object-sequence.ts';
 import type { JobStatusView } from './status.ts';
+import type { PolicyFailure } from '../policies/pod-failure-policy.ts';
 import type { RuleProgress } from '../policies/success-policy.ts';
 import { newRun, type Run, type RunChange } from './run.ts';
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
@@ -32,17 +33,6 @@ export const DEFAULT_FOLD_CONFIG: FoldConfig = { gates: JOBFOLD_DEFAULT_GATES, v
 
 /** The allowed clock skew of a config (configs stored before the field existed have none). */
 export const clockSkewOf = (config: FoldConfig): number => config.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS;
-
-/** The first failed pod (in listing order) whose failure matched a FailJob rule. */
-export interface FailJobCandidate {
-  readonly podSeq: number;
-  readonly uid: string;
-  readonly podName: string;
-  readonly ruleIndex: number;
-  readonly ruleName: string | undefined;
-  readonly message: string;
-  readonly tippedBy: number;
-}
 
 /** A pod the evidence of a decision names. */
 export interface PodRef {
@@ -113,7 +103,8 @@ export interface JobState {
   successRuleProgress: RuleProgress;
   /** Consecutive failures after the last success, by finish time (`backoffRecord`). */
   backoff: { lastSuccessAt: number | undefined; failureTimes: number[] };
-  failJob: FailJobCandidate | undefined;
+  /** The first failed pod (in listing order) whose pod failure policy match fails the Job. */
+  policyFailure: PolicyFailure | undefined;
   /** Pods created or deleted but not observed yet (upstream `ControllerExpectations`). */
   expectations: { creations: number; deletions: Set<string>; setAt: number | undefined };
   /**
@@ -235,7 +226,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     heldCountable: 0,
     successRuleProgress: [],
     backoff: { lastSuccessAt: undefined, failureTimes: [] },
-    failJob: undefined,
+    policyFailure: undefined,
     expectations: { creations: 0, deletions: new Set(), setAt: undefined },
     awaitingOutcome: new Map(),
     inferred: new Map(),

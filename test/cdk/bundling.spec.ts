@@ -27,6 +27,12 @@ describe('bundling a handler with the local esbuild', () => {
     expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
   });
 
+  it('takes node:http and node:https as CommonJS values, not ESM imports (whose facade loads undici at every cold start)', () => {
+    const code = readFileSync(join(assembly.directory, assets[0]!, 'index.mjs'), 'utf8');
+    expect(code).not.toMatch(/from\s*["'](node:)?https?["']/);
+    expect(code).not.toMatch(/import\(\s*["'](node:)?https?["']\s*\)/);
+  });
+
   it('loads in a plain Node process and exports the handler Lambda calls', () => {
     const file = join(assembly.directory, assets[0]!, 'index.mjs');
     // A fresh process, as Lambda loads it: no vitest transform, no repository node_modules next to it.

@@ -1,7 +1,10 @@
-// Issue 21's delivery model, for any kind (test/property/{job,jobset}/causal-orders.ts): the
-// cluster's events of one object delivered in any order EventBridge may produce, with one
-// constraint only: an event that answers jobfold's own command (a deletion jobfold asked for)
-// arrives after the reconcile that sent the command, or, if this delivery never sends it, last.
+import { measureOrders, type Measured } from './order-floors.ts';
+
+// Issue 21's delivery model, for any kind: the cluster's events of one object delivered in any
+// order EventBridge may produce, with one constraint only: an event that answers jobfold's own
+// command (a deletion jobfold asked for) arrives after the reconcile that sent the command, or,
+// if this delivery never sends it, last. test/property/{job,jobset}/causal-orders.ts say, per
+// kind, what a delivery folds and which events answer which commands.
 
 /** How one delivery runs: the folding of a run of events and what the commands sent so far allow. */
 export interface DeliveryLoop {
@@ -55,4 +58,141 @@ export function deliverInCausalOrder(loop: DeliveryLoop): number[] {
   }
   flush();
   return order;
+}
+
+// ---- One delivery of one kind, and the properties' measure of a case --------------------------
+
+/** One kind's side of a delivery: a fresh state, folded a run at a time, then reconciled at its timers. */
+export interface KindDelivery<Command, State> {
+  /** How many events, indexed in the cluster's order. */
+  readonly count: number;
+  /** Whether two events are read by one reconcile (folded as one run). */
+  sameRun(a: number, b: number): boolean;
+  /** Folds a run of events (indexes, in delivery order) and reconciles after it: the commands sent. */
+  fold(run: readonly number[]): readonly Command[];
+  /** Reconciles at a time once everything has arrived: the commands sent and the next timer asked for. */
+  reconcile(at: string): { readonly commands: readonly Command[]; readonly wakeAt: string | undefined };
+  /** Where the last reconcile runs, once everything has arrived. */
+  end(): string;
+  state(): State;
+}
+
+/** Which events answer which of jobfold's commands (a deletion jobfold asked for). */
+export interface Answering<Command> {
+  /** What the command names, if an event can answer it (a pod's uid, a child Job's name). */
+  named(command: Command): string | undefined;
+  /** Whether event `i` answers a command that named `name` (`found`: the answers found so far). */
+  answers(i: number, name: string, found: ReadonlyMap<number, string>): boolean;
+}
+
+/** What one delivery ends in, and the commands it sent on the way. */
+export interface Delivered<Command, State> {
+  /** The delivery order: indexes into the events, in the cluster's order. */
+  readonly order: readonly number[];
+  readonly state: State;
+  readonly commands: readonly Command[];
+  /** For each event that ended a run (by its index), the commands of the reconcile after it. */
+  readonly commandsAfter: ReadonlyMap<number, readonly Command[]>;
+}
+
+/** Timers followed after the last delivery; an object still asking for more is compared as it stands then. */
+const MAX_TIMERS = 8;
+
+/**
+ * Delivers the kind's events in the order `keys` rank them (ties: the cluster's order), an
+ * answer (`answers`: its index → what the command it answers named) held until this delivery
+ * sent that command or nothing else is left; then reconciles at the kind's end, and at each
+ * timer it asks for after.
+ */
+export function deliverCausally<Command, State>(
+  kind: KindDelivery<Command, State>,
+  answering: Answering<Command>,
+  keys: readonly number[],
+  answers: ReadonlyMap<number, string> = new Map(),
+): Delivered<Command, State> {
+  const commands: Command[] = [];
+  const commandsAfter = new Map<number, readonly Command[]>();
+  const commanded = new Set<string>();
+  const send = (sent: readonly Command[]): readonly Command[] => {
+    for (const command of sent) {
+      const named = answering.named(command);
+      if (named !== undefined) commanded.add(named);
+    }
+    commands.push(...sent);
+    return sent;
+  };
+  const order = deliverInCausalOrder({
+    count: kind.count,
+    keys,
+    answers,
+    commanded,
+    sameRun: (a, b) => kind.sameRun(a, b),
+    fold: (run) => commandsAfter.set(run.at(-1) as number, send(kind.fold(run))),
+  });
+  let at: string | undefined = kind.end();
+  for (let timers = 0; at !== undefined && timers < MAX_TIMERS; timers++) {
+    const reconciled = kind.reconcile(at);
+    send(reconciled.commands);
+    at = reconciled.wakeAt;
+  }
+  return { order, state: kind.state(), commands, commandsAfter };
+}
+
+/**
+ * The events that answer a command of the in-order delivery, with what the command named: for
+ * each such command, the first event after the run whose reconcile sent it that answers it.
+ */
+export function answeredCommands<Command>(
+  count: number,
+  inOrder: Delivered<Command, unknown>,
+  answering: Answering<Command>,
+): Map<number, string> {
+  const found = new Map<number, string>();
+  for (const [after, commands] of inOrder.commandsAfter) {
+    for (const command of commands) {
+      const name = answering.named(command);
+      if (name === undefined) continue;
+      for (let i = after + 1; i < count; i++) {
+        if (!answering.answers(i, name, found)) continue;
+        found.set(i, name);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** One case of an order property: a fresh delivery of its events, and what of the end must converge. */
+export interface CausalCase<Command, State, Outcome, Divergence extends string> {
+  delivery(): KindDelivery<Command, State>;
+  readonly answering: Answering<Command>;
+  /** The fields that must not depend on the delivery order (issue 21, "Convergence"). */
+  outcome(state: State): Outcome;
+  divergence(got: Outcome, want: Outcome): Divergence;
+}
+
+/**
+ * Measures a case (order-floors.ts): the cluster's own order gives the outcome to reach and the
+ * answers to hold back; then `orders` random causal orders drawn from `seed` are delivered.
+ */
+export function measureCausalOrders<Command, State, Outcome, Divergence extends string>(
+  id: string,
+  { orders, seed }: { readonly orders: number; readonly seed: number },
+  c: CausalCase<Command, State, Outcome, Divergence>,
+): Measured<Divergence> {
+  const first = c.delivery();
+  const count = first.count;
+  const inOrder = deliverCausally(first, c.answering, new Array<number>(count).fill(0));
+  const answers = answeredCommands(count, inOrder, c.answering);
+  return measureOrders(id, {
+    count,
+    orders,
+    seed,
+    want: c.outcome(inOrder.state),
+    deliverIn: (keys) => {
+      const delivered = deliverCausally(c.delivery(), c.answering, keys, answers);
+      return { order: delivered.order, got: c.outcome(delivered.state) };
+    },
+    divergence: c.divergence,
+  });
 }

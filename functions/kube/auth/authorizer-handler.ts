@@ -1,7 +1,5 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
-import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult, Context } from 'aws-lambda';
-import { logger } from '../../commons/powertools.ts';
+import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
+import { logger, requestHandler } from '../../commons/powertools.ts';
 import { readResourceArn, type AllowList } from './iam-allow-list.ts';
 import { verifyToken, type VerifyDeps } from './verify-token.ts';
 
@@ -20,9 +18,7 @@ export interface AuthorizerDeps {
 type Result = APIGatewaySimpleAuthorizerWithContextResult<{ principal: string }>;
 
 export function createAuthorizer(deps: AuthorizerDeps) {
-  return middy<APIGatewayRequestAuthorizerEventV2, Result | { isAuthorized: false }, Error, Context>()
-    .use(injectLambdaContext(logger))
-    .handler(async (event) => authorize(event, deps));
+  return requestHandler((event: APIGatewayRequestAuthorizerEventV2) => authorize(event, deps));
 }
 
 export async function authorize(event: APIGatewayRequestAuthorizerEventV2, deps: AuthorizerDeps): Promise<Result | { isAuthorized: false }> {

@@ -1,4 +1,5 @@
 import type { PodFailurePolicyRule } from '../../k8s/job.ts';
+import { POD_FAILURE_POLICY_REASON_PREFIX } from '../../policies/pod-failure-policy.ts';
 import { duplicate, invalid, type FieldError } from './field-error.ts';
 import { goQuote, regexError, utf8Length } from './go-format.ts';
 
@@ -15,8 +16,8 @@ import { goQuote, regexError, utf8Length } from './go-format.ts';
  * policy that had none). Whoever stores the Job drops or ignores the field.
  */
 
-/** The prefix of the FailJob reason a rule produces: `PodFailurePolicy_<name or index>`. */
-export const RULE_REASON_PREFIX = 'PodFailurePolicy_';
+/** The prefix of the reason a rule that fails the Job produces: `PodFailurePolicy_<name or index>`. */
+const RULE_REASON_PREFIX = POD_FAILURE_POLICY_REASON_PREFIX;
 /** The seed's limit on the generated reason. */
 export const MAX_RULE_REASON_LENGTH = 128;
 

@@ -1,14 +1,12 @@
 import type { JobSpec, PodFailurePolicyRule } from '../../k8s/job.ts';
 import { goQuoteList } from './go-format.ts';
 import { invalid, invalidWithoutValue, notSupported, required, tooMany, type FieldError } from './field-error.ts';
+import { SUPPORTED_POD_FAILURE_POLICY_ACTIONS as SUPPORTED_ACTIONS } from '../../policies/pod-failure-policy.ts';
 import { validatePodFailurePolicyNames } from './pod-failure-policy-name.ts';
 import { validateOnExitCodes, validateOnPodConditions } from './pod-failure-policy-requirements.ts';
 
 /** Upstream `maxPodFailurePolicyRules`. */
 export const MAX_POD_FAILURE_POLICY_RULES = 20;
-
-/** Upstream `supportedPodFailurePolicyActions`, sorted as `sets.List` returns them. */
-const SUPPORTED_ACTIONS = ['Count', 'FailIndex', 'FailJob', 'Ignore'];
 
 export interface PodFailurePolicyValidationOptions {
   /** KEP-4443: validate `rules[].name` (see pod-failure-policy-name.ts for the gate-off reading). */

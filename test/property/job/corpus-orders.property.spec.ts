@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_CORPUS_ROOT, PROJECT_CORPUS_DIRS, scenarioFiles } from '../../../cli/conformance/run.ts';
 import { isJobScenario, JobScenarioSchema, type JobScenario } from '../../../cli/scenario/job-scenario.ts';
 import { scenarioGates, SCENARIO_CLUSTER, toObservation } from '../../../cli/scenario/play-job-scenario.ts';
 import type { Observation } from '../../../shared/job/events.ts';
-import { describeOrders, measureOrders } from '../order-floors.ts';
-import { answeredCommands, converging, deliver, lastTime, withClusterVersions } from './causal-orders.ts';
+import { describeOrders } from '../order-floors.ts';
+import { lastTime, measureJobOrders, withClusterVersions } from './causal-orders.ts';
 
 // Issue 21, "Convergence": every Job scenario of the conformance corpora (k8s-job, seed-stories,
 // k8s-job-integration), its bus events delivered in random orders that respect causality
@@ -55,17 +54,5 @@ describeOrders('Job scenario', jobScenarios(), ORDERS, new URL('./corpus-orders.
   const config = { gates: scenarioGates(scenario), validateSpecs: false };
   const observations = busEvents(scenario);
   const end = lastTime([...observations, ...scenario.events.map((event, i) => toObservation(event, i))]);
-  const inOrder = deliver(config, observations, observations.map(() => 0), end);
-  const answers = answeredCommands(observations, inOrder);
-  return measureOrders(scenario.id, {
-    count: observations.length,
-    orders: ORDERS,
-    seed: SEED,
-    want: converging(inOrder.status),
-    deliverIn: (keys) => {
-      const delivered = deliver(config, observations, keys, end, answers);
-      return { order: delivered.order, got: converging(delivered.status) };
-    },
-    divergence: (got, want) => (isDeepStrictEqual(got.conditions, want.conditions) ? 'counts' : 'conditions'),
-  });
+  return measureJobOrders(scenario.id, { orders: ORDERS, seed: SEED }, config, observations, end);
 });

@@ -1,12 +1,11 @@
-import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type { Observation } from '../../../shared/job/events.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { jobObserved, T0 } from '../../support/builders.ts';
-import { describeOrders, measureOrders } from '../order-floors.ts';
+import { describeOrders } from '../order-floors.ts';
 import { historyArb, jobArb, type Batch } from './arbitraries.ts';
-import { answeredCommands, converging, deliver, lastTime, withClusterVersions } from './causal-orders.ts';
+import { lastTime, measureJobOrders, withClusterVersions } from './causal-orders.ts';
 
 // Issue 21, "Convergence", over generated histories (arbitraries.ts: any Job feature, pods that
 // fail, succeed, are disrupted, deleted, suspended and resumed), as corpus-orders does over the
@@ -35,17 +34,5 @@ const histories = fc
 describeOrders('generated Job history', histories, ORDERS, new URL('./generated-orders.known.json', import.meta.url), ({ id, job, batches }) => {
   const observations = busEvents(job, batches);
   const end = lastTime([...observations, ...batches.map((b) => ({ observedAt: b.at }) as Observation)]);
-  const inOrder = deliver(DEFAULT_FOLD_CONFIG, observations, observations.map(() => 0), end);
-  const answers = answeredCommands(observations, inOrder);
-  return measureOrders(id, {
-    count: observations.length,
-    orders: ORDERS,
-    seed: SEED,
-    want: converging(inOrder.status),
-    deliverIn: (keys) => {
-      const delivered = deliver(DEFAULT_FOLD_CONFIG, observations, keys, end, answers);
-      return { order: delivered.order, got: converging(delivered.status) };
-    },
-    divergence: (got, want) => (isDeepStrictEqual(got.conditions, want.conditions) ? 'counts' : 'conditions'),
-  });
+  return measureJobOrders(id, { orders: ORDERS, seed: SEED }, DEFAULT_FOLD_CONFIG, observations, end);
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_CORPUS_ROOT, PROJECT_CORPUS_DIRS, scenarioFiles } from '../../../cli/conformance/run.ts';
 import { isJobSetScenario, JobSetScenarioSchema, mergePatch, type JobSetScenario } from '../../../cli/replay/jobset-scenario.ts';
 import type { JobSetCommand } from '../../../shared/jobset/commands.ts';
@@ -12,13 +13,13 @@ import { settle, type Settled } from '../../../shared/jobset/settle.ts';
 import { initialState, type JobSetState } from '../../../shared/jobset/state.ts';
 import { jobSetStatus } from '../../../shared/jobset/status.ts';
 import { compareTimes } from '../../../shared/k8s/time.ts';
-import { deliverInCausalOrder } from '../causal-delivery.ts';
+import { measureCausalOrders, type Answering, type KindDelivery } from '../causal-delivery.ts';
 
 // Issue 21's delivery model (../causal-delivery.ts) for JobSets: the cluster's events of one
 // JobSet (the JobSet, its child Jobs' snapshots and deletions) in any order, except that a child
-// Job's deletion that answers jobfold's own DeleteJob arrives after the reconcile that sent it. Timers (Tick) are jobfold's own: once everything
-// has arrived the JobSet is reconciled at the last time the scenario names, and at each timer it
-// asks for after (the TTL after finished).
+// Job's deletion that answers jobfold's own DeleteJob arrives after the reconcile that sent it.
+// Timers (Tick) are jobfold's own: once everything has arrived the JobSet is reconciled at the
+// last time the scenario names, and at each timer it asks for after (the TTL after finished).
 
 /** Every JobSet scenario of the conformance corpora: ../shared/conformance/jobset and test/conformance/jobset. */
 export function jobSetScenarios(): JobSetScenario[] {
@@ -30,7 +31,7 @@ export function jobSetScenarios(): JobSetScenario[] {
 }
 
 /** A scenario's bus events in the cluster's order, each with the scenario event it came from. */
-export interface BusEvents {
+interface BusEvents {
   readonly observations: readonly JobSetObservation[];
   /** For each observation, its scenario event (0: the JobSet's creation); a JobStatusBatch's Jobs share one. */
   readonly batches: readonly number[];
@@ -44,7 +45,7 @@ export interface BusEvents {
  * child Job its uid (one per name and restart attempt: a restart recreates the Job), which its
  * deletion names as the forwarder's `Job Deleted` does, whether or not the Job was seen before.
  */
-export function busEvents(scenario: JobSetScenario): BusEvents {
+function busEvents(scenario: JobSetScenario): BusEvents {
   let version = 0;
   const nextVersion = () => String(++version);
   let jobSet: JobSet = scenario.jobset;
@@ -109,53 +110,29 @@ export function busEvents(scenario: JobSetScenario): BusEvents {
 type JobSetScenarioJob = Extract<JobSetScenario['events'][number], { type: 'JobStatus' }>['job'];
 
 /** The last time the scenario names (its timers included): where the last reconcile runs. */
-export function lastTime(scenario: JobSetScenario): string {
+function lastTime(scenario: JobSetScenario): string {
   const times = [scenario.events[0]?.at ?? '1970-01-01T00:00:00Z', ...scenario.events.map((e) => e.at)];
   return times.reduce((latest, at) => (compareTimes(at, latest) > 0 ? at : latest));
 }
 
-/** What one delivery ends in, and the commands it sent on the way. */
-export interface Delivered {
-  /** The delivery order: indexes into the observations, in the cluster's order. */
-  readonly order: readonly number[];
-  readonly state: JobSetState;
-  readonly commands: readonly JobSetCommand[];
-  /** For each observation that ended a run (by its index), the commands of the reconcile after it. */
-  readonly commandsAfter: ReadonlyMap<number, readonly JobSetCommand[]>;
-}
-
 /**
- * Delivers the observations in the order `keys` rank them (ties: the cluster's order): each one
- * is folded, then the JobSet settled (the Jobs of one JobStatusBatch delivered one after the
- * other are folded together first), as the writer's batches and the JobSet's reconcile after
- * them do. The reconcile's clock is the newest time delivered so far (a
- * platform clock, never behind what has arrived). An answer (`answers`: its index → the child Job
- * jobfold's DeleteJob named) is held until this delivery sent that command, or until nothing
- * else is left to deliver. Then the JobSet is settled at `end`, and at each timer it asks for.
+ * A delivery of the scenario's bus events: each one is folded, then the JobSet settled (the Jobs
+ * of one JobStatusBatch delivered one after the other are folded together first), as the
+ * writer's batches and the JobSet's reconcile after them do. The reconcile's clock is the newest
+ * time delivered so far (a platform clock, never behind what has arrived). Once everything has
+ * arrived the JobSet is settled at `end` (or the clock, if later), and at each timer it asks for
+ * after (the TTL after finished).
  */
-export function deliver(
-  { observations, batches }: BusEvents,
-  keys: readonly number[],
-  end: string,
-  answers: ReadonlyMap<number, string> = new Map(),
-): Delivered {
+function jobSetDelivery({ observations, batches }: BusEvents, end: string): KindDelivery<JobSetCommand, JobSetState> {
   let state = initialState();
   let clock = observations[0]?.at ?? end;
-  const commands: JobSetCommand[] = [];
-  const commandsAfter = new Map<number, readonly JobSetCommand[]>();
-  const deleted = new Set<string>();
   const reconcile = (at: string): Settled => {
     const settled = settle(state, at);
     state = settled.state;
-    for (const command of settled.commands) if (command.type === 'DeleteJob') deleted.add(command.name);
-    commands.push(...settled.commands);
     return settled;
   };
-  const order = deliverInCausalOrder({
+  return {
     count: observations.length,
-    keys,
-    answers,
-    commanded: deleted,
     sameRun: (a, b) => batches[a] === batches[b],
     fold: (run) => {
       for (const i of run) {
@@ -163,37 +140,49 @@ export function deliver(
         state = evolve(state, observation);
         if (compareTimes(observation.at, clock) > 0) clock = observation.at;
       }
-      commandsAfter.set(run.at(-1) as number, reconcile(clock).commands);
+      return reconcile(clock).commands;
     },
-  });
-  let at: string | undefined = compareTimes(end, clock) > 0 ? end : clock;
-  for (let timers = 0; at !== undefined && timers < MAX_TIMERS; timers++) {
-    at = reconcile(at).wakeAt;
-  }
-  return { order, state, commands, commandsAfter };
+    reconcile,
+    end: () => (compareTimes(end, clock) > 0 ? end : clock),
+    state: () => state,
+  };
 }
 
-/** Timers followed after the last delivery; a JobSet still asking for more is compared as it stands then. */
-const MAX_TIMERS = 8;
-
 /**
- * The observations that answer a command of the in-order delivery, with the child Job it named:
- * the Job's next deletion after the reconcile that sent DeleteJob, in the cluster's order.
+ * The observations that answer a DeleteJob: the child Job's next deletion after the reconcile
+ * that sent it, in the cluster's order, one deletion per command (a name comes back with each
+ * restart).
  */
-export function answeredCommands({ observations }: BusEvents, inOrder: Delivered): Map<number, string> {
-  const answers = new Map<number, string>();
-  for (const [after, commands] of inOrder.commandsAfter) {
-    for (const command of commands) {
-      if (command.type !== 'DeleteJob') continue;
-      const answer = observations.findIndex((o, i) => i > after && o.type === 'JobDeleted' && o.name === command.name && !answers.has(i));
-      if (answer >= 0) answers.set(answer, command.name);
-    }
-  }
-  return answers;
+const deletionAnswers = ({ observations }: BusEvents): Answering<JobSetCommand> => ({
+  named: (command) => (command.type === 'DeleteJob' ? command.name : undefined),
+  answers: (i, name, found) => {
+    const o = observations[i] as JobSetObservation;
+    return o.type === 'JobDeleted' && o.name === name && !found.has(i);
+  },
+});
+
+/** A JobSet scenario of the order properties: its bus events delivered in any causal order. */
+export function measureJobSetOrders(scenario: JobSetScenario, run: { readonly orders: number; readonly seed: number }) {
+  const bus = busEvents(scenario);
+  const end = lastTime(scenario);
+  return measureCausalOrders(scenario.id, run, {
+    delivery: () => jobSetDelivery(bus, end),
+    answering: deletionAnswers(bus),
+    outcome: converging,
+    divergence,
+  });
+}
+
+type Outcome = ReturnType<typeof converging>;
+
+function divergence(got: Outcome, want: Outcome): 'conditions' | 'restarts' | 'counts' {
+  if (!isDeepStrictEqual(got.conditions, want.conditions) || got.terminalState !== want.terminalState) return 'conditions';
+  if (got.restarts !== want.restarts || got.restartsCountTowardsMax !== want.restartsCountTowardsMax) return 'restarts';
+  return 'counts';
 }
 
 /** The status fields that must not depend on the delivery order (issue 21, "Convergence"). */
-export function converging(state: JobSetState) {
+function converging(state: JobSetState) {
   const status = jobSetStatus(state);
   return {
     conditions: status.conditions.map(({ type, status: value, reason, message }) => ({ type, status: value, reason, message })),

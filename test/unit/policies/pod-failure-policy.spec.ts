@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { podFacts } from '../../../shared/job/pod-facts.ts';
 import type { PodFailurePolicyRule } from '../../../shared/k8s/job.ts';
 import { PodSchema } from '../../../shared/k8s/pod.ts';
-import { matchPodFailurePolicy } from '../../../shared/policies/pod-failure-policy.ts';
+import {
+  countsFailure,
+  failsIndex,
+  matchPodFailurePolicy,
+  policyFailureOf,
+  policyFailureReason,
+  SUPPORTED_POD_FAILURE_POLICY_ACTIONS,
+} from '../../../shared/policies/pod-failure-policy.ts';
 
 // Ported from kubernetes/kubernetes pkg/controller/job/pod_failure_policy_test.go
 // TestMatchPodFailurePolicy (@14db6606), same case names. Each failed pod is built as upstream
@@ -262,5 +269,55 @@ describe('matchPodFailurePolicy evidence', () => {
     const rules = [onCondition('Ignore', 'DisruptionTarget', 'True')];
     const c: Case = { name: 'condition', rules, conditions: disruption('True'), wantCountFailed: false };
     expect(matchPodFailurePolicy(c.rules, failedPod(c))).toMatchObject({ conditionType: 'DisruptionTarget', ruleIndex: 0 });
+  });
+});
+
+describe('what a matched action means to the Job', () => {
+  const pod = { seq: 4, uid: 'u4', name: 'mypod', lastSeq: 9 };
+  it.each([
+    { action: 'Count', countsFailure: true, failsIndex: false, failsJob: false },
+    { action: 'FailIndex', countsFailure: true, failsIndex: true, failsJob: false },
+    { action: 'FailJob', countsFailure: true, failsIndex: false, failsJob: true },
+    { action: 'Ignore', countsFailure: false, failsIndex: false, failsJob: false },
+  ])('$action: counts $countsFailure, fails its index $failsIndex, fails the Job $failsJob', (want) => {
+    const c: Case = { name: want.action, rules: [onExit(want.action, 'In', [3])], containers: [{ name: 'main', exitCode: 3 }], wantCountFailed: want.countsFailure };
+    const match = matchPodFailurePolicy(c.rules, failedPod(c));
+    expect(match.action).toBe(want.action);
+    expect(countsFailure(match)).toBe(want.countsFailure);
+    expect(failsIndex(match)).toBe(want.failsIndex);
+    expect(policyFailureOf(pod, match) !== undefined).toBe(want.failsJob);
+  });
+
+  it('no match is the default handling: the failure counts, nothing else', () => {
+    const match = matchPodFailurePolicy(undefined, failedPod({ name: 'none', rules: undefined, wantCountFailed: true }));
+    expect([countsFailure(match), failsIndex(match), policyFailureOf(pod, match)]).toEqual([true, false, undefined]);
+  });
+
+  it('a FailJob match fails the Job with its rule and upstream message, tipped by the pod\'s observation', () => {
+    const c: Case = { name: 'named', rules: [onCondition('FailJob', 'ConfigIssue', 'True', 'BadConfig')], conditions: [{ type: 'ConfigIssue', status: 'True' }], wantCountFailed: true };
+    expect(policyFailureOf(pod, matchPodFailurePolicy(c.rules, failedPod(c)))).toEqual({
+      podSeq: 4,
+      uid: 'u4',
+      podName: 'mypod',
+      ruleIndex: 0,
+      ruleName: 'BadConfig',
+      message: 'Pod default/mypod has condition ConfigIssue matching FailJob rule at index 0',
+      tippedBy: 9,
+    });
+  });
+
+  it('the validation accepts the actions this module gives a meaning, sorted as upstream lists them', () => {
+    expect(SUPPORTED_POD_FAILURE_POLICY_ACTIONS).toEqual(['Count', 'FailIndex', 'FailJob', 'Ignore']);
+  });
+});
+
+describe('policyFailureReason (KEP-4443)', () => {
+  it.each([
+    { name: 'gate on, named rule', rule: { ruleIndex: 1, ruleName: 'ExitCode2' }, gate: true, want: 'PodFailurePolicy_ExitCode2' },
+    { name: 'gate on, unnamed rule', rule: { ruleIndex: 3 }, gate: true, want: 'PodFailurePolicy_3' },
+    { name: 'gate off, named rule', rule: { ruleIndex: 1, ruleName: 'ExitCode2' }, gate: false, want: 'PodFailurePolicy' },
+    { name: 'gate off, unnamed rule', rule: { ruleIndex: 0 }, gate: false, want: 'PodFailurePolicy' },
+  ])('$name gives $want', ({ rule, gate, want }) => {
+    expect(policyFailureReason(rule, { PodFailurePolicyName: gate })).toBe(want);
   });
 });
