@@ -10,10 +10,12 @@ import { fileURLToPath } from 'node:url';
 // source map beside it (FILE.map, as esbuild writes it) is read through the map, so a minified
 // function is named by its source file and name (the Lambda bundles of bench/cold-start.ts).
 
-export const PROFILE_TOP_HELP = `Usage: node bench/profile-top.ts FILE.cpuprofile [--top N] [--by function|file|package] [--json]
+export const PROFILE_TOP_HELP = `Usage: node bench/profile-top.ts FILE.cpuprofile [--top N] [--by function|file|package|area] [--json]
   --top N    rows to print (default 15)
-  --by       sum self time per function (default), per source file, or per npm package
-             (node_modules/<package>; jobfold's own files by top-level folder)
+  --by       sum self time per function (default), per source file, per npm package
+             (node_modules/<package>; jobfold's own files by folder), or per area: each sample
+             charged to the nearest jobfold folder on its stack (local/bus, shared/log, …), so
+             JSON.parse, zlib or the SDK count for the jobfold code that called them
   --json     one JSON object instead of the table
 Self time in ms and as a share of the profile's non-idle time.`;
 
@@ -44,7 +46,7 @@ export interface ProfileTop {
   readonly rows: readonly ProfileRow[];
 }
 
-type Grouping = 'function' | 'file' | 'package';
+type Grouping = 'function' | 'file' | 'package' | 'area';
 
 /** `file:///…/node_modules/@aws-sdk/core/dist/x.js` → `@aws-sdk/core`; a bundle or jobfold file → its path from the last `jobfold`-ish root. */
 function placeOf(url: string, by: Grouping): string {
@@ -83,9 +85,27 @@ function labelOf(node: ProfileNode, by: Grouping): string {
   return `${functionName || '(anonymous)'}  ${url.replace(/^file:\/\//, '').split('/').slice(-2).join('/')}:${lineNumber + 1}`;
 }
 
-/** Self time per function (or file, package), largest first. */
+/** jobfold's folder of a source path (`local/bus`, `shared/log`), or undefined outside jobfold's own code. */
+function jobfoldArea(url: string): string | undefined {
+  if (url === '' || url.startsWith('node:') || url.includes('node_modules/')) return undefined;
+  const match = /(?:^|\/)((?:bench|cdk|cli|forwarder|functions|local|shared)\/(?:[^/]+\/)?)[^/]+\.ts$/.exec(url.replace(/^file:\/\//, ''));
+  return match?.[1]?.replace(/\/$/, '').replace(/\/[^/]+\.ts$/, '');
+}
+
+/** The nearest jobfold folder on `node`'s stack, else its own label by package. */
+function areaOf(node: ProfileNode, nodes: ReadonlyMap<number, ProfileNode>, parents: ReadonlyMap<number, number>): string {
+  for (let at: ProfileNode | undefined = node; at; at = nodes.get(parents.get(at.id) ?? -1)) {
+    const area = jobfoldArea(sourceFrame(at.callFrame).url);
+    if (area !== undefined) return area;
+  }
+  return labelOf(node, 'package');
+}
+
+/** Self time per function (or file, package, area), largest first. */
 export function profileTop(profile: CpuProfile, top = 15, by: Grouping = 'function'): ProfileTop {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parents = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node.id] as const)));
+  const areas = new Map<number, string>();
   const selfUs = new Map<string, number>();
   let idleUs = 0;
   let totalUs = 0;
@@ -98,7 +118,11 @@ export function profileTop(profile: CpuProfile, top = 15, by: Grouping = 'functi
       idleUs += delta;
       return;
     }
-    const label = labelOf(node, by);
+    let label: string;
+    if (by === 'area') {
+      label = areas.get(id) ?? areaOf(node, nodes, parents);
+      areas.set(id, label);
+    } else label = labelOf(node, by);
     selfUs.set(label, (selfUs.get(label) ?? 0) + delta);
   });
   const busyUs = Math.max(1, totalUs - idleUs);
@@ -120,7 +144,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     return at >= 0 ? args[at + 1] : undefined;
   };
   const by = (value('--by') ?? 'function') as Grouping;
-  if (!['function', 'file', 'package'].includes(by)) throw new Error(`--by: function, file or package, got ${by}\n${PROFILE_TOP_HELP}`);
+  if (!['function', 'file', 'package', 'area'].includes(by)) throw new Error(`--by: function, file, package or area, got ${by}\n${PROFILE_TOP_HELP}`);
   const top = Number(value('--top') ?? 15);
   const file = args.find((arg, i) => !arg.startsWith('--') && !['--top', '--by'].includes(args[i - 1] ?? ''));
   if (file === undefined) throw new Error(`no profile named\n${PROFILE_TOP_HELP}`);

@@ -117,11 +117,16 @@ async function indexesActive(client: DynamoDBClient, tableName: string): Promise
   }
 }
 
+/** Set once `java -version` said 17+: the probe starts a JVM (~0.4 s), and `npm start` asks twice. */
+let javaFound = false;
+
 /** Whether a Java 17+ runtime is on the PATH: callers check it first, before printing anything. */
 export function hasJava(): boolean {
+  if (javaFound) return true;
   const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
   const major = Number(/version "(\d+)/.exec(`${probe.stderr ?? ''}${probe.stdout ?? ''}`)?.[1] ?? 0);
-  return probe.error === undefined && probe.status === 0 && major >= 17;
+  javaFound = probe.error === undefined && probe.status === 0 && major >= 17;
+  return javaFound;
 }
 
 function assertJava(): void {
