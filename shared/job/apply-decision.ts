@@ -3,7 +3,7 @@ import type { Decision, DecisionOf } from './decisions.ts';
 import { enter, leave } from './aggregates.ts';
 import { putCondition } from './conditions.ts';
 import { recountAll } from './counting.ts';
-import { forgetDeletionsAfterSuccess } from './observe-pod.ts';
+import { countStrippedLivePods, forgetDeletionsAfterSuccess } from './observe-pod.ts';
 import type { JobState } from './state.ts';
 import { liveStatus } from './status.ts';
 
@@ -65,6 +65,7 @@ function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChang
   if (condition.type === 'FailureTarget' || condition.type === 'SuccessCriteriaMet') {
     recountAll(state);
   }
+  if (condition.type === 'FailureTarget') countStrippedLivePods(state);
 }
 
 /** The Job finished: its status is written for the last time. */

@@ -21,8 +21,17 @@ export interface CountsBefore {
 
 /** The counts before an observation at `at`, when it happened before the Job finished and arrived after; else undefined. */
 export function countsBeforeLateOutcome(state: JobState, at: number): CountsBefore | undefined {
-  if (state.finalStatus === undefined || state.finishedInstant === undefined || at >= state.finishedInstant) return undefined;
-  if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return undefined;
+  if (state.finishedInstant === undefined || at >= state.finishedInstant) return undefined;
+  return countsBeforeFinalCount(state);
+}
+
+/**
+ * Once jobfold finished the Job, the counts before a count the final status must take in (an
+ * outcome upstream counted before the Job finished: a late one, or a pod whose finalizer was
+ * removed before it ended, observe-pod.ts countStrippedLive); else undefined.
+ */
+export function countsBeforeFinalCount(state: JobState): CountsBefore | undefined {
+  if (state.finalStatus === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return undefined;
   const { status } = state;
   return { succeeded: status.succeeded, failed: status.failed, completedIndexes: status.completedIndexes.clone(), failedIndexes: status.failedIndexes.clone() };
 }

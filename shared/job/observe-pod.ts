@@ -8,6 +8,7 @@ import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
 import { isTerminalPhase, mergeFacts, podClass, recordOrder, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';
+import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome } from './late-outcome.ts';
 import type { JobState } from './state.ts';
 
 /**
@@ -26,9 +27,11 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   if (stale && (known.counted !== 'none' || known.hasFinalizer)) return;
   const facts = podFacts(event.pod, state.settings?.sidecarNames ?? NO_SIDECARS, state.settings?.policyInterest, at);
   const observedAt = parseTime(event.observedAt);
+  if (known) noteTracking(known, facts);
   if (known && stale) {
     if (!facts.hasFinalizer && (known.strippedAt === undefined || observedAt < known.strippedAt)) known.strippedAt = observedAt;
-    return countByEvidence(state, known, facts, observedAt);
+    countByEvidence(state, known, facts, observedAt);
+    return countStrippedLive(state, known, observedAt);
   }
   if (known && facts.hasFinalizer && endedAsCounted(state, facts) && !(observedAt >= (known.finishedTrackedAt ?? Infinity))) {
     known.finishedTrackedAt = observedAt;
@@ -40,12 +43,14 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   }
   if (!known) {
     const pod = newRecord(state, facts, false, order);
+    noteTracking(pod, facts);
     pod.lastEventId = event.eventId;
     if (!facts.hasFinalizer) pod.strippedAt = observedAt;
     if (facts.hasFinalizer && endedAsCounted(state, facts)) pod.finishedTrackedAt = observedAt;
     // Upstream `addPod` lowers the creation expectation for any new pod of the Job.
     if (state.expectations.creations > 0) state.expectations.creations -= 1;
     afterChange(state, pod);
+    countStrippedLive(state, pod, observedAt);
     return;
   }
   // Unordered observations: the finalizer only ever goes, so one showing it is the older; if
@@ -64,7 +69,7 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   if (!merged) {
     if (evidence) countByEvidence(state, known, evidence, observedAt);
     if (heldEvidence && finishedTracked !== undefined) countByEvidence(state, known, heldEvidence, finishedTracked);
-    return; // a replay, or a state older than what is known: nothing changes
+    return countStrippedLive(state, known, observedAt); // a replay, or a state older than what is known: nothing changes
   }
   const wasTracked = known.hasFinalizer;
   leave(state, known);
@@ -72,8 +77,9 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   // What was counted (or held) from an older state of the pod is judged again from this one.
   // After the merge: the merged facts may carry the record's old bookkeeping along.
   rejudgeIndexes(state, revokeRunCount(state, known.uid), known.uid);
-  // What the pod's deletion made of it until it was seen finished gives way to how it ended.
-  const inferredRevoked = isTerminalPhase(known.phase) && state.inferred.has(known.uid);
+  // What the pod's deletion made of it until it was seen finished gives way to how it ended,
+  // unless it was seen without its finalizer before it finished: how it ended came after.
+  const inferredRevoked = isTerminalPhase(known.phase) && state.inferred.has(known.uid) && known.strippedLive !== true;
   if (inferredRevoked) rejudgeIndexes(state, revokeRunCount(state, known.uid, state.inferred), known.uid);
   unhold(state, known);
   enter(state, known);
@@ -84,6 +90,53 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   if (inferredRevoked && wasTracked && !known.hasFinalizer && known.counted === 'none') countAsTracked(state, known, known);
   if (evidence) countByEvidence(state, known, evidence, observedAt);
   if (heldEvidence && finishedTracked !== undefined) countByEvidence(state, known, heldEvidence, finishedTracked);
+  countStrippedLive(state, known, observedAt);
+}
+
+/** What the observation tells of the pod's tracking finalizer (pod-record.ts trackedSeen, strippedLive). */
+function noteTracking(pod: PodRecord, facts: PodFacts): void {
+  if (facts.hasFinalizer) pod.trackedSeen = true;
+  else if (!isTerminalPhase(facts.phase)) pod.strippedLive = true;
+}
+
+/**
+ * A pod seen carrying the tracking finalizer, and seen without it before it finished
+ * (strippedLive). Upstream removes the finalizer of a pod that has not finished only in a sync
+ * that counts it failed — it is being deleted and not only Failed pods are replaced
+ * (`isPodFailed`), or the Job is failing, when every tracked pod not succeeded counts as failed
+ * (`trackJobStatusAndRemoveFinalizers`) — or in one that leaves it uncounted: the Job met its
+ * success criteria before the deletion, or is suspended, or manageJob deleted the pod as
+ * excess (`deleteJobPods` removes the finalizer first; `released`, counting.ts isTracked).
+ * countPod tells them apart from the pod as it was then, unfinished and tracked, whatever it
+ * did after: a pod that succeeded once its finalizer was gone is no success. The count is
+ * journaled as a deletion's (state.inferred), so success criteria met before the deletion
+ * take it back (forgetDeletionsAfterSuccess), and a terminal observation never does (the pod
+ * ended after it was counted). Whichever of the pod's observations arrives first, it counts once.
+ */
+function countStrippedLive(state: JobState, pod: PodRecord, observedAt?: number): void {
+  if (pod.counted !== 'none' || pod.trackedSeen !== true || pod.strippedLive !== true || pod.hasFinalizer) return;
+  const settings = state.settings;
+  if (settings === undefined || pod.controlledBy !== undefined) return; // countKnownPod counts it once the spec is known
+  // A Job jobfold runs loses a finalizer only when jobfold has counted the pod; a suspended
+  // Job's controller removes it first, uncounted.
+  if (settings.managedBy === JOBFOLD_CONTROLLER_NAME || settings.suspend === true) return;
+  if (deletedAfterSuccess(state, pod.deletionTimestamp ?? Infinity)) return;
+  const live: PodFacts = isTerminalPhase(pod.phase) ? { ...pod, phase: 'Running', terminated: [], conditions: [], finishedAt: ZERO_TIME_MS } : pod;
+  // Removed before jobfold finished the Job on the cluster's clock, the count is in the final
+  // status, whichever of the pod's observations arrived after (late-outcome.ts); so is one seen
+  // removed at the very instant it finished: the sync that finished the Job read the pod then,
+  // and upstream never finishes a Job before counting every pod it removed the finalizer of.
+  // An observation the fold takes as a late outcome adds it already.
+  const asLateOutcome = observedAt !== undefined && countsBeforeLateOutcome(state, observedAt) !== undefined;
+  const removedBefore = pod.strippedAt !== undefined && state.finishedInstant !== undefined && pod.strippedAt <= state.finishedInstant;
+  const before = asLateOutcome || !removedBefore ? undefined : countsBeforeFinalCount(state);
+  countingObservation(state, pod.uid, true, () => countAsTracked(state, pod, live), state.inferred);
+  if (before) countLateOutcome(state, before);
+}
+
+/** FailureTarget: every pod stripped before it finished that is not counted yet counts as the failing sync counted it. O(pods), once. */
+export function countStrippedLivePods(state: JobState): void {
+  for (const pod of state.pods.values()) countStrippedLive(state, pod);
 }
 
 /**
@@ -210,6 +263,7 @@ export function countKnownPod(state: JobState, pod: PodRecord): void {
   }
   if (pod.gone && !isTerminalPhase(pod.phase)) inferOutcome(state, pod, pod.deletionTimestamp ?? state.clock.now ?? 0);
   else countPod(state, pod);
+  countStrippedLive(state, pod);
 }
 
 /**

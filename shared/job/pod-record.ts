@@ -32,6 +32,16 @@ export interface PodRecord extends PodFacts {
    * arrives late.
    */
   finishedTrackedAt?: number;
+  /** An observation showed the pod carrying the tracking finalizer: the Job tracked it. */
+  trackedSeen?: boolean;
+  /**
+   * An observation showed the tracking finalizer gone while the pod had not finished (phase
+   * neither Succeeded nor Failed): the controller removed it before the pod ended, so how the
+   * pod counts is decided by why it was removed, not by how the pod ended later
+   * (observe-pod.ts countStrippedLive). Phases only move forward: once true, every older
+   * observation without the finalizer shows the pod unfinished too.
+   */
+  strippedLive?: boolean;
   /**
    * eventId of the last observation of this pod the fold took (not judged stale): the log writer
    * drops the same event delivered again without a per-event marker (shared/app/write).

@@ -40,6 +40,9 @@ export interface ArchivedPod {
   readonly lastEventId?: string;
   /** When the newest observation of a pod never counted was made: a late, older one may still count it (observe-pod.ts). */
   readonly strippedAt?: number;
+  /** Of a pod never counted: it was seen tracked, seen stripped before it finished (pod-record.ts); a late observation may still count it. */
+  readonly trackedSeen?: boolean;
+  readonly strippedLive?: boolean;
 }
 
 /** A pod whose future observations can no longer change the Job. */
@@ -62,11 +65,13 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
 }
 
 export function archivePod(pod: PodRecord): ArchivedPod {
-  const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId, strippedAt } = pod;
+  const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId, strippedAt, trackedSeen, strippedLive } = pod;
   return {
     uid, name, namespace, phase, index, counted, gone, seq,
     ...(lastEventId === undefined ? {} : { lastEventId }),
     ...(strippedAt === undefined || counted !== 'none' ? {} : { strippedAt }),
+    ...(trackedSeen !== true || counted !== 'none' ? {} : { trackedSeen }),
+    ...(strippedLive !== true || counted !== 'none' ? {} : { strippedLive }),
   };
 }
 
@@ -209,6 +214,8 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
       gone: archived.gone,
       ...(archived.lastEventId === undefined ? {} : { lastEventId: archived.lastEventId }),
       ...(archived.strippedAt === undefined ? {} : { strippedAt: archived.strippedAt }),
+      ...(archived.trackedSeen === true ? { trackedSeen: true } : {}),
+      ...(archived.strippedLive === true ? { strippedLive: true } : {}),
     });
   }
 }
@@ -246,11 +253,14 @@ const ASSIGNED = 4;
 const GONE = 8;
 const FINALIZER_REMOVAL_REQUESTED = 16;
 const RELEASED = 32;
+const TRACKED_SEEN = 64;
+const STRIPPED_LIVE = 128;
 
 function encodePod(pod: PodRecord): unknown[] {
   const flags =
     (pod.hasFinalizer ? FINALIZER : 0) | (pod.ready ? READY : 0) | (pod.assigned ? ASSIGNED : 0) | (pod.gone ? GONE : 0) |
-    (pod.finalizerRemovalRequested ? FINALIZER_REMOVAL_REQUESTED : 0) | (pod.released ? RELEASED : 0);
+    (pod.finalizerRemovalRequested ? FINALIZER_REMOVAL_REQUESTED : 0) | (pod.released ? RELEASED : 0) |
+    (pod.trackedSeen ? TRACKED_SEEN : 0) | (pod.strippedLive ? STRIPPED_LIVE : 0);
   const tuple: unknown[] = [
     pod.uid,
     pod.name,
@@ -303,6 +313,8 @@ function decodePod(encoded: unknown): PodRecord {
     gone: (flags & GONE) !== 0,
     ...((flags & FINALIZER_REMOVAL_REQUESTED) !== 0 ? { finalizerRemovalRequested: true } : {}),
     ...((flags & RELEASED) !== 0 ? { released: true } : {}),
+    ...((flags & TRACKED_SEEN) !== 0 ? { trackedSeen: true } : {}),
+    ...((flags & STRIPPED_LIVE) !== 0 ? { strippedLive: true } : {}),
     seq: at(6, 0),
     lastSeq: at(7, 0),
     counted: COUNTS[at(8, 0)] ?? 'none',

@@ -69,17 +69,21 @@ describe('Counting a pod as one sync reads it', () => {
     });
   });
 
-  describe('given an Indexed Job with backoffLimitPerIndex 0 that replaces terminating pods, when a pod is seen terminating and then, in the same run, without its finalizer', () => {
+  describe('given an Indexed Job with backoffLimitPerIndex 0 that replaces terminating pods, when a pod is seen terminating and then, in the same run, without its finalizer still unfinished', () => {
     const perIndex = aJob({ completionMode: 'Indexed', completions: 4, parallelism: 1, backoffLimitPerIndex: 0 });
     const withFinalizer = observed(1, at(0), { index: 2, failureCount: 0, phase: 'Pending', deletionTimestamp: at(0) });
     const withoutFinalizer = observed(2, at(0), { index: 2, failureCount: 0, phase: 'Pending', deletionTimestamp: at(0), finalizer: false });
 
-    it('neither the pod nor its index counts as failed: the sync never saw it tracked', () => {
-      given(perIndex, withFinalizer, withoutFinalizer).when().thenStatus({ failed: 0, failedIndexes: '' });
+    // Only the controller removes the tracking finalizer, and from a pod being deleted that has
+    // not finished only in a sync that counts it (isPodFailed), unless it deleted the pod itself
+    // as excess (the finalizer goes first) or the Job met its success criteria: the removal is
+    // the count, whether or not a sync saw the pod tracked (observe-pod.ts countStrippedLive).
+    it('the pod and its index count as failed, as the sync that removed the finalizer counted them', () => {
+      given(perIndex, withFinalizer, withoutFinalizer).when().thenStatus({ failed: 1, failedIndexes: '2' });
     });
 
     it('the same, arriving in the other order', () => {
-      given(perIndex, withoutFinalizer, withFinalizer).when().thenStatus({ failed: 0, failedIndexes: '' });
+      given(perIndex, withoutFinalizer, withFinalizer).when().thenStatus({ failed: 1, failedIndexes: '2' });
     });
 
     it('seen tracked at an earlier sync, it and its index stay failed', () => {

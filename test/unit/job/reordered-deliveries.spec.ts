@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PodObserved } from '../../../shared/job/events.ts';
 import { aJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec, type PodOptions } from '../../support/builders.ts';
+import type { JobStatusView } from '../../../shared/job/status.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
 
 // Issue 21: a pod's state is a join of its observations, ordered by the cluster (resourceVersion,
@@ -154,5 +155,53 @@ describe('A suspended Job\'s pods deleted before jobfold asked for it', () => {
         expect(conditionsOf(status)).toEqual(['Suspended=True:JobSuspended']);
         expect(status).toMatchObject({ failed: 0, active: 0 });
       });
+  });
+});
+
+describe('A pod whose finalizer was removed before it finished counts as the controller counted it then', () => {
+  // basics__failed-despite-later-successes, shrunk: backoffLimit 0, a fails at 2 s; the failing
+  // sync deletes b and counts it failed (every tracked pod not succeeded), removing its
+  // finalizer; b then succeeds without it. Upstream: failed 2, succeeded 0.
+  const job = aJob({ completions: 2, parallelism: 2, backoffLimit: 0 });
+  const deleting = { deletionTimestamp: at(3) };
+  const aRunning = pod('a', 1, at(1));
+  const bRunning = pod('b', 2, at(1));
+  const aFailed = pod('a', 3, at(2), { phase: 'Failed' });
+  const bStripped = pod('b', 4, at(3), { finalizer: false, ...deleting });
+  const bSucceeded = pod('b', 5, at(3), { phase: 'Succeeded', finalizer: false, ...deleting });
+  const failedTwice = ({ status }: { status: JobStatusView }) => {
+    expect(conditionsOf(status)).toEqual(['FailureTarget=True:BackoffLimitExceeded', 'Failed=True:BackoffLimitExceeded']);
+    expect(status).toMatchObject({ failed: 2, succeeded: 0 });
+  };
+
+  it('in the cluster\'s order', () => {
+    given(job, aRunning, bRunning, aFailed, bStripped, bSucceeded, tick(at(400))).when().then(failedTwice);
+  });
+
+  it('its later success, without the finalizer, arriving before what shows it tracked (the counterexample: succeeded 0, failed 1)', () => {
+    given(job, bSucceeded, aRunning, aFailed, bStripped, bRunning, tick(at(400))).when().then(failedTwice);
+  });
+
+  it('stripped before the failure that explains it arrives: counted failed as a deleted pod (isPodFailed)', () => {
+    given(job, aRunning, bRunning, bStripped, bSucceeded, aFailed, tick(at(400))).when().then(failedTwice);
+  });
+
+  it('its success arriving first lets jobfold finish the Job before what shows it stripped unfinished: the final status counts it', () => {
+    // Upstream counted it before the Job finished (a finished Job's pods lose the finalizer uncounted).
+    given(job, aRunning, aFailed, bSucceeded, bRunning, bStripped, tick(at(400))).when().then(failedTwice);
+  });
+
+  it('stripped and deleted after the success criteria were met: not a failure, whichever arrives first', () => {
+    const done = aJob({ completions: 1, parallelism: 2 });
+    const aSucceeded = pod('a', 3, at(2), { phase: 'Succeeded' });
+    const succeededOnce = { succeeded: 1, failed: 0 };
+    given(done, aRunning, bRunning, aSucceeded, bStripped, bSucceeded, tick(at(400))).when().thenStatus(succeededOnce);
+    given(done, aRunning, bRunning, bStripped, bSucceeded, aSucceeded, tick(at(400))).when().thenStatus(succeededOnce);
+  });
+
+  it('with podReplacementPolicy Failed, counted failed only by the failing sync: once the Job fails, whichever arrives first', () => {
+    const failedOnly = aJob({ completions: 2, parallelism: 2, backoffLimit: 0, podReplacementPolicy: 'Failed' });
+    given(failedOnly, aRunning, bRunning, aFailed, bStripped, bSucceeded, tick(at(400))).when().thenStatus({ failed: 2, succeeded: 0 });
+    given(failedOnly, aRunning, bRunning, bStripped, bSucceeded, aFailed, tick(at(400))).when().thenStatus({ failed: 2, succeeded: 0 });
   });
 });
