@@ -33,6 +33,13 @@ describe('bundling a handler with the local esbuild', () => {
     expect(code).not.toMatch(/import\(\s*["'](node:)?https?["']\s*\)/);
   });
 
+  it("takes the SDK's credentials from the environment Lambda sets, without the default chain's other links", () => {
+    const code = readFileSync(join(assembly.directory, assets[0]!, 'index.mjs'), 'utf8');
+    expect(code).toContain('AWS_SECRET_ACCESS_KEY');
+    expect(code).not.toContain('defaultProvider::fromSSO');
+    expect(code).not.toMatch(/from\s*["'](node:)?child_process["']/);
+  });
+
   it('loads in a plain Node process and exports the handler Lambda calls', () => {
     const file = join(assembly.directory, assets[0]!, 'index.mjs');
     // A fresh process, as Lambda loads it: no vitest transform, no repository node_modules next to it.
