@@ -26,7 +26,7 @@ export const LOG_RETENTION = RetentionDays.ONE_MONTH;
 const ESM_REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 // node:http and node:https reach the bundle as CommonJS values (cdk/bundling/node-http.cjs):
-// imported as ESM they get a module facade that loads undici, ~60 ms of the writer's init CPU.
+// imported as ESM they get a module facade that loads undici, ~50 ms of the writer's init CPU.
 // The SDK's default credential chain is its first link only, the environment Lambda sets
 // (cdk/bundling/lambda-credentials.ts): its other links cost ~40 ms of the writer's init CPU.
 const BUNDLE_ALIASES = [
