@@ -192,9 +192,11 @@ function isOfLaterAttempt(state: JobSetState, event: JobObserved): boolean {
 }
 
 /**
- * The Jobs held for a restart attempt that `restarts` reaches join the view, each in place of the
- * earlier attempt's Job under its name (a restart recreates every Job under the same name, so the
- * earlier one is gone from the cluster).
+ * At a restart: the Jobs held for the attempt `restarts` reaches join the view, each in place of
+ * the earlier attempt's Job under its name (a restart recreates every Job under the same name, so
+ * the earlier one is gone from the cluster), and the Jobs kept only for their failure (`gone`)
+ * leave it. A held Job whose earlier attempt's failure never arrives stays held: the fold shows
+ * the JobSet as of the restarts it has evidence for.
  */
 function joinLaterAttempts(state: JobSetState, restarts: number): Partial<Pick<JobSetState, 'children' | 'laterAttempts'>> {
   const present = Object.entries(state.children).filter(([, job]) => job.gone !== true);
