@@ -134,6 +134,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   const deleting = base.deleting === true || jobSet.metadata.deletionTimestamp !== undefined;
   return {
     ...base,
+    ...releaseReportedAttempts(base, event.jobSet.status?.restarts),
     ...(deleting ? { deleting } : {}),
     jobSet,
     ...(event.eventId === undefined ? {} : { jobSetEventId: event.eventId }),
@@ -188,7 +189,32 @@ export function isLateChildSnapshot(state: JobSetState, event: JobObserved): boo
  */
 function isOfLaterAttempt(state: JobSetState, event: JobObserved): boolean {
   const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
-  return attempt !== undefined && attempt > state.restarts;
+  return attempt !== undefined && attempt > Math.max(state.restarts, state.clusterRestarts ?? 0);
+}
+
+/**
+ * The cluster's JobSet reports `restarts`: the held Jobs of attempts up to it join the view (the
+ * newest attempt under each name), as a restart the fold takes later would have joined them. The
+ * fold's own `restarts` stays what its evidence decided: without the earlier attempt's failure it
+ * decides no restart, but it no longer waits for that failure to count and finish the Jobs the
+ * cluster runs now (a JobSet jobfold first saw after it restarted would otherwise stay held for
+ * good). Reported when the earlier failure is merely late, this joins the Jobs before that
+ * failure arrives, as before the hold existed.
+ */
+function releaseReportedAttempts(state: JobSetState, reported: number | undefined): Partial<Pick<JobSetState, 'children' | 'laterAttempts' | 'clusterRestarts'>> {
+  if (reported === undefined || reported <= (state.clusterRestarts ?? 0)) return {};
+  const held = Object.values(state.laterAttempts ?? {});
+  const releasing = held
+    .filter((job) => (job.restartAttempt ?? 0) <= reported)
+    .sort((a, b) => (a.restartAttempt ?? 0) - (b.restartAttempt ?? 0));
+  if (releasing.length === 0) return { clusterRestarts: reported };
+  const present = Object.entries(state.children).filter(([, job]) => job.gone !== true);
+  const laterAttempts = Object.fromEntries(held.filter((job) => (job.restartAttempt ?? 0) > reported).map((job) => [heldKey(job), job]));
+  return {
+    children: { ...Object.fromEntries(present), ...Object.fromEntries(releasing.map((job) => [job.name, job] as const)) },
+    laterAttempts,
+    clusterRestarts: reported,
+  };
 }
 
 /**

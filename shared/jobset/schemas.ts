@@ -100,13 +100,18 @@ export const JobSetSpecSchema = z.object({
 });
 export type JobSetSpec = z.infer<typeof JobSetSpecSchema>;
 
-/** A JobSet as observed in a cluster. Its `status` is jobfold's to compute, so it is not read. */
+/**
+ * A JobSet as observed in a cluster. Its `status` is jobfold's to compute; only `restarts` is
+ * read, as the cluster's word that its controller restarted the JobSet that many times: it lets
+ * the fold take in the Jobs of a restart whose evidence it will never see (evolve.ts).
+ */
 export const JobSetSchema = z.object({
   apiVersion: optional(z.string()),
   kind: optional(z.literal('JobSet')),
   // Absent parses as Go's zero value, so validation reports what is missing in upstream's words.
   metadata: ObjectMetaSchema.prefault({}),
   spec: JobSetSpecSchema.prefault({}),
+  status: optional(z.object({ restarts: optional(Int32Schema) })),
 });
 export type JobSet = z.infer<typeof JobSetSchema>;
 

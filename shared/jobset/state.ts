@@ -80,6 +80,12 @@ export interface JobSetState {
    * yet), by name: outside the view until the fold's own restart reaches their attempt.
    */
   readonly laterAttempts?: Readonly<Record<string, ChildJobView>>;
+  /**
+   * The most restarts the cluster's own JobSet reported (`status.restarts`): Jobs of an attempt up
+   * to it are not held, since their restart happened on evidence the fold may never see (a JobSet
+   * jobfold first saw after it restarted).
+   */
+  readonly clusterRestarts?: number;
   /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */
   readonly deletedChildUids?: readonly string[];
   readonly conditions: readonly JobSetCondition[];

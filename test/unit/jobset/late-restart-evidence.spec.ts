@@ -78,3 +78,36 @@ describe('the failure of a current-attempt child Job that arrives after its dele
     expect(late.state.laterAttempts).toEqual({});
   });
 });
+
+describe('a JobSet jobfold first sees after its controller restarted it', () => {
+  // jobfold deployed while the JobSet ran: the earlier attempt's failure happened before jobfold
+  // watched, so only the cluster's `status.restarts` says the restart happened.
+  const spec = jobSetObserved({ replicatedJobs: [{ name: 'a' }, { name: 'b' }], failurePolicy: { maxRestarts: 1 } });
+  const reporting = (restarts: number): JobSetObservation =>
+    spec.type === 'JobSetObserved' ? { ...spec, jobSet: { ...spec.jobSet, status: { restarts } } } : spec;
+  const currentAttempt = [
+    withUid(jobSucceeded('a', 0, { seconds: 30, attempt: 1 }), 'a-0-1'),
+    withUid(jobSucceeded('b', 0, { seconds: 35, attempt: 1 }), 'b-0-1'),
+  ];
+
+  it('given the JobSet reports restarts 1, when its attempt-1 Jobs succeed, then they count and complete it', () => {
+    const outcome = given(reporting(1), ...currentAttempt).whenSettled({ now: at(35) });
+    expect(outcome.status.replicatedJobsStatus.map((s) => s.succeeded)).toEqual([1, 1]);
+    expect(outcome.state.terminalState).toBe('Completed');
+    // No evidence of the restart reached the log, so the fold decided none.
+    expect(outcome.state.restarts).toBe(0);
+    expect(outcome.state.laterAttempts ?? {}).toEqual({});
+  });
+
+  it('given its attempt-1 Jobs were held, when the JobSet reporting restarts 1 arrives, then they join the view', () => {
+    const outcome = given(spec, ...currentAttempt, reporting(1)).whenSettled({ now: at(35) });
+    expect(outcome.state.children[jobName('a', 0)]).toMatchObject({ restartAttempt: 1, uid: 'a-0-1' });
+    expect(outcome.state.terminalState).toBe('Completed');
+  });
+
+  it('given the JobSet reports restarts 0, when attempt-1 Jobs arrive, then they are still held for the evidence', () => {
+    const outcome = given(reporting(0), ...currentAttempt).whenSettled({ now: at(35) });
+    expect(outcome.state.terminalState).toBe('');
+    expect(Object.keys(outcome.state.laterAttempts ?? {})).toHaveLength(2);
+  });
+});
