@@ -208,13 +208,7 @@ function releaseReportedAttempts(state: JobSetState, reported: number | undefine
     .filter((job) => (job.restartAttempt ?? 0) <= reported)
     .sort((a, b) => (a.restartAttempt ?? 0) - (b.restartAttempt ?? 0));
   if (releasing.length === 0) return { clusterRestarts: reported };
-  const present = Object.entries(state.children).filter(([, job]) => job.gone !== true);
-  const laterAttempts = Object.fromEntries(held.filter((job) => (job.restartAttempt ?? 0) > reported).map((job) => [heldKey(job), job]));
-  return {
-    children: { ...Object.fromEntries(present), ...Object.fromEntries(releasing.map((job) => [job.name, job] as const)) },
-    laterAttempts,
-    clusterRestarts: reported,
-  };
+  return { ...viewJoining(state, releasing, held.filter((job) => (job.restartAttempt ?? 0) > reported)), clusterRestarts: reported };
 }
 
 /**
@@ -225,23 +219,34 @@ function releaseReportedAttempts(state: JobSetState, reported: number | undefine
  * the JobSet as of the restarts it has evidence for.
  */
 function joinLaterAttempts(state: JobSetState, restarts: number): Partial<Pick<JobSetState, 'children' | 'laterAttempts'>> {
-  const present = Object.entries(state.children).filter(([, job]) => job.gone !== true);
-  const gone = present.length < Object.keys(state.children).length;
   const held = Object.values(state.laterAttempts ?? {});
-  const joining = held.filter((job) => job.restartAttempt === restarts).map((job) => [job.name, job] as const);
-  if (joining.length === 0 && held.length === 0) return gone ? { children: Object.fromEntries(present) } : {};
-  const laterAttempts = Object.fromEntries(held.filter((job) => (job.restartAttempt ?? 0) > restarts).map((job) => [heldKey(job), job]));
-  return { children: { ...Object.fromEntries(present), ...Object.fromEntries(joining) }, laterAttempts };
+  if (held.length === 0) {
+    const present = presentChildren(state);
+    return present.length < Object.keys(state.children).length ? { children: Object.fromEntries(present) } : {};
+  }
+  return viewJoining(state, held.filter((job) => job.restartAttempt === restarts), held.filter((job) => (job.restartAttempt ?? 0) > restarts));
 }
 
+/** The view with `joining` placed under their names (a later one in the list wins) and the Jobs kept for their failure (`gone`) left out; `stillHeld` stay held. */
+function viewJoining(
+  state: JobSetState, joining: readonly ChildJobView[], stillHeld: readonly ChildJobView[],
+): Pick<JobSetState, 'children' | 'laterAttempts'> {
+  return {
+    children: { ...Object.fromEntries(presentChildren(state)), ...Object.fromEntries(joining.map((job) => [job.name, job] as const)) },
+    laterAttempts: Object.fromEntries(stillHeld.map((job) => [heldKey(job), job])),
+  };
+}
+
+const presentChildren = (state: JobSetState): [string, ChildJobView][] => Object.entries(state.children).filter(([, job]) => job.gone !== true);
+
 /** Where `laterAttempts` holds a Job: one per name and restart attempt. */
-const heldKey = (job: ChildJobView): string => `${job.restartAttempt ?? ''}/${job.name}`;
+const heldKey = (job: Pick<ChildJobView, 'name' | 'restartAttempt'>): string => `${job.restartAttempt ?? ''}/${job.name}`;
 
 /** The view's Job the snapshot would replace: under its name, or held under its name and attempt. */
 function knownChild(state: JobSetState, event: JobObserved): ChildJobView | undefined {
   const name = event.job.metadata.name;
   if (!isOfLaterAttempt(state, event)) return state.children[name];
-  return state.laterAttempts?.[`${parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]) ?? ''}/${name}`];
+  return state.laterAttempts?.[heldKey({ name, restartAttempt: parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]) })];
 }
 
 /**
