@@ -6,7 +6,7 @@ import type { CommitInput, LogEntry, StreamId } from '../../shared/app/event-sto
 import { chainEntries } from '../../shared/log/hash-chain.ts';
 import type { Tip } from './dynamodb-log-reads.ts';
 import { changeKeys } from './dynamodb-change-feed.ts';
-import { commandItem } from './dynamodb-outbox.ts';
+import { commandItems } from './dynamodb-outbox.ts';
 import { summaryItem } from './dynamodb-projection.ts';
 import { readNumber } from './item-codec.ts';
 import { pageItems } from './log-page-codec.ts';
@@ -117,8 +117,10 @@ function build(
     described.push({ kind: 'head' });
   }
   for (const command of commands) {
-    actions.push({ Put: { TableName: table.name, Item: commandItem(stream, command), ...absent } });
-    described.push({ kind: 'command', commandId: command.commandId });
+    for (const item of commandItems(stream, command)) {
+      actions.push({ Put: { TableName: table.name, Item: item, ...absent } });
+      described.push({ kind: 'command', commandId: command.commandId });
+    }
   }
   if (input.summary !== undefined) {
     actions.push({ Put: { TableName: table.name, Item: summaryItem(stream, input.summary) } });

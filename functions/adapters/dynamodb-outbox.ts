@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { NewCommand, OutboxItem, StreamId } from '../../shared/app/event-store.ts';
 import { checkLimit } from '../../shared/app/event-store-limits.ts';
-import { jsonAttributes, readJson, str } from './item-codec.ts';
+import { jsonAttributes, num, readJson, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, INDEX, ITEM_TYPE, keys, PENDING_KEY } from './table-layout.ts';
 
@@ -9,20 +9,40 @@ import { ATTR, INDEX, ITEM_TYPE, keys, PENDING_KEY } from './table-layout.ts';
 // transaction. While pending it carries the keys of the sparse, keys-only outbox-pending index
 // (oldest first); publishing removes them, so the index holds only what is left to publish.
 // The items are kept, with their publish time, as the record of what was sent.
+// Publishing updates the item (its progress every 500 events, then its publish time), and
+// DynamoDB bills an update by the whole item's size. So a detail over DETAIL_INLINE_BYTES
+// (compressed) — an outbox page carrying thousands of pods to terminate — is written beside
+// the item, in its own item (sk "detail") of the same transaction, which nothing ever updates:
+// the item stays within one write unit, and the pods are written once.
 
 const MARK_CONCURRENCY = 8;
+/** Largest stored detail kept in the item itself: with keys and index keys, the item stays under 1 KB. */
+const DETAIL_INLINE_BYTES = 600;
 
-/** The outbox item of a command decided on `stream`. */
-export function commandItem(stream: StreamId, command: NewCommand): Item {
-  const item: OutboxItem = { ...command, stream };
-  return {
-    [ATTR.pk]: str(keys.command(command.commandId)),
-    [ATTR.sk]: str(keys.commandSort),
-    [ATTR.type]: str(ITEM_TYPE.command),
-    ...jsonAttributes(ATTR.data, item),
+/** The outbox item of a command decided on `stream` and, for a large detail, the item beside it that holds the detail. */
+export function commandItems(stream: StreamId, command: NewCommand): Item[] {
+  const pk = str(keys.command(command.commandId));
+  const pending = {
     [ATTR.pendingKey]: str(PENDING_KEY),
     [ATTR.pendingSort]: str(keys.pendingSort(command.createdAt, command.commandId)),
   };
+  const item: OutboxItem = { ...command, stream };
+  const whole = jsonAttributes(ATTR.data, item);
+  if (attributeBytes(whole) <= DETAIL_INLINE_BYTES) {
+    return [{ [ATTR.pk]: pk, [ATTR.sk]: str(keys.commandSort), [ATTR.type]: str(ITEM_TYPE.command), ...whole, ...pending }];
+  }
+  return [
+    {
+      [ATTR.pk]: pk, [ATTR.sk]: str(keys.commandSort), [ATTR.type]: str(ITEM_TYPE.command),
+      ...jsonAttributes(ATTR.data, { ...item, detail: null }), [ATTR.detailBeside]: num(1), ...pending,
+    },
+    { [ATTR.pk]: pk, [ATTR.sk]: str(keys.commandDetailSort), [ATTR.type]: str(ITEM_TYPE.commandDetail), ...jsonAttributes(ATTR.data, command.detail) },
+  ];
+}
+
+function attributeBytes(attributes: Item): number {
+  const value = attributes[ATTR.data];
+  return value?.B?.length ?? Buffer.byteLength(value?.S ?? '', 'utf8');
 }
 
 /** pendingOutbox of the port; an item published since the index was read is left out. */
@@ -55,13 +75,28 @@ async function readPending(table: MeteredTable, pks: readonly string[]): Promise
   if (pks.length === 0) return [];
   const byPk = new Map((await table.batchGet(pks.map((pk) => ({ [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.commandSort) })), true))
     .map((item) => [item[ATTR.pk]?.S, item]));
-  return pks.flatMap((pk) => {
+  const pending = pks.flatMap((pk) => {
     const item = byPk.get(pk);
-    if (item === undefined || item[ATTR.publishedAt] !== undefined) return [];
-    const progress = item[ATTR.progress]?.N;
-    const outboxItem = readJson(item, ATTR.data) as OutboxItem;
-    return [progress === undefined ? outboxItem : { ...outboxItem, progress: Number(progress) }];
+    return item === undefined || item[ATTR.publishedAt] !== undefined ? [] : [item];
   });
+  // Details written beside their items: one more read, of those only (written in the same transaction).
+  const beside = pending.filter((item) => item[ATTR.detailBeside] !== undefined).map((item) => item[ATTR.pk]?.S ?? '');
+  const details = beside.length === 0 ? new Map<string | undefined, Item>() : new Map(
+    (await table.batchGet(beside.map((pk) => ({ [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.commandDetailSort) })), true))
+      .map((item) => [item[ATTR.pk]?.S, item]),
+  );
+  return pending.map((item) => {
+    const progress = item[ATTR.progress]?.N;
+    const stored = readJson(item, ATTR.data) as OutboxItem;
+    const outboxItem = item[ATTR.detailBeside] === undefined ? stored : { ...stored, detail: readDetail(details, item) };
+    return progress === undefined ? outboxItem : { ...outboxItem, progress: Number(progress) };
+  });
+}
+
+function readDetail(details: ReadonlyMap<string | undefined, Item>, item: Item): unknown {
+  const detail = details.get(item[ATTR.pk]?.S);
+  if (detail === undefined) throw new Error(`outbox item ${item[ATTR.pk]?.S} has no detail item beside it`);
+  return readJson(detail, ATTR.data);
 }
 
 /**
