@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { NewCommand, OutboxItem, StreamId } from '../../shared/app/event-store.ts';
 import { checkLimit } from '../../shared/app/event-store-limits.ts';
-import { jsonAttributes, num, readJson, str } from './item-codec.ts';
+import { jsonAttributes, readJson, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, INDEX, ITEM_TYPE, keys, PENDING_KEY } from './table-layout.ts';
 
@@ -11,38 +12,41 @@ import { ATTR, INDEX, ITEM_TYPE, keys, PENDING_KEY } from './table-layout.ts';
 // The items are kept, with their publish time, as the record of what was sent.
 // Publishing updates the item (its progress every 500 events, then its publish time), and
 // DynamoDB bills an update by the whole item's size. So a detail over DETAIL_INLINE_BYTES
-// (compressed) — an outbox page carrying thousands of pods to terminate — is written beside
-// the item, in its own item (sk "detail") of the same transaction, which nothing ever updates:
-// the item stays within one write unit, and the pods are written once.
+// (compressed) — an outbox page carrying thousands of pods to terminate — is stored beside the
+// item, in an item of its own that nothing ever updates: the outbox item stays within one write
+// unit. The commit puts the detail item just before its transaction (dynamodb-commit.ts), at one
+// write unit per KB instead of a transaction's two; its sort key is a hash of its bytes, so a
+// commit that then fails leaves at most an item nothing names (never one a commit at the same
+// position, with other content, would read), and one retried with the same content puts the same.
 
 const MARK_CONCURRENCY = 8;
 /** Largest stored detail kept in the item itself: with keys and index keys, the item stays under 1 KB. */
 const DETAIL_INLINE_BYTES = 600;
 
-/** The outbox item of a command decided on `stream` and, for a large detail, the item beside it that holds the detail. */
-export function commandItems(stream: StreamId, command: NewCommand): Item[] {
+/**
+ * The outbox item of a command decided on `stream` (for the commit's transaction) and, for a
+ * large detail, the item beside it that holds the detail (put before the transaction).
+ */
+export function commandItems(stream: StreamId, command: NewCommand): { item: Item; detail?: Item } {
   const pk = str(keys.command(command.commandId));
-  const pending = {
+  const head = {
+    [ATTR.pk]: pk,
+    [ATTR.sk]: str(keys.commandSort),
+    [ATTR.type]: str(ITEM_TYPE.command),
     [ATTR.pendingKey]: str(PENDING_KEY),
     [ATTR.pendingSort]: str(keys.pendingSort(command.createdAt, command.commandId)),
   };
   const item: OutboxItem = { ...command, stream };
   const whole = jsonAttributes(ATTR.data, item);
-  if (attributeBytes(whole) <= DETAIL_INLINE_BYTES) {
-    return [{ [ATTR.pk]: pk, [ATTR.sk]: str(keys.commandSort), [ATTR.type]: str(ITEM_TYPE.command), ...whole, ...pending }];
-  }
-  return [
-    {
-      [ATTR.pk]: pk, [ATTR.sk]: str(keys.commandSort), [ATTR.type]: str(ITEM_TYPE.command),
-      ...jsonAttributes(ATTR.data, { ...item, detail: null }), [ATTR.detailBeside]: num(1), ...pending,
-    },
-    { [ATTR.pk]: pk, [ATTR.sk]: str(keys.commandDetailSort), [ATTR.type]: str(ITEM_TYPE.commandDetail), ...jsonAttributes(ATTR.data, command.detail) },
-  ];
-}
-
-function attributeBytes(attributes: Item): number {
-  const value = attributes[ATTR.data];
-  return value?.B?.length ?? Buffer.byteLength(value?.S ?? '', 'utf8');
+  const stored = whole[ATTR.data];
+  const bytes = stored?.B ?? Buffer.from(stored?.S ?? '', 'utf8');
+  if (bytes.length <= DETAIL_INLINE_BYTES) return { item: { ...head, ...whole } };
+  const detailAttributes = jsonAttributes(ATTR.data, command.detail);
+  const sk = keys.commandDetail(createHash('sha256').update(detailAttributes[ATTR.data]?.B ?? detailAttributes[ATTR.data]?.S ?? '').digest('hex').slice(0, 32));
+  return {
+    item: { ...head, ...jsonAttributes(ATTR.data, { ...item, detail: null }), [ATTR.detailBeside]: str(sk) },
+    detail: { [ATTR.pk]: pk, [ATTR.sk]: str(sk), [ATTR.type]: str(ITEM_TYPE.commandDetail), ...detailAttributes },
+  };
 }
 
 /** pendingOutbox of the port; an item published since the index was read is left out. */
@@ -79,11 +83,13 @@ async function readPending(table: MeteredTable, pks: readonly string[]): Promise
     const item = byPk.get(pk);
     return item === undefined || item[ATTR.publishedAt] !== undefined ? [] : [item];
   });
-  // Details written beside their items: one more read, of those only (written in the same transaction).
-  const beside = pending.filter((item) => item[ATTR.detailBeside] !== undefined).map((item) => item[ATTR.pk]?.S ?? '');
+  // Details stored beside their items: one more read, of those only (put before the item's commit).
+  const beside = pending.flatMap((item) => {
+    const sk = item[ATTR.detailBeside]?.S;
+    return sk === undefined ? [] : [{ [ATTR.pk]: str(item[ATTR.pk]?.S ?? ''), [ATTR.sk]: str(sk) }];
+  });
   const details = beside.length === 0 ? new Map<string | undefined, Item>() : new Map(
-    (await table.batchGet(beside.map((pk) => ({ [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.commandDetailSort) })), true))
-      .map((item) => [item[ATTR.pk]?.S, item]),
+    (await table.batchGet(beside, true)).map((item) => [item[ATTR.pk]?.S, item]),
   );
   return pending.map((item) => {
     const progress = item[ATTR.progress]?.N;

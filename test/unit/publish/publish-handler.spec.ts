@@ -1,7 +1,6 @@
 import type { Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { commandItems } from '../../../functions/adapters/dynamodb-outbox.ts';
-import type { Item } from '../../../functions/adapters/metered-table.ts';
 import { ATTR } from '../../../functions/adapters/table-layout.ts';
 import { createPublishHandler } from '../../../functions/handlers/publish-handler.ts';
 import type { NewCommand, StreamId } from '../../../shared/app/event-store.ts';
@@ -37,7 +36,7 @@ function anOutboxItem(uid: string, createdAt: string): NewCommand {
 function insertRecords(...uids: string[]): DynamoDBStreamEvent {
   return {
     Records: uids.map((uid) => {
-      const [item] = commandItems(stream(uid), anOutboxItem(uid, at(1))) as [Item];
+      const { item } = commandItems(stream(uid), anOutboxItem(uid, at(1)));
       return {
         eventName: 'INSERT' as const,
         dynamodb: { Keys: { [ATTR.pk]: item[ATTR.pk], [ATTR.sk]: item[ATTR.sk] } as never, NewImage: item as never },
