@@ -40,7 +40,8 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.spec.ts'],
           globalSetup: ['./test/support/dynamodb-local-setup.ts'],
-          setupFiles: ['./test/support/empty-dynamodb-local.ts'],
+          // The integration properties (hostile input, the kube API) draw from the fixed seed too.
+          setupFiles: ['./test/support/property-seed.ts', './test/support/empty-dynamodb-local.ts'],
         },
       },
     ],

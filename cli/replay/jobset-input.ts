@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { formatPath } from './field-path.ts';
 import { lineOfPath } from './json-line-of.ts';
-import { isJobSetScenario, JobSetScenarioSchema, type JobSetScenario } from './jobset-scenario.ts';
+import { isJobSetScenario, JobSetScenarioSchema, type JobSetScenario } from '../scenario/jobset-scenario.ts';
 import { isJobSetTrace, parseJobSetTrace, type JobSetTrace } from './jobset-trace.ts';
 import { EXIT_BAD_INPUT, ReplayError } from './replay-error.ts';
 

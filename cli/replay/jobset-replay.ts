@@ -10,7 +10,7 @@ import { loadJobSetReplayInput } from './jobset-input.ts';
 import { playJobSetTrace } from './jobset-play-trace.ts';
 import { jobSetReplayReport } from './replay-report.ts';
 import type { JobSetReplayRun, JobSetReplaySource } from './jobset-run.ts';
-import { playJobSetScenario } from './jobset-scenario.ts';
+import { replayJobSetScenario } from './jobset-scenario.ts';
 import type { JobSetTrace } from './jobset-trace.ts';
 import type { ReplayArgs } from './replay-args.ts';
 import { EXIT_BAD_INPUT, EXIT_USAGE, ReplayError } from './replay-error.ts';
@@ -40,7 +40,7 @@ export function replayJobSet(args: ReplayArgs, output: Output): number | undefin
     if (Object.keys(args.gates).length > 0) {
       throw new ReplayError('--gate sets a Job fold gate; a JobSet scenario holds child Job statuses only', EXIT_USAGE);
     }
-    const run = playJobSetScenario(input.scenario, args.at);
+    const run = replayJobSetScenario(input.scenario, args.at);
     output.out(renderJobSetReplay(run, args, { file: args.file, kind: 'jobset-scenario', id: input.scenario.id }));
     return 0;
   }

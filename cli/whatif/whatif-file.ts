@@ -5,7 +5,7 @@ import type { JobSetLogEntry } from '../../shared/whatif/index.ts';
 import { playJobScenario } from '../scenario/play-job-scenario.ts';
 import { loadJobSetReplayInput } from '../replay/jobset-input.ts';
 import { playJobSetTrace } from '../replay/jobset-play-trace.ts';
-import { playJobSetScenario } from '../replay/jobset-scenario.ts';
+import { replayJobSetScenario } from '../replay/jobset-scenario.ts';
 import { loadReplayInput } from '../replay/load-input.ts';
 import { playJsonl } from '../replay/play-jsonl.ts';
 
@@ -23,7 +23,7 @@ export async function recordFromFile(file: string): Promise<RecordedFile> {
   const jobSet = loadJobSetReplayInput(file);
   if (jobSet !== undefined) {
     const run = jobSet.kind === 'jobset-scenario'
-      ? playJobSetScenario(jobSet.scenario)
+      ? replayJobSetScenario(jobSet.scenario)
       : await playJobSetTrace(jobSet.trace, { config: DEFAULT_FOLD_CONFIG });
     const meta = run.state.jobSet?.metadata;
     const name = meta?.name ? `${meta.namespace ?? 'default'}/${meta.name}` : file;

@@ -25,13 +25,20 @@ type Token =
   | { readonly kind: 'end' };
 
 const SPECIAL = new Set(['=', '!', '(', ')', ',', '>', '<']);
+/**
+ * Upstream's lexer (`isWhitespace` in apimachinery's selector.go) separates tokens at these four
+ * only; any other character, a form feed or a no-break space included, belongs to an identifier
+ * (and then fails the key or value check). One set for both loops, so none of them can stop on a
+ * character the other does not consume.
+ */
+const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 
 function lex(input: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   while (i < input.length) {
     const c = input[i] as string;
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+    if (WHITESPACE.has(c)) {
       i++;
       continue;
     }
@@ -47,7 +54,7 @@ function lex(input: string): Token[] {
       continue;
     }
     let j = i;
-    while (j < input.length && !SPECIAL.has(input[j] as string) && !/\s/.test(input[j] as string)) j++;
+    while (j < input.length && !SPECIAL.has(input[j] as string) && !WHITESPACE.has(input[j] as string)) j++;
     tokens.push({ kind: 'id', text: input.slice(i, j) });
     i = j;
   }
@@ -57,8 +64,9 @@ function lex(input: string): Token[] {
 
 /** The selector's requirements (none for an empty text); LabelSelectorError when it does not parse. */
 export function parseLabelSelector(text: string | undefined): LabelSelector {
-  if (text === undefined || text.trim() === '') return [];
+  if (text === undefined) return [];
   const tokens = lex(text);
+  if (tokens.length === 1) return []; // nothing but separators: the empty selector, as upstream
   let at = 0;
   const peek = () => tokens[at] as Token;
   const next = () => tokens[at++] as Token;

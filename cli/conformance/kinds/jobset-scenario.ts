@@ -1,17 +1,13 @@
-import * as z from 'zod';
 import {
-  fold,
-  JobObservedSchema,
-  JobSetObservedSchema,
   jobSetStatus,
   listChildJobs,
-  settle,
   startedReplicatedJobs,
   type JobManifest,
   type JobSetCommand,
-  type JobSetEvent,
   type JobSetState,
 } from '../../../shared/jobset/index.ts';
+import { isJobSetScenario, JobSetScenarioSchema, type JobSetScenario } from '../../scenario/jobset-scenario.ts';
+import { playJobSetScenario } from '../../scenario/play-jobset-scenario.ts';
 import type { CorpusKind, FieldDiff, ScenarioResult } from '../types.ts';
 
 /**
@@ -25,50 +21,14 @@ import type { CorpusKind, FieldDiff, ScenarioResult } from '../types.ts';
  * `DeleteJobSet` among the commands).
  */
 
-const TimeSchema = z.string().min(1);
-const ScenarioEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('JobStatus'), at: TimeSchema, job: z.unknown() }),
-  z.object({ type: z.literal('JobStatusBatch'), at: TimeSchema, jobs: z.array(z.unknown()).min(1) }),
-  z.object({ type: z.literal('JobDeleted'), at: TimeSchema, name: z.string().min(1) }),
-  z.object({ type: z.literal('JobSetSpecUpdated'), at: TimeSchema, patch: z.record(z.string(), z.unknown()) }),
-  // Extensions of test/conformance/jobset: time passes; the JobSet gets a deletionTimestamp; it is gone.
-  z.object({ type: z.literal('Tick'), at: TimeSchema }),
-  z.object({ type: z.literal('JobSetMarkedForDeletion'), at: TimeSchema }),
-  z.object({ type: z.literal('JobSetDeleted'), at: TimeSchema }),
-]);
-type ScenarioEvent = z.infer<typeof ScenarioEventSchema>;
-
-const ScenarioSchema = z.object({
-  id: z.string().min(1),
-  featureGates: z.record(z.string(), z.boolean()).optional(),
-  jobset: z.object({ metadata: z.record(z.string(), z.unknown()), spec: z.record(z.string(), z.unknown()) }),
-  events: z.array(ScenarioEventSchema),
-  checkpoints: z.array(z.object({ afterEvent: z.number().int().min(0), expect: z.record(z.string(), z.unknown()) })),
-});
-type Scenario = z.infer<typeof ScenarioSchema>;
-
-/** Gates the scenario may name, all of which the fold implements only in their default (off). */
-const DEFAULT_OFF_GATES = new Set(['RestartJob', 'InPlaceRestart', 'ElasticJobSet']);
-
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const jobSetScenarioKind: CorpusKind = {
   name: 'jobset',
-  matches(document) {
-    if (!isRecord(document)) return false;
-    if (typeof document.format === 'string') return document.format.startsWith('jobset-fold-scenario/');
-    const jobset = document.jobset;
-    return (
-      isRecord(jobset) &&
-      isRecord(jobset.spec) &&
-      Array.isArray(jobset.spec.replicatedJobs) &&
-      Array.isArray(document.events) &&
-      Array.isArray(document.checkpoints)
-    );
-  },
+  matches: isJobSetScenario,
   run(document, file) {
-    const parsed = ScenarioSchema.safeParse(document);
+    const parsed = JobSetScenarioSchema.safeParse(document);
     const fallbackId = isRecord(document) && typeof document.id === 'string' ? document.id : file;
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -82,84 +42,25 @@ export const jobSetScenarioKind: CorpusKind = {
   },
 };
 
-function runScenario(scenario: Scenario, file: string): ScenarioResult {
-  const unsupported = Object.entries(scenario.featureGates ?? {}).filter(
-    ([gate, on]) => on && DEFAULT_OFF_GATES.has(gate),
-  );
-  if (unsupported.length > 0) {
-    return { id: scenario.id, file, diffs: [], error: `unsupported feature gates: ${unsupported.map(([g]) => g).join(', ')}` };
-  }
+function runScenario(scenario: JobSetScenario, file: string): ScenarioResult {
   const expectations = new Map(scenario.checkpoints.map((c, k) => [c.afterEvent, { ...c, index: k }]));
   const diffs: FieldDiff[] = [];
-  let jobSet: Record<string, unknown> = { ...scenario.jobset };
-  const createdAt = scenario.events[0]?.at ?? '1970-01-01T00:00:00Z';
-  let state = fold([observeJobSet(jobSet, createdAt)]);
   // The manifest of the last CreateJob issued for each child Job name.
   const manifests = new Map<string, JobManifest>();
-  for (let n = 0; n <= scenario.events.length; n++) {
-    let now = createdAt;
-    if (n > 0) {
-      const event = scenario.events[n - 1]!;
-      now = event.at;
-      if (event.type === 'JobSetSpecUpdated') {
-        jobSet = { ...jobSet, spec: mergePatch(jobSet.spec, event.patch) };
-      }
-      if (event.type === 'JobSetMarkedForDeletion') {
-        jobSet = { ...jobSet, metadata: { ...(jobSet.metadata as Record<string, unknown>), deletionTimestamp: event.at } };
-      }
-      state = fold(toObservations(event, jobSet), state);
-    }
-    const settled = settle(state, now);
-    state = settled.state;
-    for (const command of settled.commands) if (command.type === 'CreateJob') manifests.set(command.name, command.job);
+  for (const sync of playJobSetScenario(scenario).syncs) {
+    const n = sync.afterEvent;
+    for (const command of sync.commands) if (command.type === 'CreateJob') manifests.set(command.name, command.job);
+    if (!sync.converged) diffs.push({ at: `after event ${n}`, path: 'reconcile', expected: 'a fixed point', actual: 'no fixed point' });
     const checkpoint = expectations.get(n);
-    if (!settled.converged) diffs.push({ at: `after event ${n}`, path: 'reconcile', expected: 'a fixed point', actual: 'no fixed point' });
     if (checkpoint === undefined) continue;
     const at = `checkpoint ${checkpoint.index} (after event ${n})`;
-    diffs.push(...compareCheckpoint(at, checkpoint.expect, state, { commands: settled.commands, wakeAt: settled.wakeAt, manifests }));
+    diffs.push(...compareCheckpoint(at, checkpoint.expect, sync.state, { commands: sync.commands, wakeAt: sync.wakeAt, manifests }));
   }
   for (const checkpoint of scenario.checkpoints.filter((c) => c.afterEvent > scenario.events.length)) {
     const at = `checkpoint (after event ${checkpoint.afterEvent})`;
     diffs.push({ at, path: 'afterEvent', expected: `<= ${scenario.events.length}`, actual: checkpoint.afterEvent });
   }
   return { id: scenario.id, file, diffs };
-}
-
-function observeJobSet(jobSet: Record<string, unknown>, at: string): JobSetEvent {
-  return JobSetObservedSchema.parse({ type: 'JobSetObserved', at, jobSet });
-}
-
-function toObservations(event: ScenarioEvent, jobSet: Record<string, unknown>): JobSetEvent[] {
-  switch (event.type) {
-    case 'JobStatus':
-      return [JobObservedSchema.parse({ type: 'JobObserved', at: event.at, job: event.job })];
-    case 'JobStatusBatch':
-      return event.jobs.map((job) => JobObservedSchema.parse({ type: 'JobObserved', at: event.at, job }));
-    case 'JobDeleted':
-      return [{ type: 'JobDeleted', at: event.at, eventId: undefined, name: event.name }];
-    case 'JobSetSpecUpdated':
-    case 'JobSetMarkedForDeletion':
-      return [observeJobSet(jobSet, event.at)];
-    case 'Tick':
-      return [{ type: 'Tick', at: event.at, eventId: undefined }];
-    case 'JobSetDeleted':
-      return [{ type: 'JobSetDeleted', at: event.at, eventId: undefined }];
-    default: {
-      const _exhaustive: never = event;
-      return _exhaustive;
-    }
-  }
-}
-
-/** RFC 7386 JSON merge patch. */
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isRecord(patch)) return patch;
-  const result: Record<string, unknown> = isRecord(target) ? { ...target } : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete result[key];
-    else result[key] = mergePatch(result[key], value);
-  }
-  return result;
 }
 
 /** The corpus shape of a command. */

@@ -2,6 +2,7 @@ import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import type { ServiceHarness } from '../../support/service-harness.ts';
 import { asQueueMessage } from '../commands.ts';
+import type { DeliveredEvent } from '../fake-event-bridge.ts';
 import { eventually, QUEUE, type Harness } from '../harness.ts';
 
 // The two buses between a forwarder and the service, played by hand: what the forwarder put on
@@ -10,20 +11,48 @@ import { eventually, QUEUE, type Harness } from '../harness.ts';
 // with the wall clock; the scenario runs on its own clock, so the relay restamps `observedAt`
 // with the scenario time at which the forwarder saw the change.
 
+/**
+ * Which of the observations waiting on the bus reach the service now, and in which order; the
+ * rest wait for the next relay. The cluster's order delivers all, as sent.
+ */
+export type DeliveryOrder = (waiting: readonly DeliveredEvent[]) => { readonly now: DeliveredEvent[]; readonly later: DeliveredEvent[] };
+
+const inSentOrder: DeliveryOrder = (waiting) => ({ now: [...waiting], later: [] });
+
+/** A termination the service asked for, and what the pod was on the API server when it was asked. */
+export interface RequestedTermination {
+  readonly podName: string;
+  readonly cause: string;
+  /** Running or pending, not being deleted: nothing in the cluster had ended it. */
+  readonly healthy: boolean;
+}
+
 export class ClusterRelay {
   #delivered = 0;
   #sent = 0;
+  #waiting: DeliveredEvent[] = [];
+  readonly #order: DeliveryOrder;
   /** The last status the service decided for the Job (`Job Status Update Requested`). */
   lastStatus: Record<string, unknown> | undefined;
+  /** Every `Pod Termination Requested`, in the order published. */
+  readonly terminations: RequestedTermination[] = [];
+  /** How many pods the service asked to create (`Pod Creation Requested`). */
+  creations = 0;
 
   readonly cluster: Harness;
   readonly service: ServiceHarness;
   readonly stream: StreamId;
 
-  constructor(cluster: Harness, service: ServiceHarness, stream: StreamId) {
+  constructor(cluster: Harness, service: ServiceHarness, stream: StreamId, order: DeliveryOrder = inSentOrder) {
     this.cluster = cluster;
     this.service = service;
     this.stream = stream;
+    this.#order = order;
+  }
+
+  /** Observations the order holds back for a later relay. */
+  get held(): number {
+    return this.#waiting.length;
   }
 
   /** Waits until the forwarder has reported every change the API server made so far (Jobs and pods). */
@@ -42,16 +71,21 @@ export class ClusterRelay {
     }, 5_000);
   }
 
-  /** Observations → service; returns how many were relayed. */
-  async relayObservations(at: string): Promise<number> {
+  /**
+   * Observations → service, as the order lets them through (all of them when `flush`); returns
+   * how many were relayed. Each is restamped when the forwarder sent it, whenever it arrives.
+   */
+  async relayObservations(at: string, flush = false): Promise<number> {
     const fresh = this.cluster.bus.delivered.slice(this.#delivered);
     this.#delivered += fresh.length;
-    const restamped = fresh.map((e) => ({ ...e, detail: { ...(e.detail as object), observedAt: at } }));
-    if (restamped.length > 0) {
-      const failed = await this.service.deliver(restamped, 10);
+    const waiting = [...this.#waiting, ...fresh.map((e) => ({ ...e, detail: { ...(e.detail as object), observedAt: at } }))];
+    const { now, later } = flush ? inSentOrder(waiting) : this.#order(waiting);
+    this.#waiting = later;
+    if (now.length > 0) {
+      const failed = await this.service.deliver(now, 10);
       if (failed.length > 0 || this.service.rejected.length > 0) throw new Error(`ingest refused: ${JSON.stringify(this.service.rejected.map((r) => r.errors))}`);
     }
-    return restamped.length;
+    return now.length;
   }
 
   /** Reconcile, publish, and hand the commands to the forwarder; waits until it applied them. */
@@ -63,6 +97,8 @@ export class ClusterRelay {
     this.#sent = this.service.bus.sent.length;
     for (const event of commands) {
       if (event.detailType === 'Job Status Update Requested') this.lastStatus = event.detail['status'] as Record<string, unknown>;
+      if (event.detailType === 'Pod Creation Requested') this.creations += 1;
+      if (event.detailType === 'Pod Termination Requested') this.#noteTermination(event.detail);
       this.cluster.sqs.send(QUEUE, asQueueMessage(event.detailType, event.detail));
     }
     await eventually(() => {
@@ -71,19 +107,28 @@ export class ClusterRelay {
     return commands;
   }
 
+  #noteTermination(detail: Record<string, unknown>): void {
+    const podName = detail['podName'] as string;
+    const pod = this.cluster.kube.store.get('pods', this.stream.namespace, podName) as { status?: { phase?: string }; metadata: { deletionTimestamp?: string } } | undefined;
+    const phase = pod?.status?.phase;
+    const healthy = pod !== undefined && phase !== 'Succeeded' && phase !== 'Failed' && pod.metadata.deletionTimestamp === undefined;
+    this.terminations.push({ podName, cause: detail['cause'] as string, healthy });
+  }
+
   /**
    * One scenario step: relay what the cluster reported, reconcile, apply the commands; repeat
-   * while the commands change the cluster (pods created, finalizers removed), at most `rounds`.
+   * while the commands change the cluster (pods created, finalizers removed) or held
+   * observations arrive, at most `rounds`.
    */
-  async settle(at: string, tick: boolean, rounds = 6): Promise<void> {
+  async settle(at: string, tick: boolean, rounds = 6, flush = false): Promise<void> {
     this.service.clock.now = at;
     await this.observationsSettled();
-    await this.relayObservations(at);
+    await this.relayObservations(at, flush);
     if (tick) await this.service.fireTimer(this.stream, at);
     for (let round = 0; round < rounds; round++) {
       const commands = await this.reconcileAndApply();
       await this.observationsSettled();
-      const observed = await this.relayObservations(at);
+      const observed = await this.relayObservations(at, flush);
       if (commands.length === 0 && observed === 0) return;
     }
   }

@@ -107,6 +107,36 @@ export interface Batch {
 export const historyArb = (job: Job): fc.Arbitrary<Batch[]> =>
   fc.array(fc.tuple(stepArb, gapArb), { minLength: 1, maxLength: 30 }).map((steps) => toBatches(job, steps));
 
+/**
+ * Histories a cluster can produce after a pod finished: its later observations keep the phase,
+ * exit code and disruption it finished with, and what the controller or the API server took away
+ * (the tracking finalizer, `deletionTimestamp` once set) does not come back. `historyArb` leaves
+ * steps free (a pod may even go from Failed back to Pending), which is right for properties about
+ * invariants; a property that reorders what is seen of finished pods needs finished to stay so.
+ */
+export const settledHistoryArb = (job: Job): fc.Arbitrary<Batch[]> =>
+  fc.array(fc.tuple(stepArb, gapArb), { minLength: 1, maxLength: 30 }).map((steps) => toBatches(job, finishedStayFinished(steps)));
+
+function finishedStayFinished(steps: readonly (readonly [Step, number])[]): (readonly [Step, number])[] {
+  const finished = new Map<number, Extract<Step, { kind: 'pod' }>>();
+  return steps.map(([step, gap]) => {
+    if (step.kind !== 'pod') return [step, gap] as const;
+    const last = finished.get(step.pod);
+    if (last === undefined) {
+      if (step.phase === 'Succeeded' || step.phase === 'Failed') finished.set(step.pod, step);
+      return [step, gap] as const;
+    }
+    const settled = {
+      ...step,
+      phase: last.phase, exitCode: last.exitCode, disrupted: last.disrupted, restartCount: last.restartCount,
+      finalizer: last.finalizer && step.finalizer,
+      deleting: last.deleting || step.deleting,
+    };
+    finished.set(step.pod, settled);
+    return [settled, gap] as const;
+  });
+}
+
 /** Lays the steps out in time, starting at T0, and groups those sharing a time into batches. */
 export function toBatches(job: Job, steps: readonly (readonly [Step, number])[]): Batch[] {
   const batches: { at: string; events: JobEvent[] }[] = [];

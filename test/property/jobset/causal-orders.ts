@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_CORPUS_ROOT, PROJECT_CORPUS_DIRS, scenarioFiles } from '../../../cli/conformance/run.ts';
-import { isJobSetScenario, JobSetScenarioSchema, mergePatch, type JobSetScenario } from '../../../cli/replay/jobset-scenario.ts';
+import { isJobSetScenario, JobSetScenarioSchema, type JobSetScenario } from '../../../cli/scenario/jobset-scenario.ts';
+import { applyMergePatch } from '../../../shared/whatif/patch.ts';
 import type { JobSetCommand } from '../../../shared/jobset/commands.ts';
 import { parseLabelInt } from '../../../shared/jobset/child-jobs.ts';
 import { LABELS } from '../../../shared/jobset/constants.ts';
@@ -85,7 +86,7 @@ function busEvents(scenario: JobSetScenario): BusEvents {
         observations.push(deleteJob(event.at, event.name));
         break;
       case 'JobSetSpecUpdated':
-        jobSet = { ...jobSet, spec: mergePatch(jobSet.spec, event.patch) as JobSet['spec'] };
+        jobSet = { ...jobSet, spec: applyMergePatch(jobSet.spec, event.patch) as JobSet['spec'] };
         observations.push(observeJobSet(event.at));
         break;
       case 'JobSetMarkedForDeletion':

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CORPUS_ROOT, scenarioFiles } from '../../../cli/conformance/run.ts';
-import { isJobSetScenario, JobSetScenarioSchema, playJobSetScenario, type JobSetScenario } from '../../../cli/replay/jobset-scenario.ts';
+import { isJobSetScenario, JobSetScenarioSchema, type JobSetScenario } from '../../../cli/scenario/jobset-scenario.ts';
+import { playJobSetScenario } from '../../../cli/scenario/play-jobset-scenario.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
 import { batchesOfRuns } from '../../../shared/decide/decide-at-each-position.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
@@ -118,7 +119,7 @@ describe('the single writer over the JobSet conformance corpus', () => {
     const observations = scenarioObservations(scenario, player);
     // one sync per batch: the conformance player's model, command for command
     const reference = await write(observations, [1], [], false);
-    expect(reference.commands).toEqual(player.commands.map((c) => c.command));
+    expect(reference.commands).toEqual(player.syncs.flatMap((sync) => sync.commands));
     const playerStatus = jobSetStatus(player.state);
     const referenceStatus = await statusOf(reference.store);
     expect(referenceStatus).toMatchObject({

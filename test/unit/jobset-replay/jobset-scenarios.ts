@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { JobSetScenarioSchema, playJobSetScenario, type JobSetScenario } from '../../../cli/replay/jobset-scenario.ts';
+import { replayJobSetScenario } from '../../../cli/replay/jobset-scenario.ts';
+import { JobSetScenarioSchema, type JobSetScenario } from '../../../cli/scenario/jobset-scenario.ts';
 import type { JobSetReplayRun } from '../../../cli/replay/jobset-run.ts';
 import type { JobSetDecisionEvent } from '../../../shared/jobset/decision-events.ts';
 import type { LoggedJobSetDecision } from '../../../shared/jobset/explain.ts';
@@ -21,7 +22,7 @@ export function loadScenario(path: string): JobSetScenario {
 }
 
 /** Plays a scenario file up to event `at` (0 = the JobSet's creation), as `jobfold replay --at` does. */
-export const playFixture = (path: string, at?: number): JobSetReplayRun => playJobSetScenario(loadScenario(path), at);
+export const playFixture = (path: string, at?: number): JobSetReplayRun => replayJobSetScenario(loadScenario(path), at);
 
 /** A JobSet of `replicatedJobs` (name → replicas) with the given failure and success policies. */
 export function aJobSet(replicatedJobs: Record<string, number>, spec: Record<string, unknown> = {}) {
@@ -69,5 +70,5 @@ export function aChildJob(rjob: string, index: number, finished?: { type: 'Compl
 /** Plays an inline scenario: the JobSet, then one JobStatus event per child Job, a second apart. */
 export function playInline(jobSet: ReturnType<typeof aJobSet>, jobs: readonly ReturnType<typeof aChildJob>[]): JobSetReplayRun {
   const events = jobs.map((job, i) => ({ type: 'JobStatus', at: `2026-01-01T00:01:${String(10 + i).padStart(2, '0')}Z`, job }));
-  return playJobSetScenario(JobSetScenarioSchema.parse({ id: 'inline', jobset: jobSet, events }));
+  return replayJobSetScenario(JobSetScenarioSchema.parse({ id: 'inline', jobset: jobSet, events }));
 }

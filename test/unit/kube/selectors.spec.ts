@@ -49,8 +49,19 @@ describe('label selectors', () => {
     }
   });
 
-  it('either parses or refuses with a 400, whatever the text', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 200 }), (text) => {
+  it('lexes a form feed, vertical tab or no-break space as part of an identifier, as upstream does (only space, tab, CR and LF separate)', () => {
+    // Before, the identifier loop stopped at any \s while the skip loop took only four of them: the
+    // lexer stood still on a form feed and grew its token list until the process ran out of memory.
+    for (const odd of ['\f', '\v', '\u00a0', '\u2028', '\ufeff']) {
+      expect(() => parseLabelSelector(`tier${odd}=gpu`), JSON.stringify(odd)).toThrow(/key: Invalid value/);
+      expect(() => parseLabelSelector(`${odd}`), JSON.stringify(odd)).toThrow(KubeError);
+      expect(() => parseLabelSelector(`tier=${odd}`), JSON.stringify(odd)).toThrow(/values\[0\]: Invalid value/);
+    }
+    expect(matches(' tier = gpu ,\tsize\r\n> 4')).toBe(true);
+  });
+
+  it('either parses or refuses with a 400, whatever the text (any code point, lone surrogates included)', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 200, unit: 'binary' }), (text) => {
       try {
         parseLabelSelector(text);
       } catch (error) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JobSetScenarioSchema, playJobSetScenario } from '../../../cli/replay/jobset-scenario.ts';
+import { JobSetScenarioSchema } from '../../../cli/scenario/jobset-scenario.ts';
+import { playJobSetScenario } from '../../../cli/scenario/play-jobset-scenario.ts';
 import { whatIfJobSet } from '../../../shared/whatif/jobset-what-if.ts';
 import { WhatIfPatchError } from '../../../shared/whatif/patch.ts';
 
