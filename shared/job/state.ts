@@ -156,6 +156,12 @@ export interface JobState {
    * deleted while a lowering was enacted is taken as its excess deletion (excess-deletions.ts).
    */
   parallelismChanges: ParallelismAt[];
+  /**
+   * A Job observation older than the spec the fold holds (arriving after it) showed the Job
+   * suspended while the spec is not: its controller wrote Suspended=True then, and flipped it to
+   * False when the Job was resumed (decide.ts suspendedCondition).
+   */
+  suspendedBefore?: boolean;
   /** Observations folded after the Job finished (still logged, changing nothing reported). */
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */

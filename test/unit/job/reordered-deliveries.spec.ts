@@ -214,6 +214,35 @@ describe('Pods deleted as excess after parallelism was lowered, before jobfold s
   });
 });
 
+describe('A Job created suspended and resumed, its resumption arriving first', () => {
+  // suspend__resume-suspended-job: the controller synced the Job created suspended (Suspended=True)
+  // and flipped the condition when it was resumed. The suspended observation, older by its
+  // resourceVersion, arrives after the resumed one: it changes no spec, but tells the flip.
+  const job = aJob({ completions: 4, parallelism: 2 });
+  const versioned = (spec: { suspend: boolean }, rv: string, when: string) => {
+    const observed = jobObserved(withSpec(job, spec), when);
+    return { ...observed, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+  };
+  const suspended = versioned({ suspend: true }, '1', at(0));
+  const resumed = versioned({ suspend: false }, '2', at(1));
+  const pods = ['a', 'b'].map((name, i) => pod(name, 3 + i, at(2), { phase: 'Pending' }));
+
+  it('in the cluster\'s order: Suspended=True, then flipped to False', () => {
+    given(null, suspended, resumed, ...pods, tick(at(3)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(['Suspended=False:JobResumed']));
+  });
+
+  it('the resumption first: the same condition once the suspended observation arrives, and no second start', () => {
+    given(null, resumed, ...pods, suspended, tick(at(3)))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['Suspended=False:JobResumed']);
+        expect(status.startTime).toBe(at(1));
+      });
+  });
+});
+
 describe('A pod whose finalizer was removed before it finished counts as the controller counted it then', () => {
   // basics__failed-despite-later-successes, shrunk: backoffLimit 0, a fails at 2 s; the failing
   // sync deletes b and counts it failed (every tracked pod not succeeded), removing its
