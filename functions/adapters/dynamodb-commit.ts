@@ -15,9 +15,10 @@ import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, keys } from './table-layout.ts';
 
 // A commit is one TransactWriteItems: the log pages of its entries (log-page-codec.ts), then the
-// outbox items and the summary (a large outbox detail is put just before it: dynamodb-outbox.ts). The head condition needs no head item: the first log item, at
-// expectedHead + 1, is put with attribute_not_exists (a ConditionCheck on it when there are no
-// entries), so the commit fails exactly when the head moved, whatever format the item there has.
+// outbox items and the summary (a large outbox detail is put just before it: dynamodb-outbox.ts).
+// The head condition needs no head item: the first log item, at expectedHead + 1, is put with
+// attribute_not_exists (a ConditionCheck on it when there are no entries), so the commit fails
+// exactly when the head moved, whatever format the item there has.
 // No per-event marker is written: the single writer stores an eventId once against the whole
 // log (shared/decide/keep-news.ts); markers an older version wrote stay, and nothing reads them.
 // A commit that writes one page and nothing else is a single conditional PutItem instead: the

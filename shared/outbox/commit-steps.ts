@@ -6,9 +6,9 @@ import { OUTBOX_PAGE_TYPE, type OutboxJob, type OutboxPageDetail, type Terminati
 // What one batch of the log writer writes is cut into commit steps, each one conditioned commit
 // within the store's limits (and so within one DynamoDB transaction): STEP_BYTES of entries, as
 // their log pages store them, and one outbox item of at most MAX_COMMAND_DETAIL_BYTES (its
-// inline events and termination pages, outbox-page.ts). A decision's outbox travels in the
-// step that logs it, never a later one (a Job's sync
-// gives all its inline events to its first decision), so a crash between two steps can leave
+// inline events and termination pages, outbox-page.ts). A decision's outbox travels in the step
+// that logs it, never a later one (a Job's sync gives all its inline events to its first
+// decision; a termination page's pods go with that page), so a crash between two steps can leave
 // commands queued for decisions not logged yet, but never a logged decision without its
 // commands. The writer then logs the rest of that sync under the ids it had and queues none of
 // them again (shared/decide/resume-cut-sync.ts). Steps are taken in order; the head condition
