@@ -1,3 +1,5 @@
+import { sortedObject } from '../log/canonical-json.ts';
+
 /**
  * A deterministic 64-bit FNV-1a hash of a JSON value with sorted keys, as 16 hex digits.
  * Used for pod template hashes and deterministic command ids; not for security.
@@ -17,8 +19,5 @@ export function stableHash(value: unknown): string {
 function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  return sortedObject(value as Record<string, unknown>, canonicalJson);
 }
