@@ -111,8 +111,23 @@ function invalidAndDuplicated(sync: Sync): { invalid: PodRecord[]; duplicated: P
       byIndex.set(pod.index, [...(byIndex.get(pod.index) ?? []), pod]);
     }
   }
-  for (const pods of byIndex.values()) duplicated.push(...pods.sort(byLeastAdvanced).slice(0, -1));
+  // A Job jobfold runs: its own creations, its own view (a stale one is the guard's to hold back).
+  const ours = state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME;
+  for (const pods of byIndex.values()) duplicated.push(...(ours ? pods : withoutEndedUnseen(pods)).sort(byLeastAdvanced).slice(0, -1));
   return { invalid, duplicated };
+}
+
+/**
+ * The pods of one index the fold sees active (a Job jobfold does not run), without those created before the index's newest:
+ * the controller creates a pod for an index only when none of it is active, so those had ended
+ * on the cluster by then (their events arrive after their replacement's). Pods created in the
+ * same second are the duplicates upstream removes (creationTimestamp has one-second precision).
+ */
+function withoutEndedUnseen(pods: PodRecord[]): PodRecord[] {
+  let newest: number | undefined;
+  for (const pod of pods) if (pod.creationTimestamp !== undefined && (newest === undefined || pod.creationTimestamp > newest)) newest = pod.creationTimestamp;
+  if (newest === undefined) return pods;
+  return pods.filter((pod) => pod.creationTimestamp === undefined || pod.creationTimestamp >= (newest as number));
 }
 
 function createPods(sync: Sync, wantActive: number): void {

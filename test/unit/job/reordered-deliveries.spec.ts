@@ -232,6 +232,18 @@ describe('Pods seen active beside their replacements are no excess', () => {
       });
   });
 
+  it('Indexed: a pod of an index created before the index\'s newest had ended (pod-replacement-policy__failed-indexed)', () => {
+    const indexed = aJob({ completionMode: 'Indexed', completions: 1, parallelism: 1, backoffLimit: 6 });
+    const ofIndex = (name: string, rv: number, seconds: number, phase: 'Pending' | 'Failed', created = seconds) =>
+      pod(name, rv, at(seconds), { phase, index: 0, creationTimestamp: at(created) });
+    given(indexed, ofIndex('c', 6, 35, 'Pending'), ofIndex('a', 1, 1, 'Pending'), ofIndex('a', 2, 2, 'Failed', 1), tick(at(36)))
+      .when()
+      .then(({ status, history, commands }) => {
+        expect([...history.flatMap((h) => h.commands), ...commands].filter((c) => c.type === 'TerminatePod')).toEqual([]);
+        expect(status).toMatchObject({ active: 1, terminating: 0, failed: 1 });
+      });
+  });
+
   it('pods created in one second by one sync, beyond parallelism, are still excess (adopted, upstream deletes them)', () => {
     const wide = aJob({ parallelism: 1 });
     given(wide, created('a', 1, 1), created('b', 2, 1), tick(at(2)))
