@@ -225,7 +225,7 @@ describe('A Job created suspended and resumed, its resumption arriving first', (
   };
   const suspended = versioned({ suspend: true }, '1', at(0));
   const resumed = versioned({ suspend: false }, '2', at(1));
-  const pods = ['a', 'b'].map((name, i) => pod(name, 3 + i, at(2), { phase: 'Pending' }));
+  const pods = ['a', 'b'].map((name, i) => pod(name, 3 + i, at(2), { phase: 'Pending', creationTimestamp: at(2) }));
 
   it('in the cluster\'s order: Suspended=True, then flipped to False', () => {
     given(null, suspended, resumed, ...pods, tick(at(3)))
@@ -240,6 +240,22 @@ describe('A Job created suspended and resumed, its resumption arriving first', (
         expect(conditionsOf(status)).toEqual(['Suspended=False:JobResumed']);
         expect(status.startTime).toBe(at(1));
       });
+  });
+
+  it('the pods before the resumption: created after the suspended spec was observed, they are not the suspension\'s to delete', () => {
+    given(null, suspended, ...pods, resumed, tick(at(3)))
+      .when()
+      .then(({ status, history }) => {
+        expect(history.flatMap((h) => h.commands).filter((c) => c.type === 'TerminatePod')).toEqual([]);
+        expect(status).toMatchObject({ active: 2, terminating: 0 });
+      });
+  });
+
+  it('a pod created before the suspended spec was observed is deleted by the suspension, as upstream does', () => {
+    const early = pod('c', 1, at(0), { phase: 'Pending', creationTimestamp: at(-1) });
+    given(null, suspended, early, tick(at(0.5)))
+      .when()
+      .then(({ status }) => expect(status).toMatchObject({ active: 0, terminating: 1 }));
   });
 });
 
