@@ -6,7 +6,7 @@ import type { CommitInput, LogEntry, StreamId } from '../../shared/app/event-sto
 import { chainEntries } from '../../shared/log/hash-chain.ts';
 import type { Tip } from './dynamodb-log-reads.ts';
 import { changeKeys } from './dynamodb-change-feed.ts';
-import { commandItem } from './dynamodb-outbox.ts';
+import { commandItems } from './dynamodb-outbox.ts';
 import { summaryItem } from './dynamodb-projection.ts';
 import { readNumber } from './item-codec.ts';
 import { pageItems } from './log-page-codec.ts';
@@ -15,9 +15,10 @@ import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, keys } from './table-layout.ts';
 
 // A commit is one TransactWriteItems: the log pages of its entries (log-page-codec.ts), then the
-// outbox items and the summary. The head condition needs no head item: the first log item, at
-// expectedHead + 1, is put with attribute_not_exists (a ConditionCheck on it when there are no
-// entries), so the commit fails exactly when the head moved, whatever format the item there has.
+// outbox items and the summary (a large outbox detail is put just before it: dynamodb-outbox.ts).
+// The head condition needs no head item: the first log item, at expectedHead + 1, is put with
+// attribute_not_exists (a ConditionCheck on it when there are no entries), so the commit fails
+// exactly when the head moved, whatever format the item there has.
 // No per-event marker is written: the single writer stores an eventId once against the whole
 // log (shared/decide/keep-news.ts); markers an older version wrote stay, and nothing reads them.
 // A commit that writes one page and nothing else is a single conditional PutItem instead: the
@@ -65,8 +66,12 @@ export async function commitTransaction(
     return putSinglePage(table, stream, head, pages[0] as Item, appended, duplicates);
   }
   const knownCommands = new Set<string>();
+  const commandItemsOf = new Map(input.outbox.map((command) => [command.commandId, commandItems(stream, command)]));
+  // Large details first, outside the transaction (dynamodb-outbox.ts): nothing names them until it commits.
+  const details = [...commandItemsOf.values()].flatMap(({ detail }) => (detail ? [detail] : []));
+  if (details.length > 0) await table.batchPut(details);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { actions, described } = build(table, stream, input, head, pages, knownCommands);
+    const { actions, described } = build(table, stream, input, head, pages, knownCommands, commandItemsOf);
     if (actions.length === 0) return { head, appended: [], duplicates };
     checkTransactionSize(actions);
     try {
@@ -102,6 +107,7 @@ function checkTransactionSize(actions: TransactWriteItem[]): void {
 /** The transaction for what is still to write; `described[i]` says what `actions[i]` is. */
 function build(
   table: MeteredTable, stream: StreamId, input: CommitInput, head: number, pages: readonly Item[], knownCommands: ReadonlySet<string>,
+  commandItemsOf: ReadonlyMap<string, { item: Item }>,
 ): { actions: TransactWriteItem[]; described: Action[] } {
   const pk = keys.stream(stream);
   const actions: TransactWriteItem[] = [];
@@ -117,7 +123,8 @@ function build(
     described.push({ kind: 'head' });
   }
   for (const command of commands) {
-    actions.push({ Put: { TableName: table.name, Item: commandItem(stream, command), ...absent } });
+    const item = commandItemsOf.get(command.commandId)?.item ?? commandItems(stream, command).item;
+    actions.push({ Put: { TableName: table.name, Item: item, ...absent } });
     described.push({ kind: 'command', commandId: command.commandId });
   }
   if (input.summary !== undefined) {

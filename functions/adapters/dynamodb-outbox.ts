@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { NewCommand, OutboxItem, StreamId } from '../../shared/app/event-store.ts';
 import { checkLimit } from '../../shared/app/event-store-limits.ts';
@@ -9,19 +10,42 @@ import { ATTR, INDEX, ITEM_TYPE, keys, PENDING_KEY } from './table-layout.ts';
 // transaction. While pending it carries the keys of the sparse, keys-only outbox-pending index
 // (oldest first); publishing removes them, so the index holds only what is left to publish.
 // The items are kept, with their publish time, as the record of what was sent.
+// Publishing updates the item (its progress every 500 events, then its publish time), and
+// DynamoDB bills an update by the whole item's size. So a detail over DETAIL_INLINE_BYTES
+// (compressed) — an outbox page carrying thousands of pods to terminate — is stored beside the
+// item, in an item of its own that nothing ever updates: the outbox item stays within one write
+// unit. The commit puts the detail item just before its transaction (dynamodb-commit.ts), at one
+// write unit per KB instead of a transaction's two; its sort key is a hash of its bytes, so a
+// commit that then fails leaves at most an item nothing names (never one a commit at the same
+// position, with other content, would read), and one retried with the same content puts the same.
 
 const MARK_CONCURRENCY = 8;
+/** Largest stored detail kept in the item itself: with keys and index keys, the item stays under 1 KB. */
+const DETAIL_INLINE_BYTES = 600;
 
-/** The outbox item of a command decided on `stream`. */
-export function commandItem(stream: StreamId, command: NewCommand): Item {
-  const item: OutboxItem = { ...command, stream };
-  return {
-    [ATTR.pk]: str(keys.command(command.commandId)),
+/**
+ * The outbox item of a command decided on `stream` (for the commit's transaction) and, for a
+ * large detail, the item beside it that holds the detail (put before the transaction).
+ */
+export function commandItems(stream: StreamId, command: NewCommand): { item: Item; detail?: Item } {
+  const pk = str(keys.command(command.commandId));
+  const head = {
+    [ATTR.pk]: pk,
     [ATTR.sk]: str(keys.commandSort),
     [ATTR.type]: str(ITEM_TYPE.command),
-    ...jsonAttributes(ATTR.data, item),
     [ATTR.pendingKey]: str(PENDING_KEY),
     [ATTR.pendingSort]: str(keys.pendingSort(command.createdAt, command.commandId)),
+  };
+  const item: OutboxItem = { ...command, stream };
+  const whole = jsonAttributes(ATTR.data, item);
+  const stored = whole[ATTR.data];
+  const bytes = stored?.B ?? Buffer.from(stored?.S ?? '', 'utf8');
+  if (bytes.length <= DETAIL_INLINE_BYTES) return { item: { ...head, ...whole } };
+  const detailAttributes = jsonAttributes(ATTR.data, command.detail);
+  const sk = keys.commandDetail(createHash('sha256').update(detailAttributes[ATTR.data]?.B ?? detailAttributes[ATTR.data]?.S ?? '').digest('hex').slice(0, 32));
+  return {
+    item: { ...head, ...jsonAttributes(ATTR.data, { ...item, detail: null }), [ATTR.detailBeside]: str(sk) },
+    detail: { [ATTR.pk]: pk, [ATTR.sk]: str(sk), [ATTR.type]: str(ITEM_TYPE.commandDetail), ...detailAttributes },
   };
 }
 
@@ -55,13 +79,30 @@ async function readPending(table: MeteredTable, pks: readonly string[]): Promise
   if (pks.length === 0) return [];
   const byPk = new Map((await table.batchGet(pks.map((pk) => ({ [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.commandSort) })), true))
     .map((item) => [item[ATTR.pk]?.S, item]));
-  return pks.flatMap((pk) => {
+  const pending = pks.flatMap((pk) => {
     const item = byPk.get(pk);
-    if (item === undefined || item[ATTR.publishedAt] !== undefined) return [];
-    const progress = item[ATTR.progress]?.N;
-    const outboxItem = readJson(item, ATTR.data) as OutboxItem;
-    return [progress === undefined ? outboxItem : { ...outboxItem, progress: Number(progress) }];
+    return item === undefined || item[ATTR.publishedAt] !== undefined ? [] : [item];
   });
+  // Details stored beside their items: one more read, of those only (put before the item's commit).
+  const beside = pending.flatMap((item) => {
+    const sk = item[ATTR.detailBeside]?.S;
+    return sk === undefined ? [] : [{ [ATTR.pk]: str(item[ATTR.pk]?.S ?? ''), [ATTR.sk]: str(sk) }];
+  });
+  const details = beside.length === 0 ? new Map<string | undefined, Item>() : new Map(
+    (await table.batchGet(beside, true)).map((item) => [item[ATTR.pk]?.S, item]),
+  );
+  return pending.map((item) => {
+    const progress = item[ATTR.progress]?.N;
+    const stored = readJson(item, ATTR.data) as OutboxItem;
+    const outboxItem = item[ATTR.detailBeside] === undefined ? stored : { ...stored, detail: readDetail(details, item) };
+    return progress === undefined ? outboxItem : { ...outboxItem, progress: Number(progress) };
+  });
+}
+
+function readDetail(details: ReadonlyMap<string | undefined, Item>, item: Item): unknown {
+  const detail = details.get(item[ATTR.pk]?.S);
+  if (detail === undefined) throw new Error(`outbox item ${item[ATTR.pk]?.S} has no detail item beside it`);
+  return readJson(detail, ATTR.data);
 }
 
 /**

@@ -13,6 +13,7 @@
 //   pods        sk "pods#<bucket>#<save>#<part>"  settled pods archived by one save, packed
 //   ids         sk "ids#<last seq>"       eventId fingerprints of positions `from`+1…last (dynamodb-event-ids.ts)
 //   command     pk "cmd#<commandId>", sk "cmd"   outbox item; in the outbox index while pending
+//   detail      pk "cmd#<commandId>", sk "detail#<hash>"   a large outbox item's detail, beside it (dynamodb-outbox.ts)
 //   claim       pk "uid#<kind>#<clusterId>#<uid>", sk "claim"   the namespace whose log holds that uid
 // Every log item (entry or page) also carries the keys of the change index (gw, gv): which logs
 // of a cluster grew and when, for readers that follow the fleet (shared/app/change-feed.ts).
@@ -33,6 +34,7 @@ export const ITEM_TYPE = {
   eventIds: 'ids',
   uidClaim: 'claim',
   command: 'command',
+  commandDetail: 'detail',
 } as const;
 
 /** Attribute names; short, because names count towards item size and so towards WCU. */
@@ -56,6 +58,7 @@ export const ATTR = {
   chunks: 'n',
   publishedAt: 'pa',
   progress: 'pr', // events of a pending outbox item already published
+  detailBeside: 'dx', // of an outbox item whose detail is in a detail item: that item's sort key
   // summary index keys and projected filter fields
   fleetKey: 'gf',
   clusterKey: 'gc',
@@ -125,6 +128,8 @@ export const keys = {
   uidClaimSort: 'claim',
   command: (commandId: string): string => `cmd#${commandId}`,
   commandSort: 'cmd',
+  /** A large outbox item's detail, by a hash of its stored bytes (dynamodb-outbox.ts). */
+  commandDetail: (hash: string): string => `detail#${hash}`,
   cluster: (clusterId: string): string => part(clusterId),
   namespace: (clusterId: string, ns: string): string => `${part(clusterId)}#${part(ns)}`,
   name: (kind: string, clusterId: string, ns: string, name: string): string =>

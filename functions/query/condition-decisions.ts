@@ -2,9 +2,9 @@ import type { EventStore, LogEntry, StreamId } from '../../shared/app/event-stor
 import { entryEvent } from '../../shared/app/log-codec.ts';
 import type { JobCondition } from '../../shared/job/conditions.ts';
 import type { DecisionOf } from '../../shared/job/decisions.ts';
-import type { JobEvent } from '../../shared/job/evolve.ts';
 import type { JobSnapshot } from '../../shared/job/snapshot.ts';
 import { readRange } from './log-reads.ts';
+import type { LogWindow } from './log-window.ts';
 import { bisectBySnapshots } from './snapshot-bisect.ts';
 
 // Where in a long log the decision that set a condition lies, without reading the log from the
@@ -44,16 +44,17 @@ export async function findConditionDecision(
 }
 
 /**
- * The decision that set `condition` when `known` (consecutive events ending at the head) holds
+ * The decision that set `condition` when `known` (consecutive entries ending at the head) holds
  * the last decision of its type, as explainJob over the whole log would take it; undefined
- * when that decision lies before `known` or set the condition differently.
+ * when that decision lies before `known` or set the condition differently. Only condition
+ * decisions are parsed.
  */
-export function conditionDecisionIn(known: readonly JobEvent[], condition: JobCondition): ConditionDecision | undefined {
-  for (let i = known.length - 1; i >= 0; i--) {
-    const event = known[i]!;
-    if (event.type === 'JobConditionChanged' && event.condition.type === condition.type) {
-      return sameCondition(event.condition, condition) ? event : undefined;
-    }
+export function conditionDecisionIn(known: LogWindow | undefined, condition: JobCondition): ConditionDecision | undefined {
+  if (known === undefined) return undefined;
+  for (let seq = known.last; seq >= known.from; seq--) {
+    if (known.entry(seq)!.type !== 'JobConditionChanged') continue;
+    const event = known.event(seq) as ConditionDecision;
+    if (event.condition.type === condition.type) return sameCondition(event.condition, condition) ? event : undefined;
   }
   return undefined;
 }

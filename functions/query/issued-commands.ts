@@ -1,8 +1,10 @@
 import type * as z from 'zod';
 import { isDispatched, type DispatchedKind } from '../../shared/contract/outbound.ts';
 import type { DecisionOf, PodRefData } from '../../shared/job/decisions.ts';
+import type { PodDeleted } from '../../shared/job/events.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
-import { observedEffects } from './observed-effects.ts';
+import type { LogWindow } from './log-window.ts';
+import { observedEffects, podEffectEntry, type PodEffectObserved } from './observed-effects.ts';
 import type { IssuedCommandSchema } from './schemas/job-schemas.ts';
 
 export type IssuedCommand = z.output<typeof IssuedCommandSchema>;
@@ -15,6 +17,31 @@ const COMMAND_DECISIONS: ReadonlySet<string> = new Set<CommandDecision['type']>(
   'JobStatusSent',
   'PodFinalizersRemovalRequested',
 ]);
+
+/**
+ * What the commands list reads of a log: the command decisions in full, the pods the cluster
+ * reported as observedEffects reads them, and of any other entry its type. A JobEvent is one.
+ */
+export type CommandLogEvent =
+  | CommandDecision
+  | PodEffectObserved
+  | PodDeleted
+  | { readonly type: Exclude<JobEvent['type'], CommandDecision['type'] | 'PodObserved' | 'PodDeleted'>; readonly seq?: number | undefined };
+
+/**
+ * The entries of `window` as the commands list reads them (CommandLogEvent): an event the window
+ * parsed already as it is, a decision or a pod deletion parsed, a pod observation read for its
+ * effects only, and nothing of the others but their type.
+ */
+export function commandLog(window: LogWindow): CommandLogEvent[] {
+  return window.entries.map((entry): CommandLogEvent => {
+    const parsed = window.parsed(entry.seq);
+    if (parsed !== undefined) return parsed;
+    if (issuesCommands(entry.type) || entry.type === 'PodDeleted') return window.event(entry.seq)!;
+    if (entry.type === 'PodObserved') return podEffectEntry(entry);
+    return { type: entry.type as Exclude<JobEvent['type'], CommandDecision['type'] | 'PodObserved' | 'PodDeleted'>, seq: entry.seq };
+  });
+}
 
 /** True for the decision types that issue commands to the cluster (one group each). */
 export function issuesCommands(type: string): boolean {
@@ -29,7 +56,7 @@ export function issuesCommands(type: string): boolean {
  * (observed-effects.ts), the only sign of delivery the log holds. `log` may be a suffix of the
  * log, with `creationsBefore` the pods whose creation was requested before it.
  */
-export function issuedCommands(log: readonly JobEvent[], managedBy: string | undefined, jobUid: string, creationsBefore = 0): IssuedCommand[] {
+export function issuedCommands(log: readonly CommandLogEvent[], managedBy: string | undefined, jobUid: string, creationsBefore = 0): IssuedCommand[] {
   const result: IssuedCommand[] = [];
   const effects = observedEffects(log, jobUid, creationsBefore);
   const observed = (seq: number | undefined) => effects.get(seq ?? 0) ?? { count: 0, of: 0 };

@@ -9,6 +9,7 @@ import type { QueryDeps } from './http.ts';
 import { jobEntryCategory } from './job-entries.ts';
 import { foldTo } from './job-state-at.ts';
 import { entryAt, logHead, readRange } from './log-reads.ts';
+import type { LogWindow } from './log-window.ts';
 import { terminatedPodsPage } from './terminated-pods-page.ts';
 
 // The explanation of a Job at its head, from the log entries it cites rather than the whole
@@ -27,10 +28,10 @@ export async function explainStoredJob(
   pods: { readonly after: number; readonly limit: number },
 ): Promise<PagedExplanation> {
   const head = await logHead(deps.store, stream);
-  const { state, tail } = await foldTo(deps, stream, head);
+  const { state, window } = await foldTo(deps, stream, head);
   const page = await terminatedPodsPage(deps.store, stream, pods.after, pods.limit);
   return {
-    ...explainJob(state, await citedDecisions(deps, stream, state, head, tail)),
+    ...explainJob(state, await citedDecisions(deps, stream, state, head, window)),
     terminatedPods: page.items,
     ...(page.nextAfter === undefined ? {} : { terminatedPodsNextAfter: page.nextAfter }),
   };
@@ -40,17 +41,16 @@ export async function explainStoredJob(
  * The log entries an explanation of `state` (the state at `head`) cites, in log order: per
  * condition, the decision that set it and the event that tipped it, and after an interim or
  * suspending decision the decisions of the same reconcile. explainJob over them says what it
- * says over the whole log, except the list of terminated pods (paged apart). `known`: events
+ * says over the whole log, except the list of terminated pods (paged apart). `known`: entries
  * the caller read already, consecutive and ending at `head` (the tail after the snapshot, the
  * Job view's window): a condition decided within them (as a finished Job's usually are) costs
- * no read at all; an older one is found by a bisection over the snapshots.
+ * no read at all, and only the entries cited are parsed; an older one is found by a bisection
+ * over the snapshots.
  */
 export async function citedDecisions(
-  deps: QueryDeps, stream: StreamId, state: JobState, head: number, known: readonly JobEvent[] = [],
+  deps: QueryDeps, stream: StreamId, state: JobState, head: number, known?: LogWindow,
 ): Promise<JobEvent[]> {
-  const suffix = known.at(-1)?.seq === head ? known : [];
-  const from = suffix[0]?.seq ?? head + 1;
-  const inSuffix = (seq: number) => (seq >= from && seq <= head ? suffix[seq - from] : undefined);
+  const suffix = known?.last === head ? known : undefined;
   const cited = new Map<number, JobEvent>();
   const windows = new Map();
   const snapshots = memoSnapshots(deps.store);
@@ -59,10 +59,10 @@ export async function citedDecisions(
     if (decision?.seq === undefined) continue;
     cited.set(decision.seq, decision);
     const tipping = decision.evidence.tippedBy;
-    const tipped = cited.has(tipping) ? undefined : (inSuffix(tipping) ?? (await eventAt(deps, stream, tipping)));
+    const tipped = cited.has(tipping) ? undefined : (suffix?.event(tipping) ?? (await eventAt(deps, stream, tipping)));
     if (tipped) cited.set(tipped.seq ?? 0, tipped);
     if (LINGERING_CONDITIONS.has(condition.type)) {
-      for (const follower of await decisionsAfter(deps, stream, decision.seq, head, inSuffix)) cited.set(follower.seq ?? 0, follower);
+      for (const follower of await decisionsAfter(deps, stream, decision.seq, head, suffix)) cited.set(follower.seq ?? 0, follower);
     }
   }
   return [...cited.values()].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
@@ -75,14 +75,14 @@ async function eventAt(deps: QueryDeps, stream: StreamId, seq: number): Promise<
 
 /** The decisions logged right after `seq`, up to the next observation: those of the same reconcile. */
 async function decisionsAfter(
-  deps: QueryDeps, stream: StreamId, seq: number, head: number, inSuffix: (seq: number) => JobEvent | undefined,
+  deps: QueryDeps, stream: StreamId, seq: number, head: number, known: LogWindow | undefined,
 ): Promise<JobEvent[]> {
   const result: JobEvent[] = [];
   for (let position = seq + 1; position <= head; position++) {
-    const known = inSuffix(position);
-    if (known === undefined) return [...result, ...(await decisionsRead(deps, stream, position - 1, head))];
-    if (!isDecision(known)) return result;
-    result.push(known);
+    const entry = known?.entry(position);
+    if (entry === undefined) return [...result, ...(await decisionsRead(deps, stream, position - 1, head))];
+    if (jobEntryCategory(entry.type) === 'observation') return result;
+    result.push(known!.event(position)!);
   }
   return result;
 }
@@ -98,4 +98,3 @@ async function decisionsRead(deps: QueryDeps, stream: StreamId, seq: number, hea
   return result;
 }
 
-const isDecision = (event: JobEvent) => jobEntryCategory(event.type) !== 'observation';

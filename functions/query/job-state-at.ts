@@ -1,5 +1,4 @@
 import type { StreamId } from '../../shared/app/event-store.ts';
-import { entryEvent } from '../../shared/app/log-codec.ts';
 import { evolve, type JobEvent } from '../../shared/job/evolve.ts';
 import { restoreArchived, restoreSnapshot, type JobSnapshot } from '../../shared/job/snapshot.ts';
 import { initialState, type JobState } from '../../shared/job/state.ts';
@@ -7,6 +6,7 @@ import { podsToLookUp } from '../../shared/app/first-sightings.ts';
 import { BadRequestError } from './http-errors.ts';
 import type { QueryDeps } from './http.ts';
 import { entryAt, lastRecordedIn, logHead, readRange, readRun, timeSpan } from './log-reads.ts';
+import { LogWindow } from './log-window.ts';
 import type { LogPoint } from './params.ts';
 
 /** The state at a point of the log: after its entry `seq` (0: before any), recorded at `recordedAt`. */
@@ -56,7 +56,7 @@ async function stateRecordedBy(deps: QueryDeps, stream: StreamId, time: string, 
     seq = lastRecordedIn(run.entries, time, span.lo);
     const upTo = run.entries.filter((entry) => entry.seq <= seq);
     recordedAt = upTo.at(-1)?.seq === seq ? upTo.at(-1)?.recordedAt : undefined;
-    known = { events: upTo.map(entryEvent), firstSightings: run.firstSightings };
+    known = { window: new LogWindow(upTo), firstSightings: run.firstSightings };
   } else {
     seq = lastRecordedIn(await readRange(deps.store, stream, span.lo, span.hi), time, span.lo);
   }
@@ -67,32 +67,33 @@ async function stateRecordedBy(deps: QueryDeps, stream: StreamId, time: string, 
 
 export interface FoldOptions {
   /** Consecutive entries ending at `seq` the caller read already (the Job view's window), reused for the tail. */
-  readonly known?: { readonly events: readonly JobEvent[]; readonly firstSightings: ReadonlySet<number> };
+  readonly known?: { readonly window: LogWindow; readonly firstSightings: ReadonlySet<number> };
 }
 
 /**
  * The state after entry `seq`: the newest snapshot at or before it, the archived pods that the
  * entries after it name, then those entries. Returns the events folded after the snapshot too,
- * and when it read the entry at `seq`, the time it was recorded at.
+ * the window they were read in (given or read here: only the folded entries are parsed), and
+ * when it read the entry at `seq`, the time it was recorded at.
  */
 export async function foldTo(
   deps: Pick<QueryDeps, 'store' | 'config'>,
   stream: StreamId,
   seq: number,
   options: FoldOptions = {},
-): Promise<{ state: JobState; tail: JobEvent[]; recordedAt?: string }> {
+): Promise<{ state: JobState; tail: JobEvent[]; window: LogWindow; recordedAt?: string }> {
   const snapshot = seq < 1 ? undefined : await deps.store.loadSnapshot(stream, { atOrBefore: seq });
   const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
   const from = snapshot?.seq ?? 0;
   const { known } = options;
-  const events = known?.events ?? [];
-  const covered = events.length > 0 && (events[0]!.seq ?? Infinity) <= from + 1 && events.at(-1)!.seq === seq;
+  const covered = known !== undefined && known.window.from <= from + 1 && known.window.last === seq;
   const run = covered ? undefined : await readRun(deps.store, stream, from, seq);
-  const tail = run ? run.entries.map(entryEvent) : events.filter((event) => (event.seq ?? 0) > from);
+  const window = run ? new LogWindow(run.entries) : known!.window;
+  const tail = window.eventsAfter(from);
   if (snapshot) await restoreNamedPods(deps, stream, state, tail, run?.firstSightings ?? known!.firstSightings);
   for (const event of tail) evolve(state, event);
   const last = run?.entries.at(-1);
-  return { state, tail, ...(last?.seq === seq ? { recordedAt: last.recordedAt } : {}) };
+  return { state, tail, window, ...(last?.seq === seq ? { recordedAt: last.recordedAt } : {}) };
 }
 
 /**

@@ -1,5 +1,9 @@
+import * as z from 'zod';
+import type { LogEntry } from '../../shared/app/event-store.ts';
+import { entryPart } from '../../shared/app/log-codec.ts';
 import { COMMAND_ID_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../shared/job/constants.ts';
-import type { JobEvent } from '../../shared/job/evolve.ts';
+import { PodObservedSchema } from '../../shared/job/events.ts';
+import type { CommandLogEvent } from './issued-commands.ts';
 
 // What the cluster reported, after a decision, about the pods its commands acted on. jobfold
 // records no acknowledgement from the forwarder, so this is the only sign in the log that a
@@ -21,10 +25,22 @@ export interface ObservedEffect {
 }
 
 /**
+ * What observedEffects reads of a pod observation, parsed by the same rules as the whole event:
+ * the pod's uid, deletion, finalizers and annotations (its status stays unread).
+ */
+const PodEffectSchema = PodObservedSchema.pick({ type: true, observedAt: true, seq: true }).extend({
+  pod: z.object({ metadata: PodObservedSchema.shape.pod.shape.metadata.pick({ uid: true, deletionTimestamp: true, finalizers: true, annotations: true }) }),
+});
+export type PodEffectObserved = z.output<typeof PodEffectSchema>;
+
+/** A stored PodObserved entry read for its effects only (entryPart: corrupt parts throw). */
+export const podEffectEntry = (entry: LogEntry): PodEffectObserved => entryPart(entry, PodEffectSchema);
+
+/**
  * For each pod-command decision (by its seq), what the cluster later reported. `log` may start
  * mid-way: `creationsBefore` is then the number of pods whose creation was requested before it.
  */
-export function observedEffects(log: readonly JobEvent[], jobUid: string, creationsBefore = 0): Map<number, ObservedEffect> {
+export function observedEffects(log: readonly CommandLogEvent[], jobUid: string, creationsBefore = 0): Map<number, ObservedEffect> {
   const effects = new Map<number, ObservedEffect>();
   const awaitingDeletion = new Map<string, ObservedEffect>();
   const awaitingCreation = new Map<string, ObservedEffect>();

@@ -1,14 +1,13 @@
 import type { JobSummary, StreamId } from '../../shared/app/event-store.ts';
-import { entryEvent } from '../../shared/app/log-codec.ts';
 import type { DecisionOf } from '../../shared/job/decisions.ts';
-import type { JobEvent } from '../../shared/job/evolve.ts';
 import { explainJob } from '../../shared/job/index.ts';
 import type { QueryDeps } from './http.ts';
-import { issuedCommands } from './issued-commands.ts';
+import { commandLog, issuedCommands, type CommandLogEvent } from './issued-commands.ts';
 import { citedDecisions } from './job-explanation.ts';
 import { foldTo } from './job-state-at.ts';
 import { jobView, type JobView } from './views.ts';
 import { logHead, readRun } from './log-reads.ts';
+import { LogWindow } from './log-window.ts';
 
 // `GET …/jobs/{name}` without replaying the log: the state from the newest snapshot and its tail
 // (job-state-at.ts), the explanation from the entries it cites (job-explanation.ts), and the
@@ -33,23 +32,24 @@ export async function storedJobView(
 ): Promise<JobView> {
   const head = await logHead(deps.store, stream);
   const { entries, firstSightings } = await readRun(deps.store, stream, Math.max(0, head - commandsWindow), head);
-  const events = entries.map(entryEvent);
-  // The tail after the newest snapshot is usually inside the window: read and parsed once.
-  const { state } = await foldTo(deps, stream, head, { known: { events, firstSightings } });
-  const window = withinPods(events, commandsPods);
+  // The tail after the newest snapshot is usually inside the window: read once, and the fold
+  // parses only it; the commands read the rest for what they need (commandLog).
+  const known = new LogWindow(entries);
+  const { state } = await foldTo(deps, stream, head, { known: { window: known, firstSightings } });
+  const window = withinPods(commandLog(known), commandsPods);
   const after = (window[0]?.seq ?? head + 1) - 1;
   // The creations requested before the window: those at the head minus those within it.
   const creationsWithin = window
     .filter((event): event is DecisionOf<'PodCreationsRequested'> => event.type === 'PodCreationsRequested')
     .reduce((sum, decision) => sum + decision.count, 0);
   const commands = issuedCommands(window, state.settings?.managedBy, summary.uid, state.creationRequests - creationsWithin);
-  const explanation = explainJob(state, await citedDecisions(deps, stream, state, head, events));
+  const explanation = explainJob(state, await citedDecisions(deps, stream, state, head, known));
   const lastRecordedAt = entries.at(-1)?.recordedAt;
   return jobView(summary, state, explanation, { commands, commandsFrom: after + 1 }, { head, lastRecordedAt });
 }
 
 /** The longest suffix of `events` whose commands name at most `pods` pods (at least the last command's). */
-function withinPods(events: readonly JobEvent[], pods: number): JobEvent[] {
+function withinPods(events: readonly CommandLogEvent[], pods: number): CommandLogEvent[] {
   let named = 0;
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]!;

@@ -1,3 +1,4 @@
+import type * as z from 'zod';
 import { DecisionSchema, type Decision } from '../job/decisions.ts';
 import { ObservationSchema, type Observation } from '../job/events.ts';
 import type { JobEvent } from '../job/evolve.ts';
@@ -26,12 +27,20 @@ export const isDecisionType = (type: string): boolean => DECISION_TYPES.has(type
  * an older version's entries). A corrupt entry throws, naming its seq.
  */
 export function entryEvent(entry: LogEntry): JobEvent {
-  const body = { ...(entry.body as Record<string, unknown>), seq: entry.seq };
-  const schema = isDecisionType(entry.type) ? DecisionSchema : ObservationSchema;
-  const parsed = schema.safeParse(body);
+  const schema: z.ZodType<JobEvent> = isDecisionType(entry.type) ? DecisionSchema : ObservationSchema;
+  return entryPart(entry, schema);
+}
+
+/**
+ * Reads the part of a stored entry that `schema` picks, parsed as entryEvent parses it (a reader
+ * that needs a pod observation's metadata only need not parse the pod's status). A corrupt part
+ * throws as entryEvent does.
+ */
+export function entryPart<T>(entry: LogEntry, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse({ ...(entry.body as Record<string, unknown>), seq: entry.seq });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`log entry ${entry.seq} (${entry.type}) is corrupt: ${issue?.path.join('.')}: ${issue?.message}`);
   }
-  return parsed.data as JobEvent;
+  return parsed.data;
 }

@@ -23,8 +23,8 @@ export interface PublishOutcome {
 export const PROGRESS_EVERY = 500;
 
 /**
- * Publishes outbox items. An item's events are its inline events and, for a termination page
- * range, one event per pod read back from the log (shared/outbox/outbox-page.ts) — any number.
+ * Publishes outbox items. An item's events are its inline events and one event per pod of its
+ * termination pages (shared/outbox/outbox-page.ts), built from what the item carries — any number.
  * They go out in order from the item's saved progress, PROGRESS_EVERY at a time, each run
  * checkpointed; the item is marked published once the bus accepted all of them. A failed run
  * leaves the item pending at its last checkpoint, to be published again later.
@@ -81,7 +81,11 @@ export async function sweepPending(deps: PublishDeps): Promise<PublishOutcome> {
   }
 }
 
-/** Every event of an item, in the order its progress counts them. */
+/**
+ * Every event of an item, in the order its progress counts them: built from the item alone,
+ * except for an item written in an older form that names a log range (read back until no such
+ * item is pending; docs/deploy.md, "Upgrading").
+ */
 export async function itemEvents(store: EventStore, item: OutboxItem): Promise<OutboundEvent[]> {
   if (item.detailType !== OUTBOX_PAGE_TYPE) {
     // Items written before outbox pages: up to 20 events inline.
@@ -89,7 +93,7 @@ export async function itemEvents(store: EventStore, item: OutboxItem): Promise<O
   }
   const detail = item.detail as OutboxPageDetail;
   const range = detail.range;
-  if (!range) return outboxPageEvents(detail, []);
+  if (!range) return outboxPageEvents(detail);
   const { entries } = await store.read(item.stream, { afterSeq: range.fromSeq - 1, limit: range.toSeq - range.fromSeq + 1 });
   if ((entries.at(-1)?.seq ?? 0) < range.toSeq) {
     throw new Error(`outbox item ${item.commandId}: log entries ${range.fromSeq}..${range.toSeq} are not all readable`);

@@ -2,7 +2,7 @@ import type { LogEntry, NewEntry, StreamId, SummaryUpdate } from '../app/event-s
 import type { PodArchive } from '../app/pod-archive.ts';
 import type { DecisionRead } from '../audit/decision-read.ts';
 import type { OutboundEvent } from '../contract/outbound.ts';
-import type { OutboxJob } from '../outbox/outbox-page.ts';
+import type { OutboxJob, TerminationPage } from '../outbox/outbox-page.ts';
 import type { RefusedObservation } from './keep-news.ts';
 
 // The decider a log is written with (Emmett's Decider, fmodel's Decider<C, S, E>, with a
@@ -31,8 +31,8 @@ export interface Decided<D, C> {
 export interface DecisionOutbox {
   /** Events built when decided, queued in the commit step that logs the decision. */
   readonly inline: readonly OutboundEvent[];
-  /** The decision's commands are published from the log (a termination page: any number of pods). */
-  readonly fromLog: boolean;
+  /** A termination page's pods and shared fields, carried by the step's outbox item (undefined: none to send). */
+  readonly terminations: TerminationPage | undefined;
 }
 
 /** What a sync queues: per decision, and every event it sends (for metrics and callers). */

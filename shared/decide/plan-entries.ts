@@ -24,7 +24,7 @@ export interface PlannedBatch {
  * (docs/audit.md): the position it was decided after and that entry's chain hash. The entries
  * of the batch are not stored yet, so their hashes are computed here exactly as the store
  * chains them (shared/log/hash-chain.ts over the entry with its seq and recordedAt). Each
- * decision carries the outbox its decider gave it (events built when decided, or a log range).
+ * decision carries the outbox its decider gave it (events built when decided, a termination page's pods).
  */
 export function planEntries<S, O extends LogEvent, D extends LogEvent, C>(
   decider: Decider<S, O, D, C>, decided: DecidedBatch<S, O, D, C>, start: LogHead, recordedAt: string,
@@ -41,7 +41,7 @@ export function planEntries<S, O extends LogEvent, D extends LogEvent, C>(
     const placed = syncOf.get(seq);
     let entry: NewEntry;
     let outbox: PlannedEntry['inline'] = [];
-    let fromLog = false;
+    let terminations: PlannedEntry['terminations'];
     if (placed === undefined) {
       // An observation, or the record of one refused in its place (no sync: it changes nothing).
       entry = decider.log.isDecision(event) ? decider.log.decision(event) : decider.log.observation(event);
@@ -52,7 +52,7 @@ export function planEntries<S, O extends LogEvent, D extends LogEvent, C>(
       const read = sync.resumed ?? { ...decider.readRecord(decided.state, sync.afterSeq, chainHead), decisions: sync.decisions.length };
       entry = withRead(decider.log.decision(event as D), read);
       outbox = sync.outbox[index]?.inline ?? [];
-      fromLog = sync.outbox[index]?.fromLog ?? false;
+      terminations = sync.outbox[index]?.terminations;
     }
     if (chained) {
       prev = entryHash(prev, { ...entry, seq, recordedAt });
@@ -60,7 +60,7 @@ export function planEntries<S, O extends LogEvent, D extends LogEvent, C>(
     }
     // The observation that ends a run goes in the same commit step as its sync's first decision.
     const withNext = placed === undefined && syncOf.get(seq + 1)?.sync.afterSeq === seq;
-    return { entry, inline: outbox, fromLog, ...(withNext ? { withNext } : {}), ...(chained ? { hash: prev } : {}) };
+    return { entry, inline: outbox, terminations, ...(withNext ? { withNext } : {}), ...(chained ? { hash: prev } : {}) };
   });
   return { planned, lastHash: chained && planned.length > 0 ? prev : start.hash };
 }

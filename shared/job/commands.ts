@@ -60,11 +60,13 @@ export type CommandJob = Pick<JobIdentity, 'clusterId' | 'namespace' | 'name' | 
 /**
  * The TerminatePod commands a termination decision (or one page of it) stands for, one per pod,
  * each named `<jobUid>/terminate/<podUid>`: built here only, for the sync that decides them and
- * for the publisher that reads the decision back from the log (shared/outbox/outbox-page.ts).
+ * for the publisher, from the pods and fields the outbox page carries (shared/outbox/outbox-page.ts).
  */
 export function terminatePods(
   job: CommandJob,
-  decision: Pick<DecisionOf<'PodsTerminationRequested'>, 'pods' | 'reason' | 'message' | 'cause'>,
+  decision: Pick<DecisionOf<'PodsTerminationRequested'>, 'reason' | 'message' | 'cause'> & {
+    readonly pods: readonly { readonly name: string; readonly uid: string }[];
+  },
 ): TerminatePod[] {
   return decision.pods.map((pod) => ({
     type: 'TerminatePod',

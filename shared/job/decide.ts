@@ -155,7 +155,15 @@ function suspendedCondition(sync: Sync): void {
   const wanted = suspend
     ? { status: 'True', reason: Reason.JobSuspended, message: Message.JobSuspended }
     : { status: 'False', reason: Reason.JobResumed, message: Message.JobResumed };
-  if (!existing && !suspend) return; // a False condition is never added, only flipped
+  if (!existing && !suspend) {
+    // A False condition is never added, only flipped: unless the Job was seen suspended before
+    // the spec the fold holds, in an observation that arrived after it (state.suspendedBefore).
+    // Its controller synced it suspended (Suspended=True) and flips that now; the Job started
+    // when the fold first reconciled it resumed. jobfold's own syncs are a managed Job's.
+    if (!sync.state.suspendedBefore || sync.state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return;
+    setCondition(sync, { type: 'Suspended', ...wanted, lastTransitionTime: sync.nowIso }, { tippedBy: sync.state.position });
+    return;
+  }
   if (existing?.status === wanted.status && existing.reason === wanted.reason && existing.message === wanted.message) {
     return;
   }

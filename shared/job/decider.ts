@@ -7,7 +7,7 @@ import { knownObservation, observationContent, refusalRecord, reusedUid } from '
 import { snapshotDue } from '../app/write/snapshot-cadence.ts';
 import { outboundEvents } from '../contract/outbound.ts';
 import type { Decider, DecisionOutbox } from '../decide/decider.ts';
-import { publishedFromLog } from '../outbox/outbox-page.ts';
+import { terminationPage } from '../outbox/outbox-page.ts';
 import { pageDecisions, restOfTermination } from '../reconcile/page-decisions.ts';
 import type { JobCommand } from './commands.ts';
 import { decide } from './decide.ts';
@@ -22,7 +22,7 @@ import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } fro
 // (evolve, decide), and what the loop needs to keep a Job's log — entries parsed back with the
 // event schemas, the dedupe against the fold, termination decisions paged, snapshots with the
 // settled pods archived beside them, the outbox of a sync (inline events with its first
-// decision, terminations published from the log), and the child-Job status a JobSet reads.
+// decision, each termination page with its pods), and the child-Job status a JobSet reads.
 
 export type JobDecider = Decider<JobState, Observation, Decision, JobCommand, Explanation>;
 
@@ -61,9 +61,9 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
     outbox: (state, { decisions, commands }, resumed) => {
       const managedBy = state.settings?.managedBy;
       // A sync's events other than terminations travel with its first decision (a cut-short
-      // sync's left with its start); terminations are published from the log's pages.
+      // sync's left with its start); each termination page carries its own pods.
       const inline = resumed ? [] : outboundEvents(state.identity, managedBy, decisions, commands.filter((c) => c.type !== 'TerminatePod'));
-      const outbox = decisions.map((decision, i): DecisionOutbox => ({ inline: i === 0 ? inline : [], fromLog: publishedFromLog(decision) }));
+      const outbox = decisions.map((decision, i): DecisionOutbox => ({ inline: i === 0 ? inline : [], terminations: terminationPage(decision, managedBy) }));
       return { decisions: outbox, published: outboundEvents(state.identity, managedBy, resumed ? [] : decisions, commands) };
     },
     outboxTarget: (state) => {

@@ -1,7 +1,9 @@
 import { remainingBackoffMs } from '../policies/backoff-delay.ts';
 import { countsFailure } from '../policies/pod-failure-policy.ts';
 import { byLeastAdvanced } from './active-pods-order.ts';
-import { MAX_POD_CREATE_DELETE_PER_SYNC, Message, Reason } from './constants.ts';
+import { JOBFOLD_CONTROLLER_NAME, MAX_POD_CREATE_DELETE_PER_SYNC, Message, Reason } from './constants.ts';
+import { parseTime } from '../k8s/time.ts';
+import type { JobState } from './state.ts';
 import type { CreatePod } from './commands.ts';
 import type { PodRecord } from './pod-record.ts';
 import { absoluteFailureCount } from './counting.ts';
@@ -17,7 +19,7 @@ export function managePods(sync: Sync): void {
   const settings = state.settings;
   if (!settings) return;
   if (settings.suspend) {
-    const all = activePods(state).sort(byLeastAdvanced);
+    const all = activePods(state).filter((pod) => !createdAfterSuspension(state, pod)).sort(byLeastAdvanced);
     terminate(sync, all, 'JobSuspended', Reason.JobSuspended, Message.JobSuspended);
     return;
   }
@@ -31,6 +33,18 @@ export function managePods(sync: Sync): void {
       : Math.max(0, Math.min(settings.completions - succeeded, settings.parallelism));
   if (removePods(sync, Math.max(0, active - wantActive), wantActive)) return;
   createPods(sync, wantActive);
+}
+
+/**
+ * A pod of a Job jobfold does not run, created after the suspended spec the fold holds was
+ * observed (cluster's clock): the controller creates no pod for a suspended Job, so the Job was
+ * resumed by then and the fold's spec is a view the cluster has left (the resumption arrives
+ * after). Not taken as the suspension's to delete; if the cluster deletes it all the same (a
+ * creation racing the suspension), its deletion is not counted (observe-pod.ts inferOutcome).
+ */
+function createdAfterSuspension(state: JobState, pod: PodRecord): boolean {
+  if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME || state.jobObservedAt === undefined) return false;
+  return pod.creationTimestamp !== undefined && pod.creationTimestamp > parseTime(state.jobObservedAt);
 }
 
 /** Upstream `activePodsForRemoval`; returns true when anything was deleted. */

@@ -2,6 +2,7 @@ import type { JobObserved } from './events.ts';
 import { rebuildAggregates } from './aggregates.ts';
 import { judgeFailure, judgeIndex } from './counting.ts';
 import { countKnownPod } from './observe-pod.ts';
+import { noteParallelism } from './excess-deletions.ts';
 import { jobIdentity, jobSettings } from './job-settings.ts';
 import type { JobCondition } from './conditions.ts';
 import { clockSkewOf, type JobState } from './state.ts';
@@ -24,9 +25,15 @@ import { formatTime, parseTime } from '../k8s/time.ts';
  * API server would, and an invalid Job is rejected.
  */
 export function observeJob(state: JobState, event: JobObserved, at: number, clockBefore: number | undefined): void {
-  // A Job observation older than one already folded (a late replay) changes nothing.
+  // A Job observation older than one already folded (a late replay) changes nothing, but for
+  // showing the Job was suspended before (state.suspendedBefore).
   const order = jobObservationOrder(event);
-  if (isStaleObservation({ version: state.jobVersion, sequence: state.jobOrder }, order)) return;
+  // Stale or not, the observation tells the parallelism at its instant (excess-deletions.ts).
+  noteParallelism(state, at, event.job.spec.parallelism ?? 1);
+  if (isStaleObservation({ version: state.jobVersion, sequence: state.jobOrder }, order)) {
+    if (event.job.spec.suspend === true && state.settings?.suspend === false) state.suspendedBefore = true;
+    return;
+  }
   if (order.sequence !== undefined) state.jobOrder = order.sequence;
   if (order.version !== undefined) state.jobVersion = order.version;
   state.jobEventId = event.eventId;

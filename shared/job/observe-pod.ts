@@ -10,6 +10,7 @@ import { isTerminalPhase, mergeFacts, podClass, recordOrder, type PodRecord } fr
 import { countingObservation, revokeRunCount } from './run.ts';
 import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome } from './late-outcome.ts';
 import type { JobState } from './state.ts';
+import { deletedAsExcess } from './excess-deletions.ts';
 
 /**
  * Folds a pod observation: merge, recount its contribution, apply the counting rules. A pod's
@@ -272,7 +273,7 @@ export function countKnownPod(state: JobState, pod: PodRecord): void {
  * counted it) and counted it as `isPodFailed` says: failed, unless only Failed pods are
  * replaced, or the Job had met its success criteria before the deletion on the cluster's clock
  * (upstream then removed every pod's finalizer without counting it), or the Job is suspended (its controller deletes the active
- * pods without counting them). The count is journaled in `state.inferred`: if the pod's
+ * pods without counting them), or it was deleted as excess after parallelism was lowered (excess-deletions.ts). The count is journaled in `state.inferred`: if the pod's
  * terminal observation arrives later, it decides instead (observePod). For a Job jobfold runs,
  * the finalizer goes only once jobfold has counted the pod, so such a deletion arrived ahead of
  * the pod's own events: it is awaited like an expectation instead (state.awaitingOutcome).
@@ -288,6 +289,8 @@ function inferOutcome(state: JobState, pod: PodRecord, at: number): void {
     state.awaitingOutcome.set(pod.uid, at);
     return;
   }
+  // Deleted as excess after parallelism was lowered: the controller removed its finalizer first.
+  if (deletedAsExcess(state, pod, at)) return;
   countingObservation(state, pod.uid, true, () => countPod(state, pod), state.inferred);
 }
 

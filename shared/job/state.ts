@@ -3,6 +3,7 @@ import type { FieldError } from './validation/field-error.ts';
 import type { JobCondition } from './conditions.ts';
 import type { JobIdentity, JobSettings } from './job-settings.ts';
 import type { PodRecord } from './pod-record.ts';
+import type { ParallelismAt } from './excess-deletions.ts';
 import type { PodFacts } from './pod-facts.ts';
 import type { JobSpec } from '../k8s/job.ts';
 import type { ObjectSequence } from '../k8s/object-sequence.ts';
@@ -153,6 +154,17 @@ export interface JobState {
    * pod tells the instant (every deletion is then taken as after).
    */
   successMetAt?: number;
+  /**
+   * The Job's parallelism over the cluster's clock, one entry per change, oldest first: a pod
+   * deleted while a lowering was enacted is taken as its excess deletion (excess-deletions.ts).
+   */
+  parallelismChanges: ParallelismAt[];
+  /**
+   * A Job observation older than the spec the fold holds (arriving after it) showed the Job
+   * suspended while the spec is not: its controller wrote Suspended=True then, and flipped it to
+   * False when the Job was resumed (decide.ts suspendedCondition).
+   */
+  suspendedBefore?: boolean;
   /** Observations folded after the Job finished (still logged, changing nothing reported). */
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */
@@ -240,6 +252,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     lastStatusSent: undefined,
     finalStatus: undefined,
     finishedAt: undefined,
+    parallelismChanges: [],
     observedAfterFinish: 0,
     jobOrder: undefined,
     clock: newClock(),

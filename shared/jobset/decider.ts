@@ -91,7 +91,7 @@ export function jobSetDecider(): JobSetDecider {
       const outbox = decisions.map((decision): DecisionOutbox => {
         const command = 'commandId' in decision ? byId.get(decision.commandId) : undefined;
         const sent = command && isJobSetCommandDispatched(command, managedBy, finished) ? [jobSetCommandEvent(identity, command)] : [];
-        return { inline: [...sent, ...jobSetConditionEvents(identity, [{ eventId: decision.eventId, decision }])], fromLog: false };
+        return { inline: [...sent, ...jobSetConditionEvents(identity, [{ eventId: decision.eventId, decision }])], terminations: undefined };
       });
       return { decisions: outbox, published: outbox.flatMap((o) => o.inline) };
     },

@@ -1,13 +1,14 @@
 import type { OutboundEvent } from '../contract/outbound.ts';
 import type { NewCommand, NewEntry } from '../app/event-store.ts';
 import { jsonBytes, MAX_COMMAND_DETAIL_BYTES, MAX_COMMIT_BYTES, pagedEntryBytes } from '../app/event-store-limits.ts';
-import { OUTBOX_PAGE_TYPE, type OutboxJob, type OutboxPageDetail } from './outbox-page.ts';
+import { OUTBOX_PAGE_TYPE, type OutboxJob, type OutboxPageDetail, type TerminationPage } from './outbox-page.ts';
 
 // What one batch of the log writer writes is cut into commit steps, each one conditioned commit
 // within the store's limits (and so within one DynamoDB transaction): STEP_BYTES of entries, as
-// their log pages store them, and one outbox item of at most MAX_COMMAND_DETAIL_BYTES. A
-// decision's inline events travel in the step that logs it, never a later one (a Job's sync
-// gives all its inline events to its first decision), so a crash between two steps can leave
+// their log pages store them, and one outbox item of at most MAX_COMMAND_DETAIL_BYTES (its
+// inline events and termination pages, outbox-page.ts). A decision's outbox travels in the step
+// that logs it, never a later one (a Job's sync gives all its inline events to its first
+// decision; a termination page's pods go with that page), so a crash between two steps can leave
 // commands queued for decisions not logged yet, but never a logged decision without its
 // commands. The writer then logs the rest of that sync under the ids it had and queues none of
 // them again (shared/decide/resume-cut-sync.ts). Steps are taken in order; the head condition
@@ -20,8 +21,8 @@ export const STEP_BYTES = MAX_COMMIT_BYTES - MAX_COMMAND_DETAIL_BYTES - 64 * 102
 export interface PlannedEntry {
   readonly entry: NewEntry;
   readonly inline: readonly OutboundEvent[];
-  /** The entry's commands are derived from the log by the publisher (termination pages). */
-  readonly fromLog: boolean;
+  /** A termination page's pods, for the step's outbox item. */
+  readonly terminations?: TerminationPage | undefined;
   /**
    * Commit it in the same step as the next entry: the log writer keeps the observation that
    * ends a run with its sync's first decision, so a log that ends with an observation is a
@@ -37,8 +38,8 @@ export interface CommitStep {
   readonly inline: OutboundEvent[];
   readonly fromSeq: number;
   readonly toSeq: number;
-  /** Some entry of the step has commands the publisher derives from the log. */
-  readonly fromLog: boolean;
+  /** The step's termination pages, in log order. */
+  readonly terminations: TerminationPage[];
 }
 
 /**
@@ -56,33 +57,39 @@ export function commitSteps(head: number, planned: readonly PlannedEntry[], reco
     return size;
   };
   const steps: CommitStep[] = [];
-  let step: { entries: NewEntry[]; inline: OutboundEvent[]; fromLog: boolean; bytes: number; inlineBytes: number } | undefined;
+  let step: { entries: NewEntry[]; inline: OutboundEvent[]; terminations: TerminationPage[]; bytes: number; inlineBytes: number } | undefined;
   let seq = head;
   const close = () => {
-    if (step) steps.push({ entries: step.entries, inline: step.inline, fromSeq: seq - step.entries.length + 1, toSeq: seq, fromLog: step.fromLog });
+    if (step) steps.push({ entries: step.entries, inline: step.inline, terminations: step.terminations, fromSeq: seq - step.entries.length + 1, toSeq: seq });
     step = undefined;
   };
-  planned.forEach(({ entry, inline, fromLog }, i) => {
+  planned.forEach((plannedEntry, i) => {
+    const { entry, inline, terminations } = plannedEntry;
     const bytes = sizeAt(i);
-    const inlineBytes = inline.length === 0 ? 0 : jsonBytes(inline);
+    const inlineBytes = outboxBytes(plannedEntry);
     // An entry kept with the one after it is measured with it, so the pair never splits.
     const next = planned[i - 1]?.withNext ? undefined : planned[i]?.withNext ? planned[i + 1] : undefined;
     const pairBytes = next ? sizeAt(i + 1) : 0;
-    const pairInline = next && next.inline.length > 0 ? jsonBytes(next.inline) : 0;
+    const pairInline = next ? outboxBytes(next) : 0;
     const full = step !== undefined && !planned[i - 1]?.withNext && (
       step.bytes + bytes + pairBytes > stepBytes ||
       (inlineBytes + pairInline > 0 && step.inlineBytes + inlineBytes + pairInline > MAX_COMMAND_DETAIL_BYTES - 4096));
     if (full) close();
-    step ??= { entries: [], inline: [], fromLog: false, bytes: 0, inlineBytes: 0 };
+    step ??= { entries: [], inline: [], terminations: [], bytes: 0, inlineBytes: 0 };
     step.entries.push(entry);
     step.inline.push(...inline);
-    step.fromLog ||= fromLog;
+    if (terminations) step.terminations.push(terminations);
     step.bytes += bytes;
     step.inlineBytes += inlineBytes;
     seq += 1;
   });
   close();
   return steps;
+}
+
+/** What an entry adds to its step's outbox item (its inline events and termination page), as JSON bytes. */
+function outboxBytes({ inline, terminations }: PlannedEntry): number {
+  return (inline.length === 0 ? 0 : jsonBytes(inline)) + (terminations ? jsonBytes(terminations) : 0);
 }
 
 /**
@@ -93,12 +100,12 @@ export function commitSteps(head: number, planned: readonly PlannedEntry[], reco
 export function stepOutboxItem(
   job: OutboxJob, managedBy: string | undefined, step: CommitStep, createdAt: string,
 ): NewCommand | undefined {
-  if (step.inline.length === 0 && !step.fromLog) return undefined;
+  if (step.inline.length === 0 && step.terminations.length === 0) return undefined;
   const detail: OutboxPageDetail = {
     job: { clusterId: job.clusterId, namespace: job.namespace, name: job.name, uid: job.uid },
     managedBy,
     inline: step.inline,
-    range: step.fromLog ? { fromSeq: step.fromSeq, toSeq: step.toSeq } : undefined,
+    ...(step.terminations.length === 0 ? {} : { terminations: step.terminations }),
   };
   return {
     commandId: `${job.uid}/out/${step.fromSeq}`,

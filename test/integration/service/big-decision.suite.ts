@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { EventStore, StreamId } from '../../../shared/app/event-store.ts';
+import type { EventStore, ReadOptions, ReadResult, StreamId } from '../../../shared/app/event-store.ts';
+import { jsonBytes, MAX_COMMAND_DETAIL_BYTES } from '../../../shared/app/event-store-limits.ts';
+import { ForwardingStore } from '../../../shared/app/forwarding-store.ts';
+import { decisionEntry } from '../../../shared/app/log-codec.ts';
+import { OUTBOX_PAGE_TYPE, type OutboxPageDetail } from '../../../shared/outbox/outbox-page.ts';
 import type { PodArchive } from '../../../shared/app/pod-archive.ts';
 import { publishPending, sweepPending, PROGRESS_EVERY } from '../../../shared/app/publish.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
@@ -20,6 +24,9 @@ import type { ServiceStoreFactory } from './service-store.ts';
 // between any two steps of the paged commit (the leader's batch delivered again, as Kinesis
 // does) or of the publisher's walk loses nothing and duplicates nothing (a crash after a run
 // reached the bus, before its checkpoint, re-sends exactly that run, under the same commandIds).
+// The outbox items carry the pods (names and uids) with each termination's reason, message and
+// cause, so the publisher never reads the log, except for an item an older version wrote in the
+// log-range form.
 
 export interface BigDecisionOptions {
   readonly pods: number;
@@ -51,6 +58,19 @@ async function givenRunningJob(store: EventStore & PodArchive, options: BigDecis
   await writeBatch(decider, deps(store, options), stream, [jobObserved(job, at(0)), ...running.map((pod) => podObserved(pod, at(1)))]);
   const leader = podObserved(aPod({ index: 0, name: name(0), uid: `${uid}-0`, phase: 'Succeeded' }), at(2));
   return { stream, leader, podUids: running.slice(1).map((p) => p.metadata.uid), podNames: running.slice(1).map((p) => p.metadata.name) };
+}
+
+/** Pods whose termination outbox, with 200-character names, is over twice MAX_COMMAND_DETAIL_BYTES (~245 bytes a pod). */
+const OUTBOX_CAP_PODS = Math.ceil((2 * MAX_COMMAND_DETAIL_BYTES) / 200);
+
+/** A store whose log cannot be read: what the publisher does with it, it does from the outbox items alone. */
+class UnreadableLog extends ForwardingStore {
+  reads = 0;
+
+  override read(_stream: StreamId, _options?: ReadOptions): Promise<ReadResult> {
+    this.reads++;
+    throw new Error('the publisher read the log');
+  }
 }
 
 const deps = (store: EventStore & PodArchive, options: BigDecisionOptions): WriteDeps => ({
@@ -99,6 +119,62 @@ export function describeBigDecision(label: string, factory: ServiceStoreFactory,
       const done = jobStatus((await loadState(decider, store, stream)).state);
       expect(done.conditions.map((c) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
       expect(done.terminating ?? 0).toBe(0);
+    });
+
+    it('carries every termination in the outbox items, each within MAX_COMMAND_DETAIL_BYTES (twice that in all), and publishes them without reading the log', { timeout }, async () => {
+      // given a running Job whose terminations outweigh twice an outbox item's cap
+      const { store } = await factory();
+      const sized = { ...options, pods: OUTBOX_CAP_PODS, nameLength: 200 };
+      const { stream, leader, podNames } = await givenRunningJob(store, sized);
+
+      // when the leader's success is written
+      await writeBatch(decider, deps(store, sized), stream, [leader]);
+
+      // then its pods are in the outbox items, cut across commit steps, none over the cap
+      const items = (await store.pendingOutbox(1000)).filter((item) => item.stream.uid === stream.uid);
+      const details = items.map((item) => item.detail as OutboxPageDetail);
+      expect(items.every((item) => item.detailType === OUTBOX_PAGE_TYPE && jsonBytes(item.detail) <= MAX_COMMAND_DETAIL_BYTES)).toBe(true);
+      expect(details.reduce((sum, detail) => sum + jsonBytes(detail.terminations), 0)).toBeGreaterThan(2 * MAX_COMMAND_DETAIL_BYTES);
+      expect(details.flatMap((detail) => (detail.terminations ?? []).flatMap((page) => page.names)).sort()).toEqual([...podNames].sort());
+      expect(details.some((detail) => detail.range !== undefined)).toBe(false);
+
+      // and when they are published from a store whose log cannot be read, each pod is terminated once
+      const unreadable = new UnreadableLog(store);
+      const bus = new RecordingPublisher();
+      await sweepPending({ store: unreadable, publisher: bus, clock: () => at(4) });
+      const sent = bus.sent.filter((e) => e.commandId.startsWith(`${stream.uid}/terminate/`));
+      expect(terminations(sent).sort()).toEqual([...podNames].sort());
+      expect(sent.map((e) => e.commandId).sort()).toEqual(podNames.map((_, i) => `${stream.uid}/terminate/${stream.uid}-${i + 1}`).sort());
+      expect(unreadable.reads).toBe(0);
+    });
+
+    it('still publishes an outbox page an older version wrote in the log-range form, reading that range back', { timeout }, async () => {
+      // given a log whose termination decision was queued as the log range that holds it
+      const { store } = await factory();
+      const uid = randomUUID();
+      const stream: StreamId = { kind: 'Job', clusterId: 'test-cluster', namespace: 'default', uid };
+      const pods = Array.from({ length: 3 }, (_, i) => ({ uid: `${uid}-${i}`, name: `pod-${i}`, index: i, seq: i + 1 }));
+      const termination = {
+        type: 'PodsTerminationRequested', eventId: `${uid}/d/1`, at: at(2), cause: 'JobFinishing', reason: 'SuccessPolicy',
+        message: 'Matched rules at index 0', finalizersRemoved: false, pods,
+      } as const;
+      const range: OutboxPageDetail = {
+        job: { clusterId: stream.clusterId, namespace: stream.namespace, name: 'legacy', uid }, managedBy: undefined, inline: [],
+        range: { fromSeq: 1, toSeq: 1 },
+      };
+      await store.commit(stream, {
+        expectedHead: 0, recordedAt: at(2), entries: [decisionEntry(termination)],
+        outbox: [{ commandId: `${uid}/out/1`, clusterId: stream.clusterId, detailType: OUTBOX_PAGE_TYPE, detail: range, createdAt: at(2) }],
+      });
+
+      // when the outbox is swept
+      const bus = new RecordingPublisher();
+      await sweepPending({ store, publisher: bus, clock: () => at(4) });
+
+      // then each pod of the decision is terminated once, under the commandId the item form gives too
+      expect(bus.sent.filter((e) => e.commandId.startsWith(`${uid}/`)).map((e) => [e.commandId, e.detail['podName'], e.detail['reason']])).toEqual(
+        pods.map((pod) => [`${uid}/terminate/${pod.uid}`, pod.name, 'SuccessPolicy']),
+      );
     });
 
     if (crash.pods === 0) return;

@@ -158,6 +158,107 @@ describe('A suspended Job\'s pods deleted before jobfold asked for it', () => {
   });
 });
 
+describe('Pods deleted as excess after parallelism was lowered, before jobfold saw the update', () => {
+  // basics__parallelism-down-and-up: parallelism 5 -> 2 at :06, the controller deletes three pods
+  // as excess at :07 (manageJob's deleteJobPods removes the tracking finalizer first: never
+  // counted), the work queue then succeeds. Delivered with the successes before the update,
+  // jobfold never decides the excess itself (work queue: nothing is excess after a success).
+  const job = aJob({ parallelism: 5, backoffLimit: 2 });
+  const started = ['a', 'b', 'c', 'd', 'e'].map((name, i) => pod(name, i + 1, at(1 + i), { phase: 'Pending', creationTimestamp: at(1 + i) }));
+  const lowered = { ...jobObserved(withSpec(job, { parallelism: 2 }), at(6)), job: { ...withSpec(job, { parallelism: 2 }), metadata: { ...job.metadata, resourceVersion: '6' } } };
+  const deletions = ['c', 'd', 'e'].map((name) => podDeleted(name, at(7)));
+  const successes = ['a', 'b'].map((name, i) => pod(name, 10 + i, at(10), { phase: 'Succeeded', creationTimestamp: at(1 + i) }));
+
+  it("in the cluster's order: the excess is jobfold's to decide, nothing counts failed", () => {
+    given(job, ...started, lowered, ...deletions, ...successes, tick(at(11)))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:CompletionsReached', 'Complete=True:CompletionsReached']);
+        expect(status).toMatchObject({ succeeded: 2, failed: 0 });
+      });
+  });
+
+  it('the successes before the update: the deletions at :07 were excess on the cluster\'s clock, not failures', () => {
+    given(job, ...started, ...successes, lowered, ...deletions, tick(at(11)))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:CompletionsReached', 'Complete=True:CompletionsReached']);
+        expect(status).toMatchObject({ succeeded: 2, failed: 0 });
+      });
+  });
+
+  it('the deletions before the update: counted failed until the update shows them excess, then taken back', () => {
+    // With backoffLimit 2 the three failures would fail the Job before the update arrives (a
+    // condition only moves forward); with a higher limit the count is taken back.
+    const patient = withSpec(job, { backoffLimit: 6 });
+    const update = { ...lowered, job: { ...withSpec(patient, { parallelism: 2 }), metadata: lowered.job.metadata } };
+    // The counted failures asked for replacements: the Job syncs again once that expectation expires (tick).
+    given(patient, ...started, ...deletions, update, ...successes, tick(at(400)))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:CompletionsReached', 'Complete=True:CompletionsReached']);
+        expect(status).toMatchObject({ succeeded: 2, failed: 0 });
+      });
+  });
+
+  it('no more pods than the update made excess: a fourth deleted at :07 is a failure', () => {
+    given(job, ...started, successes[0]!, lowered, ...deletions, podDeleted('b', at(7)), tick(at(11)))
+      .when()
+      .thenStatus({ failed: 1 });
+  });
+
+  it('a pod deleted before the update is a failure, whichever arrives first', () => {
+    given(job, ...started, ...successes, lowered, podDeleted('e', at(5)), tick(at(11)))
+      .when()
+      .thenStatus({ failed: 1 });
+  });
+});
+
+describe('A Job created suspended and resumed, its resumption arriving first', () => {
+  // suspend__resume-suspended-job: the controller synced the Job created suspended (Suspended=True)
+  // and flipped the condition when it was resumed. The suspended observation, older by its
+  // resourceVersion, arrives after the resumed one: it changes no spec, but tells the flip.
+  const job = aJob({ completions: 4, parallelism: 2 });
+  const versioned = (spec: { suspend: boolean }, rv: string, when: string) => {
+    const observed = jobObserved(withSpec(job, spec), when);
+    return { ...observed, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+  };
+  const suspended = versioned({ suspend: true }, '1', at(0));
+  const resumed = versioned({ suspend: false }, '2', at(1));
+  const pods = ['a', 'b'].map((name, i) => pod(name, 3 + i, at(2), { phase: 'Pending', creationTimestamp: at(2) }));
+
+  it('in the cluster\'s order: Suspended=True, then flipped to False', () => {
+    given(null, suspended, resumed, ...pods, tick(at(3)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(['Suspended=False:JobResumed']));
+  });
+
+  it('the resumption first: the same condition once the suspended observation arrives, and no second start', () => {
+    given(null, resumed, ...pods, suspended, tick(at(3)))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['Suspended=False:JobResumed']);
+        expect(status.startTime).toBe(at(1));
+      });
+  });
+
+  it('the pods before the resumption: created after the suspended spec was observed, they are not the suspension\'s to delete', () => {
+    given(null, suspended, ...pods, resumed, tick(at(3)))
+      .when()
+      .then(({ status, history }) => {
+        expect(history.flatMap((h) => h.commands).filter((c) => c.type === 'TerminatePod')).toEqual([]);
+        expect(status).toMatchObject({ active: 2, terminating: 0 });
+      });
+  });
+
+  it('a pod created before the suspended spec was observed is deleted by the suspension, as upstream does', () => {
+    const early = pod('c', 1, at(0), { phase: 'Pending', creationTimestamp: at(-1) });
+    given(null, suspended, early, tick(at(0.5)))
+      .when()
+      .then(({ status }) => expect(status).toMatchObject({ active: 0, terminating: 1 }));
+  });
+});
+
 describe('A pod whose finalizer was removed before it finished counts as the controller counted it then', () => {
   // basics__failed-despite-later-successes, shrunk: backoffLimit 0, a fails at 2 s; the failing
   // sync deletes b and counts it failed (every tracked pod not succeeded), removing its

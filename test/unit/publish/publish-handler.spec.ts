@@ -1,6 +1,6 @@
 import type { Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { commandItem } from '../../../functions/adapters/dynamodb-outbox.ts';
+import { commandItems } from '../../../functions/adapters/dynamodb-outbox.ts';
 import { ATTR } from '../../../functions/adapters/table-layout.ts';
 import { createPublishHandler } from '../../../functions/handlers/publish-handler.ts';
 import type { NewCommand, StreamId } from '../../../shared/app/event-store.ts';
@@ -28,7 +28,6 @@ function anOutboxItem(uid: string, createdAt: string): NewCommand {
     job: { clusterId: CLUSTER, namespace: 'default', name: uid, uid },
     managedBy: undefined,
     inline: [anEvent(`${uid}-a`), anEvent(`${uid}-b`)],
-    range: undefined,
   };
   return { commandId: `${uid}/out/1`, clusterId: CLUSTER, detailType: OUTBOX_PAGE_TYPE, detail, createdAt };
 }
@@ -37,7 +36,7 @@ function anOutboxItem(uid: string, createdAt: string): NewCommand {
 function insertRecords(...uids: string[]): DynamoDBStreamEvent {
   return {
     Records: uids.map((uid) => {
-      const item = commandItem(stream(uid), anOutboxItem(uid, at(1)));
+      const { item } = commandItems(stream(uid), anOutboxItem(uid, at(1)));
       return {
         eventName: 'INSERT' as const,
         dynamodb: { Keys: { [ATTR.pk]: item[ATTR.pk], [ATTR.sk]: item[ATTR.sk] } as never, NewImage: item as never },

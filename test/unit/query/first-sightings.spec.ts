@@ -8,6 +8,7 @@ import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { citedDecisions } from '../../../functions/query/job-explanation.ts';
 import { foldTo } from '../../../functions/query/job-state-at.ts';
+import { LogWindow } from '../../../functions/query/log-window.ts';
 import { explainJob } from '../../../shared/job/explain.ts';
 import { readLog } from '../../../functions/query/object-log.ts';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
@@ -162,12 +163,12 @@ describe('first sightings: a fold from a snapshot asks the archive only about po
   it('explains the Job from the events a route read as from the snapshots, and as a replay does', async () => {
     const { entries, head } = await store.read(stream);
     const deps = { store, config: DEFAULT_FOLD_CONFIG, cursorKey: Buffer.alloc(32) };
-    const { state, tail } = await foldTo(deps, stream, head);
+    const { state, window: tail } = await foldTo(deps, stream, head);
     const replay = foldJobLog(DEFAULT_FOLD_CONFIG, entries);
     const full = explainJob(replay.state, replay.events);
     // The conditions decided within the events read (the whole log here) and, without them,
     // found by bisecting the snapshots: each condition with the same decision and evidence.
-    const fromEvents = explainJob(state, await citedDecisions(deps, stream, state, head, replay.events)).conditions;
+    const fromEvents = explainJob(state, await citedDecisions(deps, stream, state, head, new LogWindow(entries))).conditions;
     const fromSnapshots = explainJob(state, await citedDecisions(deps, stream, state, head)).conditions;
     const fromTail = explainJob(state, await citedDecisions(deps, stream, state, head, tail)).conditions;
     expect(full.conditions.map((c) => c.decidedBy)).not.toContain(undefined);

@@ -8,7 +8,7 @@ import { commitSteps, type PlannedEntry } from '../../../shared/outbox/commit-st
 
 const entry = (i: number, bytes = 100): NewEntry => ({ eventId: `e${String(i).padStart(4, "0")}`, type: 'PodObserved', observedAt: '2026-01-01T00:00:00Z', body: { pad: 'x'.repeat(bytes) } });
 const planned = (entries: NewEntry[], withNext: number[] = []): PlannedEntry[] =>
-  entries.map((e, i) => ({ entry: e, inline: [], fromLog: false, ...(withNext.includes(i) ? { withNext: true } : {}) }));
+  entries.map((e, i) => ({ entry: e, inline: [], ...(withNext.includes(i) ? { withNext: true } : {}) }));
 const recordedAt = '2026-06-01T00:00:00Z';
 
 describe('commit steps of log pages', () => {

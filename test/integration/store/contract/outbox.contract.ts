@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import type { EventStore, NewCommand, StreamId } from '../../../../shared/app/event-store.ts';
 import { aCommand, aStream, at } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
@@ -60,6 +61,20 @@ export function describeOutboxContract(factory: EventStoreFactory): void {
 
       expect(items).toEqual([{ ...aCommand('n3', at(3)), stream: a, progress: 40 }, { ...aCommand('n1', at(1)), stream: a }]);
       expect(await store.pendingOutboxItems([])).toEqual([]);
+    });
+
+    it('reads a large detail back whole through both reads, while progress and publication still update it', async () => {
+      // An outbox page carrying thousands of pods: random uids, so it stays large compressed.
+      const pods = Array.from({ length: 3000 }, () => randomUUID());
+      const big: NewCommand = { ...aCommand('big', at(1)), detail: { names: pods.map((uid) => `pod-${uid.slice(0, 5)}`), uids: pods } };
+      await commitCommands(aStream(), [big, aCommand('small', at(2))]);
+
+      await store.saveOutboxProgress('big', 500);
+
+      expect((await store.pendingOutbox(10)).map((c) => [c.commandId, c.detail, c.progress])).toEqual([['big', big.detail, 500], ['small', aCommand('small', at(2)).detail, undefined]]);
+      expect((await store.pendingOutboxItems(['big']))[0]?.detail).toEqual(big.detail);
+      await store.markPublished(['big'], at(5));
+      expect((await store.pendingOutboxItems(['big', 'small'])).map((c) => c.commandId)).toEqual(['small']);
     });
 
     it('ignores progress on unknown or published items', async () => {

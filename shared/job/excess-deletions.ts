@@ -1,0 +1,95 @@
+import { leave, enter } from './aggregates.ts';
+import { rejudgeIndexes } from './counting.ts';
+import { EXPECTATIONS_TIMEOUT_MS } from './constants.ts';
+import { isTerminalPhase, type PodRecord } from './pod-record.ts';
+import { revokeRunCount } from './run.ts';
+import type { JobState } from './state.ts';
+
+// Upstream's manageJob deletes the active pods beyond `parallelism` (`deleteJobPods`), and
+// removes each one's tracking finalizer before the DELETE: a pod deleted as excess is never
+// counted, neither failed nor succeeded. jobfold decides that excess itself when it reads the
+// lowered parallelism (manage-pods.ts), so the deletion answers its own termination. But the
+// update can arrive after the deletions it caused, or after evidence from later on the
+// cluster's clock (a work queue's first success, after which nothing is excess): jobfold then
+// never decides the excess, and the deletions, seen before anything said how the pods ended,
+// would count as upstream's `isPodFailed` counts a deleted pod (observe-pod.ts inferOutcome).
+//
+// So the fold keeps the Job's parallelism over the cluster's clock, one entry per change, and
+// a pod deleted without an outcome while a lowering was being enacted — at or after the
+// observation that lowered parallelism, before the next change and within the expectations
+// timeout of it (the controller deletes the excess in the syncs right after the update) — is
+// taken as one of its excess deletions, as many as the lowering made excess at most. Whichever
+// of the update and the deletions arrives first: a deletion counted failed before the update
+// arrived is taken back when it does (conditions already decided on that count stay).
+
+/** The Job's parallelism from an instant on the cluster's clock (epoch ms). */
+export interface ParallelismAt {
+  readonly at: number;
+  readonly parallelism: number;
+  /** Pods whose deletion is taken as this lowering's excess deletion (at most the lowering). */
+  readonly excused: string[];
+}
+
+/** Entries kept: the newest changes (a Job's parallelism changes a few times in its life). */
+const MAX_CHANGES = 16;
+
+/**
+ * Notes a Job observation's parallelism at its instant (stale ones too: the history is ordered
+ * by the cluster's clock, not by arrival), then takes back the failures counted for deletions a
+ * lowering now shows excess.
+ */
+export function noteParallelism(state: JobState, at: number, parallelism: number): void {
+  const changes = state.parallelismChanges;
+  let i = changes.length;
+  while (i > 0 && (changes[i - 1] as ParallelismAt).at > at) i--;
+  const before = changes[i - 1];
+  if (before?.at === at || before?.parallelism === parallelism) return;
+  changes.splice(i, 0, { at, parallelism, excused: [] });
+  // The next entry may now repeat this one: it is no change.
+  const next = changes[i + 1];
+  if (next?.parallelism === parallelism) {
+    changes[i] = { at, parallelism, excused: [...next.excused] };
+    changes.splice(i + 1, 1);
+  }
+  if (changes.length > MAX_CHANGES) changes.splice(0, changes.length - MAX_CHANGES);
+  excuseInferredDeletions(state);
+}
+
+/**
+ * Whether a pod deleted at `at`, before anything said how it ended, was deleted as excess by a
+ * lowering of parallelism (and is then recorded as one of its excess deletions).
+ */
+export function deletedAsExcess(state: JobState, pod: PodRecord, at: number): boolean {
+  const changes = state.parallelismChanges;
+  let i = changes.length - 1;
+  while (i >= 0 && (changes[i] as ParallelismAt).at > at) i--;
+  const excess = lowering(state, i);
+  if (excess === undefined) return false;
+  const change = changes[i] as ParallelismAt;
+  const next = changes[i + 1];
+  if (at > change.at + EXPECTATIONS_TIMEOUT_MS || (next !== undefined && at >= next.at)) return false;
+  if (change.excused.includes(pod.uid)) return true;
+  if (change.excused.length >= excess) return false;
+  change.excused.push(pod.uid);
+  return true;
+}
+
+/** How many pods the change at `i` made excess, if it lowered parallelism. */
+function lowering(state: JobState, i: number): number | undefined {
+  const change = state.parallelismChanges[i];
+  const before = state.parallelismChanges[i - 1];
+  if (change === undefined || before === undefined || change.parallelism >= before.parallelism) return undefined;
+  return before.parallelism - change.parallelism;
+}
+
+/** Pods counted failed by their deletion (state.inferred) that a lowering made excess: not counted after all. */
+function excuseInferredDeletions(state: JobState): void {
+  for (const uid of [...state.inferred.keys()]) {
+    const pod = state.pods.get(uid);
+    if (pod === undefined || !pod.gone || pod.strippedLive === true || isTerminalPhase(pod.phase) || pod.deletionTimestamp === undefined) continue;
+    if (!deletedAsExcess(state, pod, pod.deletionTimestamp)) continue;
+    leave(state, pod);
+    rejudgeIndexes(state, revokeRunCount(state, uid, state.inferred), uid);
+    enter(state, pod);
+  }
+}
