@@ -4,7 +4,7 @@ import type { Decision } from '../job/decisions.ts';
 import { evolve, type JobEvent } from '../job/evolve.ts';
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from '../job/gates.ts';
 import { initialState } from '../job/state.ts';
-import { canonicalJson } from '../log/hash-chain.ts';
+import { canonicalJson } from '../log/canonical-json.ts';
 import type { AuditEntry } from './audit-format.ts';
 import type { DecisionRead } from './decision-read.ts';
 import type { Finding } from './findings.ts';

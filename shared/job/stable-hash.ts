@@ -1,3 +1,5 @@
+import { quotedKey } from '../log/canonical-json.ts';
+
 /**
  * A deterministic 64-bit FNV-1a hash of a JSON value with sorted keys, as 16 hex digits.
  * Used for pod template hashes and deterministic command ids; not for security.
@@ -17,8 +19,13 @@ export function stableHash(value: unknown): string {
 function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  // Keys in UTF-16 code unit order (sort's default for strings), undefined values left out.
+  const record = value as Record<string, unknown>;
+  let text = '{';
+  for (const key of Object.keys(record).sort()) {
+    const item = record[key];
+    if (item === undefined) continue;
+    text += (text.length === 1 ? '' : ',') + quotedKey(key) + canonicalJson(item);
+  }
+  return `${text}}`;
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GENESIS_HASH, canonicalJson, chainEntries, entryHash, verifyChain } from '../../../shared/log/hash-chain.ts';
+import { canonicalJson } from '../../../shared/log/canonical-json.ts';
+import { GENESIS_HASH, chainEntries, entryHash, verifyChain } from '../../../shared/log/hash-chain.ts';
 
 const entry = (seq: number, body: unknown) => ({
   seq,
