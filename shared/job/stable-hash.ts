@@ -1,4 +1,4 @@
-import { quotedKey } from '../log/canonical-json.ts';
+import { sortedObject } from '../log/canonical-json.ts';
 
 /**
  * A deterministic 64-bit FNV-1a hash of a JSON value with sorted keys, as 16 hex digits.
@@ -19,13 +19,5 @@ export function stableHash(value: unknown): string {
 function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  // Keys in UTF-16 code unit order (sort's default for strings), undefined values left out.
-  const record = value as Record<string, unknown>;
-  let text = '{';
-  for (const key of Object.keys(record).sort()) {
-    const item = record[key];
-    if (item === undefined) continue;
-    text += (text.length === 1 ? '' : ',') + quotedKey(key) + canonicalJson(item);
-  }
-  return `${text}}`;
+  return sortedObject(value as Record<string, unknown>, canonicalJson);
 }

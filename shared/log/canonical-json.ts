@@ -17,7 +17,7 @@ export function canonicalJson(value: unknown): string {
       if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${value} is not JSON data`);
       return JSON.stringify(value);
     case 'object':
-      return Array.isArray(value) ? canonicalArray(value) : canonicalObject(value as Record<string, unknown>);
+      return Array.isArray(value) ? canonicalArray(value) : sortedObject(value as Record<string, unknown>, canonicalJson);
     default:
       throw new TypeError(`canonicalJson: ${typeof value} is not JSON data`);
   }
@@ -32,23 +32,27 @@ function canonicalArray(items: readonly unknown[]): string {
   return `${text}]`;
 }
 
-/** Keys whose value is undefined are left out, as JSON.stringify does. */
-function canonicalObject(record: Record<string, unknown>): string {
+/**
+ * `{…}` of a record as canonical JSON writes it: keys in UTF-16 code unit order (sort's default
+ * for strings), each value written by `write`, keys whose value is undefined left out (as
+ * JSON.stringify does). stableHash (shared/job/stable-hash.ts) writes its objects with it too.
+ */
+export function sortedObject(record: Record<string, unknown>, write: (value: unknown) => string): string {
   let text = '{';
   for (const key of Object.keys(record).sort()) {
     const item = record[key];
     if (item === undefined) continue;
-    text += (text.length === 1 ? '' : ',') + quotedKey(key) + canonicalJson(item);
+    text += (text.length === 1 ? '' : ',') + quotedKey(key) + write(item);
   }
   return `${text}}`;
 }
 
 /**
- * `"key":` as JSON writes it (stableHash's canonical form, shared/job/stable-hash.ts, uses it too). Entries repeat the same few dozen keys (metadata, status, phase…),
+ * `"key":` as JSON writes it. Entries repeat the same few dozen keys (metadata, status, phase…),
  * and quoting each anew was a third of canonicalJson's time; the first QUOTED_KEYS distinct keys
  * are kept (labels and annotations bring keys without end, so the cache is bounded).
  */
-export function quotedKey(key: string): string {
+function quotedKey(key: string): string {
   let quoted = QUOTED.get(key);
   if (quoted === undefined) {
     quoted = `${JSON.stringify(key)}:`;
