@@ -74,6 +74,14 @@ export function deletedAsExcess(state: JobState, pod: PodRecord, at: number): bo
   return true;
 }
 
+/** The Job's parallelism at an instant on the cluster's clock (its first known before any change). */
+export function parallelismAt(state: JobState, at: number): number {
+  const changes = state.parallelismChanges;
+  let i = changes.length - 1;
+  while (i > 0 && (changes[i] as ParallelismAt).at > at) i--;
+  return changes[i]?.parallelism ?? state.settings?.parallelism ?? 1;
+}
+
 /** How many pods the change at `i` made excess, if it lowered parallelism. */
 function lowering(state: JobState, i: number): number | undefined {
   const change = state.parallelismChanges[i];

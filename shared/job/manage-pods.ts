@@ -8,6 +8,7 @@ import type { CreatePod } from './commands.ts';
 import type { PodRecord } from './pod-record.ts';
 import { absoluteFailureCount } from './counting.ts';
 import { activePods, record, terminate, wakeAt, type Sync } from './sync.ts';
+import { parallelismAt } from './excess-deletions.ts';
 
 /**
  * Upstream `manageJob`: keeps the number of active pods at what the Job wants. Deletes pods
@@ -31,7 +32,9 @@ export function managePods(sync: Sync): void {
         ? active
         : settings.parallelism
       : Math.max(0, Math.min(settings.completions - succeeded, settings.parallelism));
-  if (removePods(sync, Math.max(0, active - wantActive), wantActive)) return;
+  // O(pods) only when there is something to delete.
+  const excess = active > wantActive ? Math.max(0, active - wantActive - finishedUnseen(state)) : 0;
+  if (removePods(sync, excess, wantActive)) return;
   createPods(sync, wantActive);
 }
 
@@ -45,6 +48,31 @@ export function managePods(sync: Sync): void {
 function createdAfterSuspension(state: JobState, pod: PodRecord): boolean {
   if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME || state.jobObservedAt === undefined) return false;
   return pod.creationTimestamp !== undefined && pod.creationTimestamp > parseTime(state.jobObservedAt);
+}
+
+/**
+ * How many of the pods the fold sees active had stopped being active on the cluster, at least:
+ * the controller creates pods only while fewer are active than it wants, never more than
+ * `parallelism` (as it was then). Pods created in one second are taken as created by one sync
+ * (creationTimestamp has one-second precision): when the newest active pods were created, at
+ * most parallelism less their number of the active pods created before them were still active;
+ * the others had finished or were being deleted, and the fold has not seen it yet (their
+ * observations arrive after their replacements'). They are no excess: their own events will
+ * say how they ended.
+ */
+function finishedUnseen(state: JobState): number {
+  let newest: number | undefined;
+  const created: number[] = [];
+  for (const pod of activePods(state)) {
+    if (pod.creationTimestamp === undefined) continue;
+    created.push(pod.creationTimestamp);
+    if (newest === undefined || pod.creationTimestamp > newest) newest = pod.creationTimestamp;
+  }
+  if (newest === undefined) return 0;
+  const before = created.filter((at) => at < (newest as number)).length;
+  const room = parallelismAt(state, newest) - (created.length - before);
+  // More created at once than the controller ever runs: not its one sync (pods it adopted).
+  return room < 0 ? 0 : Math.max(0, before - room);
 }
 
 /** Upstream `activePodsForRemoval`; returns true when anything was deleted. */

@@ -214,6 +214,32 @@ describe('Pods deleted as excess after parallelism was lowered, before jobfold s
   });
 });
 
+describe('Pods seen active beside their replacements are no excess', () => {
+  // basics__pods-recreated-with-exponential-backoff: parallelism 1; a fails at :02, b at :14, c
+  // is created at :35. c's observation arrives before a's older ones: the fold sees two pods
+  // active. The controller created c while nothing else was active (parallelism 1), so a had
+  // ended by then: its own events tell how, nothing is terminated as excess.
+  const job = aJob({ parallelism: 1, backoffLimit: 6 });
+  const created = (name: string, rv: number, seconds: number) => pod(name, rv, at(seconds), { phase: 'Pending', creationTimestamp: at(seconds) });
+  const failedA = pod('a', 2, at(2), { phase: 'Failed', creationTimestamp: at(1) });
+
+  it('the replacement first: no TerminatePod, and the status the cluster had', () => {
+    given(job, created('c', 6, 35), created('a', 1, 1), failedA, tick(at(36)))
+      .when()
+      .then(({ status, history, commands }) => {
+        expect([...history.flatMap((h) => h.commands), ...commands].filter((c) => c.type === 'TerminatePod')).toEqual([]);
+        expect(status).toMatchObject({ active: 1, terminating: 0, failed: 1 });
+      });
+  });
+
+  it('pods created in one second by one sync, beyond parallelism, are still excess (adopted, upstream deletes them)', () => {
+    const wide = aJob({ parallelism: 1 });
+    given(wide, created('a', 1, 1), created('b', 2, 1), tick(at(2)))
+      .when()
+      .thenStatus({ active: 1, terminating: 1 });
+  });
+});
+
 describe('A Job created suspended and resumed, its resumption arriving first', () => {
   // suspend__resume-suspended-job: the controller synced the Job created suspended (Suspended=True)
   // and flipped the condition when it was resumed. The suspended observation, older by its
