@@ -179,6 +179,21 @@ forwarder's \`sequence\` stamp takes care of the first:
 - Unstamped events (older forwarders) are ordered by the fold's own rules: a phase never goes
   back, a terminal phase is final, a deletion is final, and readiness follows the Ready
   condition's \`lastTransitionTime\`.
+- \`sequence.jobSeq\` (pods only; optional) counts the pod events the forwarder sent in this
+  epoch for the pod's Job (the uid its log is keyed by), from 1, in the order sent, counting
+  only what was sent. What a list shows (and deletions a list reveals) carries none: a
+  restarted forwarder lists again what the service already holds, which drops it by eventId.
+  One watch delivers a Job's pods in the cluster's order, as upstream's pod informer does, so
+  the counts tell whether the Job's log holds every pod event sent before the newest it holds.
+  While it lacks one, a Job jobfold runs (\`managedBy\`) neither creates nor deletes pods:
+  upstream's controller only ever sees a prefix of the cluster's history, and a pod whose
+  \`Succeeded\` is still on its way would otherwise look active, and a running pod would be
+  deleted as excess and replaced. It decides as soon as the missing event arrives, and gives the
+  wait up after upstream's expectation timeout (5 minutes), so an event lost or refused never
+  wedges the Job; the Job's explanation says what it waits for. A late event that changes
+  nothing of its pod is still logged when its count is missing. Other Jobs decide as before.
+  The count says nothing of events not sent yet: a view up to the newest event sent is what
+  upstream decides on too.
 - Observations that share one \`observedAt\` are what one sync of the controller reads, as
   upstream counts pods on its informer's snapshot: within such a run, a later observation of a
   pod overtakes what an earlier one counted (a running pod counted as failed because the Job is

@@ -1,5 +1,6 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { ObjectSequence } from '../../shared/k8s/object-sequence.ts';
+import { owningJobUid } from '../../shared/contract/routing.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import {
@@ -37,6 +38,14 @@ export interface ObserverOptions {
 export class Observer implements WatchSink {
   readonly #o: ObserverOptions;
   readonly #sequencer: ObjectSequencer;
+  /**
+   * The pods the latest pod list showed (uid → resourceVersion), until the informer hands each
+   * on. What a list shows carries no `jobSeq`: a restarted forwarder lists again what the
+   * service already holds, which drops it by eventId, and a count it never folds would look
+   * like an observation still on its way. Counting starts with the watch (deletions a list
+   * reveals are not counted either).
+   */
+  #listedPods = new Map<string, string | undefined>();
 
   constructor(options: ObserverOptions) {
     this.#o = options;
@@ -45,34 +54,42 @@ export class Observer implements WatchSink {
 
   relisted(kind: WatchedKind, items: readonly KubernetesObject[]): void {
     this.#sequencer.relisted(kind);
+    if (kind === 'Pod') this.#listedPods = new Map(items.flatMap((item) => (item.metadata?.uid ? [[item.metadata.uid, item.metadata.resourceVersion]] : [])));
     const listed = new Set(items.flatMap((item) => item.metadata?.uid ?? []));
     const inScope = (identity: ObjectIdentity) => this.#o.namespace === undefined || identity.namespace === this.#o.namespace;
     for (const identity of this.#o.live.vanished(kind, listed, inScope)) {
       this.#o.metrics.inc('forwarder_tombstones_total', { kind });
+      // Found by the list, so not counted either (see #listedPods).
       const sequence = this.#sequencer.peek(kind, identity.uid);
-      this.#emit(kind, tombstoneEvent(this.#o.clusterId, identity, this.#observedAt(), sequence), identity.uid, sequence);
+      this.#emit(kind, tombstoneEvent(this.#o.clusterId, identity, this.#observedAt(), sequence), identity.uid, sequence, undefined);
       this.#sequencer.forget(identity.uid);
+      if (kind === 'Job') this.#sequencer.forgetJob(identity.uid);
     }
   }
 
   observed(kind: WatchedKind, object: KubernetesObject): void {
     const uid = object.metadata?.uid ?? '';
-    const sequence = this.#sequencer.peek(kind, uid);
+    const listed = this.#listedPods.has(uid) && this.#listedPods.get(uid) === object.metadata?.resourceVersion;
+    if (listed) this.#listedPods.delete(uid);
+    const job = listed ? undefined : jobOf(kind, object.metadata);
+    const sequence = this.#sequencer.peek(kind, uid, job);
     const result = observedEvent(this.#o.clusterId, kind, object, this.#observedAt(), sequence);
     // resourceVersions are compared only for equality: the same version is not sent twice.
     if (result.ok && !this.#o.live.observe(result.event.subject, object.metadata?.resourceVersion ?? '')) return;
-    this.#emit(kind, result, object.metadata?.uid, sequence);
+    this.#emit(kind, result, object.metadata?.uid, sequence, job);
   }
 
   deleted(kind: WatchedKind, object: KubernetesObject): void {
     const uid = object.metadata?.uid;
     if (uid !== undefined && !this.#o.live.forget(uid)) return;
-    const sequence = this.#sequencer.peek(kind, uid ?? '');
-    this.#emit(kind, deletedEvent(this.#o.clusterId, kind, object, this.#observedAt(), sequence), uid, sequence);
+    const job = jobOf(kind, object.metadata);
+    const sequence = this.#sequencer.peek(kind, uid ?? '', job);
+    this.#emit(kind, deletedEvent(this.#o.clusterId, kind, object, this.#observedAt(), sequence), uid, sequence, job);
     if (uid !== undefined) this.#sequencer.forget(uid);
+    if (uid !== undefined && kind === 'Job') this.#sequencer.forgetJob(uid);
   }
 
-  #emit(kind: WatchedKind, result: ObservationResult, uid: string | undefined, sequence: ObjectSequence): void {
+  #emit(kind: WatchedKind, result: ObservationResult, uid: string | undefined, sequence: ObjectSequence, job: string | undefined): void {
     if (uid !== undefined) this.#sequencer.commit(uid, sequence);
     const { metrics, log } = this.#o;
     if (!result.ok) {
@@ -91,9 +108,17 @@ export class Observer implements WatchSink {
     }
     metrics.inc('forwarder_observations_total', { kind, detailType: result.event.detailType });
     this.#o.submit(result.event);
+    // Only what is sent is counted: the counts a Job's log receives have no hole of ours.
+    if (job !== undefined) this.#sequencer.sentForJob(job, sequence);
   }
 
   #observedAt(): string {
     return new Date(this.#o.now()).toISOString();
   }
+}
+
+/** The Job whose log a pod's events go to (parse-inbound.ts routes by the same owningJobUid). */
+function jobOf(kind: WatchedKind, metadata: KubernetesObject['metadata']): string | undefined {
+  if (kind !== 'Pod' || metadata === undefined) return undefined;
+  return owningJobUid({ metadata } as Parameters<typeof owningJobUid>[0]);
 }

@@ -3,7 +3,7 @@ import { JobSchema } from '../k8s/job.ts';
 import { PodSchema } from '../k8s/pod.ts';
 import { TimeSchema } from '../k8s/schema-helpers.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
-import { ObjectSequenceSchema } from '../k8s/object-sequence.ts';
+import { ObjectSequenceSchema, PodSequenceSchema } from '../k8s/object-sequence.ts';
 import { ClusterIdSchema } from '../job/events.ts';
 import { utf8Bytes } from '../job/bounded-text.ts';
 import { MAX_ID_BYTES } from '../app/event-store-limits.ts';
@@ -52,13 +52,13 @@ export const EventIdSchema = z
  */
 export const PartitionKeySchema = z.string().min(1).max(256);
 
-const detail = <T extends z.ZodType>(object: T) =>
+const detail = <T extends z.ZodType>(object: T, sequence: typeof ObjectSequenceSchema | typeof PodSequenceSchema = ObjectSequenceSchema) =>
   z.object({
     eventId: EventIdSchema,
     observedAt: TimeSchema,
     object,
-    /** Optional: the forwarder's per-object order stamp (docs/events.md, "Ordering"). */
-    sequence: ObjectSequenceSchema.optional(),
+    /** Optional: the forwarder's per-object order stamp (docs/events.md, "Ordering"); a pod's carries `jobSeq` too. */
+    sequence: sequence.optional(),
     partitionKey: PartitionKeySchema.optional(),
   });
 
@@ -69,8 +69,8 @@ const DeletedObjectSchema = z.object({
   }),
 });
 
-export const PodObservedDetailSchema = detail(PodSchema);
-export const PodDeletedDetailSchema = detail(DeletedObjectSchema.extend({ kind: z.literal('Pod').optional() }));
+export const PodObservedDetailSchema = detail(PodSchema, PodSequenceSchema);
+export const PodDeletedDetailSchema = detail(DeletedObjectSchema.extend({ kind: z.literal('Pod').optional() }), PodSequenceSchema);
 export const JobObservedDetailSchema = detail(JobSchema);
 export const JobDeletedDetailSchema = detail(DeletedObjectSchema.extend({ kind: z.literal('Job').optional() }));
 

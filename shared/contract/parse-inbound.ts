@@ -92,7 +92,7 @@ export function toObservation(clusterId: string, detailType: InboundDetailType, 
     case 'Pod Deleted': {
       const parsed = inboundDetailSchemas[detailType].safeParse(raw);
       if (!parsed.success) return zodFail('detail', parsed.error);
-      const { eventId, observedAt, object } = parsed.data;
+      const { eventId, observedAt, object, sequence } = parsed.data;
       const badMeta = refuseInvalidMetadata(object.metadata);
       if (badMeta) return badMeta;
       const jobUid = owningJobUid(object);
@@ -103,7 +103,7 @@ export function toObservation(clusterId: string, detailType: InboundDetailType, 
       return {
         ok: true,
         stream: jobStream(clusterId, namespace, jobUid),
-        observation: { type: 'PodDeleted', eventId, clusterId, observedAt, uid, name, namespace },
+        observation: { type: 'PodDeleted', eventId, clusterId, observedAt, uid, name, namespace, ...stamped(sequence) },
       };
     }
     case 'Job Observed': {

@@ -1,5 +1,5 @@
 import { GENESIS_HASH } from '../log/hash-chain.ts';
-import { commitSteps, stepOutboxItem } from '../outbox/commit-steps.ts';
+import { commitSteps, stepOutboxItems } from '../outbox/commit-steps.ts';
 import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from '../app/event-store-limits.ts';
 import type { NewEntry, StreamId } from '../app/event-store.ts';
 import { stableHash } from '../job/stable-hash.ts';
@@ -67,12 +67,12 @@ export async function commitPlanned<S, O extends LogEvent, D extends LogEvent, C
   const firstSightings = new Set(plan.firstSightings);
   for (const [i, step] of steps.entries()) {
     const last = i === steps.length - 1;
-    const item = target ? stepOutboxItem(target.job, target.managedBy, step, now) : undefined;
+    const outbox = target ? stepOutboxItems(target.job, target.managedBy, step, now) : [];
     const committed = await store.commit(stream, {
       expectedHead: at,
       recordedAt: now,
       entries: step.entries,
-      outbox: item ? [item] : [],
+      outbox,
       podFirstSightings: step.entries.flatMap((_, j) => (firstSightings.has(step.fromSeq + j) ? [j] : [])),
       ...(atHash === undefined ? {} : { expectedHeadHash: atHash, ...knownHashes(step.entries, hashOf) }),
       snapshot: last && snapshot ? { seq: head, state: snapshot.snapshot } : undefined,

@@ -6,6 +6,7 @@ import type { Decision, Evidence } from './decisions.ts';
 import { chooseFinishTarget, type FinishTarget } from './finish-condition.ts';
 import { removeCountedFinalizers } from './finalizer-removal.ts';
 import { managePods } from './manage-pods.ts';
+import { waitForMissingPodEvents } from './pod-view-gap.ts';
 import { activePods, newSync, record, terminate, wakeAt, wakeWhenExpectationExpires, type Sync } from './sync.ts';
 import type { JobState } from './state.ts';
 import { jobStatus } from './status.ts';
@@ -29,7 +30,9 @@ const NOTHING: Reconciliation = { decisions: [], commands: [], wakeAt: undefined
  *  1. set startTime on the first unsuspended sync;
  *  2. choose the outcome (see chooseFinishTarget for the order of the checks);
  *  3. outcome chosen: delete every active pod; otherwise manage pods (create or delete; not
- *     for a Job being deleted), then check completions, then the Suspended condition;
+ *     for a Job being deleted, nor while the view of a managed Job's pods lacks an event the
+ *     forwarder sent before one it holds: pod-view-gap.ts), then check completions, then the
+ *     Suspended condition;
  *  4. write the interim condition, and the terminal one once no pod is terminating.
  * Never throws on any state the fold can reach.
  */
@@ -59,7 +62,7 @@ export function decide(state: JobState, now: string): Reconciliation {
     let managed = false;
     // A Job being deleted is not managed: no pod is created or deleted (suspension included),
     // and no Suspended condition is written (upstream `syncJob`: `job.DeletionTimestamp == nil`).
-    if (expectationsMet && state.deletionTimestamp === undefined) {
+    if (expectationsMet && state.deletionTimestamp === undefined && !waitForMissingPodEvents(sync)) {
       managePods(sync);
       managed = true;
     }

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { JobSchema } from '../k8s/job.ts';
 import { PodSchema } from '../k8s/pod.ts';
-import { ObjectSequenceSchema } from '../k8s/object-sequence.ts';
+import { ObjectSequenceSchema, PodSequenceSchema } from '../k8s/object-sequence.ts';
 import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
 
 // The per-Job log holds two kinds of events: observations (what a cluster reported) and
@@ -28,11 +28,12 @@ const envelope = {
 
 /** The forwarder's order stamp of this observation among the object's others, when it sent one. */
 const sequence = { sequence: optional(ObjectSequenceSchema) };
+const podSequence = { sequence: optional(PodSequenceSchema) };
 
 export const PodObservedSchema = z.object({
   type: z.literal('PodObserved'),
   ...envelope,
-  ...sequence,
+  ...podSequence,
   pod: PodSchema,
   /**
    * Set by routing (shared/contract/routing.ts `creatorJobUid`), never by a producer: the pod is
@@ -44,6 +45,7 @@ export const PodObservedSchema = z.object({
 export const PodDeletedSchema = z.object({
   type: z.literal('PodDeleted'),
   ...envelope,
+  ...podSequence,
   uid: z.string().min(1).max(128),
   name: optional(z.string().max(253)),
   namespace: optional(z.string().max(63)),

@@ -9,6 +9,7 @@ import { laterTime, parseTime } from '../k8s/time.ts';
 import { trackChildStatus } from './child-status-version.ts';
 import { enterRun } from './run.ts';
 import { countLateOutcome, countsBeforeLateOutcome } from './late-outcome.ts';
+import { notePodCount } from './pod-view-gap.ts';
 
 const isObservation = (event: JobEvent): boolean =>
   event.type === 'PodObserved' || event.type === 'PodDeleted' || event.type === 'JobObserved' || event.type === 'JobDeleted';
@@ -40,12 +41,15 @@ export function evolve(state: JobState, event: JobEvent): JobState {
       const before = countsBeforeLateOutcome(state, at);
       observePod(state, event, at);
       if (before) countLateOutcome(state, before);
+      // A copy for the Job that created a pod another Job controls carries that Job's count.
+      if (event.controlledBy === undefined) notePodCount(state, event.sequence, at);
       break;
     }
     case 'PodDeleted': {
       const before = countsBeforeLateOutcome(state, at);
       podDeleted(state, event, at);
       if (before) countLateOutcome(state, before);
+      notePodCount(state, event.sequence, at);
       break;
     }
     case 'JobObserved':

@@ -1,9 +1,11 @@
+import { formatTime } from '../k8s/time.ts';
 import { activeDeadlineAt } from '../policies/active-deadline.ts';
 import { plural, type ExplainedCondition, type ExplanationOf } from '../read-model/explanation.ts';
 import type { JobCondition } from './conditions.ts';
-import { findCondition, hasTrueCondition } from './conditions.ts';
+import { findCondition, hasTrueCondition, isFinished } from './conditions.ts';
 import { isPolicyFailureReason, policyFailureEvidence, policyFailureSentence } from '../policies/pod-failure-policy.ts';
-import { Reason } from './constants.ts';
+import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME, Reason } from './constants.ts';
+import { missingPodEvents } from './pod-view-gap.ts';
 import type { DecisionOf, Evidence, PodRefData, TerminationCause } from './decisions.ts';
 import type { JobEvent } from './evolve.ts';
 import type { JobState } from './state.ts';
@@ -99,7 +101,7 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
     kind: 'Job',
     job: identity && { clusterId: identity.clusterId, namespace: identity.namespace, name: identity.name, uid: identity.uid },
     outcome,
-    summary: summary(state, outcome),
+    summary: summary(state, outcome) + waitingSentence(state),
     conditions,
     terminatedPods: pods,
     rejection: (state.rejected ?? []).map((error) => error.message),
@@ -107,6 +109,18 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
       ? { afterFinish: { finishedAt: state.finishedAt, observations: state.observedAfterFinish } }
       : {}),
   };
+}
+
+/**
+ * A Job jobfold runs whose log lacks pod events sent before the newest it holds creates and
+ * deletes no pods until they arrive (pod-view-gap.ts): said, so an operator reading why no pod
+ * was created yet learns what the Job waits for, and until when at most.
+ */
+function waitingSentence(state: JobState): string {
+  const missing = missingPodEvents(state);
+  if (missing === undefined || state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME || isFinished(state.status.conditions)) return '';
+  const events = missing.count === 1 ? '1 pod event sent before the newest one in the log has' : `${missing.count} pod events sent before the newest one in the log have`;
+  return ` No pod is created or deleted while ${events} not arrived (missing since ${formatTime(missing.since)}; given up on at ${formatTime(missing.since + EXPECTATIONS_TIMEOUT_MS)}).`;
 }
 
 /** The outcome: rejection first, then terminal, interim, suspension, progress. */

@@ -13,6 +13,7 @@ import type { RuleProgress } from '../policies/success-policy.ts';
 import { newRun, type Run, type RunChange } from './run.ts';
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
 import { DEFAULT_CLOCK_SKEW_MS, newClock, type ClusterClock } from './cluster-clock.ts';
+import type { PodCounts } from './pod-view-gap.ts';
 
 /** Per-deployment settings of the fold, fixed when the Job's log starts. */
 export interface FoldConfig {
@@ -115,6 +116,8 @@ export interface JobState {
    * the pod's outcome is seen (or EXPECTATIONS_TIMEOUT_MS passes), so no pod is created for it.
    */
   awaitingOutcome: Map<string, number>;
+  /** The forwarder's per-Job count of pod events, as far as the log holds it (pod-view-gap.ts). */
+  podCounts: PodCounts | undefined;
   /**
    * What the counting rules did for pods whose deletion was seen before they were seen
    * finished (counted as failed, as upstream counts a deleted pod that did not succeed): a
@@ -241,6 +244,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     policyFailure: undefined,
     expectations: { creations: 0, deletions: new Set(), setAt: undefined },
     awaitingOutcome: new Map(),
+    podCounts: undefined,
     inferred: new Map(),
     earlyEvidence: new Map(),
     lastSucceeded: undefined,

@@ -18,7 +18,19 @@ export const ObjectSequenceSchema = z.object({
   epoch: z.number().int().nonnegative(),
   seq: z.number().int().positive(),
 });
-export type ObjectSequence = z.infer<typeof ObjectSequenceSchema>;
+
+/**
+ * A pod's stamp adds `jobSeq` (optional: older forwarders send none): the count of the pod
+ * events the forwarder sent in this epoch for the pod's Job (the uid its log is keyed by), from
+ * 1, in the order sent. One watch delivers a Job's pods in the cluster's order, so the counts a
+ * Job's log holds say whether it has every pod event sent before the newest it holds, or lacks
+ * one that EventBridge is still delivering (shared/job/pod-view-gap.ts).
+ */
+export const PodSequenceSchema = ObjectSequenceSchema.extend({
+  jobSeq: z.number().int().positive().optional(),
+});
+/** Any object's stamp (`jobSeq` only ever set on a pod's). */
+export type ObjectSequence = z.infer<typeof PodSequenceSchema>;
 
 /** Negative when `a` is older than `b`, 0 for the same observation, positive when newer. */
 export function compareSequence(a: ObjectSequence, b: ObjectSequence): number {

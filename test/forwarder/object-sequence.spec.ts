@@ -5,6 +5,11 @@ import { join } from 'node:path';
 import { silentLogger } from '../../forwarder/log.ts';
 import { EpochFile } from '../../forwarder/watch/epoch-file.ts';
 import { ObjectSequencer } from '../../forwarder/watch/object-sequencer.ts';
+import { Observer } from '../../forwarder/watch/observer.ts';
+import { LiveObjects } from '../../forwarder/watch/live-objects.ts';
+import { Metrics } from '../../forwarder/metrics.ts';
+import type { OutgoingEvent } from '../../forwarder/observation.ts';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { compareSequence, type ObjectSequence } from '../../shared/k8s/object-sequence.ts';
 import { parseInbound } from '../../shared/contract/parse-inbound.ts';
 import { aJob, aPod } from './objects.ts';
@@ -96,5 +101,63 @@ describe('ObjectSequencer', () => {
     sequencer.commit('a', a1);
     expect(sequencer.peek('Pod', 'a').seq).toBe(2);
     expect(sequencer.peek('Pod', 'b').seq).toBe(1);
+  });
+});
+
+describe('The forwarder counts the pod events it sends for each Job (jobSeq)', () => {
+  const jobSeqs = (h: Harness, names: readonly string[]) =>
+    h.bus.delivered.filter((e) => names.includes((e.detail as Detail).object.metadata.name)).map((e) => (e.detail as Detail).sequence?.jobSeq);
+
+  it('numbers a Job\'s pod events 1, 2, 3 … across its pods, in the order sent; another Job counts its own', async () => {
+    harness = await startHarness();
+    const h = harness;
+    const train = h.kube.store.create('jobs', aJob({ name: 'train' }));
+    const other = h.kube.store.create('jobs', aJob({ name: 'other' }));
+    h.kube.store.create('pods', aPod(train, { name: 'train-a' }));
+    h.kube.store.create('pods', aPod(other, { name: 'other-a' }));
+    h.kube.store.create('pods', aPod(train, { name: 'train-b' }));
+    h.kube.store.update('pods', 'default', 'train-a', (p) => void ((p.status as { phase: string }).phase = 'Succeeded'));
+    h.kube.store.remove('pods', 'default', 'train-b');
+
+    await eventually(() => expect(jobSeqs(h, ['train-a', 'train-b'])).toHaveLength(4));
+    expect(jobSeqs(h, ['train-a', 'train-b'])).toEqual([1, 2, 3, 4]);
+    expect(jobSeqs(h, ['other-a'])).toEqual([1]);
+    expect(jobSeqs(h, ['train', 'other']).every((s) => s === undefined)).toBe(true);
+  });
+
+  it('does not count what a relist shows, and starts again at 1 with the watch after it', () => {
+    const sent: OutgoingEvent[] = [];
+    const observer = new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now: () => 1_000 });
+    const job = aJob({ name: 'train' });
+    const version = (rv: string, phase: string) => {
+      const pod = aPod(job, { name: 'train-a', phase: phase as 'Running' });
+      return { ...pod, metadata: { ...pod.metadata, uid: 'a', resourceVersion: rv } } as unknown as KubernetesObject;
+    };
+    const counts = () => sent.map((e) => (JSON.parse(e.detail) as Detail).sequence?.jobSeq);
+    observer.relisted('Pod', []);
+    observer.observed('Pod', version('1', 'Pending'));
+    observer.observed('Pod', version('2', 'Running'));
+    // The forwarder restarted, or its watch expired: the list shows the pod as it is now.
+    observer.relisted('Pod', [version('3', 'Running')]);
+    observer.observed('Pod', version('3', 'Running'));
+    observer.observed('Pod', version('4', 'Succeeded'));
+    observer.deleted('Pod', version('5', 'Succeeded'));
+    expect(counts()).toEqual([1, 2, undefined, 1, 2]);
+  });
+});
+
+describe('ObjectSequencer, per Job', () => {
+  it('counts only what was sent, and forgets a deleted Job', () => {
+    const sequencer = new ObjectSequencer(() => 1_000);
+    sequencer.relisted('Pod');
+    const first = sequencer.peek('Pod', 'p1', 'job');
+    expect(first.jobSeq).toBe(1);
+    // Not sent (refused by the contract, too large): the next event takes the same number.
+    expect(sequencer.peek('Pod', 'p2', 'job').jobSeq).toBe(1);
+    sequencer.sentForJob('job', first);
+    expect(sequencer.peek('Pod', 'p2', 'job').jobSeq).toBe(2);
+    expect(sequencer.peek('Job', 'job', 'job').jobSeq).toBeUndefined();
+    sequencer.forgetJob('job');
+    expect(sequencer.peek('Pod', 'p2', 'job').jobSeq).toBe(1);
   });
 });

@@ -10,6 +10,7 @@ import { observedInstant } from '../../job/cluster-clock.ts';
 import { jobObservationOrder } from '../../job/observe-job.ts';
 import { podObservationOrder } from '../../job/observe-pod.ts';
 import { mergeFacts, recordOrder } from '../../job/pod-record.ts';
+import { podCountUnlogged } from '../../job/pod-view-gap.ts';
 
 // What a Job's fold already holds, and what a Job's log refuses (shared/decide/keep-news.ts runs
 // them after its lookup of the eventId against the whole log): the Job decider's `known`,
@@ -36,6 +37,8 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       const known = state.pods.get(observation.pod.metadata.uid);
       if (!known) return undefined;
       if (known.lastEventId === observation.eventId) return 'same-event';
+      // Late and changing nothing of its pod, but its count is what a Job jobfold runs waits for.
+      if (observation.controlledBy === undefined && podCountUnlogged(state, observation.sequence)) return undefined;
       const order = podObservationOrder(observation);
       if (isStaleObservation(recordOrder(known), order)) return 'stale';
       // Unordered (older forwarders, no comparable versions): a replay is no newer than the newest
@@ -47,7 +50,7 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       return mergeFacts(known, facts) === undefined ? 'unchanged' : undefined;
     }
     case 'PodDeleted':
-      return state.pods.get(observation.uid)?.gone ? 'already-gone' : undefined;
+      return state.pods.get(observation.uid)?.gone && !podCountUnlogged(state, observation.sequence) ? 'already-gone' : undefined;
     case 'JobObserved': {
       if (state.jobEventId === observation.eventId) return 'same-event';
       const order = jobObservationOrder(observation);

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import type { JobCommand } from '../../../shared/job/commands.ts';
+import type { PodDeleted, PodObserved } from '../../../shared/job/events.ts';
+import { explainJob } from '../../../shared/job/explain.ts';
+import { restoreSnapshot, takeSnapshot } from '../../../shared/job/snapshot.ts';
+import { decide } from '../../../shared/job/decide.ts';
+import { missingPodEvents } from '../../../shared/job/pod-view-gap.ts';
+import { knownObservation } from '../../../shared/app/write/known-observation.ts';
+import { aJob, aPod, at, podDeleted, podObserved } from '../../support/builders.ts';
+import { given } from '../../support/job-spec.ts';
+
+// Issue 21, "no harmful command from a transient view" (shared/job/pod-view-gap.ts). The
+// forwarder numbers the pod events it sends for each Job (`sequence.jobSeq`); while the log lacks
+// one sent before the newest it holds, a Job jobfold runs neither creates nor deletes pods, as
+// upstream, whose informer only ever shows a prefix of the cluster's history, never would.
+
+const EPOCH = 1_000;
+const managed = { managedBy: JOBFOLD_CONTROLLER_NAME };
+
+/** The event as the forwarder stamps it: the pod's own count and the Job's. */
+function sent<E extends PodObserved | PodDeleted>(event: E, seq: number, jobSeq: number, epoch = EPOCH): E {
+  return { ...event, sequence: { epoch, seq, jobSeq } };
+}
+
+const terminated = (commands: readonly JobCommand[]) => commands.flatMap((c) => (c.type === 'TerminatePod' ? [c.podName] : []));
+const created = (commands: readonly JobCommand[]) => commands.filter((c) => c.type === 'CreatePod').length;
+
+// Completions 3, parallelism 2. In the cluster: a and b run (1, 2), a succeeds (3), and the
+// pod created in its place, c, starts (4). The log got 1, 2 and 4: a still looks active.
+const job = aJob({ ...managed, completions: 3, parallelism: 2 });
+const a = sent(podObserved(aPod({ name: 'a' }), at(1)), 1, 1);
+const b = sent(podObserved(aPod({ name: 'b' }), at(1)), 1, 2);
+const aSucceeded = sent(podObserved(aPod({ name: 'a', phase: 'Succeeded' }), at(1)), 2, 3);
+const c = sent(podObserved(aPod({ name: 'c' }), at(1)), 1, 4);
+
+describe('A managed Job whose log lacks a pod event sent before the newest it holds', () => {
+  it('deletes no pod as excess while it waits, and is woken when the wait runs out', () => {
+    const outcome = given(job, a, b, c).when({ now: at(1) });
+    expect(terminated(outcome.commands)).toEqual([]);
+    expect(outcome.decisions.map((d) => d.type)).not.toContain('PodsTerminationRequested');
+    expect(Date.parse(outcome.wakeAt ?? '')).toBe(Date.parse(at(301)) + 1);
+  });
+
+  it('decides as soon as the missing event arrives: a succeeded, nothing is in excess', () => {
+    const outcome = given(job, a, b, c, aSucceeded).when({ now: at(1) });
+    expect(terminated(outcome.commands)).toEqual([]);
+    expect(created(outcome.commands)).toBe(0);
+    expect(outcome.status).toMatchObject({ active: 2, succeeded: 1 });
+  });
+
+  it('without the counts (an older forwarder) the same view deletes a running pod as before', () => {
+    const unstamped = [a, b, c].map(({ sequence: _s, ...event }) => event);
+    expect(terminated(given(job, ...unstamped).when({ now: at(1) }).commands)).toHaveLength(1);
+  });
+
+  it('gives the wait up after the expectation timeout: a lost event never wedges the Job', () => {
+    const outcome = given(job, a, b, c).when({ now: at(302) });
+    expect(terminated(outcome.commands)).toHaveLength(1);
+  });
+
+  it('creates no pod for a slot whose pod it has not seen yet', () => {
+    // Parallelism 2: a (1), b (2) created, a ready (3). The log got 1 and 3: one pod looks missing.
+    const aReady = sent(podObserved(aPod({ name: 'a', ready: true }), at(1)), 2, 3);
+    const twoPods = aJob({ ...managed, completions: 2, parallelism: 2 });
+    expect(created(given(twoPods, a, aReady).when({ now: at(1) }).commands)).toBe(0);
+    expect(created(given(twoPods, a, aReady, b).when({ now: at(1) }).commands)).toBe(0);
+    expect(created(given(twoPods, a, aReady).when({ now: at(302) }).commands)).toBe(1);
+  });
+
+  it('counts deletions too', () => {
+    // a (1), b (2), c (3) created, b deleted (4). The log got 1, 2, 4, then 3.
+    const bGone = sent(podDeleted('b', at(1)), 2, 4);
+    const cCreated = sent(podObserved(aPod({ name: 'c' }), at(1)), 1, 3);
+    expect(missingPodEvents(given(job, a, b, bGone).fold().state)).toEqual({ count: 1, since: Date.parse(at(1)) });
+    expect(missingPodEvents(given(job, a, b, bGone, cCreated).fold().state)).toBeUndefined();
+  });
+
+  it('starts counting again with a newer pod epoch (the forwarder listed pods again)', () => {
+    const relisted = sent(podObserved(aPod({ name: 'd' }), at(1)), 1, 1, EPOCH + 1);
+    expect(terminated(given(job, a, b, c, relisted).when({ now: at(1) }).commands)).toHaveLength(2);
+  });
+
+  it('keeps waiting across a snapshot', () => {
+    const { state } = given(job, a, b, c).fold();
+    const { snapshot } = takeSnapshot(state);
+    const restored = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)));
+    expect(terminated(decide(restored, at(1)).commands)).toEqual([]);
+  });
+
+  it('logs a late event that changes nothing of its pod when the log lacks its count', () => {
+    const { state } = given(job, a, b, aSucceeded, c).fold();
+    // a's first version again under another id: stale, and its count (1) is in the log.
+    expect(knownObservation(state, { ...a, eventId: 'a/again' })).toBe('stale');
+    const { state: gap } = given(job, b, aSucceeded, c).fold();
+    expect(knownObservation(gap, a)).toBeUndefined();
+  });
+
+  it('says why nothing was created or deleted yet', () => {
+    const { state } = given(job, a, b, c).fold();
+    expect(explainJob(state).summary).toContain('1 pod event sent before');
+  });
+});
+
+describe('A Job jobfold does not run', () => {
+  it('computes its decisions as before, missing events or not', () => {
+    const own = aJob({ completions: 3, parallelism: 2 });
+    expect(terminated(given(own, a, b, c).when({ now: at(1) }).commands)).toHaveLength(1);
+  });
+});
