@@ -43,6 +43,16 @@ export interface ArchivedPod {
   /** Of a pod never counted: it was seen tracked, seen stripped before it finished (pod-record.ts); a late observation may still count it. */
   readonly trackedSeen?: boolean;
   readonly strippedLive?: boolean;
+  /**
+   * Of a pod never counted, what a late observation counts it by (observe-pod.ts
+   * countStrippedLive, countByEvidence): being deleted is a failure where not only Failed pods
+   * are replaced, and its index's failure counts. Without them a restored pod counted nowhere
+   * where the fold that never stored it counted it failed (snapshot property, seed -1154655645).
+   */
+  readonly deletionTimestamp?: number;
+  readonly failureCount?: number;
+  readonly ignoredFailureCount?: number;
+  readonly finishedAt?: number;
 }
 
 /** A pod whose future observations can no longer change the Job. */
@@ -65,13 +75,25 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
 }
 
 export function archivePod(pod: PodRecord): ArchivedPod {
-  const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId, strippedAt, trackedSeen, strippedLive } = pod;
+  const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId } = pod;
   return {
     uid, name, namespace, phase, index, counted, gone, seq,
     ...(lastEventId === undefined ? {} : { lastEventId }),
-    ...(strippedAt === undefined || counted !== 'none' ? {} : { strippedAt }),
-    ...(trackedSeen !== true || counted !== 'none' ? {} : { trackedSeen }),
-    ...(strippedLive !== true || counted !== 'none' ? {} : { strippedLive }),
+    ...(counted === 'none' ? uncountedFacts(pod) : {}),
+  };
+}
+
+/** What a pod never counted keeps in the archive, for the late observation that may still count it. */
+function uncountedFacts(pod: PodRecord): Partial<ArchivedPod> {
+  const { strippedAt, trackedSeen, strippedLive, deletionTimestamp, failureCount, ignoredFailureCount, finishedAt } = pod;
+  return {
+    ...(strippedAt === undefined ? {} : { strippedAt }),
+    ...(trackedSeen !== true ? {} : { trackedSeen }),
+    ...(strippedLive !== true ? {} : { strippedLive }),
+    ...(deletionTimestamp === undefined ? {} : { deletionTimestamp }),
+    ...(failureCount === 0 ? {} : { failureCount }),
+    ...(ignoredFailureCount === 0 ? {} : { ignoredFailureCount }),
+    ...(finishedAt === 0 ? {} : { finishedAt }),
   };
 }
 
@@ -233,9 +255,9 @@ function archivedFacts(pod: ArchivedPod): PodFacts {
     namespace: pod.namespace,
     phase: pod.phase as PodFacts['phase'],
     index: pod.index,
-    failureCount: 0,
-    ignoredFailureCount: 0,
-    deletionTimestamp: undefined,
+    failureCount: pod.failureCount ?? 0,
+    ignoredFailureCount: pod.ignoredFailureCount ?? 0,
+    deletionTimestamp: pod.deletionTimestamp,
     hasFinalizer: false,
     ready: false,
     readySince: undefined,
@@ -244,7 +266,7 @@ function archivedFacts(pod: ArchivedPod): PodFacts {
     restartCount: 0,
     maxRestarts: 0,
     creationTimestamp: undefined,
-    finishedAt: 0,
+    finishedAt: pod.finishedAt ?? 0,
     terminated: [],
     conditions: [],
   };

@@ -94,6 +94,27 @@ describe('Snapshots', () => {
     });
   });
 
+  describe('When a pod deleted while running lost its finalizer uncounted, and its observations arrive newest first', () => {
+    it('still counts it failed when the oldest one, with the finalizer, arrives after a round trip, as without one', () => {
+      // In the cluster: running with the finalizer; deleted, and the finalizer removed while it
+      // still ran (the sync that counted it failed); then Failed. jobfold receives them newest
+      // first: the Failed pod is archived uncounted, and the late tracked observation counts it
+      // by its deletion — which the archive must keep (snapshot property, seed -1154655645).
+      const flat = aJob({ completions: 3, parallelism: 1, backoffLimit: 5 });
+      const { state } = given(
+        flat,
+        tick(at(0)),
+        podObserved(aPod({ name: 'a', phase: 'Failed', exitCode: 1, finalizer: false, deletionTimestamp: at(2) }), at(3)),
+        podObserved(aPod({ name: 'a', finalizer: false, deletionTimestamp: at(2) }), at(4)),
+      ).fold();
+      const late = [podObserved(aPod({ name: 'a' }), at(5))];
+      const restored = roundTrip(state);
+      expect(play(restored, late)).toEqual(play(state, late));
+      expect(jobStatus(state)).toMatchObject({ failed: 1 });
+      expect(jobStatus(restored)).toEqual(jobStatus(state));
+    });
+  });
+
   describe('When a suspended Job\'s pod, deleted finalizer first, is gone before its terminal state was seen', () => {
     it('still counts a late observation that shows it finished with the finalizer, after a round trip as without one', () => {
       const suspended = aJob({ completions: 4, parallelism: 1, suspend: true });
