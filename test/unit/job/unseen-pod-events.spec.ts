@@ -8,7 +8,7 @@ import { decide } from '../../../shared/job/decide.ts';
 import { missingPodEvents } from '../../../shared/job/pod-view-gap.ts';
 import { knownObservation } from '../../../shared/app/write/known-observation.ts';
 import { aJob, aPod, at, podDeleted, podObserved } from '../../support/builders.ts';
-import { given } from '../../support/job-spec.ts';
+import { given, play } from '../../support/job-spec.ts';
 
 // Issue 21, "no harmful command from a transient view" (shared/job/pod-view-gap.ts). The
 // forwarder numbers the pod events it sends for each Job (`sequence.jobSeq`); while the log lacks
@@ -84,6 +84,14 @@ describe('A managed Job whose log lacks a pod event sent before the newest it ho
   it('keeps waiting across a snapshot', () => {
     const { state } = given(job, a, b, c).fold();
     const { snapshot } = takeSnapshot(state);
+    const restored = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)));
+    expect(terminated(decide(restored, at(1)).commands)).toEqual([]);
+  });
+
+  it('takes a snapshot of the counts as they are: the event folded after it does not reach it', () => {
+    const { state } = given(job, a, b, c).fold();
+    const { snapshot } = takeSnapshot(state);
+    play(state, [aSucceeded]);
     const restored = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)));
     expect(terminated(decide(restored, at(1)).commands)).toEqual([]);
   });
