@@ -40,8 +40,7 @@ const MAX_CHANGES = 16;
  */
 export function noteParallelism(state: JobState, at: number, parallelism: number): void {
   const changes = state.parallelismChanges;
-  let i = changes.length;
-  while (i > 0 && (changes[i - 1] as ParallelismAt).at > at) i--;
+  const i = changeAt(changes, at) + 1;
   const before = changes[i - 1];
   if (before?.at === at || before?.parallelism === parallelism) return;
   changes.splice(i, 0, { at, parallelism, excused: [] });
@@ -61,8 +60,7 @@ export function noteParallelism(state: JobState, at: number, parallelism: number
  */
 export function deletedAsExcess(state: JobState, pod: PodRecord, at: number): boolean {
   const changes = state.parallelismChanges;
-  let i = changes.length - 1;
-  while (i >= 0 && (changes[i] as ParallelismAt).at > at) i--;
+  const i = changeAt(changes, at);
   const excess = lowering(state, i);
   if (excess === undefined) return false;
   const change = changes[i] as ParallelismAt;
@@ -77,9 +75,14 @@ export function deletedAsExcess(state: JobState, pod: PodRecord, at: number): bo
 /** The Job's parallelism at an instant on the cluster's clock (its first known before any change). */
 export function parallelismAt(state: JobState, at: number): number {
   const changes = state.parallelismChanges;
+  return changes[Math.max(0, changeAt(changes, at))]?.parallelism ?? state.settings?.parallelism ?? 1;
+}
+
+/** The index of the change in force at `at` (the last at or before it); -1 before the first. */
+function changeAt(changes: readonly ParallelismAt[], at: number): number {
   let i = changes.length - 1;
-  while (i > 0 && (changes[i] as ParallelismAt).at > at) i--;
-  return changes[i]?.parallelism ?? state.settings?.parallelism ?? 1;
+  while (i >= 0 && (changes[i] as ParallelismAt).at > at) i--;
+  return i;
 }
 
 /** How many pods the change at `i` made excess, if it lowered parallelism. */
