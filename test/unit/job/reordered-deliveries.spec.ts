@@ -315,6 +315,26 @@ describe('A Job created suspended and resumed, its resumption arriving first', (
       });
   });
 
+  describe('suspended and resumed within one instant: one sync read only the resumed Job, so no condition', () => {
+    // test:explore, stamped-arrival property, seed -97036403: a late copy of the suspended
+    // observation (the same event again) wrote Suspended=False/JobResumed.
+    const sameInstant = versioned({ suspend: true }, '1', at(1));
+
+    it("in the cluster's order", () => {
+      given(null, sameInstant, resumed, ...pods, tick(at(3)))
+        .when()
+        .then(({ status }) => expect(conditionsOf(status)).toEqual([]));
+    });
+
+    it('the suspended observation arriving after the resumed one, or again', () => {
+      for (const delivered of [[resumed, ...pods, sameInstant], [sameInstant, resumed, ...pods, sameInstant]]) {
+        given(null, ...delivered, tick(at(3)))
+          .when()
+          .then(({ status }) => expect(conditionsOf(status)).toEqual([]));
+      }
+    });
+  });
+
   it('a pod created before the suspended spec was observed is deleted by the suspension, as upstream does', () => {
     const early = pod('c', 1, at(0), { phase: 'Pending', creationTimestamp: at(-1) });
     given(null, suspended, early, tick(at(0.5)))
