@@ -6,10 +6,14 @@ import type { JobState } from './state.ts';
 // before the Job finished is in its final status. An observation can arrive after jobfold
 // decided the Job finished although it happened before, on the cluster's clock (EventBridge
 // does not order): the final status then counts it too, so that it does not depend on arrival
-// order. Conditions stay as decided (they only move forward), and an outcome that happened
-// after the decision is not counted, as upstream no longer syncs a finished Job. Jobs jobfold
-// runs are exempt: there jobfold's syncs are the controller's, and what it had not seen when it
-// finished the Job it had not counted.
+// order. One at the very instant jobfold finished the Job counts too: the cluster's sync at that
+// instant read every event of it (basics__parallel-work-queue-job: two successes of one instant,
+// the Job completed on the first to arrive). Conditions stay as decided (they only move
+// forward), and an outcome that happened after the decision is not counted, as upstream no
+// longer syncs a finished Job. Jobs jobfold runs are exempt: there jobfold's syncs are the
+// controller's, and what it had not seen when it finished the Job it had not counted.
+// The instant is jobfold's clock when it finished the Job: the newest it had read, which can lie
+// past the cluster's own finish when the evidence that finished it arrived after newer events.
 
 /** The counts an observation may change, taken before folding it. */
 export interface CountsBefore {
@@ -19,9 +23,9 @@ export interface CountsBefore {
   readonly failedIndexes: IndexSet;
 }
 
-/** The counts before an observation at `at`, when it happened before the Job finished and arrived after; else undefined. */
+/** The counts before an observation at `at`, when it happened before the Job finished (or at that instant) and arrived after; else undefined. */
 export function countsBeforeLateOutcome(state: JobState, at: number): CountsBefore | undefined {
-  if (state.finishedInstant === undefined || at >= state.finishedInstant) return undefined;
+  if (state.finishedInstant === undefined || at > state.finishedInstant) return undefined;
   return countsBeforeFinalCount(state);
 }
 

@@ -31,7 +31,7 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
   // Stale or not, the observation tells the parallelism at its instant (excess-deletions.ts).
   noteParallelism(state, at, event.job.spec.parallelism ?? 1);
   if (isStaleObservation({ version: state.jobVersion, sequence: state.jobOrder }, order)) {
-    if (event.job.spec.suspend === true && state.settings?.suspend === false) state.suspendedBefore = true;
+    if (event.job.spec.suspend === true && state.settings?.suspend === false && beforeNewestJobObservation(state, at)) state.suspendedBefore = true;
     return;
   }
   if (order.sequence !== undefined) state.jobOrder = order.sequence;
@@ -175,4 +175,13 @@ function seedStatus(state: JobState, job: Job, at: number | undefined): void {
   if (reported.failedIndexes) {
     status.failedIndexes = parseIndexes(reported.failedIndexes, completions);
   }
+}
+
+/**
+ * Whether an instant lies before the newest Job observation folded (when its stamp was trusted):
+ * a suspended observation of that very instant was read by the same sync as the newer one, which
+ * never saw the Job suspended.
+ */
+function beforeNewestJobObservation(state: JobState, at: number): boolean {
+  return state.jobObservedAt === undefined || at < parseTime(state.jobObservedAt);
 }

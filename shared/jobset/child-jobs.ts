@@ -55,6 +55,7 @@ export function observeChildJob(
     failed: job.status?.failed ?? 0,
     finished: finishedCondition?.type as 'Complete' | 'Failed' | undefined,
     failure,
+    ...(finishedCondition?.lastTransitionTime === undefined ? {} : { finishedAt: finishedCondition.lastTransitionTime }),
     terminating: job.metadata.deletionTimestamp !== undefined || (sameObject && previous.terminating),
     observedAt: position,
   };

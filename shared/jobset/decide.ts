@@ -6,6 +6,7 @@ import type { DefaultedJobSet } from './defaulting.ts';
 import type { JobSetDecisionEvent } from './decision-events.ts';
 import { matchFailurePolicy } from './failure-policy.ts';
 import { matchDependsOn } from './depends-on.ts';
+import { finishedBefore, successBeforeFailure } from './finish-order.ts';
 import { applyTtlAfterFinished, createMissingJobs, deleteJobs, setJobSuspend } from './job-commands.ts';
 import { isReconciled } from './managed-by.ts';
 import { record, startPass, writeCondition, type Pass } from './pass.ts';
@@ -29,18 +30,18 @@ export interface JobSetDecision {
 
 /**
  * One reconcile of the JobSet at `now` (RFC 3339): the decisions it takes and the commands it
- * sends. Nothing is decided before the JobSet is observed, once it is being deleted, for a spec that
+ * sends. Nothing is decided before the JobSet is observed, once it is gone, for a spec that
  * failed admission (beyond recording the rejection once), or while a child Job carries no
- * integer restart-attempt label (upstream's reconcile fails on it).
+ * integer restart-attempt label (upstream's reconcile fails on it); once it is being deleted,
+ * only what it decided before the mark (`decideBeforeDeletion`).
  */
 export function decide(state: JobSetState, now: string): JobSetDecision {
   const jobSet = state.jobSet;
   const pass = startPass(state, now);
   const decision = (): JobSetDecision => ({ events: pass.events, commands: pass.commands, wakeAt: pass.wakeAt });
-  // `jobSetMarkedForDeletion`: a JobSet being deleted is not reconciled, nor one gone.
-  if (jobSet === undefined || state.deleted || state.deleting === true) return decision();
+  if (jobSet === undefined || state.deleted) return decision();
   if (state.validationErrors.length > 0) {
-    if (!state.rejectionRecorded) {
+    if (!state.rejectionRecorded && state.deleting !== true) {
       const errors = state.validationErrors.map(({ field, type, detail }) => ({ field, type, detail }));
       record(pass, { type: 'JobSetRejected', at: now, errors, tippedBy: state.lastObservation });
     }
@@ -49,8 +50,22 @@ export function decide(state: JobSetState, now: string): JobSetDecision {
   if (!isReconciled(jobSet.spec)) return decision();
   const owned = classifyChildJobs(state);
   if (owned === undefined) return decision();
-  reconcile(pass, jobSet, owned, calculateReplicatedJobStatuses(jobSet.spec, owned));
+  if (state.deleting === true) decideBeforeDeletion(pass, jobSet, owned);
+  else reconcile(pass, jobSet, owned, calculateReplicatedJobStatuses(jobSet.spec, owned));
   return decision();
+}
+
+/**
+ * `jobSetMarkedForDeletion`: a JobSet being deleted is not reconciled. What its controller
+ * decided before the mark still stands, though, and the Jobs that finished before it (by their
+ * condition times) can reach the log after the mark: on those alone, an unfinished JobSet is
+ * failed, restarted or completed as upstream did then (steps 6 and 7). Nothing is created,
+ * deleted or suspended, and no TTL runs: the cluster is deleting the JobSet and its Jobs.
+ */
+function decideBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
+  const markedAt = jobSet.metadata.deletionTimestamp;
+  if (markedAt === undefined || pass.state.terminalState !== '') return;
+  decideOutcome(pass, jobSet.spec, finishedBefore(owned, markedAt));
 }
 
 /**
@@ -80,19 +95,8 @@ function reconcile(
   if (!spec.suspend && allJobsReady(spec, statuses)) {
     writeCondition(pass, restarting(REASONS.restartingJobsReady, MESSAGES.jobsReady), tippedBy);
   }
-  // 6. Any failed Job: `executeFailurePolicy`, and nothing else this pass.
-  if (owned.failed.length > 0) {
-    applyFailure(pass, matchFailurePolicy(spec.failurePolicy, owned.failed, pass.state.restartsCountTowardsMax));
-    return;
-  }
-  // 7. Any succeeded Job: `executeSuccessPolicy`; a completed JobSet stops here.
-  if (owned.successful.length > 0) {
-    const success = matchSuccessPolicy(spec, owned.successful);
-    if (success.met) {
-      applySuccess(pass, spec, success);
-      return;
-    }
-  }
+  // 6 and 7: the failure policy, else the success policy; a restarted or finished JobSet stops here.
+  if (decideOutcome(pass, spec, owned)) return;
   // 8. Headless Service, volume claims, elastic scaling: not represented.
   // 9. `reconcileReplicatedJobs`: create missing Jobs as the startup policy releases them and
   // `dependsOn` allows (the two are never combined: admission refuses InOrder with dependsOn).
@@ -120,6 +124,25 @@ function reconcile(
     const resumed = { type: CONDITION_TYPES.suspended, status: 'False', reason: REASONS.resumeJobs, message: MESSAGES.resumed } as const;
     writeCondition(pass, resumed, tippedBy);
   }
+}
+
+/**
+ * 6. Any failed Job: `executeFailurePolicy`, and nothing else this pass. 7. Any succeeded Job:
+ * `executeSuccessPolicy`. True when either decided (the pass stops). A success policy met before
+ * the first failure on the cluster's clock completes the JobSet, as upstream did when that
+ * success came (finish-order.ts); failures and successes of one instant go as in one pass.
+ */
+function decideOutcome(pass: Pass, spec: DefaultedJobSet['spec'], owned: OwnedJobs): boolean {
+  if (owned.failed.length > 0) {
+    const earlier = successBeforeFailure(spec, owned);
+    if (earlier !== undefined) applySuccess(pass, spec, earlier);
+    else applyFailure(pass, matchFailurePolicy(spec.failurePolicy, owned.failed, pass.state.restartsCountTowardsMax));
+    return true;
+  }
+  if (owned.successful.length === 0) return false;
+  const success = matchSuccessPolicy(spec, owned.successful);
+  if (success.met) applySuccess(pass, spec, success);
+  return success.met;
 }
 
 const restarting = (reason: string, message: string) =>

@@ -34,6 +34,11 @@ export interface ChildJobView {
   /** The first `Complete` or `Failed` condition with status True (`JobFinished`). */
   readonly finished: 'Complete' | 'Failed' | undefined;
   readonly failure: JobFailure | undefined;
+  /**
+   * The `lastTransitionTime` of that finished condition (RFC 3339), when the snapshot gave one:
+   * the cluster's clock for when the Job finished (shared/jobset/finish-order.ts).
+   */
+  readonly finishedAt?: string;
   /** Deletion requested (or a deletionTimestamp seen); the object lives on until `JobDeleted`. */
   readonly terminating: boolean;
   /** Log position of the event that last shaped this view. */

@@ -22,7 +22,9 @@ export function summarize(decisions: readonly Decision[]): DecisionSummary[] {
         break;
       }
       case 'PodsTerminationRequested':
-        result.push({ kind: 'termination', cause: decision.cause, pods: decision.pods.map((p) => p.name) });
+        // The reason too: a JobFinishing termination settles the outcome (outcome.ts), so two
+        // that end the same pods for other reasons (SuccessPolicy, FailedIndexes) differ.
+        result.push({ kind: 'termination', cause: decision.cause, reason: decision.reason, pods: decision.pods.map((p) => p.name) });
         break;
       case 'PodCreationsRequested':
         result.push({ kind: 'creation', count: decision.count, ...(decision.indexes ? { indexes: decision.indexes } : {}) });

@@ -13,7 +13,7 @@ export function describeDecision(summary: DecisionSummary): string {
     case 'condition':
       return `${summary.type}=${summary.status} (${summary.reason})`;
     case 'termination':
-      return `terminate ${podList(summary.pods)} (${summary.cause})`;
+      return `terminate ${podList(summary.pods)} (${summary.reason === summary.cause ? summary.cause : `${summary.cause}: ${summary.reason}`})`;
     case 'creation':
       return `create ${summary.count} pod(s)${summary.indexes ? ` for indexes ${summary.indexes.join(',')}` : ''}`;
     case 'startTime':

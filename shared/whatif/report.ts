@@ -31,7 +31,7 @@ export interface JobSetOutcomeView extends OutcomeOf {
 /** One thing the Job fold decided, in the words the divergence is reported in. */
 export type DecisionSummary =
   | { readonly kind: 'condition'; readonly type: string; readonly status: string; readonly reason: string; readonly message: string }
-  | { readonly kind: 'termination'; readonly cause: string; readonly pods: readonly string[] }
+  | { readonly kind: 'termination'; readonly cause: string; readonly reason: string; readonly pods: readonly string[] }
   | { readonly kind: 'creation'; readonly count: number; readonly indexes?: readonly number[] }
   | { readonly kind: 'startTime'; readonly startTime: string }
   | { readonly kind: 'rejection'; readonly errors: readonly string[] }

@@ -147,6 +147,22 @@ describe('a proposal\'s patch, lived again, gives the outcome the what-if report
     expect(r?.whatIf).toMatchObject({ exact: true, outcome: 'Failed', reason: 'DeadlineExceeded', at: '2026-01-01T00:15:09.003Z' });
   });
 
+  it('as for a success and a failed index that end the same pod (seed -1844499526, as found)', () => {
+    // Given a managed Indexed Job (backoffLimitPerIndex 2, maxFailedIndexes 1, success policy:
+    // index 0) whose index-1 replacement p3 shows up before p1's failure does, and at 13:50 index
+    // 0's p2 succeeds as p1 fails: the record meets the success policy and terminates p3
+    // (JobFinishing, SuccessPolicy). When backoffLimitPerIndex is 0, index 1 fails with p1, and a
+    // failed index beside a succeeded one that make up the completions fails the Job before the
+    // success policy is looked at (upstream's syncJob order): it terminates the same pod, for
+    // FailedIndexes. The what-if compared terminations by cause and pods only, saw no divergence
+    // and reported the record's success; a termination's reason is now compared too.
+    const { job, batches, patch } = counterexample('seed-1844499526.json');
+    const r = check(job, batches, patch);
+    expect(r?.recorded).toMatchObject({ outcome: 'Succeeded', reason: 'SuccessPolicy', at: '2026-01-01T00:13:50.000Z' });
+    expect(r?.divergence).toMatchObject({ by: 'reconcile', at: '2026-01-01T00:13:50.000Z' });
+    expect(r?.whatIf).toMatchObject({ exact: true, outcome: 'Failed', reason: 'FailedIndexes', at: '2026-01-01T00:13:50.000Z' });
+  });
+
   it('and the advice over a family reports exactly those outcomes, Job by Job', async () => {
     await fc.assert(fc.asyncProperty(familyArb, async ({ job, histories }) => {
       const runs = histories.map((batches, run) => {

@@ -133,6 +133,32 @@ describe('Outcomes that arrive after a decision they happened before', () => {
       .thenStatus({ succeeded: 1, failed: 0 });
   });
 
+  describe('an outcome at the very instant the Job finished (basics__parallel-work-queue-job)', () => {
+    // A work queue: p0 and p1 run, then both succeed at 10 s. On the cluster, the sync at 10 s
+    // reads both successes and completes the Job with succeeded 2.
+    const job = aJob({ parallelism: 2 });
+    const running = [pod('p0', 1, at(5)), pod('p1', 2, at(5))];
+    const p0Succeeded = pod('p0', 3, at(10), { phase: 'Succeeded' });
+    const p1Succeeded = pod('p1', 4, at(10), { phase: 'Succeeded' });
+
+    it("in the cluster's order: one sync reads both", () => {
+      given(null, jobObserved(job, at(0)), ...running, p0Succeeded, p1Succeeded)
+        .when()
+        .thenStatus({ succeeded: 2, conditions: [expect.objectContaining({ type: 'SuccessCriteriaMet' }), expect.objectContaining({ type: 'Complete' })] });
+    });
+
+    it("p1's success arriving after jobfold completed the Job on p0's: the final status counts it", () => {
+      // Delivered: p0's success, then the Job (p1 unseen, so nothing active: Complete at
+      // 10 s), then the running observations, then p1's success of the same instant.
+      given(null, p0Succeeded, jobObserved(job, at(0)), ...running, p1Succeeded)
+        .when()
+        .then(({ status }) => {
+          expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:CompletionsReached', 'Complete=True:CompletionsReached']);
+          expect(status).toMatchObject({ succeeded: 2, active: 0 });
+        });
+    });
+  });
+
   it('a deleted pod seen with the finalizer, arriving after its newer state and before the Job, counts once the Job arrives', () => {
     // podReplacementPolicy TerminatingOrFailed: the deleted pod counted as failed and lost the
     // finalizer; its Failed (without it) is delivered first, the deletion next, the Job last.
@@ -287,6 +313,26 @@ describe('A Job created suspended and resumed, its resumption arriving first', (
         expect(history.flatMap((h) => h.commands).filter((c) => c.type === 'TerminatePod')).toEqual([]);
         expect(status).toMatchObject({ active: 2, terminating: 0 });
       });
+  });
+
+  describe('suspended and resumed within one instant: one sync read only the resumed Job, so no condition', () => {
+    // test:explore, stamped-arrival property, seed -97036403: a late copy of the suspended
+    // observation (the same event again) wrote Suspended=False/JobResumed.
+    const sameInstant = versioned({ suspend: true }, '1', at(1));
+
+    it("in the cluster's order", () => {
+      given(null, sameInstant, resumed, ...pods, tick(at(3)))
+        .when()
+        .then(({ status }) => expect(conditionsOf(status)).toEqual([]));
+    });
+
+    it('the suspended observation arriving after the resumed one, or again', () => {
+      for (const delivered of [[resumed, ...pods, sameInstant], [sameInstant, resumed, ...pods, sameInstant]]) {
+        given(null, ...delivered, tick(at(3)))
+          .when()
+          .then(({ status }) => expect(conditionsOf(status)).toEqual([]));
+      }
+    });
   });
 
   it('a pod created before the suspended spec was observed is deleted by the suspension, as upstream does', () => {

@@ -20,7 +20,7 @@ const jobReport: WhatIfReport = {
   },
   podSecondsSaved: -120,
   podsKeptUnknown: 2,
-  replayMismatch: { atEvent: 4, at: '2026-01-01T00:01:00Z', recorded: [], refold: [{ kind: 'termination', cause: 'JobFinishing', pods: ['evil\u001b[2J'] }] },
+  replayMismatch: { atEvent: 4, at: '2026-01-01T00:01:00Z', recorded: [], refold: [{ kind: 'termination', cause: 'JobFinishing', reason: 'BackoffLimitExceeded', pods: ['evil\u001b[2J'] }] },
 };
 
 const jobSetReport: JobSetWhatIfReport = {
@@ -55,7 +55,7 @@ describe('jobfold whatif, printed', () => {
       '  what-if decided:  create 1 pod(s)',
       'Pod-seconds saved: -120 (-0.03 pod-hours)',
       'NOT EXACT: the record does not replay under its own spec. At event 4 (2026-01-01T00:01:00Z) the log holds',
-      '  nothing; the refold decides terminate evil\\x1b[2J (JobFinishing). Nothing above is evidence.',
+      '  nothing; the refold decides terminate evil\\x1b[2J (JobFinishing: BackoffLimitExceeded). Nothing above is evidence.',
       'The what-if keeps 2 pod(s) the record terminated there: how long is unknown.',
     ]);
   });

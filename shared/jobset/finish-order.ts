@@ -1,0 +1,49 @@
+import { parseTime } from '../k8s/time.ts';
+import type { OwnedJobs } from './child-jobs.ts';
+import type { DefaultedJobSetSpec } from './defaulting.ts';
+import type { ChildJobView } from './state.ts';
+import { matchSuccessPolicy, type SuccessPolicyResult } from './success-policy.ts';
+
+// The order the child Jobs finished in, on the cluster's clock: the `lastTransitionTime` of each
+// Job's Complete or Failed condition, which the Job controller wrote when it finished. Upstream's
+// JobSet controller reconciles on every child Job update, so it acted on a Job's finish before a
+// later one happened. Events neither ordered nor deduplicated (issue 21) can bring the fold both
+// finishes before it reconciles, or bring them after the JobSet's deletion mark; these rules let
+// the Jobs' own times say which the cluster's controller saw first. Two finishes in the same
+// second, or one without a time, are not ordered: they are taken as upstream takes them in one
+// pass.
+
+/**
+ * The success policy met by Jobs that finished strictly before every failed Job failed, when it
+ * is: upstream then completed the JobSet before any failure (and a finished JobSet ignores later
+ * failures). Undefined when a failure came first, or when no success can be placed before it.
+ */
+export function successBeforeFailure(spec: DefaultedJobSetSpec, owned: OwnedJobs): SuccessPolicyResult | undefined {
+  const firstFailure = Math.min(...owned.failed.map(finishInstant));
+  const earlier = owned.successful.filter((job) => finishInstant(job) < firstFailure);
+  if (earlier.length === 0) return undefined;
+  const success = matchSuccessPolicy(spec, earlier);
+  return success.met ? success : undefined;
+}
+
+/**
+ * The buckets as the cluster's controller last listed them before `instant` (the JobSet's
+ * deletion mark, after which upstream no longer reconciles it): a Job that finished at or after
+ * it, or whose finish has no time, still reads as active.
+ */
+export function finishedBefore(owned: OwnedJobs, instant: string): OwnedJobs {
+  const limit = parseTime(instant);
+  const before = (job: ChildJobView) => finishInstant(job) < limit;
+  const late = [...owned.failed, ...owned.successful].filter((job) => !before(job));
+  return {
+    previous: owned.previous,
+    active: [...owned.active, ...late].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    successful: owned.successful.filter(before),
+    failed: owned.failed.filter(before),
+  };
+}
+
+/** When a finished Job finished (epoch ms): NaN when its condition has no time, which orders before nothing. */
+function finishInstant(job: ChildJobView): number {
+  return job.finishedAt === undefined ? Number.NaN : parseTime(job.finishedAt);
+}
