@@ -33,16 +33,21 @@ export interface ParallelismAt {
 /** Entries kept: the newest changes (a Job's parallelism changes a few times in its life). */
 const MAX_CHANGES = 16;
 
+/** Whether `parallelism` at `at` is news to the Job's parallelism history (noteParallelism would record it). */
+export function tellsParallelism(state: JobState, at: number, parallelism: number): boolean {
+  const before = state.parallelismChanges[changeAt(state.parallelismChanges, at)];
+  return before?.at !== at && before?.parallelism !== parallelism;
+}
+
 /**
  * Notes a Job observation's parallelism at its instant (stale ones too: the history is ordered
  * by the cluster's clock, not by arrival), then takes back the failures counted for deletions a
  * lowering now shows excess.
  */
 export function noteParallelism(state: JobState, at: number, parallelism: number): void {
+  if (!tellsParallelism(state, at, parallelism)) return;
   const changes = state.parallelismChanges;
   const i = changeAt(changes, at) + 1;
-  const before = changes[i - 1];
-  if (before?.at === at || before?.parallelism === parallelism) return;
   changes.splice(i, 0, { at, parallelism, excused: [] });
   // The next entry may now repeat this one: it is no change.
   const next = changes[i + 1];

@@ -2,7 +2,7 @@ import type { JobObserved } from './events.ts';
 import { rebuildAggregates } from './aggregates.ts';
 import { judgeFailure, judgeIndex } from './counting.ts';
 import { countKnownPod } from './observe-pod.ts';
-import { noteParallelism } from './excess-deletions.ts';
+import { noteParallelism, tellsParallelism } from './excess-deletions.ts';
 import { jobIdentity, jobSettings } from './job-settings.ts';
 import type { JobCondition } from './conditions.ts';
 import { clockSkewOf, type JobState } from './state.ts';
@@ -31,7 +31,7 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
   // Stale or not, the observation tells the parallelism at its instant (excess-deletions.ts).
   noteParallelism(state, at, event.job.spec.parallelism ?? 1);
   if (isStaleObservation({ version: state.jobVersion, sequence: state.jobOrder }, order)) {
-    if (event.job.spec.suspend === true && state.settings?.suspend === false && beforeNewestJobObservation(state, at)) state.suspendedBefore = true;
+    if (revealsSuspension(state, event, at)) state.suspendedBefore = true;
     return;
   }
   if (order.sequence !== undefined) state.jobOrder = order.sequence;
@@ -182,6 +182,20 @@ function seedStatus(state: JobState, job: Job, at: number | undefined): void {
  * a suspended observation of that very instant was read by the same sync as the newer one, which
  * never saw the Job suspended.
  */
+/**
+ * Whether a Job observation older (by its order) than the one the fold took still tells the fold
+ * something, so that the writer logs it rather than dropping it as stale (known-observation.ts):
+ * the parallelism at its instant, or that the Job was suspended before the spec the fold holds.
+ */
+export function staleJobObservationTells(state: JobState, event: JobObserved, at: number): boolean {
+  return tellsParallelism(state, at, event.job.spec.parallelism ?? 1) || (revealsSuspension(state, event, at) && state.suspendedBefore !== true);
+}
+
+/** A stale observation showing the Job suspended, observed before the newest one, while the spec the fold holds runs. */
+function revealsSuspension(state: JobState, event: JobObserved, at: number): boolean {
+  return event.job.spec.suspend === true && state.settings?.suspend === false && beforeNewestJobObservation(state, at);
+}
+
 function beforeNewestJobObservation(state: JobState, at: number): boolean {
   return state.jobObservedAt === undefined || at < parseTime(state.jobObservedAt);
 }

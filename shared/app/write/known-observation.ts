@@ -7,7 +7,7 @@ import { clockSkewOf, type JobState } from '../../job/state.ts';
 import { compareOrder, isStaleObservation } from '../../k8s/object-sequence.ts';
 import { compareTimes, parseTime } from '../../k8s/time.ts';
 import { observedInstant } from '../../job/cluster-clock.ts';
-import { jobObservationOrder } from '../../job/observe-job.ts';
+import { jobObservationOrder, staleJobObservationTells } from '../../job/observe-job.ts';
 import { podObservationOrder } from '../../job/observe-pod.ts';
 import { mergeFacts, recordOrder } from '../../job/pod-record.ts';
 import { podCountUnlogged } from '../../job/pod-view-gap.ts';
@@ -55,7 +55,10 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       if (state.jobEventId === observation.eventId) return 'same-event';
       const order = jobObservationOrder(observation);
       const known = { version: state.jobVersion, sequence: state.jobOrder };
-      if (isStaleObservation(known, order)) return 'stale';
+      // Older by its order: the fold takes no spec from it, but may learn what it tells of then.
+      if (isStaleObservation(known, order)) {
+        return staleJobObservationTells(state, observation, observedInstant(observation, clockSkewOf(state.config)).at) ? undefined : 'stale';
+      }
       if (compareOrder(order, known) !== undefined || state.jobObservedAt === undefined) return undefined;
       // Unordered: observed before the newest Job observation the fold took with a trusted
       // stamp, it is older (a watch delivers an object's versions in order); at or before the

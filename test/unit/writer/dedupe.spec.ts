@@ -93,6 +93,41 @@ describe('the writer logs each observation once', () => {
     expect(await statusOf(store, stream)).toEqual(before);
   });
 
+  it('logs a Job version older than the one it holds when it tells what the fold lacks: the Job suspended before', async () => {
+    // given a Job created suspended (resourceVersion 1) and resumed (2), the resumption first
+    const versioned = (suspend: boolean, rv: string, when: string) => {
+      const observed = jobObserved(anIndexedJob(3, { suspend }), when);
+      return { ...observed, eventId: `job/rv-${rv}`, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+    };
+    const store = new NoMarkersStore();
+    await writeJob(writeDeps(store), stream, [versioned(false, '2', at(1)), ...running]);
+    // when the suspended version arrives after it
+    const outcome = await writeJob(writeDeps(store), stream, [versioned(true, '1', at(0))]);
+    // then it is logged, as the pure fold folds it: the controller wrote Suspended=True then, and
+    // flipped it on the resumption (reordered-deliveries.spec.ts); and a copy of it adds nothing
+    expect(outcome.dropped).toEqual({});
+    expect((await statusOf(store, stream)).conditions.map((c) => `${c.type}=${c.status}:${c.reason}`)).toEqual(['Suspended=False:JobResumed']);
+    const again = await writeJob(writeDeps(store), stream, [{ ...versioned(true, '1', at(0)), eventId: 'job/rv-1/copy' }]);
+    expect(again.dropped).toEqual({ stale: 1 });
+  });
+
+  it('logs a Job version older than the one it holds when it tells what the fold lacks: the parallelism then', async () => {
+    // given a Job whose parallelism was lowered 3 -> 1 at 2 s (resourceVersion 2), seen first at 6 s (3)
+    const versioned = (parallelism: number, rv: string, when: string) => {
+      const observed = jobObserved(anIndexedJob(3, { parallelism }), when);
+      return { ...observed, eventId: `job/rv-${rv}`, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+    };
+    const store = new NoMarkersStore();
+    await writeJob(writeDeps(store), stream, [versioned(3, '1', at(0)), ...running, versioned(1, '3', at(6))]);
+    // when the lowering itself arrives late, and a copy of it again
+    const outcome = await writeJob(writeDeps(store), stream, [versioned(1, '2', at(2))]);
+    const again = await writeJob(writeDeps(store), stream, [{ ...versioned(1, '2', at(2)), eventId: 'job/rv-2/copy' }]);
+    // then it is logged once: the lowering's instant decides which deletions it made (excess-deletions.ts)
+    expect(outcome.dropped).toEqual({});
+    expect(again.dropped).toEqual({ stale: 1 });
+    expect(observationIds(await logOf(store))).toContain('job/rv-2');
+  });
+
   it('lets an unstamped older version change nothing', async () => {
     const store = new NoMarkersStore();
     const failed = podObserved(aPod({ index: 1, phase: 'Failed' }), at(5));
