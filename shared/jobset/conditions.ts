@@ -1,3 +1,4 @@
+import { compareTimes } from '../k8s/time.ts';
 import { CONDITION_TYPES } from './constants.ts';
 
 export type ConditionStatus = 'True' | 'False';
@@ -30,12 +31,14 @@ function exclusive(a: string, b: string): boolean {
  * change replaces the condition (new transition time); a reason/message change alone updates it
  * in place (transition time kept); an identical write changes nothing. Writing one startup
  * condition as True flips the other one's status to False, leaving its reason, message and time.
- * Returns the same array when nothing changes.
+ * A condition the cluster wrote `since` an earlier time, seen late, is added even when False,
+ * before the first condition written after that time. Returns the same array when nothing changes.
  */
 export function updateCondition(
   conditions: readonly JobSetCondition[],
   update: ConditionUpdate,
   at: string,
+  since?: string,
 ): readonly JobSetCondition[] {
   let changed = false;
   let found = false;
@@ -58,9 +61,10 @@ export function updateCondition(
     }
     return current;
   });
-  if (!found && update.status === 'True') {
+  if (!found && (update.status === 'True' || since !== undefined)) {
     changed = true;
-    next.push({ ...update, lastTransitionTime: at });
+    const later = since === undefined ? -1 : next.findIndex((condition) => compareTimes(condition.lastTransitionTime, since) > 0);
+    next.splice(later === -1 ? next.length : later, 0, { ...update, lastTransitionTime: at });
   }
   return changed ? next : conditions;
 }

@@ -1,7 +1,7 @@
 import { classifyChildJobs, type OwnedJobs } from './child-jobs.ts';
 import type { JobSetCommand } from './commands.ts';
-import { isConditionTrue } from './conditions.ts';
-import { CONDITION_TYPES, MESSAGES, REASONS } from './constants.ts';
+import { findCondition, isConditionTrue, type ConditionUpdate } from './conditions.ts';
+import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, MESSAGES, REASONS } from './constants.ts';
 import type { DefaultedJobSet } from './defaulting.ts';
 import type { JobSetDecisionEvent } from './decision-events.ts';
 import { matchFailurePolicy } from './failure-policy.ts';
@@ -123,7 +123,21 @@ function reconcile(
   if (plan.walkComplete) {
     const resumed = { type: CONDITION_TYPES.suspended, status: 'False', reason: REASONS.resumeJobs, message: MESSAGES.resumed } as const;
     writeCondition(pass, resumed, tippedBy);
+    resumeSeenLate(pass, jobSet, resumed);
   }
+}
+
+/**
+ * The JobSet was seen suspended only in an observation that arrived after the resumed one
+ * (`suspendedBefore`): its controller wrote `Suspended` True then, and turns it False / ResumeJobs
+ * now, in the place it took among the conditions. Not for a JobSet jobfold runs: it never held
+ * the suspended spec, so it never suspended it.
+ */
+function resumeSeenLate(pass: Pass, jobSet: DefaultedJobSet, resumed: ConditionUpdate): void {
+  const since = pass.state.suspendedBefore;
+  if (since === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
+  if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended) !== undefined) return;
+  record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition: resumed, since, tippedBy: pass.start.lastObservation });
 }
 
 /**

@@ -26,6 +26,12 @@ export interface JobSetConditionChanged {
   readonly type: 'JobSetConditionChanged';
   readonly at: string;
   readonly condition: ConditionUpdate;
+  /**
+   * A condition the cluster's controller wrote at this time on evidence that reached the log late
+   * (a suspension seen after the resumption): it is added even when False, in the place it took
+   * then, before the conditions written after it.
+   */
+  readonly since?: string;
   /** Log position of the observation that tipped it. */
   readonly tippedBy: number;
 }

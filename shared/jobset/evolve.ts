@@ -4,6 +4,7 @@ import { updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
+import { compareTimes } from '../k8s/time.ts';
 import { initialState, type ChildJobView, type JobSetState } from './state.ts';
 import { validateJobSet } from './validation.ts';
 
@@ -54,7 +55,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...next, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}) };
     }
     case 'JobSetConditionChanged':
-      return { ...next, conditions: updateCondition(state.conditions, event.condition, event.at) };
+      return { ...next, conditions: updateCondition(state.conditions, event.condition, event.at, event.since) };
     case 'JobSetRestarted':
       return {
         ...next,
@@ -125,7 +126,10 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   const jobSet = defaultJobSet(event.jobSet);
   const newObject = isNewJobSet(state, event);
   const order = observationOrder(jobSet.metadata.resourceVersion, event.sequence);
-  if (isLateJobSetObservation(state, event)) return { ...state, lastObservation: state.position };
+  if (isLateJobSetObservation(state, event)) {
+    const suspendedBefore = revealedSuspension(state, event);
+    return { ...state, ...(suspendedBefore === undefined ? {} : { suspendedBefore }), lastObservation: state.position };
+  }
   // A different uid is a new object under the same name: start over.
   const base = newObject ? { ...initialState(), position: state.position } : state;
   const validationErrors = validateJobSet(jobSet);
@@ -158,6 +162,18 @@ function isNewJobSet(state: JobSetState, event: JobSetObserved): boolean {
  */
 export function isLateJobSetObservation(state: JobSetState, event: JobSetObserved): boolean {
   return !isNewJobSet(state, event) && isStaleObservation(state.jobSetOrder, observationOrder(event.jobSet.metadata.resourceVersion, event.sequence));
+}
+
+/**
+ * A late JobSet observation showing `spec.suspend` while the spec the fold holds is not
+ * suspended, earlier than any such the fold took: its time, which `suspendedBefore` becomes.
+ * The cluster reconciled the JobSet suspended then (its controller writes `Suspended` True on
+ * every pass of a suspended JobSet), though the fold only ever held the resumed spec.
+ */
+export function revealedSuspension(state: JobSetState, event: JobSetObserved): string | undefined {
+  if (event.jobSet.spec.suspend !== true || state.jobSet?.spec.suspend === true) return undefined;
+  const known = state.suspendedBefore;
+  return known === undefined || compareTimes(event.at, known) < 0 ? event.at : undefined;
 }
 
 /**

@@ -210,7 +210,8 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
     }
     case 'JobSetConditionChanged': {
       const { type, status, reason, message } = event.condition;
-      return `${type} ${status}: ${reason} — ${message}${tipped(event.tippedBy)}`;
+      const since = event.since === undefined ? '' : ` (in its place as of ${event.since}: the cluster's evidence of it arrived late)`;
+      return `${type} ${status}: ${reason} — ${message}${since}${tipped(event.tippedBy)}`;
     }
     case 'CreateJobIssued': {
       const suspended = event.suspend ? ', suspended' : '';

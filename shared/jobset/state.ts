@@ -91,6 +91,12 @@ export interface JobSetState {
    * jobfold first saw after it restarted).
    */
   readonly clusterRestarts?: number;
+  /**
+   * When the cluster showed the JobSet suspended in an observation older than the spec the fold
+   * holds, which is not (the earliest such `at`): the observation arrived late, but says the
+   * cluster's controller reconciled the JobSet suspended then and wrote `Suspended` True.
+   */
+  readonly suspendedBefore?: string;
   /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */
   readonly deletedChildUids?: readonly string[];
   readonly conditions: readonly JobSetCondition[];

@@ -5,16 +5,22 @@
  * Anything else falls back to `Date.parse`.
  */
 export function parseTime(text: string): number {
-  // Consecutive calls mostly repeat a time (an event's observedAt is also the reconcile time).
-  if (text === lastText) return lastValue;
+  // Calls mostly repeat one of a few times: the fold reads an event's observedAt several times,
+  // compares it with the newest one seen (compareTimes parses both), and reads the pod's own
+  // times in between, so remembering only the last one missed nearly every other call.
+  for (let slot = 0; slot < RECENT_TIMES; slot++) if (recentTexts[slot] === text) return recentValues[slot]!;
   const value = parseUncached(text);
-  lastText = text;
-  lastValue = value;
+  recentTexts[nextSlot] = text;
+  recentValues[nextSlot] = value;
+  nextSlot = (nextSlot + 1) % RECENT_TIMES;
   return value;
 }
 
-let lastText = '';
-let lastValue = Number.NaN;
+/** Times remembered: 4 cut the fold bench's misses from 6 an event to 1.25 (1 slot: 6, 2: 3, 8: 1.1). */
+const RECENT_TIMES = 4;
+const recentTexts: string[] = ['', '', '', ''];
+const recentValues: number[] = [Number.NaN, Number.NaN, Number.NaN, Number.NaN];
+let nextSlot = 0;
 
 /** Epoch milliseconds as RFC 3339 (`toISOString`), remembering the last conversion. */
 export function formatTime(ms: number): string {

@@ -85,12 +85,14 @@ export function commitSteps(head: number, planned: readonly PlannedEntry[], reco
     const pairBytes = next ? sizeAt(i + 1) : 0;
     const pairInline = inlineSize(next);
     const pairPage = pageSize(next);
+    // Entries take STEP_BYTES, the outbox one item's room; outbox bytes beyond that room (pages
+    // in several items) come out of the entries' share, whichever entry brings them.
+    const outboxBytes = step ? step.inlineBytes + step.pageBytes + inlineBytes + pairInline + pageBytes + pairPage : 0;
     const full = step !== undefined && !planned[i - 1]?.withNext && (
-      step.bytes + bytes + pairBytes > stepBytes ||
+      step.bytes + bytes + pairBytes + Math.max(outboxBytes, ITEM_ROOM) > stepBytes + ITEM_ROOM ||
       (inlineBytes + pairInline > 0 && step.inlineBytes + inlineBytes + pairInline > ITEM_ROOM) ||
-      (pageBytes + pairPage > 0 && (
-        step.bytes + step.inlineBytes + step.pageBytes + bytes + pairBytes + inlineBytes + pairInline + pageBytes + pairPage > stepBytes + ITEM_ROOM ||
-        packPages(step.inlineBytes + inlineBytes + pairInline, [...step.pageSizes, pageBytes, ...(pairPage > 0 ? [pairPage] : [])]).length > MAX_COMMIT_COMMANDS)));
+      (pageBytes + pairPage > 0 &&
+        packPages(step.inlineBytes + inlineBytes + pairInline, [...step.pageSizes, pageBytes, ...(pairPage > 0 ? [pairPage] : [])]).length > MAX_COMMIT_COMMANDS));
     if (full) close();
     step ??= { entries: [], inline: [], pages: [], pageSizes: [], bytes: 0, inlineBytes: 0, pageBytes: 0 };
     step.entries.push(entry);

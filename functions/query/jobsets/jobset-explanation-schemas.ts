@@ -35,7 +35,13 @@ const decided = { at: TimeViewSchema };
 
 export const JobSetDecisionSchema = z
   .discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('JobSetConditionChanged'), ...decided, condition: ConditionUpdateSchema, tippedBy }),
+    z.strictObject({
+      type: z.literal('JobSetConditionChanged'),
+      ...decided,
+      condition: ConditionUpdateSchema,
+      since: TimeViewSchema.optional().meta({ description: 'A condition the cluster wrote at this earlier time, on evidence that reached the log late: placed before the conditions written after it.' }),
+      tippedBy,
+    }),
     z.strictObject({
       type: z.literal('JobSetRestarted'),
       ...decided,

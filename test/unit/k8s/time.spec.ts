@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatTime, parseTime } from '../../../shared/k8s/time.ts';
 
 // parseTime reads the API server's RFC 3339 form itself (faster than Date.parse) and remembers
-// its last answer; neither may change what it answers.
+// its last few answers; neither may change what it answers.
 
 const instant = fc.integer({ min: Date.UTC(1970, 0, 1), max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) });
 /** The forms a cluster writes: `Z` with or without a fraction (to the nanosecond), or an offset. */
@@ -23,6 +23,16 @@ describe('parseTime', () => {
     const again = [...texts].reverse().map((t) => parseTime(t)).reverse();
     expect(again).toEqual(first);
     expect(first).toEqual(texts.map((t) => Math.floor(Date.parse(t))));
+  });
+
+  it('answers each time its own instant when a few times recur in any order (hits and misses of every remembered one)', () => {
+    const pools = fc.array(written, { minLength: 2, maxLength: 7 });
+    fc.assert(fc.property(pools, fc.array(fc.nat(6), { minLength: 1, maxLength: 60 }), (pool, picks) => {
+      for (const pick of picks) {
+        const text = pool[pick % pool.length] as string;
+        expect(parseTime(text)).toBe(Math.floor(Date.parse(text)));
+      }
+    }));
   });
 
   it('round-trips formatTime', () => {

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { knownJobSetObservation, type JobSetLogObservation } from '../../../shared/jobset/decider.ts';
+import type { JobSetObservation } from '../../../shared/jobset/events.ts';
+import { at, jobReady, jobSetObserved } from './support/builders.ts';
+import { conditionsOf, given } from './support/given.ts';
+
+// Issue 21 for JobSets: a JobSet created (or put) suspended and resumed, whose suspended
+// observation reaches the log after the resumed one. The older observation changes no spec, but
+// it says the cluster's controller reconciled the JobSet suspended then and wrote `Suspended`
+// True; once resumed it turned it False / ResumeJobs. Counterexamples of
+// test/property/jobset/corpus-orders.property.spec.ts
+// (startup-policy__inorder-resume-unsuspends-replicated-jobs-in-order), shrunk.
+
+const versioned = (observation: JobSetObservation, resourceVersion: string): JobSetObservation => {
+  if (observation.type !== 'JobSetObserved') throw new Error('a JobSet observation');
+  return { ...observation, jobSet: { ...observation.jobSet, metadata: { ...observation.jobSet.metadata, resourceVersion } } };
+};
+
+const spec = (suspend: boolean, more: Record<string, unknown> = {}) => ({
+  replicatedJobs: [{ name: 'a' }, { name: 'b', replicas: 2 }],
+  startupPolicy: { startupPolicyOrder: 'InOrder' },
+  suspend,
+  ...more,
+});
+const suspended = versioned(jobSetObserved(spec(true), { seconds: 0 }), '1');
+const resumed = versioned(jobSetObserved(spec(false), { seconds: 5 }), '2');
+const running = [jobReady('a', 0, { seconds: 10 }), jobReady('b', 0, { seconds: 15 }), jobReady('b', 1, { seconds: 20 })];
+
+const resumedCondition = { type: 'Suspended', status: 'False', reason: 'ResumeJobs', message: 'jobset is resumed' };
+
+describe('a suspended JobSet observation that arrives after the resumed one', () => {
+  it('given the JobSet resumed and started, when its suspended observation arrives, then Suspended is False / ResumeJobs in its place as in order', () => {
+    const late = given(resumed, ...running, suspended).whenSettled({ now: at(20) });
+    const inOrder = given(suspended, resumed, ...running).whenSettled({ now: at(20) });
+
+    expect(conditionsOf(late.status)[0]).toEqual(resumedCondition);
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+    expect(late.status.replicatedJobsStatus).toEqual(inOrder.status.replicatedJobsStatus);
+    expect(late.commands).toEqual([]);
+  });
+
+  it('given it arrives while the InOrder walk is still going, when settled, then Suspended is written only once every replicated job started', () => {
+    const early = given(resumed, suspended).whenSettled({ now: at(5) });
+    expect(conditionsOf(early.status).map((c) => c.type)).not.toContain('Suspended');
+    const started = given(resumed, suspended, ...running).whenSettled({ now: at(20) });
+    expect(conditionsOf(started.status)[0]).toEqual(resumedCondition);
+  });
+
+  it('given a stale observation that shows nothing new, when the writer judges it, then it is dropped; one that shows the suspension is logged', () => {
+    const { state } = given(resumed);
+    const log = (o: JobSetObservation): JobSetLogObservation => ({ ...o, eventId: `e-${o.at}` }) as JobSetLogObservation;
+    expect(knownJobSetObservation(state, log(suspended))).toBeUndefined();
+    expect(knownJobSetObservation(state, log(versioned(jobSetObserved(spec(false), { seconds: 0 }), '1')))).toBe('stale');
+    const { state: noted } = given(resumed, suspended);
+    expect(knownJobSetObservation(noted, log(versioned(jobSetObserved(spec(true), { seconds: 1 }), '1')))).toBe('stale');
+  });
+
+  it('given a JobSet jobfold runs, when its suspended observation arrives late, then no Suspended condition is written (jobfold never suspended it)', () => {
+    const managed = { managedBy: 'jobfold.io/jobset-controller' };
+    const late = given(
+      versioned(jobSetObserved(spec(false, managed), { seconds: 5 }), '2'), ...running,
+      versioned(jobSetObserved(spec(true, managed), { seconds: 0 }), '1'),
+    ).whenSettled({ now: at(20) });
+    expect(conditionsOf(late.status).map((c) => c.type)).not.toContain('Suspended');
+  });
+});
