@@ -31,7 +31,9 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
   // Stale or not, the observation tells the parallelism at its instant (excess-deletions.ts).
   noteParallelism(state, at, event.job.spec.parallelism ?? 1);
   if (isStaleObservation({ version: state.jobVersion, sequence: state.jobOrder }, order)) {
-    if (event.job.spec.suspend === true && state.settings?.suspend === false && beforeNewestJobObservation(state, at)) state.suspendedBefore = true;
+    if (event.job.spec.suspend === true && state.settings?.suspend === false && !state.suspendHeld && beforeNewestJobObservation(state, at)) {
+      state.suspendedBefore = true;
+    }
     return;
   }
   if (order.sequence !== undefined) state.jobOrder = order.sequence;
@@ -95,6 +97,7 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
   // Read after later events of the Job (it arrived late): the spec took effect when observed.
   state.specObservedAt = clockBefore !== undefined && observedAt < clockBefore ? observedAt : undefined;
   state.settings = jobSettings(job.spec);
+  if (state.settings.suspend) state.suspendHeld = true;
   state.successRuleProgress = initialRuleProgress(
     state.settings.successPolicyRules ?? [],
     state.status.completedIndexes,

@@ -16,7 +16,7 @@ import {
   type ReplicatedJobStatus,
 } from './replicated-jobs-status.ts';
 import type { JobSetState } from './state.ts';
-import { matchStartupPolicy } from './startup-policy.ts';
+import { matchStartupPolicy, walkBegunUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
 import { applyFailure, applySuccess } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
@@ -91,6 +91,8 @@ function reconcile(
   }
   // 4. Jobs of an earlier restart attempt are deleted (foreground).
   deleteJobs(pass, owned.previous);
+  // 9 as the cluster went through it, before this pass: its walk began with InProgress True.
+  if (walkBegunUnseen(spec, pass.state, owned)) writeCondition(pass, startupInProgress, tippedBy);
   // 5. `allJobsReady` ends a restart: RestartingJobSet goes False / JobsReady.
   if (!spec.suspend && allJobsReady(spec, statuses)) {
     writeCondition(pass, restarting(REASONS.restartingJobsReady, MESSAGES.jobsReady), tippedBy);

@@ -1,5 +1,5 @@
 import { observeChildJob, parseLabelInt } from './child-jobs.ts';
-import { LABELS } from './constants.ts';
+import { CONDITION_TYPES, LABELS } from './constants.ts';
 import { updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
@@ -54,8 +54,12 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       const deletedChildUids = uid === undefined ? state.deletedChildUids : [...(state.deletedChildUids ?? []), uid];
       return { ...next, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}) };
     }
-    case 'JobSetConditionChanged':
-      return { ...next, conditions: updateCondition(state.conditions, event.condition, event.at, event.since) };
+    case 'JobSetConditionChanged': {
+      const conditions = updateCondition(state.conditions, event.condition, event.at, event.since);
+      const { type, status } = event.condition;
+      const walk = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True' ? { startupWalk: state.restarts } : {};
+      return { ...next, conditions, ...walk };
+    }
     case 'JobSetRestarted':
       return {
         ...next,

@@ -1,5 +1,9 @@
+import type { OwnedJobs } from './child-jobs.ts';
+import { CONDITION_TYPES } from './constants.ts';
+import { findCondition } from './conditions.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import { allReplicasStarted, type ReplicatedJobStatus } from './replicated-jobs-status.ts';
+import type { JobSetState } from './state.ts';
 
 /** What the startup policy allows in one pass. */
 export interface StartupPlan {
@@ -32,4 +36,20 @@ export function matchStartupPolicy(
   return next === undefined
     ? { release: [], condition: 'Completed', walkComplete: true }
     : { release: [next.name], condition: 'InProgress', walkComplete: false };
+}
+
+/**
+ * An InOrder walk the cluster began but the fold never saw begin: upstream creates the first
+ * replicated job's Jobs (after a restart, recreates them) in a pass where they cannot be ready
+ * yet, and writes `StartupPolicyInProgress` True in that pass. So when an unsuspended InOrder
+ * JobSet already has Jobs of its current attempt and this attempt's walk wrote no InProgress
+ * (their events reached the log before the JobSet's, or before the failure that restarted it),
+ * the cluster's walk went through it. A JobSet snapshot stored before `startupWalk` was kept
+ * counts any InProgress as this attempt's, as long as it never restarted.
+ */
+export function walkBegunUnseen(spec: DefaultedJobSetSpec, state: JobSetState, owned: OwnedJobs): boolean {
+  if (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.suspend) return false;
+  if (owned.active.length + owned.successful.length + owned.failed.length === 0) return false;
+  if (state.startupWalk !== undefined) return state.startupWalk !== state.restarts;
+  return state.restarts > 0 || findCondition(state.conditions, CONDITION_TYPES.startupPolicyInProgress) === undefined;
 }

@@ -97,6 +97,11 @@ export interface JobSetState {
    * cluster's controller reconciled the JobSet suspended then and wrote `Suspended` True.
    */
   readonly suspendedBefore?: string;
+  /**
+   * The `restarts` of the last startup walk that wrote `StartupPolicyInProgress` True (each walk,
+   * the first and one after every restart, begins with it: startup-policy.ts `walkBegunUnseen`).
+   */
+  readonly startupWalk?: number;
   /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */
   readonly deletedChildUids?: readonly string[];
   readonly conditions: readonly JobSetCondition[];
