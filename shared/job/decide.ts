@@ -30,9 +30,9 @@ const NOTHING: Reconciliation = { decisions: [], commands: [], wakeAt: undefined
  *  1. set startTime on the first unsuspended sync;
  *  2. choose the outcome (see chooseFinishTarget for the order of the checks);
  *  3. outcome chosen: delete every active pod; otherwise manage pods (create or delete; not
- *     for a Job being deleted, nor while the view of a managed Job's pods lacks an event the
- *     forwarder sent before one it holds: pod-view-gap.ts), then check completions, then the
- *     Suspended condition;
+ *     for a Job being deleted), then check completions, then the Suspended condition. While the
+ *     view of a managed Job's pods lacks an event the forwarder sent before one it holds
+ *     (pod-view-gap.ts), no pod is created or deleted and no new outcome is chosen;
  *  4. write the interim condition, and the terminal one once no pod is terminating.
  * Never throws on any state the fold can reach.
  */
@@ -52,21 +52,28 @@ export function decide(state: JobState, now: string): Reconciliation {
   const expectationsMet = expectationsSatisfied(state, sync.now);
   // Requested creations not seen yet count as active until the expectation expires.
   if (!expectationsExpired(state, sync.now)) sync.active += state.expectations.creations;
+  // A Job jobfold runs takes no decision on a view of its pods with a hole in it (pod-view-gap.ts):
+  // its outcome neither, since a pod that looks active may have finished, and jobfold would
+  // terminate it and write an outcome it cannot take back. Asked once; it wakes the Job.
+  let waiting: boolean | undefined;
+  const viewHasHole = () => (waiting ??= waitForMissingPodEvents(sync));
   let target = chooseFinishTarget(sync);
+  if (target?.isNew && viewHasHole()) target = undefined;
   if (target) {
-    const reason = target.outcome === 'success' ? target.reason : target.reason;
-    terminate(sync, activePods(state), 'JobFinishing', reason, target.message);
-    // Upstream keeps the outcome only once every pod it created or deleted has been seen.
-    if (!expectationsMet) target = undefined;
+    terminate(sync, activePods(state), 'JobFinishing', target.reason, target.message);
+    // Upstream keeps the outcome only once every pod it created or deleted has been seen; the
+    // terminal condition waits for the hole to close too (a pod still terminating may be in it).
+    if (!expectationsMet || viewHasHole()) target = undefined;
   } else {
     let managed = false;
     // A Job being deleted is not managed: no pod is created or deleted (suspension included),
     // and no Suspended condition is written (upstream `syncJob`: `job.DeletionTimestamp == nil`).
-    if (expectationsMet && state.deletionTimestamp === undefined && !waitForMissingPodEvents(sync)) {
+    if (expectationsMet && state.deletionTimestamp === undefined && !viewHasHole()) {
       managePods(sync);
       managed = true;
     }
     target = completionsReached(sync);
+    if (target && viewHasHole()) target = undefined;
     if (!target && managed) suspendedCondition(sync);
   }
   if (target) writeConditions(sync, target);

@@ -95,6 +95,7 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
   // Read after later events of the Job (it arrived late): the spec took effect when observed.
   state.specObservedAt = clockBefore !== undefined && observedAt < clockBefore ? observedAt : undefined;
   state.settings = jobSettings(job.spec);
+  if (state.settings.suspend) state.suspendHeld = true;
   state.successRuleProgress = initialRuleProgress(
     state.settings.successPolicyRules ?? [],
     state.status.completedIndexes,
@@ -193,7 +194,7 @@ export function staleJobObservationTells(state: JobState, event: JobObserved, at
 
 /** A stale observation showing the Job suspended, observed before the newest one, while the spec the fold holds runs. */
 function revealsSuspension(state: JobState, event: JobObserved, at: number): boolean {
-  return event.job.spec.suspend === true && state.settings?.suspend === false && beforeNewestJobObservation(state, at);
+  return event.job.spec.suspend === true && state.settings?.suspend === false && !state.suspendHeld && beforeNewestJobObservation(state, at);
 }
 
 function beforeNewestJobObservation(state: JobState, at: number): boolean {

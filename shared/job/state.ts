@@ -165,6 +165,12 @@ export interface JobState {
    * False when the Job was resumed (decide.ts suspendedCondition).
    */
   suspendedBefore?: boolean;
+  /**
+   * The fold held a suspended spec as the Job's: its own syncs decided the Suspended condition
+   * then (or, with expectations unsatisfied, rightly wrote none), so an older suspended
+   * observation arriving later tells nothing more (no `suspendedBefore`).
+   */
+  suspendHeld?: boolean;
   /** Observations folded after the Job finished (still logged, changing nothing reported). */
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */

@@ -335,6 +335,26 @@ describe('A Job created suspended and resumed, its resumption arriving first', (
     });
   });
 
+  it('a suspension jobfold held and synced already: a late copy of it adds nothing, whatever that sync wrote', () => {
+    // test:explore, stamped-arrival property, seed -1378554431: the Job runs and asks for a pod at
+    // 0 s; suspended at 30 s while that creation is still expected, so the sync writes no
+    // Suspended condition (upstream's syncJob writes it only with its expectations satisfied);
+    // resumed at 35 s with the pod seen. A late copy of the suspended observation wrote JobResumed.
+    const running = aJob({ completions: 1, parallelism: 1 });
+    const observedAs = (spec: { suspend: boolean }, rv: string, when: string) => {
+      const observed = jobObserved(withSpec(running, spec), when);
+      return { ...observed, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+    };
+    const suspendedAt30 = observedAs({ suspend: true }, '1', at(30));
+    const history = [tick(at(0)), suspendedAt30, observedAs({ suspend: false }, '2', at(35)), pod('p1', 3, at(35), { phase: 'Pending' })];
+    given(running, ...history, tick(at(40)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual([]));
+    given(running, ...history, suspendedAt30, tick(at(40)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual([]));
+  });
+
   it('a pod created before the suspended spec was observed is deleted by the suspension, as upstream does', () => {
     const early = pod('c', 1, at(0), { phase: 'Pending', creationTimestamp: at(-1) });
     given(null, suspended, early, tick(at(0.5)))

@@ -7,7 +7,7 @@ import { restoreSnapshot, takeSnapshot } from '../../../shared/job/snapshot.ts';
 import { decide } from '../../../shared/job/decide.ts';
 import { missingPodEvents } from '../../../shared/job/pod-view-gap.ts';
 import { knownObservation } from '../../../shared/app/write/known-observation.ts';
-import { aJob, aPod, at, podDeleted, podObserved } from '../../support/builders.ts';
+import { aJob, aPod, at, podDeleted, podObserved, tick } from '../../support/builders.ts';
 import { given, play } from '../../support/job-spec.ts';
 
 // Issue 21, "no harmful command from a transient view" (shared/job/pod-view-gap.ts). The
@@ -107,6 +107,45 @@ describe('A managed Job whose log lacks a pod event sent before the newest it ho
   it('says why nothing was created or deleted yet', () => {
     const { state } = given(job, a, b, c).fold();
     expect(explainJob(state).summary).toContain('1 pod event sent before');
+  });
+});
+
+describe('A managed Job decides no outcome on a view with a hole in it', () => {
+  // Completions 1, parallelism 2, backoffLimit 0. In the cluster: a and b run (1, 2), a succeeds
+  // (3), b fails (4). The log got 1, 2 and 4: a still looks active, and b's failure exceeds the
+  // backoff limit. Deciding then would terminate a, which had succeeded, and fail the Job.
+  const oneCompletion = aJob({ ...managed, completions: 1, parallelism: 2, backoffLimit: 0 });
+  const bFailed = sent(podObserved(aPod({ name: 'b', phase: 'Failed' }), at(1)), 2, 4);
+  const aDone = sent(podObserved(aPod({ name: 'a', phase: 'Succeeded' }), at(1)), 2, 3);
+
+  it('while the event is missing: no condition, no termination, a wake-up when the wait runs out', () => {
+    const outcome = given(oneCompletion, a, b, bFailed).when({ now: at(1) });
+    expect(outcome.decisions.filter((d) => d.type === 'JobConditionChanged')).toEqual([]);
+    expect(terminated(outcome.commands)).toEqual([]);
+    expect(Date.parse(outcome.wakeAt ?? '')).toBe(Date.parse(at(301)) + 1);
+    expect(explainJob(outcome.state).summary).toContain('no outcome decided');
+  });
+
+  it('once it arrives: decided on the whole view, and the succeeded pod is not terminated', () => {
+    const outcome = given(oneCompletion, a, b, bFailed, aDone).when({ now: at(1) });
+    expect(terminated(outcome.commands)).toEqual([]);
+    expect(outcome.status).toMatchObject({ succeeded: 1, failed: 1, active: 0 });
+    expect(outcome.status.conditions.map((c) => c.type)).toContain('FailureTarget');
+  });
+
+  it('after the expectation timeout it decides on what it has', () => {
+    const outcome = given(oneCompletion, a, b, bFailed).when({ now: at(302) });
+    expect(terminated(outcome.commands)).toEqual(['a']);
+  });
+
+  it('an outcome already decided goes on: its terminal condition waits for the hole to close', () => {
+    // The Job failed on b (1, 2, 3: b failed); then c's creation (5) arrives without 4.
+    const failing = given(oneCompletion, a, b, sent(podObserved(aPod({ name: 'b', phase: 'Failed' }), at(1)), 2, 3), tick(at(2)));
+    const { state } = failing.fold();
+    expect(state.status.conditions.map((c) => c.type)).toContain('FailureTarget');
+    const aGone = sent(podDeleted('a', at(3)), 2, 5);
+    const held = given(oneCompletion, a, b, sent(podObserved(aPod({ name: 'b', phase: 'Failed' }), at(1)), 2, 3), tick(at(2)), aGone).when({ now: at(3) });
+    expect(held.status.conditions.map((c) => c.type)).not.toContain('Failed');
   });
 });
 
