@@ -18,7 +18,7 @@ import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 // bit i (of byte i >> 3, least significant first) for entry first + i, about 125 bytes for
 // 1,000 entries. It sits outside the compressed entries, so the hash chain does not cover it.
 // The chain hashes: a SHA-256 does not compress, and held two thirds of a page (500 pod events
-// of ~1.4 KB: ~32 KB with them, ~11 KB without). The chain is a function of the entries, so a
+// of ~1.4 KB: ~32 KB with them, ~12.5 KB without, tags included). The chain is a function of the entries, so a
 // page stores only what anchors it: ph, the hash the page chains on from (the entry before its
 // first), lh, and ht, the first HASH_TAG_BYTES bytes of each entry's hash. A reader gives each
 // entry its hash when asked (a getter, computed once per page up to the entry asked for), so a
