@@ -50,13 +50,15 @@ const GAP_READ = 5000;
 /**
  * The log's eventIds 1 … head: the saved segments, then the log itself for the positions up to
  * the snapshot that no segment covers (a log written before the index, a save a crash lost;
- * read once, then saved with the next snapshot), then the tail after the snapshot.
+ * read once, then saved with the next snapshot), then the tail after the snapshot. Segments
+ * only ever cover positions up to a snapshot: a log without one (every new log, every small
+ * Job) is indexed from its tail alone, without asking the store for segments (a round trip).
  */
 export async function loadEventIds<S, O extends LogEvent, D extends LogEvent, C>(
   decider: Decider<S, O, D, C>, store: LogStore, stream: StreamId, snapshotSeq: number, tail: readonly (O | D)[],
 ): Promise<EventIdIndex> {
   const index = new EventIdIndex();
-  for (const segment of await store.loadEventIds(stream)) {
+  for (const segment of snapshotSeq === 0 ? [] : await store.loadEventIds(stream)) {
     if (segment.from > index.through || index.through >= snapshotSeq) break;
     if (segment.to > index.through) index.addSegment(segment, snapshotSeq);
   }

@@ -66,6 +66,31 @@ describe('the writer stores an eventId once against the whole log', () => {
     expect((await older.read(stream)).entries.map((e) => e.eventId)).toEqual(before.map((e) => e.eventId));
   });
 
+  it('asks the store for segments only when the log has a snapshot (they cover positions up to one: a cold load of a new log skips the read)', async () => {
+    const counting = new (class extends NoMarkersStore {
+      segmentReads = 0;
+      override async loadEventIds(id: StreamId): Promise<EventIdSegment[]> {
+        this.segmentReads++;
+        return super.loadEventIds(id);
+      }
+    })();
+    const events = finishedJob();
+    // given a log with no snapshot, written and re-sent by cold writers
+    await writeJob(writeDeps(counting), stream, events.slice(0, 10));
+    await writeJob(writeDeps(counting), stream, events.slice(0, 20));
+    // then the copies are dropped without a segment read
+    const ids = (await logOf(counting)).map((e) => e.eventId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining(events.slice(0, 20).map((e) => e.eventId)));
+    expect(counting.segmentReads).toBe(0);
+    // given a snapshot, a cold writer reads the segments
+    await writeJob(writeDeps(counting, { snapshotEvery: 10 }), stream, events.slice(20, 35));
+    const snapshotted = await logOf(counting);
+    await writeJob(writeDeps(counting), stream, events.slice(0, 35));
+    expect(counting.segmentReads).toBeGreaterThan(0);
+    expect(await logOf(counting)).toEqual(snapshotted);
+  });
+
   it('refuses a pod eventId again with another content (Failed under a Running eventId): the first stays, recorded with both hashes', async () => {
     const store = new NoMarkersStore();
     const job = jobObserved(aJob({ backoffLimit: 0 }), at(0));
