@@ -60,7 +60,7 @@ export async function commitTransaction(
   const appended = given !== undefined && given.length === logged.length && duplicates.length === 0 && tip.hash === input.expectedHeadHash
     ? logged.map((entry, i) => ({ ...entry, hash: given[i] as string }))
     : chainEntries(tip.hash, logged);
-  const pages = pageItems(pk, appended, firstSightings)
+  const pages = pageItems(pk, appended, { firstSightings, prevHash: tip.hash })
     .map((item) => ({ ...item, ...changeKeys(stream, readNumber(item, ATTR.seq), input.recordedAt) }));
   if (pages.length === 1 && input.outbox.length === 0 && input.summary === undefined) {
     return putSinglePage(table, stream, head, pages[0] as Item, appended, duplicates);

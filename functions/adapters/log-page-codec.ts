@@ -1,39 +1,61 @@
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { LogEntry } from '../../shared/app/event-store.ts';
+import { entryHash } from '../../shared/log/hash-chain.ts';
 import { decompress, entryFromItem, HASH_ATTR, num, readNumber, str } from './item-codec.ts';
 import type { Item } from './metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 
 // Log pages: the single writer's format. One item holds a run of consecutive entries, exactly
-// as read() returns them (seq, eventId, type, observedAt, recordedAt, body, hash), as one
-// brotli-compressed JSON array. Its key is the log key of its FIRST entry, "e#<first seq>", so
-// a page and a one-entry item compete for the same position: every writer puts its first item
-// at head + 1 with attribute_not_exists, and an item always starts right after some head, so
-// that put fails exactly when the head moved — whatever format the other writer used.
+// as read() returns them (seq, eventId, type, observedAt, recordedAt, body) but their chain
+// hashes, as one brotli-compressed JSON array. Its key is the log key of its FIRST entry,
+// "e#<first seq>", so a page and a one-entry item compete for the same position: every writer
+// puts its first item at head + 1 with attribute_not_exists, and an item always starts right
+// after some head, so that put fails exactly when the head moved — whatever format the other
+// writer used.
 // Attributes: seq (first), ls (last seq), lh (hash of the last entry, read with the head), and
 // fs when the writer marked pods' first sightings (CommitInput.podFirstSightings): a bitmap,
 // bit i (of byte i >> 3, least significant first) for entry first + i, about 125 bytes for
 // 1,000 entries. It sits outside the compressed entries, so the hash chain does not cover it.
-// 500 pod events of ~1.4 KB are ~690 KB of JSON and ~32 KB in a page (two thirds of it are the
-// entries' SHA-256 hashes, which do not compress), 63 bytes per event instead of ~500.
+// The chain hashes: a SHA-256 does not compress, and held two thirds of a page (500 pod events
+// of ~1.4 KB: ~32 KB with them, ~12.5 KB without, tags included). The chain is a function of the entries, so a
+// page stores only what anchors it: ph, the hash the page chains on from (the entry before its
+// first), lh, and ht, the first HASH_TAG_BYTES bytes of each entry's hash. A reader gives each
+// entry its hash when asked (a getter, computed once per page up to the entry asked for), so a
+// read that never looks at hashes (the fold, the views) hashes nothing. An entry whose hash does
+// not match its tag was changed after it was written: from there on the page's hashes cannot be
+// known, so it gets a hash that chains from nothing (the audit names it changed), the entries
+// after it chain on from that, and the last one keeps lh, the page's stored seal (whose link
+// then breaks too). Pages written before ph existed carry each entry's hash in the JSON, and are
+// read as they are.
 
 /** Largest compressed page; a DynamoDB item is at most 400 KB with its keys and attributes. */
 export const PAGE_MAX_BYTES = 350_000;
-/** Brotli quality 6: as small as 5–9 on log entries (the hashes dominate) and ~4× faster than 5. */
+/** Brotli quality 6: measured when pages stored each entry's hash (as small as 5–9 then, ~4× faster than 5). */
 const PAGE_QUALITY = 6;
 const BROTLI = 'br';
+/** Bytes of each entry's hash a page keeps (ht), to name the entry changed: a 1 in 4 billion chance to miss it. */
+const HASH_TAG_BYTES = 4;
 
-/**
- * The page items of consecutive entries, as many as their compressed size needs, in seq order;
- * `firstSightings`: the seqs among them marked as a pod's first sighting.
- */
-export function pageItems(pk: string, entries: readonly LogEntry[], firstSightings: ReadonlySet<number> = new Set()): Item[] {
+/** What a page is written with besides its entries. */
+export type PageOptions = {
+  /** The seqs among the entries marked as a pod's first sighting. */
+  readonly firstSightings?: ReadonlySet<number>;
+  /** The chain hash of the entry before the first one (the genesis hash at seq 1); required when the entries carry hashes. */
+  readonly prevHash?: string;
+};
+
+/** The page items of consecutive entries, as many as their compressed size needs, in seq order. */
+export function pageItems(pk: string, entries: readonly LogEntry[], options: PageOptions = {}): Item[] {
   if (entries.length === 0) return [];
+  const chained = (entries[0] as LogEntry).hash !== undefined;
+  if (chained && options.prevHash === undefined) throw new Error(`log page ${pk}/${keys.entry((entries[0] as LogEntry).seq)}: chained entries need the hash they chain on from`);
   const packed = compressPage(entries);
   // Halve until each page fits; a single entry always fits (bodies are at most 350,000 bytes).
-  if (packed.length <= PAGE_MAX_BYTES || entries.length === 1) return [pageItem(pk, entries, packed, firstSightings)];
+  if (packed.length <= PAGE_MAX_BYTES || entries.length === 1) return [pageItem(pk, entries, packed, options)];
   const middle = splitPoint(entries);
-  return [...pageItems(pk, entries.slice(0, middle), firstSightings), ...pageItems(pk, entries.slice(middle), firstSightings)];
+  const second = { ...options, ...(chained ? { prevHash: (entries[middle - 1] as LogEntry).hash } : {}) };
+  return [...pageItems(pk, entries.slice(0, middle), options), ...pageItems(pk, entries.slice(middle), second)];
 }
 
 /** The seqs a log item marks as a pod's first sighting, ascending (none for a one-entry item). */
@@ -55,13 +77,70 @@ export function isPage(item: Item): boolean {
 export function logItemEntries(item: Item): LogEntry[] {
   if (!isPage(item)) return [entryFromItem(item)];
   const entries = JSON.parse(decompress(item[ATTR.data]?.B ?? new Uint8Array()).toString('utf8')) as LogEntry[];
+  const prevHash = item[ATTR.prevHash]?.S;
   const first = readNumber(item, ATTR.seq);
   const last = readNumber(item, ATTR.lastSeq);
   // A page is written whole and never changed; a gap here is damage, not a race.
   if (entries.length !== last - first + 1 || entries.some((e, i) => e.seq !== first + i)) {
     throw new Error(`log page ${item[ATTR.pk]?.S}/${item[ATTR.sk]?.S} does not hold seqs ${first}..${last}`);
   }
+  if (prevHash !== undefined) withChainHashes(entries, prevHash, item[ATTR.lastHash]?.S, item[ATTR.hashTags]?.B);
   return entries;
+}
+
+/**
+ * Gives the entries of a page their chain hashes, computed when first asked for (up to the entry
+ * asked) from the hash before the page, checked against their tags (see the top of this file).
+ */
+function withChainHashes(entries: LogEntry[], prevHash: string, lastHash: string | undefined, tags: Uint8Array | undefined): void {
+  const hashes: string[] = [];
+  let changed = false;
+  const hashOf = (index: number): string => {
+    for (let i = hashes.length; i <= index; i++) {
+      const prev = i === 0 ? prevHash : (hashes[i - 1] as string);
+      const entry = entries[i] as LogEntry;
+      if (i === entries.length - 1 && lastHash !== undefined) {
+        hashes.push(lastHash);
+        continue;
+      }
+      const hash = entryHash(prev, withoutHash(entry));
+      if (!changed && tags !== undefined && !hasTag(hash, tags, i)) {
+        changed = true;
+        hashes.push(createHash('sha256').update(`changed after it was written: ${hash}`).digest('hex'));
+      } else {
+        hashes.push(hash);
+      }
+    }
+    return hashes[index] as string;
+  };
+  const first = (entries[0] as LogEntry).seq;
+  const ofEntry = (entry: LogEntry) => hashOf(entry.seq - first);
+  for (const entry of entries) {
+    pageChains.set(entry, ofEntry);
+    Object.defineProperty(entry, 'hash', CHAIN_HASH);
+  }
+}
+
+/** Each page entry's way to its hash; one getter for all, so entries keep one shape (a getter per entry made V8 reads of their fields ~2× slower). */
+const pageChains = new WeakMap<LogEntry, (entry: LogEntry) => string>();
+const CHAIN_HASH: PropertyDescriptor = {
+  get(this: LogEntry): string {
+    return (pageChains.get(this) as (entry: LogEntry) => string)(this);
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+function hasTag(hash: string, tags: Uint8Array, index: number): boolean {
+  const tag = Buffer.from(tags.buffer, tags.byteOffset + index * HASH_TAG_BYTES, HASH_TAG_BYTES).toString('hex');
+  return hash.startsWith(tag);
+}
+
+/** The entry as the chain hashes it, and as a page stores it: without its hash (never reading it: it may be the getter). */
+function withoutHash(entry: LogEntry): Omit<LogEntry, 'hash'> {
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(entry)) if (key !== 'hash') rest[key] = entry[key as keyof LogEntry];
+  return rest as Omit<LogEntry, 'hash'>;
 }
 
 /** The last seq a log item holds. */
@@ -74,17 +153,17 @@ export function itemLastHash(item: Item): string | undefined {
   return isPage(item) ? item[ATTR.lastHash]?.S : item[HASH_ATTR]?.S;
 }
 
-function pageItem(pk: string, entries: readonly LogEntry[], packed: Buffer, firstSightings: ReadonlySet<number>): Item {
+function pageItem(pk: string, entries: readonly LogEntry[], packed: Buffer, options: PageOptions): Item {
   const first = entries[0] as LogEntry;
   const last = entries.at(-1) as LogEntry;
-  const bits = sightingBits(entries, firstSightings);
+  const bits = sightingBits(entries, options.firstSightings ?? new Set());
   return {
     [ATTR.pk]: str(pk),
     [ATTR.sk]: str(keys.entry(first.seq)),
     [ATTR.type]: str(ITEM_TYPE.page),
     [ATTR.seq]: num(first.seq),
     [ATTR.lastSeq]: num(last.seq),
-    ...(last.hash === undefined ? {} : { [ATTR.lastHash]: str(last.hash) }),
+    ...(last.hash === undefined ? {} : { [ATTR.lastHash]: str(last.hash), [ATTR.prevHash]: str(options.prevHash as string), [ATTR.hashTags]: { B: hashTags(entries) } }),
     [ATTR.data]: { B: packed },
     [ATTR.encoding]: str(BROTLI),
     ...(bits === undefined ? {} : { [ATTR.firstSightings]: { B: bits } }),
@@ -104,8 +183,15 @@ function sightingBits(entries: readonly LogEntry[], firstSightings: ReadonlySet<
   return any ? bits : undefined;
 }
 
+/** The first HASH_TAG_BYTES bytes of each entry's hash, in order. */
+function hashTags(entries: readonly LogEntry[]): Uint8Array {
+  const tags = new Uint8Array(entries.length * HASH_TAG_BYTES);
+  entries.forEach((entry, i) => tags.set(Buffer.from((entry.hash as string).slice(0, HASH_TAG_BYTES * 2), 'hex'), i * HASH_TAG_BYTES));
+  return tags;
+}
+
 function compressPage(entries: readonly LogEntry[]): Buffer {
-  const raw = Buffer.from(JSON.stringify(entries), 'utf8');
+  const raw = Buffer.from(JSON.stringify(entries.map(withoutHash)), 'utf8');
   return brotliCompressSync(raw, {
     params: {
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,

@@ -45,6 +45,8 @@ export const ATTR = {
   seq: 'seq', // of a log entry; of a log page, its first entry
   lastSeq: 'ls', // of a log page, its last entry
   lastHash: 'lh', // of a log page, its last entry's chain hash (read with the head)
+  prevHash: 'ph', // of a log page, the chain hash it chains on from (its entries' hashes are computed when read)
+  hashTags: 'ht', // of a log page, B: the first 4 bytes of each entry's chain hash
   firstSightings: 'fs', // of a log page, B: bit i set when entry first + i is a pod's first sighting
   eventId: 'id',
   eventType: 'et',

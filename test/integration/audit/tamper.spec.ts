@@ -128,7 +128,7 @@ describe('jobfold verify on DynamoDB Local', () => {
     const target = entries[1]!;
     for (const entry of entries) await client.send(new DeleteItemCommand({ TableName: stack.tableName, Key: keyOf(oneEntryItem(page, entry)) }));
     const tampered = entries.map((e) => (e.seq === target.seq ? { ...e, observedAt: '2020-01-01T00:00:00Z' } : e));
-    for (const item of pageItems(page[ATTR.pk]!.S!, tampered)) await put(item);
+    for (const item of pageItems(page[ATTR.pk]!.S!, tampered, { prevHash: page[ATTR.prevHash]!.S! })) await put(item);
     const { code, findings } = await verify();
     expect(code).toBe(1);
     expect(named(findings)).toContain(`changed@${target.seq}`);

@@ -52,7 +52,7 @@ try {
   await store.commit(withSummary, { expectedHead: 0, recordedAt: T0, entries: batch, outbox: [aCommand('c1')], summary: aSummary() });
   const billedTransaction = store.capacity.billedWriteUnits - billedBefore;
   const logged: LogEntry[] = chainEntries(GENESIS_HASH, batch.map((e, i) => ({ ...e, seq: i + 1, recordedAt: T0 })));
-  const [page] = pageItems(keys.stream(withSummary), logged);
+  const [page] = pageItems(keys.stream(withSummary), logged, { prevHash: GENESIS_HASH });
   const pageBytes = itemBytes(page ?? {});
 
   // 4. The snapshot of a 10,000-pod Job with every pod live (the largest it gets).
