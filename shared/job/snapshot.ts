@@ -53,6 +53,13 @@ export interface ArchivedPod {
   readonly failureCount?: number;
   readonly ignoredFailureCount?: number;
   readonly finishedAt?: number;
+  /**
+   * Of a pod never counted: jobfold deleted it the way manageJob does (pod-record.ts `released`),
+   * so its finalizer went first and a recount (FailureTarget) does not count it. Without it a
+   * restored pod counted failed where the fold that never stored it did not (snapshot property,
+   * "a round trip after every reconcile", seed 2128693570).
+   */
+  readonly released?: boolean;
 }
 
 /** A pod whose future observations can no longer change the Job. */
@@ -85,8 +92,9 @@ export function archivePod(pod: PodRecord): ArchivedPod {
 
 /** What a pod never counted keeps in the archive, for the late observation that may still count it. */
 function uncountedFacts(pod: PodRecord): Partial<ArchivedPod> {
-  const { strippedAt, trackedSeen, strippedLive, deletionTimestamp, failureCount, ignoredFailureCount, finishedAt } = pod;
+  const { strippedAt, trackedSeen, strippedLive, deletionTimestamp, failureCount, ignoredFailureCount, finishedAt, released } = pod;
   return {
+    ...(released !== true ? {} : { released }),
     ...(strippedAt === undefined ? {} : { strippedAt }),
     ...(trackedSeen !== true ? {} : { trackedSeen }),
     ...(strippedLive !== true ? {} : { strippedLive }),
@@ -247,6 +255,7 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
       ...(archived.strippedAt === undefined ? {} : { strippedAt: archived.strippedAt }),
       ...(archived.trackedSeen === true ? { trackedSeen: true } : {}),
       ...(archived.strippedLive === true ? { strippedLive: true } : {}),
+      ...(archived.released === true ? { released: true } : {}),
     });
   }
 }

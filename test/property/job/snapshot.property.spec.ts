@@ -37,18 +37,25 @@ describe('Snapshots (property)', () => {
     );
   });
 
+  const roundTripsAfterEveryReconcile = fc.property(caseArb, ({ job, batches }) => {
+    const original = startJob(job);
+    let restored = roundTrip(startJob(job));
+    batches.forEach((batch) => {
+      expect(drive(restored, [batch])).toEqual(drive(original, [batch]));
+      restored = roundTrip(restored);
+    });
+    expect(jobStatus(restored)).toEqual(jobStatus(original));
+  });
+
   it('a round trip after every reconcile changes nothing either', () => {
-    fc.assert(
-      fc.property(caseArb, ({ job, batches }) => {
-        const original = startJob(job);
-        let restored = roundTrip(startJob(job));
-        batches.forEach((batch) => {
-          expect(drive(restored, [batch])).toEqual(drive(original, [batch]));
-          restored = roundTrip(restored);
-        });
-        expect(jobStatus(restored)).toEqual(jobStatus(original));
-      }),
-      { numRuns: 100 },
-    );
+    fc.assert(roundTripsAfterEveryReconcile, { numRuns: 100 });
+  });
+
+  it('counterexamples found, replayed as found', () => {
+    // test:explore: an index-0 duplicate jobfold deleted finalizer first (released), settled
+    // uncounted and archived; the archive lost `released`, and FailureTarget's recount counted it
+    // failed after a restore (failed 3 where the fold without round trips has 2).
+    const found = [{ seed: 2128693570, path: '31:21:4:4:4:4:11:11:11:12:12:12:12:12:20:20:20:20:21:20:22:22:22:22:23:22:22:23:23:24:24:25' }];
+    for (const { seed, path } of found) fc.assert(roundTripsAfterEveryReconcile, { seed, path, endOnFailure: true });
   });
 });
