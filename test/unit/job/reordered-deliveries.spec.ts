@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PodObserved } from '../../../shared/job/events.ts';
 import { aJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec, type PodOptions } from '../../support/builders.ts';
 import type { JobStatusView } from '../../../shared/job/status.ts';
+import type { Job } from '../../../shared/k8s/job.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
 
 // Issue 21: a pod's state is a join of its observations, ordered by the cluster (resourceVersion,
@@ -12,6 +13,12 @@ import { conditionsOf, given } from '../../support/job-spec.ts';
 const pod = (name: string, rv: number, when: string, options: PodOptions = {}): PodObserved =>
   ({ ...podObserved(aPod({ name, resourceVersion: String(rv), ...options }), when), eventId: `${name}/${rv}` });
 const MANAGED = 'jobfold.io/job-controller';
+
+/** The Job with `spec` applied, as the cluster reported it at `rv`, observed at `when`. */
+function jobAt(job: Job, spec: { suspend: boolean }, rv: string, when: string) {
+  const observed = jobObserved(withSpec(job, spec), when);
+  return { ...observed, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+}
 
 describe('Deleted pods count as upstream counts them', () => {
   it('a running pod that is deleted counts as failed (isPodFailed): with backoffLimit 0 the Job fails, no replacement', () => {
@@ -283,10 +290,7 @@ describe('A Job created suspended and resumed, its resumption arriving first', (
   // and flipped the condition when it was resumed. The suspended observation, older by its
   // resourceVersion, arrives after the resumed one: it changes no spec, but tells the flip.
   const job = aJob({ completions: 4, parallelism: 2 });
-  const versioned = (spec: { suspend: boolean }, rv: string, when: string) => {
-    const observed = jobObserved(withSpec(job, spec), when);
-    return { ...observed, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
-  };
+  const versioned = (spec: { suspend: boolean }, rv: string, when: string) => jobAt(job, spec, rv, when);
   const suspended = versioned({ suspend: true }, '1', at(0));
   const resumed = versioned({ suspend: false }, '2', at(1));
   const pods = ['a', 'b'].map((name, i) => pod(name, 3 + i, at(2), { phase: 'Pending', creationTimestamp: at(2) }));
@@ -341,10 +345,7 @@ describe('A Job created suspended and resumed, its resumption arriving first', (
     // Suspended condition (upstream's syncJob writes it only with its expectations satisfied);
     // resumed at 35 s with the pod seen. A late copy of the suspended observation wrote JobResumed.
     const running = aJob({ completions: 1, parallelism: 1 });
-    const observedAs = (spec: { suspend: boolean }, rv: string, when: string) => {
-      const observed = jobObserved(withSpec(running, spec), when);
-      return { ...observed, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
-    };
+    const observedAs = (spec: { suspend: boolean }, rv: string, when: string) => jobAt(running, spec, rv, when);
     const suspendedAt30 = observedAs({ suspend: true }, '1', at(30));
     const history = [tick(at(0)), suspendedAt30, observedAs({ suspend: false }, '2', at(35)), pod('p1', 3, at(35), { phase: 'Pending' })];
     given(running, ...history, tick(at(40)))
