@@ -6,7 +6,7 @@ import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseH
 import { hasTrueCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
-import { isTerminalPhase, mergeFacts, podClass, recordOrder, type PodRecord } from './pod-record.ts';
+import { isTerminalPhase, mergeFacts, podClass, recordOrder, reportsReady, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';
 import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome } from './late-outcome.ts';
 import type { JobState } from './state.ts';
@@ -25,6 +25,7 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   if (event.controlledBy !== undefined) return releaseToController(state, event, known, at);
   const order = podObservationOrder(event);
   const stale = known !== undefined && isStaleObservation(recordOrder(known), order);
+  if (stale) lateReadiness(state, known, event);
   if (stale && (known.counted !== 'none' || known.hasFinalizer)) return;
   const facts = podFacts(event.pod, state.settings?.sidecarNames ?? NO_SIDECARS, state.settings?.policyInterest, at);
   const observedAt = parseTime(event.observedAt);
@@ -92,6 +93,22 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   if (evidence) countByEvidence(state, known, evidence, observedAt);
   if (heldEvidence && finishedTracked !== undefined) countByEvidence(state, known, heldEvidence, finishedTracked);
   countStrippedLive(state, known, observedAt);
+}
+
+/**
+ * The readiness a late (stale) observation tells of a live pod whose newer observations carried
+ * no Ready condition: the kubelet adds it at the pod's first sync and never takes it away, so
+ * its absence is the older readiness (mergeFacts keeps it so when the observations arrive in
+ * order). Found by test:explore (stamped-arrival, seed 1538991330): Running and Ready, then
+ * Running without conditions, gave ready 1 in order and 0 the other way round.
+ */
+function lateReadiness(state: JobState, pod: PodRecord, event: PodObserved): void {
+  if (isTerminalPhase(pod.phase) || reportsReady(pod) || !event.pod.status?.conditions?.some((c) => c.type === 'Ready')) return;
+  const facts = podFacts(event.pod, state.settings?.sidecarNames ?? NO_SIDECARS, state.settings?.policyInterest);
+  if (isTerminalPhase(facts.phase) || !reportsReady(facts)) return;
+  leave(state, pod);
+  Object.assign(pod, { ready: facts.ready, readySince: facts.readySince, readyChangedAt: facts.readyChangedAt });
+  enter(state, pod);
 }
 
 /** What the observation tells of the pod's tracking finalizer (pod-record.ts trackedSeen, strippedLive). */

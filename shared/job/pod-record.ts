@@ -141,7 +141,7 @@ export function mergeFacts(known: PodFacts, seen: PodFacts): PodFacts | undefine
 }
 
 /** Whether the observation carried a Ready condition (any status). */
-const reportsReady = (facts: PodFacts): boolean => facts.ready || facts.readyChangedAt !== undefined;
+export const reportsReady = (facts: PodFacts): boolean => facts.ready || facts.readyChangedAt !== undefined;
 
 function keptConditions(known: PodFacts, seen: PodFacts): PodFacts['conditions'] {
   const kept = known.conditions.filter((c) => !seen.conditions.some((s) => s.type === c.type));

@@ -46,6 +46,15 @@ describe('Late, stale and repeated pod observations', () => {
       given(job, first, replayed).when({ now: at(2) }).thenStatus({ ready: 1 });
     });
 
+    // The kubelet never removes the Ready condition, so an observation without one tells nothing
+    // of readiness, stamped newer or not (test:explore, stamped-arrival, seed 1538991330).
+    it('an observation stamped newer but without any Ready condition, in either order with `ready`, leaves the pod ready', () => {
+      const earlier = stamped(ready(at(0), at(0)), 1, 1);
+      const silent = { ...stamped(podObserved(aPod({ name: 'a' }), at(0)), 1, 2), eventId: 'a/silent' };
+      given(job, earlier, silent).when({ now: at(1) }).thenStatus({ ready: 1 });
+      given(job, silent, earlier).when({ now: at(1) }).thenStatus({ ready: 1 });
+    });
+
     it('a pod never moves back from Succeeded to Running', () => {
       const done = stamped(podObserved(aPod({ name: 'a', phase: 'Succeeded' }), at(2)), 1, 3);
       const late = stamped(podObserved(aPod({ name: 'a', ready: at(1) }), at(3)), 1, 2);
