@@ -185,10 +185,12 @@ forwarder's \`sequence\` stamp takes care of the first:
   restarted forwarder lists again what the service already holds, which drops it by eventId.
   One watch delivers a Job's pods in the cluster's order, as upstream's pod informer does, so
   the counts tell whether the Job's log holds every pod event sent before the newest it holds.
-  While it lacks one, a Job jobfold runs (\`managedBy\`) neither creates nor deletes pods:
-  upstream's controller only ever sees a prefix of the cluster's history, and a pod whose
+  While it lacks one, a Job jobfold runs (\`managedBy\`) neither creates nor deletes pods, nor
+  decides its outcome (\`FailureTarget\`/\`SuccessCriteriaMet\`, and the terminal condition after
+  them): upstream's controller only ever sees a prefix of the cluster's history, and a pod whose
   \`Succeeded\` is still on its way would otherwise look active, and a running pod would be
-  deleted as excess and replaced. It decides as soon as the missing event arrives, and gives the
+  deleted as excess and replaced, or the succeeded pod terminated for an outcome decided
+  without its success. It decides as soon as the missing event arrives, and gives the
   wait up after upstream's expectation timeout (5 minutes), so an event lost or refused never
   wedges the Job; the Job's explanation says what it waits for. A late event that changes
   nothing of its pod is still logged when its count is missing. Other Jobs decide as before.
