@@ -19,7 +19,8 @@ import { matchSuccessPolicy, type SuccessPolicyResult } from './success-policy.t
  * failures). Undefined when a failure came first, or when no success can be placed before it.
  */
 export function successBeforeFailure(spec: DefaultedJobSetSpec, owned: OwnedJobs): SuccessPolicyResult | undefined {
-  const firstFailure = Math.min(...owned.failed.map(finishInstant));
+  // A fold, not Math.min(...): a spread of many thousands of Jobs overflows the call stack. NaN stays NaN.
+  const firstFailure = owned.failed.reduce((first, job) => Math.min(first, finishInstant(job)), Number.POSITIVE_INFINITY);
   const earlier = owned.successful.filter((job) => finishInstant(job) < firstFailure);
   if (earlier.length === 0) return undefined;
   const success = matchSuccessPolicy(spec, earlier);
