@@ -30,6 +30,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       const child = {
         ...observeChildJob(knownChild(state, event), event.job, position), ...stamp(event.sequence),
         ...(version === undefined ? {} : { version }), ...(event.eventId === undefined ? {} : { eventId: event.eventId }),
+        seenAt: event.at,
       };
       const uid = event.job.metadata.uid;
       const view = uid !== undefined && state.deletedChildUids?.includes(uid) ? goneJob(child) : child;
@@ -147,6 +148,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     jobSet,
     ...(event.eventId === undefined ? {} : { jobSetEventId: event.eventId }),
     ...(order.version !== undefined || order.sequence !== undefined ? { jobSetOrder: order } : {}),
+    jobSetSeenAt: event.at,
     lastObservation: state.position,
     validationErrors,
     rejectionRecorded: sameErrors && base.rejectionRecorded,

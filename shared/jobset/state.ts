@@ -49,6 +49,8 @@ export interface ChildJobView {
   readonly eventId?: string;
   /** The snapshot's resourceVersion, when comparable (KEP-5504). */
   readonly version?: string;
+  /** When the cluster reported that snapshot (its `at`): what it shows held then. */
+  readonly seenAt?: string;
   /**
    * A failed Job whose deletion arrived before its failure (evolve.ts `isFailureOfGoneJob`): it
    * decides the failure policy but is counted nowhere and leaves the view at the next restart.
@@ -70,6 +72,8 @@ export interface JobSetState {
   readonly jobSetEventId?: string;
   /** Where the observation `jobSet` came from stands (its version, its stamp): an older one arriving late is dropped. */
   readonly jobSetOrder?: ObservationOrder;
+  /** When the cluster reported the JobSet as `jobSet` holds it (that observation's `at`). */
+  readonly jobSetSeenAt?: string;
   /** Admission violations of the observed spec; a JobSet with any is never reconciled. */
   readonly validationErrors: readonly JobSetValidationError[];
   readonly rejectionRecorded: boolean;
