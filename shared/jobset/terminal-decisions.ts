@@ -44,7 +44,8 @@ export function applyFailure(pass: Pass, result: FailurePolicyResult): void {
 
 /** Records `JobSetCompleted` and turns an existing `RestartingJobSet` False / JobSetCompleted. */
 export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: SuccessPolicyResult): void {
-  const tippedBy = Math.max(0, ...success.counted.map((job) => job.observedAt));
+  // A fold, not Math.max(...): a spread of many thousands of Jobs overflows the call stack.
+  const tippedBy = success.counted.reduce((latest, job) => Math.max(latest, job.observedAt), 0);
   const message = MESSAGES.allJobsCompleted;
   record(pass, {
     type: 'JobSetCompleted',
