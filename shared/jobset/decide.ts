@@ -6,6 +6,7 @@ import type { DefaultedJobSet } from './defaulting.ts';
 import type { JobSetDecisionEvent } from './decision-events.ts';
 import { matchFailurePolicy } from './failure-policy.ts';
 import { matchDependsOn } from './depends-on.ts';
+import { correctRestart } from './late-failures.ts';
 import { finishedBefore, successBeforeFailure } from './finish-order.ts';
 import { applyTtlAfterFinished, createMissingJobs, deleteJobs, setJobSuspend } from './job-commands.ts';
 import { isReconciled } from './managed-by.ts';
@@ -90,6 +91,8 @@ function reconcile(
     applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
     return;
   }
+  // The restart the cluster's controller made, once the failures it read that reached the log late are here.
+  correctRestart(pass, spec);
   // 4. Jobs of an earlier restart attempt are deleted (foreground).
   deleteJobs(pass, owned.previous);
   // 9 as the cluster went through it, before this pass: its walk began with InProgress True.

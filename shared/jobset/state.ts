@@ -60,6 +60,16 @@ export interface ChildJobView {
 
 export type TerminalState = '' | 'Completed' | 'Failed';
 
+/** What `JobSetState.restartEvidence` keeps of the last restart. */
+export interface RestartEvidence {
+  readonly position: number;
+  readonly at: string;
+  readonly attempt: number;
+  readonly countedTowardsMax: boolean;
+  /** By name. */
+  readonly failed: Readonly<Record<string, ChildJobView>>;
+}
+
 /** Everything the JobSet fold knows after folding a log. */
 export interface JobSetState {
   /** Number of events folded so far: the log position of the last one (1-based). */
@@ -106,6 +116,13 @@ export interface JobSetState {
    * the first and one after every restart, begins with it: startup-policy.ts `walkBegunUnseen`).
    */
   readonly startupWalk?: number;
+  /**
+   * The last restart decided (not corrected): where it is in the log, when, the attempt it ended,
+   * whether it counted towards maxRestarts, and the failed Jobs of that attempt the cluster's
+   * controller could have seen then: those the fold held, and those whose failure (before the
+   * restart, on the cluster's clock) reached the log after it (shared/jobset/late-failures.ts).
+   */
+  readonly restartEvidence?: RestartEvidence;
   /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */
   readonly deletedChildUids?: readonly string[];
   readonly conditions: readonly JobSetCondition[];

@@ -66,7 +66,8 @@ export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: Suc
   writeCondition(pass, restartingCompleted, tippedBy);
 }
 
-function evidenceOf(job: ChildJobView): FailedJobEvidence {
+/** The evidence a failure-policy decision carries of the child Job it acted on. */
+export function evidenceOf(job: ChildJobView): FailedJobEvidence {
   return {
     name: job.name,
     replicatedJob: job.replicatedJob,
