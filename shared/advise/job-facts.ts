@@ -135,14 +135,21 @@ function perIndexNeeds(counted: readonly FailureFact[], state: JobState): { fail
     all.set(failure.index, (all.get(failure.index) ?? 0) + 1);
     if (!failure.disruption) withoutDisruptions.set(failure.index, (withoutDisruptions.get(failure.index) ?? 0) + 1);
   }
-  return { failed: Math.max(0, ...all.values()), failedWithoutDisruptions: Math.max(0, ...withoutDisruptions.values()) };
+  return { failed: largest(all.values()), failedWithoutDisruptions: largest(withoutDisruptions.values()) };
+}
+
+/** The largest count, 0 for none. A loop, not Math.max(...): a spread of ~200,000 indexes overflows V8's call stack. */
+function largest(counts: Iterable<number>): number {
+  let most = 0;
+  for (const count of counts) most = Math.max(most, count);
+  return most;
 }
 
 /** The leader (index 0) succeeded at t0 while workers ran: how many, how many were then terminated, their time past t0. */
 function leaderOf(pods: readonly PodRecord[], spans: PodSpans): Pick<JobFacts, 'leader'> {
   const leaderEnds = pods.filter((p) => p.index === 0 && p.phase === 'Succeeded').map((p) => spans.ends.get(p.uid) ?? spans.lastAt);
   if (leaderEnds.length === 0) return {};
-  const t0 = Math.min(...leaderEnds);
+  const t0 = leaderEnds.reduce((earliest, end) => Math.min(earliest, end));
   const workers = pods.filter((p) => p.index !== 0 && (spans.ends.get(p.uid) ?? spans.lastAt) > t0);
   if (workers.length === 0) return {};
   const running = workers.filter((p) => (spans.starts.get(p.uid) ?? t0) <= t0);

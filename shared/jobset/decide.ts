@@ -6,6 +6,7 @@ import type { DefaultedJobSet } from './defaulting.ts';
 import type { JobSetDecisionEvent } from './decision-events.ts';
 import { matchFailurePolicy } from './failure-policy.ts';
 import { matchDependsOn } from './depends-on.ts';
+import { correctRestart } from './late-failures.ts';
 import { finishedBefore, successBeforeFailure } from './finish-order.ts';
 import { applyTtlAfterFinished, createMissingJobs, deleteJobs, setJobSuspend } from './job-commands.ts';
 import { isReconciled } from './managed-by.ts';
@@ -15,7 +16,8 @@ import {
   calculateReplicatedJobStatuses,
   type ReplicatedJobStatus,
 } from './replicated-jobs-status.ts';
-import type { JobSetState } from './state.ts';
+import type { ChildJobView, JobSetState } from './state.ts';
+import { compareTimes } from '../k8s/time.ts';
 import { matchStartupPolicy, walkBegunUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
 import { applyFailure, applySuccess } from './terminal-decisions.ts';
@@ -89,6 +91,8 @@ function reconcile(
     applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
     return;
   }
+  // The restart the cluster's controller made, once the failures it read that reached the log late are here.
+  correctRestart(pass, spec);
   // 4. Jobs of an earlier restart attempt are deleted (foreground).
   deleteJobs(pass, owned.previous);
   // 9 as the cluster went through it, before this pass: its walk began with InProgress True.
@@ -113,7 +117,7 @@ function reconcile(
   if (plan.condition === 'Completed') writeCondition(pass, startupCompleted, tippedBy);
   // 10. `suspendJobs` or `resumeJobsIfNecessary`.
   if (spec.suspend) {
-    for (const job of owned.active) if (!job.suspend) setJobSuspend(pass, job, true);
+    for (const job of owned.active) if (!job.suspend && !seenRunningSince(jobSet, pass.state, job)) setJobSuspend(pass, job, true);
     const message = MESSAGES.suspended;
     writeCondition(pass, { type: CONDITION_TYPES.suspended, status: 'True', reason: REASONS.suspendedJobs, message }, tippedBy);
     writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, message), tippedBy);
@@ -140,6 +144,19 @@ function resumeSeenLate(pass: Pass, jobSet: DefaultedJobSet, resumed: ConditionU
   if (since === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
   if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended) !== undefined) return;
   record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition: resumed, since, tippedBy: pass.start.lastObservation });
+}
+
+/**
+ * A Job the cluster showed running after it showed the JobSet suspended (its snapshot's time is
+ * later than the suspended observation's): the JobSet's controller had resumed it by then, on a
+ * resumed spec still on its way, and the snapshot already shows what came of that. Not for a
+ * JobSet jobfold runs: its Jobs are suspended by jobfold's own command, which nothing else does.
+ */
+function seenRunningSince(jobSet: DefaultedJobSet, state: JobSetState, job: ChildJobView): boolean {
+  if (jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  const { seenAt } = job;
+  const suspendedAt = state.jobSetSeenAt;
+  return seenAt !== undefined && suspendedAt !== undefined && compareTimes(seenAt, suspendedAt) > 0;
 }
 
 /**

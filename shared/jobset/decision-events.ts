@@ -48,6 +48,12 @@ export interface JobSetRestarted {
   readonly restartsCountTowardsMax: number;
   readonly condition: ConditionUpdate;
   readonly tippedBy: number;
+  /**
+   * The log position of the restart this one corrects (same attempt, same counters): the
+   * failed Jobs the cluster's controller saw when it restarted, some of which reached the log
+   * after that decision, name another first failure or rule (shared/jobset/late-failures.ts).
+   */
+  readonly corrects?: number;
 }
 
 export interface JobSetFailed {

@@ -5,6 +5,7 @@ import { defaultJobSet } from './defaulting.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
+import { restartEvidence, withLateFailure } from './late-failures.ts';
 import { initialState, type ChildJobView, type JobSetState } from './state.ts';
 import { validateJobSet } from './validation.ts';
 
@@ -24,17 +25,19 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...next, lastObservation: position };
     case 'JobObserved': {
       const name = event.job.metadata.name;
-      if (isLateChildSnapshot(state, event)) return { ...next, lastObservation: position };
+      const noted: JobSetState = { ...next, ...withLateFailure(state, event, position) };
+      if (isLateChildSnapshot(state, event)) return { ...noted, lastObservation: position };
       const version = comparableVersion(event.job.metadata.resourceVersion);
       const ahead = isOfLaterAttempt(state, event);
       const child = {
         ...observeChildJob(knownChild(state, event), event.job, position), ...stamp(event.sequence),
         ...(version === undefined ? {} : { version }), ...(event.eventId === undefined ? {} : { eventId: event.eventId }),
+        seenAt: event.at,
       };
       const uid = event.job.metadata.uid;
       const view = uid !== undefined && state.deletedChildUids?.includes(uid) ? goneJob(child) : child;
-      if (ahead) return { ...next, lastObservation: position, laterAttempts: { ...state.laterAttempts, [heldKey(view)]: view } };
-      return { ...next, lastObservation: position, children: { ...state.children, [name]: view } };
+      if (ahead) return { ...noted, lastObservation: position, laterAttempts: { ...state.laterAttempts, [heldKey(view)]: view } };
+      return { ...noted, lastObservation: position, children: { ...state.children, [name]: view } };
     }
     case 'JobDeleted': {
       const held = Object.values(state.laterAttempts ?? {}).find((job) => job.name === event.name && job.uid !== undefined && job.uid === event.uid);
@@ -61,8 +64,11 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...next, conditions, ...walk };
     }
     case 'JobSetRestarted':
+      // A correction (late-failures.ts) renames the restart that stands: the condition only.
+      if (event.corrects !== undefined) return { ...next, conditions: updateCondition(state.conditions, event.condition, event.at) };
       return {
         ...next,
+        restartEvidence: restartEvidence(state, event, position),
         ...joinLaterAttempts(state, event.restarts),
         restarts: event.restarts,
         restartsCountTowardsMax: event.restartsCountTowardsMax,
@@ -147,6 +153,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     jobSet,
     ...(event.eventId === undefined ? {} : { jobSetEventId: event.eventId }),
     ...(order.version !== undefined || order.sequence !== undefined ? { jobSetOrder: order } : {}),
+    jobSetSeenAt: event.at,
     lastObservation: state.position,
     validationErrors,
     rejectionRecorded: sameErrors && base.rejectionRecorded,

@@ -198,7 +198,8 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
   switch (event.type) {
     case 'JobSetRestarted': {
       const message = event.failedJob.message === '' ? '' : ` — "${event.failedJob.message}"`;
-      return `Restarted (${restartCounter(state, event)}): ${failureCause(event)}${message}${tipped(event.tippedBy)}`;
+      const corrects = event.corrects === undefined ? '' : ` (correcting the restart at #${event.corrects}: failures the cluster read then arrived after it)`;
+      return `Restarted (${restartCounter(state, event)}): ${failureCause(event)}${message}${corrects}${tipped(event.tippedBy)}`;
     }
     case 'JobSetFailed':
       return `Failed: ${failureCause(event)}${maxRestartsReached(state, event)}${tipped(event.tippedBy)}`;

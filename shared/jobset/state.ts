@@ -49,6 +49,8 @@ export interface ChildJobView {
   readonly eventId?: string;
   /** The snapshot's resourceVersion, when comparable (KEP-5504). */
   readonly version?: string;
+  /** When the cluster reported that snapshot (its `at`): what it shows held then. */
+  readonly seenAt?: string;
   /**
    * A failed Job whose deletion arrived before its failure (evolve.ts `isFailureOfGoneJob`): it
    * decides the failure policy but is counted nowhere and leaves the view at the next restart.
@@ -57,6 +59,16 @@ export interface ChildJobView {
 }
 
 export type TerminalState = '' | 'Completed' | 'Failed';
+
+/** What `JobSetState.restartEvidence` keeps of the last restart. */
+export interface RestartEvidence {
+  readonly position: number;
+  readonly at: string;
+  readonly attempt: number;
+  readonly countedTowardsMax: boolean;
+  /** By name. */
+  readonly failed: Readonly<Record<string, ChildJobView>>;
+}
 
 /** Everything the JobSet fold knows after folding a log. */
 export interface JobSetState {
@@ -70,6 +82,8 @@ export interface JobSetState {
   readonly jobSetEventId?: string;
   /** Where the observation `jobSet` came from stands (its version, its stamp): an older one arriving late is dropped. */
   readonly jobSetOrder?: ObservationOrder;
+  /** When the cluster reported the JobSet as `jobSet` holds it (that observation's `at`). */
+  readonly jobSetSeenAt?: string;
   /** Admission violations of the observed spec; a JobSet with any is never reconciled. */
   readonly validationErrors: readonly JobSetValidationError[];
   readonly rejectionRecorded: boolean;
@@ -102,6 +116,13 @@ export interface JobSetState {
    * the first and one after every restart, begins with it: startup-policy.ts `walkBegunUnseen`).
    */
   readonly startupWalk?: number;
+  /**
+   * The last restart decided (not corrected): where it is in the log, when, the attempt it ended,
+   * whether it counted towards maxRestarts, and the failed Jobs of that attempt the cluster's
+   * controller could have seen then: those the fold held, and those whose failure (before the
+   * restart, on the cluster's clock) reached the log after it (shared/jobset/late-failures.ts).
+   */
+  readonly restartEvidence?: RestartEvidence;
   /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */
   readonly deletedChildUids?: readonly string[];
   readonly conditions: readonly JobSetCondition[];

@@ -44,7 +44,8 @@ export function applyFailure(pass: Pass, result: FailurePolicyResult): void {
 
 /** Records `JobSetCompleted` and turns an existing `RestartingJobSet` False / JobSetCompleted. */
 export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: SuccessPolicyResult): void {
-  const tippedBy = Math.max(0, ...success.counted.map((job) => job.observedAt));
+  // A fold, not Math.max(...): a spread of many thousands of Jobs overflows the call stack.
+  const tippedBy = success.counted.reduce((latest, job) => Math.max(latest, job.observedAt), 0);
   const message = MESSAGES.allJobsCompleted;
   record(pass, {
     type: 'JobSetCompleted',
@@ -65,7 +66,8 @@ export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: Suc
   writeCondition(pass, restartingCompleted, tippedBy);
 }
 
-function evidenceOf(job: ChildJobView): FailedJobEvidence {
+/** The evidence a failure-policy decision carries of the child Job it acted on. */
+export function evidenceOf(job: ChildJobView): FailedJobEvidence {
   return {
     name: job.name,
     replicatedJob: job.replicatedJob,

@@ -89,7 +89,7 @@ class JobSetFolds implements Refolding<JobSetLogEntry, JobSetDecisionEvent> {
   private noteWhatIf(settled: Settled, at: string): void {
     for (const decision of settled.events) {
       if (this.reached) break;
-      if (decision.type === 'JobSetRestarted') this.restarts += 1;
+      if (decision.type === 'JobSetRestarted') this.restarts = decision.restarts; // a correction (`corrects`) restarts nothing
       const outcome = jobSetOutcomeOf(decision);
       if (outcome) this.reached = { ...outcome, atEvent: this.lastRead, at, restarts: this.restarts };
     }
@@ -119,7 +119,7 @@ export function recordedJobSetOutcome(log: readonly JobSetLogEntry[]): JobSetOut
       lastRead = seq;
       continue;
     }
-    if (event.type === 'JobSetRestarted') restarts += 1;
+    if (event.type === 'JobSetRestarted') restarts = event.restarts;
     const outcome = jobSetOutcomeOf(event);
     if (outcome) return { ...outcome, atEvent: lastRead, at: event.at, restarts };
   }

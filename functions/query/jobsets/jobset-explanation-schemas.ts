@@ -52,6 +52,7 @@ export const JobSetDecisionSchema = z
       restartsCountTowardsMax: count,
       condition: ConditionUpdateSchema,
       tippedBy,
+      corrects: seq.optional().meta({ description: 'Log position of the restart this one corrects (same attempt and counters): failures the cluster\'s controller read when it restarted reached the log after that decision and name another rule or first failed Job.' }),
     }),
     z.strictObject({
       type: z.literal('JobSetFailed'),

@@ -64,3 +64,34 @@ describe('a suspended JobSet observation that arrives after the resumed one', ()
     expect(conditionsOf(late.status).map((c) => c.type)).not.toContain('Suspended');
   });
 });
+
+describe('child Jobs seen running after the JobSet was seen suspended, arriving before the suspension', () => {
+  // startup-policy__inorder-resume-unsuspends-replicated-jobs-in-order: the resumed Jobs' snapshots
+  // (10–20 s) reach the log before both JobSet observations (suspended at 0 s, resumed at 5 s).
+
+  it('given Jobs the cluster showed running after the suspension, when the suspended JobSet arrives, then the fold does not suspend them again', () => {
+    const early = given(...running, suspended).whenSettled({ now: at(0) });
+    expect(early.commands.filter((c) => c.type === 'SuspendJob')).toEqual([]);
+    expect(conditionsOf(early.status).map((c) => c.type)).toContain('Suspended');
+  });
+
+  it('given the resumed JobSet arrives last, when settled, then every Job counts running, as in order', () => {
+    const late = given(...running, suspended, resumed).whenSettled({ now: at(20) });
+    const inOrder = given(suspended, resumed, ...running).whenSettled({ now: at(20) });
+
+    expect(late.status.replicatedJobsStatus.map((s) => s.suspended)).toEqual([0, 0]);
+    expect(late.status.replicatedJobsStatus).toEqual(inOrder.status.replicatedJobsStatus);
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+
+  it('given a Job seen running before the suspension (or in its second), when the suspended JobSet arrives, then it is suspended', () => {
+    const before = given(jobReady('a', 0, { seconds: 0 }), versioned(jobSetObserved(spec(true), { seconds: 0 }), '1')).whenSettled({ now: at(0) });
+    expect(before.commands.filter((c) => c.type === 'SuspendJob').map((c) => c.name)).toEqual(['js-a-0']);
+  });
+
+  it('given a JobSet jobfold runs, when it is seen suspended after its Jobs ran, then jobfold suspends them (its own command is what suspends them)', () => {
+    const managed = versioned(jobSetObserved(spec(true, { managedBy: 'jobfold.io/jobset-controller' }), { seconds: 0 }), '1');
+    const { commands } = given(...running, managed).whenSettled({ now: at(0) });
+    expect(commands.filter((c) => c.type === 'SuspendJob').map((c) => c.name)).toEqual(['js-a-0', 'js-b-0', 'js-b-1']);
+  });
+});

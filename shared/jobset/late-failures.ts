@@ -1,0 +1,89 @@
+import { compareTimes } from '../k8s/time.ts';
+import { observeChildJob, parseLabelInt } from './child-jobs.ts';
+import { findCondition } from './conditions.ts';
+import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
+import type { JobSetRestarted } from './decision-events.ts';
+import type { DefaultedJobSetSpec } from './defaulting.ts';
+import type { JobObserved } from './events.ts';
+import { matchFailurePolicy } from './failure-policy.ts';
+import { record, type Pass } from './pass.ts';
+import type { ChildJobView, JobSetState, RestartEvidence } from './state.ts';
+import { evidenceOf } from './terminal-decisions.ts';
+
+// Issue 21 for JobSets: failures of one attempt that the cluster's JobSet controller read in one
+// pass can reach the log on either side of the JobSet's own observation, so the fold restarts the
+// JobSet on the first failure it holds while an earlier one (on the cluster's clock) is still on
+// its way. Upstream's `findFirstFailedPolicyRuleAndJob` named the Job that failed first among all
+// it listed, and the first rule matching any of them. Once the fold holds those failures, the
+// restart it logged is corrected to the one the cluster's controller made: same attempt, same
+// counters, another rule or first failed Job (a `JobSetRestarted` that `corrects` it).
+//
+// Only the naming is corrected. A restart is never taken back, even when the late failures would
+// have made the policy fail the JobSet instead (a FailJobSet rule ranked before the one that
+// restarted it): the restart's deletions and re-creations are in the view, and for a JobSet
+// jobfold runs, on the cluster. Nor is a JobSet jobfold runs corrected at all: its controller is
+// jobfold, which restarted it on what it held.
+
+/** At a restart (not a correction): the failed Jobs of the attempt it ends, as the fold holds them. */
+export function restartEvidence(state: JobSetState, event: JobSetRestarted, position: number): RestartEvidence {
+  const attempt = state.restarts;
+  const failed = Object.values(state.children).filter((job) => job.restartAttempt === attempt && job.finished === 'Failed');
+  return {
+    position,
+    at: event.at,
+    attempt,
+    countedTowardsMax: event.restartsCountTowardsMax > state.restartsCountTowardsMax,
+    failed: Object.fromEntries(failed.map((job) => [job.name, job])),
+  };
+}
+
+/**
+ * A Failed snapshot of a Job of the attempt the last restart ended, reaching the log after that
+ * restart, whose failure happened no later than the restart on the cluster's clock (or has no
+ * time, as Go's zero time sorts first): the cluster's controller could have read it when it
+ * restarted. It joins the restart's evidence, whatever the view does with the snapshot (a Job of
+ * an earlier attempt than the one holding its name is dropped from it).
+ */
+export function withLateFailure(state: JobSetState, event: JobObserved, position: number): Pick<JobSetState, 'restartEvidence'> | undefined {
+  const evidence = state.restartEvidence;
+  if (evidence === undefined || state.restarts !== evidence.attempt + 1) return undefined;
+  if (parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]) !== evidence.attempt) return undefined;
+  const job = observeChildJob(undefined, event.job, position);
+  if (job.finished !== 'Failed' || evidence.failed[job.name] !== undefined) return undefined;
+  const failedAt = job.failure?.lastTransitionTime;
+  if (failedAt !== undefined && !(compareTimes(failedAt, evidence.at) <= 0)) return undefined;
+  return { restartEvidence: { ...evidence, failed: { ...evidence.failed, [job.name]: job } } };
+}
+
+/**
+ * The restart the cluster's controller made on every failure of the attempt it could have read
+ * (`restartEvidence`), when it differs from the one the fold logged and that one's
+ * `RestartingJobSet` condition still stands: recorded as a `JobSetRestarted` correcting it.
+ */
+export function correctRestart(pass: Pass, spec: DefaultedJobSetSpec): void {
+  const { state } = pass;
+  const evidence = state.restartEvidence;
+  if (evidence === undefined || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME || state.terminalState !== '') return;
+  if (state.restarts !== evidence.attempt + 1) return;
+  const standing = findCondition(state.conditions, CONDITION_TYPES.restartingJobSet);
+  if (standing?.status !== 'True') return;
+  const failed: ChildJobView[] = Object.values(evidence.failed).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (failed.length === 0) return;
+  const countedBefore = state.restartsCountTowardsMax - (evidence.countedTowardsMax ? 1 : 0);
+  const result = matchFailurePolicy(spec.failurePolicy, failed, countedBefore);
+  if (result.kind !== 'Restart' || result.countsTowardsMax !== evidence.countedTowardsMax) return;
+  if (result.reason === standing.reason && result.message === standing.message) return;
+  const failedJob = evidenceOf(result.failedJob);
+  record(pass, {
+    type: 'JobSetRestarted',
+    at: pass.now,
+    action: result.action,
+    rule: result.rule,
+    failedJob,
+    restarts: state.restarts,
+    restartsCountTowardsMax: state.restartsCountTowardsMax,
+    condition: { type: CONDITION_TYPES.restartingJobSet, status: 'True', reason: result.reason, message: result.message },
+    tippedBy: failedJob.observedAt,
+    corrects: evidence.position,
+  });
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { decisionSentence } from '../../../shared/jobset/explain.ts';
+import type { JobSetDecisionEvent } from '../../../shared/jobset/index.ts';
+import { at, jobFailed, jobSetObserved } from './support/builders.ts';
+import { conditionsOf, given } from './support/given.ts';
+
+// Issue 21 for JobSets: two failures of one attempt that the cluster's JobSet controller read in
+// one pass reach the log on either side of the JobSet's observation, so the fold restarts on the
+// later failure while the earlier one (on the cluster's clock) is still on its way. Counterexamples
+// of test/property/jobset/corpus-orders.property.spec.ts, shrunk
+// (failure-policy__earliest-failed-job-is-reported-for-matching-rule,
+// failure-policy__no-matching-rule-restarts-naming-earliest-failure).
+
+const rule = (name: string, action: string, reason: string) => ({ name, action, onJobFailureReasons: [reason], targetReplicatedJobs: [] });
+// The JobSet as observed at `seconds` (reconciled then, as `given` reconciles each observation at its time).
+const jobSet = (rules: readonly object[], more: Record<string, unknown> = {}, seconds = 4) =>
+  jobSetObserved({ replicatedJobs: [{ name: 'a' }, { name: 'b', replicas: 3 }], failurePolicy: { maxRestarts: 3, rules }, ...more }, { seconds });
+const restartOnBackoff = rule('restartOnBackoff', 'RestartJobSet', 'BackoffLimitExceeded');
+const deadline = { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
+
+const restarting = (reason: string, job: string) => ({
+  type: 'RestartingJobSet',
+  status: 'True',
+  reason,
+  message: `applying RestartJobSet failure policy action (first failed job: js-${job})`,
+});
+
+describe('a failure that happened before the restart, arriving after it', () => {
+  it('given the earlier failure arrives after the restart on the later one, when settled, then the restart names the earliest failed Job, as in order', () => {
+    const spec = jobSet([restartOnBackoff]);
+    const late = given(jobFailed('b', 0, { seconds: 4 }), spec, jobFailed('b', 2, { seconds: 2 })).whenSettled({ now: at(5) });
+    const inOrder = given(jobSet([restartOnBackoff], {}, 0), jobFailed('b', 2, { seconds: 2 }), jobFailed('b', 0, { seconds: 4 })).whenSettled({ now: at(5) });
+
+    expect(conditionsOf(late.status)).toEqual([restarting('FailurePolicy_restartOnBackoff', 'b-2')]);
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+    expect(late.state.restarts).toBe(1);
+    expect(late.state.restartsCountTowardsMax).toBe(1);
+    const corrections = late.log.filter((e): e is JobSetDecisionEvent => e.type === 'JobSetRestarted' && e.corrects !== undefined);
+    expect(corrections).toHaveLength(1);
+    const restarted = late.log.findIndex((e) => e.type === 'JobSetRestarted') + 1;
+    expect(decisionSentence(late.state, corrections[0]!)).toContain(`child Job js-b-2 failing with BackoffLimitExceeded`);
+    expect(decisionSentence(late.state, corrections[0]!)).toContain(`(correcting the restart at #${restarted}: failures the cluster read then arrived after it)`);
+  });
+
+  it('given the earlier failure matches a rule the later one does not, when it arrives, then the restart carries that rule', () => {
+    const spec = jobSet([rule('restartOnDeadline', 'RestartJobSet', 'DeadlineExceeded')]);
+    const late = given(jobFailed('b', 0, { seconds: 4 }), spec, jobFailed('a', 0, { seconds: 3, ...deadline })).whenSettled({ now: at(5) });
+    expect(conditionsOf(late.status)).toEqual([restarting('FailurePolicy_restartOnDeadline', 'a-0')]);
+  });
+
+  it('given the failure happened after the restart on the cluster\'s clock, when it arrives, then the restart stands', () => {
+    const spec = jobSet([rule('restartOnDeadline', 'RestartJobSet', 'DeadlineExceeded')], {}, 0);
+    const late = given(spec, jobFailed('b', 0, { seconds: 4 }), jobFailed('a', 0, { seconds: 6, ...deadline })).whenSettled({ now: at(6) });
+    expect(conditionsOf(late.status)).toEqual([restarting('DefaultFailurePolicy', 'b-0')]);
+  });
+
+  it('given the late failure matches a FailJobSet rule ranked first, when it arrives, then the restart is not taken back', () => {
+    const spec = jobSet([rule('failOnDeadline', 'FailJobSet', 'DeadlineExceeded'), restartOnBackoff]);
+    const late = given(jobFailed('a', 0, { seconds: 1 }), spec, jobFailed('b', 1, { seconds: 3, ...deadline })).whenSettled({ now: at(5) });
+    expect(late.state.terminalState).toBe('');
+    expect(late.state.restarts).toBe(1);
+    expect(conditionsOf(late.status)).toEqual([restarting('FailurePolicy_restartOnBackoff', 'a-0')]);
+  });
+
+  it('given a JobSet jobfold runs, when the earlier failure arrives after its restart, then its restart stands as jobfold made it', () => {
+    const spec = jobSet([restartOnBackoff], { managedBy: 'jobfold.io/jobset-controller' });
+    const late = given(jobFailed('b', 0, { seconds: 4 }), spec, jobFailed('b', 2, { seconds: 2 })).whenSettled({ now: at(5) });
+    expect(conditionsOf(late.status)).toEqual([restarting('FailurePolicy_restartOnBackoff', 'b-0')]);
+    expect(late.log.some((e) => e.type === 'JobSetRestarted' && e.corrects !== undefined)).toBe(false);
+  });
+});
