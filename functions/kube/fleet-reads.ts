@@ -28,7 +28,7 @@ export interface KubeDeps {
   /** The clock, for ages, list versions and watch deadlines. */
   readonly now: () => number;
   readonly jobfoldVersion: string;
-  /** Logs read whole for pods and events, kept while their head does not move (log-cache.ts). */
+  /** Logs read whole, and the pods and Events built from them, kept by head (log-cache.ts). */
   readonly logCache?: LogCache;
 }
 
@@ -58,14 +58,32 @@ export async function foldJobSet(deps: KubeDeps, summary: JobSummary, superseded
   return { summary, state, head, headRecordedAt, superseded };
 }
 
+const cacheKey = (stream: StreamId, head: number, what: string): string => `${stream.kind}/${stream.clusterId}/${stream.namespace}/${stream.uid}@${head}/${what}`;
+
 /** The whole log up to `head`, from the cache when it holds it. */
 export async function wholeLog(deps: KubeDeps, stream: StreamId, head: number): Promise<readonly LogEntry[]> {
-  const key = `${stream.kind}/${stream.clusterId}/${stream.namespace}/${stream.uid}@${head}`;
-  const cached = deps.logCache?.get(key);
+  const key = cacheKey(stream, head, 'log');
+  const cached = deps.logCache?.get<LogEntry>(key);
   if (cached !== undefined) return cached;
   const { entries } = await readRun(deps.store, stream, 0, head);
   deps.logCache?.set(key, entries);
   return entries;
+}
+
+/**
+ * The objects a log holds as of a list's pinned head (`what`: which kind of object, and how they
+ * were built), built once: a list's first page builds them at the log's head and its continue
+ * tokens pin that head, so the pages after it fold nothing and read nothing while the cache
+ * holds them. Without a pinned head (a first page, a get) they are built from the log's head.
+ */
+export async function objectsAsOf<T>(
+  deps: KubeDeps, stream: StreamId, what: string, pinnedHead: number | undefined, build: () => Promise<{ head: number; items: readonly T[] }>,
+): Promise<{ head: number; items: readonly T[] }> {
+  const cached = pinnedHead === undefined ? undefined : deps.logCache?.get<T>(cacheKey(stream, pinnedHead, what));
+  if (cached !== undefined) return { head: pinnedHead as number, items: cached };
+  const built = await build();
+  deps.logCache?.set(cacheKey(stream, built.head, what), built.items);
+  return built;
 }
 
 // Names are reused: a Job deleted and created again under its name is a new Job with a new uid,

@@ -6,7 +6,7 @@ import {
   CONTROLLER_UID_LABEL, JOB_NAME_LABEL, LEGACY_CONTROLLER_UID_LABEL, LEGACY_JOB_NAME_LABEL,
 } from './objects/meta.ts';
 import { PodCollector, podFields, podObject, type PodObject } from './objects/pod-objects.ts';
-import { foldJob, foldJobSet, listsSuperseded, streamOf, wholeLog, type KubeDeps } from './fleet-reads.ts';
+import { foldJob, foldJobSet, listsSuperseded, objectsAsOf, streamOf, wholeLog, type KubeDeps } from './fleet-reads.ts';
 import type { ObjectSource, Scope } from './list-walk.ts';
 import { findResource, type ServedResource } from './resources.ts';
 import {
@@ -148,13 +148,16 @@ export const jobSets: ResourceHandler<JobSetObject> = foldedResource({
 });
 
 /** A Job's pods as of `pinnedHead` (its head when undefined), with the Job they belong to. */
-async function podsOf(deps: KubeDeps, summary: JobSummary, superseded: boolean, pinnedHead: number | undefined): Promise<{ head: number; pods: PodObject[] }> {
-  const job = await foldJob(deps, summary, superseded);
-  const head = pinnedHead === undefined ? job.head : Math.min(pinnedHead, job.head);
-  const collector = new PodCollector();
-  for (const entry of await wholeLog(deps, streamOf(summary), head)) collector.add(entry);
-  const object = jobObject(job);
-  return { head, pods: collector.pods().map((sighting) => podObject(sighting, object)) };
+async function podsOf(deps: KubeDeps, summary: JobSummary, superseded: boolean, pinnedHead: number | undefined): Promise<{ head: number; items: readonly PodObject[] }> {
+  const stream = streamOf(summary);
+  return objectsAsOf(deps, stream, superseded ? 'pods-superseded' : 'pods', pinnedHead, async () => {
+    const job = await foldJob(deps, summary, superseded);
+    const head = pinnedHead === undefined ? job.head : Math.min(pinnedHead, job.head);
+    const collector = new PodCollector();
+    for (const entry of await wholeLog(deps, stream, head)) collector.add(entry);
+    const object = jobObject(job);
+    return { head, items: collector.pods().map((sighting) => podObject(sighting, object)) };
+  });
 }
 
 export const pods: ResourceHandler<PodObject> = {
@@ -172,10 +175,7 @@ export const pods: ResourceHandler<PodObject> = {
       chunk: () => 8,
       includeSuperseded,
       ...(only === undefined ? {} : { only }),
-      async expand(summary, superseded, pinnedHead) {
-        const { head, pods: items } = await podsOf(deps, summary, superseded, pinnedHead);
-        return { head, items };
-      },
+      expand: (summary, superseded, pinnedHead) => podsOf(deps, summary, superseded, pinnedHead),
       matches: (pod) => selected(pods, selection, pod),
     };
   },
@@ -187,7 +187,7 @@ export const pods: ResourceHandler<PodObject> = {
       const jobName = parts.slice(0, n).join('-');
       const summary = await deps.store.findJob({ kind: 'Job', clusterId: scope.cluster, namespace: scope.namespace, name: jobName });
       if (summary === undefined) continue;
-      const found = (await podsOf(deps, summary, false, undefined)).pods.find((pod) => pod.metadata.name === name);
+      const found = (await podsOf(deps, summary, false, undefined)).items.find((pod) => pod.metadata.name === name);
       if (found !== undefined) return found;
     }
     throw notFound('pods', '', name);
@@ -195,14 +195,17 @@ export const pods: ResourceHandler<PodObject> = {
 };
 
 /** The Events of a Job's or JobSet's log, as of `pinnedHead`. */
-async function eventsOf(deps: KubeDeps, summary: JobSummary, superseded: boolean, pinnedHead: number | undefined): Promise<{ head: number; events: EventObject[] }> {
-  const involved = { kind: summary.kind, namespace: summary.namespace, name: summary.name, uid: summary.uid };
-  const folded = summary.kind === 'Job' ? await foldJob(deps, summary, superseded) : await foldJobSet(deps, summary, superseded);
-  const head = pinnedHead === undefined ? folded.head : Math.min(pinnedHead, folded.head);
-  const builder = new EventBuilder(involved, summary.kind === 'Job' ? { job: (folded as Awaited<ReturnType<typeof foldJob>>).state } : { jobSet: (folded as Awaited<ReturnType<typeof foldJobSet>>).state });
-  const events: EventObject[] = [];
-  for (const entry of await wholeLog(deps, streamOf(summary), head)) events.push(...builder.eventsOf(entry));
-  return { head, events };
+async function eventsOf(deps: KubeDeps, summary: JobSummary, superseded: boolean, pinnedHead: number | undefined): Promise<{ head: number; items: readonly EventObject[] }> {
+  const stream = streamOf(summary);
+  return objectsAsOf(deps, stream, 'events', pinnedHead, async () => {
+    const involved = { kind: summary.kind, namespace: summary.namespace, name: summary.name, uid: summary.uid };
+    const folded = summary.kind === 'Job' ? await foldJob(deps, summary, superseded) : await foldJobSet(deps, summary, superseded);
+    const head = pinnedHead === undefined ? folded.head : Math.min(pinnedHead, folded.head);
+    const builder = new EventBuilder(involved, summary.kind === 'Job' ? { job: (folded as Awaited<ReturnType<typeof foldJob>>).state } : { jobSet: (folded as Awaited<ReturnType<typeof foldJobSet>>).state });
+    const events: EventObject[] = [];
+    for (const entry of await wholeLog(deps, stream, head)) events.push(...builder.eventsOf(entry));
+    return { head, items: events };
+  });
 }
 
 export const events: ResourceHandler<EventObject> = {
@@ -228,10 +231,7 @@ export const events: ResourceHandler<EventObject> = {
       // Events are a log, not objects of a name: an older Job's stay listed.
       includeSuperseded: true,
       ...(only === undefined ? {} : { only }),
-      async expand(summary, superseded, pinnedHead) {
-        const { head, events: items } = await eventsOf(deps, summary, superseded, pinnedHead);
-        return { head, items };
-      },
+      expand: (summary, superseded, pinnedHead) => eventsOf(deps, summary, superseded, pinnedHead),
       matches: (event) => selected(events, selection, event),
     };
   },
@@ -241,7 +241,7 @@ export const events: ResourceHandler<EventObject> = {
       for (const kind of ['Job', 'JobSet'] as const) {
         const summary = await deps.store.findJob({ kind, clusterId: scope.cluster, namespace: scope.namespace, name: parsed.objectName });
         if (summary === undefined) continue;
-        const found = (await eventsOf(deps, summary, false, undefined)).events.find((e) => e.metadata.name === name);
+        const found = (await eventsOf(deps, summary, false, undefined)).items.find((e) => e.metadata.name === name);
         if (found !== undefined) return found;
       }
     }
