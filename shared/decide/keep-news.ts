@@ -30,11 +30,19 @@ export interface KnownLog<O> {
   readonly stored: StoredFirsts;
   readonly dropped: Map<string, number>;
   readonly refused: RefusedObservation<O>[];
+  /** The content fingerprint of each observation kept, by eventId, for indexEvent (so each is serialised and hashed once). */
+  readonly kept: Map<string, number>;
 }
 
-/** Indexes the log's next entry: an observation by its content, a decision as such. */
-export function indexEvent<S, O extends LogEvent, D extends LogEvent, C>(decider: Decider<S, O, D, C>, index: EventIdIndex, event: O | D): void {
-  index.add(event.eventId, decider.log.isDecision(event) ? DECISION_CONTENT : contentFingerprint(decider.content(event)));
+/**
+ * Indexes the log's next entry: an observation by its content (its fingerprint as keepNews kept
+ * it, when given), a decision as such.
+ */
+export function indexEvent<S, O extends LogEvent, D extends LogEvent, C>(
+  decider: Decider<S, O, D, C>, index: EventIdIndex, event: O | D, kept?: ReadonlyMap<string, number>,
+): void {
+  if (decider.log.isDecision(event)) index.add(event.eventId, DECISION_CONTENT);
+  else index.add(event.eventId, kept?.get(event.eventId) ?? contentFingerprint(decider.content(event)));
 }
 
 /** The SHA-256 of what a logged entry says: an observation's content, a decision's whole body. */
@@ -113,7 +121,7 @@ export async function storedFirsts<S, O extends LogEvent, D extends LogEvent, C>
 export function keepNews<S, O extends LogEvent, D extends LogEvent, C>(
   decider: Decider<S, O, D, C>, known: KnownLog<O>,
 ): (state: S, observation: O) => boolean | D {
-  const { index, stored, dropped, refused } = known;
+  const { index, stored, dropped, refused, kept } = known;
   /** This batch's logged observations by eventId: position and content fingerprint. */
   const batch = new Map<string, { seq: number; content: number; observation: O }>();
   const refusals = new Set<string>();
@@ -140,6 +148,7 @@ export function keepNews<S, O extends LogEvent, D extends LogEvent, C>(
     const reason = decider.known(state, observation);
     if (reason !== undefined) return drop(reason);
     batch.set(observation.eventId, { seq: decider.position(state) + 1, content, observation });
+    kept.set(observation.eventId, content);
     return true;
   };
 

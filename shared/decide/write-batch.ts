@@ -108,6 +108,7 @@ async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
     stored: await storedFirsts(decider, deps.store, stream, conflictCandidates(decider, loaded.eventIds, observations)),
     dropped: new Map<string, number>(),
     refused: [] as RefusedObservation<O>[],
+    kept: new Map<string, number>(),
   };
   const decided = decideAtEachPosition(decider, loaded.state, observations, {
     stream,
@@ -115,7 +116,7 @@ async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
     ...(loaded.rest ? { rest: loaded.rest } : {}),
     ...(deps.limits?.pageBytes === undefined ? {} : { pageBytes: deps.limits.pageBytes }),
   });
-  for (const event of decided.entries) indexEvent(decider, loaded.eventIds, event);
+  for (const event of decided.entries) indexEvent(decider, loaded.eventIds, event, known.kept);
   const droppedCounts = Object.fromEntries(known.dropped);
   const { refused } = known;
   const reports = placedReports(before, !warm, decided.syncs);
