@@ -42,8 +42,11 @@ export function applyFailure(pass: Pass, result: FailurePolicyResult): void {
   });
 }
 
-/** Records `JobSetCompleted` and turns an existing `RestartingJobSet` False / JobSetCompleted. */
-export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: SuccessPolicyResult): void {
+/**
+ * Records `JobSetCompleted` (correcting the `JobSetFailed` at `corrects`, when given) and turns an
+ * existing `RestartingJobSet` False / JobSetCompleted.
+ */
+export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: SuccessPolicyResult, corrects?: number): void {
   // A fold, not Math.max(...): a spread of many thousands of Jobs overflows the call stack.
   const tippedBy = success.counted.reduce((latest, job) => Math.max(latest, job.observedAt), 0);
   const message = MESSAGES.allJobsCompleted;
@@ -56,6 +59,7 @@ export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: Suc
     required: success.required,
     condition: { type: CONDITION_TYPES.completed, status: 'True', reason: REASONS.allJobsCompleted, message },
     tippedBy,
+    ...(corrects === undefined ? {} : { corrects }),
   });
   const restartingCompleted = {
     type: CONDITION_TYPES.restartingJobSet,
