@@ -1,6 +1,7 @@
 import { advanceRuleProgress } from '../policies/success-policy.ts';
 import { countsFailure, failsIndex, matchPodFailurePolicy, policyFailureOf } from '../policies/pod-failure-policy.ts';
 import { hasTrueCondition } from './conditions.ts';
+import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { isTerminalPhase, outcomeSeenAt, type PodRecord } from './pod-record.ts';
 import { completionsAt } from './excess-deletions.ts';
 import { countLateOutcome, countsBeforeLateOutcome } from './late-outcome.ts';
@@ -38,10 +39,11 @@ const validIndex = (state: JobState, pod: PodRecord): boolean =>
  * An Indexed Job counts a pod whose index is valid; a failed pod counts by the completions in
  * force when it failed, on the cluster's clock (elastic Jobs: upstream counted the failure in
  * `failed` then, and lowering completions later drops the index, not the count), whichever of
- * the failure and the Job observations arrived first.
+ * the failure and the Job observations arrived first. A Job jobfold runs counts by the
+ * completions its own sync held: its counts are what it enacted.
  */
 function countableIndex(state: JobState, pod: PodRecord): boolean {
-  if (!isPodFailed(state, pod)) return validIndex(state, pod);
+  if (!isPodFailed(state, pod) || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return validIndex(state, pod);
   return pod.index >= 0 && pod.index < completionsAt(state, outcomeSeenAt(pod) ?? Infinity);
 }
 
@@ -235,7 +237,7 @@ export function uncountFailingSync(state: JobState, pod: PodRecord): void {
  * counted by completions it failed after no longer does. O(pods), on such an observation only.
  */
 export function recountFailuresByCompletions(state: JobState): void {
-  if (!state.settings?.indexed) return;
+  if (!state.settings?.indexed || state.settings.managedBy === JOBFOLD_CONTROLLER_NAME) return;
   for (const pod of state.pods.values()) {
     if (!isPodFailed(state, pod)) continue;
     if (pod.counted === 'none') {
