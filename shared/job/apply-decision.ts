@@ -6,6 +6,7 @@ import { recountAll } from './counting.ts';
 import { countStrippedLivePods, forgetDeletionsAfterSuccess } from './observe-pod.ts';
 import type { JobState } from './state.ts';
 import { liveStatus } from './status.ts';
+import { retractOutcome } from './outcome-correction.ts';
 
 /** Folds a decision jobfold wrote to the log. */
 export function applyDecision(state: JobState, decision: Decision): void {
@@ -31,6 +32,8 @@ export function applyDecision(state: JobState, decision: Decision): void {
         pod.finalizerRemovalAttempts = (pod.finalizerRemovalAttempts ?? 0) + 1;
       }
       return;
+    case 'JobOutcomeCorrected':
+      return retractOutcome(state, decision);
     case 'JobStatusSent':
       state.lastStatusSent = decision.hash;
       return;
@@ -63,6 +66,7 @@ function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChang
   }
   if (condition.type === 'SuccessCriteriaMet') forgetDeletionsAfterSuccess(state);
   if (condition.type === 'FailureTarget' || condition.type === 'SuccessCriteriaMet') {
+    state.outcomeDecided = true;
     recountAll(state);
   }
   if (condition.type === 'FailureTarget') countStrippedLivePods(state);

@@ -205,6 +205,18 @@ function recordFailureTime(state: JobState, finishedAt: number): boolean {
 }
 
 /**
+ * The FailureTarget was taken back (outcome-correction.ts): a pod its sync counted as failed
+ * though it had not failed (countPod while failing) is not counted any more. A count a deletion
+ * inferred stays (state.inferred: SuccessCriteriaMet takes back those after it).
+ */
+export function uncountFailingSync(state: JobState, pod: PodRecord): void {
+  if (pod.counted !== 'failed' && pod.counted !== 'ignored') return;
+  if (pod.phase === 'Succeeded' || isPodFailed(state, pod) || state.inferred.has(pod.uid)) return;
+  if (pod.counted === 'failed') state.status.failed -= 1;
+  pod.counted = 'none';
+}
+
+/**
  * Re-applies the counting rules after a decision changed them: FailureTarget and
  * SuccessCriteriaMet release the pods held for replacement, and FailureTarget counts every
  * pod still tracked as failed. O(pods), once per Job.

@@ -6,6 +6,7 @@ import type { Decision, Evidence } from './decisions.ts';
 import { chooseFinishTarget, type FinishTarget } from './finish-condition.ts';
 import { removeCountedFinalizers } from './finalizer-removal.ts';
 import { managePods } from './manage-pods.ts';
+import { correctOutcome } from './outcome-correction.ts';
 import { waitForMissingPodEvents } from './pod-view-gap.ts';
 import { activePods, newSync, record, terminate, wakeAt, wakeWhenExpectationExpires, type Sync } from './sync.ts';
 import type { JobState } from './state.ts';
@@ -43,13 +44,15 @@ export function decide(state: JobState, now: string): Reconciliation {
   if (!reconciledByUs(settings.managedBy)) return NOTHING;
   const sync = newSync(state, now);
   recordRefusedUpdate(sync);
-  if (isFinished(state.status.conditions)) {
+  // Corrected only when the outcome met first can be written in the same sync (expectations met).
+  const expectationsMet = expectationsSatisfied(state, sync.now);
+  if (expectationsMet) correctOutcome(sync);
+  if (isFinished(sync.conditions)) {
     terminateLingering(sync);
     removeCountedFinalizers(sync);
     return done(sync);
   }
   if (sync.startTime === undefined && !settings.suspend) startJob(sync);
-  const expectationsMet = expectationsSatisfied(state, sync.now);
   // Requested creations not seen yet count as active until the expectation expires.
   if (!expectationsExpired(state, sync.now)) sync.active += state.expectations.creations;
   // A Job jobfold runs takes no decision on a view of its pods with a hole in it (pod-view-gap.ts):

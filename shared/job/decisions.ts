@@ -44,6 +44,12 @@ export const EvidenceSchema = z.object({
   activeDeadlineSeconds: optional(z.number().int()),
   /** For Complete/Failed: the interim condition it follows. */
   follows: optional(z.enum(['SuccessCriteriaMet', 'FailureTarget'])),
+  /**
+   * When the criterion was met on the cluster's clock (the instant of the observations that meet
+   * it), where it beat another criterion met too: told for Jobs jobfold does not run, whose
+   * evidence may arrive out of order (shared/job/criterion-instants.ts).
+   */
+  metAt: optional(TimeSchema),
 });
 export type Evidence = z.infer<typeof EvidenceSchema>;
 
@@ -89,6 +95,23 @@ export const DecisionSchema = z.discriminatedUnion('type', [
     indexes: optional(z.array(z.number().int().nonnegative())),
   }),
   z.object({ type: z.literal('JobStatusSent'), ...decided, hash: z.string() }),
+  /**
+   * Jobs jobfold does not run: evidence that arrived late shows that another criterion was met
+   * first on the cluster's clock (or at the same instant, ahead in syncJob's order) than the one
+   * jobfold decided on. The interim condition jobfold wrote, and the terminal one after it, are
+   * taken back (`retracted`), with what finishing counted; the conditions of the criterion met
+   * first (`reason`, `message`, `evidence` with its `metAt`) follow as the next entries.
+   */
+  z.object({
+    type: z.literal('JobOutcomeCorrected'),
+    ...decided,
+    retracted: z.array(JobConditionSchema),
+    /** When the retracted condition's criterion was met on the cluster's clock. */
+    retractedMetAt: TimeSchema,
+    reason: z.string(),
+    message: z.string(),
+    evidence: EvidenceSchema,
+  }),
   /**
    * Managed Jobs: the pods whose tracking finalizer jobfold removes. Their outcome is already
    * in the log (it plays the part of upstream's uncountedTerminatedPods), so nothing is lost

@@ -65,6 +65,24 @@ export interface Explanation extends ExplanationOf<'Job', JobOutcome, ConditionE
    * and changing nothing reported. Present only when there were some.
    */
   readonly afterFinish?: { readonly finishedAt: number; readonly observations: number };
+  /**
+   * Outcomes jobfold decided and took back (JobOutcomeCorrected, outcome-correction.ts): evidence
+   * that arrived later showed another criterion met first on the cluster's clock. Oldest first;
+   * present only when there were some.
+   */
+  readonly corrections?: readonly OutcomeCorrection[];
+}
+
+/** One correction of the Job's outcome, as logged. */
+export interface OutcomeCorrection {
+  readonly decidedBy: number | undefined;
+  readonly at: string;
+  /** The condition types taken back, and when their criterion was met. */
+  readonly retracted: readonly string[];
+  readonly retractedMetAt: string;
+  /** The criterion met first, and when. */
+  readonly reason: string;
+  readonly metAt: string | undefined;
 }
 
 /**
@@ -76,9 +94,11 @@ export interface Explanation extends ExplanationOf<'Job', JobOutcome, ConditionE
 export function explainJob(state: JobState, log: readonly JobEvent[] = []): Explanation {
   const bySeq = new Map<number, JobEvent>();
   const decided = new Map<string, DecisionOf<'JobConditionChanged'>>();
+  const corrections: OutcomeCorrection[] = [];
   for (const event of log) {
     if (event.seq !== undefined) bySeq.set(event.seq, event);
     if (event.type === 'JobConditionChanged') decided.set(event.condition.type, event);
+    if (event.type === 'JobOutcomeCorrected') corrections.push(correctionOf(event));
   }
   const pods = terminatedPods(state, log);
   const conditions = state.status.conditions.map((condition): ExplainedJobCondition => {
@@ -101,14 +121,36 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
     kind: 'Job',
     job: identity && { clusterId: identity.clusterId, namespace: identity.namespace, name: identity.name, uid: identity.uid },
     outcome,
-    summary: summary(state, outcome) + waitingSentence(state),
+    summary: summary(state, outcome) + waitingSentence(state) + corrections.map(correctionSentence).join(''),
     conditions,
     terminatedPods: pods,
     rejection: (state.rejected ?? []).map((error) => error.message),
     ...(state.finishedAt !== undefined && state.observedAfterFinish > 0
       ? { afterFinish: { finishedAt: state.finishedAt, observations: state.observedAfterFinish } }
       : {}),
+    ...(corrections.length > 0 ? { corrections } : {}),
   };
+}
+
+function correctionOf(event: DecisionOf<'JobOutcomeCorrected'>): OutcomeCorrection {
+  return {
+    decidedBy: event.seq,
+    at: event.at,
+    retracted: event.retracted.map((c) => c.type),
+    retractedMetAt: event.retractedMetAt,
+    reason: event.reason,
+    metAt: event.evidence.metAt,
+  };
+}
+
+/** The audit of a correction, in one sentence: what was taken back, and the earlier evidence. */
+function correctionSentence(correction: OutcomeCorrection): string {
+  const taken = correction.retracted.join(' and ');
+  const first =
+    correction.metAt === correction.retractedMetAt
+      ? `met at the same instant, which the controller's sync checks first`
+      : `met first on the cluster's clock${correction.metAt === undefined ? '' : `, at ${correction.metAt}`}`;
+  return ` jobfold took back ${taken} (its criterion met at ${correction.retractedMetAt}) at ${correction.at}: evidence that arrived later showed ${correction.reason} ${first}.`;
 }
 
 /**

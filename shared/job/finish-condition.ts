@@ -1,12 +1,14 @@
-import { parseTime } from '../k8s/time.ts';
+import { formatTime, parseTime } from '../k8s/time.ts';
 import { exceedsBackoffLimit } from '../policies/backoff-limit.ts';
 import { pastActiveDeadline } from '../policies/active-deadline.ts';
 import { matchFailedIndexes } from '../policies/failed-indexes.ts';
 import { policyFailureCondition } from '../policies/pod-failure-policy.ts';
 import { matchSuccessPolicy } from '../policies/success-policy.ts';
 import { findCondition } from './conditions.ts';
-import { Message, Reason } from './constants.ts';
+import { JOBFOLD_CONTROLLER_NAME, Message, Reason } from './constants.ts';
+import { criterionMetAt } from './criterion-instants.ts';
 import type { Evidence } from './decisions.ts';
+import type { JobState } from './state.ts';
 import type { Sync } from './sync.ts';
 
 /** The outcome a sync has settled on: an interim condition, then the terminal one. */
@@ -30,6 +32,10 @@ export interface FinishTarget {
  *  6. backoffLimitPerIndex: maxFailedIndexes exceeded, else every index settled with failures;
  *  7. the success policy matched (KEP-3998).
  * Completions reached (check 8) comes after pod management, in decide.
+ * For a Job jobfold does not run, a failure (3–6) and the success policy (7) both met are the
+ * cluster's syncs of two instants seen at once, when the evidence arrived out of order: the one
+ * met first on the cluster's clock wins (criterion-instants.ts), the failure at the same instant
+ * (one sync) or when an instant is not told. jobfold's own syncs are a managed Job's controller's.
  */
 export function chooseFinishTarget(sync: Sync): FinishTarget | undefined {
   const { state } = sync;
@@ -40,7 +46,19 @@ export function chooseFinishTarget(sync: Sync): FinishTarget | undefined {
   if (met?.status === 'True') return existing('success', met.reason, met.message, tippedBy);
   const target = findCondition(sync.conditions, 'FailureTarget');
   if (target?.status === 'True') return existing('failure', target.reason, target.message, tippedBy);
+  const failure = failureTarget(sync);
+  if (failure === undefined) return successPolicyTarget(sync);
+  if (settings.managedBy === JOBFOLD_CONTROLLER_NAME) return failure;
+  const success = successPolicyTarget(sync);
+  return success === undefined ? failure : (firstMet(state, success, failure) ?? failure);
+}
 
+/** Checks 3–6: the first failure criterion the Job meets, in upstream's order. */
+export function failureTarget(sync: Sync): FinishTarget | undefined {
+  const { state } = sync;
+  const settings = state.settings;
+  if (!settings) return undefined;
+  const tippedBy = state.position;
   const status = state.status;
   const policyFailure = state.policyFailure;
   if (policyFailure) {
@@ -91,27 +109,47 @@ export function chooseFinishTarget(sync: Sync): FinishTarget | undefined {
       });
     }
   }
+  return undefined;
+}
+
+/** Check 7: the success policy matched (KEP-3998). */
+export function successPolicyTarget(sync: Sync): FinishTarget | undefined {
+  const { state } = sync;
+  const settings = state.settings;
+  if (!settings) return undefined;
+  const status = state.status;
   const success = matchSuccessPolicy(
     settings.successPolicyRules,
     state.successRuleProgress,
     status.completedIndexes.size,
   );
-  if (success) {
-    const last = state.lastSucceeded;
-    return {
-      outcome: 'success',
-      reason: Reason.SuccessPolicy,
-      message: success.message,
-      isNew: true,
-      evidence: {
-        tippedBy: last?.seq ?? tippedBy,
-        rule: { policy: 'successPolicy', index: success.ruleIndex },
-        pods: last ? [last] : undefined,
-        succeededIndexes: status.completedIndexes.toString(),
-      },
-    };
-  }
-  return undefined;
+  if (!success) return undefined;
+  const last = state.lastSucceeded;
+  return {
+    outcome: 'success',
+    reason: Reason.SuccessPolicy,
+    message: success.message,
+    isNew: true,
+    evidence: {
+      tippedBy: last?.seq ?? state.position,
+      rule: { policy: 'successPolicy', index: success.ruleIndex },
+      pods: last ? [last] : undefined,
+      succeededIndexes: status.completedIndexes.toString(),
+    },
+  };
+}
+
+/**
+ * Of two criteria the Job meets, the one met first on the cluster's clock, with that instant in
+ * its evidence; `first` (earlier in syncJob's order) at the same instant, since one sync read
+ * both. Undefined when either instant is not told.
+ */
+export function firstMet(state: JobState, later: FinishTarget, first: FinishTarget): FinishTarget | undefined {
+  const laterAt = criterionMetAt(state, later.reason);
+  const firstAt = criterionMetAt(state, first.reason);
+  if (laterAt === undefined || firstAt === undefined) return undefined;
+  const [winner, at] = laterAt < firstAt ? [later, laterAt] : [first, firstAt];
+  return { ...winner, evidence: { ...winner.evidence, metAt: formatTime(at) } };
 }
 
 function existing(outcome: FinishTarget['outcome'], reason: string, message: string, tippedBy: number) {

@@ -32,6 +32,8 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   if (known) noteTracking(known, facts);
   if (known && stale) {
     if (!facts.hasFinalizer && (known.strippedAt === undefined || observedAt < known.strippedAt)) known.strippedAt = observedAt;
+    // The earliest instant it was seen so is its outcome's on the cluster's clock (criterion-instants.ts), whatever came first.
+    if (facts.hasFinalizer && endedAsCounted(state, facts) && observedAt < (known.finishedTrackedAt ?? Infinity)) known.finishedTrackedAt = observedAt;
     countByEvidence(state, known, facts, observedAt);
     return countStrippedLive(state, known, observedAt);
   }
@@ -335,6 +337,16 @@ export function forgetDeletionsAfterSuccess(state: JobState): void {
     leave(state, pod);
     rejudgeIndexes(state, revokeRunCount(state, uid, state.inferred), uid);
     enter(state, pod);
+  }
+}
+
+/**
+ * SuccessCriteriaMet was taken back (outcome-correction.ts): a pod deleted after it, left
+ * uncounted, counts as its deletion makes it (inferOutcome). O(pods), once.
+ */
+export function inferDeletedOutcomes(state: JobState): void {
+  for (const pod of state.pods.values()) {
+    if (pod.gone && pod.counted === 'none') inferOutcome(state, pod, pod.deletionTimestamp ?? state.clock.now ?? 0);
   }
 }
 

@@ -171,6 +171,12 @@ export interface JobState {
    * observation arriving later tells nothing more (no `suspendedBefore`).
    */
   suspendHeld?: boolean;
+  /**
+   * The interim condition (FailureTarget, SuccessCriteriaMet) is jobfold's decision, not the
+   * cluster's report: for a Job jobfold does not run, evidence of a criterion met earlier on
+   * the cluster's clock corrects it (outcome-correction.ts).
+   */
+  outcomeDecided?: boolean;
   /** Observations folded after the Job finished (still logged, changing nothing reported). */
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */

@@ -87,6 +87,7 @@ function reconcile(
   // itself once ttlSecondsAfterFinished has passed.
   const { completed, failed } = CONDITION_TYPES;
   if (isConditionTrue(pass.state.conditions, completed) || isConditionTrue(pass.state.conditions, failed)) {
+    completedBeforeFailure(pass, jobSet, owned);
     deleteJobs(pass, owned.active);
     applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
     return;
@@ -144,6 +145,22 @@ function resumeSeenLate(pass: Pass, jobSet: DefaultedJobSet, resumed: ConditionU
   if (since === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
   if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended) !== undefined) return;
   record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition: resumed, since, tippedBy: pass.start.lastObservation });
+}
+
+/**
+ * A failed JobSet whose success policy was met before its first failure on the cluster's clock,
+ * by successes that reached the log after the failure was decided: upstream completed it when
+ * that success came, and a finished JobSet ignores later failures. The failure is corrected to
+ * the completion (`JobSetCompleted.corrects`). Nothing jobfold sent is taken back: its failure
+ * deleted the Jobs that looked active, as the completion would (one whose success was still on
+ * its way stays deleted). Not for a JobSet
+ * jobfold runs: it failed it on what it held, and that is what its cluster did.
+ */
+function completedBeforeFailure(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
+  const corrects = pass.state.failedDecision;
+  if (corrects === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME || owned.failed.length === 0) return;
+  const earlier = successBeforeFailure(jobSet.spec, owned);
+  if (earlier !== undefined) applySuccess(pass, jobSet.spec, earlier, corrects);
 }
 
 /**

@@ -75,6 +75,12 @@ export interface JobSetCompleted {
   readonly required: number;
   readonly condition: ConditionUpdate;
   readonly tippedBy: number;
+  /**
+   * The log position of the `JobSetFailed` this one corrects: the success policy was met before
+   * the first failure on the cluster's clock, by successes that reached the log after the fold
+   * failed the JobSet, so the cluster's controller completed it (shared/jobset/finish-order.ts).
+   */
+  readonly corrects?: number;
 }
 
 /** The observed spec failed admission; nothing is reconciled until a valid spec is observed. */

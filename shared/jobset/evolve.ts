@@ -77,15 +77,20 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
     case 'JobSetFailed':
       return {
         ...next,
+        failedDecision: position,
         terminalState: 'Failed',
         conditions: updateCondition(state.conditions, event.condition, event.at),
       };
-    case 'JobSetCompleted':
+    case 'JobSetCompleted': {
+      // A completion correcting the failure (decide.ts completedBeforeFailure) takes its Failed condition's place.
+      const { failedDecision: _corrected, ...rest } = next;
+      const conditions = event.corrects === undefined ? state.conditions : state.conditions.filter((c) => c.type !== CONDITION_TYPES.failed);
       return {
-        ...next,
+        ...(event.corrects === undefined ? next : rest),
         terminalState: 'Completed',
-        conditions: updateCondition(state.conditions, event.condition, event.at),
+        conditions: updateCondition(conditions, event.condition, event.at),
       };
+    }
     case 'JobSetRejected':
       return { ...next, rejectionRecorded: true };
     case 'CreateJobIssued': {

@@ -203,8 +203,10 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
     }
     case 'JobSetFailed':
       return `Failed: ${failureCause(event)}${maxRestartsReached(state, event)}${tipped(event.tippedBy)}`;
-    case 'JobSetCompleted':
-      return `Completed: ${successText(state, event)}${tipped(event.tippedBy)}`;
+    case 'JobSetCompleted': {
+      const corrects = event.corrects === undefined ? '' : ` (correcting the failure at #${event.corrects}: these successes came first on the cluster's clock but arrived after it)`;
+      return `Completed: ${successText(state, event)}${corrects}${tipped(event.tippedBy)}`;
+    }
     case 'JobSetRejected': {
       const errors = event.errors.map((error) => `${error.field}: ${error.detail}`).join('; ');
       return `Rejected: ${plural(event.errors.length, 'validation error')} — ${errors}${tipped(event.tippedBy)}`;

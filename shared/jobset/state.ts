@@ -123,6 +123,8 @@ export interface JobSetState {
    * restart, on the cluster's clock) reached the log after it (shared/jobset/late-failures.ts).
    */
   readonly restartEvidence?: RestartEvidence;
+  /** The log position of the `JobSetFailed` that failed the JobSet, while it stands. */
+  readonly failedDecision?: number;
   /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */
   readonly deletedChildUids?: readonly string[];
   readonly conditions: readonly JobSetCondition[];

@@ -29,21 +29,38 @@ export function applyFailure(pass: Pass, result: FailurePolicyResult): void {
     return;
   }
   const { restarts, restartsCountTowardsMax } = pass.state;
+  recordRestart(pass, result, { restarts: restarts + 1, restartsCountTowardsMax: restartsCountTowardsMax + (result.countsTowardsMax ? 1 : 0) });
+}
+
+/**
+ * Records `JobSetRestarted` with the counters it leaves (a correction, at `corrects`, leaves them
+ * as they are) and `RestartingJobSet` True.
+ */
+export function recordRestart(
+  pass: Pass,
+  result: Extract<FailurePolicyResult, { kind: 'Restart' }>,
+  counters: { readonly restarts: number; readonly restartsCountTowardsMax: number },
+  corrects?: number,
+): void {
+  const failedJob = evidenceOf(result.failedJob);
   record(pass, {
     type: 'JobSetRestarted',
     at: pass.now,
     action: result.action,
     rule: result.rule,
     failedJob,
-    restarts: restarts + 1,
-    restartsCountTowardsMax: restartsCountTowardsMax + (result.countsTowardsMax ? 1 : 0),
+    ...counters,
     condition: { type: CONDITION_TYPES.restartingJobSet, status: 'True', reason: result.reason, message: result.message },
-    tippedBy,
+    tippedBy: failedJob.observedAt,
+    ...(corrects === undefined ? {} : { corrects }),
   });
 }
 
-/** Records `JobSetCompleted` and turns an existing `RestartingJobSet` False / JobSetCompleted. */
-export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: SuccessPolicyResult): void {
+/**
+ * Records `JobSetCompleted` (correcting the `JobSetFailed` at `corrects`, when given) and turns an
+ * existing `RestartingJobSet` False / JobSetCompleted.
+ */
+export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: SuccessPolicyResult, corrects?: number): void {
   // A fold, not Math.max(...): a spread of many thousands of Jobs overflows the call stack.
   const tippedBy = success.counted.reduce((latest, job) => Math.max(latest, job.observedAt), 0);
   const message = MESSAGES.allJobsCompleted;
@@ -56,6 +73,7 @@ export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: Suc
     required: success.required,
     condition: { type: CONDITION_TYPES.completed, status: 'True', reason: REASONS.allJobsCompleted, message },
     tippedBy,
+    ...(corrects === undefined ? {} : { corrects }),
   });
   const restartingCompleted = {
     type: CONDITION_TYPES.restartingJobSet,
@@ -66,8 +84,7 @@ export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: Suc
   writeCondition(pass, restartingCompleted, tippedBy);
 }
 
-/** The evidence a failure-policy decision carries of the child Job it acted on. */
-export function evidenceOf(job: ChildJobView): FailedJobEvidence {
+function evidenceOf(job: ChildJobView): FailedJobEvidence {
   return {
     name: job.name,
     replicatedJob: job.replicatedJob,

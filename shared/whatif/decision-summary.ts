@@ -32,6 +32,9 @@ export function summarize(decisions: readonly Decision[]): DecisionSummary[] {
       case 'StartTimeSet':
         result.push({ kind: 'startTime', startTime: decision.startTime });
         break;
+      case 'JobOutcomeCorrected':
+        result.push({ kind: 'correction', retracted: decision.retracted.map((c) => c.type), reason: decision.reason });
+        break;
       case 'JobRejected':
       case 'JobUpdateRefused':
         result.push({ kind: 'rejection', errors: decision.errors.map((e) => e.message) });

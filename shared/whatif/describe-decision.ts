@@ -18,6 +18,8 @@ export function describeDecision(summary: DecisionSummary): string {
       return `create ${summary.count} pod(s)${summary.indexes ? ` for indexes ${summary.indexes.join(',')}` : ''}`;
     case 'startTime':
       return `startTime ${summary.startTime}`;
+    case 'correction':
+      return `take back ${summary.retracted.join(', ')} (${summary.reason} was met first)`;
     case 'rejection':
       return `reject the Job: ${summary.errors.join('; ')}`;
     case 'pod': {

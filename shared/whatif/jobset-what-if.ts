@@ -110,10 +110,14 @@ function report(
   return { kind: 'JobSet', recorded, whatIf, divergesAtEvent: divergence.atEvent, divergence };
 }
 
-/** The outcome the record holds: its first JobSetCompleted or JobSetFailed, and the restarts before it. */
+/**
+ * The outcome the record holds: its first JobSetCompleted or JobSetFailed, and the restarts before
+ * it; a JobSetCompleted that `corrects` that failure (the success came first on the cluster's clock) stands instead.
+ */
 export function recordedJobSetOutcome(log: readonly JobSetLogEntry[]): JobSetOutcomeView {
   let lastRead = 0;
   let restarts = 0;
+  let recorded: JobSetOutcomeView | undefined;
   for (const { seq, event } of log) {
     if (!isDecision(event)) {
       lastRead = seq;
@@ -121,7 +125,8 @@ export function recordedJobSetOutcome(log: readonly JobSetLogEntry[]): JobSetOut
     }
     if (event.type === 'JobSetRestarted') restarts = event.restarts;
     const outcome = jobSetOutcomeOf(event);
-    if (outcome) return { ...outcome, atEvent: lastRead, at: event.at, restarts };
+    const correction = event.type === 'JobSetCompleted' && event.corrects !== undefined;
+    if (outcome && (recorded === undefined || correction)) recorded = { ...outcome, atEvent: lastRead, at: event.at, restarts };
   }
-  return { outcome: 'Running', condition: null, reason: null, atEvent: null, at: null, restarts };
+  return recorded ?? { outcome: 'Running', condition: null, reason: null, atEvent: null, at: null, restarts };
 }

@@ -34,6 +34,7 @@ export type DecisionSummary =
   | { readonly kind: 'termination'; readonly cause: string; readonly reason: string; readonly pods: readonly string[] }
   | { readonly kind: 'creation'; readonly count: number; readonly indexes?: readonly number[] }
   | { readonly kind: 'startTime'; readonly startTime: string }
+  | { readonly kind: 'correction'; readonly retracted: readonly string[]; readonly reason: string }
   | { readonly kind: 'rejection'; readonly errors: readonly string[] }
   | { readonly kind: 'pod'; readonly pod: string; readonly counted: string; readonly failed: number; readonly succeeded: number; readonly failedIndexes: string; readonly completedIndexes: string };
 

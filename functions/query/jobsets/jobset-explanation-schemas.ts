@@ -71,6 +71,7 @@ export const JobSetDecisionSchema = z
       required: count,
       condition: ConditionUpdateSchema,
       tippedBy,
+      corrects: seq.optional().meta({ description: 'Log position of the JobSetFailed this one corrects: the success policy was met before the first failure on the cluster\'s clock, by successes that reached the log after the failure was decided.' }),
     }),
     z.strictObject({
       type: z.literal('JobSetRejected'),

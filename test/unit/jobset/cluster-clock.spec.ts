@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
+import { decisionSentence } from '../../../shared/jobset/explain.ts';
+import { recordedJobSetOutcome } from '../../../shared/whatif/jobset-what-if.ts';
 import { at, jobFailed, jobReady, jobSetObserved, jobSucceeded } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
@@ -41,6 +43,43 @@ describe('a success and a failure both seen before the reconcile', () => {
     const all = jobSetObserved({ replicatedJobs: [{ name: 'a' }, { name: 'b', replicas: 2 }] });
     const { state } = given(jobSucceeded('b', 0, { seconds: 5 }), jobFailed('a', 0, { seconds: 10 }), jobSucceeded('b', 1, { seconds: 15 }), all)
       .whenSettled({ now: at(15) });
+    expect(state.terminalState).toBe('Failed');
+  });
+});
+
+describe('a success that came before the failure, arriving after the JobSet was failed', () => {
+  // success-policy__completed-jobset-ignores-later-failures: b-0 completes at :05, a-0 fails at
+  // :10; the failure and the JobSet reach the log first and the fold fails the JobSet.
+  const spec = (more: Record<string, unknown> = {}) =>
+    jobSetObserved({ replicatedJobs: [{ name: 'a' }, { name: 'b' }], successPolicy: { operator: 'Any' }, ...more }, { seconds: 10 });
+
+  it('given the success policy was met before the failure on the cluster\'s clock, when the success arrives, then the failure is corrected to Completed, as in order', () => {
+    const late = given(jobFailed('a', 0, { seconds: 10 }), spec(), jobSucceeded('b', 0, { seconds: 5 })).whenSettled({ now: at(10) });
+    const inOrder = given(spec(), jobSucceeded('b', 0, { seconds: 5 }), jobFailed('a', 0, { seconds: 10 })).whenSettled({ now: at(10) });
+
+    expect(late.state.terminalState).toBe('Completed');
+    expect(conditionsOf(late.status)).toEqual([completed]);
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+    expect(late.status.replicatedJobsStatus).toEqual(inOrder.status.replicatedJobsStatus);
+    const failedAt = late.log.findIndex((e) => e.type === 'JobSetFailed') + 1;
+    const correction = late.events.find((e) => e.type === 'JobSetCompleted');
+    expect(correction).toMatchObject({ corrects: failedAt });
+    expect(decisionSentence(late.state, correction!)).toContain(`(correcting the failure at #${failedAt}: these successes came first on the cluster's clock but arrived after it)`);
+    expect(late.commands).toEqual([]);
+    const recorded = recordedJobSetOutcome(late.log.map((event, i) => ({ seq: i + 1, event })));
+    expect(recorded.outcome).toBe('Succeeded');
+  });
+
+  it('given the success came at the instant of the failure or after, when it arrives, then the JobSet stays Failed', () => {
+    for (const seconds of [10, 12]) {
+      const { state } = given(jobFailed('a', 0, { seconds: 10 }), spec(), jobSucceeded('b', 0, { seconds })).whenSettled({ now: at(12) });
+      expect(state.terminalState).toBe('Failed');
+    }
+  });
+
+  it('given a JobSet jobfold runs, when the earlier success arrives after it failed the JobSet, then it stays Failed as jobfold decided', () => {
+    const managed = spec({ managedBy: 'jobfold.io/jobset-controller' });
+    const { state } = given(jobFailed('a', 0, { seconds: 10 }), managed, jobSucceeded('b', 0, { seconds: 5 })).whenSettled({ now: at(10) });
     expect(state.terminalState).toBe('Failed');
   });
 });

@@ -1,0 +1,104 @@
+import { parseTime } from '../k8s/time.ts';
+import { activeDeadlineAt } from '../policies/active-deadline.ts';
+import { isPolicyFailureReason } from '../policies/pod-failure-policy.ts';
+import { advanceRuleProgress, matchSuccessPolicy } from '../policies/success-policy.ts';
+import { isPodFailed } from './counting.ts';
+import { Reason } from './constants.ts';
+import type { PodRecord } from './pod-record.ts';
+import type { JobState } from './state.ts';
+
+// When each of the Job's finish criteria was met, on the cluster's clock (epoch ms): the instant
+// the observations that meet it were made, not when they reached jobfold. Two criteria met by
+// evidence that arrived in another order than it happened are told apart by these instants
+// (finish-condition.ts, outcome-correction.ts). Undefined when the evidence does not tell it.
+// Each walks the Job's pods once: asked only when two criteria compete, never on every sync.
+
+/**
+ * When a pod's outcome was first seen: an observation showing it finished (or being deleted,
+ * which counts as failed) with the tracking finalizer, or one showing the finalizer gone (the
+ * sync that counted it read it finished before); else its deletion.
+ */
+export function outcomeSeenAt(pod: PodRecord): number | undefined {
+  const seen = Math.min(pod.finishedTrackedAt ?? Infinity, pod.strippedAt ?? Infinity);
+  return seen === Infinity ? pod.deletionTimestamp : seen;
+}
+
+/** When the criterion whose condition carries `reason` was met, if the evidence tells. */
+export function criterionMetAt(state: JobState, reason: string): number | undefined {
+  if (reason === Reason.SuccessPolicy) return successPolicyMetAt(state);
+  if (isPolicyFailureReason(reason) || reason === Reason.PodFailurePolicy) return policyFailureMetAt(state);
+  if (reason === Reason.BackoffLimitExceeded) return backoffLimitExceededAt(state);
+  if (reason === Reason.MaxFailedIndexesExceeded || reason === Reason.FailedIndexes) return failedIndexesMetAt(state, reason);
+  if (reason === Reason.DeadlineExceeded) return deadlineAt(state);
+  return undefined;
+}
+
+/** The first instant at which the indexes that had succeeded matched a success policy rule (KEP-3998). */
+function successPolicyMetAt(state: JobState): number | undefined {
+  const rules = state.settings?.successPolicyRules;
+  if (rules === undefined) return undefined;
+  const successes = firstInstantPerIndex(state, (pod) => pod.counted === 'succeeded');
+  const progress = rules.map(() => 0);
+  let total = 0;
+  for (const [index, at] of [...successes].sort((a, b) => a[1] - b[1])) {
+    total += 1;
+    advanceRuleProgress(rules, progress, index);
+    if (matchSuccessPolicy(rules, progress, total)) return at;
+  }
+  return undefined;
+}
+
+/** When the failed pod whose pod failure policy match fails the Job was seen failed. */
+function policyFailureMetAt(state: JobState): number | undefined {
+  const uid = state.policyFailure?.uid;
+  const pod = uid === undefined ? undefined : state.pods.get(uid);
+  return pod === undefined ? undefined : outcomeSeenAt(pod);
+}
+
+/** When the failure one past `backoffLimit` was seen (restartPolicy OnFailure also counts restarts: not told). */
+function backoffLimitExceededAt(state: JobState): number | undefined {
+  const settings = state.settings;
+  if (settings === undefined || settings.restartPolicyOnFailure) return undefined;
+  const held = new Set(state.held.values());
+  const failures: number[] = [];
+  for (const pod of state.pods.values()) {
+    const counts = pod.counted === 'failed' || (held.has(pod.uid) && pod.failureMatch?.countFailed !== false);
+    if (!counts || !isPodFailed(state, pod)) continue;
+    const at = outcomeSeenAt(pod);
+    if (at === undefined) return undefined;
+    failures.push(at);
+  }
+  return failures.sort((a, b) => a - b)[settings.backoffLimit];
+}
+
+/**
+ * backoffLimitPerIndex: when one index more than `maxFailedIndexes` had failed, or, for
+ * `FailedIndexes`, when the last index settled (failed or succeeded).
+ */
+function failedIndexesMetAt(state: JobState, reason: string): number | undefined {
+  const failedIndexes = state.status.failedIndexes;
+  const failed = [...firstInstantPerIndex(state, (pod) => failedIndexes.has(pod.index) && isPodFailed(state, pod)).values()].sort((a, b) => a - b);
+  if (reason === Reason.MaxFailedIndexesExceeded) return failed[state.settings?.maxFailedIndexes ?? 0];
+  if (failed.length === 0) return undefined;
+  // A reduce, not Math.max over a spread: an index set can be far larger than a call's arguments.
+  const succeeded = firstInstantPerIndex(state, (pod) => pod.counted === 'succeeded').values();
+  return [...succeeded].reduce((latest, at) => Math.max(latest, at), failed[failed.length - 1] ?? 0);
+}
+
+function deadlineAt(state: JobState): number | undefined {
+  const start = state.status.startTime;
+  return activeDeadlineAt(state.settings?.activeDeadlineSeconds, start === undefined ? undefined : parseTime(start));
+}
+
+/** Per index, the earliest instant a pod of it that `counts` was seen with its outcome. */
+function firstInstantPerIndex(state: JobState, counts: (pod: PodRecord) => boolean): Map<number, number> {
+  const first = new Map<number, number>();
+  for (const pod of state.pods.values()) {
+    if (pod.index < 0 || !counts(pod)) continue;
+    const at = outcomeSeenAt(pod);
+    if (at === undefined) continue;
+    const known = first.get(pod.index);
+    if (known === undefined || at < known) first.set(pod.index, at);
+  }
+  return first;
+}

@@ -1,0 +1,90 @@
+import { formatTime } from '../k8s/time.ts';
+import { findCondition, type JobCondition } from './conditions.ts';
+import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { uncountFailingSync } from './counting.ts';
+import { criterionMetAt } from './criterion-instants.ts';
+import type { DecisionOf } from './decisions.ts';
+import { failureTarget, successPolicyTarget, type FinishTarget } from './finish-condition.ts';
+import { inferDeletedOutcomes } from './observe-pod.ts';
+import type { JobState } from './state.ts';
+import { record, type Sync } from './sync.ts';
+
+// Issue 21: "Decisions may be taken earlier or later depending on the order; the outcome may
+// not." For a Job jobfold does not run, its status is jobfold's model of what the Job's
+// controller did, and its commands are only computed. When jobfold decided the outcome on the
+// evidence that arrived first (FailureTarget, say), and evidence arriving later shows another
+// criterion met earlier on the cluster's clock (the success policy), the controller decided on
+// that one: the model is corrected. The correction is an entry of its own (JobOutcomeCorrected),
+// so the audit trail shows the condition jobfold wrote, the evidence that took it back and both
+// criteria's instants; the conditions of the criterion met first follow as usual.
+//
+// The rule is chooseFinishTarget's for two criteria seen at once (finish-condition.ts): the one
+// met first wins, a failure at the same instant (syncJob checks failures first), and nothing is
+// corrected when an instant is not told. Only failure against the success policy competes.
+// A Job jobfold runs is never corrected: what it enacted stands (its controller is jobfold, and
+// it decides no outcome while its view of the pods has a hole, pod-view-gap.ts). Neither is a
+// condition the cluster reported (the first Job observation's status): it is the controller's.
+
+/** The interim conditions and the terminal ones after them, per outcome. */
+const DECIDED = {
+  success: ['SuccessCriteriaMet', 'Complete'],
+  failure: ['FailureTarget', 'Failed'],
+} as const;
+
+/**
+ * Decide side: when the Job's decided outcome lost to a criterion met first, records the
+ * correction and takes its conditions out of the sync, so that the sync decides again.
+ */
+export function correctOutcome(sync: Sync): void {
+  const { state } = sync;
+  if (!state.outcomeDecided || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return;
+  const decided = decidedOutcome(sync.conditions);
+  if (decided === undefined) return;
+  const challenger = decided.outcome === 'success' ? failureTarget(sync) : successPolicyTarget(sync);
+  if (challenger === undefined) return;
+  const decidedAt = criterionMetAt(state, decided.condition.reason);
+  const challengerAt = criterionMetAt(state, challenger.reason);
+  if (decidedAt === undefined || challengerAt === undefined) return;
+  const wins = challenger.outcome === 'failure' ? challengerAt <= decidedAt : challengerAt < decidedAt;
+  if (!wins) return;
+  const types: readonly string[] = DECIDED[decided.outcome];
+  const retracted = sync.conditions.filter((c) => types.includes(c.type));
+  sync.conditions = sync.conditions.filter((c) => !types.includes(c.type));
+  record(sync, {
+    type: 'JobOutcomeCorrected',
+    retracted,
+    retractedMetAt: formatTime(decidedAt),
+    reason: challenger.reason,
+    message: challenger.message,
+    evidence: { ...challenger.evidence, metAt: formatTime(challengerAt) },
+  });
+}
+
+function decidedOutcome(conditions: readonly JobCondition[]): { outcome: FinishTarget['outcome']; condition: JobCondition } | undefined {
+  const met = findCondition(conditions, 'SuccessCriteriaMet');
+  if (met?.status === 'True') return { outcome: 'success', condition: met };
+  const target = findCondition(conditions, 'FailureTarget');
+  if (target?.status === 'True') return { outcome: 'failure', condition: target };
+  return undefined;
+}
+
+/**
+ * Evolve side: takes the conditions back with what they set. Finishing froze the status
+ * (finalStatus) and its instant; SuccessCriteriaMet left deletions after it uncounted, and
+ * FailureTarget counted every pod still tracked as failed: both are counted again by the pods'
+ * own evidence, ready for the conditions that follow.
+ */
+export function retractOutcome(state: JobState, decision: DecisionOf<'JobOutcomeCorrected'>): void {
+  const types = new Set(decision.retracted.map((c) => c.type));
+  state.status.conditions = state.status.conditions.filter((c) => !types.has(c.type));
+  if (types.has('Complete')) state.status.completionTime = undefined;
+  state.finalStatus = undefined;
+  state.finishedAt = undefined;
+  delete state.finishedInstant;
+  state.outcomeDecided = false;
+  if (types.has('SuccessCriteriaMet')) {
+    delete state.successMetAt;
+    inferDeletedOutcomes(state);
+  }
+  if (types.has('FailureTarget')) for (const pod of state.pods.values()) uncountFailingSync(state, pod);
+}
