@@ -6,9 +6,9 @@ import type { JobSetRestarted } from './decision-events.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { JobObserved } from './events.ts';
 import { matchFailurePolicy } from './failure-policy.ts';
-import { record, type Pass } from './pass.ts';
+import type { Pass } from './pass.ts';
 import type { ChildJobView, JobSetState, RestartEvidence } from './state.ts';
-import { evidenceOf } from './terminal-decisions.ts';
+import { recordRestart } from './terminal-decisions.ts';
 
 // Issue 21 for JobSets: failures of one attempt that the cluster's JobSet controller read in one
 // pass can reach the log on either side of the JobSet's own observation, so the fold restarts the
@@ -73,17 +73,6 @@ export function correctRestart(pass: Pass, spec: DefaultedJobSetSpec): void {
   const result = matchFailurePolicy(spec.failurePolicy, failed, countedBefore);
   if (result.kind !== 'Restart' || result.countsTowardsMax !== evidence.countedTowardsMax) return;
   if (result.reason === standing.reason && result.message === standing.message) return;
-  const failedJob = evidenceOf(result.failedJob);
-  record(pass, {
-    type: 'JobSetRestarted',
-    at: pass.now,
-    action: result.action,
-    rule: result.rule,
-    failedJob,
-    restarts: state.restarts,
-    restartsCountTowardsMax: state.restartsCountTowardsMax,
-    condition: { type: CONDITION_TYPES.restartingJobSet, status: 'True', reason: result.reason, message: result.message },
-    tippedBy: failedJob.observedAt,
-    corrects: evidence.position,
-  });
+  const { restarts, restartsCountTowardsMax } = state;
+  recordRestart(pass, result, { restarts, restartsCountTowardsMax }, evidence.position);
 }

@@ -29,16 +29,30 @@ export function applyFailure(pass: Pass, result: FailurePolicyResult): void {
     return;
   }
   const { restarts, restartsCountTowardsMax } = pass.state;
+  recordRestart(pass, result, { restarts: restarts + 1, restartsCountTowardsMax: restartsCountTowardsMax + (result.countsTowardsMax ? 1 : 0) });
+}
+
+/**
+ * Records `JobSetRestarted` with the counters it leaves (a correction, at `corrects`, leaves them
+ * as they are) and `RestartingJobSet` True.
+ */
+export function recordRestart(
+  pass: Pass,
+  result: Extract<FailurePolicyResult, { kind: 'Restart' }>,
+  counters: { readonly restarts: number; readonly restartsCountTowardsMax: number },
+  corrects?: number,
+): void {
+  const failedJob = evidenceOf(result.failedJob);
   record(pass, {
     type: 'JobSetRestarted',
     at: pass.now,
     action: result.action,
     rule: result.rule,
     failedJob,
-    restarts: restarts + 1,
-    restartsCountTowardsMax: restartsCountTowardsMax + (result.countsTowardsMax ? 1 : 0),
+    ...counters,
     condition: { type: CONDITION_TYPES.restartingJobSet, status: 'True', reason: result.reason, message: result.message },
-    tippedBy,
+    tippedBy: failedJob.observedAt,
+    ...(corrects === undefined ? {} : { corrects }),
   });
 }
 
@@ -70,8 +84,7 @@ export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: Suc
   writeCondition(pass, restartingCompleted, tippedBy);
 }
 
-/** The evidence a failure-policy decision carries of the child Job it acted on. */
-export function evidenceOf(job: ChildJobView): FailedJobEvidence {
+function evidenceOf(job: ChildJobView): FailedJobEvidence {
   return {
     name: job.name,
     replicatedJob: job.replicatedJob,
