@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Snapshot } from '../../shared/app/event-store.ts';
-import { decompress, jsonAttributes, num, readJson, readNumber, str } from './item-codec.ts';
+import { decompress, jsonAttributes, jsonTextAttributes, num, readJson, readNumber, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { queryByPrefix } from './prefix-query.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
@@ -19,7 +19,7 @@ const CHUNK_BYTES = 350_000;
 
 /** Saves the snapshot at its seq unless one is stored there already; returns whether it was saved. */
 export async function saveSnapshot(table: MeteredTable, pk: string, snapshot: Snapshot): Promise<boolean> {
-  const data = jsonAttributes(ATTR.data, snapshot.state);
+  const data = snapshot.json === undefined ? jsonAttributes(ATTR.data, snapshot.state) : jsonTextAttributes(ATTR.data, snapshot.json);
   const stored = data[ATTR.data];
   const bytes = stored?.B ?? Buffer.from(stored?.S ?? 'null', 'utf8');
   const base = { [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.snapshot(snapshot.seq)), [ATTR.type]: str(ITEM_TYPE.snapshot), [ATTR.seq]: num(snapshot.seq) };

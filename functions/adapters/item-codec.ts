@@ -28,7 +28,11 @@ export const num = (value: number): AttributeValue => ({ N: String(value) });
 
 /** Returns `{ [name]: value }`, compressed (with `z: "br"`) when that is smaller. */
 export function jsonAttributes(name: string, value: unknown): Item {
-  const text = toJson(value);
+  return jsonTextAttributes(name, toJson(value));
+}
+
+/** jsonAttributes of a value whose JSON text (toJson) the caller has already. */
+export function jsonTextAttributes(name: string, text: string): Item {
   const raw = Buffer.from(text, 'utf8');
   if (raw.length < COMPRESS_MIN_BYTES) return { [name]: str(text) };
   const packed = compress(raw);

@@ -31,8 +31,12 @@ import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 
 /** Largest compressed page; a DynamoDB item is at most 400 KB with its keys and attributes. */
 export const PAGE_MAX_BYTES = 350_000;
-/** Brotli quality 6: measured when pages stored each entry's hash (as small as 5–9 then, ~4× faster than 5). */
-const PAGE_QUALITY = 6;
+/**
+ * Brotli quality 5. Pages without their hashes are as small at 5 as at 6 (lean pods 20.8 bytes an
+ * entry either way, realistic 59.4), and 6 was slow and erratic on the pages a busy writer makes
+ * (2,048 entries, ~2.6 MB of JSON: 23–51 µs an entry at 6, 6–13 at 5).
+ */
+const PAGE_QUALITY = 5;
 const BROTLI = 'br';
 /** Bytes of each entry's hash a page keeps (ht), to name the entry changed: a 1 in 4 billion chance to miss it. */
 const HASH_TAG_BYTES = 4;

@@ -37,7 +37,12 @@ export function toJson(value: unknown): string {
 
 /** Returns the UTF-8 size of a value's JSON text (counted, not encoded: a lone surrogate is 3 bytes, as encoding makes it). */
 export function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(toJson(value), 'utf8');
+  return textBytes(toJson(value));
+}
+
+/** The UTF-8 size of a JSON text already made (toJson). */
+export function textBytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
 }
 
 /** Returns a deep copy as it reads back from storage (JSON round trip). */
@@ -137,7 +142,7 @@ function checkId(field: string, id: string): void {
 }
 
 function checkSnapshotSize(snapshot: Snapshot): void {
-  const size = jsonBytes(snapshot.state);
+  const size = snapshot.json === undefined ? jsonBytes(snapshot.state) : textBytes(snapshot.json);
   if (size > MAX_SNAPSHOT_STATE_BYTES) {
     throw new StoreLimitError('snapshot state (bytes)', MAX_SNAPSHOT_STATE_BYTES, size);
   }

@@ -27,7 +27,12 @@ export type NewEntry = {
 export type LogEntry = NewEntry & { seq: number; recordedAt: string; hash?: string };
 
 /** A folded state as of `seq` (inclusive); `state` must be JSON data. */
-export type Snapshot = { seq: number; state: unknown };
+export type Snapshot = {
+  seq: number;
+  state: unknown;
+  /** `state`'s JSON text (toJson), when the writer has it already: a store measures and writes it instead of serialising the state again. */
+  json?: string;
+};
 
 /** A command to publish once its commit has landed. `clusterId` is where it must run. */
 export type NewCommand = {

@@ -71,7 +71,7 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
     const { snapshot } = input;
     // Never ahead of the log (duplicates can leave the head short); the first one at a seq stays.
     const snapshotSaved = snapshot !== undefined && snapshot.seq <= head && !record.snapshots.has(snapshot.seq);
-    if (snapshotSaved) record.snapshots.set(snapshot.seq, jsonCopy(snapshot));
+    if (snapshotSaved) record.snapshots.set(snapshot.seq, snapshot.json === undefined ? jsonCopy(snapshot) : { seq: snapshot.seq, state: JSON.parse(snapshot.json) });
     return { head, ...result, snapshotSaved };
   }
 

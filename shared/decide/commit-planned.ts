@@ -1,6 +1,6 @@
 import { GENESIS_HASH } from '../log/hash-chain.ts';
 import { commitSteps, stepOutboxItems } from '../outbox/commit-steps.ts';
-import { jsonBytes, MAX_SNAPSHOT_STATE_BYTES } from '../app/event-store-limits.ts';
+import { MAX_SNAPSHOT_STATE_BYTES, textBytes, toJson } from '../app/event-store-limits.ts';
 import type { NewEntry, StreamId } from '../app/event-store.ts';
 import { stableHash } from '../job/stable-hash.ts';
 import type { Decider, LogEvent } from './decider.ts';
@@ -49,7 +49,9 @@ export async function commitPlanned<S, O extends LogEvent, D extends LogEvent, C
   const head = decider.position(state);
   const due = decider.snapshot.due(state, head, loaded.snapshotSeq, deps.snapshotEvery);
   const taken = due ? decider.snapshot.take(state) : undefined;
-  const snapshotBytes = taken ? jsonBytes(taken.snapshot) : 0;
+  // Serialised once: measured here, then checked and written by the store as this text.
+  const snapshotJson = taken ? toJson(taken.snapshot) : undefined;
+  const snapshotBytes = snapshotJson === undefined ? 0 : textBytes(snapshotJson);
   const snapshot = taken && snapshotBytes <= MAX_SNAPSHOT_STATE_BYTES ? taken : undefined;
   const steps = commitSteps(loaded.head, plan.planned, now, deps.limits?.stepBytes);
   const target = decider.outboxTarget(state, stream);
@@ -75,7 +77,7 @@ export async function commitPlanned<S, O extends LogEvent, D extends LogEvent, C
       outbox,
       podFirstSightings: step.entries.flatMap((_, j) => (firstSightings.has(step.fromSeq + j) ? [j] : [])),
       ...(atHash === undefined ? {} : { expectedHeadHash: atHash, ...knownHashes(step.entries, hashOf) }),
-      snapshot: last && snapshot ? { seq: head, state: snapshot.snapshot } : undefined,
+      snapshot: last && snapshot ? { seq: head, state: snapshot.snapshot, json: snapshotJson } : undefined,
       summary: last ? newSummary : undefined,
     });
     if (committed.duplicates.length > 0) throw new LogShiftedError(committed.duplicates);

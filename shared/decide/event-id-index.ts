@@ -47,8 +47,11 @@ export class EventIdIndex {
   #bytes: Uint8Array;
   #view: DataView;
   #through = 0;
-  /** eventId fingerprint (16 hex digits) → seq, or seqs when different eventIds share one. */
-  readonly #bySeq = new Map<string, number | number[]>();
+  /**
+   * Top 53 bits of the eventId fingerprint (a number key: no string built per lookup) → seq, or
+   * seqs when different eventIds share them; lookups keep the seqs whose whole 64 bits match.
+   */
+  readonly #bySeq = new Map<number, number | number[]>();
   /** Positions saved as segments (1 … persisted). */
   persisted = 0;
 
@@ -67,7 +70,12 @@ export class EventIdIndex {
     const [hi, lo] = idFingerprint(eventId);
     const found = this.#bySeq.get(key(hi, lo));
     if (found === undefined) return [];
-    return (typeof found === 'number' ? [found] : found).map((seq) => ({ seq, content: this.#view.getUint32((seq - 1) * FINGERPRINT_BYTES + 8) }));
+    const hits: IndexedEntry[] = [];
+    for (const seq of typeof found === 'number' ? [found] : found) {
+      const at = (seq - 1) * FINGERPRINT_BYTES;
+      if (this.#view.getUint32(at) === hi && this.#view.getUint32(at + 4) === lo) hits.push({ seq, content: this.#view.getUint32(at + 8) });
+    }
+    return hits;
   }
 
   /** Indexes the entry at `through + 1`. */
@@ -137,7 +145,8 @@ export function contentHash(content: unknown): string {
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 
-const key = (hi: number, lo: number): string => hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+/** The map key of a fingerprint: its top 53 bits, a safe integer. */
+const key = (hi: number, lo: number): number => hi * 2 ** 21 + (lo >>> 11);
 
 /** Two independent 32-bit lanes (FNV-1a and a murmur-style mix) over the UTF-16 code units. */
 function idFingerprint(text: string): [number, number] {
