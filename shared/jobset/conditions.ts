@@ -32,13 +32,15 @@ function exclusive(a: string, b: string): boolean {
  * in place (transition time kept); an identical write changes nothing. Writing one startup
  * condition as True flips the other one's status to False, leaving its reason, message and time.
  * A condition the cluster wrote `since` an earlier time, seen late, is added even when False,
- * before the first condition written after that time. Returns the same array when nothing changes.
+ * before the first condition written after that time, or at `place` when the caller knows it (the
+ * conditions that stood when the fold took a newer spec). Returns the same array when nothing changes.
  */
 export function updateCondition(
   conditions: readonly JobSetCondition[],
   update: ConditionUpdate,
   at: string,
   since?: string,
+  place?: number,
 ): readonly JobSetCondition[] {
   let changed = false;
   let found = false;
@@ -64,7 +66,8 @@ export function updateCondition(
   if (!found && (update.status === 'True' || since !== undefined)) {
     changed = true;
     const later = since === undefined ? -1 : next.findIndex((condition) => compareTimes(condition.lastTransitionTime, since) > 0);
-    next.splice(later === -1 ? next.length : later, 0, { ...update, lastTransitionTime: at });
+    const index = place !== undefined && place <= next.length ? place : later === -1 ? next.length : later;
+    next.splice(index, 0, { ...update, lastTransitionTime: at });
   }
   return changed ? next : conditions;
 }

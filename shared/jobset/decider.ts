@@ -10,6 +10,7 @@ import type { JobSetCommand } from './commands.ts';
 import { isJobSetDecisionType, type JobSetDecisionEvent } from './decision-events.ts';
 import { JobSetObservationSchema, type JobSetEvent, type JobSetObservation } from './events.ts';
 import { evolve, isLateChildSnapshot, isLateJobSetObservation, revealedSuspension } from './evolve.ts';
+import { withLateFailure } from './late-failures.ts';
 import { explainJobSet, type JobSetExplanation } from './explain.ts';
 import { jobSetKey } from './pass.ts';
 import { settle } from './settle.ts';
@@ -32,7 +33,7 @@ export type JobSetDecider = Decider<JobSetState, JobSetLogObservation, JobSetLog
  * The version of the JobSet fold's decisions, recorded with each one (as FOLD_VERSION is with a
  * Job's): bump it when a change to shared/jobset makes it decide differently on some log.
  */
-export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-28.3';
+export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-28.5';
 
 /** Decision entries per commit step of the reconciler this loop replaced, for reading its cut-short syncs. */
 const LEGACY_STEP_ENTRIES = 32;
@@ -129,6 +130,8 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
     case 'JobSetDeleted':
       return state.deleted ? 'already-gone' : undefined;
     case 'JobObserved': {
+      // A failure of the attempt the last restart ended, before that restart, is evidence for it (late-failures.ts).
+      if (withLateFailure(state, observation, state.position + 1) !== undefined) return undefined;
       const uid = observation.job.metadata.uid;
       if (uid !== undefined && state.deletedChildUids?.includes(uid) && isLateChildSnapshot(state, observation)) return 'already-gone';
       const child = state.children[observation.job.metadata.name];

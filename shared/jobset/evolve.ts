@@ -3,7 +3,7 @@ import { CONDITION_TYPES, LABELS } from './constants.ts';
 import { updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
-import { comparableVersion, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
+import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
 import { initialState, type ChildJobView, type JobSetState } from './state.ts';
@@ -58,7 +58,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...next, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}) };
     }
     case 'JobSetConditionChanged': {
-      const conditions = updateCondition(state.conditions, event.condition, event.at, event.since);
+      const conditions = updateCondition(state.conditions, event.condition, event.at, event.since, placeOfLateCondition(state, event.since));
       const { type, status } = event.condition;
       const walk = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True' ? { startupWalk: state.restarts } : {};
       return { ...next, conditions, ...walk };
@@ -143,7 +143,9 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   const order = observationOrder(jobSet.metadata.resourceVersion, event.sequence);
   if (isLateJobSetObservation(state, event)) {
     const suspendedBefore = revealedSuspension(state, event);
-    return { ...state, ...(suspendedBefore === undefined ? {} : { suspendedBefore }), lastObservation: state.position };
+    if (suspendedBefore === undefined) return { ...state, lastObservation: state.position };
+    const version = comparableVersion(event.jobSet.metadata.resourceVersion);
+    return { ...state, suspendedBefore, ...(version === undefined ? {} : { suspendedBeforeVersion: version }), lastObservation: state.position };
   }
   // A different uid is a new object under the same name: start over.
   const base = newObject ? { ...initialState(), position: state.position } : state;
@@ -159,10 +161,30 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     ...(event.eventId === undefined ? {} : { jobSetEventId: event.eventId }),
     ...(order.version !== undefined || order.sequence !== undefined ? { jobSetOrder: order } : {}),
     jobSetSeenAt: event.at,
+    ...specTaken(base, jobSet.spec.suspend, order.version),
     lastObservation: state.position,
     validationErrors,
     rejectionRecorded: sameErrors && base.rejectionRecorded,
   };
+}
+
+/** `specsTaken` with the spec now taken, when its `suspend` differs from the last one's. */
+function specTaken(state: JobSetState, suspend: boolean, version: string | undefined): Pick<JobSetState, 'specsTaken'> | undefined {
+  const taken = state.specsTaken ?? [];
+  if (version === undefined || taken.at(-1)?.suspend === suspend) return undefined;
+  return { specsTaken: [...taken, { version, suspend, conditions: state.conditions.length }] };
+}
+
+/**
+ * Where a condition the cluster wrote `since` a late suspended observation goes: before the
+ * conditions the fold wrote once it held a spec newer than that observation (the cluster wrote
+ * those after it), which the time alone cannot tell in the same second. Undefined when the
+ * versions do not say (then the time does).
+ */
+function placeOfLateCondition(state: JobSetState, since: string | undefined): number | undefined {
+  const version = state.suspendedBeforeVersion;
+  if (since === undefined || version === undefined) return undefined;
+  return state.specsTaken?.find((taken) => compareVersions(taken.version, version) > 0)?.conditions;
 }
 
 /** A JobSet observation under the name's uid before another: a new object under the same name. */

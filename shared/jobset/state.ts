@@ -60,6 +60,13 @@ export interface ChildJobView {
 
 export type TerminalState = '' | 'Completed' | 'Failed';
 
+/** One entry of `JobSetState.specsTaken`. */
+export interface SpecTaken {
+  readonly version: string;
+  readonly suspend: boolean;
+  readonly conditions: number;
+}
+
 /** What `JobSetState.restartEvidence` keeps of the last restart. */
 export interface RestartEvidence {
   readonly position: number;
@@ -111,6 +118,15 @@ export interface JobSetState {
    * cluster's controller reconciled the JobSet suspended then and wrote `Suspended` True.
    */
   readonly suspendedBefore?: string;
+  /** The resourceVersion of that late suspended observation, when comparable. */
+  readonly suspendedBeforeVersion?: string;
+  /**
+   * The JobSet observations the fold took whose `spec.suspend` differs from the one before (the
+   * first too), by comparable resourceVersion, with how many conditions stood when each was
+   * taken: a condition the cluster wrote on an older spec, seen late, goes before those written
+   * on a newer one (evolve.ts `placeOfLateCondition`).
+   */
+  readonly specsTaken?: readonly SpecTaken[];
   /**
    * The `restarts` of the last startup walk that wrote `StartupPolicyInProgress` True (each walk,
    * the first and one after every restart, begins with it: startup-policy.ts `walkBegunUnseen`).

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decisionSentence } from '../../../shared/jobset/explain.ts';
-import type { JobSetDecisionEvent } from '../../../shared/jobset/index.ts';
+import { knownJobSetObservation, type JobSetLogObservation } from '../../../shared/jobset/decider.ts';
+import type { JobSetDecisionEvent, JobSetObservation } from '../../../shared/jobset/index.ts';
 import { at, jobFailed, jobSetObserved } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
@@ -67,5 +68,15 @@ describe('a failure that happened before the restart, arriving after it', () => 
     const late = given(jobFailed('b', 0, { seconds: 4 }), spec, jobFailed('b', 2, { seconds: 2 })).whenSettled({ now: at(5) });
     expect(conditionsOf(late.status)).toEqual([restarting('FailurePolicy_restartOnBackoff', 'b-0')]);
     expect(late.log.some((e) => e.type === 'JobSetRestarted' && e.corrects !== undefined)).toBe(false);
+  });
+
+  it('given the writer judges the late failure, when it is evidence for the restart, then it is logged, not dropped as an earlier attempt\'s snapshot', () => {
+    const log = (o: JobSetObservation, eventId: string): JobSetLogObservation => ({ ...o, eventId }) as JobSetLogObservation;
+    const restarted = given(jobFailed('b', 0, { seconds: 4 }), jobSet([restartOnBackoff])).whenSettled({ now: at(4) }).state;
+    const late = log(jobFailed('b', 2, { seconds: 2 }), 'b-2-failed');
+    expect(knownJobSetObservation(restarted, late)).toBeUndefined();
+    const after = given(jobFailed('b', 0, { seconds: 4 }), jobSet([restartOnBackoff]), late).whenSettled({ now: at(5) }).state;
+    expect(knownJobSetObservation(after, late)).toBe('stale');
+    expect(knownJobSetObservation(restarted, log(jobFailed('b', 2, { seconds: 6 }), 'b-2-later'))).toBe('stale');
   });
 });

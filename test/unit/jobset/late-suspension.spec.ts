@@ -95,3 +95,27 @@ describe('child Jobs seen running after the JobSet was seen suspended, arriving 
     expect(commands.filter((c) => c.type === 'SuspendJob').map((c) => c.name)).toEqual(['js-a-0', 'js-b-0', 'js-b-1']);
   });
 });
+
+describe('a suspended observation arriving late, from the same second as the resumed one', () => {
+  // startup-policy__inorder-resume-unsuspends-replicated-jobs-in-order: created suspended and
+  // resumed in one second; the resumed spec and the Jobs arrive first. The time cannot say that
+  // StartupPolicyInProgress (written on the resumed spec) came after Suspended; the versions can.
+  const suspendedAt5 = versioned(jobSetObserved(spec(true), { seconds: 5 }), '1');
+  const resumedAt5 = versioned(jobSetObserved(spec(false), { seconds: 5 }), '2');
+
+  it('given the fold wrote conditions only on the newer resumed spec, when the suspension arrives, then Suspended takes the first place, as in order', () => {
+    const late = given(resumedAt5, ...running, suspendedAt5).whenSettled({ now: at(20) });
+    const inOrder = given(suspendedAt5, resumedAt5, ...running).whenSettled({ now: at(20) });
+
+    expect(conditionsOf(late.status)[0]).toEqual(resumedCondition);
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+
+  it('given the fold wrote StartupPolicyInProgress on an older running spec first, when the suspension arrives, then Suspended goes after it', () => {
+    const created = versioned(jobSetObserved(spec(false), { seconds: 5 }), '1');
+    const suspendedMidway = versioned(jobSetObserved(spec(true), { seconds: 5 }), '2');
+    const resumedLater = versioned(jobSetObserved(spec(false), { seconds: 10 }), '3');
+    const late = given(created, resumedLater, ...running, suspendedMidway).whenSettled({ now: at(20) });
+    expect(conditionsOf(late.status).map((c) => c.type)).toEqual(['StartupPolicyInProgress', 'Suspended', 'StartupPolicyCompleted']);
+  });
+});
