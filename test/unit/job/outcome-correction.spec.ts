@@ -92,6 +92,26 @@ describe('A Job jobfold does not run: the criterion met first decides, whichever
         expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy']);
       });
   });
+  it('given the failure decided first terminated a lingering pod, the correction sends it no second TerminatePod; the one sent keeps the retracted reason', () => {
+    const three = aJob({
+      completionMode: 'Indexed',
+      completions: 3,
+      parallelism: 3,
+      backoffLimit: 6,
+      successPolicy: { rules: [{ succeededCount: 1 }] },
+      podFailurePolicy: { rules: [{ action: 'FailJob', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }] },
+    });
+    const c = pod('c', 2, at(10), { index: 2 });
+    const cTerminated = pod('c', 5, at(610), { index: 2, phase: 'Failed' });
+    given(three, ...running, c, disrupted, cTerminated, succeeded)
+      .when()
+      .then(({ status, history, log }) => {
+        expect(log.filter((e) => e.type === 'JobOutcomeCorrected')).toHaveLength(1);
+        expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy']);
+        const terminations = history.flatMap((h) => h.commands.filter((command) => command.type === 'TerminatePod'));
+        expect(terminations.map((t) => [t.podName, t.reason])).toEqual([['c', 'PodFailurePolicy_0']]);
+      });
+  });
 });
 
 describe('A Job jobfold runs is never corrected: what it enacted stands', () => {
