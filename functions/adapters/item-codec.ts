@@ -21,6 +21,12 @@ const COMPRESS_MIN_BYTES = 200;
 const SMALL_VALUE_QUALITY = 7;
 const LARGE_VALUE_QUALITY = 5;
 const SMALL_VALUE_MAX_BYTES = 64 * 1024;
+/**
+ * Brotli's window above 64 KiB: 2^18 bytes, not the default 2^22. A 10,000-pod Job's snapshot
+ * (1.7–2.5 MB of JSON) is 10–13 % smaller with it (143.7 -> 128.6 KB, 165.6 -> 144.0 KB) and
+ * compresses in 19–20 ms instead of 24–63 (erratic at the default window).
+ */
+const LARGE_VALUE_WINDOW_BITS = 18;
 const BROTLI = 'br';
 
 export const str = (value: string): AttributeValue => ({ S: value });
@@ -50,12 +56,13 @@ export function readJson(item: Item, name: string): unknown {
 }
 
 export function compress(raw: Buffer): Buffer {
-  const quality = raw.length <= SMALL_VALUE_MAX_BYTES ? SMALL_VALUE_QUALITY : LARGE_VALUE_QUALITY;
+  const small = raw.length <= SMALL_VALUE_MAX_BYTES;
   return brotliCompressSync(raw, {
     params: {
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_QUALITY]: quality,
+      [constants.BROTLI_PARAM_QUALITY]: small ? SMALL_VALUE_QUALITY : LARGE_VALUE_QUALITY,
       [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+      ...(small ? {} : { [constants.BROTLI_PARAM_LGWIN]: LARGE_VALUE_WINDOW_BITS }),
     },
   });
 }

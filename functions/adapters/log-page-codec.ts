@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { LogEntry } from '../../shared/app/event-store.ts';
+import { bodyJson, leftOutOfJson } from '../../shared/app/event-store-limits.ts';
 import { entryHash } from '../../shared/log/hash-chain.ts';
 import { decompress, entryFromItem, HASH_ATTR, num, readNumber, str } from './item-codec.ts';
 import type { Item } from './metered-table.ts';
@@ -201,7 +202,7 @@ function hashTags(entries: readonly LogEntry[]): Uint8Array {
 }
 
 function compressPage(entries: readonly LogEntry[]): Buffer {
-  const raw = Buffer.from(JSON.stringify(entries.map(withoutHash)), 'utf8');
+  const raw = Buffer.from(pageJson(entries), 'utf8');
   return brotliCompressSync(raw, {
     params: {
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
@@ -209,6 +210,25 @@ function compressPage(entries: readonly LogEntry[]): Buffer {
       [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
     },
   });
+}
+
+/**
+ * JSON.stringify of the entries without their hashes, each body's text made once per commit
+ * (bodyJson: the commit's size checks made it already). Same text, key for key.
+ */
+function pageJson(entries: readonly LogEntry[]): string {
+  let text = '[';
+  for (const [i, entry] of entries.entries()) {
+    let object = '';
+    for (const key of Object.keys(entry)) {
+      if (key === 'hash') continue;
+      const value = entry[key as keyof LogEntry];
+      if (leftOutOfJson(value)) continue;
+      object += `${object === '' ? '' : ','}${JSON.stringify(key)}:${key === 'body' ? bodyJson(value) : JSON.stringify(value)}`;
+    }
+    text += `${i === 0 ? '' : ','}{${object}}`;
+  }
+  return `${text}]`;
 }
 
 /** The index that splits entries into two runs of about equal JSON size (each non-empty). */

@@ -45,6 +45,21 @@ export function textBytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
+/**
+ * An entry body's JSON text (toJson), made once per body: a commit measures each body twice
+ * (commitSteps, checkCommit) and its log page stores the same text (a pod's is ~1 KB). Bodies
+ * are never changed once planned: their chain hashes are computed from them before they are
+ * stored, and each plan makes its entries' bodies anew.
+ */
+export function bodyJson(body: unknown): string {
+  if (typeof body !== 'object' || body === null) return toJson(body);
+  let text = BODY_TEXTS.get(body);
+  if (text === undefined) BODY_TEXTS.set(body, (text = toJson(body)));
+  return text;
+}
+
+const BODY_TEXTS = new WeakMap<object, string>();
+
 /** Returns a deep copy as it reads back from storage (JSON round trip). */
 export function jsonCopy<T>(value: T): T {
   return JSON.parse(toJson(value)) as T;
@@ -57,7 +72,7 @@ export function jsonCopy<T>(value: T): T {
 function checkedBodyBytes(entries: readonly NewEntry[]): number[] {
   return entries.map((entry) => {
     checkId('eventId', entry.eventId);
-    const size = jsonBytes(entry.body);
+    const size = textBytes(bodyJson(entry.body));
     if (size > MAX_ENTRY_BODY_BYTES) {
       throw new StoreLimitError(`body of event ${entry.eventId} (bytes)`, MAX_ENTRY_BODY_BYTES, size);
     }
@@ -71,7 +86,7 @@ function checkedBodyBytes(entries: readonly NewEntry[]): number[] {
  * the sum of these plus its command details under MAX_COMMIT_BYTES never meets StoreLimitError.
  */
 export function pagedEntryBytes(entry: NewEntry, recordedAt: string): number {
-  return pagedEntryBytesWith(entry, recordedAt, leftOutOfJson(entry.body) ? 0 : jsonBytes(entry.body));
+  return pagedEntryBytesWith(entry, recordedAt, leftOutOfJson(entry.body) ? 0 : textBytes(bodyJson(entry.body)));
 }
 
 /**
@@ -86,7 +101,7 @@ export function pagedEntryBytesWith(entry: NewEntry, recordedAt: string, bodyByt
 }
 
 /** A value JSON.stringify leaves out of an object (so it adds no `"body":` either). */
-function leftOutOfJson(value: unknown): boolean {
+export function leftOutOfJson(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 

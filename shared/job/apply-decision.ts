@@ -6,7 +6,7 @@ import { recountAll } from './counting.ts';
 import { countStrippedLivePods, forgetDeletionsAfterSuccess } from './observe-pod.ts';
 import type { JobState } from './state.ts';
 import { liveStatus } from './status.ts';
-import { retractOutcome } from './outcome-correction.ts';
+import { noteOutcomeMetAt, retractOutcome } from './outcome-correction.ts';
 
 /** Folds a decision jobfold wrote to the log. */
 export function applyDecision(state: JobState, decision: Decision): void {
@@ -66,7 +66,8 @@ function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChang
   }
   if (condition.type === 'SuccessCriteriaMet') forgetDeletionsAfterSuccess(state);
   if (condition.type === 'FailureTarget' || condition.type === 'SuccessCriteriaMet') {
-    state.outcomeDecided = true;
+    // Before the recount: what FailureTarget counts must not move a failure's instant.
+    noteOutcomeMetAt(state, condition.reason);
     recountAll(state);
   }
   if (condition.type === 'FailureTarget') countStrippedLivePods(state);

@@ -1,7 +1,10 @@
 import { advanceRuleProgress } from '../policies/success-policy.ts';
 import { countsFailure, failsIndex, matchPodFailurePolicy, policyFailureOf } from '../policies/pod-failure-policy.ts';
 import { hasTrueCondition } from './conditions.ts';
-import { isTerminalPhase, type PodRecord } from './pod-record.ts';
+import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { isTerminalPhase, outcomeSeenAt, type PodRecord } from './pod-record.ts';
+import { completionsAt } from './excess-deletions.ts';
+import { countLateOutcome, countsBeforeLateOutcome } from './late-outcome.ts';
 import { journal } from './run.ts';
 import type { JobState } from './state.ts';
 
@@ -31,6 +34,18 @@ export const isTracked = (pod: PodRecord): boolean =>
 
 const validIndex = (state: JobState, pod: PodRecord): boolean =>
   pod.index >= 0 && pod.index < (state.settings?.completions ?? 0);
+
+/**
+ * An Indexed Job counts a pod whose index is valid; a failed pod counts by the completions in
+ * force when it failed, on the cluster's clock (elastic Jobs: upstream counted the failure in
+ * `failed` then, and lowering completions later drops the index, not the count), whichever of
+ * the failure and the Job observations arrived first. A Job jobfold runs counts by the
+ * completions its own sync held: its counts are what it enacted.
+ */
+function countableIndex(state: JobState, pod: PodRecord): boolean {
+  if (!isPodFailed(state, pod) || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return validIndex(state, pod);
+  return pod.index >= 0 && pod.index < completionsAt(state, outcomeSeenAt(pod) ?? Infinity);
+}
 
 /**
  * Evaluates the pod failure policy once the pod has failed, and remembers the first pod (in
@@ -88,7 +103,7 @@ export function rejudgeIndexes(state: JobState, indexes: readonly number[], exce
 export function countPod(state: JobState, pod: PodRecord, mayHold = true): void {
   const settings = state.settings;
   if (!settings || pod.counted !== 'none' || !isTracked(pod)) return;
-  if (settings.indexed && !validIndex(state, pod)) return;
+  if (settings.indexed && !countableIndex(state, pod)) return;
   if (pod.phase === 'Succeeded') return countSucceeded(state, pod);
   const failing = hasTrueCondition(state.status.conditions, 'FailureTarget');
   if (isPodFailed(state, pod)) {
@@ -214,6 +229,27 @@ export function uncountFailingSync(state: JobState, pod: PodRecord): void {
   if (pod.phase === 'Succeeded' || isPodFailed(state, pod) || state.inferred.has(pod.uid)) return;
   if (pod.counted === 'failed') state.status.failed -= 1;
   pod.counted = 'none';
+}
+
+/**
+ * The Job's completions over the cluster's clock changed (an elastic Indexed Job observed out of
+ * order): a failed pod counts if its index was valid when it failed (countableIndex), and one
+ * counted by completions it failed after no longer does. O(pods), on such an observation only.
+ */
+export function recountFailuresByCompletions(state: JobState): void {
+  if (!state.settings?.indexed || state.settings.managedBy === JOBFOLD_CONTROLLER_NAME) return;
+  for (const pod of state.pods.values()) {
+    if (!isPodFailed(state, pod)) continue;
+    if (pod.counted === 'none') {
+      // Failed before the Job finished on the cluster's clock: the final status counts it too.
+      const before = countsBeforeLateOutcome(state, outcomeSeenAt(pod) ?? Infinity);
+      countPod(state, pod);
+      if (before) countLateOutcome(state, before);
+    } else if (pod.counted === 'failed' && !countableIndex(state, pod) && !state.inferred.has(pod.uid)) {
+      pod.counted = 'none';
+      state.status.failed -= 1;
+    }
+  }
 }
 
 /**

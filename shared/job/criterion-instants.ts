@@ -4,7 +4,7 @@ import { isPolicyFailureReason } from '../policies/pod-failure-policy.ts';
 import { advanceRuleProgress, matchSuccessPolicy } from '../policies/success-policy.ts';
 import { isPodFailed } from './counting.ts';
 import { Reason } from './constants.ts';
-import type { PodRecord } from './pod-record.ts';
+import { outcomeSeenAt, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 
 // When each of the Job's finish criteria was met, on the cluster's clock (epoch ms): the instant
@@ -12,16 +12,6 @@ import type { JobState } from './state.ts';
 // evidence that arrived in another order than it happened are told apart by these instants
 // (finish-condition.ts, outcome-correction.ts). Undefined when the evidence does not tell it.
 // Each walks the Job's pods once: asked only when two criteria compete, never on every sync.
-
-/**
- * When a pod's outcome was first seen: an observation showing it finished (or being deleted,
- * which counts as failed) with the tracking finalizer, or one showing the finalizer gone (the
- * sync that counted it read it finished before); else its deletion.
- */
-export function outcomeSeenAt(pod: PodRecord): number | undefined {
-  const seen = Math.min(pod.finishedTrackedAt ?? Infinity, pod.strippedAt ?? Infinity);
-  return seen === Infinity ? pod.deletionTimestamp : seen;
-}
 
 /** When the criterion whose condition carries `reason` was met, if the evidence tells. */
 export function criterionMetAt(state: JobState, reason: string): number | undefined {

@@ -22,10 +22,15 @@ import type { JobState } from './state.ts';
 // of the update and the deletions arrives first: a deletion counted failed before the update
 // arrived is taken back when it does (conditions already decided on that count stay).
 
-/** The Job's parallelism from an instant on the cluster's clock (epoch ms). */
+/** The Job's parallelism (and completions) from an instant on the cluster's clock (epoch ms). */
 export interface ParallelismAt {
   readonly at: number;
   readonly parallelism: number;
+  /**
+   * Elastic Indexed Jobs: the completions in force, by which a pod's failure counts (counting.ts
+   * countableIndex). Absent in entries kept before it was (the spec's completions stands in).
+   */
+  readonly completions?: number;
   /** Pods whose deletion is taken as this lowering's excess deletion (at most the lowering). */
   readonly excused: string[];
 }
@@ -33,30 +38,31 @@ export interface ParallelismAt {
 /** Entries kept: the newest changes (a Job's parallelism changes a few times in its life). */
 const MAX_CHANGES = 16;
 
-/** Whether `parallelism` at `at` is news to the Job's parallelism history (noteParallelism would record it). */
-export function tellsParallelism(state: JobState, at: number, parallelism: number): boolean {
+/** Whether `parallelism` and `completions` at `at` are news to the Job's history (noteParallelism would record them). */
+export function tellsParallelism(state: JobState, at: number, parallelism: number, completions: number | undefined): boolean {
   const before = state.parallelismChanges[changeAt(state.parallelismChanges, at)];
-  return before?.at !== at && before?.parallelism !== parallelism;
+  return before?.at !== at && (before?.parallelism !== parallelism || before.completions !== completions);
 }
 
 /**
- * Notes a Job observation's parallelism at its instant (stale ones too: the history is ordered
- * by the cluster's clock, not by arrival), then takes back the failures counted for deletions a
- * lowering now shows excess.
+ * Notes a Job observation's parallelism and completions at its instant (stale ones too: the
+ * history is ordered by the cluster's clock, not by arrival), then takes back the failures
+ * counted for deletions a lowering now shows excess. Returns whether it was news.
  */
-export function noteParallelism(state: JobState, at: number, parallelism: number): void {
-  if (!tellsParallelism(state, at, parallelism)) return;
+export function noteParallelism(state: JobState, at: number, parallelism: number, completions: number | undefined): boolean {
+  if (!tellsParallelism(state, at, parallelism, completions)) return false;
   const changes = state.parallelismChanges;
   const i = changeAt(changes, at) + 1;
-  changes.splice(i, 0, { at, parallelism, excused: [] });
+  changes.splice(i, 0, { at, parallelism, completions, excused: [] });
   // The next entry may now repeat this one: it is no change.
   const next = changes[i + 1];
-  if (next?.parallelism === parallelism) {
-    changes[i] = { at, parallelism, excused: [...next.excused] };
+  if (next?.parallelism === parallelism && next.completions === completions) {
+    changes[i] = { at, parallelism, completions, excused: [...next.excused] };
     changes.splice(i + 1, 1);
   }
   if (changes.length > MAX_CHANGES) changes.splice(0, changes.length - MAX_CHANGES);
   excuseInferredDeletions(state);
+  return true;
 }
 
 /**
@@ -81,6 +87,12 @@ export function deletedAsExcess(state: JobState, pod: PodRecord, at: number): bo
 export function parallelismAt(state: JobState, at: number): number {
   const changes = state.parallelismChanges;
   return changes[Math.max(0, changeAt(changes, at))]?.parallelism ?? state.settings?.parallelism ?? 1;
+}
+
+/** The Job's completions at an instant on the cluster's clock (its first known before any change; else the spec's). */
+export function completionsAt(state: JobState, at: number): number {
+  const changes = state.parallelismChanges;
+  return changes[Math.max(0, changeAt(changes, at))]?.completions ?? state.settings?.completions ?? 0;
 }
 
 /** The index of the change in force at `at` (the last at or before it); -1 before the first. */

@@ -1,6 +1,6 @@
 import type { JobObserved } from './events.ts';
 import { rebuildAggregates } from './aggregates.ts';
-import { judgeFailure, judgeIndex } from './counting.ts';
+import { judgeFailure, judgeIndex, recountFailuresByCompletions } from './counting.ts';
 import { countKnownPod } from './observe-pod.ts';
 import { noteParallelism, tellsParallelism } from './excess-deletions.ts';
 import { jobIdentity, jobSettings } from './job-settings.ts';
@@ -28,10 +28,11 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
   // A Job observation older than one already folded (a late replay) changes nothing, but for
   // showing the Job was suspended before (state.suspendedBefore).
   const order = jobObservationOrder(event);
-  // Stale or not, the observation tells the parallelism at its instant (excess-deletions.ts).
-  noteParallelism(state, at, event.job.spec.parallelism ?? 1);
+  // Stale or not, the observation tells the parallelism and completions at its instant (excess-deletions.ts).
+  const noted = noteParallelism(state, at, event.job.spec.parallelism ?? 1, event.job.spec.completions);
   if (isStaleObservation({ version: state.jobVersion, sequence: state.jobOrder }, order)) {
     if (revealsSuspension(state, event, at)) state.suspendedBefore = true;
+    if (noted) recountFailuresByCompletions(state);
     return;
   }
   if (order.sequence !== undefined) state.jobOrder = order.sequence;
@@ -109,6 +110,7 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
       countKnownPod(state, pod);
     }
   }
+  if (!first && completionsChanged) recountFailuresByCompletions(state);
   if (first) adoptFinished(state, job);
 }
 
@@ -189,7 +191,7 @@ function seedStatus(state: JobState, job: Job, at: number | undefined): void {
  * the parallelism at its instant, or that the Job was suspended before the spec the fold holds.
  */
 export function staleJobObservationTells(state: JobState, event: JobObserved, at: number): boolean {
-  return tellsParallelism(state, at, event.job.spec.parallelism ?? 1) || (revealsSuspension(state, event, at) && state.suspendedBefore !== true);
+  return tellsParallelism(state, at, event.job.spec.parallelism ?? 1, event.job.spec.completions) || (revealsSuspension(state, event, at) && state.suspendedBefore !== true);
 }
 
 /** A stale observation showing the Job suspended, observed before the newest one, while the spec the fold holds runs. */

@@ -37,14 +37,16 @@ const DECIDED = {
  */
 export function correctOutcome(sync: Sync): void {
   const { state } = sync;
-  if (!state.outcomeDecided || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return;
+  const metAt = state.outcomeMetAt;
+  if (metAt === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return;
   const decided = decidedOutcome(sync.conditions);
   if (decided === undefined) return;
   const challenger = decided.outcome === 'success' ? failureTarget(sync) : successPolicyTarget(sync);
   if (challenger === undefined) return;
-  const decidedAt = criterionMetAt(state, decided.condition.reason);
+  // Evidence of the decided criterion that arrived since may tell an earlier instant.
+  const decidedAt = Math.min(metAt, criterionMetAt(state, decided.condition.reason) ?? Infinity);
   const challengerAt = criterionMetAt(state, challenger.reason);
-  if (decidedAt === undefined || challengerAt === undefined) return;
+  if (challengerAt === undefined) return;
   const wins = challenger.outcome === 'failure' ? challengerAt <= decidedAt : challengerAt < decidedAt;
   if (!wins) return;
   const types: readonly string[] = DECIDED[decided.outcome];
@@ -58,6 +60,17 @@ export function correctOutcome(sync: Sync): void {
     message: challenger.message,
     evidence: { ...challenger.evidence, metAt: formatTime(challengerAt) },
   });
+}
+
+/**
+ * Evolve side, when jobfold's interim condition is folded (apply-decision.ts): the instant its
+ * criterion was met, kept for later corrections while the pods still tell it. O(pods), once.
+ */
+export function noteOutcomeMetAt(state: JobState, reason: string): void {
+  if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return;
+  const at = criterionMetAt(state, reason);
+  if (at === undefined) delete state.outcomeMetAt;
+  else state.outcomeMetAt = at;
 }
 
 function decidedOutcome(conditions: readonly JobCondition[]): { outcome: FinishTarget['outcome']; condition: JobCondition } | undefined {
@@ -81,7 +94,7 @@ export function retractOutcome(state: JobState, decision: DecisionOf<'JobOutcome
   state.finalStatus = undefined;
   state.finishedAt = undefined;
   delete state.finishedInstant;
-  state.outcomeDecided = false;
+  delete state.outcomeMetAt;
   if (types.has('SuccessCriteriaMet')) {
     delete state.successMetAt;
     inferDeletedOutcomes(state);

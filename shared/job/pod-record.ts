@@ -166,3 +166,13 @@ function sameFacts(a: PodFacts, b: PodFacts): boolean {
     a.ignoredFailureCount === b.ignoredFailureCount
   );
 }
+
+/**
+ * When a pod's outcome was first seen: an observation showing it finished (or being deleted,
+ * which counts as failed) with the tracking finalizer, or one showing the finalizer gone (the
+ * sync that counted it read it finished before); else its deletion.
+ */
+export function outcomeSeenAt(pod: PodRecord): number | undefined {
+  const seen = Math.min(pod.finishedTrackedAt ?? Infinity, pod.strippedAt ?? Infinity);
+  return seen === Infinity ? pod.deletionTimestamp : seen;
+}

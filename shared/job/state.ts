@@ -172,11 +172,12 @@ export interface JobState {
    */
   suspendHeld?: boolean;
   /**
-   * The interim condition (FailureTarget, SuccessCriteriaMet) is jobfold's decision, not the
-   * cluster's report: for a Job jobfold does not run, evidence of a criterion met earlier on
-   * the cluster's clock corrects it (outcome-correction.ts).
+   * Jobs jobfold does not run: when the criterion of the interim condition jobfold decided
+   * (FailureTarget, SuccessCriteriaMet) was met on the cluster's clock (epoch ms), as the pods
+   * told it then; pods archived later (snapshots) no longer tell it. Unset for a condition the
+   * cluster reported. Evidence of a criterion met earlier corrects the outcome (outcome-correction.ts).
    */
-  outcomeDecided?: boolean;
+  outcomeMetAt?: number;
   /** Observations folded after the Job finished (still logged, changing nothing reported). */
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */

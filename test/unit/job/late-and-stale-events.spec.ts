@@ -123,3 +123,31 @@ describe('Late and stale Job observations', () => {
     expect(outcome.state.spec?.suspend).toBe(true);
   });
 });
+
+describe('An elastic Indexed Job: a failure counts by the completions in force when it happened', () => {
+  /** The Job with `completions` (and as many in parallel), as the cluster reported it at `rv`, observed at `when`. */
+  const elastic = (completions: number, rv: string, when: string) => {
+    const observed = jobObserved(aJob({ completionMode: 'Indexed', completions, parallelism: completions }), when);
+    return { ...observed, eventId: `job/${rv}`, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+  };
+  const failed = { ...podObserved(aPod({ name: 'c', index: 2, phase: 'Failed', resourceVersion: '2' }), at(2)), eventId: 'c/2' };
+  const succeeded = { ...podObserved(aPod({ name: 'a', index: 0, phase: 'Succeeded', resourceVersion: '3' }), at(90)), eventId: 'a/3' };
+
+  it('index 2 failed while completions was 3; lowered to 1 after: the failure stays counted, its index gone (in order)', () => {
+    given(null, elastic(3, '1', at(0)), failed, elastic(1, '10', at(60)), succeeded)
+      .when()
+      .thenStatus({ failed: 1, succeeded: 1, completedIndexes: '0' });
+  });
+
+  it('the same when the lowered Job arrives first and the Job as it was when the pod failed arrives last (elastic-indexed__scale-down)', () => {
+    given(null, elastic(1, '10', at(60)), failed, succeeded, elastic(3, '1', at(0)))
+      .when({ now: at(90) })
+      .thenStatus({ failed: 1, succeeded: 1, completedIndexes: '0' });
+  });
+
+  it('a failure of index 2 after completions was lowered to 1 is not counted, whichever arrives first', () => {
+    const late = { ...failed, observedAt: at(70) };
+    given(null, elastic(3, '1', at(0)), elastic(1, '10', at(60)), late, succeeded).when().thenStatus({ failed: 0, succeeded: 1 });
+    given(null, elastic(3, '1', at(0)), late, elastic(1, '10', at(60)), succeeded).when().thenStatus({ failed: 0, succeeded: 1 });
+  });
+});

@@ -128,6 +128,23 @@ describe('the writer logs each observation once', () => {
     expect(observationIds(await logOf(store))).toContain('job/rv-2');
   });
 
+  it('logs a Job version older than the one it holds when it tells what the fold lacks: the completions then', async () => {
+    // given an elastic Indexed Job lowered 3 -> 1 at 60 s (resourceVersion 10), seen first so, and index 2 failed at 2 s
+    const elastic = (completions: number, rv: string, when: string) => {
+      const observed = jobObserved(anIndexedJob(completions, { parallelism: completions }), when);
+      return { ...observed, eventId: `job/rv-${rv}`, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+    };
+    const store = new NoMarkersStore();
+    await writeJob(writeDeps(store), stream, [elastic(1, '10', at(60)), podObserved(aPod({ name: 'c', index: 2, phase: 'Failed' }), at(2))]);
+    expect((await statusOf(store, stream)).failed).toBe(0);
+    // when the Job as it was when the pod failed arrives late
+    const outcome = await writeJob(writeDeps(store), stream, [elastic(3, '1', at(0))]);
+    // then it is logged, and the failure counts (counting.ts countableIndex), as the cluster counted it
+    expect(outcome.dropped).toEqual({});
+    expect(observationIds(await logOf(store))).toContain('job/rv-1');
+    expect((await statusOf(store, stream)).failed).toBe(1);
+  });
+
   it('lets an unstamped older version change nothing', async () => {
     const store = new NoMarkersStore();
     const failed = podObserved(aPod({ index: 1, phase: 'Failed' }), at(5));
