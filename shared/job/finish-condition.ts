@@ -5,7 +5,7 @@ import { matchFailedIndexes } from '../policies/failed-indexes.ts';
 import { policyFailureCondition } from '../policies/pod-failure-policy.ts';
 import { matchSuccessPolicy } from '../policies/success-policy.ts';
 import { findCondition } from './conditions.ts';
-import { JOBFOLD_CONTROLLER_NAME, Message, Reason } from './constants.ts';
+import { Message, Reason } from './constants.ts';
 import { criterionMetAt } from './criterion-instants.ts';
 import type { Evidence } from './decisions.ts';
 import type { JobState } from './state.ts';
@@ -32,10 +32,12 @@ export interface FinishTarget {
  *  6. backoffLimitPerIndex: maxFailedIndexes exceeded, else every index settled with failures;
  *  7. the success policy matched (KEP-3998).
  * Completions reached (check 8) comes after pod management, in decide.
- * For a Job jobfold does not run, a failure (3–6) and the success policy (7) both met are the
- * cluster's syncs of two instants seen at once, when the evidence arrived out of order: the one
- * met first on the cluster's clock wins (criterion-instants.ts), the failure at the same instant
- * (one sync) or when an instant is not told. jobfold's own syncs are a managed Job's controller's.
+ * A failure (3–6) and the success policy (7) both met are the syncs of two instants seen at once,
+ * when the evidence arrived out of order (a Job jobfold does not run), or when a Job jobfold runs
+ * waited for the pod events missing from its view (pod-view-gap.ts) and decides on them all at
+ * once: the one met first on the cluster's clock wins (criterion-instants.ts), as upstream's
+ * syncs between those events would have decided; the failure at the same instant (one sync) or
+ * when an instant is not told.
  */
 export function chooseFinishTarget(sync: Sync): FinishTarget | undefined {
   const { state } = sync;
@@ -48,7 +50,6 @@ export function chooseFinishTarget(sync: Sync): FinishTarget | undefined {
   if (target?.status === 'True') return existing('failure', target.reason, target.message, tippedBy);
   const failure = failureTarget(sync);
   if (failure === undefined) return successPolicyTarget(sync);
-  if (settings.managedBy === JOBFOLD_CONTROLLER_NAME) return failure;
   const success = successPolicyTarget(sync);
   return success === undefined ? failure : (firstMet(state, success, failure) ?? failure);
 }

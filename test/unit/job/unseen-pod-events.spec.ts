@@ -149,6 +149,25 @@ describe('A managed Job decides no outcome on a view with a hole in it', () => {
   });
 });
 
+describe('A managed Job that waited decides as the syncs between the missing events would have', () => {
+  // Indexed, completions 2, success policy: index 0; backoffLimit 0. In the cluster: a (index 0)
+  // and b (index 1) run (1, 2), a succeeds at 0:02 (3), b fails at 0:03 (4). The log got 1, 2 and
+  // 4, then 3: upstream synced after 3 (SuccessCriteriaMet) before it read 4.
+  const leader = aJob({ ...managed, completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimit: 0, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+  const a0 = sent(podObserved(aPod({ name: 'a', index: 0 }), at(1)), 1, 1);
+  const b1 = sent(podObserved(aPod({ name: 'b', index: 1 }), at(1)), 1, 2);
+  const a0Succeeded = sent(podObserved(aPod({ name: 'a', index: 0, phase: 'Succeeded' }), at(2)), 2, 3);
+  const b1Failed = sent(podObserved(aPod({ name: 'b', index: 1, phase: 'Failed' }), at(3)), 2, 4);
+
+  it('the success met first wins over the backoff limit exceeded after it', () => {
+    const inOrder = given(leader, a0, b1, a0Succeeded, b1Failed).when();
+    expect(inOrder.status.conditions.filter((c) => c.status === 'True').map((c) => c.type)).toContain('SuccessCriteriaMet');
+    const waited = given(leader, a0, b1, b1Failed, a0Succeeded).when({ now: at(3) });
+    expect(waited.status.conditions.filter((c) => c.status === 'True').map((c) => `${c.type}:${c.reason}`)).toContain('SuccessCriteriaMet:SuccessPolicy');
+    expect(waited.status.conditions.map((c) => c.type)).not.toContain('FailureTarget');
+  });
+});
+
 describe('A Job jobfold does not run', () => {
   it('computes its decisions as before, missing events or not', () => {
     const own = aJob({ completions: 3, parallelism: 2 });
