@@ -2,6 +2,7 @@ import { observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { CONDITION_TYPES, LABELS } from './constants.ts';
 import { updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
+import type { JobSetConditionChanged } from './decision-events.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
@@ -58,7 +59,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...next, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}) };
     }
     case 'JobSetConditionChanged': {
-      const conditions = updateCondition(state.conditions, event.condition, event.at, event.since, placeOfLateCondition(state, event.since));
+      const conditions = updateCondition(state.conditions, event.condition, event.at, event.since, placeOfLateCondition(state, event));
       const { type, status } = event.condition;
       const walk = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True' ? { startupWalk: state.restarts } : {};
       return { ...next, conditions, ...walk };
@@ -143,6 +144,8 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   const order = observationOrder(jobSet.metadata.resourceVersion, event.sequence);
   if (isLateJobSetObservation(state, event)) {
     const suspendedBefore = revealedSuspension(state, event);
+    const walkBeganVersion = revealedWalk(state, event);
+    if (walkBeganVersion !== undefined) return { ...state, walkBeganVersion, lastObservation: state.position };
     if (suspendedBefore === undefined) return { ...state, lastObservation: state.position };
     const version = comparableVersion(event.jobSet.metadata.resourceVersion);
     return { ...state, suspendedBefore, ...(version === undefined ? {} : { suspendedBeforeVersion: version }), lastObservation: state.position };
@@ -181,10 +184,34 @@ function specTaken(state: JobSetState, suspend: boolean, version: string | undef
  * those after it), which the time alone cannot tell in the same second. Undefined when the
  * versions do not say (then the time does).
  */
-function placeOfLateCondition(state: JobSetState, since: string | undefined): number | undefined {
-  const version = state.suspendedBeforeVersion;
-  if (since === undefined || version === undefined) return undefined;
-  return state.specsTaken?.find((taken) => compareVersions(taken.version, version) > 0)?.conditions;
+function placeOfLateCondition(state: JobSetState, event: JobSetConditionChanged): number | undefined {
+  const { type, status } = event.condition;
+  const walkBegan = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True';
+  const version = event.since !== undefined ? state.suspendedBeforeVersion : walkBegan ? state.walkBeganVersion : undefined;
+  if (version === undefined) return undefined;
+  const place = state.specsTaken?.find((taken) => compareVersions(taken.version, version) > 0)?.conditions;
+  // A suspension after the walk began goes after the walk's InProgress, wherever the fold wrote it.
+  const walk = state.walkBeganVersion;
+  if (event.since === undefined || walk === undefined || compareVersions(walk, version) >= 0) return place;
+  const inProgress = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyInProgress);
+  return inProgress === -1 ? place : Math.max(place ?? 0, inProgress + 1);
+}
+
+/**
+ * A late JobSet observation showing it unsuspended InOrder, older than every spec the fold took:
+ * its version, when older than any such the fold noted. Noted whether or not a suspension is known
+ * yet: the suspended observation may arrive after it. Upstream's first pass on
+ * it created the first replicated job's Jobs and wrote `StartupPolicyInProgress` True, before the
+ * suspension (which leaves the startup conditions alone), so that condition goes first.
+ */
+export function revealedWalk(state: JobSetState, event: JobSetObserved): string | undefined {
+  const version = comparableVersion(event.jobSet.metadata.resourceVersion);
+  const { spec } = event.jobSet;
+  if (version === undefined || spec.suspend === true || spec.startupPolicy?.startupPolicyOrder !== 'InOrder') return undefined;
+  const first = state.specsTaken?.[0];
+  if (first === undefined || compareVersions(version, first.version) >= 0) return undefined;
+  const known = state.walkBeganVersion;
+  return known === undefined || compareVersions(version, known) < 0 ? version : undefined;
 }
 
 /** A JobSet observation under the name's uid before another: a new object under the same name. */

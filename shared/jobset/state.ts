@@ -121,6 +121,12 @@ export interface JobSetState {
   /** The resourceVersion of that late suspended observation, when comparable. */
   readonly suspendedBeforeVersion?: string;
   /**
+   * The resourceVersion of a late JobSet observation showing it running InOrder while every spec
+   * the fold took was newer and suspended (the earliest such): the cluster's walk began on it and
+   * wrote `StartupPolicyInProgress` before the suspension.
+   */
+  readonly walkBeganVersion?: string;
+  /**
    * The JobSet observations the fold took whose `spec.suspend` differs from the one before (the
    * first too), by comparable resourceVersion, with how many conditions stood when each was
    * taken: a condition the cluster wrote on an older spec, seen late, goes before those written

@@ -46,11 +46,14 @@ describe('a suspended JobSet observation that arrives after the resumed one', ()
     expect(conditionsOf(started.status)[0]).toEqual(resumedCondition);
   });
 
-  it('given a stale observation that shows nothing new, when the writer judges it, then it is dropped; one that shows the suspension is logged', () => {
+  it('given a stale observation that shows nothing new, when the writer judges it, then it is dropped; one that shows the suspension, or the walk begun before, is logged', () => {
     const { state } = given(resumed);
     const log = (o: JobSetObservation): JobSetLogObservation => ({ ...o, eventId: `e-${o.at}` }) as JobSetLogObservation;
     expect(knownJobSetObservation(state, log(suspended))).toBeUndefined();
-    expect(knownJobSetObservation(state, log(versioned(jobSetObserved(spec(false), { seconds: 0 }), '1')))).toBe('stale');
+    const { state: twice } = given(resumed, versioned(jobSetObserved(spec(false), { seconds: 8 }), '4'));
+    expect(knownJobSetObservation(twice, log(versioned(jobSetObserved(spec(false), { seconds: 6 }), '3')))).toBe('stale');
+    // Running InOrder before every spec the fold took: the walk began on it (its place among the conditions).
+    expect(knownJobSetObservation(state, log(versioned(jobSetObserved(spec(false), { seconds: 0 }), '1')))).toBeUndefined();
     const { state: noted } = given(resumed, suspended);
     expect(knownJobSetObservation(noted, log(versioned(jobSetObserved(spec(true), { seconds: 1 }), '1')))).toBe('stale');
   });
@@ -117,5 +120,26 @@ describe('a suspended observation arriving late, from the same second as the res
     const resumedLater = versioned(jobSetObserved(spec(false), { seconds: 10 }), '3');
     const late = given(created, resumedLater, ...running, suspendedMidway).whenSettled({ now: at(20) });
     expect(conditionsOf(late.status).map((c) => c.type)).toEqual(['StartupPolicyInProgress', 'Suspended', 'StartupPolicyCompleted']);
+  });
+});
+
+describe('a JobSet suspended midway whose running observation arrives after the suspension', () => {
+  // startup-policy__inorder-suspend-midway-creates-remaining-jobs-suspended: created running InOrder
+  // (the walk writes StartupPolicyInProgress), suspended in the same second, resumed later.
+  const created = versioned(jobSetObserved(spec(false), { seconds: 5 }), '1');
+  const suspendedMidway = versioned(jobSetObserved(spec(true), { seconds: 5 }), '2');
+  const resumedLater = versioned(jobSetObserved(spec(false), { seconds: 10 }), '3');
+  const order = ['StartupPolicyInProgress', 'Suspended', 'StartupPolicyCompleted'];
+
+  it('given the suspension is seen first and the created JobSet after it, when resumed, then StartupPolicyInProgress comes first, as in order', () => {
+    const late = given(suspendedMidway, created, resumedLater, ...running).whenSettled({ now: at(20) });
+    const inOrder = given(created, suspendedMidway, resumedLater, ...running).whenSettled({ now: at(20) });
+    expect(conditionsOf(late.status).map((c) => c.type)).toEqual(order);
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+
+  it('given the resumed spec first, then the created one, then the suspension, when settled, then Suspended goes after the walk\'s InProgress', () => {
+    const late = given(resumedLater, created, ...running, suspendedMidway).whenSettled({ now: at(20) });
+    expect(conditionsOf(late.status).map((c) => c.type)).toEqual(order);
   });
 });
