@@ -17,11 +17,11 @@ const pod = (name: string, rv: number, when: string, options: PodOptions = {}): 
 const MANAGED = 'jobfold.io/job-controller';
 
 /** success-policy__met-earlier-ignores-fail-job-rule: index 1 succeeds at 0:30, index 0 fails at 10:00 with DisruptionTarget (FailJob). */
-const job = (managedBy?: string) =>
+const job = (managedBy?: string, completions = 2) =>
   aJob({
     completionMode: 'Indexed',
-    completions: 2,
-    parallelism: 2,
+    completions,
+    parallelism: completions,
     backoffLimit: 6,
     successPolicy: { rules: [{ succeededCount: 1 }] },
     podFailurePolicy: { rules: [{ action: 'FailJob', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }] },
@@ -93,14 +93,7 @@ describe('A Job jobfold does not run: the criterion met first decides, whichever
       });
   });
   it('given the failure decided first terminated a lingering pod, the correction sends it no second TerminatePod; the one sent keeps the retracted reason', () => {
-    const three = aJob({
-      completionMode: 'Indexed',
-      completions: 3,
-      parallelism: 3,
-      backoffLimit: 6,
-      successPolicy: { rules: [{ succeededCount: 1 }] },
-      podFailurePolicy: { rules: [{ action: 'FailJob', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }] },
-    });
+    const three = job(undefined, 3);
     const c = pod('c', 2, at(10), { index: 2 });
     const cTerminated = pod('c', 5, at(610), { index: 2, phase: 'Failed' });
     given(three, ...running, c, disrupted, cTerminated, succeeded)
