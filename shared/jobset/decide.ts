@@ -20,6 +20,7 @@ import type { ChildJobView, JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { matchStartupPolicy, walkBegunUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
+import { walkCompletedUnseen } from './walk-evidence.ts';
 import { applyFailure, applySuccess } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -102,6 +103,8 @@ function reconcile(
   if (!spec.suspend && allJobsReady(spec, statuses)) {
     writeCondition(pass, restarting(REASONS.restartingJobsReady, MESSAGES.jobsReady), tippedBy);
   }
+  // 9 as the cluster went through it, before the failure that arrived first: its walk completed.
+  if (owned.failed.length > 0 && walkCompletedUnseen(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
   // 6 and 7: the failure policy, else the success policy; a restarted or finished JobSet stops here.
   if (decideOutcome(pass, spec, owned)) return;
   // 8. Headless Service, volume claims, elastic scaling: not represented.

@@ -8,6 +8,7 @@ import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequ
 import { compareTimes } from '../k8s/time.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
 import { initialState, type ChildJobView, type JobSetState } from './state.ts';
+import { noteWalkEvidence, placeOfCompletedWalk } from './walk-evidence.ts';
 import { validateJobSet } from './validation.ts';
 
 /**
@@ -26,7 +27,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...next, lastObservation: position };
     case 'JobObserved': {
       const name = event.job.metadata.name;
-      const noted: JobSetState = { ...next, ...withLateFailure(state, event, position) };
+      const noted: JobSetState = { ...next, ...withLateFailure(state, event, position), ...noteWalkEvidence(state, event) };
       if (isLateChildSnapshot(state, event)) return { ...noted, lastObservation: position };
       const version = comparableVersion(event.job.metadata.resourceVersion);
       const ahead = isOfLaterAttempt(state, event);
@@ -186,6 +187,7 @@ function specTaken(state: JobSetState, suspend: boolean, version: string | undef
  */
 function placeOfLateCondition(state: JobSetState, event: JobSetConditionChanged): number | undefined {
   const { type, status } = event.condition;
+  if (type === CONDITION_TYPES.startupPolicyCompleted && status === 'True') return placeOfCompletedWalk(state);
   const walkBegan = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True';
   const version = event.since !== undefined ? state.suspendedBeforeVersion : walkBegan ? state.walkBeganVersion : undefined;
   if (version === undefined) return undefined;

@@ -77,6 +77,16 @@ export interface RestartEvidence {
   readonly failed: Readonly<Record<string, ChildJobView>>;
 }
 
+/**
+ * What `JobSetState.walkEvidence` keeps of the current attempt and the one before
+ * (walk-evidence.ts): when the cluster first showed each Job started, by `attempt/name`, and when
+ * each attempt first failed, by attempt.
+ */
+export interface WalkEvidence {
+  readonly started: Readonly<Record<string, { readonly replicatedJob: string; readonly at: string }>>;
+  readonly failedAt: Readonly<Record<number, string>>;
+}
+
 /** Everything the JobSet fold knows after folding a log. */
 export interface JobSetState {
   /** Number of events folded so far: the log position of the last one (1-based). */
@@ -145,6 +155,8 @@ export interface JobSetState {
    * restart, on the cluster's clock) reached the log after it (shared/jobset/late-failures.ts).
    */
   readonly restartEvidence?: RestartEvidence;
+  /** For InOrder: when the cluster showed the Jobs of an attempt started and the attempt failed (walk-evidence.ts). */
+  readonly walkEvidence?: WalkEvidence;
   /** The log position of the `JobSetFailed` that failed the JobSet, while it stands. */
   readonly failedDecision?: number;
   /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */

@@ -1,0 +1,88 @@
+import { compareTimes } from '../k8s/time.ts';
+import { observeChildJob, parseLabelInt } from './child-jobs.ts';
+import { findCondition } from './conditions.ts';
+import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
+import type { DefaultedJobSetSpec } from './defaulting.ts';
+import type { JobObserved } from './events.ts';
+import type { JobSetState, WalkEvidence } from './state.ts';
+
+// Issue 21 for InOrder JobSets: an attempt's startup walk completes in the pass where its last
+// replicated job has started (every Job ready or finished), and upstream writes
+// `StartupPolicyCompleted` True then, before any later failure restarts the JobSet (the failure
+// policy runs first in a pass, so a walk completes only in a pass without a failure). When the
+// failure reaches the log before the snapshots that showed the Jobs ready, the fold restarts the
+// JobSet without ever seeing that walk complete, and the condition the cluster wrote before its
+// `RestartingJobSet` is missing, or comes after it. So every child Job snapshot, late or not,
+// notes when the cluster first showed the Job started and when its attempt first failed (on the
+// cluster's clock): an attempt whose walk completed strictly before its first failure had its
+// `StartupPolicyCompleted` written before the restart. A failure in the same second goes first,
+// as in one pass. Not for a JobSet jobfold runs: its walk is the one it enacted.
+
+/**
+ * What a child Job snapshot adds to `walkEvidence`: when its Job first showed started (by its
+ * `at`) and when its attempt first failed (the Failed condition's time, else `at`). Only the
+ * attempts the fold may still need are kept: the current one and the one its last restart ended.
+ */
+export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<JobSetState, 'walkEvidence'> | undefined {
+  const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
+  if (attempt === undefined || attempt < state.restarts - 1) return undefined;
+  const job = observeChildJob(undefined, event.job, 0);
+  if (job.replicatedJob === undefined) return undefined;
+  const pods = job.completions !== undefined && job.completions < job.parallelism ? job.completions : job.parallelism;
+  const started = job.finished !== undefined || job.succeeded + job.ready >= pods;
+  if (!started) return undefined;
+  const evidence: WalkEvidence = state.walkEvidence ?? { started: {}, failedAt: {} };
+  const key = `${attempt}/${job.name}`;
+  const known = evidence.started[key];
+  const startedAt = known === undefined || compareTimes(event.at, known.at) < 0 ? event.at : known.at;
+  const failure = job.finished === 'Failed' ? (job.failure?.lastTransitionTime ?? event.at) : undefined;
+  const failedBefore = evidence.failedAt[attempt];
+  const failedAt = failure !== undefined && (failedBefore === undefined || compareTimes(failure, failedBefore) < 0) ? failure : failedBefore;
+  if (startedAt === known?.at && failedAt === failedBefore) return undefined;
+  const kept = (k: string) => Number(k.slice(0, k.indexOf('/'))) >= state.restarts - 1;
+  return {
+    walkEvidence: {
+      started: { ...Object.fromEntries(Object.entries(evidence.started).filter(([k]) => kept(k))), [key]: { replicatedJob: job.replicatedJob, at: startedAt } },
+      failedAt: { ...Object.fromEntries(Object.entries(evidence.failedAt).filter(([a]) => Number(a) >= state.restarts - 1)), ...(failedAt === undefined ? {} : { [attempt]: failedAt }) },
+    },
+  };
+}
+
+/**
+ * Whether the cluster's walk of `attempt` completed before the attempt's first failure: every
+ * replicated job had all its replicas seen started, the last of them strictly before that failure.
+ */
+export function walkCompletedBeforeFailure(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number): boolean {
+  const evidence = state.walkEvidence;
+  const failedAt = evidence?.failedAt[attempt];
+  if (evidence === undefined || failedAt === undefined || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (spec.startupPolicy.startupPolicyOrder !== 'InOrder') return false;
+  const started = Object.entries(evidence.started).filter(([key]) => key.startsWith(`${attempt}/`)).map(([, seen]) => seen);
+  return spec.replicatedJobs.every((rjob) => {
+    const seen = started.filter((s) => s.replicatedJob === rjob.name);
+    return seen.length >= rjob.replicas && seen.every((s) => compareTimes(s.at, failedAt) < 0);
+  });
+}
+
+/**
+ * Decide side, before the failure policy acts on the current attempt: its walk completed on the
+ * cluster before the failure and the fold never wrote that (the failure arrived first).
+ */
+export function walkCompletedUnseen(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  if (spec.suspend || findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted)?.status === 'True') return false;
+  return walkCompletedBeforeFailure(spec, state, state.restarts);
+}
+
+/**
+ * Evolve side, where the fold first writes `StartupPolicyCompleted`: before the `RestartingJobSet`
+ * the cluster wrote after it, when the attempt the last restart ended had completed its walk
+ * before failing (its ready Jobs reached the log after that restart).
+ */
+export function placeOfCompletedWalk(state: JobSetState): number | undefined {
+  const spec = state.jobSet?.spec;
+  if (spec === undefined || state.restarts === 0) return undefined;
+  if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) !== undefined) return undefined;
+  if (!walkCompletedBeforeFailure(spec, state, state.restarts - 1)) return undefined;
+  const restarting = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.restartingJobSet);
+  return restarting === -1 ? undefined : restarting;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { JobSetObservation } from '../../../shared/jobset/events.ts';
+import { at, jobDeleted, jobFailed, jobReady, jobSetObserved } from './support/builders.ts';
+import { conditionsOf, given } from './support/given.ts';
+
+// Issue 21 for InOrder JobSets (shared/jobset/walk-evidence.ts): the cluster's walk of attempt 0
+// completed (every Job ready by 0:15) before b-0 failed at 0:30, so upstream wrote
+// StartupPolicyCompleted before RestartingJobSet. Counterexamples of
+// test/property/jobset/corpus-orders.property.spec.ts (startup-policy__inorder-restart-reruns-
+// startup-sequence), shrunk: the failure reaches the log before the JobSet, or before the
+// snapshots that showed the Jobs ready.
+
+/** The snapshot with the resourceVersion the cluster gave it (KEP-5504): a later one is newer. */
+const v = (version: number, observation: JobSetObservation): JobSetObservation =>
+  observation.type === 'JobObserved'
+    ? { ...observation, job: { ...observation.job, metadata: { ...observation.job.metadata, resourceVersion: String(version) } } }
+    : observation;
+
+const spec = jobSetObserved({
+  replicatedJobs: [{ name: 'a' }, { name: 'b', replicas: 2 }],
+  startupPolicy: { startupPolicyOrder: 'InOrder' },
+  failurePolicy: { maxRestarts: 1 },
+});
+const a0 = v(1, jobReady('a', 0, { seconds: 5 }));
+const b0 = v(2, jobReady('b', 0, { seconds: 10 }));
+const b1 = v(3, jobReady('b', 1, { seconds: 15 }));
+const b0Failed = v(4, jobFailed('b', 0, { seconds: 30 }));
+const deletions = [jobDeleted('a', 0, 35), jobDeleted('b', 0, 36), jobDeleted('b', 1, 37)];
+const nextAttempt = [
+  v(5, jobReady('a', 0, { seconds: 40, attempt: 1 })), v(6, jobReady('b', 0, { seconds: 45, attempt: 1 })), v(7, jobReady('b', 1, { seconds: 50, attempt: 1 })),
+];
+const inOrderConditions = conditionsOf(given(spec, a0, b0, b1, b0Failed, ...deletions, ...nextAttempt).whenSettled({ now: at(50) }).status);
+
+describe('an InOrder JobSet whose walk completed before the failure that restarted it', () => {
+  it('in order: the walk completed, then the restart, then the second walk', () => {
+    expect(inOrderConditions.map((c) => `${c.type}=${c.status}`)).toEqual([
+      'StartupPolicyInProgress=False', 'StartupPolicyCompleted=True', 'RestartingJobSet=False',
+    ]);
+  });
+
+  it('given the failure and the ready Jobs before the JobSet, when reconciled, then Completed is written before the restart', () => {
+    const late = given(b0Failed, a0, b0, b1, spec).whenSettled({ now: at(30) });
+    expect(late.state.restarts).toBe(1);
+    const written = late.log.flatMap((e) => (e.type === 'JobSetConditionChanged' ? [`${e.condition.type}=${e.condition.status}`] : e.type === 'JobSetRestarted' ? ['restart'] : []));
+    expect(written).toEqual(['StartupPolicyInProgress=True', 'StartupPolicyCompleted=True', 'restart', 'StartupPolicyInProgress=True']);
+    const inOrderThen = given(spec, a0, b0, b1, b0Failed).whenSettled({ now: at(30) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrderThen.status));
+    const rest = given(b0Failed, a0, b0, b1, spec, ...deletions, ...nextAttempt).whenSettled({ now: at(50) });
+    expect(conditionsOf(rest.status)).toEqual(inOrderConditions);
+  });
+
+  it('given the restart decided before a-0 showed ready, when the second walk completes, then Completed goes before RestartingJobSet', () => {
+    const late = given(spec, b0, b1, b0Failed, a0, ...deletions, ...nextAttempt).whenSettled({ now: at(50) });
+    expect(late.state.restarts).toBe(1);
+    expect(conditionsOf(late.status)).toEqual(inOrderConditions);
+  });
+
+  it('given a Job seen only failed (never ready before), when restarted, then the walk did not complete before the failure', () => {
+    const late = given(b0Failed, a0, b1, spec).whenSettled({ now: at(30) });
+    expect(conditionsOf(late.status).map((c) => `${c.type}=${c.status}`)).toEqual(['StartupPolicyInProgress=True', 'RestartingJobSet=True']);
+  });
+
+  it('given a JobSet jobfold runs, when the failure came first, then its own walk stands', () => {
+    const managed = jobSetObserved({
+      replicatedJobs: [{ name: 'a' }, { name: 'b', replicas: 2 }],
+      startupPolicy: { startupPolicyOrder: 'InOrder' },
+      failurePolicy: { maxRestarts: 1 },
+      managedBy: 'jobfold.io/jobset-controller',
+    });
+    const late = given(b0Failed, a0, b0, b1, managed).whenSettled({ now: at(30) });
+    expect(conditionsOf(late.status).map((c) => c.type)).not.toContain('StartupPolicyCompleted');
+  });
+});
