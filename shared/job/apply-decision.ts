@@ -1,4 +1,5 @@
 import { parseTime } from '../k8s/time.ts';
+import { EXPECTATIONS_TIMEOUT_MS } from './constants.ts';
 import type { Decision, DecisionOf } from './decisions.ts';
 import { enter, leave } from './aggregates.ts';
 import { putCondition } from './conditions.ts';
@@ -10,6 +11,7 @@ import { noteOutcomeMetAt, retractOutcome } from './outcome-correction.ts';
 
 /** Folds a decision jobfold wrote to the log. */
 export function applyDecision(state: JobState, decision: Decision): void {
+  forgetExpiredCreations(state, parseTime(decision.at));
   switch (decision.type) {
     case 'StartTimeSet':
       state.status.startTime = decision.startTime;
@@ -71,6 +73,18 @@ function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChang
     recountAll(state);
   }
   if (condition.type === 'FailureTarget') countStrippedLivePods(state);
+}
+
+/**
+ * A sync after the creations it expected stopped holding it back (upstream's ExpectationsTimeout)
+ * counts the pods it sees, as upstream's writes `active` from its informer: creations never seen
+ * are no longer active. Otherwise the status would keep them for good when a decision follows
+ * the timeout (a suspension enacted then), and not when the sync that asked for them never ran
+ * (the suspension arrived first): the same Job's `active` would depend on the delivery order.
+ */
+function forgetExpiredCreations(state: JobState, at: number): void {
+  const { creations, setAt } = state.expectations;
+  if (creations > 0 && setAt !== undefined && at - setAt > EXPECTATIONS_TIMEOUT_MS) state.expectations = { ...state.expectations, creations: 0 };
 }
 
 /** The Job finished: its status is written for the last time. */

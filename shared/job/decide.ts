@@ -78,6 +78,9 @@ export function decide(state: JobState, now: string): Reconciliation {
     target = completionsReached(sync);
     if (target && viewHasHole()) target = undefined;
     if (!target && managed) suspendedCondition(sync);
+    // The flip of a suspension learnt late is the resumption's sync, which the cluster's
+    // controller ran before anything jobfold since expects: those expectations hold it back no more.
+    else if (!target && expectationsHeldBack(sync)) resumeLateSuspension(sync);
   }
   if (target) writeConditions(sync, target);
   scheduleWakeUp(sync, expectationsMet);
@@ -166,12 +169,7 @@ function suspendedCondition(sync: Sync): void {
     ? { status: 'True', reason: Reason.JobSuspended, message: Message.JobSuspended }
     : { status: 'False', reason: Reason.JobResumed, message: Message.JobResumed };
   if (!existing && !suspend) {
-    // A False condition is never added, only flipped: unless the Job was seen suspended before
-    // the spec the fold holds, in an observation that arrived after it (state.suspendedBefore).
-    // Its controller synced it suspended (Suspended=True) and flips that now; the Job started
-    // when the fold first reconciled it resumed. jobfold's own syncs are a managed Job's.
-    if (!sync.state.suspendedBefore || sync.state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return;
-    setCondition(sync, { type: 'Suspended', ...wanted, lastTransitionTime: sync.nowIso }, { tippedBy: sync.state.position });
+    resumeLateSuspension(sync);
     return;
   }
   if (existing?.status === wanted.status && existing.reason === wanted.reason && existing.message === wanted.message) {
@@ -179,6 +177,24 @@ function suspendedCondition(sync: Sync): void {
   }
   setCondition(sync, { type: 'Suspended', ...wanted, lastTransitionTime: sync.nowIso }, { tippedBy: sync.state.position });
   if (!suspend) startJob(sync);
+}
+
+/**
+ * A False condition is never added, only flipped: unless the Job was seen suspended before the
+ * spec the fold holds, in an observation that arrived after it (state.suspendedBefore). Its
+ * controller synced it suspended (Suspended=True) and flips that now; the Job started when the
+ * fold first reconciled it resumed. jobfold's own syncs are a managed Job's.
+ */
+function resumeLateSuspension(sync: Sync): void {
+  const { state } = sync;
+  if (!state.suspendedBefore || state.settings?.suspend !== false || state.settings.managedBy === JOBFOLD_CONTROLLER_NAME) return;
+  if (findCondition(sync.conditions, 'Suspended')) return;
+  setCondition(sync, { type: 'Suspended', status: 'False', reason: Reason.JobResumed, message: Message.JobResumed, lastTransitionTime: sync.nowIso }, { tippedBy: state.position });
+}
+
+/** Pods went unmanaged in this sync only because of expectations (a Job being deleted is not managed at all). */
+function expectationsHeldBack(sync: Sync): boolean {
+  return sync.state.deletionTimestamp === undefined && !expectationsSatisfied(sync.state, sync.now);
 }
 
 /**

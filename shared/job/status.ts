@@ -34,7 +34,8 @@ export function liveStatus(state: JobState): JobStatusView {
     startTime: status.startTime ?? null,
     completionTime: status.completionTime ?? null,
     // Pods created by the last reconcile count as active until they are observed, as upstream
-    // writes `active` in the sync that creates them.
+    // writes `active` in the sync that creates them (or until a sync after the expectation timed
+    // out: apply-decision.ts forgetExpiredCreations).
     active: counts.active + state.expectations.creations,
     ready: counts.ready,
     terminating: counts.terminating,

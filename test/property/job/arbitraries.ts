@@ -71,6 +71,8 @@ export type Step =
       readonly finalizer: boolean;
       readonly ready: boolean;
       readonly restartCount: number;
+      /** When a finished pod finished (seconds from T0): by default, a second before it is seen. */
+      readonly finishedAt?: number;
     }
   | { readonly kind: 'deleted'; readonly pod: number }
   | { readonly kind: 'tick' }
@@ -118,24 +120,80 @@ export const settledHistoryArb = (job: Job): fc.Arbitrary<Batch[]> =>
   fc.array(fc.tuple(stepArb, gapArb), { minLength: 1, maxLength: 30 }).map((steps) => toBatches(job, finishedStayFinished(steps)));
 
 function finishedStayFinished(steps: readonly (readonly [Step, number])[]): (readonly [Step, number])[] {
-  const finished = new Map<number, Extract<Step, { kind: 'pod' }>>();
+  const finished = new Map<number, PodStep>();
   return steps.map(([step, gap]) => {
     if (step.kind !== 'pod') return [step, gap] as const;
     const last = finished.get(step.pod);
     if (last === undefined) {
-      if (step.phase === 'Succeeded' || step.phase === 'Failed') finished.set(step.pod, step);
+      if (isFinished(step)) finished.set(step.pod, step);
       return [step, gap] as const;
     }
-    const settled = {
-      ...step,
-      phase: last.phase, exitCode: last.exitCode, disrupted: last.disrupted, restartCount: last.restartCount,
-      finalizer: last.finalizer && step.finalizer,
-      deleting: last.deleting || step.deleting,
-    };
+    const settled = afterFinished(last, step);
     finished.set(step.pod, settled);
     return [settled, gap] as const;
   });
 }
+
+type PodStep = Extract<Step, { kind: 'pod' }>;
+
+const isFinished = (step: PodStep): boolean => step.phase === 'Succeeded' || step.phase === 'Failed';
+
+/** A finished pod's later observation: its outcome kept, what was taken away still away. */
+const afterFinished = (last: PodStep, step: PodStep): PodStep => ({
+  ...step,
+  phase: last.phase, exitCode: last.exitCode, disrupted: last.disrupted, restartCount: last.restartCount, finishedAt: last.finishedAt,
+  finalizer: last.finalizer && step.finalizer,
+  deleting: last.deleting || step.deleting,
+});
+
+const PHASE_ORDER: Readonly<Record<PodPhase, number>> = { Pending: 0, Unknown: 1, Running: 1, Succeeded: 2, Failed: 2 };
+
+/**
+ * Histories a cluster can produce, as the order properties need them (generated-orders): besides
+ * what `settledHistoryArb` keeps, a live pod's phase never goes back (Running to Pending), its
+ * restarts never decrease, the tracking finalizer once removed and `deletionTimestamp` once set
+ * stay so, and a pod deleted (`PodDeleted`) is neither seen nor deleted again (those steps become
+ * timer steps, which the bus does not deliver). A pod deleted before any observation of it stays
+ * possible: the forwarder may have seen only its deletion.
+ */
+export const clusterHistoryArb = (job: Job): fc.Arbitrary<Batch[]> =>
+  fc.array(fc.tuple(stepArb, gapArb), { minLength: 1, maxLength: 30 }).map((steps) => toBatches(job, clusterSteps(steps)));
+
+function clusterSteps(steps: readonly (readonly [Step, number])[]): (readonly [Step, number])[] {
+  const seen = new Map<number, PodStep>();
+  const deleted = new Set<number>();
+  let seconds = 0;
+  return steps.map(([step, gap], i): readonly [Step, number] => {
+    if (i > 0) seconds += gap;
+    if (step.kind === 'deleted' || step.kind === 'pod') {
+      if (deleted.has(step.pod)) return [{ kind: 'tick' }, gap];
+      if (step.kind === 'deleted') {
+        deleted.add(step.pod);
+        return [step, gap];
+      }
+    }
+    if (step.kind !== 'pod') return [step, gap];
+    const last = seen.get(step.pod);
+    const next = last === undefined ? step : isFinished(last) ? afterFinished(last, step) : afterLive(last, step);
+    // A container finishes once: every later observation tells the same finishedAt.
+    if (isFinished(next) && next.finishedAt === undefined) {
+      const finished = { ...next, finishedAt: seconds - 1 };
+      seen.set(step.pod, finished);
+      return [finished, gap];
+    }
+    seen.set(step.pod, next);
+    return [next, gap];
+  });
+}
+
+/** A live pod's later observation: its phase and restarts move forward, what was taken away stays away. */
+const afterLive = (last: PodStep, step: PodStep): PodStep => ({
+  ...step,
+  phase: PHASE_ORDER[step.phase] < PHASE_ORDER[last.phase] ? last.phase : step.phase,
+  restartCount: Math.max(last.restartCount, step.restartCount),
+  finalizer: last.finalizer && step.finalizer,
+  deleting: last.deleting || step.deleting,
+});
 
 /** Lays the steps out in time, starting at T0, and groups those sharing a time into batches. */
 export function toBatches(job: Job, steps: readonly (readonly [Step, number])[]): Batch[] {
@@ -170,7 +228,7 @@ function toEvent(job: Job, step: Step, seconds: number): JobEvent {
         failureCount: Math.floor(step.pod / completions),
         phase: step.phase,
         exitCode: step.phase === 'Failed' ? step.exitCode : undefined,
-        finishedAt: terminal ? at(seconds - 1) : undefined,
+        finishedAt: terminal ? at(step.finishedAt ?? seconds - 1) : undefined,
         conditions: step.phase === 'Failed' && step.disrupted ? [{ type: 'DisruptionTarget' }] : [],
         deletionTimestamp: step.deleting ? when : undefined,
         finalizer: step.finalizer,

@@ -310,6 +310,15 @@ describe('A Job created suspended and resumed, its resumption arriving first', (
       });
   });
 
+  it('the resumption first and no pod seen yet: the flip is not held back by the creations the resumed sync asked for', () => {
+    // generated-orders property, cluster history 22: the controller flipped the condition in the
+    // resumption's own sync, before it created a pod; jobfold's expectation of those pods (set
+    // when it read the resumption) says nothing about that sync.
+    given(null, resumed, suspended, tick(at(3)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(['Suspended=False:JobResumed']));
+  });
+
   it('the pods before the resumption: created after the suspended spec was observed, they are not the suspension\'s to delete', () => {
     given(null, suspended, ...pods, resumed, tick(at(3)))
       .when()

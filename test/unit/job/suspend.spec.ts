@@ -26,6 +26,20 @@ describe('suspend', () => {
     });
   });
 
+  describe('When a Job is suspended while the pods it asked for are still expected', () => {
+    // generated-orders property, cluster histories 0 and 57: had the suspension arrived before the
+    // Job's creation, no pod would have been asked for and `active` would be 0 for good.
+    it('sets Suspended once the expectation times out, and counts the pods it asked for and never saw as not active', () => {
+      given(job, tick(at(0)), suspend, tick(at(100)))
+        .when({ now: at(301) })
+        .then({
+          decisions: [{ type: 'JobConditionChanged', condition: { type: 'Suspended', status: 'True', reason: 'JobSuspended' } }],
+          commands: [],
+          status: { active: 0 },
+        });
+    });
+  });
+
   describe('When a running Job is suspended', () => {
     it('deletes every active pod, finalizers removed first, and sets Suspended', () => {
       const outcome = given(job, ...running, suspend)
