@@ -8,7 +8,7 @@ import { checkCommit, checkLimit, checkSnapshotSeq } from '../../shared/app/even
 import { VersionConflictError } from '../../shared/app/event-store.ts';
 import type {
   CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
-  ListJobsQuery, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
+  ListJobsQuery, LogStart, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from '../../shared/app/event-store.ts';
 import { commitTransaction } from './dynamodb-commit.ts';
 import { readEntries, readHead, readTip } from './dynamodb-log-reads.ts';
@@ -18,7 +18,7 @@ import { loadEventIds, saveEventIds } from './dynamodb-event-ids.ts';
 import type { EventIdSegment } from '../../shared/decide/event-id-index.ts';
 import { fleetRows, summariesOf } from './dynamodb-fleet-rows.ts';
 import { findJob, listJobs } from './dynamodb-projection.ts';
-import { loadSnapshot, saveSnapshot } from './dynamodb-snapshots.ts';
+import { loadSnapshot, loadStart, saveSnapshot } from './dynamodb-snapshots.ts';
 import { MeteredTable } from './metered-table.ts';
 import type { CapacityTotals, MeterOptions } from './metered-table.ts';
 import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
@@ -91,6 +91,10 @@ export class DynamoDbEventStore implements EventStore, PodArchive, ChangeFeed {
 
   loadSnapshot(stream: StreamId, options: SnapshotQuery = {}): Promise<Snapshot | undefined> {
     return loadSnapshot(this.#table, keys.stream(stream), options.atOrBefore);
+  }
+
+  loadStart(stream: StreamId): Promise<LogStart> {
+    return loadStart(this.#table, keys.stream(stream));
   }
 
   pendingOutbox(limit: number): Promise<OutboxItem[]> {

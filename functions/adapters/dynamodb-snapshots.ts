@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { Snapshot } from '../../shared/app/event-store.ts';
+import type { LogStart, Snapshot } from '../../shared/app/event-store.ts';
 import { decompress, jsonAttributes, jsonTextAttributes, num, readJson, readNumber, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { queryByPrefix } from './prefix-query.ts';
@@ -16,6 +16,7 @@ import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 /** Largest stored state kept inline; leaves room for the keys under the 400 KB item limit. */
 const INLINE_MAX_BYTES = 350_000;
 const CHUNK_BYTES = 350_000;
+const SNAPSHOT_PREFIX = keys.snapshot(0).slice(0, keys.snapshot(0).indexOf('#') + 1);
 
 /** Saves the snapshot at its seq unless one is stored there already; returns whether it was saved. */
 export async function saveSnapshot(table: MeteredTable, pk: string, snapshot: Snapshot): Promise<boolean> {
@@ -66,7 +67,35 @@ export async function loadSnapshot(table: MeteredTable, pk: string, atOrBefore?:
     ConsistentRead: true,
   });
   const pointer = output.Items?.[0];
-  if (pointer === undefined) return undefined;
+  return pointer === undefined ? undefined : snapshotAt(table, pk, pointer);
+}
+
+/**
+ * loadStart of the port in one Query read backwards from the end of the snapshots, over the log
+ * items' keys too ("e#" < "id#" < "ids#" < "pod#" < "pods#" < "snapshot#"): the newest snapshot
+ * when there is one; else the newest other item, so the log is not empty (its newest log page,
+ * or an item written beside its entries, is read once more than before: a log without a snapshot
+ * is a short one); nothing at all when no log item exists. A new log's cold load is then one read
+ * instead of two (snapshot, then tail).
+ */
+export async function loadStart(table: MeteredTable, pk: string): Promise<LogStart> {
+  const output = await table.query({
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :first AND :last',
+    ExpressionAttributeNames: { '#pk': ATTR.pk, '#sk': ATTR.sk },
+    ExpressionAttributeValues: { ':pk': str(pk), ':first': str(keys.entryPrefix), ':last': str(keys.snapshotEnd) },
+    ScanIndexForward: false,
+    Limit: 1,
+    ConsistentRead: true,
+  });
+  const newest = output.Items?.[0];
+  if (newest === undefined) return { empty: true };
+  // By its key, as loadSnapshot finds snapshots (whatever attributes an older writer gave them).
+  if (!(newest[ATTR.sk]?.S ?? '').startsWith(SNAPSHOT_PREFIX)) return { empty: false };
+  return { snapshot: await snapshotAt(table, pk, newest), empty: false };
+}
+
+/** The snapshot a snapshot item holds, or points at (its chunks). */
+async function snapshotAt(table: MeteredTable, pk: string, pointer: Item): Promise<Snapshot> {
   const seq = readNumber(pointer, ATTR.seq);
   if (pointer[ATTR.chunks] === undefined) return { seq, state: readJson(pointer, ATTR.data) };
   const parts = await readChunks(table, pk, seq);

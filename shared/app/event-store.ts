@@ -100,6 +100,8 @@ export type ReadResult = {
    */
   podFirstSightings?: number[];
 };
+/** The newest snapshot, if any, and whether the log has no entry at all (EventStore.loadStart). */
+export type LogStart = { snapshot?: Snapshot; empty: boolean };
 /** `atOrBefore`: the newest snapshot with seq ≤ this position (default: the newest of all). */
 export type SnapshotQuery = { atOrBefore?: number };
 
@@ -207,6 +209,14 @@ export interface EventStore {
    * all), or undefined when none was saved there.
    */
   loadSnapshot(stream: StreamId, options?: SnapshotQuery): Promise<Snapshot | undefined>;
+
+  /**
+   * Where a fold of the whole log starts: the newest snapshot (as loadSnapshot), and `empty`
+   * when the log holds no entry at all. In one read, so that a cold load of a new log (the
+   * first write of every object) reads nothing more; a log that is not empty is then read
+   * after the snapshot as before.
+   */
+  loadStart(stream: StreamId): Promise<LogStart>;
 
   /** Returns up to `limit` unpublished commands of all streams, oldest `createdAt` first. */
   pendingOutbox(limit: number): Promise<OutboxItem[]>;

@@ -1,6 +1,6 @@
 import type {
   CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary, ListJobsQuery,
-  OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
+  LogStart, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
 import type { ArchivedPod } from '../job/snapshot.ts';
@@ -28,6 +28,10 @@ export class ForwardingStore implements EventStore, PodArchive {
 
   loadSnapshot(stream: StreamId, options?: SnapshotQuery): Promise<Snapshot | undefined> {
     return this.inner.loadSnapshot(stream, options);
+  }
+
+  loadStart(stream: StreamId): Promise<LogStart> {
+    return this.inner.loadStart(stream);
   }
 
   pendingOutbox(limit: number): Promise<OutboxItem[]> {

@@ -4,7 +4,7 @@ import type { ArchivedPod } from '../job/snapshot.ts';
 import { UidClaimedError, VersionConflictError } from './event-store.ts';
 import type {
   CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
-  ListJobsQuery, LogEntry, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
+  ListJobsQuery, LogEntry, LogStart, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
 import { shownByName } from './name-rule.ts';
@@ -83,6 +83,11 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
       if (snapshot.seq <= limit && snapshot.seq > (newest?.seq ?? -1)) newest = snapshot;
     }
     return newest === undefined ? undefined : jsonCopy(newest);
+  }
+
+  async loadStart(stream: StreamId): Promise<LogStart> {
+    const snapshot = await this.loadSnapshot(stream);
+    return { ...(snapshot ? { snapshot } : {}), empty: this.#record(stream).entries.length === 0 };
   }
 
   async pendingOutbox(limit: number): Promise<OutboxItem[]> {

@@ -26,7 +26,10 @@ export interface Unfolded<S, O, D> {
 export async function loadUnfolded<S, O extends LogEvent, D extends LogEvent, C>(
   decider: Decider<S, O, D, C>, store: LogStore, stream: StreamId, options: LoadOptions = {},
 ): Promise<Unfolded<S, O, D>> {
-  const snapshot = options.fromStart ? undefined : await store.loadSnapshot(stream);
+  // A new log (the first batch of every object) is known empty after this one read.
+  const start = options.fromStart ? { empty: false } : await store.loadStart(stream);
+  if (start.empty) return { state: decider.initialState(), head: 0, snapshotSeq: 0, tail: [] };
+  const { snapshot } = start;
   const state = snapshot ? decider.snapshot.restore(snapshot.state) : decider.initialState();
   const snapshotSeq = snapshot?.seq ?? 0;
   const { entries, head, podFirstSightings } = await store.read(stream, { afterSeq: snapshotSeq });

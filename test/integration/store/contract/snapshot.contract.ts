@@ -23,6 +23,20 @@ export function describeSnapshotContract(factory: EventStoreFactory): void {
       expect(await store.loadSnapshot(stream)).toBeUndefined();
     });
 
+    it('starts a fold of an empty log at nothing, of a log without a snapshot at its first entry, else at the newest snapshot, a large one too (loadStart)', async () => {
+      const empty = aStream();
+      expect(await store.loadStart(empty)).toEqual({ empty: true });
+      await store.commit(empty, { expectedHead: 0, recordedAt: at(1), entries: [], outbox: [], summary: undefined });
+      expect(await store.loadStart(empty)).toEqual({ empty: true });
+      expect(await store.loadStart(stream)).toEqual({ empty: false });
+
+      const large = { pods: Array.from({ length: 420 }, (_, i) => podEventBody(i)) };
+      await snapshotAt(2, large);
+      expect(await store.loadStart(stream)).toEqual({ snapshot: { seq: 2, state: large }, empty: false });
+      await snapshotAt(3, { small: true });
+      expect(await store.loadStart(stream)).toEqual({ snapshot: { seq: 3, state: { small: true } }, empty: false });
+    });
+
     it('loads the snapshot saved with a commit', async () => {
       const result = await store.commit(stream, {
         expectedHead: 3, recordedAt: at(1), entries: [anEntry('d1')], outbox: [], snapshot: { seq: 4, state: { active: 2 } },
