@@ -7,7 +7,6 @@ import { chainEntries } from '../../shared/log/hash-chain.ts';
 import type { Tip } from './dynamodb-log-reads.ts';
 import { changeKeys } from './dynamodb-change-feed.ts';
 import { commandItems } from './dynamodb-outbox.ts';
-import { claimPut, claimRefused } from './dynamodb-uid-claims.ts';
 import { summaryItem } from './dynamodb-projection.ts';
 import { readNumber } from './item-codec.ts';
 import { pageItems } from './log-page-codec.ts';
@@ -16,8 +15,7 @@ import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, keys } from './table-layout.ts';
 
 // A commit is one TransactWriteItems: the log pages of its entries (log-page-codec.ts), then the
-// outbox items and the summary (a large outbox detail is put just before it: dynamodb-outbox.ts),
-// and on a log's first commit the claim of its uid (dynamodb-uid-claims.ts).
+// outbox items and the summary (a large outbox detail is put just before it: dynamodb-outbox.ts).
 // The head condition needs no head item: the first log item, at expectedHead + 1, is put with
 // attribute_not_exists (a ConditionCheck on it when there are no entries), so the commit fails
 // exactly when the head moved, whatever format the item there has.
@@ -32,7 +30,7 @@ const MAX_ATTEMPTS = 8;
 const TRANSACTION_MAX_ITEMS = 100;
 const TRANSACTION_MAX_BYTES = 4 * 1024 * 1024;
 
-type Action = { kind: 'entry' | 'head' | 'summary' | 'claim' } | { kind: 'command'; commandId: string };
+type Action = { kind: 'entry' | 'head' | 'summary' } | { kind: 'command'; commandId: string };
 
 /** Writes the commit at `tip`; returns the new head and what was appended. Snapshots are not its job. */
 export async function commitTransaction(
@@ -64,7 +62,7 @@ export async function commitTransaction(
     : chainEntries(tip.hash, logged);
   const pages = pageItems(pk, appended, { firstSightings, prevHash: tip.hash })
     .map((item) => ({ ...item, ...changeKeys(stream, readNumber(item, ATTR.seq), input.recordedAt) }));
-  if (pages.length === 1 && input.outbox.length === 0 && input.summary === undefined && input.claimUid !== true) {
+  if (pages.length === 1 && input.outbox.length === 0 && input.summary === undefined) {
     return putSinglePage(table, stream, head, pages[0] as Item, appended, duplicates);
   }
   const knownCommands = new Set<string>();
@@ -81,9 +79,7 @@ export async function commitTransaction(
       return { head: head + appended.length, appended, duplicates };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
-      const learnt = learn(stream, head, described, error.CancellationReasons ?? [], knownCommands);
-      if (learnt === 'claimed') throw await claimRefused(table, stream);
-      if (learnt === 'later') await backoff(attempt);
+      if (learn(stream, head, described, error.CancellationReasons ?? [], knownCommands)) await backoff(attempt);
     }
   }
   throw new VersionConflictError(stream, head);
@@ -135,22 +131,16 @@ function build(
     actions.push({ Put: { TableName: table.name, Item: summaryItem(stream, input.summary) } });
     described.push({ kind: 'summary' });
   }
-  if (input.claimUid === true) {
-    actions.push(claimPut(table.name, stream));
-    described.push({ kind: 'claim' });
-  }
   return { actions, described };
 }
 
 /**
  * Learns from a cancelled attempt: throws VersionConflictError when the head moved, notes
- * commands already stored. Returns 'claimed' when the uid claim was refused (another namespace
- * holds it; the head had not moved), 'later' when a concurrent transaction or throttling got in
- * the way, so the retry should wait a little, else 'now'.
+ * commands already stored. Returns true when a concurrent transaction or throttling got in the
+ * way, so the retry should wait a little.
  */
-function learn(stream: StreamId, head: number, described: Action[], reasons: CancellationReason[], knownCommands: Set<string>): 'claimed' | 'later' | 'now' {
+function learn(stream: StreamId, head: number, described: Action[], reasons: CancellationReason[], knownCommands: Set<string>): boolean {
   let retryLater = false;
-  let claimed = false;
   for (const [i, reason] of reasons.entries()) {
     const action = described[i];
     // TransactionConflict or throttling: nothing to learn, try again after a pause.
@@ -158,7 +148,6 @@ function learn(stream: StreamId, head: number, described: Action[], reasons: Can
     if (reason.Code !== 'ConditionalCheckFailed' || action === undefined) continue;
     if (action.kind === 'entry' || action.kind === 'head') throw new VersionConflictError(stream, head);
     if (action.kind === 'command') knownCommands.add(action.commandId);
-    if (action.kind === 'claim') claimed = true;
   }
-  return claimed ? 'claimed' : retryLater ? 'later' : 'now';
+  return retryLater;
 }

@@ -15,6 +15,7 @@ import { readEntries, readHead, readTip } from './dynamodb-log-reads.ts';
 import { markPublished, pendingOutbox, pendingOutboxItems, saveOutboxProgress } from './dynamodb-outbox.ts';
 import { loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
 import { loadEventIds, saveEventIds } from './dynamodb-event-ids.ts';
+import { claimUid } from './dynamodb-uid-claims.ts';
 import type { EventIdSegment } from '../../shared/decide/event-id-index.ts';
 import { fleetRows, summariesOf } from './dynamodb-fleet-rows.ts';
 import { findJob, listJobs } from './dynamodb-projection.ts';
@@ -35,7 +36,7 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 //   pod archive dynamodb-pod-archive.ts one item per settled pod, batch puts
 //   change feed dynamodb-change-feed.ts every log item in a sparse index by time recorded
 //   event ids   dynamodb-event-ids.ts   the log's eventId fingerprints, a segment per snapshot
-//   uid claims  dynamodb-uid-claims.ts  which namespace's log holds a (cluster, uid); put by a log's first commit
+//   uid claims  dynamodb-uid-claims.ts  which namespace's log holds a (cluster, uid)
 // Choices, made for write units (1 WCU = one write of ≤ 1 KB; 2 inside a transaction):
 // - No head item. The log item's key is its seq, so a conditional put cannot overwrite a seq,
 //   and the head is read with a strongly consistent Query (reads cost a fifth of writes).
@@ -153,5 +154,9 @@ export class DynamoDbEventStore implements EventStore, PodArchive, ChangeFeed {
 
   loadEventIds(stream: StreamId): Promise<EventIdSegment[]> {
     return loadEventIds(this.#table, keys.stream(stream));
+  }
+
+  claimUid(stream: StreamId): Promise<string> {
+    return claimUid(this.#table, stream);
   }
 }

@@ -138,14 +138,6 @@ export type CommitInput = {
    * to look up, as before. RangeError unless each is an index of `entries`.
    */
   podFirstSightings?: readonly number[];
-  /**
-   * A log's first commit (expectedHead 0): claim the object's uid in its cluster for the stream's
-   * namespace in the same atomic write (an object is its (cluster, uid), issue 24), so no second
-   * log of it starts under another namespace. Claimed again by its own namespace is no
-   * conflict. Throws UidClaimedError (nothing written) when another namespace holds it. In the
-   * commit rather than a write of its own: a new log's first commit is then one round trip.
-   */
-  claimUid?: boolean;
 };
 /** `snapshotSaved` is false when no snapshot was given or one at its seq was already stored. */
 export type CommitResult = { head: number; appended: LogEntry[]; duplicates: string[]; snapshotSaved: boolean };
@@ -259,19 +251,6 @@ export interface EventStore {
 
   /** The summaries of `streams`, in that order; a stream without one is left out. */
   getSummaries(streams: readonly StreamId[]): Promise<JobSummary[]>;
-}
-
-/** Thrown by a commit with `claimUid` when the uid is another namespace's (`holder`); nothing was written. */
-export class UidClaimedError extends Error {
-  override name = 'UidClaimedError';
-  readonly stream: StreamId;
-  readonly holder: string;
-
-  constructor(stream: StreamId, holder: string) {
-    super(`${stream.kind} uid ${stream.uid} in cluster ${stream.clusterId} is claimed by namespace ${holder}, not ${stream.namespace}`);
-    this.stream = stream;
-    this.holder = holder;
-  }
 }
 
 /** Thrown by commit when the stream's head is no longer the head the decision was made on. */

@@ -81,4 +81,8 @@ export class ForwardingStore implements EventStore, PodArchive {
   loadEventIds(stream: StreamId): Promise<EventIdSegment[]> {
     return this.inner.loadEventIds(stream);
   }
+
+  claimUid(stream: StreamId): Promise<string> {
+    return this.inner.claimUid(stream);
+  }
 }

@@ -1,7 +1,7 @@
 import { entryHash, GENESIS_HASH } from '../log/hash-chain.ts';
 import { checkCommit, checkLimit, checkSnapshotSeq, jsonCopy } from './event-store-limits.ts';
 import type { ArchivedPod } from '../job/snapshot.ts';
-import { UidClaimedError, VersionConflictError } from './event-store.ts';
+import { VersionConflictError } from './event-store.ts';
 import type {
   CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
   ListJobsQuery, LogEntry, LogStart, NewEntry, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
@@ -58,7 +58,6 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
       throw new Error(`expectedHeadHash ${input.expectedHeadHash} is not the chain hash at ${input.expectedHead} (${storedHash})`);
     }
     if (input.entryHashes !== undefined) checkEntryHashes(input, storedHash);
-    if (input.claimUid) this.#claimUid(stream);
     const result = this.#appendPaged(record, input.entries, input.recordedAt, new Set(input.podFirstSightings));
     const appended = result.appended.map((entry) => entry.seq);
     if (appended.length > 0) this.#changed(stream, appended[0]!, appended.at(-1)!, input.recordedAt);
@@ -159,12 +158,11 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
     for (const pod of pods) archivedPods.set(pod.uid, jsonCopy(pod));
   }
 
-  /** CommitInput.claimUid: checked with the head, before anything is written. */
-  #claimUid(stream: StreamId): void {
+  async claimUid(stream: StreamId): Promise<string> {
     const key = `${stream.kind}#${stream.clusterId}#${stream.uid}`;
     const holder = this.#uidClaims.get(key) ?? stream.namespace;
-    if (holder !== stream.namespace) throw new UidClaimedError(stream, holder);
     this.#uidClaims.set(key, holder);
+    return holder;
   }
 
   async saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void> {

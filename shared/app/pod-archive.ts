@@ -18,4 +18,11 @@ export interface PodArchive {
   saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void>;
   /** The stored segments, ordered by `to` (they may overlap or leave gaps; the caller reads the log for those). */
   loadEventIds(stream: StreamId): Promise<EventIdSegment[]>;
+  /**
+   * Claims the object's uid in its cluster for the stream's namespace (an object is its
+   * (cluster, uid): write/write-batch.ts claims it before a log's first entry). Returns the
+   * namespace that holds it: the stream's own when the claim is new or its own, another one when
+   * the uid is already another namespace's (the caller refuses the events). Safe under races.
+   */
+  claimUid(stream: StreamId): Promise<string>;
 }

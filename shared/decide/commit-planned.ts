@@ -79,8 +79,6 @@ export async function commitPlanned<S, O extends LogEvent, D extends LogEvent, C
       ...(atHash === undefined ? {} : { expectedHeadHash: atHash, ...knownHashes(step.entries, hashOf) }),
       snapshot: last && snapshot ? { seq: head, state: snapshot.snapshot, json: snapshotJson } : undefined,
       summary: last ? newSummary : undefined,
-      // A new log's first commit claims its uid (UidClaimedError when another namespace holds it).
-      ...(at === 0 ? { claimUid: true } : {}),
     });
     if (committed.duplicates.length > 0) throw new LogShiftedError(committed.duplicates);
     at = committed.head;

@@ -1,9 +1,9 @@
-import { UidClaimedError, VersionConflictError, type StreamId } from '../app/event-store.ts';
+import { VersionConflictError, type StreamId } from '../app/event-store.ts';
 import { parkStalled, stillParked } from '../app/park-stalled.ts';
 import { isDeterministicFailure, type Stall } from '../app/stall.ts';
 import { streamKey } from '../app/stream-key.ts';
 import type { OutboundEvent } from '../contract/outbound.ts';
-import { commitPlanned, LogShiftedError, type Committed } from './commit-planned.ts';
+import { commitPlanned, LogShiftedError } from './commit-planned.ts';
 import { decideAtEachPosition } from './decide-at-each-position.ts';
 import type { Decider, LogEvent, Report } from './decider.ts';
 import { loadForWrite, loadState, type LogStore } from './load-log.ts';
@@ -66,10 +66,9 @@ export interface WriteOutcome<D = unknown, C = unknown, O = unknown> {
  *  2. finish a sync a crash cut short (decided again where it was first decided:
  *     resume-cut-sync.ts), drop what the fold already holds (the decider's `known`), append
  *     the rest and decide at each log position (decide-at-each-position.ts);
- *  3. commit observations, decisions, outbox items and summary (and a snapshot when due) in
- *     conditioned steps on the head (commit-planned.ts), with first sightings marked; a new
- *     log's first step claims its uid (CommitInput.claimUid): when another namespace holds it,
- *     nothing is written and the batch is refused;
+ *  3. claim the uid of a new log (pod-archive.ts `claimUid`: refused when another namespace
+ *     holds it), commit observations, decisions, outbox items and summary (and a snapshot when
+ *     due) in conditioned steps on the head (commit-planned.ts), with first sightings marked;
  *  4. on VersionConflictError (another writer, a stale cache) reload and redo: what the other
  *     writer logged is then in the state, so nothing is logged or decided twice;
  *  5. return what other logs learn (reports), for the caller to write after the commit.
@@ -132,20 +131,18 @@ async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
     const again = before ? [{ report: before, after: -1 }] : [];
     return { ...nothingDone(stream, head, attempt), wakeAt: decided.wakeAt, dropped: droppedCounts, refused, reports: again };
   }
+  if (head === 0) {
+    // A new log: the object is its (cluster, uid), so the uid must not already be another namespace's.
+    const holder = await deps.store.claimUid(stream);
+    if (holder !== stream.namespace) return { ...nothingDone(stream, head, attempt), dropped: droppedCounts, refused: uidHeldElsewhere(stream, holder, observations) };
+  }
   const now = deps.clock();
   const { state } = decided;
   const plan = {
     ...planEntries(decider, decided, { head, hash: loaded.headHash }, now),
     ...(unseen ? { firstSightings: decider.archive?.firstSightings(decided.entries, unseen) } : {}),
   };
-  let committed: Committed;
-  try {
-    committed = await commitPlanned(decider, deps, stream, state, loaded, plan, now);
-  } catch (error) {
-    // A new log: the object is its (cluster, uid), so the uid must not already be another namespace's.
-    if (!(error instanceof UidClaimedError)) throw error;
-    return { ...nothingDone(stream, head, attempt), dropped: droppedCounts, refused: uidHeldElsewhere(stream, error.holder, observations) };
-  }
+  const committed = await commitPlanned(decider, deps, stream, state, loaded, plan, now);
   const newHead = decider.position(state);
   deps.cache?.put(streamKey(stream), {
     state,

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_COMMIT_COMMANDS } from '../../../../shared/app/event-store-limits.ts';
-import { StoreLimitError, UidClaimedError, VersionConflictError } from '../../../../shared/app/event-store.ts';
+import { StoreLimitError, VersionConflictError } from '../../../../shared/app/event-store.ts';
 import type { CommitInput, EventStore, StreamId } from '../../../../shared/app/event-store.ts';
 import { aCommand, aStream, aSummary, anEntry, at, T0 } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
@@ -95,39 +95,6 @@ export function describeCommitContract(factory: EventStoreFactory): void {
       expect(rejected?.status === 'rejected' && rejected.reason).toBeInstanceOf(VersionConflictError);
       expect((await store.read(stream)).head).toBe(3);
       expect(await store.pendingOutbox(10)).toHaveLength(1);
-    });
-  });
-
-  describe('uid claims (a first commit with claimUid)', () => {
-    beforeEach(async () => { store = await factory(); });
-    const first = (namespace: string, more: Partial<StreamId> = {}) => ({ ...aStream(), uid: 'shared-uid', namespace, ...more });
-
-    it('gives a (kind, cluster, uid) to the first namespace whose first commit claims it, under concurrent commits too; the others write nothing', async () => {
-      const namespaces = ['team-a', 'team-b', 'team-c'];
-      const results = await Promise.allSettled(namespaces.map((ns) => store.commit(first(ns), decision(0, { outbox: [], claimUid: true }))));
-
-      const won = namespaces.filter((_, i) => results[i]?.status === 'fulfilled');
-      expect(won).toHaveLength(1);
-      const holder = won[0] as string;
-      for (const [i, ns] of namespaces.entries()) {
-        if (ns === holder) continue;
-        const result = results[i];
-        expect(result?.status === 'rejected' ? result.reason : result).toBeInstanceOf(UidClaimedError);
-        expect(result?.status === 'rejected' ? result.reason : undefined).toMatchObject({ holder, stream: first(ns) });
-        expect((await store.read(first(ns))).head).toBe(0);
-        expect(await store.findJob({ ...first(ns), name: 'train' })).toBeUndefined();
-      }
-      expect((await store.read(first(holder))).entries.map((e) => e.eventId)).toEqual(['d1']);
-    });
-
-    it('takes its own claim again, refuses a later namespace, and keeps other clusters and kinds apart', async () => {
-      await store.commit(first('team-a'), decision(0, { outbox: [], claimUid: true }));
-
-      expect((await store.commit(first('team-a'), decision(1, { outbox: [], claimUid: true, entries: [anEntry('d2')] }))).head).toBe(2);
-      await expect(store.commit(first('team-z'), decision(0, { outbox: [], claimUid: true }))).rejects.toMatchObject({ name: 'UidClaimedError', holder: 'team-a' });
-      // the same uid in another cluster or of another kind is another object
-      expect((await store.commit(first('team-z', { clusterId: 'cluster-b' }), decision(0, { outbox: [], claimUid: true }))).head).toBe(1);
-      expect((await store.commit(first('team-y', { kind: 'JobSet' }), decision(0, { outbox: [], claimUid: true }))).head).toBe(1);
     });
   });
 }

@@ -78,4 +78,22 @@ export function describePodArchiveContract(factory: EventStoreFactory): void {
       expect(copy.lookup('event-59999')).toEqual([{ seq: 59_999, content: 59_999 * 7 }]);
     });
   });
+
+  describe('uid claims', () => {
+    beforeEach(async () => { store = await factory(); });
+
+    it('gives a (kind, cluster, uid) to the first namespace that claims it, under concurrent claims too', async () => {
+      const stream = aStream();
+      const claims = await Promise.all(['team-a', 'team-b', 'team-c', 'team-a'].map((namespace) => store.claimUid({ ...stream, namespace })));
+      const holder = claims[0] as string;
+      expect(['team-a', 'team-b', 'team-c']).toContain(holder);
+      expect(claims.every((claim) => claim === holder)).toBe(true);
+      // claimed again by its holder: still its own; another namespace: the holder
+      expect(await store.claimUid({ ...stream, namespace: holder })).toBe(holder);
+      expect(await store.claimUid({ ...stream, namespace: 'team-z' })).toBe(holder);
+      // the same uid in another cluster or of another kind is another object
+      expect(await store.claimUid({ ...stream, namespace: 'team-z', clusterId: 'cluster-b' })).toBe('team-z');
+      expect(await store.claimUid({ ...stream, namespace: 'team-y', kind: 'JobSet' })).toBe('team-y');
+    });
+  });
 }
