@@ -1,6 +1,6 @@
 import { formatTime } from '../k8s/time.ts';
 import { activeDeadlineAt } from '../policies/active-deadline.ts';
-import { plural, type ExplainedCondition, type ExplanationOf } from '../read-model/explanation.ts';
+import { correctionSentence, plural, type ExplainedCondition, type ExplanationOf, type OutcomeCorrection } from '../read-model/explanation.ts';
 import type { JobCondition } from './conditions.ts';
 import { findCondition, hasTrueCondition, isFinished } from './conditions.ts';
 import { isPolicyFailureReason, policyFailureEvidence, policyFailureSentence } from '../policies/pod-failure-policy.ts';
@@ -65,24 +65,6 @@ export interface Explanation extends ExplanationOf<'Job', JobOutcome, ConditionE
    * and changing nothing reported. Present only when there were some.
    */
   readonly afterFinish?: { readonly finishedAt: number; readonly observations: number };
-  /**
-   * Outcomes jobfold decided and took back (JobOutcomeCorrected, outcome-correction.ts): evidence
-   * that arrived later showed another criterion met first on the cluster's clock. Oldest first;
-   * present only when there were some.
-   */
-  readonly corrections?: readonly OutcomeCorrection[];
-}
-
-/** One correction of the Job's outcome, as logged. */
-export interface OutcomeCorrection {
-  readonly decidedBy: number | undefined;
-  readonly at: string;
-  /** The condition types taken back, and when their criterion was met. */
-  readonly retracted: readonly string[];
-  readonly retractedMetAt: string;
-  /** The criterion met first, and when. */
-  readonly reason: string;
-  readonly metAt: string | undefined;
 }
 
 /**
@@ -98,7 +80,7 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
   for (const event of log) {
     if (event.seq !== undefined) bySeq.set(event.seq, event);
     if (event.type === 'JobConditionChanged') decided.set(event.condition.type, event);
-    if (event.type === 'JobOutcomeCorrected') corrections.push(correctionOf(event));
+    if (event.type === 'JobOutcomeCorrected') corrections.push(jobCorrection(event));
   }
   const pods = terminatedPods(state, log);
   const conditions = state.status.conditions.map((condition): ExplainedJobCondition => {
@@ -132,7 +114,8 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
   };
 }
 
-function correctionOf(event: DecisionOf<'JobOutcomeCorrected'>): OutcomeCorrection {
+/** A logged JobOutcomeCorrected as the correction every kind reports (shared/read-model/explanation.ts). */
+export function jobCorrection(event: DecisionOf<'JobOutcomeCorrected'>): OutcomeCorrection {
   return {
     decidedBy: event.seq,
     at: event.at,
@@ -141,16 +124,6 @@ function correctionOf(event: DecisionOf<'JobOutcomeCorrected'>): OutcomeCorrecti
     reason: event.reason,
     metAt: event.evidence.metAt,
   };
-}
-
-/** The audit of a correction, in one sentence: what was taken back, and the earlier evidence. */
-function correctionSentence(correction: OutcomeCorrection): string {
-  const taken = correction.retracted.join(' and ');
-  const first =
-    correction.metAt === correction.retractedMetAt
-      ? `met at the same instant, which the controller's sync checks first`
-      : `met first on the cluster's clock${correction.metAt === undefined ? '' : `, at ${correction.metAt}`}`;
-  return ` jobfold took back ${taken} (its criterion met at ${correction.retractedMetAt}) at ${correction.at}: evidence that arrived later showed ${correction.reason} ${first}.`;
 }
 
 /**

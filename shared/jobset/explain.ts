@@ -1,9 +1,10 @@
-import { plural, type ExplainedCondition, type ExplanationOf } from '../read-model/explanation.ts';
+import { correctionSentence, plural, type ExplainedCondition, type ExplanationOf, type OutcomeCorrection } from '../read-model/explanation.ts';
 import { findCondition, isConditionTrue, type ConditionUpdate, type JobSetCondition } from './conditions.ts';
 import { CONDITION_TYPES, REASONS } from './constants.ts';
 import type { JobSetCompleted, JobSetDecisionEvent, JobSetFailed, JobSetRestarted } from './decision-events.ts';
 import type { JobFailure, JobSetState } from './state.ts';
 import { jobSetStatus } from './status.ts';
+import { compareTimes } from '../k8s/time.ts';
 import { waitingReplicatedJobs, waitingSentence, type WaitingReplicatedJob } from './waiting.ts';
 
 // The JobSet's read model: why the JobSet stands where it does, from its state and the decisions
@@ -93,18 +94,42 @@ export function explainJobSet(
     sentence: decisionSentence(state, event),
     decision: event,
   }));
+  const corrections = decisions.flatMap((logged) => jobSetCorrection(state, logged, decisions) ?? []);
   return {
     kind: 'JobSet',
     jobSet: metadata && { namespace: metadata.namespace ?? 'default', name: metadata.name, uid: metadata.uid },
     outcome,
-    summary: summary(state, outcome),
+    summary: summary(state, outcome) + corrections.map(correctionSentence).join(''),
     restarts: state.restarts,
     restartsCountTowardsMax: state.restartsCountTowardsMax,
     conditions,
     events,
     rejection: state.validationErrors.map((error) => `${error.field}: ${error.detail}`),
     waiting: waitingReplicatedJobs(state).map((wait) => ({ ...wait, sentence: waitingSentence(wait) })),
+    ...(corrections.length > 0 ? { corrections } : {}),
   };
+}
+
+/**
+ * A decision that `corrects` an earlier one, as the correction every kind reports
+ * (shared/read-model/explanation.ts): a completion takes back the failure (success policy met
+ * when its last counted Job succeeded), a restart the naming of the restart it corrects (the
+ * failures' own times). The corrected decision's time is read from the decisions passed in
+ * (undefined when they do not reach back to it).
+ */
+export function jobSetCorrection(
+  state: JobSetState, { seq, event }: LoggedJobSetDecision, decisions: readonly LoggedJobSetDecision[],
+): OutcomeCorrection | undefined {
+  if ((event.type !== 'JobSetCompleted' && event.type !== 'JobSetRestarted') || event.corrects === undefined) return undefined;
+  const corrected = decisions.find((logged) => logged.seq === event.corrects)?.event;
+  const retractedMetAt = corrected?.type === 'JobSetFailed' || corrected?.type === 'JobSetRestarted' ? corrected.failedJob.failedAt : undefined;
+  const common = { decidedBy: seq, corrects: event.corrects, at: event.at, retractedMetAt, reason: event.condition.reason };
+  if (event.type === 'JobSetRestarted') return { ...common, retracted: [CONDITION_TYPES.restartingJobSet], metAt: event.failedJob.failedAt };
+  const succeededAt = event.succeededJobs.map((name) => state.children[name]?.finishedAt).filter((at): at is string => at !== undefined);
+  const metAt = succeededAt.length === 0 || succeededAt.length < event.succeededJobs.length
+    ? undefined
+    : succeededAt.reduce((latest, at) => (compareTimes(at, latest) > 0 ? at : latest));
+  return { ...common, retracted: [CONDITION_TYPES.failed], metAt };
 }
 
 /** The outcome: rejection first, then terminal state, suspension, restart, progress. */

@@ -14,6 +14,7 @@ export {
   conditionEvidence,
   decisionSentence,
   explainJobSet,
+  jobSetCorrection,
   jobSetOutcome,
   type ExplainedJobSetCondition,
   type ExplainedJobSetDecision,

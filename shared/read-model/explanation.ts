@@ -23,6 +23,28 @@ export interface ExplainedCondition<Evidence> extends ConditionFields {
   readonly sentence: string;
 }
 
+/**
+ * An outcome jobfold decided and later took back, for a kind it does not run: evidence that
+ * reached the log after the decision showed that the cluster's controller decided otherwise (a
+ * criterion met first on the cluster's clock, or a failure it had read). A Job's correction is a
+ * `JobOutcomeCorrected` entry (shared/job/outcome-correction.ts); a JobSet's, a decision that
+ * `corrects` an earlier one (shared/jobset/late-failures.ts, decide.ts `completedBeforeFailure`).
+ * Both read the same here.
+ */
+export interface OutcomeCorrection {
+  /** Log position of the entry that records the correction. */
+  readonly decidedBy: number | undefined;
+  /** Log position of the decision taken back, when the log names it. */
+  readonly corrects?: number;
+  readonly at: string;
+  /** The condition types taken back, and when their criterion was met on the cluster's clock. */
+  readonly retracted: readonly string[];
+  readonly retractedMetAt: string | undefined;
+  /** The reason of what the cluster's controller decided instead, and when its criterion was met. */
+  readonly reason: string;
+  readonly metAt: string | undefined;
+}
+
 /** Why an object stands where it does: the part of every kind's explanation that is the same. */
 export interface ExplanationOf<Kind extends 'Job' | 'JobSet', Outcome extends string, Evidence> {
   readonly kind: Kind;
@@ -31,6 +53,20 @@ export interface ExplanationOf<Kind extends 'Job' | 'JobSet', Outcome extends st
   readonly conditions: readonly ExplainedCondition<Evidence>[];
   /** Validation errors of a rejected spec (upstream's messages). */
   readonly rejection: readonly string[];
+  /** Outcomes taken back, oldest first; present only when there were some. */
+  readonly corrections?: readonly OutcomeCorrection[];
+}
+
+/** The audit of a correction, in one sentence (appended to the summary): what was taken back, and the earlier evidence. */
+export function correctionSentence(correction: OutcomeCorrection): string {
+  const taken = correction.retracted.join(' and ');
+  const decided = correction.retractedMetAt === undefined ? '' : ` (its criterion met at ${correction.retractedMetAt})`;
+  const corrected = correction.corrects === undefined ? '' : `, decided at #${correction.corrects},`;
+  const first =
+    correction.metAt !== undefined && correction.metAt === correction.retractedMetAt
+      ? `met at the same instant, which the controller's sync checks first`
+      : `met first on the cluster's clock${correction.metAt === undefined ? '' : `, at ${correction.metAt}`}`;
+  return ` jobfold took back ${taken}${corrected}${decided} at ${correction.at}: evidence that arrived later showed ${correction.reason} ${first}.`;
 }
 
 /** The explanation in brief, as an object's view carries it: outcome, summary, one sentence per condition. */

@@ -1,9 +1,10 @@
 import type { LogEntry } from '../../../shared/app/event-store.ts';
 import { entryEvent } from '../../../shared/app/log-codec.ts';
 import type { DecisionOf, TerminationCause } from '../../../shared/job/decisions.ts';
-import { conditionSentence } from '../../../shared/job/index.ts';
+import { conditionSentence, jobCorrection } from '../../../shared/job/index.ts';
 import type { JobState } from '../../../shared/job/state.ts';
-import { decisionSentence, jobSetEntryEvent, type JobSetDecisionEvent } from '../../../shared/jobset/index.ts';
+import { decisionSentence, jobSetCorrection, jobSetEntryEvent, type JobSetDecisionEvent, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
+import { correctionSentence, type OutcomeCorrection } from '../../../shared/read-model/explanation.ts';
 import type { JobSetState } from '../../../shared/jobset/state.ts';
 import { objectVersion } from '../resource-version.ts';
 import { compact, derivedUid, metaTime } from './meta.ts';
@@ -25,6 +26,10 @@ import { compact, derivedUid, metaTime } from './meta.ts';
 // correlator (10 similar events, then one "(combined from similar events)" with a count), a
 // termination's pods after the tenth are one Event per log entry, counted.
 // A JobSet's condition changes are Events with the condition's reason and message.
+// An outcome jobfold took back (a Job's JobOutcomeCorrected, a JobSet decision that `corrects`
+// another; issue 21) has no Event upstream, whose controller never decides twice: jobfold's own
+// Warning `OutcomeCorrected`, the same for both kinds, with the explanation's sentence, goes
+// before the Events of the outcome that replaces it.
 
 export type EventObject = {
   apiVersion: 'v1';
@@ -77,6 +82,8 @@ export class EventBuilder {
   readonly #interim = new Map<string, DecisionOf<'JobConditionChanged'>>();
   /** Pods named so far by the termination each page continues (eventId of its first page). */
   readonly #named = new Map<string, number>();
+  /** A JobSet's outcome decisions read so far: a correction names the one it takes back. */
+  readonly #outcomes: LoggedJobSetDecision[] = [];
 
   constructor(involved: InvolvedObject, state: { job?: JobState; jobSet?: JobSetState }) {
     this.#involved = involved;
@@ -91,12 +98,13 @@ export class EventBuilder {
   }
 
   #jobDrafts(entry: LogEntry): Draft[] {
-    if (entry.type !== 'JobConditionChanged' && entry.type !== 'PodsTerminationRequested' && entry.type !== 'PodCreationsRequested') return [];
+    if (!JOB_EVENT_DECISIONS.has(entry.type)) return [];
     const decision = entryEvent(entry);
     switch (decision.type) {
       case 'JobConditionChanged': return this.#conditionDrafts(decision);
       case 'PodsTerminationRequested': return this.#terminationDrafts(decision);
       case 'PodCreationsRequested': return creationDrafts(decision);
+      case 'JobOutcomeCorrected': return [correctionDraft(jobCorrection(decision))];
       default: return [];
     }
   }
@@ -162,7 +170,10 @@ export class EventBuilder {
     const { condition } = event;
     const why = this.#jobSet === undefined ? undefined : decisionSentence(this.#jobSet, event);
     const warning = condition.type === 'Failed' || (condition.type === 'RestartingJobSet' && condition.status === 'True');
-    return [{ reason: condition.reason, message: withEvidence(condition.message, why), type: warning ? 'Warning' : 'Normal' }];
+    const draft: Draft = { reason: condition.reason, message: withEvidence(condition.message, why), type: warning ? 'Warning' : 'Normal' };
+    if (event.type !== 'JobSetConditionChanged') this.#outcomes.push({ seq: entry.seq, event });
+    const correction = this.#jobSet === undefined ? undefined : jobSetCorrection(this.#jobSet, { seq: entry.seq, event }, this.#outcomes);
+    return correction === undefined ? [draft] : [correctionDraft(correction), draft];
   }
 
   #event(entry: LogEntry, sub: number, draft: Draft): EventObject {
@@ -186,6 +197,12 @@ export class EventBuilder {
     };
   }
 }
+
+const JOB_EVENT_DECISIONS: ReadonlySet<string> = new Set(['JobConditionChanged', 'PodsTerminationRequested', 'PodCreationsRequested', 'JobOutcomeCorrected']);
+
+/** jobfold's Event for an outcome it took back, the same for every kind. */
+const correctionDraft = (correction: OutcomeCorrection): Draft =>
+  ({ reason: 'OutcomeCorrected', message: correctionSentence(correction).trim(), type: 'Warning' });
 
 const JOBSET_CONDITION_DECISIONS: ReadonlySet<string> = new Set(['JobSetConditionChanged', 'JobSetRestarted', 'JobSetFailed', 'JobSetCompleted']);
 

@@ -11,11 +11,27 @@ const ConditionEvidenceSchema = EvidenceSchema.extend({
   tippedBy: z.number().int().optional().meta({ description: 'Log position of the event that tipped the decision; absent when rebuilt from the state.' }),
 }).register(apiSchemas, { id: 'ConditionEvidence', description: 'Why a condition was set: the rule, the pods or indexes, the tipping event.' });
 
+/** An outcome taken back (shared/read-model/explanation.ts `OutcomeCorrection`), the same for every kind. */
+const OutcomeCorrectionSchema = z
+  .strictObject({
+    decidedBy: z.number().int().min(1).optional().meta({ description: 'Log position of the entry that records the correction (a Job\'s JobOutcomeCorrected, a JobSet\'s decision that `corrects` another).' }),
+    corrects: z.number().int().min(1).optional().meta({ description: 'Log position of the decision taken back, when the log names it.' }),
+    at: TimeViewSchema,
+    retracted: z.array(z.string()).meta({ description: 'The condition types taken back.' }),
+    retractedMetAt: TimeViewSchema.optional().meta({ description: 'When their criterion was met on the cluster\'s clock.' }),
+    reason: z.string().meta({ description: 'The reason of what the cluster\'s controller decided instead.' }),
+    metAt: TimeViewSchema.optional().meta({ description: 'When its criterion was met on the cluster\'s clock.' }),
+  })
+  .register(apiSchemas, {
+    id: 'OutcomeCorrection',
+    description: 'An outcome jobfold decided for an object it does not run and took back: evidence that reached the log later showed the cluster\'s controller decided otherwise.',
+  });
+
 /**
  * An explanation as every kind serves it (shared/read-model/explanation.ts): its `kind`, where the
  * object stands (`outcome`, `summary`), each condition with the decision that set it, that
- * decision's evidence and a plain sentence, and the validation errors of a rejected spec; then
- * the kind's own fields.
+ * decision's evidence and a plain sentence, the validation errors of a rejected spec and the
+ * outcomes taken back; then the kind's own fields.
  */
 export function explanationSchema<
   Kind extends 'Job' | 'JobSet',
@@ -41,6 +57,7 @@ export function explanationSchema<
       }),
     ),
     rejection: z.array(z.string()).meta({ description: parts.rejection }),
+    corrections: z.array(OutcomeCorrectionSchema).optional().meta({ description: 'Outcomes taken back, oldest first; present only when there were some. Each also ends the summary with one sentence.' }),
     ...parts.fields,
   });
 }
