@@ -285,6 +285,39 @@ describe('Pods seen active beside their replacements are no excess', () => {
   });
 });
 
+describe('A Job created suspended whose pods succeed an hour later, the successes arriving first', () => {
+  // completions__suspended-job-completes-when-all-succeeded (corpus orders property): the
+  // controller synced the Job when it was created suspended and wrote Suspended=True; the sync
+  // that found the completions reached wrote no Suspended condition. Read in one sync when the
+  // Job arrives last, the successes gave the outcome and the Suspended condition was lost.
+  const job = aJob({ completions: 2, parallelism: 2, suspend: true });
+  const created = jobAt(job, { suspend: true }, '1', at(0));
+  const succeeded = ['a', 'b'].map((name, i) => pod(name, 2 + i, at(3600), { phase: 'Succeeded', finishedAt: at(3599) }));
+  const conditions = ['Suspended=True:JobSuspended', 'SuccessCriteriaMet=True:CompletionsReached', 'Complete=True:CompletionsReached'];
+
+  it("in the cluster's order", () => {
+    given(null, created, ...succeeded, tick(at(3601)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(conditions));
+  });
+
+  it('the successes first: the suspension the controller wrote before them is written before the outcome', () => {
+    given(null, ...succeeded, created, tick(at(3601)))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(conditions);
+        expect(status).toMatchObject({ succeeded: 2 });
+      });
+  });
+
+  it('not when a pod had finished before the suspension was observed: the controller may have seen it', () => {
+    const early = [pod('a', 2, at(3600), { phase: 'Succeeded', finishedAt: at(0) }), succeeded[1] as PodObserved];
+    given(null, ...early, jobAt(job, { suspend: true }, '1', at(1)), tick(at(3601)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(conditions.slice(1)));
+  });
+});
+
 describe('A Job created suspended and resumed, its resumption arriving first', () => {
   // suspend__resume-suspended-job: the controller synced the Job created suspended (Suspended=True)
   // and flipped the condition when it was resumed. The suspended observation, older by its
