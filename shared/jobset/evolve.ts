@@ -1,6 +1,6 @@
 import { observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { CONDITION_TYPES, LABELS } from './constants.ts';
-import { updateCondition } from './conditions.ts';
+import { moveConditionBefore, updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
 import type { JobSetConditionChanged } from './decision-events.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
@@ -60,6 +60,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...next, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}) };
     }
     case 'JobSetConditionChanged': {
+      if (event.movedBefore !== undefined) return { ...next, conditions: moveConditionBefore(state.conditions, event.condition.type, event.movedBefore) };
       const conditions = updateCondition(state.conditions, event.condition, event.at, event.since, placeOfLateCondition(state, event));
       const { type, status } = event.condition;
       const walk = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True' ? { startupWalk: state.restarts } : {};

@@ -150,6 +150,7 @@ export function jobSetOutcome(state: JobSetState): JobSetOutcome {
 function writtenCondition(event: JobSetDecisionEvent): ConditionUpdate | undefined {
   switch (event.type) {
     case 'JobSetConditionChanged':
+      return event.movedBefore === undefined ? event.condition : undefined;
     case 'JobSetRestarted':
     case 'JobSetFailed':
     case 'JobSetCompleted':
@@ -238,6 +239,9 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
     }
     case 'JobSetConditionChanged': {
       const { type, status, reason, message } = event.condition;
+      if (event.movedBefore !== undefined) {
+        return `${type} moved before ${event.movedBefore}: the cluster wrote it first (the JobSet it began on arrived late)${tipped(event.tippedBy)}`;
+      }
       const since = event.since === undefined ? '' : ` (in its place as of ${event.since}: the cluster's evidence of it arrived late)`;
       return `${type} ${status}: ${reason} — ${message}${since}${tipped(event.tippedBy)}`;
     }

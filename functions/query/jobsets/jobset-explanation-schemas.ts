@@ -40,6 +40,7 @@ export const JobSetDecisionSchema = z
       ...decided,
       condition: ConditionUpdateSchema,
       since: TimeViewSchema.optional().meta({ description: 'A condition the cluster wrote at this earlier time, on evidence that reached the log late: placed before the conditions written after it.' }),
+      movedBefore: z.string().optional().meta({ description: 'The condition, unchanged, moved to just before the condition of this type: the cluster wrote it first, as evidence that reached the log late says (an InOrder walk begun on a JobSet older than the suspension placed first).' }),
       tippedBy,
     }),
     z.strictObject({
