@@ -95,7 +95,7 @@ function reconcile(
     return;
   }
   // The restart the cluster's controller made, once the failures it read that reached the log late are here.
-  correctRestart(pass, spec);
+  if (correctRestart(pass, spec)) return;
   // 4. Jobs of an earlier restart attempt are deleted (foreground).
   deleteJobs(pass, owned.previous);
   // 9 as the cluster went through it, before this pass: its walk began with InProgress True.

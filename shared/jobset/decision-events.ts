@@ -70,6 +70,12 @@ export interface JobSetFailed {
   readonly failedJob: FailedJobEvidence;
   readonly condition: ConditionUpdate;
   readonly tippedBy: number;
+  /**
+   * The log position of the `JobSetRestarted` this one corrects: failures the cluster's controller
+   * read with the one the fold restarted on, arriving after it, match a `FailJobSet` rule ranked
+   * first, so the cluster failed the JobSet and never restarted it (shared/jobset/late-failures.ts).
+   */
+  readonly corrects?: number;
 }
 
 export interface JobSetCompleted {

@@ -62,6 +62,7 @@ export const JobSetDecisionSchema = z
       failedJob: FailedJobEvidenceSchema,
       condition: ConditionUpdateSchema,
       tippedBy,
+      corrects: seq.optional().meta({ description: 'Log position of the JobSetRestarted this one corrects: failures the cluster\'s controller read with the one the restart was decided on reached the log after it and match a FailJobSet rule ranked first, so the cluster failed the JobSet instead.' }),
     }),
     z.strictObject({
       type: z.literal('JobSetCompleted'),
