@@ -273,12 +273,14 @@ function scheduleWakeUp(sync: Sync, expectationsMet: boolean): void {
   const { state } = sync;
   const settings = state.settings;
   const finishing = findCondition(sync.conditions, 'FailureTarget') ?? findCondition(sync.conditions, 'SuccessCriteriaMet');
+  const setAt = state.expectations.setAt;
+  // A finishing Job too waits for its expectations (its terminal condition, a correction of its
+  // outcome): woken when they expire, or a deletion never seen holds it until something arrives.
+  if (!expectationsMet && setAt !== undefined) wakeAt(sync, setAt + EXPECTATIONS_TIMEOUT_MS + 1);
   if (finishing || !settings) return;
   const start = sync.startTime === undefined ? undefined : parseTime(sync.startTime);
   const deadline = settings.suspend ? undefined : activeDeadlineAt(settings.activeDeadlineSeconds, start);
   if (deadline !== undefined && deadline > sync.now) wakeAt(sync, deadline);
-  const setAt = state.expectations.setAt;
-  if (!expectationsMet && setAt !== undefined) wakeAt(sync, setAt + EXPECTATIONS_TIMEOUT_MS + 1);
   if (sync.decisions.some((d) => d.type === 'PodCreationsRequested' || d.type === 'PodsTerminationRequested')) wakeWhenExpectationExpires(sync);
   const awaited = awaitedOutcomesDue(state, sync.now);
   if (awaited !== undefined) wakeAt(sync, awaited + 1);

@@ -166,6 +166,31 @@ describe('Outcomes that arrive after a decision they happened before', () => {
     });
   });
 
+  describe('a pod running when the Job failed, arriving after jobfold failed it: once its deletion arrives, the status is the cluster order\'s', () => {
+    // On the cluster, the sync at 65 s reads p0 running and p1 failed: FailureTarget, p0 deleted,
+    // counted failed, then Failed. Delivered p1 first, jobfold writes Failed at once (nothing
+    // looks active) and terminates p0 as lingering when it arrives: until p0's deletion arrives
+    // it shows Failed where the cluster waits with p0 terminating (README, Order: generated
+    // histories and scenarios that end before the deletion keep that difference).
+    const job = aJob({ backoffLimit: 0, parallelism: 1, completions: 1 });
+    const running = pod('p0', 2, at(30));
+    const failed = pod('p1', 3, at(65), { phase: 'Failed', exitCode: 1, finishedAt: at(64) });
+    const deleted = podDeleted('p0', at(80));
+    const ended = { failed: 2, terminating: 0, active: 0 };
+    const conditions = ['FailureTarget=True:BackoffLimitExceeded', 'Failed=True:BackoffLimitExceeded'];
+
+    for (const [order, events] of [["the cluster's order", [running, failed, deleted]], ['the failure first', [failed, running, deleted]]] as const) {
+      it(order, () => {
+        given(job, ...events, tick(at(100)))
+          .when()
+          .then(({ status }) => {
+            expect(conditionsOf(status)).toEqual(conditions);
+            expect(status).toMatchObject(ended);
+          });
+      });
+    }
+  });
+
   it('a deleted pod seen with the finalizer, arriving after its newer state and before the Job, counts once the Job arrives', () => {
     // podReplacementPolicy TerminatingOrFailed: the deleted pod counted as failed and lost the
     // finalizer; its Failed (without it) is delivered first, the deletion next, the Job last.
