@@ -20,10 +20,13 @@ import type { JobSetState, WalkEvidence } from './state.ts';
 
 /**
  * What a child Job snapshot adds to `walkEvidence`: when its Job first showed started (by its
- * `at`) and when its attempt first failed (the Failed condition's time, else `at`). Only the
- * attempts the fold may still need are kept: the current one and the one its last restart ended.
+ * `at`) and when its attempt first failed (the Failed condition's time, else `at`). Only what the
+ * fold may still need is kept: for an InOrder JobSet it does not run (or one not seen yet), the
+ * current attempt and the one its last restart ended.
  */
 export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<JobSetState, 'walkEvidence'> | undefined {
+  const spec = state.jobSet?.spec;
+  if (spec !== undefined && (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME)) return undefined;
   const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
   if (attempt === undefined || attempt < state.restarts - 1) return undefined;
   const job = observeChildJob(undefined, event.job, 0);
