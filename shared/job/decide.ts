@@ -13,6 +13,7 @@ import type { JobState } from './state.ts';
 import { jobStatus } from './status.ts';
 import { activeDeadlineAt, LAST_TIME_MS } from '../policies/active-deadline.ts';
 import { stableHash } from './stable-hash.ts';
+import { outcomeSeenAt } from './pod-record.ts';
 import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
 
 /** What one reconcile decided: decisions for the log, commands for the cluster. */
@@ -82,7 +83,10 @@ export function decide(state: JobState, now: string): Reconciliation {
     // controller ran before anything jobfold since expects: those expectations hold it back no more.
     else if (!target && expectationsHeldBack(sync)) resumeLateSuspension(sync);
   }
-  if (target) writeConditions(sync, target);
+  if (target) {
+    writeEarlierSuspension(sync);
+    writeConditions(sync, target);
+  }
   scheduleWakeUp(sync, expectationsMet);
   removeCountedFinalizers(sync);
   sendStatus(sync);
@@ -192,6 +196,30 @@ function resumeLateSuspension(sync: Sync): void {
   setCondition(sync, { type: 'Suspended', status: 'False', reason: Reason.JobResumed, message: Message.JobResumed, lastTransitionTime: sync.nowIso }, { tippedBy: state.position });
 }
 
+/**
+ * A Job jobfold does not run, seen suspended only after later events of it arrived (the spec the
+ * fold holds arrived late, state.specObservedAt): its controller synced it when it was observed
+ * and wrote Suspended=True then, before any pod the fold counts now had finished (upstream's
+ * sync that finds completions reached or a failure writes no Suspended condition; the earlier
+ * one did). Written before the outcome, as it was, whichever arrived first: corpus scenario
+ * completions__suspended-job-completes-when-all-succeeded, its successes arriving first.
+ */
+function writeEarlierSuspension(sync: Sync): void {
+  const { state } = sync;
+  const observedAt = state.specObservedAt;
+  if (observedAt === undefined || state.settings?.suspend !== true || state.settings.managedBy === JOBFOLD_CONTROLLER_NAME) return;
+  if (state.deletionTimestamp !== undefined || findCondition(sync.conditions, 'Suspended')) return;
+  // Every pod counted was seen finished after the suspension was observed, and did not finish
+  // before it: upstream's getFinishedTime (its fallback, the pod's creation, is the earliest it
+  // can have finished). A pod seen finished later may have finished earlier.
+  for (const pod of state.pods.values()) {
+    if (pod.counted === 'none') continue;
+    if (pod.finishedAt < observedAt || !((outcomeSeenAt(pod) ?? observedAt) > observedAt)) return;
+  }
+  const condition = { type: 'Suspended', status: 'True', reason: Reason.JobSuspended, message: Message.JobSuspended, lastTransitionTime: formatTime(observedAt) };
+  setCondition(sync, condition, { tippedBy: state.position });
+}
+
 /** Pods went unmanaged in this sync only because of expectations (a Job being deleted is not managed at all). */
 function expectationsHeldBack(sync: Sync): boolean {
   return sync.state.deletionTimestamp === undefined && !expectationsSatisfied(sync.state, sync.now);
@@ -245,12 +273,14 @@ function scheduleWakeUp(sync: Sync, expectationsMet: boolean): void {
   const { state } = sync;
   const settings = state.settings;
   const finishing = findCondition(sync.conditions, 'FailureTarget') ?? findCondition(sync.conditions, 'SuccessCriteriaMet');
+  const setAt = state.expectations.setAt;
+  // A finishing Job too waits for its expectations (its terminal condition, a correction of its
+  // outcome): woken when they expire, or a deletion never seen holds it until something arrives.
+  if (!expectationsMet && setAt !== undefined) wakeAt(sync, setAt + EXPECTATIONS_TIMEOUT_MS + 1);
   if (finishing || !settings) return;
   const start = sync.startTime === undefined ? undefined : parseTime(sync.startTime);
   const deadline = settings.suspend ? undefined : activeDeadlineAt(settings.activeDeadlineSeconds, start);
   if (deadline !== undefined && deadline > sync.now) wakeAt(sync, deadline);
-  const setAt = state.expectations.setAt;
-  if (!expectationsMet && setAt !== undefined) wakeAt(sync, setAt + EXPECTATIONS_TIMEOUT_MS + 1);
   if (sync.decisions.some((d) => d.type === 'PodCreationsRequested' || d.type === 'PodsTerminationRequested')) wakeWhenExpectationExpires(sync);
   const awaited = awaitedOutcomesDue(state, sync.now);
   if (awaited !== undefined) wakeAt(sync, awaited + 1);

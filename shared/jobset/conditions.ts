@@ -72,6 +72,16 @@ export function updateCondition(
   return changed ? next : conditions;
 }
 
+/** The condition of `type` moved to just before the one of type `before` (unchanged when either is missing or it is already before). */
+export function moveConditionBefore(conditions: readonly JobSetCondition[], type: string, before: string): readonly JobSetCondition[] {
+  const from = conditions.findIndex((c) => c.type === type);
+  const to = conditions.findIndex((c) => c.type === before);
+  if (from === -1 || to === -1 || from < to) return conditions;
+  const moved = conditions.filter((_, i) => i !== from);
+  moved.splice(to, 0, conditions[from] as JobSetCondition);
+  return moved;
+}
+
 /** True when writing `update` would change the conditions. */
 export function changesConditions(conditions: readonly JobSetCondition[], update: ConditionUpdate): boolean {
   return updateCondition(conditions, update, '') !== conditions;

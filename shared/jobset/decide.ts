@@ -1,6 +1,6 @@
 import { classifyChildJobs, type OwnedJobs } from './child-jobs.ts';
 import type { JobSetCommand } from './commands.ts';
-import { findCondition, isConditionTrue, type ConditionUpdate } from './conditions.ts';
+import { findCondition, isConditionTrue, type ConditionUpdate, type JobSetCondition } from './conditions.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, MESSAGES, REASONS } from './constants.ts';
 import type { DefaultedJobSet } from './defaulting.ts';
 import type { JobSetDecisionEvent } from './decision-events.ts';
@@ -18,9 +18,10 @@ import {
 } from './replicated-jobs-status.ts';
 import type { ChildJobView, JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
+import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { walkCompletedUnseen } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
 import { applyFailure, applySuccess } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -94,7 +95,7 @@ function reconcile(
     return;
   }
   // The restart the cluster's controller made, once the failures it read that reached the log late are here.
-  correctRestart(pass, spec);
+  if (correctRestart(pass, spec)) return;
   // 4. Jobs of an earlier restart attempt are deleted (foreground).
   deleteJobs(pass, owned.previous);
   // 9 as the cluster went through it, before this pass: its walk began with InProgress True.
@@ -135,6 +136,35 @@ function reconcile(
     writeCondition(pass, resumed, tippedBy);
     resumeSeenLate(pass, jobSet, resumed);
   }
+  walkBeforeSuspension(pass, jobSet);
+  moveBefore(pass, jobSet, completedWalkOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
+}
+
+/**
+ * An InOrder walk that began on a JobSet observation older than the suspension (by
+ * resourceVersion: one seen late, `walkBeganVersion`, or the first spec the fold took, running), seen only after the fold had placed the suspension's `Suspended` before the
+ * walk's `StartupPolicyInProgress`: the cluster wrote InProgress first (its pass on the running
+ * JobSet), so the condition moves before `Suspended`. Not for a JobSet jobfold runs: the order
+ * it wrote them in is its cluster's.
+ */
+function walkBeforeSuspension(pass: Pass, jobSet: DefaultedJobSet): void {
+  const { state } = pass;
+  const first = state.specsTaken?.[0];
+  const walk = state.walkBeganVersion ?? (first !== undefined && !first.suspend ? first.version : undefined);
+  const suspension = state.suspendedBeforeVersion ?? state.specsTaken?.find((taken) => taken.suspend)?.version;
+  if (walk === undefined || suspension === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
+  if (compareVersions(walk, suspension) >= 0) return;
+  const inProgress = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyInProgress);
+  const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
+  if (inProgress === -1 || suspended === -1 || inProgress < suspended) return;
+  moveBefore(pass, jobSet, state.conditions[inProgress], CONDITION_TYPES.suspended);
+}
+
+/** Records `condition`, unchanged, moved to just before the condition of type `before` (the cluster wrote it first). Not for a JobSet jobfold runs. */
+function moveBefore(pass: Pass, jobSet: DefaultedJobSet, standing: JobSetCondition | undefined, before: string): void {
+  if (standing === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
+  const { type, status, reason, message } = standing;
+  record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition: { type, status, reason, message }, movedBefore: before, tippedBy: pass.start.lastObservation });
 }
 
 /**

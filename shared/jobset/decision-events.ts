@@ -32,6 +32,13 @@ export interface JobSetConditionChanged {
    * then, before the conditions written after it.
    */
   readonly since?: string;
+  /**
+   * A condition that stands, moved to just before the condition of this type: the cluster wrote
+   * it first, as evidence that reached the log after the fold placed both says (an InOrder walk
+   * begun on a JobSet observation older than the suspension placed first, decide.ts
+   * `walkBeforeSuspension`). Its fields are unchanged; it writes nothing else.
+   */
+  readonly movedBefore?: string;
   /** Log position of the observation that tipped it. */
   readonly tippedBy: number;
 }
@@ -63,6 +70,12 @@ export interface JobSetFailed {
   readonly failedJob: FailedJobEvidence;
   readonly condition: ConditionUpdate;
   readonly tippedBy: number;
+  /**
+   * The log position of the `JobSetRestarted` this one corrects: failures the cluster's controller
+   * read with the one the fold restarted on, arriving after it, match a `FailJobSet` rule ranked
+   * first, so the cluster failed the JobSet and never restarted it (shared/jobset/late-failures.ts).
+   */
+  readonly corrects?: number;
 }
 
 export interface JobSetCompleted {

@@ -1,6 +1,6 @@
 import { observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { CONDITION_TYPES, LABELS } from './constants.ts';
-import { updateCondition } from './conditions.ts';
+import { moveConditionBefore, updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
 import type { JobSetConditionChanged } from './decision-events.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
@@ -60,6 +60,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...next, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}) };
     }
     case 'JobSetConditionChanged': {
+      if (event.movedBefore !== undefined) return { ...next, conditions: moveConditionBefore(state.conditions, event.condition.type, event.movedBefore) };
       const conditions = updateCondition(state.conditions, event.condition, event.at, event.since, placeOfLateCondition(state, event));
       const { type, status } = event.condition;
       const walk = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True' ? { startupWalk: state.restarts } : {};
@@ -76,13 +77,15 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
         restartsCountTowardsMax: event.restartsCountTowardsMax,
         conditions: updateCondition(state.conditions, event.condition, event.at),
       };
-    case 'JobSetFailed':
+    case 'JobSetFailed': {
+      const base = event.corrects === undefined ? next : restartTakenBack(next);
       return {
-        ...next,
+        ...base,
         failedDecision: position,
         terminalState: 'Failed',
-        conditions: updateCondition(state.conditions, event.condition, event.at),
+        conditions: updateCondition(base.conditions, event.condition, event.at),
       };
+    }
     case 'JobSetCompleted': {
       // A completion correcting the failure (decide.ts completedBeforeFailure) takes its Failed condition's place.
       const { failedDecision: _corrected, ...rest } = next;
@@ -130,6 +133,29 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return _exhaustive;
     }
   }
+}
+
+/**
+ * A failure correcting the last restart (late-failures.ts): the cluster never made it. The
+ * counters go back to what they were before it, and the `RestartingJobSet` it turned True goes
+ * with it: removed when that restart wrote it first, else left for the failure to turn False.
+ * The Jobs the restart created in the view (never reported by the cluster) leave it, and the
+ * attempt's failed Jobs come back where a created one had taken their name.
+ */
+function restartTakenBack(state: JobSetState): JobSetState {
+  const evidence = state.restartEvidence;
+  if (evidence === undefined) return state;
+  const { restartEvidence: _taken, ...rest } = state;
+  const conditions = evidence.attempt === 0 ? state.conditions.filter((c) => c.type !== CONDITION_TYPES.restartingJobSet) : state.conditions;
+  const kept = Object.entries(state.children).filter(([, job]) => !((job.restartAttempt ?? 0) > evidence.attempt && job.seenAt === undefined));
+  const children = { ...Object.fromEntries(Object.entries(evidence.failed).filter(([name]) => !kept.some(([k]) => k === name))), ...Object.fromEntries(kept) };
+  return {
+    ...rest,
+    children,
+    restarts: evidence.attempt,
+    restartsCountTowardsMax: state.restartsCountTowardsMax - (evidence.countedTowardsMax ? 1 : 0),
+    conditions,
+  };
 }
 
 /** Folds a list of events from the initial state. */

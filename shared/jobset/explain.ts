@@ -113,18 +113,18 @@ export function explainJobSet(
 /**
  * A decision that `corrects` an earlier one, as the correction every kind reports
  * (shared/read-model/explanation.ts): a completion takes back the failure (success policy met
- * when its last counted Job succeeded), a restart the naming of the restart it corrects (the
- * failures' own times). The corrected decision's time is read from the decisions passed in
+ * when its last counted Job succeeded), a restart the naming of the restart it corrects, a
+ * failure the restart itself (the failures' own times). The corrected decision's time is read from the decisions passed in
  * (undefined when they do not reach back to it).
  */
 export function jobSetCorrection(
   state: JobSetState, { seq, event }: LoggedJobSetDecision, decisions: readonly LoggedJobSetDecision[],
 ): OutcomeCorrection | undefined {
-  if ((event.type !== 'JobSetCompleted' && event.type !== 'JobSetRestarted') || event.corrects === undefined) return undefined;
+  if ((event.type !== 'JobSetCompleted' && event.type !== 'JobSetRestarted' && event.type !== 'JobSetFailed') || event.corrects === undefined) return undefined;
   const corrected = decisions.find((logged) => logged.seq === event.corrects)?.event;
   const retractedMetAt = corrected?.type === 'JobSetFailed' || corrected?.type === 'JobSetRestarted' ? corrected.failedJob.failedAt : undefined;
   const common = { decidedBy: seq, corrects: event.corrects, at: event.at, retractedMetAt, reason: event.condition.reason };
-  if (event.type === 'JobSetRestarted') return { ...common, retracted: [CONDITION_TYPES.restartingJobSet], metAt: event.failedJob.failedAt };
+  if (event.type !== 'JobSetCompleted') return { ...common, retracted: [CONDITION_TYPES.restartingJobSet], metAt: event.failedJob.failedAt };
   const succeededAt = event.succeededJobs.map((name) => state.children[name]?.finishedAt).filter((at): at is string => at !== undefined);
   const metAt = succeededAt.length === 0 || succeededAt.length < event.succeededJobs.length
     ? undefined
@@ -150,6 +150,7 @@ export function jobSetOutcome(state: JobSetState): JobSetOutcome {
 function writtenCondition(event: JobSetDecisionEvent): ConditionUpdate | undefined {
   switch (event.type) {
     case 'JobSetConditionChanged':
+      return event.movedBefore === undefined ? event.condition : undefined;
     case 'JobSetRestarted':
     case 'JobSetFailed':
     case 'JobSetCompleted':
@@ -226,8 +227,10 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
       const corrects = event.corrects === undefined ? '' : ` (correcting the restart at #${event.corrects}: failures the cluster read then arrived after it)`;
       return `Restarted (${restartCounter(state, event)}): ${failureCause(event)}${message}${corrects}${tipped(event.tippedBy)}`;
     }
-    case 'JobSetFailed':
-      return `Failed: ${failureCause(event)}${maxRestartsReached(state, event)}${tipped(event.tippedBy)}`;
+    case 'JobSetFailed': {
+      const corrects = event.corrects === undefined ? '' : ` (correcting the restart at #${event.corrects}: failures the cluster read with the one it was decided on arrived after it)`;
+      return `Failed: ${failureCause(event)}${maxRestartsReached(state, event)}${corrects}${tipped(event.tippedBy)}`;
+    }
     case 'JobSetCompleted': {
       const corrects = event.corrects === undefined ? '' : ` (correcting the failure at #${event.corrects}: these successes came first on the cluster's clock but arrived after it)`;
       return `Completed: ${successText(state, event)}${corrects}${tipped(event.tippedBy)}`;
@@ -238,6 +241,9 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
     }
     case 'JobSetConditionChanged': {
       const { type, status, reason, message } = event.condition;
+      if (event.movedBefore !== undefined) {
+        return `${type} moved before ${event.movedBefore}: the cluster wrote it first (the JobSet it began on arrived late)${tipped(event.tippedBy)}`;
+      }
       const since = event.since === undefined ? '' : ` (in its place as of ${event.since}: the cluster's evidence of it arrived late)`;
       return `${type} ${status}: ${reason} — ${message}${since}${tipped(event.tippedBy)}`;
     }

@@ -8,7 +8,7 @@ import type { JobObserved } from './events.ts';
 import { matchFailurePolicy } from './failure-policy.ts';
 import type { Pass } from './pass.ts';
 import type { ChildJobView, JobSetState, RestartEvidence } from './state.ts';
-import { recordRestart } from './terminal-decisions.ts';
+import { applyFailure, recordRestart } from './terminal-decisions.ts';
 
 // Issue 21 for JobSets: failures of one attempt that the cluster's JobSet controller read in one
 // pass can reach the log on either side of the JobSet's own observation, so the fold restarts the
@@ -18,11 +18,14 @@ import { recordRestart } from './terminal-decisions.ts';
 // restart it logged is corrected to the one the cluster's controller made: same attempt, same
 // counters, another rule or first failed Job (a `JobSetRestarted` that `corrects` it).
 //
-// Only the naming is corrected. A restart is never taken back, even when the late failures would
-// have made the policy fail the JobSet instead (a FailJobSet rule ranked before the one that
-// restarted it): the restart's deletions and re-creations are in the view, and for a JobSet
-// jobfold runs, on the cluster. Nor is a JobSet jobfold runs corrected at all: its controller is
-// jobfold, which restarted it on what it held.
+// When the late failures make the policy fail the JobSet instead (a FailJobSet rule ranked before
+// the one that restarted it), the cluster never restarted it: the restart is corrected to that
+// failure (a `JobSetFailed` that `corrects` it), the counters and conditions back as they were
+// before it, the Jobs the fold's restart created (computed, never sent: jobfold does not run the
+// JobSet) out of the view and the late failures back in, as long as nothing says the cluster did
+// restart (a Job of the next attempt it reported, or the JobSet reporting more restarts). A
+// JobSet jobfold runs is never corrected: its controller is jobfold, which restarted it on what
+// it held.
 
 /** At a restart (not a correction): the failed Jobs of the attempt it ends, as the fold holds them. */
 export function restartEvidence(state: JobSetState, event: JobSetRestarted, position: number): RestartEvidence {
@@ -56,23 +59,41 @@ export function withLateFailure(state: JobSetState, event: JobObserved, position
 }
 
 /**
- * The restart the cluster's controller made on every failure of the attempt it could have read
- * (`restartEvidence`), when it differs from the one the fold logged and that one's
- * `RestartingJobSet` condition still stands: recorded as a `JobSetRestarted` correcting it.
+ * The decision the cluster's controller made on every failure of the attempt it could have read
+ * (`restartEvidence`), when it differs from the restart the fold logged and that one's
+ * `RestartingJobSet` condition still stands: another restart, recorded as a `JobSetRestarted`
+ * correcting it, or a failure, as a `JobSetFailed` correcting it. True when the JobSet was failed
+ * (the pass stops: the attempt the fold began is not the cluster's).
  */
-export function correctRestart(pass: Pass, spec: DefaultedJobSetSpec): void {
+export function correctRestart(pass: Pass, spec: DefaultedJobSetSpec): boolean {
   const { state } = pass;
   const evidence = state.restartEvidence;
-  if (evidence === undefined || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME || state.terminalState !== '') return;
-  if (state.restarts !== evidence.attempt + 1) return;
+  if (evidence === undefined || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME || state.terminalState !== '') return false;
+  if (state.restarts !== evidence.attempt + 1) return false;
   const standing = findCondition(state.conditions, CONDITION_TYPES.restartingJobSet);
-  if (standing?.status !== 'True') return;
+  if (standing?.status !== 'True') return false;
   const failed: ChildJobView[] = Object.values(evidence.failed).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  if (failed.length === 0) return;
+  if (failed.length === 0) return false;
   const countedBefore = state.restartsCountTowardsMax - (evidence.countedTowardsMax ? 1 : 0);
   const result = matchFailurePolicy(spec.failurePolicy, failed, countedBefore);
-  if (result.kind !== 'Restart' || result.countsTowardsMax !== evidence.countedTowardsMax) return;
-  if (result.reason === standing.reason && result.message === standing.message) return;
+  if (result.kind === 'Fail' && !clusterRestarted(state, evidence.attempt)) {
+    applyFailure(pass, result, evidence.position);
+    return true;
+  }
+  if (result.kind !== 'Restart' || result.countsTowardsMax !== evidence.countedTowardsMax) return false;
+  if (result.reason === standing.reason && result.message === standing.message) return false;
   const { restarts, restartsCountTowardsMax } = state;
   recordRestart(pass, result, { restarts, restartsCountTowardsMax }, evidence.position);
+  return false;
+}
+
+/**
+ * Evidence that the cluster restarted after `attempt`: a Job of a later attempt it reported
+ * (the fold's own creations for a JobSet it does not run are computed, not sent), or the JobSet
+ * reporting more restarts.
+ */
+function clusterRestarted(state: JobSetState, attempt: number): boolean {
+  if ((state.clusterRestarts ?? 0) > attempt) return true;
+  const later = (job: ChildJobView) => (job.restartAttempt ?? 0) > attempt && job.seenAt !== undefined;
+  return Object.values(state.children).some(later) || Object.values(state.laterAttempts ?? {}).length > 0;
 }

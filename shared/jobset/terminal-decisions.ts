@@ -10,15 +10,16 @@ import type { SuccessPolicyResult } from './success-policy.ts';
  * Records what the failure policy concluded: `JobSetFailed` (with `RestartingJobSet` going
  * False / JobSetFailed, `setJobSetFailedCondition`) or `JobSetRestarted` (the restart counters
  * bumped, `failurePolicyRecreateAll`, and `RestartingJobSet` True). An unsupported action
- * records nothing, as upstream's reconcile errors out.
+ * records nothing, as upstream's reconcile errors out. A failure correcting the restart at
+ * `corrects` (late-failures.ts) takes that restart back.
  */
-export function applyFailure(pass: Pass, result: FailurePolicyResult): void {
+export function applyFailure(pass: Pass, result: FailurePolicyResult, corrects?: number): void {
   if (result.kind === 'Unsupported') return;
   const failedJob = evidenceOf(result.failedJob);
   const tippedBy = failedJob.observedAt;
   if (result.kind === 'Fail') {
     const condition = { type: CONDITION_TYPES.failed, status: 'True', reason: result.reason, message: result.message } as const;
-    record(pass, { type: 'JobSetFailed', at: pass.now, rule: result.rule, failedJob, condition, tippedBy });
+    record(pass, { type: 'JobSetFailed', at: pass.now, rule: result.rule, failedJob, condition, tippedBy, ...(corrects === undefined ? {} : { corrects }) });
     const restartingFailed = {
       type: CONDITION_TYPES.restartingJobSet,
       status: 'False',

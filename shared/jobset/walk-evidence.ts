@@ -1,6 +1,6 @@
 import { compareTimes } from '../k8s/time.ts';
 import { observeChildJob, parseLabelInt } from './child-jobs.ts';
-import { findCondition } from './conditions.ts';
+import { findCondition, type JobSetCondition } from './conditions.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { JobObserved } from './events.ts';
@@ -20,10 +20,13 @@ import type { JobSetState, WalkEvidence } from './state.ts';
 
 /**
  * What a child Job snapshot adds to `walkEvidence`: when its Job first showed started (by its
- * `at`) and when its attempt first failed (the Failed condition's time, else `at`). Only the
- * attempts the fold may still need are kept: the current one and the one its last restart ended.
+ * `at`) and when its attempt first failed (the Failed condition's time, else `at`). Only what the
+ * fold may still need is kept: for an InOrder JobSet it does not run (or one not seen yet), the
+ * current attempt and the one its last restart ended.
  */
 export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<JobSetState, 'walkEvidence'> | undefined {
+  const spec = state.jobSet?.spec;
+  if (spec !== undefined && (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME)) return undefined;
   const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
   if (attempt === undefined || attempt < state.restarts - 1) return undefined;
   const job = observeChildJob(undefined, event.job, 0);
@@ -71,6 +74,20 @@ export function walkCompletedBeforeFailure(spec: DefaultedJobSetSpec, state: Job
 export function walkCompletedUnseen(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
   if (spec.suspend || findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted)?.status === 'True') return false;
   return walkCompletedBeforeFailure(spec, state, state.restarts);
+}
+
+/**
+ * Decide side, when the ready snapshots arrived only after the next walk had completed too: the
+ * fold wrote `StartupPolicyCompleted` after `RestartingJobSet`, where the cluster wrote it before.
+ * The condition to move before `RestartingJobSet` (a `JobSetConditionChanged` with `movedBefore`), if any.
+ */
+export function completedWalkOutOfPlace(state: JobSetState): JobSetCondition | undefined {
+  const spec = state.jobSet?.spec;
+  if (spec === undefined || state.restarts === 0) return undefined;
+  const completed = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyCompleted);
+  const restarting = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.restartingJobSet);
+  if (completed === -1 || restarting === -1 || completed < restarting) return undefined;
+  return walkCompletedBeforeFailure(spec, state, state.restarts - 1) ? state.conditions[completed] : undefined;
 }
 
 /**

@@ -90,6 +90,7 @@ class JobSetFolds implements Refolding<JobSetLogEntry, JobSetDecisionEvent> {
     for (const decision of settled.events) {
       if (this.reached) break;
       if (decision.type === 'JobSetRestarted') this.restarts = decision.restarts; // a correction (`corrects`) restarts nothing
+      if (decision.type === 'JobSetFailed' && decision.corrects !== undefined) this.restarts -= 1; // the restart it corrects never was
       const outcome = jobSetOutcomeOf(decision);
       if (outcome) this.reached = { ...outcome, atEvent: this.lastRead, at, restarts: this.restarts };
     }
@@ -112,7 +113,8 @@ function report(
 
 /**
  * The outcome the record holds: its first JobSetCompleted or JobSetFailed, and the restarts before
- * it; a JobSetCompleted that `corrects` that failure (the success came first on the cluster's clock) stands instead.
+ * it; a JobSetCompleted that `corrects` that failure (the success came first on the cluster's clock) stands instead,
+ * and a JobSetFailed that `corrects` a restart takes that restart out of the count.
  */
 export function recordedJobSetOutcome(log: readonly JobSetLogEntry[]): JobSetOutcomeView {
   let lastRead = 0;
@@ -124,6 +126,7 @@ export function recordedJobSetOutcome(log: readonly JobSetLogEntry[]): JobSetOut
       continue;
     }
     if (event.type === 'JobSetRestarted') restarts = event.restarts;
+    if (event.type === 'JobSetFailed' && event.corrects !== undefined) restarts -= 1; // the restart it corrects never was
     const outcome = jobSetOutcomeOf(event);
     const correction = event.type === 'JobSetCompleted' && event.corrects !== undefined;
     if (outcome && (recorded === undefined || correction)) recorded = { ...outcome, atEvent: lastRead, at: event.at, restarts };

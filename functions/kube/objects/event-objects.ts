@@ -166,7 +166,8 @@ export class EventBuilder {
   #jobSetDrafts(entry: LogEntry): Draft[] {
     if (!JOBSET_CONDITION_DECISIONS.has(entry.type)) return [];
     const event = jobSetEntryEvent(entry) as JobSetDecisionEvent;
-    if (!('condition' in event)) return [];
+    // A condition moved to where the cluster wrote it changes no condition: no Event.
+    if (!('condition' in event) || (event.type === 'JobSetConditionChanged' && event.movedBefore !== undefined)) return [];
     const { condition } = event;
     const why = this.#jobSet === undefined ? undefined : decisionSentence(this.#jobSet, event);
     const warning = condition.type === 'Failed' || (condition.type === 'RestartingJobSet' && condition.status === 'True');

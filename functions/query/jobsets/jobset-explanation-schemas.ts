@@ -40,6 +40,7 @@ export const JobSetDecisionSchema = z
       ...decided,
       condition: ConditionUpdateSchema,
       since: TimeViewSchema.optional().meta({ description: 'A condition the cluster wrote at this earlier time, on evidence that reached the log late: placed before the conditions written after it.' }),
+      movedBefore: z.string().optional().meta({ description: 'The condition, unchanged, moved to just before the condition of this type: the cluster wrote it first, as evidence that reached the log late says (an InOrder walk begun on a JobSet older than the suspension placed first).' }),
       tippedBy,
     }),
     z.strictObject({
@@ -61,6 +62,7 @@ export const JobSetDecisionSchema = z
       failedJob: FailedJobEvidenceSchema,
       condition: ConditionUpdateSchema,
       tippedBy,
+      corrects: seq.optional().meta({ description: 'Log position of the JobSetRestarted this one corrects: failures the cluster\'s controller read with the one the restart was decided on reached the log after it and match a FailJobSet rule ranked first, so the cluster failed the JobSet instead.' }),
     }),
     z.strictObject({
       type: z.literal('JobSetCompleted'),

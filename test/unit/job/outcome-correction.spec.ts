@@ -3,6 +3,7 @@ import type { PodObserved } from '../../../shared/job/events.ts';
 import { explainJob } from '../../../shared/job/explain.ts';
 import { aJob, aPod, at, podObserved, tick, type PodOptions } from '../../support/builders.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
+import { EXPECTATIONS_TIMEOUT_MS } from '../../../shared/job/constants.ts';
 
 // Issue 21: "Decisions may be taken earlier or later depending on the order; the outcome may
 // not." A Job jobfold does not run has its outcome decided by its controller, on the criterion
@@ -81,6 +82,35 @@ describe('A Job jobfold does not run: the criterion met first decides, whichever
         expect(conditionsOf(status)).toEqual(want);
         expect(status).toMatchObject({ succeeded: 1, failed: 1 });
       });
+  });
+
+  describe('a correction held back by the expectations of the outcome it corrects (a pod it terminated, not yet seen gone)', () => {
+    // success-policy__pod-failure-policy-wins-over-success-policy, the failure arriving last: the
+    // success terminated a2, the FailJob failure of the same instant wins, but only once the
+    // deletion expected for a2 is seen or expires; the finishing Job asked for no wake-up then.
+    const a2 = pod('a2', 1, at(3600), { index: 0 });
+    const bSucceeded = pod('b', 2, at(3600), { index: 1, phase: 'Succeeded' });
+    const a1Failed = pod('a1', 3, at(3600), { index: 0, phase: 'Failed', conditions: [{ type: 'DisruptionTarget' }] });
+    const history = [a2, bSucceeded, tick(at(3601)), a1Failed] as const;
+    const expiry = new Date(Date.parse(at(3600)) + EXPECTATIONS_TIMEOUT_MS + 1).toISOString();
+
+    it('asks to be woken when the expectation expires', () => {
+      given(job(), ...history)
+        .when({ now: at(3601) })
+        .then(({ status, wakeAt }) => {
+          expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:SuccessPolicy']);
+          expect(wakeAt).toBe(expiry);
+        });
+    });
+
+    it('and corrects the outcome then', () => {
+      given(job(), ...history, tick(expiry))
+        .when({ now: expiry })
+        .then(({ status, log }) => {
+          expect(log.filter((e) => e.type === 'JobOutcomeCorrected')).toHaveLength(1);
+          expect(conditionsOf(status)).toEqual(['FailureTarget=True:PodFailurePolicy_0']);
+        });
+    });
   });
 
   it('a failure after the success on the cluster\'s clock, arriving late, corrects nothing', () => {

@@ -166,6 +166,31 @@ describe('Outcomes that arrive after a decision they happened before', () => {
     });
   });
 
+  describe('a pod running when the Job failed, arriving after jobfold failed it: once its deletion arrives, the status is the cluster order\'s', () => {
+    // On the cluster, the sync at 65 s reads p0 running and p1 failed: FailureTarget, p0 deleted,
+    // counted failed, then Failed. Delivered p1 first, jobfold writes Failed at once (nothing
+    // looks active) and terminates p0 as lingering when it arrives: until p0's deletion arrives
+    // it shows Failed where the cluster waits with p0 terminating (README, Order: generated
+    // histories and scenarios that end before the deletion keep that difference).
+    const job = aJob({ backoffLimit: 0, parallelism: 1, completions: 1 });
+    const running = pod('p0', 2, at(30));
+    const failed = pod('p1', 3, at(65), { phase: 'Failed', exitCode: 1, finishedAt: at(64) });
+    const deleted = podDeleted('p0', at(80));
+    const ended = { failed: 2, terminating: 0, active: 0 };
+    const conditions = ['FailureTarget=True:BackoffLimitExceeded', 'Failed=True:BackoffLimitExceeded'];
+
+    for (const [order, events] of [["the cluster's order", [running, failed, deleted]], ['the failure first', [failed, running, deleted]]] as const) {
+      it(order, () => {
+        given(job, ...events, tick(at(100)))
+          .when()
+          .then(({ status }) => {
+            expect(conditionsOf(status)).toEqual(conditions);
+            expect(status).toMatchObject(ended);
+          });
+      });
+    }
+  });
+
   it('a deleted pod seen with the finalizer, arriving after its newer state and before the Job, counts once the Job arrives', () => {
     // podReplacementPolicy TerminatingOrFailed: the deleted pod counted as failed and lost the
     // finalizer; its Failed (without it) is delivered first, the deletion next, the Job last.
@@ -282,6 +307,39 @@ describe('Pods seen active beside their replacements are no excess', () => {
     given(wide, created('a', 1, 1), created('b', 2, 1), tick(at(2)))
       .when()
       .thenStatus({ active: 1, terminating: 1 });
+  });
+});
+
+describe('A Job created suspended whose pods succeed an hour later, the successes arriving first', () => {
+  // completions__suspended-job-completes-when-all-succeeded (corpus orders property): the
+  // controller synced the Job when it was created suspended and wrote Suspended=True; the sync
+  // that found the completions reached wrote no Suspended condition. Read in one sync when the
+  // Job arrives last, the successes gave the outcome and the Suspended condition was lost.
+  const job = aJob({ completions: 2, parallelism: 2, suspend: true });
+  const created = jobAt(job, { suspend: true }, '1', at(0));
+  const succeeded = ['a', 'b'].map((name, i) => pod(name, 2 + i, at(3600), { phase: 'Succeeded', finishedAt: at(3599) }));
+  const conditions = ['Suspended=True:JobSuspended', 'SuccessCriteriaMet=True:CompletionsReached', 'Complete=True:CompletionsReached'];
+
+  it("in the cluster's order", () => {
+    given(null, created, ...succeeded, tick(at(3601)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(conditions));
+  });
+
+  it('the successes first: the suspension the controller wrote before them is written before the outcome', () => {
+    given(null, ...succeeded, created, tick(at(3601)))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(conditions);
+        expect(status).toMatchObject({ succeeded: 2 });
+      });
+  });
+
+  it('not when a pod had finished before the suspension was observed: the controller may have seen it', () => {
+    const early = [pod('a', 2, at(3600), { phase: 'Succeeded', finishedAt: at(0) }), succeeded[1] as PodObserved];
+    given(null, ...early, jobAt(job, { suspend: true }, '1', at(1)), tick(at(3601)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(conditions.slice(1)));
   });
 });
 

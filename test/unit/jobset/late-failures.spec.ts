@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decisionSentence } from '../../../shared/jobset/explain.ts';
 import { knownJobSetObservation, type JobSetLogObservation } from '../../../shared/jobset/decider.ts';
 import type { JobSetDecisionEvent, JobSetObservation } from '../../../shared/jobset/index.ts';
-import { at, jobFailed, jobSetObserved } from './support/builders.ts';
+import { at, jobFailed, jobObserved, jobSetObserved } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
 // Issue 21 for JobSets: two failures of one attempt that the cluster's JobSet controller read in
@@ -55,12 +55,30 @@ describe('a failure that happened before the restart, arriving after it', () => 
     expect(conditionsOf(late.status)).toEqual([restarting('DefaultFailurePolicy', 'b-0')]);
   });
 
-  it('given the late failure matches a FailJobSet rule ranked first, when it arrives, then the restart is not taken back', () => {
+  it('given the late failure matches a FailJobSet rule ranked first, when it arrives, then the restart is corrected to the failure, as in order', () => {
+    // failure-policy__first-matching-rule-wins-over-earlier-failure, shrunk: the cluster read both
+    // failures in one pass and failed the JobSet; it never restarted it.
     const spec = jobSet([rule('failOnDeadline', 'FailJobSet', 'DeadlineExceeded'), restartOnBackoff]);
     const late = given(jobFailed('a', 0, { seconds: 1 }), spec, jobFailed('b', 1, { seconds: 3, ...deadline })).whenSettled({ now: at(5) });
+    // Read together, as the cluster's controller did.
+    const inOrder = given(jobFailed('a', 0, { seconds: 1 }), jobFailed('b', 1, { seconds: 3, ...deadline }), spec).whenSettled({ now: at(5) });
+    expect(inOrder.state.terminalState).toBe('Failed');
+    expect(late.state.terminalState).toBe('Failed');
+    expect(late.state.restarts).toBe(0);
+    expect(late.state.restartsCountTowardsMax).toBe(0);
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+    expect(late.status.replicatedJobsStatus).toEqual(inOrder.status.replicatedJobsStatus);
+    const restarted = late.log.findIndex((e) => e.type === 'JobSetRestarted') + 1;
+    expect(late.log.filter((e) => e.type === 'JobSetFailed')).toEqual([expect.objectContaining({ corrects: restarted, rule: expect.objectContaining({ name: 'failOnDeadline' }) })]);
+  });
+
+  it('given the cluster reported a Job of the next attempt, when the FailJobSet failure arrives, then the restart stands (the cluster made it)', () => {
+    const spec = jobSet([rule('failOnDeadline', 'FailJobSet', 'DeadlineExceeded'), restartOnBackoff]);
+    const nextAttempt = jobObserved('a', 0, { seconds: 4, attempt: 1, active: 1 });
+    const late = given(jobFailed('a', 0, { seconds: 1 }), spec, nextAttempt, jobFailed('b', 1, { seconds: 3, ...deadline })).whenSettled({ now: at(5) });
     expect(late.state.terminalState).toBe('');
     expect(late.state.restarts).toBe(1);
-    expect(conditionsOf(late.status)).toEqual([restarting('FailurePolicy_restartOnBackoff', 'a-0')]);
+    expect(late.log.some((e) => e.type === 'JobSetFailed')).toBe(false);
   });
 
   it('given a JobSet jobfold runs, when the earlier failure arrives after its restart, then its restart stands as jobfold made it', () => {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { knownJobSetObservation, type JobSetLogObservation } from '../../../shared/jobset/decider.ts';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
+import { isJobSetDecisionType, type JobSetDecisionEvent } from '../../../shared/jobset/decision-events.ts';
+import type { JobSetEvent } from '../../../shared/jobset/events.ts';
+import { explainJobSet } from '../../../shared/jobset/explain.ts';
+import { evolve } from '../../../shared/jobset/evolve.ts';
+import { settle } from '../../../shared/jobset/settle.ts';
+import { initialState } from '../../../shared/jobset/state.ts';
+import { jobSetStatus } from '../../../shared/jobset/status.ts';
 import { at, jobReady, jobSetObserved } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
@@ -141,5 +148,60 @@ describe('a JobSet suspended midway whose running observation arrives after the 
   it('given the resumed spec first, then the created one, then the suspension, when settled, then Suspended goes after the walk\'s InProgress', () => {
     const late = given(resumedLater, created, ...running, suspendedMidway).whenSettled({ now: at(20) });
     expect(conditionsOf(late.status).map((c) => c.type)).toEqual(order);
+  });
+});
+
+describe('a JobSet running InOrder, suspended midway and resumed, whose suspended observation arrives last', () => {
+  // startup-policy__inorder-suspend-midway-creates-remaining-jobs-suspended, the property's first
+  // wrong order: v1 running InOrder (created at 0:05; the walk begins: StartupPolicyInProgress),
+  // v2 suspended (0:05), v3 resumed (0:10), Jobs ready from 0:15. Delivered b-1, a-0, b-0, v1, v3,
+  // v2, b-2: the fold places the late Suspended before the InProgress it wrote on v1.
+  const midway = (suspend: boolean) => spec(suspend, { replicatedJobs: [{ name: 'a' }, { name: 'b', replicas: 3 }] });
+  const v1 = versioned(jobSetObserved(midway(false), { seconds: 5 }), '1');
+  const v2 = versioned(jobSetObserved(midway(true), { seconds: 5 }), '2');
+  const v3 = versioned(jobSetObserved(midway(false), { seconds: 10 }), '3');
+  const a0 = jobReady('a', 0, { seconds: 15 });
+  const b0 = jobReady('b', 0, { seconds: 20 });
+  const b1 = jobReady('b', 1, { seconds: 25 });
+  const b2 = jobReady('b', 2, { seconds: 30 });
+  const inOrder = given(v1, v2, v3, a0, b0, b1, b2).whenSettled({ now: at(30) });
+  /** As the writer delivers them: each folded, then settled at the newest time delivered so far (a platform clock never behind what arrived). */
+  const delivered = (...observations: JobSetObservation[]) => {
+    let state = initialState();
+    let clock = '';
+    const log: JobSetEvent[] = [];
+    for (const observation of observations) {
+      state = evolve(state, observation);
+      if (observation.at > clock) clock = observation.at;
+      const settled = settle(state, clock);
+      state = settled.state;
+      log.push(observation, ...settled.events);
+    }
+    return { state, log, status: jobSetStatus(state) };
+  };
+  const moves = (log: readonly { type: string }[]) => log.filter((e) => e.type === 'JobSetConditionChanged' && 'movedBefore' in e && e.movedBefore !== undefined);
+
+  it('in order: the walk began first, then the suspension, then the walk completed', () => {
+    expect(conditionsOf(inOrder.status).map((c) => c.type)).toEqual(['StartupPolicyInProgress', 'Suspended', 'StartupPolicyCompleted']);
+    expect(moves(inOrder.log)).toEqual([]);
+  });
+
+  it('given v2 after v3, when settled, then InProgress moves before Suspended (a logged move, no condition changed) and the end is as in order', () => {
+    const late = delivered(b1, a0, b0, v1, v3, v2, b2);
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+    expect(moves(late.log)).toEqual([expect.objectContaining({ condition: expect.objectContaining({ type: 'StartupPolicyInProgress' }), movedBefore: 'Suspended' })]);
+    // The move is explained as one, and is not the decision behind the condition it moved.
+    const decisions = late.log.flatMap((event, i) => (isJobSetDecisionType(event.type) ? [{ seq: i + 1, event: event as JobSetDecisionEvent }] : []));
+    const explained = explainJobSet(late.state, decisions);
+    const move = explained.events.find((e) => e.type === 'JobSetConditionChanged' && 'movedBefore' in e.decision && e.decision.movedBefore !== undefined);
+    expect(move?.sentence).toMatch(/^StartupPolicyInProgress moved before Suspended: the cluster wrote it first/);
+    expect(explained.conditions.find((c) => c.type === 'StartupPolicyInProgress')?.decidedBy).not.toBe(move?.seq);
+  });
+
+  it('given a JobSet jobfold runs, then nothing is moved', () => {
+    const managed = (suspend: boolean, seconds: number, version: string) =>
+      versioned(jobSetObserved({ ...midway(suspend), managedBy: 'jobfold.io/jobset-controller' }, { seconds }), version);
+    const late = delivered(b1, a0, b0, managed(false, 5, '1'), managed(false, 10, '3'), managed(true, 5, '2'), b2);
+    expect(moves(late.log)).toEqual([]);
   });
 });

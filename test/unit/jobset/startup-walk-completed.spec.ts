@@ -8,7 +8,8 @@ import { conditionsOf, given } from './support/given.ts';
 // StartupPolicyCompleted before RestartingJobSet. Counterexamples of
 // test/property/jobset/corpus-orders.property.spec.ts (startup-policy__inorder-restart-reruns-
 // startup-sequence), shrunk: the failure reaches the log before the JobSet, or before the
-// snapshots that showed the Jobs ready.
+// snapshots that showed the Jobs ready (even after the second walk completed: then the condition
+// the fold wrote after RestartingJobSet moves before it).
 
 /** The snapshot with the resourceVersion the cluster gave it (KEP-5504): a later one is newer. */
 const v = (version: number, observation: JobSetObservation): JobSetObservation =>
@@ -53,6 +54,13 @@ describe('an InOrder JobSet whose walk completed before the failure that restart
     const late = given(spec, b0, b1, b0Failed, a0, ...deletions, ...nextAttempt).whenSettled({ now: at(50) });
     expect(late.state.restarts).toBe(1);
     expect(conditionsOf(late.status)).toEqual(inOrderConditions);
+  });
+
+  it('given the second walk completed before b-0\'s ready snapshot arrived, when it arrives, then Completed moves before RestartingJobSet', () => {
+    const late = given(spec, a0, b1, b0Failed, ...deletions, ...nextAttempt, b0).whenSettled({ now: at(50) });
+    expect(conditionsOf(late.status)).toEqual(inOrderConditions);
+    const moves = late.log.filter((e) => e.type === 'JobSetConditionChanged' && e.movedBefore !== undefined);
+    expect(moves).toEqual([expect.objectContaining({ condition: expect.objectContaining({ type: 'StartupPolicyCompleted', status: 'True' }), movedBefore: 'RestartingJobSet' })]);
   });
 
   it('given a Job seen only failed (never ready before), when restarted, then the walk did not complete before the failure', () => {

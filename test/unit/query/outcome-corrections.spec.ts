@@ -90,6 +90,22 @@ describe('a corrected outcome, explained the same way for Jobs and JobSets', () 
     ]);
   });
 
+  it('given a JobSet restarted on one failure while the cluster failed it on another read with it, then the failure correcting the restart reads the same', () => {
+    const rules = [
+      { name: 'failOnDeadline', action: 'FailJobSet', onJobFailureReasons: ['DeadlineExceeded'], targetReplicatedJobs: [] },
+      { name: 'restartOnBackoff', action: 'RestartJobSet', onJobFailureReasons: ['BackoffLimitExceeded'], targetReplicatedJobs: [] },
+    ];
+    const spec = jobSetObserved({ replicatedJobs: [{ name: 'a' }, { name: 'b', replicas: 2 }], failurePolicy: { maxRestarts: 3, rules } }, { seconds: 4 });
+    const deadline = { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
+    const late = givenJobSet(jobFailed('a', 0, { seconds: 1 }), spec, jobFailed('b', 1, { seconds: 3, ...deadline })).whenSettled({ now: at(5) });
+    const decisions = jobSetDecisions(late.log);
+    const restart = decisions.find((d) => d.event.type === 'JobSetRestarted')?.seq;
+    const failed = decisions.find((d) => d.event.type === 'JobSetFailed')?.seq;
+    expect(explainJobSet(late.state, decisions).corrections).toEqual([
+      { decidedBy: failed, corrects: restart, at: at(5), retracted: ['RestartingJobSet'], retractedMetAt: at(1), reason: 'FailJobSetFailurePolicyAction', metAt: at(3) },
+    ]);
+  });
+
   it('given no correction, then the explanation has no corrections field', () => {
     const spec = jobSetObserved({ replicatedJobs: [{ name: 'a' }] }, { seconds: 1 });
     const done = givenJobSet(spec, jobSucceeded('a', 0, { seconds: 5 })).whenSettled({ now: at(5) });
