@@ -193,7 +193,10 @@ forwarder's \`sequence\` stamp takes care of the first:
   without its success. It decides as soon as the missing event arrives, and gives the
   wait up after upstream's expectation timeout (5 minutes), so an event lost or refused never
   wedges the Job; the Job's explanation says what it waits for. A late event that changes
-  nothing of its pod is still logged when its count is missing. Other Jobs decide as before.
+  nothing of its pod is still logged when its count is missing. A Job jobfold does not run
+  waits the same way before a new outcome and before terminating pods (its lingering pods'
+  \`TerminatePod\` commands are sent, so a pod whose \`Succeeded\` is in the hole would be deleted);
+  its other decisions (excess pods, creations) are only computed, and are taken as before.
   The count says nothing of events not sent yet: a view up to the newest event sent is what
   upstream decides on too.
 - Observations that share one \`observedAt\` are what one sync of the controller reads, as

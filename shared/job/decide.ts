@@ -49,22 +49,24 @@ export function decide(state: JobState, now: string): Reconciliation {
   const expectationsMet = expectationsSatisfied(state, sync.now);
   if (expectationsMet) correctOutcome(sync);
   if (isFinished(sync.conditions)) {
-    terminateLingering(sync);
+    if (!waitForMissingPodEvents(sync, 'terminating')) terminateLingering(sync);
     removeCountedFinalizers(sync);
     return done(sync);
   }
   if (sync.startTime === undefined && !settings.suspend) startJob(sync);
   // Requested creations not seen yet count as active until the expectation expires.
   if (!expectationsExpired(state, sync.now)) sync.active += state.expectations.creations;
-  // A Job jobfold runs takes no decision on a view of its pods with a hole in it (pod-view-gap.ts):
-  // its outcome neither, since a pod that looks active may have finished, and jobfold would
-  // terminate it and write an outcome it cannot take back. Asked once; it wakes the Job.
+  // A Job jobfold runs takes no decision on a view of its pods with a hole in it (pod-view-gap.ts),
+  // and no Job terminates pods on one: a pod that looks active may have finished, and jobfold would
+  // terminate it and write an outcome it cannot take back. Each asked once; they wake the Job.
   let waiting: boolean | undefined;
-  const viewHasHole = () => (waiting ??= waitForMissingPodEvents(sync));
+  const viewHasHole = () => (waiting ??= waitForMissingPodEvents(sync, 'managing'));
+  let holding: boolean | undefined;
+  const terminationsWait = () => (holding ??= waitForMissingPodEvents(sync, 'terminating'));
   let target = chooseFinishTarget(sync);
-  if (target?.isNew && viewHasHole()) target = undefined;
+  if (target?.isNew && terminationsWait()) target = undefined;
   if (target) {
-    terminate(sync, activePods(state), 'JobFinishing', target.reason, target.message);
+    if (!terminationsWait()) terminate(sync, activePods(state), 'JobFinishing', target.reason, target.message);
     // Upstream keeps the outcome only once every pod it created or deleted has been seen; the
     // terminal condition waits for the hole to close too (a pod still terminating may be in it).
     if (!expectationsMet || viewHasHole()) target = undefined;

@@ -127,15 +127,17 @@ export function jobCorrection(event: DecisionOf<'JobOutcomeCorrected'>): Outcome
 }
 
 /**
- * A Job jobfold runs whose log lacks pod events sent before the newest it holds creates and
- * deletes no pods and decides no outcome until they arrive (pod-view-gap.ts): said, so an
- * operator reading why nothing happened yet learns what the Job waits for, and until when at most.
+ * A Job whose log lacks pod events sent before the newest it holds decides no outcome and
+ * terminates no pod until they arrive, and one jobfold runs creates and deletes none either
+ * (pod-view-gap.ts): said, so an operator reading why nothing happened yet learns what the Job
+ * waits for, and until when at most.
  */
 function waitingSentence(state: JobState): string {
   const missing = missingPodEvents(state);
-  if (missing === undefined || state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME || isFinished(state.status.conditions)) return '';
+  if (missing === undefined || isFinished(state.status.conditions)) return '';
+  const held = state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME ? 'No pod is created or deleted, and no outcome decided' : 'No outcome is decided and no pod terminated';
   const events = missing.count === 1 ? '1 pod event sent before the newest one in the log has' : `${missing.count} pod events sent before the newest one in the log have`;
-  return ` No pod is created or deleted, and no outcome decided, while ${events} not arrived (missing since ${formatTime(missing.since)}; given up on at ${formatTime(missing.since + EXPECTATIONS_TIMEOUT_MS)}).`;
+  return ` ${held}, while ${events} not arrived (missing since ${formatTime(missing.since)}; given up on at ${formatTime(missing.since + EXPECTATIONS_TIMEOUT_MS)}).`;
 }
 
 /** The outcome: rejection first, then terminal, interim, suspension, progress. */

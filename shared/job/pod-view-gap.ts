@@ -14,7 +14,9 @@ import { wakeAt, type Sync } from './sync.ts';
 // does, a Job jobfold runs neither creates nor deletes pods, as upstream waits while its
 // expectations are unsatisfied; it decides as soon as the missing events arrive, and after
 // EXPECTATIONS_TIMEOUT_MS at the latest (an event refused at the door, or lost, never wedges the
-// Job). Other Jobs' decisions are only computed, and stay as they were.
+// Job). A Job jobfold does not run has only the termination of its lingering pods sent
+// (contract/outbound.ts, isDispatched), so for it the wait holds a new outcome and those
+// terminations: a pod whose `Succeeded` is in the hole would otherwise be deleted as lingering.
 
 /** What the log holds of the forwarder's per-Job count of pod events in its newest pod epoch. */
 export interface PodCounts {
@@ -99,12 +101,13 @@ export function missingPodEvents(state: JobState): { readonly count: number; rea
 }
 
 /**
- * decide's one call: true while a Job jobfold runs must not create or delete pods because its
- * view of them lacks an event the forwarder sent before one it holds; the Job is woken when the
- * wait runs out.
+ * decide's question: true while the Job must not act on its pods because its view of them lacks
+ * an event the forwarder sent before one it holds; the Job is woken when the wait runs out.
+ * `managing` (creating, deleting as excess, deciding for a Job jobfold runs) waits only for a Job
+ * jobfold runs; `terminating` (an outcome and its lingering pods' terminations) for every Job.
  */
-export function waitForMissingPodEvents(sync: Sync): boolean {
-  if (sync.state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME) return false;
+export function waitForMissingPodEvents(sync: Sync, to: 'managing' | 'terminating'): boolean {
+  if (to === 'managing' && sync.state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME) return false;
   const missing = missingPodEvents(sync.state);
   if (missing === undefined) return false;
   const until = missing.since + EXPECTATIONS_TIMEOUT_MS;

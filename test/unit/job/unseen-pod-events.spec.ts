@@ -173,4 +173,43 @@ describe('A Job jobfold does not run', () => {
     const own = aJob({ completions: 3, parallelism: 2 });
     expect(terminated(given(own, a, b, c).when({ now: at(1) }).commands)).toHaveLength(1);
   });
+
+  // Its lingering pods' TerminatePod commands are sent (contract/outbound.ts, isDispatched), so
+  // they wait for the hole as a managed Job's decisions do. Indexed, completions 3, success policy:
+  // index 0. In the cluster: a (0), b (1), c (2) run (1, 2, 3), b succeeds (4), then a (5). The log
+  // got 1, 2, 3 and 5: b still looks active when the leader's success arrives.
+  const leaderOnly = aJob({ completionMode: 'Indexed', completions: 3, parallelism: 3, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+  const a0 = sent(podObserved(aPod({ name: 'a', index: 0 }), at(1)), 1, 1);
+  const b1 = sent(podObserved(aPod({ name: 'b', index: 1 }), at(1)), 1, 2);
+  const c2 = sent(podObserved(aPod({ name: 'c', index: 2 }), at(1)), 1, 3);
+  const b1Succeeded = sent(podObserved(aPod({ name: 'b', index: 1, phase: 'Succeeded' }), at(2)), 2, 4);
+  const a0Succeeded = sent(podObserved(aPod({ name: 'a', index: 0, phase: 'Succeeded' }), at(3)), 2, 5);
+
+  it('terminates no pod, and decides no outcome, while a pod event sent before the success is missing', () => {
+    const outcome = given(leaderOnly, a0, b1, c2, a0Succeeded).when({ now: at(3) });
+    expect(terminated(outcome.commands)).toEqual([]);
+    expect(outcome.status.conditions.map((c) => c.type)).not.toContain('SuccessCriteriaMet');
+    expect(Date.parse(outcome.wakeAt ?? '')).toBe(Date.parse(at(3)) + 300_000 + 1);
+    expect(explainJob(outcome.state).summary).toContain('No outcome is decided and no pod terminated, while 1 pod event');
+  });
+
+  it('once it arrives, terminates only the pod still running: the succeeded one is not deleted', () => {
+    const outcome = given(leaderOnly, a0, b1, c2, a0Succeeded, b1Succeeded).when({ now: at(3) });
+    expect(terminated(outcome.commands)).toEqual(['c']);
+    expect(outcome.status).toMatchObject({ succeeded: 2 });
+  });
+
+  it('after the expectation timeout it decides on what it has: a lost event never wedges the Job', () => {
+    const outcome = given(leaderOnly, a0, b1, c2, a0Succeeded).when({ now: at(304) });
+    expect(terminated(outcome.commands).sort()).toEqual(['b', 'c']);
+  });
+
+  it('a Job whose outcome is decided holds the termination of a pod seen after it while a pod event is missing', () => {
+    // SuccessCriteriaMet in order (c terminated), then a pod d (8) arrives without 7.
+    const d = sent(podObserved(aPod({ name: 'd', index: 2 }), at(5)), 1, 8);
+    const decided = [leaderOnly, a0, b1, c2, b1Succeeded, a0Succeeded, tick(at(4))] as const;
+    expect(given(...decided).fold().state.status.conditions.map((cond) => cond.type)).toContain('SuccessCriteriaMet');
+    expect(terminated(given(...decided, d).when({ now: at(5) }).commands)).toEqual([]);
+    expect(terminated(given(...decided, d).when({ now: at(306) }).commands)).toEqual(['d']);
+  });
 });
