@@ -55,8 +55,9 @@ flight), the cluster deleting each commanded pod; figures from GET /local/status
                         1 MiB/s / stream bytes per observation): the Job's table partition and its
                         one Kinesis shard, the Job's life packed as the forwarder would; formula
                         and each term printed (perJobCeilingTerms, packed, unpacked)
-  lingeringPodsTerminatedOnce, podsCommandedTwiceOrMore, completeAfterDeletions
-                        every lingering pod terminated by exactly one command; Complete after
+  lingeringPodsTerminatedOnce, podsCommandedTwiceOrMore, podsCommandedNotLingering, completeAfterDeletions
+                        every lingering pod terminated by exactly one command, no pod that had
+                        finished terminated; Complete after the cluster deleted them
   servicePeakRssMb      peak RSS of the service's process
   cpuMsPerPodEvent      CPU ms per pod event of the service, the feeder and DynamoDB Local
                         (cpuMsPerPodEventUnpacked: fed one event per entry)

@@ -261,7 +261,8 @@ export interface ServicePathReport extends FeedsReport {
 
 const LEAN_KEPT = [
   'e2eEventsPerSecond', 'e2eEventsPerSecondUnpacked', 'bytesPerPodEvent', 'cpuMsPerPodEvent', 'cpuMsPerPodEventUnpacked',
-  'wcuPerPodEvent', 'lingeringPods', 'lingeringPodsTerminatedOnce', 'podsCommandedTwiceOrMore', 'completeAfterDeletions',
+  'wcuPerPodEvent', 'lingeringPods', 'lingeringPodsTerminatedOnce', 'podsCommandedTwiceOrMore', 'podsCommandedNotLingering',
+  'completeAfterDeletions',
   'servicePeakRssMb', 'unpackedFeed',
 ] as const;
 
