@@ -1,3 +1,4 @@
+import { outcomeCorrected } from '../decide/outcome-correction.ts';
 import { formatTime } from '../k8s/time.ts';
 import { findCondition, type JobCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
@@ -32,6 +33,13 @@ const DECIDED = {
 } as const;
 
 /**
+ * The conditions a correction is logged right before (in the same sync): the interim condition
+ * of the criterion met first. A reader citing only what an explanation needs finds a Job's
+ * corrections before these (functions/query/job-explanation.ts).
+ */
+export const CORRECTED_TO: ReadonlySet<string> = new Set([DECIDED.success[0], DECIDED.failure[0]]);
+
+/**
  * Decide side: when the Job's decided outcome lost to a criterion met first, records the
  * correction and takes its conditions out of the sync, so that the sync decides again.
  */
@@ -50,16 +58,13 @@ export function correctOutcome(sync: Sync): void {
   const wins = challenger.outcome === 'failure' ? challengerAt <= decidedAt : challengerAt < decidedAt;
   if (!wins) return;
   const types: readonly string[] = DECIDED[decided.outcome];
-  const retracted = sync.conditions.filter((c) => types.includes(c.type));
-  sync.conditions = sync.conditions.filter((c) => !types.includes(c.type));
-  record(sync, {
-    type: 'JobOutcomeCorrected',
-    retracted,
-    retractedMetAt: formatTime(decidedAt),
+  const correction = outcomeCorrected(sync.conditions, types, { retractedMetAt: formatTime(decidedAt) }, {
     reason: challenger.reason,
     message: challenger.message,
     evidence: { ...challenger.evidence, metAt: formatTime(challengerAt) },
   });
+  sync.conditions = sync.conditions.filter((c) => !types.includes(c.type));
+  record(sync, { type: 'JobOutcomeCorrected', ...correction });
 }
 
 /**
