@@ -77,10 +77,13 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
   const bySeq = new Map<number, JobEvent>();
   const decided = new Map<string, DecisionOf<'JobConditionChanged'>>();
   const corrections: OutcomeCorrection[] = [];
+  const correctionSentences: string[] = [];
   for (const event of log) {
     if (event.seq !== undefined) bySeq.set(event.seq, event);
     if (event.type === 'JobConditionChanged') decided.set(event.condition.type, event);
-    if (event.type === 'JobOutcomeCorrected') corrections.push(loggedCorrection(event.seq, event.at, event));
+    if (event.type !== 'JobOutcomeCorrected') continue;
+    corrections.push(loggedCorrection(event.seq, event.at, event));
+    correctionSentences.push(jobCorrectionSentence(event));
   }
   const pods = terminatedPods(state, log);
   const conditions = state.status.conditions.map((condition): ExplainedJobCondition => {
@@ -103,7 +106,7 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
     kind: 'Job',
     job: identity && { clusterId: identity.clusterId, namespace: identity.namespace, name: identity.name, uid: identity.uid },
     outcome,
-    summary: summary(state, outcome) + waitingSentence(state) + corrections.map(correctionSentence).join(''),
+    summary: summary(state, outcome) + waitingSentence(state) + correctionSentences.join(''),
     conditions,
     terminatedPods: pods,
     rejection: (state.rejected ?? []).map((error) => error.message),
@@ -113,6 +116,24 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
     ...(corrections.length > 0 ? { corrections } : {}),
   };
 }
+
+/**
+ * A logged correction in one sentence. A terminal condition taken back alone, keeping its
+ * reason (outcome-correction.ts reopenFinish), was not beaten by another criterion: pods the
+ * cluster still ran then kept its controller from writing it.
+ */
+export function jobCorrectionSentence(event: DecisionOf<'JobOutcomeCorrected'>): string {
+  if (!isReopened(event)) return correctionSentence(loggedCorrection(event.seq, event.at, event));
+  const taken = event.retracted.map((c) => c.type).join(' and ');
+  const met = event.retractedMetAt === undefined ? '' : ` (its criterion met at ${event.retractedMetAt})`;
+  const names = (event.evidence.pods ?? []).map((pod) => pod.name);
+  const pods = names.length === 1 ? `pod ${names[0]}` : `pods ${names.join(', ')}`;
+  return ` jobfold took back ${taken}${met} at ${event.at}: evidence that arrived later showed ${pods} still running then on the cluster's clock, and the controller writes ${taken} only once no pod is terminating.`;
+}
+
+/** A correction that takes back only the terminal condition, for the same criterion (outcome-correction.ts reopenFinish). */
+const isReopened = (event: DecisionOf<'JobOutcomeCorrected'>): boolean =>
+  event.retracted.length > 0 && event.retracted.every((c) => (c.type === 'Complete' || c.type === 'Failed') && c.reason === event.reason);
 
 /**
  * A Job whose log lacks pod events sent before the newest it holds decides no outcome and

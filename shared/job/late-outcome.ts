@@ -1,6 +1,6 @@
 import { IndexSet, parseIndexes } from '../indexes/index-set.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
-import type { PodCount, PodRecord } from './pod-record.ts';
+import { podClass, type PodCount, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 
 // Upstream counts a pod's outcome in the sync after it happens, so every outcome that happened
@@ -96,13 +96,19 @@ export function settleAfterFinish(
 ): void {
   const pod = state.pods.get(uid);
   if (pod === undefined || state.finishedInstant === undefined || countsBeforeFinalCount(state) === undefined) return;
+  // The cluster finished the Job when its criterion was met, when the pods tell that instant
+  // (state.outcomeMetAt), which jobfold's clock can lie past (a deadline read late).
+  const seenByFinish = seenActiveAt !== undefined && seenActiveAt <= Math.min(state.finishedInstant, state.outcomeMetAt ?? Infinity);
+  // Not finished in the view either: the cluster's Job waits for it (outcome-correction.ts reopenFinish).
+  const unfinished = podClass(pod) === 'active' || podClass(pod) === 'terminating';
+  if (seenByFinish && unfinished && !(state.waitedFor ?? []).includes(pod.uid)) state.waitedFor = [...(state.waitedFor ?? []), pod.uid];
   if (countedBefore === 'none' && pod.counted !== 'none') {
     const addedNow = state.finalStatus !== finalBefore;
     if (pod.finalCount === 'owed' && !addedNow) countInFinal(state, pod);
     markFinalCount(pod, addedNow || pod.finalCount === 'owed' ? undefined : 'outside');
     return;
   }
-  if (seenActiveAt === undefined || seenActiveAt > state.finishedInstant) return;
+  if (!seenByFinish) return;
   if (pod.finalCount === 'outside') {
     countInFinal(state, pod);
     markFinalCount(pod, undefined);

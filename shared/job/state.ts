@@ -179,6 +179,14 @@ export interface JobState {
    * cluster reported. Evidence of a criterion met earlier corrects the outcome (outcome-correction.ts).
    */
   outcomeMetAt?: number;
+  /**
+   * Jobs jobfold does not run, finished by jobfold: the pods an observation made at or before
+   * the finish instant, arriving after the finish, showed unfinished (late-outcome.ts
+   * settleAfterFinish). The cluster's Job was still waiting for them at `FailureTarget` or
+   * `SuccessCriteriaMet`: the terminal condition is taken back (outcome-correction.ts
+   * `reopenFinish`). Emptied when it is.
+   */
+  waitedFor?: string[];
   /** Observations folded after the Job finished (still logged, changing nothing reported). */
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */
