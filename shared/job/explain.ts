@@ -6,6 +6,7 @@ import { findCondition, hasTrueCondition, isFinished } from './conditions.ts';
 import { isPolicyFailureReason, policyFailureEvidence, policyFailureSentence } from '../policies/pod-failure-policy.ts';
 import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME, Reason } from './constants.ts';
 import { missingPodEvents } from './pod-view-gap.ts';
+import { isReopening } from './outcome-correction.ts';
 import type { DecisionOf, Evidence, PodRefData, TerminationCause } from './decisions.ts';
 import type { JobEvent } from './evolve.ts';
 import type { JobState } from './state.ts';
@@ -123,17 +124,13 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
  * cluster still ran then kept its controller from writing it.
  */
 export function jobCorrectionSentence(event: DecisionOf<'JobOutcomeCorrected'>): string {
-  if (!isReopened(event)) return correctionSentence(loggedCorrection(event.seq, event.at, event));
+  if (!isReopening(event)) return correctionSentence(loggedCorrection(event.seq, event.at, event));
   const taken = event.retracted.map((c) => c.type).join(' and ');
   const met = event.retractedMetAt === undefined ? '' : ` (its criterion met at ${event.retractedMetAt})`;
   const names = (event.evidence.pods ?? []).map((pod) => pod.name);
   const pods = names.length === 1 ? `pod ${names[0]}` : `pods ${names.join(', ')}`;
   return ` jobfold took back ${taken}${met} at ${event.at}: evidence that arrived later showed ${pods} still running then on the cluster's clock, and the controller writes ${taken} only once no pod is terminating.`;
 }
-
-/** A correction that takes back only the terminal condition, for the same criterion (outcome-correction.ts reopenFinish). */
-const isReopened = (event: DecisionOf<'JobOutcomeCorrected'>): boolean =>
-  event.retracted.length > 0 && event.retracted.every((c) => (c.type === 'Complete' || c.type === 'Failed') && c.reason === event.reason);
 
 /**
  * A Job whose log lacks pod events sent before the newest it holds decides no outcome and

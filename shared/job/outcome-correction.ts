@@ -103,6 +103,11 @@ export function reopenFinish(sync: Sync): void {
   record(sync, { type: 'JobOutcomeCorrected', ...correction });
 }
 
+/** A correction that takes back only the terminal condition, for the same criterion (reopenFinish). */
+export const isReopening = (decision: DecisionOf<'JobOutcomeCorrected'>): boolean =>
+  decision.retracted.length > 0 &&
+  decision.retracted.every((c) => (c.type === TERMINAL.success || c.type === TERMINAL.failure) && c.reason === decision.reason);
+
 /**
  * Evolve side, when jobfold's interim condition is folded (apply-decision.ts): the instant its
  * criterion was met, kept for later corrections while the pods still tell it. O(pods), once.
@@ -130,6 +135,7 @@ function decidedOutcome(conditions: readonly JobCondition[]): { outcome: FinishT
  */
 export function retractOutcome(state: JobState, decision: DecisionOf<'JobOutcomeCorrected'>): void {
   const types = new Set(decision.retracted.map((c) => c.type));
+  if (isReopening(decision)) state.reopenedBy = [...(state.reopenedBy ?? []), state.position];
   state.status.conditions = state.status.conditions.filter((c) => !types.has(c.type));
   if (types.has('Complete')) state.status.completionTime = undefined;
   state.finalStatus = undefined;

@@ -187,6 +187,12 @@ export interface JobState {
    * `reopenFinish`). Emptied when it is.
    */
   waitedFor?: string[];
+  /**
+   * Log positions of the JobOutcomeCorrected entries that took back a terminal condition alone
+   * (reopenFinish): no decision is logged right after them in the same reconcile, so a reader
+   * citing only what an explanation needs finds them here (functions/query/job-explanation.ts).
+   */
+  reopenedBy?: number[];
   /** Observations folded after the Job finished (still logged, changing nothing reported). */
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */
