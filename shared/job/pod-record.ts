@@ -162,8 +162,9 @@ function keptConditions(known: PodFacts, seen: PodFacts): PodFacts['conditions']
   return kept.length === 0 ? seen.conditions : [...seen.conditions, ...kept];
 }
 
+// Most pods' lists are empty: compared without serializing them (run per pod event).
 const sameList = <T>(a: readonly T[], b: readonly T[]): boolean =>
-  a === b || (a.length === b.length && JSON.stringify(a) === JSON.stringify(b));
+  a === b || (a.length === b.length && (a.length === 0 || JSON.stringify(a) === JSON.stringify(b)));
 
 function sameFacts(a: PodFacts, b: PodFacts): boolean {
   return (

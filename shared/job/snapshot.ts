@@ -6,6 +6,7 @@ import { isTerminalPhase, type PodRecord } from './pod-record.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
 import { newClock } from './cluster-clock.ts';
 import type { PodFacts } from './pod-facts.ts';
+import { childStatusKeyOf } from './child-status-version.ts';
 
 /**
  * Snapshots: the state as JSON, so a reconciler reads the snapshot plus the events after it.
@@ -170,7 +171,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       lastTickAt: state.lastTickAt,
       newestObservedAt: state.newestObservedAt,
       clock: state.clock,
-      childStatusKey: state.childStatusKey,
+      childStatusKey: childStatusKeyOf(state),
       childStatusVersion: state.childStatusVersion,
       run: { at: state.run.at, changes: [...state.run.changes] },
     },
