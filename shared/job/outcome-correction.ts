@@ -142,8 +142,6 @@ export function retractOutcome(state: JobState, decision: DecisionOf<'JobOutcome
   state.finishedAt = undefined;
   delete state.finishedInstant;
   delete state.waitedFor;
-  // What the first finish kept in or out of its final status is counted again at the next.
-  for (const pod of state.pods.values()) delete pod.finalCount;
   if (types.has('SuccessCriteriaMet') || types.has('FailureTarget')) delete state.outcomeMetAt;
   if (types.has('SuccessCriteriaMet')) {
     delete state.successMetAt;

@@ -83,6 +83,12 @@ export interface PodRecord extends PodFacts {
    * cluster's Job waited for it and its outcome belongs in the final status once it is counted.
    */
   finalCount?: 'outside' | 'owed';
+  /**
+   * The log position of the finish `finalCount` refers to (state.finishedAt): a finish taken back
+   * and decided again counts every pod counted by then, so an older mark (an archived pod's
+   * included) no longer holds.
+   */
+  finalCountOf?: number;
 }
 
 /** Where the newest observation the record holds stands among the pod's observations. */

@@ -63,6 +63,7 @@ export interface ArchivedPod {
   readonly released?: boolean;
   /** Of a pod whose outcome a late observation may still move into the final status (pod-record.ts finalCount). */
   readonly finalCount?: PodRecord['finalCount'];
+  readonly finalCountOf?: number;
 }
 
 /** A pod whose future observations can no longer change the Job. */
@@ -89,7 +90,7 @@ export function archivePod(pod: PodRecord): ArchivedPod {
   return {
     uid, name, namespace, phase, index, counted, gone, seq,
     ...(lastEventId === undefined ? {} : { lastEventId }),
-    ...(pod.finalCount === undefined ? {} : { finalCount: pod.finalCount }),
+    ...(pod.finalCount === undefined ? {} : { finalCount: pod.finalCount, finalCountOf: pod.finalCountOf }),
     ...(counted === 'none' ? uncountedFacts(pod) : {}),
   };
 }
@@ -266,7 +267,7 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
       ...(archived.trackedSeen === true ? { trackedSeen: true } : {}),
       ...(archived.strippedLive === true ? { strippedLive: true } : {}),
       ...(archived.released === true ? { released: true } : {}),
-      ...(archived.finalCount === undefined ? {} : { finalCount: archived.finalCount }),
+      ...(archived.finalCount === undefined ? {} : { finalCount: archived.finalCount, finalCountOf: archived.finalCountOf }),
     });
   }
 }
@@ -346,6 +347,7 @@ function encodePod(pod: PodRecord): unknown[] {
     pod.strippedAt ?? null,
     pod.finishedTrackedAt ?? null,
     pod.controlledBy ?? null,
+    pod.finalCountOf ?? null,
   ];
   while (tuple.length > 9 && (tuple.at(-1) === null || tuple.at(-1) === 0)) tuple.pop();
   return tuple;
@@ -395,6 +397,7 @@ function decodePod(encoded: unknown): PodRecord {
     ...(t[27] === undefined || t[27] === null ? {} : { strippedAt: t[27] as number }),
     ...(t[28] === undefined || t[28] === null ? {} : { finishedTrackedAt: t[28] as number }),
     ...(t[29] === undefined || t[29] === null ? {} : { controlledBy: t[29] as string }),
+    ...(t[30] === undefined || t[30] === null ? {} : { finalCountOf: t[30] as number }),
   };
 }
 
