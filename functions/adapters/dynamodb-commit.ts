@@ -7,7 +7,7 @@ import { chainEntries } from '../../shared/log/hash-chain.ts';
 import type { Tip } from './dynamodb-log-reads.ts';
 import { changeKeys } from './dynamodb-change-feed.ts';
 import { commandItems } from './dynamodb-outbox.ts';
-import { summaryItem } from './dynamodb-projection.ts';
+import { putSummary, summaryPut } from './dynamodb-projection.ts';
 import { readNumber } from './item-codec.ts';
 import { pageItems } from './log-page-codec.ts';
 import { backoff, itemBytes } from './metered-table.ts';
@@ -15,13 +15,17 @@ import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, keys } from './table-layout.ts';
 
 // A commit is one TransactWriteItems: the log pages of its entries (log-page-codec.ts), then the
-// outbox items and the summary (a large outbox detail is put just before it: dynamodb-outbox.ts).
+// outbox items (a large outbox detail is put just before it: dynamodb-outbox.ts). The summary is
+// put after it (dynamodb-projection.ts putSummary): a projection, like a snapshot, it need not
+// land with the log, and outside the transaction it and its index entries cost half (a small
+// Job's first commit: 5 write units instead of 10). Only a commit of a summary alone (no entries,
+// no commands) puts it in the transaction, beside the head's ConditionCheck.
 // The head condition needs no head item: the first log item, at expectedHead + 1, is put with
 // attribute_not_exists (a ConditionCheck on it when there are no entries), so the commit fails
 // exactly when the head moved, whatever format the item there has.
 // No per-event marker is written: the single writer stores an eventId once against the whole
 // log (shared/decide/keep-news.ts); markers an older version wrote stay, and nothing reads them.
-// A commit that writes one page and nothing else is a single conditional PutItem instead: the
+// A commit that writes one page and no command is a single conditional PutItem instead: the
 // same condition on the same key, one item so nothing to make atomic, and half the write units
 // (a transaction bills 2 per KB of each item, a PutItem 1).
 
@@ -62,21 +66,27 @@ export async function commitTransaction(
     : chainEntries(tip.hash, logged);
   const pages = pageItems(pk, appended, { firstSightings, prevHash: tip.hash })
     .map((item) => ({ ...item, ...changeKeys(stream, readNumber(item, ATTR.seq), input.recordedAt) }));
-  if (pages.length === 1 && input.outbox.length === 0 && input.summary === undefined) {
-    return putSinglePage(table, stream, head, pages[0] as Item, appended, duplicates);
+  const newHead = head + appended.length;
+  if (pages.length === 1 && input.outbox.length === 0) {
+    const result = await putSinglePage(table, stream, head, pages[0] as Item, appended, duplicates);
+    if (input.summary !== undefined) await putSummary(table, stream, input.summary, newHead);
+    return result;
   }
+  // A summary alone keeps the transaction's head check; with entries or commands it follows them.
+  const summaryAlone = pages.length === 0 && input.outbox.length === 0;
   const knownCommands = new Set<string>();
   const commandItemsOf = new Map(input.outbox.map((command) => [command.commandId, commandItems(stream, command)]));
   // Large details first, outside the transaction (dynamodb-outbox.ts): nothing names them until it commits.
   const details = [...commandItemsOf.values()].flatMap(({ detail }) => (detail ? [detail] : []));
   if (details.length > 0) await table.batchPut(details);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { actions, described } = build(table, stream, input, head, pages, knownCommands, commandItemsOf);
+    const { actions, described } = build(table, stream, input, head, pages, knownCommands, commandItemsOf, summaryAlone);
     if (actions.length === 0) return { head, appended: [], duplicates };
     checkTransactionSize(actions);
     try {
       await table.transactWrite(actions, randomUUID());
-      return { head: head + appended.length, appended, duplicates };
+      if (input.summary !== undefined && !summaryAlone) await putSummary(table, stream, input.summary, newHead);
+      return { head: newHead, appended, duplicates };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       if (learn(stream, head, described, error.CancellationReasons ?? [], knownCommands)) await backoff(attempt);
@@ -107,7 +117,7 @@ function checkTransactionSize(actions: TransactWriteItem[]): void {
 /** The transaction for what is still to write; `described[i]` says what `actions[i]` is. */
 function build(
   table: MeteredTable, stream: StreamId, input: CommitInput, head: number, pages: readonly Item[], knownCommands: ReadonlySet<string>,
-  commandItemsOf: ReadonlyMap<string, { item: Item }>,
+  commandItemsOf: ReadonlyMap<string, { item: Item }>, summaryAlone: boolean,
 ): { actions: TransactWriteItem[]; described: Action[] } {
   const pk = keys.stream(stream);
   const actions: TransactWriteItem[] = [];
@@ -127,8 +137,8 @@ function build(
     actions.push({ Put: { TableName: table.name, Item: item, ...absent } });
     described.push({ kind: 'command', commandId: command.commandId });
   }
-  if (input.summary !== undefined) {
-    actions.push({ Put: { TableName: table.name, Item: summaryItem(stream, input.summary) } });
+  if (input.summary !== undefined && summaryAlone) {
+    actions.push({ Put: { TableName: table.name, ...summaryPut(stream, input.summary, head) } });
     described.push({ kind: 'summary' });
   }
   return { actions, described };
@@ -146,7 +156,8 @@ function learn(stream: StreamId, head: number, described: Action[], reasons: Can
     // TransactionConflict or throttling: nothing to learn, try again after a pause.
     if (reason.Code !== undefined && reason.Code !== 'None' && reason.Code !== 'ConditionalCheckFailed') retryLater = true;
     if (reason.Code !== 'ConditionalCheckFailed' || action === undefined) continue;
-    if (action.kind === 'entry' || action.kind === 'head') throw new VersionConflictError(stream, head);
+    // A later summary than this head's: the head moved too.
+    if (action.kind === 'entry' || action.kind === 'head' || action.kind === 'summary') throw new VersionConflictError(stream, head);
     if (action.kind === 'command') knownCommands.add(action.commandId);
   }
   return retryLater;
