@@ -6,6 +6,7 @@ import {
   inboundDetailSchemas,
 } from '../shared/contract/inbound.ts';
 import { OutboundDetailType } from '../shared/contract/outbound.ts';
+import { CorrectionEvidenceSchema, outcomeCorrectionFields } from '../shared/decide/outcome-correction.ts';
 import { EvidenceSchema, JobConditionSchema } from '../shared/job/decisions.ts';
 import { MAX_EVENT_BYTES, MAX_JSON_DEPTH } from '../shared/contract/parse-inbound.ts';
 import {
@@ -72,11 +73,15 @@ const ConditionChangedDetailSchema = z.object({
   evidence: EvidenceSchema,
 });
 
+/** The fields of a correction entry in the log, the same for Jobs and JobSets (the Job's evidence has more fields). */
+const OutcomeCorrectionSchema = z.object(outcomeCorrectionFields(CorrectionEvidenceSchema));
+const OUTCOME_CORRECTION = 'Outcome Correction';
+
 const fileName = (detailType: string) => `${detailType.toLowerCase().replace(/ /g, '-')}.schema.json`;
 
-/** docs/schemas/<detail-type>.schema.json: the JSON Schema of each event's `detail`. */
+/** docs/schemas/<detail-type>.schema.json: the JSON Schema of each event's `detail`, and of a correction entry. */
 export function eventSchemas(): Record<string, string> {
-  const all: Array<readonly [string, z.ZodType]> = [...inboundSchemas(), ...outboundSchemas];
+  const all: Array<readonly [string, z.ZodType]> = [...inboundSchemas(), ...outboundSchemas, [OUTCOME_CORRECTION, OutcomeCorrectionSchema]];
   return Object.fromEntries(all.map(([type, schema]) => [fileName(type), `${jsonSchema(schema)}\n`]));
 }
 
@@ -250,6 +255,12 @@ consumer must skip a \`commandId\` it has applied; the forwarder does (docs/forw
 - \`Pod Creation Requested\`, \`Job Status Update Requested\` and
   \`Pod Finalizer Removal Requested\` go out only for Jobs managed by jobfold; for other Jobs the
   in-cluster Job controller does that work, and jobfold only records what it would have done.
+- An outcome jobfold takes back, for a Job or JobSet it does not run (evidence that came first on
+  the cluster's clock arrived after jobfold decided), puts no event of its own on the bus:
+  subscribers see the condition changes of the decision that replaces it. The log records the
+  correction as an entry of its own, one shape for both kinds (\`JobOutcomeCorrected\`,
+  \`JobSetOutcomeCorrected\`; docs/data-model.md); the JSON Schema of the fields both share:
+  [schemas/${fileName(OUTCOME_CORRECTION)}](schemas/${fileName(OUTCOME_CORRECTION)}).
 - \`Pod Finalizer Removal Requested\` removes the \`batch.kubernetes.io/job-tracking\` finalizer of a
   pod whose outcome jobfold has counted (or that it deletes because the Job finishes, is suspended
   or has too many pods), as upstream's \`uncountedTerminatedPods\` protocol does: the count is in

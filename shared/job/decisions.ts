@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { outcomeCorrectionFields } from '../decide/outcome-correction.ts';
 import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
 
 // Decision events: what jobfold concluded, each with its evidence, written to the log by the
@@ -100,18 +101,11 @@ export const DecisionSchema = z.discriminatedUnion('type', [
    * first on the cluster's clock (or at the same instant, ahead in syncJob's order) than the one
    * jobfold decided on. The interim condition jobfold wrote, and the terminal one after it, are
    * taken back (`retracted`), with what finishing counted; the conditions of the criterion met
-   * first (`reason`, `message`, `evidence` with its `metAt`) follow as the next entries.
+   * first (`reason`, `message`, `evidence` with its `metAt`) follow as the next entries. The
+   * fields are every kind's (shared/decide/outcome-correction.ts); a Job's tells `retractedMetAt`
+   * always and names no `corrects`.
    */
-  z.object({
-    type: z.literal('JobOutcomeCorrected'),
-    ...decided,
-    retracted: z.array(JobConditionSchema),
-    /** When the retracted condition's criterion was met on the cluster's clock. */
-    retractedMetAt: TimeSchema,
-    reason: z.string(),
-    message: z.string(),
-    evidence: EvidenceSchema,
-  }),
+  z.object({ type: z.literal('JobOutcomeCorrected'), ...decided, ...outcomeCorrectionFields(EvidenceSchema) }),
   /**
    * Managed Jobs: the pods whose tracking finalizer jobfold removes. Their outcome is already
    * in the log (it plays the part of upstream's uncountedTerminatedPods), so nothing is lost

@@ -8,11 +8,15 @@ import { advance, readObservation } from './cluster-clock.ts';
 import { laterTime, parseTime } from '../k8s/time.ts';
 import { trackChildStatus } from './child-status-version.ts';
 import { enterRun } from './run.ts';
-import { countLateOutcome, countsBeforeLateOutcome } from './late-outcome.ts';
+import { countLateOutcome, countsBeforeLateOutcome, settleAfterFinish } from './late-outcome.ts';
 import { notePodCount } from './pod-view-gap.ts';
+import { isTerminalPhase } from './pod-record.ts';
 
 const isObservation = (event: JobEvent): boolean =>
   event.type === 'PodObserved' || event.type === 'PodDeleted' || event.type === 'JobObserved' || event.type === 'JobDeleted';
+
+/** The pod's count and the Job's final status before an observation of the pod is folded (late-outcome.ts settleAfterFinish). */
+const countsOf = (state: JobState, uid: string) => ({ counted: state.pods.get(uid)?.counted ?? 'none', finalBefore: state.finalStatus });
 
 /** Everything a Job's log holds. */
 export type JobEvent = Observation | Decision;
@@ -38,17 +42,21 @@ export function evolve(state: JobState, event: JobEvent): JobState {
   }
   switch (event.type) {
     case 'PodObserved': {
+      const { counted, finalBefore } = countsOf(state, event.pod.metadata.uid);
       const before = countsBeforeLateOutcome(state, at);
       observePod(state, event, at);
       if (before) countLateOutcome(state, before);
+      settleAfterFinish(state, event.pod.metadata.uid, isTerminalPhase(event.pod.status?.phase ?? 'Pending') ? undefined : at, counted, finalBefore);
       // A copy for the Job that created a pod another Job controls carries that Job's count.
       if (event.controlledBy === undefined) notePodCount(state, event.sequence, at);
       break;
     }
     case 'PodDeleted': {
+      const { counted, finalBefore } = countsOf(state, event.uid);
       const before = countsBeforeLateOutcome(state, at);
       podDeleted(state, event, at);
       if (before) countLateOutcome(state, before);
+      settleAfterFinish(state, event.uid, undefined, counted, finalBefore);
       notePodCount(state, event.sequence, at);
       break;
     }

@@ -1,6 +1,6 @@
 import { formatTime } from '../k8s/time.ts';
 import { activeDeadlineAt } from '../policies/active-deadline.ts';
-import { correctionSentence, plural, type ExplainedCondition, type ExplanationOf, type OutcomeCorrection } from '../read-model/explanation.ts';
+import { correctionSentence, loggedCorrection, plural, type ExplainedCondition, type ExplanationOf, type OutcomeCorrection } from '../read-model/explanation.ts';
 import type { JobCondition } from './conditions.ts';
 import { findCondition, hasTrueCondition, isFinished } from './conditions.ts';
 import { isPolicyFailureReason, policyFailureEvidence, policyFailureSentence } from '../policies/pod-failure-policy.ts';
@@ -80,7 +80,7 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
   for (const event of log) {
     if (event.seq !== undefined) bySeq.set(event.seq, event);
     if (event.type === 'JobConditionChanged') decided.set(event.condition.type, event);
-    if (event.type === 'JobOutcomeCorrected') corrections.push(jobCorrection(event));
+    if (event.type === 'JobOutcomeCorrected') corrections.push(loggedCorrection(event.seq, event.at, event));
   }
   const pods = terminatedPods(state, log);
   const conditions = state.status.conditions.map((condition): ExplainedJobCondition => {
@@ -111,18 +111,6 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
       ? { afterFinish: { finishedAt: state.finishedAt, observations: state.observedAfterFinish } }
       : {}),
     ...(corrections.length > 0 ? { corrections } : {}),
-  };
-}
-
-/** A logged JobOutcomeCorrected as the correction every kind reports (shared/read-model/explanation.ts). */
-export function jobCorrection(event: DecisionOf<'JobOutcomeCorrected'>): OutcomeCorrection {
-  return {
-    decidedBy: event.seq,
-    at: event.at,
-    retracted: event.retracted.map((c) => c.type),
-    retractedMetAt: event.retractedMetAt,
-    reason: event.reason,
-    metAt: event.evidence.metAt,
   };
 }
 

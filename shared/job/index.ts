@@ -13,7 +13,6 @@ export { jobStatus, type JobStatusView } from './status.ts';
 export {
   conditionSentence,
   explainJob,
-  jobCorrection,
   jobOutcome,
   successRuleText,
   terminatedPod,

@@ -1,5 +1,6 @@
 import { IndexSet, parseIndexes } from '../indexes/index-set.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import type { PodCount, PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 
 // Upstream counts a pod's outcome in the sync after it happens, so every outcome that happened
@@ -64,4 +65,72 @@ function added(into: IndexSet, before: IndexSet, after: IndexSet): IndexSet {
   if (before.equals(after)) return into;
   for (const index of after) if (!before.has(index)) into.add(index);
   return into;
+}
+
+/**
+ * A pod active on the cluster when its Job finished there kept the Job waiting
+ * (`enactJobFinished` writes `Complete`/`Failed` only once no pod is terminating, and every
+ * terminated pod is counted first), so upstream's final status counts how it ended, even when it
+ * ended after the criterion was met. jobfold finishes the Job on the pods it has seen: one whose
+ * observations arrive after the finish, the oldest of them made at or before the finish instant
+ * (on the cluster's clock, the same instant included), was such a pod. Its outcome then counts in
+ * the final status once, whichever arrived first: the observation from before the finish (the
+ * pod is `owed` until its outcome is counted) or the outcome (counted `outside` the final status
+ * until the older observation tells it belongs there). A pod first seen after the finish instant
+ * stays outside: builders and clusters alike create pods long before they are seen, so the
+ * creation time does not tell (finished-means-finished.spec.ts). Jobs jobfold runs are exempt, as
+ * for late outcomes above.
+ *
+ * Called after each pod observation or deletion folded: `seenActiveAt`, the instant of an
+ * observation showing the pod not finished (a deletion, or a pod already gone when jobfold
+ * finished the Job, never kept it waiting); `countedBefore`, the pod's count before it;
+ * `finalBefore`, the final status before it (a count the observation added as a late outcome,
+ * or countStrippedLive, replaced it).
+ */
+export function settleAfterFinish(
+  state: JobState,
+  uid: string,
+  seenActiveAt: number | undefined,
+  countedBefore: PodCount,
+  finalBefore: JobState['finalStatus'],
+): void {
+  const pod = state.pods.get(uid);
+  if (pod === undefined || state.finishedInstant === undefined || countsBeforeFinalCount(state) === undefined) return;
+  if (countedBefore === 'none' && pod.counted !== 'none') {
+    const addedNow = state.finalStatus !== finalBefore;
+    if (pod.finalCount === 'owed' && !addedNow) countInFinal(state, pod);
+    markFinalCount(pod, addedNow || pod.finalCount === 'owed' ? undefined : 'outside');
+    return;
+  }
+  if (seenActiveAt === undefined || seenActiveAt > state.finishedInstant) return;
+  if (pod.finalCount === 'outside') {
+    countInFinal(state, pod);
+    markFinalCount(pod, undefined);
+  } else if (pod.counted === 'none') markFinalCount(pod, 'owed');
+}
+
+/** A changed mark is archived again (the later save wins), so a restored pod is not counted twice. */
+function markFinalCount(pod: PodRecord, mark: PodRecord['finalCount']): void {
+  if (pod.finalCount === mark) return;
+  if (mark === undefined) delete pod.finalCount;
+  else pod.finalCount = mark;
+  delete pod.fromArchive;
+}
+
+/** Adds the pod's own count to the final status. */
+function countInFinal(state: JobState, pod: PodRecord): void {
+  const final = state.finalStatus;
+  if (final === undefined || pod.counted === 'none' || pod.counted === 'ignored') return;
+  const completions = state.settings?.completions ?? 0;
+  if (pod.counted === 'succeeded') {
+    if (state.settings?.indexed) {
+      const completed = parseIndexes(final.completedIndexes, completions);
+      completed.add(pod.index);
+      state.finalStatus = { ...final, succeeded: completed.size, completedIndexes: completed.toString() };
+    } else state.finalStatus = { ...final, succeeded: final.succeeded + 1 };
+    return;
+  }
+  const failedIndexes = final.failedIndexes === null || !state.status.failedIndexes.has(pod.index) ? undefined : parseIndexes(final.failedIndexes, completions);
+  failedIndexes?.add(pod.index);
+  state.finalStatus = { ...final, failed: final.failed + 1, ...(failedIndexes ? { failedIndexes: failedIndexes.toString() } : {}) };
 }

@@ -1,3 +1,4 @@
+import { outcomeCorrected } from '../decide/outcome-correction.ts';
 import { formatTime } from '../k8s/time.ts';
 import { findCondition, type JobCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
@@ -50,16 +51,13 @@ export function correctOutcome(sync: Sync): void {
   const wins = challenger.outcome === 'failure' ? challengerAt <= decidedAt : challengerAt < decidedAt;
   if (!wins) return;
   const types: readonly string[] = DECIDED[decided.outcome];
-  const retracted = sync.conditions.filter((c) => types.includes(c.type));
-  sync.conditions = sync.conditions.filter((c) => !types.includes(c.type));
-  record(sync, {
-    type: 'JobOutcomeCorrected',
-    retracted,
-    retractedMetAt: formatTime(decidedAt),
+  const correction = outcomeCorrected(sync.conditions, types, { retractedMetAt: formatTime(decidedAt) }, {
     reason: challenger.reason,
     message: challenger.message,
     evidence: { ...challenger.evidence, metAt: formatTime(challengerAt) },
   });
+  sync.conditions = sync.conditions.filter((c) => !types.includes(c.type));
+  record(sync, { type: 'JobOutcomeCorrected', ...correction });
 }
 
 /**

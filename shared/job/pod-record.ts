@@ -75,6 +75,14 @@ export interface PodRecord extends PodFacts {
    * as if gone, uncounted, and nothing it does later is this Job's (observe-pod.ts releaseToController).
    */
   controlledBy?: string;
+  /**
+   * Where the pod's outcome stands against the final status of a Job jobfold finished
+   * (late-outcome.ts settleAfterFinish): `outside`, counted after the finish by observations made
+   * after it, so not in the final status (upstream no longer syncs a finished Job); `owed`, seen
+   * at or before the finish instant on the cluster's clock but arriving after it, so the
+   * cluster's Job waited for it and its outcome belongs in the final status once it is counted.
+   */
+  finalCount?: 'outside' | 'owed';
 }
 
 /** Where the newest observation the record holds stands among the pod's observations. */

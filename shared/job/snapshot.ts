@@ -60,6 +60,8 @@ export interface ArchivedPod {
    * "a round trip after every reconcile", seed 2128693570).
    */
   readonly released?: boolean;
+  /** Of a pod whose outcome a late observation may still move into the final status (pod-record.ts finalCount). */
+  readonly finalCount?: PodRecord['finalCount'];
 }
 
 /** A pod whose future observations can no longer change the Job. */
@@ -86,6 +88,7 @@ export function archivePod(pod: PodRecord): ArchivedPod {
   return {
     uid, name, namespace, phase, index, counted, gone, seq,
     ...(lastEventId === undefined ? {} : { lastEventId }),
+    ...(pod.finalCount === undefined ? {} : { finalCount: pod.finalCount }),
     ...(counted === 'none' ? uncountedFacts(pod) : {}),
   };
 }
@@ -258,6 +261,7 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
       ...(archived.trackedSeen === true ? { trackedSeen: true } : {}),
       ...(archived.strippedLive === true ? { strippedLive: true } : {}),
       ...(archived.released === true ? { released: true } : {}),
+      ...(archived.finalCount === undefined ? {} : { finalCount: archived.finalCount }),
     });
   }
 }
@@ -297,12 +301,15 @@ const FINALIZER_REMOVAL_REQUESTED = 16;
 const RELEASED = 32;
 const TRACKED_SEEN = 64;
 const STRIPPED_LIVE = 128;
+const FINAL_OUTSIDE = 256;
+const FINAL_OWED = 512;
 
 function encodePod(pod: PodRecord): unknown[] {
   const flags =
     (pod.hasFinalizer ? FINALIZER : 0) | (pod.ready ? READY : 0) | (pod.assigned ? ASSIGNED : 0) | (pod.gone ? GONE : 0) |
     (pod.finalizerRemovalRequested ? FINALIZER_REMOVAL_REQUESTED : 0) | (pod.released ? RELEASED : 0) |
-    (pod.trackedSeen ? TRACKED_SEEN : 0) | (pod.strippedLive ? STRIPPED_LIVE : 0);
+    (pod.trackedSeen ? TRACKED_SEEN : 0) | (pod.strippedLive ? STRIPPED_LIVE : 0) |
+    (pod.finalCount === 'outside' ? FINAL_OUTSIDE : 0) | (pod.finalCount === 'owed' ? FINAL_OWED : 0);
   const tuple: unknown[] = [
     pod.uid,
     pod.name,
@@ -357,6 +364,8 @@ function decodePod(encoded: unknown): PodRecord {
     ...((flags & RELEASED) !== 0 ? { released: true } : {}),
     ...((flags & TRACKED_SEEN) !== 0 ? { trackedSeen: true } : {}),
     ...((flags & STRIPPED_LIVE) !== 0 ? { strippedLive: true } : {}),
+    ...((flags & FINAL_OUTSIDE) !== 0 ? { finalCount: 'outside' as const } : {}),
+    ...((flags & FINAL_OWED) !== 0 ? { finalCount: 'owed' as const } : {}),
     seq: at(6, 0),
     lastSeq: at(7, 0),
     counted: COUNTS[at(8, 0)] ?? 'none',

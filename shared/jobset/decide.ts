@@ -184,16 +184,18 @@ function resumeSeenLate(pass: Pass, jobSet: DefaultedJobSet, resumed: ConditionU
  * A failed JobSet whose success policy was met before its first failure on the cluster's clock,
  * by successes that reached the log after the failure was decided: upstream completed it when
  * that success came, and a finished JobSet ignores later failures. The failure is corrected to
- * the completion (`JobSetCompleted.corrects`). Nothing jobfold sent is taken back: its failure
+ * the completion: a `JobSetOutcomeCorrected` taking back its `Failed`, then the
+ * `JobSetCompleted`. Nothing jobfold sent is taken back: its failure
  * deleted the Jobs that looked active, as the completion would (one whose success was still on
  * its way stays deleted). Not for a JobSet
  * jobfold runs: it failed it on what it held, and that is what its cluster did.
  */
 function completedBeforeFailure(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
-  const corrects = pass.state.failedDecision;
+  const { failedDecision: corrects, failedDecisionMetAt: retractedMetAt, restarts, restartsCountTowardsMax } = pass.state;
   if (corrects === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME || owned.failed.length === 0) return;
   const earlier = successBeforeFailure(jobSet.spec, owned);
-  if (earlier !== undefined) applySuccess(pass, jobSet.spec, earlier, corrects);
+  const correcting = { corrects, retracted: [CONDITION_TYPES.failed], retractedMetAt, restarts, restartsCountTowardsMax };
+  if (earlier !== undefined) applySuccess(pass, jobSet.spec, earlier, correcting);
 }
 
 /**

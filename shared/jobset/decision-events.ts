@@ -1,3 +1,6 @@
+import * as z from 'zod';
+import { CorrectionEvidenceSchema, outcomeCorrectionFields } from '../decide/outcome-correction.ts';
+import { TimeSchema } from '../k8s/schema-helpers.ts';
 import type { ConditionUpdate } from './conditions.ts';
 
 // Decisions of the JobSet fold. Each carries its evidence: the rule, the child Job and its
@@ -56,9 +59,9 @@ export interface JobSetRestarted {
   readonly condition: ConditionUpdate;
   readonly tippedBy: number;
   /**
-   * The log position of the restart this one corrects (same attempt, same counters): the
-   * failed Jobs the cluster's controller saw when it restarted, some of which reached the log
-   * after that decision, name another first failure or rule (shared/jobset/late-failures.ts).
+   * Logs written before JOBSET_FOLD_VERSION .10 only: the log position of the restart this one
+   * corrects (same attempt, same counters). Since, a `JobSetOutcomeCorrected` entry precedes the
+   * renaming restart, which carries the counters the JobSet holds already.
    */
   readonly corrects?: number;
 }
@@ -71,9 +74,8 @@ export interface JobSetFailed {
   readonly condition: ConditionUpdate;
   readonly tippedBy: number;
   /**
-   * The log position of the `JobSetRestarted` this one corrects: failures the cluster's controller
-   * read with the one the fold restarted on, arriving after it, match a `FailJobSet` rule ranked
-   * first, so the cluster failed the JobSet and never restarted it (shared/jobset/late-failures.ts).
+   * Logs written before JOBSET_FOLD_VERSION .10 only: the log position of the `JobSetRestarted`
+   * this one corrects, taking it back. Since, a `JobSetOutcomeCorrected` entry takes it back first.
    */
   readonly corrects?: number;
 }
@@ -89,12 +91,32 @@ export interface JobSetCompleted {
   readonly condition: ConditionUpdate;
   readonly tippedBy: number;
   /**
-   * The log position of the `JobSetFailed` this one corrects: the success policy was met before
-   * the first failure on the cluster's clock, by successes that reached the log after the fold
-   * failed the JobSet, so the cluster's controller completed it (shared/jobset/finish-order.ts).
+   * Logs written before JOBSET_FOLD_VERSION .10 only: the log position of the `JobSetFailed` this
+   * one corrects, taking it back. Since, a `JobSetOutcomeCorrected` entry takes it back first.
    */
   readonly corrects?: number;
 }
+
+/**
+ * A JobSet jobfold does not run: evidence that reached the log after a decision shows the
+ * cluster's controller decided otherwise (shared/jobset/late-failures.ts, decide.ts
+ * `completedBeforeFailure`). The fields every kind's correction has (shared/decide/
+ * outcome-correction.ts): the conditions taken back as they stood (`RestartingJobSet` of a
+ * restart, `Failed` of a failure), `corrects` the position of that decision, both instants
+ * (`retractedMetAt`, `evidence.metAt`), and the `reason`/`message` of what the cluster decided
+ * instead, the ordinary decision logged right after (`JobSetRestarted`, `JobSetFailed`,
+ * `JobSetCompleted`). `restarts`/`restartsCountTowardsMax` are the counters the correction
+ * leaves: below the JobSet's when the restart itself is taken back (the cluster failed the JobSet
+ * instead), the same when only its naming is (another rule or first failed Job).
+ */
+export const JobSetOutcomeCorrectedSchema = z.object({
+  type: z.literal('JobSetOutcomeCorrected'),
+  at: TimeSchema,
+  ...outcomeCorrectionFields(CorrectionEvidenceSchema),
+  restarts: z.number().int().nonnegative(),
+  restartsCountTowardsMax: z.number().int().nonnegative(),
+});
+export type JobSetOutcomeCorrected = z.infer<typeof JobSetOutcomeCorrectedSchema>;
 
 /** The observed spec failed admission; nothing is reconciled until a valid spec is observed. */
 export interface JobSetRejected {
@@ -150,6 +172,7 @@ export type JobSetDecisionEvent =
   | JobSetRestarted
   | JobSetFailed
   | JobSetCompleted
+  | JobSetOutcomeCorrected
   | JobSetRejected
   | CreateJobIssued
   | JobCommandIssued;
@@ -160,6 +183,7 @@ export const JOBSET_DECISION_TYPES = [
   'JobSetRestarted',
   'JobSetFailed',
   'JobSetCompleted',
+  'JobSetOutcomeCorrected',
   'JobSetRejected',
   'CreateJobIssued',
   'DeleteJobIssued',

@@ -2,7 +2,7 @@ import { observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { CONDITION_TYPES, LABELS } from './constants.ts';
 import { moveConditionBefore, updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
-import type { JobSetConditionChanged } from './decision-events.ts';
+import type { JobSetConditionChanged, JobSetOutcomeCorrected } from './decision-events.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
@@ -67,8 +67,10 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...next, conditions, ...walk };
     }
     case 'JobSetRestarted':
-      // A correction (late-failures.ts) renames the restart that stands: the condition only.
-      if (event.corrects !== undefined) return { ...next, conditions: updateCondition(state.conditions, event.condition, event.at) };
+      // A restart to the counters the JobSet holds already renames the restart that stands, after
+      // the correction taking back its naming (late-failures.ts): the condition only, updated in
+      // place. Logs written before fold .10 say so with `corrects` instead.
+      if (event.corrects !== undefined || event.restarts === state.restarts) return { ...next, conditions: updateCondition(state.conditions, event.condition, event.at) };
       return {
         ...next,
         restartEvidence: restartEvidence(state, event, position),
@@ -78,24 +80,23 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
         conditions: updateCondition(state.conditions, event.condition, event.at),
       };
     case 'JobSetFailed': {
+      // Logs written before fold .10: a failure that `corrects` a restart takes it back itself.
       const base = event.corrects === undefined ? next : restartTakenBack(next);
       return {
         ...base,
         failedDecision: position,
+        ...(event.failedJob.failedAt === undefined ? {} : { failedDecisionMetAt: event.failedJob.failedAt }),
         terminalState: 'Failed',
         conditions: updateCondition(base.conditions, event.condition, event.at),
       };
     }
     case 'JobSetCompleted': {
-      // A completion correcting the failure (decide.ts completedBeforeFailure) takes its Failed condition's place.
-      const { failedDecision: _corrected, ...rest } = next;
-      const conditions = event.corrects === undefined ? state.conditions : state.conditions.filter((c) => c.type !== CONDITION_TYPES.failed);
-      return {
-        ...(event.corrects === undefined ? next : rest),
-        terminalState: 'Completed',
-        conditions: updateCondition(conditions, event.condition, event.at),
-      };
+      // Logs written before fold .10: a completion that `corrects` the failure takes it back itself.
+      const base = event.corrects === undefined ? next : failureTakenBack(next);
+      return { ...base, terminalState: 'Completed', conditions: updateCondition(base.conditions, event.condition, event.at) };
     }
+    case 'JobSetOutcomeCorrected':
+      return correctionTakenBack(next, event);
     case 'JobSetRejected':
       return { ...next, rejectionRecorded: true };
     case 'CreateJobIssued': {
@@ -133,6 +134,24 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return _exhaustive;
     }
   }
+}
+
+/**
+ * A correction (shared/decide/outcome-correction.ts) takes back what the decision it corrects
+ * did, before the decision that replaces it: a restart whose counters it leaves lower, which the
+ * cluster never made (`restartTakenBack`); a failure whose `Failed` it retracts
+ * (`failureTakenBack`). A restart only renamed keeps its `RestartingJobSet` in place, for the
+ * restart that follows to update.
+ */
+function correctionTakenBack(state: JobSetState, event: JobSetOutcomeCorrected): JobSetState {
+  const restart = event.restarts < state.restarts ? restartTakenBack(state) : state;
+  return event.retracted.some((c) => c.type === CONDITION_TYPES.failed) ? failureTakenBack(restart) : restart;
+}
+
+/** A failure the cluster never decided (decide.ts `completedBeforeFailure`): its `Failed` condition goes. */
+function failureTakenBack(state: JobSetState): JobSetState {
+  const { failedDecision: _taken, failedDecisionMetAt: _at, ...rest } = state;
+  return { ...rest, conditions: state.conditions.filter((c) => c.type !== CONDITION_TYPES.failed) };
 }
 
 /**

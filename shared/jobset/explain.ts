@@ -1,4 +1,4 @@
-import { correctionSentence, plural, type ExplainedCondition, type ExplanationOf, type OutcomeCorrection } from '../read-model/explanation.ts';
+import { correctionSentence, loggedCorrection, plural, type ExplainedCondition, type ExplanationOf, type OutcomeCorrection } from '../read-model/explanation.ts';
 import { findCondition, isConditionTrue, type ConditionUpdate, type JobSetCondition } from './conditions.ts';
 import { CONDITION_TYPES, REASONS } from './constants.ts';
 import type { JobSetCompleted, JobSetDecisionEvent, JobSetFailed, JobSetRestarted } from './decision-events.ts';
@@ -111,15 +111,18 @@ export function explainJobSet(
 }
 
 /**
- * A decision that `corrects` an earlier one, as the correction every kind reports
- * (shared/read-model/explanation.ts): a completion takes back the failure (success policy met
- * when its last counted Job succeeded), a restart the naming of the restart it corrects, a
- * failure the restart itself (the failures' own times). The corrected decision's time is read from the decisions passed in
- * (undefined when they do not reach back to it).
+ * A logged correction as the correction every kind reports (shared/read-model/explanation.ts):
+ * a `JobSetOutcomeCorrected` entry, which carries all of it, or, in a log written before
+ * JOBSET_FOLD_VERSION .10, a decision that `corrects` an earlier one: a completion takes back the
+ * failure (success policy met when its last counted Job succeeded), a restart the naming of the
+ * restart it corrects, a failure the restart itself (the failures' own times). For those, the
+ * corrected decision's time is read from the decisions passed in (undefined when they do not
+ * reach back to it).
  */
 export function jobSetCorrection(
   state: JobSetState, { seq, event }: LoggedJobSetDecision, decisions: readonly LoggedJobSetDecision[],
 ): OutcomeCorrection | undefined {
+  if (event.type === 'JobSetOutcomeCorrected') return loggedCorrection(seq, event.at, event);
   if ((event.type !== 'JobSetCompleted' && event.type !== 'JobSetRestarted' && event.type !== 'JobSetFailed') || event.corrects === undefined) return undefined;
   const corrected = decisions.find((logged) => logged.seq === event.corrects)?.event;
   const retractedMetAt = corrected?.type === 'JobSetFailed' || corrected?.type === 'JobSetRestarted' ? corrected.failedJob.failedAt : undefined;
@@ -155,6 +158,7 @@ function writtenCondition(event: JobSetDecisionEvent): ConditionUpdate | undefin
     case 'JobSetFailed':
     case 'JobSetCompleted':
       return event.condition;
+    case 'JobSetOutcomeCorrected':
     case 'JobSetRejected':
     case 'CreateJobIssued':
     case 'DeleteJobIssued':
@@ -170,7 +174,8 @@ function writtenCondition(event: JobSetDecisionEvent): ConditionUpdate | undefin
 }
 
 /** Log position of the observation that tipped a decision (undefined for commands issued). */
-const tippedBy = (event: JobSetDecisionEvent): number | undefined => ('tippedBy' in event ? event.tippedBy : undefined);
+const tippedBy = (event: JobSetDecisionEvent): number | undefined =>
+  event.type === 'JobSetOutcomeCorrected' ? event.evidence.tippedBy : 'tippedBy' in event ? event.tippedBy : undefined;
 
 const EXCLUSIVE: Readonly<Record<string, string>> = {
   [CONDITION_TYPES.startupPolicyInProgress]: CONDITION_TYPES.startupPolicyCompleted,
@@ -234,6 +239,14 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
     case 'JobSetCompleted': {
       const corrects = event.corrects === undefined ? '' : ` (correcting the failure at #${event.corrects}: these successes came first on the cluster's clock but arrived after it)`;
       return `Completed: ${successText(state, event)}${corrects}${tipped(event.tippedBy)}`;
+    }
+    case 'JobSetOutcomeCorrected': {
+      const taken = event.retracted.map((c) => `${c.type} (${c.reason})`).join(' and ');
+      const decided = event.corrects === undefined ? '' : ` decided at #${event.corrects}`;
+      const late = event.retracted.some((c) => c.type === CONDITION_TYPES.failed)
+        ? "successes that came first on the cluster's clock arrived after it"
+        : 'failures the cluster read with the one it was decided on arrived after it';
+      return `Corrected: took back ${taken}${decided}: ${late}; the cluster decided ${event.reason} instead${tipped(event.evidence.tippedBy)}`;
     }
     case 'JobSetRejected': {
       const errors = event.errors.map((error) => `${error.field}: ${error.detail}`).join('; ');

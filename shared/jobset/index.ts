@@ -41,6 +41,7 @@ export type {
   JobSetConditionChanged,
   JobSetDecisionEvent,
   JobSetFailed,
+  JobSetOutcomeCorrected,
   JobSetRejected,
   JobSetRestarted,
   RuleEvidence,

@@ -16,11 +16,13 @@ import { applyFailure, recordRestart } from './terminal-decisions.ts';
 // its way. Upstream's `findFirstFailedPolicyRuleAndJob` named the Job that failed first among all
 // it listed, and the first rule matching any of them. Once the fold holds those failures, the
 // restart it logged is corrected to the one the cluster's controller made: same attempt, same
-// counters, another rule or first failed Job (a `JobSetRestarted` that `corrects` it).
+// counters, another rule or first failed Job: a `JobSetOutcomeCorrected` entry taking back the
+// restart's `RestartingJobSet`, then the restart the cluster made, to the counters already held.
 //
 // When the late failures make the policy fail the JobSet instead (a FailJobSet rule ranked before
 // the one that restarted it), the cluster never restarted it: the restart is corrected to that
-// failure (a `JobSetFailed` that `corrects` it), the counters and conditions back as they were
+// failure (a `JobSetOutcomeCorrected` taking the restart back, then the `JobSetFailed`), the
+// counters and conditions back as they were
 // before it, the Jobs the fold's restart created (computed, never sent: jobfold does not run the
 // JobSet) out of the view and the late failures back in, as long as nothing says the cluster did
 // restart (a Job of the next attempt it reported, or the JobSet reporting more restarts). A
@@ -36,6 +38,7 @@ export function restartEvidence(state: JobSetState, event: JobSetRestarted, posi
     at: event.at,
     attempt,
     countedTowardsMax: event.restartsCountTowardsMax > state.restartsCountTowardsMax,
+    ...(event.failedJob.failedAt === undefined ? {} : { failedAt: event.failedJob.failedAt }),
     failed: Object.fromEntries(failed.map((job) => [job.name, job])),
   };
 }
@@ -61,8 +64,8 @@ export function withLateFailure(state: JobSetState, event: JobObserved, position
 /**
  * The decision the cluster's controller made on every failure of the attempt it could have read
  * (`restartEvidence`), when it differs from the restart the fold logged and that one's
- * `RestartingJobSet` condition still stands: another restart, recorded as a `JobSetRestarted`
- * correcting it, or a failure, as a `JobSetFailed` correcting it. True when the JobSet was failed
+ * `RestartingJobSet` condition still stands: a correction, then another restart to the same
+ * counters, or a failure. True when the JobSet was failed
  * (the pass stops: the attempt the fold began is not the cluster's).
  */
 export function correctRestart(pass: Pass, spec: DefaultedJobSetSpec): boolean {
@@ -76,14 +79,15 @@ export function correctRestart(pass: Pass, spec: DefaultedJobSetSpec): boolean {
   if (failed.length === 0) return false;
   const countedBefore = state.restartsCountTowardsMax - (evidence.countedTowardsMax ? 1 : 0);
   const result = matchFailurePolicy(spec.failurePolicy, failed, countedBefore);
+  const taken = { corrects: evidence.position, retracted: [CONDITION_TYPES.restartingJobSet], retractedMetAt: evidence.failedAt };
   if (result.kind === 'Fail' && !clusterRestarted(state, evidence.attempt)) {
-    applyFailure(pass, result, evidence.position);
+    applyFailure(pass, result, { ...taken, restarts: evidence.attempt, restartsCountTowardsMax: countedBefore });
     return true;
   }
   if (result.kind !== 'Restart' || result.countsTowardsMax !== evidence.countedTowardsMax) return false;
   if (result.reason === standing.reason && result.message === standing.message) return false;
-  const { restarts, restartsCountTowardsMax } = state;
-  recordRestart(pass, result, { restarts, restartsCountTowardsMax }, evidence.position);
+  const counters = { restarts: state.restarts, restartsCountTowardsMax: state.restartsCountTowardsMax };
+  recordRestart(pass, result, counters, { ...taken, ...counters });
   return false;
 }
 

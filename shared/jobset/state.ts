@@ -73,6 +73,8 @@ export interface RestartEvidence {
   readonly at: string;
   readonly attempt: number;
   readonly countedTowardsMax: boolean;
+  /** When the Job the restart was decided on failed, on the cluster's clock (a correction's `retractedMetAt`). */
+  readonly failedAt?: string;
   /** By name. */
   readonly failed: Readonly<Record<string, ChildJobView>>;
 }
@@ -159,6 +161,8 @@ export interface JobSetState {
   readonly walkEvidence?: WalkEvidence;
   /** The log position of the `JobSetFailed` that failed the JobSet, while it stands. */
   readonly failedDecision?: number;
+  /** When the Job that failed decision acted on failed, on the cluster's clock (a correction's `retractedMetAt`). */
+  readonly failedDecisionMetAt?: string;
   /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */
   readonly deletedChildUids?: readonly string[];
   readonly conditions: readonly JobSetCondition[];

@@ -1,3 +1,5 @@
+import { outcomeCorrected } from '../decide/outcome-correction.ts';
+import { compareTimes } from '../k8s/time.ts';
 import { CONDITION_TYPES, MESSAGES, REASONS } from './constants.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { FailedJobEvidence } from './decision-events.ts';
@@ -10,16 +12,17 @@ import type { SuccessPolicyResult } from './success-policy.ts';
  * Records what the failure policy concluded: `JobSetFailed` (with `RestartingJobSet` going
  * False / JobSetFailed, `setJobSetFailedCondition`) or `JobSetRestarted` (the restart counters
  * bumped, `failurePolicyRecreateAll`, and `RestartingJobSet` True). An unsupported action
- * records nothing, as upstream's reconcile errors out. A failure correcting the restart at
- * `corrects` (late-failures.ts) takes that restart back.
+ * records nothing, as upstream's reconcile errors out. A failure correcting the restart
+ * (late-failures.ts) follows the correction that takes that restart back.
  */
-export function applyFailure(pass: Pass, result: FailurePolicyResult, corrects?: number): void {
+export function applyFailure(pass: Pass, result: FailurePolicyResult, correcting?: Correcting): void {
   if (result.kind === 'Unsupported') return;
   const failedJob = evidenceOf(result.failedJob);
   const tippedBy = failedJob.observedAt;
   if (result.kind === 'Fail') {
     const condition = { type: CONDITION_TYPES.failed, status: 'True', reason: result.reason, message: result.message } as const;
-    record(pass, { type: 'JobSetFailed', at: pass.now, rule: result.rule, failedJob, condition, tippedBy, ...(corrects === undefined ? {} : { corrects }) });
+    if (correcting !== undefined) recordCorrection(pass, correcting, { ...condition, metAt: failedJob.failedAt, tippedBy });
+    record(pass, { type: 'JobSetFailed', at: pass.now, rule: result.rule, failedJob, condition, tippedBy });
     const restartingFailed = {
       type: CONDITION_TYPES.restartingJobSet,
       status: 'False',
@@ -34,37 +37,35 @@ export function applyFailure(pass: Pass, result: FailurePolicyResult, corrects?:
 }
 
 /**
- * Records `JobSetRestarted` with the counters it leaves (a correction, at `corrects`, leaves them
- * as they are) and `RestartingJobSet` True.
+ * Records `JobSetRestarted` with the counters it leaves and `RestartingJobSet` True. A restart
+ * renaming the one it corrects (late-failures.ts) follows the correction and leaves the counters
+ * as they are.
  */
 export function recordRestart(
   pass: Pass,
   result: Extract<FailurePolicyResult, { kind: 'Restart' }>,
   counters: { readonly restarts: number; readonly restartsCountTowardsMax: number },
-  corrects?: number,
+  correcting?: Correcting,
 ): void {
   const failedJob = evidenceOf(result.failedJob);
-  record(pass, {
-    type: 'JobSetRestarted',
-    at: pass.now,
-    action: result.action,
-    rule: result.rule,
-    failedJob,
-    ...counters,
-    condition: { type: CONDITION_TYPES.restartingJobSet, status: 'True', reason: result.reason, message: result.message },
-    tippedBy: failedJob.observedAt,
-    ...(corrects === undefined ? {} : { corrects }),
-  });
+  const condition = { type: CONDITION_TYPES.restartingJobSet, status: 'True', reason: result.reason, message: result.message } as const;
+  const tippedBy = failedJob.observedAt;
+  if (correcting !== undefined) recordCorrection(pass, correcting, { ...condition, metAt: failedJob.failedAt, tippedBy });
+  record(pass, { type: 'JobSetRestarted', at: pass.now, action: result.action, rule: result.rule, failedJob, ...counters, condition, tippedBy });
 }
 
 /**
- * Records `JobSetCompleted` (correcting the `JobSetFailed` at `corrects`, when given) and turns an
- * existing `RestartingJobSet` False / JobSetCompleted.
+ * Records `JobSetCompleted` (after the correction taking back the `JobSetFailed`, when
+ * correcting one: decide.ts `completedBeforeFailure`) and turns an existing `RestartingJobSet`
+ * False / JobSetCompleted.
  */
-export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: SuccessPolicyResult, corrects?: number): void {
+export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: SuccessPolicyResult, correcting?: Correcting): void {
   // A fold, not Math.max(...): a spread of many thousands of Jobs overflows the call stack.
   const tippedBy = success.counted.reduce((latest, job) => Math.max(latest, job.observedAt), 0);
   const message = MESSAGES.allJobsCompleted;
+  if (correcting !== undefined) {
+    recordCorrection(pass, correcting, { reason: REASONS.allJobsCompleted, message, metAt: lastFinish(success.counted), tippedBy });
+  }
   record(pass, {
     type: 'JobSetCompleted',
     at: pass.now,
@@ -74,7 +75,6 @@ export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: Suc
     required: success.required,
     condition: { type: CONDITION_TYPES.completed, status: 'True', reason: REASONS.allJobsCompleted, message },
     tippedBy,
-    ...(corrects === undefined ? {} : { corrects }),
   });
   const restartingCompleted = {
     type: CONDITION_TYPES.restartingJobSet,
@@ -83,6 +83,45 @@ export function applySuccess(pass: Pass, spec: DefaultedJobSetSpec, success: Suc
     message,
   } as const;
   writeCondition(pass, restartingCompleted, tippedBy);
+}
+
+/**
+ * A decision the one recorded next takes back, for a JobSet jobfold does not run: its log
+ * position, the condition types it wrote that are taken back, when its criterion was met on the
+ * cluster's clock, and the restart counters the correction leaves.
+ */
+export interface Correcting {
+  readonly corrects: number;
+  readonly retracted: readonly string[];
+  readonly retractedMetAt: string | undefined;
+  readonly restarts: number;
+  readonly restartsCountTowardsMax: number;
+}
+
+/**
+ * Records `JobSetOutcomeCorrected` (built as a Job's correction is, shared/decide/
+ * outcome-correction.ts) before the decision that replaces the one taken back: `instead` is what
+ * the cluster's controller decided, when its criterion was met and the observation that tipped it.
+ */
+function recordCorrection(
+  pass: Pass,
+  correcting: Correcting,
+  instead: { readonly reason: string; readonly message: string; readonly metAt: string | undefined; readonly tippedBy: number },
+): void {
+  const { corrects, retracted, retractedMetAt, restarts, restartsCountTowardsMax } = correcting;
+  const evidence = { tippedBy: instead.tippedBy, ...(instead.metAt === undefined ? {} : { metAt: instead.metAt }) };
+  const correction = outcomeCorrected(pass.state.conditions, retracted, { corrects, retractedMetAt }, { reason: instead.reason, message: instead.message, evidence });
+  record(pass, { type: 'JobSetOutcomeCorrected', at: pass.now, ...correction, restarts, restartsCountTowardsMax });
+}
+
+/** When the last of the counted Jobs finished on the cluster's clock: undefined when one's time is not told. */
+function lastFinish(jobs: readonly ChildJobView[]): string | undefined {
+  let last: string | undefined;
+  for (const job of jobs) {
+    if (job.finishedAt === undefined) return undefined;
+    if (last === undefined || compareTimes(job.finishedAt, last) > 0) last = job.finishedAt;
+  }
+  return last;
 }
 
 function evidenceOf(job: ChildJobView): FailedJobEvidence {

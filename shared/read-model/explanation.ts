@@ -1,3 +1,5 @@
+import type { CorrectionEvidence, OutcomeCorrected } from '../decide/outcome-correction.ts';
+
 // The read model every kind shares. A Job's (shared/job/explain.ts) and a JobSet's
 // (shared/jobset/explain.ts) explanation say the same things: where the object stands in one
 // word (its outcome), one sentence, and per condition the decision that set it, the evidence that
@@ -26,10 +28,11 @@ export interface ExplainedCondition<Evidence> extends ConditionFields {
 /**
  * An outcome jobfold decided and later took back, for a kind it does not run: evidence that
  * reached the log after the decision showed that the cluster's controller decided otherwise (a
- * criterion met first on the cluster's clock, or a failure it had read). A Job's correction is a
- * `JobOutcomeCorrected` entry (shared/job/outcome-correction.ts); a JobSet's, a decision that
- * `corrects` an earlier one (shared/jobset/late-failures.ts, decide.ts `completedBeforeFailure`).
- * Both read the same here.
+ * criterion met first on the cluster's clock, or a failure it had read). Both kinds log it as an
+ * entry of its own, one shape (shared/decide/outcome-correction.ts): a Job's `JobOutcomeCorrected`,
+ * a JobSet's `JobSetOutcomeCorrected` (read by `loggedCorrection`). A JobSet log written before
+ * JOBSET_FOLD_VERSION .10 has a decision that `corrects` an earlier one instead
+ * (shared/jobset/explain.ts `jobSetCorrection`). All read the same here.
  */
 export interface OutcomeCorrection {
   /** Log position of the entry that records the correction. */
@@ -43,6 +46,22 @@ export interface OutcomeCorrection {
   /** The reason of what the cluster's controller decided instead, and when its criterion was met. */
   readonly reason: string;
   readonly metAt: string | undefined;
+}
+
+/**
+ * A logged correction entry, any kind's, as the correction every kind reports: everything is on
+ * the entry, so the decision it corrects need not be among those read.
+ */
+export function loggedCorrection(decidedBy: number | undefined, at: string, entry: OutcomeCorrected<ConditionFields, CorrectionEvidence>): OutcomeCorrection {
+  return {
+    decidedBy,
+    ...(entry.corrects === undefined ? {} : { corrects: entry.corrects }),
+    at,
+    retracted: entry.retracted.map((c) => c.type),
+    retractedMetAt: entry.retractedMetAt,
+    reason: entry.reason,
+    metAt: entry.evidence.metAt,
+  };
 }
 
 /** Why an object stands where it does: the part of every kind's explanation that is the same. */

@@ -97,6 +97,8 @@ export function summarizeJobSetDecision(decision: JobSetDecisionEvent): JobSetDe
       return { kind: 'restarted', rule: ruleName(decision.rule), action: decision.action, failedJob: decision.failedJob.name, jobReason: decision.failedJob.reason, restarts: decision.restarts };
     case 'JobSetCompleted':
       return { kind: 'completed', operator: decision.operator, succeededJobs: decision.succeededJobs.length, required: decision.required, reason: decision.condition.reason };
+    case 'JobSetOutcomeCorrected':
+      return { kind: 'correction', retracted: decision.retracted.map((c) => c.type), reason: decision.reason };
     case 'JobSetConditionChanged':
       return { kind: 'condition', type: decision.condition.type, status: decision.condition.status, reason: decision.condition.reason };
     case 'JobSetRejected':

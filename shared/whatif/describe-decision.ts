@@ -44,6 +44,8 @@ function describeJobSetDecision(summary: JobSetDecisionSummary): string {
       return `complete the JobSet (${summary.reason}): ${summary.succeededJobs} of ${summary.required} Jobs succeeded (${summary.operator})`;
     case 'condition':
       return `${summary.type}=${summary.status} (${summary.reason})`;
+    case 'correction':
+      return `take back ${summary.retracted.join(', ')} (the cluster decided ${summary.reason})`;
     case 'rejected':
       return `reject the JobSet: ${summary.errors.join('; ')}`;
     case 'createJob':

@@ -89,8 +89,7 @@ class JobSetFolds implements Refolding<JobSetLogEntry, JobSetDecisionEvent> {
   private noteWhatIf(settled: Settled, at: string): void {
     for (const decision of settled.events) {
       if (this.reached) break;
-      if (decision.type === 'JobSetRestarted') this.restarts = decision.restarts; // a correction (`corrects`) restarts nothing
-      if (decision.type === 'JobSetFailed' && decision.corrects !== undefined) this.restarts -= 1; // the restart it corrects never was
+      this.restarts = restartsAfter(decision, this.restarts);
       const outcome = jobSetOutcomeOf(decision);
       if (outcome) this.reached = { ...outcome, atEvent: this.lastRead, at, restarts: this.restarts };
     }
@@ -113,23 +112,39 @@ function report(
 
 /**
  * The outcome the record holds: its first JobSetCompleted or JobSetFailed, and the restarts before
- * it; a JobSetCompleted that `corrects` that failure (the success came first on the cluster's clock) stands instead,
- * and a JobSetFailed that `corrects` a restart takes that restart out of the count.
+ * it; an outcome after a correction taking back that failure (the success came first on the
+ * cluster's clock) stands instead, and a correction taking back a restart takes it out of the
+ * count. Logs written before JOBSET_FOLD_VERSION .10 say both with `corrects` on the decision.
  */
 export function recordedJobSetOutcome(log: readonly JobSetLogEntry[]): JobSetOutcomeView {
   let lastRead = 0;
   let restarts = 0;
   let recorded: JobSetOutcomeView | undefined;
+  let failureTakenBack = false;
   for (const { seq, event } of log) {
     if (!isDecision(event)) {
       lastRead = seq;
       continue;
     }
-    if (event.type === 'JobSetRestarted') restarts = event.restarts;
-    if (event.type === 'JobSetFailed' && event.corrects !== undefined) restarts -= 1; // the restart it corrects never was
+    restarts = restartsAfter(event, restarts);
+    if (event.type === 'JobSetOutcomeCorrected') failureTakenBack ||= event.retracted.some((c) => c.type === 'Failed');
     const outcome = jobSetOutcomeOf(event);
-    const correction = event.type === 'JobSetCompleted' && event.corrects !== undefined;
+    const correction = failureTakenBack || (event.type === 'JobSetCompleted' && event.corrects !== undefined);
     if (outcome && (recorded === undefined || correction)) recorded = { ...outcome, atEvent: lastRead, at: event.at, restarts };
+    if (outcome) failureTakenBack = false;
   }
   return recorded ?? { outcome: 'Running', condition: null, reason: null, atEvent: null, at: null, restarts };
+}
+
+/** The global restarts after a decision: a restart's counter, a correction's (lower when it takes a restart back). */
+function restartsAfter(decision: JobSetDecisionEvent, restarts: number): number {
+  switch (decision.type) {
+    case 'JobSetRestarted':
+    case 'JobSetOutcomeCorrected':
+      return decision.restarts;
+    case 'JobSetFailed':
+      return decision.corrects === undefined ? restarts : restarts - 1; // before fold .10: the restart it corrects never was
+    default:
+      return restarts;
+  }
 }

@@ -44,6 +44,7 @@ export type JobSetDecisionSummary =
   | { readonly kind: 'restarted'; readonly rule: string; readonly action: string; readonly failedJob: string; readonly jobReason: string; readonly restarts: number }
   | { readonly kind: 'completed'; readonly operator: string; readonly succeededJobs: number; readonly required: number; readonly reason: string }
   | { readonly kind: 'condition'; readonly type: string; readonly status: string; readonly reason: string }
+  | { readonly kind: 'correction'; readonly retracted: readonly string[]; readonly reason: string }
   | { readonly kind: 'rejected'; readonly errors: readonly string[] }
   | { readonly kind: 'createJob' | 'deleteJob' | 'suspendJob' | 'resumeJob'; readonly job: string }
   | { readonly kind: 'deleteJobSet'; readonly expiredAt: string };

@@ -1,10 +1,10 @@
 import type { LogEntry } from '../../../shared/app/event-store.ts';
 import { entryEvent } from '../../../shared/app/log-codec.ts';
 import type { DecisionOf, TerminationCause } from '../../../shared/job/decisions.ts';
-import { conditionSentence, jobCorrection } from '../../../shared/job/index.ts';
+import { conditionSentence } from '../../../shared/job/index.ts';
 import type { JobState } from '../../../shared/job/state.ts';
 import { decisionSentence, jobSetCorrection, jobSetEntryEvent, type JobSetDecisionEvent, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
-import { correctionSentence, type OutcomeCorrection } from '../../../shared/read-model/explanation.ts';
+import { correctionSentence, loggedCorrection, type OutcomeCorrection } from '../../../shared/read-model/explanation.ts';
 import type { JobSetState } from '../../../shared/jobset/state.ts';
 import { objectVersion } from '../resource-version.ts';
 import { compact, derivedUid, metaTime } from './meta.ts';
@@ -26,8 +26,8 @@ import { compact, derivedUid, metaTime } from './meta.ts';
 // correlator (10 similar events, then one "(combined from similar events)" with a count), a
 // termination's pods after the tenth are one Event per log entry, counted.
 // A JobSet's condition changes are Events with the condition's reason and message.
-// An outcome jobfold took back (a Job's JobOutcomeCorrected, a JobSet decision that `corrects`
-// another; issue 21) has no Event upstream, whose controller never decides twice: jobfold's own
+// An outcome jobfold took back (a Job's JobOutcomeCorrected, a JobSet's JobSetOutcomeCorrected,
+// or in older JobSet logs a decision that `corrects` another; issue 21) has no Event upstream, whose controller never decides twice: jobfold's own
 // Warning `OutcomeCorrected`, the same for both kinds, with the explanation's sentence, goes
 // before the Events of the outcome that replaces it.
 
@@ -104,7 +104,7 @@ export class EventBuilder {
       case 'JobConditionChanged': return this.#conditionDrafts(decision);
       case 'PodsTerminationRequested': return this.#terminationDrafts(decision);
       case 'PodCreationsRequested': return creationDrafts(decision);
-      case 'JobOutcomeCorrected': return [correctionDraft(jobCorrection(decision))];
+      case 'JobOutcomeCorrected': return [correctionDraft(loggedCorrection(decision.seq, decision.at, decision))];
       default: return [];
     }
   }
@@ -166,12 +166,14 @@ export class EventBuilder {
   #jobSetDrafts(entry: LogEntry): Draft[] {
     if (!JOBSET_CONDITION_DECISIONS.has(entry.type)) return [];
     const event = jobSetEntryEvent(entry) as JobSetDecisionEvent;
+    if (event.type === 'JobSetOutcomeCorrected') return [correctionDraft(loggedCorrection(entry.seq, event.at, event))];
     // A condition moved to where the cluster wrote it changes no condition: no Event.
     if (!('condition' in event) || (event.type === 'JobSetConditionChanged' && event.movedBefore !== undefined)) return [];
     const { condition } = event;
     const why = this.#jobSet === undefined ? undefined : decisionSentence(this.#jobSet, event);
     const warning = condition.type === 'Failed' || (condition.type === 'RestartingJobSet' && condition.status === 'True');
     const draft: Draft = { reason: condition.reason, message: withEvidence(condition.message, why), type: warning ? 'Warning' : 'Normal' };
+    // A log written before JOBSET_FOLD_VERSION .10: the correction is the decision's `corrects`.
     if (event.type !== 'JobSetConditionChanged') this.#outcomes.push({ seq: entry.seq, event });
     const correction = this.#jobSet === undefined ? undefined : jobSetCorrection(this.#jobSet, { seq: entry.seq, event }, this.#outcomes);
     return correction === undefined ? [draft] : [correctionDraft(correction), draft];
@@ -205,7 +207,7 @@ const JOB_EVENT_DECISIONS: ReadonlySet<string> = new Set(['JobConditionChanged',
 const correctionDraft = (correction: OutcomeCorrection): Draft =>
   ({ reason: 'OutcomeCorrected', message: correctionSentence(correction).trim(), type: 'Warning' });
 
-const JOBSET_CONDITION_DECISIONS: ReadonlySet<string> = new Set(['JobSetConditionChanged', 'JobSetRestarted', 'JobSetFailed', 'JobSetCompleted']);
+const JOBSET_CONDITION_DECISIONS: ReadonlySet<string> = new Set(['JobSetConditionChanged', 'JobSetRestarted', 'JobSetFailed', 'JobSetCompleted', 'JobSetOutcomeCorrected']);
 
 const CAUSE_TEXT: Readonly<Record<TerminationCause, string>> = {
   JobFinishing: 'the Job\'s outcome was decided, its lingering pods are deleted',

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { JOBSET_DECISION_TYPES } from '../../../shared/jobset/decision-events.ts';
-import { ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
+import { ConditionViewSchema, ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
 import { explanationSchema } from '../schemas/explanation-schemas.ts';
 import { apiSchemas } from '../schemas/registry.ts';
 
@@ -53,7 +53,7 @@ export const JobSetDecisionSchema = z
       restartsCountTowardsMax: count,
       condition: ConditionUpdateSchema,
       tippedBy,
-      corrects: seq.optional().meta({ description: 'Log position of the restart this one corrects (same attempt and counters): failures the cluster\'s controller read when it restarted reached the log after that decision and name another rule or first failed Job.' }),
+      corrects: seq.optional().meta({ description: 'Logs written before JobSetOutcomeCorrected (JOBSET_FOLD_VERSION .10): log position of the restart this one corrects (same attempt and counters).' }),
     }),
     z.strictObject({
       type: z.literal('JobSetFailed'),
@@ -62,7 +62,7 @@ export const JobSetDecisionSchema = z
       failedJob: FailedJobEvidenceSchema,
       condition: ConditionUpdateSchema,
       tippedBy,
-      corrects: seq.optional().meta({ description: 'Log position of the JobSetRestarted this one corrects: failures the cluster\'s controller read with the one the restart was decided on reached the log after it and match a FailJobSet rule ranked first, so the cluster failed the JobSet instead.' }),
+      corrects: seq.optional().meta({ description: 'Logs written before JobSetOutcomeCorrected (JOBSET_FOLD_VERSION .10): log position of the JobSetRestarted this one corrects, taking it back.' }),
     }),
     z.strictObject({
       type: z.literal('JobSetCompleted'),
@@ -73,7 +73,19 @@ export const JobSetDecisionSchema = z
       required: count,
       condition: ConditionUpdateSchema,
       tippedBy,
-      corrects: seq.optional().meta({ description: 'Log position of the JobSetFailed this one corrects: the success policy was met before the first failure on the cluster\'s clock, by successes that reached the log after the failure was decided.' }),
+      corrects: seq.optional().meta({ description: 'Logs written before JobSetOutcomeCorrected (JOBSET_FOLD_VERSION .10): log position of the JobSetFailed this one corrects, taking it back.' }),
+    }),
+    z.strictObject({
+      type: z.literal('JobSetOutcomeCorrected'),
+      ...decided,
+      retracted: z.array(ConditionViewSchema).meta({ description: 'The conditions taken back, as they stood (RestartingJobSet of a restart, Failed of a failure).' }),
+      retractedMetAt: TimeViewSchema.optional().meta({ description: 'When the criterion of the decision taken back was met on the cluster\'s clock.' }),
+      corrects: seq.meta({ description: 'Log position of the decision taken back.' }),
+      reason: z.string().meta({ description: 'The reason of what the cluster\'s controller decided instead (the decision logged next).' }),
+      message: z.string(),
+      evidence: z.strictObject({ tippedBy, metAt: TimeViewSchema.optional().meta({ description: 'When the criterion decided instead was met on the cluster\'s clock.' }) }),
+      restarts: count.meta({ description: 'The global restarts the correction leaves: fewer when the restart itself is taken back.' }),
+      restartsCountTowardsMax: count,
     }),
     z.strictObject({
       type: z.literal('JobSetRejected'),

@@ -14,7 +14,7 @@ const ConditionEvidenceSchema = EvidenceSchema.extend({
 /** An outcome taken back (shared/read-model/explanation.ts `OutcomeCorrection`), the same for every kind. */
 const OutcomeCorrectionSchema = z
   .strictObject({
-    decidedBy: z.number().int().min(1).optional().meta({ description: 'Log position of the entry that records the correction (a Job\'s JobOutcomeCorrected, a JobSet\'s decision that `corrects` another).' }),
+    decidedBy: z.number().int().min(1).optional().meta({ description: 'Log position of the entry that records the correction (a Job\'s JobOutcomeCorrected, a JobSet\'s JobSetOutcomeCorrected; in JobSet logs written before it, the decision that `corrects` another).' }),
     corrects: z.number().int().min(1).optional().meta({ description: 'Log position of the decision taken back, when the log names it.' }),
     at: TimeViewSchema,
     retracted: z.array(z.string()).meta({ description: 'The condition types taken back.' }),

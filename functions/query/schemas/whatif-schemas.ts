@@ -61,7 +61,7 @@ export const WhatIfReportSchema = whatIfReportSchema('Job', {
 }).register(apiSchemas, { id: 'WhatIfReport', description: 'A Job refolded under a patched spec, next to its record (docs/whatif.md).' });
 
 const JobSetDecisionSummarySchema = z
-  .object({ kind: z.enum(['failed', 'restarted', 'completed', 'condition', 'rejected', 'createJob', 'deleteJob', 'suspendJob', 'resumeJob', 'deleteJobSet']) })
+  .object({ kind: z.enum(['failed', 'restarted', 'completed', 'condition', 'correction', 'rejected', 'createJob', 'deleteJob', 'suspendJob', 'resumeJob', 'deleteJobSet']) })
   .catchall(z.unknown())
   .register(apiSchemas, { id: 'JobSetWhatIfDecision', description: 'One thing the JobSet fold decided at the divergence, with the rule and the child Job it acted on.' });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PodObserved } from '../../../shared/job/events.ts';
-import { aJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec, type PodOptions } from '../../support/builders.ts';
+import { aJob, anIndexedJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec, type PodOptions } from '../../support/builders.ts';
 import type { JobStatusView } from '../../../shared/job/status.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
@@ -189,6 +189,46 @@ describe('Outcomes that arrive after a decision they happened before', () => {
           });
       });
     }
+  });
+
+  describe('a pod running when the Job met its success policy, arriving after jobfold completed it: its later failure counts (success-policy__met-earlier-*)', () => {
+    // On the cluster, the sync at 30 min reads p0 running (seen a little earlier) and p1
+    // succeeded: SuccessCriteriaMet, p0 deleted, Complete held until p0 ends; p0's Failed at
+    // 60 min is counted, then Complete. Delivered p1 first, jobfold completes the Job at once
+    // (nothing looks active); p0's observation from before, arriving after, tells that the
+    // cluster's Job waited for it.
+    const job = anIndexedJob(2, { backoffLimit: 1, successPolicy: { rules: [{ succeededIndexes: '0,1', succeededCount: 1 }] } });
+    const running = pod('p0', 1, at(1790), { index: 0 });
+    const succeeded = pod('p1', 2, at(1800), { index: 1, phase: 'Succeeded' });
+    const failed = pod('p0', 3, at(3600), { index: 0, phase: 'Failed', exitCode: 1, finishedAt: at(3599) });
+    const conditions = ['SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy'];
+    const orders = [
+      ["the cluster's order", [running, succeeded, failed]],
+      ['the success, the running pod, then its failure', [succeeded, running, failed]],
+      ['the success, the failure, then the running pod', [succeeded, failed, running]],
+    ] as const;
+    for (const [order, events] of orders) {
+      it(order, () => {
+        given(job, ...events, tick(at(3700)))
+          .when()
+          .then(({ status }) => {
+            expect(conditionsOf(status)).toEqual(conditions);
+            expect(status).toMatchObject({ succeeded: 1, failed: 1, completedIndexes: '1', active: 0 });
+          });
+      });
+    }
+
+    it('counted once: the running observation delivered twice, before and after the failure', () => {
+      given(job, succeeded, { ...running, eventId: 'p0/1a' }, failed, { ...running, eventId: 'p0/1b' }, tick(at(3700)))
+        .when()
+        .thenStatus({ succeeded: 1, failed: 1 });
+    });
+
+    it('a pod first seen after the Job completed, failing later, does not count: the cluster had stopped counting', () => {
+      given(job, succeeded, pod('p0', 3, at(1900), { index: 0 }), { ...failed, pod: { ...failed.pod, metadata: { ...failed.pod.metadata, resourceVersion: '4' } } }, tick(at(3700)))
+        .when()
+        .thenStatus({ succeeded: 1, failed: 0 });
+    });
   });
 
   it('a deleted pod seen with the finalizer, arriving after its newer state and before the Job, counts once the Job arrives', () => {

@@ -141,6 +141,36 @@ describe('Snapshots', () => {
     });
   });
 
+  describe('When a pod counted after the Job finished waits for an older observation (late-outcome.ts settleAfterFinish)', () => {
+    // The success met at 30 s completes the Job; p0's failure at 60 s arrives next, counted
+    // outside the final status; p0 running at 29 s, arriving last, moves it in, once.
+    const indexed = anIndexedJob(2, { backoffLimit: 1, successPolicy: { rules: [{ succeededIndexes: '0,1', succeededCount: 1 }] } });
+    const history = [
+      podObserved(aPod({ name: 'p1', index: 1, phase: 'Succeeded', resourceVersion: '2' }), at(30)),
+      tick(at(31)),
+      podObserved(aPod({ name: 'p0', index: 0, phase: 'Failed', exitCode: 1, resourceVersion: '3' }), at(60)),
+      tick(at(61)),
+    ];
+    const running = podObserved(aPod({ name: 'p0', index: 0, resourceVersion: '1' }), at(29));
+
+    it('the archived pod keeps its mark: the running observation counts it after a round trip, as without one', () => {
+      const { state } = given(indexed, ...history).fold();
+      expect(takeSnapshot(state).archived.map((p) => [p.uid, p.finalCount])).toContainEqual(['p0', 'outside']);
+      const restored = roundTrip(state);
+      expect(play(restored, [running])).toEqual(play(state, [running]));
+      expect(jobStatus(restored)).toEqual(jobStatus(state));
+      expect(jobStatus(state)).toMatchObject({ succeeded: 1, failed: 1 });
+    });
+
+    it('and counts it once: the running observation delivered again after a round trip changes nothing', () => {
+      const { state } = given(indexed, ...history, running).fold();
+      const again = [{ ...running, eventId: 'p0/running/again' }];
+      const restored = roundTrip(state);
+      play(restored, again);
+      expect(jobStatus(restored)).toMatchObject({ succeeded: 1, failed: 1 });
+    });
+  });
+
   describe('When the snapshot is taken of a finished Job', () => {
     it('restores to the same finished status', () => {
       const done = [0, 1, 2, 3].map((index) => podObserved(aPod({ index, phase: 'Succeeded' }), at(1)));

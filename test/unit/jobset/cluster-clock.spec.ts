@@ -62,9 +62,10 @@ describe('a success that came before the failure, arriving after the JobSet was 
     expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
     expect(late.status.replicatedJobsStatus).toEqual(inOrder.status.replicatedJobsStatus);
     const failedAt = late.log.findIndex((e) => e.type === 'JobSetFailed') + 1;
-    const correction = late.events.find((e) => e.type === 'JobSetCompleted');
-    expect(correction).toMatchObject({ corrects: failedAt });
-    expect(decisionSentence(late.state, correction!)).toContain(`(correcting the failure at #${failedAt}: these successes came first on the cluster's clock but arrived after it)`);
+    const correction = late.events.find((e) => e.type === 'JobSetOutcomeCorrected');
+    expect(correction).toMatchObject({ corrects: failedAt, retracted: [expect.objectContaining({ type: 'Failed' })], retractedMetAt: at(10), evidence: { metAt: at(5) } });
+    expect(late.events[late.events.indexOf(correction!) + 1]?.type).toBe('JobSetCompleted');
+    expect(decisionSentence(late.state, correction!)).toContain(`took back Failed (FailedJobs) decided at #${failedAt}: successes that came first on the cluster's clock arrived after it`);
     expect(late.commands).toEqual([]);
     const recorded = recordedJobSetOutcome(late.log.map((event, i) => ({ seq: i + 1, event })));
     expect(recorded.outcome).toBe('Succeeded');

@@ -36,11 +36,19 @@ describe('a failure that happened before the restart, arriving after it', () => 
     expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
     expect(late.state.restarts).toBe(1);
     expect(late.state.restartsCountTowardsMax).toBe(1);
-    const corrections = late.log.filter((e): e is JobSetDecisionEvent => e.type === 'JobSetRestarted' && e.corrects !== undefined);
-    expect(corrections).toHaveLength(1);
+    // One correction entry, then the restart the cluster made, to the counters already held.
     const restarted = late.log.findIndex((e) => e.type === 'JobSetRestarted') + 1;
-    expect(decisionSentence(late.state, corrections[0]!)).toContain(`child Job js-b-2 failing with BackoffLimitExceeded`);
-    expect(decisionSentence(late.state, corrections[0]!)).toContain(`(correcting the restart at #${restarted}: failures the cluster read then arrived after it)`);
+    const corrected = late.log.findIndex((e) => e.type === 'JobSetOutcomeCorrected');
+    const [correction, renamed] = [late.log[corrected], late.log[corrected + 1]] as JobSetDecisionEvent[];
+    expect(late.log.filter((e) => e.type === 'JobSetOutcomeCorrected')).toHaveLength(1);
+    expect(correction).toMatchObject({
+      corrects: restarted, restarts: 1, restartsCountTowardsMax: 1, retractedMetAt: at(4), reason: 'FailurePolicy_restartOnBackoff',
+      retracted: [expect.objectContaining({ type: 'RestartingJobSet', message: expect.stringContaining('js-b-0') })], evidence: { metAt: at(2) },
+    });
+    expect(renamed).toMatchObject({ type: 'JobSetRestarted', restarts: 1, restartsCountTowardsMax: 1 });
+    expect(renamed).not.toHaveProperty('corrects');
+    expect(decisionSentence(late.state, renamed!)).toContain(`child Job js-b-2 failing with BackoffLimitExceeded`);
+    expect(decisionSentence(late.state, correction!)).toContain(`took back RestartingJobSet (FailurePolicy_restartOnBackoff) decided at #${restarted}: failures the cluster read with the one it was decided on arrived after it`);
   });
 
   it('given the earlier failure matches a rule the later one does not, when it arrives, then the restart carries that rule', () => {
@@ -69,7 +77,9 @@ describe('a failure that happened before the restart, arriving after it', () => 
     expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
     expect(late.status.replicatedJobsStatus).toEqual(inOrder.status.replicatedJobsStatus);
     const restarted = late.log.findIndex((e) => e.type === 'JobSetRestarted') + 1;
-    expect(late.log.filter((e) => e.type === 'JobSetFailed')).toEqual([expect.objectContaining({ corrects: restarted, rule: expect.objectContaining({ name: 'failOnDeadline' }) })]);
+    const failed = late.log.findIndex((e) => e.type === 'JobSetFailed');
+    expect(late.log.filter((e) => e.type === 'JobSetFailed')).toEqual([expect.objectContaining({ rule: expect.objectContaining({ name: 'failOnDeadline' }) })]);
+    expect(late.log[failed - 1]).toMatchObject({ type: 'JobSetOutcomeCorrected', corrects: restarted, restarts: 0, restartsCountTowardsMax: 0, reason: 'FailJobSetFailurePolicyAction' });
   });
 
   it('given the cluster reported a Job of the next attempt, when the FailJobSet failure arrives, then the restart stands (the cluster made it)', () => {
@@ -85,7 +95,8 @@ describe('a failure that happened before the restart, arriving after it', () => 
     const spec = jobSet([restartOnBackoff], { managedBy: 'jobfold.io/jobset-controller' });
     const late = given(jobFailed('b', 0, { seconds: 4 }), spec, jobFailed('b', 2, { seconds: 2 })).whenSettled({ now: at(5) });
     expect(conditionsOf(late.status)).toEqual([restarting('FailurePolicy_restartOnBackoff', 'b-0')]);
-    expect(late.log.some((e) => e.type === 'JobSetRestarted' && e.corrects !== undefined)).toBe(false);
+    expect(late.log.some((e) => e.type === 'JobSetOutcomeCorrected')).toBe(false);
+    expect(late.log.filter((e) => e.type === 'JobSetRestarted')).toHaveLength(1);
   });
 
   it('given the writer judges the late failure, when it is evidence for the restart, then it is logged, not dropped as an earlier attempt\'s snapshot', () => {

@@ -18,8 +18,9 @@ import { given as givenJobSet } from '../jobset/support/given.ts';
 // Issue 20, one way to do each thing: an outcome jobfold decided for an object it does not run
 // and took back (issue 21, evidence that came first on the cluster's clock arrived late) reads the
 // same for both kinds: `corrections` in the explanation (shared/read-model/explanation.ts
-// `OutcomeCorrection`), one sentence ending the summary, the same API schema. The logs keep their
-// kinds' entries: a Job's JobOutcomeCorrected, a JobSet's decision that `corrects` another.
+// `OutcomeCorrection`), one sentence ending the summary, the same API schema. The logs hold one
+// shape too (shared/decide/outcome-correction.ts): a Job's JobOutcomeCorrected, a JobSet's
+// JobSetOutcomeCorrected, each followed by the ordinary decision that replaces what it took back.
 
 const pod = (name: string, rv: number, when: string, options: Parameters<typeof aPod>[0] = {}): PodObserved =>
   ({ ...podObserved(aPod({ name, resourceVersion: String(rv), ...options }), when), eventId: `${name}/${rv}` });
@@ -67,10 +68,11 @@ describe('a corrected outcome, explained the same way for Jobs and JobSets', () 
     const late = successArrivingLate();
     const decisions = jobSetDecisions(late.log);
     const failed = decisions.find((d) => d.event.type === 'JobSetFailed')?.seq;
-    const completed = decisions.find((d) => d.event.type === 'JobSetCompleted')?.seq;
+    const corrected = decisions.find((d) => d.event.type === 'JobSetOutcomeCorrected')?.seq;
+    expect(decisions.find((d) => d.seq === corrected! + 1)?.event.type).toBe('JobSetCompleted');
     const explained = explainJobSet(late.state, decisions);
     expect(explained.corrections).toEqual([
-      { decidedBy: completed, corrects: failed, at: at(10), retracted: ['Failed'], retractedMetAt: at(10), reason: 'AllJobsCompleted', metAt: at(5) },
+      { decidedBy: corrected, corrects: failed, at: at(10), retracted: ['Failed'], retractedMetAt: at(10), reason: 'AllJobsCompleted', metAt: at(5) },
     ]);
     expect(explained.summary).toContain(`jobfold took back Failed, decided at #${failed}, (its criterion met at ${at(10)}) at ${at(10)}: evidence that arrived later showed AllJobsCompleted met first on the cluster's clock, at ${at(5)}.`);
     // As the explain route serves it: the identity with its cluster, the decisions' window.
@@ -85,8 +87,9 @@ describe('a corrected outcome, explained the same way for Jobs and JobSets', () 
     const decisions = jobSetDecisions(late.log);
     const restarts = decisions.filter((d) => d.event.type === 'JobSetRestarted').map((d) => d.seq);
     expect(restarts).toHaveLength(2);
+    expect(decisions.find((d) => d.seq === restarts[1]! - 1)?.event.type).toBe('JobSetOutcomeCorrected');
     expect(explainJobSet(late.state, decisions).corrections).toEqual([
-      { decidedBy: restarts[1], corrects: restarts[0], at: at(5), retracted: ['RestartingJobSet'], retractedMetAt: at(4), reason: 'FailurePolicy_restartOnBackoff', metAt: at(2) },
+      { decidedBy: restarts[1]! - 1, corrects: restarts[0], at: at(5), retracted: ['RestartingJobSet'], retractedMetAt: at(4), reason: 'FailurePolicy_restartOnBackoff', metAt: at(2) },
     ]);
   });
 
@@ -101,8 +104,9 @@ describe('a corrected outcome, explained the same way for Jobs and JobSets', () 
     const decisions = jobSetDecisions(late.log);
     const restart = decisions.find((d) => d.event.type === 'JobSetRestarted')?.seq;
     const failed = decisions.find((d) => d.event.type === 'JobSetFailed')?.seq;
+    expect(decisions.find((d) => d.seq === failed! - 1)?.event.type).toBe('JobSetOutcomeCorrected');
     expect(explainJobSet(late.state, decisions).corrections).toEqual([
-      { decidedBy: failed, corrects: restart, at: at(5), retracted: ['RestartingJobSet'], retractedMetAt: at(1), reason: 'FailJobSetFailurePolicyAction', metAt: at(3) },
+      { decidedBy: failed! - 1, corrects: restart, at: at(5), retracted: ['RestartingJobSet'], retractedMetAt: at(1), reason: 'FailJobSetFailurePolicyAction', metAt: at(3) },
     ]);
   });
 
@@ -127,7 +131,7 @@ describe('a corrected outcome in kubectl Events, the same for Jobs and JobSets',
     });
   });
 
-  it('given a JobSet decision that corrects another, then the same Event precedes the correcting decision\'s', () => {
+  it('given a JobSet\'s JobSetOutcomeCorrected, then the same Event precedes the new outcome\'s', () => {
     const late = successArrivingLate();
     const decisions = jobSetDecisions(late.log);
     const builder = new EventBuilder({ kind: 'JobSet', namespace: 'default', name: 'js', uid: 'js-uid' }, { jobSet: late.state });
