@@ -1,7 +1,7 @@
-import type { StreamId } from '../../shared/app/event-store.ts';
+import type { LogEntry, StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
 import type { JobEvent } from '../../shared/job/evolve.ts';
-import { explainJob, LINGERING_CONDITIONS, type Explanation } from '../../shared/job/index.ts';
+import { CORRECTED_TO, explainJob, LINGERING_CONDITIONS, type Explanation } from '../../shared/job/index.ts';
 import type { JobState } from '../../shared/job/state.ts';
 import { conditionDecisionIn, findConditionDecision } from './condition-decisions.ts';
 import { memoSnapshots } from './snapshot-bisect.ts';
@@ -15,7 +15,8 @@ import { terminatedPodsPage } from './terminated-pods-page.ts';
 // The explanation of a Job at its head, from the log entries it cites rather than the whole
 // log: the state from the newest snapshot and its tail; per condition, the decision that set it
 // (condition-decisions.ts) and the event that tipped it; after an interim or suspending
-// decision, the pod terminations decided with it (the lingering pods its sentence counts). The
+// decision, the pod terminations decided with it (the lingering pods its sentence counts); before
+// an interim one, a correction it followed (the outcome it replaced). The
 // full list of terminated pods is paged (terminated-pods-page.ts).
 
 const FOLLOWERS_PAGE = 8;
@@ -39,8 +40,9 @@ export async function explainStoredJob(
 
 /**
  * The log entries an explanation of `state` (the state at `head`) cites, in log order: per
- * condition, the decision that set it and the event that tipped it, and after an interim or
- * suspending decision the decisions of the same reconcile. explainJob over them says what it
+ * condition, the decision that set it and the event that tipped it, after an interim or
+ * suspending decision the decisions of the same reconcile, and before an interim one the
+ * corrections of that reconcile (the outcome it replaced). explainJob over them says what it
  * says over the whole log, except the list of terminated pods (paged apart). `known`: entries
  * the caller read already, consecutive and ending at `head` (the tail after the snapshot, the
  * Job view's window): a condition decided within them (as a finished Job's usually are) costs
@@ -64,6 +66,9 @@ export async function citedDecisions(
     if (LINGERING_CONDITIONS.has(condition.type)) {
       for (const follower of await decisionsAfter(deps, stream, decision.seq, head, suffix)) cited.set(follower.seq ?? 0, follower);
     }
+    if (CORRECTED_TO.has(condition.type)) {
+      for (const correction of await correctionsBefore(deps, stream, decision.seq, suffix)) cited.set(correction.seq ?? 0, correction);
+    }
   }
   return [...cited.values()].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
 }
@@ -83,6 +88,26 @@ async function decisionsAfter(
     if (entry === undefined) return [...result, ...(await decisionsRead(deps, stream, position - 1, head))];
     if (jobEntryCategory(entry.type) === 'observation') return result;
     result.push(known!.event(position)!);
+  }
+  return result;
+}
+
+/**
+ * The corrections logged before `seq` in the same reconcile (back to the observation it was
+ * decided at): the outcomes the one decided at `seq` replaced (shared/job/outcome-correction.ts).
+ * Each carries all its explanation says, so nothing older is read for it.
+ */
+async function correctionsBefore(deps: QueryDeps, stream: StreamId, seq: number, known: LogWindow | undefined): Promise<JobEvent[]> {
+  const result: JobEvent[] = [];
+  let page: LogEntry[] = [];
+  for (let position = seq - 1; position >= 1; position--) {
+    let entry = known?.entry(position) ?? page.find((read) => read.seq === position);
+    if (entry === undefined) {
+      page = await readRange(deps.store, stream, Math.max(0, position - FOLLOWERS_PAGE), position);
+      entry = page.find((read) => read.seq === position);
+    }
+    if (entry === undefined || jobEntryCategory(entry.type) === 'observation') return result;
+    if (entry.type === 'JobOutcomeCorrected') result.push(known?.event(position) ?? entryEvent(entry));
   }
   return result;
 }

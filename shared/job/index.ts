@@ -32,4 +32,5 @@ export { JOBFOLD_DEFAULT_GATES, UPSTREAM_DEFAULT_GATES, type FeatureGates } from
 export { takeSnapshot, restoreSnapshot, restoreArchived, cloneState, isSettled, archivePod } from './snapshot.ts';
 export type { JobSnapshot, ArchivedPod } from './snapshot.ts';
 export type { JobCondition } from './conditions.ts';
+export { CORRECTED_TO } from './outcome-correction.ts';
 export { JOBFOLD_CONTROLLER_NAME, JOB_CONTROLLER_NAME } from './constants.ts';

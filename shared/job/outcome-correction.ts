@@ -33,6 +33,13 @@ const DECIDED = {
 } as const;
 
 /**
+ * The conditions a correction is logged right before (in the same sync): the interim condition
+ * of the criterion met first. A reader citing only what an explanation needs finds a Job's
+ * corrections before these (functions/query/job-explanation.ts).
+ */
+export const CORRECTED_TO: ReadonlySet<string> = new Set([DECIDED.success[0], DECIDED.failure[0]]);
+
+/**
  * Decide side: when the Job's decided outcome lost to a criterion met first, records the
  * correction and takes its conditions out of the sync, so that the sync decides again.
  */

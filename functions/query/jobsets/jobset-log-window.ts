@@ -4,7 +4,7 @@ import type { JobSetCondition } from '../../../shared/jobset/conditions.ts';
 import { evolve as evolveJobSet } from '../../../shared/jobset/evolve.ts';
 import { conditionEvidence, explainJobSet, type JobSetExplanation, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
 import { initialState as initialJobSetState, type JobSetState } from '../../../shared/jobset/state.ts';
-import { logHead, readRange } from '../log-reads.ts';
+import { entryAt, logHead, readRange } from '../log-reads.ts';
 import { bisectBySnapshots } from '../snapshot-bisect.ts';
 import { commandViews, jobSetView, objectIdentity, type JobSetView } from '../views.ts';
 import { loggedJobSetDecisions } from './jobset-entries.ts';
@@ -13,9 +13,10 @@ import { loggedJobSetDecisions } from './jobset-entries.ts';
 // stored-job-view.ts): the state from the newest snapshot at or before the head and its tail;
 // the decisions of the last DECISIONS_WINDOW entries (every one, for nearly every JobSet; on a
 // longer log `decisionsFrom` says where the list starts and /history holds the rest); and, for
-// each condition whose decision lies before that window, that decision, found by a binary
-// search over the snapshots kept at their positions (a condition as it stands holds in every
-// snapshot from its decision on and in none before).
+// each condition whose decision lies before that window, that decision (with the correction
+// logged right before it, if any), found by a binary search over the snapshots kept at their
+// positions (a condition as it stands holds in every snapshot from its decision on and in none
+// before).
 
 /** Entries whose decisions the JobSet view and explanation list at most. */
 export const DECISIONS_WINDOW = 5000;
@@ -72,8 +73,9 @@ export async function readJobSetWindow(store: EventStore, stream: StreamId, wind
   const decisions = loggedJobSetDecisions(entries.filter((entry) => entry.seq > after));
   const cited = new Map<number, LoggedJobSetDecision>();
   for (const condition of state.conditions) {
-    const found = conditionEvidence(condition, decisions) ?? (after > 0 ? await olderEvidence(store, stream, condition, after) : undefined);
-    if (found) cited.set(found.seq, found);
+    const inWindow = conditionEvidence(condition, decisions);
+    const found = inWindow !== undefined ? [inWindow] : after > 0 ? await olderEvidence(store, stream, condition, after) : [];
+    for (const decision of found) cited.set(decision.seq, decision);
   }
   return {
     state,
@@ -85,11 +87,19 @@ export async function readJobSetWindow(store: EventStore, stream: StreamId, wind
   };
 }
 
-/** The decision before position `before` + 1 that set `condition` as it stands, if the log holds one. */
-async function olderEvidence(store: EventStore, stream: StreamId, condition: JobSetCondition, before: number): Promise<LoggedJobSetDecision | undefined> {
+/**
+ * The decision before position `before` + 1 that set `condition` as it stands, if the log holds
+ * one, and the correction logged right before it, if it replaced what one took back
+ * (shared/decide/outcome-correction.ts): the explanation lists that correction too.
+ */
+async function olderEvidence(store: EventStore, stream: StreamId, condition: JobSetCondition, before: number): Promise<LoggedJobSetDecision[]> {
   const { without, holds } = await bisectBySnapshots(store, stream, before, (state) => holdsIn(state as JobSetState, condition));
   const entries: LogEntry[] = await readRange(store, stream, without, holds);
-  return conditionEvidence(condition, loggedJobSetDecisions(entries));
+  const found = conditionEvidence(condition, loggedJobSetDecisions(entries));
+  if (found === undefined) return [];
+  const previous = entries.find((entry) => entry.seq === found.seq - 1) ?? (found.seq > 1 ? await entryAt(store, stream, found.seq - 1) : undefined);
+  const correction = previous?.type === 'JobSetOutcomeCorrected' ? loggedJobSetDecisions([previous]) : [];
+  return [...correction, found];
 }
 
 function holdsIn(state: JobSetState, condition: JobSetCondition): boolean {
