@@ -7,7 +7,7 @@ import { chainEntries } from '../../shared/log/hash-chain.ts';
 import type { Tip } from './dynamodb-log-reads.ts';
 import { changeKeys } from './dynamodb-change-feed.ts';
 import { commandItems } from './dynamodb-outbox.ts';
-import { putSummary, summaryPut } from './dynamodb-projection.ts';
+import { putSummary } from './dynamodb-projection.ts';
 import { readNumber } from './item-codec.ts';
 import { pageItems } from './log-page-codec.ts';
 import { backoff, itemBytes } from './metered-table.ts';
@@ -18,8 +18,8 @@ import { ATTR, keys } from './table-layout.ts';
 // outbox items (a large outbox detail is put just before it: dynamodb-outbox.ts). The summary is
 // put after it (dynamodb-projection.ts putSummary): a projection, like a snapshot, it need not
 // land with the log, and outside the transaction it and its index entries cost half (a small
-// Job's first commit: 5 write units instead of 10). Only a commit of a summary alone (no entries,
-// no commands) puts it in the transaction, beside the head's ConditionCheck.
+// Job's first commit: 5 write units instead of 10). A commit of a summary alone is that put: its
+// condition on the position the summary shows keeps it from replacing a later one.
 // The head condition needs no head item: the first log item, at expectedHead + 1, is put with
 // attribute_not_exists (a ConditionCheck on it when there are no entries), so the commit fails
 // exactly when the head moved, whatever format the item there has.
@@ -34,7 +34,7 @@ const MAX_ATTEMPTS = 8;
 const TRANSACTION_MAX_ITEMS = 100;
 const TRANSACTION_MAX_BYTES = 4 * 1024 * 1024;
 
-type Action = { kind: 'entry' | 'head' | 'summary' } | { kind: 'command'; commandId: string };
+type Action = { kind: 'entry' | 'head' } | { kind: 'command'; commandId: string };
 
 /** Writes the commit at `tip`; returns the new head and what was appended. Snapshots are not its job. */
 export async function commitTransaction(
@@ -66,27 +66,28 @@ export async function commitTransaction(
     : chainEntries(tip.hash, logged);
   const pages = pageItems(pk, appended, { firstSightings, prevHash: tip.hash })
     .map((item) => ({ ...item, ...changeKeys(stream, readNumber(item, ATTR.seq), input.recordedAt) }));
-  const newHead = head + appended.length;
-  if (pages.length === 1 && input.outbox.length === 0) {
-    const result = await putSinglePage(table, stream, head, pages[0] as Item, appended, duplicates);
-    if (input.summary !== undefined) await putSummary(table, stream, input.summary, newHead);
-    return result;
-  }
-  // A summary alone keeps the transaction's head check; with entries or commands it follows them.
-  const summaryAlone = pages.length === 0 && input.outbox.length === 0;
+  const result = await writeLog(table, stream, input, head, pages, appended, duplicates);
+  if (input.summary !== undefined) await putSummary(table, stream, input.summary, result.head);
+  return result;
+}
+
+/** The commit's pages and outbox items: one transaction, or one conditional put for a page without commands. */
+async function writeLog(
+  table: MeteredTable, stream: StreamId, input: CommitInput, head: number, pages: readonly Item[], appended: LogEntry[], duplicates: string[],
+): Promise<{ head: number; appended: LogEntry[]; duplicates: string[] }> {
+  if (pages.length === 1 && input.outbox.length === 0) return putSinglePage(table, stream, head, pages[0] as Item, appended, duplicates);
   const knownCommands = new Set<string>();
   const commandItemsOf = new Map(input.outbox.map((command) => [command.commandId, commandItems(stream, command)]));
   // Large details first, outside the transaction (dynamodb-outbox.ts): nothing names them until it commits.
   const details = [...commandItemsOf.values()].flatMap(({ detail }) => (detail ? [detail] : []));
   if (details.length > 0) await table.batchPut(details);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { actions, described } = build(table, stream, input, head, pages, knownCommands, commandItemsOf, summaryAlone);
+    const { actions, described } = build(table, stream, input, head, pages, knownCommands, commandItemsOf);
     if (actions.length === 0) return { head, appended: [], duplicates };
     checkTransactionSize(actions);
     try {
       await table.transactWrite(actions, randomUUID());
-      if (input.summary !== undefined && !summaryAlone) await putSummary(table, stream, input.summary, newHead);
-      return { head: newHead, appended, duplicates };
+      return { head: head + appended.length, appended, duplicates };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       if (learn(stream, head, described, error.CancellationReasons ?? [], knownCommands)) await backoff(attempt);
@@ -117,7 +118,7 @@ function checkTransactionSize(actions: TransactWriteItem[]): void {
 /** The transaction for what is still to write; `described[i]` says what `actions[i]` is. */
 function build(
   table: MeteredTable, stream: StreamId, input: CommitInput, head: number, pages: readonly Item[], knownCommands: ReadonlySet<string>,
-  commandItemsOf: ReadonlyMap<string, { item: Item }>, summaryAlone: boolean,
+  commandItemsOf: ReadonlyMap<string, { item: Item }>,
 ): { actions: TransactWriteItem[]; described: Action[] } {
   const pk = keys.stream(stream);
   const actions: TransactWriteItem[] = [];
@@ -128,7 +129,7 @@ function build(
     described.push({ kind: 'entry' });
   }
   const commands = input.outbox.filter((c) => !knownCommands.has(c.commandId));
-  if (pages.length === 0 && (commands.length > 0 || input.summary !== undefined)) {
+  if (pages.length === 0 && commands.length > 0) {
     actions.push({ ConditionCheck: { TableName: table.name, Key: { [ATTR.pk]: { S: pk }, [ATTR.sk]: { S: keys.entry(head + 1) } }, ...absent } });
     described.push({ kind: 'head' });
   }
@@ -136,10 +137,6 @@ function build(
     const item = commandItemsOf.get(command.commandId)?.item ?? commandItems(stream, command).item;
     actions.push({ Put: { TableName: table.name, Item: item, ...absent } });
     described.push({ kind: 'command', commandId: command.commandId });
-  }
-  if (input.summary !== undefined && summaryAlone) {
-    actions.push({ Put: { TableName: table.name, ...summaryPut(stream, input.summary, head) } });
-    described.push({ kind: 'summary' });
   }
   return { actions, described };
 }
@@ -156,8 +153,7 @@ function learn(stream: StreamId, head: number, described: Action[], reasons: Can
     // TransactionConflict or throttling: nothing to learn, try again after a pause.
     if (reason.Code !== undefined && reason.Code !== 'None' && reason.Code !== 'ConditionalCheckFailed') retryLater = true;
     if (reason.Code !== 'ConditionalCheckFailed' || action === undefined) continue;
-    // A later summary than this head's: the head moved too.
-    if (action.kind === 'entry' || action.kind === 'head' || action.kind === 'summary') throw new VersionConflictError(stream, head);
+    if (action.kind === 'entry' || action.kind === 'head') throw new VersionConflictError(stream, head);
     if (action.kind === 'command') knownCommands.add(action.commandId);
   }
   return retryLater;

@@ -48,20 +48,15 @@ export function summaryItem(stream: StreamId, update: SummaryUpdate): Item {
  */
 export async function putSummary(table: MeteredTable, stream: StreamId, update: SummaryUpdate, head: number): Promise<void> {
   try {
-    await table.put(summaryPut(stream, update, head));
+    await table.put({
+      Item: { ...summaryItem(stream, update), [ATTR.summaryHead]: num(head) },
+      ConditionExpression: 'attribute_not_exists(#hd) OR #hd <= :hd',
+      ExpressionAttributeNames: { '#hd': ATTR.summaryHead },
+      ExpressionAttributeValues: { ':hd': num(head) },
+    });
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
-}
-
-/** The conditional Put of a summary at `head`: its item with `hd`, over no summary of a later position. */
-export function summaryPut(stream: StreamId, update: SummaryUpdate, head: number): { Item: Item; ConditionExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Item } {
-  return {
-    Item: { ...summaryItem(stream, update), [ATTR.summaryHead]: num(head) },
-    ConditionExpression: 'attribute_not_exists(#hd) OR #hd <= :hd',
-    ExpressionAttributeNames: { '#hd': ATTR.summaryHead },
-    ExpressionAttributeValues: { ':hd': num(head) },
-  };
 }
 
 /** listJobs of the port: query the narrowest index, filter, then read the page's summaries. */
