@@ -70,6 +70,11 @@ export async function citedDecisions(
       for (const correction of await correctionsBefore(deps, stream, decision.seq, suffix)) cited.set(correction.seq ?? 0, correction);
     }
   }
+  // A terminal condition taken back alone (a pod the cluster still ran) is cited by no decision.
+  for (const seq of state.reopenedBy ?? []) {
+    const correction = cited.has(seq) ? undefined : (suffix?.event(seq) ?? (await eventAt(deps, stream, seq)));
+    if (correction) cited.set(seq, correction);
+  }
   return [...cited.values()].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
 }
 

@@ -6,7 +6,7 @@ import type { Decision, Evidence } from './decisions.ts';
 import { chooseFinishTarget, type FinishTarget } from './finish-condition.ts';
 import { removeCountedFinalizers } from './finalizer-removal.ts';
 import { managePods } from './manage-pods.ts';
-import { correctOutcome } from './outcome-correction.ts';
+import { correctOutcome, reopenFinish } from './outcome-correction.ts';
 import { waitForMissingPodEvents } from './pod-view-gap.ts';
 import { activePods, newSync, record, terminate, wakeAt, wakeWhenExpectationExpires, type Sync } from './sync.ts';
 import type { JobState } from './state.ts';
@@ -48,6 +48,7 @@ export function decide(state: JobState, now: string): Reconciliation {
   // Corrected only when the outcome met first can be written in the same sync (expectations met).
   const expectationsMet = expectationsSatisfied(state, sync.now);
   if (expectationsMet) correctOutcome(sync);
+  reopenFinish(sync);
   if (isFinished(sync.conditions)) {
     if (!waitForMissingPodEvents(sync, 'terminating')) terminateLingering(sync);
     removeCountedFinalizers(sync);

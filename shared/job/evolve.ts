@@ -29,7 +29,9 @@ export type JobEvent = Observation | Decision;
  */
 export function evolve(state: JobState, event: JobEvent): JobState {
   state.position = event.seq ?? state.position + 1;
-  enterRun(state, event);
+  // Read once here for the run (parseTime remembers it for the clock's reading below).
+  const observedMs = 'observedAt' in event ? parseTime(event.observedAt) : undefined;
+  enterRun(state, event, observedMs);
   if (state.finishedAt !== undefined && isObservation(event)) state.observedAfterFinish += 1;
   let at = 0;
   const clockBefore = state.clock.now;

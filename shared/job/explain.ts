@@ -6,6 +6,7 @@ import { findCondition, hasTrueCondition, isFinished } from './conditions.ts';
 import { isPolicyFailureReason, policyFailureEvidence, policyFailureSentence } from '../policies/pod-failure-policy.ts';
 import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME, Reason } from './constants.ts';
 import { missingPodEvents } from './pod-view-gap.ts';
+import { isReopening } from './outcome-correction.ts';
 import type { DecisionOf, Evidence, PodRefData, TerminationCause } from './decisions.ts';
 import type { JobEvent } from './evolve.ts';
 import type { JobState } from './state.ts';
@@ -77,10 +78,13 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
   const bySeq = new Map<number, JobEvent>();
   const decided = new Map<string, DecisionOf<'JobConditionChanged'>>();
   const corrections: OutcomeCorrection[] = [];
+  const correctionSentences: string[] = [];
   for (const event of log) {
     if (event.seq !== undefined) bySeq.set(event.seq, event);
     if (event.type === 'JobConditionChanged') decided.set(event.condition.type, event);
-    if (event.type === 'JobOutcomeCorrected') corrections.push(loggedCorrection(event.seq, event.at, event));
+    if (event.type !== 'JobOutcomeCorrected') continue;
+    corrections.push(loggedCorrection(event.seq, event.at, event));
+    correctionSentences.push(jobCorrectionSentence(event));
   }
   const pods = terminatedPods(state, log);
   const conditions = state.status.conditions.map((condition): ExplainedJobCondition => {
@@ -103,7 +107,7 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
     kind: 'Job',
     job: identity && { clusterId: identity.clusterId, namespace: identity.namespace, name: identity.name, uid: identity.uid },
     outcome,
-    summary: summary(state, outcome) + waitingSentence(state) + corrections.map(correctionSentence).join(''),
+    summary: summary(state, outcome) + waitingSentence(state) + correctionSentences.join(''),
     conditions,
     terminatedPods: pods,
     rejection: (state.rejected ?? []).map((error) => error.message),
@@ -112,6 +116,20 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
       : {}),
     ...(corrections.length > 0 ? { corrections } : {}),
   };
+}
+
+/**
+ * A logged correction in one sentence. A terminal condition taken back alone, keeping its
+ * reason (outcome-correction.ts reopenFinish), was not beaten by another criterion: pods the
+ * cluster still ran then kept its controller from writing it.
+ */
+export function jobCorrectionSentence(event: DecisionOf<'JobOutcomeCorrected'>): string {
+  if (!isReopening(event)) return correctionSentence(loggedCorrection(event.seq, event.at, event));
+  const taken = event.retracted.map((c) => c.type).join(' and ');
+  const met = event.retractedMetAt === undefined ? '' : ` (its criterion met at ${event.retractedMetAt})`;
+  const names = (event.evidence.pods ?? []).map((pod) => pod.name);
+  const pods = names.length === 1 ? `pod ${names[0]}` : `pods ${names.join(', ')}`;
+  return ` jobfold took back ${taken}${met} at ${event.at}: evidence that arrived later showed ${pods} still running then on the cluster's clock, and the controller writes ${taken} only once no pod is terminating.`;
 }
 
 /**

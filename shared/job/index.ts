@@ -13,6 +13,7 @@ export { jobStatus, type JobStatusView } from './status.ts';
 export {
   conditionSentence,
   explainJob,
+  jobCorrectionSentence,
   jobOutcome,
   successRuleText,
   terminatedPod,

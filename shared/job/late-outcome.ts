@@ -1,6 +1,6 @@
 import { IndexSet, parseIndexes } from '../indexes/index-set.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
-import type { PodCount, PodRecord } from './pod-record.ts';
+import { podClass, type PodCount, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 
 // Upstream counts a pod's outcome in the sync after it happens, so every outcome that happened
@@ -96,24 +96,37 @@ export function settleAfterFinish(
 ): void {
   const pod = state.pods.get(uid);
   if (pod === undefined || state.finishedInstant === undefined || countsBeforeFinalCount(state) === undefined) return;
+  // The cluster finished the Job when its criterion was met, when the pods tell that instant
+  // (state.outcomeMetAt), which jobfold's clock can lie past (a deadline read late).
+  const seenByFinish = seenActiveAt !== undefined && seenActiveAt <= Math.min(state.finishedInstant, state.outcomeMetAt ?? Infinity);
+  // Not finished in the view either: the cluster's Job waits for it (outcome-correction.ts reopenFinish).
+  const unfinished = podClass(pod) === 'active' || podClass(pod) === 'terminating';
+  if (seenByFinish && unfinished && !(state.waitedFor ?? []).includes(pod.uid)) state.waitedFor = [...(state.waitedFor ?? []), pod.uid];
+  // A mark of a finish since taken back no longer holds (pod-record.ts finalCountOf).
+  if (pod.finalCount !== undefined && pod.finalCountOf !== state.finishedAt) markFinalCount(state, pod, undefined);
   if (countedBefore === 'none' && pod.counted !== 'none') {
     const addedNow = state.finalStatus !== finalBefore;
     if (pod.finalCount === 'owed' && !addedNow) countInFinal(state, pod);
-    markFinalCount(pod, addedNow || pod.finalCount === 'owed' ? undefined : 'outside');
+    markFinalCount(state, pod, addedNow || pod.finalCount === 'owed' ? undefined : 'outside');
     return;
   }
-  if (seenActiveAt === undefined || seenActiveAt > state.finishedInstant) return;
+  if (!seenByFinish) return;
   if (pod.finalCount === 'outside') {
     countInFinal(state, pod);
-    markFinalCount(pod, undefined);
-  } else if (pod.counted === 'none') markFinalCount(pod, 'owed');
+    markFinalCount(state, pod, undefined);
+  } else if (pod.counted === 'none') markFinalCount(state, pod, 'owed');
 }
 
 /** A changed mark is archived again (the later save wins), so a restored pod is not counted twice. */
-function markFinalCount(pod: PodRecord, mark: PodRecord['finalCount']): void {
-  if (pod.finalCount === mark) return;
-  if (mark === undefined) delete pod.finalCount;
-  else pod.finalCount = mark;
+function markFinalCount(state: JobState, pod: PodRecord, mark: PodRecord['finalCount']): void {
+  if (pod.finalCount === mark && (mark === undefined || pod.finalCountOf === state.finishedAt)) return;
+  if (mark === undefined) {
+    delete pod.finalCount;
+    delete pod.finalCountOf;
+  } else {
+    pod.finalCount = mark;
+    if (state.finishedAt !== undefined) pod.finalCountOf = state.finishedAt;
+  }
   delete pod.fromArchive;
 }
 

@@ -7,6 +7,7 @@ import { criterionMetAt } from './criterion-instants.ts';
 import type { DecisionOf } from './decisions.ts';
 import { failureTarget, successPolicyTarget, type FinishTarget } from './finish-condition.ts';
 import { inferDeletedOutcomes } from './observe-pod.ts';
+import { podClass } from './pod-record.ts';
 import type { JobState } from './state.ts';
 import { record, type Sync } from './sync.ts';
 
@@ -67,6 +68,46 @@ export function correctOutcome(sync: Sync): void {
   record(sync, { type: 'JobOutcomeCorrected', ...correction });
 }
 
+/** The terminal condition that follows each interim one. */
+const TERMINAL = { success: 'Complete', failure: 'Failed' } as const;
+
+/**
+ * Decide side: a Job jobfold finished at once, on a view that lacked a pod the cluster still ran
+ * then (its observation from before the finish arrived after it, state.waitedFor), had not
+ * finished on the cluster: `enactJobFinished` holds `Complete`/`Failed` while a pod is
+ * terminating. The terminal condition is taken back (the interim one stays), the pod is
+ * terminated as the finishing sync terminates every active pod, and the terminal condition
+ * follows once no pod is terminating, as in the cluster's order.
+ */
+export function reopenFinish(sync: Sync): void {
+  const { state } = sync;
+  const waited = state.waitedFor;
+  if (waited === undefined || state.finishedInstant === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return;
+  const decided = decidedOutcome(sync.conditions);
+  if (decided === undefined) return;
+  const terminal = TERMINAL[decided.outcome];
+  if (findCondition(sync.conditions, terminal)?.status !== 'True') return;
+  const pods = waited.flatMap((uid) => {
+    const pod = state.pods.get(uid);
+    const unfinished = pod !== undefined && (podClass(pod) === 'active' || podClass(pod) === 'terminating');
+    return unfinished ? [{ uid: pod.uid, name: pod.name, ...(pod.index >= 0 ? { index: pod.index } : {}), seq: pod.seq }] : [];
+  });
+  if (pods.length === 0) return;
+  const metAt = formatTime(state.outcomeMetAt ?? state.finishedInstant);
+  const correction = outcomeCorrected(sync.conditions, [terminal], { retractedMetAt: metAt }, {
+    reason: decided.condition.reason,
+    message: decided.condition.message,
+    evidence: { tippedBy: state.position, pods, metAt },
+  });
+  sync.conditions = sync.conditions.filter((c) => c.type !== terminal);
+  record(sync, { type: 'JobOutcomeCorrected', ...correction });
+}
+
+/** A correction that takes back only the terminal condition, for the same criterion (reopenFinish). */
+export const isReopening = (decision: DecisionOf<'JobOutcomeCorrected'>): boolean =>
+  decision.retracted.length > 0 &&
+  decision.retracted.every((c) => (c.type === TERMINAL.success || c.type === TERMINAL.failure) && c.reason === decision.reason);
+
 /**
  * Evolve side, when jobfold's interim condition is folded (apply-decision.ts): the instant its
  * criterion was met, kept for later corrections while the pods still tell it. O(pods), once.
@@ -94,12 +135,14 @@ function decidedOutcome(conditions: readonly JobCondition[]): { outcome: FinishT
  */
 export function retractOutcome(state: JobState, decision: DecisionOf<'JobOutcomeCorrected'>): void {
   const types = new Set(decision.retracted.map((c) => c.type));
+  if (isReopening(decision)) state.reopenedBy = [...(state.reopenedBy ?? []), state.position];
   state.status.conditions = state.status.conditions.filter((c) => !types.has(c.type));
   if (types.has('Complete')) state.status.completionTime = undefined;
   state.finalStatus = undefined;
   state.finishedAt = undefined;
   delete state.finishedInstant;
-  delete state.outcomeMetAt;
+  delete state.waitedFor;
+  if (types.has('SuccessCriteriaMet') || types.has('FailureTarget')) delete state.outcomeMetAt;
   if (types.has('SuccessCriteriaMet')) {
     delete state.successMetAt;
     inferDeletedOutcomes(state);

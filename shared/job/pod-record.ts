@@ -83,6 +83,12 @@ export interface PodRecord extends PodFacts {
    * cluster's Job waited for it and its outcome belongs in the final status once it is counted.
    */
   finalCount?: 'outside' | 'owed';
+  /**
+   * The log position of the finish `finalCount` refers to (state.finishedAt): a finish taken back
+   * and decided again counts every pod counted by then, so an older mark (an archived pod's
+   * included) no longer holds.
+   */
+  finalCountOf?: number;
 }
 
 /** Where the newest observation the record holds stands among the pod's observations. */
@@ -156,8 +162,9 @@ function keptConditions(known: PodFacts, seen: PodFacts): PodFacts['conditions']
   return kept.length === 0 ? seen.conditions : [...seen.conditions, ...kept];
 }
 
+// Most pods' lists are empty: compared without serializing them (run per pod event).
 const sameList = <T>(a: readonly T[], b: readonly T[]): boolean =>
-  a === b || (a.length === b.length && JSON.stringify(a) === JSON.stringify(b));
+  a === b || (a.length === b.length && (a.length === 0 || JSON.stringify(a) === JSON.stringify(b)));
 
 function sameFacts(a: PodFacts, b: PodFacts): boolean {
   return (

@@ -1,7 +1,7 @@
 import { IndexSet } from '../indexes/index-set.ts';
 import type { JobEvent } from './evolve.ts';
 import type { JobState } from './state.ts';
-import { sameInstant } from '../k8s/time.ts';
+import { parseTime } from '../k8s/time.ts';
 
 // Upstream counts pods once per sync, on the informer's snapshot: what a pod looked like in
 // between two syncs never counts. The fold counts as observations arrive, and a run of
@@ -35,10 +35,13 @@ export interface Run {
 
 export const newRun = (): Run => ({ at: undefined, changes: new Map(), open: undefined });
 
-/** Starts a new run when the event is a decision or an observation of another time. */
-export function enterRun(state: JobState, event: JobEvent): void {
+/**
+ * Starts a new run when the event is a decision or an observation of another time;
+ * `observedMs` is the observation's observedAt as epoch ms (evolve reads it once per event).
+ */
+export function enterRun(state: JobState, event: JobEvent, observedMs: number | undefined): void {
   const at = 'observedAt' in event ? event.observedAt : undefined;
-  if (at !== undefined && state.run.at !== undefined && sameInstant(at, state.run.at)) return;
+  if (at !== undefined && state.run.at !== undefined && (at === state.run.at || observedMs === parseTime(state.run.at))) return;
   state.run.at = at;
   if (state.run.changes.size > 0) state.run.changes = new Map();
 }

@@ -6,6 +6,7 @@ import { isTerminalPhase, type PodRecord } from './pod-record.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
 import { newClock } from './cluster-clock.ts';
 import type { PodFacts } from './pod-facts.ts';
+import { childStatusKeyOf } from './child-status-version.ts';
 
 /**
  * Snapshots: the state as JSON, so a reconciler reads the snapshot plus the events after it.
@@ -62,6 +63,7 @@ export interface ArchivedPod {
   readonly released?: boolean;
   /** Of a pod whose outcome a late observation may still move into the final status (pod-record.ts finalCount). */
   readonly finalCount?: PodRecord['finalCount'];
+  readonly finalCountOf?: number;
   /**
    * Of a counted pod of a Job with a success policy (`instantFacts`): when its outcome was seen
    * tracked (pod-record.ts). With strippedAt and deletionTimestamp, what `outcomeSeenAt` reads.
@@ -93,7 +95,7 @@ export function archivePod(pod: PodRecord, keepsInstants = false): ArchivedPod {
   return {
     uid, name, namespace, phase, index, counted, gone, seq,
     ...(lastEventId === undefined ? {} : { lastEventId }),
-    ...(pod.finalCount === undefined ? {} : { finalCount: pod.finalCount }),
+    ...(pod.finalCount === undefined ? {} : { finalCount: pod.finalCount, finalCountOf: pod.finalCountOf }),
     ...(counted === 'none' ? uncountedFacts(pod) : keepsInstants ? instantFacts(pod) : {}),
   };
 }
@@ -183,6 +185,8 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       ...(state.suspendedBefore === true ? { suspendedBefore: true } : {}),
       ...(state.suspendHeld === true ? { suspendHeld: true } : {}),
       ...(state.outcomeMetAt === undefined ? {} : { outcomeMetAt: state.outcomeMetAt }),
+      ...(state.waitedFor === undefined ? {} : { waitedFor: [...state.waitedFor] }),
+      ...(state.reopenedBy === undefined ? {} : { reopenedBy: [...state.reopenedBy] }),
       observedAfterFinish: state.observedAfterFinish,
       jobOrder: state.jobOrder,
       jobVersion: state.jobVersion,
@@ -192,7 +196,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       lastTickAt: state.lastTickAt,
       newestObservedAt: state.newestObservedAt,
       clock: state.clock,
-      childStatusKey: state.childStatusKey,
+      childStatusKey: childStatusKeyOf(state),
       childStatusVersion: state.childStatusVersion,
       run: { at: state.run.at, changes: [...state.run.changes] },
     },
@@ -238,6 +242,8 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     ...(s['suspendedBefore'] === true ? { suspendedBefore: true } : {}),
     ...(s['suspendHeld'] === true ? { suspendHeld: true } : {}),
     ...(s['outcomeMetAt'] === undefined ? {} : { outcomeMetAt: s['outcomeMetAt'] }),
+    ...(s['waitedFor'] === undefined ? {} : { waitedFor: [...s['waitedFor']] }),
+    ...(s['reopenedBy'] === undefined ? {} : { reopenedBy: [...s['reopenedBy']] }),
     observedAfterFinish: s['observedAfterFinish'] ?? 0,
     jobOrder: s['jobOrder'],
     jobVersion: s['jobVersion'],
@@ -287,7 +293,7 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
       ...(archived.trackedSeen === true ? { trackedSeen: true } : {}),
       ...(archived.strippedLive === true ? { strippedLive: true } : {}),
       ...(archived.released === true ? { released: true } : {}),
-      ...(archived.finalCount === undefined ? {} : { finalCount: archived.finalCount }),
+      ...(archived.finalCount === undefined ? {} : { finalCount: archived.finalCount, finalCountOf: archived.finalCountOf }),
     });
   }
 }
@@ -367,6 +373,7 @@ function encodePod(pod: PodRecord): unknown[] {
     pod.strippedAt ?? null,
     pod.finishedTrackedAt ?? null,
     pod.controlledBy ?? null,
+    pod.finalCountOf ?? null,
   ];
   while (tuple.length > 9 && (tuple.at(-1) === null || tuple.at(-1) === 0)) tuple.pop();
   return tuple;
@@ -416,6 +423,7 @@ function decodePod(encoded: unknown): PodRecord {
     ...(t[27] === undefined || t[27] === null ? {} : { strippedAt: t[27] as number }),
     ...(t[28] === undefined || t[28] === null ? {} : { finishedTrackedAt: t[28] as number }),
     ...(t[29] === undefined || t[29] === null ? {} : { controlledBy: t[29] as string }),
+    ...(t[30] === undefined || t[30] === null ? {} : { finalCountOf: t[30] as number }),
   };
 }
 

@@ -14,6 +14,7 @@ import { newRun, type Run, type RunChange } from './run.ts';
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
 import { DEFAULT_CLOCK_SKEW_MS, newClock, type ClusterClock } from './cluster-clock.ts';
 import type { PodCounts } from './pod-view-gap.ts';
+import type { ChildStatusInputs } from './child-status-version.ts';
 
 /** Per-deployment settings of the fold, fixed when the Job's log starts. */
 export interface FoldConfig {
@@ -178,6 +179,20 @@ export interface JobState {
    * cluster reported. Evidence of a criterion met earlier corrects the outcome (outcome-correction.ts).
    */
   outcomeMetAt?: number;
+  /**
+   * Jobs jobfold does not run, finished by jobfold: the pods an observation made at or before
+   * the finish instant, arriving after the finish, showed unfinished (late-outcome.ts
+   * settleAfterFinish). The cluster's Job was still waiting for them at `FailureTarget` or
+   * `SuccessCriteriaMet`: the terminal condition is taken back (outcome-correction.ts
+   * `reopenFinish`). Emptied when it is.
+   */
+  waitedFor?: string[];
+  /**
+   * Log positions of the JobOutcomeCorrected entries that took back a terminal condition alone
+   * (reopenFinish): no decision is logged right after them in the same reconcile, so a reader
+   * citing only what an explanation needs finds them here (functions/query/job-explanation.ts).
+   */
+  reopenedBy?: number[];
   /** Observations folded after the Job finished (still logged, changing nothing reported). */
   observedAfterFinish: number;
   /** The forwarder's stamp of the newest Job observation folded (see observe-job.ts). */
@@ -203,8 +218,11 @@ export interface JobState {
    * What a JobSet reads of this Job's status (child-status-version.ts), and how many times it
    * changed: a status that comes back to an earlier value is news again for the JobSet.
    */
+  /** The key as restored or last settled; a live Job's current one is built from childStatusInputs (childStatusKeyOf). */
   childStatusKey: string;
   childStatusVersion: number;
+  /** What a live Job's key is made of, kept up to date in place (child-status-version.ts); not persisted. */
+  childStatusInputs: ChildStatusInputs | undefined;
   /**
    * The run of observations being folded (one observedAt, what one sync reads; see run.ts): its
    * time, and what its observations of each pod made the counting rules change.
@@ -271,6 +289,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     clock: newClock(),
     childStatusKey: '',
     childStatusVersion: 0,
+    childStatusInputs: undefined,
     run: newRun(),
   };
 }

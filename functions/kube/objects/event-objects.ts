@@ -1,7 +1,7 @@
 import type { LogEntry } from '../../../shared/app/event-store.ts';
 import { entryEvent } from '../../../shared/app/log-codec.ts';
 import type { DecisionOf, TerminationCause } from '../../../shared/job/decisions.ts';
-import { conditionSentence } from '../../../shared/job/index.ts';
+import { conditionSentence, jobCorrectionSentence } from '../../../shared/job/index.ts';
 import type { JobState } from '../../../shared/job/state.ts';
 import { decisionSentence, jobSetCorrection, jobSetEntryEvent, type JobSetDecisionEvent, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
 import { correctionSentence, loggedCorrection, type OutcomeCorrection } from '../../../shared/read-model/explanation.ts';
@@ -104,7 +104,7 @@ export class EventBuilder {
       case 'JobConditionChanged': return this.#conditionDrafts(decision);
       case 'PodsTerminationRequested': return this.#terminationDrafts(decision);
       case 'PodCreationsRequested': return creationDrafts(decision);
-      case 'JobOutcomeCorrected': return [correctionDraft(loggedCorrection(decision.seq, decision.at, decision))];
+      case 'JobOutcomeCorrected': return [{ reason: 'OutcomeCorrected', message: jobCorrectionSentence(decision).trim(), type: 'Warning' }];
       default: return [];
     }
   }

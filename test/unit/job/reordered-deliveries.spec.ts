@@ -4,6 +4,7 @@ import { aJob, anIndexedJob, aPod, at, jobObserved, podDeleted, podObserved, tic
 import type { JobStatusView } from '../../../shared/job/status.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
+import { explainJob } from '../../../shared/job/explain.ts';
 
 // Issue 21: a pod's state is a join of its observations, ordered by the cluster (resourceVersion,
 // KEP-5504), not by arrival; each pod's outcome counts once whether its Failed/Succeeded, its
@@ -166,12 +167,13 @@ describe('Outcomes that arrive after a decision they happened before', () => {
     });
   });
 
-  describe('a pod running when the Job failed, arriving after jobfold failed it: once its deletion arrives, the status is the cluster order\'s', () => {
+  describe('a pod running when the Job failed, arriving after jobfold failed it: the Job waits for it, as in the cluster\'s order', () => {
     // On the cluster, the sync at 65 s reads p0 running and p1 failed: FailureTarget, p0 deleted,
-    // counted failed, then Failed. Delivered p1 first, jobfold writes Failed at once (nothing
-    // looks active) and terminates p0 as lingering when it arrives: until p0's deletion arrives
-    // it shows Failed where the cluster waits with p0 terminating (README, Order: generated
-    // histories and scenarios that end before the deletion keep that difference).
+    // counted failed, then Failed once p0 is gone. Delivered p1 first, jobfold writes Failed at
+    // once (nothing looks active); p0's observation from 30 s, arriving after, shows the
+    // cluster's Job was still waiting for it: Failed is taken back (JobOutcomeCorrected, the
+    // reason kept), p0 terminated as the finishing sync terminates it, and Failed follows once
+    // its deletion arrives.
     const job = aJob({ backoffLimit: 0, parallelism: 1, completions: 1 });
     const running = pod('p0', 2, at(30));
     const failed = pod('p1', 3, at(65), { phase: 'Failed', exitCode: 1, finishedAt: at(64) });
@@ -189,6 +191,25 @@ describe('Outcomes that arrive after a decision they happened before', () => {
           });
       });
     }
+
+    for (const [order, events] of [["the cluster's order", [running, failed]], ['the failure first', [failed, running]]] as const) {
+      it(`before the deletion arrives, ${order}: FailureTarget with p0 terminating and counted failed`, () => {
+        given(job, ...events, tick(at(70)))
+          .when()
+          .then(({ status, state }) => {
+            expect(conditionsOf(status)).toEqual(['FailureTarget=True:BackoffLimitExceeded']);
+            expect(status).toMatchObject({ failed: 2, terminating: 1, active: 0 });
+            expect([...state.pods.values()].filter((p) => p.terminationRequestedAt !== undefined).map((p) => p.name)).toEqual(['p0']);
+          });
+      });
+    }
+
+    it('the failure first: the log says why Failed was taken back', () => {
+      const { log, state } = given(job, failed, running, tick(at(70))).when();
+      const corrected = log.filter((e) => e.type === 'JobOutcomeCorrected');
+      expect(corrected).toMatchObject([{ retracted: [{ type: 'Failed', reason: 'BackoffLimitExceeded' }], reason: 'BackoffLimitExceeded', evidence: { pods: [{ name: 'p0' }] } }]);
+      expect(explainJob(state, log).summary).toContain('evidence that arrived later showed pod p0 still running then on the cluster\'s clock, and the controller writes Failed only once no pod is terminating.');
+    });
   });
 
   describe('a pod running when the Job met its success policy, arriving after jobfold completed it: its later failure counts (success-policy__met-earlier-*)', () => {

@@ -162,6 +162,26 @@ describe('Snapshots', () => {
       expect(jobStatus(state)).toMatchObject({ succeeded: 1, failed: 1 });
     });
 
+    it('a mark of a finish since taken back does not hold: the archived pod restored after the Job finished again counts once', () => {
+      // p0's failure is counted outside the final status and p0 archived; q, running at 28 s,
+      // arriving next, takes Complete back (the cluster waited for it); once q is gone the Job
+      // completes again, its final status counting p0. p0's running observation, restored from
+      // the archive only then (as the service restores pods: those a batch names), moves nothing.
+      const { state } = given(indexed, ...history).fold();
+      const { snapshot, archived } = takeSnapshot(state);
+      expect(archived.map((p) => [p.uid, p.finalCount])).toContainEqual(['p0', 'outside']);
+      const restored = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)) as JobSnapshot);
+      const reopened = [podObserved(aPod({ name: 'q', index: 0, resourceVersion: '0' }), at(28)), tick(at(62)), podDeleted('q', at(70)), tick(at(71))];
+      play(restored, reopened);
+      play(state, reopened);
+      expect(jobStatus(restored).conditions.map((c) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
+      restoreArchived(restored, (JSON.parse(JSON.stringify(archived)) as typeof archived).filter((p) => p.uid === 'p0'));
+      play(restored, [running]);
+      play(state, [running]);
+      expect(jobStatus(restored)).toEqual(jobStatus(state));
+      expect(jobStatus(restored)).toMatchObject({ failed: 1 });
+    });
+
     it('and counts it once: the running observation delivered again after a round trip changes nothing', () => {
       const { state } = given(indexed, ...history, running).fold();
       const again = [{ ...running, eventId: 'p0/running/again' }];

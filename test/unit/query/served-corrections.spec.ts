@@ -49,6 +49,30 @@ describe('a corrected Job outcome, served', () => {
   });
 });
 
+describe('a Job whose Failed was taken back for a pod the cluster still ran, served', () => {
+  it('given p1 failed at 1:05 arriving before p0 running at 0:30, then the explain route lists the correction and says why', async () => {
+    // test/unit/job/reordered-deliveries.spec.ts: jobfold fails the Job at once, p0 arrives and
+    // shows the cluster's Job was still waiting for it; Failed follows once p0's deletion arrives.
+    const failing = aJob({ backoffLimit: 0, parallelism: 1, completions: 1 });
+    const own = { ...owner, name: failing.metadata.name, uid: failing.metadata.uid };
+    const podOf = (name: string, rv: number, observedAt: string, options: PodOptions) => {
+      const object = aPod({ name, resourceVersion: String(rv), ...options });
+      return busEvent('c1', 'Pod Observed', { eventId: `${name}/${rv}`, observedAt, object: { ...object, metadata: { ...object.metadata, ownerReferences: [own] } } });
+    };
+    const service = aService(new InMemoryEventStore());
+    await deliverAt(service, at(65), [busEvent('c1', 'Job Observed', { eventId: 'job/1', observedAt: at(0), object: failing }), podOf('p1', 3, at(65), { phase: 'Failed', exitCode: 1, finishedAt: at(64) })]);
+    await deliverAt(service, at(66), [podOf('p0', 2, at(30), {})]);
+    await deliverAt(service, at(80), [busEvent('c1', 'Pod Deleted', { eventId: 'p0/deleted', observedAt: at(80), object: { metadata: { uid: 'p0', name: 'p0', namespace: 'default', ownerReferences: [own] } } })]);
+    const get = queryClient(service);
+
+    const { status, body } = await get(jobPath('c1', 'default', failing.metadata.name, '/explain'));
+    expect(status).toBe(200);
+    expect(body.outcome).toBe('Failed');
+    expect(body.corrections).toEqual([expect.objectContaining({ retracted: ['Failed'], reason: 'BackoffLimitExceeded' })]);
+    expect(body.summary).toContain('showed pod p0 still running then on the cluster\'s clock, and the controller writes Failed only once no pod is terminating.');
+  });
+});
+
 describe('a corrected JobSet outcome, in a log longer than the decisions read', () => {
   it('given the failure corrected to Completed and 30 entries after it, when read with a window of 6, then the correction is cited with both instants', async () => {
     // cluster-clock.spec.ts: b-0 completes at :05, a-0 fails at :10; the failure and the JobSet arrive first.
