@@ -4,14 +4,61 @@ import { isPolicyFailureReason } from '../policies/pod-failure-policy.ts';
 import { advanceRuleProgress, matchSuccessPolicy } from '../policies/success-policy.ts';
 import { isPodFailed } from './counting.ts';
 import { Reason } from './constants.ts';
-import { outcomeSeenAt, type PodRecord } from './pod-record.ts';
+import { isTerminalPhase, outcomeSeenAt, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 
 // When each of the Job's finish criteria was met, on the cluster's clock (epoch ms): the instant
 // the observations that meet it were made, not when they reached jobfold. Two criteria met by
 // evidence that arrived in another order than it happened are told apart by these instants
 // (finish-condition.ts, outcome-correction.ts). Undefined when the evidence does not tell it.
-// Each walks the Job's pods once: asked only when two criteria compete, never on every sync.
+// Each walks the Job's pods once: asked only when two criteria compete, and remembered while
+// nothing folded can move it (rememberedCriterionMetAt).
+
+/**
+ * What decide asked of criterionMetAt since evolve last folded something that may move an
+ * instant (not persisted). A Job jobfold does not run whose decided outcome has a challenger asks
+ * for both instants at every decide (outcome-correction.ts correctOutcome): two walks of every
+ * pod per event, so the deletions of a 100,000-pod Job took ~60 ms each (quadratic over its life).
+ */
+export interface CriterionMemo {
+  /** Bumped by evolve for every event except one that moves no instant (deletionMovesNoInstant). */
+  epoch: number;
+  /** The epoch and the number of pods (archiving and restoring pods move instants too) `values` hold for. */
+  valuesEpoch: number;
+  valuesPods: number;
+  readonly values: Map<string, number | undefined>;
+}
+
+export const newCriterionMemo = (): CriterionMemo => ({ epoch: 0, valuesEpoch: -1, valuesPods: -1, values: new Map() });
+
+/** criterionMetAt, remembered while nothing it reads has changed (decide side only: evolve changes what it reads). */
+export function rememberedCriterionMetAt(state: JobState, reason: string): number | undefined {
+  const memo = state.criterionMemo;
+  if (memo.valuesEpoch !== memo.epoch || memo.valuesPods !== state.pods.size) {
+    memo.values.clear();
+    memo.valuesEpoch = memo.epoch;
+    memo.valuesPods = state.pods.size;
+  }
+  if (memo.values.has(reason)) return memo.values.get(reason);
+  const at = criterionMetAt(state, reason);
+  memo.values.set(reason, at);
+  return at;
+}
+
+/**
+ * Whether folding a deletion of this pod leaves every criterion's instant as it is: the pod is
+ * already gone (podDeleted ignores it), or it had finished, is not held for its index (a held
+ * pod's deletion releases it), and its outcome's instant is known without its deletion
+ * (outcomeSeenAt; a deletion never moves an existing deletionTimestamp). A finished pod's
+ * isPodFailed depends on its phase alone. The common deletions of a finished Job's pods.
+ */
+export function deletionMovesNoInstant(state: JobState, uid: string): boolean {
+  const pod = state.pods.get(uid);
+  if (pod === undefined) return false; // a tombstone: a new record
+  if (pod.gone) return true;
+  if (!isTerminalPhase(pod.phase) || state.held.get(pod.index) === uid) return false;
+  return pod.finishedTrackedAt !== undefined || pod.strippedAt !== undefined || pod.deletionTimestamp !== undefined;
+}
 
 /** When the criterion whose condition carries `reason` was met, if the evidence tells. */
 export function criterionMetAt(state: JobState, reason: string): number | undefined {

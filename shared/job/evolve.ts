@@ -10,6 +10,7 @@ import { trackChildStatus } from './child-status-version.ts';
 import { enterRun } from './run.ts';
 import { countLateOutcome, countsBeforeLateOutcome, settleAfterFinish } from './late-outcome.ts';
 import { notePodCount } from './pod-view-gap.ts';
+import { deletionMovesNoInstant } from './criterion-instants.ts';
 import { isTerminalPhase } from './pod-record.ts';
 
 const isObservation = (event: JobEvent): boolean =>
@@ -42,6 +43,8 @@ export function evolve(state: JobState, event: JobEvent): JobState {
     // A decision was taken at its time: later reconciles do not run earlier.
     advance(state.clock, parseTime(event.at));
   }
+  // Decided on since, the criteria's instants stay remembered only if this event cannot move one.
+  if (!(event.type === 'PodDeleted' && deletionMovesNoInstant(state, event.uid))) state.criterionMemo.epoch += 1;
   switch (event.type) {
     case 'PodObserved': {
       const { counted, finalBefore } = countsOf(state, event.pod.metadata.uid);

@@ -6,7 +6,7 @@ import { policyFailureCondition } from '../policies/pod-failure-policy.ts';
 import { matchSuccessPolicy } from '../policies/success-policy.ts';
 import { findCondition } from './conditions.ts';
 import { Message, Reason } from './constants.ts';
-import { criterionMetAt } from './criterion-instants.ts';
+import { rememberedCriterionMetAt } from './criterion-instants.ts';
 import type { Evidence } from './decisions.ts';
 import type { JobState } from './state.ts';
 import type { Sync } from './sync.ts';
@@ -146,8 +146,8 @@ export function successPolicyTarget(sync: Sync): FinishTarget | undefined {
  * both. Undefined when either instant is not told.
  */
 export function firstMet(state: JobState, later: FinishTarget, first: FinishTarget): FinishTarget | undefined {
-  const laterAt = criterionMetAt(state, later.reason);
-  const firstAt = criterionMetAt(state, first.reason);
+  const laterAt = rememberedCriterionMetAt(state, later.reason);
+  const firstAt = rememberedCriterionMetAt(state, first.reason);
   if (laterAt === undefined || firstAt === undefined) return undefined;
   const [winner, at] = laterAt < firstAt ? [later, laterAt] : [first, firstAt];
   return { ...winner, evidence: { ...winner.evidence, metAt: formatTime(at) } };

@@ -3,7 +3,7 @@ import { formatTime } from '../k8s/time.ts';
 import { findCondition, type JobCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { uncountFailingSync } from './counting.ts';
-import { criterionMetAt } from './criterion-instants.ts';
+import { criterionMetAt, rememberedCriterionMetAt } from './criterion-instants.ts';
 import type { DecisionOf } from './decisions.ts';
 import { failureTarget, successPolicyTarget, type FinishTarget } from './finish-condition.ts';
 import { inferDeletedOutcomes } from './observe-pod.ts';
@@ -53,8 +53,8 @@ export function correctOutcome(sync: Sync): void {
   const challenger = decided.outcome === 'success' ? failureTarget(sync) : successPolicyTarget(sync);
   if (challenger === undefined) return;
   // Evidence of the decided criterion that arrived since may tell an earlier instant.
-  const decidedAt = Math.min(metAt, criterionMetAt(state, decided.condition.reason) ?? Infinity);
-  const challengerAt = criterionMetAt(state, challenger.reason);
+  const decidedAt = Math.min(metAt, rememberedCriterionMetAt(state, decided.condition.reason) ?? Infinity);
+  const challengerAt = rememberedCriterionMetAt(state, challenger.reason);
   if (challengerAt === undefined) return;
   const wins = challenger.outcome === 'failure' ? challengerAt <= decidedAt : challengerAt < decidedAt;
   if (!wins) return;

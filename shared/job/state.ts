@@ -15,6 +15,7 @@ import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
 import { DEFAULT_CLOCK_SKEW_MS, newClock, type ClusterClock } from './cluster-clock.ts';
 import type { PodCounts } from './pod-view-gap.ts';
 import type { ChildStatusInputs } from './child-status-version.ts';
+import { newCriterionMemo, type CriterionMemo } from './criterion-instants.ts';
 
 /** Per-deployment settings of the fold, fixed when the Job's log starts. */
 export interface FoldConfig {
@@ -223,6 +224,8 @@ export interface JobState {
   childStatusVersion: number;
   /** What a live Job's key is made of, kept up to date in place (child-status-version.ts); not persisted. */
   childStatusInputs: ChildStatusInputs | undefined;
+  /** The criteria's instants decide asked for, while still true (criterion-instants.ts); not persisted. */
+  criterionMemo: CriterionMemo;
   /**
    * The run of observations being folded (one observedAt, what one sync reads; see run.ts): its
    * time, and what its observations of each pod made the counting rules change.
@@ -290,6 +293,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     childStatusKey: '',
     childStatusVersion: 0,
     childStatusInputs: undefined,
+    criterionMemo: newCriterionMemo(),
     run: newRun(),
   };
 }
