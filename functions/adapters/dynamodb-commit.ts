@@ -7,7 +7,7 @@ import { chainEntries } from '../../shared/log/hash-chain.ts';
 import type { Tip } from './dynamodb-log-reads.ts';
 import { changeKeys } from './dynamodb-change-feed.ts';
 import { commandItems } from './dynamodb-outbox.ts';
-import { summaryItem } from './dynamodb-projection.ts';
+import { putSummary } from './dynamodb-projection.ts';
 import { readNumber } from './item-codec.ts';
 import { pageItems } from './log-page-codec.ts';
 import { backoff, itemBytes } from './metered-table.ts';
@@ -15,13 +15,17 @@ import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, keys } from './table-layout.ts';
 
 // A commit is one TransactWriteItems: the log pages of its entries (log-page-codec.ts), then the
-// outbox items and the summary (a large outbox detail is put just before it: dynamodb-outbox.ts).
+// outbox items (a large outbox detail is put just before it: dynamodb-outbox.ts). The summary is
+// put after it (dynamodb-projection.ts putSummary): a projection, like a snapshot, it need not
+// land with the log, and outside the transaction it and its index entries cost half (a small
+// Job's first commit: 5 write units instead of 10). A commit of a summary alone is that put: its
+// condition on the position the summary shows keeps it from replacing a later one.
 // The head condition needs no head item: the first log item, at expectedHead + 1, is put with
 // attribute_not_exists (a ConditionCheck on it when there are no entries), so the commit fails
 // exactly when the head moved, whatever format the item there has.
 // No per-event marker is written: the single writer stores an eventId once against the whole
 // log (shared/decide/keep-news.ts); markers an older version wrote stay, and nothing reads them.
-// A commit that writes one page and nothing else is a single conditional PutItem instead: the
+// A commit that writes one page and no command is a single conditional PutItem instead: the
 // same condition on the same key, one item so nothing to make atomic, and half the write units
 // (a transaction bills 2 per KB of each item, a PutItem 1).
 
@@ -30,7 +34,7 @@ const MAX_ATTEMPTS = 8;
 const TRANSACTION_MAX_ITEMS = 100;
 const TRANSACTION_MAX_BYTES = 4 * 1024 * 1024;
 
-type Action = { kind: 'entry' | 'head' | 'summary' } | { kind: 'command'; commandId: string };
+type Action = { kind: 'entry' | 'head' } | { kind: 'command'; commandId: string };
 
 /** Writes the commit at `tip`; returns the new head and what was appended. Snapshots are not its job. */
 export async function commitTransaction(
@@ -62,9 +66,16 @@ export async function commitTransaction(
     : chainEntries(tip.hash, logged);
   const pages = pageItems(pk, appended, { firstSightings, prevHash: tip.hash })
     .map((item) => ({ ...item, ...changeKeys(stream, readNumber(item, ATTR.seq), input.recordedAt) }));
-  if (pages.length === 1 && input.outbox.length === 0 && input.summary === undefined) {
-    return putSinglePage(table, stream, head, pages[0] as Item, appended, duplicates);
-  }
+  const result = await writeLog(table, stream, input, head, pages, appended, duplicates);
+  if (input.summary !== undefined) await putSummary(table, stream, input.summary, result.head);
+  return result;
+}
+
+/** The commit's pages and outbox items: one transaction, or one conditional put for a page without commands. */
+async function writeLog(
+  table: MeteredTable, stream: StreamId, input: CommitInput, head: number, pages: readonly Item[], appended: LogEntry[], duplicates: string[],
+): Promise<{ head: number; appended: LogEntry[]; duplicates: string[] }> {
+  if (pages.length === 1 && input.outbox.length === 0) return putSinglePage(table, stream, head, pages[0] as Item, appended, duplicates);
   const knownCommands = new Set<string>();
   const commandItemsOf = new Map(input.outbox.map((command) => [command.commandId, commandItems(stream, command)]));
   // Large details first, outside the transaction (dynamodb-outbox.ts): nothing names them until it commits.
@@ -118,7 +129,7 @@ function build(
     described.push({ kind: 'entry' });
   }
   const commands = input.outbox.filter((c) => !knownCommands.has(c.commandId));
-  if (pages.length === 0 && (commands.length > 0 || input.summary !== undefined)) {
+  if (pages.length === 0 && commands.length > 0) {
     actions.push({ ConditionCheck: { TableName: table.name, Key: { [ATTR.pk]: { S: pk }, [ATTR.sk]: { S: keys.entry(head + 1) } }, ...absent } });
     described.push({ kind: 'head' });
   }
@@ -126,10 +137,6 @@ function build(
     const item = commandItemsOf.get(command.commandId)?.item ?? commandItems(stream, command).item;
     actions.push({ Put: { TableName: table.name, Item: item, ...absent } });
     described.push({ kind: 'command', commandId: command.commandId });
-  }
-  if (input.summary !== undefined) {
-    actions.push({ Put: { TableName: table.name, Item: summaryItem(stream, input.summary) } });
-    described.push({ kind: 'summary' });
   }
   return { actions, described };
 }

@@ -26,12 +26,12 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 
 // The EventStore on one DynamoDB table (layout: table-layout.ts). The same code runs against
 // DynamoDB and DynamoDB Local; only the client's endpoint differs.
-//   commit      dynamodb-commit.ts      one TransactWriteItems: log pages (log-page-codec.ts), outbox,
-//               summary; one page alone is a PutItem
+//   commit      dynamodb-commit.ts      one TransactWriteItems: log pages (log-page-codec.ts), outbox;
+//               one page without commands is a PutItem; the summary is put after either
 //   read        dynamodb-log-reads.ts   pages and the one-entry items older versions wrote alike, as one LogEntry[]
 //   snapshot    dynamodb-snapshots.ts   kept at its seq, put after the commit, chunked when large
 //   outbox      dynamodb-outbox.ts      sparse keys-only index of pending commands
-//   fleet view  dynamodb-projection.ts  summary item in four sparse indexes
+//   fleet view  dynamodb-projection.ts  summary item in four sparse indexes, put after its commit
 //   fleet rows  dynamodb-fleet-rows.ts  the fleet index scanned in parallel, for the counts
 //   pod archive dynamodb-pod-archive.ts one item per settled pod, batch puts
 //   change feed dynamodb-change-feed.ts every log item in a sparse index by time recorded
@@ -41,7 +41,9 @@ import { DEFAULT_TABLE_NAME, keys } from './table-layout.ts';
 // - No head item. The log item's key is its seq, so a conditional put cannot overwrite a seq,
 //   and the head is read with a strongly consistent Query (reads cost a fifth of writes).
 // - A batch's entries share compressed log pages: a pod event costs a fraction of a WCU.
-// - Commits are transactions (atomic entries + outbox + summary under the head condition).
+// - Commits are transactions (atomic entries + outbox under the head condition); the summary,
+//   a projection like the snapshot, is put after its commit (1 WCU + 1 per index entry instead
+//   of 2 + 2), never over a later position's (dynamodb-projection.ts putSummary).
 // - Snapshots are written after the commit (1 WCU/KB instead of 2) and never ahead of it.
 // - Summary indexes project only what filters read; an update that keeps the condition type
 //   writes no index.

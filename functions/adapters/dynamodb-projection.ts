@@ -1,7 +1,8 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { FindJobQuery, JobPage, JobSummary, ListJobsQuery, StreamId, SummaryUpdate } from '../../shared/app/event-store.ts';
 import { checkLimit } from '../../shared/app/event-store-limits.ts';
 import { shownByName } from '../../shared/app/name-rule.ts';
-import { jsonAttributes, readJson, str } from './item-codec.ts';
+import { jsonAttributes, num, readJson, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, FLEET_KEY, INDEX, ITEM_TYPE, keys } from './table-layout.ts';
 
@@ -34,6 +35,28 @@ export function summaryItem(stream: StreamId, update: SummaryUpdate): Item {
     [ATTR.nameKey]: str(keys.name(summary.kind, summary.clusterId, summary.namespace, summary.name)),
     [ATTR.createdKey]: str(keys.created(summary)),
   };
+}
+
+/**
+ * Puts the summary of the log at `head` after the commit that made it (dynamodb-commit.ts):
+ * outside the transaction a summary costs 1 write unit and 1 per index entry it changes, inside
+ * it 2 and 2. It is a projection of the log, like a snapshot, so it need not land with it: it is
+ * put only after the log holds `head`, and only over a summary of an earlier or the same position
+ * (`hd`; summaries written before `hd` existed count as earlier), so writers that overtake each
+ * other never leave an older one in place. A crash between the commit and this put leaves the
+ * summary one commit behind until the writer puts it again (shared/decide/write-batch.ts).
+ */
+export async function putSummary(table: MeteredTable, stream: StreamId, update: SummaryUpdate, head: number): Promise<void> {
+  try {
+    await table.put({
+      Item: { ...summaryItem(stream, update), [ATTR.summaryHead]: num(head) },
+      ConditionExpression: 'attribute_not_exists(#hd) OR #hd <= :hd',
+      ExpressionAttributeNames: { '#hd': ATTR.summaryHead },
+      ExpressionAttributeValues: { ':hd': num(head) },
+    });
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 /** listJobs of the port: query the narrowest index, filter, then read the page's summaries. */

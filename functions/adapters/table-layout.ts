@@ -73,6 +73,7 @@ export const ATTR = {
   conditionStatus: 'cs', // with `ct`, `cr` and `fa`: what the fleet's counts read
   conditionReason: 'cr',
   attention: 'fa', // `-`, or `s` stalled and/or `r` refused update; on every summary written since
+  summaryHead: 'hd', // of a summary: the log position it shows (put after its commit, never over a later one's)
   // outbox index keys, removed once published
   pendingKey: 'gp',
   pendingSort: 'gq',

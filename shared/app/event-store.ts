@@ -179,8 +179,10 @@ export interface EventStore {
 
   /**
    * Atomically appends `entries` at `expectedHead + 1…` as log pages (several entries per
-   * stored item, compressed) and puts the `outbox` commands and the `summary`, if and only if
-   * the stream's head is still `expectedHead`. `read` returns the same LogEntry[] (gap-free
+   * stored item, compressed) and puts the `outbox` commands, if and only if the stream's head is
+   * still `expectedHead`; then puts the `summary` (a store may put it after the rest has landed,
+   * never ahead of the log and never over the summary of a later position: on DynamoDB a crash in
+   * between leaves it one commit behind, and the writer puts it again, write-batch.ts). `read` returns the same LogEntry[] (gap-free
    * `seq`, `recordedAt`, hash chain continued from the head) whatever mix of formats a log
    * holds: one-entry items written before pages are read as they are. No per-event marker is
    * written or consulted: the caller, the single writer of the log, stores an eventId once

@@ -1,4 +1,5 @@
 import type { EventStore, LogEntry, StreamId, SummaryUpdate } from './event-store.ts';
+import { stableHash } from '../job/stable-hash.ts';
 import { stallRecord, stalledSummary, type Stall } from './stall.ts';
 
 /** What parking needs of a log's decider: the object's name and fleet summary. */
@@ -39,15 +40,25 @@ export async function parkStalled<S>(
 }
 
 /**
- * Whether the object's fleet summary still shows a stall. A write that succeeds but has
- * nothing to commit asks this, so the stall clears as soon as the log can be written again,
- * not at its next decision. One consistent read of the summary, only on that path.
+ * Whether a write that has nothing to commit must put the object's fleet summary again: it still
+ * shows a stall (so the stall clears as soon as the log can be written again, not at the next
+ * decision), or it is missing or says something else than `summary`, the summary of the log's
+ * head: the store puts a summary after the commit it belongs to (on DynamoDB,
+ * functions/adapters/dynamodb-commit.ts), so a crash in between leaves it behind until the
+ * batch is delivered again and finds nothing new. `createdAt` is left out of the comparison with
+ * `updatedAt`: without a creationTimestamp it is the time of the summary. One consistent read of
+ * the summary, only on that path.
  */
-export async function stillParked(store: EventStore, stream: StreamId, name: string | undefined): Promise<boolean> {
-  if (name === undefined) return false;
-  const summary = await store.findJob({ kind: stream.kind, clusterId: stream.clusterId, namespace: stream.namespace, name, uid: stream.uid });
-  return summary?.stalled !== undefined;
+export async function summaryOutdated(store: EventStore, stream: StreamId, summary: SummaryUpdate | undefined): Promise<boolean> {
+  if (summary === undefined) return false;
+  const stored = await store.findJob({ kind: stream.kind, clusterId: stream.clusterId, namespace: stream.namespace, name: summary.name, uid: stream.uid });
+  if (stored === undefined || stored.stalled !== undefined) return true;
+  const { kind: _kind, clusterId: _cluster, namespace: _namespace, uid: _uid, ...storedUpdate } = stored;
+  return stableHash(said(storedUpdate)) !== stableHash(said(summary));
 }
+
+/** What a summary says of the object, the times it was made at aside. */
+const said = (summary: SummaryUpdate): Partial<SummaryUpdate> => ({ ...summary, createdAt: undefined, updatedAt: undefined });
 
 /** How far into a log to look for the object's name when its fold fails. */
 const NAME_SEARCH_ENTRIES = 64;

@@ -38,8 +38,8 @@ export interface Committed {
 
 /**
  * Commits a planned batch in steps (shared/outbox/commit-steps.ts), each conditioned on the head
- * the step before left, each with its outbox item; the last one with the fleet summary (when it
- * changed since this writer's last commit) and, when due, the snapshot. Entries go as log pages
+ * the step before left, each with its outbox item; the last one with the snapshot when due; then
+ * the fleet summary (when it changed since this writer's last commit). Entries go as log pages
  * (entries share page items): the writer deduplicated them against the whole log.
  */
 export async function commitPlanned<S, O extends LogEvent, D extends LogEvent, C>(
@@ -55,8 +55,8 @@ export async function commitPlanned<S, O extends LogEvent, D extends LogEvent, C
   const snapshot = taken && snapshotBytes <= MAX_SNAPSHOT_STATE_BYTES ? taken : undefined;
   const steps = commitSteps(loaded.head, plan.planned, now, deps.limits?.stepBytes);
   const target = decider.outboxTarget(state, stream);
-  // The summary only when it says something new: a step with one log page and nothing else is
-  // a single conditional put, half the cost of a transaction (functions/adapters).
+  // The summary only when it says something new (a put of 1 write unit, and 1 per index entry
+  // it changes, on DynamoDB: functions/adapters/dynamodb-projection.ts).
   const summary = decider.summary(state, now);
   const summaryKey = summary && stableHash({ ...summary, updatedAt: undefined });
   const newSummary = summaryKey === undefined || summaryKey !== loaded.summaryKey ? summary : undefined;
@@ -78,11 +78,15 @@ export async function commitPlanned<S, O extends LogEvent, D extends LogEvent, C
       podFirstSightings: step.entries.flatMap((_, j) => (firstSightings.has(step.fromSeq + j) ? [j] : [])),
       ...(atHash === undefined ? {} : { expectedHeadHash: atHash, ...knownHashes(step.entries, hashOf) }),
       snapshot: last && snapshot ? { seq: head, state: snapshot.snapshot, json: snapshotJson } : undefined,
-      summary: last ? newSummary : undefined,
     });
     if (committed.duplicates.length > 0) throw new LogShiftedError(committed.duplicates);
     at = committed.head;
     atHash = committed.appended.at(-1)?.hash ?? atHash;
+  }
+  // The summary after the steps, as a commit of its own: a projection of the log, it need not land
+  // with the last step, and the step's outbox is on its way (the table's stream) before it.
+  if (newSummary) {
+    await store.commit(stream, { expectedHead: at, recordedAt: now, entries: [], outbox: [], summary: newSummary, ...(atHash === undefined ? {} : { expectedHeadHash: atHash }) });
   }
   if (!snapshot) {
     return { snapshotSeq: loaded.snapshotSeq, summaryKey, ...(taken ? { snapshotSkipped: snapshotBytes } : {}) };

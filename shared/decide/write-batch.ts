@@ -1,5 +1,5 @@
 import { VersionConflictError, type StreamId } from '../app/event-store.ts';
-import { parkStalled, stillParked } from '../app/park-stalled.ts';
+import { parkStalled, summaryOutdated } from '../app/park-stalled.ts';
 import { isDeterministicFailure, type Stall } from '../app/stall.ts';
 import { streamKey } from '../app/stream-key.ts';
 import type { OutboundEvent } from '../contract/outbound.ts';
@@ -121,11 +121,13 @@ async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
   const { refused } = known;
   const reports = placedReports(before, !warm, decided.syncs);
   if (decided.entries.length === 0) {
-    // Nothing new; a log parked before is shown healthy again (its summary without the stall).
+    // Nothing new; a log parked before is shown healthy again (its summary without the stall),
+    // and a summary a crash kept from following its commit is put now.
     const state = decided.state;
-    if (await stillParked(deps.store, stream, decider.name(state))) {
-      const now = deps.clock();
-      await deps.store.commit(stream, { expectedHead: head, recordedAt: now, entries: [], outbox: [], summary: decider.summary(state, now) });
+    const now = deps.clock();
+    const summary = decider.summary(state, now);
+    if (await summaryOutdated(deps.store, stream, summary)) {
+      await deps.store.commit(stream, { expectedHead: head, recordedAt: now, entries: [], outbox: [], summary });
     }
     deps.cache?.put(streamKey(stream), { ...loaded, state, rest: undefined, size: decider.size(state) });
     const again = before ? [{ report: before, after: -1 }] : [];

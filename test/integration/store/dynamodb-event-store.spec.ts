@@ -3,7 +3,8 @@ import { CreateTableCommand, DescribeTableCommand, PutItemCommand, QueryCommand 
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import { POD_BUCKETS, PODS_PER_ITEM, podsInItem } from '../../../functions/adapters/dynamodb-pod-archive.ts';
-import type { CapacityUse } from '../../../functions/adapters/metered-table.ts';
+import { MeteredTable, type CapacityUse } from '../../../functions/adapters/metered-table.ts';
+import { putSummary } from '../../../functions/adapters/dynamodb-projection.ts';
 import { ATTR, INDEX, ITEM_TYPE, keys, TABLE_DEFINITION } from '../../../functions/adapters/table-layout.ts';
 import { createTables } from '../../../local/dynamodb-local.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
@@ -43,26 +44,42 @@ async function claimByHand(stream: StreamId, eventId: string, seq: number): Prom
 describe('DynamoDB store write units', () => {
   // DynamoDB Local's table figures for transactions do not follow DynamoDB's billing (2 units
   // per KB per item), so these tests check which indexes a commit writes, not the total.
-  it('writes the change index with every log item, the four summary indexes and the outbox index only when a summary and a command appear', async () => {
+  it('writes the change index with every log item and the outbox index with a command in the transaction, and the summary indexes in the summary put after it, only those whose entry changes', async () => {
     const stream = aStream();
     const commit = (expectedHead: number, conditionType: string, outbox = [aCommand(`c${expectedHead}`)]) =>
       store.commit(stream, {
         expectedHead, recordedAt: at(expectedHead), entries: [anEntry(`d${expectedHead}`)], outbox,
         summary: aSummary({ updatedAt: at(expectedHead), latestCondition: { type: conditionType, status: 'True' } }),
       });
-    const indexesWritten = (): string[] =>
-      Object.keys(uses.find((u) => u.operation === 'TransactWriteItems')?.consumed[0]?.GlobalSecondaryIndexes ?? {}).sort();
+    const indexesWritten = (operation: string): string[] =>
+      [...new Set(uses.filter((u) => u.operation === operation).flatMap((u) => u.consumed.flatMap((c) => Object.keys(c.GlobalSecondaryIndexes ?? {}))))].sort();
 
     await commit(0, 'FailureTarget');
-    expect(indexesWritten()).toEqual(['log-changes', 'outbox-pending', 'summary-cluster', 'summary-fleet', 'summary-name', 'summary-namespace']);
+    expect(uses.map((u) => u.operation).filter((o) => o !== 'Query')).toEqual(['TransactWriteItems', 'PutItem']);
+    expect(indexesWritten('TransactWriteItems')).toEqual(['log-changes', 'outbox-pending']);
+    expect(indexesWritten('PutItem')).toEqual(['summary-cluster', 'summary-fleet', 'summary-name', 'summary-namespace']);
 
     uses = [];
     await commit(1, 'FailureTarget', []);
-    expect(indexesWritten()).toEqual(['log-changes']);
+    expect(uses.map((u) => u.operation).filter((o) => o !== 'Query')).toEqual(['PutItem', 'PutItem']);
+    expect(indexesWritten('PutItem')).toEqual(['log-changes']);
 
     uses = [];
     await commit(2, 'Failed', []);
-    expect(indexesWritten()).toEqual(['log-changes', 'summary-cluster', 'summary-fleet', 'summary-namespace']);
+    expect(indexesWritten('PutItem')).toEqual(['log-changes', 'summary-cluster', 'summary-fleet', 'summary-namespace']);
+  });
+
+  it('never puts a summary over one of a later log position (writers overtaking each other between commit and summary)', async () => {
+    const stream = aStream();
+    await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: [anEntry('d1'), anEntry('d2')], outbox: [], summary: aSummary({ latestCondition: { type: 'Failed', status: 'True' } }) });
+
+    // The summary of head 1, put late by a writer whose commit the one above followed.
+    await putSummary(new MeteredTable(client, tableName), stream, aSummary({ latestCondition: { type: 'FailureTarget', status: 'True' } }), 1);
+    expect((await store.getSummaries([stream]))[0]?.latestCondition?.type).toBe('Failed');
+
+    // At the same position or later it is put.
+    await putSummary(new MeteredTable(client, tableName), stream, aSummary({ latestCondition: { type: 'Complete', status: 'True' } }), 2);
+    expect((await store.getSummaries([stream]))[0]?.latestCondition?.type).toBe('Complete');
   });
 });
 
@@ -106,7 +123,7 @@ describe('DynamoDB store log pages', () => {
     expect(await pageItemsOf(stream)).toEqual([[1, 1], [2, 501]]);
   });
 
-  it('bills a page in a transaction with a summary and a command twice what the page alone costs', async () => {
+  it('bills a page in a transaction with a command twice what the page alone costs (the summary put after it adds 5: 1 and its four index entries)', async () => {
     await store.commit(aStream(), { expectedHead: 0, recordedAt: T0, entries: pods(0, 500), outbox: [] });
     // The PutItem's units include the page's change-index write (1), which the transaction's
     // model of billing (item sizes) leaves out, as it does every index write.
@@ -120,10 +137,10 @@ describe('DynamoDB store log pages', () => {
     expect(transaction).toBeLessThanOrEqual(2 * alone + 8);
   });
 
-  it('writes pages with a summary or commands in one transaction', async () => {
+  it('writes pages with commands in one transaction, and the summary after it', async () => {
     const stream = aStream();
     await store.commit(stream, { expectedHead: 0, recordedAt: T0, entries: pods(0, 3), outbox: [aCommand('c1')], summary: aSummary() });
-    expect(uses.map((u) => u.operation).filter((o) => o !== 'Query')).toEqual(['TransactWriteItems']);
+    expect(uses.map((u) => u.operation).filter((o) => o !== 'Query')).toEqual(['TransactWriteItems', 'PutItem']);
     expect(await pageItemsOf(stream)).toEqual([[1, 3]]);
   });
 

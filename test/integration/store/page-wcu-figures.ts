@@ -45,7 +45,7 @@ try {
   await store.commit(paged, { expectedHead: 0, recordedAt: T0, entries: batch, outbox: [] });
   const pageWcu = units('PutItem');
 
-  // 3. The same page with a summary and an outbox item: one transaction.
+  // 3. The same page with an outbox item (one transaction) and a summary (put after it: 1 unit and its four index entries).
   const withSummary = aStream();
   uses = [];
   const billedBefore = store.capacity.billedWriteUnits;

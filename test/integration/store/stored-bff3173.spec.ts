@@ -71,11 +71,18 @@ describe('a table written by bff3173, read by today\'s code', () => {
     expect(jobStatus(loaded.state)).toEqual(status);
   });
 
-  it('finishes a sync a crash cut short as a run without a crash wrote it', async () => {
+  it('finishes a sync a crash cut short as a run without a crash wrote it, and puts its summary over the one bff3173 stored', async () => {
     const { stream, batches, reference, referenceStatus } = expected['fx-cut'];
+    const [storedBefore] = await store.getSummaries([stream]);
     for (const batch of batches as Observation[][]) await writeBatch(jobDecider(), deps(), stream, batch);
     expect(jobStatus((await loadState(jobDecider(), store, stream)).state)).toEqual(referenceStatus);
     expect(await plainLog(stream)).toEqual(await plainLog(reference));
+    // bff3173's summary carries no `hd` (the position a summary shows): the summary put after the commit replaces it.
+    const [storedAfter] = await store.getSummaries([stream]);
+    const [referenceSummary] = await store.getSummaries([reference]);
+    expect(storedBefore?.updatedAt).not.toBe(deps().clock());
+    expect(storedAfter?.updatedAt).toBe(deps().clock());
+    expect(storedAfter?.latestCondition).toEqual(referenceSummary?.latestCondition);
   });
 
   it('folds the JobSet the reconcile function decided (entries, markers, snapshots) to the status bff3173 computed', async () => {

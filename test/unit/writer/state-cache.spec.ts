@@ -83,22 +83,30 @@ describe('the snapshot cadence', () => {
 });
 
 describe('the fleet summary', () => {
-  it('is committed when it changes, not with every batch of a warm writer', async () => {
+  it('is committed when it changes, not with every batch of a warm writer, on its own after the batch\'s steps', async () => {
     const store = new NoMarkersStore();
-    const summaries: boolean[] = [];
+    const commits: { summary: boolean; writes: boolean }[] = [];
     const commit = store.commit.bind(store);
     store.commit = async (stream, input) => {
-      summaries.push(input.summary !== undefined);
+      commits.push({ summary: input.summary !== undefined, writes: input.entries.length > 0 || input.outbox.length > 0 });
       return commit(stream, input);
     };
     const deps = writeDeps(store, { cache: new StateCache() });
     const stream: StreamId = { kind: 'Job', clusterId: CLUSTER, namespace: 'default', uid: 'job-s' };
+    const summaryCommitted: boolean[] = [];
+    const write = async (observations: Parameters<typeof writeJob>[2]) => {
+      commits.length = 0;
+      await writeJob(deps, stream, observations);
+      summaryCommitted.push(commits.some((c) => c.summary));
+      // The summary is the batch's last commit, with nothing else in it.
+      expect(commits.filter((c) => c.summary)).toEqual(commits.at(-1)?.summary ? [{ summary: true, writes: false }] : []);
+    };
     // the Job, then its pods running (nothing the fleet shows changes), then one succeeds
-    await writeJob(deps, stream, [jobObserved(anIndexedJob(2, {}, { uid: 'job-s' }), at(0))]);
-    await writeJob(deps, stream, [0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}` }), at(1))));
-    await writeJob(deps, stream, [0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}`, ready: true }), at(2))));
-    await writeJob(deps, stream, [0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}`, phase: 'Succeeded' }), at(3))));
-    expect(summaries).toEqual([true, false, false, true]);
+    await write([jobObserved(anIndexedJob(2, {}, { uid: 'job-s' }), at(0))]);
+    await write([0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}` }), at(1))));
+    await write([0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}`, ready: true }), at(2))));
+    await write([0, 1].map((index) => podObserved(aPod({ index, uid: `s-${index}`, phase: 'Succeeded' }), at(3))));
+    expect(summaryCommitted).toEqual([true, false, false, true]);
     const summary = await store.findJob({ kind: 'Job', clusterId: CLUSTER, namespace: 'default', name: 'myjob', uid: 'job-s' });
     expect(summary?.latestCondition?.type).toBe('Complete');
   });
