@@ -11,13 +11,18 @@ import { enterRun } from './run.ts';
 import { countLateOutcome, countsBeforeLateOutcome, settleAfterFinish } from './late-outcome.ts';
 import { notePodCount } from './pod-view-gap.ts';
 import { deletionMovesNoInstant } from './criterion-instants.ts';
-import { isTerminalPhase } from './pod-record.ts';
+import { isTerminalPhase, type PodCount } from './pod-record.ts';
 
 const isObservation = (event: JobEvent): boolean =>
   event.type === 'PodObserved' || event.type === 'PodDeleted' || event.type === 'JobObserved' || event.type === 'JobDeleted';
 
-/** The pod's count and the Job's final status before an observation of the pod is folded (late-outcome.ts settleAfterFinish). */
-const countsOf = (state: JobState, uid: string) => ({ counted: state.pods.get(uid)?.counted ?? 'none', finalBefore: state.finalStatus });
+/**
+ * The pod's count before an observation of the pod is folded (late-outcome.ts settleAfterFinish).
+ * Looked up only once jobfold finished the Job (folding a pod event never finishes it), when
+ * settleAfterFinish reads it: a lookup among 100,000 pods is a good part of a pod event's cost.
+ */
+const countedBefore = (state: JobState, uid: string): PodCount =>
+  state.finishedInstant === undefined ? 'none' : (state.pods.get(uid)?.counted ?? 'none');
 
 /** Everything a Job's log holds. */
 export type JobEvent = Observation | Decision;
@@ -47,7 +52,8 @@ export function evolve(state: JobState, event: JobEvent): JobState {
   if (!(event.type === 'PodDeleted' && deletionMovesNoInstant(state, event.uid))) state.criterionMemo.epoch += 1;
   switch (event.type) {
     case 'PodObserved': {
-      const { counted, finalBefore } = countsOf(state, event.pod.metadata.uid);
+      const counted = countedBefore(state, event.pod.metadata.uid);
+      const finalBefore = state.finalStatus;
       const before = countsBeforeLateOutcome(state, at);
       observePod(state, event, at);
       if (before) countLateOutcome(state, before);
@@ -57,7 +63,8 @@ export function evolve(state: JobState, event: JobEvent): JobState {
       break;
     }
     case 'PodDeleted': {
-      const { counted, finalBefore } = countsOf(state, event.uid);
+      const counted = countedBefore(state, event.uid);
+      const finalBefore = state.finalStatus;
       const before = countsBeforeLateOutcome(state, at);
       podDeleted(state, event, at);
       if (before) countLateOutcome(state, before);

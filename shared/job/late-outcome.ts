@@ -30,13 +30,17 @@ export function countsBeforeLateOutcome(state: JobState, at: number): CountsBefo
   return countsBeforeFinalCount(state);
 }
 
+/** jobfold finished the Job (a final status) and does not run it: later counts may belong in the final status. */
+const takesFinalCounts = (state: JobState): boolean =>
+  state.finalStatus !== undefined && state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME;
+
 /**
  * Once jobfold finished the Job, the counts before a count the final status must take in (an
  * outcome upstream counted before the Job finished: a late one, or a pod whose finalizer was
  * removed before it ended, observe-pod.ts countStrippedLive); else undefined.
  */
 export function countsBeforeFinalCount(state: JobState): CountsBefore | undefined {
-  if (state.finalStatus === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return undefined;
+  if (!takesFinalCounts(state)) return undefined;
   const { status } = state;
   return { succeeded: status.succeeded, failed: status.failed, completedIndexes: status.completedIndexes.clone(), failedIndexes: status.failedIndexes.clone() };
 }
@@ -94,8 +98,9 @@ export function settleAfterFinish(
   countedBefore: PodCount,
   finalBefore: JobState['finalStatus'],
 ): void {
+  if (state.finishedInstant === undefined || !takesFinalCounts(state)) return;
   const pod = state.pods.get(uid);
-  if (pod === undefined || state.finishedInstant === undefined || countsBeforeFinalCount(state) === undefined) return;
+  if (pod === undefined) return;
   // The cluster finished the Job when its criterion was met, when the pods tell that instant
   // (state.outcomeMetAt), which jobfold's clock can lie past (a deadline read late).
   const seenByFinish = seenActiveAt !== undefined && seenActiveAt <= Math.min(state.finishedInstant, state.outcomeMetAt ?? Infinity);
