@@ -13,7 +13,7 @@ import type {
 import { commitTransaction } from './dynamodb-commit.ts';
 import { readEntries, readHead, readTip } from './dynamodb-log-reads.ts';
 import { markPublished, pendingOutbox, pendingOutboxItems, saveOutboxProgress } from './dynamodb-outbox.ts';
-import { loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
+import { loadAllArchivedPods, loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
 import { loadEventIds, saveEventIds } from './dynamodb-event-ids.ts';
 import { claimUid } from './dynamodb-uid-claims.ts';
 import type { EventIdSegment } from '../../shared/decide/event-id-index.ts';
@@ -144,6 +144,10 @@ export class DynamoDbEventStore implements EventStore, PodArchive, ChangeFeed {
 
   loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]> {
     return loadArchivedPods(this.#table, keys.stream(stream), uids);
+  }
+
+  loadAllArchivedPods(stream: StreamId): Promise<ArchivedPod[]> {
+    return loadAllArchivedPods(this.#table, keys.stream(stream));
   }
 
   logChanges(query: ChangeQuery): Promise<ChangePage> {

@@ -38,19 +38,11 @@ export async function saveArchivedPods(table: MeteredTable, pk: string, pods: re
 export async function loadArchivedPods(table: MeteredTable, pk: string, uids: readonly string[]): Promise<ArchivedPod[]> {
   const wanted = new Set(uids);
   if (wanted.size === 0) return [];
-  const found = new Map<string, ArchivedPod>();
-  // Items come back in sort-key order, so within a bucket a later save overwrites an earlier one.
   // Past a few buckets, one query of every bucket costs fewer requests than one query each (a
   // cold load of a big Job names pods in nearly all of them) and reads the same items.
   const buckets = [...byBucket([...wanted], (uid) => uid).keys()];
   const prefixes = buckets.length > WHOLE_ARCHIVE_ABOVE_BUCKETS ? [keys.podBatchPrefixAll] : buckets.map((bucket) => keys.podBatchPrefix(bucket));
-  for (const prefix of prefixes) {
-    for (const item of await queryByPrefix(table, pk, prefix)) {
-      for (const pod of readJson(item, ATTR.data) as ArchivedPod[]) {
-        if (wanted.has(pod.uid)) found.set(pod.uid, pod);
-      }
-    }
-  }
+  const found = await readPacked(table, pk, prefixes, (uid) => wanted.has(uid));
   const notFound = [...wanted].filter((uid) => !found.has(uid));
   // Pods first seen after the snapshot are in no archive: look for them in the older one-item
   // format only when the Job has such items (one keys-only read instead of a BatchGet per 100).
@@ -58,6 +50,31 @@ export async function loadArchivedPods(table: MeteredTable, pk: string, uids: re
   const legacy = notFound.map((uid) => ({ [ATTR.pk]: str(pk), [ATTR.sk]: str(keys.pod(uid)) }));
   const older = await table.batchGet(legacy, true);
   return [...found.values(), ...older.map((item) => readJson(item, ATTR.data) as ArchivedPod)];
+}
+
+/** Every archived pod of the Job: one query of every bucket, and one of the older one-item format. */
+export async function loadAllArchivedPods(table: MeteredTable, pk: string): Promise<ArchivedPod[]> {
+  const found = await readPacked(table, pk, [keys.podBatchPrefixAll], () => true);
+  // A pod in both formats was stored again packed, later: the packed record wins, as in loadArchivedPods.
+  for (const item of await queryByPrefix(table, pk, keys.pod(''))) {
+    const pod = readJson(item, ATTR.data) as ArchivedPod;
+    if (!found.has(pod.uid)) found.set(pod.uid, pod);
+  }
+  return [...found.values()];
+}
+
+/** The packed pods under `prefixes` that `keep` selects, the latest save of each. */
+async function readPacked(table: MeteredTable, pk: string, prefixes: readonly string[], keep: (uid: string) => boolean): Promise<Map<string, ArchivedPod>> {
+  const found = new Map<string, ArchivedPod>();
+  // Items come back in sort-key order, so within a bucket a later save overwrites an earlier one.
+  for (const prefix of prefixes) {
+    for (const item of await queryByPrefix(table, pk, prefix)) {
+      for (const pod of readJson(item, ATTR.data) as ArchivedPod[]) {
+        if (keep(pod.uid)) found.set(pod.uid, pod);
+      }
+    }
+  }
+  return found;
 }
 
 /** Buckets a load queries one by one; above this, it queries the whole archive at once. */

@@ -74,6 +74,10 @@ export class ForwardingStore implements EventStore, PodArchive {
     return this.inner.loadArchivedPods(stream, uids);
   }
 
+  loadAllArchivedPods(stream: StreamId): Promise<ArchivedPod[]> {
+    return this.inner.loadAllArchivedPods(stream);
+  }
+
   saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void> {
     return this.inner.saveEventIds(stream, segment);
   }

@@ -178,6 +178,10 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
     return jsonCopy([...new Set(uids)].flatMap((uid) => archivedPods.get(uid) ?? []));
   }
 
+  async loadAllArchivedPods(stream: StreamId): Promise<ArchivedPod[]> {
+    return jsonCopy([...this.#record(stream).archivedPods.values()]);
+  }
+
   async logChanges(query: ChangeQuery): Promise<ChangePage> {
     checkLimit(query.limit);
     if (query.limit > MAX_CHANGES_PER_PAGE) throw new RangeError(`limit must be at most ${MAX_CHANGES_PER_PAGE}`);

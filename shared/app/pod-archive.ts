@@ -5,7 +5,8 @@ import type { EventIdSegment } from '../decide/event-id-index.ts';
 /**
  * What the log writer keeps beside a Job's log (most of it written as its snapshots are):
  * - settled pods, once they leave the snapshot (see shared/job/snapshot.ts): written once per
- *   pod, read back only for the pods that new events name;
+ *   pod, read back only for the pods that new events name (a Job with a success policy: all of
+ *   them, on a cold load);
  * - the log's eventIds (shared/decide/event-id-index.ts), as segments of positions: read back whole on
  *   a cold load, so an eventId is stored once against the whole log.
  */
@@ -14,6 +15,11 @@ export interface PodArchive {
   saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void>;
   /** Returns the archived pods among `uids` (missing ones are simply absent). */
   loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]>;
+  /**
+   * Every archived pod of the stream: for a Job whose outcome reads the instants of all its
+   * pods (shared/job/snapshot.ts archiveKeepsInstants), restored whole on a cold load.
+   */
+  loadAllArchivedPods(stream: StreamId): Promise<ArchivedPod[]>;
   /** Stores the fingerprints of positions `from + 1 … to` (storing a range again is harmless: the log does not change). */
   saveEventIds(stream: StreamId, segment: EventIdSegment): Promise<void>;
   /** The stored segments, ordered by `to` (they may overlap or leave gaps; the caller reads the log for those). */

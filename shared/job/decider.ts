@@ -15,7 +15,7 @@ import type { Decision } from './decisions.ts';
 import type { Observation } from './events.ts';
 import { evolve, type JobEvent } from './evolve.ts';
 import { explainJob, type Explanation } from './explain.ts';
-import { restoreArchived, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from './snapshot.ts';
+import { archiveKeepsInstants, restoreArchived, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from './snapshot.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
 
 // The Job fold as the write loop's decider (shared/decide/decider.ts): the fold itself
@@ -82,6 +82,16 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
       unseen: unseenPods,
       firstSightings: firstSightingSeqs,
       async restoreForTail(store, stream, state, tail, firstSightings) {
+        if (archiveKeepsInstants(state)) {
+          // Its outcome reads every pod's instant (criterion-instants.ts): restored whole, so a cold
+          // load decides as the warm state and a replay of the whole log do, whenever snapshots
+          // were taken. A pod archived past the snapshot (a save the snapshot did not follow) is
+          // left for the tail to create. Marked stored: the next snapshot does not store them again.
+          const archived = (await store.loadAllArchivedPods(stream)).filter((pod) => pod.seq < state.nextPodSeq);
+          restoreArchived(state, archived);
+          markStored(state, archived);
+          return;
+        }
         // Pods first seen in the tail are in no archive (first-sightings.ts): not looked up.
         const missing = podsToLookUp(state, tail as JobEvent[], firstSightings);
         if (missing.length > 0) restoreArchived(state, await store.loadArchivedPods(stream, missing));
@@ -92,20 +102,14 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
         const archived = await store.loadArchivedPods(stream, missing);
         restoreArchived(state, archived);
         // Already in the archive: the next snapshot does not store them again.
-        for (const pod of archived) {
-          const record = state.pods.get(pod.uid);
-          if (record) record.fromArchive = true;
-        }
+        markStored(state, archived);
       },
       async save(store, stream, state, archived) {
         const fresh = (archived as ArchivedPod[]).filter((pod) => !state.pods.get(pod.uid)?.fromArchive);
         if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
         // The warm state keeps its settled pods (no archive read for them while warm), marked as
         // stored so the next snapshot does not archive them again.
-        for (const pod of fresh) {
-          const record = state.pods.get(pod.uid);
-          if (record) record.fromArchive = true;
-        }
+        markStored(state, fresh);
       },
     },
     summary: jobSummary,
@@ -117,6 +121,14 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
     },
     size: (state) => state.pods.size,
   };
+}
+
+/** The records of `pods` are in the archive as they are (pod-record.ts fromArchive). */
+function markStored(state: JobState, pods: readonly ArchivedPod[]): void {
+  for (const pod of pods) {
+    const record = state.pods.get(pod.uid);
+    if (record) record.fromArchive = true;
+  }
 }
 
 function podUid(observation: Observation): string[] {

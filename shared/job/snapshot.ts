@@ -64,6 +64,11 @@ export interface ArchivedPod {
   /** Of a pod whose outcome a late observation may still move into the final status (pod-record.ts finalCount). */
   readonly finalCount?: PodRecord['finalCount'];
   readonly finalCountOf?: number;
+  /**
+   * Of a counted pod of a Job with a success policy (`instantFacts`): when its outcome was seen
+   * tracked (pod-record.ts). With strippedAt and deletionTimestamp, what `outcomeSeenAt` reads.
+   */
+  readonly finishedTrackedAt?: number;
 }
 
 /** A pod whose future observations can no longer change the Job. */
@@ -85,13 +90,32 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
   return isTerminalPhase(pod.phase) && (pod.counted !== 'none' || !pod.hasFinalizer);
 }
 
-export function archivePod(pod: PodRecord): ArchivedPod {
+export function archivePod(pod: PodRecord, keepsInstants = false): ArchivedPod {
   const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId } = pod;
   return {
     uid, name, namespace, phase, index, counted, gone, seq,
     ...(lastEventId === undefined ? {} : { lastEventId }),
     ...(pod.finalCount === undefined ? {} : { finalCount: pod.finalCount, finalCountOf: pod.finalCountOf }),
-    ...(counted === 'none' ? uncountedFacts(pod) : {}),
+    ...(counted === 'none' ? uncountedFacts(pod) : keepsInstants ? instantFacts(pod) : {}),
+  };
+}
+
+/**
+ * Whether the Job's archived pods keep the instant their outcome was seen: only failure against
+ * the success policy competes (finish-condition.ts firstMet, outcome-correction.ts), and its
+ * instants are read from the pods (criterion-instants.ts). Without them, a restored pod tells no
+ * instant, and the outcome depended on when snapshots were taken (issues 20, 21; snapshot
+ * property, seeds 7 and 11). Other Jobs' archived pods stay as small as before.
+ */
+export const archiveKeepsInstants = (state: JobState): boolean => state.settings?.successPolicyRules !== undefined;
+
+/** What a counted pod keeps for `outcomeSeenAt` (pod-record.ts): at most three numbers. */
+function instantFacts(pod: PodRecord): Partial<ArchivedPod> {
+  const { finishedTrackedAt, strippedAt, deletionTimestamp } = pod;
+  return {
+    ...(finishedTrackedAt === undefined ? {} : { finishedTrackedAt }),
+    ...(strippedAt === undefined ? {} : { strippedAt }),
+    ...(deletionTimestamp === undefined ? {} : { deletionTimestamp }),
   };
 }
 
@@ -114,8 +138,9 @@ function uncountedFacts(pod: PodRecord): Partial<ArchivedPod> {
 export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived: ArchivedPod[] } {
   const live: PodRecord[] = [];
   const archived: ArchivedPod[] = [];
+  const keepsInstants = archiveKeepsInstants(state);
   for (const pod of state.pods.values()) {
-    if (isSettled(state, pod)) archived.push(archivePod(pod));
+    if (isSettled(state, pod)) archived.push(archivePod(pod, keepsInstants));
     else live.push(pod);
   }
   const { status, expectations } = state;
@@ -264,6 +289,7 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
       gone: archived.gone,
       ...(archived.lastEventId === undefined ? {} : { lastEventId: archived.lastEventId }),
       ...(archived.strippedAt === undefined ? {} : { strippedAt: archived.strippedAt }),
+      ...(archived.finishedTrackedAt === undefined ? {} : { finishedTrackedAt: archived.finishedTrackedAt }),
       ...(archived.trackedSeen === true ? { trackedSeen: true } : {}),
       ...(archived.strippedLive === true ? { strippedLive: true } : {}),
       ...(archived.released === true ? { released: true } : {}),

@@ -200,6 +200,8 @@ describe('DynamoDB store pod archive', () => {
     const found = await store.loadArchivedPods(stream, ['pod-uid-1', 'pod-uid-2']);
 
     expect(found.sort((a, b) => a.index - b.index)).toEqual([archived(1), archived(2, true)]);
+    // The whole archive (a Job with a success policy, on a cold load) holds both formats.
+    expect((await store.loadAllArchivedPods(stream)).sort((a, b) => a.index - b.index)).toEqual([archived(1), archived(2, true)]);
   });
 });
 

@@ -60,7 +60,15 @@ describe('Snapshots (property)', () => {
     // p0 told 6:40 as the success's instant, the failure of that instant won, and the outcome was
     // corrected where the fold without round trips kept it: the decided instant is kept in the
     // state (outcomeMetAt), not read again from pods a snapshot may have archived.
+    // Seed 11 (issues 20, 21): an Indexed Job with successPolicy {succeededIndexes "0"} and a 5:00
+    // deadline; p0's success seen at 0:05 was archived before anything was decided (6:45). The
+    // restored p0 told no instant, so the deadline won (FailureTarget DeadlineExceeded) where the
+    // fold without round trips decided SuccessCriteriaMet met at 0:05. Seed 7: the same lost
+    // instants left out the JobOutcomeCorrected (FailedIndexes) the unbroken fold wrote. The
+    // archive keeps a counted pod's instants for a Job with a success policy (snapshot.ts).
     const found = [
+      { seed: 11, path: '92:18:1:2:6:6:6:10:11:7:7:7:7:7' },
+      { seed: 7, path: '8:15:5:5:5:5:5:7:6:6:7:7:7:7:8:8:8:8:8' },
       { seed: 2128693570, path: '31:21:4:4:4:4:11:11:11:12:12:12:12:12:20:20:20:20:21:20:22:22:22:22:23:22:22:23:23:24:24:25' },
       { seed: -1493402550, path: '50:20:1:3:3:3:3:3:3:5:6:6:6:6:6:10:11:11:11:14:13:16:15:15:15:12:12:12:12:12:12' },
     ];

@@ -30,6 +30,19 @@ export function describePodArchiveContract(factory: EventStoreFactory): void {
       expect(await store.loadArchivedPods(aStream(), ['pod-uid-0'])).toEqual([]);
     });
 
+    it('loads the whole archive of a stream, the latest save of each pod, and nothing of another stream', async () => {
+      const stream = aStream();
+      const pods = Array.from({ length: 130 }, (_, i) => anArchivedPod(i));
+      await store.saveArchivedPods(stream, pods);
+      await store.saveArchivedPods(stream, [anArchivedPod(7, { gone: true })]);
+      await store.saveArchivedPods(aStream(), [anArchivedPod(200)]);
+
+      const found = await store.loadAllArchivedPods(stream);
+
+      expect(found.sort((a, b) => a.index - b.index)).toEqual(pods.map((pod) => (pod.index === 7 ? anArchivedPod(7, { gone: true }) : pod)));
+      expect(await store.loadAllArchivedPods(aStream())).toEqual([]);
+    });
+
     it('stores and loads more pods than one batch request holds', async () => {
       const stream = aStream();
       const pods = Array.from({ length: 130 }, (_, i) => anArchivedPod(i));

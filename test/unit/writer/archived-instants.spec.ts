@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { StreamId } from '../../../shared/app/event-store.ts';
+import { loadState } from '../../../shared/decide/load-log.ts';
+import { jobDecider } from '../../../shared/job/index.ts';
+import { outcomeSeenAt } from '../../../shared/job/pod-record.ts';
+import type { JobState } from '../../../shared/job/state.ts';
+import { anIndexedJob, aPod, at, CLUSTER, JOB_UID, jobObserved, podObserved } from '../../support/builders.ts';
+import { NoMarkersStore, writeDeps, writeJob } from './write-support.ts';
+
+// Issues 20, 21: "same log => same status", whatever the snapshot cadence. A Job with a success
+// policy decides between criteria by the instants its pods' outcomes were seen
+// (criterion-instants.ts), so a cold load from a snapshot puts back every archived pod with its
+// instant, as the warm state and a fold of the whole log hold it. Other Jobs read back only the
+// archived pods their new events name (the archive stays unread for them).
+
+const stream: StreamId = { kind: 'Job', clusterId: CLUSTER, namespace: 'default', uid: JOB_UID };
+
+async function writtenColdWithSnapshots(spec: Parameters<typeof anIndexedJob>[1]) {
+  const store = new NoMarkersStore();
+  // A snapshot after every batch and no state cache: every batch loads the Job cold.
+  const deps = writeDeps(store, { snapshotEvery: 1 });
+  await writeJob(deps, stream, [jobObserved(anIndexedJob(3, spec), at(0))]);
+  // index 1 succeeded, seen tracked at 0:05, then its finalizer gone: counted, settled, archived
+  await writeJob(deps, stream, [podObserved(aPod({ index: 1, phase: 'Succeeded' }), at(5))]);
+  await writeJob(deps, stream, [podObserved(aPod({ index: 1, phase: 'Succeeded', finalizer: false }), at(6))]);
+  // later batches name only index 0's pod
+  await writeJob(deps, stream, [podObserved(aPod({ index: 0 }), at(10))]);
+  await writeJob(deps, stream, [podObserved(aPod({ index: 0, ready: at(11) }), at(12))]);
+  const cold = (await loadState(jobDecider(deps.config), store, stream)).state;
+  const whole = (await loadState(jobDecider(deps.config), store, stream, { fromStart: true })).state;
+  return { store, cold, whole };
+}
+
+const instantOf = (state: JobState, uid: string) => {
+  const pod = state.pods.get(uid);
+  return pod === undefined ? 'not loaded' : outcomeSeenAt(pod);
+};
+
+describe('a cold load from a snapshot', () => {
+  it('puts back every archived pod of a Job with a success policy, with the instant its outcome was seen', async () => {
+    // given a Job with a success policy whose index-1 pod was archived, later batches naming only index 0
+    const { store, cold, whole } = await writtenColdWithSnapshots({ successPolicy: { rules: [{ succeededIndexes: '0-1' }] } });
+
+    // when loaded cold from its last snapshot, then pod-1 is back, its instant 0:05 as in the fold of the whole log
+    expect((await store.loadAllArchivedPods(stream)).map((pod) => pod.uid)).toContain('pod-1');
+    expect(instantOf(whole, 'pod-1')).toBe(Date.parse(at(5)));
+    expect(instantOf(cold, 'pod-1')).toBe(Date.parse(at(5)));
+    expect(cold.pods.get('pod-1')?.fromArchive).toBe(true);
+  });
+
+  it('reads back only the archived pods the tail names for a Job without a success policy', async () => {
+    // given the same log of a Job without a success policy
+    const { store, cold } = await writtenColdWithSnapshots({});
+
+    // when loaded cold, then the archived pod-1 is not read back (nothing of it is asked)
+    expect((await store.loadAllArchivedPods(stream)).map((pod) => pod.uid)).toContain('pod-1');
+    expect(instantOf(cold, 'pod-1')).toBe('not loaded');
+  });
+});
