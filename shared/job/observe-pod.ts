@@ -6,7 +6,7 @@ import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseH
 import { hasTrueCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
-import { isTerminalPhase, mergeFacts, podClass, recordOrder, reportsReady, type PodRecord } from './pod-record.ts';
+import { isTerminalPhase, mergeFacts, podClass, recordOrder, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';
 import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome } from './late-outcome.ts';
 import type { JobState } from './state.ts';
@@ -77,7 +77,8 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   }
   const wasTracked = known.hasFinalizer;
   leave(state, known);
-  Object.assign(known, merged, { lastSeq: state.position });
+  takeFacts(known, merged);
+  known.lastSeq = state.position;
   // What was counted (or held) from an older state of the pod is judged again from this one.
   // After the merge: the merged facts may carry the record's old bookkeeping along.
   rejudgeIndexes(state, revokeRunCount(state, known.uid), known.uid);
@@ -381,9 +382,23 @@ function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: Obser
     failureMatch: undefined,
     terminationRequestedAt: undefined,
     gone,
+    // Every optional field in the literal, in one order: set later in varying orders, they made
+    // records of many hidden classes, and every access to a pod megamorphic (issue 20).
+    version: order.version,
+    lastEventId: undefined,
+    strippedAt: undefined,
+    finishedTrackedAt: undefined,
+    trackedSeen: undefined,
+    strippedLive: undefined,
+    released: undefined,
+    finalizerRemovalRequested: undefined,
+    finalizerRemovalRequestedAt: undefined,
+    finalizerRemovalAttempts: undefined,
+    fromArchive: undefined,
+    controlledBy: undefined,
+    finalCount: undefined,
+    finalCountOf: undefined,
   };
-  // Set after, not spread in: a conditional spread in the literal cost a copy per new pod.
-  if (order.version !== undefined) pod.version = order.version;
   state.pods.set(pod.uid, pod);
   enter(state, pod);
   return pod;
