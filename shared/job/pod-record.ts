@@ -139,17 +139,30 @@ export function mergeFacts(known: PodFacts, seen: PodFacts): PodFacts | undefine
   const olderReadiness = base === seen && !isTerminalPhase(seen.phase) && (
     (reportsReady(known) && !reportsReady(seen))
     || (known.readyChangedAt !== undefined && seen.readyChangedAt !== undefined && seen.readyChangedAt < known.readyChangedAt));
-  const readiness = olderReadiness
-    ? { ready: known.ready, readySince: known.readySince, readyChangedAt: known.readyChangedAt }
-    : {};
+  const readiness = olderReadiness ? known : base;
+  // Field by field, not spread: `base` may be the record, and spreading it (and the overrides)
+  // copied some forty fields per pod event (issue 20).
   const merged: PodFacts = {
-    ...base,
-    ...readiness,
-    // A condition the policy can match stays once seen, unless the pod reports it otherwise.
-    ...(base === seen && !isTerminalPhase(seen.phase) ? { conditions: keptConditions(known, seen) } : {}),
+    uid: base.uid,
+    name: base.name,
+    namespace: base.namespace,
+    phase: base.phase,
+    index: known.index >= 0 ? known.index : seen.index,
+    failureCount: base.failureCount,
+    ignoredFailureCount: base.ignoredFailureCount,
     deletionTimestamp: known.deletionTimestamp ?? seen.deletionTimestamp,
     hasFinalizer: known.hasFinalizer && seen.hasFinalizer,
-    index: known.index >= 0 ? known.index : seen.index,
+    ready: readiness.ready,
+    readySince: readiness.readySince,
+    readyChangedAt: readiness.readyChangedAt,
+    assigned: base.assigned,
+    restartCount: base.restartCount,
+    maxRestarts: base.maxRestarts,
+    creationTimestamp: base.creationTimestamp,
+    finishedAt: base.finishedAt,
+    terminated: base.terminated,
+    // A condition the policy can match stays once seen, unless the pod reports it otherwise.
+    conditions: base === seen && !isTerminalPhase(seen.phase) ? keptConditions(known, seen) : base.conditions,
   };
   return sameFacts(known, merged) ? undefined : merged;
 }
