@@ -6,7 +6,7 @@ import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseH
 import { hasTrueCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
-import { isTerminalPhase, mergeFacts, podClass, recordOrder, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
+import { isTerminalPhase, mergeFacts, podClass, recordOrder, newPodRecord, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';
 import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome } from './late-outcome.ts';
 import type { JobState } from './state.ts';
@@ -373,32 +373,7 @@ function afterChange(state: JobState, pod: PodRecord): void {
 }
 
 function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: ObservationOrder): PodRecord {
-  const pod: PodRecord = {
-    ...facts,
-    seq: state.nextPodSeq++,
-    lastSeq: state.position,
-    order: order.sequence,
-    counted: 'none',
-    failureMatch: undefined,
-    terminationRequestedAt: undefined,
-    gone,
-    // Every optional field in the literal, in one order: set later in varying orders, they made
-    // records of many hidden classes, and every access to a pod megamorphic (issue 20).
-    version: order.version,
-    lastEventId: undefined,
-    strippedAt: undefined,
-    finishedTrackedAt: undefined,
-    trackedSeen: undefined,
-    strippedLive: undefined,
-    released: undefined,
-    finalizerRemovalRequested: undefined,
-    finalizerRemovalRequestedAt: undefined,
-    finalizerRemovalAttempts: undefined,
-    fromArchive: undefined,
-    controlledBy: undefined,
-    finalCount: undefined,
-    finalCountOf: undefined,
-  };
+  const pod = newPodRecord(facts, { seq: state.nextPodSeq++, lastSeq: state.position, order: order.sequence, version: order.version, gone });
   state.pods.set(pod.uid, pod);
   enter(state, pod);
   return pod;

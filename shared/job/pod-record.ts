@@ -167,6 +167,60 @@ export function mergeFacts(known: PodFacts, seen: PodFacts): PodFacts | undefine
   return sameFacts(known, merged) ? undefined : merged;
 }
 
+/** What a new record starts with besides the facts; the rest of its bookkeeping starts unset. */
+export type NewRecordFields = Pick<PodRecord, 'seq' | 'lastSeq' | 'order' | 'version' | 'gone'>;
+
+/**
+ * A new pod record, every field in one literal and one order: built by spreading the facts and
+ * setting the optional fields later (in varying orders), records had many hidden classes, every
+ * access to a pod was megamorphic and each record grew its property store step by step (issue
+ * 20). test/unit/job/take-facts.spec.ts fails for a fact left out.
+ */
+export function newPodRecord(facts: PodFacts, own: NewRecordFields): PodRecord {
+  return {
+    uid: facts.uid,
+    name: facts.name,
+    namespace: facts.namespace,
+    phase: facts.phase,
+    index: facts.index,
+    failureCount: facts.failureCount,
+    ignoredFailureCount: facts.ignoredFailureCount,
+    deletionTimestamp: facts.deletionTimestamp,
+    hasFinalizer: facts.hasFinalizer,
+    ready: facts.ready,
+    readySince: facts.readySince,
+    readyChangedAt: facts.readyChangedAt,
+    assigned: facts.assigned,
+    restartCount: facts.restartCount,
+    maxRestarts: facts.maxRestarts,
+    creationTimestamp: facts.creationTimestamp,
+    finishedAt: facts.finishedAt,
+    terminated: facts.terminated,
+    conditions: facts.conditions,
+    seq: own.seq,
+    lastSeq: own.lastSeq,
+    order: own.order,
+    version: own.version,
+    counted: 'none',
+    failureMatch: undefined,
+    terminationRequestedAt: undefined,
+    gone: own.gone,
+    lastEventId: undefined,
+    strippedAt: undefined,
+    finishedTrackedAt: undefined,
+    trackedSeen: undefined,
+    strippedLive: undefined,
+    released: undefined,
+    finalizerRemovalRequested: undefined,
+    finalizerRemovalRequestedAt: undefined,
+    finalizerRemovalAttempts: undefined,
+    fromArchive: undefined,
+    controlledBy: undefined,
+    finalCount: undefined,
+    finalCountOf: undefined,
+  };
+}
+
 /**
  * Puts merged facts on the record, field by field. Object.assign's generic copy (and the object
  * it was handed for lastSeq) was a good part of a pod event's cost (issue 20). Every field of
