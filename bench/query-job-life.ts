@@ -3,8 +3,8 @@ import type { StreamId } from '../shared/app/event-store.ts';
 import { StateCache } from '../shared/decide/state-cache.ts';
 import { writeBatch, type WriteDeps } from '../shared/decide/write-batch.ts';
 import { jobDecider } from '../shared/job/index.ts';
-import type { Observation } from '../shared/job/events.ts';
-import type { FoldConfig } from '../shared/job/state.ts';
+import type { Observation } from '../shared/job/index.ts';
+import type { FoldConfig } from '../shared/job/index.ts';
 import { phase } from './bench-progress.ts';
 import { syntheticEvents, syntheticJob, type SyntheticJobOptions } from './synthetic-job.ts';
 

@@ -3,7 +3,7 @@ import type { Item } from '../functions/adapters/metered-table.ts';
 import { decisionEntry, observationEntry } from '../shared/app/log-codec.ts';
 import type { NewEntry } from '../shared/app/event-store.ts';
 import { decide, evolve, initialState, DEFAULT_FOLD_CONFIG, type JobEvent } from '../shared/job/index.ts';
-import type { Observation } from '../shared/job/events.ts';
+import type { Observation } from '../shared/job/index.ts';
 
 // Recorded fleets for the benches that read many Jobs (the fleet what-if, the advice): a Job's
 // log as the service records it, and the table items written straight in, so that seeding is

@@ -1,6 +1,6 @@
 import { parseIndexes, IndexSet } from '../shared/indexes/index-set.ts';
 import { decide, evolve, initialState, jobStatus, takeSnapshot, type JobEvent } from '../shared/job/index.ts';
-import { ObservationSchema } from '../shared/job/events.ts';
+import { ObservationSchema } from '../shared/job/index.ts';
 import { initialRuleProgress, matchSuccessPolicy } from '../shared/policies/success-policy.ts';
 import { sixtyFourKiBIndexes, syntheticEvents, syntheticJob } from './synthetic-job.ts';
 import { execFileSync } from 'node:child_process';

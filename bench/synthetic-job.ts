@@ -1,6 +1,6 @@
 import type { Job } from '../shared/k8s/job.ts';
 import type { Pod, PodPhase } from '../shared/k8s/pod.ts';
-import type { Observation } from '../shared/job/events.ts';
+import type { Observation } from '../shared/job/index.ts';
 
 /**
  * A synthetic Indexed Job and its event stream, as a forwarder would send it: every pod is

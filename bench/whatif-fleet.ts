@@ -8,7 +8,7 @@ import { createLocalClient } from '../local/dynamodb-local.ts';
 import { startLocalStack, type LocalStack } from '../local/local-stack.ts';
 import { jobSummary } from '../shared/app/job-summary.ts';
 import type { StreamId } from '../shared/app/event-store.ts';
-import type { Observation } from '../shared/job/events.ts';
+import type { Observation } from '../shared/job/index.ts';
 import { JobSchema } from '../shared/k8s/job.ts';
 import { PodSchema } from '../shared/k8s/pod.ts';
 import { recordBatches, writeItems } from './recorded-jobs.ts';

@@ -7,7 +7,7 @@ import {
 } from '../shared/contract/inbound.ts';
 import { OutboundDetailType } from '../shared/contract/outbound.ts';
 import { CorrectionEvidenceSchema, outcomeCorrectionFields } from '../shared/decide/outcome-correction.ts';
-import { EvidenceSchema, JobConditionSchema } from '../shared/job/decisions.ts';
+import { EvidenceSchema, JobConditionSchema } from '../shared/job/index.ts';
 import { MAX_EVENT_BYTES, MAX_JSON_DEPTH } from '../shared/contract/parse-inbound.ts';
 import {
   MAX_PACK_DECODED_BYTES, MAX_PACK_OBSERVATIONS, PACK_ENCODING, PACKABLE_DETAIL_TYPES, PACKED_DETAIL_TYPE,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
-import { ClusterIdSchema } from '../shared/job/events.ts';
+import { ClusterIdSchema } from '../shared/job/index.ts';
 import { LOG_LEVELS } from './log.ts';
 import { COMMAND_MAX_RECEIVES } from './commands/command-consumer.ts';
 import { DEFAULT_PACK_LIMITS } from './send/pack.ts';

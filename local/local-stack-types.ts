@@ -1,6 +1,6 @@
 import type { ServeLimits } from '../functions/kube/kube-api.ts';
 import type { CapacityTotals, CapacityUse } from '../functions/adapters/metered-table.ts';
-import type { FoldConfig } from '../shared/job/state.ts';
+import type { FoldConfig } from '../shared/job/index.ts';
 import type { DeliveredEntry, Deliveries, RejectedEvent } from './bus/bus-rules.ts';
 import type { LocalBus } from './bus/local-bus.ts';
 import type { Decided } from './report/decided.ts';

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_FOLD_CONFIG } from '../../shared/job/state.ts';
-import type { JobSetDecisionEvent } from '../../shared/jobset/decision-events.ts';
-import type { JobSetEvent } from '../../shared/jobset/events.ts';
+import { DEFAULT_FOLD_CONFIG } from '../../shared/job/index.ts';
+import type { JobSetDecisionEvent } from '../../shared/jobset/index.ts';
+import type { JobSetEvent } from '../../shared/jobset/index.ts';
 import { explainJobSet } from '../../shared/jobset/index.ts';
 import { describe, printJson } from '../print/index.ts';
 import { jobSetReplayDescription } from './describe.ts';

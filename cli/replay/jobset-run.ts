@@ -1,6 +1,6 @@
-import type { JobSetCommand } from '../../shared/jobset/commands.ts';
-import type { JobSetEvent } from '../../shared/jobset/events.ts';
-import type { JobSetState } from '../../shared/jobset/state.ts';
+import type { JobSetCommand } from '../../shared/jobset/index.ts';
+import type { JobSetEvent } from '../../shared/jobset/index.ts';
+import type { JobSetState } from '../../shared/jobset/index.ts';
 
 /** A JobSet command and when it was issued; `dispatched` only for traces (sent to the cluster or only logged). */
 export interface IssuedJobSetCommand {

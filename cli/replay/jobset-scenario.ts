@@ -1,6 +1,6 @@
 import { JobSetScenarioError, type JobSetScenario } from '../scenario/jobset-scenario.ts';
 import { playJobSetScenario } from '../scenario/play-jobset-scenario.ts';
-import type { ChildJobView } from '../../shared/jobset/state.ts';
+import type { ChildJobView } from '../../shared/jobset/index.ts';
 import { EXIT_BAD_INPUT, EXIT_USAGE, ReplayError } from './replay-error.ts';
 import type { ChildJobRow, JobSetReplayRun } from './jobset-run.ts';
 

@@ -1,12 +1,12 @@
 import type { EventStore, StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
-import { hasTrueCondition } from '../../shared/job/conditions.ts';
-import { evolve } from '../../shared/job/evolve.ts';
-import { explainJob } from '../../shared/job/explain.ts';
-import { initialState, type FoldConfig, type JobState } from '../../shared/job/state.ts';
-import { jobStatus } from '../../shared/job/status.ts';
-import { parseLabelInt } from '../../shared/jobset/child-jobs.ts';
-import { LABELS } from '../../shared/jobset/constants.ts';
+import { hasTrueCondition } from '../../shared/job/index.ts';
+import { evolve } from '../../shared/job/index.ts';
+import { explainJob } from '../../shared/job/index.ts';
+import { initialState, type FoldConfig, type JobState } from '../../shared/job/index.ts';
+import { jobStatus } from '../../shared/job/index.ts';
+import { parseLabelInt } from '../../shared/jobset/index.ts';
+import { LABELS } from '../../shared/jobset/index.ts';
 import type { ChildJobRow } from './jobset-run.ts';
 
 /**

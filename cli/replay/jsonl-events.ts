@@ -1,5 +1,5 @@
 import type { JsonlProblem } from '../../shared/contract/jsonl-trace.ts';
-import { ObservationSchema, type Observation } from '../../shared/job/events.ts';
+import { ObservationSchema, type Observation } from '../../shared/job/index.ts';
 import { issues, lineFailure, type LineResult } from './line-result.ts';
 import { fromDeliveredEvent, fromPutEventsEntry } from './put-events-entry.ts';
 

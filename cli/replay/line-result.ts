@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { Observation } from '../../shared/job/events.ts';
+import type { Observation } from '../../shared/job/index.ts';
 import { formatPath } from './field-path.ts';
 
 /** One JSONL line, parsed: the observation, or what is wrong (field path and message). */

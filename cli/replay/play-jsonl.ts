@@ -1,8 +1,8 @@
-import { decide } from '../../shared/job/decide.ts';
-import { evolve, type JobEvent } from '../../shared/job/evolve.ts';
-import type { FeatureGates } from '../../shared/job/gates.ts';
-import { initialState } from '../../shared/job/state.ts';
-import { jobStatus } from '../../shared/job/status.ts';
+import { decide } from '../../shared/job/index.ts';
+import { evolve, type JobEvent } from '../../shared/job/index.ts';
+import type { FeatureGates } from '../../shared/job/index.ts';
+import { initialState } from '../../shared/job/index.ts';
+import { jobStatus } from '../../shared/job/index.ts';
 import type { JsonlEvent } from './jsonl-events.ts';
 import type { ReplayRun, ReplaySync } from './replay-run.ts';
 

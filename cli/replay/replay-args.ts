@@ -1,4 +1,4 @@
-import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from '../../shared/job/gates.ts';
+import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from '../../shared/job/index.ts';
 import { usageError as usage, walkArgs } from './walk-args.ts';
 
 /** The options of `jobfold replay`. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ChildJobSchema, JobSetSchema, type JobSet } from '../../shared/jobset/schemas.ts';
+import { ChildJobSchema, JobSetSchema, type JobSet } from '../../shared/jobset/index.ts';
 import { applyMergePatch } from '../../shared/whatif/patch.ts';
 
 // The JobSet scenario format of ../shared/conformance/jobset (README there): a JobSet, child-Job

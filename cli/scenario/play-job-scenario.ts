@@ -1,11 +1,11 @@
-import { decide } from '../../shared/job/decide.ts';
-import { evolve, type JobEvent } from '../../shared/job/evolve.ts';
-import type { JobCommand } from '../../shared/job/commands.ts';
-import type { Decision } from '../../shared/job/decisions.ts';
-import type { Observation } from '../../shared/job/events.ts';
-import { initialState, type JobState } from '../../shared/job/state.ts';
-import { jobStatus, type JobStatusView } from '../../shared/job/status.ts';
-import type { FeatureGates } from '../../shared/job/gates.ts';
+import { decide } from '../../shared/job/index.ts';
+import { evolve, type JobEvent } from '../../shared/job/index.ts';
+import type { JobCommand } from '../../shared/job/index.ts';
+import type { Decision } from '../../shared/job/index.ts';
+import type { Observation } from '../../shared/job/index.ts';
+import { initialState, type JobState } from '../../shared/job/index.ts';
+import { jobStatus, type JobStatusView } from '../../shared/job/index.ts';
+import type { FeatureGates } from '../../shared/job/index.ts';
 import type { JobScenario, ScenarioEvent } from './job-scenario.ts';
 
 export const SCENARIO_CLUSTER = 'conformance';

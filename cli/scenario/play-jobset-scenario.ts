@@ -1,9 +1,9 @@
-import type { JobSetCommand } from '../../shared/jobset/commands.ts';
-import type { JobSetEvent } from '../../shared/jobset/events.ts';
-import { evolve } from '../../shared/jobset/evolve.ts';
-import type { JobSet } from '../../shared/jobset/schemas.ts';
-import { settle } from '../../shared/jobset/settle.ts';
-import { initialState, type JobSetState } from '../../shared/jobset/state.ts';
+import type { JobSetCommand } from '../../shared/jobset/index.ts';
+import type { JobSetEvent } from '../../shared/jobset/index.ts';
+import { evolve } from '../../shared/jobset/index.ts';
+import type { JobSet } from '../../shared/jobset/index.ts';
+import { settle } from '../../shared/jobset/index.ts';
+import { initialState, type JobSetState } from '../../shared/jobset/index.ts';
 import { JobSetScenarioError, patchedJobSet, unsupportedGates, type JobSetScenario, type JobSetScenarioEvent } from './jobset-scenario.ts';
 
 /** One reconcile of the scenario: after its event `afterEvent` (0 = the JobSet's creation). */

@@ -1,6 +1,6 @@
-import type { JobEvent } from '../../shared/job/evolve.ts';
-import { JOBFOLD_DEFAULT_GATES } from '../../shared/job/gates.ts';
-import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../shared/job/state.ts';
+import type { JobEvent } from '../../shared/job/index.ts';
+import { JOBFOLD_DEFAULT_GATES } from '../../shared/job/index.ts';
+import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../shared/job/index.ts';
 import type { JobSetLogEntry } from '../../shared/whatif/index.ts';
 import { playJobScenario } from '../scenario/play-job-scenario.ts';
 import { loadJobSetReplayInput } from '../replay/jobset-input.ts';

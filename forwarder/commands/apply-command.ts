@@ -1,6 +1,6 @@
 import type { V1Job } from '@kubernetes/client-node';
-import { CONTROLLER_UID_LABEL, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../../shared/job/constants.ts';
-import { stableHash } from '../../shared/job/stable-hash.ts';
+import { CONTROLLER_UID_LABEL, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../../shared/job/index.ts';
+import { stableHash } from '../../shared/job/index.ts';
 import { trimJob } from '../trim.ts';
 import { applyJobSetCommand } from './apply-jobset-command.ts';
 import { buildPod, COMMAND_ID_ANNOTATION } from './build-pod.ts';

@@ -1,5 +1,5 @@
 import type { V1Container, V1Job, V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
-import { COMMAND_ID_ANNOTATION, JOB_COMPLETION_INDEX_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../shared/job/constants.ts';
+import { COMMAND_ID_ANNOTATION, JOB_COMPLETION_INDEX_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../shared/job/index.ts';
 
 /** Upstream `batch.kubernetes.io/job-index-failure-count` and `job-index-ignored-failure-count`. */
 export const JOB_INDEX_FAILURE_COUNT_ANNOTATION = 'batch.kubernetes.io/job-index-failure-count';

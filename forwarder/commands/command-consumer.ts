@@ -6,7 +6,7 @@ import {
   type Message,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { boundedText } from '../../shared/job/bounded-text.ts';
+import { boundedText } from '../../shared/job/index.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import { backoffDelayMs, sleep, type BackoffPolicy } from '../send/backoff.ts';

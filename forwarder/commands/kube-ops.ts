@@ -9,7 +9,7 @@ import {
   type V1Job,
   type V1Pod,
 } from '@kubernetes/client-node';
-import { CONTROLLER_UID_LABEL } from '../../shared/job/constants.ts';
+import { CONTROLLER_UID_LABEL } from '../../shared/job/index.ts';
 
 /** The API server calls commands need, with the answers that matter turned into values. */
 export interface KubeOps {

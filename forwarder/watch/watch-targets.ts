@@ -1,5 +1,5 @@
 import { BatchV1Api, CoreV1Api, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
-import { CONTROLLER_UID_LABEL } from '../../shared/job/constants.ts';
+import { CONTROLLER_UID_LABEL } from '../../shared/job/index.ts';
 import type { WatchedKind } from '../observation.ts';
 
 /** What one informer watches: a collection path, its label selector and a full list. */

@@ -1,6 +1,6 @@
 import { scanLogs, type LogScanPage, type LogScanQuery } from './dynamodb-log-scan.ts';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { ArchivedPod } from '../../shared/job/snapshot.ts';
+import type { ArchivedPod } from '../../shared/job/index.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import type { ChangeFeed, ChangePage, ChangeQuery } from '../../shared/app/change-feed.ts';
 import { logChanges } from './dynamodb-change-feed.ts';

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { ArchivedPod } from '../../shared/job/snapshot.ts';
+import type { ArchivedPod } from '../../shared/job/index.ts';
 import { jsonAttributes, num, readJson, readNumber, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { queryByPrefix } from './prefix-query.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { DEFAULT_TABLE_NAME } from '../adapters/table-layout.ts';
-import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../shared/job/state.ts';
-import { DEFAULT_CLOCK_SKEW_MS } from '../../shared/job/cluster-clock.ts';
+import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../shared/job/index.ts';
+import { DEFAULT_CLOCK_SKEW_MS } from '../../shared/job/index.ts';
 
 /**
  * The environment a handler runs with, parsed once at cold start. A bad value stops the

@@ -8,7 +8,7 @@ import type { AnyDecider } from '../../shared/decide/decider.ts';
 import { StateCache } from '../../shared/decide/state-cache.ts';
 import { writeBatch, type WriteDeps, type WriteOutcome } from '../../shared/decide/write-batch.ts';
 import { jobDecider } from '../../shared/job/index.ts';
-import type { FoldConfig } from '../../shared/job/state.ts';
+import type { FoldConfig } from '../../shared/job/index.ts';
 import { jobSetDecider } from '../../shared/jobset/index.ts';
 import { lambdaHandler, logger, METRIC, metrics } from '../commons/powertools.ts';
 import type { TimerScheduler } from '../../shared/ports.ts';

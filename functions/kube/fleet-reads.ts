@@ -1,10 +1,10 @@
 import type { ChangeFeed } from '../../shared/app/change-feed.ts';
 import type { EventStore, JobSummary, LogEntry, StreamId } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
-import type { FoldConfig } from '../../shared/job/state.ts';
-import type { JobSetState } from '../../shared/jobset/state.ts';
-import { evolve as evolveJobSet } from '../../shared/jobset/evolve.ts';
-import { initialState as initialJobSetState } from '../../shared/jobset/state.ts';
+import type { FoldConfig } from '../../shared/job/index.ts';
+import type { JobSetState } from '../../shared/jobset/index.ts';
+import { evolve as evolveJobSet } from '../../shared/jobset/index.ts';
+import { initialState as initialJobSetState } from '../../shared/jobset/index.ts';
 import { jobSetEntryEvent } from '../../shared/jobset/index.ts';
 import { foldTo } from '../query/job-state-at.ts';
 import { entryAt, logHead, readRange, readRun } from '../query/log-reads.ts';

@@ -1,4 +1,4 @@
-import { ClusterIdSchema } from '../../shared/job/events.ts';
+import { ClusterIdSchema } from '../../shared/job/index.ts';
 import { badRequest, pathNotFound } from './status.ts';
 
 // What a request under /k8s/clusters/{cluster} asks for, as the API server's RequestInfoFactory

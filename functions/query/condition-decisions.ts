@@ -1,8 +1,8 @@
 import type { EventStore, LogEntry, StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
-import type { JobCondition } from '../../shared/job/conditions.ts';
-import type { DecisionOf } from '../../shared/job/decisions.ts';
-import type { JobSnapshot } from '../../shared/job/snapshot.ts';
+import type { JobCondition } from '../../shared/job/index.ts';
+import type { DecisionOf } from '../../shared/job/index.ts';
+import type { JobSnapshot } from '../../shared/job/index.ts';
 import { readRange } from './log-reads.ts';
 import type { LogWindow } from './log-window.ts';
 import { bisectBySnapshots } from './snapshot-bisect.ts';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { EventStore } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
-import type { FoldConfig } from '../../shared/job/state.ts';
+import type { FoldConfig } from '../../shared/job/index.ts';
 import type { CursorKey } from './signed-cursor.ts';
 
 // The query API's own view of HTTP: a request with decoded parameters and a JSON response.

@@ -1,8 +1,8 @@
 import type * as z from 'zod';
 import { isDispatched, type DispatchedKind } from '../../shared/contract/outbound.ts';
-import type { DecisionOf, PodRefData } from '../../shared/job/decisions.ts';
-import type { PodDeleted } from '../../shared/job/events.ts';
-import type { JobEvent } from '../../shared/job/evolve.ts';
+import type { DecisionOf, PodRefData } from '../../shared/job/index.ts';
+import type { PodDeleted } from '../../shared/job/index.ts';
+import type { JobEvent } from '../../shared/job/index.ts';
 import type { LogWindow } from './log-window.ts';
 import { observedEffects, podEffectEntry, type PodEffectObserved } from './observed-effects.ts';
 import type { IssuedCommandSchema } from './schemas/job-schemas.ts';

@@ -1,4 +1,4 @@
-import { ObservationSchema } from '../../shared/job/events.ts';
+import { ObservationSchema } from '../../shared/job/index.ts';
 import type { EntryCategory } from './history-page.ts';
 import { issuesCommands } from './issued-commands.ts';
 

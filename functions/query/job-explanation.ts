@@ -1,8 +1,8 @@
 import type { LogEntry, StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
-import type { JobEvent } from '../../shared/job/evolve.ts';
+import type { JobEvent } from '../../shared/job/index.ts';
 import { CORRECTED_TO, explainJob, LINGERING_CONDITIONS, type Explanation } from '../../shared/job/index.ts';
-import type { JobState } from '../../shared/job/state.ts';
+import type { JobState } from '../../shared/job/index.ts';
 import { conditionDecisionIn, findConditionDecision } from './condition-decisions.ts';
 import { memoSnapshots } from './snapshot-bisect.ts';
 import type { QueryDeps } from './http.ts';

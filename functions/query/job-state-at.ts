@@ -1,7 +1,7 @@
 import type { StreamId } from '../../shared/app/event-store.ts';
-import { evolve, type JobEvent } from '../../shared/job/evolve.ts';
-import { restoreArchived, restoreSnapshot, type JobSnapshot } from '../../shared/job/snapshot.ts';
-import { initialState, type JobState } from '../../shared/job/state.ts';
+import { evolve, type JobEvent } from '../../shared/job/index.ts';
+import { restoreArchived, restoreSnapshot, type JobSnapshot } from '../../shared/job/index.ts';
+import { initialState, type JobState } from '../../shared/job/index.ts';
 import { podsToLookUp } from '../../shared/app/first-sightings.ts';
 import { BadRequestError } from './http-errors.ts';
 import type { QueryDeps } from './http.ts';

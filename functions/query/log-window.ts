@@ -1,6 +1,6 @@
 import type { LogEntry } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
-import type { JobEvent } from '../../shared/job/evolve.ts';
+import type { JobEvent } from '../../shared/job/index.ts';
 
 /**
  * Consecutive entries of a Job's log that one request read, each parsed into its event only

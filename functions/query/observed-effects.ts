@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import type { LogEntry } from '../../shared/app/event-store.ts';
 import { entryPart } from '../../shared/app/log-codec.ts';
-import { COMMAND_ID_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../shared/job/constants.ts';
-import { PodObservedSchema } from '../../shared/job/events.ts';
+import { COMMAND_ID_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../shared/job/index.ts';
+import { PodObservedSchema } from '../../shared/job/index.ts';
 import type { CommandLogEvent } from './issued-commands.ts';
 
 // What the cluster reported, after a decision, about the pods its commands acted on. jobfold

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ClusterIdSchema } from '../../shared/job/events.ts';
+import { ClusterIdSchema } from '../../shared/job/index.ts';
 import { TimeSchema } from '../../shared/k8s/schema-helpers.ts';
 
 // The request parameters of every route, parsed once at the boundary (parse-params.ts) and

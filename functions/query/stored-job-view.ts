@@ -1,5 +1,5 @@
 import type { JobSummary, StreamId } from '../../shared/app/event-store.ts';
-import type { DecisionOf } from '../../shared/job/decisions.ts';
+import type { DecisionOf } from '../../shared/job/index.ts';
 import { explainJob } from '../../shared/job/index.ts';
 import type { QueryDeps } from './http.ts';
 import { commandLog, issuedCommands, type CommandLogEvent } from './issued-commands.ts';

@@ -1,6 +1,6 @@
 import type { EventStore, StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
-import type { DecisionOf } from '../../shared/job/decisions.ts';
+import type { DecisionOf } from '../../shared/job/index.ts';
 import { terminatedPod, type TerminatedPod } from '../../shared/job/index.ts';
 
 // The pods jobfold asked to delete, one page at a time, in log order: a Job of 100,000 pods can

@@ -1,8 +1,8 @@
 import type { StreamId } from '../../shared/app/event-store.ts';
 import { entryEvent } from '../../shared/app/log-codec.ts';
 import { jobSetEntryEvent } from '../../shared/jobset/index.ts';
-import type { JobEvent } from '../../shared/job/evolve.ts';
-import type { FoldConfig } from '../../shared/job/state.ts';
+import type { JobEvent } from '../../shared/job/index.ts';
+import type { FoldConfig } from '../../shared/job/index.ts';
 import { whatIfJob, whatIfJobSet, WhatIfPatchError, type AnyWhatIfReport, type WhatIfReport } from '../../shared/whatif/index.ts';
 import type { QueryDeps } from './http.ts';
 import { readLog } from './object-log.ts';

@@ -2,7 +2,7 @@ import type { EventStore, StreamId } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
 import { loadState } from '../../shared/decide/load-log.ts';
 import { jobDecider } from '../../shared/job/index.ts';
-import type { FoldConfig } from '../../shared/job/state.ts';
+import type { FoldConfig } from '../../shared/job/index.ts';
 
 /**
  * The wake-up a Job's writer last asked for: what `decide` asks for at the time of the log's

@@ -5,7 +5,7 @@ import { cursorKeyFrom } from '../../functions/query/list-cursor.ts';
 import type { CursorKey } from '../../functions/query/signed-cursor.ts';
 import type { EventStore } from '../../shared/app/event-store.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
-import type { FoldConfig } from '../../shared/job/state.ts';
+import type { FoldConfig } from '../../shared/job/index.ts';
 import { lambdaContext } from '../runtime/lambda-context.ts';
 
 /**

@@ -6,7 +6,7 @@ import { eventBridgePublisher } from '../../functions/aws/eventbridge-publisher.
 import type { EventStore } from '../../shared/app/event-store.ts';
 import { publishNamed, sweepPending } from '../../shared/app/publish.ts';
 import type { PodArchive } from '../../shared/app/pod-archive.ts';
-import type { FoldConfig } from '../../shared/job/state.ts';
+import type { FoldConfig } from '../../shared/job/index.ts';
 import { inProcessEventBridge } from '../bus/in-process-event-bridge.ts';
 import type { LocalBus } from '../bus/local-bus.ts';
 import { LocalStream, type StreamTuning } from '../stream/local-stream.ts';

@@ -34,4 +34,22 @@ export { takeSnapshot, restoreSnapshot, restoreArchived, cloneState, isSettled, 
 export type { JobSnapshot, ArchivedPod } from './snapshot.ts';
 export type { JobCondition } from './conditions.ts';
 export { CORRECTED_TO } from './outcome-correction.ts';
-export { JOBFOLD_CONTROLLER_NAME, JOB_CONTROLLER_NAME } from './constants.ts';
+
+// What the adapters (functions/, cli/, local/, bench/, forwarder/) read besides the fold itself:
+// nothing outside shared/ imports a file behind this one (test/unit/architecture/layers.spec.ts).
+export { boundedText } from './bounded-text.ts';
+export { DEFAULT_CLOCK_SKEW_MS } from './cluster-clock.ts';
+export { hasTrueCondition } from './conditions.ts';
+export {
+  COMMAND_ID_ANNOTATION,
+  CONTROLLER_UID_LABEL,
+  JOB_COMPLETION_INDEX_ANNOTATION,
+  JOB_NAME_LABEL,
+  JOB_TRACKING_FINALIZER,
+  JOBFOLD_CONTROLLER_NAME,
+  JOB_CONTROLLER_NAME,
+} from './constants.ts';
+export { EvidenceSchema, JobConditionSchema, TerminationCauseSchema, type DecisionOf, type PodRefData } from './decisions.ts';
+export { ClusterIdSchema, PodObservedSchema, type PodDeleted, type Tick } from './events.ts';
+export { stableHash } from './stable-hash.ts';
+export { validateJob, validateJobUpdate, type FieldError, type ValidationOptions } from './validation/index.ts';

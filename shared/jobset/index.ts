@@ -52,3 +52,10 @@ export { defaultJobSet, type DefaultedJobSet, type DefaultedJobSetSpec } from '.
 export { validateJobSet } from './validation.ts';
 export { isAcceptedJobFailureReason } from './failure-policy-validation.ts';
 export type { FieldErrorType, JobSetFeatureGates, JobSetValidationError } from './validation-error.ts';
+
+// What the adapters (functions/, cli/, local/, bench/) read besides the fold itself:
+// nothing outside shared/ imports a file behind this one (test/unit/architecture/layers.spec.ts).
+export { parseLabelInt } from './child-jobs.ts';
+export { LABELS } from './constants.ts';
+export { JOBSET_DECISION_TYPES } from './decision-events.ts';
+export type { JobSetTick } from './events.ts';

@@ -1,6 +1,6 @@
-import type { CreatePod, JobCommand, TerminatePod } from '../../../shared/job/commands.ts';
-import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
-import type { JobCondition } from '../../../shared/job/conditions.ts';
+import type { CreatePod, JobCommand, TerminatePod } from '../../../shared/job/index.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/index.ts';
+import type { JobCondition } from '../../../shared/job/index.ts';
 import { isJobScenario, JobScenarioSchema, type CheckpointExpect, type JobScenario } from '../../scenario/job-scenario.ts';
 import { playJobScenario, type SyncRecord } from '../../scenario/play-job-scenario.ts';
 import { diffExpected, diffUnordered } from '../diff.ts';

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import * as z from 'zod';
-import { validateJob, validateJobUpdate, type FieldError, type ValidationOptions } from '../../../shared/job/validation/index.ts';
+import { validateJob, validateJobUpdate, type FieldError, type ValidationOptions } from '../../../shared/job/index.ts';
 import { JobSchema, type Job } from '../../../shared/k8s/job.ts';
 import type { CorpusKind, FieldDiff, ScenarioResult } from '../types.ts';
 

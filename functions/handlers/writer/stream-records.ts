@@ -5,8 +5,8 @@ import { logBatch, type LogBatch } from '../../../shared/decide/fed-logs.ts';
 import type { InboundTarget } from '../../../shared/contract/parse-any-inbound.ts';
 import { parseInboundRecord, type InboundRecordResult } from '../../../shared/contract/parse-inbound-record.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
-import type { Tick } from '../../../shared/job/events.ts';
-import type { JobSetTick } from '../../../shared/jobset/events.ts';
+import type { Tick } from '../../../shared/job/index.ts';
+import type { JobSetTick } from '../../../shared/jobset/index.ts';
 import { TIMER_SOURCE, TimerRecordSchema, type TimerInput } from './timer-record.ts';
 
 // The writer's input, per Kinesis record: base64 of JSON that is either a cluster event exactly

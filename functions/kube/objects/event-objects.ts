@@ -1,11 +1,11 @@
 import type { LogEntry } from '../../../shared/app/event-store.ts';
 import { entryEvent } from '../../../shared/app/log-codec.ts';
-import type { DecisionOf, TerminationCause } from '../../../shared/job/decisions.ts';
+import type { DecisionOf, TerminationCause } from '../../../shared/job/index.ts';
 import { conditionSentence, jobCorrectionSentence } from '../../../shared/job/index.ts';
-import type { JobState } from '../../../shared/job/state.ts';
+import type { JobState } from '../../../shared/job/index.ts';
 import { decisionSentence, jobSetCorrection, jobSetEntryEvent, type JobSetDecisionEvent, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
 import { correctionSentence, loggedCorrection, type OutcomeCorrection } from '../../../shared/read-model/explanation.ts';
-import type { JobSetState } from '../../../shared/jobset/state.ts';
+import type { JobSetState } from '../../../shared/jobset/index.ts';
 import { objectVersion } from '../resource-version.ts';
 import { compact, derivedUid, metaTime } from './meta.ts';
 

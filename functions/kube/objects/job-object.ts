@@ -1,7 +1,7 @@
 import type { JobSummary } from '../../../shared/app/event-store.ts';
-import { CONTROLLER_UID_LABEL, JOB_NAME_LABEL } from '../../../shared/job/constants.ts';
-import type { JobState } from '../../../shared/job/state.ts';
-import { jobStatus } from '../../../shared/job/status.ts';
+import { CONTROLLER_UID_LABEL, JOB_NAME_LABEL } from '../../../shared/job/index.ts';
+import type { JobState } from '../../../shared/job/index.ts';
+import { jobStatus } from '../../../shared/job/index.ts';
 import type { JobSpec } from '../../../shared/k8s/job.ts';
 import { objectVersion } from '../resource-version.ts';
 import { compact, LEGACY_CONTROLLER_UID_LABEL, LEGACY_JOB_NAME_LABEL, metaTime, withJobfoldLabels } from './meta.ts';

@@ -13,7 +13,7 @@ export const DELETED_LABEL = 'jobfold.io/deleted';
 export const SUPERSEDED_LABEL = 'jobfold.io/superseded';
 
 /** Job labels upstream puts on a Job's pods and pod template, and on the Job when it has none. */
-export { CONTROLLER_UID_LABEL, JOB_NAME_LABEL } from '../../../shared/job/constants.ts';
+export { CONTROLLER_UID_LABEL, JOB_NAME_LABEL } from '../../../shared/job/index.ts';
 export const LEGACY_JOB_NAME_LABEL = 'job-name';
 export const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid';
 

@@ -1,9 +1,9 @@
 import type * as z from 'zod';
 import type { LogEntry, StreamId } from '../../../shared/app/event-store.ts';
 import { entryEvent } from '../../../shared/app/log-codec.ts';
-import { evolve } from '../../../shared/job/evolve.ts';
-import { restoreSnapshot, type JobSnapshot } from '../../../shared/job/snapshot.ts';
-import { initialState, type JobState } from '../../../shared/job/state.ts';
+import { evolve } from '../../../shared/job/index.ts';
+import { restoreSnapshot, type JobSnapshot } from '../../../shared/job/index.ts';
+import { initialState, type JobState } from '../../../shared/job/index.ts';
 import type { QueryDeps } from '../http.ts';
 import { issuedCommands, issuesCommands } from '../issued-commands.ts';
 import type { CommandGroup, CommandSource } from './commands-page.ts';

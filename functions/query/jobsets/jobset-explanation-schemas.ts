@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { JOBSET_DECISION_TYPES } from '../../../shared/jobset/decision-events.ts';
+import { JOBSET_DECISION_TYPES } from '../../../shared/jobset/index.ts';
 import { ConditionViewSchema, ObjectIdentitySchema, TimeViewSchema } from '../schemas/common-schemas.ts';
 import { explanationSchema } from '../schemas/explanation-schemas.ts';
 import { apiSchemas } from '../schemas/registry.ts';

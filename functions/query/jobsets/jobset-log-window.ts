@@ -1,9 +1,9 @@
 import type { EventStore, JobSummary, LogEntry, StreamId } from '../../../shared/app/event-store.ts';
 import { jobSetEntryEvent } from '../../../shared/jobset/index.ts';
-import type { JobSetCondition } from '../../../shared/jobset/conditions.ts';
-import { evolve as evolveJobSet } from '../../../shared/jobset/evolve.ts';
+import type { JobSetCondition } from '../../../shared/jobset/index.ts';
+import { evolve as evolveJobSet } from '../../../shared/jobset/index.ts';
 import { conditionEvidence, explainJobSet, type JobSetExplanation, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
-import { initialState as initialJobSetState, type JobSetState } from '../../../shared/jobset/state.ts';
+import { initialState as initialJobSetState, type JobSetState } from '../../../shared/jobset/index.ts';
 import { entryAt, logHead, readRange } from '../log-reads.ts';
 import { bisectBySnapshots } from '../snapshot-bisect.ts';
 import { commandViews, jobSetView, objectIdentity, type JobSetView } from '../views.ts';

@@ -1,5 +1,5 @@
-import { jobOutcome } from '../../../shared/job/explain.ts';
-import { jobStatus } from '../../../shared/job/status.ts';
+import { jobOutcome } from '../../../shared/job/index.ts';
+import { jobStatus } from '../../../shared/job/index.ts';
 import { json, type QueryRoute } from '../http.ts';
 import { jobStateAt } from '../job-state-at.ts';
 import { findObject } from '../object-log.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EvidenceSchema, TerminationCauseSchema } from '../../../shared/job/decisions.ts';
+import { EvidenceSchema, TerminationCauseSchema } from '../../../shared/job/index.ts';
 import { ConditionViewSchema, ObjectIdentitySchema, TimeViewSchema } from './common-schemas.ts';
 import { JobOutcomeSchema } from './job-schemas.ts';
 import { apiSchemas } from './registry.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { TerminationCauseSchema } from '../../../shared/job/decisions.ts';
+import { TerminationCauseSchema } from '../../../shared/job/index.ts';
 import { PodFailurePolicySchema, SuccessPolicySchema } from '../../../shared/k8s/job.ts';
 import { ConditionViewSchema, ExplanationBriefSchema, LogHeadSchema, ObjectIdentitySchema, TimeViewSchema } from './common-schemas.ts';
 import { apiSchemas } from './registry.ts';

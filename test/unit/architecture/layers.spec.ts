@@ -70,3 +70,18 @@ describe('no import runs back up', () => {
     expect(up).toEqual([]);
   });
 });
+
+// Issue 20: each kind's decider is one module. Outside shared/, a Job or JobSet is read through
+// shared/job/index.ts or shared/jobset/index.ts, never a file behind it, so what the fold keeps
+// to itself can change without touching an adapter.
+describe('outside shared/, each kind is read through its index', () => {
+  const files = Object.keys(FLOORS).filter((dir) => dir !== 'shared').flatMap((dir) => sources(dir));
+  it.each(files)('%s imports shared/job and shared/jobset only through their index.ts', (file) => {
+    const deep = imports(readFileSync(join(root, file), 'utf8')).filter((spec) => {
+      if (!spec.startsWith('.')) return false;
+      const target = relative(root, join(root, file, '..', spec));
+      return /^shared\/(job|jobset)\//.test(target) && !/^shared\/(job|jobset)\/index\.ts$/.test(target);
+    });
+    expect(deep).toEqual([]);
+  });
+});
