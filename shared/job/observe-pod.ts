@@ -6,7 +6,7 @@ import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseH
 import { hasTrueCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
-import { isTerminalPhase, mergeFacts, podClass, recordOrder, reportsReady, type PodRecord } from './pod-record.ts';
+import { isTerminalPhase, mergeFacts, podClass, recordOrder, newPodRecord, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';
 import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome } from './late-outcome.ts';
 import type { JobState } from './state.ts';
@@ -77,7 +77,8 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   }
   const wasTracked = known.hasFinalizer;
   leave(state, known);
-  Object.assign(known, merged, { lastSeq: state.position });
+  takeFacts(known, merged);
+  known.lastSeq = state.position;
   // What was counted (or held) from an older state of the pod is judged again from this one.
   // After the merge: the merged facts may carry the record's old bookkeeping along.
   rejudgeIndexes(state, revokeRunCount(state, known.uid), known.uid);
@@ -372,18 +373,7 @@ function afterChange(state: JobState, pod: PodRecord): void {
 }
 
 function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: ObservationOrder): PodRecord {
-  const pod: PodRecord = {
-    ...facts,
-    seq: state.nextPodSeq++,
-    lastSeq: state.position,
-    order: order.sequence,
-    counted: 'none',
-    failureMatch: undefined,
-    terminationRequestedAt: undefined,
-    gone,
-  };
-  // Set after, not spread in: a conditional spread in the literal cost a copy per new pod.
-  if (order.version !== undefined) pod.version = order.version;
+  const pod = newPodRecord(facts, { seq: state.nextPodSeq++, lastSeq: state.position, order: order.sequence, version: order.version, gone });
   state.pods.set(pod.uid, pod);
   enter(state, pod);
   return pod;

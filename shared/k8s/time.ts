@@ -77,7 +77,21 @@ function parseUncached(text: string): number {
   } else {
     return Date.parse(text);
   }
-  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offset;
+  return ((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis - offset;
+}
+
+/**
+ * Days since 1970-01-01 of a proleptic Gregorian date (month 1-12), as Date.UTC counts them, a
+ * day past the month's end rolling over as there (H. Hinnant's days_from_civil). Arithmetic, not a
+ * call to Date.UTC: that builtin was most of a parse, and the fold parses a new time or two per
+ * event (issue 20).
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  return era * 146_097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719_468;
 }
 
 function digits(text: string, from: number, count: number): number {
