@@ -15,6 +15,8 @@ import { activeDeadlineAt, LAST_TIME_MS } from '../policies/active-deadline.ts';
 import { stableHash } from './stable-hash.ts';
 import { outcomeSeenAt } from './pod-record.ts';
 import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
+import { rememberedCriterionMetAt } from './criterion-instants.ts';
+import { outcomeCorrected } from '../decide/outcome-correction.ts';
 
 /** What one reconcile decided: decisions for the log, commands for the cluster. */
 export interface Reconciliation {
@@ -87,6 +89,7 @@ export function decide(state: JobState, now: string): Reconciliation {
     else if (!target && expectationsHeldBack(sync)) resumeLateSuspension(sync);
   }
   if (target) {
+    if (target.isNew) retractLateSuspension(sync, target);
     writeEarlierSuspension(sync);
     writeConditions(sync, target);
   }
@@ -221,6 +224,29 @@ function writeEarlierSuspension(sync: Sync): void {
   }
   const condition = { type: 'Suspended', status: 'True', reason: Reason.JobSuspended, message: Message.JobSuspended, lastTransitionTime: formatTime(observedAt) };
   setCondition(sync, condition, { tippedBy: state.position });
+}
+
+/**
+ * A Job jobfold does not run whose suspension it enacted on a view that lacked the evidence of a
+ * criterion met before the suspension was observed (on the cluster's clock): upstream's syncJob
+ * suspends only a Job no finish criterion holds, so the cluster never wrote Suspended=True (nor
+ * the JobResumed flip). A JobOutcomeCorrected entry takes it back, the criterion's instant beside it.
+ */
+function retractLateSuspension(sync: Sync, target: FinishTarget): void {
+  const { state } = sync;
+  const suspendedAt = state.suspensionObservedAt;
+  if (suspendedAt === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return;
+  // Flipped to False by the resumption since, it is no more the cluster's: neither was written.
+  if (!findCondition(sync.conditions, 'Suspended')) return;
+  const metAt = rememberedCriterionMetAt(state, target.reason);
+  if (metAt === undefined || metAt >= suspendedAt) return;
+  const correction = outcomeCorrected(sync.conditions, ['Suspended'], { retractedMetAt: formatTime(suspendedAt) }, {
+    reason: target.reason,
+    message: target.message,
+    evidence: { ...target.evidence, metAt: formatTime(metAt) },
+  });
+  sync.conditions = sync.conditions.filter((c) => c.type !== 'Suspended');
+  record(sync, { type: 'JobOutcomeCorrected', ...correction });
 }
 
 /** Pods went unmanaged in this sync only because of expectations (a Job being deleted is not managed at all). */

@@ -31,7 +31,10 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
   // Stale or not, the observation tells the parallelism and completions at its instant (excess-deletions.ts).
   const noted = noteParallelism(state, at, event.job.spec.parallelism ?? 1, event.job.spec.completions);
   if (isStaleObservation({ version: state.jobVersion, sequence: state.jobOrder }, order)) {
-    if (revealsSuspension(state, event, at)) state.suspendedBefore = true;
+    if (revealsSuspension(state, event, at)) {
+      state.suspendedBefore = true;
+      noteSuspension(state, at);
+    }
     if (noted) recountFailuresByCompletions(state);
     return;
   }
@@ -95,8 +98,10 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
   state.spec = job.spec;
   // Read after later events of the Job (it arrived late): the spec took effect when observed.
   state.specObservedAt = clockBefore !== undefined && observedAt < clockBefore ? observedAt : undefined;
+  const wasSuspended = state.settings?.suspend === true;
   state.settings = jobSettings(job.spec);
   if (state.settings.suspend) state.suspendHeld = true;
+  if (state.settings.suspend && !wasSuspended) noteSuspension(state, observedAt);
   state.successRuleProgress = initialRuleProgress(
     state.settings.successPolicyRules ?? [],
     state.status.completedIndexes,
@@ -201,4 +206,9 @@ function revealsSuspension(state: JobState, event: JobObserved, at: number): boo
 
 function beforeNewestJobObservation(state: JobState, at: number): boolean {
   return state.jobObservedAt === undefined || at < parseTime(state.jobObservedAt);
+}
+
+/** The earliest instant the Job was seen suspended: the suspension a criterion met before it forestalled (decide.ts retractLateSuspension). */
+function noteSuspension(state: JobState, at: number): void {
+  if (state.suspensionObservedAt === undefined || at < state.suspensionObservedAt) state.suspensionObservedAt = at;
 }

@@ -174,6 +174,12 @@ export interface JobState {
    */
   suspendHeld?: boolean;
   /**
+   * The earliest instant (ms) an observation showed the Job suspended (held as its spec, or a
+   * stale one revealing the suspension): when its controller first enacted one. A criterion met before it means the cluster never wrote
+   * Suspended=True (upstream syncJob suspends only a Job no finish criterion holds).
+   */
+  suspensionObservedAt?: number;
+  /**
    * Jobs jobfold does not run: when the criterion of the interim condition jobfold decided
    * (FailureTarget, SuccessCriteriaMet) was met on the cluster's clock (epoch ms), as the pods
    * told it then; pods archived later (snapshots) no longer tell it. Unset for a condition the

@@ -404,6 +404,49 @@ describe('A Job created suspended whose pods succeed an hour later, the successe
   });
 });
 
+describe('A Job whose success policy was met before it was suspended, the success arriving after the suspension', () => {
+  // generated-orders property, cluster history 21: index 0 succeeded at 0:00 (the success policy
+  // met), the Job was suspended at 6:40 and resumed at 8:20 (the creations it asked for
+  // expired by then, so the suspension was enacted). Upstream's syncJob suspends only a Job
+  // no finish criterion holds: the cluster wrote SuccessCriteriaMet and Complete, never Suspended.
+  // Read without the success, the suspension (and its JobResumed flip) was enacted and stayed.
+  const job = anIndexedJob(2, { successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+  const created = jobAt(job, { suspend: false }, '1', at(0));
+  const success = pod('a', 2, at(1), { index: 0, phase: 'Succeeded', finishedAt: at(0) });
+  const suspended = jobAt(job, { suspend: true }, '3', at(400));
+  const resumed = jobAt(job, { suspend: false }, '4', at(500));
+  const conditions = ['SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy'];
+
+  it("in the cluster's order: no Suspended condition", () => {
+    given(null, created, success, suspended, resumed, tick(at(900)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(conditions));
+  });
+
+  it('the success after the suspension: the Suspended=True written without it is taken back', () => {
+    given(null, created, suspended, success, tick(at(900)))
+      .when()
+      .then(({ status, history }) => {
+        expect(conditionsOf(status)).toEqual(conditions);
+        const corrections = history.flatMap((h) => h.decisions).flatMap((d) => (d.type === 'JobOutcomeCorrected' ? [d.retracted.map((c) => c.type)] : []));
+        expect(corrections).toEqual([['Suspended']]);
+      });
+  });
+
+  it('the success after the resumption: the JobResumed flip is taken back too', () => {
+    given(null, created, suspended, resumed, success, tick(at(900)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(conditions));
+  });
+
+  it('not when the success came after the suspension on the cluster\'s clock: the controller wrote Suspended=True first', () => {
+    const later = pod('a', 5, at(450), { index: 0, phase: 'Succeeded', finishedAt: at(440) });
+    given(null, created, suspended, later, tick(at(900)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(['Suspended=True:JobSuspended', ...conditions]));
+  });
+});
+
 describe('A Job created suspended and resumed, its resumption arriving first', () => {
   // suspend__resume-suspended-job: the controller synced the Job created suspended (Suspended=True)
   // and flipped the condition when it was resumed. The suspended observation, older by its

@@ -3,7 +3,7 @@ import { decide } from '../../../shared/job/decide.ts';
 import { restoreArchived, restoreSnapshot, takeSnapshot, type JobSnapshot } from '../../../shared/job/snapshot.ts';
 import type { JobState } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
-import { aJob, anIndexedJob, aPod, at, podDeleted, podObserved, tick } from '../../support/builders.ts';
+import { aJob, anIndexedJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec } from '../../support/builders.ts';
 import { given, play } from '../../support/job-spec.ts';
 
 const job = anIndexedJob(4, { parallelism: 2, backoffLimitPerIndex: 1, backoffLimit: 10 });
@@ -188,6 +188,29 @@ describe('Snapshots', () => {
       const restored = roundTrip(state);
       play(restored, again);
       expect(jobStatus(restored)).toMatchObject({ succeeded: 1, failed: 1 });
+    });
+  });
+
+  describe('When a Job suspended on a view lacking an earlier success is snapshotted', () => {
+    // reordered-deliveries.spec.ts: the success met before the suspension takes Suspended back on
+    // arrival. The instant of the suspension must survive the round trip for that.
+    const suspendable = anIndexedJob(2, { successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+    const versioned = (job: typeof suspendable, rv: string, when: string) => {
+      const observed = jobObserved(job, when);
+      return { ...observed, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+    };
+    const created = versioned(suspendable, '1', at(0));
+    const suspended = versioned(withSpec(suspendable, { suspend: true }), '3', at(400));
+    const success = [podObserved(aPod({ name: 'a', index: 0, phase: 'Succeeded', finishedAt: at(0), resourceVersion: '2' }), at(1)), tick(at(900))];
+
+    it('takes the suspension back after a round trip, as without one', () => {
+      const { state } = given(null, created, suspended, tick(at(401))).fold();
+      expect(jobStatus(state).conditions.map((c) => c.type)).toEqual(['Suspended']);
+      const restored = roundTrip(state);
+      play(restored, success);
+      play(state, success);
+      expect(jobStatus(restored)).toEqual(jobStatus(state));
+      expect(jobStatus(restored).conditions.map((c) => c.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
     });
   });
 
