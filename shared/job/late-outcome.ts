@@ -1,6 +1,6 @@
 import { IndexSet, parseIndexes } from '../indexes/index-set.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
-import { podClass, type PodCount, type PodRecord } from './pod-record.ts';
+import { isUnfinished, type PodCount, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 
 // Upstream counts a pod's outcome in the sync after it happens, so every outcome that happened
@@ -105,8 +105,7 @@ export function settleAfterFinish(
   // (state.outcomeMetAt), which jobfold's clock can lie past (a deadline read late).
   const seenByFinish = seenActiveAt !== undefined && seenActiveAt <= Math.min(state.finishedInstant, state.outcomeMetAt ?? Infinity);
   // Not finished in the view either: the cluster's Job waits for it (outcome-correction.ts reopenFinish).
-  const unfinished = podClass(pod) === 'active' || podClass(pod) === 'terminating';
-  if (seenByFinish && unfinished && !(state.waitedFor ?? []).includes(pod.uid)) state.waitedFor = [...(state.waitedFor ?? []), pod.uid];
+  if (seenByFinish && isUnfinished(pod) && !(state.waitedFor ?? []).includes(pod.uid)) state.waitedFor = [...(state.waitedFor ?? []), pod.uid];
   // A mark of a finish since taken back no longer holds (pod-record.ts finalCountOf).
   if (pod.finalCount !== undefined && pod.finalCountOf !== state.finishedAt) markFinalCount(state, pod, undefined);
   if (countedBefore === 'none' && pod.counted !== 'none') {

@@ -7,7 +7,7 @@ import { criterionMetAt, rememberedCriterionMetAt } from './criterion-instants.t
 import type { DecisionOf } from './decisions.ts';
 import { failureTarget, successPolicyTarget, type FinishTarget } from './finish-condition.ts';
 import { inferDeletedOutcomes } from './observe-pod.ts';
-import { podClass } from './pod-record.ts';
+import { isUnfinished } from './pod-record.ts';
 import type { JobState } from './state.ts';
 import { record, type Sync } from './sync.ts';
 
@@ -89,8 +89,7 @@ export function reopenFinish(sync: Sync): void {
   if (findCondition(sync.conditions, terminal)?.status !== 'True') return;
   const pods = waited.flatMap((uid) => {
     const pod = state.pods.get(uid);
-    const unfinished = pod !== undefined && (podClass(pod) === 'active' || podClass(pod) === 'terminating');
-    return unfinished ? [{ uid: pod.uid, name: pod.name, ...(pod.index >= 0 ? { index: pod.index } : {}), seq: pod.seq }] : [];
+    return pod !== undefined && isUnfinished(pod) ? [{ uid: pod.uid, name: pod.name, ...(pod.index >= 0 ? { index: pod.index } : {}), seq: pod.seq }] : [];
   });
   if (pods.length === 0) return;
   const metAt = formatTime(state.outcomeMetAt ?? state.finishedInstant);

@@ -114,6 +114,12 @@ export function podClass(pod: PodRecord): PodClass {
   return 'active';
 }
 
+/** Not finished on the cluster as far as the view tells: active, or terminating but not ended. */
+export const isUnfinished = (pod: PodRecord): boolean => {
+  const cls = podClass(pod);
+  return cls === 'active' || cls === 'terminating';
+};
+
 const PHASE_RANK: Readonly<Record<string, number>> = {
   Pending: 0,
   Unknown: 1,
