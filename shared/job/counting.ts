@@ -6,6 +6,7 @@ import { isTerminalPhase, outcomeSeenAt, type PodRecord } from './pod-record.ts'
 import { completionsAt } from './excess-deletions.ts';
 import { countLateOutcome, countsBeforeLateOutcome } from './late-outcome.ts';
 import { journal } from './run.ts';
+import { finishedOnCluster, unseenBy } from './cluster-finish.ts';
 import type { JobState } from './state.ts';
 
 // How a pod is counted, mirroring upstream `trackJobStatusAndRemoveFinalizers`: a pod counts
@@ -255,11 +256,13 @@ export function recountFailuresByCompletions(state: JobState): void {
 /**
  * Re-applies the counting rules after a decision changed them: FailureTarget and
  * SuccessCriteriaMet release the pods held for replacement, and FailureTarget counts every
- * pod still tracked as failed. O(pods), once per Job.
+ * pod still tracked as failed, but those the cluster saw only after it finished the Job
+ * (cluster-finish.ts): its failing sync never listed them. O(pods), once per Job.
  */
 export function recountAll(state: JobState): void {
   for (const index of [...state.held.keys()]) releaseHeld(state, index);
+  const finishedAt = finishedOnCluster(state);
   for (const pod of state.pods.values()) {
-    if (!pod.gone) countPod(state, pod);
+    if (!pod.gone && !(finishedAt !== undefined && unseenBy(pod, finishedAt))) countPod(state, pod);
   }
 }

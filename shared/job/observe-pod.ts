@@ -6,7 +6,7 @@ import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseH
 import { hasTrueCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
-import { isTerminalPhase, mergeFacts, podClass, recordOrder, newPodRecord, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
+import { isTerminalPhase, mergeFacts, noteSeen, podClass, recordOrder, newPodRecord, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';
 import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome } from './late-outcome.ts';
 import type { JobState } from './state.ts';
@@ -23,6 +23,7 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
   const known = state.pods.get(event.pod.metadata.uid);
   if (known?.controlledBy !== undefined) return; // another Job's now: nothing it does is this Job's
   if (event.controlledBy !== undefined) return releaseToController(state, event, known, at);
+  if (known) noteSeen(known, at);
   const order = podObservationOrder(event);
   const stale = known !== undefined && isStaleObservation(recordOrder(known), order);
   if (stale) lateReadiness(state, known, event);
@@ -46,7 +47,7 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
     known.lastEventId = event.eventId;
   }
   if (!known) {
-    const pod = newRecord(state, facts, false, order);
+    const pod = newRecord(state, facts, false, order, at);
     noteTracking(pod, facts);
     pod.lastEventId = event.eventId;
     if (!facts.hasFinalizer) pod.strippedAt = observedAt;
@@ -170,7 +171,7 @@ export function countStrippedLivePods(state: JobState): void {
  * observations arrive in, the Job ends the same.
  */
 function releaseToController(state: JobState, event: PodObserved, known: PodRecord | undefined, at: number): void {
-  const pod = known ?? newRecord(state, podFacts(event.pod, NO_SIDECARS, undefined, at), false, podObservationOrder(event));
+  const pod = known ?? newRecord(state, podFacts(event.pod, NO_SIDECARS, undefined, at), false, podObservationOrder(event), at);
   // Seen first as another Job's, it was still created for this one (its controller-uid label).
   if (!known && state.expectations.creations > 0) state.expectations.creations -= 1;
   leave(state, pod);
@@ -251,12 +252,13 @@ export const podObservationOrder = (event: PodObserved): ObservationOrder => ({
 export function podDeleted(state: JobState, event: PodDeleted, at: number): void {
   const known = state.pods.get(event.uid);
   if (!known) {
-    newRecord(state, tombstoneFacts(event, at), true, {}).lastEventId = event.eventId;
+    newRecord(state, tombstoneFacts(event, at), true, {}, at).lastEventId = event.eventId;
     // Seeing a pod's deletion first still means the pod was created: lower the expectation,
     // or the arrival order would decide whether the Job waits for it.
     if (state.expectations.creations > 0) state.expectations.creations -= 1;
     return;
   }
+  noteSeen(known, at);
   if (known.gone) return;
   leave(state, known);
   known.gone = true;
@@ -372,8 +374,8 @@ function afterChange(state: JobState, pod: PodRecord): void {
   });
 }
 
-function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: ObservationOrder): PodRecord {
-  const pod = newPodRecord(facts, { seq: state.nextPodSeq++, lastSeq: state.position, order: order.sequence, version: order.version, gone });
+function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: ObservationOrder, seenAt: number): PodRecord {
+  const pod = newPodRecord(facts, { seq: state.nextPodSeq++, lastSeq: state.position, order: order.sequence, version: order.version, gone, firstSeenAt: seenAt, lastSeenAt: seenAt });
   state.pods.set(pod.uid, pod);
   enter(state, pod);
   return pod;
