@@ -21,6 +21,13 @@ import { deletedAsExcess } from './excess-deletions.ts';
  */
 export function observePod(state: JobState, event: PodObserved, at: number): void {
   const known = state.pods.get(event.pod.metadata.uid);
+  const seenTracked = known?.trackedSeen === true;
+  foldObservation(state, event, at, known);
+  // Known so far by its deletion alone: this observation shows the cluster's Job tracked it.
+  if (known?.gone === true && !seenTracked && known.trackedSeen === true) inferDeletedWhileFailing(state, known);
+}
+
+function foldObservation(state: JobState, event: PodObserved, at: number, known: PodRecord | undefined): void {
   if (known?.controlledBy !== undefined) return; // another Job's now: nothing it does is this Job's
   if (event.controlledBy !== undefined) return releaseToController(state, event, known, at);
   const order = podObservationOrder(event);
@@ -349,6 +356,31 @@ export function inferDeletedOutcomes(state: JobState): void {
   for (const pod of state.pods.values()) {
     if (pod.gone && pod.counted === 'none') inferOutcome(state, pod, pod.deletionTimestamp ?? state.clock.now ?? 0);
   }
+}
+
+/** FailureTarget was written: every pod gone uncounted is judged by inferDeletedWhileFailing. O(pods), once. */
+export function inferDeletionsWhileFailing(state: JobState): void {
+  for (const pod of state.pods.values()) {
+    if (pod.gone && pod.counted === 'none') inferDeletedWhileFailing(state, pod);
+  }
+}
+
+/**
+ * A pod seen carrying the tracking finalizer and deleted at or after the instant the Job's failure
+ * criterion was met on the cluster's clock (state.outcomeMetAt) was still running when the
+ * cluster's Job was failing: upstream's finishing sync counted it failed ("every non-terminated
+ * pod is considered failed"), even where only Failed pods count otherwise (podFailurePolicy,
+ * podReplacementPolicy Failed). Its deletion can arrive before the evidence of the failure, or
+ * its only observation after the deletion: then it was gone, not running, in the view that wrote
+ * FailureTarget, and is counted here, as the in-order fold counts it (inferOutcome). Of a pod
+ * known by its deletion alone, nothing says the cluster's Job tracked it: not counted.
+ */
+function inferDeletedWhileFailing(state: JobState, pod: PodRecord): void {
+  const since = state.outcomeMetAt;
+  if (since === undefined || pod.counted !== 'none' || pod.trackedSeen !== true) return;
+  if (!hasTrueCondition(state.status.conditions, 'FailureTarget')) return;
+  const at = pod.deletionTimestamp ?? state.clock.now ?? 0;
+  if (at >= since) inferOutcome(state, pod, at);
 }
 
 /** Whether a deletion at `at` came after the Job met its success criteria (forgetDeletionsAfterSuccess). */

@@ -582,3 +582,64 @@ describe('A pod whose finalizer was removed before it finished counts as the con
     given(failedOnly, aRunning, bRunning, bStripped, bSucceeded, aFailed, tick(at(400))).when().thenStatus({ failed: 2, succeeded: 0 });
   });
 });
+
+describe('Pods deleted while the cluster\'s Job was failing count as failed, whatever arrived first', () => {
+  // Upstream's finishing sync counts every tracked pod that has not ended as failed, also where
+  // only Failed pods count otherwise (a podFailurePolicy). Cluster's order: a and b running, a
+  // fails with exit code 5 (FailJob) at 2 s, b is deleted at 3 s and gone at 4 s: failed 2.
+  // Corpus: pod-failure-policy__failed-pod-deleted-during-controller-restart.
+  const job = aJob({ completions: 2, parallelism: 2, podFailurePolicy: { rules: [{ name: 'Fatal', action: 'FailJob', onExitCodes: { operator: 'In', values: [5] } }] } });
+  const aRuns = pod('a', 1, at(1));
+  const bRuns = pod('b', 2, at(1));
+  const aFails = pod('a', 3, at(2), { phase: 'Failed', exitCode: 5 });
+  const bDeleting = pod('b', 4, at(3), { deletionTimestamp: at(3) });
+  const bGone = podDeleted('b', at(4));
+  const failedByPolicy = ['FailureTarget=True:PodFailurePolicy_Fatal', 'Failed=True:PodFailurePolicy_Fatal'];
+  // A view without b asks for its replacement; the Job syncs again once that expectation expires.
+  const later = tick(at(400));
+
+  it('in the cluster\'s order: b, deleted after the failure, counts as failed', () => {
+    given(job, aRuns, bRuns, aFails, bDeleting, bGone)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(failedByPolicy);
+        expect(status).toMatchObject({ failed: 2, terminating: 0, active: 0 });
+      });
+  });
+
+  it('b\'s deletion arriving before a\'s failure: b was gone in the view that failed the Job, and still counts', () => {
+    given(job, aRuns, bRuns, bGone, aFails, later)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(failedByPolicy);
+        expect(status).toMatchObject({ failed: 2, terminating: 0, active: 0 });
+      });
+  });
+
+  it('b known by its deletion only until the Job failed, then its observation with the tracking finalizer arrives: counted', () => {
+    given(job, aRuns, bGone, aFails, bRuns, later)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(failedByPolicy);
+        expect(status).toMatchObject({ failed: 2, terminating: 0, active: 0 });
+      });
+  });
+
+  it('not a pod deleted before the failure: only Failed pods count under the policy', () => {
+    given(job, aRuns, bRuns, podDeleted('b', at(1.5)), aFails, later)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(failedByPolicy);
+        expect(status).toMatchObject({ failed: 1 });
+      });
+  });
+
+  it('nor a pod known by its deletion alone: nothing says the cluster\'s Job tracked it', () => {
+    given(job, aRuns, bGone, aFails, later)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(failedByPolicy);
+        expect(status).toMatchObject({ failed: 1 });
+      });
+  });
+});
