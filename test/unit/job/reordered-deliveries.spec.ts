@@ -598,26 +598,12 @@ describe('Pods deleted while the cluster\'s Job was failing count as failed, wha
   // A view without b asks for its replacement; the Job syncs again once that expectation expires.
   const later = tick(at(400));
 
-  it('in the cluster\'s order: b, deleted after the failure, counts as failed', () => {
-    given(job, aRuns, bRuns, aFails, bDeleting, bGone)
-      .when()
-      .then(({ status }) => {
-        expect(conditionsOf(status)).toEqual(failedByPolicy);
-        expect(status).toMatchObject({ failed: 2, terminating: 0, active: 0 });
-      });
-  });
-
-  it('b\'s deletion arriving before a\'s failure: b was gone in the view that failed the Job, and still counts', () => {
-    given(job, aRuns, bRuns, bGone, aFails, later)
-      .when()
-      .then(({ status }) => {
-        expect(conditionsOf(status)).toEqual(failedByPolicy);
-        expect(status).toMatchObject({ failed: 2, terminating: 0, active: 0 });
-      });
-  });
-
-  it('b known by its deletion only until the Job failed, then its observation with the tracking finalizer arrives: counted', () => {
-    given(job, aRuns, bGone, aFails, bRuns, later)
+  it.each([
+    ['in the cluster\'s order: b, deleted after the failure, counts as failed', [aRuns, bRuns, aFails, bDeleting, bGone]],
+    ['b\'s deletion arriving before a\'s failure: b was gone in the view that failed the Job, and still counts', [aRuns, bRuns, bGone, aFails, later]],
+    ['b known by its deletion only until the Job failed, then its observation with the tracking finalizer arrives: counted', [aRuns, bGone, aFails, bRuns, later]],
+  ])('%s', (_, events) => {
+    given(job, ...events)
       .when()
       .then(({ status }) => {
         expect(conditionsOf(status)).toEqual(failedByPolicy);
