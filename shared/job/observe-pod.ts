@@ -2,7 +2,7 @@ import { comparableVersion, isStaleObservation, type ObservationOrder } from '..
 import { parseTime } from '../k8s/time.ts';
 import type { PodDeleted, PodObserved } from './events.ts';
 import { enter, leave } from './aggregates.ts';
-import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, unhold } from './counting.ts';
+import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, uncountFailingSync, unhold } from './counting.ts';
 import { hasTrueCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
@@ -355,6 +355,33 @@ export function forgetDeletionsAfterSuccess(state: JobState): void {
 export function inferDeletedOutcomes(state: JobState): void {
   for (const pod of state.pods.values()) {
     if (pod.gone && pod.counted === 'none') inferOutcome(state, pod, pod.deletionTimestamp ?? state.clock.now ?? 0);
+  }
+}
+
+/**
+ * Re-applies the counting rules after a decision changed them: FailureTarget and
+ * SuccessCriteriaMet release the pods held for replacement, and FailureTarget counts every
+ * pod still tracked as failed. A pod being deleted after the success criteria were met, that
+ * has not ended, is not counted (inferOutcome), as when its deletion is folded after the
+ * decision. O(pods), once per Job.
+ */
+export function recountAll(state: JobState): void {
+  for (const index of [...state.held.keys()]) releaseHeld(state, index);
+  for (const pod of state.pods.values()) {
+    if (pod.gone) continue;
+    if (pod.deletionTimestamp !== undefined && !isTerminalPhase(pod.phase) && deletedAfterSuccess(state, pod.deletionTimestamp)) continue;
+    countPod(state, pod);
+  }
+}
+
+/**
+ * FailureTarget was taken back (outcome-correction.ts): what its sync counted is uncounted
+ * (counting.ts uncountFailingSync), and a pod being deleted counts as its deletion makes it.
+ * O(pods), once.
+ */
+export function uncountFailingSyncs(state: JobState): void {
+  for (const pod of state.pods.values()) {
+    if (uncountFailingSync(state, pod) && pod.deletionTimestamp !== undefined) inferOutcome(state, pod, pod.deletionTimestamp);
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PodObserved } from '../../../shared/job/events.ts';
-import { aJob, anIndexedJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec, type PodOptions } from '../../support/builders.ts';
+import { aJob, anIndexedJob, aPod, at, jobObserved, podDeleted, podObserved, T0, tick, withSpec, type PodOptions } from '../../support/builders.ts';
 import type { JobStatusView } from '../../../shared/job/status.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
@@ -626,6 +626,33 @@ describe('Pods deleted while the cluster\'s Job was failing count as failed, wha
       .then(({ status }) => {
         expect(conditionsOf(status)).toEqual(failedByPolicy);
         expect(status).toMatchObject({ failed: 1 });
+      });
+  });
+});
+
+describe('Pods deleted after a success met before the deadline do not count, whatever arrived first', () => {
+  // Corpus success-policy__met-earlier-deadline-passes-while-terminating. Cluster's order: index 0
+  // succeeds at 300 s (success policy met), the deadline (310 s) passes while b and c terminate,
+  // deleted at 330 s: upstream's success sync removed their finalizers uncounted. Complete, failed 0.
+  const job = anIndexedJob(3, { activeDeadlineSeconds: 310, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+  const runs = (name: string, rv: number, index: number) => pod(name, rv, at(10), { index, phase: 'Running' });
+  const deleting = (name: string, rv: number, index: number) => pod(name, rv, at(305), { index, phase: 'Running', deletionTimestamp: at(330) });
+  const [aRuns, bRuns, cRuns] = [runs('a', 2, 0), runs('b', 3, 1), runs('c', 4, 2)];
+  const aSucceeds = pod('a', 5, at(300), { index: 0, phase: 'Succeeded' });
+  const aCounted = pod('a', 6, at(305), { index: 0, phase: 'Succeeded', finalizer: false });
+  const [bDeleting, cDeleting] = [deleting('b', 7, 1), deleting('c', 8, 2)];
+  const [bGone, cGone] = [podDeleted('b', at(335)), podDeleted('c', at(335))];
+  const jobSeen = jobObserved(job, T0);
+
+  // The Job arrives after the success, reads the deadline past on the clock so far and fails it;
+  // the evidence of the success met first takes FailureTarget back. c, counted failed by that
+  // failing sync and seen deleting (after the success) since, is not counted any more.
+  it('the deadline written first, then taken back', () => {
+    given(null, aCounted, cRuns, bGone, aSucceeds, jobSeen, bRuns, cDeleting, aRuns, cGone, bDeleting)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy']);
+        expect(status).toMatchObject({ succeeded: 1, failed: 0, terminating: 0, active: 0 });
       });
   });
 });
