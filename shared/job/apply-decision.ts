@@ -3,11 +3,11 @@ import { EXPECTATIONS_TIMEOUT_MS } from './constants.ts';
 import type { Decision, DecisionOf } from './decisions.ts';
 import { enter, leave } from './aggregates.ts';
 import { putCondition } from './conditions.ts';
-import { recountAll } from './counting.ts';
-import { countStrippedLivePods, forgetDeletionsAfterSuccess } from './observe-pod.ts';
+import { countStrippedLivePods, forgetDeletionsAfterSuccess, inferDeletionsWhileFailing, recountAll } from './observe-pod.ts';
 import type { JobState } from './state.ts';
 import { liveStatus } from './status.ts';
 import { noteOutcomeMetAt, retractOutcome } from './outcome-correction.ts';
+import { leaveOutUnseenPods } from './late-outcome.ts';
 
 /** Folds a decision jobfold wrote to the log. */
 export function applyDecision(state: JobState, decision: Decision): void {
@@ -72,7 +72,10 @@ function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChang
     noteOutcomeMetAt(state, condition.reason);
     recountAll(state);
   }
-  if (condition.type === 'FailureTarget') countStrippedLivePods(state);
+  if (condition.type === 'FailureTarget') {
+    countStrippedLivePods(state);
+    inferDeletionsWhileFailing(state);
+  }
 }
 
 /**
@@ -93,6 +96,7 @@ export function finish(state: JobState): void {
   state.finalStatus = { ...liveStatus(state), conditions: [...state.status.conditions] };
   state.finishedAt = state.position;
   if (state.clock.now !== undefined) state.finishedInstant = state.clock.now;
+  leaveOutUnseenPods(state);
 }
 
 function applyTermination(state: JobState, decision: DecisionOf<'PodsTerminationRequested'>): void {
