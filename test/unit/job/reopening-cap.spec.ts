@@ -46,11 +46,11 @@ describe('a reopening over many pods names the first ones and counts all', () =>
       expect(DecisionSchema.parse(JSON.parse(JSON.stringify(stored)))).toEqual(stored);
       expect(jobCorrectionSentence(entry)).toContain(`showed pods p0, p1, p2, `);
       expect(jobCorrectionSentence(entry)).toContain(`p${REOPENING_PODS_NAMED - 1} and ${n - REOPENING_PODS_NAMED} more still running then`);
-      expect(conditionsOf(state.status)).toEqual(['FailureTarget=True:BackoffLimitExceeded']);
+      expect(conditionsOf(jobStatus(state))).toEqual(['FailureTarget=True:BackoffLimitExceeded']);
 
       // Not wedged: once the cluster reports them gone, Failed follows.
       play(state, [...pods.map((p) => podDeleted(p.pod.metadata.uid, at(80))), tick(at(100))], [...log]);
-      expect(conditionsOf(state.status)).toEqual(['FailureTarget=True:BackoffLimitExceeded', 'Failed=True:BackoffLimitExceeded']);
+      expect(conditionsOf(jobStatus(state))).toEqual(['FailureTarget=True:BackoffLimitExceeded', 'Failed=True:BackoffLimitExceeded']);
       expect(jobStatus(state)).toMatchObject({ failed: n + 1, terminating: 0, active: 0 });
     });
   }
