@@ -1,8 +1,9 @@
 import { formatTime, parseTime } from '../k8s/time.ts';
 import type { JobCommand } from './commands.ts';
 import { findCondition, isFinished, putCondition, type JobCondition } from './conditions.ts';
-import { EXPECTATIONS_TIMEOUT_MS, JOB_CONTROLLER_NAME, JOBFOLD_CONTROLLER_NAME, Message, Reason } from './constants.ts';
-import type { Decision, Evidence } from './decisions.ts';
+import { EXPECTATIONS_TIMEOUT_MS, JOB_CONTROLLER_NAME, JOBFOLD_CONTROLLER_NAME, Message, Reason } from '../k8s/job-controller.ts';
+import type { Decision } from './decisions.ts';
+import type { Evidence } from '../policies/evidence.ts';
 import { chooseFinishTarget, type FinishTarget } from './finish-condition.ts';
 import { removeCountedFinalizers } from './finalizer-removal.ts';
 import { managePods } from './manage-pods.ts';
@@ -14,7 +15,7 @@ import { jobStatus } from './status.ts';
 import { activeDeadlineAt, LAST_TIME_MS } from '../policies/active-deadline.ts';
 import { stableHash } from './stable-hash.ts';
 import { outcomeSeenAt } from './pod-record.ts';
-import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
+import { boundedText, MAX_REASON_BYTES } from '../k8s/bounded-text.ts';
 import { rememberedCriterionMetAt } from './criterion-instants.ts';
 import { outcomeCorrected } from '../decide/outcome-correction.ts';
 
