@@ -17,7 +17,7 @@ import { stableHash } from './stable-hash.ts';
 import { outcomeSeenAt } from './pod-record.ts';
 import { boundedText, MAX_REASON_BYTES } from '../k8s/bounded-text.ts';
 import { rememberedCriterionMetAt } from './criterion-instants.ts';
-import { clusterFinishInstant } from './cluster-finish.ts';
+import { clusterFinishInstant, mayHoldUnseenPods } from './cluster-finish.ts';
 import { outcomeCorrected } from '../decide/outcome-correction.ts';
 
 /** What one reconcile decided: decisions for the log, commands for the cluster. */
@@ -293,7 +293,7 @@ function heldByTerminating(sync: Sync, target: FinishTarget): boolean {
   if (sync.terminating === 0) return false;
   if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return true;
   const metAt = state.outcomeMetAt ?? rememberedCriterionMetAt(state, target.reason);
-  return metAt === undefined || clusterFinishInstant(state, metAt) === undefined;
+  return metAt === undefined || !mayHoldUnseenPods(state, metAt) || clusterFinishInstant(state, metAt) === undefined;
 }
 
 function condition(sync: Sync, type: string, target: FinishTarget): JobCondition {

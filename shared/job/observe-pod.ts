@@ -11,7 +11,7 @@ import { countingObservation, revokeRunCount } from './run.ts';
 import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome } from './late-outcome.ts';
 import type { JobState } from './state.ts';
 import { deletedAsExcess } from './excess-deletions.ts';
-import { finishedOnCluster, unseenBy } from './cluster-finish.ts';
+import { finishedOnCluster, notePodFirstSeen, unseenBy } from './cluster-finish.ts';
 
 /**
  * Folds a pod observation: merge, recount its contribution, apply the counting rules. A pod's
@@ -392,8 +392,9 @@ export function uncountFailingSyncs(state: JobState): void {
 
 /** FailureTarget was written: every pod gone uncounted is judged by inferDeletedWhileFailing. O(pods), once. */
 export function inferDeletionsWhileFailing(state: JobState): void {
+  const finishedAt = finishedOnCluster(state);
   for (const pod of state.pods.values()) {
-    if (pod.gone && pod.counted === 'none') inferDeletedWhileFailing(state, pod);
+    if (pod.gone && pod.counted === 'none') inferDeletedWhileFailing(state, pod, finishedAt);
   }
 }
 
@@ -407,12 +408,15 @@ export function inferDeletionsWhileFailing(state: JobState): void {
  * FailureTarget, and is counted here, as the in-order fold counts it (inferOutcome). Of a pod
  * known by its deletion alone, nothing says the cluster's Job tracked it: not counted.
  */
-function inferDeletedWhileFailing(state: JobState, pod: PodRecord): void {
+function inferDeletedWhileFailing(state: JobState, pod: PodRecord, finishedAt?: number): void {
   const since = state.outcomeMetAt;
   if (since === undefined || pod.counted !== 'none' || pod.trackedSeen !== true) return;
   if (!hasTrueCondition(state.status.conditions, 'FailureTarget')) return;
   const at = pod.deletionTimestamp ?? state.clock.now ?? 0;
-  if (at >= since) inferOutcome(state, pod, at);
+  if (at < since) return;
+  // Nor one the cluster saw only after it had finished the Job (cluster-finish.ts): never listed.
+  const finished = finishedAt ?? finishedOnCluster(state);
+  if (finished === undefined || !unseenBy(pod, finished)) inferOutcome(state, pod, at);
 }
 
 /** Whether a deletion at `at` came after the Job met its success criteria (forgetDeletionsAfterSuccess). */
@@ -439,6 +443,7 @@ function afterChange(state: JobState, pod: PodRecord): void {
 function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: ObservationOrder, seenAt: number): PodRecord {
   const pod = newPodRecord(facts, { seq: state.nextPodSeq++, lastSeq: state.position, order: order.sequence, version: order.version, gone, firstSeenAt: seenAt, lastSeenAt: seenAt });
   state.pods.set(pod.uid, pod);
+  notePodFirstSeen(state, seenAt);
   enter(state, pod);
   return pod;
 }
