@@ -26,20 +26,28 @@ import type { JobStatusView } from './status.ts';
 /**
  * The instant the cluster finished the Job, given its criterion's instant `metAt`: undefined
  * while a pod seen by then is still unfinished in the view (the Job waits for it). Pods without
- * a first-seen instant (records older than the field) count as seen. O(pods), stopping at the
- * first pod that holds the Job, and a sort of the pods seen after the floor: only while
- * finishing, with a criterion instant known.
+ * a first-seen instant (records older than the field) count as seen. O(pods) and a sort of the
+ * pods seen after the floor: only while finishing, with a criterion instant known. A waiting Job
+ * is asked at every sync while its pods terminate one by one: the walk remembers every pod it
+ * found holding the Job (state.finishHolders), and the next asks end at the first that still
+ * holds, so each pod is walked past once per refill, not once per sync (else quadratic).
  */
 export function clusterFinishInstant(state: JobState, metAt: number): number | undefined {
   let finishedAt = finishFloor(state, metAt);
   const floor = finishedAt;
+  if (stillHeld(state, floor)) return undefined;
   const later: PodRecord[] = [];
-  // One pass for the pods seen by the floor: the first unfinished one holds the Job.
-  for (const pod of state.pods.values()) {
+  const holders: string[] = [];
+  // One pass for the pods seen by the floor: any unfinished one holds the Job.
+  for (const [key, pod] of state.pods) {
     if (pod.controlledBy !== undefined) continue;
-    if (pod.firstSeenAt !== undefined && pod.firstSeenAt > floor) later.push(pod);
-    else if (isUnfinished(pod)) return undefined;
+    if (seenAfter(pod, floor)) later.push(pod);
+    else if (isUnfinished(pod)) holders.push(key);
     else finishedAt = Math.max(finishedAt, endedAt(pod));
+  }
+  if (holders.length > 0) {
+    state.finishHolders = holders;
+    return undefined;
   }
   // Those seen after it, in the order the cluster saw them, while the Job still waited.
   later.sort((a, b) => (a.firstSeenAt ?? 0) - (b.firstSeenAt ?? 0));
@@ -50,6 +58,23 @@ export function clusterFinishInstant(state: JobState, metAt: number): number | u
   }
   return finishedAt;
 }
+
+/**
+ * Whether a pod the last walk found holding the Job still does (its current record: seen by the
+ * floor, unfinished, not jobfold's). Those that no longer do are dropped for good: one that holds
+ * again later is found by the next walk, which runs once none is left.
+ */
+function stillHeld(state: JobState, floor: number): boolean {
+  const holders = state.finishHolders;
+  while (holders.length > 0) {
+    const pod = state.pods.get(holders[holders.length - 1] as string);
+    if (pod !== undefined && pod.controlledBy === undefined && !seenAfter(pod, floor) && isUnfinished(pod)) return true;
+    holders.pop();
+  }
+  return false;
+}
+
+const seenAfter = (pod: PodRecord, floor: number): boolean => pod.firstSeenAt !== undefined && pod.firstSeenAt > floor;
 
 /**
  * Whether a pod of the view can be one the cluster never saw before it finished the Job (its

@@ -243,6 +243,12 @@ export interface JobState {
    */
   newestPodFirstSeen: number;
   /**
+   * Keys of pods the last walk of clusterFinishInstant found holding the Job (seen by the
+   * cluster's finish floor, unfinished), newest last: while one still holds, the walk need not
+   * run again. A hint, checked against the pod's current record at each use; not persisted.
+   */
+  finishHolders: string[];
+  /**
    * The run of observations being folded (one observedAt, what one sync reads; see run.ts): its
    * time, and what its observations of each pod made the counting rules change.
    */
@@ -311,6 +317,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     childStatusInputs: undefined,
     criterionMemo: newCriterionMemo(),
     newestPodFirstSeen: -Infinity,
+    finishHolders: [],
     run: newRun(),
   };
 }
