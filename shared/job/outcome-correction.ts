@@ -108,6 +108,13 @@ export const isReopening = (decision: DecisionOf<'JobOutcomeCorrected'>): boolea
   decision.retracted.every((c) => (c.type === TERMINAL.success || c.type === TERMINAL.failure) && c.reason === decision.reason);
 
 /**
+ * A correction that takes back only the Suspended condition (decide.ts retractLateSuspension):
+ * a finish criterion was met before the Job was suspended, so its controller never suspended it.
+ */
+export const isSuspensionRetraction = (decision: DecisionOf<'JobOutcomeCorrected'>): boolean =>
+  decision.retracted.length > 0 && decision.retracted.every((c) => c.type === 'Suspended');
+
+/**
  * Evolve side, when jobfold's interim condition is folded (apply-decision.ts): the instant its
  * criterion was met, kept for later corrections while the pods still tell it. O(pods), once.
  */
