@@ -3,8 +3,7 @@ import { EXPECTATIONS_TIMEOUT_MS } from './constants.ts';
 import type { Decision, DecisionOf } from './decisions.ts';
 import { enter, leave } from './aggregates.ts';
 import { putCondition } from './conditions.ts';
-import { recountAll } from './counting.ts';
-import { countStrippedLivePods, forgetDeletionsAfterSuccess } from './observe-pod.ts';
+import { countStrippedLivePods, forgetDeletionsAfterSuccess, inferDeletionsWhileFailing, recountAll } from './observe-pod.ts';
 import type { JobState } from './state.ts';
 import { liveStatus } from './status.ts';
 import { noteOutcomeMetAt, retractOutcome } from './outcome-correction.ts';
@@ -74,7 +73,10 @@ function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChang
     noteOutcomeMetAt(state, condition.reason);
     recountAll(state);
   }
-  if (condition.type === 'FailureTarget') countStrippedLivePods(state);
+  if (condition.type === 'FailureTarget') {
+    countStrippedLivePods(state);
+    inferDeletionsWhileFailing(state);
+  }
 }
 
 /**

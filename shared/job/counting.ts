@@ -221,14 +221,17 @@ function recordFailureTime(state: JobState, finishedAt: number): boolean {
 
 /**
  * The FailureTarget was taken back (outcome-correction.ts): a pod its sync counted as failed
- * though it had not failed (countPod while failing) is not counted any more. A count a deletion
- * inferred stays (state.inferred: SuccessCriteriaMet takes back those after it).
+ * though it had not failed (countPod while failing) is not counted any more; returns whether it
+ * was. A count a deletion inferred stays (state.inferred: SuccessCriteriaMet takes back those
+ * after it). A pod being deleted is uncounted too: its deletion counts it again, as inferred
+ * (observe-pod.ts), so that a success met before the deletion can take it back.
  */
-export function uncountFailingSync(state: JobState, pod: PodRecord): void {
-  if (pod.counted !== 'failed' && pod.counted !== 'ignored') return;
-  if (pod.phase === 'Succeeded' || isPodFailed(state, pod) || state.inferred.has(pod.uid)) return;
+export function uncountFailingSync(state: JobState, pod: PodRecord): boolean {
+  if (pod.counted !== 'failed' && pod.counted !== 'ignored') return false;
+  if (isTerminalPhase(pod.phase) || state.inferred.has(pod.uid)) return false;
   if (pod.counted === 'failed') state.status.failed -= 1;
   pod.counted = 'none';
+  return true;
 }
 
 /**
@@ -249,17 +252,5 @@ export function recountFailuresByCompletions(state: JobState): void {
       pod.counted = 'none';
       state.status.failed -= 1;
     }
-  }
-}
-
-/**
- * Re-applies the counting rules after a decision changed them: FailureTarget and
- * SuccessCriteriaMet release the pods held for replacement, and FailureTarget counts every
- * pod still tracked as failed. O(pods), once per Job.
- */
-export function recountAll(state: JobState): void {
-  for (const index of [...state.held.keys()]) releaseHeld(state, index);
-  for (const pod of state.pods.values()) {
-    if (!pod.gone) countPod(state, pod);
   }
 }

@@ -2,7 +2,7 @@ import { comparableVersion, isStaleObservation, type ObservationOrder } from '..
 import { parseTime } from '../k8s/time.ts';
 import type { PodDeleted, PodObserved } from './events.ts';
 import { enter, leave } from './aggregates.ts';
-import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, unhold } from './counting.ts';
+import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, uncountFailingSync, unhold } from './counting.ts';
 import { hasTrueCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
@@ -21,6 +21,13 @@ import { deletedAsExcess } from './excess-deletions.ts';
  */
 export function observePod(state: JobState, event: PodObserved, at: number): void {
   const known = state.pods.get(event.pod.metadata.uid);
+  const seenTracked = known?.trackedSeen === true;
+  foldObservation(state, event, at, known);
+  // Known so far by its deletion alone: this observation shows the cluster's Job tracked it.
+  if (known?.gone === true && !seenTracked && known.trackedSeen === true) inferDeletedWhileFailing(state, known);
+}
+
+function foldObservation(state: JobState, event: PodObserved, at: number, known: PodRecord | undefined): void {
   if (known?.controlledBy !== undefined) return; // another Job's now: nothing it does is this Job's
   if (event.controlledBy !== undefined) return releaseToController(state, event, known, at);
   const order = podObservationOrder(event);
@@ -349,6 +356,58 @@ export function inferDeletedOutcomes(state: JobState): void {
   for (const pod of state.pods.values()) {
     if (pod.gone && pod.counted === 'none') inferOutcome(state, pod, pod.deletionTimestamp ?? state.clock.now ?? 0);
   }
+}
+
+/**
+ * Re-applies the counting rules after a decision changed them: FailureTarget and
+ * SuccessCriteriaMet release the pods held for replacement, and FailureTarget counts every
+ * pod still tracked as failed. A pod being deleted after the success criteria were met, that
+ * has not ended, is not counted (inferOutcome), as when its deletion is folded after the
+ * decision. O(pods), once per Job.
+ */
+export function recountAll(state: JobState): void {
+  for (const index of [...state.held.keys()]) releaseHeld(state, index);
+  for (const pod of state.pods.values()) {
+    if (pod.gone) continue;
+    if (pod.deletionTimestamp !== undefined && !isTerminalPhase(pod.phase) && deletedAfterSuccess(state, pod.deletionTimestamp)) continue;
+    countPod(state, pod);
+  }
+}
+
+/**
+ * FailureTarget was taken back (outcome-correction.ts): what its sync counted is uncounted
+ * (counting.ts uncountFailingSync), and a pod being deleted counts as its deletion makes it.
+ * O(pods), once.
+ */
+export function uncountFailingSyncs(state: JobState): void {
+  for (const pod of state.pods.values()) {
+    if (uncountFailingSync(state, pod) && pod.deletionTimestamp !== undefined) inferOutcome(state, pod, pod.deletionTimestamp);
+  }
+}
+
+/** FailureTarget was written: every pod gone uncounted is judged by inferDeletedWhileFailing. O(pods), once. */
+export function inferDeletionsWhileFailing(state: JobState): void {
+  for (const pod of state.pods.values()) {
+    if (pod.gone && pod.counted === 'none') inferDeletedWhileFailing(state, pod);
+  }
+}
+
+/**
+ * A pod seen carrying the tracking finalizer and deleted at or after the instant the Job's failure
+ * criterion was met on the cluster's clock (state.outcomeMetAt) was still running when the
+ * cluster's Job was failing: upstream's finishing sync counted it failed ("every non-terminated
+ * pod is considered failed"), even where only Failed pods count otherwise (podFailurePolicy,
+ * podReplacementPolicy Failed). Its deletion can arrive before the evidence of the failure, or
+ * its only observation after the deletion: then it was gone, not running, in the view that wrote
+ * FailureTarget, and is counted here, as the in-order fold counts it (inferOutcome). Of a pod
+ * known by its deletion alone, nothing says the cluster's Job tracked it: not counted.
+ */
+function inferDeletedWhileFailing(state: JobState, pod: PodRecord): void {
+  const since = state.outcomeMetAt;
+  if (since === undefined || pod.counted !== 'none' || pod.trackedSeen !== true) return;
+  if (!hasTrueCondition(state.status.conditions, 'FailureTarget')) return;
+  const at = pod.deletionTimestamp ?? state.clock.now ?? 0;
+  if (at >= since) inferOutcome(state, pod, at);
 }
 
 /** Whether a deletion at `at` came after the Job met its success criteria (forgetDeletionsAfterSuccess). */

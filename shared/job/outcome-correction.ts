@@ -2,11 +2,10 @@ import { outcomeCorrected } from '../decide/outcome-correction.ts';
 import { formatTime } from '../k8s/time.ts';
 import { findCondition, type JobCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
-import { uncountFailingSync } from './counting.ts';
 import { criterionMetAt, rememberedCriterionMetAt } from './criterion-instants.ts';
 import type { DecisionOf } from './decisions.ts';
 import { failureTarget, successPolicyTarget, type FinishTarget } from './finish-condition.ts';
-import { inferDeletedOutcomes } from './observe-pod.ts';
+import { inferDeletedOutcomes, uncountFailingSyncs } from './observe-pod.ts';
 import { isUnfinished } from './pod-record.ts';
 import type { JobState } from './state.ts';
 import { record, type Sync } from './sync.ts';
@@ -160,5 +159,5 @@ export function retractOutcome(state: JobState, decision: DecisionOf<'JobOutcome
     delete state.successMetAt;
     inferDeletedOutcomes(state);
   }
-  if (types.has('FailureTarget')) for (const pod of state.pods.values()) uncountFailingSync(state, pod);
+  if (types.has('FailureTarget')) uncountFailingSyncs(state);
 }

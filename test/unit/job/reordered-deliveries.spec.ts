@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PodObserved } from '../../../shared/job/events.ts';
-import { aJob, anIndexedJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec, type PodOptions } from '../../support/builders.ts';
+import { aJob, anIndexedJob, aPod, at, jobObserved, podDeleted, podObserved, T0, tick, withSpec, type PodOptions } from '../../support/builders.ts';
 import type { JobStatusView } from '../../../shared/job/status.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
@@ -681,5 +681,79 @@ describe('A pod whose finalizer was removed before it finished counts as the con
     const failedOnly = aJob({ completions: 2, parallelism: 2, backoffLimit: 0, podReplacementPolicy: 'Failed' });
     given(failedOnly, aRunning, bRunning, aFailed, bStripped, bSucceeded, tick(at(400))).when().thenStatus({ failed: 2, succeeded: 0 });
     given(failedOnly, aRunning, bRunning, bStripped, bSucceeded, aFailed, tick(at(400))).when().thenStatus({ failed: 2, succeeded: 0 });
+  });
+});
+
+describe('Pods deleted while the cluster\'s Job was failing count as failed, whatever arrived first', () => {
+  // Upstream's finishing sync counts every tracked pod that has not ended as failed, also where
+  // only Failed pods count otherwise (a podFailurePolicy). Cluster's order: a and b running, a
+  // fails with exit code 5 (FailJob) at 2 s, b is deleted at 3 s and gone at 4 s: failed 2.
+  // Corpus: pod-failure-policy__failed-pod-deleted-during-controller-restart.
+  const job = aJob({ completions: 2, parallelism: 2, podFailurePolicy: { rules: [{ name: 'Fatal', action: 'FailJob', onExitCodes: { operator: 'In', values: [5] } }] } });
+  const aRuns = pod('a', 1, at(1));
+  const bRuns = pod('b', 2, at(1));
+  const aFails = pod('a', 3, at(2), { phase: 'Failed', exitCode: 5 });
+  const bDeleting = pod('b', 4, at(3), { deletionTimestamp: at(3) });
+  const bGone = podDeleted('b', at(4));
+  const failedByPolicy = ['FailureTarget=True:PodFailurePolicy_Fatal', 'Failed=True:PodFailurePolicy_Fatal'];
+  // A view without b asks for its replacement; the Job syncs again once that expectation expires.
+  const later = tick(at(400));
+
+  it.each([
+    ['in the cluster\'s order: b, deleted after the failure, counts as failed', [aRuns, bRuns, aFails, bDeleting, bGone]],
+    ['b\'s deletion arriving before a\'s failure: b was gone in the view that failed the Job, and still counts', [aRuns, bRuns, bGone, aFails, later]],
+    ['b known by its deletion only until the Job failed, then its observation with the tracking finalizer arrives: counted', [aRuns, bGone, aFails, bRuns, later]],
+  ])('%s', (_, events) => {
+    given(job, ...events)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(failedByPolicy);
+        expect(status).toMatchObject({ failed: 2, terminating: 0, active: 0 });
+      });
+  });
+
+  it('not a pod deleted before the failure: only Failed pods count under the policy', () => {
+    given(job, aRuns, bRuns, podDeleted('b', at(1.5)), aFails, later)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(failedByPolicy);
+        expect(status).toMatchObject({ failed: 1 });
+      });
+  });
+
+  it('nor a pod known by its deletion alone: nothing says the cluster\'s Job tracked it', () => {
+    given(job, aRuns, bGone, aFails, later)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(failedByPolicy);
+        expect(status).toMatchObject({ failed: 1 });
+      });
+  });
+});
+
+describe('Pods deleted after a success met before the deadline do not count, whatever arrived first', () => {
+  // Corpus success-policy__met-earlier-deadline-passes-while-terminating. Cluster's order: index 0
+  // succeeds at 300 s (success policy met), the deadline (310 s) passes while b and c terminate,
+  // deleted at 330 s: upstream's success sync removed their finalizers uncounted. Complete, failed 0.
+  const job = anIndexedJob(3, { activeDeadlineSeconds: 310, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+  const runs = (name: string, rv: number, index: number) => pod(name, rv, at(10), { index, phase: 'Running' });
+  const deleting = (name: string, rv: number, index: number) => pod(name, rv, at(305), { index, phase: 'Running', deletionTimestamp: at(330) });
+  const [aRuns, bRuns, cRuns] = [runs('a', 2, 0), runs('b', 3, 1), runs('c', 4, 2)];
+  const aSucceeds = pod('a', 5, at(300), { index: 0, phase: 'Succeeded' });
+  const aCounted = pod('a', 6, at(305), { index: 0, phase: 'Succeeded', finalizer: false });
+  const [bDeleting, cDeleting] = [deleting('b', 7, 1), deleting('c', 8, 2)];
+  const [bGone, cGone] = [podDeleted('b', at(335)), podDeleted('c', at(335))];
+  const jobSeen = jobObserved(job, T0);
+
+  // The Job arrives after the success, reads the deadline past on the clock so far and fails it;
+  // the evidence of the success met first takes FailureTarget back. c, counted failed by that
+  // failing sync and seen deleting (after the success) since, is not counted any more.
+  it('the deadline written first, then taken back', () => {
+    given(null, aCounted, cRuns, bGone, aSucceeds, jobSeen, bRuns, cDeleting, aRuns, cGone, bDeleting)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy']);
+        expect(status).toMatchObject({ succeeded: 1, failed: 0, terminating: 0, active: 0 });
+      });
   });
 });
