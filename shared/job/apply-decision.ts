@@ -7,6 +7,7 @@ import { countStrippedLivePods, forgetDeletionsAfterSuccess, inferDeletionsWhile
 import type { JobState } from './state.ts';
 import { liveStatus } from './status.ts';
 import { noteOutcomeMetAt, retractOutcome } from './outcome-correction.ts';
+import { leaveOutUnseenPods } from './late-outcome.ts';
 
 /** Folds a decision jobfold wrote to the log. */
 export function applyDecision(state: JobState, decision: Decision): void {
@@ -97,6 +98,7 @@ export function finish(state: JobState): void {
   state.finalStatus = { ...liveStatus(state), conditions: [...state.status.conditions] };
   state.finishedAt = state.position;
   if (state.clock.now !== undefined) state.finishedInstant = state.clock.now;
+  leaveOutUnseenPods(state);
 }
 
 function applyTermination(state: JobState, decision: DecisionOf<'PodsTerminationRequested'>): void {

@@ -14,6 +14,8 @@ import { jobStatus } from './status.ts';
 import { activeDeadlineAt, LAST_TIME_MS } from '../policies/active-deadline.ts';
 import { stableHash } from './stable-hash.ts';
 import { settleSuspension } from './suspension-order.ts';
+import { clusterFinishInstant } from './cluster-finish.ts';
+import { rememberedCriterionMetAt } from './criterion-instants.ts';
 
 /** What one reconcile decided: decisions for the log, commands for the cluster. */
 export interface Reconciliation {
@@ -229,10 +231,23 @@ function writeConditions(sync: Sync, target: FinishTarget): void {
   if (target.isNew && findCondition(sync.conditions, interim)?.status !== 'True') {
     setCondition(sync, condition(sync, interim, target), target.evidence);
   }
-  if (sync.terminating === 0) {
+  if (!heldByTerminating(sync, target)) {
     const evidence: Evidence = { ...target.evidence, follows: interim };
     setCondition(sync, condition(sync, terminal, target), evidence);
   }
+}
+
+/**
+ * Upstream's `enactJobFinished` waits while a pod is terminating: for a Job jobfold does not run,
+ * a pod the cluster saw only after it finished the Job (its criterion's instant known,
+ * cluster-finish.ts) held nothing back there, whatever arrived first here.
+ */
+function heldByTerminating(sync: Sync, target: FinishTarget): boolean {
+  const { state } = sync;
+  if (sync.terminating === 0) return false;
+  if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return true;
+  const metAt = state.outcomeMetAt ?? rememberedCriterionMetAt(state, target.reason);
+  return metAt === undefined || clusterFinishInstant(state, metAt) === undefined;
 }
 
 function condition(sync: Sync, type: string, target: FinishTarget): JobCondition {

@@ -1,5 +1,6 @@
 import { IndexSet, parseIndexes } from '../indexes/index-set.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { finishedOnCluster, withoutUnseenPods } from './cluster-finish.ts';
 import { isUnfinished, type PodCount, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 
@@ -119,6 +120,22 @@ export function settleAfterFinish(
     countInFinal(state, pod);
     markFinalCount(state, pod, undefined);
   } else if (pod.counted === 'none') markFinalCount(state, pod, 'owed');
+}
+
+/**
+ * The Job finished (apply-decision.ts finish), its criterion's instant known: the pods the
+ * cluster saw only after it had finished the Job (cluster-finish.ts) are not active or
+ * terminating in the final status, and the finish's instant is the cluster's: an outcome first
+ * seen after it is no late outcome (countsBeforeLateOutcome), though jobfold's clock had read
+ * past it; one whose observation from before it arrives later still counts (settleAfterFinish).
+ */
+export function leaveOutUnseenPods(state: JobState): void {
+  const final = state.finalStatus;
+  if (final === undefined || !takesFinalCounts(state)) return;
+  const finishedAt = finishedOnCluster(state);
+  if (finishedAt === undefined) return;
+  state.finalStatus = { ...withoutUnseenPods(state, final, finishedAt), conditions: final.conditions };
+  if (state.finishedInstant === undefined || finishedAt < state.finishedInstant) state.finishedInstant = finishedAt;
 }
 
 /** A changed mark is archived again (the later save wins), so a restored pod is not counted twice. */

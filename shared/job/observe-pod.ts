@@ -6,11 +6,12 @@ import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseH
 import { hasTrueCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
-import { isTerminalPhase, mergeFacts, podClass, recordOrder, newPodRecord, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
+import { isTerminalPhase, mergeFacts, noteSeen, podClass, recordOrder, newPodRecord, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';
 import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome } from './late-outcome.ts';
 import type { JobState } from './state.ts';
 import { deletedAsExcess } from './excess-deletions.ts';
+import { finishedOnCluster, unseenBy } from './cluster-finish.ts';
 
 /**
  * Folds a pod observation: merge, recount its contribution, apply the counting rules. A pod's
@@ -30,6 +31,7 @@ export function observePod(state: JobState, event: PodObserved, at: number): voi
 function foldObservation(state: JobState, event: PodObserved, at: number, known: PodRecord | undefined): void {
   if (known?.controlledBy !== undefined) return; // another Job's now: nothing it does is this Job's
   if (event.controlledBy !== undefined) return releaseToController(state, event, known, at);
+  if (known) noteSeen(known, at);
   const order = podObservationOrder(event);
   const stale = known !== undefined && isStaleObservation(recordOrder(known), order);
   if (stale) lateReadiness(state, known, event);
@@ -53,7 +55,7 @@ function foldObservation(state: JobState, event: PodObserved, at: number, known:
     known.lastEventId = event.eventId;
   }
   if (!known) {
-    const pod = newRecord(state, facts, false, order);
+    const pod = newRecord(state, facts, false, order, at);
     noteTracking(pod, facts);
     pod.lastEventId = event.eventId;
     if (!facts.hasFinalizer) pod.strippedAt = observedAt;
@@ -177,7 +179,7 @@ export function countStrippedLivePods(state: JobState): void {
  * observations arrive in, the Job ends the same.
  */
 function releaseToController(state: JobState, event: PodObserved, known: PodRecord | undefined, at: number): void {
-  const pod = known ?? newRecord(state, podFacts(event.pod, NO_SIDECARS, undefined, at), false, podObservationOrder(event));
+  const pod = known ?? newRecord(state, podFacts(event.pod, NO_SIDECARS, undefined, at), false, podObservationOrder(event), at);
   // Seen first as another Job's, it was still created for this one (its controller-uid label).
   if (!known && state.expectations.creations > 0) state.expectations.creations -= 1;
   leave(state, pod);
@@ -258,12 +260,13 @@ export const podObservationOrder = (event: PodObserved): ObservationOrder => ({
 export function podDeleted(state: JobState, event: PodDeleted, at: number): void {
   const known = state.pods.get(event.uid);
   if (!known) {
-    newRecord(state, tombstoneFacts(event, at), true, {}).lastEventId = event.eventId;
+    newRecord(state, tombstoneFacts(event, at), true, {}, at).lastEventId = event.eventId;
     // Seeing a pod's deletion first still means the pod was created: lower the expectation,
     // or the arrival order would decide whether the Job waits for it.
     if (state.expectations.creations > 0) state.expectations.creations -= 1;
     return;
   }
+  noteSeen(known, at);
   if (known.gone) return;
   leave(state, known);
   known.gone = true;
@@ -361,14 +364,16 @@ export function inferDeletedOutcomes(state: JobState): void {
 /**
  * Re-applies the counting rules after a decision changed them: FailureTarget and
  * SuccessCriteriaMet release the pods held for replacement, and FailureTarget counts every
- * pod still tracked as failed. A pod being deleted after the success criteria were met, that
- * has not ended, is not counted (inferOutcome), as when its deletion is folded after the
- * decision. O(pods), once per Job.
+ * pod still tracked as failed, but those the cluster saw only after it finished the Job
+ * (cluster-finish.ts): its failing sync never listed them. A pod being deleted after the
+ * success criteria were met, that has not ended, is not counted (inferOutcome), as when its
+ * deletion is folded after the decision. O(pods), once per Job.
  */
 export function recountAll(state: JobState): void {
   for (const index of [...state.held.keys()]) releaseHeld(state, index);
+  const finishedAt = finishedOnCluster(state);
   for (const pod of state.pods.values()) {
-    if (pod.gone) continue;
+    if (pod.gone || (finishedAt !== undefined && unseenBy(pod, finishedAt))) continue;
     if (pod.deletionTimestamp !== undefined && !isTerminalPhase(pod.phase) && deletedAfterSuccess(state, pod.deletionTimestamp)) continue;
     countPod(state, pod);
   }
@@ -431,8 +436,8 @@ function afterChange(state: JobState, pod: PodRecord): void {
   });
 }
 
-function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: ObservationOrder): PodRecord {
-  const pod = newPodRecord(facts, { seq: state.nextPodSeq++, lastSeq: state.position, order: order.sequence, version: order.version, gone });
+function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: ObservationOrder, seenAt: number): PodRecord {
+  const pod = newPodRecord(facts, { seq: state.nextPodSeq++, lastSeq: state.position, order: order.sequence, version: order.version, gone, firstSeenAt: seenAt, lastSeenAt: seenAt });
   state.pods.set(pod.uid, pod);
   enter(state, pod);
   return pod;

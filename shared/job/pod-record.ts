@@ -89,6 +89,20 @@ export interface PodRecord extends PodFacts {
    * included) no longer holds.
    */
   finalCountOf?: number;
+  /**
+   * The earliest instant (epoch ms, the cluster's clock) of any observation of the pod folded,
+   * stale ones and its deletion included: whether the cluster's controller could have seen it
+   * before it finished the Job (cluster-finish.ts). Unset on records older than the field.
+   */
+  firstSeenAt?: number;
+  /** The latest such instant: until when the cluster may have waited for the pod (cluster-finish.ts). */
+  lastSeenAt?: number;
+}
+
+/** An observation of the pod made at `at` was folded (pod-record.ts firstSeenAt, lastSeenAt). */
+export function noteSeen(pod: PodRecord, at: number): void {
+  if (pod.firstSeenAt === undefined || at < pod.firstSeenAt) pod.firstSeenAt = at;
+  if (pod.lastSeenAt === undefined || at > pod.lastSeenAt) pod.lastSeenAt = at;
 }
 
 /** Where the newest observation the record holds stands among the pod's observations. */
@@ -174,7 +188,7 @@ export function mergeFacts(known: PodFacts, seen: PodFacts): PodFacts | undefine
 }
 
 /** What a new record starts with besides the facts; the rest of its bookkeeping starts unset. */
-export type NewRecordFields = Pick<PodRecord, 'seq' | 'lastSeq' | 'order' | 'version' | 'gone'>;
+export type NewRecordFields = Pick<PodRecord, 'seq' | 'lastSeq' | 'order' | 'version' | 'gone' | 'firstSeenAt' | 'lastSeenAt'>;
 
 /**
  * A new pod record, every field in one literal and one order: built by spreading the facts and
@@ -224,6 +238,8 @@ export function newPodRecord(facts: PodFacts, own: NewRecordFields): PodRecord {
     controlledBy: undefined,
     finalCount: undefined,
     finalCountOf: undefined,
+    firstSeenAt: own.firstSeenAt,
+    lastSeenAt: own.lastSeenAt,
   };
 }
 

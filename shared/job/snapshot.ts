@@ -69,6 +69,13 @@ export interface ArchivedPod {
    * tracked (pod-record.ts). With strippedAt and deletionTimestamp, what `outcomeSeenAt` reads.
    */
   readonly finishedTrackedAt?: number;
+  /**
+   * Of a pod kept with its instants or never counted: when it was first and last seen
+   * (pod-record.ts firstSeenAt, lastSeenAt): whether the cluster saw it before it finished the
+   * Job, and until when it may have waited for it (cluster-finish.ts).
+   */
+  readonly firstSeenAt?: number;
+  readonly lastSeenAt?: number;
 }
 
 /** A pod whose future observations can no longer change the Job. */
@@ -109,10 +116,12 @@ export function archivePod(pod: PodRecord, keepsInstants = false): ArchivedPod {
  */
 export const archiveKeepsInstants = (state: JobState): boolean => state.settings?.successPolicyRules !== undefined;
 
-/** What a counted pod keeps for `outcomeSeenAt` (pod-record.ts): at most three numbers. */
+/** What a counted pod keeps for `outcomeSeenAt` (pod-record.ts), and when it was first and last seen (cluster-finish.ts): at most five numbers. */
 function instantFacts(pod: PodRecord): Partial<ArchivedPod> {
-  const { finishedTrackedAt, strippedAt, deletionTimestamp } = pod;
+  const { finishedTrackedAt, strippedAt, deletionTimestamp, firstSeenAt, lastSeenAt } = pod;
   return {
+    ...(firstSeenAt === undefined ? {} : { firstSeenAt }),
+    ...(lastSeenAt === undefined ? {} : { lastSeenAt }),
     ...(finishedTrackedAt === undefined ? {} : { finishedTrackedAt }),
     ...(strippedAt === undefined ? {} : { strippedAt }),
     ...(deletionTimestamp === undefined ? {} : { deletionTimestamp }),
@@ -121,8 +130,10 @@ function instantFacts(pod: PodRecord): Partial<ArchivedPod> {
 
 /** What a pod never counted keeps in the archive, for the late observation that may still count it. */
 function uncountedFacts(pod: PodRecord): Partial<ArchivedPod> {
-  const { strippedAt, trackedSeen, strippedLive, deletionTimestamp, failureCount, ignoredFailureCount, finishedAt, released } = pod;
+  const { strippedAt, trackedSeen, strippedLive, deletionTimestamp, failureCount, ignoredFailureCount, finishedAt, released, firstSeenAt, lastSeenAt } = pod;
   return {
+    ...(firstSeenAt === undefined ? {} : { firstSeenAt }),
+    ...(lastSeenAt === undefined ? {} : { lastSeenAt }),
     ...(released !== true ? {} : { released }),
     ...(strippedAt === undefined ? {} : { strippedAt }),
     ...(trackedSeen !== true ? {} : { trackedSeen }),
@@ -296,6 +307,8 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
       ...(archived.lastEventId === undefined ? {} : { lastEventId: archived.lastEventId }),
       ...(archived.strippedAt === undefined ? {} : { strippedAt: archived.strippedAt }),
       ...(archived.finishedTrackedAt === undefined ? {} : { finishedTrackedAt: archived.finishedTrackedAt }),
+      ...(archived.firstSeenAt === undefined ? {} : { firstSeenAt: archived.firstSeenAt }),
+      ...(archived.lastSeenAt === undefined ? {} : { lastSeenAt: archived.lastSeenAt }),
       ...(archived.trackedSeen === true ? { trackedSeen: true } : {}),
       ...(archived.strippedLive === true ? { strippedLive: true } : {}),
       ...(archived.released === true ? { released: true } : {}),
@@ -380,6 +393,8 @@ function encodePod(pod: PodRecord): unknown[] {
     pod.finishedTrackedAt ?? null,
     pod.controlledBy ?? null,
     pod.finalCountOf ?? null,
+    pod.firstSeenAt ?? null,
+    pod.lastSeenAt ?? null,
   ];
   while (tuple.length > 9 && (tuple.at(-1) === null || tuple.at(-1) === 0)) tuple.pop();
   return tuple;
@@ -430,6 +445,8 @@ function decodePod(encoded: unknown): PodRecord {
     ...(t[28] === undefined || t[28] === null ? {} : { finishedTrackedAt: t[28] as number }),
     ...(t[29] === undefined || t[29] === null ? {} : { controlledBy: t[29] as string }),
     ...(t[30] === undefined || t[30] === null ? {} : { finalCountOf: t[30] as number }),
+    ...(t[31] === undefined || t[31] === null ? {} : { firstSeenAt: t[31] as number }),
+    ...(t[32] === undefined || t[32] === null ? {} : { lastSeenAt: t[32] as number }),
   };
 }
 

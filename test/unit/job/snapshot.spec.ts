@@ -246,6 +246,24 @@ describe('Snapshots', () => {
     });
   });
 
+  describe('When a pod first seen long after the Job failed on the cluster is snapshotted before that failure arrives', () => {
+    // pods-after-finish.spec.ts: the pod is neither waited for nor counted. When it was first
+    // seen must survive the round trip for that.
+    const failable = aJob({ backoffLimit: 0, parallelism: 2, completions: 2 });
+    const later = podObserved(aPod({ name: 'b', resourceVersion: '3' }), at(400));
+    const failure = [podObserved(aPod({ name: 'a', phase: 'Failed', exitCode: 1, resourceVersion: '2' }), at(0)), tick(at(401))];
+
+    it('fails the Job at once after a round trip, as without one', () => {
+      const { state } = given(null, later, jobObserved(failable, at(0)), tick(at(400))).fold();
+      const restored = roundTrip(state);
+      play(restored, failure);
+      play(state, failure);
+      expect(jobStatus(restored)).toEqual(jobStatus(state));
+      expect(jobStatus(restored).conditions.map((c) => c.type)).toEqual(['FailureTarget', 'Failed']);
+      expect(jobStatus(restored)).toMatchObject({ failed: 1, terminating: 0 });
+    });
+  });
+
   describe('When the snapshot is taken of a finished Job', () => {
     it('restores to the same finished status', () => {
       const done = [0, 1, 2, 3].map((index) => podObserved(aPod({ index, phase: 'Succeeded' }), at(1)));

@@ -48,6 +48,15 @@ describe('a cold load from a snapshot', () => {
     expect(cold.pods.get('pod-1')?.fromArchive).toBe(true);
   });
 
+  it('puts them back with the instant they were first seen (cluster-finish.ts), as the whole log holds it', async () => {
+    // given the same log of a Job with a success policy
+    const { cold, whole } = await writtenColdWithSnapshots({ successPolicy: { rules: [{ succeededIndexes: '0-1' }] } });
+
+    // when loaded cold, then pod-1 was first seen at 0:05, as in the fold of the whole log
+    expect(whole.pods.get('pod-1')?.firstSeenAt).toBe(Date.parse(at(5)));
+    expect(cold.pods.get('pod-1')?.firstSeenAt).toBe(Date.parse(at(5)));
+  });
+
   it('reads back only the archived pods the tail names for a Job without a success policy', async () => {
     // given the same log of a Job without a success policy
     const { store, cold } = await writtenColdWithSnapshots({});

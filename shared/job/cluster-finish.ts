@@ -1,0 +1,101 @@
+import { parseTime } from '../k8s/time.ts';
+import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { isUnfinished, podClass, type PodRecord } from './pod-record.ts';
+import type { JobState } from './state.ts';
+import type { JobStatusView } from './status.ts';
+
+// Issue 21: when the cluster wrote a Job's terminal condition, and which pods it never saw.
+// Upstream's syncJob writes Complete/Failed once its criterion is met, its expectations are met
+// and no pod its informer lists is terminating (`enactJobFinished`), and never syncs a finished
+// Job again: a pod first seen after that instant was neither waited for nor counted. jobfold can
+// read such a pod before the evidence that finished the Job (EventBridge does not order): it then
+// holds every pod in one view, where the cluster's order showed the later ones only after the
+// finish. The pods tell the instant apart, on the cluster's clock: from the criterion's
+// (criterion-instants.ts), or, when the Job had run before it, from the end of the expectations
+// its controller may still have held then (a pod it created before the criterion, seen first
+// after it, was waited for: EXPECTATIONS_TIMEOUT_MS); pushed past by each pod seen by then that
+// was still unfinished, until it ended (the Job waited for it, and saw what came meanwhile). A
+// pod every observation of which is after that instant is the cluster's "after the finish": it
+// holds nothing back, the failing sync does not count it, it is not active or terminating in the
+// final status, and an outcome of it arriving after the finish is not counted there. What jobfold
+// counted of it before the evidence arrived (its own outcome) stays: a count never goes back.
+// One whose observation from before the instant arrives later counts as before (late-outcome.ts
+// settleAfterFinish, outcome-correction.ts reopenFinish). Jobs jobfold runs are exempt: its
+// syncs are the controller's, and what it saw it waited for.
+
+/**
+ * The instant the cluster finished the Job, given its criterion's instant `metAt`: undefined
+ * while a pod seen by then is still unfinished in the view (the Job waits for it). Pods without
+ * a first-seen instant (records older than the field) count as seen. O(pods), stopping at the
+ * first pod that holds the Job, and a sort of the pods seen after the floor: only while
+ * finishing, with a criterion instant known.
+ */
+export function clusterFinishInstant(state: JobState, metAt: number): number | undefined {
+  let finishedAt = finishFloor(state, metAt);
+  const floor = finishedAt;
+  const later: PodRecord[] = [];
+  // One pass for the pods seen by the floor: the first unfinished one holds the Job.
+  for (const pod of state.pods.values()) {
+    if (pod.controlledBy !== undefined) continue;
+    if (pod.firstSeenAt !== undefined && pod.firstSeenAt > floor) later.push(pod);
+    else if (isUnfinished(pod)) return undefined;
+    else finishedAt = Math.max(finishedAt, endedAt(pod));
+  }
+  // Those seen after it, in the order the cluster saw them, while the Job still waited.
+  later.sort((a, b) => (a.firstSeenAt ?? 0) - (b.firstSeenAt ?? 0));
+  for (const pod of later) {
+    if ((pod.firstSeenAt ?? 0) > finishedAt) break;
+    if (isUnfinished(pod)) return undefined;
+    finishedAt = Math.max(finishedAt, endedAt(pod));
+  }
+  return finishedAt;
+}
+
+/**
+ * The earliest the cluster can have finished the Job: the criterion's instant when it was met at
+ * the Job's start (its first sync chose the outcome and created nothing), else the end of the
+ * expectations its controller may have held then (pods created before, not seen yet).
+ */
+function finishFloor(state: JobState, metAt: number): number {
+  const start = state.status.startTime;
+  return start !== undefined && metAt <= parseTime(start) ? metAt : metAt + EXPECTATIONS_TIMEOUT_MS;
+}
+
+/** Until when the cluster may have waited for the finished pod: its latest observation, or its outcome's instants. */
+function endedAt(pod: PodRecord): number {
+  return Math.max(pod.lastSeenAt ?? -Infinity, pod.finishedTrackedAt ?? -Infinity, pod.strippedAt ?? -Infinity, pod.deletionTimestamp ?? -Infinity);
+}
+
+/** Whether the cluster, having finished the Job at `finishedAt`, never saw the pod before. */
+export const unseenBy = (pod: PodRecord, finishedAt: number): boolean =>
+  pod.controlledBy === undefined && pod.firstSeenAt !== undefined && pod.firstSeenAt > finishedAt;
+
+/**
+ * For a Job jobfold does not run whose criterion's instant is known and that holds for no pod:
+ * the instant the cluster finished it, to tell the pods it never saw (unseenBy). Else undefined.
+ */
+export function finishedOnCluster(state: JobState): number | undefined {
+  const metAt = state.outcomeMetAt;
+  if (metAt === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return undefined;
+  return clusterFinishInstant(state, metAt);
+}
+
+/**
+ * The final status without what the pods the cluster never saw before it finished the Job at
+ * `finishedAt` add to `active`, `ready` and `terminating` (the finishing sync terminated them,
+ * and the cluster's order shows them only after the finish). What jobfold counted of them
+ * before it stays: a count never goes back (it arrived before the evidence, and upstream's
+ * counters only grow), and the failing sync did not count them (counting.ts recountAll).
+ */
+export function withoutUnseenPods(state: JobState, status: JobStatusView, finishedAt: number): JobStatusView {
+  let { active, ready, terminating } = status;
+  for (const pod of state.pods.values()) {
+    if (!unseenBy(pod, finishedAt)) continue;
+    const cls = podClass(pod);
+    if (cls === 'active') {
+      active -= 1;
+      if (pod.ready) ready -= 1;
+    } else if (cls === 'terminating') terminating -= 1;
+  }
+  return { ...status, active: Math.max(0, active), ready: Math.max(0, ready), terminating: Math.max(0, terminating) };
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { PodObserved } from '../../../shared/job/events.ts';
+import { aJob, aPod, at, jobObserved, podObserved, T0, type PodOptions } from '../../support/builders.ts';
+import { conditionsOf, given } from '../../support/job-spec.ts';
+
+// Issue 21: a pod first seen after the cluster finished the Job (on its clock) can arrive before
+// the evidence that finished it. The cluster's order writes the terminal condition at once and
+// never counts that pod (upstream does not sync a finished Job); jobfold, holding every pod in one
+// view, waited for it at FailureTarget and counted it failed. shared/job/cluster-finish.ts.
+
+/** The pod as the cluster reported it at `rv`, observed at `when`. */
+const pod = (name: string, rv: number, when: string, options: PodOptions = {}): PodObserved =>
+  ({ ...podObserved(aPod({ name, resourceVersion: String(rv), ...options }), when), eventId: `${name}/${rv}` });
+
+const FAILED = ['FailureTarget=True:BackoffLimitExceeded', 'Failed=True:BackoffLimitExceeded'];
+
+describe('A Job failed at its start by a pod failed then, another pod first seen 400 s later', () => {
+  const job = aJob({ backoffLimit: 0, parallelism: 2, completions: 2 });
+  const failure = pod('a', 2, T0, { phase: 'Failed', exitCode: 1 });
+  const later = pod('b', 3, at(400));
+
+  it("in the cluster's order: Failed at once, the later pod terminated as lingering and never counted", () => {
+    given(job, failure, later)
+      .when()
+      .then(({ status, commands }) => {
+        expect(conditionsOf(status)).toEqual(FAILED);
+        expect(status).toMatchObject({ failed: 1, active: 0, terminating: 0 });
+        expect(commands).toMatchObject([{ type: 'TerminatePod', podName: 'b' }]);
+      });
+  });
+
+  it('the later pod first: Failed at once too, the pod neither waited for nor counted', () => {
+    given(null, later, jobObserved(job, T0), failure)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(FAILED);
+        expect(status).toMatchObject({ failed: 1, active: 0, terminating: 0 });
+      });
+  });
+
+  it('the later pod first, its failure after the finish: not counted either', () => {
+    given(null, later, jobObserved(job, T0), failure, pod('b', 4, at(410), { phase: 'Failed', exitCode: 1 }))
+      .when()
+      .thenStatus({ failed: 1, active: 0, terminating: 0 });
+  });
+
+  it('a pod the cluster saw before the finish, arriving after it, still holds the Job (reopenFinish)', () => {
+    given(null, later, jobObserved(job, T0), failure, pod('b', 1, T0))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['FailureTarget=True:BackoffLimitExceeded']);
+        expect(status).toMatchObject({ terminating: 1 });
+      });
+  });
+});
+
+describe('A pod first seen within the expectations timeout after the criterion was met', () => {
+  // The Job ran before its criterion: its controller may have created the pod then and waited to see it.
+  it('is waited for and counted, as when it arrives in order', () => {
+    const job = aJob({ backoffLimit: 0, parallelism: 2, completions: 2 });
+    const failure = pod('a', 2, at(10), { phase: 'Failed', exitCode: 1 });
+    given(null, pod('b', 3, at(200)), jobObserved(job, T0), failure)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['FailureTarget=True:BackoffLimitExceeded']);
+        expect(status).toMatchObject({ failed: 2, terminating: 1 });
+      });
+  });
+});
+
+describe('The later pod\'s own failure arriving before the evidence that failed the Job', () => {
+  // Counted when it arrived, it stays counted (a count never goes back): the one divergence left.
+  it('counts, and the Job still fails at once without waiting for anything', () => {
+    const job = aJob({ backoffLimit: 1, parallelism: 2, completions: 2 });
+    const failures = [pod('a', 2, T0, { phase: 'Failed', exitCode: 1 }), pod('c', 3, T0, { phase: 'Failed', exitCode: 1 })];
+    given(null, pod('b', 4, at(400), { phase: 'Failed', exitCode: 1 }), pod('d', 5, at(400)), jobObserved(job, T0), ...failures)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(FAILED);
+        expect(status).toMatchObject({ failed: 3, active: 0, terminating: 0 });
+      });
+  });
+});
