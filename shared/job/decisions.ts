@@ -34,6 +34,12 @@ export const EvidenceSchema = z.object({
     }),
   ),
   pods: optional(z.array(PodRefSchema)),
+  /**
+   * How many pods the evidence is about, where `pods` may name only the first of them (a
+   * reopening names at most 100: shared/job/outcome-correction.ts reopenFinish). Absent: `pods`
+   * names them all (every entry logged before fold-2026-11-28.23).
+   */
+  podCount: optional(z.number().int().positive()),
   container: optional(z.object({ name: z.string(), exitCode: z.number().int() })),
   podCondition: optional(z.string()),
   succeededIndexes: optional(z.string()),

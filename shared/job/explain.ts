@@ -130,7 +130,10 @@ export function jobCorrectionSentence(event: DecisionOf<'JobOutcomeCorrected'>):
   const taken = event.retracted.map((c) => c.type).join(' and ');
   const met = event.retractedMetAt === undefined ? '' : ` (its criterion met at ${event.retractedMetAt})`;
   const names = (event.evidence.pods ?? []).map((pod) => pod.name);
-  const pods = names.length === 1 ? `pod ${names[0]}` : `pods ${names.join(', ')}`;
+  // The evidence names the first pods and counts them all (an entry logged before the count names all).
+  const more = (event.evidence.podCount ?? names.length) - names.length;
+  const listed = more > 0 ? `${names.join(', ')} and ${more} more` : names.join(', ');
+  const pods = names.length === 1 && more === 0 ? `pod ${listed}` : `pods ${listed}`;
   return ` jobfold took back ${taken}${met} at ${event.at}: evidence that arrived later showed ${pods} still running then on the cluster's clock, and the controller writes ${taken} only once no pod is terminating.`;
 }
 

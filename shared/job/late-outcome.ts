@@ -106,7 +106,7 @@ export function settleAfterFinish(
   // (state.outcomeMetAt), which jobfold's clock can lie past (a deadline read late).
   const seenByFinish = seenActiveAt !== undefined && seenActiveAt <= Math.min(state.finishedInstant, state.outcomeMetAt ?? Infinity);
   // Not finished in the view either: the cluster's Job waits for it (outcome-correction.ts reopenFinish).
-  if (seenByFinish && isUnfinished(pod) && !(state.waitedFor ?? []).includes(pod.uid)) state.waitedFor = [...(state.waitedFor ?? []), pod.uid];
+  if (seenByFinish && isUnfinished(pod)) (state.waitedFor ??= new Set()).add(pod.uid);
   // A mark of a finish since taken back no longer holds (pod-record.ts finalCountOf).
   if (pod.finalCount !== undefined && pod.finalCountOf !== state.finishedAt) markFinalCount(state, pod, undefined);
   if (countedBefore === 'none' && pod.counted !== 'none') {

@@ -3,7 +3,7 @@ import { formatTime } from '../k8s/time.ts';
 import { findCondition, type JobCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { criterionMetAt, rememberedCriterionMetAt } from './criterion-instants.ts';
-import type { DecisionOf } from './decisions.ts';
+import type { DecisionOf, PodRefData } from './decisions.ts';
 import { failureTarget, successPolicyTarget, type FinishTarget } from './finish-condition.ts';
 import { inferDeletedOutcomes, uncountFailingSyncs } from './observe-pod.ts';
 import { isUnfinished } from './pod-record.ts';
@@ -72,12 +72,22 @@ export function correctOutcome(sync: Sync): void {
 const TERMINAL = { success: 'Complete', failure: 'Failed' } as const;
 
 /**
+ * The pods a reopening names at most; its `podCount` counts them all. The writer decides after
+ * each run of observations of one instant, so a reopening normally names one pod, but a run (an
+ * informer's relist, a writer batch of packed records) can bring thousands, and an entry
+ * naming them all could pass the store's 350 KB (MAX_ENTRY_BODY_BYTES): the commit fails and
+ * the Job's log is parked. A hundred references of the longest pod names are ~35 KB.
+ */
+export const REOPENING_PODS_NAMED = 100;
+
+/**
  * Decide side: a Job jobfold finished at once, on a view that lacked a pod the cluster still ran
  * then (its observation from before the finish arrived after it, state.waitedFor), had not
  * finished on the cluster: `enactJobFinished` holds `Complete`/`Failed` while a pod is
  * terminating. The terminal condition is taken back (the interim one stays), the pod is
  * terminated as the finishing sync terminates every active pod, and the terminal condition
- * follows once no pod is terminating, as in the cluster's order.
+ * follows once no pod is terminating, as in the cluster's order. The evidence names the first
+ * REOPENING_PODS_NAMED such pods, in the order their observations arrived, and counts them all.
  */
 export function reopenFinish(sync: Sync): void {
   const { state } = sync;
@@ -87,16 +97,20 @@ export function reopenFinish(sync: Sync): void {
   if (decided === undefined) return;
   const terminal = TERMINAL[decided.outcome];
   if (findCondition(sync.conditions, terminal)?.status !== 'True') return;
-  const pods = waited.flatMap((uid) => {
+  const pods: PodRefData[] = [];
+  let podCount = 0;
+  for (const uid of waited) {
     const pod = state.pods.get(uid);
-    return pod !== undefined && isUnfinished(pod) ? [{ uid: pod.uid, name: pod.name, ...(pod.index >= 0 ? { index: pod.index } : {}), seq: pod.seq }] : [];
-  });
-  if (pods.length === 0) return;
+    if (pod === undefined || !isUnfinished(pod)) continue;
+    podCount += 1;
+    if (pods.length < REOPENING_PODS_NAMED) pods.push({ uid: pod.uid, name: pod.name, ...(pod.index >= 0 ? { index: pod.index } : {}), seq: pod.seq });
+  }
+  if (podCount === 0) return;
   const metAt = formatTime(state.outcomeMetAt ?? state.finishedInstant);
   const correction = outcomeCorrected(sync.conditions, [terminal], { retractedMetAt: metAt }, {
     reason: decided.condition.reason,
     message: decided.condition.message,
-    evidence: { tippedBy: state.position, pods, metAt },
+    evidence: { tippedBy: state.position, pods, podCount, metAt },
   });
   sync.conditions = sync.conditions.filter((c) => c.type !== terminal);
   record(sync, { type: 'JobOutcomeCorrected', ...correction });

@@ -2,7 +2,7 @@ import { parseIndexes } from '../indexes/index-set.ts';
 import { rebuildAggregates } from './aggregates.ts';
 import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { jobSettings } from './job-settings.ts';
-import { isTerminalPhase, type PodRecord } from './pod-record.ts';
+import { isTerminalPhase, isUnfinished, type PodRecord } from './pod-record.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
 import { newClock } from './cluster-clock.ts';
 import type { PodFacts } from './pod-facts.ts';
@@ -199,7 +199,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       ...(state.suspendChanges.length === 0 ? {} : { suspendChanges: structuredClone(state.suspendChanges) }),
       ...(state.suspensionObservedLate === true ? { suspensionObservedLate: true } : {}),
       ...(state.outcomeMetAt === undefined ? {} : { outcomeMetAt: state.outcomeMetAt }),
-      ...(state.waitedFor === undefined ? {} : { waitedFor: [...state.waitedFor] }),
+      ...waitedForItem(state),
       ...(state.reopenedBy === undefined ? {} : { reopenedBy: [...state.reopenedBy] }),
       observedAfterFinish: state.observedAfterFinish,
       jobOrder: state.jobOrder,
@@ -217,6 +217,24 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
     pods: live.map(encodePod),
   };
   return { snapshot, archived };
+}
+
+/**
+ * The pods the finished Job still waits for, as the snapshot keeps them: only those still
+ * unfinished, in their order. A pod that finished or went never counts as unfinished again (a
+ * terminal phase and a deletion are absorbing, pod-record.ts), so reopenFinish, which names only
+ * unfinished ones, reads the same after a restore; and every one kept is a live pod of the same
+ * snapshot (isSettled), so the list is never larger than the pods beside it (a 100,000-pod Job
+ * whose observations all arrived late keeps at most its live pods' uids, not every pod's).
+ */
+function waitedForItem(state: JobState): { waitedFor?: string[] } {
+  if (state.waitedFor === undefined) return {};
+  const waiting: string[] = [];
+  for (const uid of state.waitedFor) {
+    const pod = state.pods.get(uid);
+    if (pod !== undefined && isUnfinished(pod)) waiting.push(uid);
+  }
+  return waiting.length === 0 ? {} : { waitedFor: waiting };
 }
 
 /** Rebuilds the state from a snapshot; archived pods can be restored with `restoreArchived`. */
@@ -259,7 +277,7 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     suspendChanges: structuredClone(s['suspendChanges'] ?? []),
     ...(s['suspensionObservedLate'] === true ? { suspensionObservedLate: true } : {}),
     ...(s['outcomeMetAt'] === undefined ? {} : { outcomeMetAt: s['outcomeMetAt'] }),
-    ...(s['waitedFor'] === undefined ? {} : { waitedFor: [...s['waitedFor']] }),
+    ...(s['waitedFor'] === undefined ? {} : { waitedFor: new Set(s['waitedFor']) }),
     ...(s['reopenedBy'] === undefined ? {} : { reopenedBy: [...s['reopenedBy']] }),
     observedAfterFinish: s['observedAfterFinish'] ?? 0,
     jobOrder: s['jobOrder'],

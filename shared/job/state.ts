@@ -204,9 +204,12 @@ export interface JobState {
    * the finish instant, arriving after the finish, showed unfinished (late-outcome.ts
    * settleAfterFinish). The cluster's Job was still waiting for them at `FailureTarget` or
    * `SuccessCriteriaMet`: the terminal condition is taken back (outcome-correction.ts
-   * `reopenFinish`). Emptied when it is.
+   * `reopenFinish`). Emptied when it is. A set in arrival order: a fold of many such
+   * observations before one decide (one informer snapshot) adds each in O(1), where an array
+   * copied on each addition was quadratic. The snapshot keeps only those still unfinished
+   * (snapshot.ts), a subset of its live pods.
    */
-  waitedFor?: string[];
+  waitedFor?: Set<string>;
   /**
    * Log positions of the JobOutcomeCorrected entries that took back a terminal condition alone
    * (reopenFinish): no decision is logged right after them in the same reconcile, so a reader
