@@ -52,6 +52,20 @@ export function clusterFinishInstant(state: JobState, metAt: number): number | u
 }
 
 /**
+ * Whether a pod of the view can be one the cluster never saw before it finished the Job (its
+ * criterion met at `metAt`): without one, a Job with a pod terminating waits, with no walk of
+ * its pods (decide asks at every sync while a failing Job's pods terminate).
+ */
+export function mayHoldUnseenPods(state: JobState, metAt: number): boolean {
+  return state.newestPodFirstSeen > finishFloor(state, metAt);
+}
+
+/** A pod record first seen at `at` joined the state (created, or restored from a snapshot or the archive). */
+export function notePodFirstSeen(state: JobState, at: number | undefined): void {
+  if (at !== undefined && at > state.newestPodFirstSeen) state.newestPodFirstSeen = at;
+}
+
+/**
  * The earliest the cluster can have finished the Job: the criterion's instant when it was met at
  * the Job's start (its first sync chose the outcome and created nothing), else the end of the
  * expectations its controller may have held then (pods created before, not seen yet).

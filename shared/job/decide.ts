@@ -14,8 +14,8 @@ import { jobStatus } from './status.ts';
 import { activeDeadlineAt, LAST_TIME_MS } from '../policies/active-deadline.ts';
 import { stableHash } from './stable-hash.ts';
 import { settleSuspension } from './suspension-order.ts';
-import { clusterFinishInstant } from './cluster-finish.ts';
 import { rememberedCriterionMetAt } from './criterion-instants.ts';
+import { clusterFinishInstant, mayHoldUnseenPods } from './cluster-finish.ts';
 
 /** What one reconcile decided: decisions for the log, commands for the cluster. */
 export interface Reconciliation {
@@ -247,7 +247,7 @@ function heldByTerminating(sync: Sync, target: FinishTarget): boolean {
   if (sync.terminating === 0) return false;
   if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return true;
   const metAt = state.outcomeMetAt ?? rememberedCriterionMetAt(state, target.reason);
-  return metAt === undefined || clusterFinishInstant(state, metAt) === undefined;
+  return metAt === undefined || !mayHoldUnseenPods(state, metAt) || clusterFinishInstant(state, metAt) === undefined;
 }
 
 function condition(sync: Sync, type: string, target: FinishTarget): JobCondition {

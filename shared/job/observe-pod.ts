@@ -11,7 +11,7 @@ import { countingObservation, revokeRunCount } from './run.ts';
 import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome } from './late-outcome.ts';
 import type { JobState } from './state.ts';
 import { deletedAsExcess } from './excess-deletions.ts';
-import { finishedOnCluster, unseenBy } from './cluster-finish.ts';
+import { finishedOnCluster, notePodFirstSeen, unseenBy } from './cluster-finish.ts';
 
 /**
  * Folds a pod observation: merge, recount its contribution, apply the counting rules. A pod's
@@ -439,6 +439,7 @@ function afterChange(state: JobState, pod: PodRecord): void {
 function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: ObservationOrder, seenAt: number): PodRecord {
   const pod = newPodRecord(facts, { seq: state.nextPodSeq++, lastSeq: state.position, order: order.sequence, version: order.version, gone, firstSeenAt: seenAt, lastSeenAt: seenAt });
   state.pods.set(pod.uid, pod);
+  notePodFirstSeen(state, seenAt);
   enter(state, pod);
   return pod;
 }

@@ -99,9 +99,12 @@ export interface PodRecord extends PodFacts {
   lastSeenAt?: number;
 }
 
-/** An observation of the pod made at `at` was folded (pod-record.ts firstSeenAt, lastSeenAt). */
+/**
+ * An observation of the pod made at `at` was folded (firstSeenAt, lastSeenAt). A record without
+ * firstSeenAt predates the field (restored): it stays unknown, not set by a later observation.
+ */
 export function noteSeen(pod: PodRecord, at: number): void {
-  if (pod.firstSeenAt === undefined || at < pod.firstSeenAt) pod.firstSeenAt = at;
+  if (pod.firstSeenAt !== undefined && at < pod.firstSeenAt) pod.firstSeenAt = at;
   if (pod.lastSeenAt === undefined || at > pod.lastSeenAt) pod.lastSeenAt = at;
 }
 

@@ -4,6 +4,7 @@ import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
 import { jobSettings } from './job-settings.ts';
 import { isTerminalPhase, isUnfinished, type PodRecord } from './pod-record.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
+import { notePodFirstSeen } from './cluster-finish.ts';
 import { newClock } from './cluster-clock.ts';
 import type { PodFacts } from './pod-facts.ts';
 import { childStatusKeyOf } from './child-status-version.ts';
@@ -301,6 +302,7 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
   for (const encoded of snapshot.pods) {
     const pod = decodePod(encoded);
     state.pods.set(pod.uid, pod);
+    notePodFirstSeen(state, pod.firstSeenAt);
   }
   rebuildAggregates(state);
   state.successRuleProgress = (state.settings?.successPolicyRules ?? []).map((rule) =>
@@ -332,6 +334,7 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
       ...(archived.released === true ? { released: true } : {}),
       ...(archived.finalCount === undefined ? {} : { finalCount: archived.finalCount, finalCountOf: archived.finalCountOf }),
     });
+    notePodFirstSeen(state, archived.firstSeenAt);
   }
 }
 

@@ -249,6 +249,13 @@ export interface JobState {
   /** The criteria's instants decide asked for, while still true (criterion-instants.ts); not persisted. */
   criterionMemo: CriterionMemo;
   /**
+   * No pod record was first seen later than this (pod-record.ts firstSeenAt; -Infinity: none):
+   * while it is not past the cluster's finish floor, no pod can be one the cluster never saw,
+   * and a waiting Job need not walk its pods (cluster-finish.ts). Not persisted: a restore takes
+   * it from the pods it puts back (notePodFirstSeen).
+   */
+  newestPodFirstSeen: number;
+  /**
    * The run of observations being folded (one observedAt, what one sync reads; see run.ts): its
    * time, and what its observations of each pod made the counting rules change.
    */
@@ -317,6 +324,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     childStatusVersion: 0,
     childStatusInputs: undefined,
     criterionMemo: newCriterionMemo(),
+    newestPodFirstSeen: -Infinity,
     run: newRun(),
   };
 }

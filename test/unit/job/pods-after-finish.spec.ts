@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { PodObserved } from '../../../shared/job/events.ts';
 import { aJob, aPod, at, jobObserved, podObserved, T0, type PodOptions } from '../../support/builders.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
+import { mayHoldUnseenPods } from '../../../shared/job/cluster-finish.ts';
+import { jobStatus } from '../../../shared/job/status.ts';
 
 // Issue 21: a pod first seen after the cluster finished the Job (on its clock) can arrive before
 // the evidence that finished it. The cluster's order writes the terminal condition at once and
@@ -79,5 +81,25 @@ describe('The later pod\'s own failure arriving before the evidence that failed 
         expect(conditionsOf(status)).toEqual(FAILED);
         expect(status).toMatchObject({ failed: 3, active: 0, terminating: 0 });
       });
+  });
+});
+
+describe('A failing Job waiting for its terminating pods does not walk them at every sync', () => {
+  // decide asks at every sync whether a terminating pod is one the cluster never saw
+  // (cluster-finish.ts); while no pod was first seen past the finish floor, none can be.
+  const job = aJob({ backoffLimit: 0, parallelism: 3, completions: 3 });
+  const running = [pod('b', 2, T0), pod('c', 3, T0)];
+  const failure = pod('a', 4, at(10), { phase: 'Failed', exitCode: 1 });
+
+  it('no pod first seen past the floor (the criterion, plus the expectations timeout): none can be unseen', () => {
+    const { state } = given(job, ...running, failure).when();
+    expect(conditionsOf(jobStatus(state))).toEqual(['FailureTarget=True:BackoffLimitExceeded']);
+    expect(mayHoldUnseenPods(state, state.outcomeMetAt ?? 0)).toBe(false);
+  });
+
+  it('a pod first seen past it: the pods are walked', () => {
+    const { state } = given(job, ...running, failure, pod('d', 5, at(400))).when();
+    expect(conditionsOf(jobStatus(state))).toEqual(['FailureTarget=True:BackoffLimitExceeded']);
+    expect(mayHoldUnseenPods(state, state.outcomeMetAt ?? 0)).toBe(true);
   });
 });
