@@ -392,8 +392,9 @@ export function uncountFailingSyncs(state: JobState): void {
 
 /** FailureTarget was written: every pod gone uncounted is judged by inferDeletedWhileFailing. O(pods), once. */
 export function inferDeletionsWhileFailing(state: JobState): void {
+  const finishedAt = finishedOnCluster(state);
   for (const pod of state.pods.values()) {
-    if (pod.gone && pod.counted === 'none') inferDeletedWhileFailing(state, pod);
+    if (pod.gone && pod.counted === 'none') inferDeletedWhileFailing(state, pod, finishedAt);
   }
 }
 
@@ -407,12 +408,15 @@ export function inferDeletionsWhileFailing(state: JobState): void {
  * FailureTarget, and is counted here, as the in-order fold counts it (inferOutcome). Of a pod
  * known by its deletion alone, nothing says the cluster's Job tracked it: not counted.
  */
-function inferDeletedWhileFailing(state: JobState, pod: PodRecord): void {
+function inferDeletedWhileFailing(state: JobState, pod: PodRecord, finishedAt?: number): void {
   const since = state.outcomeMetAt;
   if (since === undefined || pod.counted !== 'none' || pod.trackedSeen !== true) return;
   if (!hasTrueCondition(state.status.conditions, 'FailureTarget')) return;
   const at = pod.deletionTimestamp ?? state.clock.now ?? 0;
-  if (at >= since) inferOutcome(state, pod, at);
+  if (at < since) return;
+  // Nor one the cluster saw only after it had finished the Job (cluster-finish.ts): never listed.
+  const finished = finishedAt ?? finishedOnCluster(state);
+  if (finished === undefined || !unseenBy(pod, finished)) inferOutcome(state, pod, at);
 }
 
 /** Whether a deletion at `at` came after the Job met its success criteria (forgetDeletionsAfterSuccess). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PodObserved } from '../../../shared/job/events.ts';
-import { aJob, aPod, at, jobObserved, podObserved, T0, type PodOptions } from '../../support/builders.ts';
+import { aJob, aPod, at, jobObserved, podDeleted, podObserved, T0, type PodOptions } from '../../support/builders.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
 import { mayHoldUnseenPods } from '../../../shared/job/cluster-finish.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
@@ -101,5 +101,26 @@ describe('A failing Job waiting for its terminating pods does not walk them at e
     const { state } = given(job, ...running, failure, pod('d', 5, at(400))).when();
     expect(conditionsOf(jobStatus(state))).toEqual(['FailureTarget=True:BackoffLimitExceeded']);
     expect(mayHoldUnseenPods(state, state.outcomeMetAt ?? 0)).toBe(true);
+  });
+});
+
+describe('Where only Failed pods are replaced, the later pod seen tracked and deleted before the evidence arrives', () => {
+  // observe-pod.ts inferDeletedWhileFailing counts a pod deleted while the Job was failing: not one
+  // the cluster saw only after it had finished the Job.
+  const job = aJob({ backoffLimit: 0, parallelism: 2, completions: 2, podReplacementPolicy: 'Failed' });
+  const failure = pod('a', 2, T0, { phase: 'Failed', exitCode: 1 });
+  const later = [pod('b', 3, at(400)), podDeleted('b', at(410))];
+
+  it("in the cluster's order: not counted", () => {
+    given(job, failure, ...later).when().thenStatus({ failed: 1 });
+  });
+
+  it('the later pod first: not counted either', () => {
+    given(null, ...later, jobObserved(job, T0), failure)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(FAILED);
+        expect(status).toMatchObject({ failed: 1, terminating: 0 });
+      });
   });
 });
