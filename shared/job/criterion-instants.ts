@@ -21,7 +21,7 @@ import type { JobState } from './state.ts';
  * pod per event, so the deletions of a 100,000-pod Job took ~60 ms each (quadratic over its life).
  */
 export interface CriterionMemo {
-  /** Bumped by evolve for every event except one that moves no instant (deletionMovesNoInstant). */
+  /** Bumped by evolve for every event except one that moves no instant (deletionMovesNoInstant, observationMovesNoInstant). */
   epoch: number;
   /** The epoch and the number of pods (archiving and restoring pods move instants too) `values` hold for. */
   valuesEpoch: number;
@@ -105,6 +105,106 @@ export function deletionMovesNoInstant(state: JobState, uid: string): boolean {
   if (pod.gone) return true;
   if (!isTerminalPhase(pod.phase) || state.held.get(pod.index) === uid) return false;
   return pod.finishedTrackedAt !== undefined || pod.strippedAt !== undefined || pod.deletionTimestamp !== undefined;
+}
+
+/**
+ * What criterionMetAt reads, taken before a pod observation is folded (podObservationMark) and
+ * compared after it (observationMovesNoInstant). A finished Job's lingering pods are observed
+ * terminating, then failed, then deleted; before, each of these observations dropped the
+ * remembered instants and the next decide walked every pod twice (correctOutcome). Undefined
+ * when nothing is remembered (nothing to keep) or the pod is new (a new record).
+ */
+export interface ObservationMark {
+  readonly pod: PodInputs | undefined;
+  readonly job: JobInputs;
+}
+
+/** What the criteria read of one pod; undefined for a pod none of them reads (see podInputs). */
+interface PodInputs {
+  readonly counted: PodRecord['counted'];
+  readonly index: number;
+  readonly held: boolean;
+  readonly seenAt: number | undefined;
+  readonly failed: boolean;
+  readonly countFailed: boolean | undefined;
+}
+
+/**
+ * What the criteria read of the Job besides one pod's record. A fold of one pod's observation
+ * changes other pods only by counting or holding them (releaseHeld, rejudgeIndexes, a run's
+ * counts taken back: counting.ts, run.ts), which moves these counts and sets too.
+ */
+interface JobInputs {
+  readonly settings: JobState['settings'];
+  readonly startTime: string | undefined;
+  readonly policyFailure: JobState['policyFailure'];
+  readonly failedIndexes: JobState['status']['failedIndexes'];
+  readonly failedIndexesSize: number;
+  readonly completedIndexesSize: number;
+  readonly succeeded: number;
+  readonly failed: number;
+  readonly heldSize: number;
+  readonly heldCountable: number;
+  readonly pods: number;
+}
+
+/** Before a pod observation is folded: what it may move, when the memo holds instants to keep. */
+export function podObservationMark(state: JobState, uid: string): ObservationMark | undefined {
+  const memo = state.criterionMemo;
+  if (memo.valuesEpoch !== memo.epoch || memo.values.size === 0) return undefined;
+  const pod = state.pods.get(uid);
+  return pod === undefined ? undefined : { pod: podInputs(state, pod), job: jobInputs(state) };
+}
+
+/**
+ * After the observation: whether every instant stays as it was. The pod is read by no criterion
+ * before and after, or read alike; and nothing else the criteria read has changed.
+ */
+export function observationMovesNoInstant(state: JobState, uid: string, mark: ObservationMark | undefined): boolean {
+  const pod = state.pods.get(uid);
+  if (mark === undefined || pod === undefined || !sameJobInputs(mark.job, jobInputs(state))) return false;
+  const after = podInputs(state, pod);
+  const before = mark.pod;
+  if (before === undefined || after === undefined) return before === after;
+  return before.counted === after.counted && before.index === after.index && before.held === after.held &&
+    before.seenAt === after.seenAt && before.failed === after.failed && before.countFailed === after.countFailed;
+}
+
+/**
+ * Undefined when no criterion reads the pod: not counted succeeded or failed (successPolicyMetAt,
+ * backoffLimitExceededAt, failedIndexesMetAt's successes), not held for its index
+ * (backoffLimitExceededAt), not the pod that fails the Job by policy (policyFailureMetAt), and of
+ * no failed index (failedIndexesMetAt). A lingering pod of a Job that met its success criteria.
+ */
+function podInputs(state: JobState, pod: PodRecord): PodInputs | undefined {
+  const held = pod.index >= 0 && state.held.get(pod.index) === pod.uid;
+  const read = pod.counted === 'succeeded' || pod.counted === 'failed' || held || state.policyFailure?.uid === pod.uid ||
+    (pod.index >= 0 && state.status.failedIndexes.has(pod.index));
+  if (!read) return undefined;
+  return { counted: pod.counted, index: pod.index, held, seenAt: outcomeSeenAt(pod), failed: isPodFailed(state, pod), countFailed: pod.failureMatch?.countFailed };
+}
+
+function jobInputs(state: JobState): JobInputs {
+  const { status } = state;
+  return {
+    settings: state.settings,
+    startTime: status.startTime,
+    policyFailure: state.policyFailure,
+    failedIndexes: status.failedIndexes,
+    failedIndexesSize: status.failedIndexes.size,
+    completedIndexesSize: status.completedIndexes.size,
+    succeeded: status.succeeded,
+    failed: status.failed,
+    heldSize: state.held.size,
+    heldCountable: state.heldCountable,
+    pods: state.pods.size,
+  };
+}
+
+function sameJobInputs(a: JobInputs, b: JobInputs): boolean {
+  return a.settings === b.settings && a.startTime === b.startTime && a.policyFailure === b.policyFailure &&
+    a.failedIndexes === b.failedIndexes && a.failedIndexesSize === b.failedIndexesSize && a.completedIndexesSize === b.completedIndexesSize &&
+    a.succeeded === b.succeeded && a.failed === b.failed && a.heldSize === b.heldSize && a.heldCountable === b.heldCountable && a.pods === b.pods;
 }
 
 /** When the criterion whose condition carries `reason` was met, if the evidence tells. */

@@ -10,7 +10,7 @@ import { trackChildStatus } from './child-status-version.ts';
 import { enterRun } from './run.ts';
 import { countLateOutcome, countsBeforeLateOutcome, settleAfterFinish } from './late-outcome.ts';
 import { notePodCount } from './pod-view-gap.ts';
-import { deletionMovesNoInstant } from './criterion-instants.ts';
+import { deletionMovesNoInstant, observationMovesNoInstant, podObservationMark } from './criterion-instants.ts';
 import { isTerminalPhase, type PodCount } from './pod-record.ts';
 
 const isObservation = (event: JobEvent): boolean =>
@@ -48,16 +48,20 @@ export function evolve(state: JobState, event: JobEvent): JobState {
     // A decision was taken at its time: later reconciles do not run earlier.
     advance(state.clock, parseTime(event.at));
   }
-  // Decided on since, the criteria's instants stay remembered only if this event cannot move one.
-  if (!(event.type === 'PodDeleted' && deletionMovesNoInstant(state, event.uid))) state.criterionMemo.epoch += 1;
+  // Decided on since, the criteria's instants stay remembered only if this event cannot move
+  // one: a pod observation is judged by what it changed (below), others before they are folded.
+  if (event.type !== 'PodObserved' && !(event.type === 'PodDeleted' && deletionMovesNoInstant(state, event.uid))) state.criterionMemo.epoch += 1;
   switch (event.type) {
     case 'PodObserved': {
-      const counted = countedBefore(state, event.pod.metadata.uid);
+      const uid = event.pod.metadata.uid;
+      const mark = podObservationMark(state, uid);
+      const counted = countedBefore(state, uid);
       const finalBefore = state.finalStatus;
       const before = countsBeforeLateOutcome(state, at);
       observePod(state, event, at);
       if (before) countLateOutcome(state, before);
-      settleAfterFinish(state, event.pod.metadata.uid, isTerminalPhase(event.pod.status?.phase ?? 'Pending') ? undefined : at, counted, finalBefore);
+      settleAfterFinish(state, uid, isTerminalPhase(event.pod.status?.phase ?? 'Pending') ? undefined : at, counted, finalBefore);
+      if (!observationMovesNoInstant(state, uid, mark)) state.criterionMemo.epoch += 1;
       // A copy for the Job that created a pod another Job controls carries that Job's count.
       if (event.controlledBy === undefined) notePodCount(state, event.sequence, at);
       break;

@@ -54,3 +54,47 @@ describe('criteria instants are worked out once while nothing moves them', () =>
     expect([...state.criterionMemo.values.keys()].sort()).toEqual(['BackoffLimitExceeded', 'SuccessPolicy']);
   });
 });
+
+describe('a finished Job\'s lingering pods, observed one by one, leave the instants remembered', () => {
+  // The same Job at size: pod-0 succeeded at 20 s (SuccessCriteriaMet), pod-1 failed tracked at
+  // 30 s (BackoffLimitExceeded, met after it: correctOutcome compares both at every decide).
+  // The cluster deletes the other pods, removing their finalizers (upstream does so once the
+  // success criteria are met): each is observed terminating, then Failed, then gone, none counted.
+  // Before, each observation dropped the instants and the next decide walked every pod twice.
+  const lingering = (pods: number, observed: number): JobEvent[] =>
+    Array.from({ length: observed }, (_, k) => {
+      const index = 2 + k;
+      const when = (s: number) => at(40 + 3 * k + s);
+      return [
+        podObserved(aPod({ index, finalizer: false, deletionTimestamp: when(0) }), when(0)),
+        podObserved(aPod({ index, phase: 'Failed', exitCode: 137, finalizer: false, deletionTimestamp: when(0) }), when(1)),
+        podDeleted(`pod-${index}`, when(2)),
+      ];
+    }).flat();
+
+  // The first decide works them out; with every pod gone the Job is Complete, a decision folded, and they are worked out again.
+  for (const [pods, observed, workedOut] of [[1_000, 998, 2], [100_000, 300, 1]] as const) {
+    it(`given ${pods} pods, when ${observed} of them linger and go (${3 * observed} events, a decide after each), then the instants are worked out ${workedOut === 1 ? 'once' : 'twice'}`, { timeout: 120_000 }, () => {
+      const big = aJob({ completionMode: 'Indexed', completions: pods, parallelism: pods, backoffLimit: 0, successPolicy: { rules: [{ succeededCount: 1 }] } });
+      const { state } = given(
+        big,
+        ...Array.from({ length: pods }, (_, index) => podObserved(aPod({ index }), at(10))),
+        podObserved(aPod({ index: 0, phase: 'Succeeded' }), at(20)),
+        podObserved(aPod({ index: 1, phase: 'Failed', exitCode: 1 }), at(30)),
+      ).fold();
+      let refills = 0;
+      let seen = state.criterionMemo.valuesEpoch;
+      for (const event of lingering(pods, observed)) {
+        foldAndDecide(state, event);
+        if (state.criterionMemo.valuesEpoch !== seen) refills += 1;
+        seen = state.criterionMemo.valuesEpoch;
+      }
+      // Each refill walks the pods once per criterion asked (SuccessPolicy, BackoffLimitExceeded).
+      expect([...state.criterionMemo.values.keys()].sort()).toEqual(['BackoffLimitExceeded', 'SuccessPolicy']);
+      expect(refills).toBe(workedOut);
+      expect(conditionsOf(jobStatus(state))[0]).toBe('SuccessCriteriaMet=True:SuccessPolicy');
+      expect(state.status.failed).toBe(1);
+    });
+  }
+});
+

@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { criterionMetAt, rememberedCriterionMetAt } from '../../../shared/job/criterion-instants.ts';
+import { Reason } from '../../../shared/job/constants.ts';
+import type { JobEvent } from '../../../shared/job/evolve.ts';
+import type { JobState } from '../../../shared/job/state.ts';
+import type { Job } from '../../../shared/k8s/job.ts';
+import { clusterHistoryArb, historyArb, jobArb, type Batch } from './arbitraries.ts';
+import { drive, startJob } from './drive.ts';
+
+// The criteria's instants decide keeps (criterion-instants.ts rememberedCriterionMetAt) are
+// dropped by evolve only for an event that can move one: a deletion judged before it is folded
+// (deletionMovesNoInstant), a pod observation by what it changed (observationMovesNoInstant).
+// Given generated histories (cluster ones and free ones), in their order and in shuffled orders,
+// when every criterion's instant is asked after each event is folded (so the memo holds values
+// through every kind of event), then the remembered instant is the one a fresh walk of the pods
+// gives. A skip that is wrong shows here as a stale instant, on the event that made it stale.
+
+const REASONS = [Reason.SuccessPolicy, Reason.PodFailurePolicy, Reason.BackoffLimitExceeded, Reason.MaxFailedIndexesExceeded, Reason.FailedIndexes, Reason.DeadlineExceeded];
+const HISTORIES = 60;
+const ORDERS = 5;
+const SEED = 2120;
+
+function expectRememberedFresh(state: JobState, where: () => string): void {
+  for (const reason of REASONS) {
+    const remembered = rememberedCriterionMetAt(state, reason);
+    const fresh = criterionMetAt(state, reason);
+    if (remembered !== fresh) expect.fail(`${reason}: remembered ${remembered}, a fresh walk ${fresh} (${where()})`);
+  }
+}
+
+/** The history's events one per batch, in `order` (indexes into the flattened history), each reconciled at its own time. */
+function reordered(batches: readonly Batch[], order: readonly number[]): Batch[] {
+  const events = batches.flatMap((batch) => batch.events.map((event) => ({ event, at: batch.at })));
+  return order.map((i) => {
+    const { event, at } = events[i] as { event: JobEvent; at: string };
+    return { at: 'observedAt' in event ? event.observedAt : at, events: [event] };
+  });
+}
+
+const histories = (arb: typeof historyArb) =>
+  fc.sample(jobArb.chain((job) => fc.record({ job: fc.constant(job), batches: arb(job) })), { seed: SEED, numRuns: HISTORIES });
+
+function check(job: Job, batches: readonly Batch[], label: string): void {
+  let n = 0;
+  drive(startJob(job), batches, {
+    afterEvent: (state) => {
+      n += 1;
+      expectRememberedFresh(state, () => `${label}, event ${n}`);
+    },
+    afterReconcile: (state, reconcile) => expectRememberedFresh(state, () => `${label}, reconcile at ${reconcile.at}`),
+  });
+}
+
+describe('remembered criteria instants equal a fresh walk after every event', () => {
+  for (const [population, arb] of [['cluster', clusterHistoryArb], ['free', historyArb]] as const) {
+    it(`${HISTORIES} generated ${population} histories, in order and in ${ORDERS} shuffled orders each`, () => {
+      histories(arb).forEach(({ job, batches }, h) => {
+        check(job, batches, `${population} history ${h}, in order`);
+        const size = batches.reduce((sum, batch) => sum + batch.events.length, 0);
+        const orders = fc.sample(fc.shuffledSubarray([...Array(size).keys()], { minLength: size, maxLength: size }), { seed: SEED + h, numRuns: ORDERS });
+        orders.forEach((order, o) => check(job, reordered(batches, order), `${population} history ${h}, order ${o}`));
+      });
+    });
+  }
+});
