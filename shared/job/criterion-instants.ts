@@ -51,7 +51,7 @@ const INSTANT_OF: Readonly<Record<InstantBound, InstantOf>> = {
 
 /** criterionMetAt, remembered while nothing it reads has changed (decide side only: evolve changes what it reads). */
 export function rememberedCriterionMetAt(state: JobState, reason: string, bound: InstantBound = 'seen'): number | undefined {
-  return remembered(state, bound === 'seen' ? reason : `${reason}#${bound}`, () => criterionMetAt(state, reason, INSTANT_OF[bound]));
+  return remembered(state, bound === 'seen' ? reason : `${reason}#${bound}`, () => criterionMetAt(state, reason, bound));
 }
 
 function remembered(state: JobState, key: string, compute: () => number | undefined): number | undefined {
@@ -77,10 +77,12 @@ const COMPLETIONS = '#completions';
  * deletes every active pod (suspension-order.ts). Remembered as rememberedCriterionMetAt is.
  */
 export function completionsMetAt(state: JobState, bound: InstantBound = 'seen'): number | undefined {
-  return remembered(state, `${COMPLETIONS}#${bound}`, () => successesReachedAt(state, INSTANT_OF[bound]));
+  return remembered(state, `${COMPLETIONS}#${bound}`, () => completionsReachedAt(state, bound));
 }
 
-function successesReachedAt(state: JobState, instantOf: InstantOf): number | undefined {
+/** completionsMetAt, walked afresh. */
+export function completionsReachedAt(state: JobState, bound: InstantBound): number | undefined {
+  const instantOf = INSTANT_OF[bound];
   const settings = state.settings;
   if (settings === undefined) return undefined;
   const needed = settings.completions ?? 1;
@@ -125,6 +127,8 @@ interface PodInputs {
   readonly index: number;
   readonly held: boolean;
   readonly seenAt: number | undefined;
+  /** The earliest the outcome can have happened (InstantBound 'earliest', read against a suspension). */
+  readonly earliestAt: number | undefined;
   readonly failed: boolean;
   readonly countFailed: boolean | undefined;
 }
@@ -167,7 +171,7 @@ export function observationMovesNoInstant(state: JobState, uid: string, mark: Ob
   const before = mark.pod;
   if (before === undefined || after === undefined) return before === after;
   return before.counted === after.counted && before.index === after.index && before.held === after.held &&
-    before.seenAt === after.seenAt && before.failed === after.failed && before.countFailed === after.countFailed;
+    before.seenAt === after.seenAt && before.earliestAt === after.earliestAt && before.failed === after.failed && before.countFailed === after.countFailed;
 }
 
 /**
@@ -181,7 +185,7 @@ function podInputs(state: JobState, pod: PodRecord): PodInputs | undefined {
   const read = pod.counted === 'succeeded' || pod.counted === 'failed' || held || state.policyFailure?.uid === pod.uid ||
     (pod.index >= 0 && state.status.failedIndexes.has(pod.index));
   if (!read) return undefined;
-  return { counted: pod.counted, index: pod.index, held, seenAt: outcomeSeenAt(pod), failed: isPodFailed(state, pod), countFailed: pod.failureMatch?.countFailed };
+  return { counted: pod.counted, index: pod.index, held, seenAt: outcomeSeenAt(pod), earliestAt: INSTANT_OF.earliest(pod), failed: isPodFailed(state, pod), countFailed: pod.failureMatch?.countFailed };
 }
 
 function jobInputs(state: JobState): JobInputs {
@@ -208,7 +212,8 @@ function sameJobInputs(a: JobInputs, b: JobInputs): boolean {
 }
 
 /** When the criterion whose condition carries `reason` was met, if the evidence tells. */
-export function criterionMetAt(state: JobState, reason: string, instantOf: InstantOf = outcomeSeenAt): number | undefined {
+export function criterionMetAt(state: JobState, reason: string, bound: InstantBound = 'seen'): number | undefined {
+  const instantOf = INSTANT_OF[bound];
   if (reason === Reason.SuccessPolicy) return successPolicyMetAt(state, instantOf);
   if (isPolicyFailureReason(reason) || reason === Reason.PodFailurePolicy) return policyFailureMetAt(state, instantOf);
   if (reason === Reason.BackoffLimitExceeded) return backoffLimitExceededAt(state, instantOf);
