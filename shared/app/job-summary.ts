@@ -1,6 +1,6 @@
 import type { JobState } from '../job/state.ts';
 import type { SummaryUpdate } from './event-store.ts';
-import { boundedText, MAX_REASON_BYTES } from '../job/bounded-text.ts';
+import { boundedText, MAX_REASON_BYTES } from '../k8s/bounded-text.ts';
 
 /** The row the fleet view shows for a Job: its latest condition and when it finished. */
 export function jobSummary(state: JobState, now: string): SummaryUpdate | undefined {

@@ -1,4 +1,4 @@
-import type { FeatureGates } from '../job/gates.ts';
+import type { FeatureGates } from '../k8s/feature-gates.ts';
 import type { FoldConfig } from '../job/state.ts';
 import { FOLD_VERSION } from './fold-version.ts';
 

@@ -2,7 +2,7 @@ import { entryEvent } from '../app/log-codec.ts';
 import { decide } from '../job/decide.ts';
 import type { Decision } from '../job/decisions.ts';
 import { evolve, type JobEvent } from '../job/evolve.ts';
-import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from '../job/gates.ts';
+import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from '../k8s/feature-gates.ts';
 import { initialState } from '../job/state.ts';
 import { canonicalJson } from '../log/canonical-json.ts';
 import type { AuditEntry } from './audit-format.ts';

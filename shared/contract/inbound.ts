@@ -5,7 +5,7 @@ import { TimeSchema } from '../k8s/schema-helpers.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
 import { ObjectSequenceSchema, PodSequenceSchema } from '../k8s/object-sequence.ts';
 import { ClusterIdSchema } from '../job/events.ts';
-import { utf8Bytes } from '../job/bounded-text.ts';
+import { utf8Bytes } from '../k8s/bounded-text.ts';
 import { MAX_ID_BYTES } from '../app/event-store-limits.ts';
 
 /**

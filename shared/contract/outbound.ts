@@ -1,7 +1,7 @@
 import type { JobCommand, TerminatePod } from '../job/commands.ts';
 import type { JobIdentity } from '../job/job-settings.ts';
 import type { Decision, DecisionOf } from '../job/decisions.ts';
-import { JOBFOLD_CONTROLLER_NAME } from '../job/constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { CONTROL_SOURCE } from './inbound.ts';
 
 /**

@@ -4,7 +4,7 @@ import { inboundDetailSchemas, type InboundDetailType } from './inbound.ts';
 import { checkEnvelope, toObservation, type InboundError } from './parse-inbound.ts';
 import { childJobDeletion, isJobSetDetailType, jobSetDetailSchemas, parseJobSetInbound } from './parse-jobset-inbound.ts';
 import { creatorJobUid, type StreamKey } from './routing.ts';
-import { utf8Bytes } from '../job/bounded-text.ts';
+import { utf8Bytes } from '../k8s/bounded-text.ts';
 
 /** Where one inbound event goes: one entry per log it concerns. */
 export interface InboundTarget {

@@ -1,5 +1,5 @@
 import type { Pod } from '../k8s/pod.ts';
-import { CONTROLLER_UID_LABEL } from '../job/constants.ts';
+import { CONTROLLER_UID_LABEL } from '../k8s/job-controller.ts';
 import { LABELS } from '../jobset/constants.ts';
 
 /** Which log an event belongs to: one per Job (or JobSet) in one cluster. */

@@ -1,5 +1,5 @@
 import { parseTime } from '../k8s/time.ts';
-import { EXPECTATIONS_TIMEOUT_MS } from './constants.ts';
+import { EXPECTATIONS_TIMEOUT_MS } from '../k8s/job-controller.ts';
 import type { Decision, DecisionOf } from './decisions.ts';
 import { enter, leave } from './aggregates.ts';
 import { putCondition } from './conditions.ts';

@@ -1,5 +1,5 @@
 import { parseTime } from '../k8s/time.ts';
-import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { isUnfinished, podClass, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 import type { JobStatusView } from './status.ts';

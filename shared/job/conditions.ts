@@ -1,4 +1,4 @@
-import type { ConditionType } from './constants.ts';
+import type { ConditionType } from '../k8s/job-controller.ts';
 
 /** A batch/v1 JobCondition as jobfold writes it. */
 export interface JobCondition {

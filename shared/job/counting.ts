@@ -1,7 +1,7 @@
 import { advanceRuleProgress } from '../policies/success-policy.ts';
 import { countsFailure, failsIndex, matchPodFailurePolicy, policyFailureOf } from '../policies/pod-failure-policy.ts';
 import { hasTrueCondition } from './conditions.ts';
-import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { isTerminalPhase, outcomeSeenAt, type PodRecord } from './pod-record.ts';
 import { completionsAt } from './excess-deletions.ts';
 import { countLateOutcome, countsBeforeLateOutcome } from './late-outcome.ts';

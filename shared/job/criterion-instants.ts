@@ -3,7 +3,7 @@ import { activeDeadlineAt } from '../policies/active-deadline.ts';
 import { isPolicyFailureReason } from '../policies/pod-failure-policy.ts';
 import { advanceRuleProgress, matchSuccessPolicy } from '../policies/success-policy.ts';
 import { isPodFailed } from './counting.ts';
-import { Reason } from './constants.ts';
+import { Reason } from '../k8s/job-controller.ts';
 import { isTerminalPhase, outcomeSeenAt, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 

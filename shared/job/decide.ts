@@ -1,8 +1,9 @@
 import { formatTime, parseTime } from '../k8s/time.ts';
 import type { JobCommand } from './commands.ts';
 import { findCondition, isFinished, type JobCondition } from './conditions.ts';
-import { EXPECTATIONS_TIMEOUT_MS, JOB_CONTROLLER_NAME, JOBFOLD_CONTROLLER_NAME, Message, Reason } from './constants.ts';
-import type { Decision, Evidence } from './decisions.ts';
+import { EXPECTATIONS_TIMEOUT_MS, JOB_CONTROLLER_NAME, JOBFOLD_CONTROLLER_NAME, Message, Reason } from '../k8s/job-controller.ts';
+import type { Decision } from './decisions.ts';
+import type { Evidence } from '../policies/evidence.ts';
 import { chooseFinishTarget, type FinishTarget } from './finish-condition.ts';
 import { removeCountedFinalizers } from './finalizer-removal.ts';
 import { managePods } from './manage-pods.ts';

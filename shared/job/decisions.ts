@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { outcomeCorrectionFields } from '../decide/outcome-correction.ts';
 import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
+import { EvidenceSchema, PodRefSchema } from '../policies/evidence.ts';
 
 // Decision events: what jobfold concluded, each with its evidence, written to the log by the
 // reconciler so that the history can say why. Their eventIds are derived from the Job uid and
@@ -13,52 +14,6 @@ export const JobConditionSchema = z.object({
   message: z.string(),
   lastTransitionTime: TimeSchema,
 });
-
-export const PodRefSchema = z.object({
-  uid: z.string(),
-  name: z.string(),
-  index: optional(z.number().int()),
-  seq: z.number().int(),
-});
-export type PodRefData = z.infer<typeof PodRefSchema>;
-
-/** Why a condition was set: the rule, the pods or indexes that satisfied it, the tipping event. */
-export const EvidenceSchema = z.object({
-  /** Log position of the event that tipped the decision. */
-  tippedBy: z.number().int(),
-  rule: optional(
-    z.object({
-      policy: z.enum(['podFailurePolicy', 'successPolicy']),
-      index: z.number().int(),
-      name: optional(z.string()),
-    }),
-  ),
-  pods: optional(z.array(PodRefSchema)),
-  /**
-   * How many pods the evidence is about, where `pods` may name only the first of them (a
-   * reopening names at most 100: shared/job/outcome-correction.ts reopenFinish). Absent: `pods`
-   * names them all (every entry logged before fold-2026-11-28.23).
-   */
-  podCount: optional(z.number().int().positive()),
-  container: optional(z.object({ name: z.string(), exitCode: z.number().int() })),
-  podCondition: optional(z.string()),
-  succeededIndexes: optional(z.string()),
-  failedIndexes: optional(z.string()),
-  succeeded: optional(z.number().int()),
-  failed: optional(z.number().int()),
-  limit: optional(z.number().int()),
-  startTime: optional(TimeSchema),
-  activeDeadlineSeconds: optional(z.number().int()),
-  /** For Complete/Failed: the interim condition it follows. */
-  follows: optional(z.enum(['SuccessCriteriaMet', 'FailureTarget'])),
-  /**
-   * When the criterion was met on the cluster's clock (the instant of the observations that meet
-   * it), where it beat another criterion met too: told for Jobs jobfold does not run, whose
-   * evidence may arrive out of order (shared/job/criterion-instants.ts).
-   */
-  metAt: optional(TimeSchema),
-});
-export type Evidence = z.infer<typeof EvidenceSchema>;
 
 const decided = { eventId: z.string().min(1), at: TimeSchema, seq: optional(z.number().int()) };
 

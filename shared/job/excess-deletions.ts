@@ -1,6 +1,6 @@
 import { leave, enter } from './aggregates.ts';
 import { rejudgeIndexes } from './counting.ts';
-import { EXPECTATIONS_TIMEOUT_MS } from './constants.ts';
+import { EXPECTATIONS_TIMEOUT_MS } from '../k8s/job-controller.ts';
 import { isTerminalPhase, type PodRecord } from './pod-record.ts';
 import { revokeRunCount } from './run.ts';
 import type { JobState } from './state.ts';

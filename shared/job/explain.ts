@@ -4,10 +4,11 @@ import { correctionSentence, loggedCorrection, plural, type ExplainedCondition, 
 import type { JobCondition } from './conditions.ts';
 import { findCondition, hasTrueCondition, isFinished } from './conditions.ts';
 import { isPolicyFailureReason, policyFailureEvidence, policyFailureSentence } from '../policies/pod-failure-policy.ts';
-import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME, Reason } from './constants.ts';
+import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME, Reason } from '../k8s/job-controller.ts';
 import { missingPodEvents } from './pod-view-gap.ts';
 import { isReopening, isSuspensionRetraction } from './outcome-correction.ts';
-import type { DecisionOf, Evidence, PodRefData, TerminationCause } from './decisions.ts';
+import type { DecisionOf, TerminationCause } from './decisions.ts';
+import type { Evidence, PodRefData } from '../policies/evidence.ts';
 import type { JobEvent } from './evolve.ts';
 import type { JobState } from './state.ts';
 import { jobStatus } from './status.ts';

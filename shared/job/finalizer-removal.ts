@@ -1,4 +1,4 @@
-import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { podCommandTarget, type RemovePodFinalizer } from './commands.ts';
 import type { PodRecord } from './pod-record.ts';
 import { record, wakeAt, wakeWhenExpectationExpires, type Sync } from './sync.ts';

@@ -5,9 +5,9 @@ import { matchFailedIndexes } from '../policies/failed-indexes.ts';
 import { policyFailureCondition } from '../policies/pod-failure-policy.ts';
 import { matchSuccessPolicy } from '../policies/success-policy.ts';
 import { findCondition } from './conditions.ts';
-import { Message, Reason } from './constants.ts';
+import { Message, Reason } from '../k8s/job-controller.ts';
 import { rememberedCriterionMetAt } from './criterion-instants.ts';
-import type { Evidence } from './decisions.ts';
+import type { Evidence } from '../policies/evidence.ts';
 import type { JobState } from './state.ts';
 import type { Sync } from './sync.ts';
 

@@ -27,9 +27,10 @@ export {
   type TippingEvent,
 } from './explain.ts';
 export type { JobCommand, TerminatePod, CreatePod, UpdateJobStatus } from './commands.ts';
-export { DecisionSchema, type Decision, type Evidence, type TerminationCause } from './decisions.ts';
+export { DecisionSchema, type Decision, type TerminationCause } from './decisions.ts';
+export { EvidenceSchema, type Evidence, type PodRefData } from '../policies/evidence.ts';
 export { ObservationSchema, type Observation } from './events.ts';
-export { JOBFOLD_DEFAULT_GATES, UPSTREAM_DEFAULT_GATES, type FeatureGates } from './gates.ts';
+export { JOBFOLD_DEFAULT_GATES, UPSTREAM_DEFAULT_GATES, type FeatureGates } from '../k8s/feature-gates.ts';
 export { takeSnapshot, restoreSnapshot, restoreArchived, cloneState, isSettled, archivePod } from './snapshot.ts';
 export type { JobSnapshot, ArchivedPod } from './snapshot.ts';
 export type { JobCondition } from './conditions.ts';
@@ -37,7 +38,7 @@ export { CORRECTED_TO } from './outcome-correction.ts';
 
 // What the adapters (functions/, cli/, local/, bench/, forwarder/) read besides the fold itself:
 // nothing outside shared/ imports a file behind this one (test/unit/architecture/layers.spec.ts).
-export { boundedText } from './bounded-text.ts';
+export { boundedText } from '../k8s/bounded-text.ts';
 export { DEFAULT_CLOCK_SKEW_MS } from './cluster-clock.ts';
 export { hasTrueCondition } from './conditions.ts';
 export {
@@ -48,8 +49,8 @@ export {
   JOB_TRACKING_FINALIZER,
   JOBFOLD_CONTROLLER_NAME,
   JOB_CONTROLLER_NAME,
-} from './constants.ts';
-export { EvidenceSchema, JobConditionSchema, TerminationCauseSchema, type DecisionOf, type PodRefData } from './decisions.ts';
+} from '../k8s/job-controller.ts';
+export { JobConditionSchema, TerminationCauseSchema, type DecisionOf } from './decisions.ts';
 export { ClusterIdSchema, PodObservedSchema, type PodDeleted, type Tick } from './events.ts';
 export { stableHash } from './stable-hash.ts';
 export { validateJob, validateJobUpdate, type FieldError, type ValidationOptions } from './validation/index.ts';

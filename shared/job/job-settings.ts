@@ -2,14 +2,9 @@ import type { Job, JobSpec, PodFailurePolicyRule } from '../k8s/job.ts';
 import { IndexSet, parseIndexes } from '../indexes/index-set.ts';
 import { stableHash } from './stable-hash.ts';
 import { policyInterest, type PolicyInterest } from './pod-facts.ts';
+import type { SuccessPolicyRuleSettings } from '../policies/success-policy.ts';
 
 const MAX_INT32 = 2147483647;
-
-export interface SuccessPolicyRuleSettings {
-  /** `succeededIndexes` parsed leniently against completions, as the controller does. */
-  readonly indexes?: IndexSet;
-  readonly succeededCount?: number;
-}
 
 /**
  * The Job spec with batch/v1 defaults applied: what the controller actually works with.

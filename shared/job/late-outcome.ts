@@ -1,5 +1,5 @@
 import { IndexSet, parseIndexes } from '../indexes/index-set.ts';
-import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { finishedOnCluster, withoutUnseenPods } from './cluster-finish.ts';
 import { isUnfinished, type PodCount, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';

@@ -1,7 +1,7 @@
 import { remainingBackoffMs } from '../policies/backoff-delay.ts';
 import { countsFailure } from '../policies/pod-failure-policy.ts';
 import { byLeastAdvanced } from './active-pods-order.ts';
-import { JOBFOLD_CONTROLLER_NAME, MAX_POD_CREATE_DELETE_PER_SYNC, Message, Reason } from './constants.ts';
+import { JOBFOLD_CONTROLLER_NAME, MAX_POD_CREATE_DELETE_PER_SYNC, Message, Reason } from '../k8s/job-controller.ts';
 import { parseTime } from '../k8s/time.ts';
 import type { JobState } from './state.ts';
 import type { CreatePod } from './commands.ts';

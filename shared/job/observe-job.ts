@@ -15,7 +15,7 @@ import type { Job } from '../k8s/job.ts';
 import { comparableVersion, isStaleObservation, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { isFinished } from './conditions.ts';
 import { liveStatus } from './status.ts';
-import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
+import { boundedText, MAX_REASON_BYTES } from '../k8s/bounded-text.ts';
 import { advance, beyondSkew } from './cluster-clock.ts';
 import { formatTime, parseTime } from '../k8s/time.ts';
 

@@ -4,7 +4,7 @@ import type { PodDeleted, PodObserved } from './events.ts';
 import { enter, leave } from './aggregates.ts';
 import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, uncountFailingSync, unhold } from './counting.ts';
 import { hasTrueCondition } from './conditions.ts';
-import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
 import { isTerminalPhase, mergeFacts, noteSeen, podClass, recordOrder, newPodRecord, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';

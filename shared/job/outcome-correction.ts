@@ -1,9 +1,10 @@
 import { outcomeCorrected } from '../decide/outcome-correction.ts';
 import { formatTime } from '../k8s/time.ts';
 import { findCondition, type JobCondition } from './conditions.ts';
-import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { criterionMetAt, rememberedCriterionMetAt } from './criterion-instants.ts';
-import type { DecisionOf, PodRefData } from './decisions.ts';
+import type { DecisionOf } from './decisions.ts';
+import type { PodRefData } from '../policies/evidence.ts';
 import { failureTarget, successPolicyTarget, type FinishTarget } from './finish-condition.ts';
 import { inferDeletedOutcomes, uncountFailingSyncs } from './observe-pod.ts';
 import { isUnfinished } from './pod-record.ts';

@@ -1,24 +1,13 @@
 import type { PodFailurePolicyRule } from '../k8s/job.ts';
 import type { ContainerStatus, Pod, PodPhase } from '../k8s/pod.ts';
 import { parseTime } from '../k8s/time.ts';
+import type { PodConditionFact, TerminatedContainer } from '../policies/pod-failure-policy.ts';
 import {
   JOB_COMPLETION_INDEX_ANNOTATION,
   JOB_INDEX_FAILURE_COUNT_ANNOTATION,
   JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION,
   JOB_TRACKING_FINALIZER,
-} from './constants.ts';
-
-/** A terminated container, as the pod failure policy sees it. */
-export interface TerminatedContainer {
-  readonly name: string;
-  readonly exitCode: number;
-}
-
-/** A pod condition, as the pod failure policy sees it. */
-export interface PodConditionFact {
-  readonly type: string;
-  readonly status: string;
-}
+} from '../k8s/job-controller.ts';
 
 /**
  * What the pod failure policy can match on a pod that has not failed: the condition types its

@@ -1,5 +1,5 @@
 import type { ObjectSequence } from '../k8s/object-sequence.ts';
-import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import type { JobState } from './state.ts';
 import { wakeAt, type Sync } from './sync.ts';
 

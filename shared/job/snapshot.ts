@@ -1,6 +1,6 @@
 import { parseIndexes } from '../indexes/index-set.ts';
 import { rebuildAggregates } from './aggregates.ts';
-import { JOBFOLD_CONTROLLER_NAME } from './constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { jobSettings } from './job-settings.ts';
 import { isTerminalPhase, isUnfinished, type PodRecord } from './pod-record.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';

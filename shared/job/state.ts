@@ -12,7 +12,7 @@ import type { JobStatusView } from './status.ts';
 import type { PolicyFailure } from '../policies/pod-failure-policy.ts';
 import type { RuleProgress } from '../policies/success-policy.ts';
 import { newRun, type Run, type RunChange } from './run.ts';
-import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from './gates.ts';
+import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from '../k8s/feature-gates.ts';
 import { DEFAULT_CLOCK_SKEW_MS, newClock, type ClusterClock } from './cluster-clock.ts';
 import type { PodCounts } from './pod-view-gap.ts';
 import type { ChildStatusInputs } from './child-status-version.ts';

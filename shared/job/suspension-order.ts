@@ -1,9 +1,9 @@
 import { formatTime } from '../k8s/time.ts';
 import { outcomeCorrected } from '../decide/outcome-correction.ts';
 import { findCondition } from './conditions.ts';
-import { JOBFOLD_CONTROLLER_NAME, Message, Reason } from './constants.ts';
+import { JOBFOLD_CONTROLLER_NAME, Message, Reason } from '../k8s/job-controller.ts';
 import { completionsMetAt, rememberedCriterionMetAt, type InstantBound } from './criterion-instants.ts';
-import type { Evidence } from './decisions.ts';
+import type { Evidence } from '../policies/evidence.ts';
 import { outcomeSeenAt } from './pod-record.ts';
 import type { JobState } from './state.ts';
 import { record, setCondition, type Sync } from './sync.ts';

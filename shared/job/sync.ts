@@ -1,11 +1,12 @@
-import { boundedText, MAX_REASON_BYTES } from './bounded-text.ts';
+import { boundedText, MAX_REASON_BYTES } from '../k8s/bounded-text.ts';
 import { terminatePods, type JobCommand } from './commands.ts';
 import { putCondition, type JobCondition } from './conditions.ts';
-import type { Decision, DecisionOf, Evidence, TerminationCause } from './decisions.ts';
+import type { Decision, DecisionOf, TerminationCause } from './decisions.ts';
+import type { Evidence } from '../policies/evidence.ts';
 import { podClass, type PodRecord } from './pod-record.ts';
 import { clockSkewOf, type JobState } from './state.ts';
 import { readingLive, reconcileInstant } from './cluster-clock.ts';
-import { EXPECTATIONS_TIMEOUT_MS } from './constants.ts';
+import { EXPECTATIONS_TIMEOUT_MS } from '../k8s/job-controller.ts';
 
 /**
  * One reconcile of one Job (upstream `syncJobCtx`): the inputs, and the decisions and commands

@@ -1,4 +1,6 @@
-import { POD_FAILURE_BACKOFF_BASE_MS, POD_FAILURE_BACKOFF_MAX_MS } from '../job/constants.ts';
+/** Upstream `DefaultJobPodFailureBackOff` and `MaxJobPodFailureBackOff`. */
+const POD_FAILURE_BACKOFF_BASE_MS = 10_000;
+const POD_FAILURE_BACKOFF_MAX_MS = 600_000;
 
 /**
  * Pod recreation backoff (upstream `getRemainingTimeForFailuresCount`): 10 s doubling per

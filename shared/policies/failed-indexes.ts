@@ -1,4 +1,4 @@
-import { Message, Reason } from '../job/constants.ts';
+import { Message, Reason } from '../k8s/job-controller.ts';
 
 export interface FailedIndexesVerdict {
   readonly reason: typeof Reason.MaxFailedIndexesExceeded | typeof Reason.FailedIndexes;

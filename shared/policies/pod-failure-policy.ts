@@ -1,9 +1,8 @@
 import type { PodFailurePolicyRule } from '../k8s/job.ts';
-import { boundedText } from '../job/bounded-text.ts';
-import { Reason } from '../job/constants.ts';
-import type { Evidence, PodRefData } from '../job/decisions.ts';
-import type { FeatureGates } from '../job/gates.ts';
-import type { PodConditionFact, TerminatedContainer } from '../job/pod-facts.ts';
+import { boundedText } from '../k8s/bounded-text.ts';
+import { Reason } from '../k8s/job-controller.ts';
+import type { Evidence, PodRefData } from './evidence.ts';
+import type { FeatureGates } from '../k8s/feature-gates.ts';
 
 // The pod failure policy (KEP-3329; KEP-4443 names its rules): which rule a failed pod matches,
 // and everything the rule's action means to the Job. The fold asks this module, never the
@@ -58,6 +57,18 @@ export interface PodFailureMatch {
   /** The evidence: the container whose exit code matched, or the matching pod condition. */
   readonly container?: TerminatedContainer;
   readonly conditionType?: string;
+}
+
+/** A terminated container, as the pod failure policy sees it. */
+export interface TerminatedContainer {
+  readonly name: string;
+  readonly exitCode: number;
+}
+
+/** A pod condition, as the pod failure policy sees it. */
+export interface PodConditionFact {
+  readonly type: string;
+  readonly status: string;
 }
 
 export interface FailedPodView {

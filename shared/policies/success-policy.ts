@@ -1,5 +1,11 @@
 import type { IndexSet } from '../indexes/index-set.ts';
-import type { SuccessPolicyRuleSettings } from '../job/job-settings.ts';
+
+/** One rule of a Job's success policy, as the Job's settings hold it (shared/job/job-settings.ts). */
+export interface SuccessPolicyRuleSettings {
+  /** `succeededIndexes` parsed leniently against completions, as the controller does. */
+  readonly indexes?: IndexSet;
+  readonly succeededCount?: number;
+}
 
 export interface SuccessPolicyMatch {
   readonly ruleIndex: number;

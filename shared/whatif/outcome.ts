@@ -1,6 +1,6 @@
 import type { Decision } from '../job/decisions.ts';
 import type { JobEvent } from '../job/evolve.ts';
-import { Reason } from '../job/constants.ts';
+import { Reason } from '../k8s/job-controller.ts';
 import type { JobSetDecisionEvent } from '../jobset/decision-events.ts';
 import type { Outcome, OutcomeView } from './report.ts';
 

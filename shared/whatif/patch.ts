@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { FeatureGates } from '../job/gates.ts';
+import type { FeatureGates } from '../k8s/feature-gates.ts';
 import type { FieldError } from '../job/validation/field-error.ts';
 import { formatBadValue } from '../job/validation/go-format.ts';
 import { validateJob } from '../job/validation/index.ts';

@@ -1,5 +1,5 @@
 import type { JobCommand } from '../job/commands.ts';
-import { JOB_INDEX_FAILURE_COUNT_ANNOTATION, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION } from '../job/constants.ts';
+import { JOB_INDEX_FAILURE_COUNT_ANNOTATION, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION } from '../k8s/job-controller.ts';
 import type { PodObserved } from '../job/events.ts';
 import type { JobState } from '../job/state.ts';
 import type { DecisionSummary } from './report.ts';

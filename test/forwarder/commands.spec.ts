@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JOBFOLD_CONTROLLER_NAME } from '../../shared/job/constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../shared/k8s/job-controller.ts';
 import { A_STATUS, asQueueMessage, createPod, terminatePod, updateJobStatus } from './commands.ts';
 import { CLUSTER_ID, DLQ, eventually, QUEUE, startHarness, templateHashSeenByService, type Harness } from './harness.ts';
 import { aJob, aPod } from './objects.ts';

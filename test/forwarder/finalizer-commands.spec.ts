@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JOBFOLD_CONTROLLER_NAME, JOB_TRACKING_FINALIZER } from '../../shared/job/constants.ts';
+import { JOBFOLD_CONTROLLER_NAME, JOB_TRACKING_FINALIZER } from '../../shared/k8s/job-controller.ts';
 import { createPodWithCounts, removePodFinalizer } from './commands.ts';
 import { DLQ, eventually, QUEUE, startHarness, templateHashSeenByService, type Harness } from './harness.ts';
 import { aJob, aPod } from './objects.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CONTROLLER_UID_LABEL, JOB_NAME_LABEL } from '../../shared/job/constants.ts';
+import { CONTROLLER_UID_LABEL, JOB_NAME_LABEL } from '../../shared/k8s/job-controller.ts';
 import type { KubeObject } from './fake-kube-store.ts';
 
 export interface JobOptions {

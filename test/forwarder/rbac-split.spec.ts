@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../../shared/job/constants.ts';
+import { JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../../shared/k8s/job-controller.ts';
 import { createPod, removePodFinalizer, terminatePod, updateJobStatus } from './commands.ts';
 import { DLQ, eventually, QUEUE, startHarness, templateHashSeenByService, type Harness } from './harness.ts';
 import { aChildJobManifest, aJobSet, asStored, aStoredJobSet, createJob, deleteJob, deleteJobSet, setJobSuspend } from './jobset-commands.ts';

@@ -6,7 +6,7 @@ import {
   JOB_INDEX_FAILURE_COUNT_ANNOTATION,
   JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION,
   JOB_TRACKING_FINALIZER,
-} from '../../shared/job/constants.ts';
+} from '../../shared/k8s/job-controller.ts';
 import { JobSchema, type Job, type JobSpecSchema } from '../../shared/k8s/job.ts';
 import { PodSchema, type Pod, type PodPhase } from '../../shared/k8s/pod.ts';
 

@@ -3,7 +3,7 @@ import type { JobCommand } from '../../shared/job/commands.ts';
 import { decide, type Reconciliation } from '../../shared/job/decide.ts';
 import type { Decision } from '../../shared/job/decisions.ts';
 import { evolve, type JobEvent } from '../../shared/job/evolve.ts';
-import type { FeatureGates } from '../../shared/job/gates.ts';
+import type { FeatureGates } from '../../shared/k8s/feature-gates.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from '../../shared/job/state.ts';
 import { jobStatus, type JobStatusView } from '../../shared/job/status.ts';
 import type { Job } from '../../shared/k8s/job.ts';

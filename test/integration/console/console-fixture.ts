@@ -6,7 +6,7 @@ import { startLocalServer, type LocalServer } from '../../../local/http/local-se
 import { SqsQueues } from '../../../local/sqs/sqs-queues.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { OneJobOverLimit } from '../../support/over-limit-store.ts';
-import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import { aJob, anIndexedJob, aPod, withSpec } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { playJobSetJsonl } from '../../unit/query/support/jobset-fleet.ts';

@@ -1,6 +1,6 @@
 import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
 import type { LogEntry, StreamId } from '../../../shared/app/event-store.ts';
-import { CONTROLLER_UID_LABEL } from '../../../shared/job/constants.ts';
+import { CONTROLLER_UID_LABEL } from '../../../shared/k8s/job-controller.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { aJob, aPod, withSpec } from '../../support/builders.ts';
 import { jobDeletedEvent, jobObservedEvent, podDeletedEvent, podObservedEvent, type InboundEnvelope } from '../../support/inbound-events.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
-import { JOBFOLD_DEFAULT_GATES } from '../../../shared/job/gates.ts';
+import { JOBFOLD_DEFAULT_GATES } from '../../../shared/k8s/feature-gates.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { playJobScenario } from '../../../cli/scenario/play-job-scenario.ts';
 import { HistoryPageSchema } from '../../../functions/query/schemas/history-schemas.ts';

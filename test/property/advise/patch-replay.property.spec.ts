@@ -13,7 +13,7 @@ import { historyArb, jobArb, type Batch } from '../job/arbitraries.ts';
 import { live, livePatched, type Life } from './patch-replay.ts';
 import { adviseOver } from '../../../shared/advise/walk.ts';
 import { JobSchema } from '../../../shared/k8s/job.ts';
-import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import { anIndexedJob, aPod, at, podDeleted, podObserved, T0 } from '../../support/builders.ts';
 import { portOver } from '../../unit/advise/families.ts';
 

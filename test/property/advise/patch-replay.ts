@@ -1,5 +1,5 @@
 import { decide } from '../../../shared/job/decide.ts';
-import { JOB_INDEX_FAILURE_COUNT_ANNOTATION, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION } from '../../../shared/job/constants.ts';
+import { JOB_INDEX_FAILURE_COUNT_ANNOTATION, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION } from '../../../shared/k8s/job-controller.ts';
 import { evolve, type JobEvent } from '../../../shared/job/evolve.ts';
 import { DEFAULT_FOLD_CONFIG, initialState } from '../../../shared/job/state.ts';
 import { JobSchema, type Job } from '../../../shared/k8s/job.ts';

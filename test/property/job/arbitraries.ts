@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import type { JobEvent } from '../../../shared/job/evolve.ts';
 import type { Job, PodFailurePolicyRule, SuccessPolicyRule } from '../../../shared/k8s/job.ts';
 import type { PodPhase } from '../../../shared/k8s/pod.ts';

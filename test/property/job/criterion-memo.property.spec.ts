@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { completionsMetAt, completionsReachedAt, criterionMetAt, rememberedCriterionMetAt } from '../../../shared/job/criterion-instants.ts';
-import { Reason } from '../../../shared/job/constants.ts';
+import { Reason } from '../../../shared/k8s/job-controller.ts';
 import type { JobEvent } from '../../../shared/job/evolve.ts';
 import type { JobState } from '../../../shared/job/state.ts';
 import type { Job } from '../../../shared/k8s/job.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JobCondition } from '../../../shared/job/conditions.ts';
-import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import { jobStatus, type JobStatusView } from '../../../shared/job/status.ts';
 import { historyArb, jobArb } from './arbitraries.ts';
 import { drive, startJob } from './drive.ts';

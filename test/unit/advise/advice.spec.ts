@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Advice, FamilyAdvice } from '../../../shared/advise/advice.ts';
 import { adviseOver } from '../../../shared/advise/walk.ts';
-import { JOBFOLD_DEFAULT_GATES } from '../../../shared/job/gates.ts';
+import { JOBFOLD_DEFAULT_GATES } from '../../../shared/k8s/feature-gates.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { EMPTY_TALLY, tallyJob } from '../../../shared/whatif/fleet.ts';
 import { patchJob } from '../../../shared/whatif/patch.ts';

@@ -85,3 +85,16 @@ describe('outside shared/, each kind is read through its index', () => {
     expect(deep).toEqual([]);
   });
 });
+
+// Issue 20: policies are leaves that `decide` calls. A policy (one KEP per module) reads the
+// Kubernetes vocabulary below it (shared/k8s/, shared/indexes/) and its own inputs, never the
+// kinds that call it, so job/ and jobset/ depend on policies/ and never the reverse.
+describe('policies are leaves', () => {
+  it.each(sources('shared/policies'))('%s imports nothing from shared/job or shared/jobset', (file) => {
+    const up = imports(readFileSync(join(root, file), 'utf8')).filter((spec) => {
+      if (!spec.startsWith('.')) return false;
+      return /^shared\/(job|jobset)\//.test(relative(root, join(root, file, '..', spec)));
+    });
+    expect(up).toEqual([]);
+  });
+});

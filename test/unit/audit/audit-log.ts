@@ -1,7 +1,7 @@
 import type { AuditEntry } from '../../../shared/audit/audit-format.ts';
 import { FOLD_VERSION } from '../../../shared/audit/fold-version.ts';
 import type { JobEvent } from '../../../shared/job/evolve.ts';
-import { JOBFOLD_DEFAULT_GATES } from '../../../shared/job/gates.ts';
+import { JOBFOLD_DEFAULT_GATES } from '../../../shared/k8s/feature-gates.ts';
 import { chainEntries, GENESIS_HASH } from '../../../shared/log/hash-chain.ts';
 import { aJob, at } from '../../support/builders.ts';
 import { batches, recordHistory } from '../whatif/record.ts';

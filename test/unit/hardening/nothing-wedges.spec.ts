@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aJob, aPod, at, podObserved, tick } from '../../support/builders.ts';
 import { given } from '../../support/job-spec.ts';
-import { boundedText, MAX_MESSAGE_BYTES, utf8Bytes } from '../../../shared/job/bounded-text.ts';
+import { boundedText, MAX_MESSAGE_BYTES, utf8Bytes } from '../../../shared/k8s/bounded-text.ts';
 import { JobSchema } from '../../../shared/k8s/job.ts';
 import { jobSummary } from '../../../shared/app/job-summary.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
-import { CONTROLLER_UID_LABEL } from '../../../shared/job/constants.ts';
+import { CONTROLLER_UID_LABEL } from '../../../shared/k8s/job-controller.ts';
 import type { PodObserved } from '../../../shared/job/events.ts';
 import type { JobEvent } from '../../../shared/job/evolve.ts';
 import { cloneState } from '../../../shared/job/snapshot.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXPECTATIONS_TIMEOUT_MS } from '../../../shared/job/constants.ts';
+import { EXPECTATIONS_TIMEOUT_MS } from '../../../shared/k8s/job-controller.ts';
 import { aJob, anIndexedJob, aPod, at, jobObserved, podObserved, tick } from '../../support/builders.ts';
 import { createdIndexes, given, terminatedPods } from '../../support/job-spec.ts';
 

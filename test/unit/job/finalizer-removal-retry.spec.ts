@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import type { JobCommand } from '../../../shared/job/commands.ts';
 import { decide } from '../../../shared/job/decide.ts';
 import { restoreSnapshot, takeSnapshot } from '../../../shared/job/snapshot.ts';

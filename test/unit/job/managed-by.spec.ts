@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JOBFOLD_CONTROLLER_NAME, JOB_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import { JOBFOLD_CONTROLLER_NAME, JOB_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import { aJob, aPod, at, podObserved, tick } from '../../support/builders.ts';
 import { given } from '../../support/job-spec.ts';
 

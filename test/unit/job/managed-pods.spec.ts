@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import type { JobCommand } from '../../../shared/job/commands.ts';
 import { aJob, anIndexedJob, aPod, at, jobObserved, podObserved, tick, withSpec } from '../../support/builders.ts';
 import { given } from '../../support/job-spec.ts';

@@ -3,7 +3,7 @@ import type { PodObserved } from '../../../shared/job/events.ts';
 import { explainJob } from '../../../shared/job/explain.ts';
 import { aJob, aPod, at, podObserved, tick, type PodOptions } from '../../support/builders.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
-import { EXPECTATIONS_TIMEOUT_MS } from '../../../shared/job/constants.ts';
+import { EXPECTATIONS_TIMEOUT_MS } from '../../../shared/k8s/job-controller.ts';
 
 // Issue 21: "Decisions may be taken earlier or later depending on the order; the outcome may
 // not." A Job jobfold does not run has its outcome decided by its controller, on the criterion

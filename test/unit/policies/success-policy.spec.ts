@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { IndexSet, parseIndexes } from '../../../shared/indexes/index-set.ts';
-import type { SuccessPolicyRuleSettings } from '../../../shared/job/job-settings.ts';
-import { advanceRuleProgress, initialRuleProgress, matchSuccessPolicy } from '../../../shared/policies/success-policy.ts';
+import {
+  advanceRuleProgress,
+  initialRuleProgress,
+  matchSuccessPolicy,
+  type SuccessPolicyRuleSettings,
+} from '../../../shared/policies/success-policy.ts';
 import type { SuccessPolicyRule } from '../../../shared/k8s/job.ts';
 
 // Ported from kubernetes/kubernetes pkg/controller/job/success_policy_test.go TestMatchSuccessPolicy

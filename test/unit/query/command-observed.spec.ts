@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { itemEvents } from '../../../shared/app/publish.ts';
 import { OutboundDetailType } from '../../../shared/contract/outbound.ts';
-import { COMMAND_ID_ANNOTATION, JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import { COMMAND_ID_ANNOTATION, JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import type { Pod } from '../../../shared/k8s/pod.ts';
 import { JobViewSchema } from '../../../functions/query/schemas/job-schemas.ts';
 import { aJob, aPod, at } from '../../support/builders.ts';

@@ -13,7 +13,7 @@ import { buildFleet, type Fleet } from './support/fleet.ts';
 import { buildJobSetFleet, type JobSetFleet } from './support/jobset-fleet.ts';
 import { foldJobLog } from './support/full-replay.ts';
 import { jobManagedBy } from '../../../functions/query/commands/job-commands.ts';
-import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import { aJob, aPod } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { managedTrace, play, trainTrace } from './support/command-jobs.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { explainJob } from '../../../shared/job/explain.ts';
-import { JOBFOLD_DEFAULT_GATES } from '../../../shared/job/gates.ts';
+import { JOBFOLD_DEFAULT_GATES } from '../../../shared/k8s/feature-gates.ts';
 import { playJobScenario } from '../../../cli/scenario/play-job-scenario.ts';
 import { ExplanationSchema } from '../../../functions/query/schemas/explanation-schemas.ts';
 import { buildFleet, STORY_2 } from './support/fleet.ts';

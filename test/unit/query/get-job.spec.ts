@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { explainJob } from '../../../shared/job/explain.ts';
-import { JOBFOLD_DEFAULT_GATES } from '../../../shared/job/gates.ts';
+import { JOBFOLD_DEFAULT_GATES } from '../../../shared/k8s/feature-gates.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { playJobScenario } from '../../../cli/scenario/play-job-scenario.ts';
 import { JobViewSchema } from '../../../functions/query/schemas/job-schemas.ts';

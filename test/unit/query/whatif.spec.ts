@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { JOBFOLD_DEFAULT_GATES } from '../../../shared/job/gates.ts';
+import { JOBFOLD_DEFAULT_GATES } from '../../../shared/k8s/feature-gates.ts';
 import { whatIfJob } from '../../../shared/whatif/what-if.ts';
 import { playJobScenario } from '../../../cli/scenario/play-job-scenario.ts';
 import { FleetWhatIfPageSchema, WhatIfReportSchema } from '../../../functions/query/schemas/whatif-schemas.ts';

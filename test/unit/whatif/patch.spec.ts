@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JOBFOLD_DEFAULT_GATES } from '../../../shared/job/gates.ts';
+import { JOBFOLD_DEFAULT_GATES } from '../../../shared/k8s/feature-gates.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { applyMergePatch } from '../../../shared/whatif/patch.ts';
 import { patchJob, WhatIfPatchError } from '../../../shared/whatif/patch.ts';

@@ -1,7 +1,7 @@
 import type { EventStore, StreamId } from '../../../shared/app/event-store.ts';
 import type { PodArchive } from '../../../shared/app/pod-archive.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
-import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/job/constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { anIndexedJob, aPod, at, CLUSTER, jobObserved, podDeleted, podObserved } from '../../support/builders.ts';
 import { crashingRun, type Crash } from '../../support/crashing-run.ts';

@@ -1,4 +1,4 @@
-import { JOBFOLD_CONTROLLER_NAME } from '../../../../shared/job/constants.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../../shared/k8s/job-controller.ts';
 import { TraceRecorder } from '../../../../local/sample/trace-recorder.ts';
 import { playTrace } from './service-fleet.ts';
 

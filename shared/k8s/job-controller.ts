@@ -49,9 +49,6 @@ export const Message = {
   JobResumed: 'Job resumed',
 } as const;
 
-/** Upstream `DefaultJobPodFailureBackOff` and `MaxJobPodFailureBackOff`. */
-export const POD_FAILURE_BACKOFF_BASE_MS = 10_000;
-export const POD_FAILURE_BACKOFF_MAX_MS = 600_000;
 /** Upstream `ExpectationsTimeout`: unobserved creations/deletions stop blocking after this. */
 export const EXPECTATIONS_TIMEOUT_MS = 300_000;
 /** Upstream `MaxPodCreateDeletePerSync`. */
