@@ -257,7 +257,10 @@ consumer must skip a \`commandId\` it has applied; the forwarder does (docs/forw
   in-cluster Job controller does that work, and jobfold only records what it would have done.
 - An outcome jobfold takes back, for a Job or JobSet it does not run (evidence that came first on
   the cluster's clock arrived after jobfold decided), puts no event of its own on the bus:
-  subscribers see the condition changes of the decision that replaces it. The log records the
+  subscribers see the condition changes of the decision that replaces it. Nor does a Job's
+  \`Suspended\` condition taken back (any Job: a finish criterion met before the suspension arrived
+  late, README "Events arrive out of order"); for a Job jobfold runs, the \`Job Status Update
+  Requested\` that follows carries the conditions without it. The log records the
   correction as an entry of its own, one shape for both kinds (\`JobOutcomeCorrected\`,
   \`JobSetOutcomeCorrected\`; docs/data-model.md); the JSON Schema of the fields both share:
   [schemas/${fileName(OUTCOME_CORRECTION)}](schemas/${fileName(OUTCOME_CORRECTION)}).

@@ -58,6 +58,8 @@ export function applyDecision(state: JobState, decision: Decision): void {
 function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChanged'>): void {
   const condition = decision.condition;
   state.status.conditions = putCondition(state.status.conditions, condition);
+  // The one condition settled after the Job finished (suspension-order.ts): the final status shows it.
+  if (condition.type === 'Suspended' && state.finalStatus !== undefined) state.finalStatus = { ...state.finalStatus, conditions: putCondition(state.finalStatus.conditions, condition) };
   if (condition.status !== 'True') return;
   if (condition.type === 'Complete') state.status.completionTime = condition.lastTransitionTime;
   if (condition.type === 'Complete' || condition.type === 'Failed') {

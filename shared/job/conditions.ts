@@ -19,15 +19,25 @@ export const findCondition = (
 export const hasTrueCondition = (conditions: readonly JobCondition[], type: string): boolean =>
   conditions.some((c) => c.type === type && c.status === 'True');
 
+/** The conditions of an outcome (interim, then terminal). */
+const OUTCOME_TYPES: ReadonlySet<string> = new Set(['SuccessCriteriaMet', 'FailureTarget', 'Complete', 'Failed']);
+
 /**
  * Upstream `ensureJobConditionStatus` applied to a list: replaces a condition of the same type
  * in place, or appends it. (Whether a False condition may be added is decided by the caller.)
+ * A Suspended condition new to a list that holds an outcome goes before it: upstream writes
+ * Suspended only in a sync that chose no outcome, so one jobfold learns of late had that place
+ * (suspension-order.ts).
  */
 export function putCondition(
   conditions: readonly JobCondition[],
   condition: JobCondition,
 ): JobCondition[] {
   const at = conditions.findIndex((c) => c.type === condition.type);
+  if (at < 0 && condition.type === 'Suspended') {
+    const outcome = conditions.findIndex((c) => OUTCOME_TYPES.has(c.type) && c.status === 'True');
+    if (outcome >= 0) return [...conditions.slice(0, outcome), condition, ...conditions.slice(outcome)];
+  }
   if (at < 0) return [...conditions, condition];
   const next = [...conditions];
   next[at] = condition;

@@ -31,18 +31,67 @@ export interface CriterionMemo {
 
 export const newCriterionMemo = (): CriterionMemo => ({ epoch: 0, valuesEpoch: -1, valuesPods: -1, values: new Map() });
 
+/**
+ * When a pod's outcome counts as having happened: when it was seen (`seen`, the latest it can
+ * have happened), or as early as it can have (`earliest`: upstream's getFinishedTime, which the
+ * pod reports, when before it was seen). A criterion met before a suspension is read from the
+ * first, one met after it from the second, so that neither is assumed (suspension-order.ts).
+ */
+export type InstantBound = 'seen' | 'earliest';
+
+type InstantOf = (pod: PodRecord) => number | undefined;
+
+const INSTANT_OF: Readonly<Record<InstantBound, InstantOf>> = {
+  seen: outcomeSeenAt,
+  earliest: (pod) => {
+    const seen = outcomeSeenAt(pod);
+    return seen === undefined ? undefined : Math.min(seen, pod.finishedAt);
+  },
+};
+
 /** criterionMetAt, remembered while nothing it reads has changed (decide side only: evolve changes what it reads). */
-export function rememberedCriterionMetAt(state: JobState, reason: string): number | undefined {
+export function rememberedCriterionMetAt(state: JobState, reason: string, bound: InstantBound = 'seen'): number | undefined {
+  return remembered(state, bound === 'seen' ? reason : `${reason}#${bound}`, () => criterionMetAt(state, reason, bound));
+}
+
+function remembered(state: JobState, key: string, compute: () => number | undefined): number | undefined {
   const memo = state.criterionMemo;
   if (memo.valuesEpoch !== memo.epoch || memo.valuesPods !== state.pods.size) {
     memo.values.clear();
     memo.valuesEpoch = memo.epoch;
     memo.valuesPods = state.pods.size;
   }
-  if (memo.values.has(reason)) return memo.values.get(reason);
-  const at = criterionMetAt(state, reason);
-  memo.values.set(reason, at);
+  if (memo.values.has(key)) return memo.values.get(key);
+  const at = compute();
+  memo.values.set(key, at);
   return at;
+}
+
+/** The memo's key for completionsMetAt (no condition's reason). */
+const COMPLETIONS = '#completions';
+
+/**
+ * When the Job's successes reached `completions` (a work queue: its first success), if every
+ * success counted tells its instant (a counted pod archived by a snapshot keeps none). Whether
+ * pods were still active then is not told: it is weighed against a suspension only, whose sync
+ * deletes every active pod (suspension-order.ts). Remembered as rememberedCriterionMetAt is.
+ */
+export function completionsMetAt(state: JobState, bound: InstantBound = 'seen'): number | undefined {
+  return remembered(state, `${COMPLETIONS}#${bound}`, () => completionsReachedAt(state, bound));
+}
+
+/** completionsMetAt, walked afresh. */
+export function completionsReachedAt(state: JobState, bound: InstantBound): number | undefined {
+  const instantOf = INSTANT_OF[bound];
+  const settings = state.settings;
+  if (settings === undefined) return undefined;
+  const needed = settings.completions ?? 1;
+  const instants = settings.indexed
+    ? [...firstInstantPerIndex(state, (pod) => pod.counted === 'succeeded', instantOf).values()]
+    : [...state.pods.values()].flatMap((pod) => (pod.counted === 'succeeded' ? [instantOf(pod) ?? NaN] : []));
+  const counted = settings.indexed ? state.status.completedIndexes.size : state.status.succeeded;
+  if (instants.length < counted || instants.some(Number.isNaN)) return undefined;
+  return instants.sort((a, b) => a - b)[needed - 1];
 }
 
 /**
@@ -78,6 +127,8 @@ interface PodInputs {
   readonly index: number;
   readonly held: boolean;
   readonly seenAt: number | undefined;
+  /** The earliest the outcome can have happened (InstantBound 'earliest', read against a suspension). */
+  readonly earliestAt: number | undefined;
   readonly failed: boolean;
   readonly countFailed: boolean | undefined;
 }
@@ -120,7 +171,7 @@ export function observationMovesNoInstant(state: JobState, uid: string, mark: Ob
   const before = mark.pod;
   if (before === undefined || after === undefined) return before === after;
   return before.counted === after.counted && before.index === after.index && before.held === after.held &&
-    before.seenAt === after.seenAt && before.failed === after.failed && before.countFailed === after.countFailed;
+    before.seenAt === after.seenAt && before.earliestAt === after.earliestAt && before.failed === after.failed && before.countFailed === after.countFailed;
 }
 
 /**
@@ -134,7 +185,7 @@ function podInputs(state: JobState, pod: PodRecord): PodInputs | undefined {
   const read = pod.counted === 'succeeded' || pod.counted === 'failed' || held || state.policyFailure?.uid === pod.uid ||
     (pod.index >= 0 && state.status.failedIndexes.has(pod.index));
   if (!read) return undefined;
-  return { counted: pod.counted, index: pod.index, held, seenAt: outcomeSeenAt(pod), failed: isPodFailed(state, pod), countFailed: pod.failureMatch?.countFailed };
+  return { counted: pod.counted, index: pod.index, held, seenAt: outcomeSeenAt(pod), earliestAt: INSTANT_OF.earliest(pod), failed: isPodFailed(state, pod), countFailed: pod.failureMatch?.countFailed };
 }
 
 function jobInputs(state: JobState): JobInputs {
@@ -161,20 +212,21 @@ function sameJobInputs(a: JobInputs, b: JobInputs): boolean {
 }
 
 /** When the criterion whose condition carries `reason` was met, if the evidence tells. */
-export function criterionMetAt(state: JobState, reason: string): number | undefined {
-  if (reason === Reason.SuccessPolicy) return successPolicyMetAt(state);
-  if (isPolicyFailureReason(reason) || reason === Reason.PodFailurePolicy) return policyFailureMetAt(state);
-  if (reason === Reason.BackoffLimitExceeded) return backoffLimitExceededAt(state);
-  if (reason === Reason.MaxFailedIndexesExceeded || reason === Reason.FailedIndexes) return failedIndexesMetAt(state, reason);
+export function criterionMetAt(state: JobState, reason: string, bound: InstantBound = 'seen'): number | undefined {
+  const instantOf = INSTANT_OF[bound];
+  if (reason === Reason.SuccessPolicy) return successPolicyMetAt(state, instantOf);
+  if (isPolicyFailureReason(reason) || reason === Reason.PodFailurePolicy) return policyFailureMetAt(state, instantOf);
+  if (reason === Reason.BackoffLimitExceeded) return backoffLimitExceededAt(state, instantOf);
+  if (reason === Reason.MaxFailedIndexesExceeded || reason === Reason.FailedIndexes) return failedIndexesMetAt(state, reason, instantOf);
   if (reason === Reason.DeadlineExceeded) return deadlineAt(state);
   return undefined;
 }
 
 /** The first instant at which the indexes that had succeeded matched a success policy rule (KEP-3998). */
-function successPolicyMetAt(state: JobState): number | undefined {
+function successPolicyMetAt(state: JobState, instantOf: InstantOf): number | undefined {
   const rules = state.settings?.successPolicyRules;
   if (rules === undefined) return undefined;
-  const successes = firstInstantPerIndex(state, (pod) => pod.counted === 'succeeded');
+  const successes = firstInstantPerIndex(state, (pod) => pod.counted === 'succeeded', instantOf);
   const progress = rules.map(() => 0);
   let total = 0;
   for (const [index, at] of [...successes].sort((a, b) => a[1] - b[1])) {
@@ -186,14 +238,14 @@ function successPolicyMetAt(state: JobState): number | undefined {
 }
 
 /** When the failed pod whose pod failure policy match fails the Job was seen failed. */
-function policyFailureMetAt(state: JobState): number | undefined {
+function policyFailureMetAt(state: JobState, instantOf: InstantOf): number | undefined {
   const uid = state.policyFailure?.uid;
   const pod = uid === undefined ? undefined : state.pods.get(uid);
-  return pod === undefined ? undefined : outcomeSeenAt(pod);
+  return pod === undefined ? undefined : instantOf(pod);
 }
 
 /** When the failure one past `backoffLimit` was seen (restartPolicy OnFailure also counts restarts: not told). */
-function backoffLimitExceededAt(state: JobState): number | undefined {
+function backoffLimitExceededAt(state: JobState, instantOf: InstantOf): number | undefined {
   const settings = state.settings;
   if (settings === undefined || settings.restartPolicyOnFailure) return undefined;
   const held = new Set(state.held.values());
@@ -201,7 +253,7 @@ function backoffLimitExceededAt(state: JobState): number | undefined {
   for (const pod of state.pods.values()) {
     const counts = pod.counted === 'failed' || (held.has(pod.uid) && pod.failureMatch?.countFailed !== false);
     if (!counts || !isPodFailed(state, pod)) continue;
-    const at = outcomeSeenAt(pod);
+    const at = instantOf(pod);
     if (at === undefined) return undefined;
     failures.push(at);
   }
@@ -212,13 +264,13 @@ function backoffLimitExceededAt(state: JobState): number | undefined {
  * backoffLimitPerIndex: when one index more than `maxFailedIndexes` had failed, or, for
  * `FailedIndexes`, when the last index settled (failed or succeeded).
  */
-function failedIndexesMetAt(state: JobState, reason: string): number | undefined {
+function failedIndexesMetAt(state: JobState, reason: string, instantOf: InstantOf): number | undefined {
   const failedIndexes = state.status.failedIndexes;
-  const failed = [...firstInstantPerIndex(state, (pod) => failedIndexes.has(pod.index) && isPodFailed(state, pod)).values()].sort((a, b) => a - b);
+  const failed = [...firstInstantPerIndex(state, (pod) => failedIndexes.has(pod.index) && isPodFailed(state, pod), instantOf).values()].sort((a, b) => a - b);
   if (reason === Reason.MaxFailedIndexesExceeded) return failed[state.settings?.maxFailedIndexes ?? 0];
   if (failed.length === 0) return undefined;
   // A reduce, not Math.max over a spread: an index set can be far larger than a call's arguments.
-  const succeeded = firstInstantPerIndex(state, (pod) => pod.counted === 'succeeded').values();
+  const succeeded = firstInstantPerIndex(state, (pod) => pod.counted === 'succeeded', instantOf).values();
   return [...succeeded].reduce((latest, at) => Math.max(latest, at), failed[failed.length - 1] ?? 0);
 }
 
@@ -228,11 +280,11 @@ function deadlineAt(state: JobState): number | undefined {
 }
 
 /** Per index, the earliest instant a pod of it that `counts` was seen with its outcome. */
-function firstInstantPerIndex(state: JobState, counts: (pod: PodRecord) => boolean): Map<number, number> {
+function firstInstantPerIndex(state: JobState, counts: (pod: PodRecord) => boolean, instantOf: InstantOf): Map<number, number> {
   const first = new Map<number, number>();
   for (const pod of state.pods.values()) {
     if (pod.index < 0 || !counts(pod)) continue;
-    const at = outcomeSeenAt(pod);
+    const at = instantOf(pod);
     if (at === undefined) continue;
     const known = first.get(pod.index);
     if (known === undefined || at < known) first.set(pod.index, at);

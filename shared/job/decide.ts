@@ -1,24 +1,22 @@
 import { formatTime, parseTime } from '../k8s/time.ts';
 import type { JobCommand } from './commands.ts';
-import { findCondition, isFinished, putCondition, type JobCondition } from './conditions.ts';
+import { findCondition, isFinished, type JobCondition } from './conditions.ts';
 import { EXPECTATIONS_TIMEOUT_MS, JOB_CONTROLLER_NAME, JOBFOLD_CONTROLLER_NAME, Message, Reason } from '../k8s/job-controller.ts';
 import type { Decision } from './decisions.ts';
 import type { Evidence } from '../policies/evidence.ts';
 import { chooseFinishTarget, type FinishTarget } from './finish-condition.ts';
 import { removeCountedFinalizers } from './finalizer-removal.ts';
 import { managePods } from './manage-pods.ts';
-import { correctOutcome, reopenFinish } from './outcome-correction.ts';
+import { correctOutcome, decidedOutcome, reopenFinish } from './outcome-correction.ts';
 import { waitForMissingPodEvents } from './pod-view-gap.ts';
-import { activePods, newSync, record, terminate, wakeAt, wakeWhenExpectationExpires, type Sync } from './sync.ts';
+import { activePods, newSync, record, setCondition, terminate, wakeAt, wakeWhenExpectationExpires, type Sync } from './sync.ts';
 import type { JobState } from './state.ts';
 import { jobStatus } from './status.ts';
 import { activeDeadlineAt, LAST_TIME_MS } from '../policies/active-deadline.ts';
 import { stableHash } from './stable-hash.ts';
-import { outcomeSeenAt } from './pod-record.ts';
-import { boundedText, MAX_REASON_BYTES } from '../k8s/bounded-text.ts';
+import { settleSuspension } from './suspension-order.ts';
 import { rememberedCriterionMetAt } from './criterion-instants.ts';
 import { clusterFinishInstant, mayHoldUnseenPods } from './cluster-finish.ts';
-import { outcomeCorrected } from '../decide/outcome-correction.ts';
 
 /** What one reconcile decided: decisions for the log, commands for the cluster. */
 export interface Reconciliation {
@@ -53,9 +51,14 @@ export function decide(state: JobState, now: string): Reconciliation {
   const expectationsMet = expectationsSatisfied(state, sync.now);
   if (expectationsMet) correctOutcome(sync);
   reopenFinish(sync);
+  // Evidence arriving after the outcome may show the suspension came before it or after.
+  const standing = decidedOutcome(sync.conditions);
+  const settled = standing !== undefined && settleSuspension(sync, { reason: standing.condition.reason, message: standing.condition.message, evidence: { tippedBy: state.position } });
   if (isFinished(sync.conditions)) {
     if (!waitForMissingPodEvents(sync, 'terminating')) terminateLingering(sync);
     removeCountedFinalizers(sync);
+    // The one change a finished Job's status takes: its Suspended condition, settled late.
+    if (settled) sendStatus(sync, 'final');
     return done(sync);
   }
   if (sync.startTime === undefined && !settings.suspend) startJob(sync);
@@ -91,8 +94,7 @@ export function decide(state: JobState, now: string): Reconciliation {
     else if (!target && expectationsHeldBack(sync)) resumeLateSuspension(sync);
   }
   if (target) {
-    if (target.isNew) retractLateSuspension(sync, target);
-    writeEarlierSuspension(sync);
+    if (target.isNew) settleSuspension(sync, target);
     writeConditions(sync, target);
   }
   scheduleWakeUp(sync, expectationsMet);
@@ -204,53 +206,6 @@ function resumeLateSuspension(sync: Sync): void {
   setCondition(sync, { type: 'Suspended', status: 'False', reason: Reason.JobResumed, message: Message.JobResumed, lastTransitionTime: sync.nowIso }, { tippedBy: state.position });
 }
 
-/**
- * A Job jobfold does not run, seen suspended only after later events of it arrived (the spec the
- * fold holds arrived late, state.specObservedAt): its controller synced it when it was observed
- * and wrote Suspended=True then, before any pod the fold counts now had finished (upstream's
- * sync that finds completions reached or a failure writes no Suspended condition; the earlier
- * one did). Written before the outcome, as it was, whichever arrived first: corpus scenario
- * completions__suspended-job-completes-when-all-succeeded, its successes arriving first.
- */
-function writeEarlierSuspension(sync: Sync): void {
-  const { state } = sync;
-  const observedAt = state.specObservedAt;
-  if (observedAt === undefined || state.settings?.suspend !== true || state.settings.managedBy === JOBFOLD_CONTROLLER_NAME) return;
-  if (state.deletionTimestamp !== undefined || findCondition(sync.conditions, 'Suspended')) return;
-  // Every pod counted was seen finished after the suspension was observed, and did not finish
-  // before it: upstream's getFinishedTime (its fallback, the pod's creation, is the earliest it
-  // can have finished). A pod seen finished later may have finished earlier.
-  for (const pod of state.pods.values()) {
-    if (pod.counted === 'none') continue;
-    if (pod.finishedAt < observedAt || !((outcomeSeenAt(pod) ?? observedAt) > observedAt)) return;
-  }
-  const condition = { type: 'Suspended', status: 'True', reason: Reason.JobSuspended, message: Message.JobSuspended, lastTransitionTime: formatTime(observedAt) };
-  setCondition(sync, condition, { tippedBy: state.position });
-}
-
-/**
- * A Job jobfold does not run whose suspension it enacted on a view that lacked the evidence of a
- * criterion met before the suspension was observed (on the cluster's clock): upstream's syncJob
- * suspends only a Job no finish criterion holds, so the cluster never wrote Suspended=True (nor
- * the JobResumed flip). A JobOutcomeCorrected entry takes it back, the criterion's instant beside it.
- */
-function retractLateSuspension(sync: Sync, target: FinishTarget): void {
-  const { state } = sync;
-  const suspendedAt = state.suspensionObservedAt;
-  if (suspendedAt === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return;
-  // Flipped to False by the resumption since, it is no more the cluster's: neither was written.
-  if (!findCondition(sync.conditions, 'Suspended')) return;
-  const metAt = rememberedCriterionMetAt(state, target.reason);
-  if (metAt === undefined || metAt >= suspendedAt) return;
-  const correction = outcomeCorrected(sync.conditions, ['Suspended'], { retractedMetAt: formatTime(suspendedAt) }, {
-    reason: target.reason,
-    message: target.message,
-    evidence: { ...target.evidence, metAt: formatTime(metAt) },
-  });
-  sync.conditions = sync.conditions.filter((c) => c.type !== 'Suspended');
-  record(sync, { type: 'JobOutcomeCorrected', ...correction });
-}
-
 /** Pods went unmanaged in this sync only because of expectations (a Job being deleted is not managed at all). */
 function expectationsHeldBack(sync: Sync): boolean {
   return sync.state.deletionTimestamp === undefined && !expectationsSatisfied(sync.state, sync.now);
@@ -300,12 +255,6 @@ function condition(sync: Sync, type: string, target: FinishTarget): JobCondition
   return { type, status: 'True', reason: target.reason, message: target.message, lastTransitionTime: sync.nowIso };
 }
 
-function setCondition(sync: Sync, given: JobCondition, evidence: Evidence): void {
-  const condition = { ...given, reason: boundedText(given.reason, MAX_REASON_BYTES), message: boundedText(given.message) };
-  sync.conditions = putCondition(sync.conditions, condition);
-  record(sync, { type: 'JobConditionChanged', condition, evidence });
-}
-
 /** A finished Job keeps no pods: any that shows up active later is terminated too. */
 function terminateLingering(sync: Sync): void {
   const conditions = sync.state.status.conditions;
@@ -330,8 +279,12 @@ function scheduleWakeUp(sync: Sync, expectationsMet: boolean): void {
   if (awaited !== undefined) wakeAt(sync, awaited + 1);
 }
 
-/** Jobs managed by jobfold get the computed status written back when it changes. */
-function sendStatus(sync: Sync): void {
+/**
+ * Jobs managed by jobfold get the computed status written back when it changes: the counts of
+ * this sync (`live`), or those frozen when the Job finished (`final`; upstream writes `active`,
+ * `ready` and `terminating` 0 then, and the API server refuses a finished Job with active pods).
+ */
+function sendStatus(sync: Sync, counts: 'live' | 'final' = 'live'): void {
   const { state } = sync;
   // Observations alone change the status too (a pod succeeds, gets ready): compare every time,
   // as upstream's needsStatusUpdate / needsFlush do, not only when something was decided.
@@ -340,7 +293,7 @@ function sendStatus(sync: Sync): void {
   if (!identity) return;
   const status = { ...jobStatus(state), conditions: sync.conditions, startTime: sync.startTime ?? null };
   const active = sync.activeWrittenAsZero ? 0 : sync.active;
-  const view = { ...status, active, ready: sync.ready, terminating: sync.terminating };
+  const view = counts === 'final' ? status : { ...status, active, ready: sync.ready, terminating: sync.terminating };
   const hash = stableHash(view);
   if (hash === state.lastStatusSent) return;
   record(sync, { type: 'JobStatusSent', hash });

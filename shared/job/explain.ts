@@ -6,7 +6,7 @@ import { findCondition, hasTrueCondition, isFinished } from './conditions.ts';
 import { isPolicyFailureReason, policyFailureEvidence, policyFailureSentence } from '../policies/pod-failure-policy.ts';
 import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME, Reason } from '../k8s/job-controller.ts';
 import { missingPodEvents } from './pod-view-gap.ts';
-import { isReopening } from './outcome-correction.ts';
+import { isReopening, isSuspensionRetraction } from './outcome-correction.ts';
 import type { DecisionOf, TerminationCause } from './decisions.ts';
 import type { Evidence, PodRefData } from '../policies/evidence.ts';
 import type { JobEvent } from './evolve.ts';
@@ -122,9 +122,11 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
 /**
  * A logged correction in one sentence. A terminal condition taken back alone, keeping its
  * reason (outcome-correction.ts reopenFinish), was not beaten by another criterion: pods the
- * cluster still ran then kept its controller from writing it.
+ * cluster still ran then kept its controller from writing it. A Suspended condition taken back
+ * had no criterion either: a finish criterion met before the suspension forestalled it.
  */
 export function jobCorrectionSentence(event: DecisionOf<'JobOutcomeCorrected'>): string {
+  if (isSuspensionRetraction(event)) return suspensionRetractionSentence(event);
   if (!isReopening(event)) return correctionSentence(loggedCorrection(event.seq, event.at, event));
   const taken = event.retracted.map((c) => c.type).join(' and ');
   const met = event.retractedMetAt === undefined ? '' : ` (its criterion met at ${event.retractedMetAt})`;
@@ -134,6 +136,16 @@ export function jobCorrectionSentence(event: DecisionOf<'JobOutcomeCorrected'>):
   const listed = more > 0 ? `${names.join(', ')} and ${more} more` : names.join(', ');
   const pods = names.length === 1 && more === 0 ? `pod ${listed}` : `pods ${listed}`;
   return ` jobfold took back ${taken}${met} at ${event.at}: evidence that arrived later showed ${pods} still running then on the cluster's clock, and the controller writes ${taken} only once no pod is terminating.`;
+}
+
+/**
+ * A Suspended condition taken back: no criterion of the suspension's was beaten (it has none);
+ * the controller suspends only a Job no finish criterion holds, and one was met before.
+ */
+function suspensionRetractionSentence(event: DecisionOf<'JobOutcomeCorrected'>): string {
+  const seen = event.retractedMetAt === undefined ? '' : ` (the Job seen suspended at ${event.retractedMetAt})`;
+  const met = event.evidence.metAt === undefined ? '' : `, at ${event.evidence.metAt}`;
+  return ` jobfold took back Suspended${seen} at ${event.at}: evidence that arrived later showed ${event.reason} met before the suspension on the cluster's clock${met}, and the controller suspends only a Job no finish criterion holds.`;
 }
 
 /**

@@ -3,6 +3,7 @@ import { rebuildAggregates } from './aggregates.ts';
 import { judgeFailure, judgeIndex, recountFailuresByCompletions } from './counting.ts';
 import { countKnownPod } from './observe-pod.ts';
 import { noteParallelism, tellsParallelism } from './excess-deletions.ts';
+import { noteSuspend, tellsSuspend } from './suspension-order.ts';
 import { jobIdentity, jobSettings } from './job-settings.ts';
 import type { JobCondition } from './conditions.ts';
 import { clockSkewOf, type JobState } from './state.ts';
@@ -26,15 +27,13 @@ import { formatTime, parseTime } from '../k8s/time.ts';
  */
 export function observeJob(state: JobState, event: JobObserved, at: number, clockBefore: number | undefined): void {
   // A Job observation older than one already folded (a late replay) changes nothing, but for
-  // showing the Job was suspended before (state.suspendedBefore).
+  // showing the Job was suspended before (state.suspendedBefore) and when (suspension-order.ts).
   const order = jobObservationOrder(event);
   // Stale or not, the observation tells the parallelism and completions at its instant (excess-deletions.ts).
   const noted = noteParallelism(state, at, event.job.spec.parallelism ?? 1, event.job.spec.completions);
   if (isStaleObservation({ version: state.jobVersion, sequence: state.jobOrder }, order)) {
-    if (revealsSuspension(state, event, at)) {
-      state.suspendedBefore = true;
-      noteSuspension(state, at);
-    }
+    if (revealsSuspension(state, event, at)) state.suspendedBefore = true;
+    noteSuspend(state, at, event.job.spec.suspend === true, true);
     if (noted) recountFailuresByCompletions(state);
     return;
   }
@@ -98,10 +97,9 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
   state.spec = job.spec;
   // Read after later events of the Job (it arrived late): the spec took effect when observed.
   state.specObservedAt = clockBefore !== undefined && observedAt < clockBefore ? observedAt : undefined;
-  const wasSuspended = state.settings?.suspend === true;
   state.settings = jobSettings(job.spec);
   if (state.settings.suspend) state.suspendHeld = true;
-  if (state.settings.suspend && !wasSuspended) noteSuspension(state, observedAt);
+  noteSuspend(state, observedAt, state.settings.suspend, state.specObservedAt !== undefined);
   state.successRuleProgress = initialRuleProgress(
     state.settings.successPolicyRules ?? [],
     state.status.completedIndexes,
@@ -193,10 +191,15 @@ function seedStatus(state: JobState, job: Job, at: number | undefined): void {
 /**
  * Whether a Job observation older (by its order) than the one the fold took still tells the fold
  * something, so that the writer logs it rather than dropping it as stale (known-observation.ts):
- * the parallelism at its instant, or that the Job was suspended before the spec the fold holds.
+ * the parallelism at its instant, that the Job was suspended before the spec the fold holds, or
+ * its spec.suspend at its instant (suspension-order.ts).
  */
 export function staleJobObservationTells(state: JobState, event: JobObserved, at: number): boolean {
-  return tellsParallelism(state, at, event.job.spec.parallelism ?? 1, event.job.spec.completions) || (revealsSuspension(state, event, at) && state.suspendedBefore !== true);
+  return (
+    tellsParallelism(state, at, event.job.spec.parallelism ?? 1, event.job.spec.completions) ||
+    (revealsSuspension(state, event, at) && state.suspendedBefore !== true) ||
+    tellsSuspend(state, at, event.job.spec.suspend === true)
+  );
 }
 
 /** A stale observation showing the Job suspended, observed before the newest one, while the spec the fold holds runs. */
@@ -208,7 +211,3 @@ function beforeNewestJobObservation(state: JobState, at: number): boolean {
   return state.jobObservedAt === undefined || at < parseTime(state.jobObservedAt);
 }
 
-/** The earliest instant the Job was seen suspended: the suspension a criterion met before it forestalled (decide.ts retractLateSuspension). */
-function noteSuspension(state: JobState, at: number): void {
-  if (state.suspensionObservedAt === undefined || at < state.suspensionObservedAt) state.suspensionObservedAt = at;
-}

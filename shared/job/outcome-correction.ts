@@ -24,7 +24,8 @@ import { record, type Sync } from './sync.ts';
 // met first wins, a failure at the same instant (syncJob checks failures first), and nothing is
 // corrected when an instant is not told. Only failure against the success policy competes.
 // A Job jobfold runs is never corrected: what it enacted stands (its controller is jobfold, and
-// it decides no outcome while its view of the pods has a hole, pod-view-gap.ts). Neither is a
+// it decides no outcome while its view of the pods has a hole, pod-view-gap.ts); only its
+// Suspended condition is settled against the outcome (suspension-order.ts). Neither is a
 // condition the cluster reported (the first Job observation's status): it is the controller's.
 
 /** The interim conditions and the terminal ones after them, per outcome. */
@@ -122,6 +123,13 @@ export const isReopening = (decision: DecisionOf<'JobOutcomeCorrected'>): boolea
   decision.retracted.every((c) => (c.type === TERMINAL.success || c.type === TERMINAL.failure) && c.reason === decision.reason);
 
 /**
+ * A correction that takes back only the Suspended condition (suspension-order.ts retractLateSuspension):
+ * a finish criterion was met before the Job was suspended, so its controller never suspended it.
+ */
+export const isSuspensionRetraction = (decision: DecisionOf<'JobOutcomeCorrected'>): boolean =>
+  decision.retracted.length > 0 && decision.retracted.every((c) => c.type === 'Suspended');
+
+/**
  * Evolve side, when jobfold's interim condition is folded (apply-decision.ts): the instant its
  * criterion was met, kept for later corrections while the pods still tell it. O(pods), once.
  */
@@ -132,7 +140,8 @@ export function noteOutcomeMetAt(state: JobState, reason: string): void {
   else state.outcomeMetAt = at;
 }
 
-function decidedOutcome(conditions: readonly JobCondition[]): { outcome: FinishTarget['outcome']; condition: JobCondition } | undefined {
+/** The outcome the Job's interim condition stands for, if one is True. */
+export function decidedOutcome(conditions: readonly JobCondition[]): { outcome: FinishTarget['outcome']; condition: JobCondition } | undefined {
   const met = findCondition(conditions, 'SuccessCriteriaMet');
   if (met?.status === 'True') return { outcome: 'success', condition: met };
   const target = findCondition(conditions, 'FailureTarget');
@@ -150,6 +159,11 @@ export function retractOutcome(state: JobState, decision: DecisionOf<'JobOutcome
   const types = new Set(decision.retracted.map((c) => c.type));
   if (isReopening(decision)) state.reopenedBy = [...(state.reopenedBy ?? []), state.position];
   state.status.conditions = state.status.conditions.filter((c) => !types.has(c.type));
+  // A suspension taken back leaves the outcome, finished or not, as it stands.
+  if (isSuspensionRetraction(decision)) {
+    if (state.finalStatus !== undefined) state.finalStatus = { ...state.finalStatus, conditions: state.finalStatus.conditions.filter((c) => !types.has(c.type)) };
+    return;
+  }
   if (types.has('Complete')) state.status.completionTime = undefined;
   state.finalStatus = undefined;
   state.finishedAt = undefined;

@@ -2,7 +2,7 @@ import { parseIndexes } from '../indexes/index-set.ts';
 import { rebuildAggregates } from './aggregates.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { jobSettings } from './job-settings.ts';
-import { isTerminalPhase, isUnfinished, type PodRecord } from './pod-record.ts';
+import { isTerminalPhase, isUnfinished, newPodRecord, type PodRecord } from './pod-record.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
 import { notePodFirstSeen } from './cluster-finish.ts';
 import { newClock } from './cluster-clock.ts';
@@ -197,6 +197,8 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       ...(state.suspendedBefore === true ? { suspendedBefore: true } : {}),
       ...(state.suspendHeld === true ? { suspendHeld: true } : {}),
       ...(state.suspensionObservedAt === undefined ? {} : { suspensionObservedAt: state.suspensionObservedAt }),
+      ...(state.suspendChanges.length === 0 ? {} : { suspendChanges: structuredClone(state.suspendChanges) }),
+      ...(state.suspensionObservedLate === true ? { suspensionObservedLate: true } : {}),
       ...(state.outcomeMetAt === undefined ? {} : { outcomeMetAt: state.outcomeMetAt }),
       ...waitedForItem(state),
       ...(state.reopenedBy === undefined ? {} : { reopenedBy: [...state.reopenedBy] }),
@@ -273,6 +275,8 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     ...(s['suspendedBefore'] === true ? { suspendedBefore: true } : {}),
     ...(s['suspendHeld'] === true ? { suspendHeld: true } : {}),
     ...(typeof s['suspensionObservedAt'] === 'number' ? { suspensionObservedAt: s['suspensionObservedAt'] } : {}),
+    suspendChanges: structuredClone(s['suspendChanges'] ?? []),
+    ...(s['suspensionObservedLate'] === true ? { suspensionObservedLate: true } : {}),
     ...(s['outcomeMetAt'] === undefined ? {} : { outcomeMetAt: s['outcomeMetAt'] }),
     ...(s['waitedFor'] === undefined ? {} : { waitedFor: new Set(s['waitedFor']) }),
     ...(s['reopenedBy'] === undefined ? {} : { reopenedBy: [...s['reopenedBy']] }),
@@ -311,25 +315,25 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
 export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): void {
   for (const archived of pods) {
     if (state.pods.has(archived.uid)) continue;
-    state.pods.set(archived.uid, {
-      ...archivedFacts(archived),
-      seq: archived.seq,
-      lastSeq: 0,
-      order: undefined,
-      counted: archived.counted,
-      failureMatch: undefined,
-      terminationRequestedAt: undefined,
-      gone: archived.gone,
-      ...(archived.lastEventId === undefined ? {} : { lastEventId: archived.lastEventId }),
-      ...(archived.strippedAt === undefined ? {} : { strippedAt: archived.strippedAt }),
-      ...(archived.finishedTrackedAt === undefined ? {} : { finishedTrackedAt: archived.finishedTrackedAt }),
-      ...(archived.firstSeenAt === undefined ? {} : { firstSeenAt: archived.firstSeenAt }),
-      ...(archived.lastSeenAt === undefined ? {} : { lastSeenAt: archived.lastSeenAt }),
-      ...(archived.trackedSeen === true ? { trackedSeen: true } : {}),
-      ...(archived.strippedLive === true ? { strippedLive: true } : {}),
-      ...(archived.released === true ? { released: true } : {}),
-      ...(archived.finalCount === undefined ? {} : { finalCount: archived.finalCount, finalCountOf: archived.finalCountOf }),
+    // Built as a new record is (newPodRecord), every field in one order, then the archived
+    // bookkeeping set: records of another shape made every access to a pod megamorphic after a
+    // restore (issue 20).
+    const pod = newPodRecord(archivedFacts(archived), {
+      seq: archived.seq, lastSeq: 0, order: undefined, version: undefined, gone: archived.gone,
+      firstSeenAt: archived.firstSeenAt, lastSeenAt: archived.lastSeenAt,
     });
+    pod.counted = archived.counted;
+    pod.lastEventId = archived.lastEventId;
+    pod.strippedAt = archived.strippedAt;
+    pod.finishedTrackedAt = archived.finishedTrackedAt;
+    if (archived.trackedSeen === true) pod.trackedSeen = true;
+    if (archived.strippedLive === true) pod.strippedLive = true;
+    if (archived.released === true) pod.released = true;
+    if (archived.finalCount !== undefined) {
+      pod.finalCount = archived.finalCount;
+      pod.finalCountOf = archived.finalCountOf;
+    }
+    state.pods.set(archived.uid, pod);
     notePodFirstSeen(state, archived.firstSeenAt);
   }
 }
@@ -421,50 +425,56 @@ function decodePod(encoded: unknown): PodRecord {
   const t = encoded as unknown[];
   const at = <T>(i: number, fallback: T): T => (t[i] === undefined || t[i] === null ? fallback : (t[i] as T));
   const flags = at(5, 0);
-  return {
-    uid: at(0, ''),
-    name: at(1, ''),
-    namespace: at(2, 'default'),
-    phase: PHASES[at(3, 0)] ?? 'Pending',
-    index: at(4, -1),
-    hasFinalizer: (flags & FINALIZER) !== 0,
-    ready: (flags & READY) !== 0,
-    assigned: (flags & ASSIGNED) !== 0,
-    gone: (flags & GONE) !== 0,
-    ...((flags & FINALIZER_REMOVAL_REQUESTED) !== 0 ? { finalizerRemovalRequested: true } : {}),
-    ...((flags & RELEASED) !== 0 ? { released: true } : {}),
-    ...((flags & TRACKED_SEEN) !== 0 ? { trackedSeen: true } : {}),
-    ...((flags & STRIPPED_LIVE) !== 0 ? { strippedLive: true } : {}),
-    ...((flags & FINAL_OUTSIDE) !== 0 ? { finalCount: 'outside' as const } : {}),
-    ...((flags & FINAL_OWED) !== 0 ? { finalCount: 'owed' as const } : {}),
-    seq: at(6, 0),
-    lastSeq: at(7, 0),
-    counted: COUNTS[at(8, 0)] ?? 'none',
-    failureCount: at(9, 0),
-    ignoredFailureCount: at(10, 0),
-    restartCount: at(11, 0),
-    maxRestarts: at(12, 0),
-    finishedAt: at(13, 0),
-    creationTimestamp: at<number | undefined>(14, undefined),
-    deletionTimestamp: at<number | undefined>(15, undefined),
-    readySince: at<number | undefined>(16, undefined),
-    terminationRequestedAt: at<number | undefined>(17, undefined),
-    terminated: at(18, []),
-    conditions: at(19, []),
-    failureMatch: at(20, undefined),
-    order: decodeOrder(at<[number, number] | undefined>(21, undefined)),
-    readyChangedAt: at<number | undefined>(22, undefined),
-    ...(t[23] === undefined || t[23] === null ? {} : { lastEventId: t[23] as string }),
-    ...(t[24] === undefined || t[24] === null ? {} : { finalizerRemovalRequestedAt: t[24] as number }),
-    ...(t[25] === undefined || t[25] === null ? {} : { finalizerRemovalAttempts: t[25] as number }),
-    ...(t[26] === undefined || t[26] === null ? {} : { version: t[26] as string }),
-    ...(t[27] === undefined || t[27] === null ? {} : { strippedAt: t[27] as number }),
-    ...(t[28] === undefined || t[28] === null ? {} : { finishedTrackedAt: t[28] as number }),
-    ...(t[29] === undefined || t[29] === null ? {} : { controlledBy: t[29] as string }),
-    ...(t[30] === undefined || t[30] === null ? {} : { finalCountOf: t[30] as number }),
-    ...(t[31] === undefined || t[31] === null ? {} : { firstSeenAt: t[31] as number }),
-    ...(t[32] === undefined || t[32] === null ? {} : { lastSeenAt: t[32] as number }),
-  };
+  // Built as a new record is (newPodRecord), then the bookkeeping set: see restoreArchived.
+  const pod = newPodRecord(
+    {
+      uid: at(0, ''),
+      name: at(1, ''),
+      namespace: at(2, 'default'),
+      phase: PHASES[at(3, 0)] ?? 'Pending',
+      index: at(4, -1),
+      failureCount: at(9, 0),
+      ignoredFailureCount: at(10, 0),
+      deletionTimestamp: at<number | undefined>(15, undefined),
+      hasFinalizer: (flags & FINALIZER) !== 0,
+      ready: (flags & READY) !== 0,
+      readySince: at<number | undefined>(16, undefined),
+      readyChangedAt: at<number | undefined>(22, undefined),
+      assigned: (flags & ASSIGNED) !== 0,
+      restartCount: at(11, 0),
+      maxRestarts: at(12, 0),
+      creationTimestamp: at<number | undefined>(14, undefined),
+      finishedAt: at(13, 0),
+      terminated: at(18, []),
+      conditions: at(19, []),
+    },
+    {
+      seq: at(6, 0),
+      lastSeq: at(7, 0),
+      order: decodeOrder(at<[number, number] | undefined>(21, undefined)),
+      version: at<string | undefined>(26, undefined),
+      gone: (flags & GONE) !== 0,
+      firstSeenAt: at<number | undefined>(31, undefined),
+      lastSeenAt: at<number | undefined>(32, undefined),
+    },
+  );
+  pod.counted = COUNTS[at(8, 0)] ?? 'none';
+  pod.failureMatch = at(20, undefined);
+  pod.terminationRequestedAt = at<number | undefined>(17, undefined);
+  pod.lastEventId = at<string | undefined>(23, undefined);
+  pod.finalizerRemovalRequestedAt = at<number | undefined>(24, undefined);
+  pod.finalizerRemovalAttempts = at<number | undefined>(25, undefined);
+  pod.strippedAt = at<number | undefined>(27, undefined);
+  pod.finishedTrackedAt = at<number | undefined>(28, undefined);
+  pod.controlledBy = at<string | undefined>(29, undefined);
+  pod.finalCountOf = at<number | undefined>(30, undefined);
+  if ((flags & FINALIZER_REMOVAL_REQUESTED) !== 0) pod.finalizerRemovalRequested = true;
+  if ((flags & RELEASED) !== 0) pod.released = true;
+  if ((flags & TRACKED_SEEN) !== 0) pod.trackedSeen = true;
+  if ((flags & STRIPPED_LIVE) !== 0) pod.strippedLive = true;
+  if ((flags & FINAL_OUTSIDE) !== 0) pod.finalCount = 'outside';
+  if ((flags & FINAL_OWED) !== 0) pod.finalCount = 'owed';
+  return pod;
 }
 
 const decodeOrder = (pair: [number, number] | undefined) => (pair ? { epoch: pair[0], seq: pair[1] } : undefined);

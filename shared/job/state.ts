@@ -4,6 +4,7 @@ import type { JobCondition } from './conditions.ts';
 import type { JobIdentity, JobSettings } from './job-settings.ts';
 import type { PodRecord } from './pod-record.ts';
 import type { ParallelismAt } from './excess-deletions.ts';
+import type { SuspendAt } from './suspension-order.ts';
 import type { PodFacts } from './pod-facts.ts';
 import type { JobSpec } from '../k8s/job.ts';
 import type { ObjectSequence } from '../k8s/object-sequence.ts';
@@ -174,11 +175,23 @@ export interface JobState {
    */
   suspendHeld?: boolean;
   /**
-   * The earliest instant (ms) an observation showed the Job suspended (held as its spec, or a
-   * stale one revealing the suspension): when its controller first enacted one. A criterion met before it means the cluster never wrote
-   * Suspended=True (upstream syncJob suspends only a Job no finish criterion holds).
+   * The earliest instant (ms) an observation showed the Job suspended (held as its spec or
+   * stale): when its controller first enacted one. A criterion met before it means the cluster
+   * never wrote Suspended=True, one met after it that it did (suspension-order.ts).
    */
   suspensionObservedAt?: number;
+  /**
+   * The observation that told suspensionObservedAt arrived after later events of the Job (stale,
+   * or read when the clock had passed it): the controller synced the Job suspended then, and
+   * jobfold did not (suspension-order.ts).
+   */
+  suspensionObservedLate?: true;
+  /**
+   * The Job's spec.suspend over the cluster's clock, one entry per change, oldest first, from
+   * every Job observation (stale ones too): whether a suspension seen before an outcome's
+   * criterion had been resumed by then (suspension-order.ts).
+   */
+  suspendChanges: SuspendAt[];
   /**
    * Jobs jobfold does not run: when the criterion of the interim condition jobfold decided
    * (FailureTarget, SuccessCriteriaMet) was met on the cluster's clock (epoch ms), as the pods
@@ -309,6 +322,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     finalStatus: undefined,
     finishedAt: undefined,
     parallelismChanges: [],
+    suspendChanges: [],
     observedAfterFinish: 0,
     jobOrder: undefined,
     clock: newClock(),

@@ -1,7 +1,8 @@
 import { boundedText, MAX_REASON_BYTES } from '../k8s/bounded-text.ts';
 import { terminatePods, type JobCommand } from './commands.ts';
-import type { JobCondition } from './conditions.ts';
+import { putCondition, type JobCondition } from './conditions.ts';
 import type { Decision, DecisionOf, TerminationCause } from './decisions.ts';
+import type { Evidence } from '../policies/evidence.ts';
 import { podClass, type PodRecord } from './pod-record.ts';
 import { clockSkewOf, type JobState } from './state.ts';
 import { readingLive, reconcileInstant } from './cluster-clock.ts';
@@ -67,6 +68,13 @@ export type NewDecision = Decision extends infer D
     ? Omit<D, 'eventId' | 'at' | 'seq'>
     : never
   : never;
+
+/** Writes a condition (reason and message bounded as the API server stores them), with the evidence that decided it. */
+export function setCondition(sync: Sync, given: JobCondition, evidence: Evidence): void {
+  const condition = { ...given, reason: boundedText(given.reason, MAX_REASON_BYTES), message: boundedText(given.message) };
+  sync.conditions = putCondition(sync.conditions, condition);
+  record(sync, { type: 'JobConditionChanged', condition, evidence });
+}
 
 export function wakeAt(sync: Sync, at: number): void {
   if (sync.wakeAt === undefined || at < sync.wakeAt) sync.wakeAt = at;

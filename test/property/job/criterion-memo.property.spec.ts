@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { criterionMetAt, rememberedCriterionMetAt } from '../../../shared/job/criterion-instants.ts';
+import { completionsMetAt, completionsReachedAt, criterionMetAt, rememberedCriterionMetAt } from '../../../shared/job/criterion-instants.ts';
 import { Reason } from '../../../shared/k8s/job-controller.ts';
 import type { JobEvent } from '../../../shared/job/evolve.ts';
 import type { JobState } from '../../../shared/job/state.ts';
@@ -22,10 +22,16 @@ const ORDERS = 5;
 const SEED = 2120;
 
 function expectRememberedFresh(state: JobState, where: () => string): void {
-  for (const reason of REASONS) {
-    const remembered = rememberedCriterionMetAt(state, reason);
-    const fresh = criterionMetAt(state, reason);
-    if (remembered !== fresh) expect.fail(`${reason}: remembered ${remembered}, a fresh walk ${fresh} (${where()})`);
+  // Both bounds: a suspension is weighed against the earliest instant too (suspension-order.ts).
+  for (const bound of ['seen', 'earliest'] as const) {
+    for (const reason of REASONS) {
+      const remembered = rememberedCriterionMetAt(state, reason, bound);
+      const fresh = criterionMetAt(state, reason, bound);
+      if (remembered !== fresh) expect.fail(`${reason} (${bound}): remembered ${remembered}, a fresh walk ${fresh} (${where()})`);
+    }
+    const remembered = completionsMetAt(state, bound);
+    const fresh = completionsReachedAt(state, bound);
+    if (remembered !== fresh) expect.fail(`completions (${bound}): remembered ${remembered}, a fresh walk ${fresh} (${where()})`);
   }
 }
 

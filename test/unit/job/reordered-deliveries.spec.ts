@@ -396,11 +396,18 @@ describe('A Job created suspended whose pods succeed an hour later, the successe
       });
   });
 
-  it('not when a pod had finished before the suspension was observed: the controller may have seen it', () => {
-    const early = [pod('a', 2, at(3600), { phase: 'Succeeded', finishedAt: at(0) }), succeeded[1] as PodObserved];
+  it('not when the pods that reached the completions had finished before the suspension was observed: the controller may have seen them', () => {
+    const early = ['a', 'b'].map((name, i) => pod(name, 2 + i, at(3600), { phase: 'Succeeded', finishedAt: at(0) }));
     given(null, ...early, jobAt(job, { suspend: true }, '1', at(1)), tick(at(3601)))
       .when()
       .then(({ status }) => expect(conditionsOf(status)).toEqual(conditions.slice(1)));
+  });
+
+  it('but one pod finished before it is not enough: the completions needed the other, which finished after (getFinishedTime)', () => {
+    const early = [pod('a', 2, at(3600), { phase: 'Succeeded', finishedAt: at(0) }), succeeded[1] as PodObserved];
+    given(null, ...early, jobAt(job, { suspend: true }, '1', at(1)), tick(at(3601)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(conditions));
   });
 });
 
@@ -444,6 +451,100 @@ describe('A Job whose success policy was met before it was suspended, the succes
     given(null, created, suspended, later, tick(at(900)))
       .when()
       .then(({ status }) => expect(conditionsOf(status)).toEqual(['Suspended=True:JobSuspended', ...conditions]));
+  });
+});
+
+describe('A Job jobfold runs, suspended on a view lacking a success met before the suspension', () => {
+  // generated-orders property, cluster history 7 (suspension-order.ts): the success met at 0:00
+  // arrives after the suspension of 6:40, which jobfold enacted and wrote to the Job. The cluster's
+  // controller (jobfold, in order) finished the Job first and never suspended it. The condition is
+  // jobfold's to write: it is taken back and the Job's status patched without it (the API server
+  // refuses to drop Complete, Failed, FailureTarget or SuccessCriteriaMet, not Suspended).
+  const job = anIndexedJob(2, { managedBy: MANAGED, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+  const created = jobAt(job, { suspend: false }, '1', at(0));
+  const success = pod('a', 2, at(1), { index: 0, phase: 'Succeeded', finishedAt: at(0) });
+  const suspended = jobAt(job, { suspend: true }, '3', at(400));
+  const conditions = ['SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy'];
+  const patched = (commands: readonly { type: string }[]) =>
+    commands.flatMap((c) => (c.type === 'UpdateJobStatus' ? [conditionsOf((c as unknown as { status: JobStatusView }).status)] : []));
+
+  it("in the cluster's order: no Suspended condition", () => {
+    given(null, created, success, suspended, tick(at(900)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(conditions));
+  });
+
+  it('the success after the suspension: Suspended=True is taken back, and the status written without it', () => {
+    given(null, created, suspended, success, tick(at(900)))
+      .when()
+      .then(({ status, history, commands }) => {
+        expect(conditionsOf(status)).toEqual(conditions);
+        const corrections = history.flatMap((h) => h.decisions).flatMap((d) => (d.type === 'JobOutcomeCorrected' ? [d.retracted.map((c) => c.type)] : []));
+        expect(corrections).toEqual([['Suspended']]);
+        expect(patched([...history.flatMap((h) => h.commands), ...commands]).at(-1)).toEqual(conditions);
+      });
+  });
+
+  it('the success after the Job finished on a later one: taken back all the same, the outcome kept', () => {
+    // History 7 itself: the Job completed on a success met after the suspension, then the earlier one arrived.
+    const later = pod('b', 4, at(450), { index: 1, phase: 'Succeeded', finishedAt: at(440) });
+    const both = anIndexedJob(2, { managedBy: MANAGED, successPolicy: { rules: [{ succeededCount: 1 }] } });
+    const versioned = (spec: { suspend: boolean }, rv: string, when: string) => jobAt(both, spec, rv, when);
+    given(null, versioned({ suspend: false }, '1', at(0)), versioned({ suspend: true }, '3', at(400)), later, success, tick(at(900)))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(['SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy']);
+        expect(status.completionTime).toBe(at(450));
+      });
+  });
+});
+
+describe('A Job jobfold runs whose outcome it decided before the suspension that came first arrived', () => {
+  // generated-orders property, cluster histories 6, 49, 51: the cluster's order has Suspended=True
+  // written at the suspension, then the outcome; jobfold read the success (or failure) first and
+  // a Job observation newer than the suspension, so it wrote no Suspended. The older suspended
+  // observation tells it: Suspended is written in the place it had, before the outcome's
+  // conditions, and the Job's status patched; no pod is terminated for it.
+  const job = anIndexedJob(2, { managedBy: MANAGED, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+  const created = jobAt(job, { suspend: false }, '1', at(0));
+  const suspended = jobAt(job, { suspend: true }, '2', at(400));
+  const success = pod('a', 3, at(450), { index: 0, phase: 'Succeeded', finishedAt: at(440) });
+  const again = jobAt(job, { suspend: true }, '4', at(460));
+  const resumed = jobAt(job, { suspend: false }, '4', at(420));
+  const outcome = ['SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy'];
+
+  it("in the cluster's order: Suspended=True, then the outcome", () => {
+    given(null, created, suspended, success, again, tick(at(900)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(['Suspended=True:JobSuspended', ...outcome]));
+  });
+
+  it('the success and a newer suspended observation first: Suspended=True is written before the outcome when the older one arrives', () => {
+    given(null, success, again, suspended, created, tick(at(900)))
+      .when()
+      .then(({ status, history, commands }) => {
+        expect(conditionsOf(status)).toEqual(['Suspended=True:JobSuspended', ...outcome]);
+        const all = [...history.flatMap((h) => h.commands), ...commands];
+        expect(all.filter((c) => c.type === 'TerminatePod')).toEqual([]);
+        const last = all.filter((c) => c.type === 'UpdateJobStatus').at(-1) as unknown as { status: JobStatusView };
+        expect(conditionsOf(last.status)).toEqual(['Suspended=True:JobSuspended', ...outcome]);
+      });
+  });
+
+  it('resumed before the success: the flip to False, before the outcome, as the controller wrote it', () => {
+    given(null, created, suspended, resumed, success, tick(at(900)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(['Suspended=False:JobResumed', ...outcome]));
+    given(null, success, resumed, suspended, created, tick(at(900)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(['Suspended=False:JobResumed', ...outcome]));
+  });
+
+  it('not when the pod may have finished before the suspension (getFinishedTime): the controller may have read the success first', () => {
+    const early = pod('a', 3, at(450), { index: 0, phase: 'Succeeded', finishedAt: at(300) });
+    given(null, early, again, suspended, created, tick(at(900)))
+      .when()
+      .then(({ status }) => expect(conditionsOf(status)).toEqual(outcome));
   });
 });
 

@@ -214,6 +214,38 @@ describe('Snapshots', () => {
     });
   });
 
+  describe('When a Job finished before the suspension that came first arrived is snapshotted', () => {
+    // reordered-deliveries.spec.ts, a Job jobfold runs: the older suspended observation writes
+    // Suspended before the outcome, True or, resumed before the success, False. Whether it was
+    // resumed by then (the spec over the cluster's clock) and that the suspension was read late
+    // must survive the round trip for that.
+    const managed = anIndexedJob(2, { managedBy: 'jobfold.io/job-controller', successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+    const versioned = (suspend: boolean, rv: string, when: string) => {
+      const observed = jobObserved(withSpec(managed, { suspend }), when);
+      return { ...observed, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+    };
+    const success = podObserved(aPod({ name: 'a', index: 0, phase: 'Succeeded', finishedAt: at(440), resourceVersion: '3' }), at(450));
+
+    it('writes the flip to False after a round trip, as without one', () => {
+      const { state } = given(null, success, versioned(false, '4', at(420))).fold();
+      const late = [versioned(true, '2', at(400)), tick(at(900))];
+      const restored = roundTrip(state);
+      play(restored, late);
+      play(state, late);
+      expect(jobStatus(restored)).toEqual(jobStatus(state));
+      expect(jobStatus(restored).conditions.map((c) => `${c.type}=${c.status}`)).toEqual(['Suspended=False', 'SuccessCriteriaMet=True', 'Complete=True']);
+    });
+
+    it('writes Suspended=True after a round trip that followed the late suspended observation', () => {
+      const { state } = given(null, success, versioned(true, '4', at(460)), versioned(true, '2', at(400))).fold();
+      const restored = roundTrip(state);
+      play(restored, [tick(at(900))]);
+      play(state, [tick(at(900))]);
+      expect(jobStatus(restored)).toEqual(jobStatus(state));
+      expect(jobStatus(restored).conditions.map((c) => `${c.type}=${c.status}`)).toEqual(['Suspended=True', 'SuccessCriteriaMet=True', 'Complete=True']);
+    });
+  });
+
   describe('When a pod first seen long after the Job failed on the cluster is snapshotted before that failure arrives', () => {
     // pods-after-finish.spec.ts: the pod is neither waited for nor counted. When it was first
     // seen must survive the round trip for that.

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { podFacts } from '../../../shared/job/pod-facts.ts';
 import { newPodRecord, takeFacts, type PodRecord } from '../../../shared/job/pod-record.ts';
-import { aPod, at } from '../../support/builders.ts';
+import { restoreArchived, restoreSnapshot, takeSnapshot, type JobSnapshot } from '../../../shared/job/snapshot.ts';
+import { aJob, aPod, at, podDeleted, podObserved } from '../../support/builders.ts';
+import { given } from '../../support/job-spec.ts';
 
 // observePod builds a pod's record (newPodRecord) and puts a merged observation on it (takeFacts)
 // field by field, not by spread or Object.assign: a fact podFacts gains that they do not copy
@@ -42,3 +44,27 @@ describe('takeFacts', () => {
     expect(record).toMatchObject({ seq: 3, lastSeq: 7, counted: 'none', strippedAt: 5, gone: false });
   });
 });
+
+describe('records restored from a snapshot', () => {
+  it('have a new record\'s fields in a new record\'s order (one shape), live and archived alike', () => {
+    // Live: running, ready, terminating; archived: succeeded, failed and gone, deleted unseen.
+    const { state } = given(
+      aJob({ completions: 3, parallelism: 3, backoffLimit: 6 }),
+      podObserved(aPod({ name: 'run', ready: true }), at(1)),
+      podObserved(aPod({ name: 'stop', deletionTimestamp: at(2) }), at(2)),
+      podObserved(aPod({ name: 'ok', phase: 'Succeeded' }), at(3)),
+      podObserved(aPod({ name: 'bad', phase: 'Failed', finalizer: false }), at(4)),
+      podDeleted('bad', at(5)),
+      podDeleted('unseen', at(6)),
+    ).fold();
+    const { snapshot, archived } = takeSnapshot(state);
+    expect(archived.length).toBeGreaterThan(0);
+    expect(snapshot.pods.length).toBeGreaterThan(0);
+    const restored = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)) as JobSnapshot);
+    restoreArchived(restored, JSON.parse(JSON.stringify(archived)) as typeof archived);
+    const shape = Object.keys(newPodRecord(podFacts(aPod(), new Set()), { seq: 0, lastSeq: 0, order: undefined, version: undefined, gone: false }));
+    expect(restored.pods.size).toBe(state.pods.size);
+    for (const pod of restored.pods.values()) expect(Object.keys(pod), pod.uid).toEqual(shape);
+  });
+});
+

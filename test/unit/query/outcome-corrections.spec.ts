@@ -10,7 +10,7 @@ import { explainJob } from '../../../shared/job/explain.ts';
 import type { JobSetEvent } from '../../../shared/jobset/events.ts';
 import { explainJobSet, type LoggedJobSetDecision } from '../../../shared/jobset/explain.ts';
 import { isJobSetDecisionType, type JobSetDecisionEvent } from '../../../shared/jobset/decision-events.ts';
-import { aJob, aPod, at as jobAt, podObserved } from '../../support/builders.ts';
+import { aJob, anIndexedJob, aPod, at as jobAt, jobObserved, podObserved, tick, withSpec } from '../../support/builders.ts';
 import { given as givenJob } from '../../support/job-spec.ts';
 import { at, jobFailed, jobSetObserved, jobSucceeded } from '../jobset/support/builders.ts';
 import { given as givenJobSet } from '../jobset/support/given.ts';
@@ -42,6 +42,26 @@ const failJobFirst = () => {
   return givenJob(job, pod('a', 1, jobAt(10), { index: 0 }), pod('a', 3, jobAt(600), { index: 0, phase: 'Failed', conditions: [{ type: 'DisruptionTarget' }] }),
     pod('b', 2, jobAt(30), { index: 1, phase: 'Succeeded' }));
 };
+
+const suspendedBeforeEarlierSuccess = () => {
+  // reordered-deliveries.spec.ts, cluster history 21: index 0 succeeded at 0:00 (the success
+  // policy met), the Job was suspended at 6:40; the suspension arrives first and is enacted.
+  const job = anIndexedJob(2, { successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+  const version = (observed: ReturnType<typeof jobObserved>, rv: string) => ({ ...observed, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } });
+  const created = version(jobObserved(withSpec(job, { suspend: false }), jobAt(0)), '1');
+  const suspended = version(jobObserved(withSpec(job, { suspend: true }), jobAt(400)), '3');
+  return givenJob(null, created, suspended, pod('a', 2, jobAt(1), { index: 0, phase: 'Succeeded', finishedAt: jobAt(0) }), tick(jobAt(900)));
+};
+
+const jobEvents = ({ state, log }: { state: Parameters<typeof explainJob>[0]; log: Parameters<typeof explainJob>[1] & object }) => {
+  const decisions = log.flatMap((event, i) => (isDecisionType(event.type) ? [{ seq: i + 1, ...decisionEntry(event as Decision) }] : []));
+  const builder = new EventBuilder({ kind: 'Job', namespace: 'default', name: 'job', uid: 'job-uid' }, { job: state });
+  return stored(decisions.map((d) => ({ seq: d.seq, type: d.type, at: d.observedAt, body: d.body }))).flatMap((entry) => builder.eventsOf(entry));
+};
+
+/** What a suspension taken back reads: its own sentence, not a beaten criterion's. */
+const SUSPENSION_TAKEN_BACK =
+  ` jobfold took back Suspended (the Job seen suspended at ${jobAt(400)}) at ${jobAt(400)}: evidence that arrived later showed SuccessPolicy met before the suspension on the cluster's clock, at ${jobAt(1)}, and the controller suspends only a Job no finish criterion holds.`;
 
 const successArrivingLate = () => {
   // cluster-clock.spec.ts: b-0 completes at :05, a-0 fails at :10; the failure and the JobSet arrive first.
@@ -110,6 +130,19 @@ describe('a corrected outcome, explained the same way for Jobs and JobSets', () 
     ]);
   });
 
+  it('given a Job suspended on a view lacking a success met before, when the success arrives, then the summary says the suspension was taken back and why', () => {
+    suspendedBeforeEarlierSuccess()
+      .when()
+      .then(({ state, log }) => {
+        const explained = explainJob(state, log);
+        expect(explained.corrections).toEqual([
+          { decidedBy: expect.any(Number), at: jobAt(400), retracted: ['Suspended'], retractedMetAt: jobAt(400), reason: 'SuccessPolicy', metAt: jobAt(1) },
+        ]);
+        expect(explained.summary.endsWith(SUSPENSION_TAKEN_BACK)).toBe(true);
+        expect(explained.summary).not.toContain('its criterion met');
+      });
+  });
+
   it('given no correction, then the explanation has no corrections field', () => {
     const spec = jobSetObserved({ replicatedJobs: [{ name: 'a' }] }, { seconds: 1 });
     const done = givenJobSet(spec, jobSucceeded('a', 0, { seconds: 5 })).whenSettled({ now: at(5) });
@@ -128,6 +161,16 @@ describe('a corrected outcome in kubectl Events, the same for Jobs and JobSets',
       expect(reasons.indexOf('OutcomeCorrected')).toBeLessThan(reasons.lastIndexOf('Completed'));
       const corrected = events.find((e) => e.reason === 'OutcomeCorrected');
       expect(corrected).toMatchObject({ type: 'Warning', message: explainJob(state, log).summary.slice(explainJob(state, log).summary.indexOf('jobfold took back')) });
+    });
+  });
+
+  it('given a suspension taken back, then its Warning OutcomeCorrected Event says so in the explanation\'s sentence, before the success\'s', () => {
+    suspendedBeforeEarlierSuccess().when().then((outcome) => {
+      const events = jobEvents(outcome);
+      const reasons = events.map((e) => e.reason);
+      expect(reasons.filter((r) => r === 'OutcomeCorrected')).toHaveLength(1);
+      expect(reasons.indexOf('OutcomeCorrected')).toBeLessThan(reasons.lastIndexOf('Completed'));
+      expect(events.find((e) => e.reason === 'OutcomeCorrected')).toMatchObject({ type: 'Warning', message: SUSPENSION_TAKEN_BACK.trim() });
     });
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readJobSetWindow } from '../../../functions/query/jobsets/jobset-log-window.ts';
 import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { Job } from '../../../shared/k8s/job.ts';
 import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
 import { explainJobSet } from '../../../shared/jobset/index.ts';
 import { aJob, aPod, at, type PodOptions } from '../../support/builders.ts';
@@ -22,11 +23,14 @@ const job = aJob({
   successPolicy: { rules: [{ succeededCount: 1 }] },
   podFailurePolicy: { rules: [{ action: 'FailJob', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }] },
 });
-const owner = { apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name, uid: job.metadata.uid, controller: true };
-const pod = (name: string, rv: number, observedAt: string, options: PodOptions) => {
+/** The ownerReference of a pod of `of`. */
+const ownerOf = (of: Job) => ({ apiVersion: 'batch/v1', kind: 'Job', name: of.metadata.name, uid: of.metadata.uid, controller: true });
+/** A pod of `of`, as the cluster reported it at `rv`, observed at `observedAt`. */
+const podOfJob = (of: Job) => (name: string, rv: number, observedAt: string, options: PodOptions) => {
   const object = aPod({ name, resourceVersion: String(rv), ...options });
-  return busEvent('c1', 'Pod Observed', { eventId: `${name}/${rv}`, observedAt, object: { ...object, metadata: { ...object.metadata, ownerReferences: [owner] } } });
+  return busEvent('c1', 'Pod Observed', { eventId: `${name}/${rv}`, observedAt, object: { ...object, metadata: { ...object.metadata, ownerReferences: [ownerOf(of)] } } });
 };
+const pod = podOfJob(job);
 
 describe('a corrected Job outcome, served', () => {
   it('given the success at 0:30 arrived after the FailJob failure at 10:00, then the explain route and the view carry the correction', async () => {
@@ -54,11 +58,8 @@ describe('a Job whose Failed was taken back for a pod the cluster still ran, ser
     // test/unit/job/reordered-deliveries.spec.ts: jobfold fails the Job at once, p0 arrives and
     // shows the cluster's Job was still waiting for it; Failed follows once p0's deletion arrives.
     const failing = aJob({ backoffLimit: 0, parallelism: 1, completions: 1 });
-    const own = { ...owner, name: failing.metadata.name, uid: failing.metadata.uid };
-    const podOf = (name: string, rv: number, observedAt: string, options: PodOptions) => {
-      const object = aPod({ name, resourceVersion: String(rv), ...options });
-      return busEvent('c1', 'Pod Observed', { eventId: `${name}/${rv}`, observedAt, object: { ...object, metadata: { ...object.metadata, ownerReferences: [own] } } });
-    };
+    const own = ownerOf(failing);
+    const podOf = podOfJob(failing);
     const service = aService(new InMemoryEventStore());
     await deliverAt(service, at(65), [busEvent('c1', 'Job Observed', { eventId: 'job/1', observedAt: at(0), object: failing }), podOf('p1', 3, at(65), { phase: 'Failed', exitCode: 1, finishedAt: at(64) })]);
     await deliverAt(service, at(66), [podOf('p0', 2, at(30), {})]);
@@ -70,6 +71,33 @@ describe('a Job whose Failed was taken back for a pod the cluster still ran, ser
     expect(body.outcome).toBe('Failed');
     expect(body.corrections).toEqual([expect.objectContaining({ retracted: ['Failed'], reason: 'BackoffLimitExceeded' })]);
     expect(body.summary).toContain('showed pod p0 still running then on the cluster\'s clock, and the controller writes Failed only once no pod is terminating.');
+  });
+});
+
+describe('a Job whose Failed was taken back for more pods than a reopening names, served', () => {
+  it('given p-fail failed at 6:40, then 200 pods running at 0:30 arriving in one batch, then the entry is written naming 100 and counting 200, and the explain route says "and 100 more"', async () => {
+    // test/unit/job/reopening-cap.spec.ts at twice the cap (outcome-correction.ts REOPENING_PODS_NAMED).
+    // The failure arrives after the creations jobfold expects of the new Job have timed out (5 min),
+    // none of them seen: jobfold fails the Job at once.
+    const failing = aJob({ backoffLimit: 0, parallelism: 201, completions: 201 });
+    const podOf = podOfJob(failing);
+    const store = new InMemoryEventStore();
+    const service = aService(store);
+    await deliverAt(service, at(400), [busEvent('c1', 'Job Observed', { eventId: 'job/1', observedAt: at(0), object: failing }), podOf('p-fail', 1000, at(400), { phase: 'Failed', exitCode: 1, finishedAt: at(399) })]);
+    await deliverAt(service, at(401), Array.from({ length: 200 }, (_, i) => podOf(`p${i}`, i + 1, at(30), {})));
+
+    const stream: StreamId = { kind: 'Job', clusterId: 'c1', namespace: 'default', uid: String(failing.metadata.uid) };
+    const read = await store.read(stream);
+    const corrections = read.entries.filter((e) => e.type === 'JobOutcomeCorrected');
+    expect(corrections).toHaveLength(1);
+    const evidence = (corrections[0]?.body as { evidence: { pods: { name: string }[]; podCount: number } }).evidence;
+    expect(evidence.podCount).toBe(200);
+    expect(evidence.pods.map((p) => p.name)).toEqual(Array.from({ length: 100 }, (_, i) => `p${i}`));
+
+    const { status, body } = await queryClient(service)(jobPath('c1', 'default', failing.metadata.name, '/explain'));
+    expect(status).toBe(200);
+    expect(body.corrections).toEqual([expect.objectContaining({ retracted: ['Failed'], reason: 'BackoffLimitExceeded' })]);
+    expect(body.summary).toContain(', p99 and 100 more still running then on the cluster\'s clock');
   });
 });
 

@@ -111,6 +111,29 @@ describe('the writer logs each observation once', () => {
     expect(again.dropped).toEqual({ stale: 1 });
   });
 
+  it('logs a Job version older than the one it holds when it tells what the fold lacks: the suspension earlier than the one held', async () => {
+    // given a Job jobfold runs, created at 0:00 (1), completed on index 0's success at 7:30, read
+    // with a suspended version (4) of 7:40: the parallelism at 6:40 is known, only the suspension is news
+    const managed = anIndexedJob(2, { managedBy: 'jobfold.io/job-controller', successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+    const versioned = (suspend: boolean, rv: string, when: string) => {
+      const observed = jobObserved({ ...managed, spec: { ...managed.spec, suspend } }, when);
+      return { ...observed, eventId: `job/rv-${rv}`, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+    };
+    const success = podObserved(aPod({ index: 0, phase: 'Succeeded', finishedAt: at(440), resourceVersion: '3' }), at(450));
+    const store = new NoMarkersStore();
+    await writeJob(writeDeps(store), stream, [versioned(false, '1', at(0)), success, versioned(true, '4', at(460))]);
+    // when the version suspended at 6:40 (2) arrives, and a copy of it again
+    const outcome = await writeJob(writeDeps(store), stream, [versioned(true, '2', at(400))]);
+    const again = await writeJob(writeDeps(store), stream, [{ ...versioned(true, '2', at(400)), eventId: 'job/rv-2/copy' }]);
+    // then it is logged once, as the pure fold folds it: the controller wrote Suspended=True then,
+    // before the success (suspension-order.ts, reordered-deliveries.spec.ts)
+    expect(outcome.dropped).toEqual({});
+    expect(again.dropped).toEqual({ stale: 1 });
+    expect((await statusOf(store, stream)).conditions.map((c) => `${c.type}=${c.status}:${c.reason}`)).toEqual([
+      'Suspended=True:JobSuspended', 'SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy',
+    ]);
+  });
+
   it('logs a Job version older than the one it holds when it tells what the fold lacks: the parallelism then', async () => {
     // given a Job whose parallelism was lowered 3 -> 1 at 2 s (resourceVersion 2), seen first at 6 s (3)
     const versioned = (parallelism: number, rv: string, when: string) => {

@@ -1,0 +1,175 @@
+import { formatTime } from '../k8s/time.ts';
+import { outcomeCorrected } from '../decide/outcome-correction.ts';
+import { findCondition } from './conditions.ts';
+import { JOBFOLD_CONTROLLER_NAME, Message, Reason } from '../k8s/job-controller.ts';
+import { completionsMetAt, rememberedCriterionMetAt, type InstantBound } from './criterion-instants.ts';
+import type { Evidence } from '../policies/evidence.ts';
+import { outcomeSeenAt } from './pod-record.ts';
+import type { JobState } from './state.ts';
+import { record, setCondition, type Sync } from './sync.ts';
+
+// Issue 21: a suspension against an outcome, whichever arrived first. Upstream's syncJob (v1.35)
+// writes the Suspended condition only in a sync that chose no finish condition ("Job can be in
+// the suspended state only if it is NOT completed"): on the cluster's clock, a Job suspended
+// before its finish criterion was met got Suspended=True then (flipped to False by a resumption
+// before the criterion), and kept it beside the outcome; one whose criterion was met first never
+// got it. jobfold reads which came first from instants: the earliest the Job was seen suspended
+// (state.suspensionObservedAt) against the instant the pods tell for the criterion. Evidence
+// arriving late moves either, so the condition is settled again whenever an outcome stands:
+// taken back by a JobOutcomeCorrected entry, or written in the place it had, before the outcome's.
+//
+// For every Job, those jobfold runs included: the condition is jobfold's to write for a Job it
+// runs, and the API server lets a status update add or drop Suspended, even on a finished Job
+// (ValidateJobStatusUpdate only refuses to drop Failed, Complete, FailureTarget and
+// SuccessCriteriaMet); the UpdateJobStatus merge patch replaces the condition list. No pod
+// command follows from it: the pods terminated for a suspension taken back stay terminated (a
+// finished Job keeps no pods either), and a suspension written late terminates none.
+
+/** The Job's spec.suspend from an instant on, on the cluster's clock (excess-deletions.ts keeps parallelism so). */
+export interface SuspendAt {
+  readonly at: number;
+  readonly suspend: boolean;
+}
+
+/** Entries kept: the newest changes (a Job is suspended and resumed a few times in its life). */
+const MAX_CHANGES = 16;
+
+/** Whether `suspend` at `at` is news to the Job's history (noteSuspend would record it): the writer logs such a stale observation. */
+export function tellsSuspend(state: JobState, at: number, suspend: boolean): boolean {
+  return changesSuspend(state, at, suspend) || (suspend && earlierSuspension(state, at));
+}
+
+function changesSuspend(state: JobState, at: number, suspend: boolean): boolean {
+  const before = state.suspendChanges[changeAt(state.suspendChanges, at)];
+  return (before === undefined || before.suspend !== suspend) && before?.at !== at;
+}
+
+const earlierSuspension = (state: JobState, at: number): boolean => state.suspensionObservedAt === undefined || at < state.suspensionObservedAt;
+
+/**
+ * Notes a Job observation's spec.suspend at its instant, stale ones too (the history is ordered
+ * by the cluster's clock, not by arrival), and the earliest instant the Job was seen suspended,
+ * with whether that observation arrived after later events of the Job (`late`).
+ */
+export function noteSuspend(state: JobState, at: number, suspend: boolean, late: boolean): void {
+  if (suspend && earlierSuspension(state, at)) {
+    state.suspensionObservedAt = at;
+    if (late) state.suspensionObservedLate = true;
+    else delete state.suspensionObservedLate;
+  }
+  if (!changesSuspend(state, at, suspend)) return;
+  const changes = state.suspendChanges;
+  const i = changeAt(changes, at) + 1;
+  changes.splice(i, 0, { at, suspend });
+  // The next entry may now repeat this one: it is no change.
+  if (changes[i + 1]?.suspend === suspend) changes.splice(i + 1, 1);
+  if (changes.length > MAX_CHANGES) changes.splice(0, changes.length - MAX_CHANGES);
+}
+
+/** The change in force at `at` (the last at or before it), if one is known. */
+function changeAt(changes: readonly SuspendAt[], at: number): number {
+  let i = changes.length - 1;
+  while (i >= 0 && (changes[i] as SuspendAt).at > at) i--;
+  return i;
+}
+
+/**
+ * Decide side, when an outcome stands or is decided in this sync (`reason`, its interim
+ * condition's): takes Suspended back, or writes it before the outcome, as the cluster's order had
+ * it. Returns whether it did either.
+ */
+export function settleSuspension(sync: Sync, outcome: DecidedOutcome): boolean {
+  const before = sync.decisions.length;
+  if (findCondition(sync.conditions, 'Suspended')) retractLateSuspension(sync, outcome);
+  else writeEarlierSuspension(sync, outcome.reason);
+  return sync.decisions.length > before;
+}
+
+/** The outcome a suspension is weighed against: its interim condition's reason and message, and the evidence that decided it. */
+export interface DecidedOutcome {
+  readonly reason: string;
+  readonly message: string;
+  readonly evidence: Evidence;
+}
+
+/**
+ * When the criterion of `reason` was met on the cluster's clock, as far as a suspension is
+ * weighed against it: at the latest (`seen`) or at the earliest (criterion-instants.ts InstantBound).
+ */
+function criterionInstant(state: JobState, reason: string, bound: InstantBound): number | undefined {
+  // The sync that suspends deletes every active pod, so completions are reached there if the
+  // successes were: the instant of the last success they needed is the criterion's.
+  return reason === Reason.CompletionsReached ? completionsMetAt(state, bound) : rememberedCriterionMetAt(state, reason, bound);
+}
+
+/**
+ * A Job suspended on a view that lacked the evidence of a criterion met before the suspension was
+ * observed: the cluster never wrote Suspended (nor its JobResumed flip). A JobOutcomeCorrected
+ * entry takes it back, the criterion's instant beside it.
+ */
+function retractLateSuspension(sync: Sync, outcome: DecidedOutcome): void {
+  const { state } = sync;
+  const suspendedAt = state.suspensionObservedAt;
+  if (suspendedAt === undefined) return;
+  const metAt = criterionInstant(state, outcome.reason, 'seen');
+  if (metAt === undefined || metAt >= suspendedAt) return;
+  const correction = outcomeCorrected(sync.conditions, ['Suspended'], { retractedMetAt: formatTime(suspendedAt) }, {
+    reason: outcome.reason,
+    message: outcome.message,
+    evidence: { ...outcome.evidence, metAt: formatTime(metAt) },
+  });
+  sync.conditions = sync.conditions.filter((c) => c.type !== 'Suspended');
+  record(sync, { type: 'JobOutcomeCorrected', ...correction });
+}
+
+/**
+ * The Job was suspended before the outcome's criterion was met on the cluster's clock, but
+ * jobfold decided the outcome before that suspension was seen (or arrived): the controller wrote
+ * Suspended=True then, and False at a resumption before the criterion. Written in the place it
+ * had, before the outcome's conditions (conditions.ts putCondition).
+ */
+function writeEarlierSuspension(sync: Sync, reason: string): void {
+  const { state } = sync;
+  const suspendedAt = state.suspensionObservedAt;
+  if (suspendedAt === undefined || state.deletionTimestamp !== undefined) return;
+  // Read on time, the suspension had jobfold's own sync, which wrote what it found (a Job read
+  // in one sync with its pods is one sync of the controller's: corpus
+  // completions__suspended-job-completes-when-all-succeeded writes no Suspended).
+  if (state.suspensionObservedLate !== true) return;
+  const metAt = criterionInstant(state, reason, 'earliest');
+  if (metAt === undefined) {
+    writeSuspensionBeforePods(sync);
+    return;
+  }
+  // At the suspension's very instant counts as after it: getFinishedTime falls back to a pod's
+  // creation, often the Job's own instant (corpus completions__suspended-job-completes-*).
+  if (suspendedAt > metAt) return;
+  // The spec in force when the criterion was met: the last observation at or before it.
+  const resumed = state.suspendChanges[changeAt(state.suspendChanges, metAt)];
+  const condition = resumed?.suspend === false && resumed.at > suspendedAt
+    ? { type: 'Suspended', status: 'False', reason: Reason.JobResumed, message: Message.JobResumed, lastTransitionTime: formatTime(resumed.at) }
+    : { type: 'Suspended', status: 'True', reason: Reason.JobSuspended, message: Message.JobSuspended, lastTransitionTime: formatTime(suspendedAt) };
+  setCondition(sync, condition, { tippedBy: state.position });
+}
+
+/**
+ * Without the criterion's instant, a Job jobfold does not run, seen suspended only after later
+ * events of it arrived (the spec the fold holds arrived late, state.specObservedAt): its
+ * controller wrote Suspended=True when it observed it, before any pod the fold counts now had
+ * finished. Corpus scenario completions__suspended-job-completes-when-all-succeeded, its
+ * successes arriving first.
+ */
+function writeSuspensionBeforePods(sync: Sync): void {
+  const { state } = sync;
+  const observedAt = state.specObservedAt;
+  if (observedAt === undefined || state.settings?.suspend !== true || state.settings.managedBy === JOBFOLD_CONTROLLER_NAME) return;
+  // Every pod counted was seen finished after the suspension was observed, and did not finish
+  // before it: upstream's getFinishedTime (its fallback, the pod's creation, is the earliest it
+  // can have finished). A pod seen finished later may have finished earlier.
+  for (const pod of state.pods.values()) {
+    if (pod.counted === 'none') continue;
+    if (pod.finishedAt < observedAt || !((outcomeSeenAt(pod) ?? observedAt) > observedAt)) return;
+  }
+  const condition = { type: 'Suspended', status: 'True', reason: Reason.JobSuspended, message: Message.JobSuspended, lastTransitionTime: formatTime(observedAt) };
+  setCondition(sync, condition, { tippedBy: state.position });
+}
