@@ -91,13 +91,15 @@ export function notePodFirstSeen(state: JobState, at: number | undefined): void 
 }
 
 /**
- * The earliest the cluster can have finished the Job: the criterion's instant when it was met at
- * the Job's start (its first sync chose the outcome and created nothing), else the end of the
- * expectations its controller may have held then (pods created before, not seen yet).
+ * The earliest the cluster can have finished the Job: the criterion's instant when it was met
+ * before the Job's start (its first sync chose the outcome and created nothing), else the end of
+ * the expectations its controller may have held then (pods created before, not seen yet). Met at
+ * the very instant of the start, the first sync may have created pods before it read the
+ * evidence (one instant, several syncs): those were awaited too.
  */
 function finishFloor(state: JobState, metAt: number): number {
   const start = state.status.startTime;
-  return start !== undefined && metAt <= parseTime(start) ? metAt : metAt + EXPECTATIONS_TIMEOUT_MS;
+  return start !== undefined && metAt < parseTime(start) ? metAt : metAt + EXPECTATIONS_TIMEOUT_MS;
 }
 
 /** Until when the cluster may have waited for the finished pod: its latest observation, or its outcome's instants. */
