@@ -1,5 +1,6 @@
 import { familyId, familyOf, type Family } from '../fleet/family.ts';
 import type { JobFacts, JobRef, PolicySpec } from './job-facts.ts';
+import { handledByDefault } from '../policies/pod-failure-policy.ts';
 
 // What a family's finished Jobs say, summed: the evidence proposals are mined from. A page of
 // the scan adds its Jobs (`addJob`), the client merges pages (`mergeEvidence`): each Job is in
@@ -74,8 +75,7 @@ export function jobEvidence(facts: JobFacts): FamilyEvidence {
       if (failure.counted) disruptions = addFailures(disruptions, one(), false);
       continue;
     }
-    const defaultHandling = failure.action === undefined || failure.action === 'Count';
-    if (!failure.exit || !defaultHandling) continue;
+    if (!failure.exit || !handledByDefault(failure.action)) continue;
     const code = String(failure.exit.code);
     exitCodes[code] = addFailures(exitCodes[code] ?? NO_FAILURES, one(failure.exit.container), false);
   }

@@ -111,6 +111,17 @@ export function matchPodFailurePolicy(
 /** Whether the pod's failure counts towards backoffLimit(PerIndex): unmatched pods count. */
 export const countsFailure = (match: PodFailureMatch | undefined): boolean => match?.countFailed !== false;
 
+/**
+ * Whether a failure with this action (undefined: no rule matched) was handled as without a
+ * policy: counted, failing neither its index nor the Job. The advice mines only such failures
+ * for new rules (shared/advise/evidence.ts).
+ */
+export function handledByDefault(action: string | undefined): boolean {
+  if (action === undefined) return true;
+  const meaning = meaningOf(action);
+  return meaning !== undefined && meaning.countFailed && !meaning.failsIndex && meaning.failsJob === undefined;
+}
+
 /** Upstream `isIndexFailed`'s first test: the match fails the pod's index whatever its count. */
 export const failsIndex = (match: PodFailureMatch | undefined): boolean => meaningOf(match?.action)?.failsIndex === true;
 

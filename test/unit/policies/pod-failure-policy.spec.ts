@@ -5,6 +5,7 @@ import { PodSchema } from '../../../shared/k8s/pod.ts';
 import {
   countsFailure,
   failsIndex,
+  handledByDefault,
   matchPodFailurePolicy,
   policyFailureOf,
   policyFailureReason,
@@ -286,11 +287,12 @@ describe('what a matched action means to the Job', () => {
     expect(countsFailure(match)).toBe(want.countsFailure);
     expect(failsIndex(match)).toBe(want.failsIndex);
     expect(policyFailureOf(pod, match) !== undefined).toBe(want.failsJob);
+    expect(handledByDefault(match.action)).toBe(want.countsFailure && !want.failsIndex && !want.failsJob);
   });
 
   it('no match is the default handling: the failure counts, nothing else', () => {
     const match = matchPodFailurePolicy(undefined, failedPod({ name: 'none', rules: undefined, wantCountFailed: true }));
-    expect([countsFailure(match), failsIndex(match), policyFailureOf(pod, match)]).toEqual([true, false, undefined]);
+    expect([countsFailure(match), failsIndex(match), policyFailureOf(pod, match), handledByDefault(match.action)]).toEqual([true, false, undefined, true]);
   });
 
   it('a FailJob match fails the Job with its rule and upstream message, tipped by the pod\'s observation', () => {
