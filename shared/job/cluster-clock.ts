@@ -28,6 +28,17 @@ export interface ClusterClock {
 
 export const newClock = (): ClusterClock => ({ now: undefined, arrived: undefined, distrusted: 0 });
 
+/**
+ * In a timeline kept on the cluster's clock (entries sorted by `at`: a Job's parallelism,
+ * excess-deletions.ts; its spec.suspend, suspension-order.ts), the index of the entry in force
+ * at `at`: the last at or before it; -1 before the first.
+ */
+export function entryAt(entries: readonly { readonly at: number }[], at: number): number {
+  let i = entries.length - 1;
+  while (i >= 0 && (entries[i] as { readonly at: number }).at > at) i--;
+  return i;
+}
+
 /** What the fold needs of an event to read the clock from it. */
 export interface Stamped {
   readonly observedAt: string;

@@ -1,4 +1,4 @@
-import type { ConditionType } from '../k8s/job-controller.ts';
+import { Message, Reason, type ConditionType } from '../k8s/job-controller.ts';
 
 /** A batch/v1 JobCondition as jobfold writes it. */
 export interface JobCondition {
@@ -14,6 +14,12 @@ export const findCondition = (
   conditions: readonly JobCondition[],
   type: string,
 ): JobCondition | undefined => conditions.find((c) => c.type === type);
+
+/** The Suspended condition upstream's syncJob writes: True (JobSuspended) while suspended, False (JobResumed) once resumed. */
+export const suspendedCondition = (suspend: boolean, lastTransitionTime: string): JobCondition =>
+  suspend
+    ? { type: 'Suspended', status: 'True', reason: Reason.JobSuspended, message: Message.JobSuspended, lastTransitionTime }
+    : { type: 'Suspended', status: 'False', reason: Reason.JobResumed, message: Message.JobResumed, lastTransitionTime };
 
 /** True when the Job has a condition of this type with status True. */
 export const hasTrueCondition = (conditions: readonly JobCondition[], type: string): boolean =>

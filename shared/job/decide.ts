@@ -1,6 +1,6 @@
 import { formatTime, parseTime } from '../k8s/time.ts';
 import type { JobCommand } from './commands.ts';
-import { findCondition, isFinished, type JobCondition } from './conditions.ts';
+import { findCondition, isFinished, suspendedCondition, type JobCondition } from './conditions.ts';
 import { EXPECTATIONS_TIMEOUT_MS, JOB_CONTROLLER_NAME, JOBFOLD_CONTROLLER_NAME, Message, Reason } from '../k8s/job-controller.ts';
 import type { Decision } from './decisions.ts';
 import type { Evidence } from '../policies/evidence.ts';
@@ -88,7 +88,7 @@ export function decide(state: JobState, now: string): Reconciliation {
     }
     target = completionsReached(sync);
     if (target && viewHasHole()) target = undefined;
-    if (!target && managed) suspendedCondition(sync);
+    if (!target && managed) writeSuspended(sync);
     // The flip of a suspension learnt late is the resumption's sync, which the cluster's
     // controller ran before anything jobfold since expects: those expectations hold it back no more.
     else if (!target && expectationsHeldBack(sync)) resumeLateSuspension(sync);
@@ -176,12 +176,10 @@ function completionsReached(sync: Sync): FinishTarget | undefined {
 }
 
 /** Upstream `ensureJobConditionStatus` for Suspended; resuming resets startTime. */
-function suspendedCondition(sync: Sync): void {
+function writeSuspended(sync: Sync): void {
   const suspend = sync.state.settings?.suspend ?? false;
   const existing = findCondition(sync.conditions, 'Suspended');
-  const wanted = suspend
-    ? { status: 'True', reason: Reason.JobSuspended, message: Message.JobSuspended }
-    : { status: 'False', reason: Reason.JobResumed, message: Message.JobResumed };
+  const wanted = suspendedCondition(suspend, sync.nowIso);
   if (!existing && !suspend) {
     resumeLateSuspension(sync);
     return;
@@ -189,7 +187,7 @@ function suspendedCondition(sync: Sync): void {
   if (existing?.status === wanted.status && existing.reason === wanted.reason && existing.message === wanted.message) {
     return;
   }
-  setCondition(sync, { type: 'Suspended', ...wanted, lastTransitionTime: sync.nowIso }, { tippedBy: sync.state.position });
+  setCondition(sync, wanted, { tippedBy: sync.state.position });
   if (!suspend) startJob(sync);
 }
 
@@ -203,7 +201,7 @@ function resumeLateSuspension(sync: Sync): void {
   const { state } = sync;
   if (!state.suspendedBefore || state.settings?.suspend !== false || state.settings.managedBy === JOBFOLD_CONTROLLER_NAME) return;
   if (findCondition(sync.conditions, 'Suspended')) return;
-  setCondition(sync, { type: 'Suspended', status: 'False', reason: Reason.JobResumed, message: Message.JobResumed, lastTransitionTime: sync.nowIso }, { tippedBy: state.position });
+  setCondition(sync, suspendedCondition(false, sync.nowIso), { tippedBy: state.position });
 }
 
 /** Pods went unmanaged in this sync only because of expectations (a Job being deleted is not managed at all). */

@@ -3,6 +3,7 @@ import { rejudgeIndexes } from './counting.ts';
 import { EXPECTATIONS_TIMEOUT_MS } from '../k8s/job-controller.ts';
 import { isTerminalPhase, type PodRecord } from './pod-record.ts';
 import { revokeRunCount } from './run.ts';
+import { entryAt } from './cluster-clock.ts';
 import type { JobState } from './state.ts';
 
 // Upstream's manageJob deletes the active pods beyond `parallelism` (`deleteJobPods`), and
@@ -40,7 +41,7 @@ const MAX_CHANGES = 16;
 
 /** Whether `parallelism` and `completions` at `at` are news to the Job's history (noteParallelism would record them). */
 export function tellsParallelism(state: JobState, at: number, parallelism: number, completions: number | undefined): boolean {
-  const before = state.parallelismChanges[changeAt(state.parallelismChanges, at)];
+  const before = state.parallelismChanges[entryAt(state.parallelismChanges, at)];
   return before?.at !== at && (before?.parallelism !== parallelism || before.completions !== completions);
 }
 
@@ -52,7 +53,7 @@ export function tellsParallelism(state: JobState, at: number, parallelism: numbe
 export function noteParallelism(state: JobState, at: number, parallelism: number, completions: number | undefined): boolean {
   if (!tellsParallelism(state, at, parallelism, completions)) return false;
   const changes = state.parallelismChanges;
-  const i = changeAt(changes, at) + 1;
+  const i = entryAt(changes, at) + 1;
   changes.splice(i, 0, { at, parallelism, completions, excused: [] });
   // The next entry may now repeat this one: it is no change.
   const next = changes[i + 1];
@@ -71,7 +72,7 @@ export function noteParallelism(state: JobState, at: number, parallelism: number
  */
 export function deletedAsExcess(state: JobState, pod: PodRecord, at: number): boolean {
   const changes = state.parallelismChanges;
-  const i = changeAt(changes, at);
+  const i = entryAt(changes, at);
   const excess = lowering(state, i);
   if (excess === undefined) return false;
   const change = changes[i] as ParallelismAt;
@@ -86,21 +87,15 @@ export function deletedAsExcess(state: JobState, pod: PodRecord, at: number): bo
 /** The Job's parallelism at an instant on the cluster's clock (its first known before any change). */
 export function parallelismAt(state: JobState, at: number): number {
   const changes = state.parallelismChanges;
-  return changes[Math.max(0, changeAt(changes, at))]?.parallelism ?? state.settings?.parallelism ?? 1;
+  return changes[Math.max(0, entryAt(changes, at))]?.parallelism ?? state.settings?.parallelism ?? 1;
 }
 
 /** The Job's completions at an instant on the cluster's clock (its first known before any change; else the spec's). */
 export function completionsAt(state: JobState, at: number): number {
   const changes = state.parallelismChanges;
-  return changes[Math.max(0, changeAt(changes, at))]?.completions ?? state.settings?.completions ?? 0;
+  return changes[Math.max(0, entryAt(changes, at))]?.completions ?? state.settings?.completions ?? 0;
 }
 
-/** The index of the change in force at `at` (the last at or before it); -1 before the first. */
-function changeAt(changes: readonly ParallelismAt[], at: number): number {
-  let i = changes.length - 1;
-  while (i >= 0 && (changes[i] as ParallelismAt).at > at) i--;
-  return i;
-}
 
 /** How many pods the change at `i` made excess, if it lowered parallelism. */
 function lowering(state: JobState, i: number): number | undefined {

@@ -165,7 +165,7 @@ export interface JobState {
   /**
    * A Job observation older than the spec the fold holds (arriving after it) showed the Job
    * suspended while the spec is not: its controller wrote Suspended=True then, and flipped it to
-   * False when the Job was resumed (decide.ts suspendedCondition).
+   * False when the Job was resumed (decide.ts writeSuspended).
    */
   suspendedBefore?: boolean;
   /**

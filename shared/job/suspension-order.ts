@@ -1,12 +1,13 @@
 import { formatTime } from '../k8s/time.ts';
 import { outcomeCorrected } from '../decide/outcome-correction.ts';
-import { findCondition } from './conditions.ts';
-import { JOBFOLD_CONTROLLER_NAME, Message, Reason } from '../k8s/job-controller.ts';
+import { findCondition, suspendedCondition } from './conditions.ts';
+import { JOBFOLD_CONTROLLER_NAME, Reason } from '../k8s/job-controller.ts';
 import { completionsMetAt, rememberedCriterionMetAt, type InstantBound } from './criterion-instants.ts';
 import type { Evidence } from '../policies/evidence.ts';
 import { outcomeSeenAt } from './pod-record.ts';
 import type { JobState } from './state.ts';
 import { record, setCondition, type Sync } from './sync.ts';
+import { entryAt } from './cluster-clock.ts';
 
 // Issue 21: a suspension against an outcome, whichever arrived first. Upstream's syncJob (v1.35)
 // writes the Suspended condition only in a sync that chose no finish condition ("Job can be in
@@ -40,7 +41,7 @@ export function tellsSuspend(state: JobState, at: number, suspend: boolean): boo
 }
 
 function changesSuspend(state: JobState, at: number, suspend: boolean): boolean {
-  const before = state.suspendChanges[changeAt(state.suspendChanges, at)];
+  const before = state.suspendChanges[entryAt(state.suspendChanges, at)];
   return (before === undefined || before.suspend !== suspend) && before?.at !== at;
 }
 
@@ -59,18 +60,11 @@ export function noteSuspend(state: JobState, at: number, suspend: boolean, late:
   }
   if (!changesSuspend(state, at, suspend)) return;
   const changes = state.suspendChanges;
-  const i = changeAt(changes, at) + 1;
+  const i = entryAt(changes, at) + 1;
   changes.splice(i, 0, { at, suspend });
   // The next entry may now repeat this one: it is no change.
   if (changes[i + 1]?.suspend === suspend) changes.splice(i + 1, 1);
   if (changes.length > MAX_CHANGES) changes.splice(0, changes.length - MAX_CHANGES);
-}
-
-/** The change in force at `at` (the last at or before it), if one is known. */
-function changeAt(changes: readonly SuspendAt[], at: number): number {
-  let i = changes.length - 1;
-  while (i >= 0 && (changes[i] as SuspendAt).at > at) i--;
-  return i;
 }
 
 /**
@@ -145,10 +139,10 @@ function writeEarlierSuspension(sync: Sync, reason: string): void {
   // creation, often the Job's own instant (corpus completions__suspended-job-completes-*).
   if (suspendedAt > metAt) return;
   // The spec in force when the criterion was met: the last observation at or before it.
-  const resumed = state.suspendChanges[changeAt(state.suspendChanges, metAt)];
+  const resumed = state.suspendChanges[entryAt(state.suspendChanges, metAt)];
   const condition = resumed?.suspend === false && resumed.at > suspendedAt
-    ? { type: 'Suspended', status: 'False', reason: Reason.JobResumed, message: Message.JobResumed, lastTransitionTime: formatTime(resumed.at) }
-    : { type: 'Suspended', status: 'True', reason: Reason.JobSuspended, message: Message.JobSuspended, lastTransitionTime: formatTime(suspendedAt) };
+    ? suspendedCondition(false, formatTime(resumed.at))
+    : suspendedCondition(true, formatTime(suspendedAt));
   setCondition(sync, condition, { tippedBy: state.position });
 }
 
@@ -170,6 +164,5 @@ function writeSuspensionBeforePods(sync: Sync): void {
     if (pod.counted === 'none') continue;
     if (pod.finishedAt < observedAt || !((outcomeSeenAt(pod) ?? observedAt) > observedAt)) return;
   }
-  const condition = { type: 'Suspended', status: 'True', reason: Reason.JobSuspended, message: Message.JobSuspended, lastTransitionTime: formatTime(observedAt) };
-  setCondition(sync, condition, { tippedBy: state.position });
+  setCondition(sync, suspendedCondition(true, formatTime(observedAt)), { tippedBy: state.position });
 }
