@@ -1,10 +1,10 @@
 import type { LogEntry, StreamId, SummaryUpdate } from '../app/event-store.ts';
 import {
-  isJobSetCommandDispatched,
+  isDispatched,
   jobSetCommandEvent,
   jobSetConditionEvents,
   type JobSetIdentity,
-} from '../contract/jobset-outbound.ts';
+} from '../contract/outbound.ts';
 import type { Decider, DecisionOutbox } from '../decide/decider.ts';
 import type { JobSetCommand } from './commands.ts';
 import { isJobSetDecisionType, type JobSetDecisionEvent } from './decision-events.ts';
@@ -92,7 +92,7 @@ export function jobSetDecider(): JobSetDecider {
       const byId = new Map(commands.map((command) => [command.commandId, command]));
       const outbox = decisions.map((decision): DecisionOutbox => {
         const command = 'commandId' in decision ? byId.get(decision.commandId) : undefined;
-        const sent = command && isJobSetCommandDispatched(command, managedBy, finished) ? [jobSetCommandEvent(identity, command)] : [];
+        const sent = command && isDispatched(command, managedBy, finished) ? [jobSetCommandEvent(identity, command)] : [];
         return { inline: [...sent, ...jobSetConditionEvents(identity, [{ eventId: decision.eventId, decision }])], terminations: undefined };
       });
       return { decisions: outbox, published: outbox.flatMap((o) => o.inline) };
