@@ -97,10 +97,10 @@ const inboundSchemas = (): Array<readonly [string, z.ZodType]> =>
   [...Object.entries(inboundDetailSchemas), [PACKED_DETAIL_TYPE, PackedObservationsDetailSchema]];
 
 const outboundSchemas: Array<readonly [string, z.ZodType]> = [
-    [OutboundDetailType.PodTerminationRequested, TerminationDetailSchema],
-    [OutboundDetailType.PodCreationRequested, CreationDetailSchema],
-    [OutboundDetailType.JobStatusUpdateRequested, StatusDetailSchema],
-    [OutboundDetailType.PodFinalizerRemovalRequested, FinalizerRemovalDetailSchema],
+    [OutboundDetailType.TerminatePod, TerminationDetailSchema],
+    [OutboundDetailType.CreatePod, CreationDetailSchema],
+    [OutboundDetailType.UpdateJobStatus, StatusDetailSchema],
+    [OutboundDetailType.RemovePodFinalizer, FinalizerRemovalDetailSchema],
     [OutboundDetailType.JobConditionChanged, ConditionChangedDetailSchema],
 ];
 

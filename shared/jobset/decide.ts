@@ -7,7 +7,7 @@ import type { JobSetDecisionEvent } from './decision-events.ts';
 import { matchFailurePolicy } from './failure-policy.ts';
 import { matchDependsOn } from './depends-on.ts';
 import { correctRestart } from './late-failures.ts';
-import { finishedBefore, successBeforeFailure } from './finish-order.ts';
+import { finishedBefore, successBeforeFailure, successInstant } from './finish-order.ts';
 import { applyTtlAfterFinished, createMissingJobs, deleteJobs, setJobSuspend } from './job-commands.ts';
 import { isReconciled } from './managed-by.ts';
 import { record, startPass, writeCondition, type Pass } from './pass.ts';
@@ -21,7 +21,7 @@ import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkCompletedUnseen } from './walk-evidence.ts';
 import { applyFailure, applySuccess } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -90,6 +90,8 @@ function reconcile(
   const { completed, failed } = CONDITION_TYPES;
   if (isConditionTrue(pass.state.conditions, completed) || isConditionTrue(pass.state.conditions, failed)) {
     completedBeforeFailure(pass, jobSet, owned);
+    // 9 as the cluster went through it, before the finish that arrived first: its walk completed.
+    if (walkCompletedBeforeFinish(spec, pass.state, successInstant(spec, owned))) writeCondition(pass, startupCompleted, tippedBy);
     deleteJobs(pass, owned.active);
     applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
     return;
@@ -106,6 +108,8 @@ function reconcile(
   }
   // 9 as the cluster went through it, before the failure that arrived first: its walk completed.
   if (owned.failed.length > 0 && walkCompletedUnseen(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
+  // ... and the walk of the attempt the last restart ended, before its failure, seen only since.
+  if (endedWalkCompletedUnseen(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
   // 6 and 7: the failure policy, else the success policy; a restarted or finished JobSet stops here.
   if (decideOutcome(pass, spec, owned)) return;
   // 8. Headless Service, volume claims, elastic scaling: not represented.

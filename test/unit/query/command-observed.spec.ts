@@ -64,7 +64,7 @@ describe('Given a Job jobfold manages, for which it requests two pods', () => {
     const job = aJob({ completions: 2, parallelism: 2, managedBy: JOBFOLD_CONTROLLER_NAME }, { name: 'managed', uid: 'managed-uid' });
     await deliverAt(service, at(0), [jobObservedEvent(job, at(0))]);
     const queued = await Promise.all((await service.store.pendingOutbox(100)).map((item) => itemEvents(service.store, item)));
-    const ids = queued.flat().filter((e) => e.detailType === OutboundDetailType.PodCreationRequested).map((e) => e.detail['commandId'] as string);
+    const ids = queued.flat().filter((e) => e.detailType === OutboundDetailType.CreatePod).map((e) => e.detail['commandId'] as string);
     expect(ids).toEqual(['managed-uid/create/0', 'managed-uid/create/1']);
 
     const first = await view(service, 'managed');
