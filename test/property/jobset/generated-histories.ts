@@ -92,12 +92,12 @@ export interface Step {
   readonly gap: number;
 }
 
-const stepArb: fc.Arbitrary<Step> = fc.record({
+const stepArb = (gaps: readonly number[]): fc.Arbitrary<Step> => fc.record({
   op: fc.constantFrom<Step['op']>('progress', 'progress', 'progress', 'answer'),
   pick: fc.nat({ max: 12 }),
   fails: fc.boolean(),
   failure: fc.nat({ max: FAILURES.length - 1 }),
-  gap: fc.constantFrom(0, 0, 1, 5, 30),
+  gap: fc.constantFrom(...gaps),
 });
 
 /** A child Job on the cluster, as its JobSet's controller created it. */
@@ -231,5 +231,11 @@ function childJob(job: ClusterJob, at: string, failure: (typeof FAILURES)[number
   } as ChildJob;
 }
 
-/** A generated JobSet and the steps its cluster's Jobs take. */
-export const historyArb = fc.record({ jobSet: jobSetArb, steps: fc.array(stepArb, { minLength: 4, maxLength: 24 }) });
+/** A generated JobSet and the steps its cluster's Jobs take; some steps in the same second as the one before. */
+export const historyArb = fc.record({ jobSet: jobSetArb, steps: fc.array(stepArb([0, 0, 1, 5, 30]), { minLength: 4, maxLength: 24 }) });
+
+/**
+ * The same, every step at least a second after the one before: a history the writer, which
+ * decides once after each run of equal times, takes event by event as the conformance player does.
+ */
+export const spacedHistoryArb = fc.record({ jobSet: jobSetArb, steps: fc.array(stepArb([1, 1, 5, 30]), { minLength: 4, maxLength: 24 }) });
