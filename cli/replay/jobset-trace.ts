@@ -1,4 +1,4 @@
-import type { StreamId } from '../../shared/app/event-store.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
 import { parseAnyInbound, type InboundTarget } from '../../shared/contract/parse-any-inbound.ts';
 import { isJobSetDetailType } from '../../shared/contract/parse-jobset-inbound.ts';
 import { formatProblem, type JsonlProblem } from '../../shared/contract/jsonl-trace.ts';

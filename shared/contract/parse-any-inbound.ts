@@ -1,5 +1,5 @@
-import type { NewEntry } from '../app/event-store.ts';
-import { observationEntry } from '../app/log-codec.ts';
+import type { NewEntry } from '../log/event-store.ts';
+import { observationEntry } from '../job/log-codec.ts';
 import { inboundDetailSchemas, type InboundDetailType } from './inbound.ts';
 import { checkEnvelope, toObservation, type InboundError } from './parse-inbound.ts';
 import { childJobDeletion, isJobSetDetailType, jobSetDetailSchemas, parseJobSetInbound } from './parse-jobset-inbound.ts';

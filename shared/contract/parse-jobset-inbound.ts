@@ -3,7 +3,7 @@ import { JobSetSchema } from '../jobset/schemas.ts';
 import { ObjectSequenceSchema } from '../k8s/object-sequence.ts';
 import { TimeSchema } from '../k8s/schema-helpers.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
-import type { NewEntry } from '../app/event-store.ts';
+import type { NewEntry } from '../log/event-store.ts';
 import { ClusterSourceSchema, EventIdSchema, PartitionKeySchema } from './inbound.ts';
 import { refuseInvalidMetadata, type InboundError } from './parse-inbound.ts';
 import type { StreamKey } from './routing.ts';
@@ -80,7 +80,7 @@ const ChildJobDeletedSchema = z.object({
 /**
  * A child Job that left the cluster is also news for its JobSet: given a valid `Job Deleted`
  * event of a Job owned by a JobSet, the entry for the JobSet's log (`JobDeleted`). Child Job
- * *statuses* reach the JobSet from jobfold's own Job decisions (shared/app/child-job-status.ts),
+ * *statuses* reach the JobSet from jobfold's own Job decisions (shared/job/child-job-status.ts),
  * so that the JobSet sees KEP-4443 reasons.
  */
 export function childJobDeletion(clusterId: string, detail: unknown): { stream: StreamKey; entry: NewEntry } | undefined {

@@ -1,4 +1,4 @@
-import type { LogEntry, StreamId, SummaryUpdate } from '../app/event-store.ts';
+import type { LogEntry, StreamId, SummaryUpdate } from '../log/event-store.ts';
 import {
   isDispatched,
   jobSetCommandEvent,

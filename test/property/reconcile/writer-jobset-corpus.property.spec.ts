@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CORPUS_ROOT, scenarioFiles } from '../../../cli/conformance/run.ts';
 import { isJobSetScenario, JobSetScenarioSchema, type JobSetScenario } from '../../../cli/scenario/jobset-scenario.ts';
 import { playJobSetScenario } from '../../../cli/scenario/play-jobset-scenario.ts';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { batchesOfRuns } from '../../../shared/decide/decide-at-each-position.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
 import { writeBatch, type WriteDeps } from '../../../shared/decide/write-batch.ts';

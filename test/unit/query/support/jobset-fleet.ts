@@ -1,4 +1,4 @@
-import type { StreamId } from '../../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../../shared/log/event-store.ts';
 import { parseAnyInbound } from '../../../../shared/contract/parse-any-inbound.ts';
 import { busEvent, deliverAt, readPutEvents, type Service } from './service-fleet.ts';
 
