@@ -1,4 +1,4 @@
-import type { StreamId } from '../../shared/app/event-store.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
 import { parseInbound, type InboundTarget } from '../../shared/contract/parse-inbound.ts';
 import { isJobSetDetailType } from '../../shared/contract/inbound.ts';
 import { formatProblem, type JsonlProblem } from '../../shared/contract/jsonl-trace.ts';

@@ -7,7 +7,7 @@ import { ObjectMetaSchema } from '../k8s/meta.ts';
 import { ObjectSequenceSchema, PodSequenceSchema } from '../k8s/object-sequence.ts';
 import { ClusterIdSchema } from '../job/events.ts';
 import { utf8Bytes } from '../k8s/bounded-text.ts';
-import { MAX_ID_BYTES } from '../app/event-store-limits.ts';
+import { MAX_ID_BYTES } from '../log/event-store-limits.ts';
 
 /**
  * The inbound event contract: what a cluster's forwarder puts on the bus (docs/events.md).

@@ -1,4 +1,4 @@
-import type { StreamId } from '../app/event-store.ts';
+import type { StreamId } from '../log/event-store.ts';
 import { checkEnvelope, parseInbound, type InboundError, type InboundTarget } from './parse-inbound.ts';
 import { decodePack, PACKABLE_DETAIL_TYPES, PACKED_DETAIL_TYPE } from './packed-observations.ts';
 import { owningJobSetUid } from './routing.ts';

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import type { NewEntry } from '../app/event-store.ts';
-import { observationEntry } from '../app/log-codec.ts';
+import type { NewEntry } from '../log/event-store.ts';
+import { observationEntry } from '../job/log-codec.ts';
 import type { Observation } from '../job/events.ts';
 import type { JobSetObservation } from '../jobset/events.ts';
 import { utf8Bytes } from '../k8s/bounded-text.ts';
@@ -153,7 +153,7 @@ const ROUTES: { readonly [T in DetailType]: (clusterId: string, detail: Detail<T
     const { uid, name, namespace, ownerReferences } = object.metadata;
     const target = jobTarget(streamOf('Job', clusterId, namespace, uid), { type: 'JobDeleted', eventId, clusterId, observedAt, uid });
     // A child Job that left the cluster is also news for its JobSet. Child Job *statuses* reach
-    // the JobSet from jobfold's own Job decisions (shared/app/child-job-status.ts), so that the
+    // the JobSet from jobfold's own Job decisions (shared/job/child-job-status.ts), so that the
     // JobSet sees KEP-4443 reasons.
     const owner = ownerReferences?.find((r) => r.kind === 'JobSet');
     if (!owner) return { ok: true, target };

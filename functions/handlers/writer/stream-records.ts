@@ -1,6 +1,6 @@
 import type { KinesisStreamRecord } from 'aws-lambda';
-import type { NewEntry } from '../../../shared/app/event-store.ts';
-import { streamKey } from '../../../shared/app/stream-key.ts';
+import type { NewEntry } from '../../../shared/log/event-store.ts';
+import { streamKey } from '../../../shared/log/stream-key.ts';
 import { logBatch, type LogBatch } from '../../../shared/decide/fed-logs.ts';
 import { parseInboundRecord, type InboundRecordResult } from '../../../shared/contract/parse-inbound-record.ts';
 import type { InboundError, InboundTarget } from '../../../shared/contract/parse-inbound.ts';

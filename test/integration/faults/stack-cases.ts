@@ -1,5 +1,5 @@
 import { parseInbound } from '../../../shared/contract/parse-inbound.ts';
-import type { LogEntry, StreamId } from '../../../shared/app/event-store.ts';
+import type { LogEntry, StreamId } from '../../../shared/log/event-store.ts';
 import { CONTROLLER_UID_LABEL } from '../../../shared/k8s/job-controller.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { aJob, aPod, withSpec } from '../../support/builders.ts';

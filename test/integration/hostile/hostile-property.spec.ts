@@ -5,7 +5,7 @@ import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-s
 import { parseInbound } from '../../../shared/contract/parse-inbound.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
-import { knownObservation } from '../../../shared/app/write/known-observation.ts';
+import { knownObservation } from '../../../shared/job/known-observation.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { freshTable, localClient } from '../store/local-table.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { itemEvents } from '../../../shared/app/publish.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
+import { itemEvents } from '../../../shared/publish/publish.ts';
 import { OutboundDetailType } from '../../../shared/contract/outbound.ts';
 import { COMMAND_ID_ANNOTATION, JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import type { Pod } from '../../../shared/k8s/pod.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { OutboundDetailType } from '../../../shared/contract/outbound.ts';
 import { JOBFOLD_CONTROLLER_NAME, MAX_POD_CREATE_DELETE_PER_SYNC } from '../../../shared/k8s/job-controller.ts';
 import { anIndexedJob, aPod, at } from '../../support/builders.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamId } from '../../../shared/app/event-store.ts';
-import { sweepPending } from '../../../shared/app/publish.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
+import { sweepPending } from '../../../shared/publish/publish.ts';
 import { OutboundDetailType } from '../../../shared/contract/outbound.ts';
 import { at } from '../../support/builders.ts';
 import { CrashableStore, RecordingPublisher, SimulatedCrash } from '../../support/service-harness.ts';

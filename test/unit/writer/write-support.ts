@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { CommitInput, CommitResult, EventStore, StreamId } from '../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { itemEvents } from '../../../shared/app/publish.ts';
+import type { CommitInput, CommitResult, EventStore, StreamId } from '../../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
+import { itemEvents } from '../../../shared/publish/publish.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { writeBatch, type WriteDeps, type WriteOutcome } from '../../../shared/decide/write-batch.ts';
 import { jobDecider } from '../../../shared/job/index.ts';

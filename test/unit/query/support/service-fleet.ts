@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { EventStore, StreamId } from '../../../../shared/app/event-store.ts';
-import type { PodArchive } from '../../../../shared/app/pod-archive.ts';
+import type { EventStore, StreamId } from '../../../../shared/log/event-store.ts';
+import type { PodArchive } from '../../../../shared/log/pod-archive.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../../../shared/job/state.ts';
 import { JobScenarioSchema, type JobScenario } from '../../../../cli/scenario/job-scenario.ts';
 import { kinesisEvent } from '../../../support/kinesis-records.ts';
-import { streamKey } from '../../../../shared/app/stream-key.ts';
+import { streamKey } from '../../../../shared/log/stream-key.ts';
 import { parseInbound } from '../../../../shared/contract/parse-inbound.ts';
 import { createRecordWriter } from '../../../../functions/handlers/writer-handler.ts';
 import { timerRecord } from '../../../../functions/handlers/writer/timer-record.ts';
