@@ -13,11 +13,13 @@ import { initialState, type JobSetState } from '../../../shared/jobset/state.ts'
 // histories. A JobSet's history is not free: its child Jobs exist because its controller created
 // them, and go because it deleted them. So a history is played in a closed loop: the JobSet is
 // folded and reconciled in the cluster's order as the history grows, and its commands are the
-// cluster's controller acting — a CreateJob makes the Job exist (it is seen once it runs), a
-// DeleteJob marks it terminating until a later step finishes the deletion (foreground: the Job
-// outlives the request). The random part is what the cluster's Jobs do and when: which live Job
-// runs (active and ready), succeeds or fails (and with which reason), which deletion finishes,
-// and how much time passes between. At the end every deletion asked for finishes.
+// cluster's controller acting — a CreateJob makes the Job exist, a SuspendJob or ResumeJob
+// changes its spec (the forwarder shows each in a later step), a DeleteJob marks it terminating
+// until a later step finishes the deletion (foreground: the Job outlives the request). The random
+// part is what the cluster does and when: which live Job runs (active and ready), succeeds or
+// fails (and with which reason), which created, suspended or resumed Job is shown, which deletion
+// finishes, when the user suspends or resumes the JobSet, and how much time passes between. At the
+// end every Job has been shown as it is and every deletion asked for has finished.
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const REPLICATED_JOB_NAMES = ['workers', 'driver', 'evaluator'] as const;
@@ -81,9 +83,13 @@ export const jobSetArb: fc.Arbitrary<JobSet> = fc
     return { metadata: { namespace: 'default', name: 'gen', uid: 'gen-uid' }, spec } as JobSet;
   });
 
-/** What the cluster's Jobs do next: run, finish (succeed or fail with a reason), or finish a deletion. */
+/**
+ * What the cluster does next: a Job runs or finishes (succeeds, or fails with a reason), a
+ * deletion finishes, a Job the controller suspended or resumed shows it, or the user suspends or
+ * resumes the JobSet.
+ */
 export interface Step {
-  readonly op: 'progress' | 'answer';
+  readonly op: 'progress' | 'answer' | 'report' | 'suspend';
   /** Which of the candidate Jobs (modulo their count). */
   readonly pick: number;
   readonly fails: boolean;
@@ -93,7 +99,7 @@ export interface Step {
 }
 
 const stepArb = (gaps: readonly number[]): fc.Arbitrary<Step> => fc.record({
-  op: fc.constantFrom<Step['op']>('progress', 'progress', 'progress', 'answer'),
+  op: fc.constantFrom<Step['op']>('progress', 'progress', 'progress', 'answer', 'report', 'suspend'),
   pick: fc.nat({ max: 12 }),
   fails: fc.boolean(),
   failure: fc.nat({ max: FAILURES.length - 1 }),
@@ -110,10 +116,13 @@ interface ClusterJob {
   running: boolean;
   finished: 'Complete' | 'Failed' | undefined;
   terminating: boolean;
+  /** Created, suspended or resumed by the controller since the Job was last seen: the cluster has yet to show it. */
+  unseen: boolean;
 }
 
 /** Plays `steps` against the JobSet in a closed loop (above): the cluster's history as a scenario. */
-export function playHistory(id: string, jobSet: JobSet, steps: readonly Step[]): JobSetScenario {
+export function playHistory(id: string, created: JobSet, steps: readonly Step[]): JobSetScenario {
+  let jobSet = created;
   const events: JobSetScenarioEvent[] = [];
   const jobs = new Map<string, ClusterJob>();
   const deleting: string[] = [];
@@ -130,7 +139,7 @@ export function playHistory(id: string, jobSet: JobSet, steps: readonly Step[]):
           // The API server refuses a name still taken (a Job not yet gone).
           if (job === undefined) {
             const { name, replicatedJob, jobIndex, restartAttempt, suspend } = command;
-            jobs.set(name, { name, replicatedJob, jobIndex, attempt: restartAttempt, suspend, running: false, finished: undefined, terminating: false });
+            jobs.set(name, { name, replicatedJob, jobIndex, attempt: restartAttempt, suspend, running: false, finished: undefined, terminating: false, unseen: true });
           }
           break;
         case 'DeleteJob':
@@ -141,7 +150,12 @@ export function playHistory(id: string, jobSet: JobSet, steps: readonly Step[]):
           break;
         case 'SuspendJob':
         case 'ResumeJob':
-          if (job !== undefined) job.suspend = command.type === 'SuspendJob';
+          // A suspended Job's pods are deleted: it runs again only after it is resumed.
+          if (job !== undefined && job.finished === undefined) {
+            job.suspend = command.type === 'SuspendJob';
+            job.running = false;
+            job.unseen = true;
+          }
           break;
         case 'DeleteJobSet':
           break;
@@ -173,8 +187,26 @@ export function playHistory(id: string, jobSet: JobSet, steps: readonly Step[]):
     apply({ type: 'JobDeleted', at: at(), name }, { type: 'JobDeleted', at: at(), eventId: undefined, name, uid: `${name}-${job.attempt}` });
   };
 
+  const report = (job: ClusterJob) => {
+    job.unseen = false;
+    const snapshot = childJob(job, at(), FAILURES[0]);
+    apply({ type: 'JobStatus', at: at(), job: snapshot }, { type: 'JobObserved', at: at(), eventId: undefined, job: { ...snapshot, metadata: { ...snapshot.metadata, resourceVersion: String(++version) } } });
+  };
+
   for (const step of steps) {
     clock += step.gap * 1000;
+    if (step.op === 'suspend') {
+      const suspend = !jobSet.spec.suspend;
+      jobSet = { ...jobSet, spec: { ...jobSet.spec, suspend } };
+      apply({ type: 'JobSetSpecUpdated', at: at(), patch: { suspend } }, { type: 'JobSetObserved', at: at(), eventId: undefined, jobSet: { ...jobSet, metadata: { ...jobSet.metadata, resourceVersion: String(++version) } } });
+      continue;
+    }
+    if (step.op === 'report') {
+      const changed = [...jobs.values()].filter((job) => job.unseen && !job.terminating);
+      const job = changed[step.pick % Math.max(1, changed.length)];
+      if (job !== undefined) report(job);
+      continue;
+    }
     if (step.op === 'answer') {
       const name = deleting[step.pick % Math.max(1, deleting.length)];
       if (name !== undefined) finishDeletion(name);
@@ -185,19 +217,30 @@ export function playHistory(id: string, jobSet: JobSet, steps: readonly Step[]):
     if (job === undefined) continue;
     if (!job.running) job.running = true;
     else job.finished = step.fails ? 'Failed' : 'Complete';
+    job.unseen = false;
     const snapshot = childJob(job, at(), FAILURES[step.failure] ?? FAILURES[0]);
     apply({ type: 'JobStatus', at: at(), job: snapshot }, { type: 'JobObserved', at: at(), eventId: undefined, job: { ...snapshot, metadata: { ...snapshot.metadata, resourceVersion: String(++version) } } });
+  }
+  // In the end the cluster has shown every suspension and resumption, and finished every deletion.
+  for (const job of jobs.values()) {
+    if (!job.unseen || job.terminating) continue;
+    clock += 1000;
+    report(job);
   }
   while (deleting.length > 0) {
     clock += 1000;
     finishDeletion(deleting[0] as string);
   }
-  return { id, jobset: jobSet, events, checkpoints: [] };
+  return { id, jobset: created, events, checkpoints: [] };
 }
 
 /** A child Job's snapshot as its cluster reports it: running (active and ready), or finished. */
 function childJob(job: ClusterJob, at: string, failure: (typeof FAILURES)[number]): ChildJob {
   const finished = job.finished;
+  // The Job controller's Suspended condition, as it writes it on suspension and resumption.
+  const suspension = job.suspend
+    ? [{ type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastTransitionTime: at }]
+    : [];
   const conditions =
     finished === 'Complete'
       ? [
@@ -209,7 +252,8 @@ function childJob(job: ClusterJob, at: string, failure: (typeof FAILURES)[number
             { type: 'FailureTarget', status: 'True', reason: failure.reason, message: failure.message, lastTransitionTime: at },
             { type: 'Failed', status: 'True', reason: failure.reason, message: failure.message, lastTransitionTime: at },
           ]
-        : [];
+        : suspension;
+  const active = finished === undefined && job.running ? 1 : 0;
   return {
     metadata: {
       name: job.name,
@@ -222,8 +266,8 @@ function childJob(job: ClusterJob, at: string, failure: (typeof FAILURES)[number
     },
     spec: { parallelism: 1, completions: 1, suspend: job.suspend },
     status: {
-      active: finished === undefined ? 1 : 0,
-      ready: finished === undefined ? 1 : 0,
+      active,
+      ready: active,
       succeeded: finished === 'Complete' ? 1 : 0,
       failed: finished === 'Failed' ? 1 : 0,
       conditions,
