@@ -22,7 +22,7 @@ import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
 import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkCompletedUnseen } from './walk-evidence.ts';
-import { applyFailure, applySuccess } from './terminal-decisions.ts';
+import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
 export interface JobSetDecision {
@@ -92,8 +92,11 @@ function reconcile(
   const { completed, failed } = CONDITION_TYPES;
   if (isConditionTrue(pass.state.conditions, completed) || isConditionTrue(pass.state.conditions, failed)) {
     completedBeforeFailure(pass, jobSet, owned);
+    const completedAt = successInstant(spec, owned);
     // 9 as the cluster went through it, before the finish that arrived first: its walk completed.
-    if (walkCompletedBeforeFinish(spec, pass.state, successInstant(spec, owned))) writeCondition(pass, startupCompleted, tippedBy);
+    if (walkCompletedBeforeFinish(spec, pass.state, completedAt)) writeCondition(pass, startupCompleted, tippedBy);
+    // A suspension after the finish on the cluster's clock, seen before the finish's evidence.
+    if (spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME) retractLateSuspension(pass, pass.state.terminalState === 'Completed' ? completedAt : pass.state.failedDecisionMetAt);
     deleteJobs(pass, owned.active);
     applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
     return;

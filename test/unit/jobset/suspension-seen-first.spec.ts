@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { isJobSetDecisionType, type JobSetDecisionEvent } from '../../../shared/jobset/decision-events.ts';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
+import { explainJobSet } from '../../../shared/jobset/explain.ts';
 import { at, jobObserved, jobSetObserved } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
@@ -50,5 +52,33 @@ describe('an InOrder JobSet whose first, running spec arrives after its suspende
 
   it('given only the suspended spec, when reconciled, then no walk is written (the cluster may never have run it)', () => {
     expect(conditionsOf(given(suspended).whenSettled({ now: at(1) }).status).map((c) => c.type)).toEqual(['Suspended']);
+  });
+});
+
+describe('a JobSet suspended after it finished on the cluster, the suspension arriving first', () => {
+  const created = v(1, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 1 }));
+  const suspended = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 40 }));
+  const done = v(2, jobObserved('w', 0, { seconds: 30, succeeded: 1, conditions: [
+    { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+    { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+  ] }));
+
+  it('in order: Completed, and no Suspended (a finished JobSet ignores the suspension)', () => {
+    expect(conditionsOf(given(created, done, suspended).whenSettled({ now: at(40) }).status).map((c) => c.type)).toEqual(['Completed']);
+  });
+
+  it('given the suspension before the success, when the success arrives, then Suspended is taken back by a correction naming the finish', () => {
+    const late = given(created, suspended, done).whenSettled({ now: at(40) });
+    expect(conditionsOf(late.status).map((c) => c.type)).toEqual(['Completed']);
+    const correction = late.log.find((e) => e.type === 'JobSetOutcomeCorrected');
+    expect(correction).toMatchObject({ retracted: [expect.objectContaining({ type: 'Suspended', status: 'True' })], retractedMetAt: at(40), evidence: { metAt: at(30) } });
+    const decisions = late.log.flatMap((event, i) => (isJobSetDecisionType(event.type) ? [{ seq: i + 1, event: event as JobSetDecisionEvent }] : []));
+    const sentence = explainJobSet(late.state, decisions).events.find((e) => e.type === 'JobSetOutcomeCorrected')?.sentence;
+    expect(sentence).toBe(`Corrected: took back Suspended (SuspendedJobs): the finish that came first on the cluster's clock (${at(30)}) arrived after the suspension, which a finished JobSet ignores; the cluster decided AllJobsCompleted instead, event #6`);
+  });
+
+  it('given a suspension before the finish on the cluster\'s clock, when the finish arrives, then Suspended stands', () => {
+    const early = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 20 }));
+    expect(conditionsOf(given(created, early, done).whenSettled({ now: at(30) }).status).map((c) => c.type)).toEqual(['Suspended', 'Completed']);
   });
 });
