@@ -1,8 +1,8 @@
-import type { StreamId } from './app/event-store.ts';
+import type { StreamId } from './log/event-store.ts';
 import type { OutboundEvent } from './contract/outbound.ts';
 import type { InboundError } from './contract/parse-inbound.ts';
 
-// The side effects the application needs besides the store (shared/app/event-store.ts and
+// The side effects the application needs besides the store (shared/log/event-store.ts and
 // pod-archive.ts), as ports: the AWS adapters implement them in functions/aws, the local
 // runtime in local/, the tests with recording fakes.
 

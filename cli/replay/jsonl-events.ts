@@ -1,4 +1,5 @@
-import { parseInbound } from '../../shared/contract/parse-inbound.ts';
+import { InboundDetailType } from '../../shared/contract/inbound.ts';
+import { parseInbound, type InboundTarget } from '../../shared/contract/parse-inbound.ts';
 import type { JsonlProblem } from '../../shared/contract/jsonl-trace.ts';
 import { ObservationSchema, type Observation } from '../../shared/job/index.ts';
 import { formatPath } from './field-path.ts';
@@ -75,12 +76,18 @@ export function parseJsonlLine(text: string): LineResult {
   return { ok: false, problems: observation.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })) };
 }
 
+/** A Job's JSONL takes Job and Pod events (a JobSet trace is read by jobset-trace.ts). */
+const JOB_DETAIL_TYPES = Object.values(InboundDetailType);
+
 /** An inbound event as the Job's observation, read by the service's parser. */
 function fromInbound(inbound: InboundLine): LineResult {
   if (!inbound.ok) return inbound;
-  const result = parseInbound(inbound.event);
+  const result = parseInbound(inbound.event, JOB_DETAIL_TYPES);
   if (!result.ok) return { ok: false, problems: result.errors.map((error) => ({ path: inbound.rename(error.path), message: error.message })) };
-  return { ok: true, observation: result.observation, jobUid: result.stream.uid };
+  // The first target is the Job's own log (another is the log of a Job the pod was taken from,
+  // not replayed here); its entry's body is the observation the parser built (log-codec.ts).
+  const [own] = result.targets as [InboundTarget];
+  return { ok: true, observation: own.entry.body as Observation, jobUid: own.stream.uid };
 }
 
 const lineFailure = (path: string, message: string): LineResult => ({ ok: false, problems: [{ path, message }] });

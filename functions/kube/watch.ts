@@ -1,5 +1,5 @@
-import type { LogChange } from '../../shared/app/change-feed.ts';
-import type { JobSummary, StreamId } from '../../shared/app/event-store.ts';
+import type { LogChange } from '../../shared/log/change-feed.ts';
+import type { JobSummary, StreamId } from '../../shared/log/event-store.ts';
 import type { KubeDeps } from './fleet-reads.ts';
 import type { KubeObject, ResourceHandler, Selection } from './handlers.ts';
 import { walkPage, type ObjectSource, type Scope } from './list-walk.ts';
@@ -7,7 +7,7 @@ import { VISIBILITY_LAG_MS, versionAt, versionMs } from './resource-version.ts';
 import { expired } from './status.ts';
 
 // `?watch=1`: the changes that follow a resourceVersion, from the change feed
-// (shared/app/change-feed.ts). Every POLL_MS the watch asks which logs of the cluster grew since
+// (shared/log/change-feed.ts). Every POLL_MS the watch asks which logs of the cluster grew since
 // the last poll (minus VISIBILITY_LAG_MS, resource-version.ts), expands each grown log into its
 // objects again (a Job: itself; its pods; its events) and sends those that changed since it last
 // sent them: ADDED for an object first seen after the watch began, MODIFIED otherwise, DELETED

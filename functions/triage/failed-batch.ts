@@ -1,5 +1,5 @@
 import type { KinesisStreamRecord } from 'aws-lambda';
-import { streamKey } from '../../shared/app/stream-key.ts';
+import { streamKey } from '../../shared/log/stream-key.ts';
 import type { LogWriteFailure } from '../handlers/writer-handler.ts';
 import { rangeName, type KinesisBatchInfo } from './on-failure-record.ts';
 import { errorOf, type ParkedEntry } from './parked-entry.ts';

@@ -7,7 +7,7 @@ import type { JobSetDecisionEvent } from './decision-events.ts';
 import { matchFailurePolicy } from './failure-policy.ts';
 import { matchDependsOn } from './depends-on.ts';
 import { correctRestart } from './late-failures.ts';
-import { finishedBefore, successBeforeFailure } from './finish-order.ts';
+import { finishedBefore, successBeforeFailure, successInstant } from './finish-order.ts';
 import { applyTtlAfterFinished, createMissingJobs, deleteJobs, setJobSuspend } from './job-commands.ts';
 import { isReconciled } from './managed-by.ts';
 import { record, startPass, writeCondition, type Pass } from './pass.ts';
@@ -19,9 +19,9 @@ import {
 import type { ChildJobView, JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
-import { matchStartupPolicy, walkBegunUnseen } from './startup-policy.ts';
+import { matchStartupPolicy, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkCompletedUnseen } from './walk-evidence.ts';
 import { applyFailure, applySuccess } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -87,9 +87,13 @@ function reconcile(
   const tippedBy = pass.start.lastObservation;
   // 3. `jobSetFinished`: a Completed or Failed JobSet only deletes its still-active Jobs, and
   // itself once ttlSecondsAfterFinished has passed.
+  // 9 as the cluster went through it on the JobSet's first spec, seen only after a later one: its walk began.
+  if (walkRevealedUnseen(spec, pass.state)) writeCondition(pass, startupInProgress, tippedBy);
   const { completed, failed } = CONDITION_TYPES;
   if (isConditionTrue(pass.state.conditions, completed) || isConditionTrue(pass.state.conditions, failed)) {
     completedBeforeFailure(pass, jobSet, owned);
+    // 9 as the cluster went through it, before the finish that arrived first: its walk completed.
+    if (walkCompletedBeforeFinish(spec, pass.state, successInstant(spec, owned))) writeCondition(pass, startupCompleted, tippedBy);
     deleteJobs(pass, owned.active);
     applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
     return;
@@ -106,6 +110,8 @@ function reconcile(
   }
   // 9 as the cluster went through it, before the failure that arrived first: its walk completed.
   if (owned.failed.length > 0 && walkCompletedUnseen(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
+  // ... and the walk of the attempt the last restart ended, before its failure, seen only since.
+  if (endedWalkCompletedUnseen(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
   // 6 and 7: the failure policy, else the success policy; a restarted or finished JobSet stops here.
   if (decideOutcome(pass, spec, owned)) return;
   // 8. Headless Service, volume claims, elastic scaling: not represented.
@@ -201,11 +207,13 @@ function completedBeforeFailure(pass: Pass, jobSet: DefaultedJobSet, owned: Owne
 /**
  * A Job the cluster showed running after it showed the JobSet suspended (its snapshot's time is
  * later than the suspended observation's): the JobSet's controller had resumed it by then, on a
- * resumed spec still on its way, and the snapshot already shows what came of that. Not for a
- * JobSet jobfold runs: its Jobs are suspended by jobfold's own command, which nothing else does.
+ * resumed spec still on its way, and the snapshot already shows what came of that. Running means
+ * the snapshot showed it so: a Job seen suspended that the fold resumed on an older spec (its
+ * computed ResumeJob) was never shown running. Not for a JobSet jobfold runs: its Jobs are
+ * suspended by jobfold's own command, which nothing else does.
  */
 function seenRunningSince(jobSet: DefaultedJobSet, state: JobSetState, job: ChildJobView): boolean {
-  if (jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME || job.seenSuspended === true) return false;
   const { seenAt } = job;
   const suspendedAt = state.jobSetSeenAt;
   return seenAt !== undefined && suspendedAt !== undefined && compareTimes(seenAt, suspendedAt) > 0;

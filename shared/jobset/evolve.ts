@@ -35,6 +35,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
         ...observeChildJob(knownChild(state, event), event.job, position), ...stamp(event.sequence),
         ...(version === undefined ? {} : { version }), ...(event.eventId === undefined ? {} : { eventId: event.eventId }),
         seenAt: event.at,
+        seenSuspended: event.job.spec?.suspend === true,
       };
       const uid = event.job.metadata.uid;
       const view = uid !== undefined && state.deletedChildUids?.includes(uid) ? goneJob(child) : child;

@@ -52,6 +52,11 @@ export interface ChildJobView {
   /** When the cluster reported that snapshot (its `at`): what it shows held then. */
   readonly seenAt?: string;
   /**
+   * Whether that snapshot showed the Job suspended: `suspend` is the view's, which the fold's own
+   * Suspend/Resume decisions change too. Absent in states folded before JOBSET_FOLD_VERSION .12.
+   */
+  readonly seenSuspended?: boolean;
+  /**
    * A failed Job whose deletion arrived before its failure (evolve.ts `isFailureOfGoneJob`): it
    * decides the failure policy but is counted nowhere and leaves the view at the next restart.
    */

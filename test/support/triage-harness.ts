@@ -1,5 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
-import type { StreamId } from '../../shared/app/event-store.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
 import type { InboundError } from '../../shared/contract/parse-inbound.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../shared/job/state.ts';
 import { createRecordWriter, type WriterHandlerDeps } from '../../functions/handlers/writer-handler.ts';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ChangeFeed } from '../../../shared/app/change-feed.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import type { ChangeFeed } from '../../../shared/log/change-feed.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import type { KubeDeps } from '../../../functions/kube/fleet-reads.ts';
 import { BufferedSink, createKubeHandler, LINGER_MS } from '../../../functions/kube/lambda-handler.ts';

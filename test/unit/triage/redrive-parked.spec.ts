@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { logger } from '../../../functions/commons/powertools.ts';
 import { triageMessage } from '../../../functions/handlers/triage-handler.ts';
 import { parkedBody } from '../../../functions/triage/parked-entry.ts';
