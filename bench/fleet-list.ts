@@ -1,7 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { summaryItem } from '../functions/adapters/dynamodb-projection.ts';
 import { MeteredTable } from '../functions/adapters/metered-table.ts';
-import type { JobSummary, StreamId, SummaryCondition } from '../shared/app/event-store.ts';
+import type { JobSummary, StreamId, SummaryCondition } from '../shared/log/event-store.ts';
 import { phase } from './bench-progress.ts';
 
 // A fleet of Jobs for the fleet list at scale: `jobs` summaries over `clusters` clusters, five

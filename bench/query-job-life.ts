@@ -1,5 +1,5 @@
 import type { DynamoDbEventStore } from '../functions/adapters/dynamodb-event-store.ts';
-import type { StreamId } from '../shared/app/event-store.ts';
+import type { StreamId } from '../shared/log/event-store.ts';
 import { StateCache } from '../shared/decide/state-cache.ts';
 import { writeBatch, type WriteDeps } from '../shared/decide/write-batch.ts';
 import { jobDecider } from '../shared/job/index.ts';

@@ -1,7 +1,7 @@
 import { BatchWriteItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Item } from '../functions/adapters/metered-table.ts';
-import { decisionEntry, observationEntry } from '../shared/app/log-codec.ts';
-import type { NewEntry } from '../shared/app/event-store.ts';
+import { decisionEntry, observationEntry } from '../shared/job/index.ts';
+import type { NewEntry } from '../shared/log/event-store.ts';
 import { decide, evolve, initialState, DEFAULT_FOLD_CONFIG, type JobEvent } from '../shared/job/index.ts';
 import type { Observation } from '../shared/job/index.ts';
 

@@ -8,7 +8,7 @@ import {
 import { OutboundDetailType } from '../shared/contract/outbound.ts';
 import { CorrectionEvidenceSchema, outcomeCorrectionFields } from '../shared/decide/outcome-correction.ts';
 import { EvidenceSchema, JobConditionSchema } from '../shared/job/index.ts';
-import { MAX_EVENT_BYTES, MAX_JSON_DEPTH } from '../shared/contract/parse-inbound.ts';
+import { MAX_EVENT_BYTES, MAX_JSON_DEPTH } from '../shared/contract/measure.ts';
 import {
   MAX_PACK_DECODED_BYTES, MAX_PACK_OBSERVATIONS, PACK_ENCODING, PACKABLE_DETAIL_TYPES, PACKED_DETAIL_TYPE,
   PackedObservationsDetailSchema,
@@ -97,10 +97,10 @@ const inboundSchemas = (): Array<readonly [string, z.ZodType]> =>
   [...Object.entries(inboundDetailSchemas), [PACKED_DETAIL_TYPE, PackedObservationsDetailSchema]];
 
 const outboundSchemas: Array<readonly [string, z.ZodType]> = [
-    [OutboundDetailType.PodTerminationRequested, TerminationDetailSchema],
-    [OutboundDetailType.PodCreationRequested, CreationDetailSchema],
-    [OutboundDetailType.JobStatusUpdateRequested, StatusDetailSchema],
-    [OutboundDetailType.PodFinalizerRemovalRequested, FinalizerRemovalDetailSchema],
+    [OutboundDetailType.TerminatePod, TerminationDetailSchema],
+    [OutboundDetailType.CreatePod, CreationDetailSchema],
+    [OutboundDetailType.UpdateJobStatus, StatusDetailSchema],
+    [OutboundDetailType.RemovePodFinalizer, FinalizerRemovalDetailSchema],
     [OutboundDetailType.JobConditionChanged, ConditionChangedDetailSchema],
 ];
 

@@ -1,4 +1,4 @@
-import type { JobSummary } from '../../shared/app/event-store.ts';
+import type { JobSummary } from '../../shared/log/event-store.ts';
 import type { ApiClient } from './api-client.ts';
 import { COMMON_OPTIONS, ENDPOINT_HELP, UsageError, clientFor, kindOf, parse } from './client-options.ts';
 import { age, machineOutput, parseOutput, table } from './render.ts';

@@ -149,7 +149,7 @@ function commandBlocks(commands: JobSetCommands, jobSet: JobSetDescription['jobS
 /**
  * A replay's commands, one row per reconcile time and kind:
  * `2026-01-01T00:02:00Z  DeleteJob  4  yes  x-0, x-1, x-2, x-3`. For a trace, `Sent` says whether
- * the command left jobfold (see shared/contract/jobset-outbound.ts) or was only logged.
+ * the command left jobfold (see shared/contract/outbound.ts) or was only logged.
  */
 function computedCommands(commands: readonly IssuedJobSetCommand[]): Block {
   const withSent = commands.some((issued) => issued.dispatched !== undefined);

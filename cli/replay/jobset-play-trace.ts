@@ -1,6 +1,6 @@
-import type { StreamId } from '../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../shared/app/in-memory-event-store.ts';
-import { streamKey } from '../../shared/app/stream-key.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../shared/log/in-memory-event-store.ts';
+import { streamKey } from '../../shared/log/stream-key.ts';
 import { entryObservation, fedBatches, logBatch, type LogBatch } from '../../shared/decide/fed-logs.ts';
 import { loadState } from '../../shared/decide/load-log.ts';
 import { StateCache } from '../../shared/decide/state-cache.ts';

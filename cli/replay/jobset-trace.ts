@@ -1,6 +1,6 @@
-import type { StreamId } from '../../shared/app/event-store.ts';
-import { parseAnyInbound, type InboundTarget } from '../../shared/contract/parse-any-inbound.ts';
-import { isJobSetDetailType } from '../../shared/contract/parse-jobset-inbound.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
+import { parseInbound, type InboundTarget } from '../../shared/contract/parse-inbound.ts';
+import { isJobSetDetailType } from '../../shared/contract/inbound.ts';
 import { formatProblem, type JsonlProblem } from '../../shared/contract/jsonl-trace.ts';
 import { EXIT_BAD_INPUT, ReplayError } from './replay-error.ts';
 
@@ -8,7 +8,7 @@ import { EXIT_BAD_INPUT, ReplayError } from './replay-error.ts';
 // forwarders send it ({"Source", "DetailType", "Detail": "<json>"}) or the event as EventBridge
 // delivers it ({"source", "detail-type", "detail"}) — with `JobSet Observed` / `JobSet Deleted`
 // lines and the JobSet's child Jobs and their pods. Every line is checked by the service's own
-// parser (shared/contract/parse-any-inbound.ts), so a trace replays exactly when the service
+// parser (shared/contract/parse-inbound.ts), so a trace replays exactly when the service
 // would accept it.
 
 /** An event as ingest takes it (the EventBridge delivery shape). */
@@ -60,7 +60,7 @@ export function parseJobSetTrace(file: string, text: string): JobSetTrace {
       continue;
     }
     const rename = read.entry ? entryPath : (path: string) => path;
-    const parsed = parseAnyInbound(read.event);
+    const parsed = parseInbound(read.event);
     if (!parsed.ok) {
       problems.push(...parsed.errors.map((error) => ({ line, path: rename(error.path), message: error.message })));
       continue;

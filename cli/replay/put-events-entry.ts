@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import { parseInbound } from '../../shared/contract/parse-inbound.ts';
+import { InboundDetailType } from '../../shared/contract/inbound.ts';
+import { parseInbound, type InboundTarget } from '../../shared/contract/parse-inbound.ts';
+import type { Observation } from '../../shared/job/index.ts';
 import { issues, lineFailure, type LineResult } from './line-result.ts';
 
 // The service's inbound events, in the two shapes they take on the way:
@@ -34,13 +36,19 @@ export function fromPutEventsEntry(value: object): LineResult {
   return fromDeliveredEvent({ source: Source, 'detail-type': DetailType, detail }, entryPath);
 }
 
+/** A Job trace takes Job and Pod events (a JobSet trace is read by jobset-trace.ts). */
+const JOB_DETAIL_TYPES = Object.values(InboundDetailType);
+
 /** Maps an event as delivered (`source`, `detail-type`, `detail`) to the observation. */
 export function fromDeliveredEvent(event: unknown, rename: (path: string) => string = (path) => path): LineResult {
-  const result = parseInbound(event);
+  const result = parseInbound(event, JOB_DETAIL_TYPES);
   if (!result.ok) {
     return { ok: false, problems: result.errors.map((error) => ({ path: rename(error.path), message: error.message })) };
   }
-  return { ok: true, observation: result.observation, jobUid: result.stream.uid };
+  // The first target is the Job's own log (another is the log of a Job the pod was taken from,
+  // not replayed here); its entry's body is the observation the parser built (log-codec.ts).
+  const [own] = result.targets as [InboundTarget];
+  return { ok: true, observation: own.entry.body as Observation, jobUid: own.stream.uid };
 }
 
 /** The service's paths (`detail.object.x`) as the PutEvents entry spells them (`Detail.object.x`). */

@@ -1,14 +1,13 @@
 import * as z from 'zod';
 import { CONTROL_SOURCE } from '../../shared/contract/inbound.ts';
-import { JobSetOutboundDetailType } from '../../shared/contract/jobset-outbound.ts';
 import { OutboundDetailType } from '../../shared/contract/outbound.ts';
 import { jobSetDetailSchemas, type JobSetCommand } from './jobset-command-message.ts';
 
 /**
  * The commands a cluster's queue carries: EventBridge events (source `jobfold.control`) that a
  * rule delivered to SQS, so the message body is the event JSON. The detail shapes mirror
- * `commandEvent` in shared/contract/outbound.ts (Job commands) and `jobSetCommandEvent` in
- * shared/contract/jobset-outbound.ts (the child Jobs of a JobSet).
+ * `commandEvent` (Job commands) and `jobSetCommandEvent` (the child Jobs of a JobSet) in
+ * shared/contract/outbound.ts.
  */
 
 const target = {
@@ -81,17 +80,17 @@ export type ParsedMessage =
 const EnvelopeSchema = z.object({ source: z.string(), 'detail-type': z.string(), detail: z.unknown() });
 
 const detailSchemas = {
-  [OutboundDetailType.PodTerminationRequested]: { type: 'TerminatePod', schema: TerminatePodDetailSchema },
-  [OutboundDetailType.PodCreationRequested]: { type: 'CreatePod', schema: CreatePodDetailSchema },
-  [OutboundDetailType.JobStatusUpdateRequested]: { type: 'UpdateJobStatus', schema: UpdateJobStatusDetailSchema },
-  [OutboundDetailType.PodFinalizerRemovalRequested]: { type: 'RemovePodFinalizer', schema: RemovePodFinalizerDetailSchema },
+  [OutboundDetailType.TerminatePod]: { type: 'TerminatePod', schema: TerminatePodDetailSchema },
+  [OutboundDetailType.CreatePod]: { type: 'CreatePod', schema: CreatePodDetailSchema },
+  [OutboundDetailType.UpdateJobStatus]: { type: 'UpdateJobStatus', schema: UpdateJobStatusDetailSchema },
+  [OutboundDetailType.RemovePodFinalizer]: { type: 'RemovePodFinalizer', schema: RemovePodFinalizerDetailSchema },
   ...jobSetDetailSchemas,
 } as const;
 
 /** Events on the control bus that are not commands (a rule may route them here too). */
 const NOT_COMMANDS: ReadonlySet<string> = new Set([
   OutboundDetailType.JobConditionChanged,
-  JobSetOutboundDetailType.JobSetConditionChanged,
+  OutboundDetailType.JobSetConditionChanged,
 ]);
 
 /** Parses one SQS message body. Never throws; anything unusable is poison, with its reason. */

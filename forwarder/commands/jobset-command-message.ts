@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { JobSetOutboundDetailType } from '../../shared/contract/jobset-outbound.ts';
+import { OutboundDetailType } from '../../shared/contract/outbound.ts';
 
 /**
  * The detail shapes of the JobSet commands, mirroring `jobSetCommandEvent` in
- * shared/contract/jobset-outbound.ts: each names a child Job of a JobSet, but DeleteJobSet, which
+ * shared/contract/outbound.ts: each names a child Job of a JobSet, but DeleteJobSet, which
  * names the JobSet.
  */
 
@@ -58,9 +58,9 @@ export type JobSetCommand =
   | ({ readonly type: 'DeleteJobSet' } & z.infer<typeof DeleteJobSetDetailSchema>);
 
 export const jobSetDetailSchemas = {
-  [JobSetOutboundDetailType.CreateJob]: { type: 'CreateJob', schema: CreateJobDetailSchema },
-  [JobSetOutboundDetailType.DeleteJob]: { type: 'DeleteJob', schema: DeleteJobDetailSchema },
-  [JobSetOutboundDetailType.SuspendJob]: { type: 'SuspendJob', schema: SuspendJobDetailSchema },
-  [JobSetOutboundDetailType.ResumeJob]: { type: 'ResumeJob', schema: ResumeJobDetailSchema },
-  [JobSetOutboundDetailType.DeleteJobSet]: { type: 'DeleteJobSet', schema: DeleteJobSetDetailSchema },
+  [OutboundDetailType.CreateJob]: { type: 'CreateJob', schema: CreateJobDetailSchema },
+  [OutboundDetailType.DeleteJob]: { type: 'DeleteJob', schema: DeleteJobDetailSchema },
+  [OutboundDetailType.SuspendJob]: { type: 'SuspendJob', schema: SuspendJobDetailSchema },
+  [OutboundDetailType.ResumeJob]: { type: 'ResumeJob', schema: ResumeJobDetailSchema },
+  [OutboundDetailType.DeleteJobSet]: { type: 'DeleteJobSet', schema: DeleteJobSetDetailSchema },
 } as const;

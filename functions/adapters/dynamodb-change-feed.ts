@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { checkLimit } from '../../shared/app/event-store-limits.ts';
-import type { StreamId } from '../../shared/app/event-store.ts';
-import { MAX_CHANGES_PER_PAGE, type ChangePage, type ChangeQuery, type LogChange } from '../../shared/app/change-feed.ts';
+import { checkLimit } from '../../shared/log/event-store-limits.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
+import { MAX_CHANGES_PER_PAGE, type ChangePage, type ChangeQuery, type LogChange } from '../../shared/log/change-feed.ts';
 import { readNumber, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, CHANGE_BUCKETS, INDEX, keys } from './table-layout.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { CancellationReason, TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { StoreLimitError, VersionConflictError } from '../../shared/app/event-store.ts';
-import type { CommitInput, LogEntry, StreamId } from '../../shared/app/event-store.ts';
+import { StoreLimitError, VersionConflictError } from '../../shared/log/event-store.ts';
+import type { CommitInput, LogEntry, StreamId } from '../../shared/log/event-store.ts';
 import { chainEntries } from '../../shared/log/hash-chain.ts';
 import type { Tip } from './dynamodb-log-reads.ts';
 import { changeKeys } from './dynamodb-change-feed.ts';

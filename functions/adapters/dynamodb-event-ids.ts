@@ -1,11 +1,11 @@
-import type { EventIdSegment } from '../../shared/decide/event-id-index.ts';
-import { FINGERPRINT_BYTES } from '../../shared/decide/event-id-index.ts';
+import type { EventIdSegment } from '../../shared/log/event-id-index.ts';
+import { FINGERPRINT_BYTES } from '../../shared/log/event-id-index.ts';
 import { num, readNumber, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { queryByPrefix } from './prefix-query.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 
-// The log's eventId fingerprints (shared/decide/event-id-index.ts), saved by the writer as
+// The log's eventId fingerprints (shared/log/event-id-index.ts), saved by the writer as
 // its snapshots are: one item per segment of positions, "ids#<last seq>", the fingerprints as a
 // binary attribute (12 bytes a position; they are hashes, so not compressed), `from` the
 // position before the first. A segment longer than POSITIONS_PER_ITEM is split, so an item

@@ -1,22 +1,22 @@
 import { scanLogs, type LogScanPage, type LogScanQuery } from './dynamodb-log-scan.ts';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ArchivedPod } from '../../shared/job/index.ts';
-import type { PodArchive } from '../../shared/app/pod-archive.ts';
-import type { ChangeFeed, ChangePage, ChangeQuery } from '../../shared/app/change-feed.ts';
+import type { PodArchive } from '../../shared/log/pod-archive.ts';
+import type { ChangeFeed, ChangePage, ChangeQuery } from '../../shared/log/change-feed.ts';
 import { logChanges } from './dynamodb-change-feed.ts';
-import { checkCommit, checkLimit, checkSnapshotSeq } from '../../shared/app/event-store-limits.ts';
-import { VersionConflictError } from '../../shared/app/event-store.ts';
+import { checkCommit, checkLimit, checkSnapshotSeq } from '../../shared/log/event-store-limits.ts';
+import { VersionConflictError } from '../../shared/log/event-store.ts';
 import type {
   CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
   ListJobsQuery, LogStart, OutboxItem, ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId,
-} from '../../shared/app/event-store.ts';
+} from '../../shared/log/event-store.ts';
 import { commitTransaction } from './dynamodb-commit.ts';
 import { readEntries, readHead, readTip } from './dynamodb-log-reads.ts';
 import { markPublished, pendingOutbox, pendingOutboxItems, saveOutboxProgress } from './dynamodb-outbox.ts';
 import { loadAllArchivedPods, loadArchivedPods, saveArchivedPods } from './dynamodb-pod-archive.ts';
 import { loadEventIds, saveEventIds } from './dynamodb-event-ids.ts';
 import { claimUid } from './dynamodb-uid-claims.ts';
-import type { EventIdSegment } from '../../shared/decide/event-id-index.ts';
+import type { EventIdSegment } from '../../shared/log/event-id-index.ts';
 import { fleetRows, summariesOf } from './dynamodb-fleet-rows.ts';
 import { findJob, listJobs } from './dynamodb-projection.ts';
 import { loadSnapshot, loadStart, saveSnapshot } from './dynamodb-snapshots.ts';

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { JobSummary, StreamId } from '../../shared/app/event-store.ts';
+import type { JobSummary, StreamId } from '../../shared/log/event-store.ts';
 import { readJson } from './item-codec.ts';
 import { summaryItem } from './dynamodb-projection.ts';
 import type { Item, MeteredTable } from './metered-table.ts';

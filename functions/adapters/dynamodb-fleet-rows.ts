@@ -1,4 +1,4 @@
-import type { FleetRow, JobSummary, StreamId } from '../../shared/app/event-store.ts';
+import type { FleetRow, JobSummary, StreamId } from '../../shared/log/event-store.ts';
 import { readJson, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, INDEX, keys } from './table-layout.ts';

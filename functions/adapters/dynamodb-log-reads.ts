@@ -1,4 +1,4 @@
-import type { LogEntry } from '../../shared/app/event-store.ts';
+import type { LogEntry } from '../../shared/log/event-store.ts';
 import { GENESIS_HASH } from '../../shared/log/hash-chain.ts';
 import { readNumber, str } from './item-codec.ts';
 import { itemFirstSightings, itemLastHash, itemLastSeq, logItemEntries } from './log-page-codec.ts';

@@ -1,4 +1,4 @@
-import type { JobSummary, LogEntry } from '../../shared/app/event-store.ts';
+import type { JobSummary, LogEntry } from '../../shared/log/event-store.ts';
 import { readJson, str } from './item-codec.ts';
 import { logItemEntries } from './log-page-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';

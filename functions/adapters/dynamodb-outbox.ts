@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { NewCommand, OutboxItem, StreamId } from '../../shared/app/event-store.ts';
-import { checkLimit } from '../../shared/app/event-store-limits.ts';
+import type { NewCommand, OutboxItem, StreamId } from '../../shared/log/event-store.ts';
+import { checkLimit } from '../../shared/log/event-store-limits.ts';
 import { jsonAttributes, readJson, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, INDEX, ITEM_TYPE, keys, PENDING_KEY } from './table-layout.ts';

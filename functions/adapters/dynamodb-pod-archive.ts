@@ -5,7 +5,7 @@ import type { Item, MeteredTable } from './metered-table.ts';
 import { queryByPrefix } from './prefix-query.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 
-// Settled pods archived out of a Job's snapshot (shared/app/pod-archive.ts), packed: a save
+// Settled pods archived out of a Job's snapshot (shared/log/pod-archive.ts), packed: a save
 // groups its pods into POD_BUCKETS buckets by a hash of the uid and writes each bucket's share
 // as one compressed item "pods#<bucket>#<save stamp>#<part>" of at most PODS_PER_ITEM pods. A
 // big Job's snapshot archives thousands of pods at once, so this costs a few hundredths of a

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { FindJobQuery, JobPage, JobSummary, ListJobsQuery, StreamId, SummaryUpdate } from '../../shared/app/event-store.ts';
-import { checkLimit } from '../../shared/app/event-store-limits.ts';
-import { shownByName } from '../../shared/app/name-rule.ts';
+import type { FindJobQuery, JobPage, JobSummary, ListJobsQuery, StreamId, SummaryUpdate } from '../../shared/log/event-store.ts';
+import { checkLimit } from '../../shared/log/event-store-limits.ts';
+import { shownByName } from '../../shared/log/name-rule.ts';
 import { jsonAttributes, num, readJson, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { ATTR, FLEET_KEY, INDEX, ITEM_TYPE, keys } from './table-layout.ts';
@@ -94,7 +94,7 @@ export async function listJobs(table: MeteredTable, query: ListJobsQuery): Promi
 const NAME_PAGE = 25;
 
 /**
- * findJob of the port: by uid directly; else the object the name shows (shared/app/name-rule.ts)
+ * findJob of the port: by uid directly; else the object the name shows (shared/log/name-rule.ts)
  * among the summaries carrying the name, read from the name index newest first until one not
  * deleted was read and the index has gone past its creation time (nothing older can be shown
  * before it). `arrivedAt` (when a log began) is asked only of objects the rule cannot otherwise

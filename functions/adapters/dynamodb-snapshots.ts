@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { LogStart, Snapshot } from '../../shared/app/event-store.ts';
+import type { LogStart, Snapshot } from '../../shared/log/event-store.ts';
 import { decompress, jsonAttributes, jsonTextAttributes, num, readJson, readNumber, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { queryByPrefix } from './prefix-query.ts';

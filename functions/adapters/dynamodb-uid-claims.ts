@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { StreamId } from '../../shared/app/event-store.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
 import { str } from './item-codec.ts';
 import type { MeteredTable } from './metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';

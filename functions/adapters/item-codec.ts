@@ -1,7 +1,7 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { toJson } from '../../shared/app/event-store-limits.ts';
-import type { LogEntry, NewEntry } from '../../shared/app/event-store.ts';
+import { toJson } from '../../shared/log/event-store-limits.ts';
+import type { LogEntry, NewEntry } from '../../shared/log/event-store.ts';
 import type { Item } from './metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 import { entryHash } from '../../shared/log/hash-chain.ts';

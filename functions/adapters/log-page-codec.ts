@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants } from 'node:zlib';
-import type { LogEntry } from '../../shared/app/event-store.ts';
-import { bodyJson, leftOutOfJson } from '../../shared/app/event-store-limits.ts';
+import type { LogEntry } from '../../shared/log/event-store.ts';
+import { bodyJson, leftOutOfJson } from '../../shared/log/event-store-limits.ts';
 import { entryHash } from '../../shared/log/hash-chain.ts';
 import { decompress, entryFromItem, HASH_ATTR, num, readNumber, str } from './item-codec.ts';
 import type { Item } from './metered-table.ts';

@@ -16,7 +16,7 @@
 //   detail      pk "cmd#<commandId>", sk "detail#<hash>"   a large outbox item's detail, beside it (dynamodb-outbox.ts)
 //   claim       pk "uid#<kind>#<clusterId>#<uid>", sk "claim"   the namespace whose log holds that uid
 // Every log item (entry or page) also carries the keys of the change index (gw, gv): which logs
-// of a cluster grew and when, for readers that follow the fleet (shared/app/change-feed.ts).
+// of a cluster grew and when, for readers that follow the fleet (shared/log/change-feed.ts).
 // Attribute `t` names the item type, so stream consumers can filter on it.
 
 /** Table name used when no name is configured (DynamoDB Local, tests). */

@@ -4,7 +4,7 @@ import {
   UpdateScheduleCommand,
   type SchedulerClient,
 } from '@aws-sdk/client-scheduler';
-import type { StreamId } from '../../shared/app/event-store.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
 import { stableHash } from '../../shared/job/index.ts';
 import { timerPartitionKey, timerRecord } from '../handlers/writer/timer-record.ts';
 import type { TimerScheduler } from '../../shared/ports.ts';

@@ -1,12 +1,12 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, DynamoDBStreamEvent, ScheduledEvent } from 'aws-lambda';
-import { publishNamed, sweepPending, type PublishDeps, type PublishOutcome } from '../../shared/app/publish.ts';
+import { publishNamed, sweepPending, type PublishDeps, type PublishOutcome } from '../../shared/publish/publish.ts';
 import { streamedCommandIds } from '../adapters/dynamodb-outbox.ts';
 import { lambdaHandler, logger, METRIC, metrics } from '../commons/powertools.ts';
 
 /**
  * publish: the outbox items a commit inserted (the table's stream) and, every minute, whatever
- * is still pending (the sweep) go through one path, shared/app/publish.ts `publishItems`: each
+ * is still pending (the sweep) go through one path, shared/publish/publish.ts `publishItems`: each
  * item's events onto the bus, resumable mid-item, marked published once all were accepted. A
  * stream wake-up publishes the items its records name, read again by key (no index query, so a
  * commit's commands leave as soon as its records arrive); the sweep takes the pending index,

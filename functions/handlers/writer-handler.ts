@@ -1,9 +1,9 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, KinesisStreamBatchResponse, KinesisStreamEvent, KinesisStreamRecord } from 'aws-lambda';
-import type { StreamId } from '../../shared/app/event-store.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
 import { entryObservation, fedBatches } from '../../shared/decide/fed-logs.ts';
 import type { RejectionSink } from '../../shared/ports.ts';
-import { streamKey } from '../../shared/app/stream-key.ts';
+import { streamKey } from '../../shared/log/stream-key.ts';
 import type { AnyDecider } from '../../shared/decide/decider.ts';
 import { StateCache } from '../../shared/decide/state-cache.ts';
 import { writeBatch, type WriteDeps, type WriteOutcome } from '../../shared/decide/write-batch.ts';

@@ -1,6 +1,6 @@
-import type { ChangeFeed } from '../../shared/app/change-feed.ts';
-import type { EventStore, JobSummary, LogEntry, StreamId } from '../../shared/app/event-store.ts';
-import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { ChangeFeed } from '../../shared/log/change-feed.ts';
+import type { EventStore, JobSummary, LogEntry, StreamId } from '../../shared/log/event-store.ts';
+import type { PodArchive } from '../../shared/log/pod-archive.ts';
 import type { FoldConfig } from '../../shared/job/index.ts';
 import type { JobSetState } from '../../shared/jobset/index.ts';
 import { evolve as evolveJobSet } from '../../shared/jobset/index.ts';

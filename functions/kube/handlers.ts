@@ -1,4 +1,4 @@
-import type { JobSummary, StreamId } from '../../shared/app/event-store.ts';
+import type { JobSummary, StreamId } from '../../shared/log/event-store.ts';
 import { EventBuilder, eventFields, parseEventName, type EventObject } from './objects/event-objects.ts';
 import { jobFields, jobObject, type JobObject } from './objects/job-object.ts';
 import { jobSetObject, type JobSetObject } from './objects/jobset-object.ts';

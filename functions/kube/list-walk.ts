@@ -1,4 +1,4 @@
-import type { JobSummary, StreamId } from '../../shared/app/event-store.ts';
+import type { JobSummary, StreamId } from '../../shared/log/event-store.ts';
 import { openCursor, sealCursor } from '../query/signed-cursor.ts';
 import { mapLimited, supersededAmong, type KubeDeps } from './fleet-reads.ts';
 import { badRequest } from './status.ts';

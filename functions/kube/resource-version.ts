@@ -3,7 +3,7 @@ import { badRequest, expired } from './status.ts';
 // resourceVersion, derived from the log. Clients treat it as opaque, but it must let a watch
 // resume "after" it and it must grow along a list scope (a cluster's Jobs, pods, events). The
 // log gives both: every entry is recorded at a time (`recordedAt`), and the change feed
-// (shared/app/change-feed.ts) lists a cluster's log writes by that time. So:
+// (shared/log/change-feed.ts) lists a cluster's log writes by that time. So:
 // - an object's version is the time its log's last entry was recorded, in milliseconds × 1000,
 //   plus the entry's position modulo 1000 (two states of one log in the same millisecond differ);
 // - a list's version, and a watch bookmark's, is the time it was read (× 1000).

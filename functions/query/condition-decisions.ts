@@ -1,5 +1,5 @@
-import type { EventStore, LogEntry, StreamId } from '../../shared/app/event-store.ts';
-import { entryEvent } from '../../shared/app/log-codec.ts';
+import type { EventStore, LogEntry, StreamId } from '../../shared/log/event-store.ts';
+import { entryEvent } from '../../shared/job/index.ts';
 import type { JobCondition } from '../../shared/job/index.ts';
 import type { DecisionOf } from '../../shared/job/index.ts';
 import type { JobSnapshot } from '../../shared/job/index.ts';

@@ -1,4 +1,4 @@
-import type { StreamId } from '../../shared/app/event-store.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
 import { json, type QueryRoute } from './http.ts';
 import { decodeListCursor, encodeListCursor, invalidCursor } from './list-cursor.ts';
 import type { ListQuerySchema } from './params.ts';

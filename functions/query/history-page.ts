@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import type { EventStore, JobSummary, LogEntry, StreamId } from '../../shared/app/event-store.ts';
-import { jsonBytes } from '../../shared/app/event-store-limits.ts';
+import type { EventStore, JobSummary, LogEntry, StreamId } from '../../shared/log/event-store.ts';
+import { jsonBytes } from '../../shared/log/event-store-limits.ts';
 import type { HistoryQuery } from './params.ts';
 import type { EntryCategorySchema, HistoryEntrySchema, HistoryPageSchema } from './schemas/history-schemas.ts';
 

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { EventStore } from '../../shared/app/event-store.ts';
-import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { EventStore } from '../../shared/log/event-store.ts';
+import type { PodArchive } from '../../shared/log/pod-archive.ts';
 import type { FoldConfig } from '../../shared/job/index.ts';
 import type { CursorKey } from './signed-cursor.ts';
 

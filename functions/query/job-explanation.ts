@@ -1,5 +1,5 @@
-import type { LogEntry, StreamId } from '../../shared/app/event-store.ts';
-import { entryEvent } from '../../shared/app/log-codec.ts';
+import type { LogEntry, StreamId } from '../../shared/log/event-store.ts';
+import { entryEvent } from '../../shared/job/index.ts';
 import type { JobEvent } from '../../shared/job/index.ts';
 import { CORRECTED_TO, explainJob, LINGERING_CONDITIONS, type Explanation } from '../../shared/job/index.ts';
 import type { JobState } from '../../shared/job/index.ts';

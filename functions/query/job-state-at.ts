@@ -1,8 +1,8 @@
-import type { StreamId } from '../../shared/app/event-store.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
 import { evolve, type JobEvent } from '../../shared/job/index.ts';
 import { restoreArchived, restoreSnapshot, type JobSnapshot } from '../../shared/job/index.ts';
 import { initialState, type JobState } from '../../shared/job/index.ts';
-import { podsToLookUp } from '../../shared/app/first-sightings.ts';
+import { podsToLookUp } from '../../shared/job/index.ts';
 import { BadRequestError } from './http-errors.ts';
 import type { QueryDeps } from './http.ts';
 import { entryAt, lastRecordedIn, logHead, readRange, readRun, timeSpan } from './log-reads.ts';
@@ -101,7 +101,7 @@ export async function foldTo(
  * each pod as it settled for good, which may be after an older snapshot's position: a pod
  * first seen after the snapshot (its listing order `seq` ≥ the snapshot's `nextPodSeq`) is
  * left for the tail to create, so the fold sees it exactly as it was then. A pod whose first
- * mention in the tail is marked as its first sighting (shared/app/first-sightings.ts)
+ * mention in the tail is marked as its first sighting (shared/job/first-sightings.ts)
  * cannot be in the archive as of the snapshot, so only the others are looked up: on a big Job
  * nearly every pod the tail names is new, and looking them all up reads the whole archive.
  */

@@ -1,4 +1,4 @@
-import type { EventStore, LogEntry, StreamId } from '../../shared/app/event-store.ts';
+import type { EventStore, LogEntry, StreamId } from '../../shared/log/event-store.ts';
 import { parseTime } from '../../shared/k8s/time.ts';
 
 // Reads of a log by position, for queries that must not replay it from the start.

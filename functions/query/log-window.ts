@@ -1,5 +1,5 @@
-import type { LogEntry } from '../../shared/app/event-store.ts';
-import { entryEvent } from '../../shared/app/log-codec.ts';
+import type { LogEntry } from '../../shared/log/event-store.ts';
+import { entryEvent } from '../../shared/job/index.ts';
 import type { JobEvent } from '../../shared/job/index.ts';
 
 /**

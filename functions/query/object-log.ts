@@ -1,4 +1,4 @@
-import type { EventStore, JobSummary, LogEntry, StreamId } from '../../shared/app/event-store.ts';
+import type { EventStore, JobSummary, LogEntry, StreamId } from '../../shared/log/event-store.ts';
 import { NotFoundError } from './http-errors.ts';
 import type { ObjectPath } from './params.ts';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { LogEntry } from '../../shared/app/event-store.ts';
-import { entryPart } from '../../shared/app/log-codec.ts';
+import type { LogEntry } from '../../shared/log/event-store.ts';
+import { entryPart } from '../../shared/job/index.ts';
 import { COMMAND_ID_ANNOTATION, JOB_TRACKING_FINALIZER } from '../../shared/job/index.ts';
 import { PodObservedSchema } from '../../shared/job/index.ts';
 import type { CommandLogEvent } from './issued-commands.ts';

@@ -1,4 +1,4 @@
-import type { EventStore, StreamId } from '../../shared/app/event-store.ts';
+import type { EventStore, StreamId } from '../../shared/log/event-store.ts';
 
 // Where in a long log a condition began, without reading the log from the start. A condition as
 // it stands at `head` holds in every state from its decision on and in none before, so a binary

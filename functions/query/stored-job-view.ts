@@ -1,4 +1,4 @@
-import type { JobSummary, StreamId } from '../../shared/app/event-store.ts';
+import type { JobSummary, StreamId } from '../../shared/log/event-store.ts';
 import type { DecisionOf } from '../../shared/job/index.ts';
 import { explainJob } from '../../shared/job/index.ts';
 import type { QueryDeps } from './http.ts';

@@ -1,5 +1,5 @@
-import type { EventStore, StreamId } from '../../shared/app/event-store.ts';
-import { entryEvent } from '../../shared/app/log-codec.ts';
+import type { EventStore, StreamId } from '../../shared/log/event-store.ts';
+import { entryEvent } from '../../shared/job/index.ts';
 import type { DecisionOf } from '../../shared/job/index.ts';
 import { terminatedPod, type TerminatedPod } from '../../shared/job/index.ts';
 

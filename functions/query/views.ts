@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { JobSummary } from '../../shared/app/event-store.ts';
+import type { JobSummary } from '../../shared/log/event-store.ts';
 import { jobStatus, type Explanation, type JobState } from '../../shared/job/index.ts';
 import {
   jobSetStatus,

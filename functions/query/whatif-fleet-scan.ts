@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { JobSummary, LogEntry } from '../../shared/app/event-store.ts';
+import type { JobSummary, LogEntry } from '../../shared/log/event-store.ts';
 import { selectsSummary, selectionText, type FleetSelection } from '../../shared/fleet/selection.ts';
 import type { LogScanPage, LogScanQuery } from '../adapters/dynamodb-log-scan.ts';
 import { BadRequestError } from './http-errors.ts';

@@ -1,5 +1,5 @@
-import type { StreamId } from '../../shared/app/event-store.ts';
-import { entryEvent } from '../../shared/app/log-codec.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
+import { entryEvent } from '../../shared/job/index.ts';
 import { jobSetEntryEvent } from '../../shared/jobset/index.ts';
 import type { JobEvent } from '../../shared/job/index.ts';
 import type { FoldConfig } from '../../shared/job/index.ts';

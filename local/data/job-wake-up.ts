@@ -1,5 +1,5 @@
-import type { EventStore, StreamId } from '../../shared/app/event-store.ts';
-import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { EventStore, StreamId } from '../../shared/log/event-store.ts';
+import type { PodArchive } from '../../shared/log/pod-archive.ts';
 import { loadState } from '../../shared/decide/load-log.ts';
 import { jobDecider } from '../../shared/job/index.ts';
 import type { FoldConfig } from '../../shared/job/index.ts';

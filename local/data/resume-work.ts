@@ -1,4 +1,4 @@
-import type { EventStore, StreamId } from '../../shared/app/event-store.ts';
+import type { EventStore, StreamId } from '../../shared/log/event-store.ts';
 
 // After a restart on a kept database (`npm start -- --data DIR`), what was in flight lived in
 // memory only: the timers (in AWS, EventBridge Scheduler keeps them), the table stream's

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { ChangeFeed } from '../../shared/app/change-feed.ts';
-import type { EventStore } from '../../shared/app/event-store.ts';
-import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { ChangeFeed } from '../../shared/log/change-feed.ts';
+import type { EventStore } from '../../shared/log/event-store.ts';
+import type { PodArchive } from '../../shared/log/pod-archive.ts';
 import type { FoldConfig } from '../../shared/job/index.ts';
 import type { KubeDeps } from '../../functions/kube/fleet-reads.ts';
 import { LogCache } from '../../functions/kube/log-cache.ts';

@@ -3,8 +3,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda
 import { createQueryHandler } from '../../functions/handlers/query-handler.ts';
 import { cursorKeyFrom } from '../../functions/query/list-cursor.ts';
 import type { CursorKey } from '../../functions/query/signed-cursor.ts';
-import type { EventStore } from '../../shared/app/event-store.ts';
-import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { EventStore } from '../../shared/log/event-store.ts';
+import type { PodArchive } from '../../shared/log/pod-archive.ts';
 import type { FoldConfig } from '../../shared/job/index.ts';
 import { lambdaContext } from '../runtime/lambda-context.ts';
 

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { storedJobView } from '../../functions/query/stored-job-view.ts';
 import { storedJobSetView } from '../../functions/query/jobsets/jobset-log-window.ts';
 import type { JobSetView, JobView } from '../../functions/query/views.ts';
-import type { EventStore, JobSummary, StreamId } from '../../shared/app/event-store.ts';
-import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { EventStore, JobSummary, StreamId } from '../../shared/log/event-store.ts';
+import type { PodArchive } from '../../shared/log/pod-archive.ts';
 import type { FoldConfig } from '../../shared/job/index.ts';
 import type { DeliveredEntry, Deliveries } from '../bus/bus-rules.ts';
 

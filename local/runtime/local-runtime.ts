@@ -3,9 +3,9 @@ import { createRecordWriter, createWriterHandler } from '../../functions/handler
 import { timerPartitionKey, timerRecord } from '../../functions/handlers/writer/timer-record.ts';
 import { busRejectionSink } from '../../functions/aws/bus-rejection-sink.ts';
 import { eventBridgePublisher } from '../../functions/aws/eventbridge-publisher.ts';
-import type { EventStore } from '../../shared/app/event-store.ts';
-import { publishNamed, sweepPending } from '../../shared/app/publish.ts';
-import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { EventStore } from '../../shared/log/event-store.ts';
+import { publishNamed, sweepPending } from '../../shared/publish/publish.ts';
+import type { PodArchive } from '../../shared/log/pod-archive.ts';
 import type { FoldConfig } from '../../shared/job/index.ts';
 import { inProcessEventBridge } from '../bus/in-process-event-bridge.ts';
 import type { LocalBus } from '../bus/local-bus.ts';

@@ -1,5 +1,5 @@
-import type { StreamId } from '../../shared/app/event-store.ts';
-import { streamKey } from '../../shared/app/stream-key.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
+import { streamKey } from '../../shared/log/stream-key.ts';
 import type { TimerScheduler } from '../../shared/ports.ts';
 
 // Timers as EventBridge Scheduler keeps them (functions/aws/scheduler-timers.ts), in process:

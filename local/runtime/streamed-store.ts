@@ -1,6 +1,6 @@
-import type { CommitInput, CommitResult, EventStore, StreamId } from '../../shared/app/event-store.ts';
-import { ForwardingStore } from '../../shared/app/forwarding-store.ts';
-import type { PodArchive } from '../../shared/app/pod-archive.ts';
+import type { CommitInput, CommitResult, EventStore, StreamId } from '../../shared/log/event-store.ts';
+import { ForwardingStore } from '../../shared/log/forwarding-store.ts';
+import type { PodArchive } from '../../shared/log/pod-archive.ts';
 
 // The table's stream, in process: the store tells what its writes mean downstream, with the
 // filter of the CDK's event source mapping (cdk/constructs/stream-consumers.ts): a commit with

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 // acknowledged) but not yet processed. With `npm start -- --data DIR` the local stream appends
 // every record to its shard's journal before it acknowledges the put, and at start puts every
 // journaled record again. Re-putting records already processed is harmless: the writer drops
-// what its fold already holds (shared/app/write/known-observation.ts: same eventId, stale stamp,
+// what its fold already holds (shared/job/known-observation.ts: same eventId, stale stamp,
 // Tick at or before the last, so a timer record put again is an 'old-tick'), and a JobSet's log
 // and the related entries are appended with the eventId as idempotency key.
 //

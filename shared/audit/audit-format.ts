@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { LogEntry, StreamId } from '../app/event-store.ts';
+import type { LogEntry, StreamId } from '../log/event-store.ts';
 import { GENESIS_HASH } from '../log/hash-chain.ts';
 
 // The audit export (`GET …/jobs/{name}/audit`, `jobfold audit`): everything an auditor needs

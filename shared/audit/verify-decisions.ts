@@ -1,4 +1,4 @@
-import { entryEvent } from '../app/log-codec.ts';
+import { entryEvent } from '../job/log-codec.ts';
 import { decide } from '../job/decide.ts';
 import type { Decision } from '../job/decisions.ts';
 import { evolve, type JobEvent } from '../job/evolve.ts';

@@ -1,12 +1,13 @@
 import * as z from 'zod';
 import { JobSchema } from '../k8s/job.ts';
+import { JobSetSchema } from '../jobset/schemas.ts';
 import { PodSchema } from '../k8s/pod.ts';
 import { TimeSchema } from '../k8s/schema-helpers.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
 import { ObjectSequenceSchema, PodSequenceSchema } from '../k8s/object-sequence.ts';
 import { ClusterIdSchema } from '../job/events.ts';
 import { utf8Bytes } from '../k8s/bounded-text.ts';
-import { MAX_ID_BYTES } from '../app/event-store-limits.ts';
+import { MAX_ID_BYTES } from '../log/event-store-limits.ts';
 
 /**
  * The inbound event contract: what a cluster's forwarder puts on the bus (docs/events.md).
@@ -80,6 +81,35 @@ export const inboundDetailSchemas = {
   [InboundDetailType.JobObserved]: JobObservedDetailSchema,
   [InboundDetailType.JobDeleted]: JobDeletedDetailSchema,
 } as const;
+
+/** JobSet events: `JobSet Observed` and `JobSet Deleted`, same envelope as Job events, for the JobSet's log. */
+export const JobSetDetailType = { JobSetObserved: 'JobSet Observed', JobSetDeleted: 'JobSet Deleted' } as const;
+export type JobSetDetailType = (typeof JobSetDetailType)[keyof typeof JobSetDetailType];
+
+// Written before the `detail` helper, and kept as they were: a JobSet's deletion carries no order
+// stamp, and only its identity is read (no labels, no owner).
+const JobSetObservedDetailSchema = z.object({
+  eventId: EventIdSchema,
+  observedAt: TimeSchema,
+  partitionKey: PartitionKeySchema.optional(),
+  object: JobSetSchema,
+  /** Optional: the forwarder's per-object order stamp (docs/events.md, "Ordering"). */
+  sequence: ObjectSequenceSchema.optional(),
+});
+const JobSetDeletedDetailSchema = z.object({
+  eventId: EventIdSchema,
+  observedAt: TimeSchema,
+  partitionKey: PartitionKeySchema.optional(),
+  object: z.object({ metadata: ObjectMetaSchema.pick({ name: true, namespace: true }).extend({ uid: z.string().min(1).max(128) }) }),
+});
+
+export const jobSetDetailSchemas = {
+  [JobSetDetailType.JobSetObserved]: JobSetObservedDetailSchema,
+  [JobSetDetailType.JobSetDeleted]: JobSetDeletedDetailSchema,
+} as const;
+
+export const isJobSetDetailType = (detailType: unknown): detailType is JobSetDetailType =>
+  detailType === JobSetDetailType.JobSetObserved || detailType === JobSetDetailType.JobSetDeleted;
 
 /** An EventBridge event as a rule delivers it to a target (the fields jobfold reads). */
 export const InboundEventSchema = z.object({

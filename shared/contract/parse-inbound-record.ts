@@ -1,6 +1,5 @@
-import type { StreamId } from '../app/event-store.ts';
-import { parseAnyInbound, type InboundTarget } from './parse-any-inbound.ts';
-import { checkEnvelope, type InboundError } from './parse-inbound.ts';
+import type { StreamId } from '../log/event-store.ts';
+import { checkEnvelope, parseInbound, type InboundError, type InboundTarget } from './parse-inbound.ts';
 import { decodePack, PACKABLE_DETAIL_TYPES, PACKED_DETAIL_TYPE } from './packed-observations.ts';
 import { owningJobSetUid } from './routing.ts';
 
@@ -28,14 +27,14 @@ export type InboundRecordResult =
   | { readonly ok: false; readonly errors: readonly InboundError[] };
 
 /**
- * Parses an inbound event as the ingest stream delivers it: a single event (parseAnyInbound) or
+ * Parses an inbound event as the ingest stream delivers it: a single event (parseInbound) or
  * a `Pod Observations` pack. Each observation of a pack is validated as if it had come alone; a
  * bad one is refused with its reasons and the others are kept. A pack that cannot be decoded, or
  * whose observations belong to another Job (partition key) than the pack, is refused as a whole.
  */
 export function parseInboundRecord(event: unknown): InboundRecordResult {
   if ((event as { 'detail-type'?: unknown } | null)?.['detail-type'] !== PACKED_DETAIL_TYPE) {
-    const parsed = parseAnyInbound(event);
+    const parsed = parseInbound(event);
     if (!parsed.ok) return parsed;
     const [primary, ...related] = parsed.targets;
     return { ok: true, primary: primary ? [primary] : [], related, refused: [] };
@@ -64,7 +63,7 @@ export function parseInboundRecord(event: unknown): InboundRecordResult {
       refused.push({ event: alone, errors: [{ path: 'detail-type', message }] });
       continue;
     }
-    const parsed = parseAnyInbound(alone);
+    const parsed = parseInbound(alone);
     if (!parsed.ok) {
       refused.push({ event: alone, errors: parsed.errors });
       continue;

@@ -1,15 +1,28 @@
 import type * as z from 'zod';
+import type { NewEntry } from '../log/event-store.ts';
+import { observationEntry } from '../job/log-codec.ts';
 import type { Observation } from '../job/events.ts';
+import type { JobSetObservation } from '../jobset/events.ts';
+import { utf8Bytes } from '../k8s/bounded-text.ts';
+import type { ObjectMeta } from '../k8s/meta.ts';
+import type { ObjectSequence } from '../k8s/object-sequence.ts';
+import { validateObjectMeta } from '../job/validation/object-meta.ts';
 import {
   ClusterSourceSchema,
   InboundEventSchema,
   inboundDetailSchemas,
+  jobSetDetailSchemas,
   type InboundDetailType,
+  type JobSetDetailType,
 } from './inbound.ts';
-import { owningJobUid, type StreamKey } from './routing.ts';
-import { validateObjectMeta } from '../job/validation/object-meta.ts';
-import type { ObjectMeta } from '../k8s/meta.ts';
-import type { ObjectSequence } from '../k8s/object-sequence.ts';
+import { MAX_EVENT_BYTES, MAX_JSON_DEPTH, measure } from './measure.ts';
+import { creatorJobUid, owningJobUid, type StreamKey } from './routing.ts';
+
+// The one inbound parser, for every kind: the envelope is checked the same way for all, the
+// detail is parsed with its detail-type's schema (shared/contract/inbound.ts), and the detail-
+// type's route (ROUTES below) says which logs the event goes to — its own object's, and the
+// logs it is also news for. Each kind's observations have their own shape (the Job fold's
+// Observation, the JobSet fold's JobSetObservation), so each route builds its kind's entry.
 
 /** One reason an inbound event was refused, naming the field. */
 export interface InboundError {
@@ -17,23 +30,47 @@ export interface InboundError {
   readonly message: string;
 }
 
+/** Where one inbound event goes: one entry per log it concerns. */
+export interface InboundTarget {
+  readonly stream: StreamKey;
+  readonly entry: NewEntry;
+}
+
 export type InboundResult =
-  | { readonly ok: true; readonly stream: StreamKey; readonly observation: Observation }
+  | { readonly ok: true; readonly targets: readonly InboundTarget[] }
   | { readonly ok: false; readonly errors: readonly InboundError[] };
 
-/** EventBridge refuses entries over 256 KiB; so does jobfold, whatever the transport. */
-export const MAX_EVENT_BYTES = 256 * 1024;
-/** Kubernetes objects are shallow; anything deeper is hostile input. */
-export const MAX_JSON_DEPTH = 32;
+const DETAIL_SCHEMAS = { ...inboundDetailSchemas, ...jobSetDetailSchemas } as const;
+type DetailType = InboundDetailType | JobSetDetailType;
+type Detail<T extends DetailType> = z.infer<(typeof DETAIL_SCHEMAS)[T]>;
+
+/** Every detail-type a single inbound event may have (a pack is read by parse-inbound-record.ts). */
+export const ALL_DETAIL_TYPES = Object.keys(DETAIL_SCHEMAS) as DetailType[];
 
 /**
- * Parses an inbound EventBridge event into the observation it carries and the log it belongs
- * to. Never throws: every problem comes back with the path of the offending field.
+ * Parses an inbound EventBridge event into the entries it adds, one per log it concerns: Job and
+ * Pod events for the Job's log, JobSet events for the JobSet's log, a child Job's deletion also
+ * for its JobSet's log, and a pod another Job controls now also for the log of the Job that
+ * created it. `detailTypes`: the ones the caller takes (a Job trace takes no JobSet event). Never
+ * throws: every problem comes back with the path of the offending field.
  */
-export function parseInbound(event: unknown): InboundResult {
-  const checked = checkEnvelope(event, Object.keys(inboundDetailSchemas));
+export function parseInbound(event: unknown, detailTypes: readonly string[] = ALL_DETAIL_TYPES): InboundResult {
+  const checked = checkEnvelope(event, detailTypes);
   if (!checked.ok) return checked;
-  return toObservation(checked.clusterId, checked.detailType as InboundDetailType, checked.detail);
+  const detailType = checked.detailType as DetailType;
+  const parsed = DETAIL_SCHEMAS[detailType].safeParse(checked.detail);
+  if (!parsed.success) return zodFail('detail', parsed.error);
+  const routed = route(detailType, checked.clusterId, parsed.data);
+  if (!routed.ok) return routed;
+  const oversized = checkStreamKey(routed.target.stream);
+  if (oversized) return { ok: false, errors: [oversized] };
+  const targets = [routed.target];
+  for (const { target, oversizedPath } of routed.also ?? []) {
+    const tooLong = checkStreamKey(target.stream);
+    if (tooLong && oversizedPath !== undefined) return { ok: false, errors: [{ ...tooLong, path: oversizedPath }] };
+    if (!tooLong) targets.push(target);
+  }
+  return { ok: true, targets };
 }
 
 /** The envelope of a valid inbound event: its cluster, detail-type and raw detail. */
@@ -73,71 +110,101 @@ export function checkEnvelope(event: unknown, detailTypes: readonly string[]): C
   return { ok: true, clusterId: source.data, detailType, detail: rawDetail };
 }
 
-/** The observation a Job or Pod event's detail carries, once its envelope was checked. */
-export function toObservation(clusterId: string, detailType: InboundDetailType, raw: unknown): InboundResult {
-  switch (detailType) {
-    case 'Pod Observed': {
-      const parsed = inboundDetailSchemas[detailType].safeParse(raw);
-      if (!parsed.success) return zodFail('detail', parsed.error);
-      const { eventId, observedAt, object: pod, sequence } = parsed.data;
-      const badMeta = refuseInvalidMetadata(pod.metadata);
-      if (badMeta) return badMeta;
-      const jobUid = owningJobUid(pod);
-      if (!jobUid) {
-        return fail('detail.object.metadata.ownerReferences', 'the pod names no owning Job (a controller ownerReference of kind Job, or the label batch.kubernetes.io/controller-uid)');
-      }
-      const stream = jobStream(clusterId, pod.metadata.namespace, jobUid);
-      return { ok: true, stream, observation: { type: 'PodObserved', eventId, clusterId, observedAt, pod, ...stamped(sequence) } };
-    }
-    case 'Pod Deleted': {
-      const parsed = inboundDetailSchemas[detailType].safeParse(raw);
-      if (!parsed.success) return zodFail('detail', parsed.error);
-      const { eventId, observedAt, object, sequence } = parsed.data;
-      const badMeta = refuseInvalidMetadata(object.metadata);
-      if (badMeta) return badMeta;
-      const jobUid = owningJobUid(object);
-      if (!jobUid) {
-        return fail('detail.object.metadata.ownerReferences', 'the pod names no owning Job (a controller ownerReference of kind Job, or the label batch.kubernetes.io/controller-uid)');
-      }
-      const { uid, name, namespace } = object.metadata;
-      return {
-        ok: true,
-        stream: jobStream(clusterId, namespace, jobUid),
-        observation: { type: 'PodDeleted', eventId, clusterId, observedAt, uid, name, namespace, ...stamped(sequence) },
-      };
-    }
-    case 'Job Observed': {
-      const parsed = inboundDetailSchemas[detailType].safeParse(raw);
-      if (!parsed.success) return zodFail('detail', parsed.error);
-      const { eventId, observedAt, object: job, sequence } = parsed.data;
-      if (!job.metadata.uid) return fail('detail.object.metadata.uid', 'a Job must carry its uid');
-      const badMeta = refuseInvalidMetadata(job.metadata);
-      if (badMeta) return badMeta;
-      // The spec is not checked here: the fold validates it as the API server does and records
-      // the rejection in the Job's log, in upstream's words (shared/job/validation).
-      const stream = jobStream(clusterId, job.metadata.namespace, job.metadata.uid);
-      return { ok: true, stream, observation: { type: 'JobObserved', eventId, clusterId, observedAt, job, ...stamped(sequence) } };
-    }
-    case 'Job Deleted': {
-      const parsed = inboundDetailSchemas[detailType].safeParse(raw);
-      if (!parsed.success) return zodFail('detail', parsed.error);
-      const { eventId, observedAt, object } = parsed.data;
-      const badMeta = refuseInvalidMetadata(object.metadata);
-      if (badMeta) return badMeta;
-      const { uid, namespace } = object.metadata;
-      return { ok: true, stream: jobStream(clusterId, namespace, uid), observation: { type: 'JobDeleted', eventId, clusterId, observedAt, uid } };
-    }
-  }
+/**
+ * What a route makes of a parsed detail: the target of the event's own object, and `also`,
+ * targets in other logs; one whose key is too long is refused as `oversizedPath`, or, without
+ * one, not told.
+ */
+type Routed =
+  | { readonly ok: true; readonly target: InboundTarget; readonly also?: readonly { readonly target: InboundTarget; readonly oversizedPath?: string }[] }
+  | { readonly ok: false; readonly errors: InboundError[] };
+
+/** Per detail-type: the checks its object passes beyond its schema, and the logs it goes to. */
+const ROUTES: { readonly [T in DetailType]: (clusterId: string, detail: Detail<T>) => Routed } = {
+  'Pod Observed': (clusterId, { eventId, observedAt, object: pod, sequence }) => {
+    const jobUid = owningJob(pod.metadata, pod);
+    if (typeof jobUid !== 'string') return jobUid;
+    const stream = streamOf('Job', clusterId, pod.metadata.namespace, jobUid);
+    const observation: Observation = { type: 'PodObserved', eventId, clusterId, observedAt, pod, ...stamped(sequence) };
+    // The Job that created the pod is told it is another's now (routing.ts). A uid no Job can have
+    // (over 128 bytes) names no log to tell.
+    const creator = creatorJobUid(pod);
+    const also = creator === undefined ? [] : [{ target: jobTarget({ ...stream, uid: creator }, { ...observation, controlledBy: jobUid }) }];
+    return { ok: true, target: jobTarget(stream, observation), also };
+  },
+  'Pod Deleted': (clusterId, { eventId, observedAt, object, sequence }) => {
+    const jobUid = owningJob(object.metadata, object);
+    if (typeof jobUid !== 'string') return jobUid;
+    const { uid, name, namespace } = object.metadata;
+    const observation: Observation = { type: 'PodDeleted', eventId, clusterId, observedAt, uid, name, namespace, ...stamped(sequence) };
+    return { ok: true, target: jobTarget(streamOf('Job', clusterId, namespace, jobUid), observation) };
+  },
+  'Job Observed': (clusterId, { eventId, observedAt, object: job, sequence }) => {
+    const refused = refuseWithoutUid(job.metadata, 'a Job must carry its uid') ?? refuseInvalidMetadata(job.metadata);
+    if (refused) return refused;
+    // The spec is not checked here: the fold validates it as the API server does and records
+    // the rejection in the Job's log, in upstream's words (shared/job/validation).
+    const stream = streamOf('Job', clusterId, job.metadata.namespace, job.metadata.uid as string);
+    return { ok: true, target: jobTarget(stream, { type: 'JobObserved', eventId, clusterId, observedAt, job, ...stamped(sequence) }) };
+  },
+  'Job Deleted': (clusterId, { eventId, observedAt, object }) => {
+    const refused = refuseInvalidMetadata(object.metadata);
+    if (refused) return refused;
+    const { uid, name, namespace, ownerReferences } = object.metadata;
+    const target = jobTarget(streamOf('Job', clusterId, namespace, uid), { type: 'JobDeleted', eventId, clusterId, observedAt, uid });
+    // A child Job that left the cluster is also news for its JobSet. Child Job *statuses* reach
+    // the JobSet from jobfold's own Job decisions (shared/job/child-job-status.ts), so that the
+    // JobSet sees KEP-4443 reasons.
+    const owner = ownerReferences?.find((r) => r.kind === 'JobSet');
+    if (!owner) return { ok: true, target };
+    const id = `${eventId}/jobset`;
+    const child = jobSetTarget(streamOf('JobSet', clusterId, namespace, owner.uid), { type: 'JobDeleted', at: observedAt, eventId: id, name, uid });
+    return { ok: true, target, also: [{ target: child, oversizedPath: 'detail.object.metadata.ownerReferences (JobSet uid)' }] };
+  },
+  'JobSet Observed': (clusterId, { eventId, observedAt, object: jobSet, sequence }) => {
+    const refused = refuseWithoutUid(jobSet.metadata, 'a JobSet must carry its uid') ?? refuseInvalidMetadata(jobSet.metadata);
+    if (refused) return refused;
+    const stream = streamOf('JobSet', clusterId, jobSet.metadata.namespace, jobSet.metadata.uid as string);
+    return { ok: true, target: jobSetTarget(stream, { type: 'JobSetObserved', at: observedAt, eventId, jobSet, ...stamped(sequence) }) };
+  },
+  'JobSet Deleted': (clusterId, { eventId, observedAt, object }) => {
+    const refused = refuseInvalidMetadata(object.metadata);
+    if (refused) return refused;
+    const stream = streamOf('JobSet', clusterId, object.metadata.namespace, object.metadata.uid);
+    return { ok: true, target: jobSetTarget(stream, { type: 'JobSetDeleted', at: observedAt, eventId }) };
+  },
+};
+
+/** The route of a detail-type, called with the detail its schema parsed. */
+function route<T extends DetailType>(detailType: T, clusterId: string, detail: Detail<T>): Routed {
+  return (ROUTES[detailType] as (clusterId: string, detail: Detail<T>) => Routed)(clusterId, detail);
 }
+
+/** The uid of the Job a pod belongs to, once its metadata passed, or why it is refused. */
+function owningJob(metadata: ObjectMeta, pod: Parameters<typeof owningJobUid>[0]): string | Routed {
+  const refused = refuseInvalidMetadata(metadata);
+  if (refused) return refused;
+  return owningJobUid(pod) ?? fail('detail.object.metadata.ownerReferences', 'the pod names no owning Job (a controller ownerReference of kind Job, or the label batch.kubernetes.io/controller-uid)');
+}
+
+const refuseWithoutUid = (metadata: ObjectMeta, message: string) => (metadata.uid ? undefined : fail('detail.object.metadata.uid', message));
 
 /** The order stamp, when the forwarder sent one (entries without it stay as they were). */
 const stamped = (sequence: ObjectSequence | undefined) => (sequence === undefined ? {} : { sequence });
 
-const jobStream = (clusterId: string, namespace: string | undefined, uid: string): StreamKey => ({
-  kind: 'Job',
+const streamOf = (kind: StreamKey['kind'], clusterId: string, namespace: string | undefined, uid: string): StreamKey => ({
+  kind,
   clusterId,
   namespace: namespace ?? 'default',
   uid,
+});
+
+const jobTarget = (stream: StreamKey, observation: Observation): InboundTarget => ({ stream, entry: observationEntry(observation) });
+
+/** A JobSet log's entry (as the JobSet decider's `log.observation` writes one). */
+const jobSetTarget = (stream: StreamKey, observation: JobSetObservation): InboundTarget => ({
+  stream,
+  entry: { eventId: observation.eventId as string, type: observation.type, observedAt: observation.at, body: observation },
 });
 
 /**
@@ -147,7 +214,7 @@ const jobStream = (clusterId: string, namespace: string | undefined, uid: string
  * each field. Pods, Jobs and JobSets are namespaced: without a namespace an event would reach a
  * log its Job does not have (issue 24: a `Pod Deleted` routed to `default`).
  */
-export function refuseInvalidMetadata(metadata: ObjectMeta): { ok: false; errors: InboundError[] } | undefined {
+function refuseInvalidMetadata(metadata: ObjectMeta): { ok: false; errors: InboundError[] } | undefined {
   if (metadata.namespace === undefined || metadata.namespace === '') {
     return fail('detail.object.metadata.namespace', 'Required value: a namespaced object names its namespace; without it the event would reach no Job\'s log');
   }
@@ -156,8 +223,27 @@ export function refuseInvalidMetadata(metadata: ObjectMeta): { ok: false; errors
   return { ok: false, errors: errors.slice(0, 20).map((error) => ({ path: `detail.object.${error.field}`, message: error.message })) };
 }
 
+/**
+ * The parts of a log's key, bounded in UTF-8 bytes so that the key, however encoded, fits the
+ * store's partition key: namespace a DNS label (63), uid as the API server writes it (128). The
+ * owning Job's uid may come from a label, which the schema bounds only at 65536.
+ */
+const STREAM_KEY_PART_BYTES = { namespace: 63, uid: 128 } as const;
+
+function checkStreamKey(stream: StreamKey): InboundError | undefined {
+  for (const [part, max] of Object.entries(STREAM_KEY_PART_BYTES) as [keyof typeof STREAM_KEY_PART_BYTES, number][]) {
+    const bytes = utf8Bytes(stream[part]);
+    if (bytes > max) {
+      const field = part === 'uid' ? 'detail.object.metadata (owning uid)' : 'detail.object.metadata.namespace';
+      return { path: field, message: `the ${stream.kind}'s ${part} is ${bytes} bytes of UTF-8; at most ${max} allowed` };
+    }
+  }
+  return undefined;
+}
+
 const fail = (path: string, message: string): { ok: false; errors: InboundError[] } => ({ ok: false, errors: [{ path, message }] });
 
+/** zod's issues as refusals, each path written as the field is (`a.b[0].c`), at most 20. */
 function zodFail(prefix: string, error: z.ZodError): { ok: false; errors: InboundError[] } {
   const errors = error.issues.slice(0, 20).map((issue) => ({
     path: [prefix, ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))]
@@ -167,111 +253,4 @@ function zodFail(prefix: string, error: z.ZodError): { ok: false; errors: Inboun
     message: issue.message,
   }));
   return { ok: false, errors };
-}
-
-/**
- * Size (UTF-8 bytes of its JSON text), depth, and the path of a forbidden key of a JSON value,
- * without recursion: hostile input may be very deep.
- */
-export interface Measured {
-  bytes: number;
-  depth: number;
-  forbiddenKey: string | undefined;
-  /** The first key or string that is not well-formed UTF-16 (a lone surrogate). */
-  illFormed?: { path: string; in: 'the key' | 'the value' };
-}
-
-export function measure(value: unknown): Measured {
-  const quick = measureQuickly(value);
-  return quick ?? measureWithPaths(value);
-}
-
-/**
- * measure without the paths (every inbound observation is measured, and building each node's
- * path was a fifth of parsing one): the same walk in the same order, so the same bytes and
- * depth. Undefined when it meets a forbidden key or an ill-formed string: measureWithPaths then
- * walks again to name where.
- */
-function measureQuickly(value: unknown): Measured | undefined {
-  let bytes = 0;
-  let depth = 0;
-  const values: unknown[] = [value];
-  const depths: number[] = [1];
-  while (values.length > 0) {
-    const v = values.pop();
-    const d = depths.pop() as number;
-    if (d > depth) depth = d;
-    if (depth > MAX_JSON_DEPTH || bytes > MAX_EVENT_BYTES) break;
-    if (typeof v === 'string') {
-      bytes += jsonStringBytes(v);
-      if (!v.isWellFormed()) return undefined;
-    }
-    else if (typeof v === 'number' || typeof v === 'boolean' || v === null) bytes += 5;
-    else if (Array.isArray(v)) {
-      bytes += 2;
-      v.forEach((item) => {
-        values.push(item);
-        depths.push(d + 1);
-      });
-    } else if (typeof v === 'object' && v !== null) {
-      bytes += 2;
-      for (const k of Object.keys(v)) {
-        if (k === '__proto__' || !k.isWellFormed()) return undefined;
-        bytes += jsonStringBytes(k) + 1;
-        values.push((v as Record<string, unknown>)[k]);
-        depths.push(d + 1);
-      }
-    }
-  }
-  return { bytes, depth, forbiddenKey: undefined, illFormed: undefined };
-}
-
-/** measure as it was first written, naming paths as it walks (exported for the test that compares the two). */
-export function measureWithPaths(value: unknown): Measured {
-  let bytes = 0;
-  let depth = 0;
-  let illFormed: Measured['illFormed'];
-  const stack: Array<[unknown, number, string]> = [[value, 1, '']];
-  while (stack.length > 0) {
-    const [v, d, path] = stack.pop() as [unknown, number, string];
-    if (d > depth) depth = d;
-    if (depth > MAX_JSON_DEPTH || bytes > MAX_EVENT_BYTES) break;
-    if (typeof v === 'string') {
-      bytes += jsonStringBytes(v);
-      if (!illFormed && !v.isWellFormed()) illFormed = { path: path.toWellFormed(), in: 'the value' };
-    }
-    else if (typeof v === 'number' || typeof v === 'boolean' || v === null) bytes += 5;
-    else if (Array.isArray(v)) {
-      bytes += 2;
-      v.forEach((item, i) => stack.push([item, d + 1, `${path}[${i}]`]));
-    } else if (typeof v === 'object' && v !== null) {
-      bytes += 2;
-      for (const [k, item] of Object.entries(v)) {
-        const at = path ? `${path}.${k}` : k;
-        // JSON.parse makes "__proto__" an own key; refuse it rather than let it near any object.
-        if (k === '__proto__') return { bytes, depth, forbiddenKey: at };
-        if (!illFormed && !k.isWellFormed()) illFormed = { path: at.toWellFormed(), in: 'the key' };
-        bytes += jsonStringBytes(k) + 1;
-        stack.push([item, d + 1, at]);
-      }
-    }
-  }
-  return { bytes, depth, forbiddenKey: undefined, illFormed };
-}
-
-/** UTF-8 bytes of a string written as JSON (quotes and escapes included). */
-function jsonStringBytes(text: string): number {
-  let bytes = 2;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 || c === 0x5c) bytes += 2;
-    else if (c < 0x20) bytes += c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d ? 2 : 6;
-    else if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      bytes += 4; // a surrogate pair is one 4-byte character
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }

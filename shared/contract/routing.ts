@@ -24,7 +24,7 @@ export function owningJobUid(pod: Pick<Pod, 'metadata'>): string | undefined {
  * `batch.kubernetes.io/controller-uid` (set when the pod is created, never changed by an
  * adoption) names one Job, the controller ownerReference another. Upstream, the pod's controllerRef
  * change re-syncs the old controller, whose `ClaimPods` ignores a pod owned by someone else; here
- * the old controller's log is told (parse-any-inbound.ts), or it would wait for the pod forever.
+ * the old controller's log is told (parse-inbound.ts), or it would wait for the pod forever.
  * A pod released by a change of that label is not seen: its label no longer names the Job.
  */
 export function creatorJobUid(pod: Pick<Pod, 'metadata'>): string | undefined {

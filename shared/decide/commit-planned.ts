@@ -1,7 +1,7 @@
 import { GENESIS_HASH } from '../log/hash-chain.ts';
 import { commitSteps, stepOutboxItems } from '../outbox/commit-steps.ts';
-import { MAX_SNAPSHOT_STATE_BYTES, textBytes, toJson } from '../app/event-store-limits.ts';
-import type { NewEntry, StreamId } from '../app/event-store.ts';
+import { MAX_SNAPSHOT_STATE_BYTES, textBytes, toJson } from '../log/event-store-limits.ts';
+import type { NewEntry, StreamId } from '../log/event-store.ts';
 import { stableHash } from '../job/stable-hash.ts';
 import type { Decider, LogEvent } from './decider.ts';
 import type { LogStore } from './load-log.ts';

@@ -1,4 +1,4 @@
-import type { StreamId } from '../app/event-store.ts';
+import type { StreamId } from '../log/event-store.ts';
 import type { DecisionRead } from '../audit/decision-read.ts';
 import type { OutboundEvent } from '../contract/outbound.ts';
 import type { Decided, Decider, DecisionOutbox, LogEvent, Report } from './decider.ts';

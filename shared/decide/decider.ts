@@ -1,5 +1,5 @@
-import type { LogEntry, NewEntry, StreamId, SummaryUpdate } from '../app/event-store.ts';
-import type { PodArchive } from '../app/pod-archive.ts';
+import type { LogEntry, NewEntry, StreamId, SummaryUpdate } from '../log/event-store.ts';
+import type { PodArchive } from '../log/pod-archive.ts';
 import type { DecisionRead } from '../audit/decision-read.ts';
 import type { OutboundEvent } from '../contract/outbound.ts';
 import type { OutboxJob, TerminationPage } from '../outbox/outbox-page.ts';

@@ -1,5 +1,5 @@
-import type { NewEntry, StreamId } from '../app/event-store.ts';
-import { streamKey } from '../app/stream-key.ts';
+import type { NewEntry, StreamId } from '../log/event-store.ts';
+import { streamKey } from '../log/stream-key.ts';
 import type { LogEvent, Report } from './decider.ts';
 import type { WriteOutcome } from './write-batch.ts';
 

@@ -1,6 +1,6 @@
-import type { StreamId } from '../app/event-store.ts';
+import type { StreamId } from '../log/event-store.ts';
 import type { Decider, LogEvent } from './decider.ts';
-import { contentFingerprint, contentHash, DECISION_CONTENT, EventIdIndex } from './event-id-index.ts';
+import { contentFingerprint, contentHash, DECISION_CONTENT, EventIdIndex } from '../log/event-id-index.ts';
 import type { LogStore } from './load-log.ts';
 
 // Dedupe without per-event markers: the single writer of a log drops an observation the log

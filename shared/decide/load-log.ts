@@ -1,6 +1,6 @@
-import type { EventStore, LogEntry, StreamId } from '../app/event-store.ts';
-import type { PodArchive } from '../app/pod-archive.ts';
-import { streamKey } from '../app/stream-key.ts';
+import type { EventStore, LogEntry, StreamId } from '../log/event-store.ts';
+import type { PodArchive } from '../log/pod-archive.ts';
+import { streamKey } from '../log/stream-key.ts';
 import type { Decider, LogEvent } from './decider.ts';
 import { loadEventIds } from './keep-news.ts';
 import { cutShort, foldResuming, type SyncRest } from './resume-cut-sync.ts';
@@ -34,7 +34,7 @@ export async function loadUnfolded<S, O extends LogEvent, D extends LogEvent, C>
   const snapshotSeq = snapshot?.seq ?? 0;
   const { entries, head, podFirstSightings } = await store.read(stream, { afterSeq: snapshotSeq });
   const tail = entries.map((entry) => decider.log.event(entry));
-  // Records first seen in the tail are in no archive (shared/app/first-sightings.ts): not looked up.
+  // Records first seen in the tail are in no archive (shared/job/first-sightings.ts): not looked up.
   if (snapshot && decider.archive) await decider.archive.restoreForTail(store, stream, state, tail, new Set(podFirstSightings));
   const lastEntry = entries.at(-1);
   const headHash = lastEntry?.hash;

@@ -1,5 +1,5 @@
 import { withRead } from '../audit/decision-read.ts';
-import type { NewEntry } from '../app/event-store.ts';
+import type { NewEntry } from '../log/event-store.ts';
 import { entryHash, GENESIS_HASH } from '../log/hash-chain.ts';
 import type { PlannedEntry } from '../outbox/commit-steps.ts';
 import type { Decider, LogEvent } from './decider.ts';
@@ -15,7 +15,7 @@ export interface PlannedBatch {
   readonly planned: PlannedEntry[];
   /** The chain hash the last entry will get, when the chain before the batch is known. */
   readonly lastHash: string | undefined;
-  /** The seqs of the entries that are a record's first sighting (shared/app/first-sightings.ts), marked on commit. */
+  /** The seqs of the entries that are a record's first sighting (shared/job/first-sightings.ts), marked on commit. */
   readonly firstSightings?: readonly number[];
 }
 

@@ -1,5 +1,5 @@
 import type { DecisionRead } from '../audit/decision-read.ts';
-import type { LogEntry, StreamId } from '../app/event-store.ts';
+import type { LogEntry, StreamId } from '../log/event-store.ts';
 import type { Decided, Decider, LogEvent } from './decider.ts';
 
 // A crash between two commit steps can leave a sync's first decisions in the log and the rest

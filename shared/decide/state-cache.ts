@@ -1,4 +1,4 @@
-import type { EventIdIndex } from './event-id-index.ts';
+import type { EventIdIndex } from '../log/event-id-index.ts';
 import type { SyncRest } from './resume-cut-sync.ts';
 
 /** A log's folded state as the writer left it, at `head`. */

@@ -1,7 +1,7 @@
-import { VersionConflictError, type StreamId } from '../app/event-store.ts';
-import { parkStalled, summaryOutdated } from '../app/park-stalled.ts';
-import { isDeterministicFailure, type Stall } from '../app/stall.ts';
-import { streamKey } from '../app/stream-key.ts';
+import { VersionConflictError, type StreamId } from '../log/event-store.ts';
+import { parkStalled, summaryOutdated } from './park-stalled.ts';
+import { isDeterministicFailure, type Stall } from './stall.ts';
+import { streamKey } from '../log/stream-key.ts';
 import type { OutboundEvent } from '../contract/outbound.ts';
 import { commitPlanned, LogShiftedError } from './commit-planned.ts';
 import { decideAtEachPosition } from './decide-at-each-position.ts';
@@ -47,7 +47,7 @@ export interface WriteOutcome<D = unknown, C = unknown, O = unknown> {
   readonly latestObservedAt: string | undefined;
   /** Bytes of a due snapshot that was over MAX_SNAPSHOT_STATE_BYTES and so not written. */
   readonly snapshotSkipped?: number;
-  /** Set when the log could not be written and was parked (shared/app/stall.ts). */
+  /** Set when the log could not be written and was parked (shared/decide/stall.ts). */
   readonly stalled?: Stall;
   /** Observations logged. */
   readonly logged: number;

@@ -1,4 +1,4 @@
-import type { JobSummary } from '../app/event-store.ts';
+import type { JobSummary } from '../log/event-store.ts';
 import type { Job } from '../k8s/job.ts';
 import { familyOf, isFamilyKey } from './family.ts';
 import { formatLabelSelector, matchesLabels, parseLabelSelector, type LabelSelector } from './label-selector.ts';

@@ -5,7 +5,7 @@ import type { JobState } from './state.ts';
  * its parallelism, completions and suspend (shared/jobset/child-jobs.ts). The fold keeps a
  * version of that part of the status: it goes up each time the part changes, so a status that
  * returns to an earlier value (ready 1 → 0 → 1) is a new version and reaches the JobSet again,
- * while an unchanged one is reported once (shared/app/child-job-status.ts names entries by it).
+ * while an unchanged one is reported once (shared/job/child-job-status.ts names entries by it).
  *
  * It runs after every event, and the part changes at nearly every pod event. Snapshots keep the
  * part as a string key; building and comparing that string after every event cost about a

@@ -45,7 +45,7 @@ export const DecisionSchema = z.discriminatedUnion('type', [
     finalizersRemoved: z.boolean(),
     pods: z.array(PodRefSchema),
     /**
-     * A decision over many pods is logged in pages (shared/reconcile/page-decisions.ts), so its
+     * A decision over many pods is logged in pages (shared/job/page-decisions.ts), so its
      * size never depends on the Job's: pages 1, 2, … continue the decision logged just before.
      */
     page: optional(z.number().int().positive()),

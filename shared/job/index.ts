@@ -53,4 +53,9 @@ export {
 export { JobConditionSchema, TerminationCauseSchema, type DecisionOf } from './decisions.ts';
 export { ClusterIdSchema, PodObservedSchema, type PodDeleted, type Tick } from './events.ts';
 export { stableHash } from './stable-hash.ts';
+// The Job's log entries, read back by the query routes and the replays, and written by the benches.
+export { decisionEntry, entryEvent, entryPart, observationEntry } from './log-codec.ts';
+export { podsToLookUp } from './first-sightings.ts';
+export { jobSummary } from './job-summary.ts';
+export { pageTermination } from './page-decisions.ts';
 export { validateJob, validateJobUpdate, type FieldError, type ValidationOptions } from './validation/index.ts';

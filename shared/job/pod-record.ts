@@ -44,7 +44,7 @@ export interface PodRecord extends PodFacts {
   strippedLive?: boolean;
   /**
    * eventId of the last observation of this pod the fold took (not judged stale): the log writer
-   * drops the same event delivered again without a per-event marker (shared/app/write).
+   * drops the same event delivered again without a per-event marker (shared/job/known-observation.ts).
    */
   lastEventId?: string;
   counted: PodCount;

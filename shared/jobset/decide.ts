@@ -7,7 +7,7 @@ import type { JobSetDecisionEvent } from './decision-events.ts';
 import { matchFailurePolicy } from './failure-policy.ts';
 import { matchDependsOn } from './depends-on.ts';
 import { correctRestart } from './late-failures.ts';
-import { finishedBefore, successBeforeFailure } from './finish-order.ts';
+import { finishedBefore, successBeforeFailure, successInstant } from './finish-order.ts';
 import { applyTtlAfterFinished, createMissingJobs, deleteJobs, setJobSuspend } from './job-commands.ts';
 import { isReconciled } from './managed-by.ts';
 import { record, startPass, writeCondition, type Pass } from './pass.ts';
@@ -19,10 +19,10 @@ import {
 import type { ChildJobView, JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
-import { matchStartupPolicy, walkBegunUnseen } from './startup-policy.ts';
+import { matchStartupPolicy, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
-import { applyFailure, applySuccess } from './terminal-decisions.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkCompletedUnseen } from './walk-evidence.ts';
+import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
 export interface JobSetDecision {
@@ -87,9 +87,26 @@ function reconcile(
   const tippedBy = pass.start.lastObservation;
   // 3. `jobSetFinished`: a Completed or Failed JobSet only deletes its still-active Jobs, and
   // itself once ttlSecondsAfterFinished has passed.
+  // 9 as the cluster went through it on the JobSet's first spec, seen only after a later one: its walk began.
+  if (walkRevealedUnseen(spec, pass.state)) writeCondition(pass, startupInProgress, tippedBy);
   const { completed, failed } = CONDITION_TYPES;
   if (isConditionTrue(pass.state.conditions, completed) || isConditionTrue(pass.state.conditions, failed)) {
     completedBeforeFailure(pass, jobSet, owned);
+    const completedAt = successInstant(spec, owned);
+    // 9 as the cluster went through it, before the finish that arrived first: its walk completed.
+    if (walkCompletedBeforeFinish(spec, pass.state, completedAt)) writeCondition(pass, startupCompleted, tippedBy);
+    const finishedAt = pass.state.terminalState === 'Completed' ? completedAt : pass.state.failedDecisionMetAt;
+    // A suspension after the finish on the cluster's clock, seen before the finish's evidence.
+    if (spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME) retractLateSuspension(pass, finishedAt);
+    // A suspension before the finish, seen only after it: Suspended as the cluster left it at the
+    // finish: True, or False / ResumeJobs when the spec the fold holds resumed it before (for
+    // InOrder, once the walk completed: upstream turns it False only then).
+    const suspendedAt = pass.state.suspendedBefore;
+    const resumedAt = spec.suspend ? undefined : pass.state.jobSetSeenAt;
+    const walked = spec.startupPolicy.startupPolicyOrder !== 'InOrder' || isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
+    if (suspendedAt !== undefined && finishedAt !== undefined && compareTimes(suspendedAt, finishedAt) < 0) {
+      resumeSeenLate(pass, jobSet, resumedAt !== undefined && walked && compareTimes(resumedAt, finishedAt) < 0 ? resumed : suspendedJobs);
+    }
     deleteJobs(pass, owned.active);
     applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
     return;
@@ -106,6 +123,8 @@ function reconcile(
   }
   // 9 as the cluster went through it, before the failure that arrived first: its walk completed.
   if (owned.failed.length > 0 && walkCompletedUnseen(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
+  // ... and the walk of the attempt the last restart ended, before its failure, seen only since.
+  if (endedWalkCompletedUnseen(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
   // 6 and 7: the failure policy, else the success policy; a restarted or finished JobSet stops here.
   if (decideOutcome(pass, spec, owned)) return;
   // 8. Headless Service, volume claims, elastic scaling: not represented.
@@ -123,16 +142,14 @@ function reconcile(
   // 10. `suspendJobs` or `resumeJobsIfNecessary`.
   if (spec.suspend) {
     for (const job of owned.active) if (!job.suspend && !seenRunningSince(jobSet, pass.state, job)) setJobSuspend(pass, job, true);
-    const message = MESSAGES.suspended;
-    writeCondition(pass, { type: CONDITION_TYPES.suspended, status: 'True', reason: REASONS.suspendedJobs, message }, tippedBy);
-    writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, message), tippedBy);
+    writeCondition(pass, suspendedJobs, tippedBy);
+    writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, MESSAGES.suspended), tippedBy);
     return;
   }
   for (const job of owned.active) {
     if (released(job.replicatedJob) && job.suspend) setJobSuspend(pass, job, false);
   }
   if (plan.walkComplete) {
-    const resumed = { type: CONDITION_TYPES.suspended, status: 'False', reason: REASONS.resumeJobs, message: MESSAGES.resumed } as const;
     writeCondition(pass, resumed, tippedBy);
     resumeSeenLate(pass, jobSet, resumed);
   }
@@ -173,11 +190,11 @@ function moveBefore(pass: Pass, jobSet: DefaultedJobSet, standing: JobSetConditi
  * now, in the place it took among the conditions. Not for a JobSet jobfold runs: it never held
  * the suspended spec, so it never suspended it.
  */
-function resumeSeenLate(pass: Pass, jobSet: DefaultedJobSet, resumed: ConditionUpdate): void {
+function resumeSeenLate(pass: Pass, jobSet: DefaultedJobSet, condition: ConditionUpdate): void {
   const since = pass.state.suspendedBefore;
   if (since === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
   if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended) !== undefined) return;
-  record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition: resumed, since, tippedBy: pass.start.lastObservation });
+  record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition, since, tippedBy: pass.start.lastObservation });
 }
 
 /**
@@ -201,11 +218,13 @@ function completedBeforeFailure(pass: Pass, jobSet: DefaultedJobSet, owned: Owne
 /**
  * A Job the cluster showed running after it showed the JobSet suspended (its snapshot's time is
  * later than the suspended observation's): the JobSet's controller had resumed it by then, on a
- * resumed spec still on its way, and the snapshot already shows what came of that. Not for a
- * JobSet jobfold runs: its Jobs are suspended by jobfold's own command, which nothing else does.
+ * resumed spec still on its way, and the snapshot already shows what came of that. Running means
+ * the snapshot showed it so: a Job seen suspended that the fold resumed on an older spec (its
+ * computed ResumeJob) was never shown running. Not for a JobSet jobfold runs: its Jobs are
+ * suspended by jobfold's own command, which nothing else does.
  */
 function seenRunningSince(jobSet: DefaultedJobSet, state: JobSetState, job: ChildJobView): boolean {
-  if (jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME || job.seenSuspended === true) return false;
   const { seenAt } = job;
   const suspendedAt = state.jobSetSeenAt;
   return seenAt !== undefined && suspendedAt !== undefined && compareTimes(seenAt, suspendedAt) > 0;
@@ -232,6 +251,9 @@ function decideOutcome(pass: Pass, spec: DefaultedJobSet['spec'], owned: OwnedJo
 
 const restarting = (reason: string, message: string) =>
   ({ type: CONDITION_TYPES.restartingJobSet, status: 'False', reason, message }) as const;
+
+const resumed = { type: CONDITION_TYPES.suspended, status: 'False', reason: REASONS.resumeJobs, message: MESSAGES.resumed } as const;
+const suspendedJobs = { type: CONDITION_TYPES.suspended, status: 'True', reason: REASONS.suspendedJobs, message: MESSAGES.suspended } as const;
 
 const startupInProgress = {
   type: CONDITION_TYPES.startupPolicyInProgress,

@@ -1,10 +1,10 @@
-import type { LogEntry, StreamId, SummaryUpdate } from '../app/event-store.ts';
+import type { LogEntry, StreamId, SummaryUpdate } from '../log/event-store.ts';
 import {
-  isJobSetCommandDispatched,
+  isDispatched,
   jobSetCommandEvent,
   jobSetConditionEvents,
   type JobSetIdentity,
-} from '../contract/jobset-outbound.ts';
+} from '../contract/outbound.ts';
 import type { Decider, DecisionOutbox } from '../decide/decider.ts';
 import type { JobSetCommand } from './commands.ts';
 import { isJobSetDecisionType, type JobSetDecisionEvent } from './decision-events.ts';
@@ -15,6 +15,7 @@ import { explainJobSet, type JobSetExplanation } from './explain.ts';
 import { jobSetKey } from './pass.ts';
 import { settle } from './settle.ts';
 import { initialState, type JobSetState } from './state.ts';
+import { noteWalkEvidence } from './walk-evidence.ts';
 
 // The JobSet fold as the write loop's decider (shared/decide/decider.ts): the same loop as
 // Jobs, so a JobSet is decided at every position of its log (at the time the log gives, never
@@ -33,7 +34,7 @@ export type JobSetDecider = Decider<JobSetState, JobSetLogObservation, JobSetLog
  * The version of the JobSet fold's decisions, recorded with each one (as FOLD_VERSION is with a
  * Job's): bump it when a change to shared/jobset makes it decide differently on some log.
  */
-export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-28.10';
+export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-28.14';
 
 /** Decision entries per commit step of the reconciler this loop replaced, for reading its cut-short syncs. */
 const LEGACY_STEP_ENTRIES = 32;
@@ -91,7 +92,7 @@ export function jobSetDecider(): JobSetDecider {
       const byId = new Map(commands.map((command) => [command.commandId, command]));
       const outbox = decisions.map((decision): DecisionOutbox => {
         const command = 'commandId' in decision ? byId.get(decision.commandId) : undefined;
-        const sent = command && isJobSetCommandDispatched(command, managedBy, finished) ? [jobSetCommandEvent(identity, command)] : [];
+        const sent = command && isDispatched(command, managedBy, finished) ? [jobSetCommandEvent(identity, command)] : [];
         return { inline: [...sent, ...jobSetConditionEvents(identity, [{ eventId: decision.eventId, decision }])], terminations: undefined };
       });
       return { decisions: outbox, published: outbox.flatMap((o) => o.inline) };
@@ -138,6 +139,8 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
       if (uid !== undefined && state.deletedChildUids?.includes(uid) && isLateChildSnapshot(state, observation)) return 'already-gone';
       const child = state.children[observation.job.metadata.name];
       if (child?.eventId !== undefined && child.eventId === observation.eventId) return 'same-event';
+      // A stale snapshot that shows an InOrder walk's Job started earlier is evidence for the walk (walk-evidence.ts).
+      if (noteWalkEvidence(state, observation) !== undefined) return undefined;
       return isLateChildSnapshot(state, observation) ? 'stale' : undefined;
     }
     case 'JobDeleted': {

@@ -28,6 +28,23 @@ export function successBeforeFailure(spec: DefaultedJobSetSpec, owned: OwnedJobs
 }
 
 /**
+ * When the cluster's controller found the success policy met (RFC 3339): the finish of the Job
+ * whose success met it, taking the successful Jobs in the order they finished. Undefined when the
+ * policy is not met, or when a Job it needed has no finish time.
+ */
+export function successInstant(spec: DefaultedJobSetSpec, owned: OwnedJobs): string | undefined {
+  const finished = [...owned.successful].sort((a, b) => finishInstant(a) - finishInstant(b));
+  for (let n = 1; n <= finished.length; n++) {
+    const job = finished[n - 1] as ChildJobView;
+    if (Number.isNaN(finishInstant(job))) return undefined;
+    // Jobs finished in the same second are met together, as in one pass.
+    if (n < finished.length && finishInstant(finished[n] as ChildJobView) === finishInstant(job)) continue;
+    if (matchSuccessPolicy(spec, finished.slice(0, n)).met) return job.finishedAt;
+  }
+  return undefined;
+}
+
+/**
  * The buckets as the cluster's controller last listed them before `instant` (the JobSet's
  * deletion mark, after which upstream no longer reconciles it): a Job that finished at or after
  * it, or whose finish has no time, still reads as active.

@@ -1,5 +1,5 @@
 import type { OwnedJobs } from './child-jobs.ts';
-import { CONDITION_TYPES } from './constants.ts';
+import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME } from './constants.ts';
 import { findCondition } from './conditions.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import { allReplicasStarted, type ReplicatedJobStatus } from './replicated-jobs-status.ts';
@@ -52,4 +52,19 @@ export function walkBegunUnseen(spec: DefaultedJobSetSpec, state: JobSetState, o
   if (owned.active.length + owned.successful.length + owned.failed.length === 0) return false;
   if (state.startupWalk !== undefined) return state.startupWalk !== state.restarts;
   return state.restarts > 0 || findCondition(state.conditions, CONDITION_TYPES.startupPolicyInProgress) === undefined;
+}
+
+/**
+ * The walk a late JobSet observation revealed (evolve.ts `revealedWalk`: the JobSet seen running
+ * InOrder on a spec older than every one the fold took, a suspended one among them): upstream's
+ * first pass on it wrote `StartupPolicyInProgress` True, and the suspension that followed left the
+ * startup conditions alone. When the fold, holding only the later spec, never wrote it, it does
+ * now (evolve.ts places it before what the cluster wrote after). Attempt 0 only: a revealed spec
+ * is older than any the fold took. Not for a JobSet jobfold runs: the order it wrote is its cluster's.
+ */
+export function walkRevealedUnseen(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  if (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (state.walkBeganVersion === undefined || state.restarts > 0) return false;
+  return findCondition(state.conditions, CONDITION_TYPES.startupPolicyInProgress) === undefined
+    && findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) === undefined;
 }

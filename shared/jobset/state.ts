@@ -52,6 +52,11 @@ export interface ChildJobView {
   /** When the cluster reported that snapshot (its `at`): what it shows held then. */
   readonly seenAt?: string;
   /**
+   * Whether that snapshot showed the Job suspended: `suspend` is the view's, which the fold's own
+   * Suspend/Resume decisions change too. Absent in states folded before JOBSET_FOLD_VERSION .12.
+   */
+  readonly seenSuspended?: boolean;
+  /**
    * A failed Job whose deletion arrived before its failure (evolve.ts `isFailureOfGoneJob`): it
    * decides the failure policy but is counted nowhere and leaves the view at the next restart.
    */
@@ -65,6 +70,8 @@ export interface SpecTaken {
   readonly version: string;
   readonly suspend: boolean;
   readonly conditions: number;
+  /** When the observation that showed it was made (absent in states folded before JOBSET_FOLD_VERSION .13). */
+  readonly at?: string;
 }
 
 /** What `JobSetState.restartEvidence` keeps of the last restart. */

@@ -56,15 +56,50 @@ export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<J
  * replicated job had all its replicas seen started, the last of them strictly before that failure.
  */
 export function walkCompletedBeforeFailure(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number): boolean {
+  const failedAt = state.walkEvidence?.failedAt[attempt];
+  return failedAt !== undefined && walkCompletedBefore(spec, state, attempt, failedAt);
+}
+
+/**
+ * Whether the cluster's walk of `attempt` completed strictly before `instant` (the attempt's
+ * failure, or the success that completed the JobSet): every replicated job had all its replicas
+ * seen started before it. In the same second the walk comes second, as in one pass (upstream's
+ * failure and success policies run before the startup policy).
+ */
+function walkCompletedBefore(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number, instant: string): boolean {
   const evidence = state.walkEvidence;
-  const failedAt = evidence?.failedAt[attempt];
-  if (evidence === undefined || failedAt === undefined || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (evidence === undefined || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
   if (spec.startupPolicy.startupPolicyOrder !== 'InOrder') return false;
   const started = Object.entries(evidence.started).filter(([key]) => key.startsWith(`${attempt}/`)).map(([, seen]) => seen);
   return spec.replicatedJobs.every((rjob) => {
     const seen = started.filter((s) => s.replicatedJob === rjob.name);
-    return seen.length >= rjob.replicas && seen.every((s) => compareTimes(s.at, failedAt) < 0);
+    return seen.length >= rjob.replicas && seen.every((s) => compareTimes(s.at, instant) < 0);
   });
+}
+
+/**
+ * Decide side, once the JobSet finished: its current attempt's walk completed on the cluster
+ * before the JobSet completed (at `completedAt`, when it did) or failed, and the fold never wrote
+ * that (the finish arrived before the Jobs' ready snapshots). Upstream wrote
+ * `StartupPolicyCompleted` then; the fold writes it now, in its place before the finish
+ * (`placeOfCompletedWalk`).
+ */
+export function walkCompletedBeforeFinish(spec: DefaultedJobSetSpec, state: JobSetState, completedAt: string | undefined): boolean {
+  if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted)?.status === 'True') return false;
+  if (state.terminalState === 'Failed') return walkCompletedBeforeFailure(spec, state, state.restarts);
+  return completedAt !== undefined && walkCompletedBefore(spec, state, state.restarts, completedAt);
+}
+
+/**
+ * Decide side, after a restart: the walk of the attempt it ended completed on the cluster before
+ * its failure, and the fold never wrote that (its ready Jobs reached the log after the restart).
+ * Upstream wrote `StartupPolicyCompleted` True before the restart, then False when the next walk
+ * began; the fold writes it now (`placeOfCompletedWalk` puts it before `RestartingJobSet`), and
+ * the walk in progress turns it False as upstream's did.
+ */
+export function endedWalkCompletedUnseen(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  if (state.restarts === 0 || spec.suspend || findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) !== undefined) return false;
+  return walkCompletedBeforeFailure(spec, state, state.restarts - 1);
 }
 
 /**
@@ -91,13 +126,20 @@ export function completedWalkOutOfPlace(state: JobSetState): JobSetCondition | u
 }
 
 /**
- * Evolve side, where the fold first writes `StartupPolicyCompleted`: before the `RestartingJobSet`
- * the cluster wrote after it, when the attempt the last restart ended had completed its walk
- * before failing (its ready Jobs reached the log after that restart).
+ * Evolve side, where the fold first writes `StartupPolicyCompleted`: before the finish of a
+ * finished JobSet (the walk completed before it, `walkCompletedBeforeFinish`); before the
+ * `RestartingJobSet` the cluster wrote after it, when the attempt the last restart ended had
+ * completed its walk before failing (its ready Jobs reached the log after that restart).
  */
 export function placeOfCompletedWalk(state: JobSetState): number | undefined {
   const spec = state.jobSet?.spec;
-  if (spec === undefined || state.restarts === 0) return undefined;
+  if (spec === undefined) return undefined;
+  // A finished JobSet's walk is written only when its completion arrived after the finish.
+  if (state.terminalState !== '') {
+    const finish = state.conditions.findIndex((c) => c.type === state.terminalState && c.status === 'True');
+    return finish === -1 ? undefined : finish;
+  }
+  if (state.restarts === 0) return undefined;
   if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) !== undefined) return undefined;
   if (!walkCompletedBeforeFailure(spec, state, state.restarts - 1)) return undefined;
   const restarting = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.restartingJobSet);

@@ -1,6 +1,6 @@
 import type { OutboundEvent } from '../contract/outbound.ts';
-import type { NewCommand, NewEntry } from '../app/event-store.ts';
-import { jsonBytes, MAX_COMMAND_DETAIL_BYTES, MAX_COMMIT_BYTES, MAX_COMMIT_COMMANDS, pagedEntryBytes } from '../app/event-store-limits.ts';
+import type { NewCommand, NewEntry } from '../log/event-store.ts';
+import { jsonBytes, MAX_COMMAND_DETAIL_BYTES, MAX_COMMIT_BYTES, MAX_COMMIT_COMMANDS, pagedEntryBytes } from '../log/event-store-limits.ts';
 import { OUTBOX_PAGE_TYPE, type OutboxJob, type OutboxPageDetail, type TerminationPage } from './outbox-page.ts';
 
 // What one batch of the log writer writes is cut into commit steps, each one conditioned commit

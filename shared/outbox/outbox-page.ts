@@ -1,7 +1,7 @@
 import { commandEvent, isDispatched, type OutboundEvent } from '../contract/outbound.ts';
 import { terminatePods } from '../job/commands.ts';
 import type { Decision, TerminationCause } from '../job/decisions.ts';
-import type { LogEntry } from '../app/event-store.ts';
+import type { LogEntry } from '../log/event-store.ts';
 
 // An outbox page is written with each commit step (one DynamoDB transaction) and carries what
 // the publisher needs to build every event of the step, so publishing never reads the log: the
@@ -10,10 +10,10 @@ import type { LogEntry } from '../app/event-store.ts';
 // once and its pods as two columns of names and uids, from which the publisher builds the
 // `Pod Termination Requested` events with the one builder (shared/job/commands.ts
 // terminatePods). A termination page holds at most PAGE_BYTES of pod references
-// (shared/reconcile/page-decisions.ts), so its outbox form is smaller still (names and uids
+// (shared/job/page-decisions.ts), so its outbox form is smaller still (names and uids
 // only, ~66 bytes a pod); commit-steps.ts counts it in the item's MAX_COMMAND_DETAIL_BYTES.
 // Pages written before this form name the step's log range instead (`range`); they are still
-// published, by reading that range back (shared/app/publish.ts itemEvents).
+// published, by reading that range back (shared/publish/publish.ts itemEvents).
 
 export const OUTBOX_PAGE_TYPE = 'jobfold.outbound-page';
 

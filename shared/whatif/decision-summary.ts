@@ -69,7 +69,7 @@ export function countingOf(state: JobState, uid: string): DecisionSummary {
 
 /**
  * A recorded run of decisions as `summarize` sees one reconcile's: a termination logged in
- * pages (shared/reconcile/page-decisions.ts) is one termination again.
+ * pages (shared/job/page-decisions.ts) is one termination again.
  */
 export function summarizeRecorded(decisions: readonly Decision[]): DecisionSummary[] {
   const whole: Decision[] = [];

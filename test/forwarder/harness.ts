@@ -7,6 +7,7 @@ import { kubeConfigFor } from '../../forwarder/kube-config.ts';
 import { createLogger, type Logger } from '../../forwarder/log.ts';
 import { Metrics } from '../../forwarder/metrics.ts';
 import { parseInbound } from '../../shared/contract/parse-inbound.ts';
+import type { Observation } from '../../shared/job/events.ts';
 import { jobSettings } from '../../shared/job/job-settings.ts';
 import { FakeEventBridge } from './fake-event-bridge.ts';
 import type { KubeObject } from './fake-kube-store.ts';
@@ -129,6 +130,7 @@ export async function templateHashSeenByService(bus: FakeEventBridge, job: KubeO
     return found;
   });
   const parsed = parseInbound(event);
-  if (!parsed.ok || parsed.observation.type !== 'JobObserved') throw new Error(JSON.stringify(parsed));
-  return jobSettings(parsed.observation.job.spec).templateHash;
+  const observed = parsed.ok ? (parsed.targets[0]?.entry.body as Observation | undefined) : undefined;
+  if (observed?.type !== 'JobObserved') throw new Error(JSON.stringify(parsed));
+  return jobSettings(observed.job.spec).templateHash;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { jobSetCommandEvent, type JobSetIdentity } from '../../shared/contract/jobset-outbound.ts';
+import { jobSetCommandEvent, type JobSetIdentity } from '../../shared/contract/outbound.ts';
 import type { JobManifest, JobSetCommand } from '../../shared/jobset/commands.ts';
 import { JOBSET_API_VERSION, LABELS } from '../../shared/jobset/constants.ts';
 import { asQueueMessage } from './commands.ts';
@@ -54,7 +54,7 @@ export function aChildJobManifest(options: ChildJobOptions = {}): JobManifest {
 /** The manifest as the API server stores it. */
 export const asStored = (manifest: JobManifest): KubeObject => structuredClone(manifest) as unknown as KubeObject;
 
-/** The SQS body for a JobSet command, built by shared/contract/jobset-outbound.ts. */
+/** The SQS body for a JobSet command, built by shared/contract/outbound.ts. */
 export function jobSetMessage(jobSet: JobSetIdentity, command: JobSetCommand): string {
   const event = jobSetCommandEvent(jobSet, command);
   return asQueueMessage(event.detailType, event.detail);

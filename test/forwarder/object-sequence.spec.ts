@@ -42,7 +42,7 @@ describe('The forwarder stamps each event with its order among its object\'s eve
     expect(new Set(seen.map((s) => s.sequence?.epoch)).size).toBe(1);
     const observed = h.bus.delivered.find((e) => e['detail-type'] === 'Pod Observed');
     const parsed = parseInbound(observed);
-    expect(parsed.ok && parsed.observation.type === 'PodObserved' && parsed.observation.sequence).toEqual(seen[0]?.sequence);
+    expect(parsed.ok && parsed.targets[0]?.entry.type === 'PodObserved' && (parsed.targets[0].entry.body as { sequence?: unknown }).sequence).toEqual(seen[0]?.sequence);
   });
 
   it('starts a later epoch after a relist (410 Gone), so what the list shows is newer than anything before', async () => {

@@ -31,7 +31,7 @@ describe('Observation events', () => {
     const result = observedEvent('c1', 'Pod', pod, '2026-01-01T00:00:10.000Z');
     if (!result.ok) throw new Error(result.reason);
     expect(result.event.eventId).toBe(`${pod.metadata.uid}/9`);
-    expect(parseInbound(asEvent(result.event))).toMatchObject({ ok: true, observation: { type: 'PodObserved', clusterId: 'c1' } });
+    expect(parseInbound(asEvent(result.event))).toMatchObject({ ok: true, targets: [{ entry: { body: { type: 'PodObserved', clusterId: 'c1' } } }] });
   });
 
   it('name a deletion <uid>/deleted, from the watch and from a tombstone alike', () => {
@@ -41,14 +41,14 @@ describe('Observation events', () => {
 
     expect(watched.event.eventId).toBe(`${pod.metadata.uid}/deleted`);
     expect(remembered.event.eventId).toBe(watched.event.eventId);
-    expect(parseInbound(asEvent(watched.event))).toMatchObject({ ok: true, observation: { type: 'PodDeleted', uid: pod.metadata.uid } });
-    expect(parseInbound(asEvent(remembered.event))).toMatchObject({ ok: true, stream: { uid: job.metadata.uid } });
+    expect(parseInbound(asEvent(watched.event))).toMatchObject({ ok: true, targets: [{ entry: { body: { type: 'PodDeleted', uid: pod.metadata.uid } } }] });
+    expect(parseInbound(asEvent(remembered.event))).toMatchObject({ ok: true, targets: [{ stream: { uid: job.metadata.uid } }] });
   });
 
   it('report a deleted Job as Job Deleted', () => {
     const result = deletedEvent('c1', 'Job', job, '2026-01-01T00:00:10.000Z');
     if (!result.ok) throw new Error(result.reason);
-    expect(parseInbound(asEvent(result.event))).toMatchObject({ ok: true, observation: { type: 'JobDeleted', uid: job.metadata.uid } });
+    expect(parseInbound(asEvent(result.event))).toMatchObject({ ok: true, targets: [{ entry: { body: { type: 'JobDeleted', uid: job.metadata.uid } } }] });
   });
 
   it('carry the partition key of the Job they belong to: a pod its owning Job uid, a Job its own', () => {

@@ -54,7 +54,7 @@ describe('Watching Jobs and Pods', () => {
       const jobEvent = h.bus.delivered.find((e) => e['detail-type'] === 'Job Observed');
       for (const event of h.bus.delivered) {
         const parsed = parseInbound(event);
-        expect(parsed, JSON.stringify(parsed)).toMatchObject({ ok: true, stream: { kind: 'Job', clusterId: CLUSTER_ID, uid: job.metadata.uid } });
+        expect(parsed, JSON.stringify(parsed)).toMatchObject({ ok: true, targets: [{ stream: { kind: 'Job', clusterId: CLUSTER_ID, uid: job.metadata.uid } }] });
       }
       expect(podEvent?.source).toBe(`jobfold.cluster.${CLUSTER_ID}`);
       expect(podEvent?.eventBusName).toBe('jobfold');

@@ -1,6 +1,6 @@
-import type { EventStore, StreamId } from '../../shared/app/event-store.ts';
-import type { PodArchive } from '../../shared/app/pod-archive.ts';
-import { sweepPending } from '../../shared/app/publish.ts';
+import type { EventStore, StreamId } from '../../shared/log/event-store.ts';
+import type { PodArchive } from '../../shared/log/pod-archive.ts';
+import { sweepPending } from '../../shared/publish/publish.ts';
 import type { OutboundEvent } from '../../shared/contract/outbound.ts';
 import { CrashableStore, RecordingPublisher, SimulatedCrash, type CrashPoint } from './service-harness.ts';
 

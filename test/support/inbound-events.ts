@@ -1,5 +1,5 @@
 import { CLUSTER_SOURCE_PREFIX, InboundDetailType } from '../../shared/contract/inbound.ts';
-import type { StreamId } from '../../shared/app/event-store.ts';
+import type { StreamId } from '../../shared/log/event-store.ts';
 import type { Job } from '../../shared/k8s/job.ts';
 import type { Pod } from '../../shared/k8s/pod.ts';
 import type { EventBridgeEvent } from 'aws-lambda';

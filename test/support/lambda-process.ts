@@ -1,8 +1,8 @@
 import type { Context } from 'aws-lambda';
 import { createWriterHandler } from '../../functions/handlers/writer-handler.ts';
-import type { EventStore } from '../../shared/app/event-store.ts';
-import type { PodArchive } from '../../shared/app/pod-archive.ts';
-import { sweepPending } from '../../shared/app/publish.ts';
+import type { EventStore } from '../../shared/log/event-store.ts';
+import type { PodArchive } from '../../shared/log/pod-archive.ts';
+import { sweepPending } from '../../shared/publish/publish.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../shared/job/state.ts';
 import { at } from './builders.ts';
 import { kinesisEvent } from './kinesis-records.ts';

@@ -1,4 +1,4 @@
-import { VersionConflictError, type CommitResult, type EventStore, type NewEntry, type StreamId } from '../../shared/app/event-store.ts';
+import { VersionConflictError, type CommitResult, type EventStore, type NewEntry, type StreamId } from '../../shared/log/event-store.ts';
 
 /**
  * For fixtures and store tests that build a log entry by entry: commits `entries` at the log's

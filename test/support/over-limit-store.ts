@@ -1,10 +1,10 @@
-import { StoreLimitError, type CommitInput, type CommitResult, type StreamId } from '../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../shared/app/in-memory-event-store.ts';
-import { streamKey } from '../../shared/app/stream-key.ts';
+import { StoreLimitError, type CommitInput, type CommitResult, type StreamId } from '../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../shared/log/in-memory-event-store.ts';
+import { streamKey } from '../../shared/log/stream-key.ts';
 
 /**
  * An in-memory store whose decision commits for one Job (`broken`, a streamKey) exceed a limit,
- * as an oversized outbox item would: reconcile parks that Job as stalled (shared/app/stall.ts).
+ * as an oversized outbox item would: reconcile parks that Job as stalled (shared/decide/stall.ts).
  */
 export class OneJobOverLimit extends InMemoryEventStore {
   broken: string | undefined;

@@ -1,10 +1,9 @@
 import type { KinesisStreamRecord } from 'aws-lambda';
-import type { NewEntry } from '../../../shared/app/event-store.ts';
-import { streamKey } from '../../../shared/app/stream-key.ts';
+import type { NewEntry } from '../../../shared/log/event-store.ts';
+import { streamKey } from '../../../shared/log/stream-key.ts';
 import { logBatch, type LogBatch } from '../../../shared/decide/fed-logs.ts';
-import type { InboundTarget } from '../../../shared/contract/parse-any-inbound.ts';
 import { parseInboundRecord, type InboundRecordResult } from '../../../shared/contract/parse-inbound-record.ts';
-import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
+import type { InboundError, InboundTarget } from '../../../shared/contract/parse-inbound.ts';
 import type { Tick } from '../../../shared/job/index.ts';
 import type { JobSetTick } from '../../../shared/jobset/index.ts';
 import { TIMER_SOURCE, TimerRecordSchema, type TimerInput } from './timer-record.ts';

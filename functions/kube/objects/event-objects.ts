@@ -1,5 +1,5 @@
-import type { LogEntry } from '../../../shared/app/event-store.ts';
-import { entryEvent } from '../../../shared/app/log-codec.ts';
+import type { LogEntry } from '../../../shared/log/event-store.ts';
+import { entryEvent } from '../../../shared/job/index.ts';
 import type { DecisionOf, TerminationCause } from '../../../shared/job/index.ts';
 import { conditionSentence, jobCorrectionSentence } from '../../../shared/job/index.ts';
 import type { JobState } from '../../../shared/job/index.ts';

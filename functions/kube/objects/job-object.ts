@@ -1,4 +1,4 @@
-import type { JobSummary } from '../../../shared/app/event-store.ts';
+import type { JobSummary } from '../../../shared/log/event-store.ts';
 import { CONTROLLER_UID_LABEL, JOB_NAME_LABEL } from '../../../shared/job/index.ts';
 import type { JobState } from '../../../shared/job/index.ts';
 import { jobStatus } from '../../../shared/job/index.ts';

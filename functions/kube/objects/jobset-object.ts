@@ -1,4 +1,4 @@
-import type { JobSummary } from '../../../shared/app/event-store.ts';
+import type { JobSummary } from '../../../shared/log/event-store.ts';
 import { jobSetStatus, type JobSetState } from '../../../shared/jobset/index.ts';
 import { objectVersion } from '../resource-version.ts';
 import { compact, metaTime, withJobfoldLabels } from './meta.ts';

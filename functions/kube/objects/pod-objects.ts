@@ -1,4 +1,4 @@
-import type { LogEntry } from '../../../shared/app/event-store.ts';
+import type { LogEntry } from '../../../shared/log/event-store.ts';
 import { comparableVersion, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../../../shared/k8s/object-sequence.ts';
 import type { Pod } from '../../../shared/k8s/pod.ts';
 import type { JobObject } from './job-object.ts';

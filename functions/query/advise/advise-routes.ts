@@ -1,6 +1,6 @@
 import type { ScannedJob } from '../whatif-fleet-scan.ts';
 import { scanFleetPage } from '../whatif-fleet-scan.ts';
-import { entryEvent } from '../../../shared/app/log-codec.ts';
+import { entryEvent } from '../../../shared/job/index.ts';
 import { checkPage, evidencePage, type RecordedJob } from '../../../shared/advise/pages.ts';
 import { json, type QueryRoute } from '../http.ts';
 import { selectionOf } from '../selection-body.ts';

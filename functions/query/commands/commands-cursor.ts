@@ -1,4 +1,4 @@
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { BadRequestError } from '../http-errors.ts';
 import { openCursor, sealCursor, type CursorKey } from '../signed-cursor.ts';
 

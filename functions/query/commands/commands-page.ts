@@ -1,5 +1,5 @@
-import type { EventStore, LogEntry, StreamId } from '../../../shared/app/event-store.ts';
-import { jsonBytes } from '../../../shared/app/event-store-limits.ts';
+import type { EventStore, LogEntry, StreamId } from '../../../shared/log/event-store.ts';
+import { jsonBytes } from '../../../shared/log/event-store-limits.ts';
 import { MAX_PAGE_BODY_BYTES } from '../history-page.ts';
 import { refused, type CommandsPosition } from './commands-cursor.ts';
 

@@ -1,4 +1,4 @@
-import type { JobSummary, StreamId } from '../../../shared/app/event-store.ts';
+import type { JobSummary, StreamId } from '../../../shared/log/event-store.ts';
 import { json, type QueryDeps, type QueryRoute } from '../http.ts';
 import { findObject } from '../object-log.ts';
 import { parseObjectRequest } from '../parse-params.ts';

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import type { LogEntry, StreamId } from '../../../shared/app/event-store.ts';
-import { entryEvent } from '../../../shared/app/log-codec.ts';
+import type { LogEntry, StreamId } from '../../../shared/log/event-store.ts';
+import { entryEvent } from '../../../shared/job/index.ts';
 import { evolve } from '../../../shared/job/index.ts';
 import { restoreSnapshot, type JobSnapshot } from '../../../shared/job/index.ts';
 import { initialState, type JobState } from '../../../shared/job/index.ts';

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { LogEntry } from '../../../shared/app/event-store.ts';
+import type { LogEntry } from '../../../shared/log/event-store.ts';
 import { jobSetEntryCategory, loggedJobSetDecisions } from '../jobsets/jobset-entries.ts';
 import type { JobSetCommandSchema } from '../jobsets/jobset-schemas.ts';
 import { commandViews } from '../views.ts';

@@ -1,4 +1,4 @@
-import type { FleetRow } from '../../../shared/app/event-store.ts';
+import type { FleetRow } from '../../../shared/log/event-store.ts';
 import { json, type QueryRoute } from '../http.ts';
 import { parseParams } from '../parse-params.ts';
 import { FleetQuerySchema, type FleetQuery } from './console-params.ts';

@@ -1,4 +1,4 @@
-import type { JobSummary } from '../../../shared/app/event-store.ts';
+import type { JobSummary } from '../../../shared/log/event-store.ts';
 
 // One word for where an object of the fleet stands, from the condition its summary carries.
 // The console's state filter and counts use it; kubectl's STATUS column says the same things.

@@ -1,4 +1,4 @@
-import type { LogEntry } from '../../../shared/app/event-store.ts';
+import type { LogEntry } from '../../../shared/log/event-store.ts';
 import { jobSetEntryEvent, JobSetObservationSchema, type JobSetDecisionEvent, type JobSetEvent, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
 import type { EntryCategory } from '../history-page.ts';
 

@@ -1,4 +1,4 @@
-import type { EventStore, JobSummary, LogEntry, StreamId } from '../../../shared/app/event-store.ts';
+import type { EventStore, JobSummary, LogEntry, StreamId } from '../../../shared/log/event-store.ts';
 import { jobSetEntryEvent } from '../../../shared/jobset/index.ts';
 import type { JobSetCondition } from '../../../shared/jobset/index.ts';
 import { evolve as evolveJobSet } from '../../../shared/jobset/index.ts';

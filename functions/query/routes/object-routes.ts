@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { fleetListRoute } from '../fleet-list.ts';
 import { historyPage, type EntryCategory } from '../history-page.ts';
 import { json, type QueryDeps, type QueryRoute } from '../http.ts';

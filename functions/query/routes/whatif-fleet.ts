@@ -5,8 +5,8 @@ import { decodeListCursor, encodeListCursor, invalidCursor } from '../list-curso
 import { FleetWhatIfBodySchema, parseBody } from '../whatif-body.ts';
 import { whatIfEvents } from '../whatif-log.ts';
 import { scanFleetPage } from '../whatif-fleet-scan.ts';
-import type { JobSummary, LogEntry } from '../../../shared/app/event-store.ts';
-import { entryEvent } from '../../../shared/app/log-codec.ts';
+import type { JobSummary, LogEntry } from '../../../shared/log/event-store.ts';
+import { entryEvent } from '../../../shared/job/index.ts';
 import { selectsJob, type FleetSelection } from '../../../shared/fleet/selection.ts';
 import { readLog } from '../object-log.ts';
 import { selectionOf } from '../selection-body.ts';

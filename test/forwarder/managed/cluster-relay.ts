@@ -1,5 +1,5 @@
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import type { ServiceHarness } from '../../support/service-harness.ts';
 import { asQueueMessage } from '../commands.ts';
 import type { DeliveredEvent } from '../fake-event-bridge.ts';

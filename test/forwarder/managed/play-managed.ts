@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { JobScenarioSchema, type JobScenario } from '../../../cli/scenario/job-scenario.ts';
 import { DEFAULT_CORPUS_ROOT, PROJECT_CORPUS_DIRS } from '../../../cli/conformance/run.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { CONTROLLER_UID_LABEL, JOB_NAME_LABEL, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { createServiceHarness } from '../../support/service-harness.ts';

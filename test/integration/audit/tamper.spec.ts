@@ -6,7 +6,7 @@ import { isPage, logItemEntries, pageItems } from '../../../functions/adapters/l
 import { ATTR, keys } from '../../../functions/adapters/table-layout.ts';
 import { createLocalClient } from '../../../local/dynamodb-local.ts';
 import type { LocalStack, TraceOutcome } from '../../../local/local-stack.ts';
-import type { LogEntry } from '../../../shared/app/event-store.ts';
+import type { LogEntry } from '../../../shared/log/event-store.ts';
 import type { Finding } from '../../../shared/audit/findings.ts';
 import { startTestStack } from '../local/local-stack-fixture.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EventStore } from '../../../shared/app/event-store.ts';
-import type { PodArchive } from '../../../shared/app/pod-archive.ts';
+import type { EventStore } from '../../../shared/log/event-store.ts';
+import type { PodArchive } from '../../../shared/log/pod-archive.ts';
 import { aJob, aPod, at } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent, type InboundEnvelope } from '../../support/inbound-events.ts';
 import { lambdaProcess } from '../../support/lambda-process.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../../functions/commons/powertools.ts';
 import { parkedBody } from '../../../functions/triage/parked-entry.ts';
 import type { LocalStack } from '../../../local/local-stack.ts';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { sampleEvents } from '../../unit/writer/write-support.ts';
 import { startTestStack } from '../local/local-stack-fixture.ts';
 

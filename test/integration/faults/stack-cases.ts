@@ -1,5 +1,5 @@
-import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
-import type { LogEntry, StreamId } from '../../../shared/app/event-store.ts';
+import { parseInbound } from '../../../shared/contract/parse-inbound.ts';
+import type { LogEntry, StreamId } from '../../../shared/log/event-store.ts';
 import { CONTROLLER_UID_LABEL } from '../../../shared/k8s/job-controller.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { aJob, aPod, withSpec } from '../../support/builders.ts';
@@ -50,7 +50,7 @@ const objectOf = (body: unknown): unknown => (body as { job?: unknown; pod?: unk
 
 /** The log body ingest makes of an entry (the same parse the service runs). */
 function parsedBody(e: PutEntry): unknown {
-  const parsed = parseAnyInbound({ source: e.Source, 'detail-type': e.DetailType, detail: JSON.parse(e.Detail) });
+  const parsed = parseInbound({ source: e.Source, 'detail-type': e.DetailType, detail: JSON.parse(e.Detail) });
   if (!parsed.ok) throw new Error(`a case's own event does not parse: ${JSON.stringify(parsed)}`);
   return parsed.targets[0]!.entry.body;
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { logger } from '../../../functions/commons/powertools.ts';
-import type { EventStore } from '../../../shared/app/event-store.ts';
-import type { PodArchive } from '../../../shared/app/pod-archive.ts';
+import type { EventStore } from '../../../shared/log/event-store.ts';
+import type { PodArchive } from '../../../shared/log/pod-archive.ts';
 import { aJob, aPod, at, withSpec } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent, type InboundEnvelope } from '../../support/inbound-events.ts';
 import { lambdaProcess } from '../../support/lambda-process.ts';

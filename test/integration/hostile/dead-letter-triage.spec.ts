@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { logger } from '../../../functions/commons/powertools.ts';
 import { createTriageHandler } from '../../../functions/handlers/triage-handler.ts';
-import { streamKey } from '../../../shared/app/stream-key.ts';
+import { streamKey } from '../../../shared/log/stream-key.ts';
 import { aJob, aPod, at } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { onFailureBody, SHARD, sqsRecord, triageWorld, withOutage } from '../../support/triage-harness.ts';

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
-import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
+import { parseInbound } from '../../../shared/contract/parse-inbound.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
-import { knownObservation } from '../../../shared/app/write/known-observation.ts';
+import { knownObservation } from '../../../shared/job/known-observation.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { freshTable, localClient } from '../store/local-table.ts';
@@ -72,7 +72,7 @@ describe('generated hostile events through the writer (DynamoDB Local)', () => {
       fc.asyncProperty(hostileEvent, async (event) => {
         const rejectedBefore = h.rejected.length;
         const body = JSON.stringify(event);
-        const parsedFirst = parseAnyInbound(JSON.parse(body));
+        const parsedFirst = parseInbound(JSON.parse(body));
         // The writer logs what the fold does not hold yet (a pod already seen gone, say, is known).
         const known = parsedFirst.ok && parsedFirst.targets[0]?.stream.kind === 'Job'
           ? knownObservation((await loadState(jobDecider(DEFAULT_FOLD_CONFIG), h.store, parsedFirst.targets[0].stream)).state, parsedFirst.targets[0].entry.body as Observation)
@@ -80,7 +80,7 @@ describe('generated hostile events through the writer (DynamoDB Local)', () => {
         const response = await h.deliverBodies([body]);
         expect(response.batchItemFailures).toEqual([]);
         const refusals = h.rejected.slice(rejectedBefore);
-        const parsed = parseAnyInbound(JSON.parse(body));
+        const parsed = parseInbound(JSON.parse(body));
         if (!parsed.ok) {
           expect(refusals).toHaveLength(1);
           expect(refusals[0]?.reason).not.toBe('');

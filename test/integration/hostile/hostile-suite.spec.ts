@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PutEventsCommand, type EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { LocalStack } from '../../../local/local-stack.ts';
-import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
+import { parseInbound } from '../../../shared/contract/parse-inbound.ts';
 import { eventBridgeFor, startTestStack } from '../local/local-stack-fixture.ts';
 import { CASES, entryOf, jobEvent, LOGIC_CASES, podEvent, type HostileCase, type LogicCase, type Probe } from './hostile-cases.ts';
 
@@ -71,7 +71,7 @@ async function stored(probe: Probe): Promise<boolean> {
   } catch {
     return false;
   }
-  const parsed = parseAnyInbound({ source: probe.entry.Source, 'detail-type': probe.entry.DetailType, detail });
+  const parsed = parseInbound({ source: probe.entry.Source, 'detail-type': probe.entry.DetailType, detail });
   if (!parsed.ok) return false;
   const [target] = parsed.targets;
   const { entries } = await stack.store.read({ ...target!.stream });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { describe, expect, it } from 'vitest';
-import { JOBFOLD_JOBSET_CONTROLLER_NAME } from '../../../shared/contract/jobset-outbound.ts';
+import { JOBFOLD_JOBSET_CONTROLLER_NAME } from '../../../shared/jobset/constants.ts';
 import { wideJobSet } from '../../unit/jobset/support/builders.ts';
 import { eventBridgeFor, getJson, startTestStack } from './local-stack-fixture.ts';
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import { ATTR, keys } from '../../../functions/adapters/table-layout.ts';
 import { fleetReason, fleetState } from '../../../functions/query/console/fleet-state.ts';
-import type { JobSummary } from '../../../shared/app/event-store.ts';
+import type { JobSummary } from '../../../shared/log/event-store.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { writeFleet } from '../../../bench/fleet-list.ts';
 import { queryClient, type Get } from '../../unit/query/support/query-client.ts';

@@ -7,7 +7,7 @@ import { summaryItem } from '../../../functions/adapters/dynamodb-projection.ts'
 import { readJson } from '../../../functions/adapters/item-codec.ts';
 import { MeteredTable, type Item } from '../../../functions/adapters/metered-table.ts';
 import { ATTR, INDEX } from '../../../functions/adapters/table-layout.ts';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { fleetSummary } from '../../../bench/fleet-list.ts';
 import { freshTable, localClient } from '../store/local-table.ts';
 import { ddbEndpoint } from '../../support/ddb-endpoint.ts';

@@ -3,7 +3,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import { lastSeqRecordedBy } from '../../../functions/query/log-reads.ts';
 import { HistoryPageSchema } from '../../../functions/query/schemas/history-schemas.ts';
-import type { NewEntry, StreamId } from '../../../shared/app/event-store.ts';
+import type { NewEntry, StreamId } from '../../../shared/log/event-store.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { jobPath, queryClient, type Get } from '../../unit/query/support/query-client.ts';
 import { aStream, aSummary, at } from '../store/contract/builders.ts';

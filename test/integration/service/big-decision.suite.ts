@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { EventStore, ReadOptions, ReadResult, StreamId } from '../../../shared/app/event-store.ts';
-import { jsonBytes, MAX_COMMAND_DETAIL_BYTES } from '../../../shared/app/event-store-limits.ts';
-import { ForwardingStore } from '../../../shared/app/forwarding-store.ts';
-import { decisionEntry } from '../../../shared/app/log-codec.ts';
+import type { EventStore, ReadOptions, ReadResult, StreamId } from '../../../shared/log/event-store.ts';
+import { jsonBytes, MAX_COMMAND_DETAIL_BYTES } from '../../../shared/log/event-store-limits.ts';
+import { ForwardingStore } from '../../../shared/log/forwarding-store.ts';
+import { decisionEntry } from '../../../shared/job/log-codec.ts';
 import { OUTBOX_PAGE_TYPE, type OutboxPageDetail } from '../../../shared/outbox/outbox-page.ts';
-import type { PodArchive } from '../../../shared/app/pod-archive.ts';
-import { publishPending, sweepPending, PROGRESS_EVERY } from '../../../shared/app/publish.ts';
+import type { PodArchive } from '../../../shared/log/pod-archive.ts';
+import { publishPending, sweepPending, PROGRESS_EVERY } from '../../../shared/publish/publish.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { writeBatch, type WriteDeps } from '../../../shared/decide/write-batch.ts';
 import { jobDecider } from '../../../shared/job/index.ts';

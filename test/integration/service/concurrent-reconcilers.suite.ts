@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../../shared/app/event-store.ts';
+import type { LogEntry } from '../../../shared/log/event-store.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import type { Decision } from '../../../shared/job/decisions.ts';
 import type { Job } from '../../../shared/k8s/job.ts';

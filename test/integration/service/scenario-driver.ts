@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { DEFAULT_CORPUS_ROOT, scenarioFiles } from '../../../cli/conformance/run.ts';
 import { JobScenarioSchema, type JobScenario, type ScenarioEvent } from '../../../cli/scenario/job-scenario.ts';
 import { playJobScenario, scenarioGates } from '../../../cli/scenario/play-job-scenario.ts';
-import type { LogEntry } from '../../../shared/app/event-store.ts';
+import type { LogEntry } from '../../../shared/log/event-store.ts';
 import { outboundEvents } from '../../../shared/contract/outbound.ts';
 import type { JobCommand } from '../../../shared/job/commands.ts';
 import type { Decision } from '../../../shared/job/decisions.ts';

@@ -1,6 +1,6 @@
-import type { CommitInput, CommitResult, EventStore, StreamId } from '../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import type { PodArchive } from '../../../shared/app/pod-archive.ts';
+import type { CommitInput, CommitResult, EventStore, StreamId } from '../../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
+import type { PodArchive } from '../../../shared/log/pod-archive.ts';
 
 /** A store for the service tests, with a way to look at what it holds from the outside. */
 export interface ServiceStore {

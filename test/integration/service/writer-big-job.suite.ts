@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from 'aws-lambda';
 import { logger } from '../../../functions/commons/powertools.ts';
 import { createWriterHandler } from '../../../functions/handlers/writer-handler.ts';
-import { sweepPending } from '../../../shared/app/publish.ts';
+import { sweepPending } from '../../../shared/publish/publish.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import { verifyEntryChain } from '../../../shared/audit/verify-chain.ts';

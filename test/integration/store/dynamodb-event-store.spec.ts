@@ -7,7 +7,7 @@ import { MeteredTable, type CapacityUse } from '../../../functions/adapters/mete
 import { putSummary } from '../../../functions/adapters/dynamodb-projection.ts';
 import { ATTR, INDEX, ITEM_TYPE, keys, TABLE_DEFINITION } from '../../../functions/adapters/table-layout.ts';
 import { createTables } from '../../../local/dynamodb-local.ts';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { aCommand, aStream, aSummary, anEntry, at, noise, podEventBody, T0 } from './contract/builders.ts';
 import { freshTable, localClient } from './local-table.ts';
 import { logEntries } from '../../support/log-entries.ts';

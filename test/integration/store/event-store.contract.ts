@@ -12,9 +12,9 @@ import { describeSnapshotContract } from './contract/snapshot.contract.ts';
 export type { EventStoreFactory } from './contract/builders.ts';
 
 /**
- * The behaviour every EventStore shares (shared/app/event-store.ts), with the PodArchive the
- * reconciler needs beside it (shared/app/pod-archive.ts) and the change feed the Kubernetes
- * watch follows (shared/app/change-feed.ts). `factory` returns a
+ * The behaviour every EventStore shares (shared/log/event-store.ts), with the PodArchive the
+ * reconciler needs beside it (shared/log/pod-archive.ts) and the change feed the Kubernetes
+ * watch follows (shared/log/change-feed.ts). `factory` returns a
  * fresh, empty store for each test, so tests never see each other's streams or summaries.
  * Each part calls `factory` in a beforeEach inside its own describe: a hook at the top of a part
  * would run for every test of every part (on DynamoDB Local, seven tables per test).

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { describeEventStoreContract } from './event-store.contract.ts';
 import { storePerTest } from './local-table.ts';
 

@@ -1,7 +1,7 @@
 import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { entryItem } from '../../../functions/adapters/item-codec.ts';
 import { keys } from '../../../functions/adapters/table-layout.ts';
-import type { EventStore, NewEntry, StreamId } from '../../../shared/app/event-store.ts';
+import type { EventStore, NewEntry, StreamId } from '../../../shared/log/event-store.ts';
 import { GENESIS_HASH } from '../../../shared/log/hash-chain.ts';
 
 /**

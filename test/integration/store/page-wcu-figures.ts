@@ -12,7 +12,7 @@ import { itemBytes } from '../../../functions/adapters/metered-table.ts';
 import type { CapacityUse } from '../../../functions/adapters/metered-table.ts';
 import { keys } from '../../../functions/adapters/table-layout.ts';
 import { createLocalClient, createTables, startDynamoDbLocal } from '../../../local/dynamodb-local.ts';
-import type { LogEntry, NewEntry } from '../../../shared/app/event-store.ts';
+import type { LogEntry, NewEntry } from '../../../shared/log/event-store.ts';
 import { decide, evolve, initialState, takeSnapshot, type JobEvent } from '../../../shared/job/index.ts';
 import { chainEntries, GENESIS_HASH } from '../../../shared/log/hash-chain.ts';
 import { syntheticEvents, syntheticJob } from '../../../bench/synthetic-job.ts';

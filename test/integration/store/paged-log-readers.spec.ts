@@ -4,8 +4,8 @@ import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-s
 import { historyPage } from '../../../functions/query/history-page.ts';
 import { entryAt, lastSeqRecordedBy, logHead, readRange } from '../../../functions/query/log-reads.ts';
 import { readLog } from '../../../functions/query/object-log.ts';
-import type { EventStore, LogEntry, NewEntry, StreamId } from '../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import type { EventStore, LogEntry, NewEntry, StreamId } from '../../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { GENESIS_HASH, verifyChain } from '../../../shared/log/hash-chain.ts';
 import { aStream, aSummary, at } from './contract/builders.ts';
 import { freshTable, localClient } from './local-table.ts';

@@ -46,7 +46,7 @@ interface BusEvents {
  * child Job its uid (one per name and restart attempt: a restart recreates the Job), which its
  * deletion names as the forwarder's `Job Deleted` does, whether or not the Job was seen before.
  */
-function busEvents(scenario: JobSetScenario): BusEvents {
+export function busEvents(scenario: JobSetScenario): BusEvents {
   let version = 0;
   const nextVersion = () => String(++version);
   let jobSet: JobSet = scenario.jobset;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { playJobScenario, scenarioGates, SCENARIO_CLUSTER } from '../../../cli/scenario/play-job-scenario.ts';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { jobStatus } from '../../../shared/job/status.ts';

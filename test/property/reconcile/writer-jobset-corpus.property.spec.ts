@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CORPUS_ROOT, scenarioFiles } from '../../../cli/conformance/run.ts';
 import { isJobSetScenario, JobSetScenarioSchema, type JobSetScenario } from '../../../cli/scenario/jobset-scenario.ts';
 import { playJobSetScenario } from '../../../cli/scenario/play-jobset-scenario.ts';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { batchesOfRuns } from '../../../shared/decide/decide-at-each-position.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
 import { writeBatch, type WriteDeps } from '../../../shared/decide/write-batch.ts';
 import { jobSetDecider, jobSetStatus, listChildJobs, type JobSetLogObservation } from '../../../shared/jobset/index.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { NoMarkersStore } from '../../unit/writer/write-support.ts';
+import { playHistory, spacedHistoryArb } from '../jobset/generated-histories.ts';
 
 // The single writer over the JobSet conformance corpus, as over the Job corpus
 // (writer-corpus.property.spec.ts): every JobSet scenario written through the write loop with
@@ -107,6 +108,43 @@ async function write(observations: readonly JobSetLogObservation[], sizes: reado
   return { store, commands };
 }
 
+/**
+ * The scenario written one sync per batch gives the conformance player's commands and status;
+ * written in random batches, some delivered twice, with a warm cache or none, it gives the same
+ * commands, log and status.
+ */
+async function writesAsPlayed(scenario: JobSetScenario): Promise<void> {
+  const player = playJobSetScenario(scenario);
+  const observations = scenarioObservations(scenario, player);
+  // one sync per batch: the conformance player's model, command for command
+  const reference = await write(observations, [1], [], false);
+  expect(reference.commands).toEqual(player.syncs.flatMap((sync) => sync.commands));
+  const playerStatus = jobSetStatus(player.state);
+  const referenceStatus = await statusOf(reference.store);
+  expect(referenceStatus).toMatchObject({
+    conditions: playerStatus.conditions.map(({ type, status, reason, message }) => ({ type, status, reason, message })),
+    terminalState: playerStatus.terminalState,
+    restarts: playerStatus.restarts,
+    restartsCountTowardsMax: playerStatus.restartsCountTowardsMax,
+    replicatedJobsStatus: playerStatus.replicatedJobsStatus,
+  });
+  const referenceLog = await logged(reference.store);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }),
+      fc.array(fc.boolean(), { maxLength: 8 }),
+      fc.boolean(),
+      async (sizes, redeliver, warm) => {
+        const batched = await write(observations, sizes, redeliver, warm);
+        expect(batched.commands).toEqual(reference.commands);
+        expect(await logged(batched.store)).toEqual(referenceLog);
+        expect(await statusOf(batched.store)).toEqual(referenceStatus);
+      },
+    ),
+    { numRuns: 10 },
+  );
+}
+
 describe('the single writer over the JobSet conformance corpus', () => {
   const scenarios = corpus();
 
@@ -115,34 +153,17 @@ describe('the single writer over the JobSet conformance corpus', () => {
   });
 
   it.each(scenarios.map((scenario) => ({ id: scenario.id, scenario })))('$id', async ({ scenario }) => {
-    const player = playJobSetScenario(scenario);
-    const observations = scenarioObservations(scenario, player);
-    // one sync per batch: the conformance player's model, command for command
-    const reference = await write(observations, [1], [], false);
-    expect(reference.commands).toEqual(player.syncs.flatMap((sync) => sync.commands));
-    const playerStatus = jobSetStatus(player.state);
-    const referenceStatus = await statusOf(reference.store);
-    expect(referenceStatus).toMatchObject({
-      conditions: playerStatus.conditions.map(({ type, status, reason, message }) => ({ type, status, reason, message })),
-      terminalState: playerStatus.terminalState,
-      restarts: playerStatus.restarts,
-      restartsCountTowardsMax: playerStatus.restartsCountTowardsMax,
-      replicatedJobsStatus: playerStatus.replicatedJobsStatus,
-    });
-    const referenceLog = await logged(reference.store);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }),
-        fc.array(fc.boolean(), { maxLength: 8 }),
-        fc.boolean(),
-        async (sizes, redeliver, warm) => {
-          const batched = await write(observations, sizes, redeliver, warm);
-          expect(batched.commands).toEqual(reference.commands);
-          expect(await logged(batched.store)).toEqual(referenceLog);
-          expect(await statusOf(batched.store)).toEqual(referenceStatus);
-        },
-      ),
-      { numRuns: 10 },
-    );
+    await writesAsPlayed(scenario);
+  });
+});
+
+// The same over generated JobSet histories (test/property/jobset/generated-histories.ts): JobSets
+// a cluster can take through restarts, successes and failures under any policy, each event in a
+// second of its own (the writer decides once per run of equal times; the player after each event).
+describe('the single writer over generated JobSet histories', () => {
+  const histories = fc.sample(spacedHistoryArb, { seed: 21, numRuns: 30 }).map(({ jobSet, steps }, n) => playHistory(`history-${n}`, jobSet, steps));
+
+  it.each(histories.map((scenario) => ({ id: scenario.id, scenario })))('$id', async ({ scenario }) => {
+    await writesAsPlayed(scenario);
   });
 });

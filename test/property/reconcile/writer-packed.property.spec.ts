@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Context } from 'aws-lambda';
 import { scenarioGates } from '../../../cli/scenario/play-job-scenario.ts';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { CLUSTER_SOURCE_PREFIX } from '../../../shared/contract/inbound.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import type { FoldConfig } from '../../../shared/job/state.ts';

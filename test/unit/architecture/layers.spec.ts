@@ -98,3 +98,41 @@ describe('policies are leaves', () => {
     expect(up).toEqual([]);
   });
 });
+
+// Issue 20: the folders of shared/ tell the pipeline. Each is a room that docs/architecture.md's
+// table names ("The rooms"), so a file has one place to go and a new folder is named there first.
+describe('every folder of shared/ is a room of docs/architecture.md', () => {
+  const rooms = readFileSync(join(root, 'docs/architecture.md'), 'utf8').split('## The rooms')[1]?.split('\n## ')[0] ?? '';
+  const folders = readdirSync(join(root, 'shared')).filter((name) => statSync(join(root, 'shared', name)).isDirectory());
+  it.each(folders)('shared/%s/ is named in the rooms table', (folder) => {
+    expect(rooms).toContain(`\`shared/${folder}/\``);
+  });
+});
+
+// The log is kept below the loop that writes it: the store port and what sits beside a log
+// (shared/log/) import nothing from the write loop, the outbox or the publisher, so a store can
+// be implemented (functions/adapters/, the in-memory reference) without the loop.
+describe('the log is below the write loop', () => {
+  it.each(sources('shared/log'))('%s imports nothing from shared/decide, shared/outbox or shared/publish', (file) => {
+    const up = imports(readFileSync(join(root, file), 'utf8')).filter((spec) => {
+      if (!spec.startsWith('.')) return false;
+      return /^shared\/(decide|outbox|publish)\//.test(relative(root, join(root, file, '..', spec)));
+    });
+    expect(up).toEqual([]);
+  });
+});
+
+// Issue 20: one ports.ts. Every side effect the service needs besides the store is a port
+// declared in shared/ports.ts, so its adapters (functions/aws/, local/, the tests' fakes) and its
+// callers meet in one place; the store's ports are shared/log/'s (event-store.ts, pod-archive.ts,
+// change-feed.ts). forwarder/ is another program, run in the cluster, and keeps its own.
+describe('ports are declared in shared/ports.ts', () => {
+  const PORT = /^export interface (\w*(?:Port|Sink|Requeue|Store|Publisher|Scheduler|Putter|Queue|Reader))\b/gm;
+  const files = ['shared', 'functions', 'cli', 'local', 'bench', 'cdk', 'console']
+    .flatMap((dir) => sources(dir))
+    .filter((file) => file !== 'shared/ports.ts' && !file.startsWith('shared/log/'));
+  it.each(files)('%s declares no port', (file) => {
+    const ports = [...readFileSync(join(root, file), 'utf8').matchAll(PORT)].map((m) => m[1]);
+    expect(ports).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { StreamId } from '../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { UsageError } from '../../../cli/client/client-options.ts';
 import { commandsCommand, type PageReader } from '../../../cli/client/commands-command.ts';
 import { describeJobView } from '../../../cli/client/describe-command.ts';

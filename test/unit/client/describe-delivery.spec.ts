@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { describeJobView } from '../../../cli/client/describe-command.ts';
 import { aJob, aPod, at, withSpec } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent, SERVICE_CLUSTER } from '../../support/inbound-events.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JobSummary } from '../../../shared/app/event-store.ts';
+import type { JobSummary } from '../../../shared/log/event-store.ts';
 import { GET_HELP, statusColumn } from '../../../cli/client/get-command.ts';
 
 // `jobfold get jobs` shows what needs an operator in STATUS, comma-separated after the

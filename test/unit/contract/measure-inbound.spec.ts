@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, measure, measureWithPaths } from '../../../shared/contract/parse-inbound.ts';
+import { MAX_JSON_DEPTH, measure, measureWithPaths } from '../../../shared/contract/measure.ts';
 
 // Every inbound observation is measured (size, depth, forbidden keys, ill-formed strings) before
 // zod reads it. The measure skips building paths unless it finds something to name; given any

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
+import { parseInbound } from '../../../shared/contract/parse-inbound.ts';
 import { fitRejection, MAX_ENTRY_BYTES } from '../../../functions/aws/fit-rejection.ts';
 import { checkEntry, jsonDepth } from '../../../local/bus/put-events-request.ts';
 import { aJob, aPod, T0 } from '../../support/builders.ts';
@@ -14,7 +14,7 @@ const pod = aPod({ name: 'p' });
 const valid = () => JSON.parse(JSON.stringify(podObservedEvent(pod, job, T0))) as Record<string, any>;
 
 function refusal(event: unknown) {
-  const result = parseAnyInbound(event);
+  const result = parseInbound(event);
   expect(result.ok).toBe(false);
   return result.ok ? [] : result.errors;
 }
@@ -45,7 +45,7 @@ describe('ingest refuses what the store cannot hold, naming the field', () => {
   it('accepts an eventId of exactly 512 bytes, refuses 513', () => {
     const at512 = valid();
     at512['detail'].eventId = `${'€'.repeat(170)}ab`; // 510 + 2 bytes, 172 characters
-    expect(parseAnyInbound(at512).ok).toBe(true);
+    expect(parseInbound(at512).ok).toBe(true);
     const at513 = valid();
     at513['detail'].eventId = `${'€'.repeat(170)}abc`; // 510 + 3 = 513 bytes, 173 characters
     expect(refusal(at513)).toContainEqual({ path: 'detail.eventId', message: 'must be at most 512 bytes of UTF-8' });
@@ -68,7 +68,7 @@ describe('ingest refuses what the store cannot hold, naming the field', () => {
   it('accepts well-formed astral characters (surrogate pairs) in annotations', () => {
     const event = valid();
     event['detail'].object.metadata.annotations = { emoji: '😀' };
-    expect(parseAnyInbound(event).ok).toBe(true);
+    expect(parseInbound(event).ok).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
+import { parseInbound } from '../../../shared/contract/parse-inbound.ts';
 import { INT64_KEPT_MAX } from '../../../shared/k8s/schema-helpers.ts';
 import { validateCounts } from '../../../shared/job/validation/counts.ts';
 import { aJob, aPod, at, podObserved, tick } from '../../support/builders.ts';
@@ -19,20 +19,20 @@ const job = aJob({}, { uid: 'int64-job', name: 'int64' });
 function ingestJob(change: (job: Record<string, any>) => void) {
   const event = JSON.parse(JSON.stringify(jobObservedEvent(job, at(0)))) as { detail: { object: Record<string, any> } };
   change(event.detail.object);
-  return parseAnyInbound(event);
+  return parseInbound(event);
 }
 
 function ingestPod(change: (pod: Record<string, any>) => void) {
   const event = JSON.parse(JSON.stringify(podObservedEvent(aPod({ name: 'p' }), job, at(0)))) as { detail: { object: Record<string, any> } };
   change(event.detail.object);
-  return parseAnyInbound(event);
+  return parseInbound(event);
 }
 
-const kept = (result: ReturnType<typeof parseAnyInbound>) => {
+const kept = (result: ReturnType<typeof parseInbound>) => {
   if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.errors)}`);
   return result.targets[0]?.entry.body as any;
 };
-const refusedAt = (result: ReturnType<typeof parseAnyInbound>) => (result.ok ? [] : result.errors);
+const refusedAt = (result: ReturnType<typeof parseInbound>) => (result.ok ? [] : result.errors);
 
 describe('Given an int64 field past 2^53, within int64 (accepted upstream)', () => {
   it.each([

@@ -3,7 +3,7 @@ import { aJob, aPod, at, podObserved, tick } from '../../support/builders.ts';
 import { given } from '../../support/job-spec.ts';
 import { boundedText, MAX_MESSAGE_BYTES, utf8Bytes } from '../../../shared/k8s/bounded-text.ts';
 import { JobSchema } from '../../../shared/k8s/job.ts';
-import { jobSummary } from '../../../shared/app/job-summary.ts';
+import { jobSummary } from '../../../shared/job/job-summary.ts';
 
 // Issue 14 §1 and §3: no value the API server accepts makes a reconcile throw, and no string
 // the cluster reports makes a decision, a condition or a command unboundedly large.

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { StoreLimitError, type CommitInput, type CommitResult, type StreamId } from '../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { streamKey } from '../../../shared/app/stream-key.ts';
-import { isDeterministicFailure, stallRecord } from '../../../shared/app/stall.ts';
+import { StoreLimitError, type CommitInput, type CommitResult, type StreamId } from '../../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
+import { streamKey } from '../../../shared/log/stream-key.ts';
+import { isDeterministicFailure, stallRecord } from '../../../shared/decide/stall.ts';
 import { aJob, aPod, at } from '../../support/builders.ts';
 import { jobObservedEvent, jobStream, podObservedEvent } from '../../support/inbound-events.ts';
 import { CrashableStore, createServiceHarness } from '../../support/service-harness.ts';

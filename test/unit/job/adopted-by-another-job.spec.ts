@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
+import { parseInbound } from '../../../shared/contract/parse-inbound.ts';
 import { CONTROLLER_UID_LABEL } from '../../../shared/k8s/job-controller.ts';
 import type { PodObserved } from '../../../shared/job/events.ts';
 import type { JobEvent } from '../../../shared/job/evolve.ts';
@@ -101,7 +101,7 @@ describe('Routing a pod another Job controls now', () => {
   const createdByFirst = (pod: Pod): Pod => ({ ...pod, metadata: { ...pod.metadata, labels: { [CONTROLLER_UID_LABEL]: 'first-uid' } } });
 
   it('sends it to its controller\'s log and, marked, to the log of the Job that created it', () => {
-    const parsed = parseAnyInbound(podObservedEvent(createdByFirst(aPod({ name: 'p' })), second, at(1)));
+    const parsed = parseInbound(podObservedEvent(createdByFirst(aPod({ name: 'p' })), second, at(1)));
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.targets.map((t) => [t.stream.uid, (t.entry.body as PodObserved).controlledBy])).toEqual([
@@ -111,7 +111,7 @@ describe('Routing a pod another Job controls now', () => {
   });
 
   it('sends a pod still controlled by the Job that created it to that log only', () => {
-    const parsed = parseAnyInbound(podObservedEvent(createdByFirst(aPod({ name: 'p' })), first, at(1)));
+    const parsed = parseInbound(podObservedEvent(createdByFirst(aPod({ name: 'p' })), first, at(1)));
     expect(parsed.ok && parsed.targets.map((t) => t.stream.uid)).toEqual(['first-uid']);
   });
 });

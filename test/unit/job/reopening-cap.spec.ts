@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bodyJson, MAX_ENTRY_BODY_BYTES, textBytes } from '../../../shared/app/event-store-limits.ts';
-import { decisionEntry } from '../../../shared/app/log-codec.ts';
+import { bodyJson, MAX_ENTRY_BODY_BYTES, textBytes } from '../../../shared/log/event-store-limits.ts';
+import { decisionEntry } from '../../../shared/job/log-codec.ts';
 import { decide } from '../../../shared/job/decide.ts';
 import { DecisionSchema, type DecisionOf } from '../../../shared/job/decisions.ts';
 import type { PodObserved } from '../../../shared/job/events.ts';

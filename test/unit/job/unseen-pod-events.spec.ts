@@ -6,7 +6,7 @@ import { explainJob } from '../../../shared/job/explain.ts';
 import { restoreSnapshot, takeSnapshot } from '../../../shared/job/snapshot.ts';
 import { decide } from '../../../shared/job/decide.ts';
 import { missingPodEvents } from '../../../shared/job/pod-view-gap.ts';
-import { knownObservation } from '../../../shared/app/write/known-observation.ts';
+import { knownObservation } from '../../../shared/job/known-observation.ts';
 import { aJob, aPod, at, podDeleted, podObserved, tick } from '../../support/builders.ts';
 import { given, play } from '../../support/job-spec.ts';
 

@@ -1,6 +1,6 @@
-import type { EventStore, StreamId } from '../../../shared/app/event-store.ts';
-import type { PodArchive } from '../../../shared/app/pod-archive.ts';
-import { JOBFOLD_JOBSET_CONTROLLER_NAME } from '../../../shared/contract/jobset-outbound.ts';
+import type { EventStore, StreamId } from '../../../shared/log/event-store.ts';
+import type { PodArchive } from '../../../shared/log/pod-archive.ts';
+import { JOBFOLD_JOBSET_CONTROLLER_NAME } from '../../../shared/jobset/constants.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
 import { writeBatch } from '../../../shared/decide/write-batch.ts';
 import { jobSetDecider, type JobSetLogObservation } from '../../../shared/jobset/index.ts';

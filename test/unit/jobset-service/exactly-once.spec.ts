@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { crashesOf } from '../../support/crashing-run.ts';
 import { REPLICAS, run } from './exactly-once-support.ts';
 

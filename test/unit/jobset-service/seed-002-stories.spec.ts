@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { jobSetDecider, jobSetStatus, type JobSetLogDecision } from '../../../shared/jobset/index.ts';
 import type { CreateJob } from '../../../shared/jobset/commands.ts';

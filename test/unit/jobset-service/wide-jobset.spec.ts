@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamId } from '../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { JOBFOLD_JOBSET_CONTROLLER_NAME, JobSetOutboundDetailType } from '../../../shared/contract/jobset-outbound.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
+import { OutboundDetailType } from '../../../shared/contract/outbound.ts';
+import { JOBFOLD_JOBSET_CONTROLLER_NAME } from '../../../shared/jobset/constants.ts';
 import { createServiceHarness } from '../../support/service-harness.ts';
 import { jobSetPath, queryClient } from '../query/support/query-client.ts';
 import { wideJobSet } from '../jobset/support/builders.ts';
@@ -29,7 +30,7 @@ describe('Given a JobSet of 500 replicated Jobs × 2 replicas that jobfold manag
     expect(h.rejected).toEqual([]);
     await h.publish();
 
-    const created = h.bus.sent.filter((e) => e.detailType === JobSetOutboundDetailType.CreateJob);
+    const created = h.bus.sent.filter((e) => e.detailType === OutboundDetailType.CreateJob);
     expect(created).toHaveLength(REPLICATED * REPLICAS);
     expect(new Set(created.map((e) => e.detail['jobName'])).size).toBe(REPLICATED * REPLICAS);
     const log = await h.log(stream);

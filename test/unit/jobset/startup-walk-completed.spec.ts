@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
-import { at, jobDeleted, jobFailed, jobReady, jobSetObserved } from './support/builders.ts';
+import { jobSetDecider } from '../../../shared/jobset/index.ts';
+import { at, jobDeleted, jobFailed, jobReady, jobSetObserved, jobSucceeded } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
 // Issue 21 for InOrder JobSets (shared/jobset/walk-evidence.ts): the cluster's walk of attempt 0
@@ -77,5 +78,50 @@ describe('an InOrder JobSet whose walk completed before the failure that restart
     });
     const late = given(b0Failed, a0, b0, b1, managed).whenSettled({ now: at(30) });
     expect(conditionsOf(late.status).map((c) => c.type)).not.toContain('StartupPolicyCompleted');
+  });
+});
+
+// Counterexamples of test/property/jobset/generated-orders.property.spec.ts (generated JobSet
+// histories), shrunk: the evidence that the walk completed reached the log only after the
+// outcome it preceded on the cluster — the restart (history-35), or the JobSet's finish
+// (histories 17, 20, 25, 55).
+describe('an InOrder JobSet whose ready snapshots arrive after the outcome they preceded', () => {
+  it('given b-1 seen failed before its ready snapshot, when that arrives after the restart, then Completed is written before RestartingJobSet and the new walk turns it False', () => {
+    const b1Failed = v(4, jobFailed('b', 1, { seconds: 30 }));
+    const newWalk = [v(5, jobReady('a', 0, { seconds: 40, attempt: 1 }))];
+    const want = conditionsOf(given(spec, a0, b0, b1, b1Failed, ...newWalk).whenSettled({ now: at(50) }).status);
+    expect(want.map((c) => `${c.type}=${c.status}`)).toEqual(['StartupPolicyInProgress=True', 'StartupPolicyCompleted=False', 'RestartingJobSet=True']);
+    const late = given(spec, a0, b0, b1Failed, ...newWalk, b1).whenSettled({ now: at(50) });
+    expect(conditionsOf(late.status)).toEqual(want);
+  });
+
+  it('given the success that completed the JobSet before the ready snapshots, when they arrive, then Completed is written before the JobSet\'s Completed', () => {
+    const success = jobSetObserved({ replicatedJobs: [{ name: 'a' }, { name: 'b', replicas: 2 }], startupPolicy: { startupPolicyOrder: 'InOrder' }, successPolicy: { operator: 'Any' } });
+    const b1Done = v(4, jobSucceeded('b', 1, { seconds: 30 }));
+    const want = conditionsOf(given(success, a0, b0, b1, b1Done).whenSettled({ now: at(30) }).status);
+    expect(want.map((c) => `${c.type}=${c.status}`)).toEqual(['StartupPolicyInProgress=False', 'StartupPolicyCompleted=True', 'Completed=True']);
+    expect(conditionsOf(given(success, a0, b1Done, b0, b1).whenSettled({ now: at(30) }).status)).toEqual(want);
+    expect(conditionsOf(given(b1Done, success, b1, b0, a0).whenSettled({ now: at(30) }).status)).toEqual(want);
+  });
+
+  it('given the failure that failed the JobSet before the ready snapshots, when they arrive, then Completed is written before Failed', () => {
+    const noRestarts = jobSetObserved({ replicatedJobs: [{ name: 'a' }, { name: 'b', replicas: 2 }], startupPolicy: { startupPolicyOrder: 'InOrder' }, failurePolicy: { maxRestarts: 0 } });
+    const b1Failed = v(4, jobFailed('b', 1, { seconds: 30 }));
+    const want = conditionsOf(given(noRestarts, a0, b0, b1, b1Failed).whenSettled({ now: at(30) }).status);
+    expect(want.map((c) => `${c.type}=${c.status}`)).toEqual(['StartupPolicyInProgress=False', 'StartupPolicyCompleted=True', 'Failed=True']);
+    expect(conditionsOf(given(noRestarts, a0, b1Failed, b0, b1).whenSettled({ now: at(30) }).status)).toEqual(want);
+  });
+
+  it('given the success in the same second as the last ready snapshot, when it arrives first, then the walk is not placed before it (one pass: success first)', () => {
+    const success = jobSetObserved({ replicatedJobs: [{ name: 'a' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, successPolicy: { operator: 'Any' } });
+    const a0Done = v(2, jobSucceeded('a', 0, { seconds: 5 }));
+    expect(conditionsOf(given(success, a0Done, a0).whenSettled({ now: at(5) }).status).map((c) => `${c.type}=${c.status}`)).toEqual(['StartupPolicyInProgress=True', 'Completed=True']);
+  });
+
+  it('given a stale ready snapshot that shows the walk completed earlier, when the writer judges it, then it is news (logged), not a stale snapshot', () => {
+    const b1Failed = v(4, jobFailed('b', 1, { seconds: 30 }));
+    const before = given(spec, a0, b0, b1Failed).whenSettled({ now: at(30) });
+    expect(jobSetDecider().known(before.state, { ...b1, eventId: 'late-ready' })).toBeUndefined();
+    expect(jobSetDecider().known(given(spec, a0, b0, b1, b1Failed).whenSettled({ now: at(30) }).state, { ...b1, eventId: 'again' })).toBe('stale');
   });
 });

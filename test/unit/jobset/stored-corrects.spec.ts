@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EventBuilder } from '../../../functions/kube/objects/event-objects.ts';
-import type { LogEntry } from '../../../shared/app/event-store.ts';
+import type { LogEntry } from '../../../shared/log/event-store.ts';
 import {
   explainJobSet, fold, isJobSetDecisionType, jobSetEntryEvent, jobSetStatus,
   type JobSetDecisionEvent, type JobSetEvent, type JobSetStatus, type LoggedJobSetDecision,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
 import { parseInbound } from '../../../shared/contract/parse-inbound.ts';
+import type { Observation } from '../../../shared/job/events.ts';
 import { validateJob } from '../../../shared/job/validation/index.ts';
 import { defaultJobSet } from '../../../shared/jobset/defaulting.ts';
 import { JobSetSchema } from '../../../shared/jobset/schemas.ts';
@@ -151,8 +151,9 @@ describe('a Job spec the API server refuses gets upstream\'s error, never a pars
     const parsed = parseInbound(envelope('Job Observed', job));
     // then ingest accepts it, and validation answers with upstream's field, type and message
     expect(parsed.ok ? 'accepted' : parsed.errors).toBe('accepted');
-    if (!parsed.ok || parsed.observation.type !== 'JobObserved') return;
-    const errors = validateJob(parsed.observation.job, GATES);
+    const observed = parsed.ok ? (parsed.targets[0]?.entry.body as Observation | undefined) : undefined;
+    if (observed?.type !== 'JobObserved') return;
+    const errors = validateJob(observed.job, GATES);
     const error = errors.find((e) => e.field === field && e.type === type);
     expect(error, JSON.stringify(errors.map((e) => e.message))).toBeDefined();
     expect(error?.message).toContain(message);
@@ -242,7 +243,7 @@ describe('metadata the API server refuses is refused at ingest, in upstream\'s w
           ? { ...validJob(), metadata: { ...validJob().metadata, ...metadata } }
           : { metadata: { name: 'js', namespace: 'ns', uid: 'js-uid', ...metadata }, spec: { replicatedJobs: [] } };
       // when it arrives at ingest
-      const parsed = parseAnyInbound(envelope(`${kind} Observed`, object));
+      const parsed = parseInbound(envelope(`${kind} Observed`, object));
       // then it is refused with the path and upstream's message
       expect(parsed.ok).toBe(false);
       if (parsed.ok) return;
@@ -299,7 +300,7 @@ const JOBSET_CASES: JobSetCase[] = [
 
 describe('a JobSet spec admission refuses gets upstream\'s error, never a parse error', () => {
   it.each(JOBSET_CASES)('$constraint', ({ spec, field, type, detail }) => {
-    const parsed = parseAnyInbound(envelope('JobSet Observed', { metadata: { name: 'js', namespace: 'ns', uid: 'js-uid' }, spec }));
+    const parsed = parseInbound(envelope('JobSet Observed', { metadata: { name: 'js', namespace: 'ns', uid: 'js-uid' }, spec }));
     expect(parsed.ok ? 'accepted' : parsed.errors).toBe('accepted');
     const jobSet = JobSetSchema.parse({ metadata: { name: 'js', namespace: 'ns', uid: 'js-uid' }, spec });
     const errors = validateJobSet(defaultJobSet(jobSet));

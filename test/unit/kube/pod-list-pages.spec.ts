@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import type { ReadOptions, ReadResult, StreamId } from '../../../shared/app/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
+import type { ReadOptions, ReadResult, StreamId } from '../../../shared/log/event-store.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import type { KubeDeps } from '../../../functions/kube/fleet-reads.ts';
 import { serveKube } from '../../../functions/kube/kube-api.ts';

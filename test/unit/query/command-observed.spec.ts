@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { itemEvents } from '../../../shared/app/publish.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
+import { itemEvents } from '../../../shared/publish/publish.ts';
 import { OutboundDetailType } from '../../../shared/contract/outbound.ts';
 import { COMMAND_ID_ANNOTATION, JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import type { Pod } from '../../../shared/k8s/pod.ts';
@@ -64,7 +64,7 @@ describe('Given a Job jobfold manages, for which it requests two pods', () => {
     const job = aJob({ completions: 2, parallelism: 2, managedBy: JOBFOLD_CONTROLLER_NAME }, { name: 'managed', uid: 'managed-uid' });
     await deliverAt(service, at(0), [jobObservedEvent(job, at(0))]);
     const queued = await Promise.all((await service.store.pendingOutbox(100)).map((item) => itemEvents(service.store, item)));
-    const ids = queued.flat().filter((e) => e.detailType === OutboundDetailType.PodCreationRequested).map((e) => e.detail['commandId'] as string);
+    const ids = queued.flat().filter((e) => e.detailType === OutboundDetailType.CreatePod).map((e) => e.detail['commandId'] as string);
     expect(ids).toEqual(['managed-uid/create/0', 'managed-uid/create/1']);
 
     const first = await view(service, 'managed');

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { StreamId } from '../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { decisionEntry } from '../../../shared/app/log-codec.ts';
-import { pageTermination } from '../../../shared/reconcile/page-decisions.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
+import { decisionEntry } from '../../../shared/job/log-codec.ts';
+import { pageTermination } from '../../../shared/job/page-decisions.ts';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';
 import { jobPath, queryClient, type Get } from './support/query-client.ts';
 import { aService, playTrace } from './support/service-fleet.ts';

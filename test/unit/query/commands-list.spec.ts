@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ReadOptions, ReadResult, SnapshotQuery, StreamId } from '../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import type { ReadOptions, ReadResult, SnapshotQuery, StreamId } from '../../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { decodeCommandsCursor, encodeCommandsCursor } from '../../../functions/query/commands/commands-cursor.ts';
 import { SCAN_BUDGET } from '../../../functions/query/commands/commands-page.ts';
 import { JobCommandsPageSchema, JobSetCommandsPageSchema } from '../../../functions/query/commands/commands-schemas.ts';

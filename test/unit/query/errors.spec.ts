@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { logger } from '../../../functions/commons/powertools.ts';
 import { ErrorSchema } from '../../../functions/query/schemas/common-schemas.ts';

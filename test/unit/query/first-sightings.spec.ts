@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CommitInput, CommitResult, ReadOptions, ReadResult, StreamId } from '../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import type { CommitInput, CommitResult, ReadOptions, ReadResult, StreamId } from '../../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import type { ArchivedPod } from '../../../shared/job/snapshot.ts';

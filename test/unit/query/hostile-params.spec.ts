@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { encodeListCursor } from '../../../functions/query/list-cursor.ts';
 import { buildFleet } from './support/fleet.ts';
 import { jobPath, jobSetPath, queryClient, TEST_CURSOR_KEY, type ClientResponse, type Get } from './support/query-client.ts';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId } from '../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import type { ReadOptions, ReadResult, Snapshot, SnapshotQuery, StreamId } from '../../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { jobSetDecider } from '../../../shared/jobset/index.ts';
 import { explainJobSet } from '../../../shared/jobset/explain.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { JobSetExplanationSchema } from '../../../functions/query/jobsets/jobset-explanation-schemas.ts';
 import { JobSetViewSchema } from '../../../functions/query/jobsets/jobset-schemas.ts';
 import { HistoryPageSchema } from '../../../functions/query/schemas/history-schemas.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { JobListSchema } from '../../../functions/query/schemas/job-schemas.ts';
 import { buildJobSetFleet, JOBSET_NAME, plainJobSetName } from './support/jobset-fleet.ts';
 import { queryClient, type Get } from './support/query-client.ts';

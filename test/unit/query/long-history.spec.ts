@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EventStore, ReadOptions, ReadResult, StreamId } from '../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import type { EventStore, ReadOptions, ReadResult, StreamId } from '../../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { explainJob } from '../../../shared/job/explain.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { TraceRecorder } from '../../../local/sample/trace-recorder.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { OPENAPI_DOCUMENT } from '../../../functions/query/openapi.ts';
 import { QUERY_ROUTES } from '../../../functions/query/route-table.ts';

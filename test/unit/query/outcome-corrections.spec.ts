@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EventBuilder } from '../../../functions/kube/objects/event-objects.ts';
 import { JobSetExplanationSchema } from '../../../functions/query/jobsets/jobset-explanation-schemas.ts';
-import type { LogEntry } from '../../../shared/app/event-store.ts';
-import { decisionEntry, isDecisionType } from '../../../shared/app/log-codec.ts';
+import type { LogEntry } from '../../../shared/log/event-store.ts';
+import { decisionEntry, isDecisionType } from '../../../shared/job/log-codec.ts';
 import type { Decision } from '../../../shared/job/decisions.ts';
 import { ExplanationSchema } from '../../../functions/query/schemas/explanation-schemas.ts';
 import type { PodObserved } from '../../../shared/job/events.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readJobSetWindow } from '../../../functions/query/jobsets/jobset-log-window.ts';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { explainJobSet } from '../../../shared/jobset/index.ts';
 import { aJob, aPod, at, type PodOptions } from '../../support/builders.ts';
 import { at as jobSetAt, jobFailed, jobSetObserved, jobSucceeded } from '../jobset/support/builders.ts';

@@ -3,7 +3,7 @@ import type { DecisionOf } from '../../../shared/job/decisions.ts';
 import { evolve, type JobEvent } from '../../../shared/job/evolve.ts';
 import { DEFAULT_FOLD_CONFIG, initialState } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
-import { pageDecisions } from '../../../shared/reconcile/page-decisions.ts';
+import { pageDecisions } from '../../../shared/job/page-decisions.ts';
 import { anIndexedJob, aPod, at, jobObserved, podObserved } from '../../support/builders.ts';
 
 // Given a termination decision over many pods, when it is logged in pages, then the pages fold

@@ -1,6 +1,6 @@
 import { describeBigDecision } from '../../integration/service/big-decision.suite.ts';
 import { inMemoryServiceStore } from '../../integration/service/service-store.ts';
-import { PROGRESS_EVERY } from '../../../shared/app/publish.ts';
+import { PROGRESS_EVERY } from '../../../shared/publish/publish.ts';
 
 // At real page and step sizes: 20,000 pods with 200-character names are ~50 pages of 128 KB in
 // three commit steps — far over twice the old 640-event outbox cap, over twice a step's bytes,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childJobStatusEntry } from '../../../shared/app/child-job-status.ts';
+import { childJobStatusEntry } from '../../../shared/job/child-job-status.ts';
 import { evolve, type JobEvent } from '../../../shared/job/evolve.ts';
 import { initialState } from '../../../shared/job/state.ts';
 import { cloneState } from '../../../shared/job/snapshot.ts';

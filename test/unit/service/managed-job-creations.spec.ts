@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { OutboundDetailType } from '../../../shared/contract/outbound.ts';
 import { JOBFOLD_CONTROLLER_NAME, MAX_POD_CREATE_DELETE_PER_SYNC } from '../../../shared/k8s/job-controller.ts';
 import { anIndexedJob, aPod, at } from '../../support/builders.ts';
@@ -27,7 +27,7 @@ describe('Given a managed Indexed Job with 10,000 completions and parallelism', 
       h.clock.now = at(round);
       expect((await h.tick(stream)).batchItemFailures).toEqual([]);
       await h.publish();
-      const creations = h.bus.sent.slice(sent).filter((e) => e.detailType === OutboundDetailType.PodCreationRequested);
+      const creations = h.bus.sent.slice(sent).filter((e) => e.detailType === OutboundDetailType.CreatePod);
       sent = h.bus.sent.length;
       perRound.push(creations.length);
       // The cluster creates the pods; the forwarder reports them before the next reconcile.
@@ -47,7 +47,7 @@ describe('Given a managed Indexed Job with 10,000 completions and parallelism', 
     h.clock.now = at(100);
     await h.tick(stream);
     await h.publish();
-    expect(h.bus.sent.slice(sent).filter((e) => e.detailType === OutboundDetailType.PodCreationRequested)).toEqual([]);
+    expect(h.bus.sent.slice(sent).filter((e) => e.detailType === OutboundDetailType.CreatePod)).toEqual([]);
     expect((await h.status(stream)).active).toBe(COMPLETIONS);
   }, 120_000);
 });

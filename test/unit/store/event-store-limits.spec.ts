@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkCommit, jsonBytes, MAX_COMMIT_BYTES, pagedEntryBytes, pagedEntryBytesWith } from '../../../shared/app/event-store-limits.ts';
-import { StoreLimitError, type NewEntry } from '../../../shared/app/event-store.ts';
+import { checkCommit, jsonBytes, MAX_COMMIT_BYTES, pagedEntryBytes, pagedEntryBytesWith } from '../../../shared/log/event-store-limits.ts';
+import { StoreLimitError, type NewEntry } from '../../../shared/log/event-store.ts';
 
 // A paged commit measures each body once: given any entry, the size derived from its body's
 // size is the size of the whole entry as its page stores it, so the commit limit falls exactly

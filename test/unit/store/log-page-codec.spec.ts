@@ -5,7 +5,7 @@ import { decompress } from '../../../functions/adapters/item-codec.ts';
 import type { Item } from '../../../functions/adapters/metered-table.ts';
 import { itemLastHash, logItemEntries, pageItems } from '../../../functions/adapters/log-page-codec.ts';
 import { ATTR } from '../../../functions/adapters/table-layout.ts';
-import type { LogEntry } from '../../../shared/app/event-store.ts';
+import type { LogEntry } from '../../../shared/log/event-store.ts';
 import { auditEntry } from '../../../shared/audit/audit-format.ts';
 import { verifyEntryChain } from '../../../shared/audit/verify-chain.ts';
 import { chainEntries, GENESIS_HASH } from '../../../shared/log/hash-chain.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Context } from 'aws-lambda';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { logger } from '../../../functions/commons/powertools.ts';
 import { createTriageHandler, triageMessage } from '../../../functions/handlers/triage-handler.ts';
 import { NoMarkersStore, sampleEvents, statusOf } from '../writer/write-support.ts';

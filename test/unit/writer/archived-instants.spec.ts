@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import { outcomeSeenAt } from '../../../shared/job/pod-record.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { NewEntry } from '../../../shared/app/event-store.ts';
-import { checkCommit, pagedEntryBytes } from '../../../shared/app/event-store-limits.ts';
+import type { NewEntry } from '../../../shared/log/event-store.ts';
+import { checkCommit, pagedEntryBytes } from '../../../shared/log/event-store-limits.ts';
 import { commitSteps, stepOutboxItems, type PlannedEntry } from '../../../shared/outbox/commit-steps.ts';
 import type { TerminationPage } from '../../../shared/outbox/outbox-page.ts';
 

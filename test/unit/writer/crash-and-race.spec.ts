@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { VersionConflictError, type StreamId } from '../../../shared/app/event-store.ts';
-import { sweepPending } from '../../../shared/app/publish.ts';
+import { VersionConflictError, type StreamId } from '../../../shared/log/event-store.ts';
+import { sweepPending } from '../../../shared/publish/publish.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import type { Observation } from '../../../shared/job/events.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
 import type { Observation, PodObserved } from '../../../shared/job/events.ts';
 import { anIndexedJob, aPod, at, CLUSTER, JOB_UID, jobObserved, podDeleted, podObserved, tick } from '../../support/builders.ts';

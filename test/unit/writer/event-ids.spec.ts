@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamId } from '../../../shared/app/event-store.ts';
-import { EventIdIndex, FINGERPRINT_BYTES, contentFingerprint as fingerprint, type EventIdSegment } from '../../../shared/decide/event-id-index.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
+import { EventIdIndex, FINGERPRINT_BYTES, contentFingerprint as fingerprint, type EventIdSegment } from '../../../shared/log/event-id-index.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
-import { observationContent } from '../../../shared/app/write/known-observation.ts';
+import { observationContent } from '../../../shared/job/known-observation.ts';
 import type { DecisionOf } from '../../../shared/job/decisions.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { aJob, anIndexedJob, aPod, at, CLUSTER, JOB_UID, jobObserved, podObserved, withSpec } from '../../support/builders.ts';

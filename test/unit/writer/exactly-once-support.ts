@@ -1,5 +1,5 @@
-import type { EventStore, StreamId } from '../../../shared/app/event-store.ts';
-import type { PodArchive } from '../../../shared/app/pod-archive.ts';
+import type { EventStore, StreamId } from '../../../shared/log/event-store.ts';
+import type { PodArchive } from '../../../shared/log/pod-archive.ts';
 import { StateCache } from '../../../shared/decide/state-cache.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import type { Observation } from '../../../shared/job/events.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamId } from '../../../shared/app/event-store.ts';
-import { sweepPending } from '../../../shared/app/publish.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
+import { sweepPending } from '../../../shared/publish/publish.ts';
 import { OutboundDetailType } from '../../../shared/contract/outbound.ts';
 import { at } from '../../support/builders.ts';
 import { CrashableStore, RecordingPublisher, SimulatedCrash } from '../../support/service-harness.ts';
@@ -26,12 +26,12 @@ describe.each([
     // the run without a crash: what every crashed run must reproduce
     const reference = await run(aJobScenario('job', managed, outcome), new NoMarkersStore());
     const expected = kinds(reference.sent);
-    expect(expected[OutboundDetailType.PodTerminationRequested]).toBe(7);
+    expect(expected[OutboundDetailType.TerminatePod]).toBe(7);
     expect(expected[OutboundDetailType.JobConditionChanged]).toBe(2);
     if (managed) {
-      expect(expected[OutboundDetailType.PodCreationRequested]).toBe(8);
-      expect(expected[OutboundDetailType.PodFinalizerRemovalRequested]).toBe(8);
-      expect(expected[OutboundDetailType.JobStatusUpdateRequested]).toBeGreaterThan(2);
+      expect(expected[OutboundDetailType.CreatePod]).toBe(8);
+      expect(expected[OutboundDetailType.RemovePodFinalizer]).toBe(8);
+      expect(expected[OutboundDetailType.UpdateJobStatus]).toBeGreaterThan(2);
     }
     expect(new Set(ids(reference.sent)).size).toBe(reference.sent.length);
 
@@ -67,7 +67,7 @@ async function outcomeOf(store: CrashableStore, stream: StreamId) {
   const sent = (type: string) => bus.sent.filter((e) => e.detailType === type);
   const entries = (await store.read(stream)).entries;
   return {
-    terminated: sent(OutboundDetailType.PodTerminationRequested).map((e) => String(e.detail['podUid'])).sort(),
+    terminated: sent(OutboundDetailType.TerminatePod).map((e) => String(e.detail['podUid'])).sort(),
     notified: sent(OutboundDetailType.JobConditionChanged).map((e) => (e.detail['condition'] as { type: string }).type),
     conditions: entries.filter((e) => e.type === 'JobConditionChanged').map((e) => (e.body as { condition: { type: string } }).condition.type),
   };

@@ -1,7 +1,7 @@
 import { brotliCompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Context } from 'aws-lambda';
-import type { StreamId } from '../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import { MAX_PACK_DECODED_BYTES } from '../../../shared/contract/packed-observations.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamId } from '../../../shared/app/event-store.ts';
-import { snapshotDue } from '../../../shared/app/write/snapshot-cadence.ts';
-import { EventIdIndex } from '../../../shared/decide/event-id-index.ts';
+import type { StreamId } from '../../../shared/log/event-store.ts';
+import { snapshotDue } from '../../../shared/job/snapshot-cadence.ts';
+import { EventIdIndex } from '../../../shared/log/event-id-index.ts';
 import { StateCache, type CachedState } from '../../../shared/decide/state-cache.ts';
 import { initialState, type JobState } from '../../../shared/job/state.ts';
 import { anIndexedJob, aPod, at, CLUSTER, jobObserved, podObserved } from '../../support/builders.ts';

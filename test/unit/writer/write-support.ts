@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import type { CommitInput, CommitResult, EventStore, StreamId } from '../../../shared/app/event-store.ts';
-import { InMemoryEventStore } from '../../../shared/app/in-memory-event-store.ts';
-import { itemEvents } from '../../../shared/app/publish.ts';
+import type { CommitInput, CommitResult, EventStore, StreamId } from '../../../shared/log/event-store.ts';
+import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
+import { itemEvents } from '../../../shared/publish/publish.ts';
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { writeBatch, type WriteDeps, type WriteOutcome } from '../../../shared/decide/write-batch.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import type { FoldConfig } from '../../../shared/job/state.ts';
-import { parseAnyInbound } from '../../../shared/contract/parse-any-inbound.ts';
+import { parseInbound } from '../../../shared/contract/parse-inbound.ts';
 import type { OutboundEvent } from '../../../shared/contract/outbound.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import type { JobCommand } from '../../../shared/job/commands.ts';
@@ -25,7 +25,7 @@ export function sampleEvents(path: string): unknown[] {
 /** The Job stream and observation of each valid event, in order. */
 export function observationsOf(events: readonly unknown[]): { stream: StreamId; observation: Observation }[] {
   return events.map((event) => {
-    const parsed = parseAnyInbound(event);
+    const parsed = parseInbound(event);
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
     const primary = parsed.targets[0];
     if (!primary) throw new Error('no target');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Context } from 'aws-lambda';
-import { StoreLimitError, type StreamId } from '../../../shared/app/event-store.ts';
+import { StoreLimitError, type StreamId } from '../../../shared/log/event-store.ts';
 import type { InboundError } from '../../../shared/contract/parse-inbound.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { createWriterHandler } from '../../../functions/handlers/writer-handler.ts';

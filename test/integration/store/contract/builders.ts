@@ -1,6 +1,6 @@
-import type { EventStore, NewCommand, NewEntry, StreamId, SummaryUpdate } from '../../../../shared/app/event-store.ts';
-import type { PodArchive } from '../../../../shared/app/pod-archive.ts';
-import type { ChangeFeed } from '../../../../shared/app/change-feed.ts';
+import type { EventStore, NewCommand, NewEntry, StreamId, SummaryUpdate } from '../../../../shared/log/event-store.ts';
+import type { PodArchive } from '../../../../shared/log/pod-archive.ts';
+import type { ChangeFeed } from '../../../../shared/log/change-feed.ts';
 import type { ArchivedPod } from '../../../../shared/job/snapshot.ts';
 
 /** Makes a fresh, empty store (with its pod archive and change feed) for one test. */

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ChangeFeed, LogChange } from '../../../../shared/app/change-feed.ts';
-import type { EventStore, StreamId } from '../../../../shared/app/event-store.ts';
+import type { ChangeFeed, LogChange } from '../../../../shared/log/change-feed.ts';
+import type { EventStore, StreamId } from '../../../../shared/log/event-store.ts';
 import { aStream, anEntry, at } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
 import { logEntries } from '../../../support/log-entries.ts';

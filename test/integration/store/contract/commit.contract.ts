@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_COMMIT_COMMANDS } from '../../../../shared/app/event-store-limits.ts';
-import { StoreLimitError, VersionConflictError } from '../../../../shared/app/event-store.ts';
-import type { CommitInput, EventStore, StreamId } from '../../../../shared/app/event-store.ts';
+import { MAX_COMMIT_COMMANDS } from '../../../../shared/log/event-store-limits.ts';
+import { StoreLimitError, VersionConflictError } from '../../../../shared/log/event-store.ts';
+import type { CommitInput, EventStore, StreamId } from '../../../../shared/log/event-store.ts';
 import { aCommand, aStream, aSummary, anEntry, at, T0 } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
 import { entryHash, GENESIS_HASH, verifyChain } from '../../../../shared/log/hash-chain.ts';

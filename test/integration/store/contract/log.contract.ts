@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_ENTRY_BODY_BYTES } from '../../../../shared/app/event-store-limits.ts';
-import { StoreLimitError } from '../../../../shared/app/event-store.ts';
-import type { EventStore } from '../../../../shared/app/event-store.ts';
+import { MAX_ENTRY_BODY_BYTES } from '../../../../shared/log/event-store-limits.ts';
+import { StoreLimitError } from '../../../../shared/log/event-store.ts';
+import type { EventStore } from '../../../../shared/log/event-store.ts';
 import { aStream, anEntry, at, noise, podEventBody, T0 } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
 import { chainEntries, GENESIS_HASH, verifyChain } from '../../../../shared/log/hash-chain.ts';

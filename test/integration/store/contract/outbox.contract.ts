@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import type { EventStore, NewCommand, StreamId } from '../../../../shared/app/event-store.ts';
+import type { EventStore, NewCommand, StreamId } from '../../../../shared/log/event-store.ts';
 import { aCommand, aStream, at } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
 

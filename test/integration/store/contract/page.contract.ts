@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_COMMIT_BYTES, MAX_ENTRY_BODY_BYTES } from '../../../../shared/app/event-store-limits.ts';
-import { StoreLimitError, VersionConflictError } from '../../../../shared/app/event-store.ts';
-import type { CommitInput, EventStore, LogEntry, NewEntry, StreamId } from '../../../../shared/app/event-store.ts';
+import { MAX_COMMIT_BYTES, MAX_ENTRY_BODY_BYTES } from '../../../../shared/log/event-store-limits.ts';
+import { StoreLimitError, VersionConflictError } from '../../../../shared/log/event-store.ts';
+import type { CommitInput, EventStore, LogEntry, NewEntry, StreamId } from '../../../../shared/log/event-store.ts';
 import { chainEntries, GENESIS_HASH, verifyChain } from '../../../../shared/log/hash-chain.ts';
 import { aCommand, aStream, aSummary, anEntry, at, noise, podEventBody, T0 } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { EventStore } from '../../../../shared/app/event-store.ts';
-import type { PodArchive } from '../../../../shared/app/pod-archive.ts';
-import { EventIdIndex, FINGERPRINT_BYTES } from '../../../../shared/decide/event-id-index.ts';
+import type { EventStore } from '../../../../shared/log/event-store.ts';
+import type { PodArchive } from '../../../../shared/log/pod-archive.ts';
+import { EventIdIndex, FINGERPRINT_BYTES } from '../../../../shared/log/event-id-index.ts';
 import { aStream, anArchivedPod } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
 

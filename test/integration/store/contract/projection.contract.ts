@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { EventStore, JobSummary, ListJobsQuery, StreamId, SummaryUpdate } from '../../../../shared/app/event-store.ts';
+import type { EventStore, JobSummary, ListJobsQuery, StreamId, SummaryUpdate } from '../../../../shared/log/event-store.ts';
 import { aStream, aSummary, anEntry, at } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
 import { logEntries } from '../../../support/log-entries.ts';

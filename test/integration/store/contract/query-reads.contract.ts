@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { CommitInput, EventStore, NewEntry, StreamId } from '../../../../shared/app/event-store.ts';
+import type { CommitInput, EventStore, NewEntry, StreamId } from '../../../../shared/log/event-store.ts';
 import { GENESIS_HASH, verifyChain } from '../../../../shared/log/hash-chain.ts';
 import { aStream, anEntry, at, noise, T0 } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { EventStore, Snapshot, StreamId } from '../../../../shared/app/event-store.ts';
+import type { EventStore, Snapshot, StreamId } from '../../../../shared/log/event-store.ts';
 import { aStream, anEntry, at, noise, podEventBody, T0 } from './builders.ts';
 import type { EventStoreFactory } from './builders.ts';
 import { logEntries } from '../../../support/log-entries.ts';

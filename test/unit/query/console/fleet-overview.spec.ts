@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../../shared/log/in-memory-event-store.ts';
 import { FleetOverviewSchema } from '../../../../functions/query/console/console-schemas.ts';
 import { buildFleet } from '../support/fleet.ts';
 import { queryClient, type Get } from '../support/query-client.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FleetRow, JobSummary, StreamId } from '../../../../shared/app/event-store.ts';
+import type { FleetRow, JobSummary, StreamId } from '../../../../shared/log/event-store.ts';
 import { fleetOverviewRoute } from '../../../../functions/query/console/fleet-overview.ts';
 import type { QueryDeps } from '../../../../functions/query/http.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../../shared/job/state.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryEventStore } from '../../../../shared/app/in-memory-event-store.ts';
+import { InMemoryEventStore } from '../../../../shared/log/in-memory-event-store.ts';
 import { JobIndexesSchema, JobTimelineSchema } from '../../../../functions/query/console/console-schemas.ts';
 import { intervalsOf } from '../../../../functions/query/console/index-intervals.ts';
 import { buildFleet } from '../support/fleet.ts';

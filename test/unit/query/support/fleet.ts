@@ -1,4 +1,4 @@
-import type { StreamId } from '../../../../shared/app/event-store.ts';
+import type { StreamId } from '../../../../shared/log/event-store.ts';
 import { loadScenario, observeJob, playJsonl, playScenario, type Service } from './service-fleet.ts';
 
 // The fleet the query tests read, built by the service's own ingest and reconcile:

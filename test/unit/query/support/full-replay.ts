@@ -1,5 +1,5 @@
-import type { LogEntry } from '../../../../shared/app/event-store.ts';
-import { entryEvent } from '../../../../shared/app/log-codec.ts';
+import type { LogEntry } from '../../../../shared/log/event-store.ts';
+import { entryEvent } from '../../../../shared/job/log-codec.ts';
 import { evolve, type JobEvent } from '../../../../shared/job/evolve.ts';
 import { initialState, type FoldConfig, type JobState } from '../../../../shared/job/state.ts';
 

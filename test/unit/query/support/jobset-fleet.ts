@@ -1,5 +1,5 @@
-import type { StreamId } from '../../../../shared/app/event-store.ts';
-import { parseAnyInbound } from '../../../../shared/contract/parse-any-inbound.ts';
+import type { StreamId } from '../../../../shared/log/event-store.ts';
+import { parseInbound } from '../../../../shared/contract/parse-inbound.ts';
 import { busEvent, deliverAt, readPutEvents, type Service } from './service-fleet.ts';
 
 // The JobSets the query tests read, built as the service builds them: each run of events sharing
@@ -53,7 +53,7 @@ export async function playJobSetJsonl(service: Service, path: string, clusterId:
     for (; i < events.length && events[i]!.detail.observedAt === at; i++) run.push(events[i]!);
     await deliverAt(service, at, run);
     for (const event of run) {
-      const parsed = parseAnyInbound(event);
+      const parsed = parseInbound(event);
       if (parsed.ok && parsed.targets[0]?.stream.kind === 'JobSet') jobSet = { ...parsed.targets[0].stream };
     }
   }

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { EventStore, StreamId } from '../../../../shared/app/event-store.ts';
-import type { PodArchive } from '../../../../shared/app/pod-archive.ts';
+import type { EventStore, StreamId } from '../../../../shared/log/event-store.ts';
+import type { PodArchive } from '../../../../shared/log/pod-archive.ts';
 import { DEFAULT_FOLD_CONFIG, type FoldConfig } from '../../../../shared/job/state.ts';
 import { JobScenarioSchema, type JobScenario } from '../../../../cli/scenario/job-scenario.ts';
 import { kinesisEvent } from '../../../support/kinesis-records.ts';
-import { streamKey } from '../../../../shared/app/stream-key.ts';
-import { parseAnyInbound } from '../../../../shared/contract/parse-any-inbound.ts';
+import { streamKey } from '../../../../shared/log/stream-key.ts';
+import { parseInbound } from '../../../../shared/contract/parse-inbound.ts';
 import { createRecordWriter } from '../../../../functions/handlers/writer-handler.ts';
 import { timerRecord } from '../../../../functions/handlers/writer/timer-record.ts';
 
@@ -206,7 +206,7 @@ export async function playTrace(service: Service, trace: RecordedTrace): Promise
 
 /** The log an inbound event is written to (its primary target). */
 export function streamOf(event: unknown): StreamId {
-  const parsed = parseAnyInbound(event);
+  const parsed = parseInbound(event);
   if (!parsed.ok) throw new Error(`test event rejected: ${JSON.stringify(parsed.errors)}`);
   const [primary] = parsed.targets;
   if (!primary) throw new Error('the test event concerns no log');

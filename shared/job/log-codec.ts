@@ -1,8 +1,8 @@
 import type * as z from 'zod';
-import { DecisionSchema, type Decision } from '../job/decisions.ts';
-import { ObservationSchema, type Observation } from '../job/events.ts';
-import type { JobEvent } from '../job/evolve.ts';
-import type { LogEntry, NewEntry } from './event-store.ts';
+import { DecisionSchema, type Decision } from './decisions.ts';
+import { ObservationSchema, type Observation } from './events.ts';
+import type { JobEvent } from './evolve.ts';
+import type { LogEntry, NewEntry } from '../log/event-store.ts';
 
 /** Observations and decisions as log entries, and back. */
 

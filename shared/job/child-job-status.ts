@@ -1,7 +1,7 @@
-import { jobStatus } from '../job/status.ts';
-import type { JobState } from '../job/state.ts';
-import { stableHash } from '../job/stable-hash.ts';
-import type { NewEntry, StreamId } from './event-store.ts';
+import { jobStatus } from './status.ts';
+import type { JobState } from './state.ts';
+import { stableHash } from './stable-hash.ts';
+import type { NewEntry, StreamId } from '../log/event-store.ts';
 
 /**
  * A Job owned by a JobSet reports its status to the JobSet's log, as jobfold computed it — so

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../log/canonical-json.ts';
+import { canonicalJson } from './canonical-json.ts';
 
 // Every eventId a log holds (a Job's or a JobSet's), so the writer stores an eventId once against the whole log —
 // not a recent window, not a set that dies with the process (issue 24). Log pages keep no

@@ -1,4 +1,4 @@
-import type { EventStore, LogEntry, StreamId, SummaryUpdate } from './event-store.ts';
+import type { EventStore, LogEntry, StreamId, SummaryUpdate } from '../log/event-store.ts';
 import { stableHash } from '../job/stable-hash.ts';
 import { stallRecord, stalledSummary, type Stall } from './stall.ts';
 

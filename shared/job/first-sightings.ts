@@ -1,14 +1,14 @@
-import type { JobEvent } from '../job/evolve.ts';
-import type { Observation } from '../job/events.ts';
-import type { JobState } from '../job/state.ts';
+import type { JobEvent } from './evolve.ts';
+import type { Observation } from './events.ts';
+import type { JobState } from './state.ts';
 
 // First sightings (docs/data-model.md): the writer marks each logged observation that names a
 // pod its fold had no record of, so a fold from a snapshot knows which pods its tail names for
 // the first time and asks the pod archive only about the others. The writer can tell because
 // its state holds every pod the log has named before the batch: kept warm it keeps settled
 // pods, and loaded from a snapshot it has the archived records of the pods the batch names
-// put back (write/load-for-write.ts). A pod it had no record of cannot be in the archive as of any
-// earlier snapshot, which only ever holds pods some earlier state had.
+// put back (shared/decide/load-log.ts `loadForWrite`). A pod it had no record of cannot be in
+// the archive as of any earlier snapshot, which only ever holds pods some earlier state had.
 
 /** The pods `observations` name that `state` has no record of, taken before the batch is folded. */
 export function unseenPods(state: JobState, observations: readonly Observation[]): Set<string> {

@@ -1,16 +1,16 @@
-import type { Decision } from '../../job/decisions.ts';
-import type { RefusedObservation } from '../../decide/keep-news.ts';
-import type { Observation } from '../../job/events.ts';
-import { podFacts } from '../../job/pod-facts.ts';
-import { stableHash } from '../../job/stable-hash.ts';
-import { clockSkewOf, type JobState } from '../../job/state.ts';
-import { compareOrder, isStaleObservation } from '../../k8s/object-sequence.ts';
-import { compareTimes, parseTime } from '../../k8s/time.ts';
-import { observedInstant } from '../../job/cluster-clock.ts';
-import { jobObservationOrder, staleJobObservationTells } from '../../job/observe-job.ts';
-import { podObservationOrder } from '../../job/observe-pod.ts';
-import { mergeFacts, recordOrder } from '../../job/pod-record.ts';
-import { podCountUnlogged } from '../../job/pod-view-gap.ts';
+import type { Decision } from './decisions.ts';
+import type { RefusedObservation } from '../decide/keep-news.ts';
+import type { Observation } from './events.ts';
+import { podFacts } from './pod-facts.ts';
+import { stableHash } from './stable-hash.ts';
+import { clockSkewOf, type JobState } from './state.ts';
+import { compareOrder, isStaleObservation } from '../k8s/object-sequence.ts';
+import { compareTimes, parseTime } from '../k8s/time.ts';
+import { observedInstant } from './cluster-clock.ts';
+import { jobObservationOrder, staleJobObservationTells } from './observe-job.ts';
+import { podObservationOrder } from './observe-pod.ts';
+import { mergeFacts, recordOrder } from './pod-record.ts';
+import { podCountUnlogged } from './pod-view-gap.ts';
 
 // What a Job's fold already holds, and what a Job's log refuses (shared/decide/keep-news.ts runs
 // them after its lookup of the eventId against the whole log): the Job decider's `known`,

@@ -1,4 +1,4 @@
-import { entryHash, GENESIS_HASH } from '../log/hash-chain.ts';
+import { entryHash, GENESIS_HASH } from './hash-chain.ts';
 import { checkCommit, checkLimit, checkSnapshotSeq, jsonCopy } from './event-store-limits.ts';
 import type { ArchivedPod } from '../job/snapshot.ts';
 import { VersionConflictError } from './event-store.ts';
@@ -9,12 +9,12 @@ import type {
 import type { PodArchive } from './pod-archive.ts';
 import { shownByName } from './name-rule.ts';
 import { MAX_CHANGES_PER_PAGE, type ChangeFeed, type ChangePage, type ChangeQuery, type LogChange } from './change-feed.ts';
-import type { EventIdSegment } from '../decide/event-id-index.ts';
+import type { EventIdSegment } from './event-id-index.ts';
 
 type StreamRecord = {
   entries: LogEntry[];
   archivedPods: Map<string, ArchivedPod>;
-  /** Event-id segments (shared/decide/event-id-index.ts) by their last position. */
+  /** Event-id segments (shared/log/event-id-index.ts) by their last position. */
   idSegments: Map<number, EventIdSegment>;
   /** Seqs a paged commit marked as a pod's first sighting (outside the entries and their hashes). */
   firstSightings: Set<number>;

@@ -70,7 +70,7 @@ export type JobSummary = {
   finishedAt?: string;
   createdAt: string;
   updatedAt: string;
-  /** Set while the Job's reconcile fails on every retry (shared/app/stall.ts). */
+  /** Set while the Job's reconcile fails on every retry (shared/decide/stall.ts). */
   stalled?: { error: string; since: string };
   /** The latest refused update of the Job (its last valid spec still applies). */
   refusedUpdate?: { eventId: string; errors: string[] };

@@ -4,7 +4,7 @@ import type {
 } from './event-store.ts';
 import type { PodArchive } from './pod-archive.ts';
 import type { ArchivedPod } from '../job/snapshot.ts';
-import type { EventIdSegment } from '../decide/event-id-index.ts';
+import type { EventIdSegment } from './event-id-index.ts';
 
 /**
  * A store that passes every call to another: the base of the stores that add something around

@@ -1,5 +1,5 @@
-import type { JobState } from '../job/state.ts';
-import type { SummaryUpdate } from './event-store.ts';
+import type { JobState } from './state.ts';
+import type { SummaryUpdate } from '../log/event-store.ts';
 import { boundedText, MAX_REASON_BYTES } from '../k8s/bounded-text.ts';
 
 /** The row the fleet view shows for a Job: its latest condition and when it finished. */

@@ -1,13 +1,13 @@
 import type { ArchivedPod } from '../job/snapshot.ts';
 import type { StreamId } from './event-store.ts';
-import type { EventIdSegment } from '../decide/event-id-index.ts';
+import type { EventIdSegment } from './event-id-index.ts';
 
 /**
  * What the log writer keeps beside a Job's log (most of it written as its snapshots are):
  * - settled pods, once they leave the snapshot (see shared/job/snapshot.ts): written once per
  *   pod, read back only for the pods that new events name (a Job with a success policy: all of
  *   them, on a cold load);
- * - the log's eventIds (shared/decide/event-id-index.ts), as segments of positions: read back whole on
+ * - the log's eventIds (shared/log/event-id-index.ts), as segments of positions: read back whole on
  *   a cold load, so an eventId is stored once against the whole log.
  */
 export interface PodArchive {

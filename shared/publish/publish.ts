@@ -1,6 +1,6 @@
 import type { OutboundEvent } from '../contract/outbound.ts';
 import { OUTBOX_PAGE_TYPE, outboxPageEvents, type OutboxPageDetail } from '../outbox/outbox-page.ts';
-import type { EventStore, OutboxItem } from './event-store.ts';
+import type { EventStore, OutboxItem } from '../log/event-store.ts';
 import type { Publisher } from '../ports.ts';
 
 

@@ -1,4 +1,4 @@
-import type { JobState } from '../../job/state.ts';
+import type { JobState } from './state.ts';
 
 /** The fewest entries between two snapshots (the reconcile's SNAPSHOT_EVERY). */
 export const SNAPSHOT_EVERY = 50;

@@ -1,5 +1,5 @@
-import type { Decision, DecisionOf } from '../job/decisions.ts';
-import type { JobEvent } from '../job/evolve.ts';
+import type { Decision, DecisionOf } from './decisions.ts';
+import type { JobEvent } from './evolve.ts';
 
 // A decision's size must not depend on the Job's: terminating 100,000 pods is one decision
 // but 100,000 pod references (≈ 10 MB), far above one DynamoDB item (400 KB). The decision is

@@ -1,5 +1,5 @@
 import { boundedText, MAX_REASON_BYTES } from '../k8s/bounded-text.ts';
-import { StoreLimitError, type JobSummary, type StreamId, type SummaryUpdate } from './event-store.ts';
+import { StoreLimitError, type JobSummary, type StreamId, type SummaryUpdate } from '../log/event-store.ts';
 
 /** A Job whose reconcile fails the same way on every retry: parked, with the error shown. */
 export interface Stall {

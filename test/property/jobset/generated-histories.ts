@@ -1,0 +1,285 @@
+import fc from 'fast-check';
+import type { JobSetScenario, JobSetScenarioEvent } from '../../../cli/scenario/jobset-scenario.ts';
+import type { JobSetCommand } from '../../../shared/jobset/commands.ts';
+import { LABELS } from '../../../shared/jobset/constants.ts';
+import type { JobSetObservation } from '../../../shared/jobset/events.ts';
+import { evolve } from '../../../shared/jobset/evolve.ts';
+import type { ChildJob, JobSet } from '../../../shared/jobset/schemas.ts';
+import { settle } from '../../../shared/jobset/settle.ts';
+import { initialState, type JobSetState } from '../../../shared/jobset/state.ts';
+
+// Generated JobSet histories a cluster can produce, for the order property
+// (generated-orders.property.spec.ts), as test/property/job/arbitraries.ts generates Job
+// histories. A JobSet's history is not free: its child Jobs exist because its controller created
+// them, and go because it deleted them. So a history is played in a closed loop: the JobSet is
+// folded and reconciled in the cluster's order as the history grows, and its commands are the
+// cluster's controller acting — a CreateJob makes the Job exist, a SuspendJob or ResumeJob
+// changes its spec (the forwarder shows each in a later step), a DeleteJob marks it terminating
+// until a later step finishes the deletion (foreground: the Job outlives the request). The random
+// part is what the cluster does and when: which live Job runs (active and ready), succeeds or
+// fails (and with which reason), which created, suspended or resumed Job is shown, which deletion
+// finishes, when the user suspends or resumes the JobSet, and how much time passes between. At the
+// end every Job has been shown as it is and every deletion asked for has finished.
+
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+const REPLICATED_JOB_NAMES = ['workers', 'driver', 'evaluator'] as const;
+
+/** Job failure reasons upstream's Job controller writes, and the messages it writes with them. */
+const FAILURES = [
+  { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' },
+  { reason: 'PodFailurePolicy', message: 'Container main for pod default/p failed with exit code 3 matching FailJob rule at index 0' },
+  { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' },
+] as const;
+
+const ruleArb = fc.record({
+  action: fc.constantFrom('FailJobSet', 'RestartJobSet', 'RestartJobSetAndIgnoreMaxRestarts'),
+  onJobFailureReasons: fc.subarray(FAILURES.map((f) => f.reason), { minLength: 1 }),
+  targets: fc.constantFrom<'all' | 'first'>('all', 'first'),
+});
+
+/** A JobSet as the webhook leaves it (defaulted): 1–3 replicated Jobs of 1–2 replicas, any policy. */
+export const jobSetArb: fc.Arbitrary<JobSet> = fc
+  .record({
+    replicas: fc.array(fc.integer({ min: 1, max: 2 }), { minLength: 1, maxLength: 3 }),
+    operator: fc.constantFrom('All', 'Any'),
+    successTargetsFirst: fc.boolean(),
+    order: fc.constantFrom('AnyOrder', 'InOrder'),
+    failurePolicy: fc.option(
+      fc.record({
+        maxRestarts: fc.integer({ min: 0, max: 2 }),
+        restartStrategy: fc.constantFrom('Recreate', 'BlockingRecreate'),
+        rules: fc.array(ruleArb, { maxLength: 2 }),
+      }),
+      { nil: undefined },
+    ),
+  })
+  .map(({ replicas, operator, successTargetsFirst, order, failurePolicy }) => {
+    const names = replicas.map((_, i) => REPLICATED_JOB_NAMES[i] as string);
+    const spec: JobSet['spec'] = {
+      replicatedJobs: replicas.map((count, i) => ({
+        name: names[i] as string,
+        groupName: 'default',
+        replicas: count,
+        template: { spec: { parallelism: 1, completions: 1, completionMode: 'Indexed' } },
+      })),
+      successPolicy: { operator, targetReplicatedJobs: successTargetsFirst ? [names[0] as string] : [] },
+      startupPolicy: { startupPolicyOrder: order },
+      suspend: false,
+      ...(failurePolicy === undefined
+        ? {}
+        : {
+            failurePolicy: {
+              maxRestarts: failurePolicy.maxRestarts,
+              restartStrategy: failurePolicy.restartStrategy,
+              rules: failurePolicy.rules.map((rule, i) => ({
+                name: `failurePolicyRule${i}`,
+                action: rule.action,
+                onJobFailureReasons: [...rule.onJobFailureReasons],
+                targetReplicatedJobs: rule.targets === 'first' ? [names[0] as string] : [],
+              })),
+            },
+          }),
+    };
+    return { metadata: { namespace: 'default', name: 'gen', uid: 'gen-uid' }, spec } as JobSet;
+  });
+
+/**
+ * What the cluster does next: a Job runs or finishes (succeeds, or fails with a reason), a
+ * deletion finishes, a Job the controller suspended or resumed shows it, or the user suspends or
+ * resumes the JobSet.
+ */
+export interface Step {
+  readonly op: 'progress' | 'answer' | 'report' | 'suspend';
+  /** Which of the candidate Jobs (modulo their count). */
+  readonly pick: number;
+  readonly fails: boolean;
+  readonly failure: number;
+  /** Seconds since the previous step. */
+  readonly gap: number;
+}
+
+const stepArb = (gaps: readonly number[]): fc.Arbitrary<Step> => fc.record({
+  op: fc.constantFrom<Step['op']>('progress', 'progress', 'progress', 'answer', 'report', 'suspend'),
+  pick: fc.nat({ max: 12 }),
+  fails: fc.boolean(),
+  failure: fc.nat({ max: FAILURES.length - 1 }),
+  gap: fc.constantFrom(...gaps),
+});
+
+/** A child Job on the cluster, as its JobSet's controller created it. */
+interface ClusterJob {
+  readonly name: string;
+  readonly replicatedJob: string;
+  readonly jobIndex: number;
+  readonly attempt: number;
+  suspend: boolean;
+  running: boolean;
+  finished: 'Complete' | 'Failed' | undefined;
+  terminating: boolean;
+  /** Created, suspended or resumed by the controller since the Job was last seen: the cluster has yet to show it. */
+  unseen: boolean;
+}
+
+/** Plays `steps` against the JobSet in a closed loop (above): the cluster's history as a scenario. */
+export function playHistory(id: string, created: JobSet, steps: readonly Step[]): JobSetScenario {
+  let jobSet = created;
+  const events: JobSetScenarioEvent[] = [];
+  const jobs = new Map<string, ClusterJob>();
+  const deleting: string[] = [];
+  let state: JobSetState = initialState();
+  let version = 0;
+  let clock = T0;
+  const at = () => new Date(clock).toISOString().replace('.000Z', 'Z');
+
+  const act = (commands: readonly JobSetCommand[]) => {
+    for (const command of commands) {
+      const job = jobs.get(command.name);
+      switch (command.type) {
+        case 'CreateJob':
+          // The API server refuses a name still taken (a Job not yet gone).
+          if (job === undefined) {
+            const { name, replicatedJob, jobIndex, restartAttempt, suspend } = command;
+            jobs.set(name, { name, replicatedJob, jobIndex, attempt: restartAttempt, suspend, running: false, finished: undefined, terminating: false, unseen: true });
+          }
+          break;
+        case 'DeleteJob':
+          if (job !== undefined && !job.terminating) {
+            job.terminating = true;
+            deleting.push(job.name);
+          }
+          break;
+        case 'SuspendJob':
+        case 'ResumeJob':
+          // A suspended Job's pods are deleted: it runs again only after it is resumed.
+          if (job !== undefined && job.finished === undefined) {
+            job.suspend = command.type === 'SuspendJob';
+            job.running = false;
+            job.unseen = true;
+          }
+          break;
+        case 'DeleteJobSet':
+          break;
+        default: {
+          const _exhaustive: never = command;
+          return _exhaustive;
+        }
+      }
+    }
+  };
+  // Folded and reconciled as the cluster's controller would, event by event.
+  const apply = (event: JobSetScenarioEvent, observation: JobSetObservation) => {
+    events.push(event);
+    state = evolve(state, observation);
+    const settled = settle(state, event.at);
+    state = settled.state;
+    act(settled.commands);
+  };
+
+  state = evolve(state, { type: 'JobSetObserved', at: at(), eventId: undefined, jobSet: { ...jobSet, metadata: { ...jobSet.metadata, resourceVersion: String(++version) } } });
+  const first = settle(state, at());
+  state = first.state;
+  act(first.commands);
+
+  const finishDeletion = (name: string) => {
+    deleting.splice(deleting.indexOf(name), 1);
+    const job = jobs.get(name) as ClusterJob;
+    jobs.delete(name);
+    apply({ type: 'JobDeleted', at: at(), name }, { type: 'JobDeleted', at: at(), eventId: undefined, name, uid: `${name}-${job.attempt}` });
+  };
+
+  const report = (job: ClusterJob) => {
+    job.unseen = false;
+    const snapshot = childJob(job, at(), FAILURES[0]);
+    apply({ type: 'JobStatus', at: at(), job: snapshot }, { type: 'JobObserved', at: at(), eventId: undefined, job: { ...snapshot, metadata: { ...snapshot.metadata, resourceVersion: String(++version) } } });
+  };
+
+  for (const step of steps) {
+    clock += step.gap * 1000;
+    if (step.op === 'suspend') {
+      const suspend = !jobSet.spec.suspend;
+      jobSet = { ...jobSet, spec: { ...jobSet.spec, suspend } };
+      apply({ type: 'JobSetSpecUpdated', at: at(), patch: { suspend } }, { type: 'JobSetObserved', at: at(), eventId: undefined, jobSet: { ...jobSet, metadata: { ...jobSet.metadata, resourceVersion: String(++version) } } });
+      continue;
+    }
+    if (step.op === 'report') {
+      const changed = [...jobs.values()].filter((job) => job.unseen && !job.terminating);
+      const job = changed[step.pick % Math.max(1, changed.length)];
+      if (job !== undefined) report(job);
+      continue;
+    }
+    if (step.op === 'answer') {
+      const name = deleting[step.pick % Math.max(1, deleting.length)];
+      if (name !== undefined) finishDeletion(name);
+      continue;
+    }
+    const live = [...jobs.values()].filter((job) => !job.terminating && job.finished === undefined && !job.suspend);
+    const job = live[step.pick % Math.max(1, live.length)];
+    if (job === undefined) continue;
+    if (!job.running) job.running = true;
+    else job.finished = step.fails ? 'Failed' : 'Complete';
+    job.unseen = false;
+    const snapshot = childJob(job, at(), FAILURES[step.failure] ?? FAILURES[0]);
+    apply({ type: 'JobStatus', at: at(), job: snapshot }, { type: 'JobObserved', at: at(), eventId: undefined, job: { ...snapshot, metadata: { ...snapshot.metadata, resourceVersion: String(++version) } } });
+  }
+  // In the end the cluster has shown every suspension and resumption, and finished every deletion.
+  for (const job of jobs.values()) {
+    if (!job.unseen || job.terminating) continue;
+    clock += 1000;
+    report(job);
+  }
+  while (deleting.length > 0) {
+    clock += 1000;
+    finishDeletion(deleting[0] as string);
+  }
+  return { id, jobset: created, events, checkpoints: [] };
+}
+
+/** A child Job's snapshot as its cluster reports it: running (active and ready), or finished. */
+function childJob(job: ClusterJob, at: string, failure: (typeof FAILURES)[number]): ChildJob {
+  const finished = job.finished;
+  // The Job controller's Suspended condition, as it writes it on suspension and resumption.
+  const suspension = job.suspend
+    ? [{ type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended', lastTransitionTime: at }]
+    : [];
+  const conditions =
+    finished === 'Complete'
+      ? [
+          { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at },
+          { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at },
+        ]
+      : finished === 'Failed'
+        ? [
+            { type: 'FailureTarget', status: 'True', reason: failure.reason, message: failure.message, lastTransitionTime: at },
+            { type: 'Failed', status: 'True', reason: failure.reason, message: failure.message, lastTransitionTime: at },
+          ]
+        : suspension;
+  const active = finished === undefined && job.running ? 1 : 0;
+  return {
+    metadata: {
+      name: job.name,
+      uid: `${job.name}-${job.attempt}`,
+      labels: {
+        [LABELS.replicatedJobName]: job.replicatedJob,
+        [LABELS.jobIndex]: String(job.jobIndex),
+        [LABELS.restartAttempt]: String(job.attempt),
+      },
+    },
+    spec: { parallelism: 1, completions: 1, suspend: job.suspend },
+    status: {
+      active,
+      ready: active,
+      succeeded: finished === 'Complete' ? 1 : 0,
+      failed: finished === 'Failed' ? 1 : 0,
+      conditions,
+    },
+  } as ChildJob;
+}
+
+/** A generated JobSet and the steps its cluster's Jobs take; some steps in the same second as the one before. */
+export const historyArb = fc.record({ jobSet: jobSetArb, steps: fc.array(stepArb([0, 0, 1, 5, 30]), { minLength: 4, maxLength: 24 }) });
+
+/**
+ * The same, every step at least a second after the one before: a history the writer, which
+ * decides once after each run of equal times, takes event by event as the conformance player does.
+ */
+export const spacedHistoryArb = fc.record({ jobSet: jobSetArb, steps: fc.array(stepArb([1, 1, 5, 30]), { minLength: 4, maxLength: 24 }) });

@@ -1,0 +1,25 @@
+import fc from 'fast-check';
+import { describeOrders } from '../order-floors.ts';
+import { measureJobSetOrders } from './causal-orders.ts';
+import { historyArb, playHistory } from './generated-histories.ts';
+
+// Issue 21, "Convergence", for JobSets over generated histories (generated-histories.ts: any
+// startup, success and failure policy; child Jobs that run, succeed and fail with upstream's
+// reasons; restarts and their deletions), as corpus-orders does over the conformance scenarios
+// and test/property/job/generated-orders over generated Job histories. Each history is one a
+// cluster can produce (played in a closed loop against the JobSet's reconcile); its events are
+// delivered in random causal orders (causal-orders.ts: a child Job's deletion that answers
+// jobfold's DeleteJob after the reconcile that sent it), and the status must be the one the
+// cluster's own order gives. Histories and orders come from fixed seeds, so the floors in
+// generated-orders.known.json (../order-floors.ts) hold run after run.
+const HISTORIES = 60;
+const ORDERS = 10;
+const SEED = 21;
+
+const histories = fc
+  .sample(historyArb, { seed: SEED, numRuns: HISTORIES })
+  .map(({ jobSet, steps }, n) => playHistory(`history-${n}`, jobSet, steps));
+
+describeOrders('generated JobSet history', histories, ORDERS, new URL('./generated-orders.known.json', import.meta.url), (scenario) =>
+  measureJobSetOrders(scenario, { orders: ORDERS, seed: SEED }),
+);

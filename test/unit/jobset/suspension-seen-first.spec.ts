@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { isJobSetDecisionType, type JobSetDecisionEvent } from '../../../shared/jobset/decision-events.ts';
+import type { JobSetObservation } from '../../../shared/jobset/events.ts';
+import { explainJobSet } from '../../../shared/jobset/explain.ts';
+import { at, jobObserved, jobSetObserved } from './support/builders.ts';
+import { conditionsOf, given } from './support/given.ts';
+
+// Issue 21 for JobSets: what the cluster's controller did on a JobSet spec reaches the log before
+// the spec. Counterexamples of test/property/jobset/generated-orders.property.spec.ts (generated
+// JobSet histories with suspensions), shrunk.
+
+/** An observation with the resourceVersion the cluster gave it (KEP-5504: later is newer, per resource type). */
+const v = (version: number, observation: JobSetObservation): JobSetObservation =>
+  observation.type === 'JobObserved'
+    ? { ...observation, job: { ...observation.job, metadata: { ...observation.job.metadata, resourceVersion: String(version) } } }
+    : observation.type === 'JobSetObserved'
+      ? { ...observation, jobSet: { ...observation.jobSet, metadata: { ...observation.jobSet.metadata, resourceVersion: String(version) } } }
+      : observation;
+
+const suspendedCondition = { type: 'Suspended', status: 'True', reason: 'SuspendedJobs', message: 'jobset is suspended' };
+
+describe('a child Job shown suspended before the JobSet spec that suspended it', () => {
+  const created = v(1, jobSetObserved({ replicatedJobs: [{ name: 'w', replicas: 2 }], suspend: false }, { seconds: 1 }));
+  const suspended = v(2, jobSetObserved({ replicatedJobs: [{ name: 'w', replicas: 2 }], suspend: true }, { seconds: 1 }));
+  const shownSuspended = (index: number, version: number, seconds: number) =>
+    v(version, jobObserved('w', index, { seconds, suspend: true, conditions: [{ type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended' }] }));
+  const w0 = shownSuspended(0, 3, 83);
+  const w1 = shownSuspended(1, 4, 84);
+
+  it('in order: the JobSet is suspended and both Jobs are', () => {
+    const inOrder = given(created, suspended, w0, w1).whenSettled({ now: at(84) });
+    expect(conditionsOf(inOrder.status)).toEqual([suspendedCondition]);
+    expect(inOrder.status.replicatedJobsStatus[0]).toMatchObject({ active: 0, suspended: 2 });
+  });
+
+  it('given w-1 seen suspended before the JobSet, and the suspended spec last, when reconciled, then the fold suspends what it had resumed on the older spec', () => {
+    const late = given(w1, created, w0, suspended).whenSettled({ now: at(84) });
+    expect(conditionsOf(late.status)).toEqual([suspendedCondition]);
+    expect(late.status.replicatedJobsStatus[0]).toMatchObject({ active: 0, suspended: 2 });
+  });
+});
+
+describe('an InOrder JobSet whose first, running spec arrives after its suspended one', () => {
+  const created = v(1, jobSetObserved({ replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, suspend: false }, { seconds: 1 }));
+  const suspended = v(2, jobSetObserved({ replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, suspend: true }, { seconds: 1 }));
+
+  it('given the suspended spec first, when the running one arrives, then the walk it began is written before Suspended, as in order', () => {
+    const inOrder = conditionsOf(given(created, suspended).whenSettled({ now: at(1) }).status);
+    expect(inOrder.map((c) => `${c.type}=${c.status}`)).toEqual(['StartupPolicyInProgress=True', 'Suspended=True']);
+    expect(conditionsOf(given(suspended, created).whenSettled({ now: at(1) }).status)).toEqual(inOrder);
+  });
+
+  it('given only the suspended spec, when reconciled, then no walk is written (the cluster may never have run it)', () => {
+    expect(conditionsOf(given(suspended).whenSettled({ now: at(1) }).status).map((c) => c.type)).toEqual(['Suspended']);
+  });
+});
+
+describe('a JobSet suspended after it finished on the cluster, the suspension arriving first', () => {
+  const created = v(1, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 1 }));
+  const suspended = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 40 }));
+  const done = v(2, jobObserved('w', 0, { seconds: 30, succeeded: 1, conditions: [
+    { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+    { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+  ] }));
+
+  it('in order: Completed, and no Suspended (a finished JobSet ignores the suspension)', () => {
+    expect(conditionsOf(given(created, done, suspended).whenSettled({ now: at(40) }).status).map((c) => c.type)).toEqual(['Completed']);
+  });
+
+  it('given the suspension before the success, when the success arrives, then Suspended is taken back by a correction naming the finish', () => {
+    const late = given(created, suspended, done).whenSettled({ now: at(40) });
+    expect(conditionsOf(late.status).map((c) => c.type)).toEqual(['Completed']);
+    const correction = late.log.find((e) => e.type === 'JobSetOutcomeCorrected');
+    expect(correction).toMatchObject({ retracted: [expect.objectContaining({ type: 'Suspended', status: 'True' })], retractedMetAt: at(40), evidence: { metAt: at(30) } });
+    const decisions = late.log.flatMap((event, i) => (isJobSetDecisionType(event.type) ? [{ seq: i + 1, event: event as JobSetDecisionEvent }] : []));
+    const sentence = explainJobSet(late.state, decisions).events.find((e) => e.type === 'JobSetOutcomeCorrected')?.sentence;
+    expect(sentence).toBe(`Corrected: took back Suspended (SuspendedJobs): the finish that came first on the cluster's clock (${at(30)}) arrived after the suspension, which a finished JobSet ignores; the cluster decided AllJobsCompleted instead, event #6`);
+  });
+
+  it('given a suspension before the finish on the cluster\'s clock, when the finish arrives, then Suspended stands', () => {
+    const early = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 20 }));
+    expect(conditionsOf(given(created, early, done).whenSettled({ now: at(30) }).status).map((c) => c.type)).toEqual(['Suspended', 'Completed']);
+  });
+});
+
+describe('a JobSet suspended and resumed before it finished, the suspension seen only after the finish', () => {
+  const created = v(1, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 1 }));
+  const suspended = v(2, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 10 }));
+  const resumed = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 20 }));
+  const done = v(4, jobObserved('w', 0, { seconds: 30, succeeded: 1, conditions: [
+    { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+    { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+  ] }));
+
+  it('given the finish before the suspended observation, when it arrives, then Suspended is False / ResumeJobs before Completed, as in order', () => {
+    const inOrder = conditionsOf(given(created, suspended, resumed, done).whenSettled({ now: at(30) }).status);
+    expect(inOrder.map((c) => `${c.type}=${c.status}`)).toEqual(['Suspended=False', 'Completed=True']);
+    expect(conditionsOf(given(created, resumed, done, suspended).whenSettled({ now: at(30) }).status)).toEqual(inOrder);
+  });
+
+  it('given the resumption after the finish, when the suspension arrives after the finish, then Suspended stays True (a finished JobSet ignores the resumption)', () => {
+    const resumedLate = v(5, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 40 }));
+    const suspendedEarly = v(2, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 25 }));
+    const doneWhileSuspended = v(4, jobObserved('w', 0, { seconds: 30, succeeded: 1, conditions: [
+      { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+    ] }));
+    const inOrder = conditionsOf(given(created, suspendedEarly, doneWhileSuspended, resumedLate).whenSettled({ now: at(40) }).status);
+    expect(inOrder.map((c) => `${c.type}=${c.status}`)).toEqual(['Suspended=True', 'Completed=True']);
+    expect(conditionsOf(given(created, resumedLate, doneWhileSuspended, suspendedEarly).whenSettled({ now: at(40) }).status)).toEqual(inOrder);
+  });
+});
