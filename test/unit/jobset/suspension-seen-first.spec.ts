@@ -77,8 +77,46 @@ describe('a JobSet suspended after it finished on the cluster, the suspension ar
     expect(sentence).toBe(`Corrected: took back Suspended (SuspendedJobs): the finish that came first on the cluster's clock (${at(30)}) arrived after the suspension, which a finished JobSet ignores; the cluster decided AllJobsCompleted instead, event #6`);
   });
 
+  it('given a Job the fold suspended for that suspension, when the suspension is taken back, then the Job counts as the cluster has it', () => {
+    const two = { replicatedJobs: [{ name: 'w', replicas: 2 }], successPolicy: { operator: 'Any' } };
+    const created2 = v(1, jobSetObserved({ ...two, suspend: false }, { seconds: 1 }));
+    const suspended2 = v(4, jobSetObserved({ ...two, suspend: true }, { seconds: 40 }));
+    const w1 = v(3, jobObserved('w', 1, { seconds: 10, active: 1, ready: 1 }));
+    const inOrder = given(created2, w1, done, suspended2).whenSettled({ now: at(40) });
+    const late = given(created2, w1, suspended2, done).whenSettled({ now: at(40) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+    expect(late.status.replicatedJobsStatus).toEqual(inOrder.status.replicatedJobsStatus);
+  });
+
   it('given a suspension before the finish on the cluster\'s clock, when the finish arrives, then Suspended stands', () => {
     const early = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 20 }));
     expect(conditionsOf(given(created, early, done).whenSettled({ now: at(30) }).status).map((c) => c.type)).toEqual(['Suspended', 'Completed']);
+  });
+});
+
+describe('a JobSet suspended and resumed before it finished, the suspension seen only after the finish', () => {
+  const created = v(1, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 1 }));
+  const suspended = v(2, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 10 }));
+  const resumed = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 20 }));
+  const done = v(4, jobObserved('w', 0, { seconds: 30, succeeded: 1, conditions: [
+    { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+    { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+  ] }));
+
+  it('given the finish before the suspended observation, when it arrives, then Suspended is False / ResumeJobs before Completed, as in order', () => {
+    const inOrder = conditionsOf(given(created, suspended, resumed, done).whenSettled({ now: at(30) }).status);
+    expect(inOrder.map((c) => `${c.type}=${c.status}`)).toEqual(['Suspended=False', 'Completed=True']);
+    expect(conditionsOf(given(created, resumed, done, suspended).whenSettled({ now: at(30) }).status)).toEqual(inOrder);
+  });
+
+  it('given the resumption after the finish, when the suspension arrives after the finish, then Suspended stays True (a finished JobSet ignores the resumption)', () => {
+    const resumedLate = v(5, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 40 }));
+    const suspendedEarly = v(2, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 25 }));
+    const doneWhileSuspended = v(4, jobObserved('w', 0, { seconds: 30, succeeded: 1, conditions: [
+      { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+    ] }));
+    const inOrder = conditionsOf(given(created, suspendedEarly, doneWhileSuspended, resumedLate).whenSettled({ now: at(40) }).status);
+    expect(inOrder.map((c) => `${c.type}=${c.status}`)).toEqual(['Suspended=True', 'Completed=True']);
+    expect(conditionsOf(given(created, resumedLate, doneWhileSuspended, suspendedEarly).whenSettled({ now: at(40) }).status)).toEqual(inOrder);
   });
 });
