@@ -1,11 +1,12 @@
 import { adviceView } from '../../shared/advise/view.ts';
-import { adviseOver, type AdvicePort } from '../../shared/advise/walk.ts';
+import { adviseOver } from '../../shared/advise/walk.ts';
 import { parseSelection, SelectionError, type SelectionText } from '../../shared/fleet/selection.ts';
 import { adviceBlocks, printText } from '../print/index.ts';
 import { sinceToTime } from '../whatif-command.ts';
 import { ApiError, withRetries, type ApiClient } from './api-client.ts';
 import { COMMON_OPTIONS, ENDPOINT_HELP, UsageError, clientFor, parse } from './client-options.ts';
 import { machineOutput, parseOutput } from './render.ts';
+import type { AdvicePort } from '../../shared/ports.ts';
 
 export const ADVISE_HELP = `Usage: jobfold advise [--cluster C] [-n NS] [-l SELECTOR | --name-prefix P | --owner CronJob/NAME] [--since 7d] [-o json|yaml]
 

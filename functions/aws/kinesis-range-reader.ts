@@ -1,5 +1,6 @@
 import { GetRecordsCommand, GetShardIteratorCommand, type KinesisClient } from '@aws-sdk/client-kinesis';
-import type { ShardRangeReader, StreamRecord } from '../triage/failed-batch.ts';
+import type { ShardRangeReader } from '../../shared/ports.ts';
+import type { StreamRecord } from '../../shared/contract/dead-letters.ts';
 
 /** GetRecords calls for one range at most: 1,000 records fit in one or two; the rest is slack for empty reads. */
 const MAX_CALLS = 50;

@@ -1,5 +1,5 @@
 import { PutRecordCommand, type KinesisClient } from '@aws-sdk/client-kinesis';
-import type { RecordPutter } from '../triage/triage-event.ts';
+import type { RecordPutter } from '../../shared/ports.ts';
 
 /** PutRecord into the ingest stream: the triage's redrive of an event EventBridge could not put. */
 export function kinesisRecordPutter(client: Pick<KinesisClient, 'send'>, streamArn: string): RecordPutter {

@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { ParkedMessage, ParkedQueue } from '../triage/redrive-parked.ts';
+import type { ParkedMessage } from '../../shared/contract/dead-letters.ts';
+import type { ParkedQueue } from '../../shared/ports.ts';
 
 /** How long a received message stays invisible while `jobfold admin redrive` runs (released at its end). */
 const VISIBILITY_SECONDS = 600;

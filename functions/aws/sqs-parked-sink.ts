@@ -1,7 +1,8 @@
 import { SendMessageCommand, type MessageAttributeValue, type SQSClient } from '@aws-sdk/client-sqs';
-import type { ParkedSink } from '../handlers/triage-handler.ts';
 import { MAX_ENTRY_BYTES } from './fit-rejection.ts';
-import { errorLine, parkedBody, type ParkedEntry } from '../triage/parked-entry.ts';
+import { errorLine, parkedBody } from '../triage/parked-entry.ts';
+import type { ParkedSink } from '../../shared/ports.ts';
+import type { ParkedEntry } from '../../shared/contract/dead-letters.ts';
 
 /** The attributes take at most 5 × 1 KiB of text (3 bytes a character at worst) plus names. */
 const ATTRIBUTE_ALLOWANCE = 24 * 1024;

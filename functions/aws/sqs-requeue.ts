@@ -1,6 +1,7 @@
 import { SendMessageCommand, type MessageAttributeValue, type SQSClient } from '@aws-sdk/client-sqs';
-import type { TriageMessage, TriageRequeue } from '../handlers/triage-handler.ts';
 import { sqsText } from './sqs-parked-sink.ts';
+import type { TriageMessage } from '../../shared/contract/dead-letters.ts';
+import type { TriageRequeue } from '../../shared/ports.ts';
 
 /** How long a requeued message waits before the next attempt: SQS's longest delay, as the queues' visibility timeout. */
 export const REQUEUE_DELAY_SECONDS = 900;

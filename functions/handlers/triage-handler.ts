@@ -1,24 +1,12 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { RejectionSink } from '../../shared/ports.ts';
 import { lambdaHandler, logger, METRIC, metrics } from '../commons/powertools.ts';
-import { triageFailedBatch, type RecordWriter, type ShardRangeReader } from '../triage/failed-batch.ts';
+import { triageFailedBatch, type RecordWriter } from '../triage/failed-batch.ts';
 import { onFailureRecordOf } from '../triage/on-failure-record.ts';
-import { errorOf, type ParkedEntry } from '../triage/parked-entry.ts';
-import { triageEvent, type RecordPutter } from '../triage/triage-event.ts';
-
-/** Where parked entries go, with their error (functions/aws/sqs-parked-sink.ts; a list locally). */
-export interface ParkedSink {
-  park(entry: ParkedEntry): Promise<void>;
-}
-
-/**
- * Sends a message back to its queue for a later attempt, carrying the error of this one
- * (functions/aws/sqs-requeue.ts): so a message waiting in a triaged queue says why it failed.
- */
-export interface TriageRequeue {
-  requeue(message: TriageMessage, error: string, sourceArn: string): Promise<void>;
-}
+import { errorOf } from '../triage/parked-entry.ts';
+import { triageEvent } from '../triage/triage-event.ts';
+import type { ParkedEntry, TriageMessage } from '../../shared/contract/dead-letters.ts';
+import type { ParkedSink, RecordPutter, RejectionSink, ShardRangeReader, TriageRequeue } from '../../shared/ports.ts';
 
 export interface TriageHandlerDeps {
   /** The writer's own code (createRecordWriter), to write a failed batch once more. */
@@ -31,16 +19,6 @@ export interface TriageHandlerDeps {
   readonly maxReceives: number;
   /** Without it (or when it fails) a failed message is retried in place, by SQS's visibility timeout, without the error. */
   readonly requeue?: TriageRequeue;
-}
-
-/** One message of a triaged queue, as the triage reads it. */
-export interface TriageMessage {
-  readonly body: string;
-  /** The triage's attempt: earlier attempts (the TRIAGE_ATTEMPTS attribute of a requeued message) plus this message's receives. */
-  readonly receiveCount: number;
-  /** EventBridge's dead-letter attributes (ERROR_CODE, ERROR_MESSAGE) on an undelivered event. */
-  readonly errorCode?: string;
-  readonly errorMessage?: string;
 }
 
 /**

@@ -12,7 +12,8 @@ import { checkListVersion, versionAt, watchStartMs } from './resource-version.ts
 import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
 import { badRequest, KubeError, pathNotFound, readOnly, type Status } from './status.ts';
 import { namespacePrinter, tableOf, type IncludeObject } from './tables.ts';
-import { initialObjects, InitialEventsTooMany, runWatch, type WatchPlan, type WatchSink } from './watch.ts';
+import { initialObjects, InitialEventsTooMany, runWatch, type WatchPlan } from './watch.ts';
+import type { WatchSink } from '../../shared/ports.ts';
 
 // The Kubernetes-compatible read API under /k8s/clusters/{cluster}: discovery, get, list and
 // watch of Jobs, JobSets, pods, events and namespaces, as the API server answers them (Status

@@ -5,7 +5,8 @@ import { WATCH_WINDOW_MS } from './resource-version.ts';
 import { serveKube, statusResponse, type ServeLimits } from './kube-api.ts';
 import type { KubeRequest } from './request.ts';
 import { statusOf } from './status.ts';
-import type { WatchEvent, WatchSink } from './watch.ts';
+import type { WatchEvent } from '../../shared/k8s/watch-event.ts';
+import type { WatchSink } from '../../shared/ports.ts';
 
 // The kube API behind API Gateway (HTTP API, payload 2.0, route ANY /k8s/{proxy+} with the
 // token authorizer, cdk/constructs/kube-api.ts). API Gateway buffers a Lambda's answer and

@@ -5,6 +5,8 @@ import type { KubeObject, ResourceHandler, Selection } from './handlers.ts';
 import { walkPage, type ObjectSource, type Scope } from './list-walk.ts';
 import { VISIBILITY_LAG_MS, versionAt, versionMs } from './resource-version.ts';
 import { expired } from './status.ts';
+import type { WatchEvent } from '../../shared/k8s/watch-event.ts';
+import type { WatchSink } from '../../shared/ports.ts';
 
 // `?watch=1`: the changes that follow a resourceVersion, from the change feed
 // (shared/log/change-feed.ts). Every POLL_MS the watch asks which logs of the cluster grew since
@@ -17,22 +19,6 @@ import { expired } from './status.ts';
 // watch first sends every object as ADDED, then the `k8s.io/initial-events-end` bookmark.
 // A watch ends cleanly at its deadline (timeoutSeconds, at most what the deployment allows: API
 // Gateway's 29 s in AWS), after a last bookmark; clients watch again from the last version.
-
-export interface WatchEvent {
-  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  readonly object: unknown;
-}
-
-/** Where a watch's events go: a streamed response locally, a buffered one in AWS. */
-export interface WatchSink {
-  /**
-   * Sends one event; false when the response can take no more (the watch then ends).
-   * `initial`: one of the events sent before the first change (RV "0", sendInitialEvents).
-   */
-  write(event: WatchEvent, initial?: boolean): boolean;
-  /** The watch should end now: the client went away, or a buffered answer has waited enough. */
-  readonly closed: boolean;
-}
 
 export interface WatchPlan<T extends KubeObject> {
   readonly handler: ResourceHandler<T>;

@@ -2,30 +2,15 @@ import type { KinesisStreamRecord } from 'aws-lambda';
 import { streamKey } from '../../shared/log/stream-key.ts';
 import type { LogWriteFailure } from '../handlers/writer-handler.ts';
 import { rangeName, type KinesisBatchInfo } from './on-failure-record.ts';
-import { errorOf, type ParkedEntry } from './parked-entry.ts';
+import { errorOf } from './parked-entry.ts';
+import type { ParkedEntry, StreamRecord } from '../../shared/contract/dead-letters.ts';
+import type { ShardRangeReader } from '../../shared/ports.ts';
 
 // A batch Lambda gave up on after the writer's retries (the writer-failures queue): read its
 // records back from the stream and write them with the writer's own code once more. A store
 // outage that has passed by now costs nothing: the records are written (what was written
 // before is dropped as known). If it fails again, the caller retries later (SQS visibility);
 // on the last attempt each record of a log that still fails is parked with its error.
-
-/** One record as the stream holds it. */
-export interface StreamRecord {
-  readonly sequenceNumber: string;
-  readonly partitionKey: string;
-  readonly data: Uint8Array;
-  readonly approximateArrivalTimestamp?: Date;
-}
-
-/** GetShardIterator AT_SEQUENCE_NUMBER + GetRecords up to the end (functions/aws/kinesis-range-reader.ts). */
-export interface ShardRangeReader {
-  /**
-   * The records of `shardId` from `start` to `end`, both included, in order. `complete` is false
-   * when the stream no longer holds the start of the range (its retention passed).
-   */
-  read(shardId: string, start: string, end: string): Promise<{ readonly records: readonly StreamRecord[]; readonly complete: boolean }>;
-}
 
 export type RecordWriter = (records: readonly KinesisStreamRecord[]) => Promise<LogWriteFailure[]>;
 

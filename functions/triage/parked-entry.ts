@@ -1,39 +1,10 @@
 import { fitRejection, MAX_ENTRY_BYTES } from '../aws/fit-rejection.ts';
+import type { ParkedEntry } from '../../shared/contract/dead-letters.ts';
 
 // A parked entry: work the dead-letter triage could neither write, refuse nor put back, with
 // the error that put it there (issue 14: "a DLQ entry carries the error that put it there").
 // An operator reads it in the parked queue (functions/aws/sqs-parked-sink.ts; locally
 // GET /local/dead-letters), fixes the cause and sends `original` back (docs/deploy.md).
-
-/** Why an entry is parked, as the ERROR_CODE attribute says it. */
-export type ParkedCode =
-  /** The writer failed the record's log on every attempt (a store outage that did not pass, a bug). */
-  | 'WriteFailed'
-  /** The stream no longer holds the range Lambda gave up on (retention passed): the record itself is parked. */
-  | 'RangeExpired'
-  /** The range could not be read back from the stream on any attempt. */
-  | 'ReadFailed'
-  /** An event the inbound rule could not deliver, that the triage could neither refuse nor put back. */
-  | 'RedriveFailed'
-  /** A rejection the bus could not file in the rejected-events queue. */
-  | 'RejectionUndelivered'
-  /** A message in a triaged queue that is neither an on-failure record nor an event. */
-  | 'Unrecognised';
-
-export interface ParkedEntry {
-  readonly code: ParkedCode;
-  /** A sentence: what was tried, and why it is parked. */
-  readonly reason: string;
-  readonly error: { readonly name: string; readonly message: string };
-  /** The log (Job or JobSet key) the record was for, when known. */
-  readonly job?: string;
-  readonly shardId?: string;
-  readonly sequenceNumber?: string;
-  /** The triage's receive of the message that parked it. */
-  readonly receiveCount: number;
-  /** The record's data (an event or a timer record), the undelivered event, or the on-failure record. */
-  readonly original: string;
-}
 
 /** Context fields are cut to this; the body's other fields are cut by fitRejection. */
 const MAX_CONTEXT_CHARS = 1024;

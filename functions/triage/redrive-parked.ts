@@ -1,6 +1,6 @@
-import type { RecordPutter } from './triage-event.ts';
 import { triageUndeliveredEvent } from './undelivered-event.ts';
-import type { ParkedCode } from './parked-entry.ts';
+import type { ParkedCode, ParkedMessage } from '../../shared/contract/dead-letters.ts';
+import type { ParkedQueue, RecordPutter } from '../../shared/ports.ts';
 
 // `jobfold admin redrive` (issue 24): what the triage parked is sent through the writer's code
 // again once the operator fixed the cause. A parked record (`WriteFailed`, `RedriveFailed`)
@@ -10,21 +10,6 @@ import type { ParkedCode } from './parked-entry.ts';
 // — a rerun, a crash between the put and the delete — is stored once: exactly once in effect.
 // A message is deleted from the parked queue only after its record is in the stream. What
 // cannot be redriven this way stays in the queue, counted by its code, with what to do.
-
-/** One message of the parked queue, as received. */
-export interface ParkedMessage {
-  readonly id: string;
-  readonly body: string;
-}
-
-/** The parked queue: received messages stay invisible to others until deleted or released. */
-export interface ParkedQueue {
-  /** Up to 10 messages not received yet in this run; none when the queue has no more. */
-  receive(): Promise<readonly ParkedMessage[]>;
-  delete(message: ParkedMessage): Promise<void>;
-  /** Visible again at once (left for the operator, or for a later run). */
-  release(message: ParkedMessage): Promise<void>;
-}
 
 export type RedriveVerdict =
   /** Put back into the ingest stream (a dry run: would be), then deleted from the queue. */

@@ -1,10 +1,5 @@
-import type { RejectionSink } from '../../shared/ports.ts';
+import type { RecordPutter, RejectionSink } from '../../shared/ports.ts';
 import { triageUndeliveredEvent } from './undelivered-event.ts';
-
-/** PutRecord into the ingest stream (functions/aws/kinesis-record-putter.ts; LocalStream.put locally). */
-export interface RecordPutter {
-  put(partitionKey: string, data: string): Promise<void>;
-}
 
 export interface EventTriagePorts {
   readonly rejections: RejectionSink;

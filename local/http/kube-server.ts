@@ -3,7 +3,8 @@ import type { KubeDeps } from '../../functions/kube/fleet-reads.ts';
 import { WATCH_WINDOW_MS } from '../../functions/kube/resource-version.ts';
 import { serveKube, statusResponse, type ServeLimits } from '../../functions/kube/kube-api.ts';
 import { statusOf } from '../../functions/kube/status.ts';
-import type { WatchEvent, WatchSink } from '../../functions/kube/watch.ts';
+import type { WatchEvent } from '../../shared/k8s/watch-event.ts';
+import type { WatchSink } from '../../shared/ports.ts';
 
 // The kube API on the local server, at /k8s/clusters/{cluster}/…: the same code as the Lambda
 // (functions/kube/kube-api.ts), without API Gateway in front, so a watch streams its events as

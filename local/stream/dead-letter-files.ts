@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ParkedEntry } from '../../functions/triage/parked-entry.ts';
 import type { StreamFailure } from './shard-consumer.ts';
+import type { ParkedEntry } from '../../shared/contract/dead-letters.ts';
 
 // What the ingest stream gave up on, kept in `--data DIR/dead-letters` until it is written
 // (issue 24: DynamoDB Local killed mid-burst lost 101 of 301 acknowledged observations, the

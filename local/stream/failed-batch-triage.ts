@@ -1,8 +1,9 @@
-import { triageFailedBatch, type RecordWriter, type ShardRangeReader } from '../../functions/triage/failed-batch.ts';
-import type { ParkedEntry } from '../../functions/triage/parked-entry.ts';
+import { triageFailedBatch, type RecordWriter } from '../../functions/triage/failed-batch.ts';
 import { sleep } from '../runtime/backoff.ts';
 import type { DeadLetterFiles, KeptRecord } from './dead-letter-files.ts';
 import type { StreamFailure } from './shard-consumer.ts';
+import type { ShardRangeReader } from '../../shared/ports.ts';
+import type { ParkedEntry } from '../../shared/contract/dead-letters.ts';
 
 // The dead-letter triage of the writer's failed batches, in process: what the triage function
 // does with the writer-failures queue in AWS (functions/handlers/triage-handler.ts), through the

@@ -3,6 +3,7 @@ import { advise, proposalKey, type Advice } from './advice.ts';
 import { mergeChecks, type ProposalCheck } from './check.ts';
 import { mergeEvidence, type FamilyEvidence } from './evidence.ts';
 import { mine, type Proposal } from './mine.ts';
+import type { AdvicePort } from '../ports.ts';
 
 // The two passes of an advice over the API, for any client (the CLI, the console): the mining
 // pass pages POST /v1/advise/evidence and merges the families' evidence; the proposals are
@@ -28,12 +29,6 @@ export interface PagedCall {
   readonly segment: number;
   readonly segments: number;
   readonly cursor?: string;
-}
-
-/** The two calls, over HTTP or anything else. */
-export interface AdvicePort {
-  evidencePage(body: SelectionText & PagedCall): Promise<EvidencePage>;
-  checkPage(body: SelectionText & PagedCall & { readonly proposals: readonly WireProposal[] }): Promise<CheckPage>;
 }
 
 /** A proposal as the check pass sends it: its key, its family, its patch. */

@@ -22,7 +22,7 @@ import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
 import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkCompletedUnseen } from './walk-evidence.ts';
-import { applyFailure, applySuccess } from './terminal-decisions.ts';
+import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
 export interface JobSetDecision {
@@ -92,8 +92,21 @@ function reconcile(
   const { completed, failed } = CONDITION_TYPES;
   if (isConditionTrue(pass.state.conditions, completed) || isConditionTrue(pass.state.conditions, failed)) {
     completedBeforeFailure(pass, jobSet, owned);
+    const completedAt = successInstant(spec, owned);
     // 9 as the cluster went through it, before the finish that arrived first: its walk completed.
-    if (walkCompletedBeforeFinish(spec, pass.state, successInstant(spec, owned))) writeCondition(pass, startupCompleted, tippedBy);
+    if (walkCompletedBeforeFinish(spec, pass.state, completedAt)) writeCondition(pass, startupCompleted, tippedBy);
+    const finishedAt = pass.state.terminalState === 'Completed' ? completedAt : pass.state.failedDecisionMetAt;
+    // A suspension after the finish on the cluster's clock, seen before the finish's evidence.
+    if (spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME) retractLateSuspension(pass, finishedAt);
+    // A suspension before the finish, seen only after it: Suspended as the cluster left it at the
+    // finish: True, or False / ResumeJobs when the spec the fold holds resumed it before (for
+    // InOrder, once the walk completed: upstream turns it False only then).
+    const suspendedAt = pass.state.suspendedBefore;
+    const resumedAt = spec.suspend ? undefined : pass.state.jobSetSeenAt;
+    const walked = spec.startupPolicy.startupPolicyOrder !== 'InOrder' || isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
+    if (suspendedAt !== undefined && finishedAt !== undefined && compareTimes(suspendedAt, finishedAt) < 0) {
+      resumeSeenLate(pass, jobSet, resumedAt !== undefined && walked && compareTimes(resumedAt, finishedAt) < 0 ? resumed : suspendedJobs);
+    }
     deleteJobs(pass, owned.active);
     applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
     return;
@@ -129,16 +142,14 @@ function reconcile(
   // 10. `suspendJobs` or `resumeJobsIfNecessary`.
   if (spec.suspend) {
     for (const job of owned.active) if (!job.suspend && !seenRunningSince(jobSet, pass.state, job)) setJobSuspend(pass, job, true);
-    const message = MESSAGES.suspended;
-    writeCondition(pass, { type: CONDITION_TYPES.suspended, status: 'True', reason: REASONS.suspendedJobs, message }, tippedBy);
-    writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, message), tippedBy);
+    writeCondition(pass, suspendedJobs, tippedBy);
+    writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, MESSAGES.suspended), tippedBy);
     return;
   }
   for (const job of owned.active) {
     if (released(job.replicatedJob) && job.suspend) setJobSuspend(pass, job, false);
   }
   if (plan.walkComplete) {
-    const resumed = { type: CONDITION_TYPES.suspended, status: 'False', reason: REASONS.resumeJobs, message: MESSAGES.resumed } as const;
     writeCondition(pass, resumed, tippedBy);
     resumeSeenLate(pass, jobSet, resumed);
   }
@@ -179,11 +190,11 @@ function moveBefore(pass: Pass, jobSet: DefaultedJobSet, standing: JobSetConditi
  * now, in the place it took among the conditions. Not for a JobSet jobfold runs: it never held
  * the suspended spec, so it never suspended it.
  */
-function resumeSeenLate(pass: Pass, jobSet: DefaultedJobSet, resumed: ConditionUpdate): void {
+function resumeSeenLate(pass: Pass, jobSet: DefaultedJobSet, condition: ConditionUpdate): void {
   const since = pass.state.suspendedBefore;
   if (since === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
   if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended) !== undefined) return;
-  record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition: resumed, since, tippedBy: pass.start.lastObservation });
+  record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition, since, tippedBy: pass.start.lastObservation });
 }
 
 /**
@@ -240,6 +251,9 @@ function decideOutcome(pass: Pass, spec: DefaultedJobSet['spec'], owned: OwnedJo
 
 const restarting = (reason: string, message: string) =>
   ({ type: CONDITION_TYPES.restartingJobSet, status: 'False', reason, message }) as const;
+
+const resumed = { type: CONDITION_TYPES.suspended, status: 'False', reason: REASONS.resumeJobs, message: MESSAGES.resumed } as const;
+const suspendedJobs = { type: CONDITION_TYPES.suspended, status: 'True', reason: REASONS.suspendedJobs, message: MESSAGES.suspended } as const;
 
 const startupInProgress = {
   type: CONDITION_TYPES.startupPolicyInProgress,

@@ -146,7 +146,10 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
  */
 function correctionTakenBack(state: JobSetState, event: JobSetOutcomeCorrected): JobSetState {
   const restart = event.restarts < state.restarts ? restartTakenBack(state) : state;
-  return event.retracted.some((c) => c.type === CONDITION_TYPES.failed) ? failureTakenBack(restart) : restart;
+  const failure = event.retracted.some((c) => c.type === CONDITION_TYPES.failed) ? failureTakenBack(restart) : restart;
+  // A suspension the cluster's finished JobSet never took (decide.ts `retractLateSuspension`).
+  if (!event.retracted.some((c) => c.type === CONDITION_TYPES.suspended)) return failure;
+  return { ...failure, conditions: failure.conditions.filter((c) => c.type !== CONDITION_TYPES.suspended) };
 }
 
 /** A failure the cluster never decided (decide.ts `completedBeforeFailure`): its `Failed` condition goes. */
@@ -211,7 +214,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     ...(event.eventId === undefined ? {} : { jobSetEventId: event.eventId }),
     ...(order.version !== undefined || order.sequence !== undefined ? { jobSetOrder: order } : {}),
     jobSetSeenAt: event.at,
-    ...specTaken(base, jobSet.spec.suspend, order.version),
+    ...specTaken(base, jobSet.spec.suspend, order.version, event.at),
     lastObservation: state.position,
     validationErrors,
     rejectionRecorded: sameErrors && base.rejectionRecorded,
@@ -219,10 +222,10 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
 }
 
 /** `specsTaken` with the spec now taken, when its `suspend` differs from the last one's. */
-function specTaken(state: JobSetState, suspend: boolean, version: string | undefined): Pick<JobSetState, 'specsTaken'> | undefined {
+function specTaken(state: JobSetState, suspend: boolean, version: string | undefined, at: string): Pick<JobSetState, 'specsTaken'> | undefined {
   const taken = state.specsTaken ?? [];
   if (version === undefined || taken.at(-1)?.suspend === suspend) return undefined;
-  return { specsTaken: [...taken, { version, suspend, conditions: state.conditions.length }] };
+  return { specsTaken: [...taken, { version, suspend, conditions: state.conditions.length, at }] };
 }
 
 /**

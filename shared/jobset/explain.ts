@@ -243,9 +243,11 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
     case 'JobSetOutcomeCorrected': {
       const taken = event.retracted.map((c) => `${c.type} (${c.reason})`).join(' and ');
       const decided = event.corrects === undefined ? '' : ` decided at #${event.corrects}`;
-      const late = event.retracted.some((c) => c.type === CONDITION_TYPES.failed)
-        ? "successes that came first on the cluster's clock arrived after it"
-        : 'failures the cluster read with the one it was decided on arrived after it';
+      const late = event.retracted.some((c) => c.type === CONDITION_TYPES.suspended)
+        ? `the finish that came first on the cluster's clock${event.evidence.metAt === undefined ? '' : ` (${event.evidence.metAt})`} arrived after the suspension, which a finished JobSet ignores`
+        : event.retracted.some((c) => c.type === CONDITION_TYPES.failed)
+          ? "successes that came first on the cluster's clock arrived after it"
+          : 'failures the cluster read with the one it was decided on arrived after it';
       return `Corrected: took back ${taken}${decided}: ${late}; the cluster decided ${event.reason} instead${tipped(event.evidence.tippedBy)}`;
     }
     case 'JobSetRejected': {

@@ -70,6 +70,8 @@ export interface SpecTaken {
   readonly version: string;
   readonly suspend: boolean;
   readonly conditions: number;
+  /** When the observation that showed it was made (absent in states folded before JOBSET_FOLD_VERSION .13). */
+  readonly at?: string;
 }
 
 /** What `JobSetState.restartEvidence` keeps of the last restart. */

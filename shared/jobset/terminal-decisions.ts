@@ -1,5 +1,6 @@
 import { outcomeCorrected } from '../decide/outcome-correction.ts';
 import { compareTimes } from '../k8s/time.ts';
+import { findCondition } from './conditions.ts';
 import { CONDITION_TYPES, MESSAGES, REASONS } from './constants.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { FailedJobEvidence } from './decision-events.ts';
@@ -133,4 +134,26 @@ function evidenceOf(job: ChildJobView): FailedJobEvidence {
     failedAt: job.failure?.lastTransitionTime,
     observedAt: job.observedAt,
   };
+}
+
+/**
+ * A JobSet suspended on a view that lacked the finish that came first on the cluster's clock
+ * (`finishedAt`: when the success policy was met, or the failure decided on): upstream's finished
+ * JobSet ignores a later suspension, so its controller never wrote `Suspended` (nor a resumption's
+ * flip of it). Taken back by a `JobSetOutcomeCorrected` entry, the finish's instant beside it, as a
+ * Job's late suspension is (shared/job/suspension-order.ts). Only a suspension first seen after the
+ * finish: one seen before it stands. The caller leaves out a JobSet jobfold runs.
+ */
+export function retractLateSuspension(pass: Pass, finishedAt: string | undefined): void {
+  const { state } = pass;
+  // The first suspension on the cluster's clock: of the specs taken, or a late observation's (`suspendedBefore`).
+  const taken = state.specsTaken?.find((spec) => spec.suspend)?.at;
+  const late = state.suspendedBefore;
+  const suspendedAt = taken === undefined || (late !== undefined && compareTimes(late, taken) < 0) ? late : taken;
+  const finish = state.terminalState === '' ? undefined : findCondition(state.conditions, state.terminalState);
+  if (findCondition(state.conditions, CONDITION_TYPES.suspended) === undefined || finish === undefined) return;
+  if (suspendedAt === undefined || finishedAt === undefined || compareTimes(finishedAt, suspendedAt) >= 0) return;
+  const evidence = { tippedBy: pass.start.lastObservation, metAt: finishedAt };
+  const correction = outcomeCorrected(state.conditions, [CONDITION_TYPES.suspended], { retractedMetAt: suspendedAt }, { reason: finish.reason, message: finish.message, evidence });
+  record(pass, { type: 'JobSetOutcomeCorrected', at: pass.now, ...correction, restarts: state.restarts, restartsCountTowardsMax: state.restartsCountTowardsMax });
 }

@@ -4,8 +4,8 @@ import type { InboundError } from '../../shared/contract/parse-inbound.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../shared/job/state.ts';
 import { createRecordWriter, type WriterHandlerDeps } from '../../functions/handlers/writer-handler.ts';
 import type { TriageHandlerDeps } from '../../functions/handlers/triage-handler.ts';
-import type { ShardRangeReader, StreamRecord } from '../../functions/triage/failed-batch.ts';
-import type { ParkedEntry } from '../../functions/triage/parked-entry.ts';
+import type { ShardRangeReader } from '../../shared/ports.ts';
+import type { ParkedEntry, StreamRecord } from '../../shared/contract/dead-letters.ts';
 
 // The dead-letter triage with in-memory ports: a Kinesis shard (records by sequence number, a
 // trim horizon), a store that can be taken down and healed, and lists for what was refused,

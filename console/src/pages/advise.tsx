@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { adviseOver, type AdvicePort } from '../../../shared/advise/walk.ts';
+import { adviseOver } from '../../../shared/advise/walk.ts';
 import { adviceView, harmText, podHoursText, type AdviceView, type FamilyView, type ProposalView } from '../../../shared/advise/view.ts';
 import { parseSelection, type SelectionText } from '../../../shared/fleet/selection.ts';
 import { postJson } from '../api.ts';
 import { plural, utc } from '../format.ts';
 import { ErrorNote, Text } from '../parts/common.tsx';
 import { adviseHref, objectHref } from '../route.ts';
+import type { AdvicePort } from '../../../shared/ports.ts';
 
 // Advice (docs/advise.md): per family of finished Jobs, the policy changes that would have saved
 // the most pod-hours, each checked Job by Job by the exact what-if; the patch to apply first, then

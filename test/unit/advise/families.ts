@@ -1,6 +1,5 @@
 import type { RecordedJob } from '../../../shared/advise/pages.ts';
 import { checkPage, evidencePage } from '../../../shared/advise/pages.ts';
-import type { AdvicePort } from '../../../shared/advise/walk.ts';
 import { parseSelection } from '../../../shared/fleet/selection.ts';
 import type { JobEvent } from '../../../shared/job/evolve.ts';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
@@ -8,6 +7,7 @@ import { JobSchema, type Job } from '../../../shared/k8s/job.ts';
 import { aJob, at, tick, type JobSpecInput } from '../../support/builders.ts';
 import { pod } from '../whatif/pods.ts';
 import { batches, recordHistory } from '../whatif/record.ts';
+import type { AdvicePort } from '../../../shared/ports.ts';
 
 // Hand-built families for the advice: runs of a CronJob recorded as the service records them
 // (shared/whatif tests' recordHistory), and a port that serves the two passes from them in

@@ -121,3 +121,18 @@ describe('the log is below the write loop', () => {
     expect(up).toEqual([]);
   });
 });
+
+// Issue 20: one ports.ts. Every side effect the service needs besides the store is a port
+// declared in shared/ports.ts, so its adapters (functions/aws/, local/, the tests' fakes) and its
+// callers meet in one place; the store's ports are shared/log/'s (event-store.ts, pod-archive.ts,
+// change-feed.ts). forwarder/ is another program, run in the cluster, and keeps its own.
+describe('ports are declared in shared/ports.ts', () => {
+  const PORT = /^export interface (\w*(?:Port|Sink|Requeue|Store|Publisher|Scheduler|Putter|Queue|Reader))\b/gm;
+  const files = ['shared', 'functions', 'cli', 'local', 'bench', 'cdk', 'console']
+    .flatMap((dir) => sources(dir))
+    .filter((file) => file !== 'shared/ports.ts' && !file.startsWith('shared/log/'));
+  it.each(files)('%s declares no port', (file) => {
+    const ports = [...readFileSync(join(root, file), 'utf8').matchAll(PORT)].map((m) => m[1]);
+    expect(ports).toEqual([]);
+  });
+});

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { isJobSetDecisionType, type JobSetDecisionEvent } from '../../../shared/jobset/decision-events.ts';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
+import { explainJobSet } from '../../../shared/jobset/explain.ts';
 import { at, jobObserved, jobSetObserved } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
@@ -50,5 +52,60 @@ describe('an InOrder JobSet whose first, running spec arrives after its suspende
 
   it('given only the suspended spec, when reconciled, then no walk is written (the cluster may never have run it)', () => {
     expect(conditionsOf(given(suspended).whenSettled({ now: at(1) }).status).map((c) => c.type)).toEqual(['Suspended']);
+  });
+});
+
+describe('a JobSet suspended after it finished on the cluster, the suspension arriving first', () => {
+  const created = v(1, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 1 }));
+  const suspended = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 40 }));
+  const done = v(2, jobObserved('w', 0, { seconds: 30, succeeded: 1, conditions: [
+    { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+    { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+  ] }));
+
+  it('in order: Completed, and no Suspended (a finished JobSet ignores the suspension)', () => {
+    expect(conditionsOf(given(created, done, suspended).whenSettled({ now: at(40) }).status).map((c) => c.type)).toEqual(['Completed']);
+  });
+
+  it('given the suspension before the success, when the success arrives, then Suspended is taken back by a correction naming the finish', () => {
+    const late = given(created, suspended, done).whenSettled({ now: at(40) });
+    expect(conditionsOf(late.status).map((c) => c.type)).toEqual(['Completed']);
+    const correction = late.log.find((e) => e.type === 'JobSetOutcomeCorrected');
+    expect(correction).toMatchObject({ retracted: [expect.objectContaining({ type: 'Suspended', status: 'True' })], retractedMetAt: at(40), evidence: { metAt: at(30) } });
+    const decisions = late.log.flatMap((event, i) => (isJobSetDecisionType(event.type) ? [{ seq: i + 1, event: event as JobSetDecisionEvent }] : []));
+    const sentence = explainJobSet(late.state, decisions).events.find((e) => e.type === 'JobSetOutcomeCorrected')?.sentence;
+    expect(sentence).toBe(`Corrected: took back Suspended (SuspendedJobs): the finish that came first on the cluster's clock (${at(30)}) arrived after the suspension, which a finished JobSet ignores; the cluster decided AllJobsCompleted instead, event #6`);
+  });
+
+  it('given a suspension before the finish on the cluster\'s clock, when the finish arrives, then Suspended stands', () => {
+    const early = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 20 }));
+    expect(conditionsOf(given(created, early, done).whenSettled({ now: at(30) }).status).map((c) => c.type)).toEqual(['Suspended', 'Completed']);
+  });
+});
+
+describe('a JobSet suspended and resumed before it finished, the suspension seen only after the finish', () => {
+  const created = v(1, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 1 }));
+  const suspended = v(2, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 10 }));
+  const resumed = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 20 }));
+  const done = v(4, jobObserved('w', 0, { seconds: 30, succeeded: 1, conditions: [
+    { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+    { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+  ] }));
+
+  it('given the finish before the suspended observation, when it arrives, then Suspended is False / ResumeJobs before Completed, as in order', () => {
+    const inOrder = conditionsOf(given(created, suspended, resumed, done).whenSettled({ now: at(30) }).status);
+    expect(inOrder.map((c) => `${c.type}=${c.status}`)).toEqual(['Suspended=False', 'Completed=True']);
+    expect(conditionsOf(given(created, resumed, done, suspended).whenSettled({ now: at(30) }).status)).toEqual(inOrder);
+  });
+
+  it('given the resumption after the finish, when the suspension arrives after the finish, then Suspended stays True (a finished JobSet ignores the resumption)', () => {
+    const resumedLate = v(5, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 40 }));
+    const suspendedEarly = v(2, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 25 }));
+    const doneWhileSuspended = v(4, jobObserved('w', 0, { seconds: 30, succeeded: 1, conditions: [
+      { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
+    ] }));
+    const inOrder = conditionsOf(given(created, suspendedEarly, doneWhileSuspended, resumedLate).whenSettled({ now: at(40) }).status);
+    expect(inOrder.map((c) => `${c.type}=${c.status}`)).toEqual(['Suspended=True', 'Completed=True']);
+    expect(conditionsOf(given(created, resumedLate, doneWhileSuspended, suspendedEarly).whenSettled({ now: at(40) }).status)).toEqual(inOrder);
   });
 });

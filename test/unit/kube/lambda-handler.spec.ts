@@ -6,9 +6,9 @@ import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import type { KubeDeps } from '../../../functions/kube/fleet-reads.ts';
 import { BufferedSink, createKubeHandler, LINGER_MS } from '../../../functions/kube/lambda-handler.ts';
 import { LogCache } from '../../../functions/kube/log-cache.ts';
-import type { WatchEvent } from '../../../functions/kube/watch.ts';
 import { lambdaContext } from '../../../local/runtime/lambda-context.ts';
 import { aService, observeJob } from '../query/support/service-fleet.ts';
+import type { WatchEvent } from '../../../shared/k8s/watch-event.ts';
 
 // The kube API as the Lambda behind API Gateway serves it (functions/kube/lambda-handler.ts):
 // given Jobs in a store, when API Gateway's payload 2.0 events come, then reads are answered as

@@ -4,9 +4,10 @@ import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import type { KubeDeps } from '../../../functions/kube/fleet-reads.ts';
 import { serveKube } from '../../../functions/kube/kube-api.ts';
 import { LogCache } from '../../../functions/kube/log-cache.ts';
-import { CHANGES_PER_POLL, type WatchEvent } from '../../../functions/kube/watch.ts';
+import { CHANGES_PER_POLL } from '../../../functions/kube/watch.ts';
 import { aService, observeJob } from '../query/support/service-fleet.ts';
 import { logEntries } from '../../support/log-entries.ts';
+import type { WatchEvent } from '../../../shared/k8s/watch-event.ts';
 
 // A watch reads at most CHANGES_PER_POLL log writes a poll (functions/kube/watch.ts). Given
 // twice that many written in the cluster within one poll, when a watch polls, then it ends with

@@ -3,7 +3,7 @@ import { GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-kine
 import type { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { kinesisRangeReader } from '../../../functions/aws/kinesis-range-reader.ts';
 import { sqsParkedSink } from '../../../functions/aws/sqs-parked-sink.ts';
-import type { ParkedEntry } from '../../../functions/triage/parked-entry.ts';
+import type { ParkedEntry } from '../../../shared/contract/dead-letters.ts';
 
 // The triage's AWS adapters against fake clients: the range reader's calls and stops, and the
 // parked queue's message (body within SQS's 256 KiB, the error in the attributes).

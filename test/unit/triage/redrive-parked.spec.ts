@@ -3,10 +3,12 @@ import type { StreamId } from '../../../shared/log/event-store.ts';
 import { logger } from '../../../functions/commons/powertools.ts';
 import { triageMessage } from '../../../functions/handlers/triage-handler.ts';
 import { parkedBody } from '../../../functions/triage/parked-entry.ts';
-import { formatRedrive, redriveParked, type ParkedMessage, type ParkedQueue } from '../../../functions/triage/redrive-parked.ts';
+import { formatRedrive, redriveParked } from '../../../functions/triage/redrive-parked.ts';
 import { kinesisEvent } from '../../support/kinesis-records.ts';
 import { onFailureBody, triageWorld, withOutage, type TriageWorld } from '../../support/triage-harness.ts';
 import { NoMarkersStore, sampleEvents, statusOf } from '../writer/write-support.ts';
+import type { ParkedMessage } from '../../../shared/contract/dead-letters.ts';
+import type { ParkedQueue } from '../../../shared/ports.ts';
 
 // `jobfold admin redrive` (issue 24): what the triage parked after a store outage goes back
 // through the writer's code once the outage is over, exactly once in effect, with a dry run.
