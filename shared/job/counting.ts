@@ -1,9 +1,10 @@
-import { advanceRuleProgress } from '../policies/success-policy.ts';
+import { IndexSet } from '../indexes/index-set.ts';
+import { advanceRuleProgress, initialRuleProgress } from '../policies/success-policy.ts';
 import { countsFailure, failsIndex, matchPodFailurePolicy, policyFailureOf } from '../policies/pod-failure-policy.ts';
 import { hasTrueCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { isTerminalPhase, outcomeSeenAt, type PodRecord } from './pod-record.ts';
-import { completionsAt } from './excess-deletions.ts';
+import { completionsAt, completionsSince } from './excess-deletions.ts';
 import { countLateOutcome, countsBeforeLateOutcome } from './late-outcome.ts';
 import { journal } from './run.ts';
 import type { JobState } from './state.ts';
@@ -236,10 +237,49 @@ export function uncountFailingSync(state: JobState, pod: PodRecord): boolean {
 
 /**
  * The Job's completions over the cluster's clock changed (an elastic Indexed Job observed out of
+ * order): both its failed pods (recountFailuresByCompletions) and its completed indexes are
+ * counted again by the completions in force at each pod's instant.
+ */
+export function recountByCompletions(state: JobState): void {
+  recountFailuresByCompletions(state);
+  recountCompletedIndexes(state);
+}
+
+/**
+ * An index a pod completed stays completed only while every completions in force since the
+ * success, on the cluster's clock, covers it: upstream parses completedIndexes against the
+ * current completions on every sync, so a lowering drops the index for good and a raise does not
+ * bring it back (a new pod of the index runs again) — whichever order the success and the Job
+ * observations arrived in. Found by the corpus property (issue 21,
+ * elastic-indexed__scale-down-then-up): the raise arriving before the lowering, the success of
+ * the index's new pod was clipped by the lowering and never came back. Indexes no pod tells (the
+ * status a Job adopted mid-flight reported) stay as clipped. O(pods + changes).
+ */
+function recountCompletedIndexes(state: JobState): void {
+  const settings = state.settings;
+  if (!settings?.indexed || settings.managedBy === JOBFOLD_CONTROLLER_NAME) return;
+  const kept = new Map<number, boolean>();
+  for (const pod of state.pods.values()) {
+    if (pod.counted !== 'succeeded' || pod.index < 0 || kept.get(pod.index) === true) continue;
+    kept.set(pod.index, pod.index < completionsSince(state, outcomeSeenAt(pod) ?? Infinity));
+  }
+  const completed = state.status.completedIndexes;
+  const dropped = new Set<number>();
+  let changed = false;
+  for (const [index, keep] of kept) {
+    if (keep) changed = completed.add(index) || changed;
+    else if (completed.has(index)) dropped.add(index);
+  }
+  if (dropped.size > 0) state.status.completedIndexes = IndexSet.of(...[...completed].filter((index) => !dropped.has(index)));
+  if (changed || dropped.size > 0) state.successRuleProgress = initialRuleProgress(settings.successPolicyRules ?? [], state.status.completedIndexes);
+}
+
+/**
+ * The Job's completions over the cluster's clock changed (an elastic Indexed Job observed out of
  * order): a failed pod counts if its index was valid when it failed (countableIndex), and one
  * counted by completions it failed after no longer does. O(pods), on such an observation only.
  */
-export function recountFailuresByCompletions(state: JobState): void {
+function recountFailuresByCompletions(state: JobState): void {
   if (!state.settings?.indexed || state.settings.managedBy === JOBFOLD_CONTROLLER_NAME) return;
   for (const pod of state.pods.values()) {
     if (!isPodFailed(state, pod)) continue;

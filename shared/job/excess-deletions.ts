@@ -55,11 +55,14 @@ export function noteParallelism(state: JobState, at: number, parallelism: number
   const changes = state.parallelismChanges;
   const i = entryAt(changes, at) + 1;
   changes.splice(i, 0, { at, parallelism, completions, excused: [] });
-  // The next entry may now repeat this one: it is no change.
+  // The next entry may now repeat this one: the change was made at this one's instant, and the
+  // excess deletions it excused are this one's. It stays in the timeline: a change arriving
+  // later may fall between them (elastic-indexed__scale-down-then-up, the raise, then the first
+  // spec, then the lowering between them, arrived: merged, the lowering lasted to the end).
   const next = changes[i + 1];
-  if (next?.parallelism === parallelism && next.completions === completions) {
-    changes[i] = { at, parallelism, completions, excused: [...next.excused] };
-    changes.splice(i + 1, 1);
+  if (next !== undefined && sameSpec(next, changes[i] as ParallelismAt)) {
+    (changes[i] as ParallelismAt).excused.push(...next.excused);
+    next.excused.length = 0;
   }
   if (changes.length > MAX_CHANGES) changes.splice(0, changes.length - MAX_CHANGES);
   excuseInferredDeletions(state);
@@ -72,16 +75,28 @@ export function noteParallelism(state: JobState, at: number, parallelism: number
  */
 export function deletedAsExcess(state: JobState, pod: PodRecord, at: number): boolean {
   const changes = state.parallelismChanges;
-  const i = entryAt(changes, at);
+  const { first: i, next } = changeInForce(changes, entryAt(changes, at));
   const excess = lowering(state, i);
   if (excess === undefined) return false;
   const change = changes[i] as ParallelismAt;
-  const next = changes[i + 1];
   if (at > change.at + EXPECTATIONS_TIMEOUT_MS || (next !== undefined && at >= next.at)) return false;
   if (change.excused.includes(pod.uid)) return true;
   if (change.excused.length >= excess) return false;
   change.excused.push(pod.uid);
   return true;
+}
+
+const sameSpec = (a: ParallelismAt, b: ParallelismAt): boolean => a.parallelism === b.parallelism && a.completions === b.completions;
+
+/** The run of entries repeating the one at `i` (noteParallelism keeps them): its first, the change, and the next entry that differs. */
+function changeInForce(changes: readonly ParallelismAt[], i: number): { readonly first: number; readonly next: ParallelismAt | undefined } {
+  const entry = changes[i];
+  if (entry === undefined) return { first: i, next: changes[i + 1] };
+  let first = i;
+  while (first > 0 && sameSpec(changes[first - 1] as ParallelismAt, entry)) first--;
+  let next = i + 1;
+  while (next < changes.length && sameSpec(changes[next] as ParallelismAt, entry)) next++;
+  return { first, next: changes[next] };
 }
 
 /** The Job's parallelism at an instant on the cluster's clock (its first known before any change). */
@@ -96,6 +111,19 @@ export function completionsAt(state: JobState, at: number): number {
   return changes[Math.max(0, entryAt(changes, at))]?.completions ?? state.settings?.completions ?? 0;
 }
 
+/**
+ * The fewest completions in force from an instant on the cluster's clock to now (the spec's
+ * included): an index completed then stays completed only below it (counting.ts).
+ */
+export function completionsSince(state: JobState, at: number): number {
+  const changes = state.parallelismChanges;
+  let fewest = state.settings?.completions ?? 0;
+  for (let i = Math.max(0, entryAt(changes, at)); i < changes.length; i++) {
+    const completions = (changes[i] as ParallelismAt).completions;
+    if (completions !== undefined && completions < fewest) fewest = completions;
+  }
+  return fewest;
+}
 
 /** How many pods the change at `i` made excess, if it lowered parallelism. */
 function lowering(state: JobState, i: number): number | undefined {

@@ -1,7 +1,7 @@
 import { IndexSet, parseIndexes } from '../indexes/index-set.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { finishedOnCluster, withoutUnseenPods } from './cluster-finish.ts';
-import { isUnfinished, type PodCount, type PodRecord } from './pod-record.ts';
+import { isUnfinished, outcomeSeenAt, type PodCount, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 
 // Upstream counts a pod's outcome in the sync after it happens, so every outcome that happened
@@ -27,8 +27,68 @@ export interface CountsBefore {
 
 /** The counts before an observation at `at`, when it happened before the Job finished (or at that instant) and arrived after; else undefined. */
 export function countsBeforeLateOutcome(state: JobState, at: number): CountsBefore | undefined {
-  if (state.finishedInstant === undefined || at > state.finishedInstant) return undefined;
-  return countsBeforeFinalCount(state);
+  return happenedBeforeFinish(state, at) ? countsBeforeFinalCount(state) : undefined;
+}
+
+/** jobfold finished the Job at or after `at` on the cluster's clock, and its final status takes later counts. */
+const happenedBeforeFinish = (state: JobState, at: number): boolean =>
+  state.finishedInstant !== undefined && at <= state.finishedInstant && takesFinalCounts(state);
+
+/**
+ * A Job observation made at or before the instant jobfold finished the Job (on the cluster's
+ * clock), arriving after it: a spec change (elastic completions, parallelism) the cluster's
+ * finishing sync already held, which `fold` folds. The final status is counted by that spec as
+ * the live one is: a pod the change counts whose outcome happened by the finish counts in it
+ * (one after it stays outside, as any outcome after the finish); a count the change takes back
+ * leaves it (a deletion a lowering of parallelism made excess, excess-deletions.ts); and indexes
+ * beyond the completions leave it, as upstream parses completedIndexes against the current
+ * completions on every sync. O(pods), for such an observation only. Found by the corpus property
+ * (issue 21): elastic-indexed__scale-up and __scale-down-then-up, basics__parallelism-down-and-up.
+ */
+export function followLateSpec(state: JobState, at: number, fold: () => void): void {
+  if (!happenedBeforeFinish(state, at)) return fold();
+  const countedBefore = new Map<string, PodCount>();
+  for (const pod of state.pods.values()) if (pod.counted !== 'none') countedBefore.set(pod.uid, pod.counted);
+  const finalBefore = state.finalStatus;
+  fold();
+  // What the fold added to the final status by itself (counting.ts recountFailuresByCompletions) is counted here, once.
+  state.finalStatus = finalBefore;
+  const finishedInstant = state.finishedInstant;
+  if (finalBefore === undefined || finishedInstant === undefined) return;
+  for (const pod of state.pods.values()) {
+    const before = countedBefore.get(pod.uid) ?? 'none';
+    if (before === pod.counted) continue;
+    const outside = pod.finalCount === 'outside' && pod.finalCountOf === state.finishedAt;
+    if (before !== 'none' && !outside) uncountInFinal(state, before);
+    if (pod.counted === 'none') markFinalCount(state, pod, undefined);
+    else if ((outcomeSeenAt(pod) ?? Infinity) <= finishedInstant) {
+      countInFinal(state, pod);
+      markFinalCount(state, pod, undefined);
+    } else markFinalCount(state, pod, 'outside');
+  }
+  clipFinalIndexes(state);
+}
+
+/** Takes a count out of the final status (an Indexed Job's completed index leaves it only by clipFinalIndexes). */
+function uncountInFinal(state: JobState, counted: PodCount): void {
+  const final = state.finalStatus;
+  if (final === undefined) return;
+  if (counted === 'failed') state.finalStatus = { ...final, failed: Math.max(0, final.failed - 1) };
+  else if (counted === 'succeeded' && !state.settings?.indexed) state.finalStatus = { ...final, succeeded: Math.max(0, final.succeeded - 1) };
+}
+
+/** An Indexed Job's final indexes, parsed against its completions. */
+function clipFinalIndexes(state: JobState): void {
+  const final = state.finalStatus;
+  if (final === undefined || !state.settings?.indexed) return;
+  const completions = state.settings.completions ?? 0;
+  const completed = parseIndexes(final.completedIndexes, completions);
+  state.finalStatus = {
+    ...final,
+    succeeded: completed.size,
+    completedIndexes: completed.toString(),
+    ...(final.failedIndexes === null ? {} : { failedIndexes: parseIndexes(final.failedIndexes, completions).toString() }),
+  };
 }
 
 /** jobfold finished the Job (a final status) and does not run it: later counts may belong in the final status. */

@@ -1,6 +1,6 @@
 import type { JobObserved } from './events.ts';
 import { rebuildAggregates } from './aggregates.ts';
-import { judgeFailure, judgeIndex, recountFailuresByCompletions } from './counting.ts';
+import { judgeFailure, judgeIndex, recountByCompletions } from './counting.ts';
 import { countKnownPod } from './observe-pod.ts';
 import { noteParallelism, tellsParallelism } from './excess-deletions.ts';
 import { noteSuspend, tellsSuspend } from './suspension-order.ts';
@@ -18,6 +18,7 @@ import { liveStatus } from './status.ts';
 import { boundedText, MAX_REASON_BYTES } from '../k8s/bounded-text.ts';
 import { advance, beyondSkew } from './cluster-clock.ts';
 import { formatTime, parseTime } from '../k8s/time.ts';
+import { followLateSpec } from './late-outcome.ts';
 
 /**
  * Folds a Job observation. The first one fixes the Job's identity and seeds the status from
@@ -26,6 +27,10 @@ import { formatTime, parseTime } from '../k8s/time.ts';
  * API server would, and an invalid Job is rejected.
  */
 export function observeJob(state: JobState, event: JobObserved, at: number, clockBefore: number | undefined): void {
+  followLateSpec(state, at, () => foldJobObservation(state, event, at, clockBefore));
+}
+
+function foldJobObservation(state: JobState, event: JobObserved, at: number, clockBefore: number | undefined): void {
   // A Job observation older than one already folded (a late replay) changes nothing, but for
   // showing the Job was suspended before (state.suspendedBefore) and when (suspension-order.ts).
   const order = jobObservationOrder(event);
@@ -34,7 +39,7 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
   if (isStaleObservation({ version: state.jobVersion, sequence: state.jobOrder }, order)) {
     if (revealsSuspension(state, event, at)) state.suspendedBefore = true;
     noteSuspend(state, at, event.job.spec.suspend === true, true);
-    if (noted) recountFailuresByCompletions(state);
+    if (noted) recountByCompletions(state);
     return;
   }
   if (order.sequence !== undefined) state.jobOrder = order.sequence;
@@ -113,7 +118,7 @@ export function observeJob(state: JobState, event: JobObserved, at: number, cloc
       countKnownPod(state, pod);
     }
   }
-  if (!first && completionsChanged) recountFailuresByCompletions(state);
+  if (!first && completionsChanged) recountByCompletions(state);
   if (first) adoptFinished(state, job);
 }
 
