@@ -37,7 +37,7 @@ const [command, ...args] = process.argv.slice(2);
 if (isClientCommand(command)) process.exitCode = await runClientCommand(command, args);
 else switch (command) {
   case 'replay':
-    process.exitCode = replayCommand(args);
+    process.exitCode = await replayCommand(args);
     break;
   case 'audit':
     process.exitCode = await auditCommand(args);

@@ -1,7 +1,7 @@
 import type { JobSetCommandView, JobSetSpecView, JobSetView } from '../../functions/query/views.ts';
 import type { JobSetExplanation, JobSetStatus } from '../../shared/jobset/index.ts';
 import type { ConditionFields } from '../../shared/read-model/explanation.ts';
-import type { IssuedJobSetCommand } from '../replay/jobset-run.ts';
+import type { IssuedJobSetCommand } from '../replay/replay-run.ts';
 import { explanationBlocks } from './explanation.ts';
 import { earlierCommands, podFailureRuleText } from './job.ts';
 import { field, lines, section, table, type Block, type Document } from './text.ts';

@@ -3,8 +3,7 @@ import { jobStatus, type Explanation } from '../../shared/job/index.ts';
 import { jobSetStatus, type JobSetExplanation } from '../../shared/jobset/index.ts';
 import type { JobDescription } from '../print/job.ts';
 import type { JobSetDescription } from '../print/jobset.ts';
-import type { JobSetReplayRun, JobSetReplaySource } from './jobset-run.ts';
-import type { ReplayRun, ReplaySource } from './replay-run.ts';
+import type { JobSetReplayRun, ReplayRun, ReplaySource } from './replay-run.ts';
 
 // A replay described as the service describes a stored object (cli/print prints both): the
 // replayed state read through the query API's views (functions/query/views.ts), the commands as
@@ -36,7 +35,7 @@ export function jobReplayDescription(run: ReplayRun, explanation: Explanation, s
  * The replayed JobSet as `kubectl describe jobset` would show it, plus its child Jobs (with why
  * each failed), the commands jobfold issued and the explanation of each condition and decision.
  */
-export function jobSetReplayDescription(run: JobSetReplayRun, explanation: JobSetExplanation, source: JobSetReplaySource): JobSetDescription {
+export function jobSetReplayDescription(run: JobSetReplayRun, explanation: JobSetExplanation, source: ReplaySource): JobSetDescription {
   const { state } = run;
   const metadata = state.jobSet?.metadata;
   const what = source.kind === 'jobset-scenario' ? `JobSet scenario ${source.id}` : 'JobSet trace';

@@ -13,7 +13,7 @@ import { jobSetEntryEvent } from '../../shared/jobset/index.ts';
 import type { JobSetCommand } from '../../shared/jobset/index.ts';
 import { initialState } from '../../shared/jobset/index.ts';
 import { jobStreamRows } from './jobset-trace-jobs.ts';
-import type { IssuedJobSetCommand, JobSetReplayRun } from './jobset-run.ts';
+import type { IssuedJobSetCommand, JobSetReplayRun } from './replay-run.ts';
 import type { JobSetTrace, TraceLine } from './jobset-trace.ts';
 
 export interface TracePlayOptions {

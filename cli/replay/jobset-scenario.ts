@@ -2,7 +2,7 @@ import { JobSetScenarioError, type JobSetScenario } from '../scenario/jobset-sce
 import { playJobSetScenario } from '../scenario/play-jobset-scenario.ts';
 import type { ChildJobView } from '../../shared/jobset/index.ts';
 import { EXIT_BAD_INPUT, EXIT_USAGE, ReplayError } from './replay-error.ts';
-import type { ChildJobRow, JobSetReplayRun } from './jobset-run.ts';
+import type { ChildJobRow, JobSetReplayRun } from './replay-run.ts';
 
 // `jobfold replay` of a JobSet scenario: the scenario played as the conformance runner plays it
 // (cli/scenario/play-jobset-scenario.ts), shown as the replay shows a run.

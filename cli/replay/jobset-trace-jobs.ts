@@ -7,7 +7,7 @@ import { initialState, type FoldConfig, type JobState } from '../../shared/job/i
 import { jobStatus } from '../../shared/job/index.ts';
 import { parseLabelInt } from '../../shared/jobset/index.ts';
 import { LABELS } from '../../shared/jobset/index.ts';
-import type { ChildJobRow } from './jobset-run.ts';
+import type { ChildJobRow } from './replay-run.ts';
 
 /**
  * The JobSet's child Jobs as their own logs tell it, every restart attempt included: status as

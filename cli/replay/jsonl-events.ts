@@ -1,11 +1,13 @@
+import { InboundDetailType } from '../../shared/contract/inbound.ts';
+import { parseInbound, type InboundTarget } from '../../shared/contract/parse-inbound.ts';
 import type { JsonlProblem } from '../../shared/contract/jsonl-trace.ts';
 import { ObservationSchema, type Observation } from '../../shared/job/index.ts';
-import { issues, lineFailure, type LineResult } from './line-result.ts';
-import { fromDeliveredEvent, fromPutEventsEntry } from './put-events-entry.ts';
+import { formatPath } from './field-path.ts';
+import { readInboundEvent, type InboundLine, type LineProblem } from './put-events-entry.ts';
 
-// The JSONL input of `jobfold replay`: one event per line, either an observation in the fold's
-// own shape or an inbound event of the service, as a PutEvents entry or as delivered by
-// EventBridge (see REPLAY_HELP and put-events-entry.ts).
+// The JSONL input of `jobfold replay` for a Job: one event per line, either an observation in
+// the fold's own shape or an inbound event of the service, as a PutEvents entry or as delivered
+// by EventBridge (see REPLAY_HELP and put-events-entry.ts).
 
 /** An observation and the (1-based) file line it came from. */
 export interface JsonlEvent {
@@ -16,6 +18,16 @@ export interface JsonlEvent {
 export type JsonlResult =
   | { readonly ok: true; readonly events: readonly JsonlEvent[] }
   | { readonly ok: false; readonly problems: readonly JsonlProblem[] };
+
+/** One JSONL line, parsed: the observation, or what is wrong (field path and message). */
+export type LineResult =
+  | {
+      readonly ok: true;
+      readonly observation: Observation;
+      /** The Job whose log the event belongs to, when the line says (inbound events do). */
+      readonly jobUid?: string;
+    }
+  | { readonly ok: false; readonly problems: readonly LineProblem[] };
 
 /** Parses a whole JSONL text; blank lines are skipped. All problems are reported, in line order. */
 export function parseJsonlEvents(text: string): JsonlResult {
@@ -51,8 +63,8 @@ export function parseJsonlLine(text: string): LineResult {
     return lineFailure('', `not valid JSON: ${(error as Error).message}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return lineFailure('', 'expected a JSON object');
-  if ('Source' in value || 'DetailType' in value || 'Detail' in value) return fromPutEventsEntry(value);
-  if ('detail-type' in value || 'source' in value || 'detail' in value) return fromDeliveredEvent(value);
+  const inbound = readInboundEvent(value);
+  if (inbound !== undefined) return fromInbound(inbound);
   if (!('type' in value)) {
     return lineFailure(
       'type',
@@ -60,8 +72,25 @@ export function parseJsonlLine(text: string): LineResult {
     );
   }
   const observation = ObservationSchema.safeParse(value);
-  return observation.success ? { ok: true, observation: observation.data } : issues(observation.error, (path) => path);
+  if (observation.success) return { ok: true, observation: observation.data };
+  return { ok: false, problems: observation.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })) };
 }
+
+/** A Job's JSONL takes Job and Pod events (a JobSet trace is read by jobset-trace.ts). */
+const JOB_DETAIL_TYPES = Object.values(InboundDetailType);
+
+/** An inbound event as the Job's observation, read by the service's parser. */
+function fromInbound(inbound: InboundLine): LineResult {
+  if (!inbound.ok) return inbound;
+  const result = parseInbound(inbound.event, JOB_DETAIL_TYPES);
+  if (!result.ok) return { ok: false, problems: result.errors.map((error) => ({ path: inbound.rename(error.path), message: error.message })) };
+  // The first target is the Job's own log (another is the log of a Job the pod was taken from,
+  // not replayed here); its entry's body is the observation the parser built (log-codec.ts).
+  const [own] = result.targets as [InboundTarget];
+  return { ok: true, observation: own.entry.body as Observation, jobUid: own.stream.uid };
+}
+
+const lineFailure = (path: string, message: string): LineResult => ({ ok: false, problems: [{ path, message }] });
 
 /** Where a line names its Job, spelled the way the line is. */
 function ownerPath(raw: string, type: Observation['type']): string {

@@ -1,18 +1,22 @@
 import { readFileSync } from 'node:fs';
+import type * as z from 'zod';
 import { isJobScenario, JobScenarioSchema, type JobScenario } from '../scenario/job-scenario.ts';
+import { isJobSetScenario, JobSetScenarioSchema, type JobSetScenario } from '../scenario/jobset-scenario.ts';
 import { formatPath } from './field-path.ts';
 import { lineOfPath } from './json-line-of.ts';
-import { formatProblem } from '../../shared/contract/jsonl-trace.ts';
+import { isJobSetTrace, parseJobSetTrace, type JobSetTrace } from './jobset-trace.ts';
 import { parseJsonlEvents, type JsonlEvent } from './jsonl-events.ts';
-import { EXIT_BAD_INPUT, ReplayError } from './replay-error.ts';
+import { EXIT_BAD_INPUT, MAX_PROBLEMS, problemsError, ReplayError } from './replay-error.ts';
 
-/** A replay input: a corpus scenario, or a JSONL event stream. */
+/**
+ * A replay input, told apart by content: a Job's (a corpus scenario, or a JSONL event stream)
+ * or a JobSet's (a JobSet scenario, or a JSONL trace with JobSet events).
+ */
 export type ReplayInput =
   | { readonly kind: 'scenario'; readonly scenario: JobScenario }
-  | { readonly kind: 'jsonl'; readonly events: readonly JsonlEvent[]; readonly lineCount: number };
-
-/** The most problems reported at once; more only bury the first. */
-const MAX_PROBLEMS = 20;
+  | { readonly kind: 'jsonl'; readonly events: readonly JsonlEvent[]; readonly lineCount: number }
+  | { readonly kind: 'jobset-scenario'; readonly scenario: JobSetScenario }
+  | { readonly kind: 'jobset-trace'; readonly trace: JobSetTrace; readonly lineCount: number };
 
 export function loadReplayInput(file: string): ReplayInput {
   let text: string;
@@ -27,14 +31,22 @@ export function loadReplayInput(file: string): ReplayInput {
 }
 
 /**
- * Tells the two formats apart by shape: a JSON document with `job` and `events` is a scenario;
- * anything whose first line is a JSON value on its own is a JSONL stream.
+ * Tells the formats apart by shape: a JSON document with a JobSet, events and checkpoints is a
+ * JobSet scenario; JSONL with a `JobSet …` event is a JobSet trace; a JSON document with `job`
+ * and `events` is a Job scenario; anything else whose first line is a JSON value on its own is
+ * a Job's JSONL stream.
  */
 export function parseReplayInput(file: string, text: string): ReplayInput {
-  if (text.trim() === '') throw new ReplayError(`${file}: empty file`, EXIT_BAD_INPUT);
-  const lines = text.split('\n');
   const document = tryParse(text);
-  if (document.ok && isScenarioShape(document.value)) return scenarioInput(file, text, document.value);
+  if (document.ok && isJobSetScenario(document.value)) {
+    return { kind: 'jobset-scenario', scenario: parseScenario(JobSetScenarioSchema, file, text, document.value) };
+  }
+  if (isJobSetTrace(text)) return { kind: 'jobset-trace', trace: parseJobSetTrace(file, text), lineCount: lineCount(text) };
+  if (text.trim() === '') throw new ReplayError(`${file}: empty file`, EXIT_BAD_INPUT);
+  if (document.ok && isScenarioShape(document.value)) {
+    return { kind: 'scenario', scenario: parseScenario(JobScenarioSchema, file, text, document.value) };
+  }
+  const lines = text.split('\n');
   const firstLine = lines.find((line) => line.trim() !== '') ?? '';
   if (!document.ok && !tryParse(firstLine).ok) {
     // Neither one JSON document nor one JSON value per line: report where the document breaks.
@@ -48,17 +60,17 @@ export function parseReplayInput(file: string, text: string): ReplayInput {
     );
   }
   const result = parseJsonlEvents(text);
-  if (!result.ok) {
-    const shown = result.problems.slice(0, MAX_PROBLEMS).map((problem) => formatProblem(file, problem));
-    const more = result.problems.length - shown.length;
-    throw new ReplayError([...shown, ...(more > 0 ? [`… and ${more} more`] : [])].join('\n'), EXIT_BAD_INPUT);
-  }
-  return { kind: 'jsonl', events: result.events, lineCount: lines.length - (text.endsWith('\n') ? 1 : 0) };
+  if (!result.ok) throw problemsError(file, result.problems);
+  return { kind: 'jsonl', events: result.events, lineCount: lineCount(text) };
 }
 
-function scenarioInput(file: string, text: string, document: unknown): ReplayInput {
-  const parsed = JobScenarioSchema.safeParse(document);
-  if (parsed.success) return { kind: 'scenario', scenario: parsed.data };
+/** The file's lines, a final line break ending the last rather than opening another. */
+const lineCount = (text: string): number => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+
+/** A scenario document read by its kind's schema; problems are reported as `FILE:LINE: field: message`. */
+function parseScenario<T>(schema: z.ZodType<T>, file: string, text: string, document: unknown): T {
+  const parsed = schema.safeParse(document);
+  if (parsed.success) return parsed.data;
   const problems = parsed.error.issues
     .slice(0, MAX_PROBLEMS)
     .map((issue) => `${file}:${lineOfPath(text, issue.path)}: ${formatPath(issue.path)}: ${issue.message}`);

@@ -1,17 +1,33 @@
 import * as z from 'zod';
-import { InboundDetailType } from '../../shared/contract/inbound.ts';
-import { parseInbound, type InboundTarget } from '../../shared/contract/parse-inbound.ts';
-import type { Observation } from '../../shared/job/index.ts';
-import { issues, lineFailure, type LineResult } from './line-result.ts';
+import { formatPath } from './field-path.ts';
 
 // The service's inbound events, in the two shapes they take on the way:
 // - a PutEvents entry, as a cluster forwarder sends it:
 //     {"Source": "jobfold.cluster.<clusterId>", "DetailType": "Pod Observed" | "Pod Deleted" |
-//      "Job Observed" | "Job Deleted", "Detail": "{\"eventId\", \"observedAt\", \"object\"}"}
+//      "Job Observed" | "Job Deleted" | "JobSet Observed" | …, "Detail": "{\"eventId\", \"observedAt\", \"object\"}"}
 //   (Detail is a JSON string, as PutEvents takes it);
 // - the event as EventBridge delivers it to a target: {"source", "detail-type", "detail": {…}}.
-// Both are read by the service's own parser (shared/contract), so a line replays exactly when
-// the service would accept it: same schemas, same limits, same routing to the owning Job.
+// Both kinds' JSONL (a Job's stream, a JobSet's trace) read their lines here and hand the event
+// to the service's own parser (shared/contract), so a line replays exactly when the service
+// would accept it: same schemas, same limits, same routing to the owning Job or JobSet.
+
+/** An event as ingest takes it (the EventBridge delivery shape). */
+export interface InboundEvent {
+  readonly source: string;
+  readonly 'detail-type': string;
+  readonly detail: unknown;
+}
+
+/** What is wrong with a line: the field as the line spells it, and why. */
+export interface LineProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A line read as an inbound event, with the service's paths renamed the way the line spells them. */
+export type InboundLine =
+  | { readonly ok: true; readonly event: InboundEvent; readonly rename: (path: string) => string }
+  | { readonly ok: false; readonly problems: readonly LineProblem[] };
 
 const PutEventsEntrySchema = z.object({
   Source: z.string(),
@@ -22,34 +38,28 @@ const PutEventsEntrySchema = z.object({
   Resources: z.array(z.string()).optional(),
 });
 
-/** Maps a PutEvents entry to the observation the fold takes. */
-export function fromPutEventsEntry(value: object): LineResult {
+/** A JSON object as an inbound event: a PutEvents entry or a delivered event; undefined when it is neither. */
+export function readInboundEvent(value: object): InboundLine | undefined {
+  if ('Source' in value || 'DetailType' in value || 'Detail' in value) return fromPutEventsEntry(value);
+  if ('source' in value || 'detail-type' in value || 'detail' in value) return { ok: true, event: value as InboundEvent, rename: same };
+  return undefined;
+}
+
+/** A PutEvents entry as the delivered event it becomes (its Detail parsed). */
+function fromPutEventsEntry(value: object): InboundLine {
   const entry = PutEventsEntrySchema.safeParse(value);
-  if (!entry.success) return issues(entry.error, (path) => path);
+  if (!entry.success) return { ok: false, problems: entry.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })) };
   const { Source, DetailType, Detail } = entry.data;
   let detail: unknown;
   try {
     detail = JSON.parse(Detail);
   } catch (error) {
-    return lineFailure('Detail', `not valid JSON: ${(error as Error).message}`);
+    return { ok: false, problems: [{ path: 'Detail', message: `not valid JSON: ${(error as Error).message}` }] };
   }
-  return fromDeliveredEvent({ source: Source, 'detail-type': DetailType, detail }, entryPath);
+  return { ok: true, event: { source: Source, 'detail-type': DetailType, detail }, rename: entryPath };
 }
 
-/** A Job trace takes Job and Pod events (a JobSet trace is read by jobset-trace.ts). */
-const JOB_DETAIL_TYPES = Object.values(InboundDetailType);
-
-/** Maps an event as delivered (`source`, `detail-type`, `detail`) to the observation. */
-export function fromDeliveredEvent(event: unknown, rename: (path: string) => string = (path) => path): LineResult {
-  const result = parseInbound(event, JOB_DETAIL_TYPES);
-  if (!result.ok) {
-    return { ok: false, problems: result.errors.map((error) => ({ path: rename(error.path), message: error.message })) };
-  }
-  // The first target is the Job's own log (another is the log of a Job the pod was taken from,
-  // not replayed here); its entry's body is the observation the parser built (log-codec.ts).
-  const [own] = result.targets as [InboundTarget];
-  return { ok: true, observation: own.entry.body as Observation, jobUid: own.stream.uid };
-}
+const same = (path: string): string => path;
 
 /** The service's paths (`detail.object.x`) as the PutEvents entry spells them (`Detail.object.x`). */
 function entryPath(path: string): string {

@@ -1,3 +1,5 @@
+import { formatProblem, type JsonlProblem } from '../../shared/contract/jsonl-trace.ts';
+
 /** Exit codes of `jobfold replay`: bad input (file, JSON, fields) and usage. */
 export const EXIT_BAD_INPUT = 1;
 export const EXIT_USAGE = 2;
@@ -11,4 +13,14 @@ export class ReplayError extends Error {
     this.name = 'ReplayError';
     this.exitCode = exitCode;
   }
+}
+
+/** The most problems reported at once; more only bury the first. */
+export const MAX_PROBLEMS = 20;
+
+/** Every problem of a JSONL file as `FILE:LINE: field: message`, at most MAX_PROBLEMS of them. */
+export function problemsError(file: string, problems: readonly JsonlProblem[]): ReplayError {
+  const shown = problems.slice(0, MAX_PROBLEMS).map((problem) => formatProblem(file, problem));
+  const more = problems.length - shown.length;
+  return new ReplayError([...shown, ...(more > 0 ? [`… and ${more} more`] : [])].join('\n'), EXIT_BAD_INPUT);
 }

@@ -1,8 +1,7 @@
 import type { Explanation, JobCommand, JobStatusView } from '../../shared/job/index.ts';
 import { jobStatus } from '../../shared/job/index.ts';
 import { jobSetStatus, type JobSetCommand, type JobSetExplanation, type JobSetStatus } from '../../shared/jobset/index.ts';
-import type { ChildJobRow, JobSetReplayRun, JobSetReplaySource } from './jobset-run.ts';
-import type { ReplayRun, ReplaySource } from './replay-run.ts';
+import type { ChildJobRow, JobSetReplayRun, ReplayRun, ReplaySource } from './replay-run.ts';
 
 // What `jobfold replay --json` prints, one object per input with stable field names: where it
 // came from, the object, its status and conditions, every command issued with the time of the
@@ -40,7 +39,7 @@ export type ReportedJobSetCommand = (
 
 /** A JobSet's replay report: the Job report's fields, with the child Jobs; `dispatched` for traces. */
 export interface JobSetReplayReport {
-  readonly source: JobSetReplaySource;
+  readonly source: ReplaySource;
   readonly jobSet: JobSetExplanation['jobSet'];
   readonly status: JobSetStatus;
   readonly conditions: JobSetStatus['conditions'];
@@ -50,7 +49,7 @@ export interface JobSetReplayReport {
   readonly logLength: number;
 }
 
-export function jobSetReplayReport(run: JobSetReplayRun, explanation: JobSetExplanation, source: JobSetReplaySource): JobSetReplayReport {
+export function jobSetReplayReport(run: JobSetReplayRun, explanation: JobSetExplanation, source: ReplaySource): JobSetReplayReport {
   const status = jobSetStatus(run.state);
   const commands = run.commands.map(({ at, command, dispatched }): ReportedJobSetCommand => {
     const sent = dispatched === undefined ? {} : { dispatched };

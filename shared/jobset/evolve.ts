@@ -147,9 +147,12 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
 function correctionTakenBack(state: JobSetState, event: JobSetOutcomeCorrected): JobSetState {
   const restart = event.restarts < state.restarts ? restartTakenBack(state) : state;
   const failure = event.retracted.some((c) => c.type === CONDITION_TYPES.failed) ? failureTakenBack(restart) : restart;
-  // A suspension the cluster's finished JobSet never took (decide.ts `retractLateSuspension`).
+  // A suspension the cluster's finished JobSet never took (terminal-decisions.ts
+  // `retractLateSuspension`): its condition goes, and the Jobs the fold suspended for it (no
+  // snapshot showed them suspended) are back as the cluster has them.
   if (!event.retracted.some((c) => c.type === CONDITION_TYPES.suspended)) return failure;
-  return { ...failure, conditions: failure.conditions.filter((c) => c.type !== CONDITION_TYPES.suspended) };
+  const children = Object.fromEntries(Object.entries(failure.children).map(([name, job]) => [name, job.suspend && job.seenSuspended !== true ? { ...job, suspend: false } : job]));
+  return { ...failure, children, conditions: failure.conditions.filter((c) => c.type !== CONDITION_TYPES.suspended) };
 }
 
 /** A failure the cluster never decided (decide.ts `completedBeforeFailure`): its `Failed` condition goes. */

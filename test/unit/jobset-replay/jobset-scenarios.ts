@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { replayJobSetScenario } from '../../../cli/replay/jobset-scenario.ts';
 import { JobSetScenarioSchema, type JobSetScenario } from '../../../cli/scenario/jobset-scenario.ts';
-import type { JobSetReplayRun } from '../../../cli/replay/jobset-run.ts';
-import type { JobSetDecisionEvent } from '../../../shared/jobset/decision-events.ts';
+import type { JobSetReplayRun } from '../../../cli/replay/replay-run.ts';
+import { isJobSetDecisionType, type JobSetDecisionEvent } from '../../../shared/jobset/decision-events.ts';
 import type { LoggedJobSetDecision } from '../../../shared/jobset/explain.ts';
 
 export const EXIT_CODE_2_FIXTURE = 'test/fixtures/jobset/seed-002__story-2-exit-code-2-fails-jobset.json';
@@ -10,11 +10,9 @@ export const EXIT_CODE_3_FIXTURE = 'test/fixtures/jobset/seed-002__story-2-exit-
 export const EXIT_CODE_2_TRACE = 'samples/jobset-exit-code-2.jsonl';
 export const EXIT_CODE_3_TRACE = 'samples/jobset-exit-code-3.jsonl';
 
-const OBSERVATIONS = new Set(['JobSetObserved', 'JobSetDeleted', 'JobObserved', 'JobDeleted']);
-
 /** The decisions of a replayed log, as explainJobSet takes them. */
 export function decisionsOf(run: JobSetReplayRun): LoggedJobSetDecision[] {
-  return run.log.flatMap(({ seq, event }) => (OBSERVATIONS.has(event.type) ? [] : [{ seq, event: event as JobSetDecisionEvent }]));
+  return run.log.flatMap(({ seq, event }) => (isJobSetDecisionType(event.type) ? [{ seq, event: event as JobSetDecisionEvent }] : []));
 }
 
 export function loadScenario(path: string): JobSetScenario {

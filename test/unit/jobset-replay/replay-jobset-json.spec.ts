@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replayJobSetTrace } from '../../../cli/replay/jobset-replay.ts';
-import { parseReplayArgs, type ReplayArgs } from '../../../cli/replay/replay-args.ts';
 import { runReplay } from '../replay/run-replay.ts';
 import { EXIT_CODE_2_FIXTURE, EXIT_CODE_3_TRACE } from './jobset-scenarios.ts';
 
 const REPORT_KEYS = ['source', 'jobSet', 'status', 'conditions', 'childJobs', 'commands', 'explanation', 'logLength'];
 const EXPLANATION_KEYS = ['kind', 'jobSet', 'outcome', 'summary', 'restarts', 'restartsCountTowardsMax', 'conditions', 'events', 'rejection', 'waiting'];
 
+const scenarioReplay = await runReplay(EXIT_CODE_2_FIXTURE, '--json');
+
 describe('jobfold replay --json of a JobSet scenario', () => {
-  const { code, out } = runReplay(EXIT_CODE_2_FIXTURE, '--json');
+  const { code, out } = scenarioReplay;
   const report = JSON.parse(out);
 
-  it('prints one object with the report fields and the explanation', () => {
+  it('prints one object with the report fields and the explanation', async () => {
     expect(code).toBe(0);
     expect(Object.keys(report)).toEqual(REPORT_KEYS);
     expect(Object.keys(report.explanation)).toEqual(EXPLANATION_KEYS);
@@ -20,7 +20,7 @@ describe('jobfold replay --json of a JobSet scenario', () => {
     expect(report.jobSet).toEqual({ namespace: 'default', name: 'restart-job-example', uid: 'restart-job-example-uid' });
   });
 
-  it('has the status the scenario expects at its last checkpoint', () => {
+  it('has the status the scenario expects at its last checkpoint', async () => {
     const last = JSON.parse(readFileSync(EXIT_CODE_2_FIXTURE, 'utf8')).checkpoints.at(-1).expect;
     expect(report.status).toMatchObject({
       terminalState: last.terminalState,
@@ -31,7 +31,7 @@ describe('jobfold replay --json of a JobSet scenario', () => {
     expect(report.conditions).toEqual(report.status.conditions);
   });
 
-  it('lists commands with their time and without the Job manifest', () => {
+  it('lists commands with their time and without the Job manifest', async () => {
     expect(report.commands[0]).toEqual({
       at: '2026-01-01T00:00:05Z',
       type: 'CreateJob',
@@ -45,7 +45,7 @@ describe('jobfold replay --json of a JobSet scenario', () => {
     });
   });
 
-  it('keeps each decision with its sentence and the decision itself', () => {
+  it('keeps each decision with its sentence and the decision itself', async () => {
     const failed = report.explanation.events.find((e: { type: string }) => e.type === 'JobSetFailed');
     expect(failed).toMatchObject({ seq: 8, tippedBy: 7, decision: { rule: { name: 'failurePolicyRule0', action: 'FailJobSet' } } });
   });
@@ -53,7 +53,7 @@ describe('jobfold replay --json of a JobSet scenario', () => {
 
 describe('jobfold replay --json of a JobSet trace', () => {
   it('says which commands left jobfold and lists every child Job with the reason it failed', async () => {
-    const report = JSON.parse(await replayJobSetTrace(parseReplayArgs([EXIT_CODE_3_TRACE, '--json']) as ReplayArgs));
+    const report = JSON.parse((await runReplay(EXIT_CODE_3_TRACE, '--json')).out);
     expect(Object.keys(report)).toEqual(REPORT_KEYS);
     expect(report.source).toEqual({ file: EXIT_CODE_3_TRACE, kind: 'jobset-trace' });
     expect(report.status).toMatchObject({ restarts: 1, restartsCountTowardsMax: 1, terminalState: '' });

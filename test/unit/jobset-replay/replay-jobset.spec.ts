@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replayJobSetTrace } from '../../../cli/replay/jobset-replay.ts';
-import { parseReplayArgs, type ReplayArgs } from '../../../cli/replay/replay-args.ts';
 import { inputFile, runReplay } from '../replay/run-replay.ts';
 import { EXIT_CODE_2_FIXTURE, EXIT_CODE_2_TRACE, EXIT_CODE_3_FIXTURE, EXIT_CODE_3_TRACE } from './jobset-scenarios.ts';
 
-const args = (...argv: string[]): ReplayArgs => parseReplayArgs(argv) as ReplayArgs;
-
 describe('jobfold replay of the seed-002 JobSet scenarios', () => {
-  it('replays exit code 3: restart 1, then the exit code 2 failure after the restart fails it', () => {
-    const { code, out, err } = runReplay(EXIT_CODE_3_FIXTURE);
+  it('replays exit code 3: restart 1, then the exit code 2 failure after the restart fails it', async () => {
+    const { code, out, err } = await runReplay(EXIT_CODE_3_FIXTURE);
     expect(err).toBe('');
     expect(code).toBe(0);
     expect(out).toContain('(JobSet scenario seed-002__story-2-exit-code-3-restarts-jobset): 11 reconciles');
@@ -19,16 +15,16 @@ describe('jobfold replay of the seed-002 JobSet scenarios', () => {
     expect(out).toContain('#26 2026-01-01T00:00:50Z  Failed: rule 0 "failurePolicyRule0" (FailJobSet) matched child Job restart-job-example-simulations-0 failing with PodFailurePolicy_ExitCode2, event #25');
   });
 
-  it('replays exit code 2: the JobSet fails by rule failurePolicyRule0 without a restart', () => {
-    const { code, out } = runReplay(EXIT_CODE_2_FIXTURE);
+  it('replays exit code 2: the JobSet fails by rule failurePolicyRule0 without a restart', async () => {
+    const { code, out } = await runReplay(EXIT_CODE_2_FIXTURE);
     expect(code).toBe(0);
     expect(out).toContain('Restarts:           0 (0 counted towards maxRestarts 10)');
     expect(out).toMatch(/^ {2}Failed +True +FailJobSetFailurePolicyAction +2026-01-01T00:00:10Z +applying FailJobSet failure policy action \(first failed job: restart-job-example-simulations-2\)$/m);
     expect(out).toMatch(/^ {2}restart-job-example-simulations-2 +simulations +2 +0 +Failed +PodFailurePolicy_ExitCode2$/m);
   });
 
-  it('stops after scenario event N with --at', () => {
-    const { code, out } = runReplay(EXIT_CODE_3_FIXTURE, '--at', '1');
+  it('stops after scenario event N with --at', async () => {
+    const { code, out } = await runReplay(EXIT_CODE_3_FIXTURE, '--at', '1');
     expect(code).toBe(0);
     expect(out).toContain('Outcome:   Restarting');
     expect(out).toContain('Terminal State:     <none>');
@@ -37,7 +33,7 @@ describe('jobfold replay of the seed-002 JobSet scenarios', () => {
 
 describe('jobfold replay of the seed-002 JobSet traces, through the service', () => {
   it('exit code 2: the Job fold names the reason, and the JobSet fails by rule failurePolicyRule0', async () => {
-    const out = await replayJobSetTrace(args(EXIT_CODE_2_TRACE));
+    const out = (await runReplay(EXIT_CODE_2_TRACE)).out;
     expect(out).toContain('Terminal State:     Failed');
     expect(out).toContain('Restarts:           0 (0 counted towards maxRestarts 10)');
     expect(out).toContain(
@@ -50,7 +46,7 @@ describe('jobfold replay of the seed-002 JobSet traces, through the service', ()
   });
 
   it('exit code 3: the JobSet restarts once, its Jobs are recreated with restart attempt 1 and become ready', async () => {
-    const out = await replayJobSetTrace(args(EXIT_CODE_3_TRACE));
+    const out = (await runReplay(EXIT_CODE_3_TRACE)).out;
     expect(out).toContain('Restarts:           1 (1 counted towards maxRestarts 10)');
     expect(out).toContain('Outcome:   Running');
     expect(out).toContain(
@@ -62,7 +58,7 @@ describe('jobfold replay of the seed-002 JobSet traces, through the service', ()
   });
 
   it('stops after line N with --at: right after the exit code 3 failure the JobSet is restarting', async () => {
-    const out = await replayJobSetTrace(args(EXIT_CODE_3_TRACE, '--at', '10'));
+    const out = (await runReplay(EXIT_CODE_3_TRACE, '--at', '10')).out;
     expect(out).toContain('Outcome:   Restarting');
     expect(out).toMatch(/^ {2}RestartingJobSet +True +FailurePolicy_failurePolicyRule1 /m);
   });
@@ -73,16 +69,16 @@ describe('jobfold replay of the seed-002 JobSet traces, through the service', ()
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as { Source: string; DetailType: string; Detail: string })
       .map((e) => JSON.stringify({ source: e.Source, 'detail-type': e.DetailType, detail: JSON.parse(e.Detail) }));
-    const out = await replayJobSetTrace(args(inputFile('delivered.jsonl', delivered.join('\n'))));
+    const out = (await runReplay(inputFile('delivered.jsonl', delivered.join('\n')))).out;
     expect(out).toContain('Restarted (1 of maxRestarts 10): rule 1 "failurePolicyRule1" (RestartJobSet)');
     expect(out).toContain('Outcome:   Running');
   });
 
-  it('prints the same through jobfold replay (a child process plays the asynchronous service path)', async () => {
-    const { code, out, err } = runReplay(EXIT_CODE_3_TRACE);
+  it('replays in process, each time on a fresh in-memory store: exit 0, nothing on stderr, the same description twice', async () => {
+    const { code, out, err } = await runReplay(EXIT_CODE_3_TRACE);
     expect(err).toBe('');
     expect(code).toBe(0);
-    expect(out).toBe(await replayJobSetTrace(args(EXIT_CODE_3_TRACE)));
+    expect(out).toBe((await runReplay(EXIT_CODE_3_TRACE)).out);
   });
 });
 
@@ -110,26 +106,35 @@ describe('the seed-002 sample traces', () => {
 describe('jobfold replay of the translated upstream JobSet cases (test/conformance/jobset)', () => {
   const corpus = (id: string) => `test/conformance/jobset/${id}.json`;
 
-  it('shows dependsOn under its replicated job, and what a replicated job waits for', () => {
-    const { code, out } = runReplay(corpus('depends-on__ready-not-reached-while-a-job-is-not-ready'));
+  it('shows dependsOn under its replicated job, and what a replicated job waits for', async () => {
+    const { code, out } = await runReplay(corpus('depends-on__ready-not-reached-while-a-job-is-not-ready'));
     expect(code).toBe(0);
     expect(out).toMatch(/^ {4}depends on model-initializer Ready, dataset-initializer Ready$/m);
     expect(out).toContain('  Waiting:\n    trainer-node: 1 of 1 Job not created — waiting for model-initializer to be Ready: 2 of 3 ready');
   });
 
-  it('shows the coordinator, and the TTL with the deletion it decided at a Tick', () => {
-    expect(runReplay(corpus('coordinator__endpoint-label-and-annotation-on-every-job')).out).toContain(
+  it('shows the coordinator, and the TTL with the deletion it decided at a Tick', async () => {
+    expect((await runReplay(corpus('coordinator__endpoint-label-and-annotation-on-every-job'))).out).toContain(
       'Coordinator:        replicated-job-a job index 0, pod index 0',
     );
-    const { code, out } = runReplay(corpus('ttl__completed-10s-ago-with-ttl-5s-is-deleted'));
+    const { code, out } = await runReplay(corpus('ttl__completed-10s-ago-with-ttl-5s-is-deleted'));
     expect(code).toBe(0);
     expect(out).toContain('TTL:                ttlSecondsAfterFinished 5 (deleted 5s after it finishes)');
     expect(out).toMatch(/^ {2}2026-01-01T00:00:20Z {2}DeleteJobSet {2}1 {6}test-jobset$/m);
     expect(out).toContain('Summary:   JobSet default/test-jobset (being deleted) completed');
   });
 
-  it('plays a JobSet marked for deletion, and one deleted, without deciding anything more', () => {
-    const { code, out } = runReplay(corpus('ttl__jobset-being-deleted-is-not-deleted-again'));
+  it('lists a Tick as time passing, not as a decision (it once printed as "[object Object]")', async () => {
+    const { code, out } = await runReplay(corpus('ttl__failed-jobset-deleted-once-ttl-passed'));
+    expect(code).toBe(0);
+    expect(out).not.toContain('[object Object]');
+    const report = JSON.parse((await runReplay(corpus('ttl__failed-jobset-deleted-once-ttl-passed'), '--json')).out);
+    expect(report.explanation.events.map((e: { type: string }) => e.type)).not.toContain('Tick');
+    expect(report.explanation.events.map((e: { type: string }) => e.type)).toContain('JobSetDeletionRequested');
+  });
+
+  it('plays a JobSet marked for deletion, and one deleted, without deciding anything more', async () => {
+    const { code, out } = await runReplay(corpus('ttl__jobset-being-deleted-is-not-deleted-again'));
     expect(code).toBe(0);
     expect(out).not.toContain('DeleteJobSet');
   });

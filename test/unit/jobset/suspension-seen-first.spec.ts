@@ -77,6 +77,17 @@ describe('a JobSet suspended after it finished on the cluster, the suspension ar
     expect(sentence).toBe(`Corrected: took back Suspended (SuspendedJobs): the finish that came first on the cluster's clock (${at(30)}) arrived after the suspension, which a finished JobSet ignores; the cluster decided AllJobsCompleted instead, event #6`);
   });
 
+  it('given a Job the fold suspended for that suspension, when the suspension is taken back, then the Job counts as the cluster has it', () => {
+    const two = { replicatedJobs: [{ name: 'w', replicas: 2 }], successPolicy: { operator: 'Any' } };
+    const created2 = v(1, jobSetObserved({ ...two, suspend: false }, { seconds: 1 }));
+    const suspended2 = v(4, jobSetObserved({ ...two, suspend: true }, { seconds: 40 }));
+    const w1 = v(3, jobObserved('w', 1, { seconds: 10, active: 1, ready: 1 }));
+    const inOrder = given(created2, w1, done, suspended2).whenSettled({ now: at(40) });
+    const late = given(created2, w1, suspended2, done).whenSettled({ now: at(40) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+    expect(late.status.replicatedJobsStatus).toEqual(inOrder.status.replicatedJobsStatus);
+  });
+
   it('given a suspension before the finish on the cluster\'s clock, when the finish arrives, then Suspended stands', () => {
     const early = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 20 }));
     expect(conditionsOf(given(created, early, done).whenSettled({ now: at(30) }).status).map((c) => c.type)).toEqual(['Suspended', 'Completed']);

@@ -43,15 +43,15 @@ Explanation:
     2026-01-01T00:05:00Z JobFinishing (SuccessPolicy): mypod-1, mypod-2, mypod-3, mypod-4, mypod-5, mypod-6, mypod-7, mypod-8, mypod-9`;
 
 describe('jobfold replay of a scenario', () => {
-  it('describes the Story 2 sample like kubectl describe job, with commands and explanation', () => {
-    const { code, out, err } = runReplay(STORY_2);
+  it('describes the Story 2 sample like kubectl describe job, with commands and explanation', async () => {
+    const { code, out, err } = await runReplay(STORY_2);
     expect(err).toBe('');
     expect(code).toBe(0);
     expect(out).toBe(STORY_2_DESCRIBED);
   });
 
-  it('stops after scenario event N with --at (0-based, like afterEvent)', () => {
-    const { code, out } = runReplay(STORY_2, '--at', '11');
+  it('stops after scenario event N with --at (0-based, like afterEvent)', async () => {
+    const { code, out } = await runReplay(STORY_2, '--at', '11');
     expect(code).toBe(0);
     expect(out).toContain('Pods Statuses:      0 Active (0 Ready) / 1 Succeeded / 0 Failed / 9 Terminating');
     expect(out).toContain('  SuccessCriteriaMet  True    SuccessPolicy  Matched rules at index 0');
@@ -59,8 +59,8 @@ describe('jobfold replay of a scenario', () => {
     expect(out).toContain('  Outcome:  Succeeding');
   });
 
-  it('shows the pods created by the first reconcile with --at 0', () => {
-    const { out } = runReplay(STORY_2, '--at=0');
+  it('shows the pods created by the first reconcile with --at 0', async () => {
+    const { out } = await runReplay(STORY_2, '--at=0');
     expect(out).toContain('Pods Statuses:      10 Active (0 Ready) / 0 Succeeded / 0 Failed / 0 Terminating');
     expect(out).toContain('Conditions:         <none>');
     expect(out).toContain('  Outcome:  Running');
@@ -68,8 +68,8 @@ describe('jobfold replay of a scenario', () => {
 });
 
 describe('jobfold replay of a PutEvents JSONL stream (named FailJob rule)', () => {
-  it('fails the Job with the KEP-4443 reason and explains the rule, container and exit code', () => {
-    const { code, out } = runReplay(NAMED_FAILURE);
+  it('fails the Job with the KEP-4443 reason and explains the rule, container and exit code', async () => {
+    const { code, out } = await runReplay(NAMED_FAILURE);
     expect(code).toBe(0);
     expect(out).toContain('Cluster:            dev-eu-1');
     expect(out).toContain('  rule 0 "ExitCode2": FailJob on exit code of main In [2]');
@@ -80,37 +80,37 @@ describe('jobfold replay of a PutEvents JSONL stream (named FailJob rule)', () =
     );
   });
 
-  it('gives the same description when the stream holds observations in the fold shape', () => {
+  it('gives the same description when the stream holds observations in the fold shape', async () => {
     const parsed = parseJsonlEvents(readFileSync(NAMED_FAILURE, 'utf8'));
     if (!parsed.ok) throw new Error('the sample parses');
     const foldShape = inputFile('fold-shape.jsonl', parsed.events.map((e) => JSON.stringify(e.observation)).join('\n'));
     const withoutSource = (text: string) => text.split('\n').filter((line) => !line.startsWith('Replayed:'));
-    expect(withoutSource(runReplay(foldShape).out)).toEqual(withoutSource(runReplay(NAMED_FAILURE).out));
+    expect(withoutSource((await runReplay(foldShape)).out)).toEqual(withoutSource((await runReplay(NAMED_FAILURE)).out));
   });
 
-  it('stops after file line N with --at', () => {
-    expect(runReplay(NAMED_FAILURE, '--at', '6').out).toContain('  Outcome:  Running');
-    expect(runReplay(NAMED_FAILURE, '--at', '7').out).toContain('  Outcome:  Failing');
+  it('stops after file line N with --at', async () => {
+    expect((await runReplay(NAMED_FAILURE, '--at', '6')).out).toContain('  Outcome:  Running');
+    expect((await runReplay(NAMED_FAILURE, '--at', '7')).out).toContain('  Outcome:  Failing');
   });
 });
 
 describe('jobfold replay --gate', () => {
-  it('gives the plain PodFailurePolicy reason with PodFailurePolicyName=false', () => {
-    const { out } = runReplay(NAMED_FAILURE, '--gate', 'PodFailurePolicyName=false');
+  it('gives the plain PodFailurePolicy reason with PodFailurePolicyName=false', async () => {
+    const { out } = await runReplay(NAMED_FAILURE, '--gate', 'PodFailurePolicyName=false');
     expect(out).toContain('    FailureTarget: PodFailurePolicy — rule 0 "ExitCode2" matched');
     expect(out).not.toContain('PodFailurePolicy_ExitCode2');
   });
 
-  it('gives PodFailurePolicy_<name> with PodFailurePolicyName=true where the scenario leaves it off', () => {
+  it('gives PodFailurePolicy_<name> with PodFailurePolicyName=true where the scenario leaves it off', async () => {
     const story = '../shared/conformance/seed-stories/pod-failure-policy-name__gate-disabled-plain-reason.json';
-    expect(runReplay(story).out).toMatch(/FailureTarget +True +PodFailurePolicy +/);
-    expect(runReplay(story, '--gate', 'PodFailurePolicyName=true').out).toMatch(/FailureTarget +True +PodFailurePolicy_\w+ +/);
+    expect((await runReplay(story)).out).toMatch(/FailureTarget +True +PodFailurePolicy +/);
+    expect((await runReplay(story, '--gate', 'PodFailurePolicyName=true')).out).toMatch(/FailureTarget +True +PodFailurePolicy_\w+ +/);
   });
 });
 
 describe('jobfold replay --json', () => {
-  it('prints one object with status, conditions, commands, explanation and the log length', () => {
-    const { code, out } = runReplay(STORY_2, '--json');
+  it('prints one object with status, conditions, commands, explanation and the log length', async () => {
+    const { code, out } = await runReplay(STORY_2, '--json');
     expect(code).toBe(0);
     const report = JSON.parse(out);
     expect(Object.keys(report)).toEqual(['source', 'job', 'status', 'conditions', 'commands', 'explanation', 'logLength']);

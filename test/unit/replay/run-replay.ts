@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { replayCommand } from '../../../cli/replay-command.ts';
 
 /** Runs `jobfold replay ARGS` in-process and captures what it prints. */
-export function runReplay(...args: string[]): { code: number; out: string; err: string } {
+export async function runReplay(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = replayCommand(args, { out: (text) => out.push(text), err: (text) => err.push(text) });
+  const code = await replayCommand(args, { out: (text) => out.push(text), err: (text) => err.push(text) });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
