@@ -26,7 +26,7 @@ export interface StateAt {
  *   observations can arrive late and out of order.
  * The cost is one snapshot, the entries after it up to the point, and the archived pods those
  * entries name (all of them for a Job with a success policy whose entries hold an interim
- * condition logged before fold-2026-11-28.28) — not the log before the snapshot.
+ * condition logged before fold-2026-11-28.29) — not the log before the snapshot.
  */
 export async function jobStateAt(deps: QueryDeps, stream: StreamId, point: LogPoint | undefined): Promise<StateAt> {
   const head = await logHead(deps.store, stream);

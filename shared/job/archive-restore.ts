@@ -20,7 +20,7 @@ import type { JobState } from './state.ts';
  * Job with a success policy a decision reads every pod's instant: finish-condition.ts firstMet,
  * outcome-correction.ts correctOutcome, suspension-order.ts) or `fold` (a reader only folds the
  * tail, and reads every pod's instant only where an interim condition was logged without the
- * instants it notes: interim-instants.ts walksEveryPod, a log older than fold-2026-11-28.28).
+ * instants it notes: interim-instants.ts walksEveryPod, a log older than fold-2026-11-28.29).
  */
 export type AfterRestore = 'decide' | 'fold';
 

@@ -20,7 +20,7 @@ import type { JobState } from './state.ts';
 // it decides (decider.ts restores its whole archive, which keeps them), so it logs both instants
 // in the condition's evidence, and the fold takes them from there: no walk, no archived pod
 // needed. Another Job's archive keeps no instants: its fold walks the pods it holds, as before.
-// A condition logged without them (before fold-2026-11-28.28, or an instant no pod told) is
+// A condition logged without them (before fold-2026-11-28.29, or an instant no pod told) is
 // folded by the walk, as before; a fold from a snapshot then needs every archived pod
 // (walksEveryPod, the rule archive-restore.ts applies).
 

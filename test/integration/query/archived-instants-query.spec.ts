@@ -18,7 +18,7 @@ import { freshTable, localClient } from '../store/local-table.ts';
 // (state.successMetAt); a pod archived by an earlier snapshot holds one of the instants they are
 // read from. The writer logs both in the condition's evidence (shared/job/interim-instants.ts),
 // so the query restores only the archived pods its tail names. A log written before
-// fold-2026-11-28.28 lacks them: its fold reads them from every pod, and the query restores the
+// fold-2026-11-28.29 lacks them: its fold reads them from every pod, and the query restores the
 // whole archive (shared/job/archive-restore.ts). Restoring only the named pods there, the
 // criterion's instant was unknown, and a pod seen running after it but before jobfold's finish
 // was counted in the final status as if it had kept the Job waiting (settleAfterFinish):
@@ -28,10 +28,10 @@ const stream: StreamId = { kind: 'Job', clusterId: CLUSTER, namespace: 'default'
 const status = jobPath(CLUSTER, 'default', 'myjob', '/status');
 const explain = jobPath(CLUSTER, 'default', 'myjob', '/explain');
 
-/** The instants an interim condition's evidence logs since fold-2026-11-28.28. */
+/** The instants an interim condition's evidence logs since fold-2026-11-28.29. */
 const LOGGED_INSTANTS = ['metAt', 'lastSuccessAt'];
 
-/** An interim condition's entry as a writer before fold-2026-11-28.28 logged it: without the instants. */
+/** An interim condition's entry as a writer before fold-2026-11-28.29 logged it: without the instants. */
 function asBefore(entry: LogEntry): LogEntry {
   const body = entry.body as { condition?: { type?: string }; evidence?: Record<string, unknown> };
   const type = body.condition?.type;
@@ -87,7 +87,7 @@ const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
 
 describe.each([
   { log: 'written now (the interim condition logs its instants)', edit: (entry: LogEntry) => entry, wholeArchive: false },
-  { log: 'written before fold-2026-11-28.28 (no instants logged)', edit: asBefore, wholeArchive: true },
+  { log: 'written before fold-2026-11-28.29 (no instants logged)', edit: asBefore, wholeArchive: true },
 ])('status?at= and /explain of a Job with a success policy, folded from a snapshot on DynamoDB Local: a log $log', ({ edit, wholeArchive }) => {
   let get: Get;
   let reads: { wholeArchive: number };

@@ -55,7 +55,7 @@ afterAll(() => client?.destroy());
  * A log as compared across Jobs: what each entry says, with the Job's uid (and so the chain
  * hashes) left out, and the version of the fold that took each decision (the reference's were
  * taken by bff3173's fold, the finished sync's by today's: FOLD_VERSION moves with every fold
- * change), and the latest success an interim condition logs since fold-2026-11-28.28
+ * change), and the latest success an interim condition logs since fold-2026-11-28.29
  * (shared/job/interim-instants.ts; bff3173's fold walked the pods for it instead).
  */
 async function plainLog(stream: StreamId) {
