@@ -8,7 +8,7 @@ import {
 import type { Decider, DecisionOutbox } from '../decide/decider.ts';
 import type { JobSetCommand } from './commands.ts';
 import { isJobSetDecisionType, type JobSetDecisionEvent } from './decision-events.ts';
-import { JobSetObservationSchema, type JobSetEvent, type JobSetObservation } from './events.ts';
+import { jobSetObservationEntry, JobSetObservationSchema, type JobSetEvent, type JobSetObservation } from './events.ts';
 import { earlierSuspension, evolve, isLateChildSnapshot, isLateJobSetObservation, revealedSuspension, revealedWalk } from './evolve.ts';
 import { withLateFailure } from './late-failures.ts';
 import { explainJobSet, type JobSetExplanation } from './explain.ts';
@@ -62,10 +62,7 @@ export function jobSetDecider(): JobSetDecider {
       return `uid ${known.uid ?? ''} is JobSet ${known.namespace ?? ''}/${known.name} in this log; an observation names it ${observation.jobSet.metadata.name}: refused`;
     },
     log: {
-      observation: (observation) => {
-        const { seq: _seq, ...body } = observation;
-        return { eventId: observation.eventId, type: observation.type, observedAt: observation.at, body };
-      },
+      observation: jobSetObservationEntry,
       decision: (decision) => {
         const { seq: _seq, eventId, ...body } = decision;
         return { eventId, type: decision.type, observedAt: decision.at, body };
