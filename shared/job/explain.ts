@@ -88,6 +88,7 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
     correctionSentences.push(jobCorrectionSentence(event));
   }
   const pods = terminatedPods(state, log);
+  const finishedAt = finishInstant(state.status.conditions);
   const conditions = state.status.conditions.map((condition): ExplainedJobCondition => {
     const decision = decided.get(condition.type);
     const logged = decision !== undefined && sameCondition(decision.condition, condition);
@@ -99,7 +100,7 @@ export function explainJob(state: JobState, log: readonly JobEvent[] = []): Expl
       evidence,
       decidedBy: logged ? decision.seq : undefined,
       tippingEvent: tipping && tippingEvent(tipping),
-      sentence: conditionSentence({ state, condition, evidence, interimSeq, lingering: lingeringCount(pods, condition) }),
+      sentence: conditionSentence({ state, condition, evidence, interimSeq, lingering: lingeringCount(pods, condition, finishedAt) }),
     };
   });
   const identity = state.identity;
@@ -431,14 +432,29 @@ const LINGERING_CAUSE: Readonly<Record<string, TerminationCause>> = {
 /** Conditions whose sentences count the pods terminated with them: a finishing or suspended Job's. */
 export const LINGERING_CONDITIONS: ReadonlySet<string> = new Set(Object.keys(LINGERING_CAUSE));
 
-/** Pods terminated because of this condition: lingering pods of a finishing or suspended Job. */
-function lingeringCount(pods: readonly TerminatedPod[], condition: JobCondition): number {
+/**
+ * Pods terminated because of this condition: lingering pods of a finishing or suspended Job. A
+ * pod whose termination decision is not among the entries read (the query cites only what the
+ * explanation needs; the state keeps no cause) counts by its instant: requested since the
+ * condition, and, for an interim one, before the Job finished — one requested after that was a
+ * finished Job's (cause JobFinished, decide.ts terminateLingering), which the finishing sync never
+ * saw (a replay of the whole log tells its cause).
+ */
+function lingeringCount(pods: readonly TerminatedPod[], condition: JobCondition, finishedAt: number | undefined): number {
   const cause = LINGERING_CAUSE[condition.type];
   if (cause === undefined || condition.status !== 'True') return 0;
   const since = Date.parse(condition.lastTransitionTime);
-  return pods.filter(
-    (pod) => (pod.cause === cause || pod.cause === undefined) && Date.parse(pod.requestedAt) >= since,
-  ).length;
+  const until = cause === 'JobFinishing' ? (finishedAt ?? Infinity) : Infinity;
+  return pods.filter((pod) => {
+    const at = Date.parse(pod.requestedAt);
+    return at >= since && (pod.cause === cause || (pod.cause === undefined && at < until));
+  }).length;
+}
+
+/** When the Job's terminal condition (Complete, Failed) was written, if it was. */
+function finishInstant(conditions: readonly JobCondition[]): number | undefined {
+  const final = findCondition(conditions, 'Complete') ?? findCondition(conditions, 'Failed');
+  return final?.status === 'True' ? Date.parse(final.lastTransitionTime) : undefined;
 }
 
 // ---- Words --------------------------------------------------------------------------------
