@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import type { NewEntry } from '../log/event-store.ts';
 import { observationEntry } from '../job/log-codec.ts';
 import type { Observation } from '../job/events.ts';
-import type { JobSetObservation } from '../jobset/events.ts';
+import { jobSetObservationEntry, type JobSetObservation } from '../jobset/events.ts';
 import { utf8Bytes } from '../k8s/bounded-text.ts';
 import type { ObjectMeta } from '../k8s/meta.ts';
 import type { ObjectSequence } from '../k8s/object-sequence.ts';
@@ -201,11 +201,7 @@ const streamOf = (kind: StreamKey['kind'], clusterId: string, namespace: string 
 
 const jobTarget = (stream: StreamKey, observation: Observation): InboundTarget => ({ stream, entry: observationEntry(observation) });
 
-/** A JobSet log's entry (as the JobSet decider's `log.observation` writes one). */
-const jobSetTarget = (stream: StreamKey, observation: JobSetObservation): InboundTarget => ({
-  stream,
-  entry: { eventId: observation.eventId as string, type: observation.type, observedAt: observation.at, body: observation },
-});
+const jobSetTarget = (stream: StreamKey, observation: JobSetObservation & { readonly eventId: string }): InboundTarget => ({ stream, entry: jobSetObservationEntry(observation) });
 
 /**
  * Metadata the API server would never have stored (a name with a NUL or a terminal escape, a

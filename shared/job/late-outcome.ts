@@ -57,16 +57,31 @@ export function followLateSpec(state: JobState, at: number, fold: () => void): v
   if (finalBefore === undefined || finishedInstant === undefined) return;
   for (const pod of state.pods.values()) {
     const before = countedBefore.get(pod.uid) ?? 'none';
-    if (before === pod.counted) continue;
-    const outside = pod.finalCount === 'outside' && pod.finalCountOf === state.finishedAt;
-    if (before !== 'none' && !outside) uncountInFinal(state, before);
-    if (pod.counted === 'none') markFinalCount(state, pod, undefined);
-    else if ((outcomeSeenAt(pod) ?? Infinity) <= finishedInstant) {
-      countInFinal(state, pod);
-      markFinalCount(state, pod, undefined);
-    } else markFinalCount(state, pod, 'outside');
+    if (before !== pod.counted) recountInFinal(state, pod, before, finishedInstant);
   }
   clipFinalIndexes(state);
+}
+
+/**
+ * A pod's count changed from `before` once jobfold had finished the Job: the final status
+ * follows, if the pod's old count was in it (not counted `outside`), and takes the new one if its
+ * outcome happened by the finish.
+ */
+function recountInFinal(state: JobState, pod: PodRecord, before: PodCount, finishedInstant: number): void {
+  const outside = pod.finalCount === 'outside' && pod.finalCountOf === state.finishedAt;
+  if (before !== 'none' && !outside) uncountInFinal(state, before);
+  if (pod.counted === 'none') markFinalCount(state, pod, undefined);
+  else if ((outcomeSeenAt(pod) ?? Infinity) <= finishedInstant) {
+    countInFinal(state, pod);
+    markFinalCount(state, pod, undefined);
+  } else markFinalCount(state, pod, 'outside');
+}
+
+/** A pod's count changed from `before` (observe-pod.ts succeededWhenFailing): the final status of a Job jobfold finished follows. */
+export function followRecount(state: JobState, pod: PodRecord, before: PodCount): void {
+  const finishedInstant = state.finishedInstant;
+  if (finishedInstant === undefined || !takesFinalCounts(state)) return;
+  recountInFinal(state, pod, before, finishedInstant);
 }
 
 /** Takes a count out of the final status (an Indexed Job's completed index leaves it only by clipFinalIndexes). */

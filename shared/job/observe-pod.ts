@@ -8,7 +8,7 @@ import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
 import { isTerminalPhase, mergeFacts, noteSeen, podClass, recordOrder, newPodRecord, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';
-import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome } from './late-outcome.ts';
+import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome, followRecount } from './late-outcome.ts';
 import type { JobState } from './state.ts';
 import { deletedAsExcess } from './excess-deletions.ts';
 import { finishedOnCluster, notePodFirstSeen, unseenBy } from './cluster-finish.ts';
@@ -35,7 +35,11 @@ function foldObservation(state: JobState, event: PodObserved, at: number, known:
   const order = podObservationOrder(event);
   const stale = known !== undefined && isStaleObservation(recordOrder(known), order);
   if (stale) lateReadiness(state, known, event);
-  if (stale && (known.counted !== 'none' || known.hasFinalizer)) return;
+  const failingCount = known !== undefined && countedByFailingSync(state, known);
+  if (stale && (known.counted !== 'none' || known.hasFinalizer)) {
+    if (failingCount) succeededWhenFailing(state, known, event);
+    return;
+  }
   const facts = podFacts(event.pod, state.settings?.sidecarNames ?? NO_SIDECARS, state.settings?.policyInterest, at);
   const observedAt = parseTime(event.observedAt);
   if (known) noteTracking(known, facts);
@@ -105,6 +109,38 @@ function foldObservation(state: JobState, event: PodObserved, at: number, known:
   if (evidence) countByEvidence(state, known, evidence, observedAt);
   if (heldEvidence && finishedTracked !== undefined) countByEvidence(state, known, heldEvidence, finishedTracked);
   countStrippedLive(state, known, observedAt);
+  if (failingCount) succeededWhenFailing(state, known, event);
+}
+
+/**
+ * Counted failed by the sync that found the Job failing (counting.ts countPod: every pod it still
+ * tracks), though the pod did not fail: not Failed, not being deleted, and no deletion's count
+ * (state.inferred).
+ */
+const countedByFailingSync = (state: JobState, pod: PodRecord): boolean =>
+  (pod.counted === 'failed' || pod.counted === 'ignored') && pod.phase !== 'Failed' && pod.deletionTimestamp === undefined && !state.inferred.has(pod.uid);
+
+/**
+ * A pod the failing sync counted failed (countedByFailingSync), seen Succeeded with its tracking
+ * finalizer at or before the instant the failure criterion was met on the cluster's clock
+ * (state.outcomeMetAt): the cluster's failing sync read it Succeeded and counted it so (upstream
+ * counts only non-terminated pods as failed when the Job fails), whichever arrived first; the
+ * final status follows. Found by the corpus property (issue 21,
+ * success-policy__backoff-limit-wins-in-same-sync): the Job arrived after two failures of :05:00,
+ * failed on them, and the success of the same instant arrived last.
+ */
+function succeededWhenFailing(state: JobState, pod: PodRecord, event: PodObserved): void {
+  const metAt = state.outcomeMetAt;
+  const observedAt = parseTime(event.observedAt);
+  if (metAt === undefined || observedAt > metAt || !hasTrueCondition(state.status.conditions, 'FailureTarget')) return;
+  const facts = podFacts(event.pod, state.settings?.sidecarNames ?? NO_SIDECARS, state.settings?.policyInterest, observedAt);
+  if (facts.phase !== 'Succeeded' || !facts.hasFinalizer) return;
+  const before = pod.counted;
+  if (before === 'failed') state.status.failed -= 1;
+  pod.counted = 'none';
+  if (observedAt < (pod.finishedTrackedAt ?? Infinity)) pod.finishedTrackedAt = observedAt;
+  countAsTracked(state, pod, facts);
+  followRecount(state, pod, before);
 }
 
 /**
@@ -327,20 +363,14 @@ function inferOutcome(state: JobState, pod: PodRecord, at: number): void {
 /**
  * The Job met its success criteria (SuccessCriteriaMet). Upstream's sync that met them removed
  * the tracking finalizer of every pod still running without counting it, so a pod deleted after
- * that instant on the cluster's clock was never counted. The instant (`state.successMetAt`) is
- * the latest at which a succeeded pod was first seen finished, or without its finalizer (which
- * goes only once it is counted): never earlier than the truth, so a pod deleted before it
- * (counted failed by upstream) keeps its count whatever arrived first; a deletion at that very
- * instant, or with no instant known, is taken as after. One whose deletion arrived ahead of the
- * evidence of success was counted failed by inferOutcome: that count is taken back. O(pods), once.
+ * that instant on the cluster's clock was never counted. The instant (`state.successMetAt`,
+ * `metAt` here: latestSuccessSeenAt, as the condition's evidence logs it) is never earlier than
+ * the truth, so a pod deleted before it (counted failed by upstream) keeps its count whatever
+ * arrived first; a deletion at that very instant, or with no instant known, is taken as after.
+ * One whose deletion arrived ahead of the evidence of success was counted failed by
+ * inferOutcome: that count is taken back. O(pods held by inferred deletions), once.
  */
-export function forgetDeletionsAfterSuccess(state: JobState): void {
-  let metAt: number | undefined;
-  for (const pod of state.pods.values()) {
-    if (pod.counted !== 'succeeded') continue;
-    const seen = Math.min(pod.finishedTrackedAt ?? Infinity, pod.strippedAt ?? Infinity);
-    if (seen !== Infinity && (metAt === undefined || seen > metAt)) metAt = seen;
-  }
+export function forgetDeletionsAfterSuccess(state: JobState, metAt: number | undefined): void {
   if (metAt !== undefined) state.successMetAt = metAt;
   for (const uid of [...state.inferred.keys()]) {
     const pod = state.pods.get(uid);
@@ -349,6 +379,22 @@ export function forgetDeletionsAfterSuccess(state: JobState): void {
     rejudgeIndexes(state, revokeRunCount(state, uid, state.inferred), uid);
     enter(state, pod);
   }
+}
+
+/**
+ * The latest instant at which a succeeded pod was first seen finished, or without its finalizer
+ * (which goes only once it is counted); undefined when none tells it. O(pods): asked when the
+ * condition is decided (its evidence logs it, interim-instants.ts), and when a condition logged
+ * without it is folded.
+ */
+export function latestSuccessSeenAt(state: JobState): number | undefined {
+  let metAt: number | undefined;
+  for (const pod of state.pods.values()) {
+    if (pod.counted !== 'succeeded') continue;
+    const seen = Math.min(pod.finishedTrackedAt ?? Infinity, pod.strippedAt ?? Infinity);
+    if (seen !== Infinity && (metAt === undefined || seen > metAt)) metAt = seen;
+  }
+  return metAt;
 }
 
 /**

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { NewEntry } from '../log/event-store.ts';
 import { ObjectSequenceSchema } from '../k8s/object-sequence.ts';
 import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
 import type { JobSetDecisionEvent } from './decision-events.ts';
@@ -65,6 +66,12 @@ export const JobSetObservationSchema = z.discriminatedUnion('type', [
   JobSetTickSchema,
 ]);
 export type JobSetObservation = z.infer<typeof JobSetObservationSchema>;
+
+/** The entry of a JobSet's log that holds an observation (the ingest parser's and the decider's). */
+export function jobSetObservationEntry(observation: JobSetObservation & { readonly eventId: string; readonly seq?: number }): NewEntry {
+  const { seq: _seq, ...body } = observation;
+  return { eventId: observation.eventId, type: observation.type, observedAt: observation.at, body };
+}
 export type JobSetObserved = z.infer<typeof JobSetObservedSchema>;
 export type JobObserved = z.infer<typeof JobObservedSchema>;
 export type JobSetTick = z.infer<typeof JobSetTickSchema>;

@@ -1,3 +1,4 @@
+import type { JobSetEvent } from '../jobset/events.ts';
 import { parseTime } from '../k8s/time.ts';
 
 // The walk every what-if takes over a record, whatever the kind (docs/whatif.md, "Two refolds,
@@ -5,7 +6,13 @@ import { parseTime } from '../k8s/time.ts';
 // where the record's controller reconciled (once per run of decisions taken at one time), at the
 // end of every other batch of observations (a change of observation time), and at the folds'
 // own timers that fall before the next recorded event. What a reconcile compares, and when the
-// record stops being evidence (`closed`), is the kind's (what-if.ts, jobset-what-if.ts).
+// record stops being evidence (`closed`), is the kind's (what-if.ts).
+
+/** One entry of a JobSet's log: its own events, its child Jobs' statuses and its decisions. (A Job's log entries are its events, with their seq.) */
+export interface JobSetLogEntry {
+  readonly seq: number;
+  readonly event: JobSetEvent;
+}
 
 /** Where both folds reconcile: at a recorded run of decisions, at the end of a batch the record left undecided, at a fold's timer. */
 export type ReconcileAt<Decision> =

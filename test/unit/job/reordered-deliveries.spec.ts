@@ -757,3 +757,50 @@ describe('Pods deleted after a success met before the deadline do not count, wha
       });
   });
 });
+
+describe('A pod the failing sync read Succeeded counts as a success, whichever arrived first', () => {
+  // success-policy__backoff-limit-wins-in-same-sync: at :05:00 index 0 succeeds (the success
+  // policy) and indexes 1 and 2 fail (backoffLimit 1): syncJob checks failures first, the Job
+  // fails, and its failing sync counts the two still running as failed, index 0 as succeeded.
+  const job = anIndexedJob(5, { backoffLimit: 1, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+  const running = [0, 1, 2, 3, 4].map((i) => pod(`p${i}`, 2 + i, at(10), { index: i }));
+  const ended = [
+    pod('p0', 7, at(300), { index: 0, phase: 'Succeeded' }),
+    pod('p1', 8, at(300), { index: 1, phase: 'Failed' }),
+    pod('p2', 9, at(300), { index: 2, phase: 'Failed' }),
+  ];
+  const stripped = [
+    pod('p0', 10, at(335), { index: 0, phase: 'Succeeded', finalizer: false }),
+    pod('p1', 11, at(335), { index: 1, phase: 'Failed', finalizer: false }),
+    pod('p2', 12, at(335), { index: 2, phase: 'Failed', finalizer: false }),
+  ];
+  const deleted = [podDeleted('p3', at(335)), podDeleted('p4', at(335))];
+  const FAILED = ['FailureTarget=True:BackoffLimitExceeded', 'Failed=True:BackoffLimitExceeded'];
+
+  it("in the cluster's order: succeeded 1, failed 4", () => {
+    given(null, jobAt(job, { suspend: false }, '1', at(0)), ...running, ...ended, ...stripped, ...deleted)
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(FAILED);
+        expect(status).toMatchObject({ succeeded: 1, failed: 4, completedIndexes: '0' });
+      });
+  });
+
+  it('the Job after the failures, index 0 seen running after the Job failed, its success of :05:00 last: succeeded 1, failed 4', () => {
+    const [p0, p1, p2, p3, p4] = running;
+    given(null, stripped[2]!, p4!, p2!, ended[2]!, ended[1]!, p3!, stripped[1]!, jobAt(job, { suspend: false }, '1', at(0)), p1!, ...deleted, p0!, stripped[0]!, ended[0]!)
+      .when({ now: at(335) })
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(FAILED);
+        expect(status).toMatchObject({ succeeded: 1, failed: 4, completedIndexes: '0' });
+      });
+  });
+
+  it('a success seen only after the failure instant is no evidence: the failing sync read the pod running', () => {
+    const [p0, p1, p2, p3, p4] = running;
+    const later = pod('p0', 7, at(320), { index: 0, phase: 'Succeeded' });
+    given(null, p1!, p2!, p3!, p4!, ended[1]!, ended[2]!, jobAt(job, { suspend: false }, '1', at(0)), p0!, later)
+      .when({ now: at(320) })
+      .thenStatus({ succeeded: 0, completedIndexes: '' });
+  });
+});

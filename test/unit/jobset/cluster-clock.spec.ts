@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
 import { decisionSentence } from '../../../shared/jobset/explain.ts';
-import { recordedJobSetOutcome } from '../../../shared/whatif/jobset-what-if.ts';
+import { recordedJobSetOutcome } from '../../../shared/whatif/outcome.ts';
 import { at, jobFailed, jobReady, jobSetObserved, jobSucceeded } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JobSetScenarioSchema } from '../../../cli/scenario/jobset-scenario.ts';
 import { playJobSetScenario } from '../../../cli/scenario/play-jobset-scenario.ts';
-import { whatIfJobSet } from '../../../shared/whatif/jobset-what-if.ts';
+import { whatIfJobSet } from '../../../shared/whatif/what-if.ts';
 import { WhatIfPatchError } from '../../../shared/whatif/patch.ts';
 
 // Given a recorded JobSet history (a JobSet scenario played as `jobfold replay` plays it), when
