@@ -1,8 +1,7 @@
 import type { StreamId } from '../../shared/log/event-store.ts';
 import { evolve, type JobEvent } from '../../shared/job/index.ts';
-import { restoreArchived, restoreSnapshot, type JobSnapshot } from '../../shared/job/index.ts';
+import { restoreForTail, restoreSnapshot, type JobSnapshot } from '../../shared/job/index.ts';
 import { initialState, type JobState } from '../../shared/job/index.ts';
-import { podsToLookUp } from '../../shared/job/index.ts';
 import { BadRequestError } from './http-errors.ts';
 import type { QueryDeps } from './http.ts';
 import { entryAt, lastRecordedIn, logHead, readRange, readRun, timeSpan } from './log-reads.ts';
@@ -26,7 +25,8 @@ export interface StateAt {
  *   follows the log's order: the prefix is exactly what jobfold knew at that time, while
  *   observations can arrive late and out of order.
  * The cost is one snapshot, the entries after it up to the point, and the archived pods those
- * entries name — not the log before the snapshot.
+ * entries name (all of them for a Job with a success policy whose entries hold an interim
+ * condition logged before fold-2026-11-28.29) — not the log before the snapshot.
  */
 export async function jobStateAt(deps: QueryDeps, stream: StreamId, point: LogPoint | undefined): Promise<StateAt> {
   const head = await logHead(deps.store, stream);
@@ -71,8 +71,8 @@ export interface FoldOptions {
 }
 
 /**
- * The state after entry `seq`: the newest snapshot at or before it, the archived pods that the
- * entries after it name, then those entries. Returns the events folded after the snapshot too,
+ * The state after entry `seq`: the newest snapshot at or before it, the archived pods the
+ * entries after it need (shared/job/archive-restore.ts), then those entries. Returns the events folded after the snapshot too,
  * the window they were read in (given or read here: only the folded entries are parsed), and
  * when it read the entry at `seq`, the time it was recorded at.
  */
@@ -90,26 +90,9 @@ export async function foldTo(
   const run = covered ? undefined : await readRun(deps.store, stream, from, seq);
   const window = run ? new LogWindow(run.entries) : known!.window;
   const tail = window.eventsAfter(from);
-  if (snapshot) await restoreNamedPods(deps, stream, state, tail, run?.firstSightings ?? known!.firstSightings);
+  // The pods the writer's rule restores for a fold (shared/job/archive-restore.ts).
+  if (snapshot) await restoreForTail(deps.store, stream, state, tail, run?.firstSightings ?? known!.firstSightings, 'fold');
   for (const event of tail) evolve(state, event);
   const last = run?.entries.at(-1);
   return { state, tail, window, ...(last?.seq === seq ? { recordedAt: last.recordedAt } : {}) };
-}
-
-/**
- * Restores the archived pods that `tail` names and the snapshot left out. The archive holds
- * each pod as it settled for good, which may be after an older snapshot's position: a pod
- * first seen after the snapshot (its listing order `seq` ≥ the snapshot's `nextPodSeq`) is
- * left for the tail to create, so the fold sees it exactly as it was then. A pod whose first
- * mention in the tail is marked as its first sighting (shared/job/first-sightings.ts)
- * cannot be in the archive as of the snapshot, so only the others are looked up: on a big Job
- * nearly every pod the tail names is new, and looking them all up reads the whole archive.
- */
-async function restoreNamedPods(
-  deps: Pick<QueryDeps, 'store'>, stream: StreamId, state: JobState, tail: readonly JobEvent[], firstSightings: ReadonlySet<number>,
-): Promise<void> {
-  const missing = podsToLookUp(state, tail, firstSightings);
-  if (missing.length === 0) return;
-  const archived = await deps.store.loadArchivedPods(stream, missing);
-  restoreArchived(state, archived.filter((pod) => pod.seq < state.nextPodSeq));
 }

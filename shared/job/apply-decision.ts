@@ -3,10 +3,11 @@ import { EXPECTATIONS_TIMEOUT_MS } from '../k8s/job-controller.ts';
 import type { Decision, DecisionOf } from './decisions.ts';
 import { enter, leave } from './aggregates.ts';
 import { putCondition } from './conditions.ts';
-import { countStrippedLivePods, forgetDeletionsAfterSuccess, inferDeletionsWhileFailing, recountAll } from './observe-pod.ts';
+import { countStrippedLivePods, inferDeletionsWhileFailing, recountAll } from './observe-pod.ts';
 import type { JobState } from './state.ts';
 import { liveStatus } from './status.ts';
-import { noteOutcomeMetAt, retractOutcome } from './outcome-correction.ts';
+import { retractOutcome } from './outcome-correction.ts';
+import { isInterimCondition, noteInterimInstants } from './interim-instants.ts';
 import { leaveOutUnseenPods } from './late-outcome.ts';
 
 /** Folds a decision jobfold wrote to the log. */
@@ -68,10 +69,9 @@ function applyCondition(state: JobState, decision: DecisionOf<'JobConditionChang
     state.expectations = { creations: 0, deletions: new Set(), setAt: undefined };
     finish(state);
   }
-  if (condition.type === 'SuccessCriteriaMet') forgetDeletionsAfterSuccess(state);
-  if (condition.type === 'FailureTarget' || condition.type === 'SuccessCriteriaMet') {
+  if (isInterimCondition(condition)) {
     // Before the recount: what FailureTarget counts must not move a failure's instant.
-    noteOutcomeMetAt(state, condition.reason);
+    noteInterimInstants(state, condition, decision.evidence);
     recountAll(state);
   }
   if (condition.type === 'FailureTarget') {

@@ -211,6 +211,18 @@ function sameJobInputs(a: JobInputs, b: JobInputs): boolean {
     a.succeeded === b.succeeded && a.failed === b.failed && a.heldSize === b.heldSize && a.heldCountable === b.heldCountable && a.pods === b.pods;
 }
 
+/**
+ * Whether criterionMetAt reads the pods for `reason`'s instant: else it reads the spec and the
+ * status alone (a deadline), or tells none (completions reached; restartPolicy OnFailure's
+ * backoff counts restarts).
+ */
+export function criterionReadsPods(state: JobState, reason: string): boolean {
+  if (reason === Reason.SuccessPolicy) return state.settings?.successPolicyRules !== undefined;
+  if (isPolicyFailureReason(reason) || reason === Reason.PodFailurePolicy) return true;
+  if (reason === Reason.BackoffLimitExceeded) return state.settings !== undefined && !state.settings.restartPolicyOnFailure;
+  return reason === Reason.MaxFailedIndexesExceeded || reason === Reason.FailedIndexes;
+}
+
 /** When the criterion whose condition carries `reason` was met, if the evidence tells. */
 export function criterionMetAt(state: JobState, reason: string, bound: InstantBound = 'seen'): number | undefined {
   const instantOf = INSTANT_OF[bound];

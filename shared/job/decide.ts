@@ -17,6 +17,7 @@ import { stableHash } from './stable-hash.ts';
 import { settleSuspension } from './suspension-order.ts';
 import { rememberedCriterionMetAt } from './criterion-instants.ts';
 import { clusterFinishInstant, mayHoldUnseenPods } from './cluster-finish.ts';
+import { interimEvidence } from './interim-instants.ts';
 
 /** What one reconcile decided: decisions for the log, commands for the cluster. */
 export interface Reconciliation {
@@ -228,7 +229,7 @@ function writeConditions(sync: Sync, target: FinishTarget): void {
   const interim = success ? 'SuccessCriteriaMet' : 'FailureTarget';
   const terminal = success ? 'Complete' : 'Failed';
   if (target.isNew && findCondition(sync.conditions, interim)?.status !== 'True') {
-    setCondition(sync, condition(sync, interim, target), target.evidence);
+    setCondition(sync, condition(sync, interim, target), interimEvidence(sync.state, target));
   }
   if (!heldByTerminating(sync, target)) {
     const evidence: Evidence = { ...target.evidence, follows: interim };

@@ -1,6 +1,6 @@
 import { decisionRead } from '../audit/decision-read.ts';
 import { childJobStatusEntry } from './child-job-status.ts';
-import { firstSightingSeqs, podsToLookUp, unseenPods } from './first-sightings.ts';
+import { firstSightingSeqs, unseenPods } from './first-sightings.ts';
 import { jobSummary } from './job-summary.ts';
 import { decisionEntry, entryEvent, isDecisionType, observationEntry } from './log-codec.ts';
 import { knownObservation, observationContent, refusalRecord, reusedUid } from './known-observation.ts';
@@ -15,7 +15,8 @@ import type { Decision } from './decisions.ts';
 import type { Observation } from './events.ts';
 import { evolve, type JobEvent } from './evolve.ts';
 import { explainJob, type Explanation } from './explain.ts';
-import { archiveKeepsInstants, restoreArchived, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from './snapshot.ts';
+import { restoreForTail } from './archive-restore.ts';
+import { restoreArchived, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from './snapshot.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
 
 // The Job fold as the write loop's decider (shared/decide/decider.ts): the fold itself
@@ -82,19 +83,11 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
       unseen: unseenPods,
       firstSightings: firstSightingSeqs,
       async restoreForTail(store, stream, state, tail, firstSightings) {
-        if (archiveKeepsInstants(state)) {
-          // Its outcome reads every pod's instant (criterion-instants.ts): restored whole, so a cold
-          // load decides as the warm state and a replay of the whole log do, whenever snapshots
-          // were taken. A pod archived past the snapshot (a save the snapshot did not follow) is
-          // left for the tail to create. Marked stored: the next snapshot does not store them again.
-          const archived = (await store.loadAllArchivedPods(stream)).filter((pod) => pod.seq < state.nextPodSeq);
-          restoreArchived(state, archived);
-          markStored(state, archived);
-          return;
-        }
-        // Pods first seen in the tail are in no archive (first-sightings.ts): not looked up.
-        const missing = podsToLookUp(state, tail as JobEvent[], firstSightings);
-        if (missing.length > 0) restoreArchived(state, await store.loadArchivedPods(stream, missing));
+        // The writer decides after the load: a Job with a success policy gets its whole archive
+        // back (its decisions read every pod's instant), so a cold load decides as the warm state
+        // and a replay of the whole log do, whatever the snapshot cadence. Marked stored: the next
+        // snapshot does not store them again.
+        markStored(state, await restoreForTail(store, stream, state, tail as JobEvent[], firstSightings, 'decide'));
       },
       async restoreForBatch(store, stream, state, observations) {
         const missing = [...new Set(observations.flatMap(podUid))].filter((uid) => !state.pods.has(uid));

@@ -33,6 +33,7 @@ export { ObservationSchema, type Observation } from './events.ts';
 export { JOBFOLD_DEFAULT_GATES, UPSTREAM_DEFAULT_GATES, type FeatureGates } from '../k8s/feature-gates.ts';
 export { takeSnapshot, restoreSnapshot, restoreArchived, cloneState, isSettled, archivePod } from './snapshot.ts';
 export type { JobSnapshot, ArchivedPod } from './snapshot.ts';
+export { restoreForTail } from './archive-restore.ts';
 export type { JobCondition } from './conditions.ts';
 export { CORRECTED_TO } from './outcome-correction.ts';
 
@@ -55,7 +56,6 @@ export { ClusterIdSchema, PodObservedSchema, type PodDeleted, type Tick } from '
 export { stableHash } from './stable-hash.ts';
 // The Job's log entries, read back by the query routes and the replays, and written by the benches.
 export { decisionEntry, entryEvent, entryPart, observationEntry } from './log-codec.ts';
-export { podsToLookUp } from './first-sightings.ts';
 export { jobSummary } from './job-summary.ts';
 export { pageTermination } from './page-decisions.ts';
 export { validateJob, validateJobUpdate, type FieldError, type ValidationOptions } from './validation/index.ts';

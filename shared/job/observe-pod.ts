@@ -363,20 +363,14 @@ function inferOutcome(state: JobState, pod: PodRecord, at: number): void {
 /**
  * The Job met its success criteria (SuccessCriteriaMet). Upstream's sync that met them removed
  * the tracking finalizer of every pod still running without counting it, so a pod deleted after
- * that instant on the cluster's clock was never counted. The instant (`state.successMetAt`) is
- * the latest at which a succeeded pod was first seen finished, or without its finalizer (which
- * goes only once it is counted): never earlier than the truth, so a pod deleted before it
- * (counted failed by upstream) keeps its count whatever arrived first; a deletion at that very
- * instant, or with no instant known, is taken as after. One whose deletion arrived ahead of the
- * evidence of success was counted failed by inferOutcome: that count is taken back. O(pods), once.
+ * that instant on the cluster's clock was never counted. The instant (`state.successMetAt`,
+ * `metAt` here: latestSuccessSeenAt, as the condition's evidence logs it) is never earlier than
+ * the truth, so a pod deleted before it (counted failed by upstream) keeps its count whatever
+ * arrived first; a deletion at that very instant, or with no instant known, is taken as after.
+ * One whose deletion arrived ahead of the evidence of success was counted failed by
+ * inferOutcome: that count is taken back. O(pods held by inferred deletions), once.
  */
-export function forgetDeletionsAfterSuccess(state: JobState): void {
-  let metAt: number | undefined;
-  for (const pod of state.pods.values()) {
-    if (pod.counted !== 'succeeded') continue;
-    const seen = Math.min(pod.finishedTrackedAt ?? Infinity, pod.strippedAt ?? Infinity);
-    if (seen !== Infinity && (metAt === undefined || seen > metAt)) metAt = seen;
-  }
+export function forgetDeletionsAfterSuccess(state: JobState, metAt: number | undefined): void {
   if (metAt !== undefined) state.successMetAt = metAt;
   for (const uid of [...state.inferred.keys()]) {
     const pod = state.pods.get(uid);
@@ -395,6 +389,22 @@ export function forgetDeletionsAfterSuccess(state: JobState): void {
     pod.counted = 'none';
     state.status.failed -= 1;
   }
+}
+
+/**
+ * The latest instant at which a succeeded pod was first seen finished, or without its finalizer
+ * (which goes only once it is counted); undefined when none tells it. O(pods): asked when the
+ * condition is decided (its evidence logs it, interim-instants.ts), and when a condition logged
+ * without it is folded.
+ */
+export function latestSuccessSeenAt(state: JobState): number | undefined {
+  let metAt: number | undefined;
+  for (const pod of state.pods.values()) {
+    if (pod.counted !== 'succeeded') continue;
+    const seen = Math.min(pod.finishedTrackedAt ?? Infinity, pod.strippedAt ?? Infinity);
+    if (seen !== Infinity && (metAt === undefined || seen > metAt)) metAt = seen;
+  }
+  return metAt;
 }
 
 /**

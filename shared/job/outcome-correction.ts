@@ -2,7 +2,7 @@ import { outcomeCorrected } from '../decide/outcome-correction.ts';
 import { formatTime } from '../k8s/time.ts';
 import { findCondition, type JobCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
-import { criterionMetAt, rememberedCriterionMetAt } from './criterion-instants.ts';
+import { rememberedCriterionMetAt } from './criterion-instants.ts';
 import type { DecisionOf } from './decisions.ts';
 import type { PodRefData } from '../policies/evidence.ts';
 import { failureTarget, successPolicyTarget, type FinishTarget } from './finish-condition.ts';
@@ -128,17 +128,6 @@ export const isReopening = (decision: DecisionOf<'JobOutcomeCorrected'>): boolea
  */
 export const isSuspensionRetraction = (decision: DecisionOf<'JobOutcomeCorrected'>): boolean =>
   decision.retracted.length > 0 && decision.retracted.every((c) => c.type === 'Suspended');
-
-/**
- * Evolve side, when jobfold's interim condition is folded (apply-decision.ts): the instant its
- * criterion was met, kept for later corrections while the pods still tell it. O(pods), once.
- */
-export function noteOutcomeMetAt(state: JobState, reason: string): void {
-  if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return;
-  const at = criterionMetAt(state, reason);
-  if (at === undefined) delete state.outcomeMetAt;
-  else state.outcomeMetAt = at;
-}
 
 /** The outcome the Job's interim condition stands for, if one is True. */
 export function decidedOutcome(conditions: readonly JobCondition[]): { outcome: FinishTarget['outcome']; condition: JobCondition } | undefined {

@@ -153,7 +153,7 @@ export interface JobState {
   finishedInstant?: number;
   /**
    * When the Job met its success criteria on the cluster's clock (observe-pod.ts
-   * `forgetDeletionsAfterSuccess`), set with SuccessCriteriaMet; unset with it when no succeeded
+   * `forgetDeletionsAfterSuccess`), set with SuccessCriteriaMet (its evidence's `lastSuccessAt`); unset with it when no succeeded
    * pod tells the instant (every deletion is then taken as after).
    */
   successMetAt?: number;
@@ -194,8 +194,9 @@ export interface JobState {
   suspendChanges: SuspendAt[];
   /**
    * Jobs jobfold does not run: when the criterion of the interim condition jobfold decided
-   * (FailureTarget, SuccessCriteriaMet) was met on the cluster's clock (epoch ms), as the pods
-   * told it then; pods archived later (snapshots) no longer tell it. Unset for a condition the
+   * (FailureTarget, SuccessCriteriaMet) was met on the cluster's clock (epoch ms), as the
+   * condition's evidence logs it (interim-instants.ts; older logs: as the pods told it when it was
+   * folded), so pods archived since need not tell it. Unset for a condition the
    * cluster reported. Evidence of a criterion met earlier corrects the outcome (outcome-correction.ts).
    */
   outcomeMetAt?: number;

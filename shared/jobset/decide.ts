@@ -16,7 +16,7 @@ import {
   calculateReplicatedJobStatuses,
   type ReplicatedJobStatus,
 } from './replicated-jobs-status.ts';
-import type { ChildJobView, JobSetState } from './state.ts';
+import { firstSuspensionSeenAt, type ChildJobView, type JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
@@ -139,6 +139,7 @@ function reconcile(
   }
   if (plan.condition === 'InProgress') writeCondition(pass, startupInProgress, tippedBy);
   if (plan.condition === 'Completed') writeCondition(pass, startupCompleted, tippedBy);
+  moveBefore(pass, jobSet, suspensionOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
   // 10. `suspendJobs` or `resumeJobsIfNecessary`.
   if (spec.suspend) {
     for (const job of owned.active) if (!job.suspend && !seenRunningSince(jobSet, pass.state, job)) setJobSuspend(pass, job, true);
@@ -155,6 +156,21 @@ function reconcile(
   }
   walkBeforeSuspension(pass, jobSet);
   moveBefore(pass, jobSet, completedWalkOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
+}
+
+/**
+ * `Suspended`, placed after the first restart's `RestartingJobSet` (evolve.ts `placeOfLateRestart`
+ * put that before the suspension the fold had seen), when an observation that arrived since shows
+ * the JobSet suspended before the failure that restart answered: the cluster wrote `Suspended`
+ * first. The condition to move before `RestartingJobSet`, if any.
+ */
+function suspensionOutOfPlace(state: JobSetState): JobSetCondition | undefined {
+  const failedAt = state.restartEvidence?.attempt === 0 ? state.restartEvidence.failedAt : undefined;
+  const suspendedAt = firstSuspensionSeenAt(state);
+  if (failedAt === undefined || suspendedAt === undefined || compareTimes(suspendedAt, failedAt) >= 0) return undefined;
+  const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
+  const restarting = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.restartingJobSet);
+  return suspended > restarting && restarting !== -1 ? state.conditions[suspended] : undefined;
 }
 
 /**

@@ -1,13 +1,13 @@
 import { observeChildJob, parseLabelInt } from './child-jobs.ts';
-import { CONDITION_TYPES, LABELS } from './constants.ts';
+import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
 import { moveConditionBefore, updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
-import type { JobSetConditionChanged, JobSetOutcomeCorrected } from './decision-events.ts';
+import type { JobSetConditionChanged, JobSetOutcomeCorrected, JobSetRestarted } from './decision-events.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
-import { initialState, type ChildJobView, type JobSetState } from './state.ts';
+import { firstSuspensionSeenAt, initialState, type ChildJobView, type JobSetState } from './state.ts';
 import { noteWalkEvidence, placeOfCompletedWalk } from './walk-evidence.ts';
 import { validateJobSet } from './validation.ts';
 
@@ -78,7 +78,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
         ...joinLaterAttempts(state, event.restarts),
         restarts: event.restarts,
         restartsCountTowardsMax: event.restartsCountTowardsMax,
-        conditions: updateCondition(state.conditions, event.condition, event.at),
+        conditions: updateCondition(state.conditions, event.condition, event.at, undefined, placeOfLateRestart(state, event)),
       };
     case 'JobSetFailed': {
       // Logs written before fold .10: a failure that `corrects` a restart takes it back itself.
@@ -195,13 +195,14 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   const jobSet = defaultJobSet(event.jobSet);
   const newObject = isNewJobSet(state, event);
   const order = observationOrder(jobSet.metadata.resourceVersion, event.sequence);
+  const earliest = earlierSuspension(state, event) ? { earliestSuspensionAt: event.at } : {};
   if (isLateJobSetObservation(state, event)) {
     const suspendedBefore = revealedSuspension(state, event);
     const walkBeganVersion = revealedWalk(state, event);
-    if (walkBeganVersion !== undefined) return { ...state, walkBeganVersion, lastObservation: state.position };
-    if (suspendedBefore === undefined) return { ...state, lastObservation: state.position };
+    if (walkBeganVersion !== undefined) return { ...state, ...earliest, walkBeganVersion, lastObservation: state.position };
+    if (suspendedBefore === undefined) return { ...state, ...earliest, lastObservation: state.position };
     const version = comparableVersion(event.jobSet.metadata.resourceVersion);
-    return { ...state, suspendedBefore, ...(version === undefined ? {} : { suspendedBeforeVersion: version }), lastObservation: state.position };
+    return { ...state, ...earliest, suspendedBefore, ...(version === undefined ? {} : { suspendedBeforeVersion: version }), lastObservation: state.position };
   }
   // A different uid is a new object under the same name: start over.
   const base = newObject ? { ...initialState(), position: state.position } : state;
@@ -217,6 +218,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     ...(event.eventId === undefined ? {} : { jobSetEventId: event.eventId }),
     ...(order.version !== undefined || order.sequence !== undefined ? { jobSetOrder: order } : {}),
     jobSetSeenAt: event.at,
+    ...(newObject ? (jobSet.spec.suspend ? { earliestSuspensionAt: event.at } : {}) : earliest),
     ...specTaken(base, jobSet.spec.suspend, order.version, event.at),
     lastObservation: state.position,
     validationErrors,
@@ -229,6 +231,21 @@ function specTaken(state: JobSetState, suspend: boolean, version: string | undef
   const taken = state.specsTaken ?? [];
   if (version === undefined || taken.at(-1)?.suspend === suspend) return undefined;
   return { specsTaken: [...taken, { version, suspend, conditions: state.conditions.length, at }] };
+}
+
+/**
+ * Where a restart's `RestartingJobSet`, written first, goes: before `Suspended` when the failure
+ * it answers came before the JobSet was first seen suspended, on the cluster's clock (the
+ * suspension reached the fold before the failure's evidence; upstream restarted first). Not for a
+ * JobSet jobfold runs: the order it wrote them in is its cluster's.
+ */
+function placeOfLateRestart(state: JobSetState, event: JobSetRestarted): number | undefined {
+  const failedAt = event.failedJob.failedAt;
+  const suspendedAt = firstSuspensionSeenAt(state);
+  if (failedAt === undefined || suspendedAt === undefined || state.jobSet?.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return undefined;
+  if (compareTimes(failedAt, suspendedAt) >= 0) return undefined;
+  const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
+  return suspended === -1 ? undefined : suspended;
 }
 
 /**
@@ -293,6 +310,17 @@ export function revealedSuspension(state: JobSetState, event: JobSetObserved): s
   if (event.jobSet.spec.suspend !== true || state.jobSet?.spec.suspend === true) return undefined;
   const known = state.suspendedBefore;
   return known === undefined || compareTimes(event.at, known) < 0 ? event.at : undefined;
+}
+
+/**
+ * An observation showing the JobSet suspended earlier than any the fold has seen: the cluster had
+ * it suspended by then (terminal-decisions.ts and placeOfLateRestart read when, state.ts
+ * `firstSuspensionSeenAt`). The writer logs such a stale observation.
+ */
+export function earlierSuspension(state: JobSetState, event: JobSetObserved): boolean {
+  if (event.jobSet.spec.suspend !== true) return false;
+  const known = state.earliestSuspensionAt;
+  return known === undefined || compareTimes(event.at, known) < 0;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { JobSetCondition } from './conditions.ts';
 import type { DefaultedJobSet } from './defaulting.ts';
 import type { JobSetValidationError } from './validation-error.ts';
 import type { ObjectSequence, ObservationOrder } from '../k8s/object-sequence.ts';
+import { compareTimes } from '../k8s/time.ts';
 
 /** The Failed condition of a failed child Job: what failure policy rules match on. */
 export interface JobFailure {
@@ -137,6 +138,11 @@ export interface JobSetState {
    * cluster's controller reconciled the JobSet suspended then and wrote `Suspended` True.
    */
   readonly suspendedBefore?: string;
+  /**
+   * The earliest time an observation showed the JobSet suspended, late ones included (evolve.ts
+   * `earlierSuspension`): when the cluster had it suspended by. Absent before JOBSET_FOLD_VERSION .16.
+   */
+  readonly earliestSuspensionAt?: string;
   /** The resourceVersion of that late suspended observation, when comparable. */
   readonly suspendedBeforeVersion?: string;
   /**
@@ -192,4 +198,15 @@ export function initialState(): JobSetState {
     restartsCountTowardsMax: 0,
     terminalState: '',
   };
+}
+
+/**
+ * When the cluster first showed the JobSet suspended, as far as the fold knows: the earliest
+ * observation that showed it so, the first suspended spec it took, or a late observation older
+ * than the spec it holds (`suspendedBefore`), whichever is earlier (the last two for states folded
+ * before JOBSET_FOLD_VERSION .16). Undefined when none says.
+ */
+export function firstSuspensionSeenAt(state: JobSetState): string | undefined {
+  const seen = [state.earliestSuspensionAt, state.specsTaken?.find((spec) => spec.suspend)?.at, state.suspendedBefore];
+  return seen.reduce<string | undefined>((first, at) => (at !== undefined && (first === undefined || compareTimes(at, first) < 0) ? at : first), undefined);
 }

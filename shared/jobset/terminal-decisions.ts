@@ -6,7 +6,7 @@ import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { FailedJobEvidence } from './decision-events.ts';
 import type { FailurePolicyResult } from './failure-policy.ts';
 import { record, writeCondition, type Pass } from './pass.ts';
-import type { ChildJobView } from './state.ts';
+import { firstSuspensionSeenAt, type ChildJobView } from './state.ts';
 import type { SuccessPolicyResult } from './success-policy.ts';
 
 /**
@@ -146,10 +146,7 @@ function evidenceOf(job: ChildJobView): FailedJobEvidence {
  */
 export function retractLateSuspension(pass: Pass, finishedAt: string | undefined): void {
   const { state } = pass;
-  // The first suspension on the cluster's clock: of the specs taken, or a late observation's (`suspendedBefore`).
-  const taken = state.specsTaken?.find((spec) => spec.suspend)?.at;
-  const late = state.suspendedBefore;
-  const suspendedAt = taken === undefined || (late !== undefined && compareTimes(late, taken) < 0) ? late : taken;
+  const suspendedAt = firstSuspensionSeenAt(state);
   const finish = state.terminalState === '' ? undefined : findCondition(state.conditions, state.terminalState);
   if (findCondition(state.conditions, CONDITION_TYPES.suspended) === undefined || finish === undefined) return;
   if (suspendedAt === undefined || finishedAt === undefined || compareTimes(finishedAt, suspendedAt) >= 0) return;

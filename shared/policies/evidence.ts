@@ -46,9 +46,17 @@ export const EvidenceSchema = z.object({
   follows: optional(z.enum(['SuccessCriteriaMet', 'FailureTarget'])),
   /**
    * When the criterion was met on the cluster's clock (the instant of the observations that meet
-   * it), where it beat another criterion met too: told for Jobs jobfold does not run, whose
-   * evidence may arrive out of order (shared/job/criterion-instants.ts).
+   * it, shared/job/criterion-instants.ts). On an interim condition (SuccessCriteriaMet,
+   * FailureTarget) of a Job jobfold does not run, whenever the pods tell it (since
+   * fold-2026-11-28.29; before, only where it beat another criterion met too): folding the
+   * condition takes it from here instead of from every pod (shared/job/interim-instants.ts).
    */
   metAt: optional(TimeSchema),
+  /**
+   * On SuccessCriteriaMet: the latest instant a pod counted succeeded was seen finished or without
+   * its finalizer, when one tells it; a pod deleted before it was counted (shared/job/observe-pod.ts
+   * forgetDeletionsAfterSuccess). Logged since fold-2026-11-28.29, for the same reason as `metAt`.
+   */
+  lastSuccessAt: optional(TimeSchema),
 });
 export type Evidence = z.infer<typeof EvidenceSchema>;

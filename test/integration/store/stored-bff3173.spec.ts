@@ -54,12 +54,14 @@ afterAll(() => client?.destroy());
 /**
  * A log as compared across Jobs: what each entry says, with the Job's uid (and so the chain
  * hashes) left out, and the version of the fold that took each decision (the reference's were
- * taken by bff3173's fold, the finished sync's by today's: FOLD_VERSION moves with every fold change).
+ * taken by bff3173's fold, the finished sync's by today's: FOLD_VERSION moves with every fold
+ * change), and the latest success an interim condition logs since fold-2026-11-28.29
+ * (shared/job/interim-instants.ts; bff3173's fold walked the pods for it instead).
  */
 async function plainLog(stream: StreamId) {
   const { entries } = await store.read(stream);
   const text = JSON.stringify(entries.map(({ seq, eventId, type, observedAt, body }) => ({ seq, eventId, type, observedAt, body })),
-    (key, v: unknown) => (key === 'chainHead' || key === 'foldVersion' ? undefined : v));
+    (key, v: unknown) => (key === 'chainHead' || key === 'foldVersion' || key === 'lastSuccessAt' ? undefined : v));
   return JSON.parse(text.replaceAll(stream.uid, 'JOB')) as unknown;
 }
 

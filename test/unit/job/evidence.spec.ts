@@ -77,6 +77,8 @@ describe('Evidence of condition changes', () => {
         rule: { policy: 'successPolicy', index: 0 },
         pods: [{ uid: 'pod-1', name: 'pod-1', index: 1, seq: seqOf(outcome.log, 'pod-1') }],
         succeededIndexes: '1',
+        metAt: at(1),
+        lastSuccessAt: at(1),
       });
       expect(evidenceOf(outcome, 'Complete')).toMatchObject({ follows: 'SuccessCriteriaMet' });
     });
@@ -96,6 +98,26 @@ describe('Evidence of condition changes', () => {
         limit: 2,
         pods: [{ name: 'b' }],
       });
+      // no instants: the Job has no success policy, and its archived pods keep none (interim-instants.ts)
+      expect(evidenceOf(outcome, 'SuccessCriteriaMet')).not.toHaveProperty('metAt');
+      expect(evidenceOf(outcome, 'SuccessCriteriaMet')).not.toHaveProperty('lastSuccessAt');
+    });
+  });
+
+  describe('When the criterion of a Job with a success policy was met before its evidence arrived', () => {
+    it('logs the instant the pods tell, on the cluster\'s clock, not the reconcile\'s', () => {
+      // given a Job whose backoffLimit 1 was exceeded by failures seen at 0:03 and 0:05, arriving
+      // after a success seen at 0:09 that meets no rule of its success policy
+      const job = anIndexedJob(3, { backoffLimit: 1, successPolicy: { rules: [{ succeededIndexes: '2' }] } });
+      const outcome = given(
+        job,
+        podObserved(aPod({ index: 0, phase: 'Succeeded' }), at(9)),
+        podObserved(aPod({ index: 1, phase: 'Failed' }), at(5)),
+        podObserved(aPod({ index: 1, name: 'pod-1b', phase: 'Failed' }), at(3)),
+      ).when({ now: at(10) });
+      // then FailureTarget logs the second failure's instant, 0:05; the latest success only goes with SuccessCriteriaMet
+      expect(evidenceOf(outcome, 'FailureTarget')).toMatchObject({ failed: 2, limit: 1, metAt: at(5) });
+      expect(evidenceOf(outcome, 'FailureTarget')).not.toHaveProperty('lastSuccessAt');
     });
   });
 

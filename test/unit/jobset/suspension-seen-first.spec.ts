@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isJobSetDecisionType, type JobSetDecisionEvent } from '../../../shared/jobset/decision-events.ts';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
 import { explainJobSet } from '../../../shared/jobset/explain.ts';
+import { jobSetDecider, type JobSetLogObservation } from '../../../shared/jobset/index.ts';
 import { at, jobObserved, jobSetObserved } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
@@ -118,5 +119,36 @@ describe('a JobSet suspended and resumed before it finished, the suspension seen
     const inOrder = conditionsOf(given(created, suspendedEarly, doneWhileSuspended, resumedLate).whenSettled({ now: at(40) }).status);
     expect(inOrder.map((c) => `${c.type}=${c.status}`)).toEqual(['Suspended=True', 'Completed=True']);
     expect(conditionsOf(given(created, resumedLate, doneWhileSuspended, suspendedEarly).whenSettled({ now: at(40) }).status)).toEqual(inOrder);
+  });
+});
+
+describe('a restart and a suspension that reach the fold in the other order', () => {
+  const spec = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 1 } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
+  const failed = v(2, jobObserved('w', 0, { seconds: 1, failed: 1, conditions: [
+    { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: at(1) },
+  ] }));
+  const suspended = v(3, jobSetObserved({ ...spec, suspend: true }, { seconds: 7 }));
+
+  it('given the suspension before the failure that came first, when the restart is decided, then RestartingJobSet goes before Suspended, as in order', () => {
+    const inOrder = conditionsOf(given(created, failed, suspended).whenSettled({ now: at(7) }).status);
+    expect(inOrder.map((c) => c.type)).toEqual(['RestartingJobSet', 'Suspended']);
+    expect(conditionsOf(given(created, suspended, failed).whenSettled({ now: at(7) }).status)).toEqual(inOrder);
+  });
+
+  it('given an earlier suspension seen after that restart, when it arrives, then Suspended moves before RestartingJobSet', () => {
+    const early = v(2, jobSetObserved({ ...spec, suspend: true }, { seconds: 0 }));
+    const resumed = v(3, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
+    const laterFailed = v(4, jobObserved('w', 0, { seconds: 5, failed: 1, conditions: [
+      { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: at(5) },
+    ] }));
+    const again = v(5, jobSetObserved({ ...spec, suspend: true }, { seconds: 9 }));
+    const inOrder = conditionsOf(given(created, early, resumed, laterFailed, again).whenSettled({ now: at(9) }).status);
+    expect(inOrder.map((c) => c.type)).toEqual(['Suspended', 'RestartingJobSet']);
+    expect(conditionsOf(given(created, again, laterFailed, early).whenSettled({ now: at(9) }).status)).toEqual(inOrder);
+    // The writer logs that stale observation: it tells an earlier suspension.
+    const held = given(created, again, laterFailed).whenSettled({ now: at(9) }).state;
+    expect(jobSetDecider().known(held, { ...early, eventId: 'early' } as JobSetLogObservation)).toBeUndefined();
+    expect(jobSetDecider().known(held, { ...again, eventId: 'again-2' } as JobSetLogObservation)).toBe('stale');
   });
 });

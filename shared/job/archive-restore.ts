@@ -1,0 +1,56 @@
+import type { StreamId } from '../log/event-store.ts';
+import type { PodArchive } from '../log/pod-archive.ts';
+import type { JobEvent } from './evolve.ts';
+import { podsToLookUp } from './first-sightings.ts';
+import { walksEveryPod } from './interim-instants.ts';
+import { archiveKeepsInstants, restoreArchived, type ArchivedPod } from './snapshot.ts';
+import type { JobState } from './state.ts';
+
+// What a fold from a snapshot puts back from the pod archive before it folds the tail: the
+// writer's cold load (decider.ts) and the query API's fold to a log position
+// (functions/query/job-state-at.ts) both ask here, so the rule is one.
+//
+// The archive holds each pod as it settled for good, which may be after the snapshot's position
+// (the query folds from older snapshots too): a pod first seen after the snapshot (its listing
+// order `seq` >= the snapshot's `nextPodSeq`) is left for the tail to create, so the fold sees it
+// exactly as it was then.
+
+/**
+ * What comes after the restore: `decide` (the writer decides at each position of the tail; for a
+ * Job with a success policy a decision reads every pod's instant: finish-condition.ts firstMet,
+ * outcome-correction.ts correctOutcome, suspension-order.ts) or `fold` (a reader only folds the
+ * tail, and reads every pod's instant only where an interim condition was logged without the
+ * instants it notes: interim-instants.ts walksEveryPod, a log older than fold-2026-11-28.29).
+ */
+export type AfterRestore = 'decide' | 'fold';
+
+/**
+ * Restores the archived pods the state needs before `tail`, and returns them:
+ * - for a Job whose archive keeps its pods' instants (snapshot.ts archiveKeepsInstants), every
+ *   archived pod when what follows reads those instants: the fold then holds the instants a fold
+ *   of the whole log holds (issues 20, 21), whenever snapshots were taken;
+ * - else the pods `tail` names that the snapshot lacks, except those whose first mention is
+ *   marked as their first sighting (first-sightings.ts): those cannot be in the archive as of
+ *   the snapshot, and on a big Job nearly every pod a tail names is new.
+ * The whole archive of a 100,000-pod Job is ~600 read units, the named pods of the query bench's
+ * tails ~26.
+ */
+export async function restoreForTail(
+  archive: Pick<PodArchive, 'loadArchivedPods' | 'loadAllArchivedPods'>,
+  stream: StreamId,
+  state: JobState,
+  tail: readonly JobEvent[],
+  firstSightings: ReadonlySet<number>,
+  after: AfterRestore,
+): Promise<ArchivedPod[]> {
+  const whole = archiveKeepsInstants(state) && (after === 'decide' || tail.some((event) => walksEveryPod(state, event)));
+  let archived: ArchivedPod[];
+  if (whole) archived = await archive.loadAllArchivedPods(stream);
+  else {
+    const missing = podsToLookUp(state, tail, firstSightings);
+    archived = missing.length === 0 ? [] : await archive.loadArchivedPods(stream, missing);
+  }
+  const restored = archived.filter((pod) => pod.seq < state.nextPodSeq);
+  restoreArchived(state, restored);
+  return restored;
+}
