@@ -1,22 +1,42 @@
 import { explanationBlocks, type AnyExplanation } from './explanation.ts';
 import { jobDescription, type JobDescription } from './job.ts';
 import { jobSetDescription, type JobSetDescription } from './jobset.ts';
-import { printText } from './text.ts';
+import { field, printText, section, type Block } from './text.ts';
 
 // jobfold's printers, as kubectl's: one text printer (text.ts) and one JSON printer (machine.ts)
-// written once, and per kind of object a printer that builds the document the text printer lays
-// out. Every command that prints an object for a person comes here: `jobfold replay`,
-// `describe`, `explain`, `whatif`, `advise`, `verify`, and `npm start`'s report.
+// written once, one `describe` frame, and per kind of object a printer of its own fields (job.ts,
+// jobset.ts: a Job's pods and a JobSet's child Jobs have little in common). Every command that
+// prints an object for a person comes here: `jobfold replay`, `describe`, `explain`, `whatif`,
+// `advise`, `verify`, and `npm start`'s report.
 
 export type Description = JobDescription | JobSetDescription;
 
-/** `kubectl describe`'s output for a Job or a JobSet, from the service's view or a replay. */
+/**
+ * `kubectl describe`'s output for a Job or a JobSet, from the service's view or a replay: the
+ * same frame for every kind (who it is, where the description comes from, the explanation
+ * last) around the kind's own body.
+ */
 export function describe(description: Description): string {
+  const object = description.kind === 'Job' ? description.view.job : description.jobSet;
+  const { explanation, origin: [label, text] } = description;
+  const blocks = [
+    field('Name', object.name),
+    field('Namespace', object.namespace),
+    ...(object.clusterId === undefined ? [] : [field('Cluster', object.clusterId)]),
+    field('Uid', object.uid || '<unknown>'),
+    field(label, text),
+    ...body(description),
+    explanation === undefined ? field('Explanation', '<nothing replayed>') : section('Explanation', explanationBlocks(explanation)),
+  ];
+  return printText({ blocks, labelWidth: 20 });
+}
+
+function body(description: Description): Block[] {
   switch (description.kind) {
     case 'Job':
-      return printText(jobDescription(description));
+      return jobDescription(description);
     case 'JobSet':
-      return printText(jobSetDescription(description));
+      return jobSetDescription(description);
     default: {
       const exhaustive: never = description;
       throw new Error(`no printer for ${JSON.stringify(exhaustive)}`);

@@ -4,8 +4,7 @@ import { IndexSet } from '../../shared/indexes/index-set.ts';
 import { successRuleText, type Explanation, type JobCommand, type JobStatusView } from '../../shared/job/index.ts';
 import type { PodFailurePolicyRule } from '../../shared/k8s/job.ts';
 import type { ReplaySync } from '../replay/replay-run.ts';
-import { explanationBlocks } from './explanation.ts';
-import { field, line, lines, section, table, type Block, type Document } from './text.ts';
+import { field, line, lines, section, table, type Block } from './text.ts';
 
 /**
  * A Job as `jobfold describe` and `jobfold replay` show it: the view the API serves (or a replay
@@ -28,14 +27,11 @@ export type JobCommands =
   | { readonly from: 'replay'; readonly syncs: readonly ReplaySync[] }
   | { readonly from: 'log'; readonly commands: readonly IssuedCommand[]; readonly commandsFrom: number };
 
-/** `kubectl describe job`, plus what jobfold knows: commands, refused updates, the explanation. */
-export function jobDescription(description: JobDescription): Document {
+/** `kubectl describe job`'s body, plus what jobfold knows: commands, refused updates (the frame: print/index.ts). */
+export function jobDescription(description: JobDescription): Block[] {
   const { view, explanation } = description;
   const { job, spec, status } = view;
-  const blocks: Block[] = [
-    field('Name', job.name), field('Namespace', job.namespace), field('Cluster', job.clusterId), field('Uid', job.uid || '<unknown>'),
-    field(...description.origin),
-  ];
+  const blocks: Block[] = [];
   if (spec) {
     blocks.push(
       field('Completion Mode', spec.completionMode), field('Parallelism', spec.parallelism),
@@ -70,8 +66,7 @@ export function jobDescription(description: JobDescription): Document {
       ...errors.map((e) => line(`  ${e.message.startsWith(e.field) ? '' : `${e.field}: `}${e.message} (${e.type})`)),
     );
   }
-  blocks.push(section('Explanation', explanationBlocks(explanation)));
-  return { blocks, labelWidth: 20 };
+  return blocks;
 }
 
 function commandBlocks(commands: JobCommands, job: JobDescription['view']['job']): Block[] {

@@ -2,9 +2,8 @@ import type { JobSetCommandView, JobSetSpecView, JobSetView } from '../../functi
 import type { JobSetExplanation, JobSetStatus } from '../../shared/jobset/index.ts';
 import type { ConditionFields } from '../../shared/read-model/explanation.ts';
 import type { IssuedJobSetCommand } from '../replay/replay-run.ts';
-import { explanationBlocks } from './explanation.ts';
 import { earlierCommands, podFailureRuleText } from './job.ts';
-import { field, lines, section, table, type Block, type Document } from './text.ts';
+import { field, lines, section, table, type Block } from './text.ts';
 
 /**
  * A JobSet as `jobfold describe` and `jobfold replay` show it: the view the API serves (or a
@@ -50,16 +49,10 @@ export type JobSetCommands =
   | { readonly from: 'replay'; readonly issued: readonly IssuedJobSetCommand[] }
   | { readonly from: 'log'; readonly commands: readonly JobSetCommandView[]; readonly commandsFrom: number };
 
-/** `kubectl describe jobset`, plus the child Jobs, the commands jobfold issued and the explanation. */
-export function jobSetDescription(description: JobSetDescription): Document {
-  const { jobSet, spec, status, explanation } = description;
-  const blocks: Block[] = [
-    field('Name', jobSet.name),
-    field('Namespace', jobSet.namespace),
-    ...(jobSet.clusterId === undefined ? [] : [field('Cluster', jobSet.clusterId)]),
-    field('Uid', jobSet.uid),
-    field(...description.origin),
-  ];
+/** `kubectl describe jobset`'s body, plus the child Jobs and the commands jobfold issued (the frame: print/index.ts). */
+export function jobSetDescription(description: JobSetDescription): Block[] {
+  const { jobSet, spec, status } = description;
+  const blocks: Block[] = [];
   if (spec !== null) blocks.push(...specBlocks(spec));
   const max = spec?.failurePolicy?.maxRestarts;
   const counted = `${status.restartsCountTowardsMax} counted towards maxRestarts${max === undefined ? '' : ` ${max}`}`;
@@ -71,8 +64,7 @@ export function jobSetDescription(description: JobSetDescription): Document {
   const conditions = status.conditions.map((c) => [c.type, c.status, c.reason, c.lastTransitionTime, c.message]);
   blocks.push(table('Conditions', ['Type', 'Status', 'Reason', 'Last Transition', 'Message'], conditions));
   blocks.push(childJobBlock(description.childJobs), ...commandBlocks(description.commands, jobSet));
-  blocks.push(explanation === undefined ? field('Explanation', '<nothing replayed>') : section('Explanation', explanationBlocks(explanation)));
-  return { blocks, labelWidth: 20 };
+  return blocks;
 }
 
 /**

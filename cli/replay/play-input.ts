@@ -1,10 +1,9 @@
 import { DEFAULT_FOLD_CONFIG, JOBFOLD_DEFAULT_GATES, type FeatureGates } from '../../shared/job/index.ts';
 import { progress } from '../progress.ts';
-import { playJobScenario, scenarioGates } from '../scenario/play-job-scenario.ts';
+import { playJobLog, playJobScenario, scenarioGates } from '../scenario/play-job-scenario.ts';
 import { playJobSetTrace } from './jobset-play-trace.ts';
 import { replayJobSetScenario } from './jobset-scenario.ts';
 import type { ReplayInput } from './load-input.ts';
-import { playJsonl } from './play-jsonl.ts';
 import { EXIT_USAGE, ReplayError } from './replay-error.ts';
 import type { Replayed, ReplaySource } from './replay-run.ts';
 
@@ -38,11 +37,12 @@ export async function playInput(input: ReplayInput, args: PlayArgs): Promise<Rep
     }
     case 'jsonl': {
       checkLine(args.at, input.lineCount);
+      const observations = input.events.filter((event) => event.line <= (args.at ?? Infinity)).map((event) => event.observation);
       // Large files show events/s and ETA on a terminal's stderr (nothing when piped).
-      const shown = input.events.length >= PROGRESS_FROM_EVENTS ? progress('replay', input.events.length) : undefined;
-      const run = playJsonl(input.events, {
-        gates: { ...JOBFOLD_DEFAULT_GATES, ...args.gates }, stopAfterLine: args.at, ...(shown ? { onProgress: (n: number) => shown.update(n) } : {}),
-      });
+      const shown = observations.length >= PROGRESS_FROM_EVENTS ? progress('replay', observations.length) : undefined;
+      // Specs are validated, as the service does.
+      const config = { gates: { ...JOBFOLD_DEFAULT_GATES, ...args.gates }, validateSpecs: true };
+      const run = playJobLog(config, [], observations, shown && ((folded) => shown.update(folded)));
       shown?.end();
       return { kind: 'Job', run, source };
     }

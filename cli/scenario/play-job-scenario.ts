@@ -46,36 +46,53 @@ export function scenarioGates(scenario: JobScenario): FeatureGates {
  */
 export function playJobScenario(scenario: JobScenario, options: PlayOptions = {}): ScenarioRun {
   const gates = { ...scenarioGates(scenario), ...options.gates };
-  const state = initialState({ gates, validateSpecs: options.validateSpecs ?? false });
+  const firstAt = scenario.events[0]?.at ?? scenario.job.metadata.creationTimestamp ?? new Date(0).toISOString();
+  const created: Observation = {
+    type: 'JobObserved',
+    eventId: 'job',
+    clusterId: SCENARIO_CLUSTER,
+    observedAt: scenario.job.metadata.creationTimestamp ?? firstAt,
+    job: scenario.job,
+  };
+  const last = Math.min(scenario.events.length, (options.stopAfterEvent ?? Infinity) + 1);
+  const observations = scenario.events.slice(0, last).map(toObservation);
+  return playJobLog({ gates, validateSpecs: options.validateSpecs ?? false }, [created], observations);
+}
+
+/**
+ * The Job's execution model, for a scenario and for `jobfold replay`'s JSONL: `before` is folded
+ * first, then the observations are appended to the Job's log in order, and after each run of
+ * consecutive ones sharing an `observedAt` the Job is reconciled once, at that time, and the
+ * decisions are appended too. A sync's `eventIndexes` index `observations`.
+ */
+export function playJobLog(
+  config: { readonly gates: FeatureGates; readonly validateSpecs: boolean },
+  before: readonly Observation[],
+  observations: readonly Observation[],
+  onProgress?: (folded: number) => void,
+): ScenarioRun {
+  const state = initialState(config);
   const log: JobEvent[] = [];
   const append = (event: JobEvent) => {
     const logged = { ...event, seq: log.length + 1 } as JobEvent;
     log.push(logged);
     evolve(state, logged);
   };
-  const firstAt = scenario.events[0]?.at ?? scenario.job.metadata.creationTimestamp ?? new Date(0).toISOString();
-  append({
-    type: 'JobObserved',
-    eventId: 'job',
-    clusterId: SCENARIO_CLUSTER,
-    observedAt: scenario.job.metadata.creationTimestamp ?? firstAt,
-    job: scenario.job,
-  });
+  for (const observation of before) append(observation);
   const syncs: SyncRecord[] = [];
-  const last = Math.min(scenario.events.length, (options.stopAfterEvent ?? Infinity) + 1);
   let i = 0;
-  while (i < last) {
-    const at = scenario.events[i]?.at ?? firstAt;
+  while (i < observations.length) {
+    const at = (observations[i] as Observation).observedAt;
     const eventIndexes: number[] = [];
-    while (i < last && scenario.events[i]?.at === at) {
-      const event = scenario.events[i] as ScenarioEvent;
-      append(toObservation(event, i));
+    while (i < observations.length && observations[i]?.observedAt === at) {
+      append(observations[i] as Observation);
       eventIndexes.push(i);
       i++;
     }
     const result = decide(state, at);
     for (const decision of result.decisions) append(decision);
     syncs.push({ at, eventIndexes, decisions: result.decisions, commands: result.commands, status: jobStatus(state) });
+    onProgress?.(i);
   }
   return { syncs, log, state };
 }

@@ -379,6 +379,16 @@ export function forgetDeletionsAfterSuccess(state: JobState, metAt: number | und
     rejudgeIndexes(state, revokeRunCount(state, uid, state.inferred), uid);
     enter(state, pod);
   }
+  // Known first by its deletion, then by an older observation showing it tracked and unfinished:
+  // counted failed by that observation (isPodFailed), not journaled as a deletion's count, and
+  // taken back all the same. Found by the corpus property (issue 21,
+  // success-policy__met-earlier-deadline-passes-while-terminating).
+  for (const pod of state.pods.values()) {
+    if (pod.counted !== 'failed' || !pod.gone || isTerminalPhase(pod.phase) || pod.deletionTimestamp === undefined) continue;
+    if (state.inferred.has(pod.uid) || !deletedAfterSuccess(state, pod.deletionTimestamp)) continue;
+    pod.counted = 'none';
+    state.status.failed -= 1;
+  }
 }
 
 /**
@@ -420,8 +430,7 @@ export function recountAll(state: JobState): void {
   const finishedAt = finishedOnCluster(state);
   for (const pod of state.pods.values()) {
     if (pod.gone || (finishedAt !== undefined && unseenBy(pod, finishedAt))) continue;
-    if (pod.deletionTimestamp !== undefined && !isTerminalPhase(pod.phase) && deletedAfterSuccess(state, pod.deletionTimestamp)) continue;
-    countPod(state, pod);
+    if (!deletedUnfinishedAfterSuccess(state, pod)) countPod(state, pod);
   }
 }
 
@@ -465,6 +474,10 @@ function inferDeletedWhileFailing(state: JobState, pod: PodRecord, finishedAt?: 
   if (finished === undefined || !unseenBy(pod, finished)) inferOutcome(state, pod, at);
 }
 
+/** Being deleted, not finished, since after the Job met its success criteria: upstream had removed its finalizer uncounted (inferOutcome). */
+const deletedUnfinishedAfterSuccess = (state: JobState, pod: PodRecord): boolean =>
+  pod.deletionTimestamp !== undefined && !isTerminalPhase(pod.phase) && deletedAfterSuccess(state, pod.deletionTimestamp);
+
 /** Whether a deletion at `at` came after the Job met its success criteria (forgetDeletionsAfterSuccess). */
 function deletedAfterSuccess(state: JobState, at: number): boolean {
   if (!hasTrueCondition(state.status.conditions, 'SuccessCriteriaMet')) return false;
@@ -481,7 +494,9 @@ function afterChange(state: JobState, pod: PodRecord): void {
   countingObservation(state, pod.uid, !isTerminalPhase(pod.phase), () => {
     judgeFailure(state, pod);
     judgeIndex(state, pod);
-    countPod(state, pod);
+    // Known first by a deletion after the success criteria were met, then by an older observation
+    // showing it tracked and unfinished: not counted, as when the deletion arrives last (inferOutcome).
+    if (!deletedUnfinishedAfterSuccess(state, pod)) countPod(state, pod);
     if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
   });
 }

@@ -804,3 +804,33 @@ describe('A pod the failing sync read Succeeded counts as a success, whichever a
       .thenStatus({ succeeded: 0, completedIndexes: '' });
   });
 });
+
+describe('A pod deleted after the success criteria were met is no failure, though an older observation of it arrives after its deletion', () => {
+  // success-policy__met-earlier-deadline-passes-while-terminating: index 0 succeeds at :05:00 (the
+  // success policy), the sync removes every finalizer and deletes indexes 1 and 2 (gone at :05:35).
+  const job = anIndexedJob(3, { activeDeadlineSeconds: 310, backoffLimit: 6, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+  const [p0, p1, p2] = [0, 1, 2].map((i) => pod(`p${i}`, 2 + i, at(10), { index: i }));
+  const succeeded = pod('p0', 5, at(300), { index: 0, phase: 'Succeeded' });
+  const stripped = pod('p0', 6, at(305), { index: 0, phase: 'Succeeded', finalizer: false });
+  const [deleting1, deleting2] = [1, 2].map((i) => pod(`p${i}`, 6 + i, at(305), { index: i, finalizer: false, deletionTimestamp: at(330) }));
+  const COMPLETE = ['SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy'];
+
+  it("in the cluster's order: succeeded 1, failed 0", () => {
+    given(null, jobAt(job, { suspend: false }, '1', at(0)), p0!, p1!, p2!, succeeded, stripped, deleting1!, deleting2!, podDeleted('p1', at(335)), podDeleted('p2', at(335)))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(COMPLETE);
+        expect(status).toMatchObject({ succeeded: 1, failed: 0 });
+      });
+  });
+
+  it('the deletions first, the pods running at :00:10 after them, the success decided last: still failed 0', () => {
+    // The creations the Job asked for before it saw its pods are awaited until the expectations expire (tick).
+    given(null, stripped, jobAt(job, { suspend: false }, '1', at(0)), podDeleted('p1', at(335)), succeeded, podDeleted('p2', at(335)), p2!, p1!, p0!, deleting1!, deleting2!, tick(at(700)))
+      .when()
+      .then(({ status }) => {
+        expect(conditionsOf(status)).toEqual(COMPLETE);
+        expect(status).toMatchObject({ succeeded: 1, failed: 0 });
+      });
+  });
+});
