@@ -368,7 +368,7 @@ function inferOutcome(state: JobState, pod: PodRecord, at: number): void {
  * the truth, so a pod deleted before it (counted failed by upstream) keeps its count whatever
  * arrived first; a deletion at that very instant, or with no instant known, is taken as after.
  * One whose deletion arrived ahead of the evidence of success was counted failed by
- * inferOutcome: that count is taken back. O(pods held by inferred deletions), once.
+ * inferOutcome: that count is taken back. O(pods), once.
  */
 export function forgetDeletionsAfterSuccess(state: JobState, metAt: number | undefined): void {
   if (metAt !== undefined) state.successMetAt = metAt;
