@@ -3,7 +3,7 @@ import type { PodArchive } from '../log/pod-archive.ts';
 import type { JobEvent } from './evolve.ts';
 import { podsToLookUp } from './first-sightings.ts';
 import { walksEveryPod } from './interim-instants.ts';
-import { archiveKeepsInstants, restoreArchived, type ArchivedPod } from './snapshot.ts';
+import { outcomeReadsArchivedInstants, restoreArchived, type ArchivedPod } from './snapshot.ts';
 import type { JobState } from './state.ts';
 
 // What a fold from a snapshot puts back from the pod archive before it folds the tail: the
@@ -26,7 +26,7 @@ export type AfterRestore = 'decide' | 'fold';
 
 /**
  * Restores the archived pods the state needs before `tail`, and returns them:
- * - for a Job whose archive keeps its pods' instants (snapshot.ts archiveKeepsInstants), every
+ * - for a Job whose outcome reads its pods' instants (snapshot.ts outcomeReadsArchivedInstants), every
  *   archived pod when what follows reads those instants: the fold then holds the instants a fold
  *   of the whole log holds (issues 20, 21), whenever snapshots were taken;
  * - else the pods `tail` names that the snapshot lacks, except those whose first mention is
@@ -43,7 +43,7 @@ export async function restoreForTail(
   firstSightings: ReadonlySet<number>,
   after: AfterRestore,
 ): Promise<ArchivedPod[]> {
-  const whole = archiveKeepsInstants(state) && (after === 'decide' || tail.some((event) => walksEveryPod(state, event)));
+  const whole = outcomeReadsArchivedInstants(state) && (after === 'decide' || tail.some((event) => walksEveryPod(state, event)));
   let archived: ArchivedPod[];
   if (whole) archived = await archive.loadAllArchivedPods(stream);
   else {

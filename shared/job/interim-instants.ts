@@ -6,7 +6,7 @@ import { criterionMetAt, criterionReadsPods, rememberedCriterionMetAt } from './
 import type { JobEvent } from './evolve.ts';
 import type { FinishTarget } from './finish-condition.ts';
 import { forgetDeletionsAfterSuccess, latestSuccessSeenAt } from './observe-pod.ts';
-import { archiveKeepsInstants } from './snapshot.ts';
+import { outcomeReadsArchivedInstants } from './snapshot.ts';
 import type { JobState } from './state.ts';
 
 // Issues 20, 21: same log => same answer, whatever snapshot a fold starts from. Folding an
@@ -26,13 +26,14 @@ import type { JobState } from './state.ts';
 
 /**
  * Decide side: the new interim condition's evidence, with the instants its fold notes, for a Job
- * whose archive keeps its pods' instants (snapshot.ts archiveKeepsInstants: a success policy).
- * Another Job's archived pods tell none: a writer loaded from a snapshot would read other
- * instants than one kept warm, and the decision would depend on when snapshots were taken
- * (snapshot property); its fold walks the pods as before. O(pods), once.
+ * whose outcome reads its pods' instants (snapshot.ts outcomeReadsArchivedInstants: a success
+ * policy), whose writer restores the whole archive on a cold load. Another Job's writer restores
+ * only the archived pods its tail names: it would read other instants than one kept warm, and the
+ * decision would depend on when snapshots were taken (snapshot property); its fold walks the pods
+ * as before. O(pods), once.
  */
 export function interimEvidence(state: JobState, target: FinishTarget): Evidence {
-  if (!archiveKeepsInstants(state)) return target.evidence;
+  if (!outcomeReadsArchivedInstants(state)) return target.evidence;
   const metAt = target.evidence.metAt ?? criterionInstant(state, target.reason);
   const lastSuccessAt = target.outcome === 'success' ? latestSuccessSeenAt(state) : undefined;
   return {

@@ -98,24 +98,26 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
   return isTerminalPhase(pod.phase) && (pod.counted !== 'none' || !pod.hasFinalizer);
 }
 
-export function archivePod(pod: PodRecord, keepsInstants = false): ArchivedPod {
+export function archivePod(pod: PodRecord): ArchivedPod {
   const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId } = pod;
   return {
     uid, name, namespace, phase, index, counted, gone, seq,
     ...(lastEventId === undefined ? {} : { lastEventId }),
     ...(pod.finalCount === undefined ? {} : { finalCount: pod.finalCount, finalCountOf: pod.finalCountOf }),
-    ...(counted === 'none' ? uncountedFacts(pod) : keepsInstants ? instantFacts(pod) : {}),
+    ...(counted === 'none' ? uncountedFacts(pod) : instantFacts(pod)),
   };
 }
 
 /**
- * Whether the Job's archived pods keep the instant their outcome was seen: only failure against
- * the success policy competes (finish-condition.ts firstMet, outcome-correction.ts), and its
- * instants are read from the pods (criterion-instants.ts). Without them, a restored pod tells no
- * instant, and the outcome depended on when snapshots were taken (issues 20, 21; snapshot
- * property, seeds 7 and 11). Other Jobs' archived pods stay as small as before.
+ * Whether the Job's outcome reads the instants of all its pods: only failure against the success
+ * policy competes (finish-condition.ts firstMet, outcome-correction.ts), and its instants are
+ * read from the pods (criterion-instants.ts). For such a Job the writer restores the whole
+ * archive on a cold load and its interim condition logs the instants (archive-restore.ts,
+ * interim-instants.ts). Every Job's archived pods keep their instants (takeSnapshot): without
+ * them a restored pod tells none, and a fold's finish depended on when snapshots were taken
+ * (issues 20, 21; snapshot property, seeds 7, 11 and 12).
  */
-export const archiveKeepsInstants = (state: JobState): boolean => state.settings?.successPolicyRules !== undefined;
+export const outcomeReadsArchivedInstants = (state: JobState): boolean => state.settings?.successPolicyRules !== undefined;
 
 /** What a counted pod keeps for `outcomeSeenAt` (pod-record.ts), and when it was first and last seen (cluster-finish.ts): at most five numbers. */
 function instantFacts(pod: PodRecord): Partial<ArchivedPod> {
@@ -150,9 +152,8 @@ function uncountedFacts(pod: PodRecord): Partial<ArchivedPod> {
 export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived: ArchivedPod[] } {
   const live: PodRecord[] = [];
   const archived: ArchivedPod[] = [];
-  const keepsInstants = archiveKeepsInstants(state);
   for (const pod of state.pods.values()) {
-    if (isSettled(state, pod)) archived.push(archivePod(pod, keepsInstants));
+    if (isSettled(state, pod)) archived.push(archivePod(pod));
     else live.push(pod);
   }
   const { status, expectations } = state;

@@ -17,7 +17,7 @@ export interface PodArchive {
   loadArchivedPods(stream: StreamId, uids: readonly string[]): Promise<ArchivedPod[]>;
   /**
    * Every archived pod of the stream: for a Job whose outcome reads the instants of all its
-   * pods (shared/job/snapshot.ts archiveKeepsInstants), restored whole on a cold load.
+   * pods (shared/job/snapshot.ts outcomeReadsArchivedInstants), restored whole on a cold load.
    */
   loadAllArchivedPods(stream: StreamId): Promise<ArchivedPod[]>;
   /** Stores the fingerprints of positions `from + 1 … to` (storing a range again is harmless: the log does not change). */

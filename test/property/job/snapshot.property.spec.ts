@@ -64,11 +64,15 @@ describe('Snapshots (property)', () => {
     // deadline; p0's success seen at 0:05 was archived before anything was decided (6:45). The
     // restored p0 told no instant, so the deadline won (FailureTarget DeadlineExceeded) where the
     // fold without round trips decided SuccessCriteriaMet met at 0:05. Seed 7: the same lost
-    // instants left out the JobOutcomeCorrected (FailedIndexes) the unbroken fold wrote. The
-    // archive keeps a counted pod's instants for a Job with a success policy (snapshot.ts).
+    // instants left out the JobOutcomeCorrected (FailedIndexes) the unbroken fold wrote. Seed 12:
+    // a Job without a success policy (backoffLimit 0, FailureTarget BackoffLimitExceeded) whose
+    // counted pods were archived without instants: after a restore the criterion's instant read
+    // from them was gone, and Failed was written while a pod still terminated, where the unbroken
+    // fold waited. The archive keeps a counted pod's instants for every Job (snapshot.ts).
     const found = [
       { seed: 11, path: '92:18:1:2:6:6:6:10:11:7:7:7:7:7' },
       { seed: 7, path: '8:15:5:5:5:5:5:7:6:6:7:7:7:7:8:8:8:8:8' },
+      { seed: 12, path: '9:19:4:4:10:10:10:10:12:6:13:13:13:13:13:13:1:10:13:13:13:20:20:20:20:20:22:12:21:11:21:21:22:22:22:22:22:22:23' },
       { seed: 2128693570, path: '31:21:4:4:4:4:11:11:11:12:12:12:12:12:20:20:20:20:21:20:22:22:22:22:23:22:22:23:23:24:24:25' },
       { seed: -1493402550, path: '50:20:1:3:3:3:3:3:3:5:6:6:6:6:6:10:11:11:11:14:13:16:15:15:15:12:12:12:12:12:12' },
     ];
