@@ -85,28 +85,14 @@ function reconcile(
 ): void {
   const { spec } = jobSet;
   const tippedBy = pass.start.lastObservation;
-  // 3. `jobSetFinished`: a Completed or Failed JobSet only deletes its still-active Jobs, and
-  // itself once ttlSecondsAfterFinished has passed.
   // 9 as the cluster went through it on the JobSet's first spec, seen only after a later one: its walk began.
   if (walkRevealedUnseen(spec, pass.state)) writeCondition(pass, startupInProgress, tippedBy);
+  // 3. `jobSetFinished`: a Completed or Failed JobSet only deletes its still-active Jobs, and
+  // itself once ttlSecondsAfterFinished has passed.
   const { completed, failed } = CONDITION_TYPES;
   if (isConditionTrue(pass.state.conditions, completed) || isConditionTrue(pass.state.conditions, failed)) {
     completedBeforeFailure(pass, jobSet, owned);
-    const completedAt = successInstant(spec, owned);
-    // 9 as the cluster went through it, before the finish that arrived first: its walk completed.
-    if (walkCompletedBeforeFinish(spec, pass.state, completedAt)) writeCondition(pass, startupCompleted, tippedBy);
-    const finishedAt = pass.state.terminalState === 'Completed' ? completedAt : pass.state.failedDecisionMetAt;
-    // A suspension after the finish on the cluster's clock, seen before the finish's evidence.
-    if (spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME) retractLateSuspension(pass, finishedAt);
-    // A suspension before the finish, seen only after it: Suspended as the cluster left it at the
-    // finish: True, or False / ResumeJobs when the spec the fold holds resumed it before (for
-    // InOrder, once the walk completed: upstream turns it False only then).
-    const suspendedAt = pass.state.suspendedBefore;
-    const resumedAt = spec.suspend ? undefined : pass.state.jobSetSeenAt;
-    const walked = spec.startupPolicy.startupPolicyOrder !== 'InOrder' || isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
-    if (suspendedAt !== undefined && finishedAt !== undefined && compareTimes(suspendedAt, finishedAt) < 0) {
-      resumeSeenLate(pass, jobSet, resumedAt !== undefined && walked && compareTimes(resumedAt, finishedAt) < 0 ? resumed : suspendedJobs);
-    }
+    if (spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME) lateEvidenceOfFinish(pass, jobSet, owned);
     deleteJobs(pass, owned.active);
     applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
     return;
@@ -171,6 +157,31 @@ function suspensionOutOfPlace(state: JobSetState): JobSetCondition | undefined {
   const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
   const restarting = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.restartingJobSet);
   return suspended > restarting && restarting !== -1 ? state.conditions[suspended] : undefined;
+}
+
+/**
+ * A finished JobSet jobfold does not run, whose evidence of what came before or after its finish
+ * on the cluster's clock arrived after the finish: the walk that completed before it (written
+ * before the finish); a suspension after it (taken back: a finished JobSet ignores it); a
+ * suspension before it (`Suspended` as the cluster left it at the finish: True, or False /
+ * ResumeJobs when the spec the fold holds resumed it before, for InOrder once the walk
+ * completed: upstream turns it False only then). The finish's instant (a sort of the successful
+ * Jobs) is read only when one of them can apply: this runs at every pass of a finished JobSet.
+ */
+function lateEvidenceOfFinish(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
+  const { spec } = jobSet;
+  const { conditions } = pass.state;
+  const walkUnwritten = spec.startupPolicy.startupPolicyOrder === 'InOrder' && !isConditionTrue(conditions, CONDITION_TYPES.startupPolicyCompleted);
+  const suspension = pass.state.suspendedBefore !== undefined || findCondition(conditions, CONDITION_TYPES.suspended) !== undefined;
+  if (!walkUnwritten && !suspension) return;
+  const finishedAt = pass.state.terminalState === 'Completed' ? successInstant(spec, owned) : pass.state.failedDecisionMetAt;
+  if (walkCompletedBeforeFinish(spec, pass.state, finishedAt)) writeCondition(pass, startupCompleted, pass.start.lastObservation);
+  retractLateSuspension(pass, finishedAt);
+  const suspendedAt = pass.state.suspendedBefore;
+  if (suspendedAt === undefined || finishedAt === undefined || compareTimes(suspendedAt, finishedAt) >= 0) return;
+  const resumedAt = spec.suspend ? undefined : pass.state.jobSetSeenAt;
+  const walked = spec.startupPolicy.startupPolicyOrder !== 'InOrder' || isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
+  resumeSeenLate(pass, jobSet, resumedAt !== undefined && walked && compareTimes(resumedAt, finishedAt) < 0 ? resumed : suspendedJobs);
 }
 
 /**

@@ -142,7 +142,7 @@ function evidenceOf(job: ChildJobView): FailedJobEvidence {
  * JobSet ignores a later suspension, so its controller never wrote `Suspended` (nor a resumption's
  * flip of it). Taken back by a `JobSetOutcomeCorrected` entry, the finish's instant beside it, as a
  * Job's late suspension is (shared/job/suspension-order.ts). Only a suspension first seen after the
- * finish: one seen before it stands. The caller leaves out a JobSet jobfold runs.
+ * finish: one seen before it stands. The caller (decide.ts lateEvidenceOfFinish) leaves out a JobSet jobfold runs.
  */
 export function retractLateSuspension(pass: Pass, finishedAt: string | undefined): void {
   const { state } = pass;

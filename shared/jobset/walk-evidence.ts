@@ -79,15 +79,15 @@ function walkCompletedBefore(spec: DefaultedJobSetSpec, state: JobSetState, atte
 
 /**
  * Decide side, once the JobSet finished: its current attempt's walk completed on the cluster
- * before the JobSet completed (at `completedAt`, when it did) or failed, and the fold never wrote
+ * before the JobSet completed (at `finishedAt`, when it did) or failed, and the fold never wrote
  * that (the finish arrived before the Jobs' ready snapshots). Upstream wrote
  * `StartupPolicyCompleted` then; the fold writes it now, in its place before the finish
  * (`placeOfCompletedWalk`).
  */
-export function walkCompletedBeforeFinish(spec: DefaultedJobSetSpec, state: JobSetState, completedAt: string | undefined): boolean {
+export function walkCompletedBeforeFinish(spec: DefaultedJobSetSpec, state: JobSetState, finishedAt: string | undefined): boolean {
   if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted)?.status === 'True') return false;
   if (state.terminalState === 'Failed') return walkCompletedBeforeFailure(spec, state, state.restarts);
-  return completedAt !== undefined && walkCompletedBefore(spec, state, state.restarts, completedAt);
+  return finishedAt !== undefined && walkCompletedBefore(spec, state, state.restarts, finishedAt);
 }
 
 /**
