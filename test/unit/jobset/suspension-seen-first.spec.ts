@@ -3,7 +3,7 @@ import { isJobSetDecisionType, type JobSetDecisionEvent } from '../../../shared/
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
 import { explainJobSet } from '../../../shared/jobset/explain.ts';
 import { jobSetDecider, type JobSetLogObservation } from '../../../shared/jobset/index.ts';
-import { at, jobObserved, jobSetObserved } from './support/builders.ts';
+import { at, jobFailed, jobObserved, jobSetObserved, jobSucceeded } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
 // Issue 21 for JobSets: what the cluster's controller did on a JobSet spec reaches the log before
@@ -59,10 +59,7 @@ describe('an InOrder JobSet whose first, running spec arrives after its suspende
 describe('a JobSet suspended after it finished on the cluster, the suspension arriving first', () => {
   const created = v(1, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 1 }));
   const suspended = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 40 }));
-  const done = v(2, jobObserved('w', 0, { seconds: 30, succeeded: 1, conditions: [
-    { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
-    { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
-  ] }));
+  const done = v(2, jobSucceeded('w', 0, { seconds: 30 }));
 
   it('in order: Completed, and no Suspended (a finished JobSet ignores the suspension)', () => {
     expect(conditionsOf(given(created, done, suspended).whenSettled({ now: at(40) }).status).map((c) => c.type)).toEqual(['Completed']);
@@ -99,10 +96,7 @@ describe('a JobSet suspended and resumed before it finished, the suspension seen
   const created = v(1, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 1 }));
   const suspended = v(2, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 10 }));
   const resumed = v(3, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 20 }));
-  const done = v(4, jobObserved('w', 0, { seconds: 30, succeeded: 1, conditions: [
-    { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
-    { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
-  ] }));
+  const done = v(4, jobSucceeded('w', 0, { seconds: 30 }));
 
   it('given the finish before the suspended observation, when it arrives, then Suspended is False / ResumeJobs before Completed, as in order', () => {
     const inOrder = conditionsOf(given(created, suspended, resumed, done).whenSettled({ now: at(30) }).status);
@@ -113,9 +107,7 @@ describe('a JobSet suspended and resumed before it finished, the suspension seen
   it('given the resumption after the finish, when the suspension arrives after the finish, then Suspended stays True (a finished JobSet ignores the resumption)', () => {
     const resumedLate = v(5, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: false }, { seconds: 40 }));
     const suspendedEarly = v(2, jobSetObserved({ replicatedJobs: [{ name: 'w' }], suspend: true }, { seconds: 25 }));
-    const doneWhileSuspended = v(4, jobObserved('w', 0, { seconds: 30, succeeded: 1, conditions: [
-      { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastTransitionTime: at(30) },
-    ] }));
+    const doneWhileSuspended = v(4, jobSucceeded('w', 0, { seconds: 30 }));
     const inOrder = conditionsOf(given(created, suspendedEarly, doneWhileSuspended, resumedLate).whenSettled({ now: at(40) }).status);
     expect(inOrder.map((c) => `${c.type}=${c.status}`)).toEqual(['Suspended=True', 'Completed=True']);
     expect(conditionsOf(given(created, resumedLate, doneWhileSuspended, suspendedEarly).whenSettled({ now: at(40) }).status)).toEqual(inOrder);
@@ -125,9 +117,7 @@ describe('a JobSet suspended and resumed before it finished, the suspension seen
 describe('a restart and a suspension that reach the fold in the other order', () => {
   const spec = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 1 } };
   const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
-  const failed = v(2, jobObserved('w', 0, { seconds: 1, failed: 1, conditions: [
-    { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: at(1) },
-  ] }));
+  const failed = v(2, jobFailed('w', 0, { seconds: 1 }));
   const suspended = v(3, jobSetObserved({ ...spec, suspend: true }, { seconds: 7 }));
 
   it('given the suspension before the failure that came first, when the restart is decided, then RestartingJobSet goes before Suspended, as in order', () => {
@@ -139,9 +129,7 @@ describe('a restart and a suspension that reach the fold in the other order', ()
   it('given an earlier suspension seen after that restart, when it arrives, then Suspended moves before RestartingJobSet', () => {
     const early = v(2, jobSetObserved({ ...spec, suspend: true }, { seconds: 0 }));
     const resumed = v(3, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
-    const laterFailed = v(4, jobObserved('w', 0, { seconds: 5, failed: 1, conditions: [
-      { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: at(5) },
-    ] }));
+    const laterFailed = v(4, jobFailed('w', 0, { seconds: 5 }));
     const again = v(5, jobSetObserved({ ...spec, suspend: true }, { seconds: 9 }));
     const inOrder = conditionsOf(given(created, early, resumed, laterFailed, again).whenSettled({ now: at(9) }).status);
     expect(inOrder.map((c) => c.type)).toEqual(['Suspended', 'RestartingJobSet']);
