@@ -10,6 +10,7 @@ import { jobDecider } from '../../../shared/job/index.ts';
 import { jobObserved, T0 } from '../../support/builders.ts';
 import { historyArb, jobArb } from '../job/arbitraries.ts';
 import { corpus, scenarioObservations } from './corpus-observations.ts';
+import { batchSizesArb } from './deliveries.ts';
 
 // Batching never changes a decision: the same observations, reconciled in batches of any size
 // (1, 2, …, all runs of equal observedAt), leave the same log — the same decisions at the same
@@ -38,10 +39,6 @@ function play(config: FoldConfig, observations: readonly Observation[], runsPerB
   }
   return { state, syncs, log, status: jobStatus(state), statusAfter };
 }
-
-const batchSizesArb = fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 });
-
-
 
 describe('deciding at each position: conformance corpus in batches of any size', () => {
   it.each(corpus().map((scenario) => ({ id: scenario.id, scenario })))('$id', ({ scenario }) => {

@@ -10,6 +10,7 @@ import { historyArb, jobArb } from '../job/arbitraries.ts';
 import { corpus, scenarioObservations } from './corpus-observations.ts';
 import { jobObserved, T0 } from '../../support/builders.ts';
 import { NoMarkersStore, statusOf, writeDeps, writeJob } from '../../unit/writer/write-support.ts';
+import { batchSizesArb, redeliverArb } from './deliveries.ts';
 
 // The single writer over the conformance corpus: every Job scenario written through writeBatch
 // (the store, the dedupe against the fold, the catch-up sync, the warm cache or none) in batches
@@ -30,8 +31,8 @@ describe('the single writer over the conformance corpus', () => {
     const corpusRun = playJobScenario(scenario);
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }),
-        fc.array(fc.boolean(), { maxLength: 8 }),
+        batchSizesArb,
+        redeliverArb,
         fc.boolean(),
         async (sizes, redeliver, warm) => {
           const store = new NoMarkersStore();
@@ -55,8 +56,8 @@ describe('the single writer over generated histories', () => {
     await fc.assert(
       fc.asyncProperty(
         jobArb.chain((job) => fc.tuple(fc.constant(job), historyArb(job))),
-        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }),
-        fc.array(fc.boolean(), { maxLength: 8 }),
+        batchSizesArb,
+        redeliverArb,
         fc.boolean(),
         async ([job, history], sizes, redeliver, warm) => {
           // As a current forwarder sends them: distinct versions under distinct eventIds (its

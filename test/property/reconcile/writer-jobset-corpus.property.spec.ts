@@ -13,6 +13,7 @@ import { jobSetDecider, jobSetStatus, listChildJobs, type JobSetLogObservation }
 import { loadState } from '../../../shared/decide/load-log.ts';
 import { NoMarkersStore } from '../../unit/writer/write-support.ts';
 import { playHistory, spacedHistoryArb } from '../jobset/generated-histories.ts';
+import { batchSizesArb, redeliverArb } from './deliveries.ts';
 
 // The single writer over the JobSet conformance corpus, as over the Job corpus
 // (writer-corpus.property.spec.ts): every JobSet scenario written through the write loop with
@@ -131,8 +132,8 @@ async function writesAsPlayed(scenario: JobSetScenario): Promise<void> {
   const referenceLog = await logged(reference.store);
   await fc.assert(
     fc.asyncProperty(
-      fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }),
-      fc.array(fc.boolean(), { maxLength: 8 }),
+      batchSizesArb,
+      redeliverArb,
       fc.boolean(),
       async (sizes, redeliver, warm) => {
         const batched = await write(observations, sizes, redeliver, warm);

@@ -16,6 +16,7 @@ import { jobObserved, T0 } from '../../support/builders.ts';
 import { kinesisEvent } from '../../support/kinesis-records.ts';
 import { packRuns } from '../../support/packed-events.ts';
 import { commandKeys, NoMarkersStore, outboxEvents, statusOf } from '../../unit/writer/write-support.ts';
+import { batchSizesArb, redeliverArb } from './deliveries.ts';
 
 // Packing changes no decision: every Job scenario of the conformance corpus, and generated
 // histories, sent as the bus would deliver them — in Kinesis batches of random numbers of runs
@@ -91,8 +92,6 @@ async function feed(config: FoldConfig, stream: StreamId, batches: readonly (rea
 }
 
 const packSizesArb = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 8 });
-const batchSizesArb = fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 });
-const redeliverArb = fc.array(fc.boolean(), { maxLength: 8 });
 
 describe('the writer over the conformance corpus fed in packs', () => {
   it.each(corpus().map((scenario) => ({ id: scenario.id, scenario })))('$id', async ({ scenario }) => {
