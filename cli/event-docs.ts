@@ -259,7 +259,7 @@ consumer must skip a \`commandId\` it has applied; the forwarder does (docs/forw
   the cluster's clock arrived after jobfold decided), puts no event of its own on the bus:
   subscribers see the condition changes of the decision that replaces it. Nor does a Job's
   \`Suspended\` condition taken back (any Job: a finish criterion met before the suspension arrived
-  late, README "Events arrive out of order"); for a Job jobfold runs, the \`Job Status Update
+  late, docs/ordering.md); for a Job jobfold runs, the \`Job Status Update
   Requested\` that follows carries the conditions without it. The log records the
   correction as an entry of its own, one shape for both kinds (\`JobOutcomeCorrected\`,
   \`JobSetOutcomeCorrected\`; docs/data-model.md); the JSON Schema of the fields both share:

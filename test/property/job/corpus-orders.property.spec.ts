@@ -22,7 +22,7 @@ import { lastTime, measureJobOrders, withClusterVersions } from './causal-orders
 //  - "counts": the same conditions, but a count differs: a termination or count decided on a
 //    view the cluster had already left stays in the status.
 // A scenario not listed must end right in every order; a listed one may not end right in fewer
-// orders than recorded. The README's "Order" paragraph says what is guaranteed.
+// orders than recorded. docs/ordering.md says what is guaranteed.
 // `JOBFOLD_WRITE_KNOWN=1` rewrites the file from a run (after a fix, to ratchet it up).
 
 const ORDERS = 20;
