@@ -76,7 +76,9 @@ export type Step =
     }
   | { readonly kind: 'deleted'; readonly pod: number }
   | { readonly kind: 'tick' }
-  | { readonly kind: 'suspend'; readonly suspend: boolean };
+  | { readonly kind: 'suspend'; readonly suspend: boolean }
+  /** The user scales the Job: `parallelism` is mutable on every Job. */
+  | { readonly kind: 'scale'; readonly parallelism: number };
 
 const podStepArb: fc.Arbitrary<Step> = fc.record({
   kind: fc.constant('pod' as const),
@@ -95,6 +97,12 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('deleted' as const), pod: fc.nat({ max: POD_COUNT - 1 }) }) },
   { weight: 2, arbitrary: fc.constant<Step>({ kind: 'tick' }) },
   { weight: 1, arbitrary: fc.boolean().map((suspend): Step => ({ kind: 'suspend', suspend })) },
+);
+
+/** `stepArb` with the user scaling the Job now and then (elastic histories). */
+const elasticStepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 13, arbitrary: stepArb },
+  { weight: 2, arbitrary: fc.integer({ min: 0, max: 4 }).map((parallelism): Step => ({ kind: 'scale', parallelism })) },
 );
 
 /** Seconds between two steps: 0 puts them in the same batch (one reconcile after both). */
@@ -159,6 +167,15 @@ const PHASE_ORDER: Readonly<Record<PodPhase, number>> = { Pending: 0, Unknown: 1
 export const clusterHistoryArb = (job: Job): fc.Arbitrary<Batch[]> =>
   fc.array(fc.tuple(stepArb, gapArb), { minLength: 1, maxLength: 30 }).map((steps) => toBatches(job, clusterSteps(steps)));
 
+/**
+ * Cluster histories in which the user also changes `parallelism` (to 0 as well, which stops the
+ * Job's pods as suspending does): a Job observation with the new spec, whose pods' events may
+ * arrive before it or after. Measured apart (generated-orders) so that the other populations keep
+ * their histories.
+ */
+export const elasticClusterHistoryArb = (job: Job): fc.Arbitrary<Batch[]> =>
+  fc.array(fc.tuple(elasticStepArb, gapArb), { minLength: 1, maxLength: 30 }).map((steps) => toBatches(job, clusterSteps(steps)));
+
 function clusterSteps(steps: readonly (readonly [Step, number])[]): (readonly [Step, number])[] {
   const seen = new Map<number, PodStep>();
   const deleted = new Set<number>();
@@ -199,13 +216,17 @@ const afterLive = (last: PodStep, step: PodStep): PodStep => ({
 export function toBatches(job: Job, steps: readonly (readonly [Step, number])[]): Batch[] {
   const batches: { at: string; events: JobEvent[] }[] = [];
   let seconds = 0;
+  // The Job as the user last wrote it: a Job observation shows every change made so far.
+  let current = job;
   steps.forEach(([step, gap], i) => {
     if (i > 0) seconds += gap;
     const when = at(seconds);
     const last = batches.at(-1);
     const batch = last && last.at === when ? last : { at: when, events: [] };
     if (batch !== last) batches.push(batch);
-    batch.events.push(toEvent(job, step, seconds));
+    if (step.kind === 'suspend') current = withSpec(current, { suspend: step.suspend });
+    if (step.kind === 'scale') current = withSpec(current, { parallelism: step.parallelism });
+    batch.events.push(toEvent(current, step, seconds));
   });
   return batches;
 }
@@ -218,7 +239,8 @@ function toEvent(job: Job, step: Step, seconds: number): JobEvent {
     case 'deleted':
       return podDeleted(`p${step.pod}`, when);
     case 'suspend':
-      return jobObserved(withSpec(job, { suspend: step.suspend }), when);
+    case 'scale':
+      return jobObserved(job, when);
     case 'pod': {
       const completions = job.spec.completions ?? 1;
       const terminal = step.phase === 'Succeeded' || step.phase === 'Failed';

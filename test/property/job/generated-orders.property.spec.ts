@@ -4,7 +4,7 @@ import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { jobObserved, T0 } from '../../support/builders.ts';
 import { describeOrders } from '../order-floors.ts';
-import { clusterHistoryArb, historyArb, jobArb, type Batch } from './arbitraries.ts';
+import { clusterHistoryArb, elasticClusterHistoryArb, historyArb, jobArb, type Batch } from './arbitraries.ts';
 import { lastTime, measureJobOrders, withClusterVersions } from './causal-orders.ts';
 
 // Issue 21, "Convergence", over generated histories (arbitraries.ts: any Job feature, pods that
@@ -20,7 +20,9 @@ import { lastTime, measureJobOrders, withClusterVersions } from './causal-orders
 // (historyArb) also have pods resurrected after their deletion, finished pods running again, a
 // removed finalizer back: no cluster has such an order, and most of their divergences come from
 // that (a stale observation that the free order makes newest); they stay measured, with their
-// own floors, so that a change that makes them worse is seen.
+// own floors, so that a change that makes them worse is seen. Elastic histories
+// (elasticClusterHistoryArb) are cluster histories in which the user also changes `parallelism`:
+// a spec change whose Job observation may arrive before or after the pod events around it.
 const HISTORIES = 60;
 const ORDERS = 10;
 const SEED = 21;
@@ -45,3 +47,5 @@ function measure({ id, job, batches }: { readonly id: string; readonly job: Job;
 describeOrders('generated cluster Job history', generated(clusterHistoryArb), ORDERS, new URL('./cluster-history-orders.known.json', import.meta.url), measure);
 
 describeOrders('generated free Job history', generated(historyArb), ORDERS, new URL('./generated-orders.known.json', import.meta.url), measure);
+
+describeOrders('generated elastic cluster Job history', generated(elasticClusterHistoryArb), ORDERS, new URL('./elastic-history-orders.known.json', import.meta.url), measure);
