@@ -23,7 +23,12 @@ export function applyDecision(state: JobState, decision: Decision): void {
       return applyTermination(state, decision);
     case 'PodCreationsRequested':
       // Upstream `ExpectCreations` replaces the Job's expectations.
-      state.expectations = { creations: decision.count, deletions: new Set(), setAt: parseTime(decision.at) };
+      state.expectations = {
+        creations: decision.count,
+        deletions: new Set(),
+        setAt: parseTime(decision.at),
+        ...(decision.indexes?.length === decision.count ? { indexes: [...decision.indexes] } : {}),
+      };
       state.creationRequests += decision.count;
       return;
     case 'PodFinalizersRemovalRequested':

@@ -1,4 +1,5 @@
 import type { JobState } from './state.ts';
+import { expectedCreations } from './expectations.ts';
 
 /**
  * A JobSet reads a child Job's active, ready, succeeded and failed counts, its conditions and
@@ -66,7 +67,7 @@ function newInputs(state: JobState): ChildStatusInputs {
   return inputs;
 }
 
-const activeOf = (state: JobState): number => state.counts.active + state.expectations.creations;
+const activeOf = (state: JobState): number => state.counts.active + expectedCreations(state);
 const succeededOf = (state: JobState): number => (state.settings?.indexed ? state.status.completedIndexes.size : state.status.succeeded);
 
 function sameCounts(state: JobState, inputs: ChildStatusInputs): boolean {

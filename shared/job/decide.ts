@@ -11,6 +11,7 @@ import { correctOutcome, decidedOutcome, reopenFinish } from './outcome-correcti
 import { waitForMissingPodEvents } from './pod-view-gap.ts';
 import { activePods, newSync, record, setCondition, terminate, wakeAt, wakeWhenExpectationExpires, type Sync } from './sync.ts';
 import type { JobState } from './state.ts';
+import { expectedCreations } from './expectations.ts';
 import { jobStatus } from './status.ts';
 import { activeDeadlineAt, LAST_TIME_MS } from '../policies/active-deadline.ts';
 import { stableHash } from './stable-hash.ts';
@@ -64,7 +65,7 @@ export function decide(state: JobState, now: string): Reconciliation {
   }
   if (sync.startTime === undefined && !settings.suspend) startJob(sync);
   // Requested creations not seen yet count as active until the expectation expires.
-  if (!expectationsExpired(state, sync.now)) sync.active += state.expectations.creations;
+  if (!expectationsExpired(state, sync.now)) sync.active += expectedCreations(state);
   // A Job jobfold runs takes no decision on a view of its pods with a hole in it (pod-view-gap.ts),
   // and no Job terminates pods on one: a pod that looks active may have finished, and jobfold would
   // terminate it and write an outcome it cannot take back. Each asked once; they wake the Job.
@@ -131,8 +132,8 @@ function recordRefusedUpdate(sync: Sync): void {
 }
 
 function expectationsSatisfied(state: JobState, now: number): boolean {
-  const { creations, deletions } = state.expectations;
-  return ((creations <= 0 && deletions.size === 0) || expectationsExpired(state, now)) && awaitedOutcomesDue(state, now) === undefined;
+  const { deletions } = state.expectations;
+  return ((expectedCreations(state) <= 0 && deletions.size === 0) || expectationsExpired(state, now)) && awaitedOutcomesDue(state, now) === undefined;
 }
 
 /** The earliest time a pod's awaited outcome (state.awaitingOutcome) stops holding pod management back, if one still does. */

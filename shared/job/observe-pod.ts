@@ -2,6 +2,7 @@ import { comparableVersion, isStaleObservation, type ObservationOrder } from '..
 import { parseTime } from '../k8s/time.ts';
 import type { PodDeleted, PodObserved } from './events.ts';
 import { enter, leave } from './aggregates.ts';
+import { creationSeen } from './expectations.ts';
 import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, uncountFailingSync, unhold } from './counting.ts';
 import { hasTrueCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
@@ -65,7 +66,7 @@ function foldObservation(state: JobState, event: PodObserved, at: number, known:
     if (!facts.hasFinalizer) pod.strippedAt = observedAt;
     if (facts.hasFinalizer && endedAsCounted(state, facts)) pod.finishedTrackedAt = observedAt;
     // Upstream `addPod` lowers the creation expectation for any new pod of the Job.
-    if (state.expectations.creations > 0) state.expectations.creations -= 1;
+    creationSeen(state, pod.index >= 0 ? pod.index : undefined);
     afterChange(state, pod);
     countStrippedLive(state, pod, observedAt);
     return;
@@ -217,7 +218,7 @@ export function countStrippedLivePods(state: JobState): void {
 function releaseToController(state: JobState, event: PodObserved, known: PodRecord | undefined, at: number): void {
   const pod = known ?? newRecord(state, podFacts(event.pod, NO_SIDECARS, undefined, at), false, podObservationOrder(event), at);
   // Seen first as another Job's, it was still created for this one (its controller-uid label).
-  if (!known && state.expectations.creations > 0) state.expectations.creations -= 1;
+  if (!known) creationSeen(state, pod.index >= 0 ? pod.index : undefined);
   leave(state, pod);
   pod.gone = true;
   pod.controlledBy = event.controlledBy;
@@ -299,7 +300,7 @@ export function podDeleted(state: JobState, event: PodDeleted, at: number): void
     newRecord(state, tombstoneFacts(event, at), true, {}, at).lastEventId = event.eventId;
     // Seeing a pod's deletion first still means the pod was created: lower the expectation,
     // or the arrival order would decide whether the Job waits for it.
-    if (state.expectations.creations > 0) state.expectations.creations -= 1;
+    creationSeen(state, undefined);
     return;
   }
   noteSeen(known, at);

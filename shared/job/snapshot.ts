@@ -181,7 +181,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       backoff: state.backoff,
       // Stored under its first name, so that snapshots read the same both ways across a deploy.
       failJob: state.policyFailure,
-      expectations: { ...expectations, deletions: [...expectations.deletions] },
+      expectations: { ...expectations, deletions: [...expectations.deletions], ...(expectations.indexes ? { indexes: [...expectations.indexes] } : {}) },
       awaitingOutcome: [...state.awaitingOutcome],
       // Copied, as the others: the fold goes on changing its own in place after the snapshot.
       ...(state.podCounts === undefined ? {} : { podCounts: structuredClone(state.podCounts) }),

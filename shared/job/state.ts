@@ -110,8 +110,11 @@ export interface JobState {
   backoff: { lastSuccessAt: number | undefined; failureTimes: number[] };
   /** The first failed pod (in listing order) whose pod failure policy match fails the Job. */
   policyFailure: PolicyFailure | undefined;
-  /** Pods created or deleted but not observed yet (upstream `ControllerExpectations`). */
-  expectations: { creations: number; deletions: Set<string>; setAt: number | undefined };
+  /**
+   * Pods created or deleted but not observed yet (upstream `ControllerExpectations`), and the
+   * indexes the creations were for (an Indexed Job's, one per creation; expectations.ts).
+   */
+  expectations: { creations: number; deletions: Set<string>; setAt: number | undefined; indexes?: number[] };
   /**
    * Jobs jobfold runs: pods seen deleted before anything said how they ended, and since when
    * (epoch ms). A pod's finalizer goes only once jobfold counted it, so such a deletion arrived

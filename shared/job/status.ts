@@ -1,5 +1,6 @@
 import type { JobCondition } from './conditions.ts';
 import type { JobState } from './state.ts';
+import { expectedCreations } from './expectations.ts';
 
 /** batch/v1 JobStatus as jobfold computes it; field names and shapes as the API writes them. */
 export interface JobStatusView {
@@ -36,7 +37,7 @@ export function liveStatus(state: JobState): JobStatusView {
     // Pods created by the last reconcile count as active until they are observed, as upstream
     // writes `active` in the sync that creates them (or until a sync after the expectation timed
     // out: apply-decision.ts forgetExpiredCreations).
-    active: counts.active + state.expectations.creations,
+    active: counts.active + expectedCreations(state),
     ready: counts.ready,
     terminating: counts.terminating,
     succeeded: indexed ? status.completedIndexes.size : status.succeeded,

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { JobObserved, PodObserved } from '../../../shared/job/events.ts';
+import type { Job } from '../../../shared/k8s/job.ts';
+import { anIndexedJob, aPod, at, jobObserved, podObserved, tick, withSpec, type PodOptions } from '../../support/builders.ts';
+import { given } from '../../support/job-spec.ts';
+
+// Issue 21, found by the elastic generated histories (history-59): a creation jobfold computed for
+// an index, on a view that lacked an older pod's events, is moot once those events complete the
+// index. Upstream's informer delivers the pod events in order, so its controller never asked for
+// it: the Job's `active` and its expectations end as in the cluster's order (expectations.ts).
+
+/** The pod as the cluster reported it at `rv`, observed at `when`. */
+const pod = (name: string, rv: number, when: string, options: PodOptions): PodObserved =>
+  ({ ...podObserved(aPod({ name, resourceVersion: String(rv), ...options }), when), eventId: `${name}/${rv}` });
+
+/** The Job with `spec` applied, as the cluster reported it at `rv`, observed at `when`. */
+function jobAt(job: Job, spec: { parallelism: number }, rv: number, when: string): JobObserved {
+  const observed = jobObserved(withSpec(job, spec), when);
+  return { ...observed, eventId: `job/${rv}`, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: String(rv) } } };
+}
+
+describe('A creation asked for an index that an older pod completed, its events arriving late', () => {
+  const job = anIndexedJob(2, { parallelism: 1 });
+  // On the cluster: index 0's pod a runs; the Job is scaled to 2 at 0:05 and index 1's pod b is
+  // created, succeeds at 0:10 (counted, its finalizer removed) and is deleted at 0:15.
+  const scaled = jobAt(job, { parallelism: 2 }, 3, at(5));
+  const a = pod('a', 2, at(1), { index: 0, phase: 'Running' });
+  const bSucceeded = pod('b', 5, at(10), { index: 1, phase: 'Succeeded', finishedAt: at(9) });
+  const bDeleted = pod('b', 6, at(15), { index: 1, phase: 'Succeeded', finishedAt: at(9), finalizer: false, deletionTimestamp: at(15) });
+
+  it('in the cluster\'s order: one pod active, index 1 completed', () => {
+    given(job, a, scaled, bSucceeded, bDeleted, tick(at(20)))
+      .when()
+      .thenStatus({ active: 1, succeeded: 1, completedIndexes: '1' });
+  });
+
+  it('b\'s events after the scaling and in reverse: the creation asked again for index 1 is moot once b\'s success arrives', () => {
+    // Given b first seen deleted without its finalizer (not counted: nothing says how it was),
+    // jobfold asks for index 1 again; b's older observation then completes the index.
+    given(job, a, scaled, bDeleted, bSucceeded, tick(at(20)))
+      .when()
+      .then(({ status, commands }) => {
+        expect(status).toMatchObject({ active: 1, succeeded: 1, completedIndexes: '1' });
+        expect(commands.filter((c) => c.type === 'CreatePod')).toEqual([]);
+      });
+  });
+});
