@@ -22,7 +22,11 @@ export function creationSeen(state: JobState, index: number | undefined): void {
   indexes.splice(at >= 0 ? at : 0, 1);
 }
 
-/** The creations still expected: those asked for an index the view has since seen completed or failed are not. */
+/**
+ * The creations still expected: those asked for an index the view has since seen completed or
+ * failed are not. O(indexes), at most MAX_POD_CREATE_DELETE_PER_SYNC (500), and only while
+ * creations are pending (in steady state a sync asks for the few pods that just finished).
+ */
 export function expectedCreations(state: JobState): number {
   const { creations, indexes } = state.expectations;
   if (creations <= 0 || indexes === undefined) return creations;
