@@ -20,6 +20,7 @@ import { initialState, type JobSetState } from '../../../shared/jobset/state.ts'
 // fails (and with which reason), which created, suspended or resumed Job is shown, which deletion
 // finishes, when the user suspends or resumes the JobSet, and how much time passes between. At the
 // end every Job has been shown as it is and every deletion asked for has finished.
+// multiPodHistoryArb gives the same with Jobs of several pods.
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const REPLICATED_JOB_NAMES = ['workers', 'driver', 'evaluator'] as const;
@@ -112,8 +113,12 @@ interface ClusterJob {
   readonly replicatedJob: string;
   readonly jobIndex: number;
   readonly attempt: number;
+  /** Its pods (`parallelism`, as many `completions`). */
+  readonly parallelism: number;
   suspend: boolean;
   running: boolean;
+  /** Of its running pods, those ready. */
+  ready: number;
   finished: 'Complete' | 'Failed' | undefined;
   terminating: boolean;
   /** Created, suspended or resumed by the controller since the Job was last seen: the cluster has yet to show it. */
@@ -139,7 +144,8 @@ export function playHistory(id: string, created: JobSet, steps: readonly Step[])
           // The API server refuses a name still taken (a Job not yet gone).
           if (job === undefined) {
             const { name, replicatedJob, jobIndex, restartAttempt, suspend } = command;
-            jobs.set(name, { name, replicatedJob, jobIndex, attempt: restartAttempt, suspend, running: false, finished: undefined, terminating: false, unseen: true });
+            const parallelism = command.job.spec.parallelism ?? 1;
+            jobs.set(name, { name, replicatedJob, jobIndex, attempt: restartAttempt, parallelism, suspend, running: false, ready: 0, finished: undefined, terminating: false, unseen: true });
           }
           break;
         case 'DeleteJob':
@@ -154,6 +160,7 @@ export function playHistory(id: string, created: JobSet, steps: readonly Step[])
           if (job !== undefined && job.finished === undefined) {
             job.suspend = command.type === 'SuspendJob';
             job.running = false;
+            job.ready = 0;
             job.unseen = true;
           }
           break;
@@ -215,7 +222,12 @@ export function playHistory(id: string, created: JobSet, steps: readonly Step[])
     const live = [...jobs.values()].filter((job) => !job.terminating && job.finished === undefined && !job.suspend);
     const job = live[step.pick % Math.max(1, live.length)];
     if (job === undefined) continue;
-    if (!job.running) job.running = true;
+    // A Job of one pod runs ready, then finishes. One of more starts with some of its pods
+    // ready, then has another ready or finishes.
+    if (!job.running) {
+      job.running = true;
+      job.ready = job.parallelism === 1 ? 1 : step.pick % (job.parallelism + 1);
+    } else if (job.ready < job.parallelism && step.pick % 2 === 0) job.ready += 1;
     else job.finished = step.fails ? 'Failed' : 'Complete';
     job.unseen = false;
     const snapshot = childJob(job, at(), FAILURES[step.failure] ?? FAILURES[0]);
@@ -253,7 +265,7 @@ function childJob(job: ClusterJob, at: string, failure: (typeof FAILURES)[number
             { type: 'Failed', status: 'True', reason: failure.reason, message: failure.message, lastTransitionTime: at },
           ]
         : suspension;
-  const active = finished === undefined && job.running ? 1 : 0;
+  const running = finished === undefined && job.running;
   return {
     metadata: {
       name: job.name,
@@ -264,11 +276,11 @@ function childJob(job: ClusterJob, at: string, failure: (typeof FAILURES)[number
         [LABELS.restartAttempt]: String(job.attempt),
       },
     },
-    spec: { parallelism: 1, completions: 1, suspend: job.suspend },
+    spec: { parallelism: job.parallelism, completions: job.parallelism, suspend: job.suspend },
     status: {
-      active,
-      ready: active,
-      succeeded: finished === 'Complete' ? 1 : 0,
+      active: running ? job.parallelism : 0,
+      ready: running ? job.ready : 0,
+      succeeded: finished === 'Complete' ? job.parallelism : 0,
       failed: finished === 'Failed' ? 1 : 0,
       conditions,
     },
@@ -283,3 +295,26 @@ export const historyArb = fc.record({ jobSet: jobSetArb, steps: fc.array(stepArb
  * decides once after each run of equal times, takes event by event as the conformance player does.
  */
 export const spacedHistoryArb = fc.record({ jobSet: jobSetArb, steps: fc.array(stepArb([1, 1, 5, 30]), { minLength: 4, maxLength: 24 }) });
+
+/**
+ * The same as historyArb, with Jobs of 1–3 pods (`parallelism` as many `completions`, per
+ * replicated job): a Job is ready for the startup walk only once `ready + succeeded` reaches
+ * them, so its snapshots show it partly ready first.
+ */
+export const multiPodHistoryArb = fc.record({
+  jobSet: jobSetArb.chain((jobSet) =>
+    fc
+      .array(fc.integer({ min: 1, max: 3 }), { minLength: jobSet.spec.replicatedJobs.length, maxLength: jobSet.spec.replicatedJobs.length })
+      .map((pods): JobSet => ({
+        ...jobSet,
+        spec: {
+          ...jobSet.spec,
+          replicatedJobs: jobSet.spec.replicatedJobs.map((rjob, i) => ({
+            ...rjob,
+            template: { ...rjob.template, spec: { ...rjob.template.spec, parallelism: pods[i] ?? 1, completions: pods[i] ?? 1 } },
+          })),
+        },
+      })),
+  ),
+  steps: fc.array(stepArb([0, 0, 1, 5, 30]), { minLength: 4, maxLength: 24 }),
+});

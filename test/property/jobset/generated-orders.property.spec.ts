@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describeOrders } from '../order-floors.ts';
 import { measureJobSetOrders } from './causal-orders.ts';
-import { historyArb, playHistory } from './generated-histories.ts';
+import { historyArb, multiPodHistoryArb, playHistory } from './generated-histories.ts';
 
 // Issue 21, "Convergence", for JobSets over generated histories (generated-histories.ts: any
 // startup, success and failure policy; child Jobs that run, succeed and fail with upstream's
@@ -16,10 +16,14 @@ const HISTORIES = 60;
 const ORDERS = 10;
 const SEED = 21;
 
-const histories = fc
-  .sample(historyArb, { seed: SEED, numRuns: HISTORIES })
-  .map(({ jobSet, steps }, n) => playHistory(`history-${n}`, jobSet, steps));
+const played = (arb: typeof historyArb) =>
+  fc.sample(arb, { seed: SEED, numRuns: HISTORIES }).map(({ jobSet, steps }, n) => playHistory(`history-${n}`, jobSet, steps));
 
-describeOrders('generated JobSet history', histories, ORDERS, new URL('./generated-orders.known.json', import.meta.url), (scenario) =>
+describeOrders('generated JobSet history', played(historyArb), ORDERS, new URL('./generated-orders.known.json', import.meta.url), (scenario) =>
+  measureJobSetOrders(scenario, { orders: ORDERS, seed: SEED }),
+);
+
+// Jobs of several pods (multiPodHistoryArb): partly ready snapshots before the Job counts as ready.
+describeOrders('generated multi-pod JobSet history', played(multiPodHistoryArb), ORDERS, new URL('./multi-pod-orders.known.json', import.meta.url), (scenario) =>
   measureJobSetOrders(scenario, { orders: ORDERS, seed: SEED }),
 );
