@@ -20,7 +20,8 @@ import { initialState, type JobSetState } from '../../../shared/jobset/state.ts'
 // fails (and with which reason), which created, suspended or resumed Job is shown, which deletion
 // finishes, when the user suspends or resumes the JobSet, and how much time passes between. At the
 // end every Job has been shown as it is and every deletion asked for has finished.
-// multiPodHistoryArb gives the same with Jobs of several pods.
+// multiPodHistoryArb gives the same with Jobs of several pods, dependsOnHistoryArb with
+// replicated jobs that wait for the one before them.
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const REPLICATED_JOB_NAMES = ['workers', 'driver', 'evaluator'] as const;
@@ -316,5 +317,34 @@ export const multiPodHistoryArb = fc.record({
         },
       })),
   ),
+  steps: fc.array(stepArb([0, 0, 1, 5, 30]), { minLength: 4, maxLength: 24 }),
+});
+
+/**
+ * The same as historyArb, with each replicated job after the first depending, or not, on the one
+ * before it (`dependsOn`, `Ready` or `Complete`): its Jobs are created only once that one's
+ * are ready or complete.
+ */
+export const dependsOnHistoryArb = fc.record({
+  jobSet: jobSetArb
+    .filter((jobSet) => jobSet.spec.replicatedJobs.length > 1)
+    .chain((jobSet) =>
+      fc
+        .array(fc.option(fc.constantFrom('Ready', 'Complete'), { nil: undefined }), {
+          minLength: jobSet.spec.replicatedJobs.length,
+          maxLength: jobSet.spec.replicatedJobs.length,
+        })
+        .map((statuses): JobSet => ({
+          ...jobSet,
+          spec: {
+            ...jobSet.spec,
+            replicatedJobs: jobSet.spec.replicatedJobs.map((rjob, i) => {
+              const before = jobSet.spec.replicatedJobs[i - 1];
+              const status = statuses[i];
+              return before === undefined || status === undefined ? rjob : { ...rjob, dependsOn: [{ name: before.name, status }] };
+            }),
+          },
+        })),
+    ),
   steps: fc.array(stepArb([0, 0, 1, 5, 30]), { minLength: 4, maxLength: 24 }),
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describeOrders } from '../order-floors.ts';
 import { measureJobSetOrders } from './causal-orders.ts';
-import { historyArb, multiPodHistoryArb, playHistory } from './generated-histories.ts';
+import { dependsOnHistoryArb, historyArb, multiPodHistoryArb, playHistory } from './generated-histories.ts';
 
 // Issue 21, "Convergence", for JobSets over generated histories (generated-histories.ts: any
 // startup, success and failure policy; child Jobs that run, succeed and fail with upstream's
@@ -25,5 +25,10 @@ describeOrders('generated JobSet history', played(historyArb), ORDERS, new URL('
 
 // Jobs of several pods (multiPodHistoryArb): partly ready snapshots before the Job counts as ready.
 describeOrders('generated multi-pod JobSet history', played(multiPodHistoryArb), ORDERS, new URL('./multi-pod-orders.known.json', import.meta.url), (scenario) =>
+  measureJobSetOrders(scenario, { orders: ORDERS, seed: SEED }),
+);
+
+// Replicated jobs that depend on the one before them (dependsOnHistoryArb).
+describeOrders('generated dependsOn JobSet history', played(dependsOnHistoryArb), ORDERS, new URL('./depends-on-orders.known.json', import.meta.url), (scenario) =>
   measureJobSetOrders(scenario, { orders: ORDERS, seed: SEED }),
 );
