@@ -16,7 +16,7 @@ import {
   calculateReplicatedJobStatuses,
   type ReplicatedJobStatus,
 } from './replicated-jobs-status.ts';
-import { firstSuspensionSeenAt, type ChildJobView, type JobSetState } from './state.ts';
+import { firstSuspensionSeenAt, specTakenBy, type ChildJobView, type JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
@@ -176,11 +176,14 @@ function lateEvidenceOfFinish(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJ
   if (!walkUnwritten && !suspension) return;
   const finishedAt = pass.state.terminalState === 'Completed' ? successInstant(spec, owned) : pass.state.failedDecisionMetAt;
   if (walkCompletedBeforeFinish(spec, pass.state, finishedAt)) writeCondition(pass, startupCompleted, pass.start.lastObservation);
-  retractLateSuspension(pass, finishedAt);
+  // Upstream turns Suspended False on a resumption only once an InOrder walk completed.
+  const walked = spec.startupPolicy.startupPolicyOrder !== 'InOrder' || isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
+  retractLateSuspension(pass, finishedAt, walked);
   const suspendedAt = pass.state.suspendedBefore;
   if (suspendedAt === undefined || finishedAt === undefined || compareTimes(suspendedAt, finishedAt) >= 0) return;
-  const resumedAt = spec.suspend ? undefined : pass.state.jobSetSeenAt;
-  const walked = spec.startupPolicy.startupPolicyOrder !== 'InOrder' || isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
+  // Resumed before the finish: by the spec held now, or by the one in force then (a later suspension was taken back).
+  const inForce = specTakenBy(pass.state, finishedAt);
+  const resumedAt = !spec.suspend ? pass.state.jobSetSeenAt : inForce?.suspend === false ? inForce.at : undefined;
   resumeSeenLate(pass, jobSet, resumedAt !== undefined && walked && compareTimes(resumedAt, finishedAt) < 0 ? resumed : suspendedJobs);
 }
 

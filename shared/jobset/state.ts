@@ -206,6 +206,16 @@ export function initialState(): JobSetState {
  * than the spec it holds (`suspendedBefore`), whichever is earlier (the last two for states folded
  * before JOBSET_FOLD_VERSION .16). Undefined when none says.
  */
+/**
+ * The spec the fold took last (`specsTaken`) among those observed at or before `at`: which
+ * `spec.suspend` was in force on the cluster then, as far as the taken specs tell.
+ */
+export function specTakenBy(state: JobSetState, at: string): SpecTaken | undefined {
+  let last: SpecTaken | undefined;
+  for (const taken of state.specsTaken ?? []) if (taken.at !== undefined && compareTimes(taken.at, at) <= 0) last = taken;
+  return last;
+}
+
 export function firstSuspensionSeenAt(state: JobSetState): string | undefined {
   const seen = [state.earliestSuspensionAt, state.specsTaken?.find((spec) => spec.suspend)?.at, state.suspendedBefore];
   return seen.reduce<string | undefined>((first, at) => (at !== undefined && (first === undefined || compareTimes(at, first) < 0) ? at : first), undefined);

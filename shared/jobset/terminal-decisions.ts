@@ -6,7 +6,7 @@ import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { FailedJobEvidence } from './decision-events.ts';
 import type { FailurePolicyResult } from './failure-policy.ts';
 import { record, writeCondition, type Pass } from './pass.ts';
-import { firstSuspensionSeenAt, type ChildJobView } from './state.ts';
+import { firstSuspensionSeenAt, specTakenBy, type ChildJobView, type JobSetState } from './state.ts';
 import type { SuccessPolicyResult } from './success-policy.ts';
 
 /**
@@ -142,15 +142,35 @@ function evidenceOf(job: ChildJobView): FailedJobEvidence {
  * JobSet ignores a later suspension, so its controller never wrote `Suspended` (nor a resumption's
  * flip of it). Taken back by a `JobSetOutcomeCorrected` entry, the finish's instant beside it, as a
  * Job's late suspension is (shared/job/suspension-order.ts). Only a suspension first seen after the
- * finish: one seen before it stands. The caller (decide.ts lateEvidenceOfFinish) leaves out a JobSet jobfold runs.
+ * finish: one seen before it stands. Likewise the suspension standing now, made after the finish,
+ * when the JobSet had been suspended and resumed before it (the spec in force at the finish ran)
+ * and the resumption turned `Suspended` False (`resumable`: for InOrder, once the walk completed):
+ * the cluster's condition at the finish was the resumption's, which decide.ts writes back. The
+ * caller (decide.ts lateEvidenceOfFinish) leaves out a JobSet jobfold runs.
  */
-export function retractLateSuspension(pass: Pass, finishedAt: string | undefined): void {
+export function retractLateSuspension(pass: Pass, finishedAt: string | undefined, resumable: boolean): void {
   const { state } = pass;
-  const suspendedAt = firstSuspensionSeenAt(state);
   const finish = state.terminalState === '' ? undefined : findCondition(state.conditions, state.terminalState);
-  if (findCondition(state.conditions, CONDITION_TYPES.suspended) === undefined || finish === undefined) return;
-  if (suspendedAt === undefined || finishedAt === undefined || compareTimes(finishedAt, suspendedAt) >= 0) return;
+  const suspended = findCondition(state.conditions, CONDITION_TYPES.suspended);
+  if (suspended === undefined || finish === undefined || finishedAt === undefined) return;
+  const suspendedAt = suspensionAfterFinish(state, finishedAt, suspended.status === 'True' && resumable);
+  if (suspendedAt === undefined) return;
   const evidence = { tippedBy: pass.start.lastObservation, metAt: finishedAt };
   const correction = outcomeCorrected(state.conditions, [CONDITION_TYPES.suspended], { retractedMetAt: suspendedAt }, { reason: finish.reason, message: finish.message, evidence });
   record(pass, { type: 'JobSetOutcomeCorrected', at: pass.now, ...correction, restarts: state.restarts, restartsCountTowardsMax: state.restartsCountTowardsMax });
+}
+
+/**
+ * The instant of the suspension the cluster's finished JobSet ignored, made after `finishedAt`:
+ * the first one seen, or the one whose `Suspended` True stands now when the spec in force at the
+ * finish ran.
+ */
+function suspensionAfterFinish(state: JobSetState, finishedAt: string, suspendedNow: boolean): string | undefined {
+  const first = firstSuspensionSeenAt(state);
+  if (first === undefined) return undefined;
+  if (compareTimes(finishedAt, first) < 0) return first;
+  const standing = state.specsTaken?.at(-1);
+  if (!suspendedNow) return undefined;
+  if (standing?.suspend !== true || standing.at === undefined || compareTimes(finishedAt, standing.at) >= 0) return undefined;
+  return specTakenBy(state, finishedAt)?.suspend === false ? standing.at : undefined;
 }

@@ -140,3 +140,28 @@ describe('a restart and a suspension that reach the fold in the other order', ()
     expect(jobSetDecider().known(held, { ...again, eventId: 'again-2' } as JobSetLogObservation)).toBe('stale');
   });
 });
+
+describe('a JobSet suspended and resumed before it finished, and suspended again after, the last suspension arriving first', () => {
+  // Found by the generated dependsOn histories (history-26), shrunk.
+  const spec = { replicatedJobs: [{ name: 'w' }] };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 1 }));
+  const suspended = v(2, jobSetObserved({ ...spec, suspend: true }, { seconds: 2 }));
+  const resumed = v(3, jobSetObserved({ ...spec, suspend: false }, { seconds: 77 }));
+  const failed = v(5, jobFailed('w', 0, { seconds: 137 }));
+  const suspendedAgain = v(6, jobSetObserved({ ...spec, suspend: true }, { seconds: 167 }));
+  const resumedCondition = { type: 'Suspended', status: 'False', reason: 'ResumeJobs', message: 'jobset is resumed' };
+
+  it('in order: Suspended False (the resumption before the finish), then Failed; the later suspension is ignored', () => {
+    const inOrder = given(created, suspended, resumed, failed, suspendedAgain).whenSettled({ now: at(167) });
+    expect(conditionsOf(inOrder.status)[0]).toEqual(resumedCondition);
+    expect(conditionsOf(inOrder.status).map((c) => `${c.type}=${c.status}`)).toEqual(['Suspended=False', 'Failed=True']);
+  });
+
+  it('given the later suspension before the failure, when the failure arrives, then that suspension is taken back and Suspended stands as the cluster left it at the finish', () => {
+    const late = given(resumed, created, suspended, suspendedAgain, failed).whenSettled({ now: at(167) });
+    expect(conditionsOf(late.status).map((c) => `${c.type}=${c.status}`)).toEqual(['Suspended=False', 'Failed=True']);
+    expect(conditionsOf(late.status)[0]).toEqual(resumedCondition);
+    const correction = late.log.find((e) => e.type === 'JobSetOutcomeCorrected');
+    expect(correction).toMatchObject({ retracted: [expect.objectContaining({ type: 'Suspended', status: 'True' })], retractedMetAt: at(167), evidence: { metAt: at(137) } });
+  });
+});
