@@ -60,6 +60,8 @@ export function describeOrders<Case extends { readonly id: string }>(
   orders: number,
   knownFile: URL,
   measure: (c: Case) => Measured,
+  /** Prints the figures per group as well (e.g. Jobs jobfold runs, and the others). */
+  groupOf?: (c: Case) => string,
 ): void {
   const known = JSON.parse(readFileSync(knownFile, 'utf8')) as Record<string, Known>;
   const measured: Measured[] = [];
@@ -80,10 +82,23 @@ export function describeOrders<Case extends { readonly id: string }>(
       if (measured.length < cases.length) return;
       const matches = measured.reduce((sum, m) => sum + m.matches, 0);
       const converged = measured.filter((m) => m.matches === orders).length;
-      console.log(`order independence (${what}): ${measured.length} × ${orders} orders: ${matches}/${measured.length * orders} end as in order; ${converged} in every order`);
+      console.log(`order independence (${what}): ${measured.length} × ${orders} orders: ${matches}/${measured.length * orders} end as in order; ${converged} in every order${groupOf ? groupFigures(cases, measured, orders, groupOf) : ''}`);
       if (process.env['JOBFOLD_WRITE_KNOWN'] !== '1') return;
       const table = Object.fromEntries(measured.filter((m) => m.firstWrong).map((m) => [m.id, { matches: m.matches, divergence: m.firstWrong?.divergence }]));
       writeFileSync(knownFile, `${JSON.stringify(table, null, 2)}\n`);
     });
   });
+}
+
+/** The figures of each group of cases, for the summary line: `; <group>: matches/deliveries (in every order)`. */
+function groupFigures<Case extends { readonly id: string }>(cases: readonly Case[], measured: readonly Measured[], orders: number, groupOf: (c: Case) => string): string {
+  const groups = new Map<string, { matches: number; cases: number; converged: number }>();
+  const byId = new Map(measured.map((m) => [m.id, m]));
+  for (const c of cases) {
+    const m = byId.get(c.id);
+    if (m === undefined) continue;
+    const g = groups.get(groupOf(c)) ?? { matches: 0, cases: 0, converged: 0 };
+    groups.set(groupOf(c), { matches: g.matches + m.matches, cases: g.cases + 1, converged: g.converged + (m.matches === orders ? 1 : 0) });
+  }
+  return [...groups].map(([name, g]) => `; ${name}: ${g.matches}/${g.cases * orders} (${g.converged} in every order)`).join('');
 }

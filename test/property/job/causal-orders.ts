@@ -40,6 +40,24 @@ export function withClusterVersions(observations: readonly Observation[]): Obser
   });
 }
 
+/**
+ * The observations as a current forwarder sends them (forwarder/, docs/events.md "Ordering"):
+ * each pod event stamped with its pod's own count (`seq`) and its Job's (`jobSeq`), from 1, in
+ * the cluster's order (one watch delivers a Job's pods so), in one pod epoch.
+ */
+export function withForwarderCounts(observations: readonly Observation[]): Observation[] {
+  let jobSeq = 0;
+  const perPod = new Map<string, number>();
+  return observations.map((o) => {
+    if (o.type !== 'PodObserved' && o.type !== 'PodDeleted') return o;
+    const uid = o.type === 'PodObserved' ? o.pod.metadata.uid : o.uid;
+    const seq = (perPod.get(uid) ?? 0) + 1;
+    perPod.set(uid, seq);
+    jobSeq += 1;
+    return { ...o, sequence: { epoch: 1, seq, jobSeq } };
+  });
+}
+
 /** The newest observedAt among the observations: where the last reconcile runs. */
 export const lastTime = (observations: readonly Observation[]): string =>
   observations.reduce((latest, o) => (compareTimes(o.observedAt, latest) > 0 ? o.observedAt : latest), observations[0]?.observedAt ?? '');
