@@ -1,3 +1,4 @@
+import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import type { JobState } from './state.ts';
 
 // Upstream's ControllerExpectations for a Job: the pods its last sync created or deleted and has
@@ -9,7 +10,9 @@ import type { JobState } from './state.ts';
 // order); once they arrive and complete (or fail) the index, the creation asked for it is moot:
 // the cluster never made it. Counted still, it would keep one pod too many `active` and hold the
 // Job's syncs back until the expectation timed out, where the cluster's order did neither
-// (issue 21, the elastic generated histories' history-59).
+// (issue 21, the elastic generated histories' history-59). Only for a Job jobfold does not run,
+// whose creations are computed: one jobfold runs sent its creation, the pod will be seen, and
+// its syncs wait for it as upstream's do.
 
 /** Upstream `addPod`: a new pod of the Job lowers its creation expectation, the one for its index first. */
 export function creationSeen(state: JobState, index: number | undefined): void {
@@ -29,7 +32,7 @@ export function creationSeen(state: JobState, index: number | undefined): void {
  */
 export function expectedCreations(state: JobState): number {
   const { creations, indexes } = state.expectations;
-  if (creations <= 0 || indexes === undefined) return creations;
+  if (creations <= 0 || indexes === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return creations;
   const { completedIndexes, failedIndexes } = state.status;
   let moot = 0;
   for (const index of indexes) if (completedIndexes.has(index) || failedIndexes.has(index)) moot += 1;
