@@ -216,17 +216,24 @@ const afterLive = (last: PodStep, step: PodStep): PodStep => ({
 export function toBatches(job: Job, steps: readonly (readonly [Step, number])[]): Batch[] {
   const batches: { at: string; events: JobEvent[] }[] = [];
   let seconds = 0;
-  // The Job as the user last wrote it: a Job observation shows every change made so far.
+  // The Job as the user last wrote it: a Job observation shows every change made so far, and,
+  // for a Job the built-in controller runs, the start time it wrote (upstream sets it at the
+  // first sync of the unsuspended Job and resets it when the Job is resumed; the creation's
+  // observation, at T0, has none yet). jobfold writes a Job it runs' status itself.
   let current = job;
+  let startTime = job.spec.suspend === true || job.spec.managedBy === JOBFOLD_CONTROLLER_NAME ? undefined : at(0);
   steps.forEach(([step, gap], i) => {
     if (i > 0) seconds += gap;
     const when = at(seconds);
     const last = batches.at(-1);
     const batch = last && last.at === when ? last : { at: when, events: [] };
     if (batch !== last) batches.push(batch);
-    if (step.kind === 'suspend') current = withSpec(current, { suspend: step.suspend });
+    if (step.kind === 'suspend') {
+      if (current.spec.suspend === true && !step.suspend && startTime !== undefined) startTime = when;
+      current = withSpec(current, { suspend: step.suspend });
+    }
     if (step.kind === 'scale') current = withSpec(current, { parallelism: step.parallelism });
-    batch.events.push(toEvent(current, step, seconds));
+    batch.events.push(toEvent(startTime === undefined ? current : { ...current, status: { ...current.status, startTime } }, step, seconds));
   });
   return batches;
 }
