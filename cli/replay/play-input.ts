@@ -2,7 +2,7 @@ import { DEFAULT_FOLD_CONFIG, JOBFOLD_DEFAULT_GATES, type FeatureGates } from '.
 import { progress } from '../progress.ts';
 import { playJobLog, playJobScenario, scenarioGates } from '../scenario/play-job-scenario.ts';
 import { playJobSetTrace } from './jobset-play-trace.ts';
-import { replayJobSetScenario } from './jobset-scenario.ts';
+import { replayJobSetScenario } from './replay-jobset-scenario.ts';
 import type { ReplayInput } from './load-input.ts';
 import { EXIT_USAGE, ReplayError } from './replay-error.ts';
 import type { Replayed, ReplaySource } from './replay-run.ts';

@@ -6,8 +6,8 @@ import { backoffDelayMs, type BackoffPolicy } from '../send/backoff.ts';
 import { BookmarkWatch } from './bookmark-watch.ts';
 import type { WatchTarget } from './watch-targets.ts';
 
-/** Where a watcher reports what it sees. */
-export interface WatchSink {
+/** Where a watcher reports what it sees (not shared/ports.ts WatchSink, the service's watch response). */
+export interface WatchedObjectSink {
   /** A full list arrived (before its items are reported one by one). */
   relisted(kind: WatchedKind, items: readonly KubernetesObject[]): void;
   observed(kind: WatchedKind, object: KubernetesObject): void;
@@ -17,7 +17,7 @@ export interface WatchSink {
 export interface ObjectWatcherOptions {
   readonly kubeConfig: KubeConfig;
   readonly target: WatchTarget;
-  readonly sink: WatchSink;
+  readonly sink: WatchedObjectSink;
   readonly metrics: Metrics;
   readonly log: Logger;
   /** Delay before restarting after a list or watch error. */

@@ -16,7 +16,7 @@ import { fitsOneEntry } from '../send/batching.ts';
 import type { LiveObjects } from './live-objects.ts';
 import type { EpochStore } from './epoch-file.ts';
 import { ObjectSequencer } from './object-sequencer.ts';
-import type { WatchSink } from './object-watcher.ts';
+import type { WatchedObjectSink } from './object-watcher.ts';
 
 export interface ObserverOptions {
   readonly clusterId: string;
@@ -35,7 +35,7 @@ export interface ObserverOptions {
  * deletion once (from the watch, or from a relist that no longer contains the object). Each
  * event carries its order among the events of its object (`sequence`, ./object-sequencer.ts).
  */
-export class Observer implements WatchSink {
+export class Observer implements WatchedObjectSink {
   readonly #o: ObserverOptions;
   readonly #sequencer: ObjectSequencer;
   /**

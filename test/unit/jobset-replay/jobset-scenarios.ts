@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { replayJobSetScenario } from '../../../cli/replay/jobset-scenario.ts';
+import { replayJobSetScenario } from '../../../cli/replay/replay-jobset-scenario.ts';
 import { JobSetScenarioSchema, type JobSetScenario } from '../../../cli/scenario/jobset-scenario.ts';
 import type { JobSetReplayRun } from '../../../cli/replay/replay-run.ts';
 import { isJobSetDecisionType, type JobSetDecisionEvent } from '../../../shared/jobset/decision-events.ts';
