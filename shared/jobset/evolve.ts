@@ -7,7 +7,7 @@ import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
-import { firstSuspensionSeenAt, initialState, type ChildJobView, type JobSetState } from './state.ts';
+import { firstSuspensionSeenAt, firstSuspensionVersion, initialState, type ChildJobView, type JobSetState } from './state.ts';
 import { noteWalkEvidence, placeOfCompletedWalk } from './walk-evidence.ts';
 import { validateJobSet } from './validation.ts';
 
@@ -243,9 +243,21 @@ function placeOfLateRestart(state: JobSetState, event: JobSetRestarted): number 
   const failedAt = event.failedJob.failedAt;
   const suspendedAt = firstSuspensionSeenAt(state);
   if (failedAt === undefined || suspendedAt === undefined || state.jobSet?.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return undefined;
-  if (compareTimes(failedAt, suspendedAt) >= 0) return undefined;
+  const order = compareTimes(failedAt, suspendedAt);
+  if (order > 0 || (order === 0 && !failedBeforeSuspension(state, event))) return undefined;
   const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
   return suspended === -1 ? undefined : suspended;
+}
+
+/**
+ * In the same second, the resourceVersions tell (KEP-5504): the failed Job's snapshot older than
+ * the first suspended JobSet observation means the cluster's controller read the failure first and
+ * restarted before it wrote `Suspended` (its reconcile runs the failure policy before it suspends).
+ */
+function failedBeforeSuspension(state: JobSetState, event: JobSetRestarted): boolean {
+  const failed = state.children[event.failedJob.name]?.version;
+  const suspension = firstSuspensionVersion(state);
+  return failed !== undefined && suspension !== undefined && compareVersions(failed, suspension) < 0;
 }
 
 /**

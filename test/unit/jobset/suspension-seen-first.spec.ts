@@ -3,20 +3,12 @@ import { isJobSetDecisionType, type JobSetDecisionEvent } from '../../../shared/
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
 import { explainJobSet } from '../../../shared/jobset/explain.ts';
 import { jobSetDecider, type JobSetLogObservation } from '../../../shared/jobset/index.ts';
-import { at, jobFailed, jobObserved, jobSetObserved, jobSucceeded } from './support/builders.ts';
+import { at, jobFailed, jobObserved, jobSetObserved, jobSucceeded, versioned as v } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
 // Issue 21 for JobSets: what the cluster's controller did on a JobSet spec reaches the log before
 // the spec. Counterexamples of test/property/jobset/generated-orders.property.spec.ts (generated
 // JobSet histories with suspensions), shrunk.
-
-/** An observation with the resourceVersion the cluster gave it (KEP-5504: later is newer, per resource type). */
-const v = (version: number, observation: JobSetObservation): JobSetObservation =>
-  observation.type === 'JobObserved'
-    ? { ...observation, job: { ...observation.job, metadata: { ...observation.job.metadata, resourceVersion: String(version) } } }
-    : observation.type === 'JobSetObserved'
-      ? { ...observation, jobSet: { ...observation.jobSet, metadata: { ...observation.jobSet.metadata, resourceVersion: String(version) } } }
-      : observation;
 
 const suspendedCondition = { type: 'Suspended', status: 'True', reason: 'SuspendedJobs', message: 'jobset is suspended' };
 
