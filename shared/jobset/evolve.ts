@@ -1,6 +1,6 @@
 import { observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
-import { moveConditionBefore, updateCondition } from './conditions.ts';
+import { moveConditionBefore, placeOfWrittenSince, updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
 import type { JobSetConditionChanged, JobSetOutcomeCorrected, JobSetRestarted } from './decision-events.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
@@ -267,6 +267,25 @@ function failedBeforeSuspension(state: JobSetState, event: JobSetRestarted): boo
  * versions do not say (then the time does).
  */
 function placeOfLateCondition(state: JobSetState, event: JobSetConditionChanged): number | undefined {
+  const place = placeBySpecsTaken(state, event);
+  const { since } = event;
+  const floor = since === undefined ? undefined : afterEarlierRestart(state, since);
+  return since === undefined || floor === undefined ? place : Math.max(place ?? placeOfWrittenSince(state.conditions, since), floor);
+}
+
+/**
+ * A restart whose failure came before `since` on the cluster's clock: the cluster appended its
+ * `RestartingJobSet` then, before the condition it wrote `since` (the fold, holding a newer spec
+ * or writing at a later pass, may have written it after). Just after that condition, if any.
+ */
+function afterEarlierRestart(state: JobSetState, since: string): number | undefined {
+  const failedAt = state.restartEvidence?.failedAt;
+  if (failedAt === undefined || compareTimes(failedAt, since) >= 0) return undefined;
+  const restarting = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.restartingJobSet);
+  return restarting === -1 ? undefined : restarting + 1;
+}
+
+function placeBySpecsTaken(state: JobSetState, event: JobSetConditionChanged): number | undefined {
   const { type, status } = event.condition;
   if (type === CONDITION_TYPES.startupPolicyCompleted && status === 'True') return placeOfCompletedWalk(state);
   const walkBegan = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True';

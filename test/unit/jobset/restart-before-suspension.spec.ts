@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
-import { at, jobFailed, jobObserved, jobSetObserved, versioned as v } from './support/builders.ts';
+import { at, jobDeleted, jobFailed, jobObserved, jobSetObserved, jobSucceeded, versioned as v } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
 // Issue 21 for JobSets: a child Job's failure and the JobSet's suspension in the same second.
@@ -27,5 +27,31 @@ describe('a child Job failing in the same second as its JobSet is suspended, the
     const failedAfter = v(5, jobFailed('w', 0, { seconds: 7 }));
     expect(order(suspended, created, running, failedAfter)).toEqual(order(created, running, suspended, failedAfter));
     expect(order(created, running, suspended, failedAfter)[0]).toMatch(/^Suspended=True/);
+  });
+});
+
+// history-45: the suspension's observation arrives after the finish, the restart before it.
+describe('a JobSet restarted, then suspended and resumed, then completed, its suspended observation arriving last', () => {
+  const spec = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 1 } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 5 }));
+  const failed = v(2, jobFailed('w', 0, { seconds: 5 }));
+  const deleted = jobDeleted('w', 0, 6);
+  const suspended = v(3, jobSetObserved({ ...spec, suspend: true }, { seconds: 36 }));
+  const resumed = v(4, jobSetObserved({ ...spec, suspend: false }, { seconds: 37 }));
+  const running = v(5, jobObserved('w', 0, { seconds: 40, attempt: 1, active: 1 }));
+  const done = v(6, jobSucceeded('w', 0, { seconds: 69, attempt: 1 }));
+  const order = (...observations: JobSetObservation[]) =>
+    conditionsOf(given(...observations).whenSettled({ now: at(69) }).status).map((c) => `${c.type}=${c.status}/${c.reason}`);
+
+  it('in order: RestartingJobSet (written at the restart) before Suspended, then Completed', () => {
+    expect(order(created, failed, deleted, suspended, resumed, running, done)).toEqual([
+      'RestartingJobSet=False/JobSetCompleted',
+      'Suspended=False/ResumeJobs',
+      'Completed=True/AllJobsCompleted',
+    ]);
+  });
+
+  it('given the resumed spec first and the suspended one last, when reconciled, then the late Suspended goes after the earlier restart, as in order', () => {
+    expect(order(resumed, failed, deleted, running, done, created, suspended)).toEqual(order(created, failed, deleted, suspended, resumed, running, done));
   });
 });
