@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { at, jobFailed, jobReady, jobSetObserved, jobSucceeded } from './support/builders.ts';
+import type { JobSetObservation } from '../../../shared/jobset/events.ts';
+import { at, jobFailed, jobObserved, jobReady, jobSetObserved, jobSucceeded, versioned as v } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
 // Issue 21 for JobSets: an InOrder JobSet whose child Jobs reach the log before the JobSet, so
@@ -52,5 +53,25 @@ describe('an InOrder JobSet whose next attempt\'s Jobs are ready when the fold r
     const startup = late.log.filter((e) => e.type === 'JobSetConditionChanged' && e.condition.type === 'StartupPolicyInProgress').length;
     expect(startup).toBe(2);
     expect(conditionsOf(late.status)).toContainEqual(startupCompleted);
+  });
+});
+
+// Generated JobSet histories (history-29): the running spec arrives after a restart the fold
+// decided on the suspended one.
+describe('an InOrder JobSet restarted and then suspended, its running spec arriving last', () => {
+  const spec = { replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, failurePolicy: { maxRestarts: 1 } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
+  const started = v(2, jobObserved('a', 0, { seconds: 0, active: 1 }));
+  const failed = v(3, jobFailed('a', 0, { seconds: 1 }));
+  const suspended = v(4, jobSetObserved({ ...spec, suspend: true }, { seconds: 7 }));
+  const order = (...observations: JobSetObservation[]) =>
+    conditionsOf(given(...observations).whenSettled({ now: at(7) }).status).map((c) => `${c.type}=${c.status}`);
+
+  it('in order: the walk\'s InProgress first, then the restart, then the suspension', () => {
+    expect(order(created, started, failed, suspended)).toEqual(['StartupPolicyInProgress=True', 'RestartingJobSet=False', 'Suspended=True']);
+  });
+
+  it('given the failure and the suspended spec first, when the running spec arrives, then the walk it began is written first, as in order', () => {
+    expect(order(failed, started, suspended, created)).toEqual(order(created, started, failed, suspended));
   });
 });
