@@ -21,7 +21,7 @@ import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkCompletedUnseen } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkBeganOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -126,6 +126,7 @@ function reconcile(
   if (plan.condition === 'InProgress') writeCondition(pass, startupInProgress, tippedBy);
   if (plan.condition === 'Completed') writeCondition(pass, startupCompleted, tippedBy);
   moveBefore(pass, jobSet, suspensionOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
+  moveBefore(pass, jobSet, walkBeganOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
   // 10. `suspendJobs` or `resumeJobsIfNecessary`.
   if (spec.suspend) {
     for (const job of owned.active) if (!job.suspend && !seenRunningSince(jobSet, pass.state, job)) setJobSuspend(pass, job, true);

@@ -126,6 +126,19 @@ export function completedWalkOutOfPlace(state: JobSetState): JobSetCondition | u
 }
 
 /**
+ * An InOrder JobSet's `StartupPolicyInProgress` written after `RestartingJobSet` (the walk's
+ * evidence, a late running observation, arrived after the restart): the cluster's first walk
+ * wrote it in the pass that created the first Jobs, before any of them could fail, so before any
+ * restart. The condition to move before `RestartingJobSet`, if any.
+ */
+export function walkBeganOutOfPlace(state: JobSetState): JobSetCondition | undefined {
+  if (state.jobSet?.spec.startupPolicy.startupPolicyOrder !== 'InOrder') return undefined;
+  const inProgress = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyInProgress);
+  const restarting = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.restartingJobSet);
+  return inProgress !== -1 && restarting !== -1 && inProgress > restarting ? state.conditions[inProgress] : undefined;
+}
+
+/**
  * Evolve side, where the fold first writes `StartupPolicyCompleted`: before the finish of a
  * finished JobSet (the walk completed before it, `walkCompletedBeforeFinish`); before the
  * `RestartingJobSet` the cluster wrote after it, when the attempt the last restart ended had

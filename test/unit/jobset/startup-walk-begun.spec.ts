@@ -56,22 +56,43 @@ describe('an InOrder JobSet whose next attempt\'s Jobs are ready when the fold r
   });
 });
 
-// Generated JobSet histories (history-29): the running spec arrives after a restart the fold
-// decided on the suspended one.
+// Generated JobSet histories: an InOrder JobSet of two replicated jobs whose first Job fails once
+// (restarted), then is suspended (and resumed), its first, running spec arriving last.
+const restartable = { replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, failurePolicy: { maxRestarts: 1 } };
+const walkThenRestart = (startedAt: number, failedAt: number) => ({
+  created: v(1, jobSetObserved({ ...restartable, suspend: false }, { seconds: startedAt })),
+  started: v(2, jobObserved('a', 0, { seconds: startedAt, active: 1 })),
+  failed: v(3, jobFailed('a', 0, { seconds: failedAt })),
+});
+const conditionsAt = (now: number, ...observations: JobSetObservation[]) =>
+  conditionsOf(given(...observations).whenSettled({ now: at(now) }).status).map((c) => `${c.type}=${c.status}`);
+
+// history-29: the running spec arrives after a restart the fold decided on the suspended one.
 describe('an InOrder JobSet restarted and then suspended, its running spec arriving last', () => {
-  const spec = { replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, failurePolicy: { maxRestarts: 1 } };
-  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
-  const started = v(2, jobObserved('a', 0, { seconds: 0, active: 1 }));
-  const failed = v(3, jobFailed('a', 0, { seconds: 1 }));
-  const suspended = v(4, jobSetObserved({ ...spec, suspend: true }, { seconds: 7 }));
-  const order = (...observations: JobSetObservation[]) =>
-    conditionsOf(given(...observations).whenSettled({ now: at(7) }).status).map((c) => `${c.type}=${c.status}`);
+  const { created, started, failed } = walkThenRestart(0, 1);
+  const suspended = v(4, jobSetObserved({ ...restartable, suspend: true }, { seconds: 7 }));
 
   it('in order: the walk\'s InProgress first, then the restart, then the suspension', () => {
-    expect(order(created, started, failed, suspended)).toEqual(['StartupPolicyInProgress=True', 'RestartingJobSet=False', 'Suspended=True']);
+    expect(conditionsAt(7, created, started, failed, suspended)).toEqual(['StartupPolicyInProgress=True', 'RestartingJobSet=False', 'Suspended=True']);
   });
 
   it('given the failure and the suspended spec first, when the running spec arrives, then the walk it began is written first, as in order', () => {
-    expect(order(failed, started, suspended, created)).toEqual(order(created, started, failed, suspended));
+    expect(conditionsAt(7, failed, started, suspended, created)).toEqual(conditionsAt(7, created, started, failed, suspended));
+  });
+});
+
+// history-11: the resumed spec, taken after the restart, began a walk the fold wrote after
+// RestartingJobSet before the running spec showed the first walk.
+describe('an InOrder JobSet restarted, suspended and resumed, its first running spec arriving last', () => {
+  const { created, started, failed } = walkThenRestart(5, 10);
+  const suspended = v(4, jobSetObserved({ ...restartable, suspend: true }, { seconds: 100 }));
+  const resumed = v(5, jobSetObserved({ ...restartable, suspend: false }, { seconds: 100 }));
+
+  it('in order: the first walk\'s InProgress before the restart\'s RestartingJobSet', () => {
+    expect(conditionsAt(100, created, started, failed, suspended, resumed)[0]).toBe('StartupPolicyInProgress=True');
+  });
+
+  it('given the failure and the later specs first, when the first running spec arrives, then InProgress moves before RestartingJobSet, as in order', () => {
+    expect(conditionsAt(100, failed, suspended, resumed, created, started)).toEqual(conditionsAt(100, created, started, failed, suspended, resumed));
   });
 });
