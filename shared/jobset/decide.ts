@@ -140,6 +140,10 @@ function reconcile(
   if (plan.walkComplete) {
     writeCondition(pass, resumed, tippedBy);
     resumeSeenLate(pass, jobSet, resumed);
+  } else {
+    // InOrder, mid-walk: upstream leaves Suspended True on a resumption until the walk completes.
+    resumeSeenLate(pass, jobSet, suspendedJobs);
+    restartSuspendedSeenLate(pass, jobSet);
   }
   walkBeforeSuspension(pass, jobSet);
   moveBefore(pass, jobSet, completedWalkOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
@@ -213,6 +217,20 @@ function moveBefore(pass: Pass, jobSet: DefaultedJobSet, standing: JobSetConditi
   if (standing === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
   const { type, status, reason, message } = standing;
   record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition: { type, status, reason, message }, movedBefore: before, tippedBy: pass.start.lastObservation });
+}
+
+/**
+ * A restart whose failure came before the suspension seen late (`suspendedBefore`) on the
+ * cluster's clock, still True: the suspension's pass turned it False / JobSetSuspended, and
+ * nothing since (all Jobs ready writes JobsReady at step 5 of this pass) changed it. Not for a
+ * JobSet jobfold runs.
+ */
+function restartSuspendedSeenLate(pass: Pass, jobSet: DefaultedJobSet): void {
+  const since = pass.state.suspendedBefore;
+  const failedAt = pass.state.restartEvidence?.failedAt;
+  if (since === undefined || failedAt === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
+  if (compareTimes(failedAt, since) >= 0 || !isConditionTrue(pass.state.conditions, CONDITION_TYPES.restartingJobSet)) return;
+  writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, MESSAGES.suspended), pass.start.lastObservation);
 }
 
 /**

@@ -8,7 +8,7 @@ import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequ
 import { compareTimes } from '../k8s/time.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
 import { firstSuspensionSeenAt, firstSuspensionVersion, initialState, type ChildJobView, type JobSetState } from './state.ts';
-import { noteWalkEvidence, placeOfCompletedWalk } from './walk-evidence.ts';
+import { noteWalkEvidence, placeOfCompletedWalk, walkCompletedBySuspension } from './walk-evidence.ts';
 import { validateJobSet } from './validation.ts';
 
 /**
@@ -273,20 +273,29 @@ function failedBeforeSuspension(state: JobSetState, event: JobSetRestarted): boo
 function placeOfLateCondition(state: JobSetState, event: JobSetConditionChanged): number | undefined {
   const place = placeBySpecsTaken(state, event);
   const { since } = event;
-  const floor = since === undefined ? undefined : afterEarlierRestart(state, since);
+  const floor = since === undefined ? undefined : afterEarlierRestartOrWalk(state, since);
   return since === undefined || floor === undefined ? place : Math.max(place ?? placeOfWrittenSince(state.conditions, since), floor);
 }
 
 /**
- * A restart whose failure came before `since` on the cluster's clock: the cluster appended its
- * `RestartingJobSet` then, before the condition it wrote `since` (the fold, holding a newer spec
- * or writing at a later pass, may have written it after). Just after that condition, if any.
+ * A restart whose failure came before `since` on the cluster's clock, or an InOrder walk that
+ * completed by then (walk-evidence.ts `walkCompletedBySuspension`): the cluster appended its
+ * `RestartingJobSet` or `StartupPolicyCompleted` then, before the condition it wrote `since` (the
+ * fold, holding a newer spec or writing at a later pass, may have written it after). Just after
+ * the later of those conditions, if any.
  */
-function afterEarlierRestart(state: JobSetState, since: string): number | undefined {
+function afterEarlierRestartOrWalk(state: JobSetState, since: string): number | undefined {
   const failedAt = state.restartEvidence?.failedAt;
-  if (failedAt === undefined || compareTimes(failedAt, since) >= 0) return undefined;
-  const restarting = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.restartingJobSet);
-  return restarting === -1 ? undefined : restarting + 1;
+  const restarted = failedAt !== undefined && compareTimes(failedAt, since) < 0;
+  const after = (type: string) => {
+    const index = state.conditions.findIndex((c) => c.type === type);
+    return index === -1 ? undefined : index + 1;
+  };
+  const floors = [
+    restarted ? after(CONDITION_TYPES.restartingJobSet) : undefined,
+    walkCompletedBySuspension(state, since) ? after(CONDITION_TYPES.startupPolicyCompleted) : undefined,
+  ].filter((floor) => floor !== undefined);
+  return floors.length === 0 ? undefined : Math.max(...floors);
 }
 
 function placeBySpecsTaken(state: JobSetState, event: JobSetConditionChanged): number | undefined {

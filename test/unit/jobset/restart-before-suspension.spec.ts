@@ -55,3 +55,29 @@ describe('a JobSet restarted, then suspended and resumed, then completed, its su
     expect(order(resumed, failed, deleted, running, done, created, suspended)).toEqual(order(created, failed, deleted, suspended, resumed, running, done));
   });
 });
+
+// history-18: an InOrder JobSet resumed before its walk completed keeps Suspended True on the
+// cluster (upstream turns it False only once the walk completes), with the restart before the
+// suspension False / JobSetSuspended; the suspended observation arrives after the resumed one.
+describe('an InOrder JobSet restarted, suspended and resumed mid-walk, its suspended observation arriving late', () => {
+  const spec = { replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, failurePolicy: { maxRestarts: 1 } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 30 }));
+  const started = v(2, jobObserved('a', 0, { seconds: 30, active: 1 }));
+  const failed = v(3, jobFailed('a', 0, { seconds: 60 }));
+  const suspended = v(4, jobSetObserved({ ...spec, suspend: true }, { seconds: 65 }));
+  const resumed = v(5, jobSetObserved({ ...spec, suspend: false }, { seconds: 107 }));
+  const order = (...observations: JobSetObservation[]) =>
+    conditionsOf(given(...observations).whenSettled({ now: at(107) }).status).map((c) => `${c.type}=${c.status}/${c.reason}`);
+
+  it('in order: Suspended stays True, and the restart is False / JobSetSuspended', () => {
+    expect(order(created, started, failed, suspended, resumed)).toEqual([
+      'StartupPolicyInProgress=True/InOrderStartupPolicyInProgress',
+      'RestartingJobSet=False/JobSetSuspended',
+      'Suspended=True/SuspendedJobs',
+    ]);
+  });
+
+  it('given the resumed spec first and the failure last, when reconciled, then the late suspension is written as the cluster left it', () => {
+    expect(order(resumed, started, suspended, created, failed)).toEqual(order(created, started, failed, suspended, resumed));
+  });
+});

@@ -115,3 +115,25 @@ describe('an InOrder JobSet suspended midway, resumed and completed, its suspend
     expect(conditionsAt(37, resumed, started, done, suspended, created)).toEqual(conditionsAt(37, created, started, suspended, resumed, done));
   });
 });
+
+// Multi-pod generated histories (history-47): a walk that completed in the same second as the
+// suspension, resumed since and walking again, the suspended observation arriving late.
+describe('an InOrder JobSet whose walk completed in the second it was suspended, resumed later', () => {
+  const spec = { replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
+  const aReady = v(2, jobReady('a', 0, { seconds: 5 }));
+  const bReady = v(3, jobReady('b', 0, { seconds: 10 }));
+  const suspended = v(4, jobSetObserved({ ...spec, suspend: true }, { seconds: 10 }));
+  const aSuspended = v(5, jobObserved('a', 0, { seconds: 40, suspend: true }));
+  const resumed = v(6, jobSetObserved({ ...spec, suspend: false }, { seconds: 165 }));
+  const inOrder = [created, aReady, bReady, suspended, aSuspended, resumed];
+
+  it('in order: StartupPolicyCompleted (written in the pass before the suspension\'s) before Suspended', () => {
+    const conditions = conditionsAt(165, ...inOrder);
+    expect(conditions.indexOf('StartupPolicyCompleted=False')).toBeLessThan(conditions.indexOf('Suspended=True'));
+  });
+
+  it('given the resumed spec first and the suspension late, when reconciled, then Suspended goes after the completed walk, as in order', () => {
+    expect(conditionsAt(165, aReady, bReady, resumed, aSuspended, suspended, created)).toEqual(conditionsAt(165, ...inOrder));
+  });
+});
