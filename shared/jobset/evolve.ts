@@ -27,9 +27,13 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...next, lastObservation: position };
     case 'JobObserved': {
       const name = event.job.metadata.name;
-      const noted: JobSetState = { ...next, ...withLateFailure(state, event, position), ...noteWalkEvidence(state, event) };
-      if (isLateChildSnapshot(state, event)) return { ...noted, lastObservation: position };
       const version = comparableVersion(event.job.metadata.resourceVersion);
+      const first = state.firstChildVersion;
+      const firstChildVersion = version !== undefined && (first === undefined || compareVersions(version, first) < 0) ? version : first;
+      const noted: JobSetState = {
+        ...next, ...withLateFailure(state, event, position), ...noteWalkEvidence(state, event), ...(firstChildVersion === undefined ? {} : { firstChildVersion }),
+      };
+      if (isLateChildSnapshot(state, event)) return { ...noted, lastObservation: position };
       const ahead = isOfLaterAttempt(state, event);
       const child = {
         ...observeChildJob(knownChild(state, event), event.job, position), ...stamp(event.sequence),
@@ -293,10 +297,22 @@ function placeBySpecsTaken(state: JobSetState, event: JobSetConditionChanged): n
   if (version === undefined) return undefined;
   const place = state.specsTaken?.find((taken) => compareVersions(taken.version, version) > 0)?.conditions;
   // A suspension after the walk began goes after the walk's InProgress, wherever the fold wrote it.
-  const walk = state.walkBeganVersion;
-  if (event.since === undefined || walk === undefined || compareVersions(walk, version) >= 0) return place;
+  if (event.since === undefined || !walkBeganBefore(state, version)) return place;
   const inProgress = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyInProgress);
   return inProgress === -1 ? place : Math.max(place ?? 0, inProgress + 1);
+}
+
+/**
+ * Whether the cluster's InOrder walk had begun before the JobSet observation of `version`: a late
+ * running observation older than it showed the walk (`walkBeganVersion`), or a child Job seen at an
+ * older version (`firstChildVersion`) existed then, and only a walk creates an InOrder JobSet's Jobs, writing
+ * `StartupPolicyInProgress` True in the same pass.
+ */
+function walkBeganBefore(state: JobSetState, version: string): boolean {
+  const walk = state.walkBeganVersion;
+  if (walk !== undefined && compareVersions(walk, version) < 0) return true;
+  const child = state.firstChildVersion;
+  return state.jobSet?.spec.startupPolicy.startupPolicyOrder === 'InOrder' && child !== undefined && compareVersions(child, version) < 0;
 }
 
 /**

@@ -152,6 +152,12 @@ export interface JobSetState {
    */
   readonly walkBeganVersion?: string;
   /**
+   * The oldest comparable resourceVersion of any child Job observation, late ones included: the
+   * JobSet had Jobs by then, so an InOrder walk had begun (evolve.ts `walkBeganBefore`). Absent
+   * before JOBSET_FOLD_VERSION .24.
+   */
+  readonly firstChildVersion?: string;
+  /**
    * The JobSet observations the fold took whose `spec.suspend` differs from the one before (the
    * first too), by comparable resourceVersion, with how many conditions stood when each was
    * taken: a condition the cluster wrote on an older spec, seen late, goes before those written

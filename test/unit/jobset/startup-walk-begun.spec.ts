@@ -96,3 +96,22 @@ describe('an InOrder JobSet restarted, suspended and resumed, its first running 
     expect(conditionsAt(100, failed, suspended, resumed, created, started)).toEqual(conditionsAt(100, created, started, failed, suspended, resumed));
   });
 });
+
+// history-21: the suspension's observation arrives after the finish, the first running spec last;
+// the walk had begun before the suspension on the cluster, as its Job older than it shows.
+describe('an InOrder JobSet suspended midway, resumed and completed, its suspended observation arriving after the finish', () => {
+  const spec = { replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, successPolicy: { operator: 'Any', targetReplicatedJobs: ['a'] } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 5 }));
+  const started = v(2, jobObserved('a', 0, { seconds: 5, active: 1 }));
+  const suspended = v(3, jobSetObserved({ ...spec, suspend: true }, { seconds: 35 }));
+  const resumed = v(4, jobSetObserved({ ...spec, suspend: false }, { seconds: 36 }));
+  const done = v(5, jobSucceeded('a', 0, { seconds: 37 }));
+
+  it('in order: the walk\'s InProgress before Suspended', () => {
+    expect(conditionsAt(37, created, started, suspended, resumed, done).slice(0, 2)).toEqual(['StartupPolicyInProgress=True', 'Suspended=True']);
+  });
+
+  it('given the resumed spec and the Job first, when the suspension arrives after the finish, then Suspended goes after the walk\'s InProgress, as in order', () => {
+    expect(conditionsAt(37, resumed, started, done, suspended, created)).toEqual(conditionsAt(37, created, started, suspended, resumed, done));
+  });
+});
