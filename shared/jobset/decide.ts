@@ -137,13 +137,13 @@ function reconcile(
   for (const job of owned.active) {
     if (released(job.replicatedJob) && job.suspend) setJobSuspend(pass, job, false);
   }
+  restartSuspendedSeenLate(pass, jobSet);
   if (plan.walkComplete) {
     writeCondition(pass, resumed, tippedBy);
     resumeSeenLate(pass, jobSet, resumed);
   } else {
     // InOrder, mid-walk: upstream leaves Suspended True on a resumption until the walk completes.
     resumeSeenLate(pass, jobSet, suspendedJobs);
-    restartSuspendedSeenLate(pass, jobSet);
   }
   walkBeforeSuspension(pass, jobSet);
   moveBefore(pass, jobSet, completedWalkOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
@@ -220,17 +220,25 @@ function moveBefore(pass: Pass, jobSet: DefaultedJobSet, standing: JobSetConditi
 }
 
 /**
- * A restart whose failure came before the suspension seen late (`suspendedBefore`) on the
- * cluster's clock, still True: the suspension's pass turned it False / JobSetSuspended, and
- * nothing since (all Jobs ready writes JobsReady at step 5 of this pass) changed it. Not for a
- * JobSet jobfold runs.
+ * The last restart's `RestartingJobSet` still True on a resumed JobSet that was suspended at or
+ * after the restart's failure on the cluster's clock (a suspended spec in force then or taken
+ * since, a late one included): the cluster's pass on the suspended JobSet turned it False /
+ * JobSetSuspended (in the restart's own pass too: the failure policy runs first), and nothing
+ * since changed it (all Jobs ready writes JobsReady at step 5 of this pass). The fold, given the
+ * failure after the specs, wrote the restart on the resumed one. Not for a JobSet jobfold runs.
  */
 function restartSuspendedSeenLate(pass: Pass, jobSet: DefaultedJobSet): void {
-  const since = pass.state.suspendedBefore;
   const failedAt = pass.state.restartEvidence?.failedAt;
-  if (since === undefined || failedAt === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
-  if (compareTimes(failedAt, since) >= 0 || !isConditionTrue(pass.state.conditions, CONDITION_TYPES.restartingJobSet)) return;
+  if (failedAt === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
+  if (!isConditionTrue(pass.state.conditions, CONDITION_TYPES.restartingJobSet) || !suspendedSince(pass.state, failedAt)) return;
   writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, MESSAGES.suspended), pass.start.lastObservation);
+}
+
+/** Whether the cluster had the JobSet suspended at or after `at`, as far as its observations tell. */
+function suspendedSince(state: JobSetState, at: string): boolean {
+  if (specTakenBy(state, at)?.suspend === true) return true;
+  const seen = [...(state.specsTaken ?? []).filter((taken) => taken.suspend).map((taken) => taken.at), state.suspendedBefore, state.earliestSuspensionAt];
+  return seen.some((suspendedAt) => suspendedAt !== undefined && compareTimes(suspendedAt, at) >= 0);
 }
 
 /**

@@ -80,4 +80,8 @@ describe('an InOrder JobSet restarted, suspended and resumed mid-walk, its suspe
   it('given the resumed spec first and the failure last, when reconciled, then the late suspension is written as the cluster left it', () => {
     expect(order(resumed, started, suspended, created, failed)).toEqual(order(created, started, failed, suspended, resumed));
   });
+
+  it('given both specs first and the failure last, when the restart is decided on the resumed spec, then it is False / JobSetSuspended, as the suspension left it', () => {
+    expect(order(suspended, resumed, started, failed, created)).toEqual(order(created, started, failed, suspended, resumed));
+  });
 });
