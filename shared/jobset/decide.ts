@@ -184,12 +184,29 @@ function lateEvidenceOfFinish(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJ
   // Upstream turns Suspended False on a resumption only once an InOrder walk completed.
   const walked = spec.startupPolicy.startupPolicyOrder !== 'InOrder' || isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
   retractLateSuspension(pass, finishedAt, walked);
+  // Resumed before the finish, the resumed spec arriving after it: the cluster wrote ResumeJobs then.
+  if (!spec.suspend && walked && resumedBeforeFinish(pass.state, finishedAt) && isConditionTrue(pass.state.conditions, CONDITION_TYPES.suspended)) {
+    writeCondition(pass, resumed, pass.start.lastObservation);
+  }
   const suspendedAt = pass.state.suspendedBefore;
   if (suspendedAt === undefined || finishedAt === undefined || compareTimes(suspendedAt, finishedAt) >= 0) return;
   // Resumed before the finish: by the spec held now, or by the one in force then (a later suspension was taken back).
   const inForce = specTakenBy(pass.state, finishedAt);
   const resumedAt = !spec.suspend ? pass.state.jobSetSeenAt : inForce?.suspend === false ? inForce.at : undefined;
   resumeSeenLate(pass, jobSet, resumedAt !== undefined && walked && compareTimes(resumedAt, finishedAt) < 0 ? resumed : suspendedJobs);
+}
+
+/**
+ * Whether the spec in force at the finish, as the taken specs tell, was a resumed one taken after
+ * every suspension seen before the finish (late ones included): the JobSet ran when it finished.
+ */
+function resumedBeforeFinish(state: JobSetState, finishedAt: string | undefined): boolean {
+  if (finishedAt === undefined) return false;
+  const inForce = specTakenBy(state, finishedAt);
+  if (inForce?.suspend !== false || inForce.at === undefined) return false;
+  const resumedAt = inForce.at;
+  const suspensions = [...(state.specsTaken ?? []).filter((taken) => taken.suspend).map((taken) => taken.at), state.suspendedBefore, state.earliestSuspensionAt];
+  return suspensions.every((at) => at === undefined || compareTimes(at, finishedAt) > 0 || compareTimes(at, resumedAt) < 0);
 }
 
 /**

@@ -54,6 +54,10 @@ describe('a JobSet restarted, then suspended and resumed, then completed, its su
   it('given the resumed spec first and the suspended one last, when reconciled, then the late Suspended goes after the earlier restart, as in order', () => {
     expect(order(resumed, failed, deleted, running, done, created, suspended)).toEqual(order(created, failed, deleted, suspended, resumed, running, done));
   });
+
+  it('given the suspended spec first and the resumed one after the finish, when reconciled, then Suspended turns False / ResumeJobs, as the cluster resumed it before the finish', () => {
+    expect(order(failed, suspended, deleted, running, done, resumed, created)).toEqual(order(created, failed, deleted, suspended, resumed, running, done));
+  });
 });
 
 // history-18: an InOrder JobSet resumed before its walk completed keeps Suspended True on the
