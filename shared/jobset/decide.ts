@@ -184,8 +184,9 @@ function lateEvidenceOfFinish(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJ
   // Upstream turns Suspended False on a resumption only once an InOrder walk completed.
   const walked = spec.startupPolicy.startupPolicyOrder !== 'InOrder' || isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
   retractLateSuspension(pass, finishedAt, walked);
-  // Resumed before the finish, the resumed spec arriving after it: the cluster wrote ResumeJobs then.
-  if (!spec.suspend && walked && resumedBeforeFinish(pass.state, finishedAt) && isConditionTrue(pass.state.conditions, CONDITION_TYPES.suspended)) {
+  // Resumed before the finish, the resumed spec arriving after it (a suspension after the finish,
+  // held now, is ignored by the finished JobSet): the cluster wrote ResumeJobs then.
+  if (walked && resumedBeforeFinish(pass.state, finishedAt) && isConditionTrue(pass.state.conditions, CONDITION_TYPES.suspended)) {
     writeCondition(pass, resumed, pass.start.lastObservation);
   }
   const suspendedAt = pass.state.suspendedBefore;

@@ -7,7 +7,7 @@ import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
-import { firstSuspensionSeenAt, firstSuspensionVersion, initialState, type ChildJobView, type JobSetState } from './state.ts';
+import { firstSuspensionSeenAt, firstSuspensionVersion, initialState, type ChildJobView, type JobSetState, type SpecTaken } from './state.ts';
 import { noteWalkEvidence, placeOfCompletedWalk, walkCompletedBySuspension } from './walk-evidence.ts';
 import { validateJobSet } from './validation.ts';
 
@@ -204,6 +204,8 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     const suspendedBefore = revealedSuspension(state, event);
     const walkBeganVersion = revealedWalk(state, event);
     if (walkBeganVersion !== undefined) return { ...state, ...earliest, walkBeganVersion, lastObservation: state.position };
+    const resumption = revealedResumption(state, event);
+    if (resumption !== undefined) return { ...state, ...earliest, specsTaken: resumption, lastObservation: state.position };
     if (suspendedBefore === undefined) return { ...state, ...earliest, lastObservation: state.position };
     const version = comparableVersion(event.jobSet.metadata.resourceVersion);
     return { ...state, ...earliest, suspendedBefore, ...(version === undefined ? {} : { suspendedBeforeVersion: version }), lastObservation: state.position };
@@ -228,6 +230,24 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     validationErrors,
     rejectionRecorded: sameErrors && base.rejectionRecorded,
   };
+}
+
+/**
+ * A late JobSet observation showing it resumed between a suspended spec the fold took and the
+ * next suspended one (or the one it holds), by resourceVersion: the cluster ran it then, which the
+ * fold, holding the newer spec, never saw (a finish in between was reached running: decide.ts
+ * `resumedBeforeFinish`). `specsTaken` with it in its place (the conditions that stood when the
+ * next spec was taken, as the fold wrote none on it), else undefined.
+ */
+export function revealedResumption(state: JobSetState, event: JobSetObserved): readonly SpecTaken[] | undefined {
+  const version = comparableVersion(event.jobSet.metadata.resourceVersion);
+  const taken = state.specsTaken ?? [];
+  if (version === undefined || event.jobSet.spec.suspend === true) return undefined;
+  const next = taken.findIndex((spec) => compareVersions(spec.version, version) > 0);
+  const at = next === -1 ? taken.length : next;
+  if (at === 0 || taken[at - 1]?.suspend !== true || (next !== -1 && taken[next]?.suspend !== true)) return undefined;
+  const conditions = next === -1 ? state.conditions.length : (taken[next] as SpecTaken).conditions;
+  return [...taken.slice(0, at), { version, suspend: false, conditions, at: event.at }, ...taken.slice(at)];
 }
 
 /** `specsTaken` with the spec now taken, when its `suspend` differs from the last one's. */
