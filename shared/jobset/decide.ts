@@ -131,7 +131,7 @@ function reconcile(
   if (spec.suspend) {
     for (const job of owned.active) if (!job.suspend && !seenRunningSince(jobSet, pass.state, job)) setJobSuspend(pass, job, true);
     writeCondition(pass, suspendedJobs, tippedBy);
-    writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, MESSAGES.suspended), tippedBy);
+    if (!restartedRunningSince(pass.state)) writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, MESSAGES.suspended), tippedBy);
     return;
   }
   for (const job of owned.active) {
@@ -250,6 +250,20 @@ function restartSuspendedSeenLate(pass: Pass, jobSet: DefaultedJobSet): void {
   if (failedAt === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
   if (!isConditionTrue(pass.state.conditions, CONDITION_TYPES.restartingJobSet) || !suspendedSince(pass.state, failedAt)) return;
   writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, MESSAGES.suspended), pass.start.lastObservation);
+}
+
+/**
+ * The last restart answered a failure after the suspended spec the fold holds was observed, of
+ * Jobs the cluster showed running (not suspended): the cluster had resumed the JobSet by then, on
+ * a spec still on its way, and restarted it running, so RestartingJobSet stays True (a later
+ * suspension, when it arrives, turns it False / JobSetSuspended).
+ */
+function restartedRunningSince(state: JobSetState): boolean {
+  const evidence = state.restartEvidence;
+  const seenAt = state.jobSetSeenAt;
+  if (evidence?.failedAt === undefined || seenAt === undefined || compareTimes(evidence.failedAt, seenAt) <= 0) return false;
+  const failed = Object.values(evidence.failed);
+  return failed.length > 0 && failed.every((job) => job.seenSuspended === false);
 }
 
 /** Whether the cluster had the JobSet suspended at or after `at`, as far as its observations tell. */

@@ -89,3 +89,24 @@ describe('an InOrder JobSet restarted, suspended and resumed mid-walk, its suspe
     expect(order(suspended, resumed, started, failed, created)).toEqual(order(created, started, failed, suspended, resumed));
   });
 });
+
+// history-44: the restart answered a failure after the JobSet was resumed; the suspended spec
+// arrived after the failure, the resumed one last.
+describe('a JobSet suspended, resumed and then restarted, its specs arriving after the failure', () => {
+  const spec = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 1 } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
+  const suspended = v(2, jobSetObserved({ ...spec, suspend: true }, { seconds: 10 }));
+  const resumed = v(3, jobSetObserved({ ...spec, suspend: false }, { seconds: 60 }));
+  const running = v(4, jobObserved('w', 0, { seconds: 60, active: 1 }));
+  const failed = v(5, jobFailed('w', 0, { seconds: 65 }));
+  const order = (...observations: JobSetObservation[]) =>
+    conditionsOf(given(...observations).whenSettled({ now: at(65) }).status).map((c) => `${c.type}=${c.status}/${c.reason}`);
+
+  it('in order: RestartingJobSet True, the JobSet running when it restarted', () => {
+    expect(order(created, suspended, resumed, running, failed)).toContain('RestartingJobSet=True/DefaultFailurePolicy');
+  });
+
+  it('given the failure first, when the older suspended spec arrives, then RestartingJobSet stays True, as in order', () => {
+    expect(order(running, failed, created, suspended, resumed)).toEqual(order(created, suspended, resumed, running, failed));
+  });
+});
