@@ -18,7 +18,8 @@ import type { JobStatusView } from './status.ts';
 // pod every observation of which is after that instant is the cluster's "after the finish": it
 // holds nothing back, the failing sync does not count it, it is not active or terminating in the
 // final status, and an outcome of it arriving after the finish is not counted there. What jobfold
-// counted of it before the evidence arrived (its own outcome) stays: a count never goes back.
+// counted of it before the evidence arrived (its own outcome) is left out of the final status
+// when the Job finishes (late-outcome.ts takeOutUnseenCounts), as upstream never counted it.
 // One whose observation from before the instant arrives later counts as before (late-outcome.ts
 // settleAfterFinish, outcome-correction.ts reopenFinish). Jobs jobfold runs are exempt: its
 // syncs are the controller's, and what it saw it waited for.
@@ -125,8 +126,8 @@ export function finishedOnCluster(state: JobState): number | undefined {
  * The final status without what the pods the cluster never saw before it finished the Job at
  * `finishedAt` add to `active`, `ready` and `terminating` (the finishing sync terminated them,
  * and the cluster's order shows them only after the finish). What jobfold counted of them
- * before it stays: a count never goes back (it arrived before the evidence, and upstream's
- * counters only grow), and the failing sync did not count them (counting.ts recountAll).
+ * before is taken out apart (late-outcome.ts takeOutUnseenCounts), and the failing sync did not
+ * count them (counting.ts recountAll).
  */
 export function withoutUnseenPods(state: JobState, status: JobStatusView, finishedAt: number): JobStatusView {
   let { active, ready, terminating } = status;

@@ -83,6 +83,18 @@ function failsItsIndex(state: JobState, pod: PodRecord): boolean {
 }
 
 /**
+ * Whether the pod's counted failure failed its index (backoffLimitPerIndex), whatever its
+ * finalizer shows since: the final status leaves out an index only its unseen pods failed
+ * (late-outcome.ts takeOutUnseenCounts).
+ */
+export function failedItsIndex(state: JobState, pod: PodRecord): boolean {
+  const limit = state.settings?.backoffLimitPerIndex;
+  if (limit === undefined || pod.counted !== 'failed') return false;
+  const match = pod.failureMatch;
+  return failsIndex(match) || (countsFailure(match) && pod.failureCount >= limit);
+}
+
+/**
  * After a run's count was taken back and with it an index's failure (run.ts): the index stays
  * failed if another pod failed it too. O(pods), only on that rare path.
  */

@@ -1,6 +1,7 @@
 import { IndexSet, parseIndexes } from '../indexes/index-set.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
-import { finishedOnCluster, withoutUnseenPods } from './cluster-finish.ts';
+import { finishedOnCluster, unseenBy, withoutUnseenPods } from './cluster-finish.ts';
+import { failedItsIndex } from './counting.ts';
 import { isUnfinished, outcomeSeenAt, type PodCount, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 
@@ -211,7 +212,72 @@ export function leaveOutUnseenPods(state: JobState): void {
   if (finishedAt === undefined) return;
   state.finalStatus = { ...withoutUnseenPods(state, final, finishedAt), conditions: final.conditions };
   if (state.finishedInstant === undefined || finishedAt < state.finishedInstant) state.finishedInstant = finishedAt;
+  takeOutUnseenCounts(state, finishedAt);
 }
+
+/**
+ * What jobfold counted, before the evidence of the finish arrived, of pods the cluster saw only
+ * after it had finished the Job (their own outcome arrived first): upstream's status is frozen at
+ * the finish and never counted them, so the final status leaves them out. They stay counted in
+ * the fold's own tally and are marked 'outside': an observation of one from before the finish,
+ * arriving later, counts it in again (settleAfterFinish). O(pods), once per finish.
+ */
+function takeOutUnseenCounts(state: JobState, finishedAt: number): void {
+  const final = state.finalStatus;
+  if (final === undefined) return;
+  const completions = state.settings?.completions ?? 0;
+  const indexed = state.settings?.indexed === true;
+  const unseen: PodRecord[] = [];
+  const seenSucceeded = new Set<number>();
+  const seenFailing = new Set<number>();
+  for (const pod of state.pods.values()) {
+    if (pod.counted === 'none' || pod.counted === 'ignored') continue;
+    if (unseenBy(pod, finishedAt)) unseen.push(pod);
+    else if (pod.counted === 'succeeded') seenSucceeded.add(pod.index);
+    else if (failedItsIndex(state, pod)) seenFailing.add(pod.index);
+  }
+  if (unseen.length === 0) return;
+  let { succeeded, failed } = final;
+  const notCompleted = new Set<number>();
+  const notFailed = new Set<number>();
+  for (const pod of unseen) {
+    if (pod.counted === 'succeeded') {
+      if (!indexed) succeeded -= 1;
+      else if (!seenSucceeded.has(pod.index)) notCompleted.add(pod.index);
+    } else {
+      failed -= 1;
+      // The index's failure is this pod's unless a pod the cluster saw failed there too.
+      if (failedItsIndex(state, pod) && !seenFailing.has(pod.index)) notFailed.add(pod.index);
+    }
+    markFinalCount(state, pod, 'outside');
+  }
+  const completed = indexed ? withoutIndexes(parseIndexes(final.completedIndexes, completions), notCompleted) : undefined;
+  state.finalStatus = {
+    ...final,
+    succeeded: completed === undefined ? Math.max(0, succeeded) : completed.size,
+    failed: Math.max(0, failed),
+    ...(completed === undefined ? {} : { completedIndexes: completed.toString() }),
+    ...(final.failedIndexes === null || notFailed.size === 0 ? {} : { failedIndexes: withoutIndexes(parseIndexes(final.failedIndexes, completions), notFailed).toString() }),
+  };
+}
+
+/** The set less the `removed` indexes (a few: pods the cluster never saw). O(intervals + removed). */
+function withoutIndexes(set: IndexSet, removed: ReadonlySet<number>): IndexSet {
+  if (removed.size === 0) return set;
+  const cuts = [...removed].sort((a, b) => a - b);
+  const kept: [number, number][] = [];
+  for (const [first, last] of set.intervals()) {
+    let start = first;
+    for (const cut of cuts) {
+      if (cut < start || cut > last) continue;
+      if (cut > start) kept.push([start, cut - 1]);
+      start = cut + 1;
+    }
+    if (start <= last) kept.push([start, last]);
+  }
+  return IndexSet.fromIntervals(kept);
+}
+
 
 /** A changed mark is archived again (the later save wins), so a restored pod is not counted twice. */
 function markFinalCount(state: JobState, pod: PodRecord, mark: PodRecord['finalCount']): void {

@@ -65,11 +65,16 @@ export function updateCondition(
   });
   if (!found && (update.status === 'True' || since !== undefined)) {
     changed = true;
-    const later = since === undefined ? -1 : next.findIndex((condition) => compareTimes(condition.lastTransitionTime, since) > 0);
-    const index = place !== undefined && place <= next.length ? place : later === -1 ? next.length : later;
+    const index = place !== undefined && place <= next.length ? place : since === undefined ? next.length : placeOfWrittenSince(next, since);
     next.splice(index, 0, { ...update, lastTransitionTime: at });
   }
   return changed ? next : conditions;
+}
+
+/** Where a condition written `since` goes by time alone: before the first condition written after it. */
+export function placeOfWrittenSince(conditions: readonly JobSetCondition[], since: string): number {
+  const later = conditions.findIndex((condition) => compareTimes(condition.lastTransitionTime, since) > 0);
+  return later === -1 ? conditions.length : later;
 }
 
 /** The condition of `type` moved to just before the one of type `before` (unchanged when either is missing or it is already before). */

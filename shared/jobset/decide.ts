@@ -21,7 +21,7 @@ import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkCompletedUnseen } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkBeganOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -126,19 +126,24 @@ function reconcile(
   if (plan.condition === 'InProgress') writeCondition(pass, startupInProgress, tippedBy);
   if (plan.condition === 'Completed') writeCondition(pass, startupCompleted, tippedBy);
   moveBefore(pass, jobSet, suspensionOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
+  moveBefore(pass, jobSet, walkBeganOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
   // 10. `suspendJobs` or `resumeJobsIfNecessary`.
   if (spec.suspend) {
     for (const job of owned.active) if (!job.suspend && !seenRunningSince(jobSet, pass.state, job)) setJobSuspend(pass, job, true);
     writeCondition(pass, suspendedJobs, tippedBy);
-    writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, MESSAGES.suspended), tippedBy);
+    if (!restartedRunningSince(pass.state)) writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, MESSAGES.suspended), tippedBy);
     return;
   }
   for (const job of owned.active) {
     if (released(job.replicatedJob) && job.suspend) setJobSuspend(pass, job, false);
   }
+  restartSuspendedSeenLate(pass, jobSet);
   if (plan.walkComplete) {
     writeCondition(pass, resumed, tippedBy);
     resumeSeenLate(pass, jobSet, resumed);
+  } else {
+    // InOrder, mid-walk: upstream leaves Suspended True on a resumption until the walk completes.
+    resumeSeenLate(pass, jobSet, suspendedJobs);
   }
   walkBeforeSuspension(pass, jobSet);
   moveBefore(pass, jobSet, completedWalkOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
@@ -179,12 +184,30 @@ function lateEvidenceOfFinish(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJ
   // Upstream turns Suspended False on a resumption only once an InOrder walk completed.
   const walked = spec.startupPolicy.startupPolicyOrder !== 'InOrder' || isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
   retractLateSuspension(pass, finishedAt, walked);
+  // Resumed before the finish, the resumed spec arriving after it (a suspension after the finish,
+  // held now, is ignored by the finished JobSet): the cluster wrote ResumeJobs then.
+  if (walked && resumedBeforeFinish(pass.state, finishedAt) && isConditionTrue(pass.state.conditions, CONDITION_TYPES.suspended)) {
+    writeCondition(pass, resumed, pass.start.lastObservation);
+  }
   const suspendedAt = pass.state.suspendedBefore;
   if (suspendedAt === undefined || finishedAt === undefined || compareTimes(suspendedAt, finishedAt) >= 0) return;
   // Resumed before the finish: by the spec held now, or by the one in force then (a later suspension was taken back).
   const inForce = specTakenBy(pass.state, finishedAt);
   const resumedAt = !spec.suspend ? pass.state.jobSetSeenAt : inForce?.suspend === false ? inForce.at : undefined;
   resumeSeenLate(pass, jobSet, resumedAt !== undefined && walked && compareTimes(resumedAt, finishedAt) < 0 ? resumed : suspendedJobs);
+}
+
+/**
+ * Whether the spec in force at the finish, as the taken specs tell, was a resumed one taken after
+ * every suspension seen before the finish (late ones included): the JobSet ran when it finished.
+ */
+function resumedBeforeFinish(state: JobSetState, finishedAt: string | undefined): boolean {
+  if (finishedAt === undefined) return false;
+  const inForce = specTakenBy(state, finishedAt);
+  if (inForce?.suspend !== false || inForce.at === undefined) return false;
+  const resumedAt = inForce.at;
+  const suspensions = [...(state.specsTaken ?? []).filter((taken) => taken.suspend).map((taken) => taken.at), state.suspendedBefore, state.earliestSuspensionAt];
+  return suspensions.every((at) => at === undefined || compareTimes(at, finishedAt) > 0 || compareTimes(at, resumedAt) < 0);
 }
 
 /**
@@ -212,6 +235,42 @@ function moveBefore(pass: Pass, jobSet: DefaultedJobSet, standing: JobSetConditi
   if (standing === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
   const { type, status, reason, message } = standing;
   record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition: { type, status, reason, message }, movedBefore: before, tippedBy: pass.start.lastObservation });
+}
+
+/**
+ * The last restart's `RestartingJobSet` still True on a resumed JobSet that was suspended at or
+ * after the restart's failure on the cluster's clock (a suspended spec in force then or taken
+ * since, a late one included): the cluster's pass on the suspended JobSet turned it False /
+ * JobSetSuspended (in the restart's own pass too: the failure policy runs first), and nothing
+ * since changed it (all Jobs ready writes JobsReady at step 5 of this pass). The fold, given the
+ * failure after the specs, wrote the restart on the resumed one. Not for a JobSet jobfold runs.
+ */
+function restartSuspendedSeenLate(pass: Pass, jobSet: DefaultedJobSet): void {
+  const failedAt = pass.state.restartEvidence?.failedAt;
+  if (failedAt === undefined || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return;
+  if (!isConditionTrue(pass.state.conditions, CONDITION_TYPES.restartingJobSet) || !suspendedSince(pass.state, failedAt)) return;
+  writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, MESSAGES.suspended), pass.start.lastObservation);
+}
+
+/**
+ * The last restart answered a failure after the suspended spec the fold holds was observed, of
+ * Jobs the cluster showed running (not suspended): the cluster had resumed the JobSet by then, on
+ * a spec still on its way, and restarted it running, so RestartingJobSet stays True (a later
+ * suspension, when it arrives, turns it False / JobSetSuspended).
+ */
+function restartedRunningSince(state: JobSetState): boolean {
+  const evidence = state.restartEvidence;
+  const seenAt = state.jobSetSeenAt;
+  if (evidence?.failedAt === undefined || seenAt === undefined || compareTimes(evidence.failedAt, seenAt) <= 0) return false;
+  const failed = Object.values(evidence.failed);
+  return failed.length > 0 && failed.every((job) => job.seenSuspended === false);
+}
+
+/** Whether the cluster had the JobSet suspended at or after `at`, as far as its observations tell. */
+function suspendedSince(state: JobSetState, at: string): boolean {
+  if (specTakenBy(state, at)?.suspend === true) return true;
+  const seen = [...(state.specsTaken ?? []).filter((taken) => taken.suspend).map((taken) => taken.at), state.suspendedBefore, state.earliestSuspensionAt];
+  return seen.some((suspendedAt) => suspendedAt !== undefined && compareTimes(suspendedAt, at) >= 0);
 }
 
 /**

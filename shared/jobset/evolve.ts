@@ -1,14 +1,14 @@
 import { observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
-import { moveConditionBefore, updateCondition } from './conditions.ts';
+import { moveConditionBefore, placeOfWrittenSince, updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
 import type { JobSetConditionChanged, JobSetOutcomeCorrected, JobSetRestarted } from './decision-events.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
-import { firstSuspensionSeenAt, initialState, type ChildJobView, type JobSetState } from './state.ts';
-import { noteWalkEvidence, placeOfCompletedWalk } from './walk-evidence.ts';
+import { firstSuspensionSeenAt, firstSuspensionVersion, initialState, type ChildJobView, type JobSetState, type SpecTaken } from './state.ts';
+import { noteWalkEvidence, placeOfCompletedWalk, walkCompletedBySuspension } from './walk-evidence.ts';
 import { validateJobSet } from './validation.ts';
 
 /**
@@ -27,9 +27,13 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...next, lastObservation: position };
     case 'JobObserved': {
       const name = event.job.metadata.name;
-      const noted: JobSetState = { ...next, ...withLateFailure(state, event, position), ...noteWalkEvidence(state, event) };
-      if (isLateChildSnapshot(state, event)) return { ...noted, lastObservation: position };
       const version = comparableVersion(event.job.metadata.resourceVersion);
+      const first = state.firstChildVersion;
+      const firstChildVersion = version !== undefined && (first === undefined || compareVersions(version, first) < 0) ? version : first;
+      const noted: JobSetState = {
+        ...next, ...withLateFailure(state, event, position), ...noteWalkEvidence(state, event), ...(firstChildVersion === undefined ? {} : { firstChildVersion }),
+      };
+      if (isLateChildSnapshot(state, event)) return { ...noted, lastObservation: position };
       const ahead = isOfLaterAttempt(state, event);
       const child = {
         ...observeChildJob(knownChild(state, event), event.job, position), ...stamp(event.sequence),
@@ -200,6 +204,8 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     const suspendedBefore = revealedSuspension(state, event);
     const walkBeganVersion = revealedWalk(state, event);
     if (walkBeganVersion !== undefined) return { ...state, ...earliest, walkBeganVersion, lastObservation: state.position };
+    const resumption = revealedResumption(state, event);
+    if (resumption !== undefined) return { ...state, ...earliest, specsTaken: resumption, lastObservation: state.position };
     if (suspendedBefore === undefined) return { ...state, ...earliest, lastObservation: state.position };
     const version = comparableVersion(event.jobSet.metadata.resourceVersion);
     return { ...state, ...earliest, suspendedBefore, ...(version === undefined ? {} : { suspendedBeforeVersion: version }), lastObservation: state.position };
@@ -226,6 +232,24 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   };
 }
 
+/**
+ * A late JobSet observation showing it resumed between a suspended spec the fold took and the
+ * next suspended one (or the one it holds), by resourceVersion: the cluster ran it then, which the
+ * fold, holding the newer spec, never saw (a finish in between was reached running: decide.ts
+ * `resumedBeforeFinish`). `specsTaken` with it in its place (the conditions that stood when the
+ * next spec was taken, as the fold wrote none on it), else undefined.
+ */
+export function revealedResumption(state: JobSetState, event: JobSetObserved): readonly SpecTaken[] | undefined {
+  const version = comparableVersion(event.jobSet.metadata.resourceVersion);
+  const taken = state.specsTaken ?? [];
+  if (version === undefined || event.jobSet.spec.suspend === true) return undefined;
+  const next = taken.findIndex((spec) => compareVersions(spec.version, version) > 0);
+  const at = next === -1 ? taken.length : next;
+  if (at === 0 || taken[at - 1]?.suspend !== true || (next !== -1 && taken[next]?.suspend !== true)) return undefined;
+  const conditions = next === -1 ? state.conditions.length : (taken[next] as SpecTaken).conditions;
+  return [...taken.slice(0, at), { version, suspend: false, conditions, at: event.at }, ...taken.slice(at)];
+}
+
 /** `specsTaken` with the spec now taken, when its `suspend` differs from the last one's. */
 function specTaken(state: JobSetState, suspend: boolean, version: string | undefined, at: string): Pick<JobSetState, 'specsTaken'> | undefined {
   const taken = state.specsTaken ?? [];
@@ -243,9 +267,21 @@ function placeOfLateRestart(state: JobSetState, event: JobSetRestarted): number 
   const failedAt = event.failedJob.failedAt;
   const suspendedAt = firstSuspensionSeenAt(state);
   if (failedAt === undefined || suspendedAt === undefined || state.jobSet?.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return undefined;
-  if (compareTimes(failedAt, suspendedAt) >= 0) return undefined;
+  const order = compareTimes(failedAt, suspendedAt);
+  if (order > 0 || (order === 0 && !failedBeforeSuspension(state, event))) return undefined;
   const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
   return suspended === -1 ? undefined : suspended;
+}
+
+/**
+ * In the same second, the resourceVersions tell (KEP-5504): the failed Job's snapshot older than
+ * the first suspended JobSet observation means the cluster's controller read the failure first and
+ * restarted before it wrote `Suspended` (its reconcile runs the failure policy before it suspends).
+ */
+function failedBeforeSuspension(state: JobSetState, event: JobSetRestarted): boolean {
+  const failed = state.children[event.failedJob.name]?.version;
+  const suspension = firstSuspensionVersion(state);
+  return failed !== undefined && suspension !== undefined && compareVersions(failed, suspension) < 0;
 }
 
 /**
@@ -255,6 +291,34 @@ function placeOfLateRestart(state: JobSetState, event: JobSetRestarted): number 
  * versions do not say (then the time does).
  */
 function placeOfLateCondition(state: JobSetState, event: JobSetConditionChanged): number | undefined {
+  const place = placeBySpecsTaken(state, event);
+  const { since } = event;
+  const floor = since === undefined ? undefined : afterEarlierRestartOrWalk(state, since);
+  return since === undefined || floor === undefined ? place : Math.max(place ?? placeOfWrittenSince(state.conditions, since), floor);
+}
+
+/**
+ * A restart whose failure came before `since` on the cluster's clock, or an InOrder walk that
+ * completed by then (walk-evidence.ts `walkCompletedBySuspension`): the cluster appended its
+ * `RestartingJobSet` or `StartupPolicyCompleted` then, before the condition it wrote `since` (the
+ * fold, holding a newer spec or writing at a later pass, may have written it after). Just after
+ * the later of those conditions, if any.
+ */
+function afterEarlierRestartOrWalk(state: JobSetState, since: string): number | undefined {
+  const failedAt = state.restartEvidence?.failedAt;
+  const restarted = failedAt !== undefined && compareTimes(failedAt, since) < 0;
+  const after = (type: string) => {
+    const index = state.conditions.findIndex((c) => c.type === type);
+    return index === -1 ? undefined : index + 1;
+  };
+  const floors = [
+    restarted ? after(CONDITION_TYPES.restartingJobSet) : undefined,
+    walkCompletedBySuspension(state, since) ? after(CONDITION_TYPES.startupPolicyCompleted) : undefined,
+  ].filter((floor) => floor !== undefined);
+  return floors.length === 0 ? undefined : Math.max(...floors);
+}
+
+function placeBySpecsTaken(state: JobSetState, event: JobSetConditionChanged): number | undefined {
   const { type, status } = event.condition;
   if (type === CONDITION_TYPES.startupPolicyCompleted && status === 'True') return placeOfCompletedWalk(state);
   const walkBegan = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True';
@@ -262,10 +326,22 @@ function placeOfLateCondition(state: JobSetState, event: JobSetConditionChanged)
   if (version === undefined) return undefined;
   const place = state.specsTaken?.find((taken) => compareVersions(taken.version, version) > 0)?.conditions;
   // A suspension after the walk began goes after the walk's InProgress, wherever the fold wrote it.
-  const walk = state.walkBeganVersion;
-  if (event.since === undefined || walk === undefined || compareVersions(walk, version) >= 0) return place;
+  if (event.since === undefined || !walkBeganBefore(state, version)) return place;
   const inProgress = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyInProgress);
   return inProgress === -1 ? place : Math.max(place ?? 0, inProgress + 1);
+}
+
+/**
+ * Whether the cluster's InOrder walk had begun before the JobSet observation of `version`: a late
+ * running observation older than it showed the walk (`walkBeganVersion`), or a child Job seen at an
+ * older version (`firstChildVersion`) existed then, and only a walk creates an InOrder JobSet's Jobs, writing
+ * `StartupPolicyInProgress` True in the same pass.
+ */
+function walkBeganBefore(state: JobSetState, version: string): boolean {
+  const walk = state.walkBeganVersion;
+  if (walk !== undefined && compareVersions(walk, version) < 0) return true;
+  const child = state.firstChildVersion;
+  return state.jobSet?.spec.startupPolicy.startupPolicyOrder === 'InOrder' && child !== undefined && compareVersions(child, version) < 0;
 }
 
 /**

@@ -59,12 +59,13 @@ export function walkBegunUnseen(spec: DefaultedJobSetSpec, state: JobSetState, o
  * InOrder on a spec older than every one the fold took, a suspended one among them): upstream's
  * first pass on it wrote `StartupPolicyInProgress` True, and the suspension that followed left the
  * startup conditions alone. When the fold, holding only the later spec, never wrote it, it does
- * now (evolve.ts places it before what the cluster wrote after). Attempt 0 only: a revealed spec
- * is older than any the fold took. Not for a JobSet jobfold runs: the order it wrote is its cluster's.
+ * now (evolve.ts places it before what the cluster wrote after), a restart the fold decided since
+ * too: the condition, once written, stands through restarts (each walk writes it True again), so
+ * the cluster's restart after that walk left it. Not for a JobSet jobfold runs: the order it wrote is its cluster's.
  */
 export function walkRevealedUnseen(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
   if (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
-  if (state.walkBeganVersion === undefined || state.restarts > 0) return false;
+  if (state.walkBeganVersion === undefined) return false;
   return findCondition(state.conditions, CONDITION_TYPES.startupPolicyInProgress) === undefined
     && findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) === undefined;
 }

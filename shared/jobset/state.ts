@@ -1,7 +1,7 @@
 import type { JobSetCondition } from './conditions.ts';
 import type { DefaultedJobSet } from './defaulting.ts';
 import type { JobSetValidationError } from './validation-error.ts';
-import type { ObjectSequence, ObservationOrder } from '../k8s/object-sequence.ts';
+import { compareVersions, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
 
 /** The Failed condition of a failed child Job: what failure policy rules match on. */
@@ -152,6 +152,12 @@ export interface JobSetState {
    */
   readonly walkBeganVersion?: string;
   /**
+   * The oldest comparable resourceVersion of any child Job observation, late ones included: the
+   * JobSet had Jobs by then, so an InOrder walk had begun (evolve.ts `walkBeganBefore`). Absent
+   * before JOBSET_FOLD_VERSION .24.
+   */
+  readonly firstChildVersion?: string;
+  /**
    * The JobSet observations the fold took whose `spec.suspend` differs from the one before (the
    * first too), by comparable resourceVersion, with how many conditions stood when each was
    * taken: a condition the cluster wrote on an older spec, seen late, goes before those written
@@ -219,4 +225,10 @@ export function specTakenBy(state: JobSetState, at: string): SpecTaken | undefin
 export function firstSuspensionSeenAt(state: JobSetState): string | undefined {
   const seen = [state.earliestSuspensionAt, state.specsTaken?.find((spec) => spec.suspend)?.at, state.suspendedBefore];
   return seen.reduce<string | undefined>((first, at) => (at !== undefined && (first === undefined || compareTimes(at, first) < 0) ? at : first), undefined);
+}
+
+/** The resourceVersion of the oldest JobSet observation seen suspended, when comparable. */
+export function firstSuspensionVersion(state: JobSetState): string | undefined {
+  const seen = [state.specsTaken?.find((spec) => spec.suspend)?.version, state.suspendedBeforeVersion];
+  return seen.reduce<string | undefined>((first, version) => (version !== undefined && (first === undefined || compareVersions(version, first) < 0) ? version : first), undefined);
 }

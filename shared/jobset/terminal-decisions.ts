@@ -161,14 +161,15 @@ export function retractLateSuspension(pass: Pass, finishedAt: string | undefined
 }
 
 /**
- * The instant of the suspension the cluster's finished JobSet ignored, made after `finishedAt`:
- * the first one seen, or the one whose `Suspended` True stands now when the spec in force at the
+ * The instant of the suspension the cluster's finished JobSet ignored, made after `finishedAt`
+ * or in its second (one second is one pass, and upstream's pass runs the failure and success
+ * policies before it enacts a suspension): the first one seen, or the one whose `Suspended` True stands now when the spec in force at the
  * finish ran.
  */
 function suspensionAfterFinish(state: JobSetState, finishedAt: string, suspendedNow: boolean): string | undefined {
   const first = firstSuspensionSeenAt(state);
   if (first === undefined) return undefined;
-  if (compareTimes(finishedAt, first) < 0) return first;
+  if (compareTimes(finishedAt, first) <= 0) return first;
   const standing = state.specsTaken?.at(-1);
   if (!suspendedNow) return undefined;
   if (standing?.suspend !== true || standing.at === undefined || compareTimes(finishedAt, standing.at) >= 0) return undefined;

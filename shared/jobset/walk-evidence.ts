@@ -66,15 +66,25 @@ export function walkCompletedBeforeFailure(spec: DefaultedJobSetSpec, state: Job
  * seen started before it. In the same second the walk comes second, as in one pass (upstream's
  * failure and success policies run before the startup policy).
  */
-function walkCompletedBefore(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number, instant: string): boolean {
+function walkCompletedBefore(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number, instant: string, sameSecond = false): boolean {
   const evidence = state.walkEvidence;
   if (evidence === undefined || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
   if (spec.startupPolicy.startupPolicyOrder !== 'InOrder') return false;
   const started = Object.entries(evidence.started).filter(([key]) => key.startsWith(`${attempt}/`)).map(([, seen]) => seen);
   return spec.replicatedJobs.every((rjob) => {
     const seen = started.filter((s) => s.replicatedJob === rjob.name);
-    return seen.length >= rjob.replicas && seen.every((s) => compareTimes(s.at, instant) < 0);
+    return seen.length >= rjob.replicas && seen.every((s) => compareTimes(s.at, instant) < (sameSecond ? 1 : 0));
   });
+}
+
+/**
+ * Whether the current attempt's walk completed by `since`, a suspension seen late, in the same
+ * second too: upstream's pass runs the startup policy before it suspends, so the cluster wrote
+ * `StartupPolicyCompleted` before `Suspended`.
+ */
+export function walkCompletedBySuspension(state: JobSetState, since: string): boolean {
+  const spec = state.jobSet?.spec;
+  return spec !== undefined && walkCompletedBefore(spec, state, state.restarts, since, true);
 }
 
 /**
@@ -123,6 +133,19 @@ export function completedWalkOutOfPlace(state: JobSetState): JobSetCondition | u
   const restarting = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.restartingJobSet);
   if (completed === -1 || restarting === -1 || completed < restarting) return undefined;
   return walkCompletedBeforeFailure(spec, state, state.restarts - 1) ? state.conditions[completed] : undefined;
+}
+
+/**
+ * An InOrder JobSet's `StartupPolicyInProgress` written after `RestartingJobSet` (the walk's
+ * evidence, a late running observation, arrived after the restart): the cluster's first walk
+ * wrote it in the pass that created the first Jobs, before any of them could fail, so before any
+ * restart. The condition to move before `RestartingJobSet`, if any.
+ */
+export function walkBeganOutOfPlace(state: JobSetState): JobSetCondition | undefined {
+  if (state.jobSet?.spec.startupPolicy.startupPolicyOrder !== 'InOrder') return undefined;
+  const inProgress = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyInProgress);
+  const restarting = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.restartingJobSet);
+  return inProgress !== -1 && restarting !== -1 && inProgress > restarting ? state.conditions[inProgress] : undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ import { evolve } from '../../../shared/jobset/evolve.ts';
 import { settle } from '../../../shared/jobset/settle.ts';
 import { initialState } from '../../../shared/jobset/state.ts';
 import { jobSetStatus } from '../../../shared/jobset/status.ts';
-import { at, jobReady, jobSetObserved } from './support/builders.ts';
+import { at, jobFailed, jobReady, jobSetObserved } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
 // Issue 21 for JobSets: a JobSet created (or put) suspended and resumed, whose suspended
@@ -46,9 +46,10 @@ describe('a suspended JobSet observation that arrives after the resumed one', ()
     expect(late.commands).toEqual([]);
   });
 
-  it('given it arrives while the InOrder walk is still going, when settled, then Suspended is written only once every replicated job started', () => {
+  it('given it arrives while the InOrder walk is still going, when settled, then Suspended is True as in order (upstream leaves it so until the walk completes), and False / ResumeJobs once every replicated job started', () => {
     const early = given(resumed, suspended).whenSettled({ now: at(5) });
-    expect(conditionsOf(early.status).map((c) => c.type)).not.toContain('Suspended');
+    expect(conditionsOf(early.status)).toEqual(conditionsOf(given(suspended, resumed).whenSettled({ now: at(5) }).status));
+    expect(conditionsOf(early.status).find((c) => c.type === 'Suspended')?.status).toBe('True');
     const started = given(resumed, suspended, ...running).whenSettled({ now: at(20) });
     expect(conditionsOf(started.status)[0]).toEqual(resumedCondition);
   });
@@ -203,5 +204,28 @@ describe('a JobSet running InOrder, suspended midway and resumed, whose suspende
       versioned(jobSetObserved({ ...midway(suspend), managedBy: 'jobfold.io/jobset-controller' }, { seconds }), version);
     const late = delivered(b1, a0, b0, managed(false, 5, '1'), managed(false, 10, '3'), managed(true, 5, '2'), b2);
     expect(moves(late.log)).toEqual([]);
+  });
+});
+
+// Generated JobSet histories (history-7): the resumption between two suspensions arrives last,
+// older than the suspension after the finish that the fold holds.
+describe('a JobSet suspended, resumed, failed and suspended again, its resumed observation arriving last', () => {
+  const one = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 0 } };
+  const created = versioned(jobSetObserved({ ...one, suspend: false }, { seconds: 0 }), '1');
+  const suspendedFirst = versioned(jobSetObserved({ ...one, suspend: true }, { seconds: 6 }), '2');
+  const resumedBetween = versioned(jobSetObserved({ ...one, suspend: false }, { seconds: 11 }), '3');
+  const failed = jobFailed('w', 0, { seconds: 47 });
+  const suspendedAfter = versioned(jobSetObserved({ ...one, suspend: true }, { seconds: 120 }), '5');
+  const inOrder = [created, suspendedFirst, resumedBetween, failed, suspendedAfter];
+  const conditionsIn = (...observations: JobSetObservation[]) => conditionsOf(given(...observations).whenSettled({ now: at(120) }).status);
+
+  it('in order: the JobSet failed running, Suspended False / ResumeJobs', () => {
+    expect(conditionsIn(...inOrder)[0]).toEqual(resumedCondition);
+  });
+
+  it('given the resumption after the later suspension, when the writer judges it, then it is news, and the fold ends as in order', () => {
+    const { state } = given(suspendedFirst, failed, suspendedAfter);
+    expect(knownJobSetObservation(state, { ...resumedBetween, eventId: 'e-resumed' } as JobSetLogObservation)).toBeUndefined();
+    expect(conditionsIn(suspendedFirst, failed, suspendedAfter, resumedBetween, created)).toEqual(conditionsIn(...inOrder));
   });
 });

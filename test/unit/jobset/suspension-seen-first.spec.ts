@@ -3,20 +3,12 @@ import { isJobSetDecisionType, type JobSetDecisionEvent } from '../../../shared/
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
 import { explainJobSet } from '../../../shared/jobset/explain.ts';
 import { jobSetDecider, type JobSetLogObservation } from '../../../shared/jobset/index.ts';
-import { at, jobFailed, jobObserved, jobSetObserved, jobSucceeded } from './support/builders.ts';
+import { at, jobFailed, jobObserved, jobSetObserved, jobSucceeded, versioned as v } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
 // Issue 21 for JobSets: what the cluster's controller did on a JobSet spec reaches the log before
 // the spec. Counterexamples of test/property/jobset/generated-orders.property.spec.ts (generated
 // JobSet histories with suspensions), shrunk.
-
-/** An observation with the resourceVersion the cluster gave it (KEP-5504: later is newer, per resource type). */
-const v = (version: number, observation: JobSetObservation): JobSetObservation =>
-  observation.type === 'JobObserved'
-    ? { ...observation, job: { ...observation.job, metadata: { ...observation.job.metadata, resourceVersion: String(version) } } }
-    : observation.type === 'JobSetObserved'
-      ? { ...observation, jobSet: { ...observation.jobSet, metadata: { ...observation.jobSet.metadata, resourceVersion: String(version) } } }
-      : observation;
 
 const suspendedCondition = { type: 'Suspended', status: 'True', reason: 'SuspendedJobs', message: 'jobset is suspended' };
 
@@ -163,5 +155,25 @@ describe('a JobSet suspended and resumed before it finished, and suspended again
     expect(conditionsOf(late.status)[0]).toEqual(resumedCondition);
     const correction = late.log.find((e) => e.type === 'JobSetOutcomeCorrected');
     expect(correction).toMatchObject({ retracted: [expect.objectContaining({ type: 'Suspended', status: 'True' })], retractedMetAt: at(167), evidence: { metAt: at(137) } });
+  });
+});
+
+describe('a JobSet suspended in the same second as the failure that finished it, the suspension arriving first', () => {
+  // Found by the generated multi-pod histories (history-58), shrunk. Upstream's pass that reads
+  // both fails the JobSet first (the failure policy runs before suspension is enacted), and a
+  // finished JobSet ignores the suspension: one second is taken as one pass, the finish first.
+  const spec = { replicatedJobs: [{ name: 'w' }] };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 1 }));
+  const failed = v(2, jobFailed('w', 0, { seconds: 61 }));
+  const suspended = v(3, jobSetObserved({ ...spec, suspend: true }, { seconds: 61 }));
+
+  it('in order: Failed, and no Suspended', () => {
+    expect(conditionsOf(given(created, failed, suspended).whenSettled({ now: at(61) }).status).map((c) => c.type)).toEqual(['Failed']);
+  });
+
+  it('given the suspension before the failure, when the failure arrives, then Suspended is taken back', () => {
+    const late = given(created, suspended, failed).whenSettled({ now: at(61) });
+    expect(conditionsOf(late.status).map((c) => c.type)).toEqual(['Failed']);
+    expect(late.log.find((e) => e.type === 'JobSetOutcomeCorrected')).toMatchObject({ retracted: [expect.objectContaining({ type: 'Suspended' })], retractedMetAt: at(61), evidence: { metAt: at(61) } });
   });
 });

@@ -111,6 +111,14 @@ export const jobDeleted = (rjob: string, index: number, seconds: number): JobSet
   name: jobName(rjob, index),
 });
 
+/** An observation with the resourceVersion the cluster gave it (KEP-5504: later is newer, per resource type). */
+export const versioned = (version: number, observation: JobSetObservation): JobSetObservation =>
+  observation.type === 'JobObserved'
+    ? { ...observation, job: { ...observation.job, metadata: { ...observation.job.metadata, resourceVersion: String(version) } } }
+    : observation.type === 'JobSetObserved'
+      ? { ...observation, jobSet: { ...observation.jobSet, metadata: { ...observation.jobSet.metadata, resourceVersion: String(version) } } }
+      : observation;
+
 /**
  * A JobSet object of `replicated` replicated Jobs × `replicas` (names `rj-000`…), each a one-pod
  * Job, that jobfold manages: what a forwarder sends in `JobSet Observed`.

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { JobSetObservation } from '../../../shared/jobset/events.ts';
+import { at, jobDeleted, jobFailed, jobObserved, jobSetObserved, jobSucceeded, versioned as v } from './support/builders.ts';
+import { conditionsOf, given } from './support/given.ts';
+
+// Issue 21 for JobSets: a child Job's failure and the JobSet's suspension in the same second.
+// Counterexample of test/property/jobset/generated-orders.property.spec.ts (history-50), shrunk.
+
+describe('a child Job failing in the same second as its JobSet is suspended, the failure first on the cluster', () => {
+  const spec = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 1 } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 5 }));
+  const running = v(2, jobObserved('w', 0, { seconds: 5, active: 1 }));
+  const failed = v(3, jobFailed('w', 0, { seconds: 7 }));
+  const suspended = v(4, jobSetObserved({ ...spec, suspend: true }, { seconds: 7 }));
+  const order = (...observations: JobSetObservation[]) =>
+    conditionsOf(given(...observations).whenSettled({ now: at(7) }).status).map((c) => `${c.type}=${c.status}/${c.reason}`);
+
+  it('in order: the restart is written first, then the suspension', () => {
+    expect(order(created, running, failed, suspended)).toEqual(['RestartingJobSet=False/JobSetSuspended', 'Suspended=True/SuspendedJobs']);
+  });
+
+  it('given the suspension first, when the older failure arrives, then its restart goes before Suspended, as in order', () => {
+    expect(order(suspended, created, running, failed)).toEqual(order(created, running, failed, suspended));
+  });
+
+  it('given a failure newer than the suspension in the same second, when reconciled, then Suspended stays first', () => {
+    const failedAfter = v(5, jobFailed('w', 0, { seconds: 7 }));
+    expect(order(suspended, created, running, failedAfter)).toEqual(order(created, running, suspended, failedAfter));
+    expect(order(created, running, suspended, failedAfter)[0]).toMatch(/^Suspended=True/);
+  });
+});
+
+// history-45: the suspension's observation arrives after the finish, the restart before it.
+describe('a JobSet restarted, then suspended and resumed, then completed, its suspended observation arriving last', () => {
+  const spec = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 1 } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 5 }));
+  const failed = v(2, jobFailed('w', 0, { seconds: 5 }));
+  const deleted = jobDeleted('w', 0, 6);
+  const suspended = v(3, jobSetObserved({ ...spec, suspend: true }, { seconds: 36 }));
+  const resumed = v(4, jobSetObserved({ ...spec, suspend: false }, { seconds: 37 }));
+  const running = v(5, jobObserved('w', 0, { seconds: 40, attempt: 1, active: 1 }));
+  const done = v(6, jobSucceeded('w', 0, { seconds: 69, attempt: 1 }));
+  const order = (...observations: JobSetObservation[]) =>
+    conditionsOf(given(...observations).whenSettled({ now: at(69) }).status).map((c) => `${c.type}=${c.status}/${c.reason}`);
+
+  it('in order: RestartingJobSet (written at the restart) before Suspended, then Completed', () => {
+    expect(order(created, failed, deleted, suspended, resumed, running, done)).toEqual([
+      'RestartingJobSet=False/JobSetCompleted',
+      'Suspended=False/ResumeJobs',
+      'Completed=True/AllJobsCompleted',
+    ]);
+  });
+
+  it('given the resumed spec first and the suspended one last, when reconciled, then the late Suspended goes after the earlier restart, as in order', () => {
+    expect(order(resumed, failed, deleted, running, done, created, suspended)).toEqual(order(created, failed, deleted, suspended, resumed, running, done));
+  });
+
+  it('given the suspended spec first and the resumed one after the finish, when reconciled, then Suspended turns False / ResumeJobs, as the cluster resumed it before the finish', () => {
+    expect(order(failed, suspended, deleted, running, done, resumed, created)).toEqual(order(created, failed, deleted, suspended, resumed, running, done));
+  });
+});
+
+// history-18: an InOrder JobSet resumed before its walk completed keeps Suspended True on the
+// cluster (upstream turns it False only once the walk completes), with the restart before the
+// suspension False / JobSetSuspended; the suspended observation arrives after the resumed one.
+describe('an InOrder JobSet restarted, suspended and resumed mid-walk, its suspended observation arriving late', () => {
+  const spec = { replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, failurePolicy: { maxRestarts: 1 } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 30 }));
+  const started = v(2, jobObserved('a', 0, { seconds: 30, active: 1 }));
+  const failed = v(3, jobFailed('a', 0, { seconds: 60 }));
+  const suspended = v(4, jobSetObserved({ ...spec, suspend: true }, { seconds: 65 }));
+  const resumed = v(5, jobSetObserved({ ...spec, suspend: false }, { seconds: 107 }));
+  const order = (...observations: JobSetObservation[]) =>
+    conditionsOf(given(...observations).whenSettled({ now: at(107) }).status).map((c) => `${c.type}=${c.status}/${c.reason}`);
+
+  it('in order: Suspended stays True, and the restart is False / JobSetSuspended', () => {
+    expect(order(created, started, failed, suspended, resumed)).toEqual([
+      'StartupPolicyInProgress=True/InOrderStartupPolicyInProgress',
+      'RestartingJobSet=False/JobSetSuspended',
+      'Suspended=True/SuspendedJobs',
+    ]);
+  });
+
+  it('given the resumed spec first and the failure last, when reconciled, then the late suspension is written as the cluster left it', () => {
+    expect(order(resumed, started, suspended, created, failed)).toEqual(order(created, started, failed, suspended, resumed));
+  });
+
+  it('given both specs first and the failure last, when the restart is decided on the resumed spec, then it is False / JobSetSuspended, as the suspension left it', () => {
+    expect(order(suspended, resumed, started, failed, created)).toEqual(order(created, started, failed, suspended, resumed));
+  });
+});
+
+// history-44: the restart answered a failure after the JobSet was resumed; the suspended spec
+// arrived after the failure, the resumed one last.
+describe('a JobSet suspended, resumed and then restarted, its specs arriving after the failure', () => {
+  const spec = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 1 } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
+  const suspended = v(2, jobSetObserved({ ...spec, suspend: true }, { seconds: 10 }));
+  const resumed = v(3, jobSetObserved({ ...spec, suspend: false }, { seconds: 60 }));
+  const running = v(4, jobObserved('w', 0, { seconds: 60, active: 1 }));
+  const failed = v(5, jobFailed('w', 0, { seconds: 65 }));
+  const order = (...observations: JobSetObservation[]) =>
+    conditionsOf(given(...observations).whenSettled({ now: at(65) }).status).map((c) => `${c.type}=${c.status}/${c.reason}`);
+
+  it('in order: RestartingJobSet True, the JobSet running when it restarted', () => {
+    expect(order(created, suspended, resumed, running, failed)).toContain('RestartingJobSet=True/DefaultFailurePolicy');
+  });
+
+  it('given the failure first, when the older suspended spec arrives, then RestartingJobSet stays True, as in order', () => {
+    expect(order(running, failed, created, suspended, resumed)).toEqual(order(created, suspended, resumed, running, failed));
+  });
+});
