@@ -4,6 +4,7 @@ import { findCondition } from './conditions.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import { allReplicasStarted, type ReplicatedJobStatus } from './replicated-jobs-status.ts';
 import type { JobSetState } from './state.ts';
+import { compareVersions } from '../k8s/object-sequence.ts';
 
 /** What the startup policy allows in one pass. */
 export interface StartupPlan {
@@ -68,4 +69,22 @@ export function walkRevealedUnseen(spec: DefaultedJobSetSpec, state: JobSetState
   if (state.walkBeganVersion === undefined) return false;
   return findCondition(state.conditions, CONDITION_TYPES.startupPolicyInProgress) === undefined
     && findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) === undefined;
+}
+
+/**
+ * The last resumption of a suspended InOrder JobSet arrived after a newer suspension (evolve.ts
+ * `revealedResumption`), and a child Job was seen suspended between the suspension before it and
+ * it (by resourceVersion): upstream's pass on the resumed JobSet found that Job not started and
+ * began its walk again, writing `StartupPolicyInProgress` True (and `StartupPolicyCompleted`
+ * False); the suspension that followed left the startup conditions alone. The fold, holding the
+ * newer suspended spec, never walked on it. Not for a JobSet jobfold runs.
+ */
+export function walkBegunOnRevealedResumption(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  if (!spec.suspend || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  const taken = state.specsTaken ?? [];
+  const last = taken.findLastIndex((t) => !t.suspend);
+  const resumption = taken[last];
+  const suspension = taken[last - 1];
+  if (resumption?.revealed !== true || suspension?.suspend !== true) return false;
+  return (state.suspendedChildVersions ?? []).some((v) => compareVersions(v, suspension.version) > 0 && compareVersions(v, resumption.version) < 0);
 }

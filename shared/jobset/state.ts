@@ -73,6 +73,8 @@ export interface SpecTaken {
   readonly conditions: number;
   /** When the observation that showed it was made (absent in states folded before JOBSET_FOLD_VERSION .13). */
   readonly at?: string;
+  /** A resumed observation that arrived after a newer suspended one (evolve.ts `revealedResumption`): the fold never decided on it. */
+  readonly revealed?: true;
 }
 
 /** What `JobSetState.restartEvidence` keeps of the last restart. */
@@ -157,6 +159,13 @@ export interface JobSetState {
    * before JOBSET_FOLD_VERSION .24.
    */
   readonly firstChildVersion?: string;
+  /**
+   * For an InOrder JobSet jobfold does not run: the comparable resourceVersions of child Job
+   * snapshots that showed the Job suspended, late ones included, in order (startup-policy.ts
+   * `walkBegunOnRevealedResumption` reads which suspended Jobs a resumption found). Absent before
+   * JOBSET_FOLD_VERSION .30.
+   */
+  readonly suspendedChildVersions?: readonly string[];
   /**
    * The JobSet observations the fold took whose `spec.suspend` differs from the one before (the
    * first too), by comparable resourceVersion, with how many conditions stood when each was
