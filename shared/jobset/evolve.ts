@@ -200,7 +200,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   const jobSet = defaultJobSet(event.jobSet);
   const newObject = isNewJobSet(state, event);
   const order = observationOrder(jobSet.metadata.resourceVersion, event.sequence);
-  const earliest = earlierSuspension(state, event) ? { earliestSuspensionAt: event.at } : {};
+  const earliest = { ...(earlierSuspension(state, event) ? { earliestSuspensionAt: event.at } : {}), ...noteSuspendVersion(state, event) };
   if (isLateJobSetObservation(state, event)) {
     const suspendedBefore = revealedSuspension(state, event);
     const walkBeganVersion = revealedWalk(state, event);
@@ -225,7 +225,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     ...(event.eventId === undefined ? {} : { jobSetEventId: event.eventId }),
     ...(order.version !== undefined || order.sequence !== undefined ? { jobSetOrder: order } : {}),
     jobSetSeenAt: event.at,
-    ...(newObject ? (jobSet.spec.suspend ? { earliestSuspensionAt: event.at } : {}) : earliest),
+    ...(newObject ? { ...(jobSet.spec.suspend ? { earliestSuspensionAt: event.at } : {}), ...noteSuspendVersion(base, event) } : earliest),
     ...specTaken(base, jobSet.spec.suspend, order.version, event.at),
     lastObservation: state.position,
     validationErrors,
@@ -248,7 +248,22 @@ export function revealedResumption(state: JobSetState, event: JobSetObserved): r
   const at = next === -1 ? taken.length : next;
   if (at === 0 || taken[at - 1]?.suspend !== true || (next !== -1 && taken[next]?.suspend !== true)) return undefined;
   const conditions = next === -1 ? state.conditions.length : (taken[next] as SpecTaken).conditions;
-  return [...taken.slice(0, at), { version, suspend: false, conditions, at: event.at, revealed: true }, ...taken.slice(at)];
+  return [...taken.slice(0, at), { version, suspend: false, conditions, at: event.at }, ...taken.slice(at)];
+}
+
+/**
+ * What a JobSet observation adds to `suspendedVersions` (a suspended one not noted yet) or
+ * `lastResumedVersion` (a resumed one newer than it), late ones too.
+ */
+export function noteSuspendVersion(state: JobSetState, event: JobSetObserved): Pick<JobSetState, 'suspendedVersions' | 'lastResumedVersion'> | undefined {
+  const version = comparableVersion(event.jobSet.metadata.resourceVersion);
+  if (version === undefined) return undefined;
+  if (event.jobSet.spec.suspend !== true) {
+    const last = state.lastResumedVersion;
+    return last === undefined || compareVersions(version, last) > 0 ? { lastResumedVersion: version } : undefined;
+  }
+  const known = state.suspendedVersions ?? [];
+  return known.includes(version) ? undefined : { suspendedVersions: [...known, version].sort(compareVersions) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { comparableVersion, compareVersions } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { findCondition, type JobSetCondition } from './conditions.ts';
@@ -38,14 +39,17 @@ export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<J
   const key = `${attempt}/${job.name}`;
   const known = evidence.started[key];
   const startedAt = known === undefined || compareTimes(event.at, known.at) < 0 ? event.at : known.at;
+  const seen = comparableVersion(event.job.metadata.resourceVersion);
+  const newer = seen !== undefined && (known?.version === undefined || compareVersions(seen, known.version) > 0);
+  const version = newer ? seen : known?.version;
   const failure = job.finished === 'Failed' ? (job.failure?.lastTransitionTime ?? event.at) : undefined;
   const failedBefore = evidence.failedAt[attempt];
   const failedAt = failure !== undefined && (failedBefore === undefined || compareTimes(failure, failedBefore) < 0) ? failure : failedBefore;
-  if (startedAt === known?.at && failedAt === failedBefore) return undefined;
+  if (startedAt === known?.at && !newer && failedAt === failedBefore) return undefined;
   const kept = (k: string) => Number(k.slice(0, k.indexOf('/'))) >= state.restarts - 1;
   return {
     walkEvidence: {
-      started: { ...Object.fromEntries(Object.entries(evidence.started).filter(([k]) => kept(k))), [key]: { replicatedJob: job.replicatedJob, at: startedAt } },
+      started: { ...Object.fromEntries(Object.entries(evidence.started).filter(([k]) => kept(k))), [key]: { replicatedJob: job.replicatedJob, at: startedAt, ...(version === undefined ? {} : { version }) } },
       failedAt: { ...Object.fromEntries(Object.entries(evidence.failedAt).filter(([a]) => Number(a) >= state.restarts - 1)), ...(failedAt === undefined ? {} : { [attempt]: failedAt }) },
     },
   };
@@ -185,6 +189,18 @@ export function walkBeganOutOfPlace(state: JobSetState): JobSetCondition | undef
 }
 
 /**
+ * `StartupPolicyInProgress` standing after `StartupPolicyCompleted` (the completed walk was placed
+ * before a suspension the walk's beginning was moved before only later): every walk writes
+ * InProgress in its first pass, so the cluster's came first. The condition to move before
+ * `StartupPolicyCompleted`, if any.
+ */
+export function walkBeganAfterCompletion(state: JobSetState): JobSetCondition | undefined {
+  const inProgress = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyInProgress);
+  const completed = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyCompleted);
+  return completed !== -1 && inProgress > completed ? state.conditions[inProgress] : undefined;
+}
+
+/**
  * Evolve side, where the fold first writes `StartupPolicyCompleted`: before the finish of a
  * finished JobSet (the walk completed before it, `walkCompletedBeforeFinish`); before the
  * `RestartingJobSet` the cluster wrote after it, when the attempt the last restart ended had
@@ -217,4 +233,14 @@ export function suspensionAfterWalk(state: JobSetState): number | undefined {
   if (suspendedAt === undefined || !walkCompletedBySuspension(state, suspendedAt)) return undefined;
   const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
   return suspended === -1 ? undefined : suspended;
+}
+
+/**
+ * Whether every replica of every replicated job of the current attempt was seen started at a
+ * resourceVersion newer than `version` (its newest started snapshot): the walk completed after it.
+ */
+export function walkStartedSince(spec: DefaultedJobSetSpec, state: JobSetState, version: string): boolean {
+  const prefix = `${state.restarts}/`;
+  const started = Object.entries(state.walkEvidence?.started ?? {}).filter(([key]) => key.startsWith(prefix)).map(([, seen]) => seen);
+  return spec.replicatedJobs.every((rjob) => started.filter((s) => s.replicatedJob === rjob.name && s.version !== undefined && compareVersions(s.version, version) > 0).length >= rjob.replicas);
 }

@@ -41,6 +41,16 @@ describe('an InOrder JobSet whose walk completed, then suspended, resumed and su
     expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
   });
 
+  it('given the resumption between two suspensions after two newer suspensions, the Job\'s suspended snapshot before it, when settled, then the walk it began is written, as in order', () => {
+    const late = given(v6, v3, v9, v5, ready, v8, v4, v7, created).whenSettled({ now: at(132) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+
+  it('given the fold walked on the resumption while holding only the first suspension, and the running JobSet arrives last, when settled, then InProgress moves before Completed and Suspended (logged moves), as in order', () => {
+    const late = given(v3, v7, v5, v6, v9, v4, ready, v8, created).whenSettled({ now: at(132) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+
   it('given the resumption between two suspensions never arrives, when settled, then the first walk stands completed before Suspended', () => {
     const late = given(v6, ready, v5, created, v9, v8, v4, v3).whenSettled({ now: at(132) });
     expect(conditionsOf(late.status)).toEqual([
@@ -56,6 +66,12 @@ describe('an InOrder JobSet whose walk completed, then suspended, resumed and su
     expect(knownJobSetObservation(state, log(v6, 'e-v6'))).toBeUndefined();
     const noted = given(v5, v9, v6);
     expect(knownJobSetObservation(noted.state, log(v6, 'e-v6-again'))).toBe('stale');
+  });
+
+  it('given a stale suspended JobSet observation between two the fold holds, when the writer judges it, then it is logged (it bounds the last resumption); seen again, it is dropped', () => {
+    const log = (o: JobSetObservation, id: string): JobSetLogObservation => ({ ...o, eventId: id }) as JobSetLogObservation;
+    expect(knownJobSetObservation(given(v3, v8).state, log(v5, 'e-v5'))).toBeUndefined();
+    expect(knownJobSetObservation(given(v3, v8, v5).state, log(v5, 'e-v5-again'))).toBe('stale');
   });
 });
 
@@ -89,5 +105,22 @@ describe('an InOrder JobSet suspended, resumed, its walk completed in the second
     const late = given(v1, v3, v5, v4, v2).whenSettled({ now: at(10) });
     expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
     expect(late.events).toContainEqual(expect.objectContaining({ type: 'JobSetConditionChanged', movedBefore: 'StartupPolicyCompleted' }));
+  });
+});
+
+describe('an InOrder JobSet suspended mid-walk, resumed, and finished, its running observation arriving last (history-21)', () => {
+  // v1 running: the walk begins; v2 a's Job ready; v3 suspended; v4 the Job suspended; v5 resumed
+  // (mid-walk: Suspended stays True); v6 the Job ready again, v7 succeeded: the success policy (Any) completes the JobSet.
+  const spec2 = (suspend: boolean) => ({ replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, successPolicy: { operator: 'Any', targetReplicatedJobs: [] }, suspend });
+  const v1 = versioned(1, jobSetObserved(spec2(false), { seconds: 5 }));
+  const v2 = versioned(2, jobReady('a', 0, { seconds: 5 }));
+  const [v3, v4] = [versioned(3, jobSetObserved(spec2(true), { seconds: 35 })), suspendedJob(4, 35)];
+  const [v5, v6, v7] = [versioned(5, jobSetObserved(spec2(false), { seconds: 36 })), versioned(6, jobReady('a', 0, { seconds: 36 })), versioned(7, jobSucceeded('a', 0, { seconds: 37 }))];
+  const inOrder = given(v1, v2, v3, v4, v5, v6, v7).whenSettled({ now: at(37) });
+
+  it('given the resumed spec first, the suspension after it, the finish, and the running JobSet last, when settled, then InProgress moves before Suspended though the JobSet finished, as in order', () => {
+    expect(conditionsOf(inOrder.status).map((c) => c.type)).toEqual(['StartupPolicyInProgress', 'Suspended', 'Completed']);
+    const late = given(v5, v3, v7, v4, v1, v2, v6).whenSettled({ now: at(37) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
   });
 });
