@@ -19,9 +19,9 @@ import {
 import { firstSuspensionSeenAt, specTakenBy, type ChildJobView, type JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
-import { matchStartupPolicy, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
+import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkBeganOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -87,6 +87,10 @@ function reconcile(
   const tippedBy = pass.start.lastObservation;
   // 9 as the cluster went through it on the JobSet's first spec, seen only after a later one: its walk began.
   if (walkRevealedUnseen(spec, pass.state)) writeCondition(pass, startupInProgress, tippedBy);
+  // Conditions the fold wrote before the evidence of the cluster's order arrived, finished or not.
+  moveBefore(pass, jobSet, suspensionBeforeWalkOutOfPlace(pass.state), CONDITION_TYPES.startupPolicyCompleted);
+  walkBeforeSuspension(pass, jobSet);
+  moveBefore(pass, jobSet, walkBeganAfterCompletion(pass.state), CONDITION_TYPES.startupPolicyCompleted);
   // 3. `jobSetFinished`: a Completed or Failed JobSet only deletes its still-active Jobs, and
   // itself once ttlSecondsAfterFinished has passed.
   const { completed, failed } = CONDITION_TYPES;
@@ -129,6 +133,13 @@ function reconcile(
   moveBefore(pass, jobSet, walkBeganOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
   // 10. `suspendJobs` or `resumeJobsIfNecessary`.
   if (spec.suspend) {
+    // 9 as the cluster went through it before the suspension the fold took first: the walk completed.
+    if (walkCompletedBeforeSuspensionUnseen(spec, pass.state)) {
+      writeCondition(pass, startupInProgress, tippedBy);
+      writeCondition(pass, startupCompleted, tippedBy);
+    }
+    // ... and on the last resumption, after which a Job was seen suspended: the walk began again.
+    if (walkBegunOnLastResumption(spec, pass.state)) writeCondition(pass, startupInProgress, tippedBy);
     for (const job of owned.active) if (!job.suspend && !seenRunningSince(jobSet, pass.state, job)) setJobSuspend(pass, job, true);
     writeCondition(pass, suspendedJobs, tippedBy);
     if (!restartedRunningSince(pass.state)) writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, MESSAGES.suspended), tippedBy);
@@ -145,7 +156,6 @@ function reconcile(
     // InOrder, mid-walk: upstream leaves Suspended True on a resumption until the walk completes.
     resumeSeenLate(pass, jobSet, suspendedJobs);
   }
-  walkBeforeSuspension(pass, jobSet);
   moveBefore(pass, jobSet, completedWalkOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
 }
 

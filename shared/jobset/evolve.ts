@@ -8,7 +8,7 @@ import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequ
 import { compareTimes } from '../k8s/time.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
 import { firstSuspensionSeenAt, firstSuspensionVersion, initialState, type ChildJobView, type JobSetState, type SpecTaken } from './state.ts';
-import { noteWalkEvidence, placeOfCompletedWalk, walkCompletedBySuspension } from './walk-evidence.ts';
+import { noteWalkEvidence, placeOfCompletedWalk, suspensionAfterWalk, walkCompletedBySuspension } from './walk-evidence.ts';
 import { validateJobSet } from './validation.ts';
 
 /**
@@ -32,6 +32,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       const firstChildVersion = version !== undefined && (first === undefined || compareVersions(version, first) < 0) ? version : first;
       const noted: JobSetState = {
         ...next, ...withLateFailure(state, event, position), ...noteWalkEvidence(state, event), ...(firstChildVersion === undefined ? {} : { firstChildVersion }),
+        ...noteSuspendedChild(state, event, version),
       };
       if (isLateChildSnapshot(state, event)) return { ...noted, lastObservation: position };
       const ahead = isOfLaterAttempt(state, event);
@@ -199,7 +200,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   const jobSet = defaultJobSet(event.jobSet);
   const newObject = isNewJobSet(state, event);
   const order = observationOrder(jobSet.metadata.resourceVersion, event.sequence);
-  const earliest = earlierSuspension(state, event) ? { earliestSuspensionAt: event.at } : {};
+  const earliest = { ...(earlierSuspension(state, event) ? { earliestSuspensionAt: event.at } : {}), ...noteSuspendVersion(state, event) };
   if (isLateJobSetObservation(state, event)) {
     const suspendedBefore = revealedSuspension(state, event);
     const walkBeganVersion = revealedWalk(state, event);
@@ -224,7 +225,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     ...(event.eventId === undefined ? {} : { jobSetEventId: event.eventId }),
     ...(order.version !== undefined || order.sequence !== undefined ? { jobSetOrder: order } : {}),
     jobSetSeenAt: event.at,
-    ...(newObject ? (jobSet.spec.suspend ? { earliestSuspensionAt: event.at } : {}) : earliest),
+    ...(newObject ? { ...(jobSet.spec.suspend ? { earliestSuspensionAt: event.at } : {}), ...noteSuspendVersion(base, event) } : earliest),
     ...specTaken(base, jobSet.spec.suspend, order.version, event.at),
     lastObservation: state.position,
     validationErrors,
@@ -248,6 +249,35 @@ export function revealedResumption(state: JobSetState, event: JobSetObserved): r
   if (at === 0 || taken[at - 1]?.suspend !== true || (next !== -1 && taken[next]?.suspend !== true)) return undefined;
   const conditions = next === -1 ? state.conditions.length : (taken[next] as SpecTaken).conditions;
   return [...taken.slice(0, at), { version, suspend: false, conditions, at: event.at }, ...taken.slice(at)];
+}
+
+/**
+ * What a JobSet observation adds to `suspendedVersions` (a suspended one not noted yet) or
+ * `lastResumedVersion` (a resumed one newer than it), late ones too.
+ */
+export function noteSuspendVersion(state: JobSetState, event: JobSetObserved): Pick<JobSetState, 'suspendedVersions' | 'lastResumedVersion'> | undefined {
+  const version = comparableVersion(event.jobSet.metadata.resourceVersion);
+  if (version === undefined) return undefined;
+  if (event.jobSet.spec.suspend !== true) {
+    const last = state.lastResumedVersion;
+    return last === undefined || compareVersions(version, last) > 0 ? { lastResumedVersion: version } : undefined;
+  }
+  const known = state.suspendedVersions ?? [];
+  return known.includes(version) ? undefined : { suspendedVersions: [...known, version].sort(compareVersions) };
+}
+
+/**
+ * `suspendedChildVersions` with the version of a child Job snapshot showing it suspended, for an
+ * InOrder JobSet jobfold does not run (or one not seen yet): a resumption after it found the Job
+ * not started, and its walk began again.
+ */
+export function noteSuspendedChild(state: JobSetState, event: JobObserved, version: string | undefined): Pick<JobSetState, 'suspendedChildVersions'> | undefined {
+  const spec = state.jobSet?.spec;
+  if (version === undefined || event.job.spec?.suspend !== true) return undefined;
+  if (spec !== undefined && (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME)) return undefined;
+  const known = state.suspendedChildVersions ?? [];
+  if (known.includes(version)) return undefined;
+  return { suspendedChildVersions: [...known, version].sort(compareVersions) };
 }
 
 /** `specsTaken` with the spec now taken, when its `suspend` differs from the last one's. */
@@ -323,7 +353,8 @@ function placeBySpecsTaken(state: JobSetState, event: JobSetConditionChanged): n
   if (type === CONDITION_TYPES.startupPolicyCompleted && status === 'True') return placeOfCompletedWalk(state);
   const walkBegan = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True';
   const version = event.since !== undefined ? state.suspendedBeforeVersion : walkBegan ? state.walkBeganVersion : undefined;
-  if (version === undefined) return undefined;
+  // A walk that completed by the first suspension began before it too.
+  if (version === undefined) return walkBegan ? suspensionAfterWalk(state) : undefined;
   const place = state.specsTaken?.find((taken) => compareVersions(taken.version, version) > 0)?.conditions;
   // A suspension after the walk began goes after the walk's InProgress, wherever the fold wrote it.
   if (event.since === undefined || !walkBeganBefore(state, version)) return place;

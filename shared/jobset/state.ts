@@ -89,11 +89,12 @@ export interface RestartEvidence {
 
 /**
  * What `JobSetState.walkEvidence` keeps of the current attempt and the one before
- * (walk-evidence.ts): when the cluster first showed each Job started, by `attempt/name`, and when
- * each attempt first failed, by attempt.
+ * (walk-evidence.ts): when the cluster first showed each Job started, and the newest comparable
+ * resourceVersion of a snapshot showing it so, by `attempt/name`, and when each attempt first
+ * failed, by attempt.
  */
 export interface WalkEvidence {
-  readonly started: Readonly<Record<string, { readonly replicatedJob: string; readonly at: string }>>;
+  readonly started: Readonly<Record<string, { readonly replicatedJob: string; readonly at: string; readonly version?: string }>>;
   readonly failedAt: Readonly<Record<number, string>>;
 }
 
@@ -157,6 +158,21 @@ export interface JobSetState {
    * before JOBSET_FOLD_VERSION .24.
    */
   readonly firstChildVersion?: string;
+  /**
+   * For an InOrder JobSet jobfold does not run: the comparable resourceVersions of child Job
+   * snapshots that showed the Job suspended, late ones included, in order (startup-policy.ts
+   * `walkBegunOnRevealedResumption` reads which suspended Jobs a resumption found). Absent before
+   * JOBSET_FOLD_VERSION .30.
+   */
+  readonly suspendedChildVersions?: readonly string[];
+  /**
+   * The comparable resourceVersions of every JobSet observation that showed it suspended, late
+   * ones included, in order; and the newest of one that showed it resumed: where the last
+   * resumption lies between suspensions, whatever order they arrived in (startup-policy.ts
+   * `walkBegunOnLastResumption`). Absent before JOBSET_FOLD_VERSION .31.
+   */
+  readonly suspendedVersions?: readonly string[];
+  readonly lastResumedVersion?: string;
   /**
    * The JobSet observations the fold took whose `spec.suspend` differs from the one before (the
    * first too), by comparable resourceVersion, with how many conditions stood when each was
