@@ -38,7 +38,7 @@ function foldJobObservation(state: JobState, event: JobObserved, at: number, clo
   const noted = noteParallelism(state, at, event.job.spec.parallelism ?? 1, event.job.spec.completions);
   if (isStaleObservation({ version: state.jobVersion, sequence: state.jobOrder }, order)) {
     if (revealsSuspension(state, event, at)) state.suspendedBefore = true;
-    noteSuspend(state, at, event.job.spec.suspend === true, true);
+    noteSuspend(state, at, event.job.spec.suspend === true, true, { version: order.version, stale: true });
     if (noted) recountByCompletions(state);
     return;
   }
@@ -104,7 +104,7 @@ function foldJobObservation(state: JobState, event: JobObserved, at: number, clo
   state.specObservedAt = clockBefore !== undefined && observedAt < clockBefore ? observedAt : undefined;
   state.settings = jobSettings(job.spec);
   if (state.settings.suspend) state.suspendHeld = true;
-  noteSuspend(state, observedAt, state.settings.suspend, state.specObservedAt !== undefined);
+  noteSuspend(state, observedAt, state.settings.suspend, state.specObservedAt !== undefined, { version: order.version, stale: false });
   state.successRuleProgress = initialRuleProgress(
     state.settings.successPolicyRules ?? [],
     state.status.completedIndexes,
@@ -203,7 +203,7 @@ export function staleJobObservationTells(state: JobState, event: JobObserved, at
   return (
     tellsParallelism(state, at, event.job.spec.parallelism ?? 1, event.job.spec.completions) ||
     (revealsSuspension(state, event, at) && state.suspendedBefore !== true) ||
-    tellsSuspend(state, at, event.job.spec.suspend === true)
+    tellsSuspend(state, at, event.job.spec.suspend === true, jobObservationOrder(event).version)
   );
 }
 

@@ -1,4 +1,5 @@
 import { formatTime } from '../k8s/time.ts';
+import { compareVersions } from '../k8s/object-sequence.ts';
 import { outcomeCorrected } from '../decide/outcome-correction.ts';
 import { findCondition, suspendedCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME, Reason } from '../k8s/job-controller.ts';
@@ -26,23 +27,59 @@ import { entryAt } from './cluster-clock.ts';
 // command follows from it: the pods terminated for a suspension taken back stay terminated (a
 // finished Job keeps no pods either), and a suspension written late terminates none.
 
-/** The Job's spec.suspend from an instant on, on the cluster's clock (excess-deletions.ts keeps parallelism so). */
+/**
+ * The Job's spec.suspend from an instant on, on the cluster's clock (excess-deletions.ts keeps
+ * parallelism so); `version`, the observation's resourceVersion where comparable, orders the
+ * observations of one instant (the newest is the spec in force).
+ */
 export interface SuspendAt {
   readonly at: number;
   readonly suspend: boolean;
+  readonly version?: string;
 }
 
-/** Entries kept: the newest changes (a Job is suspended and resumed a few times in its life). */
-const MAX_CHANGES = 16;
+/**
+ * Entries kept, the newest: the first and the last observation of each stretch of one value, for
+ * 16 changes (a Job is suspended and resumed a few times in its life). Keeping the last one
+ * bounds the stretch: a stale observation of the other value that lands inside it (a suspension
+ * arriving after a later resumption, a resumption seen before an older suspension) changes the
+ * value from its instant up to the next observation only, not for good.
+ */
+const MAX_ENTRIES = 32;
+
+/** Where a Job observation stands among the others: its resourceVersion, and whether it is older than the one the fold took. */
+export interface SuspendOrder {
+  readonly version?: string | undefined;
+  readonly stale: boolean;
+}
 
 /** Whether `suspend` at `at` is news to the Job's history (noteSuspend would record it): the writer logs such a stale observation. */
-export function tellsSuspend(state: JobState, at: number, suspend: boolean): boolean {
-  return changesSuspend(state, at, suspend) || (suspend && earlierSuspension(state, at));
+export function tellsSuspend(state: JobState, at: number, suspend: boolean, version: string | undefined): boolean {
+  return changesSuspend(state.suspendChanges, placeOf(state.suspendChanges, at, { version, stale: true }), at, suspend) || (suspend && earlierSuspension(state, at));
 }
 
-function changesSuspend(state: JobState, at: number, suspend: boolean): boolean {
-  const before = state.suspendChanges[entryAt(state.suspendChanges, at)];
-  return (before === undefined || before.suspend !== suspend) && before?.at !== at;
+/**
+ * Where an observation goes among the entries: after those of earlier instants; among those of
+ * its own instant, by resourceVersion, else before them when stale and after them when not.
+ */
+function placeOf(entries: readonly SuspendAt[], at: number, order: SuspendOrder): number {
+  let i = entries.length;
+  while (i > 0 && isAfter(entries[i - 1] as SuspendAt, at, order)) i--;
+  return i;
+}
+
+function isAfter(entry: SuspendAt, at: number, { version, stale }: SuspendOrder): boolean {
+  if (entry.at !== at) return entry.at > at;
+  return entry.version !== undefined && version !== undefined ? compareVersions(entry.version, version) > 0 : stale;
+}
+
+/**
+ * Whether the value placed at `i`, at `at`, changes the history: it differs from the one before,
+ * and no newer observation of its instant comes after it there (that one stands).
+ */
+function changesSuspend(entries: readonly SuspendAt[], i: number, at: number, suspend: boolean): boolean {
+  const before = entries[i - 1];
+  return (before === undefined || before.suspend !== suspend) && entries[i]?.at !== at;
 }
 
 const earlierSuspension = (state: JobState, at: number): boolean => state.suspensionObservedAt === undefined || at < state.suspensionObservedAt;
@@ -50,22 +87,30 @@ const earlierSuspension = (state: JobState, at: number): boolean => state.suspen
 /**
  * Notes a Job observation's spec.suspend at its instant, stale ones too (the history is ordered
  * by the cluster's clock, not by arrival), and the earliest instant the Job was seen suspended,
- * with whether that observation arrived after later events of the Job (`late`).
+ * with whether that observation arrived after later events of the Job (`late`). A stale one is
+ * kept only when it changes the history (what the writer logs of it); the newest is kept always,
+ * as the bound of its stretch.
  */
-export function noteSuspend(state: JobState, at: number, suspend: boolean, late: boolean): void {
+export function noteSuspend(state: JobState, at: number, suspend: boolean, late: boolean, order: SuspendOrder): void {
   if (suspend && earlierSuspension(state, at)) {
     state.suspensionObservedAt = at;
     if (late) state.suspensionObservedLate = true;
     else delete state.suspensionObservedLate;
   }
-  if (!changesSuspend(state, at, suspend)) return;
-  const changes = state.suspendChanges;
-  const i = entryAt(changes, at) + 1;
-  changes.splice(i, 0, { at, suspend });
-  // The next entry may now repeat this one: it is no change.
-  if (changes[i + 1]?.suspend === suspend) changes.splice(i + 1, 1);
-  if (changes.length > MAX_CHANGES) changes.splice(0, changes.length - MAX_CHANGES);
+  const entries = state.suspendChanges;
+  const i = placeOf(entries, at, order);
+  if (order.stale ? !changesSuspend(entries, i, at, suspend) : repeats(entries[i - 1], at, suspend, order.version)) return;
+  entries.splice(i, 0, { at, suspend, ...(order.version === undefined ? {} : { version: order.version }) });
+  // Of a stretch of one value, the first and the last observation are kept.
+  for (let j = Math.min(i + 1, entries.length - 2); j >= Math.max(1, i - 1); j--) {
+    if (entries[j - 1]?.suspend === entries[j]?.suspend && entries[j + 1]?.suspend === entries[j]?.suspend) entries.splice(j, 1);
+  }
+  if (entries.length > MAX_ENTRIES) entries.splice(0, entries.length - MAX_ENTRIES);
 }
+
+/** The same observation again (a replay): nothing to note. */
+const repeats = (entry: SuspendAt | undefined, at: number, suspend: boolean, version: string | undefined): boolean =>
+  entry !== undefined && entry.at === at && entry.suspend === suspend && entry.version === version;
 
 /**
  * Decide side, when an outcome stands or is decided in this sync (`reason`, its interim
@@ -130,6 +175,9 @@ function writeEarlierSuspension(sync: Sync, reason: string): void {
   // in one sync with its pods is one sync of the controller's: corpus
   // completions__suspended-job-completes-when-all-succeeded writes no Suspended).
   if (state.suspensionObservedLate !== true) return;
+  // A resumption of the suspension's own instant, newer by resourceVersion: the sync that read
+  // the suspension read the resumption too, and wrote no Suspended.
+  if (state.suspendChanges[entryAt(state.suspendChanges, suspendedAt)]?.suspend === false) return;
   const metAt = criterionInstant(state, reason, 'earliest');
   if (metAt === undefined) {
     writeSuspensionBeforePods(sync);

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { JobEvent } from '../../../shared/job/evolve.ts';
+import type { Job } from '../../../shared/k8s/job.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
+import { aJob, aPod, at, jobObserved, podObserved, tick, withSpec, type JobSpecInput } from '../../support/builders.ts';
+import { conditionsOf, given } from '../../support/job-spec.ts';
+
+// Issue 21: a Job's spec.suspend at each instant of the cluster's clock, from its observations
+// in whatever order they arrive (shared/job/suspension-order.ts): an older observation landing
+// between two others changes the value from its instant to the next observation only, and of two
+// observations of one instant the newer by resourceVersion is the spec in force. Found by the
+// closed-loop generated histories of Jobs jobfold runs (test/property/job/managed-orders).
+
+/** The Job with `spec` applied, as the cluster reported it at `rv`, observed at `when`. */
+function jobAt(job: Job, spec: Partial<JobSpecInput>, rv: string, when: string) {
+  const observed = jobObserved(withSpec(job, spec), when);
+  return { ...observed, eventId: `job/${rv}`, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+}
+
+const job = aJob({ parallelism: 2, activeDeadlineSeconds: 60, managedBy: JOBFOLD_CONTROLLER_NAME });
+/** The pod jobfold asked for on the resumption, seen Pending (terminated at the deadline, still there). */
+const created = podObserved(aPod({ name: 'p0', phase: 'Pending', resourceVersion: '10', creationTimestamp: at(96) }), at(96));
+
+const conditionsAfter = (events: readonly JobEvent[]) => {
+  let conditions: string[] = [];
+  given(null, ...events, tick(at(200)))
+    .when()
+    .then(({ status }) => void (conditions = conditionsOf(status)));
+  return conditions;
+};
+
+describe('A Job suspended from its creation, scaled while suspended and resumed, the resumption arriving first', () => {
+  // Managed history-7: created at 0:00 and suspended in the same second (rv 1, rv 2), scaled
+  // while suspended at 0:35 (rv 3), resumed at 1:35 (rv 4); its deadline passes after.
+  const observations = [
+    jobAt(job, {}, '1', at(0)),
+    jobAt(job, { suspend: true }, '2', at(0)),
+    jobAt(job, { suspend: true, parallelism: 1 }, '3', at(35)),
+    jobAt(job, { suspend: false, parallelism: 1 }, '4', at(95)),
+  ] as const;
+  const [creation, suspension, scaled, resumption] = observations;
+  const conditions = ['Suspended=False:JobResumed', 'FailureTarget=True:DeadlineExceeded'];
+
+  it("in the cluster's order: suspended at the creation, resumed at 1:35, failed at its deadline", () => {
+    expect(conditionsAfter([creation, suspension, scaled, resumption, created])).toEqual(conditions);
+  });
+
+  it('the resumption first, then the creation and the suspensions: the resumption still ends the suspension (it was not lost when the older running creation came in)', () => {
+    expect(conditionsAfter([resumption, creation, created, scaled, suspension])).toEqual(conditions);
+  });
+
+  it('the suspension of the creation\'s second, newer by resourceVersion, arriving after the creation: the spec in force at that second is suspended', () => {
+    expect(conditionsAfter([resumption, created, scaled, creation, suspension])).toEqual(conditions);
+  });
+});
+
+describe('A Job suspended and resumed within one second, the resumption arriving first', () => {
+  // Managed history-48: one sync of the controller read the suspension and the resumption
+  // (rv 2, rv 3, both at 0:30) and wrote no Suspended condition.
+  const one = withSpec(job, { parallelism: 1 });
+  const creation = jobAt(one, {}, '1', at(0));
+  const suspension = jobAt(one, { suspend: true }, '2', at(30));
+  const resumption = jobAt(one, { suspend: false }, '3', at(30));
+  const pod = podObserved(aPod({ name: 'p0', phase: 'Pending', resourceVersion: '10', creationTimestamp: at(1) }), at(1));
+  const conditions = ['FailureTarget=True:DeadlineExceeded'];
+
+  it("in the cluster's order: no Suspended condition", () => {
+    expect(conditionsAfter([creation, pod, suspension, resumption])).toEqual(conditions);
+  });
+
+  it('the resumption first, the suspension after a later event: still none', () => {
+    expect(conditionsAfter([creation, resumption, pod, suspension])).toEqual(conditions);
+  });
+});
