@@ -200,7 +200,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   const jobSet = defaultJobSet(event.jobSet);
   const newObject = isNewJobSet(state, event);
   const order = observationOrder(jobSet.metadata.resourceVersion, event.sequence);
-  const earliest = { ...(earlierSuspension(state, event) ? { earliestSuspensionAt: event.at } : {}), ...noteSuspendVersion(state, event) };
+  const earliest = { ...(earlierSuspension(state, event) ? { earliestSuspensionAt: event.at } : {}), ...noteSuspendVersion(state, event), ...noteJobSetTimeline(state, event) };
   if (isLateJobSetObservation(state, event)) {
     const suspendedBefore = revealedSuspension(state, event);
     const walkBeganVersion = revealedWalk(state, event);
@@ -225,7 +225,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     ...(event.eventId === undefined ? {} : { jobSetEventId: event.eventId }),
     ...(order.version !== undefined || order.sequence !== undefined ? { jobSetOrder: order } : {}),
     jobSetSeenAt: event.at,
-    ...(newObject ? { ...(jobSet.spec.suspend ? { earliestSuspensionAt: event.at } : {}), ...noteSuspendVersion(base, event) } : earliest),
+    ...(newObject ? { ...(jobSet.spec.suspend ? { earliestSuspensionAt: event.at } : {}), ...noteSuspendVersion(base, event), ...noteJobSetTimeline(base, event) } : earliest),
     ...specTaken(base, jobSet.spec.suspend, order.version, event.at),
     lastObservation: state.position,
     validationErrors,
@@ -264,6 +264,21 @@ export function noteSuspendVersion(state: JobSetState, event: JobSetObserved): P
   }
   const known = state.suspendedVersions ?? [];
   return known.includes(version) ? undefined : { suspendedVersions: [...known, version].sort(compareVersions) };
+}
+
+/**
+ * `jobSetTimeline` with the observation in its place by resourceVersion, an entry between two
+ * of its own `suspend` dropped (the run's first and last tell when it began and ended); undefined
+ * when that changes nothing (an observation inside a run it already knows).
+ */
+export function noteJobSetTimeline(state: JobSetState, event: JobSetObserved): Pick<JobSetState, 'jobSetTimeline'> | undefined {
+  const version = comparableVersion(event.jobSet.metadata.resourceVersion);
+  const known = state.jobSetTimeline ?? [];
+  if (version === undefined || known.some((seen) => seen.version === version)) return undefined;
+  const merged = [...known, { version, suspend: event.jobSet.spec.suspend === true, at: event.at }].sort((a, b) => compareVersions(a.version, b.version));
+  const inside = (i: number) => merged[i - 1]?.suspend === merged[i]?.suspend && merged[i + 1]?.suspend === merged[i]?.suspend;
+  const kept = merged.filter((_, i) => i === 0 || i === merged.length - 1 || !inside(i));
+  return kept.length === known.length && kept.every((seen, i) => seen === known[i]) ? undefined : { jobSetTimeline: kept };
 }
 
 /**
@@ -324,7 +339,11 @@ function placeOfLateCondition(state: JobSetState, event: JobSetConditionChanged)
   const place = placeBySpecsTaken(state, event);
   const { since } = event;
   const floor = since === undefined ? undefined : afterEarlierRestartOrWalk(state, since);
-  return since === undefined || floor === undefined ? place : Math.max(place ?? placeOfWrittenSince(state.conditions, since), floor);
+  const placed = since === undefined || floor === undefined ? place : Math.max(place ?? placeOfWrittenSince(state.conditions, since), floor);
+  // On a finished JobSet, what the cluster wrote `since` an instant came before the finish
+  // (decide.ts writes it only then), whatever time the fold's pass gave the finish.
+  const finish = since === undefined ? -1 : state.conditions.findIndex((c) => c.type === state.terminalState && c.status === 'True');
+  return finish === -1 ? placed : Math.min(placed ?? placeOfWrittenSince(state.conditions, since as string), finish);
 }
 
 /**
@@ -336,7 +355,8 @@ function placeOfLateCondition(state: JobSetState, event: JobSetConditionChanged)
  */
 function afterEarlierRestartOrWalk(state: JobSetState, since: string): number | undefined {
   const failedAt = state.restartEvidence?.failedAt;
-  const restarted = failedAt !== undefined && compareTimes(failedAt, since) < 0;
+  const order = failedAt === undefined ? 1 : compareTimes(failedAt, since);
+  const restarted = order < 0 || (order === 0 && restartFailureOlderThanSuspension(state));
   const after = (type: string) => {
     const index = state.conditions.findIndex((c) => c.type === type);
     return index === -1 ? undefined : index + 1;
@@ -346,6 +366,18 @@ function afterEarlierRestartOrWalk(state: JobSetState, since: string): number | 
     walkCompletedBySuspension(state, since) ? after(CONDITION_TYPES.startupPolicyCompleted) : undefined,
   ].filter((floor) => floor !== undefined);
   return floors.length === 0 ? undefined : Math.max(...floors);
+}
+
+/**
+ * In the same second, the resourceVersions tell (KEP-5504): a failed Job the last restart was
+ * decided on, seen at an older version than the late suspended observation, came first (the
+ * cluster's reconcile restarted before it suspended), as `failedBeforeSuspension` reads it for a
+ * restart decided after the suspension.
+ */
+function restartFailureOlderThanSuspension(state: JobSetState): boolean {
+  const suspension = state.suspendedBeforeVersion;
+  if (suspension === undefined) return false;
+  return Object.values(state.restartEvidence?.failed ?? {}).some((job) => job.version !== undefined && compareVersions(job.version, suspension) < 0);
 }
 
 function placeBySpecsTaken(state: JobSetState, event: JobSetConditionChanged): number | undefined {
