@@ -1,4 +1,4 @@
-import { formatTime } from '../k8s/time.ts';
+import { formatTime, parseTime } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { outcomeCorrected } from '../decide/outcome-correction.ts';
 import { findCondition, suspendedCondition } from './conditions.ts';
@@ -119,9 +119,41 @@ const repeats = (entry: SuspendAt | undefined, at: number, suspend: boolean, ver
  */
 export function settleSuspension(sync: Sync, outcome: DecidedOutcome): boolean {
   const before = sync.decisions.length;
-  if (findCondition(sync.conditions, 'Suspended')) retractLateSuspension(sync, outcome);
-  else writeEarlierSuspension(sync, outcome.reason);
+  if (findCondition(sync.conditions, 'Suspended')) {
+    retractLateSuspension(sync, outcome);
+    resumeBeforeOutcome(sync, outcome.reason);
+  } else writeEarlierSuspension(sync, outcome.reason);
   return sync.decisions.length > before;
+}
+
+/**
+ * Suspended=True stands with the outcome, but the Job was running again when the outcome's
+ * criterion was met on the cluster's clock: a resumption jobfold saw only after it decided the
+ * outcome (an older resumed observation arriving after a newer one, or after the finish). The
+ * controller's sync on the resumption turned the condition False (JobResumed) then, before any
+ * outcome: written so, in its place.
+ */
+function resumeBeforeOutcome(sync: Sync, reason: string): void {
+  const { state } = sync;
+  if (findCondition(sync.conditions, 'Suspended')?.status !== 'True') return;
+  const metAt = criterionInstant(state, reason, 'seen');
+  if (metAt === undefined) return;
+  const entries = state.suspendChanges;
+  const inForce = entryAt(entries, metAt);
+  if (entries[inForce]?.suspend !== false) return;
+  const resumedAt = stretchStart(entries, inForce);
+  // A deadline runs from the start time jobfold holds: one it set at this very resumption says
+  // nothing of the cluster's (whose resuming sync may have found its deadline passed already).
+  const start = state.status.startTime;
+  if (reason === Reason.DeadlineExceeded && (start === undefined || parseTime(start) >= resumedAt)) return;
+  setCondition(sync, suspendedCondition(false, formatTime(resumedAt)), { tippedBy: state.position });
+}
+
+/** The instant the stretch of one value holding entry `i` began: its first observation's. */
+function stretchStart(entries: readonly SuspendAt[], i: number): number {
+  let first = i;
+  while (first > 0 && entries[first - 1]?.suspend === entries[i]?.suspend) first -= 1;
+  return (entries[first] as SuspendAt).at;
 }
 
 /** The outcome a suspension is weighed against: its interim condition's reason and message, and the evidence that decided it. */
@@ -187,9 +219,10 @@ function writeEarlierSuspension(sync: Sync, reason: string): void {
   // creation, often the Job's own instant (corpus completions__suspended-job-completes-*).
   if (suspendedAt > metAt) return;
   // The spec in force when the criterion was met: the last observation at or before it.
-  const resumed = state.suspendChanges[entryAt(state.suspendChanges, metAt)];
-  const condition = resumed?.suspend === false && resumed.at > suspendedAt
-    ? suspendedCondition(false, formatTime(resumed.at))
+  const inForce = entryAt(state.suspendChanges, metAt);
+  const resumedAt = state.suspendChanges[inForce]?.suspend === false ? stretchStart(state.suspendChanges, inForce) : undefined;
+  const condition = resumedAt !== undefined && resumedAt > suspendedAt
+    ? suspendedCondition(false, formatTime(resumedAt))
     : suspendedCondition(true, formatTime(suspendedAt));
   setCondition(sync, condition, { tippedBy: state.position });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobEvent } from '../../../shared/job/evolve.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
-import { aJob, aPod, at, jobObserved, podObserved, tick, withSpec, type JobSpecInput } from '../../support/builders.ts';
+import { aJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec, type JobSpecInput } from '../../support/builders.ts';
 import { conditionsOf, given } from '../../support/job-spec.ts';
 
 // Issue 21: a Job's spec.suspend at each instant of the cluster's clock, from its observations
@@ -23,7 +23,7 @@ const created = podObserved(aPod({ name: 'p0', phase: 'Pending', resourceVersion
 
 const conditionsAfter = (events: readonly JobEvent[]) => {
   let conditions: string[] = [];
-  given(null, ...events, tick(at(200)))
+  given(null, ...events, tick(at(1000)))
     .when()
     .then(({ status }) => void (conditions = conditionsOf(status)));
   return conditions;
@@ -70,5 +70,32 @@ describe('A Job suspended and resumed within one second, the resumption arriving
 
   it('the resumption first, the suspension after a later event: still none', () => {
     expect(conditionsAfter([creation, resumption, pod, suspension])).toEqual(conditions);
+  });
+});
+
+describe('A Job suspended, resumed, and failed at its deadline, the resumption arriving after the finish', () => {
+  // Managed history-28: suspended at 0:30 (rv 2), resumed at 1:00 (rv 3), its deadline passed at
+  // 6:00, then suspended and resumed again (rv 4 at 8:10, rv 5 at 8:40). The resumption at 1:00
+  // reaches jobfold only after the one at 8:40, which it read as the end of the suspension it
+  // enacted at 0:30, with the deadline long passed (it runs from 0:00 in jobfold's view).
+  const one = withSpec(job, { parallelism: 1, activeDeadlineSeconds: 300 });
+  const creation = jobAt(one, {}, '1', at(0));
+  const suspension = jobAt(one, { suspend: true }, '2', at(30));
+  const resumption = jobAt(one, { suspend: false }, '3', at(60));
+  const again = jobAt(one, { suspend: true }, '4', at(490));
+  const last = jobAt(one, { suspend: false }, '5', at(520));
+  const seen = (name: string, rv: number, when: number, options: Parameters<typeof aPod>[0] = {}) =>
+    ({ ...podObserved(aPod({ name, resourceVersion: String(rv), creationTimestamp: at(when), ...options }), at(when)), eventId: `${name}/${rv}` });
+  // The pod of the first sync, deleted by the suspension; the pod of the resumption, by the deadline.
+  const first = [seen('p0', 10, 1, { phase: 'Pending' }), podDeleted('p0', at(31))];
+  const second = [seen('p1', 12, 61, { phase: 'Pending' }), podDeleted('p1', at(361))];
+  const conditions = ['Suspended=False:JobResumed', 'FailureTarget=True:DeadlineExceeded', 'Failed=True:DeadlineExceeded'];
+
+  it("in the cluster's order: JobResumed at 1:00, then the deadline; the later suspension comes after the finish", () => {
+    expect(conditionsAfter([creation, ...first, suspension, resumption, ...second, again, last])).toEqual(conditions);
+  });
+
+  it('the last resumption first, the one at 1:00 after: the controller wrote JobResumed then, before the outcome', () => {
+    expect(conditionsAfter([creation, first[0] as JobEvent, suspension, first[1] as JobEvent, last, resumption, ...second, again])).toEqual(conditions);
   });
 });
