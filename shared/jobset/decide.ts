@@ -21,7 +21,7 @@ import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -86,11 +86,17 @@ function reconcile(
   const { spec } = jobSet;
   const tippedBy = pass.start.lastObservation;
   // 9 as the cluster went through it on the JobSet's first spec, seen only after a later one: its walk began.
-  if (walkRevealedUnseen(spec, pass.state)) writeCondition(pass, startupInProgress, tippedBy);
+  if (walkRevealedUnseen(spec, pass.state)) {
+    // Writing InProgress True turns a completed walk's condition False: the walk completed after it began.
+    const completed = isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
+    writeCondition(pass, startupInProgress, tippedBy);
+    if (completed) writeCondition(pass, startupCompleted, tippedBy);
+  }
   // Conditions the fold wrote before the evidence of the cluster's order arrived, finished or not.
   moveBefore(pass, jobSet, suspensionBeforeWalkOutOfPlace(pass.state), CONDITION_TYPES.startupPolicyCompleted);
   walkBeforeSuspension(pass, jobSet);
   moveBefore(pass, jobSet, walkBeganAfterCompletion(pass.state), CONDITION_TYPES.startupPolicyCompleted);
+  moveBefore(pass, jobSet, completedWalkAfterSuspension(pass.state), CONDITION_TYPES.suspended);
   // 3. `jobSetFinished`: a Completed or Failed JobSet only deletes its still-active Jobs, and
   // itself once ttlSecondsAfterFinished has passed.
   const { completed, failed } = CONDITION_TYPES;
@@ -299,7 +305,10 @@ function restartedRunningSince(state: JobSetState): boolean {
 /** Whether the cluster had the JobSet suspended at or after `at`, as far as its observations tell. */
 function suspendedSince(state: JobSetState, at: string): boolean {
   if (specTakenBy(state, at)?.suspend === true) return true;
-  const seen = [...(state.specsTaken ?? []).filter((taken) => taken.suspend).map((taken) => taken.at), state.suspendedBefore, state.earliestSuspensionAt];
+  const seen = [
+    ...(state.specsTaken ?? []).filter((taken) => taken.suspend).map((taken) => taken.at), state.suspendedBefore, state.earliestSuspensionAt,
+    ...(state.jobSetTimeline ?? []).filter((observed) => observed.suspend).map((observed) => observed.at),
+  ];
   return seen.some((suspendedAt) => suspendedAt !== undefined && compareTimes(suspendedAt, at) >= 0);
 }
 

@@ -62,14 +62,14 @@ export function walkBegunUnseen(spec: DefaultedJobSetSpec, state: JobSetState, o
  * first pass on it wrote `StartupPolicyInProgress` True, and the suspension that followed left the
  * startup conditions alone. When the fold, holding only the later spec, never wrote it, it does
  * now (evolve.ts places it before what the cluster wrote after), a restart the fold decided since
- * too: the condition, once written, stands through restarts (each walk writes it True again), so
+ * too, or a `StartupPolicyCompleted` it wrote since (every walk begins with InProgress; the caller
+ * writes the completion back): the condition, once written, stands through restarts (each walk writes it True again), so
  * the cluster's restart after that walk left it. Not for a JobSet jobfold runs: the order it wrote is its cluster's.
  */
 export function walkRevealedUnseen(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
   if (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
   if (state.walkBeganVersion === undefined) return false;
-  return findCondition(state.conditions, CONDITION_TYPES.startupPolicyInProgress) === undefined
-    && findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) === undefined;
+  return findCondition(state.conditions, CONDITION_TYPES.startupPolicyInProgress) === undefined;
 }
 
 /**

@@ -100,6 +100,19 @@ export function suspensionBeforeWalkOutOfPlace(state: JobSetState): JobSetCondit
   return walkedBy(FAR_FUTURE) && !walkedBy(suspendedAt) ? state.conditions[suspended] : undefined;
 }
 
+/**
+ * The other way round: `StartupPolicyCompleted` standing after `Suspended` while the first walk
+ * completed by the first suspension (its ready snapshots arrived after the fold had placed the
+ * suspension): the cluster wrote it first. The condition to move before `Suspended`, if any.
+ */
+export function completedWalkAfterSuspension(state: JobSetState): JobSetCondition | undefined {
+  const suspendedAt = firstSuspensionSeenAt(state);
+  if (state.restarts !== 0 || suspendedAt === undefined || !walkCompletedBySuspension(state, suspendedAt)) return undefined;
+  const completed = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyCompleted);
+  const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
+  return suspended !== -1 && completed > suspended ? state.conditions[completed] : undefined;
+}
+
 /** Later than any time a cluster reports: a walk completed "by" it completed at all, on the evidence. */
 const FAR_FUTURE = '9999-12-31T23:59:59Z';
 

@@ -46,6 +46,23 @@ describe('the same, resumed a second later, the suspended observation arriving a
   });
 });
 
+describe('a JobSet suspended and resumed, restarted, then suspended and resumed again, every suspension arriving after the last resumption (history-35)', () => {
+  const spec = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 1 } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
+  const suspended = v(2, jobSetObserved({ ...spec, suspend: true }, { seconds: 31 }));
+  const resumed = v(3, jobSetObserved({ ...spec, suspend: false }, { seconds: 96 }));
+  const failed = v(4, jobFailed('w', 0, { seconds: 186 }));
+  const suspendedAgain = v(5, jobSetObserved({ ...spec, suspend: true }, { seconds: 221 }));
+  const resumedAgain = v(6, jobSetObserved({ ...spec, suspend: false }, { seconds: 252 }));
+  const order = (...observations: JobSetObservation[]) =>
+    conditionsOf(given(...observations).whenSettled({ now: at(252) }).status).map((c) => `${c.type}=${c.status}/${c.reason}`);
+
+  it('given the restart decided on the last resumption, when the suspension after the failure arrives after the first one, then RestartingJobSet is False / JobSetSuspended, as in order', () => {
+    expect(order(created, suspended, resumed, failed, suspendedAgain, resumedAgain)).toContain('RestartingJobSet=False/JobSetSuspended');
+    expect(order(resumedAgain, suspended, created, failed, suspendedAgain, resumed)).toEqual(order(created, suspended, resumed, failed, suspendedAgain, resumedAgain));
+  });
+});
+
 // history-45: the suspension's observation arrives after the finish, the restart before it.
 describe('a JobSet restarted, then suspended and resumed, then completed, its suspended observation arriving last', () => {
   const spec = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 1 } };

@@ -88,6 +88,11 @@ describe('an InOrder JobSet whose walk completed before it was suspended, seen a
     const late = given(v4, v1, v6, v7, v5, v2, v3).whenSettled({ now: at(81) });
     expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
   });
+
+  it('given the Jobs finished before any JobSet observation, the suspension first, the running JobSet and the ready snapshots after, when settled, then the walk began and completed before Suspended (logged moves), as in order', () => {
+    const late = given(v6, v7, v4, v1, v3, v2, v5).whenSettled({ now: at(81) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
 });
 
 describe('an InOrder JobSet suspended, resumed, its walk completed in the second of a second suspension (history-25)', () => {
