@@ -1,4 +1,4 @@
-import { type AnyWhatIfReport, describeDecisions, describeJobSetDecisions, type FleetTally } from '../../shared/whatif/index.ts';
+import { type AnyWhatIfReport, describeDecisions, type FleetTally } from '../../shared/whatif/index.ts';
 import { field, indented, line, lines, list, section, type Block } from './text.ts';
 
 // `jobfold whatif` for a person, as documents for the one text printer. A Job's or a JobSet's
@@ -33,7 +33,7 @@ export function whatIfBlocks(report: AnyWhatIfReport, title: string): Block[] {
   if (mismatch) {
     blocks.push(
       line(`NOT EXACT: the record does not replay under its own spec. At event ${mismatch.atEvent} (${mismatch.at}) the log holds`),
-      indented([line(`${describeDecisions(mismatch.recorded)}; the refold decides ${describeDecisions(mismatch.refold)}. Nothing above is evidence.`)]),
+      indented([line(`${describeDecisions('Job', mismatch.recorded)}; the refold decides ${describeDecisions('Job', mismatch.refold)}. Nothing above is evidence.`)]),
     );
   }
   if (report.podsKeptUnknown > 0) blocks.push(line(`The what-if keeps ${report.podsKeptUnknown} pod(s) the record terminated there: how long is unknown.`));
@@ -44,11 +44,11 @@ function divergenceBlocks(report: AnyWhatIfReport): Block[] {
   if (report.kind === 'JobSet') {
     const d = report.divergence;
     if (!d) return [line('No divergence: the patched JobSet fold decides what the recorded one did at every reconcile.')];
-    return decided(d.atEvent, d.at, describeJobSetDecisions(d.recorded), describeJobSetDecisions(d.whatIf));
+    return decided(d.atEvent, d.at, describeDecisions('JobSet', d.recorded), describeDecisions('JobSet', d.whatIf));
   }
   const d = report.divergence;
   if (!d) return [line('No divergence: the patched fold decides what the recorded one did at every event.')];
-  return decided(d.atEvent, d.at, describeDecisions(d.recorded), describeDecisions(d.whatIf));
+  return decided(d.atEvent, d.at, describeDecisions('Job', d.recorded), describeDecisions('Job', d.whatIf));
 }
 
 const decided = (atEvent: number, at: string, recorded: string, whatIf: string): Block[] => [

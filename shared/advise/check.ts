@@ -72,7 +72,7 @@ export function checkJob(check: ProposalCheck, job: JobRef, report: WhatIfReport
   const base = { ...check, jobs: check.jobs + 1 };
   const mismatch = report.replayMismatch;
   if (mismatch) {
-    const divergence = { atEvent: mismatch.atEvent, at: mismatch.at, recorded: describeDecisions(mismatch.recorded), whatIf: describeDecisions(mismatch.refold) };
+    const divergence = { atEvent: mismatch.atEvent, at: mismatch.at, recorded: describeDecisions('Job', mismatch.recorded), whatIf: describeDecisions('Job', mismatch.refold) };
     return { ...base, notReplayable: [...base.notReplayable, { job, divergence }] };
   }
   const change = changeOf(report);
@@ -89,7 +89,7 @@ export function checkJob(check: ProposalCheck, job: JobRef, report: WhatIfReport
     podSecondsSaved: round(base.podSecondsSaved + report.podSecondsSaved),
   };
   if (harm) {
-    const divergence = { atEvent: d.atEvent, at: d.at, recorded: describeDecisions(d.recorded), whatIf: describeDecisions(d.whatIf) };
+    const divergence = { atEvent: d.atEvent, at: d.at, recorded: describeDecisions('Job', d.recorded), whatIf: describeDecisions('Job', d.whatIf) };
     return { ...counted, harm: [...counted.harm, { job, harm, recorded: labelAt(recorded), whatIf: labelAt(whatIf), divergence }] };
   }
   if (!change.earlier) return counted;

@@ -1,6 +1,6 @@
 import { parseTime } from '../k8s/time.ts';
 import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
-import { isUnfinished, podClass, type PodRecord } from './pod-record.ts';
+import { isUnfinished, outcomeSeenAt, podClass, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
 import type { JobStatusView } from './status.ts';
 
@@ -59,6 +59,38 @@ export function clusterFinishInstant(state: JobState, metAt: number): number | u
   }
   return finishedAt;
 }
+
+/**
+ * The instant a fold of the events in the cluster's order finished the Job: its criterion's
+ * instant, pushed past by each pod seen by then still unfinished then, to when its outcome was
+ * seen (and by those seen meanwhile). jobfold's clock when it finished the Job is that instant
+ * only when the events arrived in that order; one that read newer events first finished it later
+ * on its clock, and took outcomes that happened between the two as late ones (late-outcome.ts).
+ * Undefined without a criterion's instant, or while a pod of that view is unfinished. O(pods)
+ * and a sort of those seen after the criterion, once per finish.
+ */
+export function finishedInClusterOrder(state: JobState): number | undefined {
+  const metAt = state.outcomeMetAt;
+  if (metAt === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return undefined;
+  let finishedAt = metAt;
+  const later: PodRecord[] = [];
+  for (const pod of state.pods.values()) {
+    if (pod.controlledBy !== undefined) continue;
+    if (seenAfter(pod, metAt)) later.push(pod);
+    else if (isUnfinished(pod)) return undefined;
+    else finishedAt = Math.max(finishedAt, outcomeEndedAt(pod));
+  }
+  later.sort((a, b) => (a.firstSeenAt ?? 0) - (b.firstSeenAt ?? 0));
+  for (const pod of later) {
+    if ((pod.firstSeenAt ?? 0) > finishedAt) break;
+    if (isUnfinished(pod)) return undefined;
+    finishedAt = Math.max(finishedAt, outcomeEndedAt(pod));
+  }
+  return finishedAt;
+}
+
+/** When the pod's outcome was seen, else (gone without one) when it was last seen. */
+const outcomeEndedAt = (pod: PodRecord): number => outcomeSeenAt(pod) ?? endedAt(pod);
 
 /**
  * Whether a pod the last walk found holding the Job still does (its current record: seen by the

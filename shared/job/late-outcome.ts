@@ -1,6 +1,6 @@
 import { IndexSet, parseIndexes } from '../indexes/index-set.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
-import { finishedOnCluster, unseenBy, withoutUnseenPods } from './cluster-finish.ts';
+import { finishedInClusterOrder, finishedOnCluster, unseenBy, withoutUnseenPods } from './cluster-finish.ts';
 import { failedItsIndex } from './counting.ts';
 import { isUnfinished, outcomeSeenAt, type PodCount, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
@@ -17,6 +17,9 @@ import type { JobState } from './state.ts';
 // controller's, and what it had not seen when it finished the Job it had not counted.
 // The instant is jobfold's clock when it finished the Job: the newest it had read, which can lie
 // past the cluster's own finish when the evidence that finished it arrived after newer events.
+// Once the criterion's instant is known, it is moved back to where a fold of the cluster's order
+// would have finished the Job (cluster-finish.ts finishedInClusterOrder), so that an outcome
+// between the two counts or not whatever arrived first (leaveOutUnseenPods).
 
 /** The counts an observation may change, taken before folding it. */
 export interface CountsBefore {
@@ -211,7 +214,9 @@ export function leaveOutUnseenPods(state: JobState): void {
   const finishedAt = finishedOnCluster(state);
   if (finishedAt === undefined) return;
   state.finalStatus = { ...withoutUnseenPods(state, final, finishedAt), conditions: final.conditions };
-  if (state.finishedInstant === undefined || finishedAt < state.finishedInstant) state.finishedInstant = finishedAt;
+  const inOrder = finishedInClusterOrder(state);
+  const instant = Math.min(finishedAt, inOrder ?? Infinity);
+  if (state.finishedInstant === undefined || instant < state.finishedInstant) state.finishedInstant = instant;
   takeOutUnseenCounts(state, finishedAt);
 }
 

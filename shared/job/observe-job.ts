@@ -3,7 +3,7 @@ import { rebuildAggregates } from './aggregates.ts';
 import { judgeFailure, judgeIndex, recountByCompletions } from './counting.ts';
 import { countKnownPod } from './observe-pod.ts';
 import { noteParallelism, tellsParallelism } from './excess-deletions.ts';
-import { noteSuspend, tellsSuspend } from './suspension-order.ts';
+import { noteSuspend, noteSuspensionHeldBack, tellsSuspend } from './suspension-order.ts';
 import { jobIdentity, jobSettings } from './job-settings.ts';
 import type { JobCondition } from './conditions.ts';
 import { clockSkewOf, type JobState } from './state.ts';
@@ -38,7 +38,7 @@ function foldJobObservation(state: JobState, event: JobObserved, at: number, clo
   const noted = noteParallelism(state, at, event.job.spec.parallelism ?? 1, event.job.spec.completions);
   if (isStaleObservation({ version: state.jobVersion, sequence: state.jobOrder }, order)) {
     if (revealsSuspension(state, event, at)) state.suspendedBefore = true;
-    noteSuspend(state, at, event.job.spec.suspend === true, true);
+    noteSuspend(state, at, event.job.spec.suspend === true, true, { version: order.version, stale: true });
     if (noted) recountByCompletions(state);
     return;
   }
@@ -102,9 +102,11 @@ function foldJobObservation(state: JobState, event: JobObserved, at: number, clo
   state.spec = job.spec;
   // Read after later events of the Job (it arrived late): the spec took effect when observed.
   state.specObservedAt = clockBefore !== undefined && observedAt < clockBefore ? observedAt : undefined;
+  const wasSuspended = state.settings?.suspend === true;
   state.settings = jobSettings(job.spec);
   if (state.settings.suspend) state.suspendHeld = true;
-  noteSuspend(state, observedAt, state.settings.suspend, state.specObservedAt !== undefined);
+  else if (wasSuspended) noteSuspensionHeldBack(state);
+  noteSuspend(state, observedAt, state.settings.suspend, state.specObservedAt !== undefined, { version: order.version, stale: false });
   state.successRuleProgress = initialRuleProgress(
     state.settings.successPolicyRules ?? [],
     state.status.completedIndexes,
@@ -203,7 +205,7 @@ export function staleJobObservationTells(state: JobState, event: JobObserved, at
   return (
     tellsParallelism(state, at, event.job.spec.parallelism ?? 1, event.job.spec.completions) ||
     (revealsSuspension(state, event, at) && state.suspendedBefore !== true) ||
-    tellsSuspend(state, at, event.job.spec.suspend === true)
+    tellsSuspend(state, at, event.job.spec.suspend === true, jobObservationOrder(event).version)
   );
 }
 

@@ -1,4 +1,5 @@
-import { formatTime } from '../k8s/time.ts';
+import { formatTime, parseTime } from '../k8s/time.ts';
+import { compareVersions } from '../k8s/object-sequence.ts';
 import { outcomeCorrected } from '../decide/outcome-correction.ts';
 import { findCondition, suspendedCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME, Reason } from '../k8s/job-controller.ts';
@@ -8,6 +9,7 @@ import { outcomeSeenAt } from './pod-record.ts';
 import type { JobState } from './state.ts';
 import { record, setCondition, type Sync } from './sync.ts';
 import { entryAt } from './cluster-clock.ts';
+import { missingPodEvents } from './pod-view-gap.ts';
 
 // Issue 21: a suspension against an outcome, whichever arrived first. Upstream's syncJob (v1.35)
 // writes the Suspended condition only in a sync that chose no finish condition ("Job can be in
@@ -26,23 +28,59 @@ import { entryAt } from './cluster-clock.ts';
 // command follows from it: the pods terminated for a suspension taken back stay terminated (a
 // finished Job keeps no pods either), and a suspension written late terminates none.
 
-/** The Job's spec.suspend from an instant on, on the cluster's clock (excess-deletions.ts keeps parallelism so). */
+/**
+ * The Job's spec.suspend from an instant on, on the cluster's clock (excess-deletions.ts keeps
+ * parallelism so); `version`, the observation's resourceVersion where comparable, orders the
+ * observations of one instant (the newest is the spec in force).
+ */
 export interface SuspendAt {
   readonly at: number;
   readonly suspend: boolean;
+  readonly version?: string;
 }
 
-/** Entries kept: the newest changes (a Job is suspended and resumed a few times in its life). */
-const MAX_CHANGES = 16;
+/**
+ * Entries kept, the newest: the first and the last observation of each stretch of one value, for
+ * 16 changes (a Job is suspended and resumed a few times in its life). Keeping the last one
+ * bounds the stretch: a stale observation of the other value that lands inside it (a suspension
+ * arriving after a later resumption, a resumption seen before an older suspension) changes the
+ * value from its instant up to the next observation only, not for good.
+ */
+const MAX_ENTRIES = 32;
+
+/** Where a Job observation stands among the others: its resourceVersion, and whether it is older than the one the fold took. */
+export interface SuspendOrder {
+  readonly version?: string | undefined;
+  readonly stale: boolean;
+}
 
 /** Whether `suspend` at `at` is news to the Job's history (noteSuspend would record it): the writer logs such a stale observation. */
-export function tellsSuspend(state: JobState, at: number, suspend: boolean): boolean {
-  return changesSuspend(state, at, suspend) || (suspend && earlierSuspension(state, at));
+export function tellsSuspend(state: JobState, at: number, suspend: boolean, version: string | undefined): boolean {
+  return changesSuspend(state.suspendChanges, placeOf(state.suspendChanges, at, { version, stale: true }), at, suspend) || (suspend && earlierSuspension(state, at));
 }
 
-function changesSuspend(state: JobState, at: number, suspend: boolean): boolean {
-  const before = state.suspendChanges[entryAt(state.suspendChanges, at)];
-  return (before === undefined || before.suspend !== suspend) && before?.at !== at;
+/**
+ * Where an observation goes among the entries: after those of earlier instants; among those of
+ * its own instant, by resourceVersion, else before them when stale and after them when not.
+ */
+function placeOf(entries: readonly SuspendAt[], at: number, order: SuspendOrder): number {
+  let i = entries.length;
+  while (i > 0 && isAfter(entries[i - 1] as SuspendAt, at, order)) i--;
+  return i;
+}
+
+function isAfter(entry: SuspendAt, at: number, { version, stale }: SuspendOrder): boolean {
+  if (entry.at !== at) return entry.at > at;
+  return entry.version !== undefined && version !== undefined ? compareVersions(entry.version, version) > 0 : stale;
+}
+
+/**
+ * Whether the value placed at `i`, at `at`, changes the history: it differs from the one before,
+ * and no newer observation of its instant comes after it there (that one stands).
+ */
+function changesSuspend(entries: readonly SuspendAt[], i: number, at: number, suspend: boolean): boolean {
+  const before = entries[i - 1];
+  return (before === undefined || before.suspend !== suspend) && entries[i]?.at !== at;
 }
 
 const earlierSuspension = (state: JobState, at: number): boolean => state.suspensionObservedAt === undefined || at < state.suspensionObservedAt;
@@ -50,21 +88,42 @@ const earlierSuspension = (state: JobState, at: number): boolean => state.suspen
 /**
  * Notes a Job observation's spec.suspend at its instant, stale ones too (the history is ordered
  * by the cluster's clock, not by arrival), and the earliest instant the Job was seen suspended,
- * with whether that observation arrived after later events of the Job (`late`).
+ * with whether that observation arrived after later events of the Job (`late`). A stale one is
+ * kept only when it changes the history (what the writer logs of it); the newest is kept always,
+ * as the bound of its stretch.
  */
-export function noteSuspend(state: JobState, at: number, suspend: boolean, late: boolean): void {
+export function noteSuspend(state: JobState, at: number, suspend: boolean, late: boolean, order: SuspendOrder): void {
   if (suspend && earlierSuspension(state, at)) {
     state.suspensionObservedAt = at;
     if (late) state.suspensionObservedLate = true;
     else delete state.suspensionObservedLate;
   }
-  if (!changesSuspend(state, at, suspend)) return;
-  const changes = state.suspendChanges;
-  const i = entryAt(changes, at) + 1;
-  changes.splice(i, 0, { at, suspend });
-  // The next entry may now repeat this one: it is no change.
-  if (changes[i + 1]?.suspend === suspend) changes.splice(i + 1, 1);
-  if (changes.length > MAX_CHANGES) changes.splice(0, changes.length - MAX_CHANGES);
+  const entries = state.suspendChanges;
+  const i = placeOf(entries, at, order);
+  if (order.stale ? !changesSuspend(entries, i, at, suspend) : repeats(entries[i - 1], at, suspend, order.version)) return;
+  entries.splice(i, 0, { at, suspend, ...(order.version === undefined ? {} : { version: order.version }) });
+  // Of a stretch of one value, the first and the last observation are kept.
+  for (let j = Math.min(i + 1, entries.length - 2); j >= Math.max(1, i - 1); j--) {
+    if (entries[j - 1]?.suspend === entries[j]?.suspend && entries[j + 1]?.suspend === entries[j]?.suspend) entries.splice(j, 1);
+  }
+  if (entries.length > MAX_ENTRIES) entries.splice(0, entries.length - MAX_ENTRIES);
+}
+
+/** The same observation again (a replay): nothing to note. */
+const repeats = (entry: SuspendAt | undefined, at: number, suspend: boolean, version: string | undefined): boolean =>
+  entry !== undefined && entry.at === at && entry.suspend === suspend && entry.version === version;
+
+/**
+ * A Job jobfold runs resumed before any sync of jobfold's enacted the suspended spec it held:
+ * those syncs waited on a view with a hole in it (pod-view-gap.ts; the hole still open when the
+ * resumption arrives), which the cluster's order, read without the hole, never had, and there
+ * jobfold's sync wrote Suspended=True. Noted as a suspension jobfold did not sync on time, so that
+ * it is written in its place once an outcome stands (writeEarlierSuspension), as for one read late.
+ */
+export function noteSuspensionHeldBack(state: JobState): void {
+  if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME || state.suspensionObservedAt === undefined) return;
+  if (findCondition(state.status.conditions, 'Suspended') !== undefined || missingPodEvents(state) === undefined) return;
+  state.suspensionObservedLate = true;
 }
 
 /**
@@ -74,9 +133,41 @@ export function noteSuspend(state: JobState, at: number, suspend: boolean, late:
  */
 export function settleSuspension(sync: Sync, outcome: DecidedOutcome): boolean {
   const before = sync.decisions.length;
-  if (findCondition(sync.conditions, 'Suspended')) retractLateSuspension(sync, outcome);
-  else writeEarlierSuspension(sync, outcome.reason);
+  if (findCondition(sync.conditions, 'Suspended')) {
+    retractLateSuspension(sync, outcome);
+    resumeBeforeOutcome(sync, outcome.reason);
+  } else writeEarlierSuspension(sync, outcome.reason);
   return sync.decisions.length > before;
+}
+
+/**
+ * Suspended=True stands with the outcome, but the Job was running again when the outcome's
+ * criterion was met on the cluster's clock: a resumption jobfold saw only after it decided the
+ * outcome (an older resumed observation arriving after a newer one, or after the finish). The
+ * controller's sync on the resumption turned the condition False (JobResumed) then, before any
+ * outcome: written so, in its place.
+ */
+function resumeBeforeOutcome(sync: Sync, reason: string): void {
+  const { state } = sync;
+  if (findCondition(sync.conditions, 'Suspended')?.status !== 'True') return;
+  const metAt = criterionInstant(state, reason, 'seen');
+  if (metAt === undefined) return;
+  const entries = state.suspendChanges;
+  const inForce = entryAt(entries, metAt);
+  if (entries[inForce]?.suspend !== false) return;
+  const resumedAt = stretchStart(entries, inForce);
+  // A deadline runs from the start time jobfold holds: one it set at this very resumption says
+  // nothing of the cluster's (whose resuming sync may have found its deadline passed already).
+  const start = state.status.startTime;
+  if (reason === Reason.DeadlineExceeded && (start === undefined || parseTime(start) >= resumedAt)) return;
+  setCondition(sync, suspendedCondition(false, formatTime(resumedAt)), { tippedBy: state.position });
+}
+
+/** The instant the stretch of one value holding entry `i` began: its first observation's. */
+function stretchStart(entries: readonly SuspendAt[], i: number): number {
+  let first = i;
+  while (first > 0 && entries[first - 1]?.suspend === entries[i]?.suspend) first -= 1;
+  return (entries[first] as SuspendAt).at;
 }
 
 /** The outcome a suspension is weighed against: its interim condition's reason and message, and the evidence that decided it. */
@@ -130,6 +221,9 @@ function writeEarlierSuspension(sync: Sync, reason: string): void {
   // in one sync with its pods is one sync of the controller's: corpus
   // completions__suspended-job-completes-when-all-succeeded writes no Suspended).
   if (state.suspensionObservedLate !== true) return;
+  // A resumption of the suspension's own instant, newer by resourceVersion: the sync that read
+  // the suspension read the resumption too, and wrote no Suspended.
+  if (state.suspendChanges[entryAt(state.suspendChanges, suspendedAt)]?.suspend === false) return;
   const metAt = criterionInstant(state, reason, 'earliest');
   if (metAt === undefined) {
     writeSuspensionBeforePods(sync);
@@ -139,9 +233,10 @@ function writeEarlierSuspension(sync: Sync, reason: string): void {
   // creation, often the Job's own instant (corpus completions__suspended-job-completes-*).
   if (suspendedAt > metAt) return;
   // The spec in force when the criterion was met: the last observation at or before it.
-  const resumed = state.suspendChanges[entryAt(state.suspendChanges, metAt)];
-  const condition = resumed?.suspend === false && resumed.at > suspendedAt
-    ? suspendedCondition(false, formatTime(resumed.at))
+  const inForce = entryAt(state.suspendChanges, metAt);
+  const resumedAt = state.suspendChanges[inForce]?.suspend === false ? stretchStart(state.suspendChanges, inForce) : undefined;
+  const condition = resumedAt !== undefined && resumedAt > suspendedAt
+    ? suspendedCondition(false, formatTime(resumedAt))
     : suspendedCondition(true, formatTime(suspendedAt));
   setCondition(sync, condition, { tippedBy: state.position });
 }

@@ -16,12 +16,12 @@ import {
   calculateReplicatedJobStatuses,
   type ReplicatedJobStatus,
 } from './replicated-jobs-status.ts';
-import { firstSuspensionSeenAt, specTakenBy, type ChildJobView, type JobSetState } from './state.ts';
+import { firstSuspensionSeenAt, specTakenBy, suspendInForceAt, type ChildJobView, type JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
-import { matchStartupPolicy, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
+import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, walkBeganOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -86,7 +86,17 @@ function reconcile(
   const { spec } = jobSet;
   const tippedBy = pass.start.lastObservation;
   // 9 as the cluster went through it on the JobSet's first spec, seen only after a later one: its walk began.
-  if (walkRevealedUnseen(spec, pass.state)) writeCondition(pass, startupInProgress, tippedBy);
+  if (walkRevealedUnseen(spec, pass.state)) {
+    // Writing InProgress True turns a completed walk's condition False: the walk completed after it began.
+    const completed = isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
+    writeCondition(pass, startupInProgress, tippedBy);
+    if (completed) writeCondition(pass, startupCompleted, tippedBy);
+  }
+  // Conditions the fold wrote before the evidence of the cluster's order arrived, finished or not.
+  moveBefore(pass, jobSet, suspensionBeforeWalkOutOfPlace(pass.state), CONDITION_TYPES.startupPolicyCompleted);
+  walkBeforeSuspension(pass, jobSet);
+  moveBefore(pass, jobSet, walkBeganAfterCompletion(pass.state), CONDITION_TYPES.startupPolicyCompleted);
+  moveBefore(pass, jobSet, completedWalkAfterSuspension(pass.state), CONDITION_TYPES.suspended);
   // 3. `jobSetFinished`: a Completed or Failed JobSet only deletes its still-active Jobs, and
   // itself once ttlSecondsAfterFinished has passed.
   const { completed, failed } = CONDITION_TYPES;
@@ -129,6 +139,13 @@ function reconcile(
   moveBefore(pass, jobSet, walkBeganOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
   // 10. `suspendJobs` or `resumeJobsIfNecessary`.
   if (spec.suspend) {
+    // 9 as the cluster went through it before the suspension the fold took first: the walk completed.
+    if (walkCompletedBeforeSuspensionUnseen(spec, pass.state)) {
+      writeCondition(pass, startupInProgress, tippedBy);
+      writeCondition(pass, startupCompleted, tippedBy);
+    }
+    // ... and on the last resumption, after which a Job was seen suspended: the walk began again.
+    if (walkBegunOnLastResumption(spec, pass.state)) writeCondition(pass, startupInProgress, tippedBy);
     for (const job of owned.active) if (!job.suspend && !seenRunningSince(jobSet, pass.state, job)) setJobSuspend(pass, job, true);
     writeCondition(pass, suspendedJobs, tippedBy);
     if (!restartedRunningSince(pass.state)) writeCondition(pass, restarting(REASONS.restartingJobSetSuspended, MESSAGES.suspended), tippedBy);
@@ -145,7 +162,6 @@ function reconcile(
     // InOrder, mid-walk: upstream leaves Suspended True on a resumption until the walk completes.
     resumeSeenLate(pass, jobSet, suspendedJobs);
   }
-  walkBeforeSuspension(pass, jobSet);
   moveBefore(pass, jobSet, completedWalkOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
 }
 
@@ -170,20 +186,22 @@ function suspensionOutOfPlace(state: JobSetState): JobSetCondition | undefined {
  * before the finish); a suspension after it (taken back: a finished JobSet ignores it); a
  * suspension before it (`Suspended` as the cluster left it at the finish: True, or False /
  * ResumeJobs when the spec the fold holds resumed it before, for InOrder once the walk
- * completed: upstream turns it False only then). The finish's instant (a sort of the successful
+ * completed: upstream turns it False only then; written when the fold never wrote it,
+ * `suspendedBeforeFinishUnwritten`). The finish's instant (a sort of the successful
  * Jobs) is read only when one of them can apply: this runs at every pass of a finished JobSet.
  */
 function lateEvidenceOfFinish(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
   const { spec } = jobSet;
   const { conditions } = pass.state;
   const walkUnwritten = spec.startupPolicy.startupPolicyOrder === 'InOrder' && !isConditionTrue(conditions, CONDITION_TYPES.startupPolicyCompleted);
-  const suspension = pass.state.suspendedBefore !== undefined || findCondition(conditions, CONDITION_TYPES.suspended) !== undefined;
+  const suspension = pass.state.suspendedBefore !== undefined || firstSuspensionSeenAt(pass.state) !== undefined;
   if (!walkUnwritten && !suspension) return;
   const finishedAt = pass.state.terminalState === 'Completed' ? successInstant(spec, owned) : pass.state.failedDecisionMetAt;
   if (walkCompletedBeforeFinish(spec, pass.state, finishedAt)) writeCondition(pass, startupCompleted, pass.start.lastObservation);
   // Upstream turns Suspended False on a resumption only once an InOrder walk completed.
   const walked = spec.startupPolicy.startupPolicyOrder !== 'InOrder' || isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
   retractLateSuspension(pass, finishedAt, walked);
+  suspendedBeforeFinishUnwritten(pass, finishedAt, walked);
   // Resumed before the finish, the resumed spec arriving after it (a suspension after the finish,
   // held now, is ignored by the finished JobSet): the cluster wrote ResumeJobs then.
   if (walked && resumedBeforeFinish(pass.state, finishedAt) && isConditionTrue(pass.state.conditions, CONDITION_TYPES.suspended)) {
@@ -198,11 +216,29 @@ function lateEvidenceOfFinish(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJ
 }
 
 /**
+ * A finished JobSet the cluster showed suspended before its finish (strictly: in its second the
+ * finish goes first), with no `Suspended` condition: the fold decided the finish on its first look
+ * at a suspended spec (the failure and success policies run before the suspension), or held only
+ * specs from after the finish. Upstream wrote `Suspended` True on its first suspended pass, and
+ * False / ResumeJobs on a resumption (for InOrder, once the walk completed); written as it stood at
+ * the finish, in the place of the first suspension.
+ */
+function suspendedBeforeFinishUnwritten(pass: Pass, finishedAt: string | undefined, walked: boolean): void {
+  const suspendedAt = firstSuspensionSeenAt(pass.state);
+  if (finishedAt === undefined || suspendedAt === undefined || compareTimes(suspendedAt, finishedAt) >= 0) return;
+  if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended) !== undefined) return;
+  const condition = walked && suspendInForceAt(pass.state, finishedAt) === false ? resumed : suspendedJobs;
+  record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition, since: suspendedAt, tippedBy: pass.start.lastObservation });
+}
+
+/**
  * Whether the spec in force at the finish, as the taken specs tell, was a resumed one taken after
  * every suspension seen before the finish (late ones included): the JobSet ran when it finished.
  */
 function resumedBeforeFinish(state: JobSetState, finishedAt: string | undefined): boolean {
   if (finishedAt === undefined) return false;
+  const suspended = suspendInForceAt(state, finishedAt);
+  if (suspended !== undefined) return !suspended;
   const inForce = specTakenBy(state, finishedAt);
   if (inForce?.suspend !== false || inForce.at === undefined) return false;
   const resumedAt = inForce.at;
@@ -269,7 +305,10 @@ function restartedRunningSince(state: JobSetState): boolean {
 /** Whether the cluster had the JobSet suspended at or after `at`, as far as its observations tell. */
 function suspendedSince(state: JobSetState, at: string): boolean {
   if (specTakenBy(state, at)?.suspend === true) return true;
-  const seen = [...(state.specsTaken ?? []).filter((taken) => taken.suspend).map((taken) => taken.at), state.suspendedBefore, state.earliestSuspensionAt];
+  const seen = [
+    ...(state.specsTaken ?? []).filter((taken) => taken.suspend).map((taken) => taken.at), state.suspendedBefore, state.earliestSuspensionAt,
+    ...(state.jobSetTimeline ?? []).filter((observed) => observed.suspend).map((observed) => observed.at),
+  ];
   return seen.some((suspendedAt) => suspendedAt !== undefined && compareTimes(suspendedAt, at) >= 0);
 }
 

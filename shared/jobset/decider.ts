@@ -9,13 +9,14 @@ import type { Decider, DecisionOutbox } from '../decide/decider.ts';
 import type { JobSetCommand } from './commands.ts';
 import { isJobSetDecisionType, type JobSetDecisionEvent } from './decision-events.ts';
 import { jobSetObservationEntry, JobSetObservationSchema, type JobSetEvent, type JobSetObservation } from './events.ts';
-import { earlierSuspension, evolve, isLateChildSnapshot, isLateJobSetObservation, revealedResumption, revealedSuspension, revealedWalk } from './evolve.ts';
+import { earlierSuspension, evolve, isLateChildSnapshot, noteJobSetTimeline, noteSuspendedChild, noteSuspendVersion, isLateJobSetObservation, revealedResumption, revealedSuspension, revealedWalk } from './evolve.ts';
 import { withLateFailure } from './late-failures.ts';
 import { explainJobSet, type JobSetExplanation } from './explain.ts';
 import { jobSetKey } from './pass.ts';
 import { settle } from './settle.ts';
 import { initialState, type JobSetState } from './state.ts';
 import { noteWalkEvidence } from './walk-evidence.ts';
+import { comparableVersion } from '../k8s/object-sequence.ts';
 
 // The JobSet fold as the write loop's decider (shared/decide/decider.ts): the same loop as
 // Jobs, so a JobSet is decided at every position of its log (at the time the log gives, never
@@ -34,7 +35,7 @@ export type JobSetDecider = Decider<JobSetState, JobSetLogObservation, JobSetLog
  * The version of the JobSet fold's decisions, recorded with each one (as FOLD_VERSION is with a
  * Job's): bump it when a change to shared/jobset makes it decide differently on some log.
  */
-export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-28.29';
+export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-29.33';
 
 /** Decision entries per commit step of the reconciler this loop replaced, for reading its cut-short syncs. */
 const LEGACY_STEP_ENTRIES = 32;
@@ -123,9 +124,9 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
   switch (observation.type) {
     case 'JobSetObserved':
       if (state.jobSetEventId === observation.eventId) return 'same-event';
-      // A late observation that shows a suspension the fold never held or earlier than any it saw, the walk begun before one, or a resumption between two, is news (evolve.ts).
+      // A late observation that shows a suspension the fold never held, earlier than any it saw or not noted yet, the walk begun before one, or a resumption between two or newer than any seen, or one that tells when spec.suspend changed, is news (evolve.ts).
       return isLateJobSetObservation(state, observation) && revealedSuspension(state, observation) === undefined && revealedWalk(state, observation) === undefined
-        && revealedResumption(state, observation) === undefined && !earlierSuspension(state, observation)
+        && revealedResumption(state, observation) === undefined && !earlierSuspension(state, observation) && noteSuspendVersion(state, observation) === undefined && noteJobSetTimeline(state, observation) === undefined
         ? 'stale'
         : undefined;
     case 'JobSetDeleted':
@@ -139,6 +140,8 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
       if (child?.eventId !== undefined && child.eventId === observation.eventId) return 'same-event';
       // A stale snapshot that shows an InOrder walk's Job started earlier is evidence for the walk (walk-evidence.ts).
       if (noteWalkEvidence(state, observation) !== undefined) return undefined;
+      // ... and one that shows its Job suspended, for the walk a resumption after it began (startup-policy.ts).
+      if (noteSuspendedChild(state, observation, comparableVersion(observation.job.metadata.resourceVersion)) !== undefined) return undefined;
       return isLateChildSnapshot(state, observation) ? 'stale' : undefined;
     }
     case 'JobDeleted': {

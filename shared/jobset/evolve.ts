@@ -8,7 +8,7 @@ import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequ
 import { compareTimes } from '../k8s/time.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
 import { firstSuspensionSeenAt, firstSuspensionVersion, initialState, type ChildJobView, type JobSetState, type SpecTaken } from './state.ts';
-import { noteWalkEvidence, placeOfCompletedWalk, walkCompletedBySuspension } from './walk-evidence.ts';
+import { noteWalkEvidence, placeOfCompletedWalk, suspensionAfterWalk, walkCompletedBySuspension } from './walk-evidence.ts';
 import { validateJobSet } from './validation.ts';
 
 /**
@@ -32,6 +32,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       const firstChildVersion = version !== undefined && (first === undefined || compareVersions(version, first) < 0) ? version : first;
       const noted: JobSetState = {
         ...next, ...withLateFailure(state, event, position), ...noteWalkEvidence(state, event), ...(firstChildVersion === undefined ? {} : { firstChildVersion }),
+        ...noteSuspendedChild(state, event, version),
       };
       if (isLateChildSnapshot(state, event)) return { ...noted, lastObservation: position };
       const ahead = isOfLaterAttempt(state, event);
@@ -199,7 +200,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   const jobSet = defaultJobSet(event.jobSet);
   const newObject = isNewJobSet(state, event);
   const order = observationOrder(jobSet.metadata.resourceVersion, event.sequence);
-  const earliest = earlierSuspension(state, event) ? { earliestSuspensionAt: event.at } : {};
+  const earliest = { ...(earlierSuspension(state, event) ? { earliestSuspensionAt: event.at } : {}), ...noteSuspendVersion(state, event), ...noteJobSetTimeline(state, event) };
   if (isLateJobSetObservation(state, event)) {
     const suspendedBefore = revealedSuspension(state, event);
     const walkBeganVersion = revealedWalk(state, event);
@@ -224,7 +225,7 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
     ...(event.eventId === undefined ? {} : { jobSetEventId: event.eventId }),
     ...(order.version !== undefined || order.sequence !== undefined ? { jobSetOrder: order } : {}),
     jobSetSeenAt: event.at,
-    ...(newObject ? (jobSet.spec.suspend ? { earliestSuspensionAt: event.at } : {}) : earliest),
+    ...(newObject ? { ...(jobSet.spec.suspend ? { earliestSuspensionAt: event.at } : {}), ...noteSuspendVersion(base, event), ...noteJobSetTimeline(base, event) } : earliest),
     ...specTaken(base, jobSet.spec.suspend, order.version, event.at),
     lastObservation: state.position,
     validationErrors,
@@ -248,6 +249,50 @@ export function revealedResumption(state: JobSetState, event: JobSetObserved): r
   if (at === 0 || taken[at - 1]?.suspend !== true || (next !== -1 && taken[next]?.suspend !== true)) return undefined;
   const conditions = next === -1 ? state.conditions.length : (taken[next] as SpecTaken).conditions;
   return [...taken.slice(0, at), { version, suspend: false, conditions, at: event.at }, ...taken.slice(at)];
+}
+
+/**
+ * What a JobSet observation adds to `suspendedVersions` (a suspended one not noted yet) or
+ * `lastResumedVersion` (a resumed one newer than it), late ones too.
+ */
+export function noteSuspendVersion(state: JobSetState, event: JobSetObserved): Pick<JobSetState, 'suspendedVersions' | 'lastResumedVersion'> | undefined {
+  const version = comparableVersion(event.jobSet.metadata.resourceVersion);
+  if (version === undefined) return undefined;
+  if (event.jobSet.spec.suspend !== true) {
+    const last = state.lastResumedVersion;
+    return last === undefined || compareVersions(version, last) > 0 ? { lastResumedVersion: version } : undefined;
+  }
+  const known = state.suspendedVersions ?? [];
+  return known.includes(version) ? undefined : { suspendedVersions: [...known, version].sort(compareVersions) };
+}
+
+/**
+ * `jobSetTimeline` with the observation in its place by resourceVersion, an entry between two
+ * of its own `suspend` dropped (the run's first and last tell when it began and ended); undefined
+ * when that changes nothing (an observation inside a run it already knows).
+ */
+export function noteJobSetTimeline(state: JobSetState, event: JobSetObserved): Pick<JobSetState, 'jobSetTimeline'> | undefined {
+  const version = comparableVersion(event.jobSet.metadata.resourceVersion);
+  const known = state.jobSetTimeline ?? [];
+  if (version === undefined || known.some((seen) => seen.version === version)) return undefined;
+  const merged = [...known, { version, suspend: event.jobSet.spec.suspend === true, at: event.at }].sort((a, b) => compareVersions(a.version, b.version));
+  const inside = (i: number) => merged[i - 1]?.suspend === merged[i]?.suspend && merged[i + 1]?.suspend === merged[i]?.suspend;
+  const kept = merged.filter((_, i) => i === 0 || i === merged.length - 1 || !inside(i));
+  return kept.length === known.length && kept.every((seen, i) => seen === known[i]) ? undefined : { jobSetTimeline: kept };
+}
+
+/**
+ * `suspendedChildVersions` with the version of a child Job snapshot showing it suspended, for an
+ * InOrder JobSet jobfold does not run (or one not seen yet): a resumption after it found the Job
+ * not started, and its walk began again.
+ */
+export function noteSuspendedChild(state: JobSetState, event: JobObserved, version: string | undefined): Pick<JobSetState, 'suspendedChildVersions'> | undefined {
+  const spec = state.jobSet?.spec;
+  if (version === undefined || event.job.spec?.suspend !== true) return undefined;
+  if (spec !== undefined && (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME)) return undefined;
+  const known = state.suspendedChildVersions ?? [];
+  if (known.includes(version)) return undefined;
+  return { suspendedChildVersions: [...known, version].sort(compareVersions) };
 }
 
 /** `specsTaken` with the spec now taken, when its `suspend` differs from the last one's. */
@@ -294,7 +339,11 @@ function placeOfLateCondition(state: JobSetState, event: JobSetConditionChanged)
   const place = placeBySpecsTaken(state, event);
   const { since } = event;
   const floor = since === undefined ? undefined : afterEarlierRestartOrWalk(state, since);
-  return since === undefined || floor === undefined ? place : Math.max(place ?? placeOfWrittenSince(state.conditions, since), floor);
+  const placed = since === undefined || floor === undefined ? place : Math.max(place ?? placeOfWrittenSince(state.conditions, since), floor);
+  // On a finished JobSet, what the cluster wrote `since` an instant came before the finish
+  // (decide.ts writes it only then), whatever time the fold's pass gave the finish.
+  const finish = since === undefined ? -1 : state.conditions.findIndex((c) => c.type === state.terminalState && c.status === 'True');
+  return finish === -1 ? placed : Math.min(placed ?? placeOfWrittenSince(state.conditions, since as string), finish);
 }
 
 /**
@@ -306,7 +355,8 @@ function placeOfLateCondition(state: JobSetState, event: JobSetConditionChanged)
  */
 function afterEarlierRestartOrWalk(state: JobSetState, since: string): number | undefined {
   const failedAt = state.restartEvidence?.failedAt;
-  const restarted = failedAt !== undefined && compareTimes(failedAt, since) < 0;
+  const order = failedAt === undefined ? 1 : compareTimes(failedAt, since);
+  const restarted = order < 0 || (order === 0 && restartFailureOlderThanSuspension(state));
   const after = (type: string) => {
     const index = state.conditions.findIndex((c) => c.type === type);
     return index === -1 ? undefined : index + 1;
@@ -318,12 +368,25 @@ function afterEarlierRestartOrWalk(state: JobSetState, since: string): number | 
   return floors.length === 0 ? undefined : Math.max(...floors);
 }
 
+/**
+ * In the same second, the resourceVersions tell (KEP-5504): a failed Job the last restart was
+ * decided on, seen at an older version than the late suspended observation, came first (the
+ * cluster's reconcile restarted before it suspended), as `failedBeforeSuspension` reads it for a
+ * restart decided after the suspension.
+ */
+function restartFailureOlderThanSuspension(state: JobSetState): boolean {
+  const suspension = state.suspendedBeforeVersion;
+  if (suspension === undefined) return false;
+  return Object.values(state.restartEvidence?.failed ?? {}).some((job) => job.version !== undefined && compareVersions(job.version, suspension) < 0);
+}
+
 function placeBySpecsTaken(state: JobSetState, event: JobSetConditionChanged): number | undefined {
   const { type, status } = event.condition;
   if (type === CONDITION_TYPES.startupPolicyCompleted && status === 'True') return placeOfCompletedWalk(state);
   const walkBegan = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True';
   const version = event.since !== undefined ? state.suspendedBeforeVersion : walkBegan ? state.walkBeganVersion : undefined;
-  if (version === undefined) return undefined;
+  // A walk that completed by the first suspension began before it too.
+  if (version === undefined) return walkBegan ? suspensionAfterWalk(state) : undefined;
   const place = state.specsTaken?.find((taken) => compareVersions(taken.version, version) > 0)?.conditions;
   // A suspension after the walk began goes after the walk's InProgress, wherever the fold wrote it.
   if (event.since === undefined || !walkBeganBefore(state, version)) return place;

@@ -4,6 +4,8 @@ import { findCondition } from './conditions.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import { allReplicasStarted, type ReplicatedJobStatus } from './replicated-jobs-status.ts';
 import type { JobSetState } from './state.ts';
+import { walkStartedSince } from './walk-evidence.ts';
+import { compareVersions } from '../k8s/object-sequence.ts';
 
 /** What the startup policy allows in one pass. */
 export interface StartupPlan {
@@ -60,12 +62,34 @@ export function walkBegunUnseen(spec: DefaultedJobSetSpec, state: JobSetState, o
  * first pass on it wrote `StartupPolicyInProgress` True, and the suspension that followed left the
  * startup conditions alone. When the fold, holding only the later spec, never wrote it, it does
  * now (evolve.ts places it before what the cluster wrote after), a restart the fold decided since
- * too: the condition, once written, stands through restarts (each walk writes it True again), so
+ * too, or a `StartupPolicyCompleted` it wrote since (every walk begins with InProgress; the caller
+ * writes the completion back): the condition, once written, stands through restarts (each walk writes it True again), so
  * the cluster's restart after that walk left it. Not for a JobSet jobfold runs: the order it wrote is its cluster's.
  */
 export function walkRevealedUnseen(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
   if (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
   if (state.walkBeganVersion === undefined) return false;
-  return findCondition(state.conditions, CONDITION_TYPES.startupPolicyInProgress) === undefined
-    && findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) === undefined;
+  return findCondition(state.conditions, CONDITION_TYPES.startupPolicyInProgress) === undefined;
+}
+
+/**
+ * A suspended InOrder JobSet's last resumption (the newest resumed observation, late ones
+ * included) came after a suspension, and a child Job was seen suspended between that suspension
+ * and the next one (by resourceVersion): upstream's pass on the resumed JobSet found that Job not
+ * started and began its walk again, writing `StartupPolicyInProgress` True (and
+ * `StartupPolicyCompleted` False), unless every Job was seen started after that (the walk
+ * completed again). The suspension that followed left the startup conditions alone. The fold,
+ * holding a suspended spec when the resumption, or the Job's snapshot, arrived, never walked on
+ * it. Not for a JobSet jobfold runs.
+ */
+export function walkBegunOnLastResumption(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  if (!spec.suspend || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  const resumed = state.lastResumedVersion;
+  const suspensions = state.suspendedVersions ?? [];
+  if (resumed === undefined) return false;
+  const before = suspensions.findLast((v) => compareVersions(v, resumed) < 0);
+  const next = suspensions.find((v) => compareVersions(v, resumed) > 0);
+  if (before === undefined || next === undefined) return false;
+  const suspendedJob = (state.suspendedChildVersions ?? []).findLast((v) => compareVersions(v, before) > 0 && compareVersions(v, next) < 0);
+  return suspendedJob !== undefined && !walkStartedSince(spec, state, suspendedJob);
 }

@@ -75,6 +75,14 @@ export interface SpecTaken {
   readonly at?: string;
 }
 
+/** One entry of `JobSetState.jobSetTimeline`. */
+export interface SeenSpec {
+  readonly version: string;
+  readonly suspend: boolean;
+  /** When the observation was made. */
+  readonly at: string;
+}
+
 /** What `JobSetState.restartEvidence` keeps of the last restart. */
 export interface RestartEvidence {
   readonly position: number;
@@ -89,11 +97,12 @@ export interface RestartEvidence {
 
 /**
  * What `JobSetState.walkEvidence` keeps of the current attempt and the one before
- * (walk-evidence.ts): when the cluster first showed each Job started, by `attempt/name`, and when
- * each attempt first failed, by attempt.
+ * (walk-evidence.ts): when the cluster first showed each Job started, and the newest comparable
+ * resourceVersion of a snapshot showing it so, by `attempt/name`, and when each attempt first
+ * failed, by attempt.
  */
 export interface WalkEvidence {
-  readonly started: Readonly<Record<string, { readonly replicatedJob: string; readonly at: string }>>;
+  readonly started: Readonly<Record<string, { readonly replicatedJob: string; readonly at: string; readonly version?: string }>>;
   readonly failedAt: Readonly<Record<number, string>>;
 }
 
@@ -157,6 +166,29 @@ export interface JobSetState {
    * before JOBSET_FOLD_VERSION .24.
    */
   readonly firstChildVersion?: string;
+  /**
+   * For an InOrder JobSet jobfold does not run: the comparable resourceVersions of child Job
+   * snapshots that showed the Job suspended, late ones included, in order (startup-policy.ts
+   * `walkBegunOnRevealedResumption` reads which suspended Jobs a resumption found). Absent before
+   * JOBSET_FOLD_VERSION .30.
+   */
+  readonly suspendedChildVersions?: readonly string[];
+  /**
+   * The comparable resourceVersions of every JobSet observation that showed it suspended, late
+   * ones included, in order; and the newest of one that showed it resumed: where the last
+   * resumption lies between suspensions, whatever order they arrived in (startup-policy.ts
+   * `walkBegunOnLastResumption`). Absent before JOBSET_FOLD_VERSION .31.
+   */
+  readonly suspendedVersions?: readonly string[];
+  readonly lastResumedVersion?: string;
+  /**
+   * The JobSet observations with a comparable resourceVersion, late ones included, in version
+   * order, as far as they tell when `spec.suspend` changed: of a run of observations with the same
+   * `suspend`, the first and the last are kept (evolve.ts `noteJobSetTimeline`). What the spec in
+   * force at an instant was (`suspendInForceAt`), whatever order they arrived in. Absent before
+   * JOBSET_FOLD_VERSION .32.
+   */
+  readonly jobSetTimeline?: readonly SeenSpec[];
   /**
    * The JobSet observations the fold took whose `spec.suspend` differs from the one before (the
    * first too), by comparable resourceVersion, with how many conditions stood when each was
@@ -231,4 +263,15 @@ export function firstSuspensionSeenAt(state: JobSetState): string | undefined {
 export function firstSuspensionVersion(state: JobSetState): string | undefined {
   const seen = [state.specsTaken?.find((spec) => spec.suspend)?.version, state.suspendedBeforeVersion];
   return seen.reduce<string | undefined>((first, version) => (version !== undefined && (first === undefined || compareVersions(version, first) < 0) ? version : first), undefined);
+}
+
+/**
+ * Whether the spec in force on the cluster just before `at` was suspended, by the JobSet
+ * observations seen (`jobSetTimeline`): the newest made strictly before it (in its second the
+ * finish goes first: one pass). Undefined when none was.
+ */
+export function suspendInForceAt(state: JobSetState, at: string): boolean | undefined {
+  let inForce: SeenSpec | undefined;
+  for (const seen of state.jobSetTimeline ?? []) if (compareTimes(seen.at, at) < 0) inForce = seen;
+  return inForce?.suspend;
 }

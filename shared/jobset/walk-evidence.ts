@@ -1,10 +1,11 @@
+import { comparableVersion, compareVersions } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { findCondition, type JobSetCondition } from './conditions.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { JobObserved } from './events.ts';
-import type { JobSetState, WalkEvidence } from './state.ts';
+import { firstSuspensionSeenAt, type JobSetState, type WalkEvidence } from './state.ts';
 
 // Issue 21 for InOrder JobSets: an attempt's startup walk completes in the pass where its last
 // replicated job has started (every Job ready or finished), and upstream writes
@@ -38,14 +39,17 @@ export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<J
   const key = `${attempt}/${job.name}`;
   const known = evidence.started[key];
   const startedAt = known === undefined || compareTimes(event.at, known.at) < 0 ? event.at : known.at;
+  const seen = comparableVersion(event.job.metadata.resourceVersion);
+  const newer = seen !== undefined && (known?.version === undefined || compareVersions(seen, known.version) > 0);
+  const version = newer ? seen : known?.version;
   const failure = job.finished === 'Failed' ? (job.failure?.lastTransitionTime ?? event.at) : undefined;
   const failedBefore = evidence.failedAt[attempt];
   const failedAt = failure !== undefined && (failedBefore === undefined || compareTimes(failure, failedBefore) < 0) ? failure : failedBefore;
-  if (startedAt === known?.at && failedAt === failedBefore) return undefined;
+  if (startedAt === known?.at && !newer && failedAt === failedBefore) return undefined;
   const kept = (k: string) => Number(k.slice(0, k.indexOf('/'))) >= state.restarts - 1;
   return {
     walkEvidence: {
-      started: { ...Object.fromEntries(Object.entries(evidence.started).filter(([k]) => kept(k))), [key]: { replicatedJob: job.replicatedJob, at: startedAt } },
+      started: { ...Object.fromEntries(Object.entries(evidence.started).filter(([k]) => kept(k))), [key]: { replicatedJob: job.replicatedJob, at: startedAt, ...(version === undefined ? {} : { version }) } },
       failedAt: { ...Object.fromEntries(Object.entries(evidence.failedAt).filter(([a]) => Number(a) >= state.restarts - 1)), ...(failedAt === undefined ? {} : { [attempt]: failedAt }) },
     },
   };
@@ -76,6 +80,41 @@ function walkCompletedBefore(spec: DefaultedJobSetSpec, state: JobSetState, atte
     return seen.length >= rjob.replicas && seen.every((s) => compareTimes(s.at, instant) < (sameSecond ? 1 : 0));
   });
 }
+
+/**
+ * `Suspended`, placed after the `StartupPolicyCompleted` of the first walk (the walk looked
+ * complete by the first suspension the fold knew then, `suspensionAfterWalk`), when an earlier
+ * suspension seen since came before that walk completed on the cluster's clock: the cluster wrote
+ * `Suspended` first. The condition to move before `StartupPolicyCompleted`, if any. Before any
+ * restart only: a later attempt's walk completes after the first suspension, and its
+ * `StartupPolicyCompleted` is the first walk's, written in its place.
+ */
+export function suspensionBeforeWalkOutOfPlace(state: JobSetState): JobSetCondition | undefined {
+  const spec = state.jobSet?.spec;
+  const suspendedAt = firstSuspensionSeenAt(state);
+  if (spec === undefined || state.restarts !== 0 || suspendedAt === undefined) return undefined;
+  const completed = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyCompleted);
+  const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
+  if (completed === -1 || suspended < completed) return undefined;
+  const walkedBy = (instant: string) => walkCompletedBefore(spec, state, 0, instant, true);
+  return walkedBy(FAR_FUTURE) && !walkedBy(suspendedAt) ? state.conditions[suspended] : undefined;
+}
+
+/**
+ * The other way round: `StartupPolicyCompleted` standing after `Suspended` while the first walk
+ * completed by the first suspension (its ready snapshots arrived after the fold had placed the
+ * suspension): the cluster wrote it first. The condition to move before `Suspended`, if any.
+ */
+export function completedWalkAfterSuspension(state: JobSetState): JobSetCondition | undefined {
+  const suspendedAt = firstSuspensionSeenAt(state);
+  if (state.restarts !== 0 || suspendedAt === undefined || !walkCompletedBySuspension(state, suspendedAt)) return undefined;
+  const completed = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyCompleted);
+  const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
+  return suspended !== -1 && completed > suspended ? state.conditions[completed] : undefined;
+}
+
+/** Later than any time a cluster reports: a walk completed "by" it completed at all, on the evidence. */
+const FAR_FUTURE = '9999-12-31T23:59:59Z';
 
 /**
  * Whether the current attempt's walk completed by `since`, a suspension seen late, in the same
@@ -122,6 +161,20 @@ export function walkCompletedUnseen(spec: DefaultedJobSetSpec, state: JobSetStat
 }
 
 /**
+ * Decide side, on a suspended InOrder JobSet: its current attempt's walk completed on the cluster
+ * by the time it was first shown suspended (`suspensionAfterWalk`), and the fold, holding the
+ * suspended spec before the ready snapshots or the running spec, never wrote it. Upstream wrote
+ * `StartupPolicyInProgress` then `StartupPolicyCompleted` True before `Suspended` (a suspension
+ * leaves the startup conditions alone); the fold writes both now, in that place.
+ */
+export function walkCompletedBeforeSuspensionUnseen(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  if (!spec.suspend || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) !== undefined) return false;
+  const suspendedAt = firstSuspensionSeenAt(state);
+  return suspendedAt !== undefined && walkCompletedBySuspension(state, suspendedAt);
+}
+
+/**
  * Decide side, when the ready snapshots arrived only after the next walk had completed too: the
  * fold wrote `StartupPolicyCompleted` after `RestartingJobSet`, where the cluster wrote it before.
  * The condition to move before `RestartingJobSet` (a `JobSetConditionChanged` with `movedBefore`), if any.
@@ -149,6 +202,18 @@ export function walkBeganOutOfPlace(state: JobSetState): JobSetCondition | undef
 }
 
 /**
+ * `StartupPolicyInProgress` standing after `StartupPolicyCompleted` (the completed walk was placed
+ * before a suspension the walk's beginning was moved before only later): every walk writes
+ * InProgress in its first pass, so the cluster's came first. The condition to move before
+ * `StartupPolicyCompleted`, if any.
+ */
+export function walkBeganAfterCompletion(state: JobSetState): JobSetCondition | undefined {
+  const inProgress = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyInProgress);
+  const completed = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyCompleted);
+  return completed !== -1 && inProgress > completed ? state.conditions[inProgress] : undefined;
+}
+
+/**
  * Evolve side, where the fold first writes `StartupPolicyCompleted`: before the finish of a
  * finished JobSet (the walk completed before it, `walkCompletedBeforeFinish`); before the
  * `RestartingJobSet` the cluster wrote after it, when the attempt the last restart ended had
@@ -157,14 +222,38 @@ export function walkBeganOutOfPlace(state: JobSetState): JobSetCondition | undef
 export function placeOfCompletedWalk(state: JobSetState): number | undefined {
   const spec = state.jobSet?.spec;
   if (spec === undefined) return undefined;
+  const suspension = suspensionAfterWalk(state);
   // A finished JobSet's walk is written only when its completion arrived after the finish.
   if (state.terminalState !== '') {
     const finish = state.conditions.findIndex((c) => c.type === state.terminalState && c.status === 'True');
-    return finish === -1 ? undefined : finish;
+    return finish === -1 ? suspension : suspension === undefined ? finish : Math.min(finish, suspension);
   }
-  if (state.restarts === 0) return undefined;
+  if (state.restarts === 0) return suspension;
   if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) !== undefined) return undefined;
   if (!walkCompletedBeforeFailure(spec, state, state.restarts - 1)) return undefined;
   const restarting = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.restartingJobSet);
   return restarting === -1 ? undefined : restarting;
+}
+
+/**
+ * Where `Suspended` stands when the current attempt's walk completed by the first time the cluster
+ * showed the JobSet suspended (in the same second too: upstream's pass walks before it suspends):
+ * the cluster wrote `StartupPolicyCompleted` before it, though the fold, holding the suspended
+ * spec first, saw the walk complete only later (at the finish, or from a late ready snapshot).
+ */
+export function suspensionAfterWalk(state: JobSetState): number | undefined {
+  const suspendedAt = firstSuspensionSeenAt(state);
+  if (suspendedAt === undefined || !walkCompletedBySuspension(state, suspendedAt)) return undefined;
+  const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
+  return suspended === -1 ? undefined : suspended;
+}
+
+/**
+ * Whether every replica of every replicated job of the current attempt was seen started at a
+ * resourceVersion newer than `version` (its newest started snapshot): the walk completed after it.
+ */
+export function walkStartedSince(spec: DefaultedJobSetSpec, state: JobSetState, version: string): boolean {
+  const prefix = `${state.restarts}/`;
+  const started = Object.entries(state.walkEvidence?.started ?? {}).filter(([key]) => key.startsWith(prefix)).map(([, seen]) => seen);
+  return spec.replicatedJobs.every((rjob) => started.filter((s) => s.replicatedJob === rjob.name && s.version !== undefined && compareVersions(s.version, version) > 0).length >= rjob.replicas);
 }

@@ -3,51 +3,47 @@ import type { DecisionSummary, JobSetDecisionSummary } from './report.ts';
 /** Pod names a termination names in a sentence; the rest are counted. */
 const PODS_NAMED = 5;
 
-/** What the Job fold decided, in one phrase per decision (the what-if's and the advice's printers). */
-export function describeDecisions(summaries: readonly DecisionSummary[]): string {
-  return summaries.length === 0 ? 'nothing' : summaries.map(describeDecision).join('; ');
+/** A decision of either kind's fold, as the what-if compares it (report.ts). */
+export type AnyDecisionSummary = DecisionSummary | JobSetDecisionSummary;
+
+/**
+ * What a fold decided, in one phrase per decision (the what-if's and the advice's printers).
+ * One sentence per decision type for both kinds: a condition, a correction and a rejection read
+ * the same for a Job and a JobSet but for the object's name (`kind`) and what a correction
+ * yields to — a Job takes back a condition when another was met first, a JobSet when its
+ * cluster decided otherwise.
+ */
+export function describeDecisions(kind: 'Job' | 'JobSet', summaries: readonly AnyDecisionSummary[]): string {
+  return summaries.length === 0 ? 'nothing' : summaries.map((summary) => describeDecision(kind, summary)).join('; ');
 }
 
-export function describeDecision(summary: DecisionSummary): string {
+function describeDecision(kind: 'Job' | 'JobSet', summary: AnyDecisionSummary): string {
   switch (summary.kind) {
     case 'condition':
       return `${summary.type}=${summary.status} (${summary.reason})`;
+    case 'correction':
+      return `take back ${summary.retracted.join(', ')} (${kind === 'Job' ? `${summary.reason} was met first` : `the cluster decided ${summary.reason}`})`;
+    case 'rejection':
+    case 'rejected':
+      return `reject the ${kind}: ${summary.errors.join('; ')}`;
+    // A Job's pods.
     case 'termination':
       return `terminate ${podList(summary.pods)} (${summary.reason === summary.cause ? summary.cause : `${summary.cause}: ${summary.reason}`})`;
     case 'creation':
       return `create ${summary.count} pod(s)${summary.indexes ? ` for indexes ${summary.indexes.join(',')}` : ''}`;
     case 'startTime':
       return `startTime ${summary.startTime}`;
-    case 'correction':
-      return `take back ${summary.retracted.join(', ')} (${summary.reason} was met first)`;
-    case 'rejection':
-      return `reject the Job: ${summary.errors.join('; ')}`;
     case 'pod': {
       const indexes = summary.failedIndexes === '' ? '' : `, failed indexes ${summary.failedIndexes}`;
       return `pod ${summary.pod} counted ${summary.counted} (failed ${summary.failed}, succeeded ${summary.succeeded}${indexes})`;
     }
-  }
-}
-
-/** What the JobSet fold decided, in one phrase per decision: the rule and the child Job it acted on. */
-export function describeJobSetDecisions(summaries: readonly JobSetDecisionSummary[]): string {
-  return summaries.length === 0 ? 'nothing' : summaries.map(describeJobSetDecision).join('; ');
-}
-
-function describeJobSetDecision(summary: JobSetDecisionSummary): string {
-  switch (summary.kind) {
+    // A JobSet's rules and child Jobs.
     case 'failed':
       return `fail the JobSet (${summary.reason}): ${summary.rule} on Job ${summary.failedJob} (${summary.jobReason})`;
     case 'restarted':
       return `restart #${summary.restarts} (${summary.action}): ${summary.rule} on Job ${summary.failedJob} (${summary.jobReason})`;
     case 'completed':
       return `complete the JobSet (${summary.reason}): ${summary.succeededJobs} of ${summary.required} Jobs succeeded (${summary.operator})`;
-    case 'condition':
-      return `${summary.type}=${summary.status} (${summary.reason})`;
-    case 'correction':
-      return `take back ${summary.retracted.join(', ')} (the cluster decided ${summary.reason})`;
-    case 'rejected':
-      return `reject the JobSet: ${summary.errors.join('; ')}`;
     case 'createJob':
     case 'deleteJob':
     case 'suspendJob':
@@ -55,6 +51,10 @@ function describeJobSetDecision(summary: JobSetDecisionSummary): string {
       return `${summary.kind.replace('Job', '')} Job ${summary.job}`;
     case 'deleteJobSet':
       return `delete the JobSet (ttlSecondsAfterFinished expired at ${summary.expiredAt})`;
+    default: {
+      const exhaustive: never = summary;
+      throw new Error(`unknown decision summary ${JSON.stringify(exhaustive)}`);
+    }
   }
 }
 

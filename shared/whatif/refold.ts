@@ -6,7 +6,7 @@ import { parseTime } from '../k8s/time.ts';
 // where the record's controller reconciled (once per run of decisions taken at one time), at the
 // end of every other batch of observations (a change of observation time), and at the folds'
 // own timers that fall before the next recorded event. What a reconcile compares, and when the
-// record stops being evidence (`closed`), is the kind's (what-if.ts).
+// record stops being evidence (`closed`), is the kind's (job-folds.ts, jobset-folds.ts).
 
 /** One entry of a JobSet's log: its own events, its child Jobs' statuses and its decisions. (A Job's log entries are its events, with their seq.) */
 export interface JobSetLogEntry {

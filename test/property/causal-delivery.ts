@@ -83,6 +83,13 @@ export interface Answering<Command> {
   named(command: Command): string | undefined;
   /** Whether event `i` answers a command that named `name` (`found`: the answers found so far). */
   answers(i: number, name: string, found: ReadonlyMap<number, string>): boolean;
+  /**
+   * Every event after an answer, in the cluster's order, waits for the command too, not only the
+   * answer: in a history played in a closed loop (test/property/job/managed-histories.ts) the
+   * cluster made them after it acted on the command, so none can reach jobfold before it sent it.
+   * Each waits for the command answered last at or before it.
+   */
+  readonly holdsWhatFollows?: boolean;
 }
 
 /** What one delivery ends in, and the commands it sent on the way. */
@@ -140,7 +147,8 @@ export function deliverCausally<Command, State>(
 
 /**
  * The events that answer a command of the in-order delivery, with what the command named: for
- * each such command, the first event after the run whose reconcile sent it that answers it.
+ * each such command, the first event after the run whose reconcile sent it that answers it; with
+ * `holdsWhatFollows`, every event from there on, each with the command answered last at or before it.
  */
 export function answeredCommands<Command>(
   count: number,
@@ -159,7 +167,18 @@ export function answeredCommands<Command>(
       }
     }
   }
-  return found;
+  return answering.holdsWhatFollows === true ? withWhatFollows(count, found) : found;
+}
+
+/** Each event from the first answer on, with the command answered last at or before it. */
+function withWhatFollows(count: number, answers: ReadonlyMap<number, string>): Map<number, string> {
+  const held = new Map<number, string>();
+  let last: string | undefined;
+  for (let i = 0; i < count; i++) {
+    last = answers.get(i) ?? last;
+    if (last !== undefined) held.set(i, last);
+  }
+  return held;
 }
 
 /** One case of an order property: a fresh delivery of its events, and what of the end must converge. */

@@ -5,6 +5,7 @@ import type { Observation } from '../../../shared/job/events.ts';
 import { evolve, type JobEvent } from '../../../shared/job/evolve.ts';
 import { initialState, type FoldConfig, type JobState } from '../../../shared/job/state.ts';
 import { jobStatus, type JobStatusView } from '../../../shared/job/status.ts';
+import { JOB_TRACKING_FINALIZER } from '../../../shared/k8s/job-controller.ts';
 import { comparableVersion } from '../../../shared/k8s/object-sequence.ts';
 import { compareTimes, sameInstant } from '../../../shared/k8s/time.ts';
 import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
@@ -14,8 +15,10 @@ import { measureCausalOrders, type Answering, type KindDelivery } from '../causa
 // Issue 21's delivery model (../causal-delivery.ts) for Jobs: the cluster's events of one Job,
 // delivered in any order EventBridge may produce, with one constraint only: the deletion of a pod
 // jobfold asked to terminate arrives after the reconcile that sent the TerminatePod (or, if that
-// delivery never sends it, last).
-// Timers are jobfold's own (Tick): they are not delivered by the bus, and once everything has
+// delivery never sends it, last). A history played in a closed loop (managed-histories.ts) holds
+// more back: whatever its cluster did after acting on one of jobfold's commands (see commandAnswers).
+// Timers are jobfold's own (Tick): they are not delivered by the bus (a closed-loop history
+// carries the ones its jobfold asked for, delivered as any event), and once everything has
 // arrived the Job is reconciled at the last time the cluster reported.
 
 /**
@@ -62,6 +65,9 @@ export function withForwarderCounts(observations: readonly Observation[]): Obser
 export const lastTime = (observations: readonly Observation[]): string =>
   observations.reduce((latest, o) => (compareTimes(o.observedAt, latest) > 0 ? o.observedAt : latest), observations[0]?.observedAt ?? '');
 
+/** The log a delivery writes (whom the outbox events name). */
+export const JOB_STREAM = { kind: 'Job', clusterId: 'c', namespace: 'default', uid: 'job' } as const;
+
 /**
  * A delivery of the observations through the writer's fold: each run of one observedAt is
  * folded by decideAtEachPosition (a reconcile after it, its decisions folded back), as the
@@ -71,7 +77,7 @@ export const lastTime = (observations: readonly Observation[]): string =>
 function jobDelivery(config: FoldConfig, observations: readonly Observation[], end: string): KindDelivery<JobCommand, JobState> {
   const state = initialState(config);
   const decider = jobDecider(config);
-  const stream = { kind: 'Job', clusterId: 'c', namespace: 'default', uid: 'job' } as const;
+  const stream = JOB_STREAM;
   return {
     count: observations.length,
     sameRun: (a, b) => sameInstant((observations[a] as Observation).observedAt, (observations[b] as Observation).observedAt),
@@ -92,11 +98,49 @@ function jobDelivery(config: FoldConfig, observations: readonly Observation[], e
 /**
  * The observations that answer a TerminatePod: the pod's next deletion after the reconcile that
  * sent it, in the cluster's order (its PodDeleted, or its first observation with a deletionTimestamp).
+ * With `created` (a history played in a closed loop, managed-histories.ts: each pod jobfold
+ * created → the commandId of the CreatePod that made it), a created pod's first event answers its
+ * CreatePod and the first showing the tracking finalizer gone its RemovePodFinalizer, and every
+ * event that follows an answer waits for its command (the cluster made it after acting on it).
  */
-const terminationAnswers = (observations: readonly Observation[]): Answering<JobCommand> => ({
-  named: (command) => (command.type === 'TerminatePod' ? command.podUid : undefined),
-  answers: (i, uid) => isDeletionOf(observations[i] as Observation, uid),
-});
+function commandAnswers(observations: readonly Observation[], created?: ReadonlyMap<string, string>): Answering<JobCommand> {
+  if (created === undefined) {
+    return {
+      named: (command) => (command.type === 'TerminatePod' ? command.podUid : undefined),
+      answers: (i, uid) => isDeletionOf(observations[i] as Observation, uid),
+    };
+  }
+  return {
+    named: (command) => {
+      switch (command.type) {
+        case 'TerminatePod':
+          return command.podUid;
+        case 'CreatePod':
+          return command.commandId;
+        case 'RemovePodFinalizer':
+          return `${FINALIZER}${command.podUid}`;
+        case 'UpdateJobStatus':
+          return undefined;
+      }
+    },
+    answers: (i, name) => {
+      const o = observations[i] as Observation;
+      if (name.startsWith(FINALIZER)) return isFinalizerGoneOf(o, name.slice(FINALIZER.length));
+      return isDeletionOf(o, name) || created.get(podOf(o) ?? '') === name;
+    },
+    holdsWhatFollows: true,
+  };
+}
+
+/** What a RemovePodFinalizer names: the pod's uid under this prefix. */
+const FINALIZER = 'finalizer/';
+
+/** The uid of the pod an observation is of. */
+const podOf = (o: Observation): string | undefined => (o.type === 'PodObserved' ? o.pod.metadata.uid : o.type === 'PodDeleted' ? o.uid : undefined);
+
+const isFinalizerGoneOf = (o: Observation, uid: string): boolean =>
+  (o.type === 'PodDeleted' && o.uid === uid) ||
+  (o.type === 'PodObserved' && o.pod.metadata.uid === uid && !(o.pod.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER));
 
 const isDeletionOf = (o: Observation, uid: string): boolean =>
   (o.type === 'PodDeleted' && o.uid === uid) ||
@@ -109,10 +153,11 @@ export function measureJobOrders(
   config: FoldConfig,
   observations: readonly Observation[],
   end: string,
+  created?: ReadonlyMap<string, string>,
 ) {
   return measureCausalOrders(id, run, {
     delivery: () => jobDelivery(config, observations, end),
-    answering: terminationAnswers(observations),
+    answering: commandAnswers(observations, created),
     outcome: (state: JobState) => converging(jobStatus(state)),
     divergence: (got, want) => (isDeepStrictEqual(got.conditions, want.conditions) ? 'counts' : 'conditions'),
   });

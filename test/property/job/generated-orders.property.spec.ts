@@ -50,8 +50,8 @@ function measure({ id, job, batches }: { readonly id: string; readonly job: Job;
 // without jobfold's own commands (jobfold creates and deletes their pods, and a delivery order
 // that changes what it decided changes what their cluster does next), so for them the property
 // measures the fold against a history their cluster would not have produced. Their convergence
-// is measured closed-loop (test/forwarder/managed/managed-job-shuffled.spec.ts); issue 21 asks
-// the open-loop figure of the others.
+// is measured closed-loop (managed-orders.property.spec.ts, and through the forwarder,
+// test/forwarder/managed/managed-job-shuffled.spec.ts); issue 21 asks the open-loop figure of the others.
 const runBy = ({ job }: { readonly job: Job }): string => (job.spec.managedBy === JOBFOLD_CONTROLLER_NAME ? 'Jobs jobfold runs' : 'other Jobs');
 
 describeOrders('generated cluster Job history', generated(clusterHistoryArb), ORDERS, new URL('./cluster-history-orders.known.json', import.meta.url), measure, runBy);

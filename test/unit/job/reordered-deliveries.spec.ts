@@ -141,6 +141,32 @@ describe('Outcomes that arrive after a decision they happened before', () => {
       .thenStatus({ succeeded: 1, failed: 0 });
   });
 
+  describe('a failure after the Job failed, when jobfold read a newer event before the Job (generated elastic history-53)', () => {
+    // The cluster's order: `a` fails at 400 s (backoffLimit 0: the Job fails then); at 430 s
+    // `gone` is evicted (its failure ignored by the policy) and `b` fails on its own.
+    const job = aJob({
+      completions: 2,
+      parallelism: 1,
+      backoffLimit: 0,
+      podFailurePolicy: { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }] },
+    });
+    const aFailed = pod('a', 2, at(400), { phase: 'Failed' });
+    const bFailed = pod('b', 3, at(430), { phase: 'Failed' });
+    const goneEvicted = pod('gone', 4, at(430), { phase: 'Failed', exitCode: 42, deletionTimestamp: at(430), conditions: [{ type: 'DisruptionTarget' }] });
+
+    it("in the cluster's order: b's failure came after the finish and is not counted", () => {
+      given(null, jobObserved(job, at(0)), aFailed, bFailed, goneEvicted)
+        .when()
+        .thenStatus({ failed: 1, conditions: [expect.objectContaining({ type: 'FailureTarget' }), expect.objectContaining({ type: 'Failed' })] });
+    });
+
+    it("the eviction first: jobfold's clock read 430 s when it failed the Job, the cluster's finish was 400 s, and b is not counted", () => {
+      given(null, aFailed, goneEvicted, jobObserved(job, at(0)), bFailed)
+        .when()
+        .thenStatus({ failed: 1, conditions: [expect.objectContaining({ type: 'FailureTarget' }), expect.objectContaining({ type: 'Failed' })] });
+    });
+  });
+
   describe('an outcome at the very instant the Job finished (basics__parallel-work-queue-job)', () => {
     // A work queue: p0 and p1 run, then both succeed at 10 s. On the cluster, the sync at 10 s
     // reads both successes and completes the Job with succeeded 2.

@@ -30,6 +30,39 @@ describe('a child Job failing in the same second as its JobSet is suspended, the
   });
 });
 
+describe('the same, resumed a second later, the suspended observation arriving after the resumed one (dependsOn history-30)', () => {
+  const spec = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 1 } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 5 }));
+  const running = v(2, jobObserved('w', 0, { seconds: 5, active: 1 }));
+  const failed = v(3, jobFailed('w', 0, { seconds: 7 }));
+  const suspended = v(4, jobSetObserved({ ...spec, suspend: true }, { seconds: 7 }));
+  const resumed = v(5, jobSetObserved({ ...spec, suspend: false }, { seconds: 8 }));
+  const order = (...observations: JobSetObservation[]) =>
+    conditionsOf(given(...observations).whenSettled({ now: at(8) }).status).map((c) => `${c.type}=${c.status}/${c.reason}`);
+
+  it('given the restart decided and the resumption seen before the suspension, when the suspension arrives, then Suspended goes after RestartingJobSet, as in order', () => {
+    expect(order(created, running, failed, suspended, resumed)).toEqual(['RestartingJobSet=False/JobSetSuspended', 'Suspended=False/ResumeJobs']);
+    expect(order(failed, running, created, resumed, suspended)).toEqual(order(created, running, failed, suspended, resumed));
+  });
+});
+
+describe('a JobSet suspended and resumed, restarted, then suspended and resumed again, every suspension arriving after the last resumption (history-35)', () => {
+  const spec = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 1 } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
+  const suspended = v(2, jobSetObserved({ ...spec, suspend: true }, { seconds: 31 }));
+  const resumed = v(3, jobSetObserved({ ...spec, suspend: false }, { seconds: 96 }));
+  const failed = v(4, jobFailed('w', 0, { seconds: 186 }));
+  const suspendedAgain = v(5, jobSetObserved({ ...spec, suspend: true }, { seconds: 221 }));
+  const resumedAgain = v(6, jobSetObserved({ ...spec, suspend: false }, { seconds: 252 }));
+  const order = (...observations: JobSetObservation[]) =>
+    conditionsOf(given(...observations).whenSettled({ now: at(252) }).status).map((c) => `${c.type}=${c.status}/${c.reason}`);
+
+  it('given the restart decided on the last resumption, when the suspension after the failure arrives after the first one, then RestartingJobSet is False / JobSetSuspended, as in order', () => {
+    expect(order(created, suspended, resumed, failed, suspendedAgain, resumedAgain)).toContain('RestartingJobSet=False/JobSetSuspended');
+    expect(order(resumedAgain, suspended, created, failed, suspendedAgain, resumed)).toEqual(order(created, suspended, resumed, failed, suspendedAgain, resumedAgain));
+  });
+});
+
 // history-45: the suspension's observation arrives after the finish, the restart before it.
 describe('a JobSet restarted, then suspended and resumed, then completed, its suspended observation arriving last', () => {
   const spec = { replicatedJobs: [{ name: 'w' }], failurePolicy: { maxRestarts: 1 } };

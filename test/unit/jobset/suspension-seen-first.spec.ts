@@ -177,3 +177,41 @@ describe('a JobSet suspended in the same second as the failure that finished it,
     expect(late.log.find((e) => e.type === 'JobSetOutcomeCorrected')).toMatchObject({ retracted: [expect.objectContaining({ type: 'Suspended' })], retractedMetAt: at(61), evidence: { metAt: at(61) } });
   });
 });
+
+describe('a JobSet suspended and resumed before it finished, first seen after its Job finished (dependsOn history-57)', () => {
+  // v1 created running, v2 suspended, v3 its Job suspended, v4 resumed, v5 the Job running, v6 it
+  // succeeds: the success policy (Any) completes the JobSet; v7 suspended after the finish (ignored).
+  const spec = { replicatedJobs: [{ name: 'w' }], successPolicy: { operator: 'Any', targetReplicatedJobs: [] } };
+  const created = v(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
+  const suspended = v(2, jobSetObserved({ ...spec, suspend: true }, { seconds: 0 }));
+  const jobSuspended = v(3, jobObserved('w', 0, { seconds: 1, suspend: true }));
+  const resumed = v(4, jobSetObserved({ ...spec, suspend: false }, { seconds: 31 }));
+  const running = v(5, jobObserved('w', 0, { seconds: 31, active: 1, ready: 1 }));
+  const succeeded = v(6, jobSucceeded('w', 0, { seconds: 36 }));
+  const suspendedAfter = v(7, jobSetObserved({ ...spec, suspend: true }, { seconds: 66 }));
+  const inOrder = given(created, suspended, jobSuspended, resumed, running, succeeded, suspendedAfter).whenSettled({ now: at(66) });
+  const resumedCondition = { type: 'Suspended', status: 'False', reason: 'ResumeJobs', message: 'jobset is resumed' };
+
+  it('in order: Suspended False / ResumeJobs, then Completed', () => {
+    expect(conditionsOf(inOrder.status)).toEqual([resumedCondition, expect.objectContaining({ type: 'Completed', status: 'True' })]);
+  });
+
+  it('given the success before any JobSet observation and the suspended one first, when settled, then Suspended is written as the cluster left it at the finish, before Completed', () => {
+    const late = given(succeeded, suspended, running, created, resumed, jobSuspended, suspendedAfter).whenSettled({ now: at(66) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+
+  it('given the suspension after the finish first and the resumption before the finish last, when settled, then Suspended is False / ResumeJobs: the spec in force at the finish ran', () => {
+    const late = given(jobSuspended, suspendedAfter, running, succeeded, resumed, suspended, created).whenSettled({ now: at(66) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+
+  it('given a stale resumed observation inside what the fold knows, when the writer judges it, then it is dropped; one that tells where the suspension ended is logged', () => {
+    const log = (o: JobSetObservation, eventId: string) => ({ ...o, eventId }) as JobSetLogObservation;
+    const known = jobSetDecider().known;
+    const held = given(created, suspended, resumed, suspendedAfter).state;
+    expect(known(held, log(v(5, jobSetObserved({ ...spec, suspend: false }, { seconds: 40 })), 'e-between'))).toBeUndefined();
+    const within = given(created, suspended, resumed, v(6, jobSetObserved({ ...spec, suspend: false }, { seconds: 50 })), suspendedAfter).state;
+    expect(known(within, log(v(5, jobSetObserved({ ...spec, suspend: false }, { seconds: 40 })), 'e-inside'))).toBe('stale');
+  });
+});

@@ -1,0 +1,315 @@
+import fc from 'fast-check';
+import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
+import type { JobCommand } from '../../../shared/job/commands.ts';
+import type { Observation } from '../../../shared/job/events.ts';
+import { jobDecider } from '../../../shared/job/index.ts';
+import { DEFAULT_FOLD_CONFIG, initialState } from '../../../shared/job/state.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
+import type { Job } from '../../../shared/k8s/job.ts';
+import type { PodPhase } from '../../../shared/k8s/pod.ts';
+import { aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec } from '../../support/builders.ts';
+import { jobArb } from './arbitraries.ts';
+import { JOB_STREAM, withClusterVersions, withForwarderCounts } from './causal-orders.ts';
+
+// Generated histories of Jobs jobfold runs (`managedBy`), for the order property
+// (managed-orders.property.spec.ts). Such a Job's pods exist because jobfold asked for them and go
+// because it asked, so, as test/property/jobset/generated-histories.ts does for JobSets, a history
+// is played in a closed loop: jobfold folds what the cluster shows, in the cluster's order, as the
+// writer does (a reconcile after each run of one instant, and at each timer it asked for: the
+// timer is a Tick in the history, as the Scheduler's is in the log), and its commands are the
+// forwarder acting on the API server a few seconds later (`lag`): a CreatePod makes a Pending pod
+// of the index and failure counts asked for, a TerminatePod marks the pod deleted (uid
+// precondition), a RemovePodFinalizer takes the tracking finalizer off; a deleted pod goes once
+// its containers stopped and no finalizer holds it. The random part is what the kubelet and the
+// user do and when: a pod starts, becomes ready, succeeds or fails (an exit code, a disruption;
+// under `restartPolicy: OnFailure` its container restarts instead), a pod being deleted stops, the
+// user deletes (evicts) a pod, suspends or resumes the Job, scales `parallelism`. Every change is
+// one watch event the forwarder sends, stamped with the Job's count (`jobSeq`) as a current
+// forwarder does. At the end the forwarder has acted on every command and every pod being deleted
+// has stopped.
+
+/** What the kubelet or the user does next. */
+export interface ManagedStep {
+  readonly op: 'kubelet' | 'delete' | 'suspend' | 'scale';
+  /** Which pod (modulo the candidates). */
+  readonly pick: number;
+  readonly succeeds: boolean;
+  readonly exitCode: number;
+  readonly disrupted: boolean;
+  readonly ready: boolean;
+  readonly parallelism: number;
+  /** Seconds since the previous step. */
+  readonly gap: number;
+  /** Seconds the forwarder takes to act on the commands jobfold sends during this step's wait. */
+  readonly lag: number;
+}
+
+const stepArb: fc.Arbitrary<ManagedStep> = fc.record({
+  op: fc.constantFrom<ManagedStep['op']>('kubelet', 'kubelet', 'kubelet', 'kubelet', 'delete', 'suspend', 'scale'),
+  pick: fc.nat({ max: 12 }),
+  succeeds: fc.boolean(),
+  exitCode: fc.constantFrom(1, 3, 42),
+  disrupted: fc.boolean(),
+  ready: fc.boolean(),
+  parallelism: fc.integer({ min: 0, max: 4 }),
+  gap: fc.constantFrom(0, 0, 1, 5, 30, 400),
+  lag: fc.constantFrom(1, 1, 2, 5),
+});
+
+/** A Job jobfold runs, of every shape jobArb draws, and the steps of its cluster. */
+export const managedHistoryArb = fc.record({
+  job: jobArb.map((job): Job => withSpec(job, { managedBy: JOBFOLD_CONTROLLER_NAME })),
+  steps: fc.array(stepArb, { minLength: 4, maxLength: 30 }),
+});
+
+/** The exit code of a container the kubelet killed for the pod's deletion (SIGKILL). */
+const KILLED = 137;
+
+/** A pod on the API server, as the forwarder created it for jobfold. */
+interface ClusterPod {
+  readonly uid: string;
+  readonly index: number | undefined;
+  readonly failureCount: number | undefined;
+  readonly ignoredFailureCount: number | undefined;
+  readonly createdAt: number;
+  phase: PodPhase;
+  ready: boolean;
+  restartCount: number;
+  exitCode: number | undefined;
+  disrupted: boolean;
+  finishedAt: number | undefined;
+  deletingAt: number | undefined;
+  finalizer: boolean;
+}
+
+/** A played history: its events in the cluster's order, and which of them show a pod jobfold asked for. */
+export interface ManagedHistory {
+  readonly id: string;
+  readonly job: Job;
+  /** Stamped with resourceVersions and the forwarder's counts; Ticks are jobfold's timers. */
+  readonly observations: readonly Observation[];
+  /** Each pod (by uid) → the commandId of the CreatePod that made it. */
+  readonly created: ReadonlyMap<string, string>;
+  /** The commandIds jobfold sent on the way, in order (status writes left out). */
+  readonly sent: readonly string[];
+}
+
+const isLive = (pod: ClusterPod) => pod.phase === 'Pending' || pod.phase === 'Running';
+
+/** Plays `steps` against the Job in a closed loop (above). */
+export function playManagedHistory(id: string, job: Job, steps: readonly ManagedStep[]): ManagedHistory {
+  const state = initialState(DEFAULT_FOLD_CONFIG);
+  const decider = jobDecider(DEFAULT_FOLD_CONFIG);
+  const onFailure = job.spec.template.spec?.restartPolicy === 'OnFailure';
+  let spec = job;
+  const pods = new Map<string, ClusterPod>();
+  const events: Observation[] = [];
+  const created = new Map<string, string>();
+  let run = 0; // how many of `events` the current run holds
+  let queue: { command: JobCommand; due: number }[] = [];
+  let wake: number | undefined;
+  let clock = 0;
+  let podCount = 0;
+  const sent: string[] = [];
+
+  const emit = (event: Observation) => {
+    events.push({ ...event, eventId: `${events.length}/${event.eventId}` });
+    run += 1;
+  };
+  const show = (pod: ClusterPod) =>
+    emit(
+      podObserved(
+        aPod({
+          name: pod.uid,
+          uid: pod.uid,
+          index: pod.index,
+          failureCount: pod.failureCount,
+          ignoredFailureCount: pod.ignoredFailureCount,
+          creationTimestamp: at(pod.createdAt),
+          phase: pod.phase,
+          exitCode: pod.phase === 'Failed' ? pod.exitCode : undefined,
+          finishedAt: pod.finishedAt === undefined ? undefined : at(pod.finishedAt),
+          conditions: pod.disrupted ? [{ type: 'DisruptionTarget' }] : [],
+          deletionTimestamp: pod.deletingAt === undefined ? undefined : at(pod.deletingAt),
+          finalizer: pod.finalizer,
+          ready: pod.ready && pod.phase === 'Running',
+          restartCount: pod.restartCount,
+        }),
+        at(clock),
+      ),
+    );
+  // The API server removes a deleted pod once its containers stopped and no finalizer holds it.
+  const goIfDone = (pod: ClusterPod) => {
+    if (pod.deletingAt === undefined || isLive(pod) || pod.finalizer) return;
+    pods.delete(pod.uid);
+    emit(podDeleted(pod.uid, at(clock)));
+  };
+
+  // jobfold's reconcile after the run, as the writer's batch decides; its commands go to the queue.
+  const flush = (lag: number) => {
+    if (run === 0) return;
+    const stamped = withClusterVersions(withForwarderCounts(events));
+    const { syncs, wakeAt } = decideAtEachPosition(decider, state, stamped.slice(events.length - run), { stream: JOB_STREAM });
+    run = 0;
+    for (const command of syncs.flatMap((sync) => sync.commands)) {
+      // A status write changes no pod; the Job's status is not part of what the fold reads back.
+      if (command.type === 'UpdateJobStatus') continue;
+      queue.push({ command, due: clock + lag });
+      sent.push(command.commandId);
+    }
+    const next = wakeAt === undefined ? undefined : Math.ceil((Date.parse(wakeAt) - Date.parse(at(0))) / 1000);
+    wake = next !== undefined && next > clock ? next : undefined;
+  };
+
+  const act = (command: JobCommand) => {
+    switch (command.type) {
+      case 'CreatePod': {
+        const uid = `p${podCount++}`;
+        const pod: ClusterPod = {
+          uid,
+          index: command.index,
+          failureCount: command.indexFailureCount,
+          ignoredFailureCount: command.indexIgnoredFailureCount,
+          createdAt: clock,
+          phase: 'Pending',
+          ready: false,
+          restartCount: 0,
+          exitCode: undefined,
+          disrupted: false,
+          finishedAt: undefined,
+          deletingAt: undefined,
+          finalizer: true,
+        };
+        pods.set(uid, pod);
+        created.set(uid, command.commandId);
+        show(pod);
+        return;
+      }
+      case 'TerminatePod': {
+        const pod = pods.get(command.podUid);
+        if (pod === undefined || pod.deletingAt !== undefined) return;
+        pod.deletingAt = clock;
+        show(pod);
+        goIfDone(pod);
+        return;
+      }
+      case 'RemovePodFinalizer': {
+        const pod = pods.get(command.podUid);
+        if (pod === undefined || !pod.finalizer) return;
+        pod.finalizer = false;
+        show(pod);
+        goIfDone(pod);
+        return;
+      }
+      case 'UpdateJobStatus':
+        return;
+      default: {
+        const _exhaustive: never = command;
+        return _exhaustive;
+      }
+    }
+  };
+
+  /**
+   * Moves the clock to `to`: on the way, the forwarder acts on each command when it is due and
+   * jobfold's timers fire (a Tick, unless a run at that instant reconciles anyway).
+   */
+  const advance = (to: number, lag: number) => {
+    for (let guard = 0; guard < 100; guard++) {
+      const due = queue.reduce((soonest, q) => Math.min(soonest, q.due), Number.POSITIVE_INFINITY);
+      const next = Math.min(due, wake ?? Number.POSITIVE_INFINITY);
+      // The run at this instant is reconciled before the clock moves on: it may send commands due before `to`.
+      if (next > clock && run > 0 && to > clock) {
+        flush(lag);
+        continue;
+      }
+      if (next > to) break;
+      if (next > clock) clock = next;
+      if (due <= clock) {
+        const now = queue.filter((q) => q.due <= clock);
+        queue = queue.filter((q) => q.due > clock);
+        for (const { command } of now) act(command);
+      } else {
+        if (run === 0) emit(tick(at(clock)));
+        wake = undefined;
+      }
+    }
+    clock = Math.max(clock, to);
+  };
+
+  emit(jobObserved(job, at(0)));
+  for (const step of steps) {
+    advance(clock + step.gap, step.lag);
+    switch (step.op) {
+      case 'suspend':
+        spec = withSpec(spec, { suspend: spec.spec.suspend !== true });
+        emit(jobObserved(spec, at(clock)));
+        break;
+      case 'scale':
+        spec = withSpec(spec, { parallelism: step.parallelism });
+        emit(jobObserved(spec, at(clock)));
+        break;
+      case 'delete': {
+        const candidates = [...pods.values()].filter((pod) => isLive(pod) && pod.deletingAt === undefined);
+        const pod = candidates[step.pick % Math.max(1, candidates.length)];
+        if (pod === undefined) break;
+        pod.deletingAt = clock;
+        pod.disrupted = step.disrupted;
+        show(pod);
+        break;
+      }
+      case 'kubelet': {
+        const candidates = [...pods.values()].filter(isLive);
+        const pod = candidates[step.pick % Math.max(1, candidates.length)];
+        if (pod === undefined) break;
+        kubelet(pod, step);
+        show(pod);
+        goIfDone(pod);
+        break;
+      }
+    }
+  }
+
+  /** The pod's next state: it starts, becomes ready, finishes (or restarts); a deleted one stops. */
+  function kubelet(pod: ClusterPod, step: ManagedStep): void {
+    if (pod.deletingAt !== undefined) return finish(pod, 'Failed', KILLED);
+    if (pod.phase === 'Pending') {
+      pod.phase = 'Running';
+      pod.ready = step.ready;
+      return;
+    }
+    if (!pod.ready && step.ready && step.pick % 2 === 0) {
+      pod.ready = true;
+      return;
+    }
+    if (step.succeeds) return finish(pod, 'Succeeded', 0);
+    if (onFailure) {
+      pod.restartCount += 1;
+      pod.ready = false;
+      return;
+    }
+    pod.disrupted = pod.disrupted || step.disrupted;
+    finish(pod, 'Failed', step.exitCode);
+  }
+
+  function finish(pod: ClusterPod, phase: 'Succeeded' | 'Failed', exitCode: number): void {
+    pod.phase = phase;
+    pod.exitCode = exitCode;
+    pod.finishedAt = clock;
+    pod.ready = false;
+  }
+
+  // In the end the forwarder acts on every command sent, and every pod being deleted stops.
+  for (let round = 0; round < 20; round++) {
+    advance(clock + 1, 1);
+    const stopping = [...pods.values()].filter((pod) => isLive(pod) && pod.deletingAt !== undefined);
+    for (const pod of stopping) {
+      finish(pod, 'Failed', KILLED);
+      show(pod);
+      goIfDone(pod);
+    }
+    if (stopping.length === 0 && queue.length === 0 && run === 0) break;
+  }
+  flush(1);
+  return { id, job, observations: withClusterVersions(withForwarderCounts(events)), created, sent };
+}

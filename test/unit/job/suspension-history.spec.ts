@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import type { JobEvent } from '../../../shared/job/evolve.ts';
+import type { Job } from '../../../shared/k8s/job.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
+import { aJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec, type JobSpecInput } from '../../support/builders.ts';
+import { conditionsOf, given } from '../../support/job-spec.ts';
+
+// Issue 21: a Job's spec.suspend at each instant of the cluster's clock, from its observations
+// in whatever order they arrive (shared/job/suspension-order.ts): an older observation landing
+// between two others changes the value from its instant to the next observation only, and of two
+// observations of one instant the newer by resourceVersion is the spec in force. Found by the
+// closed-loop generated histories of Jobs jobfold runs (test/property/job/managed-orders).
+
+/** The Job with `spec` applied, as the cluster reported it at `rv`, observed at `when`. */
+function jobAt(job: Job, spec: Partial<JobSpecInput>, rv: string, when: string) {
+  const observed = jobObserved(withSpec(job, spec), when);
+  return { ...observed, eventId: `job/${rv}`, job: { ...observed.job, metadata: { ...observed.job.metadata, resourceVersion: rv } } };
+}
+
+const job = aJob({ parallelism: 2, activeDeadlineSeconds: 60, managedBy: JOBFOLD_CONTROLLER_NAME });
+/** The pod jobfold asked for on the resumption, seen Pending (terminated at the deadline, still there). */
+const created = podObserved(aPod({ name: 'p0', phase: 'Pending', resourceVersion: '10', creationTimestamp: at(96) }), at(96));
+
+const conditionsAfter = (events: readonly JobEvent[]) => {
+  let conditions: string[] = [];
+  given(null, ...events, tick(at(1000)))
+    .when()
+    .then(({ status }) => void (conditions = conditionsOf(status)));
+  return conditions;
+};
+
+describe('A Job suspended from its creation, scaled while suspended and resumed, the resumption arriving first', () => {
+  // Managed history-7: created at 0:00 and suspended in the same second (rv 1, rv 2), scaled
+  // while suspended at 0:35 (rv 3), resumed at 1:35 (rv 4); its deadline passes after.
+  const observations = [
+    jobAt(job, {}, '1', at(0)),
+    jobAt(job, { suspend: true }, '2', at(0)),
+    jobAt(job, { suspend: true, parallelism: 1 }, '3', at(35)),
+    jobAt(job, { suspend: false, parallelism: 1 }, '4', at(95)),
+  ] as const;
+  const [creation, suspension, scaled, resumption] = observations;
+  const conditions = ['Suspended=False:JobResumed', 'FailureTarget=True:DeadlineExceeded'];
+
+  it("in the cluster's order: suspended at the creation, resumed at 1:35, failed at its deadline", () => {
+    expect(conditionsAfter([creation, suspension, scaled, resumption, created])).toEqual(conditions);
+  });
+
+  it('the resumption first, then the creation and the suspensions: the resumption still ends the suspension (it was not lost when the older running creation came in)', () => {
+    expect(conditionsAfter([resumption, creation, created, scaled, suspension])).toEqual(conditions);
+  });
+
+  it('the suspension of the creation\'s second, newer by resourceVersion, arriving after the creation: the spec in force at that second is suspended', () => {
+    expect(conditionsAfter([resumption, created, scaled, creation, suspension])).toEqual(conditions);
+  });
+});
+
+describe('A Job suspended and resumed within one second, the resumption arriving first', () => {
+  // Managed history-48: one sync of the controller read the suspension and the resumption
+  // (rv 2, rv 3, both at 0:30) and wrote no Suspended condition.
+  const one = withSpec(job, { parallelism: 1 });
+  const creation = jobAt(one, {}, '1', at(0));
+  const suspension = jobAt(one, { suspend: true }, '2', at(30));
+  const resumption = jobAt(one, { suspend: false }, '3', at(30));
+  const pod = podObserved(aPod({ name: 'p0', phase: 'Pending', resourceVersion: '10', creationTimestamp: at(1) }), at(1));
+  const conditions = ['FailureTarget=True:DeadlineExceeded'];
+
+  it("in the cluster's order: no Suspended condition", () => {
+    expect(conditionsAfter([creation, pod, suspension, resumption])).toEqual(conditions);
+  });
+
+  it('the resumption first, the suspension after a later event: still none', () => {
+    expect(conditionsAfter([creation, resumption, pod, suspension])).toEqual(conditions);
+  });
+});
+
+describe('A Job suspended, resumed, and failed at its deadline, the resumption arriving after the finish', () => {
+  // Managed history-28: suspended at 0:30 (rv 2), resumed at 1:00 (rv 3), its deadline passed at
+  // 6:00, then suspended and resumed again (rv 4 at 8:10, rv 5 at 8:40). The resumption at 1:00
+  // reaches jobfold only after the one at 8:40, which it read as the end of the suspension it
+  // enacted at 0:30, with the deadline long passed (it runs from 0:00 in jobfold's view).
+  const one = withSpec(job, { parallelism: 1, activeDeadlineSeconds: 300 });
+  const creation = jobAt(one, {}, '1', at(0));
+  const suspension = jobAt(one, { suspend: true }, '2', at(30));
+  const resumption = jobAt(one, { suspend: false }, '3', at(60));
+  const again = jobAt(one, { suspend: true }, '4', at(490));
+  const last = jobAt(one, { suspend: false }, '5', at(520));
+  const seen = (name: string, rv: number, when: number, options: Parameters<typeof aPod>[0] = {}) =>
+    ({ ...podObserved(aPod({ name, resourceVersion: String(rv), creationTimestamp: at(when), ...options }), at(when)), eventId: `${name}/${rv}` });
+  // The pod of the first sync, deleted by the suspension; the pod of the resumption, by the deadline.
+  const first = [seen('p0', 10, 1, { phase: 'Pending' }), podDeleted('p0', at(31))];
+  const second = [seen('p1', 12, 61, { phase: 'Pending' }), podDeleted('p1', at(361))];
+  const conditions = ['Suspended=False:JobResumed', 'FailureTarget=True:DeadlineExceeded', 'Failed=True:DeadlineExceeded'];
+
+  it("in the cluster's order: JobResumed at 1:00, then the deadline; the later suspension comes after the finish", () => {
+    expect(conditionsAfter([creation, ...first, suspension, resumption, ...second, again, last])).toEqual(conditions);
+  });
+
+  it('the last resumption first, the one at 1:00 after: the controller wrote JobResumed then, before the outcome', () => {
+    expect(conditionsAfter([creation, first[0] as JobEvent, suspension, first[1] as JobEvent, last, resumption, ...second, again])).toEqual(conditions);
+  });
+});
+
+describe('A Job jobfold runs, suspended while its view lacked a pod event, resumed before the event arrived', () => {
+  // Managed history-58: jobfold's syncs on the suspended spec waited for the missing event
+  // (pod-view-gap.ts), and the resumption arrived first, so no sync of jobfold's wrote Suspended;
+  // in the cluster's order, without the hole, jobfold suspended the Job at 0:30 and resumed it at 1:00.
+  const two = withSpec(job, { parallelism: 2, completions: 2, activeDeadlineSeconds: undefined });
+  const counted = <E extends JobEvent>(event: E, jobSeq: number, seq: number): E => ({ ...event, sequence: { epoch: 1, seq, jobSeq } });
+  const pod = (name: string, rv: number, when: number, options: Parameters<typeof aPod>[0] = {}) =>
+    ({ ...podObserved(aPod({ name, resourceVersion: String(rv), creationTimestamp: at(1), ...options }), at(when)), eventId: `${name}/${rv}` });
+  const creation = jobAt(two, {}, '1', at(0));
+  const suspension = jobAt(two, { suspend: true }, '2', at(30));
+  const resumption = jobAt(two, { suspend: false }, '3', at(60));
+  const p0 = counted(pod('p0', 10, 1, { phase: 'Pending' }), 1, 1);
+  const p1 = counted(pod('p1', 11, 1, { phase: 'Pending' }), 2, 1);
+  const p0Succeeded = counted(pod('p0', 12, 5, { phase: 'Succeeded', finishedAt: at(5) }), 3, 2);
+  // The suspension deletes p1 (jobfold removes its finalizer); the resumption creates p2, which succeeds.
+  const p1Gone = [counted(pod('p1', 13, 31, { phase: 'Failed', exitCode: 137, finishedAt: at(31), deletionTimestamp: at(31), finalizer: false }), 4, 2), counted(podDeleted('p1', at(31)), 5, 3)];
+  const p2 = [counted(pod('p2', 14, 61, { phase: 'Pending', creationTimestamp: at(61) }), 6, 1), counted(pod('p2', 15, 90, { phase: 'Succeeded', finishedAt: at(90), creationTimestamp: at(61) }), 7, 2)];
+  const conditions = ['Suspended=False:JobResumed', 'SuccessCriteriaMet=True:CompletionsReached', 'Complete=True:CompletionsReached'];
+
+  it("in the cluster's order: suspended at 0:30, resumed at 1:00, complete", () => {
+    expect(conditionsAfter([creation, p0, p1, p0Succeeded, suspension, ...p1Gone, resumption, ...p2])).toEqual(conditions);
+  });
+
+  it('p1 first seen after the resumption: the suspension jobfold held back is written in its place, resumed', () => {
+    expect(conditionsAfter([creation, p0, p0Succeeded, suspension, resumption, p1, ...p1Gone, ...p2])).toEqual(conditions);
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { knownJobSetObservation, type JobSetLogObservation } from '../../../shared/jobset/decider.ts';
+import type { JobSetObservation } from '../../../shared/jobset/events.ts';
+import { at, jobObserved, jobReady, jobSetObserved, jobSucceeded, versioned } from './support/builders.ts';
+import { conditionsOf, given } from './support/given.ts';
+
+// Issue 21 for InOrder JobSets suspended and resumed more than once: which walks the cluster went
+// through, read from what arrived out of order. Counterexamples of
+// test/property/jobset/generated-orders.property.spec.ts (history-49, history-20, history-25), shrunk.
+
+const spec = (suspend: boolean, replicas = 1) => ({
+  replicatedJobs: [{ name: 'a', replicas }],
+  startupPolicy: { startupPolicyOrder: 'InOrder' },
+  suspend,
+});
+const jobSet = (version: number, suspend: boolean, seconds: number, replicas = 1) => versioned(version, jobSetObserved(spec(suspend, replicas), { seconds }));
+const suspendedJob = (version: number, seconds: number) => versioned(version, jobObserved('a', 0, { seconds, suspend: true }));
+const status = (type: string, s: 'True' | 'False') => expect.objectContaining({ type, status: s });
+
+describe('an InOrder JobSet whose walk completed, then suspended, resumed and suspended again (history-49)', () => {
+  // v1 running: the walk begins; v2 its Job ready: the walk completes; v3 suspended; v4 resumed
+  // before the Job was suspended (the walk still complete); v5 suspended, v6 the Job suspended;
+  // v7 resumed: the Job is not started, the walk begins again; v8 suspended before it completes.
+  const created = jobSet(1, false, 0);
+  const ready = versioned(2, jobReady('a', 0, { seconds: 0 }));
+  const [v3, v4, v5, v6] = [jobSet(3, true, 0), jobSet(4, false, 30), jobSet(5, true, 96), suspendedJob(6, 96)];
+  const [v7, v8, v9] = [jobSet(7, false, 101), jobSet(8, true, 131), suspendedJob(9, 132)];
+  const events = [created, ready, v3, v4, v5, v6, v7, v8, v9];
+  const inOrder = given(...events).whenSettled({ now: at(132) });
+
+  it('in order: the second walk began and never completed, InProgress True and Completed False before Suspended', () => {
+    expect(conditionsOf(inOrder.status)).toEqual([
+      status('StartupPolicyInProgress', 'True'),
+      status('StartupPolicyCompleted', 'False'),
+      status('Suspended', 'True'),
+    ]);
+  });
+
+  it('given the suspension first, the running JobSet and its ready Job after it, and the resumption between two suspensions last, when settled, then the end is as in order', () => {
+    const late = given(v6, ready, v5, created, v9, v8, v4, v3, v7).whenSettled({ now: at(132) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+
+  it('given the resumption between two suspensions after two newer suspensions, the Job\'s suspended snapshot before it, when settled, then the walk it began is written, as in order', () => {
+    const late = given(v6, v3, v9, v5, ready, v8, v4, v7, created).whenSettled({ now: at(132) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+
+  it('given the fold walked on the resumption while holding only the first suspension, and the running JobSet arrives last, when settled, then InProgress moves before Completed and Suspended (logged moves), as in order', () => {
+    const late = given(v3, v7, v5, v6, v9, v4, ready, v8, created).whenSettled({ now: at(132) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+
+  it('given the resumption between two suspensions never arrives, when settled, then the first walk stands completed before Suspended', () => {
+    const late = given(v6, ready, v5, created, v9, v8, v4, v3).whenSettled({ now: at(132) });
+    expect(conditionsOf(late.status)).toEqual([
+      status('StartupPolicyInProgress', 'False'),
+      status('StartupPolicyCompleted', 'True'),
+      status('Suspended', 'True'),
+    ]);
+  });
+
+  it('given a stale Job snapshot that shows it suspended, when the writer judges it, then it is logged (the resumption after it began a walk); seen again, it is dropped', () => {
+    const log = (o: JobSetObservation, id: string): JobSetLogObservation => ({ ...o, eventId: id }) as JobSetLogObservation;
+    const { state } = given(v5, v9);
+    expect(knownJobSetObservation(state, log(v6, 'e-v6'))).toBeUndefined();
+    const noted = given(v5, v9, v6);
+    expect(knownJobSetObservation(noted.state, log(v6, 'e-v6-again'))).toBe('stale');
+  });
+
+  it('given a stale suspended JobSet observation between two the fold holds, when the writer judges it, then it is logged (it bounds the last resumption); seen again, it is dropped', () => {
+    const log = (o: JobSetObservation, id: string): JobSetLogObservation => ({ ...o, eventId: id }) as JobSetLogObservation;
+    expect(knownJobSetObservation(given(v3, v8).state, log(v5, 'e-v5'))).toBeUndefined();
+    expect(knownJobSetObservation(given(v3, v8, v5).state, log(v5, 'e-v5-again'))).toBe('stale');
+  });
+});
+
+describe('an InOrder JobSet whose walk completed before it was suspended, seen after the finish (history-20)', () => {
+  // v1 running, v2 and v3 its two Jobs ready (the walk completes), v4 suspended, v5 resumed, v6 and v7 the Jobs succeed.
+  const [v1, v2, v3] = [jobSet(1, false, 0, 2), versioned(2, jobReady('a', 0, { seconds: 5 })), versioned(3, jobReady('a', 1, { seconds: 10 }))];
+  const [v4, v5] = [jobSet(4, true, 40, 2), jobSet(5, false, 46, 2)];
+  const [v6, v7] = [versioned(6, jobSucceeded('a', 0, { seconds: 50 })), versioned(7, jobSucceeded('a', 1, { seconds: 81 }))];
+  const events = [v1, v2, v3, v4, v5, v6, v7];
+  const inOrder = given(...events).whenSettled({ now: at(81) });
+
+  it('given the suspension and the finish before the ready snapshots, when settled, then StartupPolicyCompleted goes before Suspended, as in order', () => {
+    expect(conditionsOf(inOrder.status).map((c) => c.type)).toEqual(['StartupPolicyInProgress', 'StartupPolicyCompleted', 'Suspended', 'Completed']);
+    const late = given(v4, v1, v6, v7, v5, v2, v3).whenSettled({ now: at(81) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+
+  it('given the Jobs finished before any JobSet observation, the suspension first, the running JobSet and the ready snapshots after, when settled, then the walk began and completed before Suspended (logged moves), as in order', () => {
+    const late = given(v6, v7, v4, v1, v3, v2, v5).whenSettled({ now: at(81) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+});
+
+describe('an InOrder JobSet suspended, resumed, its walk completed in the second of a second suspension (history-25)', () => {
+  // v1 running; v2 suspended; v3 resumed (mid-walk: Suspended stays True); v4 the Job ready (the
+  // walk completes, Suspended False); v5 suspended in the same second.
+  const [v1, v2, v3] = [jobSet(1, false, 0), jobSet(2, true, 5), jobSet(3, false, 8)];
+  const [v4, v5] = [versioned(4, jobReady('a', 0, { seconds: 10 })), jobSet(5, true, 10)];
+  const events = [v1, v2, v3, v4, v5];
+  const inOrder = given(...events).whenSettled({ now: at(10) });
+
+  it('given the walk seen complete by the later suspension, when the first suspension arrives last, then Suspended moves before StartupPolicyCompleted (a logged move), as in order', () => {
+    expect(conditionsOf(inOrder.status).map((c) => c.type)).toEqual(['StartupPolicyInProgress', 'Suspended', 'StartupPolicyCompleted']);
+    const before = given(v1, v3, v5, v4).whenSettled({ now: at(10) });
+    expect(conditionsOf(before.status).map((c) => c.type)).toEqual(['StartupPolicyInProgress', 'StartupPolicyCompleted', 'Suspended']);
+    const late = given(v1, v3, v5, v4, v2).whenSettled({ now: at(10) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+    expect(late.events).toContainEqual(expect.objectContaining({ type: 'JobSetConditionChanged', movedBefore: 'StartupPolicyCompleted' }));
+  });
+});
+
+describe('an InOrder JobSet suspended mid-walk, resumed, and finished, its running observation arriving last (history-21)', () => {
+  // v1 running: the walk begins; v2 a's Job ready; v3 suspended; v4 the Job suspended; v5 resumed
+  // (mid-walk: Suspended stays True); v6 the Job ready again, v7 succeeded: the success policy (Any) completes the JobSet.
+  const spec2 = (suspend: boolean) => ({ replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, successPolicy: { operator: 'Any', targetReplicatedJobs: [] }, suspend });
+  const v1 = versioned(1, jobSetObserved(spec2(false), { seconds: 5 }));
+  const v2 = versioned(2, jobReady('a', 0, { seconds: 5 }));
+  const [v3, v4] = [versioned(3, jobSetObserved(spec2(true), { seconds: 35 })), suspendedJob(4, 35)];
+  const [v5, v6, v7] = [versioned(5, jobSetObserved(spec2(false), { seconds: 36 })), versioned(6, jobReady('a', 0, { seconds: 36 })), versioned(7, jobSucceeded('a', 0, { seconds: 37 }))];
+  const inOrder = given(v1, v2, v3, v4, v5, v6, v7).whenSettled({ now: at(37) });
+
+  it('given the resumed spec first, the suspension after it, the finish, and the running JobSet last, when settled, then InProgress moves before Suspended though the JobSet finished, as in order', () => {
+    expect(conditionsOf(inOrder.status).map((c) => c.type)).toEqual(['StartupPolicyInProgress', 'Suspended', 'Completed']);
+    const late = given(v5, v3, v7, v4, v1, v2, v6).whenSettled({ now: at(37) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+});
