@@ -3,7 +3,7 @@ import { rebuildAggregates } from './aggregates.ts';
 import { judgeFailure, judgeIndex, recountByCompletions } from './counting.ts';
 import { countKnownPod } from './observe-pod.ts';
 import { noteParallelism, tellsParallelism } from './excess-deletions.ts';
-import { noteSuspend, tellsSuspend } from './suspension-order.ts';
+import { noteSuspend, noteSuspensionHeldBack, tellsSuspend } from './suspension-order.ts';
 import { jobIdentity, jobSettings } from './job-settings.ts';
 import type { JobCondition } from './conditions.ts';
 import { clockSkewOf, type JobState } from './state.ts';
@@ -102,8 +102,10 @@ function foldJobObservation(state: JobState, event: JobObserved, at: number, clo
   state.spec = job.spec;
   // Read after later events of the Job (it arrived late): the spec took effect when observed.
   state.specObservedAt = clockBefore !== undefined && observedAt < clockBefore ? observedAt : undefined;
+  const wasSuspended = state.settings?.suspend === true;
   state.settings = jobSettings(job.spec);
   if (state.settings.suspend) state.suspendHeld = true;
+  else if (wasSuspended) noteSuspensionHeldBack(state);
   noteSuspend(state, observedAt, state.settings.suspend, state.specObservedAt !== undefined, { version: order.version, stale: false });
   state.successRuleProgress = initialRuleProgress(
     state.settings.successPolicyRules ?? [],

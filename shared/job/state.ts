@@ -185,8 +185,9 @@ export interface JobState {
   suspensionObservedAt?: number;
   /**
    * The observation that told suspensionObservedAt arrived after later events of the Job (stale,
-   * or read when the clock had passed it): the controller synced the Job suspended then, and
-   * jobfold did not (suspension-order.ts).
+   * or read when the clock had passed it), or, for a Job jobfold runs, its syncs on it waited for
+   * a missing pod event until the resumption came: the controller synced the Job suspended then,
+   * and jobfold did not (suspension-order.ts).
    */
   suspensionObservedLate?: true;
   /**

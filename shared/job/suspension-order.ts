@@ -9,6 +9,7 @@ import { outcomeSeenAt } from './pod-record.ts';
 import type { JobState } from './state.ts';
 import { record, setCondition, type Sync } from './sync.ts';
 import { entryAt } from './cluster-clock.ts';
+import { missingPodEvents } from './pod-view-gap.ts';
 
 // Issue 21: a suspension against an outcome, whichever arrived first. Upstream's syncJob (v1.35)
 // writes the Suspended condition only in a sync that chose no finish condition ("Job can be in
@@ -111,6 +112,19 @@ export function noteSuspend(state: JobState, at: number, suspend: boolean, late:
 /** The same observation again (a replay): nothing to note. */
 const repeats = (entry: SuspendAt | undefined, at: number, suspend: boolean, version: string | undefined): boolean =>
   entry !== undefined && entry.at === at && entry.suspend === suspend && entry.version === version;
+
+/**
+ * A Job jobfold runs resumed before any sync of jobfold's enacted the suspended spec it held:
+ * those syncs waited on a view with a hole in it (pod-view-gap.ts; the hole still open when the
+ * resumption arrives), which the cluster's order, read without the hole, never had, and there
+ * jobfold's sync wrote Suspended=True. Noted as a suspension jobfold did not sync on time, so that
+ * it is written in its place once an outcome stands (writeEarlierSuspension), as for one read late.
+ */
+export function noteSuspensionHeldBack(state: JobState): void {
+  if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME || state.suspensionObservedAt === undefined) return;
+  if (findCondition(state.status.conditions, 'Suspended') !== undefined || missingPodEvents(state) === undefined) return;
+  state.suspensionObservedLate = true;
+}
 
 /**
  * Decide side, when an outcome stands or is decided in this sync (`reason`, its interim

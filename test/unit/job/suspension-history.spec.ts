@@ -99,3 +99,31 @@ describe('A Job suspended, resumed, and failed at its deadline, the resumption a
     expect(conditionsAfter([creation, first[0] as JobEvent, suspension, first[1] as JobEvent, last, resumption, ...second, again])).toEqual(conditions);
   });
 });
+
+describe('A Job jobfold runs, suspended while its view lacked a pod event, resumed before the event arrived', () => {
+  // Managed history-58: jobfold's syncs on the suspended spec waited for the missing event
+  // (pod-view-gap.ts), and the resumption arrived first, so no sync of jobfold's wrote Suspended;
+  // in the cluster's order, without the hole, jobfold suspended the Job at 0:30 and resumed it at 1:00.
+  const two = withSpec(job, { parallelism: 2, completions: 2, activeDeadlineSeconds: undefined });
+  const counted = <E extends JobEvent>(event: E, jobSeq: number, seq: number): E => ({ ...event, sequence: { epoch: 1, seq, jobSeq } });
+  const pod = (name: string, rv: number, when: number, options: Parameters<typeof aPod>[0] = {}) =>
+    ({ ...podObserved(aPod({ name, resourceVersion: String(rv), creationTimestamp: at(1), ...options }), at(when)), eventId: `${name}/${rv}` });
+  const creation = jobAt(two, {}, '1', at(0));
+  const suspension = jobAt(two, { suspend: true }, '2', at(30));
+  const resumption = jobAt(two, { suspend: false }, '3', at(60));
+  const p0 = counted(pod('p0', 10, 1, { phase: 'Pending' }), 1, 1);
+  const p1 = counted(pod('p1', 11, 1, { phase: 'Pending' }), 2, 1);
+  const p0Succeeded = counted(pod('p0', 12, 5, { phase: 'Succeeded', finishedAt: at(5) }), 3, 2);
+  // The suspension deletes p1 (jobfold removes its finalizer); the resumption creates p2, which succeeds.
+  const p1Gone = [counted(pod('p1', 13, 31, { phase: 'Failed', exitCode: 137, finishedAt: at(31), deletionTimestamp: at(31), finalizer: false }), 4, 2), counted(podDeleted('p1', at(31)), 5, 3)];
+  const p2 = [counted(pod('p2', 14, 61, { phase: 'Pending', creationTimestamp: at(61) }), 6, 1), counted(pod('p2', 15, 90, { phase: 'Succeeded', finishedAt: at(90), creationTimestamp: at(61) }), 7, 2)];
+  const conditions = ['Suspended=False:JobResumed', 'SuccessCriteriaMet=True:CompletionsReached', 'Complete=True:CompletionsReached'];
+
+  it("in the cluster's order: suspended at 0:30, resumed at 1:00, complete", () => {
+    expect(conditionsAfter([creation, p0, p1, p0Succeeded, suspension, ...p1Gone, resumption, ...p2])).toEqual(conditions);
+  });
+
+  it('p1 first seen after the resumption: the suspension jobfold held back is written in its place, resumed', () => {
+    expect(conditionsAfter([creation, p0, p0Succeeded, suspension, resumption, p1, ...p1Gone, ...p2])).toEqual(conditions);
+  });
+});
