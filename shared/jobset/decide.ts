@@ -133,17 +133,18 @@ function reconcile(
   for (const rjob of spec.replicatedJobs) {
     if (released(rjob.name)) createMissingJobs(pass, jobSet, rjob, owned);
   }
+  // 9 as the cluster went through it before the first suspension, which the fold saw before the
+  // walk's evidence: the walk completed then (the walk in progress now turns it False again).
+  if (walkCompletedBeforeSuspensionUnseen(spec, pass.state)) {
+    writeCondition(pass, startupInProgress, tippedBy);
+    writeCondition(pass, startupCompleted, tippedBy);
+  }
   if (plan.condition === 'InProgress') writeCondition(pass, startupInProgress, tippedBy);
   if (plan.condition === 'Completed') writeCondition(pass, startupCompleted, tippedBy);
   moveBefore(pass, jobSet, suspensionOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
   moveBefore(pass, jobSet, walkBeganOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
   // 10. `suspendJobs` or `resumeJobsIfNecessary`.
   if (spec.suspend) {
-    // 9 as the cluster went through it before the suspension the fold took first: the walk completed.
-    if (walkCompletedBeforeSuspensionUnseen(spec, pass.state)) {
-      writeCondition(pass, startupInProgress, tippedBy);
-      writeCondition(pass, startupCompleted, tippedBy);
-    }
     // ... and on the last resumption, after which a Job was seen suspended: the walk began again.
     if (walkBegunOnLastResumption(spec, pass.state)) writeCondition(pass, startupInProgress, tippedBy);
     for (const job of owned.active) if (!job.suspend && !seenRunningSince(jobSet, pass.state, job)) setJobSuspend(pass, job, true);

@@ -5,7 +5,7 @@ import { findCondition, type JobSetCondition } from './conditions.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { JobObserved } from './events.ts';
-import { firstSuspensionSeenAt, type JobSetState, type WalkEvidence } from './state.ts';
+import { firstSuspensionSeenAt, suspendInForceAt, type JobSetState, type WalkEvidence } from './state.ts';
 
 // Issue 21 for InOrder JobSets: an attempt's startup walk completes in the pass where its last
 // replicated job has started (every Job ready or finished), and upstream writes
@@ -161,17 +161,38 @@ export function walkCompletedUnseen(spec: DefaultedJobSetSpec, state: JobSetStat
 }
 
 /**
- * Decide side, on a suspended InOrder JobSet: its current attempt's walk completed on the cluster
- * by the time it was first shown suspended (`suspensionAfterWalk`), and the fold, holding the
- * suspended spec before the ready snapshots or the running spec, never wrote it. Upstream wrote
- * `StartupPolicyInProgress` then `StartupPolicyCompleted` True before `Suspended` (a suspension
- * leaves the startup conditions alone); the fold writes both now, in that place.
+ * Decide side, on an InOrder JobSet: its current attempt's walk completed on the cluster by the
+ * time it was first shown suspended (`suspensionAfterWalk`), and the fold, holding a later spec
+ * (suspended, or resumed with a walk begun again) before the ready snapshots or the running spec,
+ * never wrote it. Upstream wrote `StartupPolicyInProgress` then `StartupPolicyCompleted` True
+ * before `Suspended` (a suspension leaves the startup conditions alone); the fold writes both now,
+ * in that place, and a walk in progress now turns the completion False again, as upstream's did.
  */
 export function walkCompletedBeforeSuspensionUnseen(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
-  if (!spec.suspend || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
   if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) !== undefined) return false;
   const suspendedAt = firstSuspensionSeenAt(state);
-  return suspendedAt !== undefined && walkCompletedBySuspension(state, suspendedAt);
+  const completedAt = walkCompletedAt(spec, state);
+  if (suspendedAt === undefined || completedAt === undefined) return false;
+  // By the first suspension (in its second too), or later while a resumed spec was in force.
+  return compareTimes(completedAt, suspendedAt) <= 0 || suspendInForceAt(state, completedAt) === false;
+}
+
+/**
+ * When the current attempt's walk completed on the evidence: the last of its Jobs' first showing
+ * started, once every replica of every replicated job was seen started. Undefined before.
+ */
+function walkCompletedAt(spec: DefaultedJobSetSpec, state: JobSetState): string | undefined {
+  const prefix = `${state.restarts}/`;
+  const started = Object.entries(state.walkEvidence?.started ?? {}).filter(([key]) => key.startsWith(prefix)).map(([, seen]) => seen);
+  let last: string | undefined;
+  for (const rjob of spec.replicatedJobs) {
+    const seen = started.filter((s) => s.replicatedJob === rjob.name).map((s) => s.at).sort(compareTimes);
+    const at = seen[rjob.replicas - 1];
+    if (at === undefined) return undefined;
+    if (last === undefined || compareTimes(at, last) > 0) last = at;
+  }
+  return last;
 }
 
 /**

@@ -129,3 +129,35 @@ describe('an InOrder JobSet suspended mid-walk, resumed, and finished, its runni
     expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
   });
 });
+
+describe('an InOrder JobSet whose walk completed, suspended and resumed, its walk begun again, the suspension arriving last (seed 1234 history-0)', () => {
+  // v1 running, v2 its Job ready (the walk completes), v3 suspended, v4 the Job suspended, v5
+  // resumed: the Job is not started, the walk begins again; v6 the Job running, not ready yet.
+  const [v1, v2, v3] = [jobSet(1, false, 1), versioned(2, jobReady('a', 0, { seconds: 1 })), jobSet(3, true, 31)];
+  const [v4, v5, v6] = [suspendedJob(4, 36), jobSet(5, false, 107), versioned(6, jobObserved('a', 0, { seconds: 108, active: 1 }))];
+  const inOrder = given(v1, v2, v3, v4, v5, v6).whenSettled({ now: at(108) });
+
+  it('given the resumed spec held when the first walk\'s ready snapshot and the suspension arrive, when settled, then the first walk completed before Suspended and the second one is in progress, as in order', () => {
+    expect(conditionsOf(inOrder.status)).toEqual([status('StartupPolicyInProgress', 'True'), status('StartupPolicyCompleted', 'False'), status('Suspended', 'True')]);
+    const late = given(v6, v1, v2, v5, v4, v3).whenSettled({ now: at(108) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+});
+
+describe('an InOrder JobSet suspended and resumed three times, its walk completed while resumed (seed 7 history-3)', () => {
+  // v1 running; v2 a's Job ready (b's created); v3 suspended; v4 resumed, v5 suspended, v6 resumed
+  // (mid-walk: Suspended stays True); v7 b's Job ready: the walk completes; v8 a's Job shown
+  // suspended (from v5): the walk begins again; v9 suspended; v10, v11 the Jobs suspended.
+  const spec2 = (suspend: boolean) => ({ replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, suspend });
+  const js = (version: number, suspend: boolean, seconds: number) => versioned(version, jobSetObserved(spec2(suspend), { seconds }));
+  const suspendedAt = (name: string, version: number, seconds: number) => versioned(version, jobObserved(name, 0, { seconds, suspend: true }));
+  const [v1, v2, v3, v4, v5, v6] = [js(1, false, 0), versioned(2, jobReady('a', 0, { seconds: 0 })), js(3, true, 5), js(4, false, 35), js(5, true, 35), js(6, false, 36)];
+  const [v7, v8, v9, v10, v11] = [versioned(7, jobReady('b', 0, { seconds: 41 })), suspendedAt('a', 8, 41), js(9, true, 41), suspendedAt('a', 10, 52), suspendedAt('b', 11, 54)];
+  const inOrder = given(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11).whenSettled({ now: at(54) });
+
+  it('given the walk\'s last ready snapshot first and the suspensions after, when settled, then the walk completed while resumed is written after Suspended, and begun again, as in order', () => {
+    expect(conditionsOf(inOrder.status)).toEqual([status('StartupPolicyInProgress', 'True'), status('Suspended', 'True'), status('StartupPolicyCompleted', 'False')]);
+    const late = given(v7, v6, v8, v3, v10, v4, v5, v11, v9, v2, v1).whenSettled({ now: at(54) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+});
