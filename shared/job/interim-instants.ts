@@ -17,7 +17,7 @@ import type { JobState } from './state.ts';
 // snapshot kept and its tail names: an archived pod's instant was missing there, and the answer
 // differed from a replay of the log. So the writer logs both in the condition's evidence, for
 // every Job (for a Job with a success policy since fold-2026-11-28.29, for the others since
-// fold-2026-11-29.39), deciding on every pod's instants: a writer loaded from a snapshot decides
+// fold-2026-11-29.40), deciding on every pod's instants: a writer loaded from a snapshot decides
 // such a condition again on its whole archive (readsEveryPod, shared/decide/write-batch.ts). The
 // fold takes them from there: no walk, no archived pod needed. A condition logged without them
 // (older logs, or an instant no pod told) is folded by the walk, as before; a fold from a
