@@ -161,3 +161,25 @@ describe('an InOrder JobSet suspended and resumed three times, its walk complete
     expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
   });
 });
+
+describe('an InOrder JobSet whose Job, started, is shown suspended before the JobSet\'s suspension arrives (seed 1234 history-1; multi-pod history-49)', () => {
+  // v1 running, v2 its Job ready (the walk completes), v3 suspended, v4 the Job suspended.
+  const [v1, v2, v3, v4] = [jobSet(1, false, 5), versioned(2, jobReady('a', 0, { seconds: 5 })), jobSet(3, true, 5), suspendedJob(4, 5)];
+  const inOrder = given(v1, v2, v3, v4).whenSettled({ now: at(5) });
+
+  it('given the Job\'s suspended snapshot before the suspension, when reconciled on the running spec, then no walk begins again and nothing is resumed; once the suspension arrives, the end is as in order', () => {
+    expect(conditionsOf(inOrder.status)).toEqual([status('StartupPolicyInProgress', 'False'), status('StartupPolicyCompleted', 'True'), status('Suspended', 'True')]);
+    const early = given(v1, v2, v4).whenSettled({ now: at(5) });
+    expect(early.commands).toEqual([]);
+    expect(conditionsOf(early.status)).toEqual([status('StartupPolicyInProgress', 'False'), status('StartupPolicyCompleted', 'True')]);
+    expect(conditionsOf(given(v1, v2, v4, v3).whenSettled({ now: at(5) }).status)).toEqual(conditionsOf(inOrder.status));
+  });
+
+  it('given a Job created suspended and shown after the resumption, when reconciled, then it is resumed and walked as before (it never ran on the resumed spec)', () => {
+    const createdSuspended = jobSet(1, true, 0);
+    const resumed = jobSet(2, false, 5);
+    const shown = suspendedJob(3, 6);
+    const outcome = given(createdSuspended, resumed, shown).whenSettled({ now: at(6) });
+    expect(outcome.commands.map((c) => c.type)).toContain('ResumeJob');
+  });
+});
