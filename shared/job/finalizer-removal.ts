@@ -56,14 +56,22 @@ function removalDue(sync: Sync, pod: PodRecord): boolean {
 export function removeCountedFinalizers(sync: Sync): void {
   const { state } = sync;
   if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME) return;
-  const deletedNow = new Set<string>();
+  // Pods terminated in this sync: whether the termination released them (any cause but a finish).
+  const deletedNow = new Map<string, boolean>();
   for (const decision of sync.decisions) {
-    if (decision.type === 'PodsTerminationRequested') for (const ref of decision.pods) deletedNow.add(ref.uid);
+    if (decision.type === 'PodsTerminationRequested') for (const ref of decision.pods) deletedNow.set(ref.uid, decision.finalizersRemoved);
   }
   const jobDeleting = state.deletionTimestamp !== undefined;
+  // Terminated by a sync that met a finish criterion but could not declare it yet (expectations
+  // unmet, or a pod event missing): upstream's deleteActivePods keeps the finalizer, and the sync
+  // that declares FailureTarget or SuccessCriteriaMet counts the pod (failed, unless it
+  // succeeded). Removed before, the pod would count as that earlier sync counted it: nowhere (the
+  // managed generated histories: a deadline met before the pods the Job created were seen).
+  const finishing = sync.conditions.some((c) => (c.type === 'FailureTarget' || c.type === 'SuccessCriteriaMet') && c.status === 'True');
   const done: PodRecord[] = [];
   for (const pod of state.pods.values()) {
-    if (jobDeleting || pod.counted !== 'none' || pod.terminationRequestedAt !== undefined || deletedNow.has(pod.uid)) done.push(pod);
+    const released = pod.terminationRequestedAt !== undefined ? pod.released === true : deletedNow.get(pod.uid);
+    if (jobDeleting || pod.counted !== 'none' || released === true || (released === false && finishing)) done.push(pod);
   }
   removeFinalizers(sync, done);
 }

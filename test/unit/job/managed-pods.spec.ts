@@ -49,6 +49,32 @@ describe('Tracking finalizer of a managed Job', () => {
     expect(statusSent(outcome.commands)).toMatchObject({ status: { failed: 0, succeeded: 0 } });
   });
 
+  describe('on a pod terminated for a deadline jobfold cannot declare yet (a pod it created unseen)', () => {
+    const deadline = aJob({ ...managed, completions: 2, parallelism: 2, activeDeadlineSeconds: 60 });
+    const [a, b] = [podObserved(aPod({ name: 'a' }), at(1)), podObserved(aPod({ name: 'b' }), at(1))];
+    const statusOf = (commands: readonly JobCommand[]) => statusSent(commands) as { status: { failed: number; conditions: { type: string }[] } } | undefined;
+
+    it("in the cluster's order both pods are seen before the deadline: FailureTarget, both terminated and released to be counted failed", () => {
+      const outcome = given(deadline, tick(at(0)), a, b).when({ now: at(61) });
+      expect(removals(outcome.commands).sort()).toEqual(['a', 'b']);
+      expect(statusOf(outcome.commands)?.status).toMatchObject({ conditions: [{ type: 'FailureTarget' }] });
+    });
+
+    it('b unseen at the deadline: a is terminated and keeps its finalizer, with no FailureTarget yet (upstream deleteActivePods)', () => {
+      const outcome = given(deadline, tick(at(0)), a, tick(at(61))).when({ now: at(61) });
+      expect(outcome.commands.filter((c) => c.type === 'TerminatePod').map((c) => (c as { podName: string }).podName)).toEqual(['a']);
+      expect(removals(outcome.commands)).toEqual([]);
+      expect(statusOf(outcome.commands)?.status.conditions ?? []).toEqual([]);
+    });
+
+    it("then a's deletion and b arrive: the sync that declares FailureTarget terminates b and releases both to be counted failed, as in order", () => {
+      const aDeleting = podObserved(aPod({ name: 'a', deletionTimestamp: at(62) }), at(62));
+      const outcome = given(deadline, tick(at(0)), a, tick(at(61)), aDeleting, { ...b, observedAt: at(62) }).when({ now: at(62) });
+      expect(removals(outcome.commands).sort()).toEqual(['a', 'b']);
+      expect(statusOf(outcome.commands)?.status).toMatchObject({ conditions: [{ type: 'FailureTarget' }] });
+    });
+  });
+
   it('is removed from running pods deleted once the success policy is met (not counted as failed)', () => {
     const indexed = anIndexedJob(2, { ...managed, parallelism: 2, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
     const outcome = given(indexed, tick(at(0)), podObserved(aPod({ index: 1 }), at(1)), podObserved(aPod({ index: 0, phase: 'Succeeded' }), at(2))).when({ now: at(2) });
