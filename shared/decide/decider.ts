@@ -140,9 +140,17 @@ export interface ArchiveHooks<S, O> {
   firstSightings(entries: readonly LogEvent[], unseen: ReadonlySet<string>): number[];
   /**
    * A load from a snapshot: puts back the archived records the tail names that the snapshot
-   * lacks, except those whose first mention is marked as a first sighting (seqs).
+   * lacks, except those whose first mention is marked as a first sighting (seqs), or every
+   * archived record (`whole`, or where the decider's decisions always read them all). Returns
+   * whether every archived record is back (the state is then not partial).
    */
-  restoreForTail(store: PodArchive, stream: StreamId, state: S, tail: readonly LogEvent[], firstSightings: ReadonlySet<number>): Promise<void>;
+  restoreForTail(store: PodArchive, stream: StreamId, state: S, tail: readonly LogEvent[], firstSightings: ReadonlySet<number>, whole?: boolean): Promise<boolean>;
+  /**
+   * Whether `entries`, decided on `state`, hold a decision that read every record (a Job's
+   * interim condition logs instants read from every pod): decided on a partial state, the write
+   * loop decides the batch again on a state with the whole archive back.
+   */
+  readsEveryRecord(state: S, entries: readonly LogEvent[]): boolean;
   /** Before a batch on a state loaded from a snapshot: puts back the archived records the batch names. */
   restoreForBatch(store: PodArchive, stream: StreamId, state: S, observations: readonly O[]): Promise<void>;
   /** Stores the records a taken snapshot archived that are not stored yet, and marks them stored. */

@@ -17,6 +17,8 @@ export interface Unfolded<S, O, D> {
   /** The chain hash of the tail's last entry, when the tail is not empty. */
   readonly headHash?: string;
   readonly lastEntry?: LogEntry;
+  /** Loaded from a snapshot without every archived record (the archived records a batch names are put back before it). */
+  readonly partial: boolean;
 }
 
 /**
@@ -28,22 +30,26 @@ export async function loadUnfolded<S, O extends LogEvent, D extends LogEvent, C>
 ): Promise<Unfolded<S, O, D>> {
   // A new log (the first batch of every object) is known empty after this one read.
   const start = options.fromStart ? { empty: false } : await store.loadStart(stream);
-  if (start.empty) return { state: decider.initialState(), head: 0, snapshotSeq: 0, tail: [] };
+  if (start.empty) return { state: decider.initialState(), head: 0, snapshotSeq: 0, tail: [], partial: false };
   const { snapshot } = start;
   const state = snapshot ? decider.snapshot.restore(snapshot.state) : decider.initialState();
   const snapshotSeq = snapshot?.seq ?? 0;
   const { entries, head, podFirstSightings } = await store.read(stream, { afterSeq: snapshotSeq });
   const tail = entries.map((entry) => decider.log.event(entry));
   // Records first seen in the tail are in no archive (shared/job/first-sightings.ts): not looked up.
-  if (snapshot && decider.archive) await decider.archive.restoreForTail(store, stream, state, tail, new Set(podFirstSightings));
+  const whole = snapshot && decider.archive ? await decider.archive.restoreForTail(store, stream, state, tail, new Set(podFirstSightings), options.wholeArchive) : true;
   const lastEntry = entries.at(-1);
   const headHash = lastEntry?.hash;
-  return { state, head: Math.max(head, snapshotSeq), snapshotSeq, tail, ...(headHash === undefined ? {} : { headHash }), ...(lastEntry ? { lastEntry } : {}) };
+  return { state, head: Math.max(head, snapshotSeq), snapshotSeq, tail, partial: !whole, ...(headHash === undefined ? {} : { headHash }), ...(lastEntry ? { lastEntry } : {}) };
 }
 
-/** `fromStart`: fold the whole log, for a view that needs every event (the tail is then the log). */
+/**
+ * `fromStart`: fold the whole log, for a view that needs every event (the tail is then the log).
+ * `wholeArchive`: from a snapshot, put back every archived record (a batch decided again: write-batch.ts).
+ */
 export interface LoadOptions {
   readonly fromStart?: boolean;
+  readonly wholeArchive?: boolean;
 }
 
 /** The state at the head of the log: the snapshot, the archived records the tail names, then the tail. */
@@ -77,18 +83,18 @@ export interface LoadDeps {
  * records the batch names are put back, so a late event of a settled pod is judged against its record.
  */
 export async function loadForWrite<S, O extends LogEvent, D extends LogEvent, C>(
-  decider: Decider<S, O, D, C>, deps: LoadDeps, stream: StreamId, observations: readonly O[],
+  decider: Decider<S, O, D, C>, deps: LoadDeps, stream: StreamId, observations: readonly O[], options: Pick<LoadOptions, 'wholeArchive'> = {},
 ): Promise<{ loaded: CachedState<S, D, C>; warm: boolean }> {
-  const cached = deps.cache?.take<S, D, C>(streamKey(stream));
-  const loaded = cached ?? (await loadFromStore(decider, deps, stream));
+  const cached = options.wholeArchive ? undefined : deps.cache?.take<S, D, C>(streamKey(stream));
+  const loaded = cached ?? (await loadFromStore(decider, deps, stream, options));
   if (loaded.partial && decider.archive) await decider.archive.restoreForBatch(deps.store, stream, loaded.state, observations);
   return { loaded, warm: cached !== undefined };
 }
 
 async function loadFromStore<S, O extends LogEvent, D extends LogEvent, C>(
-  decider: Decider<S, O, D, C>, deps: LoadDeps, stream: StreamId,
+  decider: Decider<S, O, D, C>, deps: LoadDeps, stream: StreamId, options: Pick<LoadOptions, 'wholeArchive'>,
 ): Promise<CachedState<S, D, C>> {
-  const { state: snapshotState, head, snapshotSeq, tail, headHash: tailHash, lastEntry } = await loadUnfolded(decider, deps.store, stream);
+  const { state: snapshotState, head, snapshotSeq, tail, headHash: tailHash, lastEntry, partial } = await loadUnfolded(decider, deps.store, stream, options);
   const eventIds = await loadEventIds(decider, deps.store, stream, snapshotSeq, tail);
   const cut = lastEntry && cutShort(decider, lastEntry, head, stream);
   let state = snapshotState;
@@ -103,5 +109,5 @@ async function loadFromStore<S, O extends LogEvent, D extends LogEvent, C>(
     const read = { ...decider.readRecord(state, head, headHash), decisions: decided.decisions.length };
     if (decided.decisions.length > 0) rest = { ...decided, at: owed.at, read };
   }
-  return { state, head, headHash, snapshotSeq, eventIds, ...(rest ? { rest } : {}), partial: snapshotSeq > 0, size: decider.size(state) };
+  return { state, head, headHash, snapshotSeq, eventIds, ...(rest ? { rest } : {}), partial, size: decider.size(state) };
 }

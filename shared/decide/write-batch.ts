@@ -65,7 +65,9 @@ export interface WriteOutcome<D = unknown, C = unknown, O = unknown> {
  *  1. load the state (warm from the cache, or snapshot + tail) and the archived records named;
  *  2. finish a sync a crash cut short (decided again where it was first decided:
  *     resume-cut-sync.ts), drop what the fold already holds (the decider's `known`), append
- *     the rest and decide at each log position (decide-at-each-position.ts);
+ *     the rest and decide at each log position (decide-at-each-position.ts); a decision that
+ *     reads every archived record, taken on a state without them, is taken again after a load
+ *     with the whole archive (the decider's `readsEveryRecord`);
  *  3. claim the uid of a new log (pod-archive.ts `claimUid`: refused when another namespace
  *     holds it), commit observations, decisions, outbox items and summary (and a snapshot when
  *     due) in conditioned steps on the head (commit-planned.ts), with first sightings marked;
@@ -95,9 +97,9 @@ export async function writeBatch<S, O extends LogEvent, D extends LogEvent, C>(
 }
 
 async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
-  decider: Decider<S, O, D, C>, deps: WriteDeps, stream: StreamId, observations: readonly O[], attempt: number,
+  decider: Decider<S, O, D, C>, deps: WriteDeps, stream: StreamId, observations: readonly O[], attempt: number, wholeArchive = false,
 ): Promise<WriteOutcome<D, C, O>> {
-  const { loaded, warm } = await loadForWrite(decider, deps, stream, observations);
+  const { loaded, warm } = await loadForWrite(decider, deps, stream, observations, { wholeArchive });
   const { head } = loaded;
   const unseen = decider.archive?.unseen(loaded.state, observations);
   // What other logs know of this one before the batch: made again after a load from the store
@@ -116,6 +118,13 @@ async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
     ...(loaded.rest ? { rest: loaded.rest } : {}),
     ...(deps.limits?.pageBytes === undefined ? {} : { pageBytes: deps.limits.pageBytes }),
   });
+  // A decision that read every record (a Job's interim condition and its instants), taken on a
+  // state loaded from a snapshot with only the archived records its tail and batch name: decided
+  // again, nothing committed yet, on a state with the whole archive back, as a warm state and a
+  // replay decide it (issues 20, 21). Once in a Job's life, on a cold or partial state only.
+  if (loaded.partial && decider.archive?.readsEveryRecord(decided.state, decided.entries)) {
+    return writeOnce(decider, deps, stream, observations, attempt, true);
+  }
   for (const event of decided.entries) indexEvent(decider, loaded.eventIds, event, known.kept);
   const droppedCounts = Object.fromEntries(known.dropped);
   const { refused } = known;

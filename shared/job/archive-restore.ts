@@ -18,22 +18,25 @@ import type { JobState } from './state.ts';
 /**
  * What comes after the restore: `decide` (the writer decides at each position of the tail; for a
  * Job with a success policy a decision reads every pod's instant: finish-condition.ts firstMet,
- * outcome-correction.ts correctOutcome, suspension-order.ts) or `fold` (a reader only folds the
- * tail, and reads every pod's instant only where an interim condition was logged without the
- * instants it notes: interim-instants.ts walksEveryPod, a log older than fold-2026-11-28.29).
+ * outcome-correction.ts correctOutcome, suspension-order.ts), `decide-whole` (the writer decides
+ * again a batch whose decisions read every pod: interim-instants.ts readsEveryPod), or `fold` (a
+ * reader only folds the tail, and reads every pod's instant only where an interim condition was
+ * logged without the instants it notes: interim-instants.ts walksEveryPod, an older log).
  */
-export type AfterRestore = 'decide' | 'fold';
+export type AfterRestore = 'decide' | 'decide-whole' | 'fold';
 
 /**
- * Restores the archived pods the state needs before `tail`, and returns them:
- * - for a Job whose outcome reads its pods' instants (snapshot.ts outcomeReadsArchivedInstants), every
- *   archived pod when what follows reads those instants: the fold then holds the instants a fold
- *   of the whole log holds (issues 20, 21), whenever snapshots were taken;
+ * Restores the archived pods the state needs before `tail`, and returns them, and whether they
+ * are the whole archive:
+ * - every archived pod when what follows reads every pod's instants: the writer deciding for a
+ *   Job whose outcome reads them (snapshot.ts outcomeReadsArchivedInstants) or a batch whose
+ *   decisions do (`decide-whole`), a fold whose tail walks every pod. The fold then holds the
+ *   instants a fold of the whole log holds (issues 20, 21), whenever snapshots were taken;
  * - else the pods `tail` names that the snapshot lacks, except those whose first mention is
  *   marked as their first sighting (first-sightings.ts): those cannot be in the archive as of
  *   the snapshot, and on a big Job nearly every pod a tail names is new.
- * The whole archive of a 100,000-pod Job is ~600 read units, the named pods of the query bench's
- * tails ~26.
+ * The whole archive of a 100,000-pod Job is ~600-900 read units, the named pods of the query
+ * bench's tails ~26.
  */
 export async function restoreForTail(
   archive: Pick<PodArchive, 'loadArchivedPods' | 'loadAllArchivedPods'>,
@@ -42,8 +45,8 @@ export async function restoreForTail(
   tail: readonly JobEvent[],
   firstSightings: ReadonlySet<number>,
   after: AfterRestore,
-): Promise<ArchivedPod[]> {
-  const whole = outcomeReadsArchivedInstants(state) && (after === 'decide' || tail.some((event) => walksEveryPod(state, event)));
+): Promise<{ restored: ArchivedPod[]; whole: boolean }> {
+  const whole = after === 'decide-whole' || (after === 'decide' && outcomeReadsArchivedInstants(state)) || tail.some((event) => walksEveryPod(state, event));
   let archived: ArchivedPod[];
   if (whole) archived = await archive.loadAllArchivedPods(stream);
   else {
@@ -52,5 +55,5 @@ export async function restoreForTail(
   }
   const restored = archived.filter((pod) => pod.seq < state.nextPodSeq);
   restoreArchived(state, restored);
-  return restored;
+  return { restored, whole };
 }

@@ -118,6 +118,20 @@ export function mayHoldUnseenPods(state: JobState, metAt: number): boolean {
   return state.newestPodFirstSeen > finishFloor(state, metAt);
 }
 
+/**
+ * Whether a finished pod may push the instant the cluster finished the Job past its floor (it
+ * ended after it: clusterFinishInstant waited for it), once the criterion's instant is known. A
+ * fold from a snapshot holds only the archived pods its tail names: such a pod, archived, was
+ * missing there, and the finish (and which pods the cluster never saw) differed from a replay's
+ * (snapshot property, named-only restore). So it stays in the snapshot (snapshot.ts isSettled):
+ * the pods a finishing Job waited for past the expectations' timeout, a few.
+ */
+export function mayExtendClusterFinish(state: JobState, pod: PodRecord): boolean {
+  const metAt = state.outcomeMetAt;
+  if (metAt === undefined || pod.controlledBy !== undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return false;
+  return endedAt(pod) > finishFloor(state, metAt);
+}
+
 /** A pod record first seen at `at` joined the state (created, or restored from a snapshot or the archive). */
 export function notePodFirstSeen(state: JobState, at: number | undefined): void {
   if (at !== undefined && at > state.newestPodFirstSeen) state.newestPodFirstSeen = at;

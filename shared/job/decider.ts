@@ -16,6 +16,7 @@ import type { Observation } from './events.ts';
 import { evolve, type JobEvent } from './evolve.ts';
 import { explainJob, type Explanation } from './explain.ts';
 import { restoreForTail } from './archive-restore.ts';
+import { readsEveryPod } from './interim-instants.ts';
 import { restoreArchived, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from './snapshot.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
 
@@ -82,13 +83,17 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
     archive: {
       unseen: unseenPods,
       firstSightings: firstSightingSeqs,
-      async restoreForTail(store, stream, state, tail, firstSightings) {
+      async restoreForTail(store, stream, state, tail, firstSightings, whole) {
         // The writer decides after the load: a Job with a success policy gets its whole archive
-        // back (its decisions read every pod's instant), so a cold load decides as the warm state
-        // and a replay of the whole log do, whatever the snapshot cadence. Marked stored: the next
-        // snapshot does not store them again.
-        markStored(state, await restoreForTail(store, stream, state, tail as JobEvent[], firstSightings, 'decide'));
+        // back (its decisions read every pod's instant), and so does a batch decided again
+        // because its decisions read every pod (readsEveryPod), so a cold load decides as the
+        // warm state and a replay of the whole log do, whatever the snapshot cadence. Marked
+        // stored: the next snapshot does not store them again.
+        const { restored, whole: restoredWhole } = await restoreForTail(store, stream, state, tail as JobEvent[], firstSightings, whole ? 'decide-whole' : 'decide');
+        markStored(state, restored);
+        return restoredWhole;
       },
+      readsEveryRecord: (state, entries) => entries.some((event) => readsEveryPod(state, event as JobEvent)),
       async restoreForBatch(store, stream, state, observations) {
         const missing = [...new Set(observations.flatMap(podUid))].filter((uid) => !state.pods.has(uid));
         if (missing.length === 0) return;

@@ -6,7 +6,6 @@ import { criterionMetAt, criterionReadsPods, rememberedCriterionMetAt } from './
 import type { JobEvent } from './evolve.ts';
 import type { FinishTarget } from './finish-condition.ts';
 import { forgetDeletionsAfterSuccess, latestSuccessSeenAt } from './observe-pod.ts';
-import { outcomeReadsArchivedInstants } from './snapshot.ts';
 import type { JobState } from './state.ts';
 
 // Issues 20, 21: same log => same answer, whatever snapshot a fold starts from. Folding an
@@ -14,26 +13,22 @@ import type { JobState } from './state.ts';
 // read: when its criterion was met on the cluster's clock (state.outcomeMetAt: outcome
 // corrections, the cluster's finish, late outcomes) and, for success, the latest success seen
 // (state.successMetAt: deletions after success). Both are read from every pod. A fold from a
-// snapshot (the query API's status?at=, /explain) holds only the pods the snapshot kept and its
-// tail names: an archived counted pod's instant was missing there, and the answer differed from a
-// replay of the log. For a Job with a success policy the writer holds every pod's instants when
-// it decides (decider.ts restores its whole archive, which keeps them), so it logs both instants
-// in the condition's evidence, and the fold takes them from there: no walk, no archived pod
-// needed. Another Job's archive keeps no instants: its fold walks the pods it holds, as before.
-// A condition logged without them (before fold-2026-11-28.29, or an instant no pod told) is
-// folded by the walk, as before; a fold from a snapshot then needs every archived pod
-// (walksEveryPod, the rule archive-restore.ts applies).
+// snapshot (the query API's status?at=, /explain, a writer loaded cold) holds only the pods the
+// snapshot kept and its tail names: an archived pod's instant was missing there, and the answer
+// differed from a replay of the log. So the writer logs both in the condition's evidence, for
+// every Job (for a Job with a success policy since fold-2026-11-28.29, for the others since
+// fold-2026-11-29.40), deciding on every pod's instants: a writer loaded from a snapshot decides
+// such a condition again on its whole archive (readsEveryPod, shared/decide/write-batch.ts). The
+// fold takes them from there: no walk, no archived pod needed. A condition logged without them
+// (older logs, or an instant no pod told) is folded by the walk, as before; a fold from a
+// snapshot then needs every archived pod (walksEveryPod, the rule archive-restore.ts applies).
 
 /**
- * Decide side: the new interim condition's evidence, with the instants its fold notes, for a Job
- * whose outcome reads its pods' instants (snapshot.ts outcomeReadsArchivedInstants: a success
- * policy), whose writer restores the whole archive on a cold load. Another Job's writer restores
- * only the archived pods its tail names: it would read other instants than one kept warm, and the
- * decision would depend on when snapshots were taken (snapshot property); its fold walks the pods
- * as before. O(pods), once.
+ * Decide side: the new interim condition's evidence, with the instants its fold notes, read from
+ * every pod (a writer loaded from a snapshot decides it on its whole archive: readsEveryPod).
+ * O(pods), once.
  */
 export function interimEvidence(state: JobState, target: FinishTarget): Evidence {
-  if (!outcomeReadsArchivedInstants(state)) return target.evidence;
   const metAt = target.evidence.metAt ?? criterionInstant(state, target.reason);
   const lastSuccessAt = target.outcome === 'success' ? latestSuccessSeenAt(state) : undefined;
   return {
@@ -79,4 +74,22 @@ export function walksEveryPod(state: JobState, event: JobEvent): boolean {
   const { condition, evidence } = event;
   if (condition.type === 'SuccessCriteriaMet' && evidence.lastSuccessAt === undefined) return true;
   return state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME && evidence.metAt === undefined && criterionReadsPods(state, condition.reason);
+}
+
+/**
+ * Whether deciding `event` read every pod: an interim condition whose evidence logs an instant
+ * read from the pods (interimEvidence), or the finish of a Job jobfold does not run, which waits
+ * until the instant the cluster finished it (decide.ts heldByTerminating, cluster-finish.ts: an
+ * archived pod that ended after the criterion's instant pushes it later). Decided on a state
+ * loaded from a snapshot (the archived pods its tail names), it would log another instant, or
+ * finish earlier, than a writer kept warm; the write loop decides the batch again on the whole
+ * archive (decider.ts). Once each in a Job's life.
+ */
+export function readsEveryPod(state: JobState, event: JobEvent): boolean {
+  if (event.type !== 'JobConditionChanged' || event.condition.status !== 'True') return false;
+  const { condition } = event;
+  if (condition.type === 'SuccessCriteriaMet') return true;
+  const ownJob = state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME;
+  if (condition.type === 'Complete' || condition.type === 'Failed') return !ownJob;
+  return condition.type === 'FailureTarget' && !ownJob && criterionReadsPods(state, condition.reason);
 }

@@ -362,6 +362,21 @@ function inferOutcome(state: JobState, pod: PodRecord, at: number): void {
 }
 
 /**
+ * Whether folding an interim condition may still count or uncount the pod by its walk of every
+ * pod: FailureTarget counts a pod tracked once and never counted (countStrippedLivePods,
+ * inferDeletionsWhileFailing), SuccessCriteriaMet takes back the failure of one deleted unfinished
+ * (forgetDeletionsAfterSuccess). A fold from a snapshot holds only the archived pods its tail
+ * names: such a pod, archived, was missed there, and the count differed from a replay's (issues
+ * 20, 21; snapshot property, named-only restore). So it stays in the snapshot until the Job
+ * finishes (snapshot.ts isSettled): a few pods (removed uncounted, or deleted while running).
+ */
+export function interimMayRecount(state: JobState, pod: PodRecord): boolean {
+  if (state.finalStatus !== undefined) return false;
+  if (pod.counted === 'none') return pod.trackedSeen === true;
+  return pod.counted === 'failed' && pod.gone && !isTerminalPhase(pod.phase) && pod.deletionTimestamp !== undefined;
+}
+
+/**
  * The Job met its success criteria (SuccessCriteriaMet). Upstream's sync that met them removed
  * the tracking finalizer of every pod still running without counting it, so a pod deleted after
  * that instant on the cluster's clock was never counted. The instant (`state.successMetAt`,

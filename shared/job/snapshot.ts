@@ -4,10 +4,11 @@ import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { jobSettings } from './job-settings.ts';
 import { isTerminalPhase, isUnfinished, newPodRecord, type PodRecord } from './pod-record.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
-import { notePodFirstSeen } from './cluster-finish.ts';
+import { mayExtendClusterFinish, notePodFirstSeen } from './cluster-finish.ts';
 import { newClock } from './cluster-clock.ts';
 import type { PodFacts } from './pod-facts.ts';
 import { childStatusKeyOf } from './child-status-version.ts';
+import { interimMayRecount } from './observe-pod.ts';
 
 /**
  * Snapshots: the state as JSON, so a reconciler reads the snapshot plus the events after it.
@@ -86,6 +87,10 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
   if (state.inferred.has(pod.uid)) return false;
   // decide reads the match (container, pod condition) of the pod that fails the Job for the evidence.
   if (state.policyFailure?.uid === pod.uid) return false;
+  // An interim condition's walk may still count or uncount it (observe-pod.ts).
+  if (interimMayRecount(state, pod)) return false;
+  // Or it pushes the cluster's finish of the Job later (cluster-finish.ts).
+  if (mayExtendClusterFinish(state, pod)) return false;
   // A gone pod never counted that still holds its finalizer is not settled: its terminal state
   // may still arrive and count (archived records restore without the finalizer) — a released
   // one too, if that late observation shows it finished with the finalizer (counting.ts

@@ -5,6 +5,7 @@ import type { JobState } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { historyArb, jobArb } from './arbitraries.ts';
 import { drive, startJob } from './drive.ts';
+import { queryFold, writeCold, writeWarm } from './stored-log.ts';
 
 const caseArb = jobArb.chain((job) =>
   historyArb(job).chain((batches) =>
@@ -77,5 +78,35 @@ describe('Snapshots (property)', () => {
       { seed: -1493402550, path: '50:20:1:3:3:3:3:3:3:5:6:6:6:6:6:10:11:11:11:14:13:16:15:15:15:12:12:12:12:12:12' },
     ];
     for (const { seed, path } of found) fc.assert(roundTripsAfterEveryReconcile, { seed, path, endOnFailure: true });
+  });
+
+  // Issues 20, 21: same log => same status, for folds that restore only the archived pods their
+  // tail names (shared/job/archive-restore.ts restoreForTail): the query API's fold to a log
+  // position, and a writer loaded cold for every batch. Snapshots at random batches; the archive
+  // as the writer stores it (stored-log.ts).
+  const storedCaseArb = caseArb.chain((c) => fc.record({ ...Object.fromEntries(Object.entries(c).map(([k, v]) => [k, fc.constant(v)])), snapshotAfter: fc.array(fc.boolean(), { minLength: 30, maxLength: 30 }) }) as fc.Arbitrary<typeof c & { snapshotAfter: boolean[] }>);
+
+  const foldsFromSnapshots = fc.asyncProperty(storedCaseArb, async ({ job, batches, snapshotAfter }) => {
+    const { log, statuses } = await writeWarm(job, batches, snapshotAfter);
+    for (let seq = 1; seq <= log.head; seq++) {
+      // when the query folds to each position from the newest snapshot at or before it
+      const folded = await queryFold(log, seq);
+      // then its status is the replay's
+      expect({ seq, status: jobStatus(folded) }).toEqual({ seq, status: statuses[seq] });
+    }
+  });
+
+  it('a fold to any position from a snapshot, with the archived pods its tail names, gives the replay\'s status', async () => {
+    await fc.assert(foldsFromSnapshots, { numRuns: 150 });
+  });
+
+  const coldWriterDecidesAsWarm = fc.asyncProperty(storedCaseArb, async ({ job, batches, snapshotAfter }) => {
+    const warm = await writeWarm(job, batches, snapshotAfter);
+    const cold = await writeCold(job, batches, snapshotAfter);
+    cold.forEach((written, i) => expect({ batch: i, ...written }).toEqual({ batch: i, ...warm.written[i] }));
+  });
+
+  it('a writer loaded cold for every batch decides as one kept warm', async () => {
+    await fc.assert(coldWriterDecidesAsWarm, { numRuns: 150 });
   });
 });

@@ -29,6 +29,8 @@ describe('Evidence of condition changes', () => {
         pods: [{ uid: 'a', name: 'a', index: -1, seq: 0 }],
         container: { name: 'main', exitCode: 42 },
         podCondition: undefined,
+        // when the criterion was met on the cluster's clock: pod a seen failed (interim-instants.ts)
+        metAt: at(1),
       });
       expect(evidenceOf(outcome, 'Failed')).toMatchObject({ follows: 'FailureTarget', rule: { name: 'BadInput' } });
     });
@@ -98,9 +100,10 @@ describe('Evidence of condition changes', () => {
         limit: 2,
         pods: [{ name: 'b' }],
       });
-      // no instants: the Job has no success policy, and its archived pods keep none (interim-instants.ts)
+      // and the latest success seen, which its fold reads (interim-instants.ts); reaching the
+      // completions tells no criterion instant of its own
       expect(evidenceOf(outcome, 'SuccessCriteriaMet')).not.toHaveProperty('metAt');
-      expect(evidenceOf(outcome, 'SuccessCriteriaMet')).not.toHaveProperty('lastSuccessAt');
+      expect(evidenceOf(outcome, 'SuccessCriteriaMet')).toHaveProperty('lastSuccessAt', at(2));
     });
   });
 
