@@ -120,7 +120,11 @@ function reconcile(
   // 9 as the cluster went through it, before the failure that arrived first: its walk completed.
   if (owned.failed.length > 0 && walkCompletedUnseen(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
   // ... and the walk of the attempt the last restart ended, before its failure, seen only since.
-  if (endedWalkCompletedUnseen(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
+  if (endedWalkCompletedUnseen(spec, pass.state)) {
+    writeCondition(pass, startupCompleted, tippedBy);
+    const failedAt = pass.state.restartEvidence?.failedAt;
+    if (spec.suspend && failedAt !== undefined && suspendInForceAt(pass.state, failedAt) === false) writeCondition(pass, startupInProgress, tippedBy);
+  }
   // 6 and 7: the failure policy, else the success policy; a restarted or finished JobSet stops here.
   if (decideOutcome(pass, spec, owned)) return;
   // 8. Headless Service, volume claims, elastic scaling: not represented.

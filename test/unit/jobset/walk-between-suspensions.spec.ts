@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { knownJobSetObservation, type JobSetLogObservation } from '../../../shared/jobset/decider.ts';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
-import { at, jobObserved, jobReady, jobSetObserved, jobSucceeded, versioned } from './support/builders.ts';
+import { at, jobDeleted, jobFailed, jobObserved, jobReady, jobSetObserved, jobSucceeded, versioned } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
 // Issue 21 for InOrder JobSets suspended and resumed more than once: which walks the cluster went
@@ -181,5 +181,21 @@ describe('an InOrder JobSet whose Job, started, is shown suspended before the Jo
     const shown = suspendedJob(3, 6);
     const outcome = given(createdSuspended, resumed, shown).whenSettled({ now: at(6) });
     expect(outcome.commands.map((c) => c.type)).toContain('ResumeJob');
+  });
+});
+
+describe('an InOrder JobSet restarted after its walk completed, then suspended, the ready snapshot arriving last (seed 99 history-27)', () => {
+  // v1 running; v2 its Job ready (the walk completes); v3 it fails: a restart, whose next walk
+  // begins while running; v4 suspended; the old Job deleted; v5 the new attempt's Job suspended.
+  const specR = (suspend: boolean) => ({ replicatedJobs: [{ name: 'a' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, failurePolicy: { maxRestarts: 1 }, suspend });
+  const js = (version: number, suspend: boolean, seconds: number) => versioned(version, jobSetObserved(specR(suspend), { seconds }));
+  const [v1, v2, v3] = [js(1, false, 30), versioned(2, jobReady('a', 0, { seconds: 30 })), versioned(3, jobFailed('a', 0, { seconds: 35 }))];
+  const [v4, deleted, v5] = [js(4, true, 71), jobDeleted('a', 0, 71), versioned(5, jobObserved('a', 0, { seconds: 72, attempt: 1, suspend: true }))];
+  const inOrder = given(v1, v2, v3, v4, deleted, v5).whenSettled({ now: at(72) });
+
+  it('given the suspension and the failure before the ready snapshot, when settled, then the ended walk completed before the restart and the next one began, as in order', () => {
+    expect(conditionsOf(inOrder.status).map((c) => `${c.type}=${c.status}`)).toEqual(['StartupPolicyInProgress=True', 'StartupPolicyCompleted=False', 'RestartingJobSet=False', 'Suspended=True']);
+    const late = given(v1, v4, v5, v3, v2, deleted).whenSettled({ now: at(72) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
   });
 });
