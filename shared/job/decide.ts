@@ -16,6 +16,7 @@ import { jobStatus } from './status.ts';
 import { activeDeadlineAt, LAST_TIME_MS } from '../policies/active-deadline.ts';
 import { stableHash } from './stable-hash.ts';
 import { settleSuspension } from './suspension-order.ts';
+import { entryAt } from './cluster-clock.ts';
 import { rememberedCriterionMetAt } from './criterion-instants.ts';
 import { clusterFinishInstant, mayHoldUnseenPods } from './cluster-finish.ts';
 import { interimEvidence } from './interim-instants.ts';
@@ -64,6 +65,7 @@ export function decide(state: JobState, now: string): Reconciliation {
     return done(sync);
   }
   if (sync.startTime === undefined && !settings.suspend) startJob(sync);
+  else if (sync.startTime === undefined) startBeforeSuspension(sync);
   // Requested creations not seen yet count as active until the expectation expires.
   if (!expectationsExpired(state, sync.now)) sync.active += expectedCreations(state);
   // A Job jobfold runs takes no decision on a view of its pods with a hole in it (pod-view-gap.ts),
@@ -222,6 +224,24 @@ function startJob(sync: Sync): void {
   const startTime = observed !== undefined && observed < sync.now ? formatTime(observed) : sync.nowIso;
   sync.startTime = startTime;
   record(sync, { type: 'StartTimeSet', startTime });
+}
+
+/**
+ * A Job jobfold runs, suspended in the spec it holds and never started, that an older observation
+ * (arriving after) shows running before it was first suspended: in the cluster's order jobfold's
+ * first sync of the running Job started it then, and its deadline runs from that instant until a
+ * resumption resets it (managed generated history, seed 8, history-42: first seen suspended, its
+ * creation arriving after, so the deadline the resuming sync met was never met).
+ */
+function startBeforeSuspension(sync: Sync): void {
+  const { state } = sync;
+  if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME) return;
+  const changes = state.suspendChanges;
+  const first = changes[0];
+  // Of the observations of that first instant, the newest is the spec its one sync read.
+  if (first === undefined || first.at > sync.now || changes[entryAt(changes, first.at)]?.suspend !== false) return;
+  sync.startTime = formatTime(first.at);
+  record(sync, { type: 'StartTimeSet', startTime: sync.startTime });
 }
 
 /** The interim condition first; the terminal one only when no pod is left terminating. */

@@ -16,7 +16,7 @@ import {
   calculateReplicatedJobStatuses,
   type ReplicatedJobStatus,
 } from './replicated-jobs-status.ts';
-import { firstSuspensionSeenAt, specTakenBy, suspendInForceAt, type ChildJobView, type JobSetState } from './state.ts';
+import { firstSuspensionSeenAt, specTakenBy, suspendedAtInstant, suspendInForceAt, type ChildJobView, type JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
@@ -120,7 +120,11 @@ function reconcile(
   // 9 as the cluster went through it, before the failure that arrived first: its walk completed.
   if (owned.failed.length > 0 && walkCompletedUnseen(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
   // ... and the walk of the attempt the last restart ended, before its failure, seen only since.
-  if (endedWalkCompletedUnseen(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
+  if (endedWalkCompletedUnseen(spec, pass.state)) {
+    writeCondition(pass, startupCompleted, tippedBy);
+    const failedAt = pass.state.restartEvidence?.failedAt;
+    if (spec.suspend && failedAt !== undefined && suspendInForceAt(pass.state, failedAt) === false) writeCondition(pass, startupInProgress, tippedBy);
+  }
   // 6 and 7: the failure policy, else the success policy; a restarted or finished JobSet stops here.
   if (decideOutcome(pass, spec, owned)) return;
   // 8. Headless Service, volume claims, elastic scaling: not represented.
@@ -139,10 +143,14 @@ function reconcile(
     writeCondition(pass, startupInProgress, tippedBy);
     writeCondition(pass, startupCompleted, tippedBy);
   }
-  if (plan.condition === 'InProgress') writeCondition(pass, startupInProgress, tippedBy);
-  if (plan.condition === 'Completed') writeCondition(pass, startupCompleted, tippedBy);
+  // A Job the cluster showed suspended after the resumed spec the fold holds: its JobSet was
+  // suspended since, on a spec still on its way; the walk and the resumption wait for it.
+  const suspendedSince = !spec.suspend && owned.active.some((job) => seenSuspendedSince(jobSet, pass.state, job));
+  if (!suspendedSince && plan.condition === 'InProgress') writeCondition(pass, startupInProgress, tippedBy);
+  if (!suspendedSince && plan.condition === 'Completed') writeCondition(pass, startupCompleted, tippedBy);
   moveBefore(pass, jobSet, suspensionOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
   moveBefore(pass, jobSet, walkBeganOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
+  if (suspendedSince) return;
   // 10. `suspendJobs` or `resumeJobsIfNecessary`.
   if (spec.suspend) {
     // ... and on the last resumption, after which a Job was seen suspended: the walk began again.
@@ -228,7 +236,7 @@ function suspendedBeforeFinishUnwritten(pass: Pass, finishedAt: string | undefin
   const suspendedAt = firstSuspensionSeenAt(pass.state);
   if (finishedAt === undefined || suspendedAt === undefined || compareTimes(suspendedAt, finishedAt) >= 0) return;
   if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended) !== undefined) return;
-  const condition = walked && suspendInForceAt(pass.state, finishedAt) === false ? resumed : suspendedJobs;
+  const condition = walked && suspendedAtInstant(pass.state, finishedAt) === false ? resumed : suspendedJobs;
   record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition, since: suspendedAt, tippedBy: pass.start.lastObservation });
 }
 
@@ -240,6 +248,7 @@ function resumedBeforeFinish(state: JobSetState, finishedAt: string | undefined)
   if (finishedAt === undefined) return false;
   const suspended = suspendInForceAt(state, finishedAt);
   if (suspended !== undefined) return !suspended;
+  // (the taken specs below when no observation came before the finish: suspendedAtInstant's order)
   const inForce = specTakenBy(state, finishedAt);
   if (inForce?.suspend !== false || inForce.at === undefined) return false;
   const resumedAt = inForce.at;
@@ -357,6 +366,22 @@ function seenRunningSince(jobSet: DefaultedJobSet, state: JobSetState, job: Chil
   const { seenAt } = job;
   const suspendedAt = state.jobSetSeenAt;
   return seenAt !== undefined && suspendedAt !== undefined && compareTimes(seenAt, suspendedAt) > 0;
+}
+
+/**
+ * An InOrder Job the cluster showed started after the resumed JobSet observation the fold holds,
+ * then suspended (by resourceVersion; walkEvidence keeps its newest started one): only its
+ * JobSet's controller suspends a running Job, on a suspended spec, so the JobSet was suspended
+ * since and that spec is still on its way. Resuming it, or walking again because it no longer looks started, would act on a spec the
+ * cluster had left (upstream's pass on the suspended JobSet does neither). A Job the fold suspended
+ * itself is no evidence. Not for a JobSet jobfold runs: its Jobs are suspended by its own command.
+ */
+function seenSuspendedSince(jobSet: DefaultedJobSet, state: JobSetState, job: ChildJobView): boolean {
+  if (jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME || job.seenSuspended !== true) return false;
+  const held = state.jobSetOrder?.version;
+  const started = state.walkEvidence?.started[`${job.restartAttempt ?? 0}/${job.name}`]?.version;
+  if (job.version === undefined || held === undefined || started === undefined) return false;
+  return compareVersions(held, started) < 0 && compareVersions(started, job.version) < 0;
 }
 
 /**

@@ -144,10 +144,12 @@ export function walkCompletedBeforeFinish(spec: DefaultedJobSetSpec, state: JobS
  * its failure, and the fold never wrote that (its ready Jobs reached the log after the restart).
  * Upstream wrote `StartupPolicyCompleted` True before the restart, then False when the next walk
  * began; the fold writes it now (`placeOfCompletedWalk` puts it before `RestartingJobSet`), and
- * the walk in progress turns it False as upstream's did.
+ * the walk in progress turns it False as upstream's did. On a suspended spec too: when the JobSet
+ * ran when it failed (`jobSetTimeline`), the cluster's passes after the restart began the next walk
+ * before the suspension (the caller writes its InProgress), else the completion stands.
  */
 export function endedWalkCompletedUnseen(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
-  if (state.restarts === 0 || spec.suspend || findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) !== undefined) return false;
+  if (state.restarts === 0 || findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) !== undefined) return false;
   return walkCompletedBeforeFailure(spec, state, state.restarts - 1);
 }
 

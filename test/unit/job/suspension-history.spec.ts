@@ -127,3 +127,22 @@ describe('A Job jobfold runs, suspended while its view lacked a pod event, resum
     expect(conditionsAfter([creation, p0, p0Succeeded, suspension, resumption, p1, ...p1Gone, ...p2])).toEqual(conditions);
   });
 });
+
+describe('A Job jobfold runs, first seen suspended, its creation (running) arriving after', () => {
+  // Managed generated history (seed 8) 42: created running at 0:00 and suspended at 0:02; resumed
+  // at 6:40, when its deadline (60 s from its start at 0:00) had passed: the resuming sync failed it.
+  // Seen suspended first, jobfold had never started the Job, and started it at the resumption.
+  const idle = withSpec(job, { parallelism: 0, activeDeadlineSeconds: 60 });
+  const creation = jobAt(idle, {}, '1', at(0));
+  const suspension = jobAt(idle, { suspend: true }, '2', at(2));
+  const resumption = jobAt(idle, { suspend: false }, '3', at(400));
+  const conditions = ['Suspended=True:JobSuspended', 'FailureTarget=True:DeadlineExceeded', 'Failed=True:DeadlineExceeded'];
+
+  it("in the cluster's order: started at 0:00, suspended, failed by the sync that resumed it", () => {
+    expect(conditionsAfter([creation, suspension, resumption])).toEqual(conditions);
+  });
+
+  it('the suspension first: the creation, arriving after, starts the Job at 0:00, and the resuming sync fails it as in order', () => {
+    expect(conditionsAfter([suspension, creation, resumption])).toEqual(conditions);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { knownJobSetObservation, type JobSetLogObservation } from '../../../shared/jobset/decider.ts';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
-import { at, jobObserved, jobReady, jobSetObserved, jobSucceeded, versioned } from './support/builders.ts';
+import { at, jobDeleted, jobFailed, jobObserved, jobReady, jobSetObserved, jobSucceeded, versioned } from './support/builders.ts';
 import { conditionsOf, given } from './support/given.ts';
 
 // Issue 21 for InOrder JobSets suspended and resumed more than once: which walks the cluster went
@@ -158,6 +158,44 @@ describe('an InOrder JobSet suspended and resumed three times, its walk complete
   it('given the walk\'s last ready snapshot first and the suspensions after, when settled, then the walk completed while resumed is written after Suspended, and begun again, as in order', () => {
     expect(conditionsOf(inOrder.status)).toEqual([status('StartupPolicyInProgress', 'True'), status('Suspended', 'True'), status('StartupPolicyCompleted', 'False')]);
     const late = given(v7, v6, v8, v3, v10, v4, v5, v11, v9, v2, v1).whenSettled({ now: at(54) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+});
+
+describe('an InOrder JobSet whose Job, started, is shown suspended before the JobSet\'s suspension arrives (seed 1234 history-1; multi-pod history-49)', () => {
+  // v1 running, v2 its Job ready (the walk completes), v3 suspended, v4 the Job suspended.
+  const [v1, v2, v3, v4] = [jobSet(1, false, 5), versioned(2, jobReady('a', 0, { seconds: 5 })), jobSet(3, true, 5), suspendedJob(4, 5)];
+  const inOrder = given(v1, v2, v3, v4).whenSettled({ now: at(5) });
+
+  it('given the Job\'s suspended snapshot before the suspension, when reconciled on the running spec, then no walk begins again and nothing is resumed; once the suspension arrives, the end is as in order', () => {
+    expect(conditionsOf(inOrder.status)).toEqual([status('StartupPolicyInProgress', 'False'), status('StartupPolicyCompleted', 'True'), status('Suspended', 'True')]);
+    const early = given(v1, v2, v4).whenSettled({ now: at(5) });
+    expect(early.commands).toEqual([]);
+    expect(conditionsOf(early.status)).toEqual([status('StartupPolicyInProgress', 'False'), status('StartupPolicyCompleted', 'True')]);
+    expect(conditionsOf(given(v1, v2, v4, v3).whenSettled({ now: at(5) }).status)).toEqual(conditionsOf(inOrder.status));
+  });
+
+  it('given a Job created suspended and shown after the resumption, when reconciled, then it is resumed and walked as before (it never ran on the resumed spec)', () => {
+    const createdSuspended = jobSet(1, true, 0);
+    const resumed = jobSet(2, false, 5);
+    const shown = suspendedJob(3, 6);
+    const outcome = given(createdSuspended, resumed, shown).whenSettled({ now: at(6) });
+    expect(outcome.commands.map((c) => c.type)).toContain('ResumeJob');
+  });
+});
+
+describe('an InOrder JobSet restarted after its walk completed, then suspended, the ready snapshot arriving last (seed 99 history-27)', () => {
+  // v1 running; v2 its Job ready (the walk completes); v3 it fails: a restart, whose next walk
+  // begins while running; v4 suspended; the old Job deleted; v5 the new attempt's Job suspended.
+  const specR = (suspend: boolean) => ({ replicatedJobs: [{ name: 'a' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, failurePolicy: { maxRestarts: 1 }, suspend });
+  const js = (version: number, suspend: boolean, seconds: number) => versioned(version, jobSetObserved(specR(suspend), { seconds }));
+  const [v1, v2, v3] = [js(1, false, 30), versioned(2, jobReady('a', 0, { seconds: 30 })), versioned(3, jobFailed('a', 0, { seconds: 35 }))];
+  const [v4, deleted, v5] = [js(4, true, 71), jobDeleted('a', 0, 71), versioned(5, jobObserved('a', 0, { seconds: 72, attempt: 1, suspend: true }))];
+  const inOrder = given(v1, v2, v3, v4, deleted, v5).whenSettled({ now: at(72) });
+
+  it('given the suspension and the failure before the ready snapshot, when settled, then the ended walk completed before the restart and the next one began, as in order', () => {
+    expect(conditionsOf(inOrder.status).map((c) => `${c.type}=${c.status}`)).toEqual(['StartupPolicyInProgress=True', 'StartupPolicyCompleted=False', 'RestartingJobSet=False', 'Suspended=True']);
+    const late = given(v1, v4, v5, v3, v2, deleted).whenSettled({ now: at(72) });
     expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
   });
 });
