@@ -17,7 +17,7 @@ import { evolve, type JobEvent } from './evolve.ts';
 import { explainJob, type Explanation } from './explain.ts';
 import { restoreForTail } from './archive-restore.ts';
 import { readsEveryPod } from './interim-instants.ts';
-import { restoreArchived, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from './snapshot.ts';
+import { archivePod, restoreArchived, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from './snapshot.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
 
 // The Job fold as the write loop's decider (shared/decide/decider.ts): the fold itself
@@ -103,7 +103,8 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
         markStored(state, archived);
       },
       async save(store, stream, state, archived) {
-        const fresh = (archived as ArchivedPod[]).filter((pod) => !state.pods.get(pod.uid)?.fromArchive);
+        // A pod whose archived form changed since it was stored is stored again (the later save wins).
+        const fresh = (archived as ArchivedPod[]).filter((pod) => state.pods.get(pod.uid)?.storedAs !== JSON.stringify(pod));
         if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
         // The warm state keeps its settled pods (no archive read for them while warm), marked as
         // stored so the next snapshot does not archive them again.
@@ -121,11 +122,11 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
   };
 }
 
-/** The records of `pods` are in the archive as they are (pod-record.ts fromArchive). */
+/** The records of `pods` are in the archive as they are now (pod-record.ts storedAs). */
 function markStored(state: JobState, pods: readonly ArchivedPod[]): void {
   for (const pod of pods) {
     const record = state.pods.get(pod.uid);
-    if (record) record.fromArchive = true;
+    if (record) record.storedAs = JSON.stringify(archivePod(record));
   }
 }
 

@@ -294,7 +294,6 @@ function markFinalCount(state: JobState, pod: PodRecord, mark: PodRecord['finalC
     pod.finalCount = mark;
     if (state.finishedAt !== undefined) pod.finalCountOf = state.finishedAt;
   }
-  delete pod.fromArchive;
 }
 
 /** Adds the pod's own count to the final status. */

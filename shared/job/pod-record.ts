@@ -66,8 +66,15 @@ export interface PodRecord extends PodFacts {
   /** When the last removal was asked for (epoch ms), and how many times it was asked. */
   finalizerRemovalRequestedAt?: number;
   finalizerRemovalAttempts?: number;
-  /** Restored from the pod archive (not persisted): already stored there, never rewritten. */
-  fromArchive?: boolean;
+  /**
+   * The archived form (snapshot.ts archivePod, as JSON) last stored in the pod archive or restored
+   * from it (not persisted): a snapshot stores the pod again only when its form differs. A record
+   * changed after it was stored (an observation of a settled pod kept warm: seen running without
+   * its finalizer after it was archived failed) was not stored again before, and a fold that
+   * restored it from the archive counted it otherwise than the state that kept it (snapshot
+   * property, named-only restore, seed 62).
+   */
+  storedAs?: string;
   /** `PodDeleted` was observed: the pod left the cluster (its record stays as a tombstone). */
   gone: boolean;
   /**
@@ -237,7 +244,7 @@ export function newPodRecord(facts: PodFacts, own: NewRecordFields): PodRecord {
     finalizerRemovalRequested: undefined,
     finalizerRemovalRequestedAt: undefined,
     finalizerRemovalAttempts: undefined,
-    fromArchive: undefined,
+    storedAs: undefined,
     controlledBy: undefined,
     finalCount: undefined,
     finalCountOf: undefined,

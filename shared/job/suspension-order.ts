@@ -182,10 +182,19 @@ export interface DecidedOutcome {
  * weighed against it: at the latest (`seen`) or at the earliest (criterion-instants.ts InstantBound).
  */
 function criterionInstant(state: JobState, reason: string, bound: InstantBound): number | undefined {
+  // At the latest: the instant the decided outcome's condition logged (interim-instants.ts), read
+  // then from every pod. A writer loaded from a snapshot holds only the archived pods its tail
+  // names: walked again, a failure archived before was missing, and it wrote JobResumed where a
+  // writer kept warm did not (snapshot property, named-only restore, seeds 75, 187).
+  if (bound === 'seen' && state.outcomeMetAt !== undefined && decidedReason(state) === reason) return state.outcomeMetAt;
   // The sync that suspends deletes every active pod, so completions are reached there if the
   // successes were: the instant of the last success they needed is the criterion's.
   return reason === Reason.CompletionsReached ? completionsMetAt(state, bound) : rememberedCriterionMetAt(state, reason, bound);
 }
+
+/** The reason of the interim condition the fold holds (whose instant state.outcomeMetAt notes). */
+const decidedReason = (state: JobState): string | undefined =>
+  state.status.conditions.find((c) => c.status === 'True' && (c.type === 'FailureTarget' || c.type === 'SuccessCriteriaMet'))?.reason;
 
 /**
  * A Job suspended on a view that lacked the evidence of a criterion met before the suspension was

@@ -51,7 +51,7 @@ describe('a cold load from a snapshot', () => {
     expect((await store.loadAllArchivedPods(stream)).map((pod) => pod.uid)).toContain('pod-1');
     expect(instantOf(whole, 'pod-1')).toBe(Date.parse(at(5)));
     expect(instantOf(cold, 'pod-1')).toBe(Date.parse(at(5)));
-    expect(cold.pods.get('pod-1')?.fromArchive).toBe(true);
+    expect(cold.pods.get('pod-1')?.storedAs).toBeDefined();
   });
 
   it('puts them back with the instant they were first seen (cluster-finish.ts), as the whole log holds it', async () => {
