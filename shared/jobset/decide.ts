@@ -16,7 +16,7 @@ import {
   calculateReplicatedJobStatuses,
   type ReplicatedJobStatus,
 } from './replicated-jobs-status.ts';
-import { firstSuspensionSeenAt, specTakenBy, suspendInForceAt, type ChildJobView, type JobSetState } from './state.ts';
+import { firstSuspensionSeenAt, specTakenBy, suspendedAtInstant, suspendInForceAt, type ChildJobView, type JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
@@ -236,7 +236,7 @@ function suspendedBeforeFinishUnwritten(pass: Pass, finishedAt: string | undefin
   const suspendedAt = firstSuspensionSeenAt(pass.state);
   if (finishedAt === undefined || suspendedAt === undefined || compareTimes(suspendedAt, finishedAt) >= 0) return;
   if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended) !== undefined) return;
-  const condition = walked && suspendInForceAt(pass.state, finishedAt) === false ? resumed : suspendedJobs;
+  const condition = walked && suspendedAtInstant(pass.state, finishedAt) === false ? resumed : suspendedJobs;
   record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition, since: suspendedAt, tippedBy: pass.start.lastObservation });
 }
 
@@ -248,6 +248,7 @@ function resumedBeforeFinish(state: JobSetState, finishedAt: string | undefined)
   if (finishedAt === undefined) return false;
   const suspended = suspendInForceAt(state, finishedAt);
   if (suspended !== undefined) return !suspended;
+  // (the taken specs below when no observation came before the finish: suspendedAtInstant's order)
   const inForce = specTakenBy(state, finishedAt);
   if (inForce?.suspend !== false || inForce.at === undefined) return false;
   const resumedAt = inForce.at;

@@ -267,19 +267,25 @@ export function noteSuspendVersion(state: JobSetState, event: JobSetObserved): P
 }
 
 /**
- * `jobSetTimeline` with the observation in its place by resourceVersion, an entry between two
- * of its own `suspend` dropped (the run's first and last tell when it began and ended); undefined
- * when that changes nothing (an observation inside a run it already knows).
+ * `jobSetTimeline` with the observation in its place by resourceVersion; undefined when it holds
+ * it already. Every observation is kept up to `TIMELINE_ENTRIES` (one inside a run of equal
+ * `suspend` becomes a run's end when an older opposite one arrives late); past that, entries
+ * between two of their own `suspend` go (the run's first and last tell when it began and ended),
+ * so a long-lived JobSet's state stays small at the cost of that precision.
  */
 export function noteJobSetTimeline(state: JobSetState, event: JobSetObserved): Pick<JobSetState, 'jobSetTimeline'> | undefined {
   const version = comparableVersion(event.jobSet.metadata.resourceVersion);
   const known = state.jobSetTimeline ?? [];
   if (version === undefined || known.some((seen) => seen.version === version)) return undefined;
   const merged = [...known, { version, suspend: event.jobSet.spec.suspend === true, at: event.at }].sort((a, b) => compareVersions(a.version, b.version));
+  if (merged.length <= TIMELINE_ENTRIES) return { jobSetTimeline: merged };
   const inside = (i: number) => merged[i - 1]?.suspend === merged[i]?.suspend && merged[i + 1]?.suspend === merged[i]?.suspend;
   const kept = merged.filter((_, i) => i === 0 || i === merged.length - 1 || !inside(i));
   return kept.length === known.length && kept.every((seen, i) => seen === known[i]) ? undefined : { jobSetTimeline: kept };
 }
+
+/** How many JobSet observations `jobSetTimeline` keeps before it keeps only each run's ends. */
+const TIMELINE_ENTRIES = 64;
 
 /**
  * `suspendedChildVersions` with the version of a child Job snapshot showing it suspended, for an

@@ -183,8 +183,8 @@ export interface JobSetState {
   readonly lastResumedVersion?: string;
   /**
    * The JobSet observations with a comparable resourceVersion, late ones included, in version
-   * order, as far as they tell when `spec.suspend` changed: of a run of observations with the same
-   * `suspend`, the first and the last are kept (evolve.ts `noteJobSetTimeline`). What the spec in
+   * order: when `spec.suspend` changed (past 64 of them, only each run's first and last are kept:
+   * evolve.ts `noteJobSetTimeline`). What the spec in
    * force at an instant was (`suspendInForceAt`), whatever order they arrived in. Absent before
    * JOBSET_FOLD_VERSION .32.
    */
@@ -274,4 +274,13 @@ export function suspendInForceAt(state: JobSetState, at: string): boolean | unde
   let inForce: SeenSpec | undefined;
   for (const seen of state.jobSetTimeline ?? []) if (compareTimes(seen.at, at) < 0) inForce = seen;
   return inForce?.suspend;
+}
+
+/**
+ * Whether the spec in force just before `at` was suspended: by the JobSet observations
+ * (`suspendInForceAt`), else by the specs the fold took. Every rule reading the spec at a
+ * JobSet's finish reads it here, so no two of them disagree (one writing what the other takes back).
+ */
+export function suspendedAtInstant(state: JobSetState, at: string): boolean | undefined {
+  return suspendInForceAt(state, at) ?? specTakenBy(state, at)?.suspend;
 }

@@ -6,7 +6,7 @@ import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { FailedJobEvidence } from './decision-events.ts';
 import type { FailurePolicyResult } from './failure-policy.ts';
 import { record, writeCondition, type Pass } from './pass.ts';
-import { firstSuspensionSeenAt, specTakenBy, type ChildJobView, type JobSetState } from './state.ts';
+import { firstSuspensionSeenAt, suspendedAtInstant, type ChildJobView, type JobSetState } from './state.ts';
 import type { SuccessPolicyResult } from './success-policy.ts';
 
 /**
@@ -173,5 +173,5 @@ function suspensionAfterFinish(state: JobSetState, finishedAt: string, suspended
   const standing = state.specsTaken?.at(-1);
   if (!suspendedNow) return undefined;
   if (standing?.suspend !== true || standing.at === undefined || compareTimes(finishedAt, standing.at) >= 0) return undefined;
-  return specTakenBy(state, finishedAt)?.suspend === false ? standing.at : undefined;
+  return suspendedAtInstant(state, finishedAt) === false ? standing.at : undefined;
 }

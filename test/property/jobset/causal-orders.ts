@@ -129,6 +129,9 @@ function jobSetDelivery({ observations, batches }: BusEvents, end: string): Kind
   let clock = observations[0]?.at ?? end;
   const reconcile = (at: string): Settled => {
     const settled = settle(state, at);
+    // A reconcile that never settles (two rules writing and taking back in turn) logs decisions
+    // at every sync: whatever the end state, that delivery is wrong.
+    if (!settled.converged) throw new Error(`the JobSet reconcile at ${at} did not settle in ${settled.passes} passes: ${settled.events.slice(0, 4).map((e) => e.type).join(', ')}…`);
     state = settled.state;
     return settled;
   };

@@ -54,12 +54,15 @@ describe('a suspended JobSet observation that arrives after the resumed one', ()
     expect(conditionsOf(started.status)[0]).toEqual(resumedCondition);
   });
 
-  it('given a stale observation that shows nothing new, when the writer judges it, then it is dropped; one that shows the suspension, or the walk begun before, is logged', () => {
+  it('given a stale observation the fold holds already, when the writer judges it, then it is dropped; one that shows the suspension, the walk begun before, or any version not seen (the JobSet timeline), is logged', () => {
     const { state } = given(resumed);
     const log = (o: JobSetObservation): JobSetLogObservation => ({ ...o, eventId: `e-${o.at}` }) as JobSetLogObservation;
     expect(knownJobSetObservation(state, log(suspended))).toBeUndefined();
+    const between = versioned(jobSetObserved(spec(false), { seconds: 6 }), '3');
     const { state: twice } = given(resumed, versioned(jobSetObserved(spec(false), { seconds: 8 }), '4'));
-    expect(knownJobSetObservation(twice, log(versioned(jobSetObserved(spec(false), { seconds: 6 }), '3')))).toBe('stale');
+    expect(knownJobSetObservation(twice, log(between))).toBeUndefined();
+    const { state: thrice } = given(resumed, versioned(jobSetObserved(spec(false), { seconds: 8 }), '4'), between);
+    expect(knownJobSetObservation(thrice, { ...log(between), eventId: 'e-again' } as JobSetLogObservation)).toBe('stale');
     // Running InOrder before every spec the fold took: the walk began on it (its place among the conditions).
     expect(knownJobSetObservation(state, log(versioned(jobSetObserved(spec(false), { seconds: 0 }), '1')))).toBeUndefined();
     const { state: noted } = given(resumed, suspended);
