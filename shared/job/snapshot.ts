@@ -117,8 +117,9 @@ export function archivePod(pod: PodRecord): ArchivedPod {
  * Whether the Job's outcome reads the instants of all its pods: only failure against the success
  * policy competes (finish-condition.ts firstMet, outcome-correction.ts), and its instants are
  * read from the pods (criterion-instants.ts). For such a Job the writer restores the whole
- * archive on a cold load and its interim condition logs the instants (archive-restore.ts,
- * interim-instants.ts). Every Job's archived pods keep their instants (takeSnapshot): without
+ * archive on a cold load (archive-restore.ts); another Job's writer only for a batch whose
+ * decisions read every pod (interim-instants.ts readsEveryPod), and every Job's interim
+ * condition logs the instants its fold notes. Every Job's archived pods keep their instants (takeSnapshot): without
  * them a restored pod tells none, and a fold's finish depended on when snapshots were taken
  * (issues 20, 21; snapshot property, seeds 7, 11 and 12).
  */
