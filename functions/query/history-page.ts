@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { EventStore, JobSummary, LogEntry, StreamId } from '../../shared/log/event-store.ts';
 import { jsonBytes } from '../../shared/log/event-store-limits.ts';
+import { objectIdentity } from './object-log.ts';
 import type { HistoryQuery } from './params.ts';
 import type { EntryCategorySchema, HistoryEntrySchema, HistoryPageSchema } from './schemas/history-schemas.ts';
 
@@ -37,7 +38,7 @@ export async function historyPage(
   }
   const last = entries.at(-1);
   return {
-    object: { clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid },
+    object: objectIdentity(summary),
     head: read.head,
     entries,
     ...(last !== undefined && last.seq < read.head ? { nextAfter: last.seq } : {}),

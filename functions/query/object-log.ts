@@ -11,6 +11,9 @@ export interface FoundObject {
   readonly stream: StreamId;
 }
 
+/** The cluster, namespace, name and uid of an object, as every view and page names it. */
+export const objectIdentity = (summary: JobSummary) => ({ clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid });
+
 /**
  * Finds the object a path names: with `uid`, exactly that one, else the most recently created
  * one of that name. Throws NotFoundError (404) naming what was looked for.

@@ -11,6 +11,7 @@ import {
 } from '../../shared/jobset/index.ts';
 import { briefOf } from '../../shared/read-model/explanation.ts';
 import type { IssuedCommand } from './issued-commands.ts';
+import { objectIdentity } from './object-log.ts';
 import type { JobSetCommandSchema, JobSetSpecViewSchema, JobSetViewSchema } from './jobsets/jobset-schemas.ts';
 import type { JobSpecViewSchema, JobViewSchema } from './schemas/job-schemas.ts';
 
@@ -35,11 +36,6 @@ export interface LogPosition {
 interface Listed<Command> {
   readonly commands: readonly Command[];
   readonly commandsFrom: number;
-}
-
-/** The cluster, namespace, name and uid of a fleet row. */
-export function objectIdentity(summary: JobSummary): JobSetView['jobSet'] {
-  return { clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid };
 }
 
 const logView = ({ head, lastRecordedAt }: LogPosition): JobView['log'] => ({ head, ...(lastRecordedAt === undefined ? {} : { lastRecordedAt }) });

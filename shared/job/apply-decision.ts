@@ -8,7 +8,7 @@ import type { JobState } from './state.ts';
 import { liveStatus } from './status.ts';
 import { retractOutcome } from './outcome-correction.ts';
 import { isInterimCondition, noteInterimInstants } from './interim-instants.ts';
-import { leaveOutUnseenPods } from './late-outcome.ts';
+import { finishMetEarlier, leaveOutUnseenPods } from './late-outcome.ts';
 
 /** Folds a decision jobfold wrote to the log. */
 export function applyDecision(state: JobState, decision: Decision): void {
@@ -16,6 +16,9 @@ export function applyDecision(state: JobState, decision: Decision): void {
   switch (decision.type) {
     case 'StartTimeSet':
       state.status.startTime = decision.startTime;
+      return;
+    case 'CriterionMetEarlier':
+      finishMetEarlier(state, parseTime(decision.metAt), parseTime(decision.was));
       return;
     case 'JobConditionChanged':
       return applyCondition(state, decision);

@@ -175,10 +175,11 @@ export function finishedOnCluster(state: JobState): number | undefined {
  * before is taken out apart (late-outcome.ts takeOutUnseenCounts), and the failing sync did not
  * count them (counting.ts recountAll).
  */
-export function withoutUnseenPods(state: JobState, status: JobStatusView, finishedAt: number): JobStatusView {
+export function withoutUnseenPods(state: JobState, status: JobStatusView, finishedAt: number, leftOutBy?: number): JobStatusView {
   let { active, ready, terminating } = status;
   for (const pod of state.pods.values()) {
-    if (!unseenBy(pod, finishedAt)) continue;
+    // `leftOutBy`: a later finish instant whose unseen pods the status left out already.
+    if (!unseenBy(pod, finishedAt) || (leftOutBy !== undefined && unseenBy(pod, leftOutBy))) continue;
     const cls = podClass(pod);
     if (cls === 'active') {
       active -= 1;

@@ -17,7 +17,7 @@ import { activeDeadlineAt, LAST_TIME_MS } from '../policies/active-deadline.ts';
 import { stableHash } from './stable-hash.ts';
 import { settleSuspension } from './suspension-order.ts';
 import { entryAt } from './cluster-clock.ts';
-import { rememberedCriterionMetAt } from './criterion-instants.ts';
+import { criterionReadsPods, rememberedCriterionMetAt } from './criterion-instants.ts';
 import { clusterFinishInstant, mayHoldUnseenPods } from './cluster-finish.ts';
 import { interimEvidence } from './interim-instants.ts';
 
@@ -58,6 +58,7 @@ export function decide(state: JobState, now: string): Reconciliation {
   const standing = decidedOutcome(sync.conditions);
   const settled = standing !== undefined && settleSuspension(sync, { reason: standing.condition.reason, message: standing.condition.message, evidence: { tippedBy: state.position } });
   if (isFinished(sync.conditions)) {
+    if (standing !== undefined) criterionMetEarlier(sync, standing.condition.reason);
     if (!waitForMissingPodEvents(sync, 'terminating')) terminateLingering(sync);
     removeCountedFinalizers(sync);
     // The one change a finished Job's status takes: its Suspended condition, settled late.
@@ -224,6 +225,24 @@ function startJob(sync: Sync): void {
   const startTime = observed !== undefined && observed < sync.now ? formatTime(observed) : sync.nowIso;
   sync.startTime = startTime;
   record(sync, { type: 'StartTimeSet', startTime });
+}
+
+/**
+ * A Job jobfold does not run, finished: evidence from before the finish that arrived after it (a
+ * late outcome) may have met the criterion earlier on the cluster's clock than the evidence it
+ * finished on (state.outcomeMetAt). The cluster finished the Job then, so what it saw only after
+ * that leaves the final status (late-outcome.ts finishMetEarlier; elastic generated history-27:
+ * finished on a pod first seen at 6:43, the failure at 0:02 that had failed the Job arriving
+ * after). Logged, so that the fold takes the instant as decided: decide reads the pods' instants
+ * at most once per change of them (the criteria's memo), the fold never walks them per event.
+ */
+function criterionMetEarlier(sync: Sync, reason: string): void {
+  const { state } = sync;
+  const was = state.outcomeMetAt;
+  if (was === undefined || state.finalStatus === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME || !criterionReadsPods(state, reason)) return;
+  const metAt = rememberedCriterionMetAt(state, reason);
+  if (metAt === undefined || metAt >= was) return;
+  record(sync, { type: 'CriterionMetEarlier', metAt: formatTime(metAt), was: formatTime(was) });
 }
 
 /**

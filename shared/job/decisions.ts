@@ -97,6 +97,14 @@ export const DecisionSchema = z.discriminatedUnion('type', [
     message: z.string(),
     conflict: optional(z.object({ firstSeq: z.number().int().positive(), firstHash: z.string(), refusedHash: z.string() })),
   }),
+  /**
+   * A Job jobfold does not run, finished on evidence that met its criterion at `was`: evidence
+   * that arrived after the finish met it earlier, at `metAt` (the cluster's clock). The finish's
+   * instant moves back with it, and what the cluster saw only after that instant leaves the final
+   * status (late-outcome.ts leaveOutUnseenPods). Logged by decide, which reads the pods' instants
+   * once per sync, so that the fold does not walk every pod at each late outcome.
+   */
+  z.object({ type: z.literal('CriterionMetEarlier'), ...decided, metAt: TimeSchema, was: TimeSchema }),
   z.object({
     type: z.literal('JobRejected'),
     ...decided,

@@ -208,16 +208,28 @@ export function settleAfterFinish(
  * seen after it is no late outcome (countsBeforeLateOutcome), though jobfold's clock had read
  * past it; one whose observation from before it arrives later still counts (settleAfterFinish).
  */
-export function leaveOutUnseenPods(state: JobState): void {
+export function leaveOutUnseenPods(state: JobState, leftOutBy?: number): void {
   const final = state.finalStatus;
   if (final === undefined || !takesFinalCounts(state)) return;
   const finishedAt = finishedOnCluster(state);
   if (finishedAt === undefined) return;
-  state.finalStatus = { ...withoutUnseenPods(state, final, finishedAt), conditions: final.conditions };
+  state.finalStatus = { ...withoutUnseenPods(state, final, finishedAt, leftOutBy), conditions: final.conditions };
   const inOrder = finishedInClusterOrder(state);
   const instant = Math.min(finishedAt, inOrder ?? Infinity);
   if (state.finishedInstant === undefined || instant < state.finishedInstant) state.finishedInstant = instant;
   takeOutUnseenCounts(state, finishedAt);
+}
+
+/**
+ * Decide found the finish's criterion met earlier than the instant jobfold finished the Job on
+ * (decisions.ts CriterionMetEarlier: evidence from before the finish arrived after it): the
+ * finish's instant moves back with it, and the pods the cluster saw only after the earlier
+ * finish leave the final status as well (those left out at `was`'s finish already, once).
+ */
+export function finishMetEarlier(state: JobState, metAt: number, was: number): void {
+  const previous = finishedOnCluster(state);
+  state.outcomeMetAt = metAt;
+  leaveOutUnseenPods(state, previous ?? was);
 }
 
 /**
@@ -237,6 +249,8 @@ function takeOutUnseenCounts(state: JobState, finishedAt: number): void {
   const seenFailing = new Set<number>();
   for (const pod of state.pods.values()) {
     if (pod.counted === 'none' || pod.counted === 'ignored') continue;
+    // Out of the final status already (an earlier leave-out of this finish, an outcome after it).
+    if (pod.finalCount === 'outside' && pod.finalCountOf === state.finishedAt) continue;
     if (unseenBy(pod, finishedAt)) unseen.push(pod);
     else if (pod.counted === 'succeeded') seenSucceeded.add(pod.index);
     else if (failedItsIndex(state, pod)) seenFailing.add(pod.index);

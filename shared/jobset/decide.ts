@@ -7,7 +7,7 @@ import type { JobSetDecisionEvent } from './decision-events.ts';
 import { matchFailurePolicy } from './failure-policy.ts';
 import { matchDependsOn } from './depends-on.ts';
 import { correctRestart } from './late-failures.ts';
-import { finishedBefore, successBeforeFailure, successInstant } from './finish-order.ts';
+import { failureVersion, finishedBefore, successBeforeFailure, successJob } from './finish-order.ts';
 import { applyTtlAfterFinished, createMissingJobs, deleteJobs, setJobSuspend } from './job-commands.ts';
 import { isReconciled } from './managed-by.ts';
 import { record, startPass, writeCondition, type Pass } from './pass.ts';
@@ -205,15 +205,18 @@ function lateEvidenceOfFinish(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJ
   const walkUnwritten = spec.startupPolicy.startupPolicyOrder === 'InOrder' && !isConditionTrue(conditions, CONDITION_TYPES.startupPolicyCompleted);
   const suspension = pass.state.suspendedBefore !== undefined || firstSuspensionSeenAt(pass.state) !== undefined;
   if (!walkUnwritten && !suspension) return;
-  const finishedAt = pass.state.terminalState === 'Completed' ? successInstant(spec, owned) : pass.state.failedDecisionMetAt;
+  const completedBy = pass.state.terminalState === 'Completed' ? successJob(spec, owned) : undefined;
+  const finishedAt = pass.state.terminalState === 'Completed' ? completedBy?.finishedAt : pass.state.failedDecisionMetAt;
+  // The snapshot of the finish, which places it among the JobSet's observations of its second.
+  const finishVersion = completedBy !== undefined ? completedBy.version : failureVersion(owned, finishedAt);
   if (walkCompletedBeforeFinish(spec, pass.state, finishedAt)) writeCondition(pass, startupCompleted, pass.start.lastObservation);
   // Upstream turns Suspended False on a resumption only once an InOrder walk completed.
   const walked = spec.startupPolicy.startupPolicyOrder !== 'InOrder' || isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
-  retractLateSuspension(pass, finishedAt, walked);
-  suspendedBeforeFinishUnwritten(pass, finishedAt, walked);
+  retractLateSuspension(pass, finishedAt, walked, finishVersion);
+  suspendedBeforeFinishUnwritten(pass, finishedAt, walked, finishVersion);
   // Resumed before the finish, the resumed spec arriving after it (a suspension after the finish,
   // held now, is ignored by the finished JobSet): the cluster wrote ResumeJobs then.
-  if (walked && resumedBeforeFinish(pass.state, finishedAt) && isConditionTrue(pass.state.conditions, CONDITION_TYPES.suspended)) {
+  if (walked && resumedBeforeFinish(pass.state, finishedAt, finishVersion) && isConditionTrue(pass.state.conditions, CONDITION_TYPES.suspended)) {
     writeCondition(pass, resumed, pass.start.lastObservation);
   }
   const suspendedAt = pass.state.suspendedBefore;
@@ -232,11 +235,11 @@ function lateEvidenceOfFinish(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJ
  * False / ResumeJobs on a resumption (for InOrder, once the walk completed); written as it stood at
  * the finish, in the place of the first suspension.
  */
-function suspendedBeforeFinishUnwritten(pass: Pass, finishedAt: string | undefined, walked: boolean): void {
+function suspendedBeforeFinishUnwritten(pass: Pass, finishedAt: string | undefined, walked: boolean, finishVersion: string | undefined): void {
   const suspendedAt = firstSuspensionSeenAt(pass.state);
   if (finishedAt === undefined || suspendedAt === undefined || compareTimes(suspendedAt, finishedAt) >= 0) return;
   if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended) !== undefined) return;
-  const condition = walked && suspendedAtInstant(pass.state, finishedAt) === false ? resumed : suspendedJobs;
+  const condition = walked && suspendedAtInstant(pass.state, finishedAt, finishVersion) === false ? resumed : suspendedJobs;
   record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition, since: suspendedAt, tippedBy: pass.start.lastObservation });
 }
 
@@ -244,9 +247,9 @@ function suspendedBeforeFinishUnwritten(pass: Pass, finishedAt: string | undefin
  * Whether the spec in force at the finish, as the taken specs tell, was a resumed one taken after
  * every suspension seen before the finish (late ones included): the JobSet ran when it finished.
  */
-function resumedBeforeFinish(state: JobSetState, finishedAt: string | undefined): boolean {
+function resumedBeforeFinish(state: JobSetState, finishedAt: string | undefined, finishVersion: string | undefined): boolean {
   if (finishedAt === undefined) return false;
-  const suspended = suspendInForceAt(state, finishedAt);
+  const suspended = suspendInForceAt(state, finishedAt, finishVersion);
   if (suspended !== undefined) return !suspended;
   // (the taken specs below when no observation came before the finish: suspendedAtInstant's order)
   const inForce = specTakenBy(state, finishedAt);

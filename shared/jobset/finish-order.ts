@@ -1,3 +1,4 @@
+import { compareVersions } from '../k8s/object-sequence.ts';
 import { parseTime } from '../k8s/time.ts';
 import type { OwnedJobs } from './child-jobs.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
@@ -36,8 +37,17 @@ export function successBeforeFailure(spec: DefaultedJobSetSpec, owned: OwnedJobs
  * bisection: O(n log n) for n successful Jobs.
  */
 export function successInstant(spec: DefaultedJobSetSpec, owned: OwnedJobs): string | undefined {
+  return successJob(spec, owned)?.finishedAt;
+}
+
+/**
+ * The Job whose success met the success policy (`successInstant`), Jobs finished in the same
+ * second taken in the order of their snapshots' resourceVersions: its snapshot is the cluster's
+ * evidence of the finish (its version places it among the JobSet's observations of that second).
+ */
+export function successJob(spec: DefaultedJobSetSpec, owned: OwnedJobs): ChildJobView | undefined {
   if (owned.successful.some((job) => Number.isNaN(finishInstant(job)))) return undefined;
-  const finished = [...owned.successful].sort((a, b) => finishInstant(a) - finishInstant(b));
+  const finished = [...owned.successful].sort((a, b) => finishInstant(a) - finishInstant(b) || byVersion(a, b));
   if (!matchSuccessPolicy(spec, finished).met) return undefined;
   let low = 1;
   let high = finished.length;
@@ -46,7 +56,20 @@ export function successInstant(spec: DefaultedJobSetSpec, owned: OwnedJobs): str
     if (matchSuccessPolicy(spec, finished.slice(0, middle)).met) high = middle;
     else low = middle + 1;
   }
-  return (finished[low - 1] as ChildJobView).finishedAt;
+  return finished[low - 1];
+}
+
+/** Snapshots by resourceVersion, those without one last (KEP-5504: comparable within the Jobs). */
+function byVersion(a: ChildJobView, b: ChildJobView): number {
+  if (a.version === undefined || b.version === undefined) return a.version === undefined ? (b.version === undefined ? 0 : 1) : -1;
+  return compareVersions(a.version, b.version);
+}
+
+/** The oldest snapshot (by resourceVersion) of a Job that failed at `failedAt`: the cluster's evidence of that failure. */
+export function failureVersion(owned: OwnedJobs, failedAt: string | undefined): string | undefined {
+  if (failedAt === undefined) return undefined;
+  const failed = owned.failed.filter((job) => job.finishedAt === failedAt && job.version !== undefined).sort(byVersion);
+  return failed[0]?.version;
 }
 
 /**

@@ -267,12 +267,17 @@ export function firstSuspensionVersion(state: JobSetState): string | undefined {
 
 /**
  * Whether the spec in force on the cluster just before `at` was suspended, by the JobSet
- * observations seen (`jobSetTimeline`): the newest made strictly before it (in its second the
- * finish goes first: one pass). Undefined when none was.
+ * observations seen (`jobSetTimeline`): the newest made strictly before it, or in its second at an
+ * older resourceVersion than `version` (the snapshot of the finish, when the caller has it: a
+ * resumption that let the finishing Job run came before it); else in its second the finish goes
+ * first (one pass). Undefined when none was.
  */
-export function suspendInForceAt(state: JobSetState, at: string): boolean | undefined {
+export function suspendInForceAt(state: JobSetState, at: string, version?: string): boolean | undefined {
   let inForce: SeenSpec | undefined;
-  for (const seen of state.jobSetTimeline ?? []) if (compareTimes(seen.at, at) < 0) inForce = seen;
+  for (const seen of state.jobSetTimeline ?? []) {
+    const order = compareTimes(seen.at, at);
+    if (order < 0 || (order === 0 && version !== undefined && compareVersions(seen.version, version) < 0)) inForce = seen;
+  }
   return inForce?.suspend;
 }
 
@@ -281,6 +286,6 @@ export function suspendInForceAt(state: JobSetState, at: string): boolean | unde
  * (`suspendInForceAt`), else by the specs the fold took. Every rule reading the spec at a
  * JobSet's finish reads it here, so no two of them disagree (one writing what the other takes back).
  */
-export function suspendedAtInstant(state: JobSetState, at: string): boolean | undefined {
-  return suspendInForceAt(state, at) ?? specTakenBy(state, at)?.suspend;
+export function suspendedAtInstant(state: JobSetState, at: string, version?: string): boolean | undefined {
+  return suspendInForceAt(state, at, version) ?? specTakenBy(state, at)?.suspend;
 }

@@ -148,12 +148,12 @@ function evidenceOf(job: ChildJobView): FailedJobEvidence {
  * the cluster's condition at the finish was the resumption's, which decide.ts writes back. The
  * caller (decide.ts lateEvidenceOfFinish) leaves out a JobSet jobfold runs.
  */
-export function retractLateSuspension(pass: Pass, finishedAt: string | undefined, resumable: boolean): void {
+export function retractLateSuspension(pass: Pass, finishedAt: string | undefined, resumable: boolean, finishVersion?: string): void {
   const { state } = pass;
   const finish = state.terminalState === '' ? undefined : findCondition(state.conditions, state.terminalState);
   const suspended = findCondition(state.conditions, CONDITION_TYPES.suspended);
   if (suspended === undefined || finish === undefined || finishedAt === undefined) return;
-  const suspendedAt = suspensionAfterFinish(state, finishedAt, suspended.status === 'True' && resumable);
+  const suspendedAt = suspensionAfterFinish(state, finishedAt, suspended.status === 'True' && resumable, finishVersion);
   if (suspendedAt === undefined) return;
   const evidence = { tippedBy: pass.start.lastObservation, metAt: finishedAt };
   const correction = outcomeCorrected(state.conditions, [CONDITION_TYPES.suspended], { retractedMetAt: suspendedAt }, { reason: finish.reason, message: finish.message, evidence });
@@ -166,12 +166,12 @@ export function retractLateSuspension(pass: Pass, finishedAt: string | undefined
  * policies before it enacts a suspension): the first one seen, or the one whose `Suspended` True stands now when the spec in force at the
  * finish ran.
  */
-function suspensionAfterFinish(state: JobSetState, finishedAt: string, suspendedNow: boolean): string | undefined {
+function suspensionAfterFinish(state: JobSetState, finishedAt: string, suspendedNow: boolean, finishVersion: string | undefined): string | undefined {
   const first = firstSuspensionSeenAt(state);
   if (first === undefined) return undefined;
   if (compareTimes(finishedAt, first) <= 0) return first;
   const standing = state.specsTaken?.at(-1);
   if (!suspendedNow) return undefined;
   if (standing?.suspend !== true || standing.at === undefined || compareTimes(finishedAt, standing.at) >= 0) return undefined;
-  return suspendedAtInstant(state, finishedAt) === false ? standing.at : undefined;
+  return suspendedAtInstant(state, finishedAt, finishVersion) === false ? standing.at : undefined;
 }

@@ -8,8 +8,9 @@ import type { FeatureGates } from '../k8s/feature-gates.ts';
 // and everything the rule's action means to the Job. The fold asks this module, never the
 // action's name: how a matched pod counts (counting.ts), whether it fails its index, whether it
 // fails the Job and with which reason, message and evidence (finish-condition.ts), and the
-// explanation's sentence (explain.ts). A new action is one entry of ACTIONS, plus a check in
-// shared/job/validation/pod-failure-policy.ts if it needs another field of the spec.
+// explanation's sentence (explain.ts), and validation which actions it supports and which need
+// backoffLimitPerIndex. A new action is one entry of ACTIONS, plus a check in
+// shared/job/validation/pod-failure-policy.ts if it needs yet another field of the spec.
 
 /** What a matched rule's action does, as upstream's Job controller reads `matchPodFailurePolicy`. */
 interface ActionMeaning {
@@ -121,6 +122,12 @@ export function handledByDefault(action: string | undefined): boolean {
   const meaning = meaningOf(action);
   return meaning !== undefined && meaning.countFailed && !meaning.failsIndex && meaning.failsJob === undefined;
 }
+
+/**
+ * Whether a supported action fails the pod's index (FailIndex): validation asks it, since such an
+ * action means nothing without backoffLimitPerIndex (upstream `validatePodFailurePolicyRule`).
+ */
+export const actionFailsIndex = (action: string): boolean => meaningOf(action)?.failsIndex === true;
 
 /** Upstream `isIndexFailed`'s first test: the match fails the pod's index whatever its count. */
 export const failsIndex = (match: PodFailureMatch | undefined): boolean => meaningOf(match?.action)?.failsIndex === true;

@@ -42,6 +42,7 @@ export function summarize(decisions: readonly Decision[]): DecisionSummary[] {
       case 'JobStatusSent':
       case 'PodFinalizersRemovalRequested':
       case 'ObservationRefused':
+      case 'CriterionMetEarlier':
         break;
       default: {
         const exhaustive: never = decision;

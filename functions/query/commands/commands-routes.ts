@@ -1,6 +1,6 @@
 import type { JobSummary, StreamId } from '../../../shared/log/event-store.ts';
 import { json, type QueryDeps, type QueryRoute } from '../http.ts';
-import { findObject } from '../object-log.ts';
+import { findObject, objectIdentity } from '../object-log.ts';
 import { parseObjectRequest } from '../parse-params.ts';
 import { decodeCommandsCursor, encodeCommandsCursor, type CommandsCursor } from './commands-cursor.ts';
 import { commandsPage, type CommandSource } from './commands-page.ts';
@@ -46,7 +46,7 @@ function startOf(deps: QueryDeps, stream: StreamId, query: CommandsQuery): Comma
 async function page<Item>(deps: QueryDeps, summary: JobSummary, stream: StreamId, from: CommandsCursor, limit: number, source: CommandSource<Item>) {
   const { items, head, next, through } = await commandsPage(deps.store, stream, source, from, limit);
   return {
-    object: { clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid },
+    object: objectIdentity(summary),
     head,
     through,
     items,

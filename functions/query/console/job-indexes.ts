@@ -1,6 +1,6 @@
 import { json, type QueryRoute } from '../http.ts';
 import { jobStateAt } from '../job-state-at.ts';
-import { findObject } from '../object-log.ts';
+import { findObject, objectIdentity } from '../object-log.ts';
 import { parseObjectRequest } from '../parse-params.ts';
 import { IndexesQuerySchema } from './console-params.ts';
 import { intervalsOf } from './index-intervals.ts';
@@ -20,7 +20,7 @@ export const jobIndexesRoute: QueryRoute = {
     const indexed = state.settings?.indexed === true;
     const withPods = (byIndex: ReadonlyMap<number, number>) => intervalsOf([...byIndex].filter(([, n]) => n > 0).map(([i]) => i));
     return json(200, {
-      job: { clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid },
+      job: objectIdentity(summary),
       at: { seq, ...(recordedAt === undefined ? {} : { recordedAt }) },
       head,
       completions: indexed ? (state.settings?.completions ?? null) : null,

@@ -2,7 +2,7 @@ import { conditionTransitions } from '../condition-transitions.ts';
 import { json, type QueryRoute } from '../http.ts';
 import { foldTo } from '../job-state-at.ts';
 import { entryAt, logHead } from '../log-reads.ts';
-import { findObject } from '../object-log.ts';
+import { findObject, objectIdentity } from '../object-log.ts';
 import { ObjectQuerySchema } from '../params.ts';
 import { parseObjectRequest } from '../parse-params.ts';
 
@@ -32,7 +32,7 @@ export const jobTimelineRoute: QueryRoute = {
     const first = await entryAt(deps.store, stream, 1);
     const last = await entryAt(deps.store, stream, head);
     return json(200, {
-      job: { clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid },
+      job: objectIdentity(summary),
       head,
       ...(first ? { firstRecordedAt: first.recordedAt } : {}),
       ...(last ? { lastRecordedAt: last.recordedAt } : {}),

@@ -6,7 +6,8 @@ import { conditionEvidence, explainJobSet, type JobSetExplanation, type LoggedJo
 import { initialState as initialJobSetState, type JobSetState } from '../../../shared/jobset/index.ts';
 import { entryAt, logHead, readRange } from '../log-reads.ts';
 import { bisectBySnapshots } from '../snapshot-bisect.ts';
-import { commandViews, jobSetView, objectIdentity, type JobSetView } from '../views.ts';
+import { objectIdentity } from '../object-log.ts';
+import { commandViews, jobSetView, type JobSetView } from '../views.ts';
 import { loggedJobSetDecisions } from './jobset-entries.ts';
 
 // What the JobSet routes read, without replaying the log from the start (as the Job routes,

@@ -2,7 +2,7 @@ import { jobOutcome } from '../../../shared/job/index.ts';
 import { jobStatus } from '../../../shared/job/index.ts';
 import { json, type QueryRoute } from '../http.ts';
 import { jobStateAt } from '../job-state-at.ts';
-import { findObject } from '../object-log.ts';
+import { findObject, objectIdentity } from '../object-log.ts';
 import { StatusQuerySchema } from '../params.ts';
 import { parseObjectRequest } from '../parse-params.ts';
 
@@ -15,7 +15,7 @@ export const jobStatusRoute: QueryRoute = {
     const { summary, stream } = await findObject(deps.store, 'Job', path, query.uid);
     const at = await jobStateAt(deps, stream, query.at);
     return json(200, {
-      job: { clusterId: summary.clusterId, namespace: summary.namespace, name: summary.name, uid: summary.uid },
+      job: objectIdentity(summary),
       at: { seq: at.seq, ...(at.recordedAt === undefined ? {} : { recordedAt: at.recordedAt }) },
       head: at.head,
       outcome: jobOutcome(at.state),

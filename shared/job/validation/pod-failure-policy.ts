@@ -1,7 +1,7 @@
 import type { JobSpec, PodFailurePolicyRule } from '../../k8s/job.ts';
 import { goQuoteList } from './go-format.ts';
 import { invalid, invalidWithoutValue, notSupported, required, tooMany, type FieldError } from './field-error.ts';
-import { SUPPORTED_POD_FAILURE_POLICY_ACTIONS as SUPPORTED_ACTIONS } from '../../policies/pod-failure-policy.ts';
+import { actionFailsIndex, SUPPORTED_POD_FAILURE_POLICY_ACTIONS as SUPPORTED_ACTIONS } from '../../policies/pod-failure-policy.ts';
 import { validatePodFailurePolicyNames } from './pod-failure-policy-name.ts';
 import { validateOnExitCodes, validateOnPodConditions } from './pod-failure-policy-requirements.ts';
 
@@ -15,7 +15,7 @@ export interface PodFailurePolicyValidationOptions {
 
 /**
  * `spec.podFailurePolicy` (upstream `validatePodFailurePolicy`): at most 20 rules, each with a
- * supported `action` (`FailIndex` only with `backoffLimitPerIndex`) and exactly one of
+ * supported `action` (one that fails the pod's index, `FailIndex`, only with `backoffLimitPerIndex`) and exactly one of
  * `onExitCodes` / `onPodConditions`; with the PodFailurePolicyName gate, the rule names too.
  * The `restartPolicy: Never` and `podReplacementPolicy: Failed` requirements are checked with
  * those fields.
@@ -50,12 +50,11 @@ function validateRule(
   const action = rule.action ?? '';
   if (action === '') {
     errors.push(required(actionPath, `valid values: ${goQuoteList(SUPPORTED_ACTIONS)}`));
-  } else if (action === 'FailIndex') {
-    if (spec.backoffLimitPerIndex === undefined) {
-      errors.push(invalid(actionPath, action, 'requires the backoffLimitPerIndex to be set'));
-    }
   } else if (!SUPPORTED_ACTIONS.includes(action)) {
     errors.push(notSupported(actionPath, action, SUPPORTED_ACTIONS));
+  } else if (actionFailsIndex(action) && spec.backoffLimitPerIndex === undefined) {
+    // Upstream names FailIndex here; the policy module says which actions fail an index.
+    errors.push(invalid(actionPath, action, 'requires the backoffLimitPerIndex to be set'));
   }
   const onPodConditions = rule.onPodConditions ?? [];
   if (rule.onExitCodes !== undefined) {

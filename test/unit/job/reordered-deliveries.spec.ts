@@ -167,6 +167,35 @@ describe('Outcomes that arrive after a decision they happened before', () => {
     });
   });
 
+  describe('a failure that failed the Job, arriving after jobfold failed it on a later one (generated elastic history-27)', () => {
+    // The cluster's order: `a` fails at 2 s (backoffLimit 0: the Job fails then); `b`, first
+    // seen at 400 s, fails after the finish and is not counted. Delivered `b` first, jobfold
+    // failed the Job on it; `a`'s failure, arriving last, shows the criterion met at 2 s.
+    const job = aJob({ completions: 2, parallelism: 2, backoffLimit: 0 });
+    const aFailed = pod('a', 2, at(2), { phase: 'Failed', finishedAt: at(2) });
+    const bFailed = pod('b', 3, at(400), { phase: 'Failed', finishedAt: at(400), creationTimestamp: at(399) });
+    const failed = ['FailureTarget=True:BackoffLimitExceeded', 'Failed=True:BackoffLimitExceeded'];
+
+    it("in the cluster's order: b's failure came after the finish and is not counted", () => {
+      given(null, jobObserved(job, at(0)), aFailed, bFailed)
+        .when()
+        .then(({ status }) => {
+          expect(conditionsOf(status)).toEqual(failed);
+          expect(status).toMatchObject({ failed: 1 });
+        });
+    });
+
+    it('b first: once a arrives the finish moves back to 2 s (a logged CriterionMetEarlier), and b leaves the final status', () => {
+      given(null, bFailed, jobObserved(job, at(0)), aFailed)
+        .when()
+        .then(({ status, decisions }) => {
+          expect(conditionsOf(status)).toEqual(failed);
+          expect(status).toMatchObject({ failed: 1 });
+          expect(decisions).toContainEqual(expect.objectContaining({ type: 'CriterionMetEarlier', metAt: at(2), was: at(400) }));
+        });
+    });
+  });
+
   describe('an outcome at the very instant the Job finished (basics__parallel-work-queue-job)', () => {
     // A work queue: p0 and p1 run, then both succeed at 10 s. On the cluster, the sync at 10 s
     // reads both successes and completes the Job with succeeded 2.

@@ -231,3 +231,20 @@ describe('a JobSet suspended and resumed before it failed, suspended and resumed
     expect(late.events.length).toBeLessThan(4);
   });
 });
+
+describe('a JobSet resumed in the same second as the success that finished it, suspended again in that second (seed 42 history-32)', () => {
+  // v1 created, v2 suspended; v3 its Job shown suspended; v4 resumed, v5 the Job running, v6 it
+  // succeeds (the JobSet completes), v7 suspended: all but the first two in one second. The
+  // finishing Job ran because of the resumption: its snapshot's resourceVersion is above it.
+  const spec = { replicatedJobs: [{ name: 'w' }] };
+  const js = (version: number, suspend: boolean, seconds: number) => v(version, jobSetObserved({ ...spec, suspend }, { seconds }));
+  const [created, suspended, jobSuspended] = [js(1, false, 0), js(2, true, 0), v(3, jobObserved('w', 0, { seconds: 5, suspend: true }))];
+  const [resumed, running, succeeded, suspendedAgain] = [js(4, false, 5), v(5, jobObserved('w', 0, { seconds: 5, active: 1, ready: 1 })), v(6, jobSucceeded('w', 0, { seconds: 5 })), js(7, true, 5)];
+  const inOrder = given(created, suspended, jobSuspended, resumed, running, succeeded, suspendedAgain).whenSettled({ now: at(5) });
+
+  it('given the later suspension before the resumption and the success, when settled, then Suspended is False / ResumeJobs (the resumption came before the finish by resourceVersion), as in order', () => {
+    expect(conditionsOf(inOrder.status).map((c) => `${c.type}=${c.status}/${c.reason}`)).toEqual(['Suspended=False/ResumeJobs', 'Completed=True/AllJobsCompleted']);
+    const late = given(jobSuspended, suspended, resumed, suspendedAgain, running, created, succeeded).whenSettled({ now: at(5) });
+    expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateJob } from '../../../shared/job/validation/index.ts';
+import { actionFailsIndex, SUPPORTED_POD_FAILURE_POLICY_ACTIONS } from '../../../shared/policies/pod-failure-policy.ts';
 import { aJob, anIndexedJob, fieldsAndTypes, GATE_OFF } from './a-job.ts';
 
 type Rule = NonNullable<NonNullable<NonNullable<Parameters<typeof aJob>[0]>['podFailurePolicy']>['rules']>[number];
@@ -73,6 +74,15 @@ describe('pod failure policy', () => {
     const job = anIndexedJob(3, { backoffLimitPerIndex: 1, podFailurePolicy: { rules: [{ ...onExitCodes('In', [1]), action: 'FailIndex' }] } });
 
     expect(validateJob(job, GATE_OFF)).toEqual([]);
+  });
+
+  // Validation asks the policy module which actions fail an index: FailIndex today, any new one too.
+  it.each(SUPPORTED_POD_FAILURE_POLICY_ACTIONS.filter(actionFailsIndex))('rejects %s, an action failing the index, without backoffLimitPerIndex', (action) => {
+    const job = anIndexedJob(3, { podFailurePolicy: { rules: [{ ...onExitCodes('In', [1]), action }] } });
+
+    expect(validateJob(job, GATE_OFF).map((error) => error.message)).toEqual([
+      `spec.podFailurePolicy.rules[0].action: Invalid value: "${action}": requires the backoffLimitPerIndex to be set`,
+    ]);
   });
 
   it.each([
