@@ -151,8 +151,12 @@ export interface ArchiveHooks<S, O> {
    * loop decides the batch again on a state with the whole archive back.
    */
   readsEveryRecord(state: S, entries: readonly LogEvent[]): boolean;
-  /** Before a batch on a state loaded from a snapshot: puts back the archived records the batch names. */
-  restoreForBatch(store: PodArchive, stream: StreamId, state: S, observations: readonly O[]): Promise<void>;
+  /**
+   * Before a batch on a state loaded from a snapshot: puts back the archived records the batch
+   * names, or every archived record when deciding after the batch may read them all. Returns
+   * whether every archived record is back (the state is then not partial).
+   */
+  restoreForBatch(store: PodArchive, stream: StreamId, state: S, observations: readonly O[]): Promise<boolean>;
   /** Stores the records a taken snapshot archived that are not stored yet, and marks them stored. */
   save(store: PodArchive, stream: StreamId, state: S, archived: readonly unknown[]): Promise<void>;
 }

@@ -86,8 +86,8 @@ export async function loadForWrite<S, O extends LogEvent, D extends LogEvent, C>
   decider: Decider<S, O, D, C>, deps: LoadDeps, stream: StreamId, observations: readonly O[], options: Pick<LoadOptions, 'wholeArchive'> = {},
 ): Promise<{ loaded: CachedState<S, D, C>; warm: boolean }> {
   const cached = options.wholeArchive ? undefined : deps.cache?.take<S, D, C>(streamKey(stream));
-  const loaded = cached ?? (await loadFromStore(decider, deps, stream, options));
-  if (loaded.partial && decider.archive) await decider.archive.restoreForBatch(deps.store, stream, loaded.state, observations);
+  let loaded = cached ?? (await loadFromStore(decider, deps, stream, options));
+  if (loaded.partial && decider.archive && (await decider.archive.restoreForBatch(deps.store, stream, loaded.state, observations))) loaded = { ...loaded, partial: false };
   return { loaded, warm: cached !== undefined };
 }
 

@@ -16,7 +16,7 @@ import type { Observation } from './events.ts';
 import { evolve, type JobEvent } from './evolve.ts';
 import { explainJob, type Explanation } from './explain.ts';
 import { restoreForTail } from './archive-restore.ts';
-import { readsEveryPod } from './interim-instants.ts';
+import { batchReadsEveryPod, readsEveryPod } from './interim-instants.ts';
 import { archivePod, restoreArchived, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from './snapshot.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
 
@@ -95,12 +95,15 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
       },
       readsEveryRecord: (state, entries) => entries.some((event) => readsEveryPod(state, event as JobEvent)),
       async restoreForBatch(store, stream, state, observations) {
-        const missing = [...new Set(observations.flatMap(podUid))].filter((uid) => !state.pods.has(uid));
-        if (missing.length === 0) return;
-        const archived = await store.loadArchivedPods(stream, missing);
+        // A batch after which decide may read every pod's instant: the whole archive (interim-instants.ts).
+        const whole = batchReadsEveryPod(state, observations);
+        const missing = whole ? [] : [...new Set(observations.flatMap(podUid))].filter((uid) => !state.pods.has(uid));
+        if (!whole && missing.length === 0) return false;
+        const archived = whole ? await store.loadAllArchivedPods(stream) : await store.loadArchivedPods(stream, missing);
         restoreArchived(state, archived);
         // Already in the archive: the next snapshot does not store them again.
         markStored(state, archived);
+        return whole;
       },
       async save(store, stream, state, archived) {
         // A pod whose archived form changed since it was stored is stored again (the later save wins).

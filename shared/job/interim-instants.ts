@@ -93,3 +93,22 @@ export function readsEveryPod(state: JobState, event: JobEvent): boolean {
   if (condition.type === 'Complete' || condition.type === 'Failed') return !ownJob;
   return condition.type === 'FailureTarget' && !ownJob && criterionReadsPods(state, condition.reason);
 }
+
+/**
+ * Whether deciding after `observations` may read every pod although no decision of the batch is
+ * known yet: a finished Job jobfold does not run, whose criterion's instant is read from the
+ * pods, walks every pod's instant at each decide to learn whether its criterion was met earlier
+ * (decide.ts criterionMetEarlier; also on a Tick: the walk counts the pods its FailureTarget's
+ * recount counted, which the instant logged with it did not). A writer loaded from a snapshot
+ * lacked the archived failures there and decided nothing where a writer kept warm logged
+ * CriterionMetEarlier (snapshot property, named-only restore, seed 154): it puts back the whole
+ * archive before any batch of such a Job (decider.ts restoreForBatch), once per load.
+ */
+export function batchReadsEveryPod(state: JobState, observations: readonly { type: string }[]): boolean {
+  if (state.finalStatus === undefined || state.outcomeMetAt === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return false;
+  const reason = decidedInterimReason(state);
+  return reason !== undefined && criterionReadsPods(state, reason) && observations.length > 0;
+}
+
+/** The reason of the interim condition the state holds: the outcome whose criterion's instant state.outcomeMetAt notes. */
+export const decidedInterimReason = (state: JobState): string | undefined => state.status.conditions.find(isInterimCondition)?.reason;

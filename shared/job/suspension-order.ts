@@ -10,6 +10,7 @@ import type { JobState } from './state.ts';
 import { record, setCondition, type Sync } from './sync.ts';
 import { entryAt } from './cluster-clock.ts';
 import { missingPodEvents } from './pod-view-gap.ts';
+import { decidedInterimReason } from './interim-instants.ts';
 
 // Issue 21: a suspension against an outcome, whichever arrived first. Upstream's syncJob (v1.35)
 // writes the Suspended condition only in a sync that chose no finish condition ("Job can be in
@@ -186,15 +187,11 @@ function criterionInstant(state: JobState, reason: string, bound: InstantBound):
   // then from every pod. A writer loaded from a snapshot holds only the archived pods its tail
   // names: walked again, a failure archived before was missing, and it wrote JobResumed where a
   // writer kept warm did not (snapshot property, named-only restore, seeds 75, 187).
-  if (bound === 'seen' && state.outcomeMetAt !== undefined && decidedReason(state) === reason) return state.outcomeMetAt;
+  if (bound === 'seen' && state.outcomeMetAt !== undefined && decidedInterimReason(state) === reason) return state.outcomeMetAt;
   // The sync that suspends deletes every active pod, so completions are reached there if the
   // successes were: the instant of the last success they needed is the criterion's.
   return reason === Reason.CompletionsReached ? completionsMetAt(state, bound) : rememberedCriterionMetAt(state, reason, bound);
 }
-
-/** The reason of the interim condition the fold holds (whose instant state.outcomeMetAt notes). */
-const decidedReason = (state: JobState): string | undefined =>
-  state.status.conditions.find((c) => c.status === 'True' && (c.type === 'FailureTarget' || c.type === 'SuccessCriteriaMet'))?.reason;
 
 /**
  * A Job suspended on a view that lacked the evidence of a criterion met before the suspension was

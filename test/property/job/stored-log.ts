@@ -176,8 +176,8 @@ async function loadCold(log: StoredLog, batch: Batch, whole: boolean): Promise<{
   const tail = log.entries.slice(stored.seq);
   const restoredWhole = await decider.archive!.restoreForTail(log.archive.asStore, stream, state, tail, log.firstSightings, whole);
   for (const event of tail) evolve(state, event);
-  if (!restoredWhole) await decider.archive!.restoreForBatch(log.archive.asStore, stream, state, batch.events as Observation[]);
-  return { state, partial: !restoredWhole };
+  const wholeForBatch = !restoredWhole && (await decider.archive!.restoreForBatch(log.archive.asStore, stream, state, batch.events as Observation[]));
+  return { state, partial: !restoredWhole && !wholeForBatch };
 }
 
 /** The query API's fold to `seq` (foldTo): the newest snapshot at or before it, the pods restoreForTail('fold') puts back, the tail. */
