@@ -11,6 +11,7 @@ import { terminationPage } from '../outbox/outbox-page.ts';
 import { pageDecisions, restOfTermination } from './page-decisions.ts';
 import type { JobCommand } from './commands.ts';
 import { decide } from './decide.ts';
+import { stableHash } from './stable-hash.ts';
 import type { Decision } from './decisions.ts';
 import type { Observation } from './events.ts';
 import { evolve, type JobEvent } from './evolve.ts';
@@ -107,7 +108,7 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
       },
       async save(store, stream, state, archived) {
         // A pod whose archived form changed since it was stored is stored again (the later save wins).
-        const fresh = (archived as ArchivedPod[]).filter((pod) => state.pods.get(pod.uid)?.storedAs !== JSON.stringify(pod));
+        const fresh = (archived as ArchivedPod[]).filter((pod) => state.pods.get(pod.uid)?.storedAs !== stableHash(pod));
         if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
         // The warm state keeps its settled pods (no archive read for them while warm), marked as
         // stored so the next snapshot does not archive them again.
@@ -129,7 +130,7 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
 function markStored(state: JobState, pods: readonly ArchivedPod[]): void {
   for (const pod of pods) {
     const record = state.pods.get(pod.uid);
-    if (record) record.storedAs = JSON.stringify(archivePod(record));
+    if (record) record.storedAs = stableHash(archivePod(record));
   }
 }
 

@@ -67,8 +67,9 @@ export interface PodRecord extends PodFacts {
   finalizerRemovalRequestedAt?: number;
   finalizerRemovalAttempts?: number;
   /**
-   * The archived form (snapshot.ts archivePod, as JSON) last stored in the pod archive or restored
-   * from it (not persisted): a snapshot stores the pod again only when its form differs. A record
+   * The hash (stable-hash.ts) of the archived form (snapshot.ts archivePod) last stored in the pod
+   * archive or restored from it (not persisted): a snapshot stores the pod again only when its
+   * form differs. A hash, not the form: 16 characters a settled pod of a warm state. A record
    * changed after it was stored (an observation of a settled pod kept warm: seen running without
    * its finalizer after it was archived failed) was not stored again before, and a fold that
    * restored it from the archive counted it otherwise than the state that kept it (snapshot
