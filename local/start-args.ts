@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { UsageError } from '../cli/client/client-options.ts';
 
 export const START_HELP = `Usage: npm start [-- options]
 
@@ -39,11 +40,6 @@ export interface StartArgs {
   readonly speed: number;
   readonly exit: boolean;
   readonly help: boolean;
-}
-
-/** A command line that cannot be run; the message says why. */
-export class UsageError extends Error {
-  override name = 'UsageError';
 }
 
 /** Parses `npm start` arguments; PORT (environment) replaces the default port, --port wins over both. */
