@@ -175,7 +175,7 @@ function reconcile(
 }
 
 /**
- * `Suspended`, placed after the first restart's `RestartingJobSet` (evolve.ts `placeOfLateRestart`
+ * `Suspended`, placed after the first restart's `RestartingJobSet` (late-placement.ts `placeOfLateRestart`
  * put that before the suspension the fold had seen), when an observation that arrived since shows
  * the JobSet suspended before the failure that restart answered: the cluster wrote `Suspended`
  * first. The condition to move before `RestartingJobSet`, if any.

@@ -148,7 +148,7 @@ export interface JobSetState {
    */
   readonly suspendedBefore?: string;
   /**
-   * The earliest time an observation showed the JobSet suspended, late ones included (evolve.ts
+   * The earliest time an observation showed the JobSet suspended, late ones included (suspension-history.ts
    * `earlierSuspension`): when the cluster had it suspended by. Absent before JOBSET_FOLD_VERSION .16.
    */
   readonly earliestSuspensionAt?: string;
@@ -162,7 +162,7 @@ export interface JobSetState {
   readonly walkBeganVersion?: string;
   /**
    * The oldest comparable resourceVersion of any child Job observation, late ones included: the
-   * JobSet had Jobs by then, so an InOrder walk had begun (evolve.ts `walkBeganBefore`). Absent
+   * JobSet had Jobs by then, so an InOrder walk had begun (late-placement.ts `walkBeganBefore`). Absent
    * before JOBSET_FOLD_VERSION .24.
    */
   readonly firstChildVersion?: string;
@@ -171,7 +171,7 @@ export interface JobSetState {
    * snapshots that showed the Job suspended, late ones included, in order (startup-policy.ts
    * `walkBegunOnLastResumption` reads which suspended Jobs a resumption found). Only those
    * above the newest suspension below `lastResumedVersion` are kept: none older can answer again
-   * (evolve.ts `suspensionFloor`). Absent before JOBSET_FOLD_VERSION .30.
+   * (suspension-history.ts `suspensionFloor`). Absent before JOBSET_FOLD_VERSION .30.
    */
   readonly suspendedChildVersions?: readonly string[];
   /**
@@ -179,7 +179,7 @@ export interface JobSetState {
    * ones included, in order; and the newest of one that showed it resumed: where the last
    * resumption lies between suspensions, whatever order they arrived in (startup-policy.ts
    * `walkBegunOnLastResumption`). From the newest suspension below `lastResumedVersion` on only
-   * (evolve.ts `suspensionFloor`): one round of suspensions, not the JobSet's life. States folded
+   * (suspension-history.ts `suspensionFloor`): one round of suspensions, not the JobSet's life. States folded
    * before are read as they are and trimmed at the next JobSet observation that adds to them.
    * Absent before JOBSET_FOLD_VERSION .31.
    */
@@ -188,7 +188,7 @@ export interface JobSetState {
   /**
    * The JobSet observations with a comparable resourceVersion, late ones included, in version
    * order: when `spec.suspend` changed (past 64 of them, only each run's first and last are kept:
-   * evolve.ts `noteJobSetTimeline`). What the spec in
+   * suspension-history.ts `noteJobSetTimeline`). What the spec in
    * force at an instant was (`suspendInForceAt`), whatever order they arrived in. Absent before
    * JOBSET_FOLD_VERSION .32.
    */
@@ -197,7 +197,7 @@ export interface JobSetState {
    * The JobSet observations the fold took whose `spec.suspend` differs from the one before (the
    * first too), by comparable resourceVersion, with how many conditions stood when each was
    * taken: a condition the cluster wrote on an older spec, seen late, goes before those written
-   * on a newer one (evolve.ts `placeOfLateCondition`).
+   * on a newer one (late-placement.ts `placeOfLateCondition`).
    */
   readonly specsTaken?: readonly SpecTaken[];
   /**
