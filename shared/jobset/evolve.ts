@@ -253,17 +253,48 @@ export function revealedResumption(state: JobSetState, event: JobSetObserved): r
 
 /**
  * What a JobSet observation adds to `suspendedVersions` (a suspended one not noted yet) or
- * `lastResumedVersion` (a resumed one newer than it), late ones too.
+ * `lastResumedVersion` (a resumed one newer than it), late ones too, with what can no longer
+ * answer dropped (`suspensionFloor`).
  */
-export function noteSuspendVersion(state: JobSetState, event: JobSetObserved): Pick<JobSetState, 'suspendedVersions' | 'lastResumedVersion'> | undefined {
+export function noteSuspendVersion(
+  state: JobSetState,
+  event: JobSetObserved,
+): Pick<JobSetState, 'suspendedVersions' | 'lastResumedVersion' | 'suspendedChildVersions'> | undefined {
   const version = comparableVersion(event.jobSet.metadata.resourceVersion);
   if (version === undefined) return undefined;
-  if (event.jobSet.spec.suspend !== true) {
-    const last = state.lastResumedVersion;
-    return last === undefined || compareVersions(version, last) > 0 ? { lastResumedVersion: version } : undefined;
-  }
   const known = state.suspendedVersions ?? [];
-  return known.includes(version) ? undefined : { suspendedVersions: [...known, version].sort(compareVersions) };
+  const last = state.lastResumedVersion;
+  if (event.jobSet.spec.suspend !== true) {
+    return last === undefined || compareVersions(version, last) > 0 ? withoutAnswered(known, version, state.suspendedChildVersions) : undefined;
+  }
+  const floor = suspensionFloor(known, last);
+  if (known.includes(version) || (floor !== undefined && compareVersions(version, floor) < 0)) return undefined;
+  return withoutAnswered([...known, version].sort(compareVersions), last, state.suspendedChildVersions);
+}
+
+/**
+ * The newest suspended version below the last resumption. `walkBegunOnLastResumption` asks for
+ * the suspensions either side of the last resumption and a child Job seen suspended between
+ * them; the last resumption only moves up, so this floor only moves up: no suspension older than
+ * it, nor any child version at or below it, can be one of those again (whatever arrives late),
+ * and they go. What stays is the versions since the last resumption's suspension before it.
+ */
+function suspensionFloor(suspended: readonly string[], resumed: string | undefined): string | undefined {
+  return resumed === undefined ? undefined : suspended.findLast((v) => compareVersions(v, resumed) < 0);
+}
+
+function withoutAnswered(
+  suspended: readonly string[],
+  resumed: string | undefined,
+  children: readonly string[] | undefined,
+): Pick<JobSetState, 'suspendedVersions' | 'lastResumedVersion' | 'suspendedChildVersions'> {
+  const floor = suspensionFloor(suspended, resumed);
+  const kept = floor === undefined ? suspended : suspended.filter((v) => compareVersions(v, floor) >= 0);
+  return {
+    ...(kept.length === 0 ? {} : { suspendedVersions: kept }),
+    ...(resumed === undefined ? {} : { lastResumedVersion: resumed }),
+    ...(children === undefined || floor === undefined ? {} : { suspendedChildVersions: children.filter((v) => compareVersions(v, floor) > 0) }),
+  };
 }
 
 /**
@@ -297,7 +328,8 @@ export function noteSuspendedChild(state: JobSetState, event: JobObserved, versi
   if (version === undefined || event.job.spec?.suspend !== true) return undefined;
   if (spec !== undefined && (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME)) return undefined;
   const known = state.suspendedChildVersions ?? [];
-  if (known.includes(version)) return undefined;
+  const floor = suspensionFloor(state.suspendedVersions ?? [], state.lastResumedVersion);
+  if (known.includes(version) || (floor !== undefined && compareVersions(version, floor) <= 0)) return undefined;
   return { suspendedChildVersions: [...known, version].sort(compareVersions) };
 }
 

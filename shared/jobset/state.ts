@@ -169,15 +169,19 @@ export interface JobSetState {
   /**
    * For an InOrder JobSet jobfold does not run: the comparable resourceVersions of child Job
    * snapshots that showed the Job suspended, late ones included, in order (startup-policy.ts
-   * `walkBegunOnRevealedResumption` reads which suspended Jobs a resumption found). Absent before
-   * JOBSET_FOLD_VERSION .30.
+   * `walkBegunOnLastResumption` reads which suspended Jobs a resumption found). Only those
+   * above the newest suspension below `lastResumedVersion` are kept: none older can answer again
+   * (evolve.ts `suspensionFloor`). Absent before JOBSET_FOLD_VERSION .30.
    */
   readonly suspendedChildVersions?: readonly string[];
   /**
    * The comparable resourceVersions of every JobSet observation that showed it suspended, late
    * ones included, in order; and the newest of one that showed it resumed: where the last
    * resumption lies between suspensions, whatever order they arrived in (startup-policy.ts
-   * `walkBegunOnLastResumption`). Absent before JOBSET_FOLD_VERSION .31.
+   * `walkBegunOnLastResumption`). From the newest suspension below `lastResumedVersion` on only
+   * (evolve.ts `suspensionFloor`): one round of suspensions, not the JobSet's life. States folded
+   * before are read as they are and trimmed at the next JobSet observation that adds to them.
+   * Absent before JOBSET_FOLD_VERSION .31.
    */
   readonly suspendedVersions?: readonly string[];
   readonly lastResumedVersion?: string;
