@@ -243,12 +243,6 @@ export function initialState(): JobSetState {
 }
 
 /**
- * When the cluster first showed the JobSet suspended, as far as the fold knows: the earliest
- * observation that showed it so, the first suspended spec it took, or a late observation older
- * than the spec it holds (`suspendedBefore`), whichever is earlier (the last two for states folded
- * before JOBSET_FOLD_VERSION .16). Undefined when none says.
- */
-/**
  * The spec the fold took last (`specsTaken`) among those observed at or before `at`: which
  * `spec.suspend` was in force on the cluster then, as far as the taken specs tell.
  */
@@ -258,6 +252,22 @@ export function specTakenBy(state: JobSetState, at: string): SpecTaken | undefin
   return last;
 }
 
+/**
+ * The times observations showed the JobSet suspended, as far as the specs it took and the late
+ * suspended observations it noted tell: every suspended spec taken, `suspendedBefore` and
+ * `earliestSuspensionAt` (either may be older than every taken one).
+ */
+export function suspensionTimesNoted(state: JobSetState): string[] {
+  const seen = [...(state.specsTaken ?? []).filter((taken) => taken.suspend).map((taken) => taken.at), state.suspendedBefore, state.earliestSuspensionAt];
+  return seen.filter((at): at is string => at !== undefined);
+}
+
+/**
+ * When the cluster first showed the JobSet suspended, as far as the fold knows: the earliest
+ * observation that showed it so, the first suspended spec it took, or a late observation older
+ * than the spec it holds (`suspendedBefore`), whichever is earlier (the last two for states folded
+ * before JOBSET_FOLD_VERSION .16). Undefined when none says.
+ */
 export function firstSuspensionSeenAt(state: JobSetState): string | undefined {
   const seen = [state.earliestSuspensionAt, state.specsTaken?.find((spec) => spec.suspend)?.at, state.suspendedBefore];
   return seen.reduce<string | undefined>((first, at) => (at !== undefined && (first === undefined || compareTimes(at, first) < 0) ? at : first), undefined);
