@@ -4,6 +4,7 @@ import { verifyAudit } from '../shared/audit/verify.ts';
 import { fetchAudit, type StoredJob } from './audit/fetch-audit.ts';
 import { printJson, printText, verifyReport } from './print/index.ts';
 import { ApiError, DEFAULT_ENDPOINT } from './client/api-client.ts';
+import { UsageError } from './client/client-options.ts';
 
 export const AUDIT_HELP = `Usage:
   jobfold audit CLUSTER/NAMESPACE/NAME [--endpoint URL] > job.audit.json
@@ -54,8 +55,6 @@ function parse(argv: readonly string[]): Parsed {
   }
   return { target, json, endpoint, help };
 }
-
-class UsageError extends Error {}
 
 function storedJob(text: string): StoredJob | undefined {
   const parts = text.split('/');

@@ -6,6 +6,7 @@ import {
   inboundDetailSchemas,
 } from '../shared/contract/inbound.ts';
 import { OutboundDetailType } from '../shared/contract/outbound.ts';
+import { CreationDetailSchema, FinalizerRemovalDetailSchema, StatusDetailSchema, TerminationDetailSchema } from '../shared/contract/command-details.ts';
 import { CorrectionEvidenceSchema, outcomeCorrectionFields } from '../shared/decide/outcome-correction.ts';
 import { EvidenceSchema, JobConditionSchema } from '../shared/job/index.ts';
 import { MAX_EVENT_BYTES, MAX_JSON_DEPTH } from '../shared/contract/measure.ts';
@@ -15,56 +16,14 @@ import {
 } from '../shared/contract/packed-observations.ts';
 
 /**
- * docs/events.md, generated from the zod schemas the service parses with, so the document
- * cannot drift from the code (test/unit/docs checks it is up to date).
- * Regenerate with `npm run docs`.
+ * docs/events.md, generated from the zod schemas the service parses inbound events with and
+ * builds the Job commands' details against (shared/contract/command-details.ts), so the document
+ * cannot drift from the code (test/unit/docs checks it is up to date). Regenerate with `npm run docs`.
  */
 
 const jsonSchema = (schema: z.ZodType) =>
   JSON.stringify(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }), null, 2);
 
-const TerminationDetailSchema = z.object({
-  commandId: z.string(),
-  clusterId: z.string(),
-  namespace: z.string(),
-  podName: z.string(),
-  podUid: z.string(),
-  jobName: z.string(),
-  jobUid: z.string(),
-  reason: z.string(),
-  message: z.string(),
-  cause: z.enum(['JobFinishing', 'JobFinished', 'JobSuspended', 'ExcessPods', 'InvalidIndex', 'DuplicateIndex']),
-});
-const CreationDetailSchema = z.object({
-  commandId: z.string(),
-  clusterId: z.string(),
-  namespace: z.string(),
-  jobName: z.string(),
-  jobUid: z.string(),
-  index: z.number().int().nullable(),
-  templateHash: z.string(),
-  /** backoffLimitPerIndex: the new pod's `batch.kubernetes.io/job-index-failure-count`. */
-  indexFailureCount: z.number().int().nullable(),
-  /** backoffLimitPerIndex: its `batch.kubernetes.io/job-index-ignored-failure-count` (set when > 0). */
-  indexIgnoredFailureCount: z.number().int().nullable(),
-});
-const FinalizerRemovalDetailSchema = z.object({
-  commandId: z.string(),
-  clusterId: z.string(),
-  namespace: z.string(),
-  jobName: z.string(),
-  jobUid: z.string(),
-  podName: z.string(),
-  podUid: z.string(),
-});
-const StatusDetailSchema = z.object({
-  commandId: z.string(),
-  clusterId: z.string(),
-  namespace: z.string(),
-  jobName: z.string(),
-  jobUid: z.string(),
-  status: z.record(z.string(), z.unknown()),
-});
 const ConditionChangedDetailSchema = z.object({
   commandId: z.string(),
   clusterId: z.string(),

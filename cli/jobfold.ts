@@ -28,8 +28,9 @@ Commands on files:
   conformance      run the conformance corpora (../shared/conformance)
   docs             regenerate docs/events.md, docs/schemas and docs/openapi.yaml
 
-Commands on the event table (AWS credentials of the environment):
+Commands on the stack's own resources (AWS credentials of the environment):
   admin backfill-fleet-index   rebuild the summary indexes' attributes after an upgrade
+  admin redrive                send what the dead-letter triage parked through the writer again
 
 Run "jobfold <command> --help" for the options of a command.`;
 

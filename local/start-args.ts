@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
+import { UsageError } from '../cli/client/client-options.ts';
 
 export const START_HELP = `Usage: npm start [-- options]
 
-Runs jobfold on this machine: DynamoDB Local (Java 17+; in memory, or kept with --data), the ingest, reconcile,
-publish and timers functions, and one HTTP server on 127.0.0.1:
+Runs jobfold on this machine: DynamoDB Local (Java 17+; in memory, or kept with --data), the ingest
+stream and its writer, the publisher, the timers, the dead-letter triage, and one HTTP server on 127.0.0.1:
   POST /events                          EventBridge PutEvents (SDK endpoint: http://127.0.0.1:PORT/events)
   POST /sqs                             SQS: the clusters' command queues, for forwarders
   GET  /v1/...                          the query API (GET /v1/jobs, /v1/openapi.json, ...)
@@ -39,11 +40,6 @@ export interface StartArgs {
   readonly speed: number;
   readonly exit: boolean;
   readonly help: boolean;
-}
-
-/** A command line that cannot be run; the message says why. */
-export class UsageError extends Error {
-  override name = 'UsageError';
 }
 
 /** Parses `npm start` arguments; PORT (environment) replaces the default port, --port wins over both. */

@@ -3,7 +3,8 @@ import { relative } from 'node:path';
 import { hasJava, JAVA_REQUIRED_MESSAGE } from './dynamodb-local.ts';
 import { startLocalStack, type LocalStack } from './local-stack.ts';
 import { fleetReport, printText } from '../cli/print/index.ts';
-import { parseStartArgs, START_HELP, UsageError, type StartArgs } from './start-args.ts';
+import { UsageError } from '../cli/client/client-options.ts';
+import { parseStartArgs, START_HELP, type StartArgs } from './start-args.ts';
 import { TraceError } from '../shared/contract/jsonl-trace.ts';
 import { conditionLine, tryLines } from './start-output.ts';
 

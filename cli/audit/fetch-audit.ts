@@ -1,5 +1,5 @@
 import { chainSummary, type AuditEntry, type AuditExport } from '../../shared/audit/audit-format.ts';
-import { clientAt } from '../whatif/whatif-remote.ts';
+import { clientFor } from '../client/client-options.ts';
 
 export interface StoredJob {
   readonly cluster: string;
@@ -21,7 +21,7 @@ export async function fetchAudit(
   job: StoredJob,
   onEntries: (entries: readonly AuditEntry[], header: Omit<AuditExport, 'entries' | 'chain'>) => void,
 ): Promise<{ header: Omit<AuditExport, 'entries' | 'chain'>; chain: AuditExport['chain'] }> {
-  const client = clientAt(endpoint);
+  const client = clientFor(endpoint);
   const base = `/v1/clusters/${encodeURIComponent(job.cluster)}/namespaces/${encodeURIComponent(job.namespace)}/jobs/${encodeURIComponent(job.name)}/audit`;
   let after = 0;
   let length = 0;

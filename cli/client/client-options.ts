@@ -22,9 +22,14 @@ export const OBJECT_OPTIONS = {
   uid: { type: 'string' },
 } as const satisfies Options;
 
-export const ENDPOINT_HELP = `  --endpoint URL      the API (default http://127.0.0.1:3000, or JOBFOLD_ENDPOINT); any other
-                      host than 127.0.0.1/localhost is called signed with SigV4 (execute-api),
-                      with credentials from the AWS chain (AWS_PROFILE, SSO, environment, role)`;
+/** The help lines of OBJECT_OPTIONS' own flags, naming what the command reads (`object` or `Job`). */
+export const objectOptionsHelp = (what: string): string => `  --cluster C           the cluster it ran in (required)
+  -n, --namespace NS    its namespace (default "default")
+  --uid UID             that ${what}, when the name was reused (default: the newest)`;
+
+export const ENDPOINT_HELP = `  --endpoint URL        the API (default http://127.0.0.1:3000, or JOBFOLD_ENDPOINT); any other
+                        host than 127.0.0.1/localhost is called signed with SigV4 (execute-api),
+                        with credentials from the AWS chain (AWS_PROFILE, SSO, environment, role)`;
 
 export function parse<O extends Options>(argv: readonly string[], options: O) {
   try {

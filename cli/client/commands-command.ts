@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { JobCommandsPageSchema, JobSetCommandsPageSchema } from '../../functions/query/commands/commands-schemas.ts';
-import { ENDPOINT_HELP, OBJECT_OPTIONS, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
+import { ENDPOINT_HELP, OBJECT_OPTIONS, objectOptionsHelp, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
 import { machineOutput, parseOutput, table } from './render.ts';
 
 export const COMMANDS_HELP = `Usage: jobfold commands job|jobset NAME --cluster C [-n NS] [--uid UID] [--page-size N] [-o json|yaml]
@@ -14,9 +14,7 @@ shows those of the last 5,000 log entries only. DELIVERY says what the service k
 (put in the outbox for the cluster's queue) or computed only (a Job jobfold does not manage).
 
 Options:
-  --cluster C           the cluster it ran in (required)
-  -n, --namespace NS    its namespace (default "default")
-  --uid UID             that object, when the name was reused (default: the newest)
+${objectOptionsHelp('object')}
   --page-size N         commands per API call, 1..5000 (default 5000)
   -o FORMAT             json or yaml: one item per decision, with all its pods
 ${ENDPOINT_HELP}

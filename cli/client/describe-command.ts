@@ -2,7 +2,7 @@ import type { JobSetView, JobView } from '../../functions/query/views.ts';
 import type { Explanation } from '../../shared/job/index.ts';
 import type { JobSetExplanation } from '../../shared/jobset/index.ts';
 import { describe } from '../print/index.ts';
-import { ENDPOINT_HELP, OBJECT_OPTIONS, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
+import { ENDPOINT_HELP, OBJECT_OPTIONS, objectOptionsHelp, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
 import { machineOutput, parseOutput } from './render.ts';
 
 export const DESCRIBE_HELP = `Usage: jobfold describe job|jobset NAME --cluster C [-n NS] [--uid UID] [-o json|yaml]
@@ -13,9 +13,7 @@ prints for a file). On a long log the commands are those of its last 5,000 entri
 so: \`jobfold commands\` lists every one.
 
 Options:
-  --cluster C           the cluster it ran in (required)
-  -n, --namespace NS    its namespace (default "default")
-  --uid UID             that object, when the name was reused (default: the newest)
+${objectOptionsHelp('object')}
   -o FORMAT             json or yaml: the API's view and explanation as one object
 ${ENDPOINT_HELP}
   -h, --help            this help`;

@@ -1,5 +1,5 @@
 import { explain, type AnyExplanation } from '../print/index.ts';
-import { ENDPOINT_HELP, OBJECT_OPTIONS, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
+import { ENDPOINT_HELP, OBJECT_OPTIONS, objectOptionsHelp, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
 import { machineOutput, parseOutput } from './render.ts';
 
 export const EXPLAIN_HELP = `Usage: jobfold explain job|jobset NAME --cluster C [-n NS] [--uid UID] [-o json|yaml]
@@ -8,9 +8,7 @@ Why the Job or JobSet stands where it does: each condition with the rule that se
 evidence in its log (event #N = log position), the pods jobfold terminated and why.
 
 Options:
-  --cluster C           the cluster it ran in (required)
-  -n, --namespace NS    its namespace (default "default")
-  --uid UID             that object, when the name was reused (default: the newest)
+${objectOptionsHelp('object')}
   -o FORMAT             json or yaml
 ${ENDPOINT_HELP}
   -h, --help            this help`;

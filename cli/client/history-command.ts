@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiClient } from './api-client.ts';
-import { ENDPOINT_HELP, OBJECT_OPTIONS, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
+import { ENDPOINT_HELP, OBJECT_OPTIONS, objectOptionsHelp, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
 import { machineOutput, parseOutput, table } from './render.ts';
 
 export const HISTORY_HELP = `Usage: jobfold history job|jobset NAME --cluster C [-n NS] [--follow] [--uid UID] [-o json|yaml]
@@ -10,9 +10,7 @@ position (#N, what \`status --at #N\` and the explanation's "event #N" refer to)
 
 Options:
   -f, --follow          keep printing new entries as they are logged (Ctrl-C stops)
-  --cluster C           the cluster it ran in (required)
-  -n, --namespace NS    its namespace (default "default")
-  --uid UID             that object, when the name was reused (default: the newest)
+${objectOptionsHelp('object')}
   -o FORMAT             json or yaml (with --follow: one JSON object per line)
 ${ENDPOINT_HELP}
   -h, --help            this help`;

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import type { StatusAtSchema } from '../../functions/query/schemas/job-schemas.ts';
 import { field, printText, table, type Block } from '../print/index.ts';
-import { ENDPOINT_HELP, OBJECT_OPTIONS, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
+import { ENDPOINT_HELP, OBJECT_OPTIONS, objectOptionsHelp, UsageError, clientFor, kindOf, objectPath, parse } from './client-options.ts';
 import { machineOutput, parseOutput } from './render.ts';
 
 export const STATUS_HELP = `Usage: jobfold status job NAME --cluster C [-n NS] [--at TIME|#N] [--uid UID] [-o json|yaml]
@@ -11,9 +11,7 @@ after every entry recorded by TIME (RFC 3339). Default: now (the head of the log
 
 Options:
   --at TIME|#N          2026-01-01T00:05:00Z, or #42 (also 42): the log position
-  --cluster C           the cluster it ran in (required)
-  -n, --namespace NS    its namespace (default "default")
-  --uid UID             that Job, when the name was reused (default: the newest)
+${objectOptionsHelp('Job')}
   -o FORMAT             json or yaml
 ${ENDPOINT_HELP}
   -h, --help            this help`;

@@ -21,12 +21,12 @@ the current context is set only when there is none. Then:
   kubectl --context jobfold-prod-eu-1 get jobs -A
 
 Options:
-  --cluster C      only cluster C (repeatable); default: every cluster the API has Jobs of
-  --output FILE    write FILE instead (- for standard output), a kubeconfig of jobfold's
-                   contexts alone
-  --merge          with --output: merge into FILE instead of replacing it
+  --cluster C           only cluster C (repeatable); default: every cluster the API has Jobs of
+  -o, --output FILE     write FILE instead (- for standard output), a kubeconfig of jobfold's
+                        contexts alone
+  --merge               with --output: merge into FILE instead of replacing it
 ${ENDPOINT_HELP}
-  -h, --help       this help`;
+  -h, --help            this help`;
 
 const OPTIONS = {
   endpoint: { type: 'string' },

@@ -13,8 +13,8 @@ the exec plugin that runs this; run it by hand to see what kubectl gets.
 
 Options:
 ${ENDPOINT_HELP}
-  --region R          STS's region (default: the API's, from its host, else AWS_REGION)
-  -h, --help          this help`;
+  --region R            STS's region (default: the API's, from its host, else AWS_REGION)
+  -h, --help            this help`;
 
 const OPTIONS = {
   endpoint: { type: 'string' },

@@ -19,8 +19,9 @@ divergence: an outcome reached by then is exact, anything later is reported as u
   --fleet                 every stored Job, page by page (POST /v1/whatif)
   --patch JSON            an RFC 7386 merge patch, e.g. '{"spec":{"backoffLimit":1}}'; the patched
                           spec is validated as the API server would (upstream field errors)
-  --cluster, -n, --since  fleet filters; --since takes 7d, 12h, 30m or an RFC 3339 time (without
-                          it the logs are read by a parallel scan, 4 call chains side by side)
+  --cluster, -n, --since  fleet filters (-n is --namespace); --since takes 7d, 12h, 30m or an
+                          RFC 3339 time (without it the logs are read by a parallel scan, 4 call
+                          chains side by side)
   -l, --selector SEL      fleet filters on the Job as first observed: its labels (app=etl,!canary),
   --name-prefix P         its name, its controller (CronJob/nightly-etl), its family
   --owner KIND/NAME       (docs/advise.md: cronjob:NAME, prefix:STEM-, labels:K=V,…, job:NAME);
@@ -30,5 +31,6 @@ divergence: an outcome reached by then is exact, anything later is reported as u
                           the token); its counts add to the partial ones
   --json                  the report as JSON
   --endpoint URL          the query API (default $JOBFOLD_ENDPOINT or http://127.0.0.1:3000)
+  -h, --help              this help
 
 Exit codes: 0 done, 1 bad input or a refused patch, 2 usage, 3 the service could not be reached.`;

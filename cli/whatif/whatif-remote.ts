@@ -1,19 +1,17 @@
 import type { AnyWhatIfReport, FleetTally } from '../../shared/whatif/index.ts';
-import { ApiClient, resolveEndpoint } from '../client/api-client.ts';
+import { clientFor } from '../client/client-options.ts';
 
 // The what-if routes through the one API client: the local stack unsigned, a deployed API
 // signed (SigV4), errors as ApiError with the API's own messages.
 
 /** The API client for `--endpoint` (or JOBFOLD_ENDPOINT, or the local stack). */
-export const clientAt = (endpoint: string): ApiClient => new ApiClient(resolveEndpoint(endpoint, process.env), process.env);
-
 type ObjectName = { objectKind: 'Job' | 'JobSet'; cluster: string; namespace: string; name: string };
 
 /** `POST …/{jobs,jobsets}/{name}/whatif`: a stored Job's or JobSet's report. */
 export function whatIfRemote(endpoint: string, o: ObjectName, patch: unknown): Promise<AnyWhatIfReport> {
   const collection = o.objectKind === 'JobSet' ? 'jobsets' : 'jobs';
   const path = `/v1/clusters/${encodeURIComponent(o.cluster)}/namespaces/${encodeURIComponent(o.namespace)}/${collection}/${encodeURIComponent(o.name)}/whatif`;
-  return clientAt(endpoint).post<AnyWhatIfReport>(path, { patch });
+  return clientFor(endpoint).post<AnyWhatIfReport>(path, { patch });
 }
 
 export interface FleetPage {
@@ -22,4 +20,4 @@ export interface FleetPage {
   readonly nextCursor?: string;
 }
 
-export const whatIfFleetPage = (endpoint: string, body: Record<string, unknown>) => clientAt(endpoint).post<FleetPage>('/v1/whatif', body);
+export const whatIfFleetPage = (endpoint: string, body: Record<string, unknown>) => clientFor(endpoint).post<FleetPage>('/v1/whatif', body);

@@ -6,6 +6,7 @@ import { JOBFOLD_JOBSET_CONTROLLER_NAME } from '../jobset/constants.ts';
 import type { JobSetDecisionEvent } from '../jobset/decision-events.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { CONTROL_SOURCE } from './inbound.ts';
+import type { JobCommandFields } from './command-details.ts';
 
 /**
  * The outbound event contract (docs/events.md), for Jobs and JobSets: source `jobfold.control`.
@@ -102,22 +103,26 @@ export function jobSetCommandEvent(jobSet: JobSetIdentity, command: JobSetComman
   return controlEvent(command.commandId, OutboundDetailType[command.type], { ...names, ...commandFields(command) });
 }
 
-/** What each command's detail carries besides the names of what it acts on (the field order is the wire's). */
+/**
+ * What each command's detail carries besides the names of what it acts on (the field order is the
+ * wire's). A Job command's fields are checked against the schemas docs/events.md is generated from.
+ */
 function commandFields(command: AnyCommand): Record<string, unknown> {
   switch (command.type) {
     case 'TerminatePod':
-      return { podName: command.podName, podUid: command.podUid, reason: command.reason, message: command.message, cause: command.cause };
+      return { podName: command.podName, podUid: command.podUid, reason: command.reason, message: command.message, cause: command.cause } satisfies JobCommandFields['TerminatePod'];
     case 'CreatePod':
       return {
         index: command.index ?? null,
         templateHash: command.templateHash,
         indexFailureCount: command.indexFailureCount ?? null,
         indexIgnoredFailureCount: command.indexIgnoredFailureCount ?? null,
-      };
+      } satisfies JobCommandFields['CreatePod'];
     case 'UpdateJobStatus':
+      // The status is a JobStatusView; the schema says only that it is an object.
       return { status: command.status };
     case 'RemovePodFinalizer':
-      return { podName: command.podName, podUid: command.podUid };
+      return { podName: command.podName, podUid: command.podUid } satisfies JobCommandFields['RemovePodFinalizer'];
     case 'CreateJob':
       return {
         replicatedJob: command.replicatedJob,

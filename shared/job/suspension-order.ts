@@ -240,11 +240,32 @@ function writeEarlierSuspension(sync: Sync, reason: string): void {
   if (suspendedAt > metAt) return;
   // The spec in force when the criterion was met: the last observation at or before it.
   const inForce = entryAt(state.suspendChanges, metAt);
-  const resumedAt = state.suspendChanges[inForce]?.suspend === false ? stretchStart(state.suspendChanges, inForce) : undefined;
+  const resumedAt = state.suspendChanges[inForce]?.suspend === false
+    ? stretchStart(state.suspendChanges, inForce)
+    : reason === Reason.DeadlineExceeded ? resumptionBeforeDeadline(sync, inForce) : undefined;
   const condition = resumedAt !== undefined && resumedAt > suspendedAt
     ? suspendedCondition(false, formatTime(resumedAt))
     : suspendedCondition(true, formatTime(suspendedAt));
   setCondition(sync, condition, { tippedBy: state.position });
+}
+
+/**
+ * A deadline jobfold met while the history shows the Job suspended: it ran from a start time read
+ * before the suspension arrived (the creation alone, the suspension of its very second arriving
+ * last). Upstream's controller clears the start time while a Job is suspended and sets it anew at
+ * the resumption, so the cluster's deadline ran from the next resumption (entry after `inForce`),
+ * one before jobfold decided the outcome: that sync wrote JobResumed before the outcome.
+ */
+function resumptionBeforeDeadline(sync: Sync, inForce: number): number | undefined {
+  const entries = sync.state.suspendChanges;
+  const decidedAt = findCondition(sync.conditions, 'FailureTarget')?.lastTransitionTime;
+  const until = decidedAt === undefined ? sync.now : parseTime(decidedAt);
+  for (let i = inForce + 1; i < entries.length; i++) {
+    const entry = entries[i] as SuspendAt;
+    if (entry.at > until) return undefined;
+    if (!entry.suspend) return entry.at;
+  }
+  return undefined;
 }
 
 /**

@@ -12,8 +12,8 @@ export interface DeliveryLoop {
   readonly count: number;
   /** The delivery order's ranks (ties: the cluster's order). */
   readonly keys: readonly number[];
-  /** The events that answer a command, by index: what the command names. */
-  readonly answers: ReadonlyMap<number, string>;
+  /** The events held for commands, by index: what each command it waits for names. */
+  readonly answers: ReadonlyMap<number, readonly string[]>;
   /** What the commands sent so far named (filled by `fold`). */
   readonly commanded: ReadonlySet<string>;
   /** Whether two events are read by one reconcile (folded as one run). */
@@ -37,8 +37,8 @@ export function deliverInCausalOrder(loop: DeliveryLoop): number[] {
     let next = -1;
     for (let i = 0; i < count; i++) {
       if (delivered[i]) continue;
-      const answered = answers.get(i);
-      if (!heldToo && answered !== undefined && !commanded.has(answered)) continue;
+      const waitsFor = answers.get(i);
+      if (!heldToo && waitsFor !== undefined && !waitsFor.every((named) => commanded.has(named))) continue;
       if (next < 0 || (keys[i] ?? 0) < (keys[next] ?? 0)) next = i;
     }
     return next;
@@ -87,7 +87,9 @@ export interface Answering<Command> {
    * Every event after an answer, in the cluster's order, waits for the command too, not only the
    * answer: in a history played in a closed loop (test/property/job/managed-histories.ts) the
    * cluster made them after it acted on the command, so none can reach jobfold before it sent it.
-   * Each waits for the command answered last at or before it.
+   * Each waits for every command answered at or before it: one answering a later command, let
+   * through while an earlier answer still waits, would show jobfold a pod view with a hole
+   * (jobSeq) only a command it has not sent can fill, and it holds its outcome on such a hole.
    */
   readonly holdsWhatFollows?: boolean;
 }
@@ -115,7 +117,7 @@ export function deliverCausally<Command, State>(
   kind: KindDelivery<Command, State>,
   answering: Answering<Command>,
   keys: readonly number[],
-  answers: ReadonlyMap<number, string> = new Map(),
+  answers: ReadonlyMap<number, readonly string[]> = new Map(),
 ): Delivered<Command, State> {
   const commands: Command[] = [];
   const commandsAfter = new Map<number, readonly Command[]>();
@@ -148,13 +150,13 @@ export function deliverCausally<Command, State>(
 /**
  * The events that answer a command of the in-order delivery, with what the command named: for
  * each such command, the first event after the run whose reconcile sent it that answers it; with
- * `holdsWhatFollows`, every event from there on, each with the command answered last at or before it.
+ * `holdsWhatFollows`, every event from there on, each with every command answered at or before it.
  */
 export function answeredCommands<Command>(
   count: number,
   inOrder: Delivered<Command, unknown>,
   answering: Answering<Command>,
-): Map<number, string> {
+): Map<number, readonly string[]> {
   const found = new Map<number, string>();
   for (const [after, commands] of inOrder.commandsAfter) {
     for (const command of commands) {
@@ -167,16 +169,18 @@ export function answeredCommands<Command>(
       }
     }
   }
-  return answering.holdsWhatFollows === true ? withWhatFollows(count, found) : found;
+  if (answering.holdsWhatFollows === true) return withWhatFollows(count, found);
+  return new Map([...found].map(([i, name]) => [i, [name]]));
 }
 
-/** Each event from the first answer on, with the command answered last at or before it. */
-function withWhatFollows(count: number, answers: ReadonlyMap<number, string>): Map<number, string> {
-  const held = new Map<number, string>();
-  let last: string | undefined;
+/** Each event from the first answer on, with every command answered at or before it. */
+function withWhatFollows(count: number, answers: ReadonlyMap<number, string>): Map<number, readonly string[]> {
+  const held = new Map<number, readonly string[]>();
+  const before: string[] = [];
   for (let i = 0; i < count; i++) {
-    last = answers.get(i) ?? last;
-    if (last !== undefined) held.set(i, last);
+    const name = answers.get(i);
+    if (name !== undefined && !before.includes(name)) before.push(name);
+    if (before.length > 0) held.set(i, [...before]);
   }
   return held;
 }

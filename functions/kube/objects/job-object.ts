@@ -1,10 +1,9 @@
-import type { JobSummary } from '../../../shared/log/event-store.ts';
 import { CONTROLLER_UID_LABEL, JOB_NAME_LABEL } from '../../../shared/job/index.ts';
 import type { JobState } from '../../../shared/job/index.ts';
 import { jobStatus } from '../../../shared/job/index.ts';
 import type { JobSpec } from '../../../shared/k8s/job.ts';
 import { objectVersion } from '../resource-version.ts';
-import { compact, LEGACY_CONTROLLER_UID_LABEL, LEGACY_JOB_NAME_LABEL, metaTime, withJobfoldLabels } from './meta.ts';
+import { compact, LEGACY_CONTROLLER_UID_LABEL, LEGACY_JOB_NAME_LABEL, metaTime, withJobfoldLabels, type FoldedObject, type ServedObject } from './meta.ts';
 
 // A batch/v1 Job as this API serves it: the object as jobfold last observed it, with the
 // defaults the API server applies (batch/v1 SetDefaults_Job, the generated selector and pod
@@ -14,23 +13,9 @@ import { compact, LEGACY_CONTROLLER_UID_LABEL, LEGACY_JOB_NAME_LABEL, metaTime, 
 // annotations and the cluster's own resourceVersion are not kept (docs/kubectl.md).
 
 /** A Job folded from its log, with where the log stood. */
-export interface FoldedJob {
-  readonly summary: JobSummary;
-  readonly state: JobState;
-  readonly head: number;
-  /** When the entry at `head` was recorded (the object's resourceVersion). */
-  readonly headRecordedAt: string | undefined;
-  /** A newer Job has this name (listsSuperseded in handlers.ts says when such Jobs are listed). */
-  readonly superseded: boolean;
-}
+export type FoldedJob = FoldedObject<JobState>;
 
-export type JobObject = {
-  apiVersion: 'batch/v1';
-  kind: 'Job';
-  metadata: Record<string, unknown> & { name: string; namespace: string; uid: string; resourceVersion: string; labels: Record<string, string> };
-  spec: Record<string, unknown>;
-  status: Record<string, unknown>;
-};
+export type JobObject = ServedObject<'batch/v1', 'Job'>;
 
 export function jobObject(job: FoldedJob): JobObject {
   const { summary, state } = job;

@@ -1,27 +1,14 @@
-import type { JobSummary } from '../../../shared/log/event-store.ts';
 import { jobSetStatus, type JobSetState } from '../../../shared/jobset/index.ts';
 import { objectVersion } from '../resource-version.ts';
-import { compact, metaTime, withJobfoldLabels } from './meta.ts';
+import { compact, metaTime, withJobfoldLabels, type FoldedObject, type ServedObject } from './meta.ts';
 
 // A jobset.x-k8s.io/v1alpha2 JobSet as this API serves it: the spec as last observed with the
 // JobSet webhook's and CRD's defaults (shared/jobset/defaulting.ts), and the status the JobSet
 // controller computes, folded from the log (shared/jobset/status.ts).
 
-export interface FoldedJobSet {
-  readonly summary: JobSummary;
-  readonly state: JobSetState;
-  readonly head: number;
-  readonly headRecordedAt: string | undefined;
-  readonly superseded: boolean;
-}
+export type FoldedJobSet = FoldedObject<JobSetState>;
 
-export type JobSetObject = {
-  apiVersion: 'jobset.x-k8s.io/v1alpha2';
-  kind: 'JobSet';
-  metadata: Record<string, unknown> & { name: string; namespace: string; uid: string; resourceVersion: string; labels: Record<string, string> };
-  spec: Record<string, unknown>;
-  status: Record<string, unknown>;
-};
+export type JobSetObject = ServedObject<'jobset.x-k8s.io/v1alpha2', 'JobSet'>;
 
 export function jobSetObject(jobSet: FoldedJobSet): JobSetObject {
   const { summary, state } = jobSet;

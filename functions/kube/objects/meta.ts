@@ -1,7 +1,28 @@
 import { createHash } from 'node:crypto';
+import type { JobSummary } from '../../../shared/log/event-store.ts';
 
 // What every object this API serves shares: jobfold's labels, times as metav1 writes them, and
 // the resourceVersion derived from the log.
+
+/** An object as this API serves it: its type, the metadata every object has, its spec and status. */
+export type ServedObject<ApiVersion extends string, Kind extends string> = {
+  apiVersion: ApiVersion;
+  kind: Kind;
+  metadata: Record<string, unknown> & { name: string; namespace: string; uid: string; resourceVersion: string; labels: Record<string, string> };
+  spec: Record<string, unknown>;
+  status: Record<string, unknown>;
+};
+
+/** A Job or JobSet folded from its log, with where the log stood. */
+export interface FoldedObject<State> {
+  readonly summary: JobSummary;
+  readonly state: State;
+  readonly head: number;
+  /** When the entry at `head` was recorded (the object's resourceVersion). */
+  readonly headRecordedAt: string | undefined;
+  /** A newer object has this name (listsSuperseded in handlers.ts says when such objects are listed). */
+  readonly superseded: boolean;
+}
 
 /** On a Job, JobSet or pod the cluster deleted: it stays listed with its last state. */
 export const DELETED_LABEL = 'jobfold.io/deleted';

@@ -4,7 +4,7 @@ import type { Pod } from '../../../shared/k8s/pod.ts';
 import type { JobObject } from './job-object.ts';
 import { objectVersion } from '../resource-version.ts';
 import {
-  compact, CONTROLLER_UID_LABEL, JOB_NAME_LABEL, LEGACY_CONTROLLER_UID_LABEL, LEGACY_JOB_NAME_LABEL, withJobfoldLabels,
+  compact, CONTROLLER_UID_LABEL, JOB_NAME_LABEL, LEGACY_CONTROLLER_UID_LABEL, LEGACY_JOB_NAME_LABEL, withJobfoldLabels, type ServedObject,
 } from './meta.ts';
 
 // A Job's pods as jobfold last observed them, read from its log: the newest observation of each
@@ -64,13 +64,7 @@ export class PodCollector {
 
 export type PodSighting = ReturnType<PodCollector['pods']>[number];
 
-export type PodObject = {
-  apiVersion: 'v1';
-  kind: 'Pod';
-  metadata: Record<string, unknown> & { name: string; namespace: string; uid: string; resourceVersion: string; labels: Record<string, string> };
-  spec: Record<string, unknown>;
-  status: Record<string, unknown>;
-};
+export type PodObject = ServedObject<'v1', 'Pod'>;
 
 /** The pod as served: as observed, with the Job's labels and owner where the observation lacks them. */
 export function podObject(sighting: PodSighting, job: JobObject): PodObject {

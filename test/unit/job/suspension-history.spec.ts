@@ -52,6 +52,10 @@ describe('A Job suspended from its creation, scaled while suspended and resumed,
   it('the suspension of the creation\'s second, newer by resourceVersion, arriving after the creation: the spec in force at that second is suspended', () => {
     expect(conditionsAfter([resumption, created, scaled, creation, suspension])).toEqual(conditions);
   });
+
+  it('the creation alone first (started at 0:00, its deadline met at 1:36), the suspension of its second last: the cluster\'s deadline ran from the resumption, so JobResumed stands beside the outcome', () => {
+    expect(conditionsAfter([creation, scaled, resumption, created, suspension])).toEqual(conditions);
+  });
 });
 
 describe('A Job suspended and resumed within one second, the resumption arriving first', () => {
