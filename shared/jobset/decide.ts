@@ -16,7 +16,7 @@ import {
   calculateReplicatedJobStatuses,
   type ReplicatedJobStatus,
 } from './replicated-jobs-status.ts';
-import { firstSuspensionSeenAt, specTakenBy, suspendedAtInstant, suspendInForceAt, type ChildJobView, type JobSetState } from './state.ts';
+import { firstSuspensionSeenAt, specTakenBy, suspendedAtInstant, suspendInForceAt, suspensionTimesNoted, type ChildJobView, type JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkRevealedUnseen } from './startup-policy.ts';
@@ -175,7 +175,7 @@ function reconcile(
 }
 
 /**
- * `Suspended`, placed after the first restart's `RestartingJobSet` (evolve.ts `placeOfLateRestart`
+ * `Suspended`, placed after the first restart's `RestartingJobSet` (late-placement.ts `placeOfLateRestart`
  * put that before the suspension the fold had seen), when an observation that arrived since shows
  * the JobSet suspended before the failure that restart answered: the cluster wrote `Suspended`
  * first. The condition to move before `RestartingJobSet`, if any.
@@ -255,8 +255,7 @@ function resumedBeforeFinish(state: JobSetState, finishedAt: string | undefined,
   const inForce = specTakenBy(state, finishedAt);
   if (inForce?.suspend !== false || inForce.at === undefined) return false;
   const resumedAt = inForce.at;
-  const suspensions = [...(state.specsTaken ?? []).filter((taken) => taken.suspend).map((taken) => taken.at), state.suspendedBefore, state.earliestSuspensionAt];
-  return suspensions.every((at) => at === undefined || compareTimes(at, finishedAt) > 0 || compareTimes(at, resumedAt) < 0);
+  return suspensionTimesNoted(state).every((at) => compareTimes(at, finishedAt) > 0 || compareTimes(at, resumedAt) < 0);
 }
 
 /**
@@ -318,11 +317,8 @@ function restartedRunningSince(state: JobSetState): boolean {
 /** Whether the cluster had the JobSet suspended at or after `at`, as far as its observations tell. */
 function suspendedSince(state: JobSetState, at: string): boolean {
   if (specTakenBy(state, at)?.suspend === true) return true;
-  const seen = [
-    ...(state.specsTaken ?? []).filter((taken) => taken.suspend).map((taken) => taken.at), state.suspendedBefore, state.earliestSuspensionAt,
-    ...(state.jobSetTimeline ?? []).filter((observed) => observed.suspend).map((observed) => observed.at),
-  ];
-  return seen.some((suspendedAt) => suspendedAt !== undefined && compareTimes(suspendedAt, at) >= 0);
+  const seen = [...suspensionTimesNoted(state), ...(state.jobSetTimeline ?? []).filter((observed) => observed.suspend).map((observed) => observed.at)];
+  return seen.some((suspendedAt) => compareTimes(suspendedAt, at) >= 0);
 }
 
 /**

@@ -9,7 +9,8 @@ import type { Decider, DecisionOutbox } from '../decide/decider.ts';
 import type { JobSetCommand } from './commands.ts';
 import { isJobSetDecisionType, type JobSetDecisionEvent } from './decision-events.ts';
 import { jobSetObservationEntry, JobSetObservationSchema, type JobSetEvent, type JobSetObservation } from './events.ts';
-import { earlierSuspension, evolve, isLateChildSnapshot, noteJobSetTimeline, noteSuspendedChild, noteSuspendVersion, isLateJobSetObservation, revealedResumption, revealedSuspension, revealedWalk } from './evolve.ts';
+import { evolve, isLateChildSnapshot, isLateJobSetObservation } from './evolve.ts';
+import { earlierSuspension, noteJobSetTimeline, noteSuspendedChild, noteSuspendVersion, revealedResumption, revealedSuspension, revealedWalk } from './suspension-history.ts';
 import { withLateFailure } from './late-failures.ts';
 import { explainJobSet, type JobSetExplanation } from './explain.ts';
 import { jobSetKey } from './pass.ts';
@@ -124,7 +125,7 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
   switch (observation.type) {
     case 'JobSetObserved':
       if (state.jobSetEventId === observation.eventId) return 'same-event';
-      // A late observation that shows a suspension the fold never held, earlier than any it saw or not noted yet, the walk begun before one, or a resumption between two or newer than any seen, or one that tells when spec.suspend changed, is news (evolve.ts).
+      // A late observation that shows a suspension the fold never held, earlier than any it saw or not noted yet, the walk begun before one, or a resumption between two or newer than any seen, or one that tells when spec.suspend changed, is news (suspension-history.ts).
       return isLateJobSetObservation(state, observation) && revealedSuspension(state, observation) === undefined && revealedWalk(state, observation) === undefined
         && revealedResumption(state, observation) === undefined && !earlierSuspension(state, observation) && noteSuspendVersion(state, observation) === undefined && noteJobSetTimeline(state, observation) === undefined
         ? 'stale'

@@ -1,15 +1,16 @@
 import { observeChildJob, parseLabelInt } from './child-jobs.ts';
-import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
-import { moveConditionBefore, placeOfWrittenSince, updateCondition } from './conditions.ts';
+import { CONDITION_TYPES, LABELS } from './constants.ts';
+import { moveConditionBefore, updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
-import type { JobSetConditionChanged, JobSetOutcomeCorrected, JobSetRestarted } from './decision-events.ts';
+import type { JobSetOutcomeCorrected } from './decision-events.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
-import { compareTimes } from '../k8s/time.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
-import { firstSuspensionSeenAt, firstSuspensionVersion, initialState, type ChildJobView, type JobSetState, type SpecTaken } from './state.ts';
-import { noteWalkEvidence, placeOfCompletedWalk, suspensionAfterWalk, walkCompletedBySuspension } from './walk-evidence.ts';
+import { initialState, type ChildJobView, type JobSetState } from './state.ts';
+import { noteWalkEvidence } from './walk-evidence.ts';
 import { validateJobSet } from './validation.ts';
+import { placeOfLateCondition, placeOfLateRestart } from './late-placement.ts';
+import { earlierSuspension, noteJobSetTimeline, noteSuspendedChild, noteSuspendVersion, revealedResumption, revealedSuspension, revealedWalk, specTaken } from './suspension-history.ts';
 
 /**
  * The JobSet fold: applies one event (observation or decision) to the state. Pure and total:
@@ -233,235 +234,6 @@ function observeJobSet(state: JobSetState, event: JobSetObserved): JobSetState {
   };
 }
 
-/**
- * A late JobSet observation showing it resumed between a suspended spec the fold took and the
- * next suspended one (or the one it holds), by resourceVersion: the cluster ran it then, which the
- * fold, holding the newer spec, never saw (a finish in between was reached running: decide.ts
- * `resumedBeforeFinish`). `specsTaken` with it in its place (the conditions that stood when the
- * next spec was taken, as the fold wrote none on it), else undefined.
- */
-export function revealedResumption(state: JobSetState, event: JobSetObserved): readonly SpecTaken[] | undefined {
-  const version = comparableVersion(event.jobSet.metadata.resourceVersion);
-  const taken = state.specsTaken ?? [];
-  if (version === undefined || event.jobSet.spec.suspend === true) return undefined;
-  const next = taken.findIndex((spec) => compareVersions(spec.version, version) > 0);
-  const at = next === -1 ? taken.length : next;
-  if (at === 0 || taken[at - 1]?.suspend !== true || (next !== -1 && taken[next]?.suspend !== true)) return undefined;
-  const conditions = next === -1 ? state.conditions.length : (taken[next] as SpecTaken).conditions;
-  return [...taken.slice(0, at), { version, suspend: false, conditions, at: event.at }, ...taken.slice(at)];
-}
-
-/**
- * What a JobSet observation adds to `suspendedVersions` (a suspended one not noted yet) or
- * `lastResumedVersion` (a resumed one newer than it), late ones too, with what can no longer
- * answer dropped (`suspensionFloor`).
- */
-export function noteSuspendVersion(
-  state: JobSetState,
-  event: JobSetObserved,
-): Pick<JobSetState, 'suspendedVersions' | 'lastResumedVersion' | 'suspendedChildVersions'> | undefined {
-  const version = comparableVersion(event.jobSet.metadata.resourceVersion);
-  if (version === undefined) return undefined;
-  const known = state.suspendedVersions ?? [];
-  const last = state.lastResumedVersion;
-  if (event.jobSet.spec.suspend !== true) {
-    return last === undefined || compareVersions(version, last) > 0 ? withoutAnswered(known, version, state.suspendedChildVersions) : undefined;
-  }
-  const floor = suspensionFloor(known, last);
-  if (known.includes(version) || (floor !== undefined && compareVersions(version, floor) < 0)) return undefined;
-  return withoutAnswered([...known, version].sort(compareVersions), last, state.suspendedChildVersions);
-}
-
-/**
- * The newest suspended version below the last resumption. `walkBegunOnLastResumption` asks for
- * the suspensions either side of the last resumption and a child Job seen suspended between
- * them; the last resumption only moves up, so this floor only moves up: no suspension older than
- * it, nor any child version at or below it, can be one of those again (whatever arrives late),
- * and they go. What stays is the versions since the last resumption's suspension before it.
- */
-function suspensionFloor(suspended: readonly string[], resumed: string | undefined): string | undefined {
-  return resumed === undefined ? undefined : suspended.findLast((v) => compareVersions(v, resumed) < 0);
-}
-
-function withoutAnswered(
-  suspended: readonly string[],
-  resumed: string | undefined,
-  children: readonly string[] | undefined,
-): Pick<JobSetState, 'suspendedVersions' | 'lastResumedVersion' | 'suspendedChildVersions'> {
-  const floor = suspensionFloor(suspended, resumed);
-  const kept = floor === undefined ? suspended : suspended.filter((v) => compareVersions(v, floor) >= 0);
-  return {
-    ...(kept.length === 0 ? {} : { suspendedVersions: kept }),
-    ...(resumed === undefined ? {} : { lastResumedVersion: resumed }),
-    ...(children === undefined || floor === undefined ? {} : { suspendedChildVersions: children.filter((v) => compareVersions(v, floor) > 0) }),
-  };
-}
-
-/**
- * `jobSetTimeline` with the observation in its place by resourceVersion; undefined when it holds
- * it already. Every observation is kept up to `TIMELINE_ENTRIES` (one inside a run of equal
- * `suspend` becomes a run's end when an older opposite one arrives late); past that, entries
- * between two of their own `suspend` go (the run's first and last tell when it began and ended),
- * so a long-lived JobSet's state stays small at the cost of that precision.
- */
-export function noteJobSetTimeline(state: JobSetState, event: JobSetObserved): Pick<JobSetState, 'jobSetTimeline'> | undefined {
-  const version = comparableVersion(event.jobSet.metadata.resourceVersion);
-  const known = state.jobSetTimeline ?? [];
-  if (version === undefined || known.some((seen) => seen.version === version)) return undefined;
-  const merged = [...known, { version, suspend: event.jobSet.spec.suspend === true, at: event.at }].sort((a, b) => compareVersions(a.version, b.version));
-  if (merged.length <= TIMELINE_ENTRIES) return { jobSetTimeline: merged };
-  const inside = (i: number) => merged[i - 1]?.suspend === merged[i]?.suspend && merged[i + 1]?.suspend === merged[i]?.suspend;
-  const kept = merged.filter((_, i) => i === 0 || i === merged.length - 1 || !inside(i));
-  return kept.length === known.length && kept.every((seen, i) => seen === known[i]) ? undefined : { jobSetTimeline: kept };
-}
-
-/** How many JobSet observations `jobSetTimeline` keeps before it keeps only each run's ends. */
-const TIMELINE_ENTRIES = 64;
-
-/**
- * `suspendedChildVersions` with the version of a child Job snapshot showing it suspended, for an
- * InOrder JobSet jobfold does not run (or one not seen yet): a resumption after it found the Job
- * not started, and its walk began again.
- */
-export function noteSuspendedChild(state: JobSetState, event: JobObserved, version: string | undefined): Pick<JobSetState, 'suspendedChildVersions'> | undefined {
-  const spec = state.jobSet?.spec;
-  if (version === undefined || event.job.spec?.suspend !== true) return undefined;
-  if (spec !== undefined && (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME)) return undefined;
-  const known = state.suspendedChildVersions ?? [];
-  const floor = suspensionFloor(state.suspendedVersions ?? [], state.lastResumedVersion);
-  if (known.includes(version) || (floor !== undefined && compareVersions(version, floor) <= 0)) return undefined;
-  return { suspendedChildVersions: [...known, version].sort(compareVersions) };
-}
-
-/** `specsTaken` with the spec now taken, when its `suspend` differs from the last one's. */
-function specTaken(state: JobSetState, suspend: boolean, version: string | undefined, at: string): Pick<JobSetState, 'specsTaken'> | undefined {
-  const taken = state.specsTaken ?? [];
-  if (version === undefined || taken.at(-1)?.suspend === suspend) return undefined;
-  return { specsTaken: [...taken, { version, suspend, conditions: state.conditions.length, at }] };
-}
-
-/**
- * Where a restart's `RestartingJobSet`, written first, goes: before `Suspended` when the failure
- * it answers came before the JobSet was first seen suspended, on the cluster's clock (the
- * suspension reached the fold before the failure's evidence; upstream restarted first). Not for a
- * JobSet jobfold runs: the order it wrote them in is its cluster's.
- */
-function placeOfLateRestart(state: JobSetState, event: JobSetRestarted): number | undefined {
-  const failedAt = event.failedJob.failedAt;
-  const suspendedAt = firstSuspensionSeenAt(state);
-  if (failedAt === undefined || suspendedAt === undefined || state.jobSet?.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return undefined;
-  const order = compareTimes(failedAt, suspendedAt);
-  if (order > 0 || (order === 0 && !failedBeforeSuspension(state, event))) return undefined;
-  const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
-  return suspended === -1 ? undefined : suspended;
-}
-
-/**
- * In the same second, the resourceVersions tell (KEP-5504): the failed Job's snapshot older than
- * the first suspended JobSet observation means the cluster's controller read the failure first and
- * restarted before it wrote `Suspended` (its reconcile runs the failure policy before it suspends).
- */
-function failedBeforeSuspension(state: JobSetState, event: JobSetRestarted): boolean {
-  const failed = state.children[event.failedJob.name]?.version;
-  const suspension = firstSuspensionVersion(state);
-  return failed !== undefined && suspension !== undefined && compareVersions(failed, suspension) < 0;
-}
-
-/**
- * Where a condition the cluster wrote `since` a late suspended observation goes: before the
- * conditions the fold wrote once it held a spec newer than that observation (the cluster wrote
- * those after it), which the time alone cannot tell in the same second. Undefined when the
- * versions do not say (then the time does).
- */
-function placeOfLateCondition(state: JobSetState, event: JobSetConditionChanged): number | undefined {
-  const place = placeBySpecsTaken(state, event);
-  const { since } = event;
-  const floor = since === undefined ? undefined : afterEarlierRestartOrWalk(state, since);
-  const placed = since === undefined || floor === undefined ? place : Math.max(place ?? placeOfWrittenSince(state.conditions, since), floor);
-  // On a finished JobSet, what the cluster wrote `since` an instant came before the finish
-  // (decide.ts writes it only then), whatever time the fold's pass gave the finish.
-  const finish = since === undefined ? -1 : state.conditions.findIndex((c) => c.type === state.terminalState && c.status === 'True');
-  return finish === -1 ? placed : Math.min(placed ?? placeOfWrittenSince(state.conditions, since as string), finish);
-}
-
-/**
- * A restart whose failure came before `since` on the cluster's clock, or an InOrder walk that
- * completed by then (walk-evidence.ts `walkCompletedBySuspension`): the cluster appended its
- * `RestartingJobSet` or `StartupPolicyCompleted` then, before the condition it wrote `since` (the
- * fold, holding a newer spec or writing at a later pass, may have written it after). Just after
- * the later of those conditions, if any.
- */
-function afterEarlierRestartOrWalk(state: JobSetState, since: string): number | undefined {
-  const failedAt = state.restartEvidence?.failedAt;
-  const order = failedAt === undefined ? 1 : compareTimes(failedAt, since);
-  const restarted = order < 0 || (order === 0 && restartFailureOlderThanSuspension(state));
-  const after = (type: string) => {
-    const index = state.conditions.findIndex((c) => c.type === type);
-    return index === -1 ? undefined : index + 1;
-  };
-  const floors = [
-    restarted ? after(CONDITION_TYPES.restartingJobSet) : undefined,
-    walkCompletedBySuspension(state, since) ? after(CONDITION_TYPES.startupPolicyCompleted) : undefined,
-  ].filter((floor) => floor !== undefined);
-  return floors.length === 0 ? undefined : Math.max(...floors);
-}
-
-/**
- * In the same second, the resourceVersions tell (KEP-5504): a failed Job the last restart was
- * decided on, seen at an older version than the late suspended observation, came first (the
- * cluster's reconcile restarted before it suspended), as `failedBeforeSuspension` reads it for a
- * restart decided after the suspension.
- */
-function restartFailureOlderThanSuspension(state: JobSetState): boolean {
-  const suspension = state.suspendedBeforeVersion;
-  if (suspension === undefined) return false;
-  return Object.values(state.restartEvidence?.failed ?? {}).some((job) => job.version !== undefined && compareVersions(job.version, suspension) < 0);
-}
-
-function placeBySpecsTaken(state: JobSetState, event: JobSetConditionChanged): number | undefined {
-  const { type, status } = event.condition;
-  if (type === CONDITION_TYPES.startupPolicyCompleted && status === 'True') return placeOfCompletedWalk(state);
-  const walkBegan = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True';
-  const version = event.since !== undefined ? state.suspendedBeforeVersion : walkBegan ? state.walkBeganVersion : undefined;
-  // A walk that completed by the first suspension began before it too.
-  if (version === undefined) return walkBegan ? suspensionAfterWalk(state) : undefined;
-  const place = state.specsTaken?.find((taken) => compareVersions(taken.version, version) > 0)?.conditions;
-  // A suspension after the walk began goes after the walk's InProgress, wherever the fold wrote it.
-  if (event.since === undefined || !walkBeganBefore(state, version)) return place;
-  const inProgress = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyInProgress);
-  return inProgress === -1 ? place : Math.max(place ?? 0, inProgress + 1);
-}
-
-/**
- * Whether the cluster's InOrder walk had begun before the JobSet observation of `version`: a late
- * running observation older than it showed the walk (`walkBeganVersion`), or a child Job seen at an
- * older version (`firstChildVersion`) existed then, and only a walk creates an InOrder JobSet's Jobs, writing
- * `StartupPolicyInProgress` True in the same pass.
- */
-function walkBeganBefore(state: JobSetState, version: string): boolean {
-  const walk = state.walkBeganVersion;
-  if (walk !== undefined && compareVersions(walk, version) < 0) return true;
-  const child = state.firstChildVersion;
-  return state.jobSet?.spec.startupPolicy.startupPolicyOrder === 'InOrder' && child !== undefined && compareVersions(child, version) < 0;
-}
-
-/**
- * A late JobSet observation showing it unsuspended InOrder, older than every spec the fold took:
- * its version, when older than any such the fold noted. Noted whether or not a suspension is known
- * yet: the suspended observation may arrive after it. Upstream's first pass on
- * it created the first replicated job's Jobs and wrote `StartupPolicyInProgress` True, before the
- * suspension (which leaves the startup conditions alone), so that condition goes first.
- */
-export function revealedWalk(state: JobSetState, event: JobSetObserved): string | undefined {
-  const version = comparableVersion(event.jobSet.metadata.resourceVersion);
-  const { spec } = event.jobSet;
-  if (version === undefined || spec.suspend === true || spec.startupPolicy?.startupPolicyOrder !== 'InOrder') return undefined;
-  const first = state.specsTaken?.[0];
-  if (first === undefined || compareVersions(version, first.version) >= 0) return undefined;
-  const known = state.walkBeganVersion;
-  return known === undefined || compareVersions(version, known) < 0 ? version : undefined;
-}
-
 /** A JobSet observation under the name's uid before another: a new object under the same name. */
 function isNewJobSet(state: JobSetState, event: JobSetObserved): boolean {
   const previousUid = state.jobSet?.metadata.uid;
@@ -475,29 +247,6 @@ function isNewJobSet(state: JobSetState, event: JobSetObserved): boolean {
  */
 export function isLateJobSetObservation(state: JobSetState, event: JobSetObserved): boolean {
   return !isNewJobSet(state, event) && isStaleObservation(state.jobSetOrder, observationOrder(event.jobSet.metadata.resourceVersion, event.sequence));
-}
-
-/**
- * A late JobSet observation showing `spec.suspend` while the spec the fold holds is not
- * suspended, earlier than any such the fold took: its time, which `suspendedBefore` becomes.
- * The cluster reconciled the JobSet suspended then (its controller writes `Suspended` True on
- * every pass of a suspended JobSet), though the fold only ever held the resumed spec.
- */
-export function revealedSuspension(state: JobSetState, event: JobSetObserved): string | undefined {
-  if (event.jobSet.spec.suspend !== true || state.jobSet?.spec.suspend === true) return undefined;
-  const known = state.suspendedBefore;
-  return known === undefined || compareTimes(event.at, known) < 0 ? event.at : undefined;
-}
-
-/**
- * An observation showing the JobSet suspended earlier than any the fold has seen: the cluster had
- * it suspended by then (terminal-decisions.ts and placeOfLateRestart read when, state.ts
- * `firstSuspensionSeenAt`). The writer logs such a stale observation.
- */
-export function earlierSuspension(state: JobSetState, event: JobSetObserved): boolean {
-  if (event.jobSet.spec.suspend !== true) return false;
-  const known = state.earliestSuspensionAt;
-  return known === undefined || compareTimes(event.at, known) < 0;
 }
 
 /**

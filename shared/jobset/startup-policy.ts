@@ -57,11 +57,11 @@ export function walkBegunUnseen(spec: DefaultedJobSetSpec, state: JobSetState, o
 }
 
 /**
- * The walk a late JobSet observation revealed (evolve.ts `revealedWalk`: the JobSet seen running
+ * The walk a late JobSet observation revealed (suspension-history.ts `revealedWalk`: the JobSet seen running
  * InOrder on a spec older than every one the fold took, a suspended one among them): upstream's
  * first pass on it wrote `StartupPolicyInProgress` True, and the suspension that followed left the
  * startup conditions alone. When the fold, holding only the later spec, never wrote it, it does
- * now (evolve.ts places it before what the cluster wrote after), a restart the fold decided since
+ * now (late-placement.ts places it before what the cluster wrote after), a restart the fold decided since
  * too, or a `StartupPolicyCompleted` it wrote since (every walk begins with InProgress; the caller
  * writes the completion back): the condition, once written, stands through restarts (each walk writes it True again), so
  * the cluster's restart after that walk left it. Not for a JobSet jobfold runs: the order it wrote is its cluster's.

@@ -148,7 +148,7 @@ export interface JobSetState {
    */
   readonly suspendedBefore?: string;
   /**
-   * The earliest time an observation showed the JobSet suspended, late ones included (evolve.ts
+   * The earliest time an observation showed the JobSet suspended, late ones included (suspension-history.ts
    * `earlierSuspension`): when the cluster had it suspended by. Absent before JOBSET_FOLD_VERSION .16.
    */
   readonly earliestSuspensionAt?: string;
@@ -162,7 +162,7 @@ export interface JobSetState {
   readonly walkBeganVersion?: string;
   /**
    * The oldest comparable resourceVersion of any child Job observation, late ones included: the
-   * JobSet had Jobs by then, so an InOrder walk had begun (evolve.ts `walkBeganBefore`). Absent
+   * JobSet had Jobs by then, so an InOrder walk had begun (late-placement.ts `walkBeganBefore`). Absent
    * before JOBSET_FOLD_VERSION .24.
    */
   readonly firstChildVersion?: string;
@@ -171,7 +171,7 @@ export interface JobSetState {
    * snapshots that showed the Job suspended, late ones included, in order (startup-policy.ts
    * `walkBegunOnLastResumption` reads which suspended Jobs a resumption found). Only those
    * above the newest suspension below `lastResumedVersion` are kept: none older can answer again
-   * (evolve.ts `suspensionFloor`). Absent before JOBSET_FOLD_VERSION .30.
+   * (suspension-history.ts `suspensionFloor`). Absent before JOBSET_FOLD_VERSION .30.
    */
   readonly suspendedChildVersions?: readonly string[];
   /**
@@ -179,7 +179,7 @@ export interface JobSetState {
    * ones included, in order; and the newest of one that showed it resumed: where the last
    * resumption lies between suspensions, whatever order they arrived in (startup-policy.ts
    * `walkBegunOnLastResumption`). From the newest suspension below `lastResumedVersion` on only
-   * (evolve.ts `suspensionFloor`): one round of suspensions, not the JobSet's life. States folded
+   * (suspension-history.ts `suspensionFloor`): one round of suspensions, not the JobSet's life. States folded
    * before are read as they are and trimmed at the next JobSet observation that adds to them.
    * Absent before JOBSET_FOLD_VERSION .31.
    */
@@ -188,7 +188,7 @@ export interface JobSetState {
   /**
    * The JobSet observations with a comparable resourceVersion, late ones included, in version
    * order: when `spec.suspend` changed (past 64 of them, only each run's first and last are kept:
-   * evolve.ts `noteJobSetTimeline`). What the spec in
+   * suspension-history.ts `noteJobSetTimeline`). What the spec in
    * force at an instant was (`suspendInForceAt`), whatever order they arrived in. Absent before
    * JOBSET_FOLD_VERSION .32.
    */
@@ -197,7 +197,7 @@ export interface JobSetState {
    * The JobSet observations the fold took whose `spec.suspend` differs from the one before (the
    * first too), by comparable resourceVersion, with how many conditions stood when each was
    * taken: a condition the cluster wrote on an older spec, seen late, goes before those written
-   * on a newer one (evolve.ts `placeOfLateCondition`).
+   * on a newer one (late-placement.ts `placeOfLateCondition`).
    */
   readonly specsTaken?: readonly SpecTaken[];
   /**
@@ -243,12 +243,6 @@ export function initialState(): JobSetState {
 }
 
 /**
- * When the cluster first showed the JobSet suspended, as far as the fold knows: the earliest
- * observation that showed it so, the first suspended spec it took, or a late observation older
- * than the spec it holds (`suspendedBefore`), whichever is earlier (the last two for states folded
- * before JOBSET_FOLD_VERSION .16). Undefined when none says.
- */
-/**
  * The spec the fold took last (`specsTaken`) among those observed at or before `at`: which
  * `spec.suspend` was in force on the cluster then, as far as the taken specs tell.
  */
@@ -258,6 +252,22 @@ export function specTakenBy(state: JobSetState, at: string): SpecTaken | undefin
   return last;
 }
 
+/**
+ * The times observations showed the JobSet suspended, as far as the specs it took and the late
+ * suspended observations it noted tell: every suspended spec taken, `suspendedBefore` and
+ * `earliestSuspensionAt` (either may be older than every taken one).
+ */
+export function suspensionTimesNoted(state: JobSetState): string[] {
+  const seen = [...(state.specsTaken ?? []).filter((taken) => taken.suspend).map((taken) => taken.at), state.suspendedBefore, state.earliestSuspensionAt];
+  return seen.filter((at): at is string => at !== undefined);
+}
+
+/**
+ * When the cluster first showed the JobSet suspended, as far as the fold knows: the earliest
+ * observation that showed it so, the first suspended spec it took, or a late observation older
+ * than the spec it holds (`suspendedBefore`), whichever is earlier (the last two for states folded
+ * before JOBSET_FOLD_VERSION .16). Undefined when none says.
+ */
 export function firstSuspensionSeenAt(state: JobSetState): string | undefined {
   const seen = [state.earliestSuspensionAt, state.specsTaken?.find((spec) => spec.suspend)?.at, state.suspendedBefore];
   return seen.reduce<string | undefined>((first, at) => (at !== undefined && (first === undefined || compareTimes(at, first) < 0) ? at : first), undefined);
