@@ -12,6 +12,7 @@ import { countingObservation, revokeRunCount } from './run.ts';
 import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome, followRecount } from './late-outcome.ts';
 import type { JobState } from './state.ts';
 import { deletedAsExcess } from './excess-deletions.ts';
+import { byLeastAdvanced } from './active-pods-order.ts';
 import { finishedOnCluster, notePodFirstSeen, unseenBy } from './cluster-finish.ts';
 
 /**
@@ -199,6 +200,30 @@ function countStrippedLive(state: JobState, pod: PodRecord, observedAt?: number)
   const before = asLateOutcome || !removedBefore ? undefined : countsBeforeFinalCount(state);
   countingObservation(state, pod.uid, true, () => countAsTracked(state, pod, live), state.inferred);
   if (before) countLateOutcome(state, before);
+  if (observedAt !== undefined) releaseDuplicateOf(state, pod, observedAt);
+}
+
+/**
+ * A pod of an index shown tracked and running late (observed at `trackedAt`, before the failure
+ * criterion was met on the cluster's clock), beside a less advanced pod of its index that the
+ * failing sync counted failed though it had not failed: on the cluster, the sync that first read
+ * both (both seen before the criterion) deleted that one as a duplicate (manage-pods.ts
+ * invalidAndDuplicated; upstream `appendDuplicatedIndexPodsForRemoval` keeps the most advanced by
+ * `controller.ActivePods`, removing the finalizer first), so the failing sync did not count it.
+ * The count moves from it to this pod, in the same step. Found by the generated elastic
+ * history-36 (issue 21): the Job arrived after the running pod's finalizer-less observation.
+ */
+function releaseDuplicateOf(state: JobState, pod: PodRecord, trackedAt: number): void {
+  const metAt = state.outcomeMetAt;
+  if (pod.index < 0 || pod.counted !== 'failed' || metAt === undefined || trackedAt >= metAt) return;
+  if (!hasTrueCondition(state.status.conditions, 'FailureTarget')) return;
+  for (const other of state.pods.values()) {
+    if (other === pod || other.index !== pod.index || !other.hasFinalizer || !countedByFailingSync(state, other)) continue;
+    // Both active on the cluster at once before the criterion; created in one second (manage-pods.ts withoutEndedUnseen).
+    if ((other.firstSeenAt ?? Infinity) >= metAt || other.creationTimestamp !== pod.creationTimestamp) continue;
+    if (byLeastAdvanced(other, pod) >= 0) continue;
+    uncountFailingSync(state, other);
+  }
 }
 
 /** FailureTarget: every pod stripped before it finished that is not counted yet counts as the failing sync counted it. O(pods), once. */

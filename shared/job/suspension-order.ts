@@ -250,14 +250,21 @@ function writeEarlierSuspension(sync: Sync, reason: string): void {
 }
 
 /**
- * A deadline jobfold met while the history shows the Job suspended: it ran from a start time read
- * before the suspension arrived (the creation alone, the suspension of its very second arriving
- * last). Upstream's controller clears the start time while a Job is suspended and sets it anew at
- * the resumption, so the cluster's deadline ran from the next resumption (entry after `inForce`),
- * one before jobfold decided the outcome: that sync wrote JobResumed before the outcome.
+ * A deadline jobfold met while the history shows the Job suspended, the Job suspended from its
+ * first instant on (the newest observation of that instant suspended, none unsuspended after it
+ * up to `inForce`): jobfold started it on its creation read alone (the suspension of its very
+ * second arriving last), while on the cluster it had no start time until its resumption set one
+ * (upstream syncJob sets it on the first unsuspended sync and resets it at each resumption), so
+ * the cluster's deadline ran from the next resumption (entry after `inForce`), one before jobfold
+ * decided the outcome: that sync wrote JobResumed before the outcome. A Job that ran before its
+ * suspension is not one: its resuming sync can find the deadline passed on the start time it had
+ * (checked before the resumption resets it), and keeps Suspended=True (generated history-1).
  */
 function resumptionBeforeDeadline(sync: Sync, inForce: number): number | undefined {
   const entries = sync.state.suspendChanges;
+  const first = entries[0];
+  if (first === undefined || entries[entryAt(entries, first.at)]?.suspend !== true) return undefined;
+  for (let i = 0; i <= inForce; i++) if (entries[i]?.suspend === false && entries[i]?.at !== first.at) return undefined;
   const decidedAt = findCondition(sync.conditions, 'FailureTarget')?.lastTransitionTime;
   const until = decidedAt === undefined ? sync.now : parseTime(decidedAt);
   for (let i = inForce + 1; i < entries.length; i++) {

@@ -58,6 +58,26 @@ describe('A Job suspended from its creation, scaled while suspended and resumed,
   });
 });
 
+describe('A Job jobfold runs, started, suspended, and resumed after its deadline, the resumption arriving before the suspension', () => {
+  // Generated history-1 (cluster, with the forwarder's counts): the resuming sync checks the
+  // deadline on the start time of 0:00, before the resumption resets it, and fails the Job;
+  // Suspended stays True beside the outcome.
+  const one = withSpec(job, { parallelism: 1 });
+  const creation = jobAt(one, {}, '1', at(0));
+  const pod = podObserved(aPod({ name: 'p0', phase: 'Pending', resourceVersion: '2', creationTimestamp: at(1) }), at(1));
+  const suspension = jobAt(one, { suspend: true }, '3', at(30));
+  const resumption = jobAt(one, { suspend: false }, '4', at(860));
+  const conditions = ['Suspended=True:JobSuspended', 'FailureTarget=True:DeadlineExceeded'];
+
+  it("in the cluster's order: failed at the resumption, still suspended", () => {
+    expect(conditionsAfter([creation, pod, suspension, resumption]).slice(0, 2)).toEqual(conditions);
+  });
+
+  it('the resumption first: the suspension arriving after is written in its place, not a JobResumed', () => {
+    expect(conditionsAfter([creation, pod, resumption, suspension]).slice(0, 2)).toEqual(conditions);
+  });
+});
+
 describe('A Job suspended and resumed within one second, the resumption arriving first', () => {
   // Managed history-48: one sync of the controller read the suspension and the resumption
   // (rv 2, rv 3, both at 0:30) and wrote no Suspended condition.
