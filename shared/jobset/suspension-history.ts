@@ -1,6 +1,6 @@
 import { JOBFOLD_JOBSET_CONTROLLER_NAME } from './constants.ts';
 import type { JobObserved, JobSetObserved } from './events.ts';
-import type { JobSetState, SpecTaken } from './state.ts';
+import type { JobSetState, SeenSpec, SpecTaken } from './state.ts';
 import { comparableVersion, compareVersions } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
 
@@ -123,24 +123,29 @@ function withoutAnswered(
 
 /**
  * `jobSetTimeline` with the observation in its place by resourceVersion; undefined when it holds
- * it already. Every observation is kept up to `TIMELINE_ENTRIES` (one inside a run of equal
- * `suspend` becomes a run's end when an older opposite one arrives late); past that, entries
- * between two of their own `suspend` go (the run's first and last tell when it began and ended),
- * so a long-lived JobSet's state stays small at the cost of that precision.
+ * it already. Every observation is kept, those inside a run of equal `suspend` too: one of them
+ * becomes a run's end when an older opposite observation arrives late (the cluster changed
+ * `suspend` twice in between), and no bound on how late that can be tells which may go. A cap
+ * that kept only each run's ends changed the answer of `suspendInForceAt` past it (a late resumed
+ * observation moved the end of the suspended run it fell into to that run's last entry), so
+ * there is none: one small entry per JobSet observation, as its log holds one per observation
+ * anyway. O(log n) to find the place, O(n) to copy.
  */
 export function noteJobSetTimeline(state: JobSetState, event: JobSetObserved): Pick<JobSetState, 'jobSetTimeline'> | undefined {
   const version = comparableVersion(event.jobSet.metadata.resourceVersion);
+  if (version === undefined) return undefined;
   const known = state.jobSetTimeline ?? [];
-  if (version === undefined || known.some((seen) => seen.version === version)) return undefined;
-  const merged = [...known, { version, suspend: event.jobSet.spec.suspend === true, at: event.at }].sort((a, b) => compareVersions(a.version, b.version));
-  if (merged.length <= TIMELINE_ENTRIES) return { jobSetTimeline: merged };
-  const inside = (i: number) => merged[i - 1]?.suspend === merged[i]?.suspend && merged[i + 1]?.suspend === merged[i]?.suspend;
-  const kept = merged.filter((_, i) => i === 0 || i === merged.length - 1 || !inside(i));
-  return kept.length === known.length && kept.every((seen, i) => seen === known[i]) ? undefined : { jobSetTimeline: kept };
+  let low = 0;
+  let high = known.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (compareVersions((known[middle] as SeenSpec).version, version) < 0) low = middle + 1;
+    else high = middle;
+  }
+  if (known[low]?.version === version) return undefined;
+  const seen: SeenSpec = { version, suspend: event.jobSet.spec.suspend === true, at: event.at };
+  return { jobSetTimeline: [...known.slice(0, low), seen, ...known.slice(low)] };
 }
-
-/** How many JobSet observations `jobSetTimeline` keeps before it keeps only each run's ends. */
-const TIMELINE_ENTRIES = 64;
 
 /**
  * `suspendedChildVersions` with the version of a child Job snapshot showing it suspended, for an

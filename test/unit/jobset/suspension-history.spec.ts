@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { evolve } from '../../../shared/jobset/evolve.ts';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
-import { initialState, type JobSetState } from '../../../shared/jobset/state.ts';
+import { initialState, suspendInForceAt, type JobSetState } from '../../../shared/jobset/state.ts';
 import { walkBegunOnLastResumption } from '../../../shared/jobset/startup-policy.ts';
 import { walkStartedSince } from '../../../shared/jobset/walk-evidence.ts';
 import { compareVersions } from '../../../shared/k8s/object-sequence.ts';
-import { jobObserved, jobReady, jobSetObserved, versioned } from './support/builders.ts';
+import { at, jobObserved, jobReady, jobSetObserved, versioned } from './support/builders.ts';
 
 // Issue 20: the suspension history an InOrder JobSet's fold keeps (`suspendedVersions`,
 // `suspendedChildVersions`) stays bounded over thousands of suspensions, and answers
@@ -115,4 +115,21 @@ describe('the suspension history of an InOrder JobSet suspended and resumed 1,00
       expect(answers.filter(Boolean).length).toBeGreaterThan(0);
     });
   }
+});
+
+describe('the JobSet timeline past 128 observations of one suspended run, a resumed one arriving late inside it', () => {
+  // A cap of 64 once kept only each run's ends past it: the late resumption at 41 then ran until
+  // the run's last entry, and the spec in force at 100 s read resumed (issue 20: nothing cut silently).
+  const suspendedRun = Array.from({ length: 130 }, (_, i) => versioned(2 * (i + 1), jobSetObserved(spec(true), { seconds: 2 * (i + 1) })));
+  const lateResumption = versioned(41, jobSetObserved(spec(false), { seconds: 41 }));
+
+  it('given them folded, when the spec in force is asked, then it is the whole history\'s: resumed only between 41 s and the suspension seen at 42 s', () => {
+    const state = [...suspendedRun, lateResumption].reduce(evolve, initialState());
+    expect(state.jobSetTimeline).toHaveLength(131);
+    expect(suspendInForceAt(state, at(41))).toBe(true);
+    expect(suspendInForceAt(state, at(42))).toBe(false);
+    expect(suspendInForceAt(state, at(43))).toBe(true);
+    expect(suspendInForceAt(state, at(100))).toBe(true);
+    expect(suspendInForceAt(state, at(300))).toBe(true);
+  });
 });
