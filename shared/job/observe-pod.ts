@@ -200,7 +200,9 @@ function countStrippedLive(state: JobState, pod: PodRecord, observedAt?: number)
   const before = asLateOutcome || !removedBefore ? undefined : countsBeforeFinalCount(state);
   countingObservation(state, pod.uid, true, () => countAsTracked(state, pod, live), state.inferred);
   if (before) countLateOutcome(state, before);
-  if (observedAt !== undefined) releaseDuplicateOf(state, pod, observedAt);
+  // Counted at FailureTarget (no observation): tracked from its first sighting until the failing sync stripped it.
+  const trackedAt = observedAt ?? pod.firstSeenAt;
+  if (trackedAt !== undefined) releaseDuplicateOf(state, pod, trackedAt);
 }
 
 /**
@@ -210,7 +212,8 @@ function countStrippedLive(state: JobState, pod: PodRecord, observedAt?: number)
  * both (both seen before the criterion) deleted that one as a duplicate (manage-pods.ts
  * invalidAndDuplicated; upstream `appendDuplicatedIndexPodsForRemoval` keeps the most advanced by
  * `controller.ActivePods`, removing the finalizer first), so the failing sync did not count it.
- * The count moves from it to this pod, in the same step. Found by the generated elastic
+ * The count moves from it to this pod, in the same step (or in the failing sync's own step, when
+ * the pod's observations all arrived before the Job). Found by the generated elastic
  * history-36 (issue 21): the Job arrived after the running pod's finalizer-less observation.
  */
 function releaseDuplicateOf(state: JobState, pod: PodRecord, trackedAt: number): void {

@@ -25,4 +25,8 @@ describe('A Running pod and a Pending duplicate of its index, the Job failing at
   it("the Job after the Running pod's finalizer-less observation, its tracked one last: the duplicate the cluster released is not counted", () => {
     expect(statusAfter([pending, jobObserved(job, at(0)), stripped, running])).toMatchObject({ failed: 1, terminating: 2 });
   });
+
+  it("both of the Running pod's observations before the Job: the failing sync that counts it leaves the duplicate uncounted", () => {
+    expect(statusAfter([pending, running, stripped, jobObserved(job, at(0))])).toMatchObject({ failed: 1, terminating: 2 });
+  });
 });
