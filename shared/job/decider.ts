@@ -109,7 +109,8 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
       async save(store, stream, state, archived) {
         // A pod whose archived form changed since it was stored is stored again (the later save wins).
         const fresh = (archived as ArchivedPod[]).filter((pod) => state.pods.get(pod.uid)?.storedAs !== stableHash(pod));
-        if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
+        // Saved at the snapshot's position: a fold from an older snapshot tells a form stored after it.
+        if (fresh.length > 0) await store.saveArchivedPods(stream, fresh.map((pod) => ({ ...pod, archivedAt: state.position })));
         // The warm state keeps its settled pods (no archive read for them while warm), marked as
         // stored so the next snapshot does not archive them again.
         markStored(state, fresh);

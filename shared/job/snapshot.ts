@@ -86,6 +86,12 @@ export interface ArchivedPod {
    */
   readonly version?: string;
   readonly order?: ObjectSequence;
+  /**
+   * The log position of the snapshot whose save stored this form (decider.ts save). A pod archived
+   * again by a later save (its form changed: pod-record.ts storedAs) is read back in its newest
+   * form, which a fold from an older snapshot must not take (archive-restore.ts newerThanSnapshot).
+   */
+  readonly archivedAt?: number;
 }
 
 /** A pod whose future observations can no longer change the Job. */
