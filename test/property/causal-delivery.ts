@@ -79,8 +79,11 @@ export interface KindDelivery<Command, State> {
 
 /** Which events answer which of jobfold's commands (a deletion jobfold asked for). */
 export interface Answering<Command> {
-  /** What the command names, if an event can answer it (a pod's uid, a child Job's name). */
-  named(command: Command): string | undefined;
+  /**
+   * What the command names, if an event can answer it (a pod's uid, a child Job's name); `sent`:
+   * the commands this delivery sent before it (to tell a command repeated from the first).
+   */
+  named(command: Command, sent: readonly Command[]): string | undefined;
   /** Whether event `i` answers a command that named `name` (`found`: the answers found so far). */
   answers(i: number, name: string, found: ReadonlyMap<number, string>): boolean;
   /**
@@ -124,10 +127,10 @@ export function deliverCausally<Command, State>(
   const commanded = new Set<string>();
   const send = (sent: readonly Command[]): readonly Command[] => {
     for (const command of sent) {
-      const named = answering.named(command);
+      const named = answering.named(command, commands);
       if (named !== undefined) commanded.add(named);
+      commands.push(command);
     }
-    commands.push(...sent);
     return sent;
   };
   const order = deliverInCausalOrder({
@@ -158,9 +161,11 @@ export function answeredCommands<Command>(
   answering: Answering<Command>,
 ): Map<number, readonly string[]> {
   const found = new Map<number, string>();
+  const sent: Command[] = [];
   for (const [after, commands] of inOrder.commandsAfter) {
     for (const command of commands) {
-      const name = answering.named(command);
+      const name = answering.named(command, sent);
+      sent.push(command);
       if (name === undefined) continue;
       for (let i = after + 1; i < count; i++) {
         if (!answering.answers(i, name, found)) continue;
@@ -231,9 +236,21 @@ function deliveredInOrder<Command, State>(c: Pick<CausalCase<Command, State, unk
  * they arrive. For properties that store what arrives (test/property/job/stored-orders).
  */
 export function causalOrders<Command, State>(
-  { orders, seed }: { readonly orders: number; readonly seed: number },
+  run: { readonly orders: number; readonly seed: number },
   c: Pick<CausalCase<Command, State, unknown, string>, 'delivery' | 'answering'>,
 ): (readonly number[])[] {
+  return causalDeliveries(run, c).map((delivered) => delivered.order);
+}
+
+/**
+ * The deliveries an order property makes of a case (the same keys from the same seed as
+ * measureCausalOrders), the cluster's own first: for properties of what each sends
+ * (test/property/jobset/managed-orders: what jobfold deletes and creates).
+ */
+export function causalDeliveries<Command, State>(
+  { orders, seed }: { readonly orders: number; readonly seed: number },
+  c: Pick<CausalCase<Command, State, unknown, string>, 'delivery' | 'answering'>,
+): Delivered<Command, State>[] {
   const { count, inOrder, answers } = deliveredInOrder(c);
-  return [inOrder.order, ...deliveryKeys(count, { orders, seed }).map((keys) => deliverCausally(c.delivery(), c.answering, keys, answers).order)];
+  return [inOrder, ...deliveryKeys(count, { orders, seed }).map((keys) => deliverCausally(c.delivery(), c.answering, keys, answers))];
 }
