@@ -1,4 +1,4 @@
-import { measureOrders, type Measured } from './order-floors.ts';
+import { deliveryKeys, measureOrders, type Measured } from './order-floors.ts';
 
 // Issue 21's delivery model, for any kind: the cluster's events of one object delivered in any
 // order EventBridge may produce, with one constraint only: an event that answers jobfold's own
@@ -203,10 +203,7 @@ export function measureCausalOrders<Command, State, Outcome, Divergence extends 
   { orders, seed }: { readonly orders: number; readonly seed: number },
   c: CausalCase<Command, State, Outcome, Divergence>,
 ): Measured<Divergence> {
-  const first = c.delivery();
-  const count = first.count;
-  const inOrder = deliverCausally(first, c.answering, new Array<number>(count).fill(0));
-  const answers = answeredCommands(count, inOrder, c.answering);
+  const { count, inOrder, answers } = deliveredInOrder(c);
   return measureOrders(id, {
     count,
     orders,
@@ -218,4 +215,25 @@ export function measureCausalOrders<Command, State, Outcome, Divergence extends 
     },
     divergence: c.divergence,
   });
+}
+
+/** The cluster's own order delivered (every key 0), and the answers it makes later deliveries hold back. */
+function deliveredInOrder<Command, State>(c: Pick<CausalCase<Command, State, unknown, string>, 'delivery' | 'answering'>) {
+  const first = c.delivery();
+  const count = first.count;
+  const inOrder = deliverCausally(first, c.answering, new Array<number>(count).fill(0));
+  return { count, inOrder, answers: answeredCommands(count, inOrder, c.answering) };
+}
+
+/**
+ * The delivery orders an order property draws for a case (the same keys from the same seed as
+ * measureCausalOrders), after the cluster's own: each as indexes into the events, in the order
+ * they arrive. For properties that store what arrives (test/property/job/stored-orders).
+ */
+export function causalOrders<Command, State>(
+  { orders, seed }: { readonly orders: number; readonly seed: number },
+  c: Pick<CausalCase<Command, State, unknown, string>, 'delivery' | 'answering'>,
+): (readonly number[])[] {
+  const { count, inOrder, answers } = deliveredInOrder(c);
+  return [inOrder.order, ...deliveryKeys(count, { orders, seed }).map((keys) => deliverCausally(c.delivery(), c.answering, keys, answers).order)];
 }
