@@ -33,23 +33,33 @@ export function deliverInCausalOrder(loop: DeliveryLoop): number[] {
     loop.fold(run);
     run = [];
   };
-  const pick = (heldToo: boolean): number => {
+  // Commands this delivery never sent, counted as sent once nothing else could arrive.
+  const waived = new Set<string>();
+  const unmet = (i: number): string | undefined => answers.get(i)?.find((named) => !commanded.has(named) && !waived.has(named));
+  const pick = (): number => {
     let next = -1;
     for (let i = 0; i < count; i++) {
-      if (delivered[i]) continue;
-      const waitsFor = answers.get(i);
-      if (!heldToo && waitsFor !== undefined && !waitsFor.every((named) => commanded.has(named))) continue;
+      if (delivered[i] || unmet(i) !== undefined) continue;
       if (next < 0 || (keys[i] ?? 0) < (keys[next] ?? 0)) next = i;
     }
     return next;
   };
   while (order.length < count) {
-    let next = pick(false);
+    let next = pick();
     if (next < 0) {
       flush(); // the run folded so far may send the command an answer waits for
-      next = pick(false);
+      next = pick();
     }
-    if (next < 0) next = pick(true);
+    // Every event left waits for a command this delivery has not sent (it decided otherwise):
+    // the first such command of the first of them in the cluster's order is waived, and every
+    // event that waits for nothing more may come (the earliest key first). Those that wait for
+    // a command this delivery may still send keep waiting for it.
+    while (next < 0) {
+      const named = unmet(delivered.indexOf(false));
+      if (named === undefined) throw new Error('an event left undelivered waits for nothing');
+      waived.add(named);
+      next = pick();
+    }
     const first = run[0];
     if (first !== undefined && !loop.sameRun(first, next)) flush();
     run.push(next);
@@ -79,8 +89,11 @@ export interface KindDelivery<Command, State> {
 
 /** Which events answer which of jobfold's commands (a deletion jobfold asked for). */
 export interface Answering<Command> {
-  /** What the command names, if an event can answer it (a pod's uid, a child Job's name). */
-  named(command: Command): string | undefined;
+  /**
+   * What the command names, if an event can answer it (a pod's uid, a child Job's name); `sent`:
+   * the commands this delivery sent before it (to tell a command repeated from the first).
+   */
+  named(command: Command, sent: readonly Command[]): string | undefined;
   /** Whether event `i` answers a command that named `name` (`found`: the answers found so far). */
   answers(i: number, name: string, found: ReadonlyMap<number, string>): boolean;
   /**
@@ -124,10 +137,10 @@ export function deliverCausally<Command, State>(
   const commanded = new Set<string>();
   const send = (sent: readonly Command[]): readonly Command[] => {
     for (const command of sent) {
-      const named = answering.named(command);
+      const named = answering.named(command, commands);
       if (named !== undefined) commanded.add(named);
+      commands.push(command);
     }
-    commands.push(...sent);
     return sent;
   };
   const order = deliverInCausalOrder({
@@ -158,9 +171,11 @@ export function answeredCommands<Command>(
   answering: Answering<Command>,
 ): Map<number, readonly string[]> {
   const found = new Map<number, string>();
+  const sent: Command[] = [];
   for (const [after, commands] of inOrder.commandsAfter) {
     for (const command of commands) {
-      const name = answering.named(command);
+      const name = answering.named(command, sent);
+      sent.push(command);
       if (name === undefined) continue;
       for (let i = after + 1; i < count; i++) {
         if (!answering.answers(i, name, found)) continue;
@@ -231,9 +246,21 @@ function deliveredInOrder<Command, State>(c: Pick<CausalCase<Command, State, unk
  * they arrive. For properties that store what arrives (test/property/job/stored-orders).
  */
 export function causalOrders<Command, State>(
-  { orders, seed }: { readonly orders: number; readonly seed: number },
+  run: { readonly orders: number; readonly seed: number },
   c: Pick<CausalCase<Command, State, unknown, string>, 'delivery' | 'answering'>,
 ): (readonly number[])[] {
+  return causalDeliveries(run, c).map((delivered) => delivered.order);
+}
+
+/**
+ * The deliveries an order property makes of a case (the same keys from the same seed as
+ * measureCausalOrders), the cluster's own first: for properties of what each sends
+ * (test/property/jobset/managed-orders: what jobfold deletes and creates).
+ */
+export function causalDeliveries<Command, State>(
+  { orders, seed }: { readonly orders: number; readonly seed: number },
+  c: Pick<CausalCase<Command, State, unknown, string>, 'delivery' | 'answering'>,
+): Delivered<Command, State>[] {
   const { count, inOrder, answers } = deliveredInOrder(c);
-  return [inOrder.order, ...deliveryKeys(count, { orders, seed }).map((keys) => deliverCausally(c.delivery(), c.answering, keys, answers).order)];
+  return [inOrder, ...deliveryKeys(count, { orders, seed }).map((keys) => deliverCausally(c.delivery(), c.answering, keys, answers))];
 }
