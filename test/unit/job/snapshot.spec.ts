@@ -272,4 +272,20 @@ describe('Snapshots', () => {
       expect(jobStatus(roundTrip(state))).toEqual(jobStatus(state));
     });
   });
+
+  // Issue 21: a suspension read after the outcome is weighed against the earliest instant the
+  // outcome can have happened (suspension-order.ts writeEarlierSuspension; criterion-instants.ts
+  // 'earliest': upstream getFinishedTime, the container's finishedAt when before the pod was
+  // seen). A counted pod was archived without its finishedAt: restored, it told 0, the outcome
+  // looked met before the suspension, and a cold writer wrote no Suspended where the warm one did
+  // (stored-orders property, managed history 19, delivery 7).
+  it('an archived counted pod keeps the instant its containers finished', () => {
+    // given p0 of a Job seen failed at 0:30, its container finished at 0:20, counted
+    const { state } = given(aJob({ backoffLimit: 6 }), podObserved(aPod({ name: 'p0', phase: 'Failed', finishedAt: at(20) }), at(30))).fold();
+    expect(state.pods.get('p0')).toMatchObject({ counted: 'failed', finishedAt: Date.parse(at(20)) });
+    // when it is archived and restored
+    const restored = roundTrip(state);
+    // then it finished at 0:20 still
+    expect(restored.pods.get('p0')?.finishedAt).toBe(Date.parse(at(20)));
+  });
 });
