@@ -288,4 +288,18 @@ describe('Snapshots', () => {
     // then it finished at 0:20 still
     expect(restored.pods.get('p0')?.finishedAt).toBe(Date.parse(at(20)));
   });
+
+  // Issue 21: a later observation of an archived pod merges with its record (pod-record.ts); a
+  // counted pod was archived without its index's failure count, and restored with 0, the merge
+  // failed the index where the warm state did not (stored-orders property, counted history 25,
+  // delivery 5).
+  it('an archived counted pod keeps its index\'s failure count', () => {
+    // given p1 of index 0 seen failed, its index's failure count 1, then without its finalizer: counted
+    const job = anIndexedJob(1, { parallelism: 2, backoffLimitPerIndex: 2 });
+    const p1 = { name: 'p1', index: 0, phase: 'Failed', failureCount: 1 } as const;
+    const { state } = given(job, podObserved(aPod(p1), at(30)), podObserved(aPod({ ...p1, finalizer: false }), at(31))).fold();
+    expect(state.pods.get('p1')).toMatchObject({ counted: 'failed', failureCount: 1 });
+    // when it is archived and restored, then its failure count is 1 still
+    expect(roundTrip(state).pods.get('p1')?.failureCount).toBe(1);
+  });
 });
