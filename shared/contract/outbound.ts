@@ -6,7 +6,7 @@ import { JOBFOLD_JOBSET_CONTROLLER_NAME } from '../jobset/constants.ts';
 import type { JobSetDecisionEvent } from '../jobset/decision-events.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { CONTROL_SOURCE } from './inbound.ts';
-import type { JobCommandFields } from './command-details.ts';
+import type { JobCommandFields, JobSetCommandFields } from './command-details.ts';
 
 /**
  * The outbound event contract (docs/events.md), for Jobs and JobSets: source `jobfold.control`.
@@ -105,7 +105,7 @@ export function jobSetCommandEvent(jobSet: JobSetIdentity, command: JobSetComman
 
 /**
  * What each command's detail carries besides the names of what it acts on (the field order is the
- * wire's). A Job command's fields are checked against the schemas docs/events.md is generated from.
+ * wire's), checked against the schemas docs/events.md is generated from (command-details.ts).
  */
 function commandFields(command: AnyCommand): Record<string, unknown> {
   switch (command.type) {
@@ -130,13 +130,13 @@ function commandFields(command: AnyCommand): Record<string, unknown> {
         restartAttempt: command.restartAttempt,
         suspend: command.suspend,
         job: command.job,
-      };
+      } satisfies JobSetCommandFields['CreateJob'];
     case 'DeleteJob':
     case 'DeleteJobSet':
-      return { propagationPolicy: command.propagationPolicy };
+      return { propagationPolicy: command.propagationPolicy } satisfies JobSetCommandFields['DeleteJob' | 'DeleteJobSet'];
     case 'SuspendJob':
     case 'ResumeJob':
-      return {};
+      return {} satisfies JobSetCommandFields['SuspendJob' | 'ResumeJob'];
   }
 }
 

@@ -6,6 +6,7 @@ import { isPodFailed } from './counting.ts';
 import { Reason } from '../k8s/job-controller.ts';
 import { isTerminalPhase, outcomeSeenAt, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
+import type { MetBeforeGate } from './met-before.ts';
 
 // When each of the Job's finish criteria was met, on the cluster's clock (epoch ms): the instant
 // the observations that meet it were made, not when they reached jobfold. Two criteria met by
@@ -27,9 +28,11 @@ export interface CriterionMemo {
   valuesEpoch: number;
   valuesPods: number;
   readonly values: Map<string, number | undefined>;
+  /** What decide found of the criterion it weighs against the finish's instant, while nothing folded can have put it before (met-before.ts). */
+  metBefore: MetBeforeGate | undefined;
 }
 
-export const newCriterionMemo = (): CriterionMemo => ({ epoch: 0, valuesEpoch: -1, valuesPods: -1, values: new Map() });
+export const newCriterionMemo = (): CriterionMemo => ({ epoch: 0, valuesEpoch: -1, valuesPods: -1, values: new Map(), metBefore: undefined });
 
 /**
  * When a pod's outcome counts as having happened: when it was seen (`seen`, the latest it can
@@ -138,7 +141,7 @@ interface PodInputs {
  * changes other pods only by counting or holding them (releaseHeld, rejudgeIndexes, a run's
  * counts taken back: counting.ts, run.ts), which moves these counts and sets too.
  */
-interface JobInputs {
+export interface JobInputs {
   readonly settings: JobState['settings'];
   readonly startTime: string | undefined;
   readonly policyFailure: JobState['policyFailure'];
@@ -180,7 +183,7 @@ export function observationMovesNoInstant(state: JobState, uid: string, mark: Ob
  * (backoffLimitExceededAt), not the pod that fails the Job by policy (policyFailureMetAt), and of
  * no failed index (failedIndexesMetAt). A lingering pod of a Job that met its success criteria.
  */
-function podInputs(state: JobState, pod: PodRecord): PodInputs | undefined {
+export function podInputs(state: JobState, pod: PodRecord): PodInputs | undefined {
   const held = pod.index >= 0 && state.held.get(pod.index) === pod.uid;
   const read = pod.counted === 'succeeded' || pod.counted === 'failed' || held || state.policyFailure?.uid === pod.uid ||
     (pod.index >= 0 && state.status.failedIndexes.has(pod.index));
@@ -188,7 +191,7 @@ function podInputs(state: JobState, pod: PodRecord): PodInputs | undefined {
   return { counted: pod.counted, index: pod.index, held, seenAt: outcomeSeenAt(pod), earliestAt: INSTANT_OF.earliest(pod), failed: isPodFailed(state, pod), countFailed: pod.failureMatch?.countFailed };
 }
 
-function jobInputs(state: JobState): JobInputs {
+export function jobInputs(state: JobState): JobInputs {
   const { status } = state;
   return {
     settings: state.settings,

@@ -18,6 +18,7 @@ import { stableHash } from './stable-hash.ts';
 import { settleSuspension } from './suspension-order.ts';
 import { entryAt } from './cluster-clock.ts';
 import { criterionReadsPods, rememberedCriterionMetAt } from './criterion-instants.ts';
+import { criterionMetBefore } from './met-before.ts';
 import { clusterFinishInstant, mayHoldUnseenPods } from './cluster-finish.ts';
 import { interimEvidence } from './interim-instants.ts';
 
@@ -234,14 +235,15 @@ function startJob(sync: Sync): void {
  * that leaves the final status (late-outcome.ts finishMetEarlier; elastic generated history-27:
  * finished on a pod first seen at 6:43, the failure at 0:02 that had failed the Job arriving
  * after). Logged, so that the fold takes the instant as decided: decide reads the pods' instants
- * at most once per change of them (the criteria's memo), the fold never walks them per event.
+ * at most once per change of them (the criteria's memo), and not after outcomes seen at or after
+ * `was` alone (met-before.ts); the fold never walks them per event.
  */
 function criterionMetEarlier(sync: Sync, reason: string): void {
   const { state } = sync;
   const was = state.outcomeMetAt;
   if (was === undefined || state.finalStatus === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME || !criterionReadsPods(state, reason)) return;
-  const metAt = rememberedCriterionMetAt(state, reason);
-  if (metAt === undefined || metAt >= was) return;
+  const metAt = criterionMetBefore(state, reason, was);
+  if (metAt === undefined) return;
   record(sync, { type: 'CriterionMetEarlier', metAt: formatTime(metAt), was: formatTime(was) });
 }
 

@@ -11,6 +11,7 @@ import { enterRun } from './run.ts';
 import { countLateOutcome, countsBeforeLateOutcome, settleAfterFinish } from './late-outcome.ts';
 import { notePodCount } from './pod-view-gap.ts';
 import { deletionMovesNoInstant, observationMovesNoInstant, podObservationMark } from './criterion-instants.ts';
+import { metBeforeMark, noteObservationMetBefore, openMetBefore } from './met-before.ts';
 import { isTerminalPhase, type PodCount } from './pod-record.ts';
 
 const isObservation = (event: JobEvent): boolean =>
@@ -50,18 +51,26 @@ export function evolve(state: JobState, event: JobEvent): JobState {
   }
   // Decided on since, the criteria's instants stay remembered only if this event cannot move
   // one: a pod observation is judged by what it changed (below), others before they are folded.
-  if (event.type !== 'PodObserved' && !(event.type === 'PodDeleted' && deletionMovesNoInstant(state, event.uid))) state.criterionMemo.epoch += 1;
+  if (event.type !== 'PodObserved' && !(event.type === 'PodDeleted' && deletionMovesNoInstant(state, event.uid))) {
+    state.criterionMemo.epoch += 1;
+    openMetBefore(state);
+  }
   switch (event.type) {
     case 'PodObserved': {
       const uid = event.pod.metadata.uid;
       const mark = podObservationMark(state, uid);
+      const beforeMark = metBeforeMark(state, uid);
       const counted = countedBefore(state, uid);
       const finalBefore = state.finalStatus;
       const before = countsBeforeLateOutcome(state, at);
       observePod(state, event, at);
       if (before) countLateOutcome(state, before);
       settleAfterFinish(state, uid, isTerminalPhase(event.pod.status?.phase ?? 'Pending') ? undefined : at, counted, finalBefore);
-      if (!observationMovesNoInstant(state, uid, mark)) state.criterionMemo.epoch += 1;
+      if (!observationMovesNoInstant(state, uid, mark)) {
+        state.criterionMemo.epoch += 1;
+        // An outcome seen at or after the finish's instant keeps criterionMetEarlier from walking the pods.
+        noteObservationMetBefore(state, uid, beforeMark);
+      }
       // A copy for the Job that created a pod another Job controls carries that Job's count.
       if (event.controlledBy === undefined) notePodCount(state, event.sequence, at);
       break;

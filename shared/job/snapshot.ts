@@ -82,6 +82,9 @@ export interface ArchivedPod {
 
 /** A pod whose future observations can no longer change the Job. */
 export function isSettled(state: JobState, pod: PodRecord): boolean {
+  // Before the Job is seen nothing about its pods is decided: its spec (failure policy, success
+  // policy, completion mode) may count any of them once it arrives (a delivery may bring pods first).
+  if (state.settings === undefined) return false;
   if (state.held.get(pod.index) === pod.uid) return false;
   // What the pod's deletion counted may still give way to its own events (observe-pod.ts).
   if (state.inferred.has(pod.uid)) return false;

@@ -209,7 +209,7 @@ function lateEvidenceOfFinish(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJ
   const finishedAt = pass.state.terminalState === 'Completed' ? completedBy?.finishedAt : pass.state.failedDecisionMetAt;
   // The snapshot of the finish, which places it among the JobSet's observations of its second.
   const finishVersion = completedBy !== undefined ? completedBy.version : failureVersion(owned, finishedAt);
-  if (walkCompletedBeforeFinish(spec, pass.state, finishedAt)) writeCondition(pass, startupCompleted, pass.start.lastObservation);
+  if (walkCompletedBeforeFinish(spec, pass.state, finishedAt, finishVersion)) writeCondition(pass, startupCompleted, pass.start.lastObservation);
   // Upstream turns Suspended False on a resumption only once an InOrder walk completed.
   const walked = spec.startupPolicy.startupPolicyOrder !== 'InOrder' || isConditionTrue(pass.state.conditions, CONDITION_TYPES.startupPolicyCompleted);
   retractLateSuspension(pass, finishedAt, walked, finishVersion);

@@ -97,13 +97,15 @@ export interface RestartEvidence {
 
 /**
  * What `JobSetState.walkEvidence` keeps of the current attempt and the one before
- * (walk-evidence.ts): when the cluster first showed each Job started, and the newest comparable
- * resourceVersion of a snapshot showing it so, by `attempt/name`, and when each attempt first
- * failed, by attempt.
+ * (walk-evidence.ts): when the cluster first showed each Job started, the newest and the oldest
+ * comparable resourceVersion of a snapshot showing it so, by `attempt/name`, and when each
+ * attempt first failed, with the oldest comparable resourceVersion of a snapshot showing that
+ * failure, by attempt (the versions order a start and a failure of the same second).
  */
 export interface WalkEvidence {
-  readonly started: Readonly<Record<string, { readonly replicatedJob: string; readonly at: string; readonly version?: string }>>;
+  readonly started: Readonly<Record<string, { readonly replicatedJob: string; readonly at: string; readonly version?: string; readonly firstVersion?: string }>>;
   readonly failedAt: Readonly<Record<number, string>>;
+  readonly failedVersion?: Readonly<Record<number, string>>;
 }
 
 /** Everything the JobSet fold knows after folding a log. */

@@ -17,7 +17,9 @@ import { firstSuspensionSeenAt, suspendInForceAt, type JobSetState, type WalkEvi
 // notes when the cluster first showed the Job started and when its attempt first failed (on the
 // cluster's clock): an attempt whose walk completed strictly before its first failure had its
 // `StartupPolicyCompleted` written before the restart. A failure in the same second goes first,
-// as in one pass. Not for a JobSet jobfold runs: its walk is the one it enacted.
+// as in one pass, unless the Jobs' resourceVersions show the last start first (the cluster
+// reconciled that snapshot before the failure's). Not for a JobSet jobfold runs: its walk is the
+// one it enacted.
 
 /**
  * What a child Job snapshot adds to `walkEvidence`: when its Job first showed started (by its
@@ -42,15 +44,29 @@ export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<J
   const seen = comparableVersion(event.job.metadata.resourceVersion);
   const newer = seen !== undefined && (known?.version === undefined || compareVersions(seen, known.version) > 0);
   const version = newer ? seen : known?.version;
+  const older = seen !== undefined && (known?.firstVersion === undefined || compareVersions(seen, known.firstVersion) < 0);
+  const firstVersion = older ? seen : known?.firstVersion;
   const failure = job.finished === 'Failed' ? (job.failure?.lastTransitionTime ?? event.at) : undefined;
   const failedBefore = evidence.failedAt[attempt];
-  const failedAt = failure !== undefined && (failedBefore === undefined || compareTimes(failure, failedBefore) < 0) ? failure : failedBefore;
-  if (startedAt === known?.at && !newer && failedAt === failedBefore) return undefined;
+  const earlierFailure = failure !== undefined && (failedBefore === undefined || compareTimes(failure, failedBefore) < 0);
+  const failedAt = earlierFailure ? failure : failedBefore;
+  const versionBefore = evidence.failedVersion?.[attempt];
+  // The oldest snapshot showing the attempt's first failure: a start of that second older than it came first.
+  const sameFailure = failure !== undefined && failedBefore !== undefined && compareTimes(failure, failedBefore) === 0;
+  const failedVersion = earlierFailure ? seen : sameFailure && seen !== undefined && (versionBefore === undefined || compareVersions(seen, versionBefore) < 0) ? seen : versionBefore;
+  if (startedAt === known?.at && !newer && !older && failedAt === failedBefore && failedVersion === versionBefore) return undefined;
   const kept = (k: string) => Number(k.slice(0, k.indexOf('/'))) >= state.restarts - 1;
+  const keptAttempt = ([a]: [string, string]) => Number(a) >= state.restarts - 1;
+  const failedVersions: Record<string, string> = Object.fromEntries(Object.entries(evidence.failedVersion ?? {}).filter((entry) => keptAttempt(entry) && Number(entry[0]) !== attempt));
+  if (failedVersion !== undefined) failedVersions[attempt] = failedVersion;
   return {
     walkEvidence: {
-      started: { ...Object.fromEntries(Object.entries(evidence.started).filter(([k]) => kept(k))), [key]: { replicatedJob: job.replicatedJob, at: startedAt, ...(version === undefined ? {} : { version }) } },
-      failedAt: { ...Object.fromEntries(Object.entries(evidence.failedAt).filter(([a]) => Number(a) >= state.restarts - 1)), ...(failedAt === undefined ? {} : { [attempt]: failedAt }) },
+      started: {
+        ...Object.fromEntries(Object.entries(evidence.started).filter(([k]) => kept(k))),
+        [key]: { replicatedJob: job.replicatedJob, at: startedAt, ...(version === undefined ? {} : { version }), ...(firstVersion === undefined ? {} : { firstVersion }) },
+      },
+      failedAt: { ...Object.fromEntries(Object.entries(evidence.failedAt).filter(keptAttempt)), ...(failedAt === undefined ? {} : { [attempt]: failedAt }) },
+      ...(Object.keys(failedVersions).length === 0 ? {} : { failedVersion: failedVersions }),
     },
   };
 }
@@ -61,23 +77,32 @@ export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<J
  */
 export function walkCompletedBeforeFailure(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number): boolean {
   const failedAt = state.walkEvidence?.failedAt[attempt];
-  return failedAt !== undefined && walkCompletedBefore(spec, state, attempt, failedAt);
+  return failedAt !== undefined && walkCompletedBefore(spec, state, attempt, failedAt, { finishVersion: state.walkEvidence?.failedVersion?.[attempt] });
 }
 
 /**
  * Whether the cluster's walk of `attempt` completed strictly before `instant` (the attempt's
  * failure, or the success that completed the JobSet): every replicated job had all its replicas
- * seen started before it. In the same second the walk comes second, as in one pass (upstream's
- * failure and success policies run before the startup policy).
+ * seen started before it. In the same second (`at` `sameSecond`, a suspension: upstream's pass
+ * walks before it suspends) the walk counts as before it. Against a finish in the same second the
+ * Jobs' resourceVersions tell (one resource type, comparable since KEP-5504): a Job first shown
+ * started at an older version than the oldest snapshot of the finish (`finishVersion`) started
+ * first, as the cluster reconciled each snapshot; without comparable versions the walk comes
+ * second, as in one pass (upstream's failure and success policies run before the startup policy).
  */
-function walkCompletedBefore(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number, instant: string, sameSecond = false): boolean {
+function walkCompletedBefore(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number, instant: string, { sameSecond = false, finishVersion }: { sameSecond?: boolean; finishVersion?: string | undefined } = {}): boolean {
   const evidence = state.walkEvidence;
   if (evidence === undefined || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
   if (spec.startupPolicy.startupPolicyOrder !== 'InOrder') return false;
   const started = Object.entries(evidence.started).filter(([key]) => key.startsWith(`${attempt}/`)).map(([, seen]) => seen);
+  const before = (s: (typeof started)[number]): boolean => {
+    const order = compareTimes(s.at, instant);
+    if (order !== 0 || sameSecond) return order <= (sameSecond ? 0 : -1);
+    return finishVersion !== undefined && s.firstVersion !== undefined && compareVersions(s.firstVersion, finishVersion) < 0;
+  };
   return spec.replicatedJobs.every((rjob) => {
     const seen = started.filter((s) => s.replicatedJob === rjob.name);
-    return seen.length >= rjob.replicas && seen.every((s) => compareTimes(s.at, instant) < (sameSecond ? 1 : 0));
+    return seen.length >= rjob.replicas && seen.every(before);
   });
 }
 
@@ -96,7 +121,7 @@ export function suspensionBeforeWalkOutOfPlace(state: JobSetState): JobSetCondit
   const completed = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyCompleted);
   const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
   if (completed === -1 || suspended < completed) return undefined;
-  const walkedBy = (instant: string) => walkCompletedBefore(spec, state, 0, instant, true);
+  const walkedBy = (instant: string) => walkCompletedBefore(spec, state, 0, instant, { sameSecond: true });
   return walkedBy(FAR_FUTURE) && !walkedBy(suspendedAt) ? state.conditions[suspended] : undefined;
 }
 
@@ -123,7 +148,7 @@ const FAR_FUTURE = '9999-12-31T23:59:59Z';
  */
 export function walkCompletedBySuspension(state: JobSetState, since: string): boolean {
   const spec = state.jobSet?.spec;
-  return spec !== undefined && walkCompletedBefore(spec, state, state.restarts, since, true);
+  return spec !== undefined && walkCompletedBefore(spec, state, state.restarts, since, { sameSecond: true });
 }
 
 /**
@@ -133,10 +158,10 @@ export function walkCompletedBySuspension(state: JobSetState, since: string): bo
  * `StartupPolicyCompleted` then; the fold writes it now, in its place before the finish
  * (`placeOfCompletedWalk`).
  */
-export function walkCompletedBeforeFinish(spec: DefaultedJobSetSpec, state: JobSetState, finishedAt: string | undefined): boolean {
+export function walkCompletedBeforeFinish(spec: DefaultedJobSetSpec, state: JobSetState, finishedAt: string | undefined, finishVersion: string | undefined): boolean {
   if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted)?.status === 'True') return false;
   if (state.terminalState === 'Failed') return walkCompletedBeforeFailure(spec, state, state.restarts);
-  return finishedAt !== undefined && walkCompletedBefore(spec, state, state.restarts, finishedAt);
+  return finishedAt !== undefined && walkCompletedBefore(spec, state, state.restarts, finishedAt, { finishVersion });
 }
 
 /**

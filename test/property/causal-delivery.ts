@@ -1,4 +1,4 @@
-import { measureOrders, type Measured } from './order-floors.ts';
+import { deliveryKeys, measureOrders, type Measured } from './order-floors.ts';
 
 // Issue 21's delivery model, for any kind: the cluster's events of one object delivered in any
 // order EventBridge may produce, with one constraint only: an event that answers jobfold's own
@@ -88,8 +88,11 @@ export interface KindDelivery<Command, State> {
 
 /** Which events answer which of jobfold's commands (a deletion jobfold asked for). */
 export interface Answering<Command> {
-  /** What the command names, if an event can answer it (a pod's uid, a child Job's name). */
-  named(command: Command): string | undefined;
+  /**
+   * What the command names, if an event can answer it (a pod's uid, a child Job's name); `sent`:
+   * the commands this delivery sent before it (to tell a command repeated from the first).
+   */
+  named(command: Command, sent: readonly Command[]): string | undefined;
   /** Whether event `i` answers a command that named `name` (`found`: the answers found so far). */
   answers(i: number, name: string, found: ReadonlyMap<number, string>): boolean;
   /**
@@ -133,10 +136,10 @@ export function deliverCausally<Command, State>(
   const commanded = new Set<string>();
   const send = (sent: readonly Command[]): readonly Command[] => {
     for (const command of sent) {
-      const named = answering.named(command);
+      const named = answering.named(command, commands);
       if (named !== undefined) commanded.add(named);
+      commands.push(command);
     }
-    commands.push(...sent);
     return sent;
   };
   const order = deliverInCausalOrder({
@@ -168,9 +171,11 @@ export function answeredCommands<Command>(
   answering: Answering<Command>,
 ): Map<number, readonly string[]> {
   const found = new Map<number, string>();
+  const sent: Command[] = [];
   for (const [after, commands] of inOrder.commandsAfter) {
     for (const command of commands) {
-      const name = answering.named(command);
+      const name = answering.named(command, sent);
+      sent.push(command);
       if (name === undefined) continue;
       for (let i = after + 1; i < count; i++) {
         if (!answering.answers(i, name, found)) continue;
@@ -213,10 +218,7 @@ export function measureCausalOrders<Command, State, Outcome, Divergence extends 
   { orders, seed }: { readonly orders: number; readonly seed: number },
   c: CausalCase<Command, State, Outcome, Divergence>,
 ): Measured<Divergence> {
-  const first = c.delivery();
-  const count = first.count;
-  const inOrder = deliverCausally(first, c.answering, new Array<number>(count).fill(0));
-  const answers = answeredCommands(count, inOrder, c.answering);
+  const { count, inOrder, answers } = deliveredInOrder(c);
   return measureOrders(id, {
     count,
     orders,
@@ -228,4 +230,37 @@ export function measureCausalOrders<Command, State, Outcome, Divergence extends 
     },
     divergence: c.divergence,
   });
+}
+
+/** The cluster's own order delivered (every key 0), and the answers it makes later deliveries hold back. */
+function deliveredInOrder<Command, State>(c: Pick<CausalCase<Command, State, unknown, string>, 'delivery' | 'answering'>) {
+  const first = c.delivery();
+  const count = first.count;
+  const inOrder = deliverCausally(first, c.answering, new Array<number>(count).fill(0));
+  return { count, inOrder, answers: answeredCommands(count, inOrder, c.answering) };
+}
+
+/**
+ * The delivery orders an order property draws for a case (the same keys from the same seed as
+ * measureCausalOrders), after the cluster's own: each as indexes into the events, in the order
+ * they arrive. For properties that store what arrives (test/property/job/stored-orders).
+ */
+export function causalOrders<Command, State>(
+  run: { readonly orders: number; readonly seed: number },
+  c: Pick<CausalCase<Command, State, unknown, string>, 'delivery' | 'answering'>,
+): (readonly number[])[] {
+  return causalDeliveries(run, c).map((delivered) => delivered.order);
+}
+
+/**
+ * The deliveries an order property makes of a case (the same keys from the same seed as
+ * measureCausalOrders), the cluster's own first: for properties of what each sends
+ * (test/property/jobset/managed-orders: what jobfold deletes and creates).
+ */
+export function causalDeliveries<Command, State>(
+  { orders, seed }: { readonly orders: number; readonly seed: number },
+  c: Pick<CausalCase<Command, State, unknown, string>, 'delivery' | 'answering'>,
+): Delivered<Command, State>[] {
+  const { count, inOrder, answers } = deliveredInOrder(c);
+  return [inOrder, ...deliveryKeys(count, { orders, seed }).map((keys) => deliverCausally(c.delivery(), c.answering, keys, answers))];
 }

@@ -36,12 +36,15 @@ export interface OrdersToMeasure<Outcome, Divergence extends string> {
   divergence(got: Outcome, want: Outcome): Divergence;
 }
 
+/** The ranks of `orders` random delivery orders of `count` events, drawn from `seed` (ties: the cluster's order). */
+export const deliveryKeys = (count: number, { orders, seed }: { readonly orders: number; readonly seed: number }): number[][] =>
+  fc.sample(fc.array(fc.nat({ max: 1_000_000 }), { minLength: count, maxLength: count }), { seed, numRuns: orders });
+
 /** Delivers one case in `orders` random orders and counts those that end as `want`. */
 export function measureOrders<Outcome, Divergence extends string>(id: string, m: OrdersToMeasure<Outcome, Divergence>): Measured<Divergence> {
-  const keyArb = fc.array(fc.nat({ max: 1_000_000 }), { minLength: m.count, maxLength: m.count });
   let matches = 0;
   let firstWrong: Measured<Divergence>['firstWrong'];
-  for (const keys of fc.sample(keyArb, { seed: m.seed, numRuns: m.orders })) {
+  for (const keys of deliveryKeys(m.count, m)) {
     const { order, got } = m.deliverIn(keys);
     if (isDeepStrictEqual(got, m.want)) matches += 1;
     else firstWrong ??= { order, got, want: m.want, divergence: m.divergence(got, m.want) };

@@ -10,8 +10,10 @@ import { comparableVersion } from '../../../shared/k8s/object-sequence.ts';
 import { compareTimes, sameInstant } from '../../../shared/k8s/time.ts';
 import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
-import { tick } from '../../support/builders.ts';
-import { measureCausalOrders, type Answering, type KindDelivery } from '../causal-delivery.ts';
+import type { Job } from '../../../shared/k8s/job.ts';
+import { jobObserved, T0, tick } from '../../support/builders.ts';
+import type { Batch } from './arbitraries.ts';
+import { causalOrders, measureCausalOrders, type Answering, type KindDelivery } from '../causal-delivery.ts';
 
 // Issue 21's delivery model (../causal-delivery.ts) for Jobs: the cluster's events of one Job,
 // delivered in any order EventBridge may produce, with one constraint only: the deletion of a pod
@@ -62,6 +64,12 @@ export function withForwarderCounts(observations: readonly Observation[]): Obser
     jobSeq += 1;
     return { ...o, sequence: { epoch: 1, seq, jobSeq } };
   });
+}
+
+/** A generated history's bus events in the cluster's order: the Job, then every observation but the timers. */
+export function busEvents(job: Job, batches: readonly Batch[]): Observation[] {
+  const events = batches.flatMap((batch) => batch.events).filter((event): event is Observation => event.type !== 'Tick' && 'observedAt' in event);
+  return withClusterVersions([jobObserved(job, T0) as Observation, ...events]);
 }
 
 /** The newest observedAt among the observations: where the last reconcile runs. */
@@ -180,12 +188,26 @@ export function measureJobOrders(
   created?: ReadonlyMap<string, string>,
 ) {
   return measureCausalOrders(id, run, {
-    delivery: () => jobDelivery(config, observations, end, created !== undefined),
-    answering: commandAnswers(observations, created),
+    ...jobCase(config, observations, end, created),
     outcome: (state: JobState) => converging(jobStatus(state)),
     divergence: (got, want) => (isDeepStrictEqual(got.conditions, want.conditions) ? 'counts' : 'conditions'),
   });
 }
+
+/** The delivery orders measureJobOrders draws for a case, after the cluster's own (indexes into `observations`). */
+export const jobDeliveryOrders = (
+  run: { readonly orders: number; readonly seed: number },
+  config: FoldConfig,
+  observations: readonly Observation[],
+  end: string,
+  created?: ReadonlyMap<string, string>,
+) => causalOrders(run, jobCase(config, observations, end, created));
+
+/** How a Job case is delivered: a closed-loop history (`created`) with the timers its jobfold asks for. */
+const jobCase = (config: FoldConfig, observations: readonly Observation[], end: string, created?: ReadonlyMap<string, string>) => ({
+  delivery: () => jobDelivery(config, observations, end, created !== undefined),
+  answering: commandAnswers(observations, created),
+});
 
 /** The status fields that must not depend on the delivery order (issue 21, "Convergence"). */
 function converging(status: JobStatusView) {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { completionsMetAt, completionsReachedAt, criterionMetAt, rememberedCriterionMetAt } from '../../../shared/job/criterion-instants.ts';
+import { criterionMetBefore } from '../../../shared/job/met-before.ts';
 import { Reason } from '../../../shared/k8s/job-controller.ts';
 import type { JobEvent } from '../../../shared/job/evolve.ts';
 import type { JobState } from '../../../shared/job/state.ts';
@@ -15,6 +16,9 @@ import { drive, startJob } from './drive.ts';
 // when every criterion's instant is asked after each event is folded (so the memo holds values
 // through every kind of event), then the remembered instant is the one a fresh walk of the pods
 // gives. A skip that is wrong shows here as a stale instant, on the event that made it stale.
+// The same for the gate that spares criterionMetEarlier its walk (met-before.ts): whenever it is
+// shut after an event, whoever shut it (decide, or this spec at the criterion's own instant, the
+// tightest), a fresh walk finds the criterion not met before its instant.
 
 const REASONS = [Reason.SuccessPolicy, Reason.PodFailurePolicy, Reason.BackoffLimitExceeded, Reason.MaxFailedIndexesExceeded, Reason.FailedIndexes, Reason.DeadlineExceeded];
 const HISTORIES = 60;
@@ -35,6 +39,22 @@ function expectRememberedFresh(state: JobState, where: () => string): void {
   }
 }
 
+/** The criteria that read the pods, whose gate this spec shuts in turn. */
+const POD_REASONS = REASONS.filter((reason) => reason !== Reason.DeadlineExceeded);
+
+/** A shut gate holds (a fresh walk agrees); an open or absent one is shut again, at the instant a fresh walk gives. */
+function expectGateHolds(state: JobState, turn: number, where: () => string): void {
+  const gate = state.criterionMemo.metBefore;
+  if (gate !== undefined && !gate.open && gate.pods === state.pods.size) {
+    const fresh = criterionMetAt(state, gate.reason);
+    if (fresh !== undefined && fresh < gate.before) expect.fail(`${gate.reason}: gate shut at ${gate.before}, a fresh walk ${fresh} (${where()})`);
+    return;
+  }
+  const reason = POD_REASONS[turn % POD_REASONS.length] as string;
+  const before = criterionMetAt(state, reason) ?? state.clock.now ?? Number.POSITIVE_INFINITY;
+  if (criterionMetBefore(state, reason, before) !== undefined) expect.fail(`${reason}: met before the instant a fresh walk gives (${where()})`);
+}
+
 /** The history's events one per batch, in `order` (indexes into the flattened history), each reconciled at its own time. */
 function reordered(batches: readonly Batch[], order: readonly number[]): Batch[] {
   const events = batches.flatMap((batch) => batch.events.map((event) => ({ event, at: batch.at })));
@@ -53,12 +73,13 @@ function check(job: Job, batches: readonly Batch[], label: string): void {
     afterEvent: (state) => {
       n += 1;
       expectRememberedFresh(state, () => `${label}, event ${n}`);
+      expectGateHolds(state, n, () => `${label}, event ${n}`);
     },
     afterReconcile: (state, reconcile) => expectRememberedFresh(state, () => `${label}, reconcile at ${reconcile.at}`),
   });
 }
 
-describe('remembered criteria instants equal a fresh walk after every event', () => {
+describe('remembered criteria instants, and the gate of a criterion met before the finish, agree with a fresh walk after every event', () => {
   for (const [population, arb] of [['cluster', clusterHistoryArb], ['free', historyArb]] as const) {
     it(`${HISTORIES} generated ${population} histories, in order and in ${ORDERS} shuffled orders each`, () => {
       histories(arb).forEach(({ job, batches }, h) => {

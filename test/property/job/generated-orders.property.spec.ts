@@ -6,7 +6,7 @@ import type { Job } from '../../../shared/k8s/job.ts';
 import { jobObserved, T0 } from '../../support/builders.ts';
 import { describeOrders } from '../order-floors.ts';
 import { clusterHistoryArb, elasticClusterHistoryArb, historyArb, jobArb, type Batch } from './arbitraries.ts';
-import { lastTime, measureJobOrders, withClusterVersions, withForwarderCounts } from './causal-orders.ts';
+import { busEvents, lastTime, measureJobOrders, withForwarderCounts } from './causal-orders.ts';
 
 // Issue 21, "Convergence", over generated histories (arbitraries.ts: any Job feature, pods that
 // fail, succeed, are disrupted, deleted, suspended and resumed), as corpus-orders does over the
@@ -28,12 +28,6 @@ import { lastTime, measureJobOrders, withClusterVersions, withForwarderCounts } 
 const HISTORIES = 60;
 const ORDERS = 10;
 const SEED = 21;
-
-/** The history's bus events in the cluster's order: the Job, then every observation but the timers. */
-function busEvents(job: Job, batches: readonly Batch[]): Observation[] {
-  const events = batches.flatMap((batch) => batch.events).filter((event): event is Observation => event.type !== 'Tick' && 'observedAt' in event);
-  return withClusterVersions([jobObserved(job, T0) as Observation, ...events]);
-}
 
 const generated = (arb: typeof historyArb) =>
   fc

@@ -93,10 +93,13 @@ export class StoredLog {
   }
 }
 
-/** The first entry of every history: the Job observed at T0. */
-function started(job: Job, log: StoredLog): JobState {
+/**
+ * The first entry of a history: the Job observed at T0. Without a Job, the batches carry its
+ * observation where it arrived (a delivery order, stored-orders.property.spec.ts).
+ */
+function started(job: Job | undefined, log: StoredLog): JobState {
   const state = initialState(DEFAULT_FOLD_CONFIG);
-  log.append(state, jobObserved(job, T0));
+  if (job !== undefined) log.append(state, jobObserved(job, T0));
   return state;
 }
 
@@ -115,10 +118,10 @@ function writeBatch(log: StoredLog, state: JobState, batch: Batch): Written {
  * A writer kept warm (every pod in memory), snapshotting after the batches `snapshotAfter` marks:
  * its log, what each reconcile wrote, and the status after each entry (a replay's, index = seq).
  */
-export async function writeWarm(job: Job, batches: readonly Batch[], snapshotAfter: readonly boolean[], afterBatch?: (state: JobState) => void) {
+export async function writeWarm(job: Job | undefined, batches: readonly Batch[], snapshotAfter: readonly boolean[], afterBatch?: (state: JobState) => void) {
   const log = new StoredLog();
   const state = started(job, log);
-  const statuses: JobStatusView[] = [jobStatus(initialState(DEFAULT_FOLD_CONFIG)), jobStatus(state)];
+  const statuses: JobStatusView[] = [jobStatus(initialState(DEFAULT_FOLD_CONFIG)), ...(log.head === 1 ? [jobStatus(state)] : [])];
   const written: Written[] = [];
   // The status after each entry: a replay of the log up to it.
   const replay = replayTo(log, log.head);
@@ -147,7 +150,7 @@ export function replayTo(log: StoredLog, seq: number): JobState {
  * archived pods the decider's restoreForTail puts back, the tail, the archived pods the batch
  * names (restoreForBatch); then the batch. Snapshots after the batches `snapshotAfter` marks.
  */
-export async function writeCold(job: Job, batches: readonly Batch[], snapshotAfter: readonly boolean[], afterBatch?: (state: JobState) => void): Promise<Written[]> {
+export async function writeCold(job: Job | undefined, batches: readonly Batch[], snapshotAfter: readonly boolean[], afterBatch?: (state: JobState) => void): Promise<Written[]> {
   const log = new StoredLog();
   started(job, log);
   const written: Written[] = [];

@@ -32,7 +32,7 @@ export function jobSetScenarios(): JobSetScenario[] {
 }
 
 /** A scenario's bus events in the cluster's order, each with the scenario event it came from. */
-interface BusEvents {
+export interface BusEvents {
   readonly observations: readonly JobSetObservation[];
   /** For each observation, its scenario event (0: the JobSet's creation); a JobStatusBatch's Jobs share one. */
   readonly batches: readonly number[];
@@ -124,7 +124,7 @@ function lastTime(scenario: JobSetScenario): string {
  * arrived the JobSet is settled at `end` (or the clock, if later), and at each timer it asks for
  * after (the TTL after finished).
  */
-function jobSetDelivery({ observations, batches }: BusEvents, end: string): KindDelivery<JobSetCommand, JobSetState> {
+export function jobSetDelivery({ observations, batches }: BusEvents, end: string): KindDelivery<JobSetCommand, JobSetState> {
   let state = initialState();
   let clock = observations[0]?.at ?? end;
   const reconcile = (at: string): Settled => {
@@ -168,13 +168,21 @@ const deletionAnswers = ({ observations }: BusEvents): Answering<JobSetCommand> 
 /** A JobSet scenario of the order properties: its bus events delivered in any causal order. */
 export function measureJobSetOrders(scenario: JobSetScenario, run: { readonly orders: number; readonly seed: number }) {
   const bus = busEvents(scenario);
-  const end = lastTime(scenario);
-  return measureCausalOrders(scenario.id, run, {
-    delivery: () => jobSetDelivery(bus, end),
-    answering: deletionAnswers(bus),
-    outcome: converging,
-    divergence,
-  });
+  return measureJobSetEvents(scenario.id, run, bus, lastTime(scenario), deletionAnswers(bus));
+}
+
+/**
+ * JobSet bus events delivered in any causal order (`answering`: which of them wait for which of
+ * jobfold's commands), reconciled at `end` once all have arrived.
+ */
+export function measureJobSetEvents(
+  id: string,
+  run: { readonly orders: number; readonly seed: number },
+  bus: BusEvents,
+  end: string,
+  answering: Answering<JobSetCommand>,
+) {
+  return measureCausalOrders(id, run, { delivery: () => jobSetDelivery(bus, end), answering, outcome: converging, divergence });
 }
 
 type Outcome = ReturnType<typeof converging>;

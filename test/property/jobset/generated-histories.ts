@@ -23,11 +23,11 @@ import { initialState, type JobSetState } from '../../../shared/jobset/state.ts'
 // multiPodHistoryArb gives the same with Jobs of several pods, dependsOnHistoryArb with
 // replicated jobs that wait for the one before them.
 
-const T0 = Date.parse('2026-01-01T00:00:00Z');
+export const T0 = Date.parse('2026-01-01T00:00:00Z');
 const REPLICATED_JOB_NAMES = ['workers', 'driver', 'evaluator'] as const;
 
 /** Job failure reasons upstream's Job controller writes, and the messages it writes with them. */
-const FAILURES = [
+export const FAILURES = [
   { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' },
   { reason: 'PodFailurePolicy', message: 'Container main for pod default/p failed with exit code 3 matching FailJob rule at index 0' },
   { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' },
@@ -100,7 +100,7 @@ export interface Step {
   readonly gap: number;
 }
 
-const stepArb = (gaps: readonly number[]): fc.Arbitrary<Step> => fc.record({
+export const stepArb = (gaps: readonly number[]): fc.Arbitrary<Step> => fc.record({
   op: fc.constantFrom<Step['op']>('progress', 'progress', 'progress', 'answer', 'report', 'suspend'),
   pick: fc.nat({ max: 12 }),
   fails: fc.boolean(),
@@ -109,7 +109,7 @@ const stepArb = (gaps: readonly number[]): fc.Arbitrary<Step> => fc.record({
 });
 
 /** A child Job on the cluster, as its JobSet's controller created it. */
-interface ClusterJob {
+export interface ClusterJob {
   readonly name: string;
   readonly replicatedJob: string;
   readonly jobIndex: number;
@@ -220,16 +220,8 @@ export function playHistory(id: string, created: JobSet, steps: readonly Step[])
       if (name !== undefined) finishDeletion(name);
       continue;
     }
-    const live = [...jobs.values()].filter((job) => !job.terminating && job.finished === undefined && !job.suspend);
-    const job = live[step.pick % Math.max(1, live.length)];
+    const job = progress(jobs.values(), step);
     if (job === undefined) continue;
-    // A Job of one pod runs ready, then finishes. One of more starts with some of its pods
-    // ready, then has another ready or finishes.
-    if (!job.running) {
-      job.running = true;
-      job.ready = job.parallelism === 1 ? 1 : step.pick % (job.parallelism + 1);
-    } else if (job.ready < job.parallelism && step.pick % 2 === 0) job.ready += 1;
-    else job.finished = step.fails ? 'Failed' : 'Complete';
     job.unseen = false;
     const snapshot = childJob(job, at(), FAILURES[step.failure] ?? FAILURES[0]);
     apply({ type: 'JobStatus', at: at(), job: snapshot }, { type: 'JobObserved', at: at(), eventId: undefined, job: { ...snapshot, metadata: { ...snapshot.metadata, resourceVersion: String(++version) } } });
@@ -247,8 +239,25 @@ export function playHistory(id: string, created: JobSet, steps: readonly Step[])
   return { id, jobset: created, events, checkpoints: [] };
 }
 
+/**
+ * The Job controller's next step on one of the live Jobs (not being deleted, unfinished, not
+ * suspended) `step` picks, if any: a Job of one pod runs ready, then finishes; one of more starts
+ * with some of its pods ready, then has another ready or finishes.
+ */
+export function progress(jobs: Iterable<ClusterJob>, step: Step): ClusterJob | undefined {
+  const live = [...jobs].filter((job) => !job.terminating && job.finished === undefined && !job.suspend);
+  const job = live[step.pick % Math.max(1, live.length)];
+  if (job === undefined) return undefined;
+  if (!job.running) {
+    job.running = true;
+    job.ready = job.parallelism === 1 ? 1 : step.pick % (job.parallelism + 1);
+  } else if (job.ready < job.parallelism && step.pick % 2 === 0) job.ready += 1;
+  else job.finished = step.fails ? 'Failed' : 'Complete';
+  return job;
+}
+
 /** A child Job's snapshot as its cluster reports it: running (active and ready), or finished. */
-function childJob(job: ClusterJob, at: string, failure: (typeof FAILURES)[number]): ChildJob {
+export function childJob(job: ClusterJob, at: string, failure: (typeof FAILURES)[number]): ChildJob {
   const finished = job.finished;
   // The Job controller's Suspended condition, as it writes it on suspension and resumption.
   const suspension = job.suspend

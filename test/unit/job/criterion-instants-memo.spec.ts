@@ -98,3 +98,45 @@ describe('a finished Job\'s lingering pods, observed one by one, leave the insta
   }
 });
 
+
+describe('a finished Job\'s outcomes seen after its finish do not make decide walk its pods', () => {
+  // Issue 20: a finished Job jobfold does not run whose criterion reads its pods asks at every
+  // decide whether the criterion was met before the finish's instant (decide.ts
+  // criterionMetEarlier). Here backoffLimit 0: the first failure seen, at 2 s, fails the Job; the
+  // rest of its 2,000 pods are first seen failed after that, one by one. Each of their outcomes
+  // moves the criterion's instant, so the memo forgot it and the next decide walked every pod:
+  // 1,999 walks. Seen at or after 2 s, none can put the criterion before it (met-before.ts).
+  const pods = 2_000;
+  const failure = (i: number, seconds: number): JobEvent => podObserved(aPod({ name: `pod-${i}`, phase: 'Failed', finishedAt: at(seconds) }), at(seconds));
+  const finished = (): JobState => {
+    const { state } = given(aJob({ completions: pods, parallelism: pods, backoffLimit: 0 })).fold();
+    foldAndDecide(state, failure(0, 2));
+    expect(conditionsOf(jobStatus(state))).toEqual(['FailureTarget=True:BackoffLimitExceeded', 'Failed=True:BackoffLimitExceeded']);
+    return state;
+  };
+
+  it(`given ${pods} pods, when the other ${pods - 1} are first seen failed after the finish (a decide after each), then the pods are walked once`, () => {
+    const state = finished();
+    let refills = 0;
+    let seen = state.criterionMemo.valuesEpoch;
+    for (let i = 1; i < pods; i++) {
+      foldAndDecide(state, failure(i, 3 + i / 1000));
+      if (state.criterionMemo.valuesEpoch !== seen) refills += 1;
+      seen = state.criterionMemo.valuesEpoch;
+    }
+    expect(refills).toBe(1);
+    expect(state.status.failed).toBe(pods);
+    expect(state.outcomeMetAt).toBe(Date.parse(at(2)));
+  });
+
+  it('given the same Job, when a failure seen before the finish\'s instant arrives among them, then it is walked and the finish moves back to it', () => {
+    const state = finished();
+    for (let i = 1; i < 100; i++) foldAndDecide(state, failure(i, 3 + i / 1000));
+    const worked = state.criterionMemo.valuesEpoch;
+
+    foldAndDecide(state, failure(100, 1));
+
+    expect(state.criterionMemo.valuesEpoch).not.toBe(worked);
+    expect(state.outcomeMetAt).toBe(Date.parse(at(1)));
+  });
+});

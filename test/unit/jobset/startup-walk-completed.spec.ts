@@ -112,10 +112,9 @@ describe('an InOrder JobSet whose ready snapshots arrive after the outcome they 
     expect(conditionsOf(given(noRestarts, a0, b1Failed, b0, b1).whenSettled({ now: at(30) }).status)).toEqual(want);
   });
 
-  it('given the success in the same second as the last ready snapshot, when it arrives first, then the walk is not placed before it (one pass: success first)', () => {
+  it('given the success in the same second as the last ready snapshot, both without a comparable resourceVersion, when the success arrives first, then the walk is not placed before it (one pass: success first)', () => {
     const success = jobSetObserved({ replicatedJobs: [{ name: 'a' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, successPolicy: { operator: 'Any' } });
-    const a0Done = v(2, jobSucceeded('a', 0, { seconds: 5 }));
-    expect(conditionsOf(given(success, a0Done, a0).whenSettled({ now: at(5) }).status).map((c) => `${c.type}=${c.status}`)).toEqual(['StartupPolicyInProgress=True', 'Completed=True']);
+    expect(conditionsOf(given(success, jobSucceeded('a', 0, { seconds: 5 }), jobReady('a', 0, { seconds: 5 })).whenSettled({ now: at(5) }).status).map((c) => `${c.type}=${c.status}`)).toEqual(['StartupPolicyInProgress=True', 'Completed=True']);
   });
 
   it('given a stale ready snapshot that shows the walk completed earlier, when the writer judges it, then it is news (logged), not a stale snapshot', () => {
@@ -123,5 +122,53 @@ describe('an InOrder JobSet whose ready snapshots arrive after the outcome they 
     const before = given(spec, a0, b0, b1Failed).whenSettled({ now: at(30) });
     expect(jobSetDecider().known(before.state, { ...b1, eventId: 'late-ready' })).toBeUndefined();
     expect(jobSetDecider().known(given(spec, a0, b0, b1, b1Failed).whenSettled({ now: at(30) }).state, { ...b1, eventId: 'again' })).toBe('stale');
+  });
+});
+
+// Issue 21, the same-second class (generated JobSet histories, seed 21: one-pod history-25 and
+// history-47, dependsOn history-33): the walk's last Job showed ready in the same second as the
+// failure or success that finished the JobSet. The cluster reconciled the ready snapshot first (its
+// resourceVersion is older: Jobs are one resource type, comparable since KEP-5504), completing the
+// walk, so the fold orders the two snapshots of that second by version, not as one pass.
+describe('an InOrder JobSet whose last Job showed ready in the same second as the finish', () => {
+  const one = (extra: object) => jobSetObserved({ replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, ...extra });
+  const a = v(1, jobReady('a', 0, { seconds: 5 }));
+  const bReady = v(2, jobReady('b', 0, { seconds: 20 }));
+  const written = (status: Parameters<typeof conditionsOf>[0]) => conditionsOf(status).map((c) => `${c.type}=${c.status}`);
+  /** The conditions in order (asserted), and those of every late order given, which must be the same. */
+  const asInOrder = (inOrder: readonly JobSetObservation[], want: readonly string[], ...late: (readonly JobSetObservation[])[]) => {
+    const conditions = conditionsOf(given(...inOrder).whenSettled({ now: at(20) }).status);
+    expect(conditions.map((c) => `${c.type}=${c.status}`)).toEqual(want);
+    for (const order of late) expect(conditionsOf(given(...order).whenSettled({ now: at(20) }).status)).toEqual(conditions);
+  };
+
+  it('given the failure at a newer resourceVersion than the ready snapshot, when the failure arrives first, then StartupPolicyCompleted is written before Failed, as in order', () => {
+    const failing = one({ failurePolicy: { maxRestarts: 0 } });
+    const bFailed = v(3, jobFailed('b', 0, { seconds: 20 }));
+    asInOrder([failing, a, bReady, bFailed], ['StartupPolicyInProgress=False', 'StartupPolicyCompleted=True', 'Failed=True'], [failing, a, bFailed, bReady], [bFailed, failing, bReady, a]);
+  });
+
+  it('given the success at a newer resourceVersion than the ready snapshot, when the success arrives first, then StartupPolicyCompleted is written before Completed, as in order', () => {
+    const succeeding = one({ successPolicy: { operator: 'All', targetReplicatedJobs: ['b'] } });
+    const bDone = v(3, jobSucceeded('b', 0, { seconds: 20 }));
+    asInOrder([succeeding, a, bReady, bDone], ['StartupPolicyInProgress=False', 'StartupPolicyCompleted=True', 'Completed=True'], [succeeding, a, bDone, bReady]);
+  });
+
+  it('given the failure that restarted the JobSet at a newer resourceVersion than the ready snapshot, when the ready snapshot arrives after the restart, then StartupPolicyCompleted goes before RestartingJobSet', () => {
+    const restarting = one({ failurePolicy: { maxRestarts: 1 } });
+    const bFailed = v(3, jobFailed('b', 0, { seconds: 20 }));
+    asInOrder([restarting, a, bReady, bFailed], ['StartupPolicyInProgress=True', 'StartupPolicyCompleted=False', 'RestartingJobSet=True'], [restarting, a, bFailed, bReady]);
+  });
+
+  it('given the Job shown ready only in the snapshot that shows it failed, when reconciled, then the walk did not complete first (one pass: the failure)', () => {
+    const failing = one({ failurePolicy: { maxRestarts: 0 } });
+    const bFailed = v(3, jobFailed('b', 0, { seconds: 20 }));
+    expect(written(given(failing, bFailed, a).whenSettled({ now: at(20) }).status)).toEqual(['StartupPolicyInProgress=True', 'Failed=True']);
+  });
+
+  it('given the ready snapshot and the failure of the same second without comparable resourceVersions, when the failure arrives first, then the walk is not placed before it (one pass: failure first)', () => {
+    const failing = one({ failurePolicy: { maxRestarts: 0 } });
+    const late = given(failing, jobReady('a', 0, { seconds: 5 }), jobFailed('b', 0, { seconds: 20 }), jobReady('b', 0, { seconds: 20 })).whenSettled({ now: at(20) });
+    expect(written(late.status)).toEqual(['StartupPolicyInProgress=True', 'Failed=True']);
   });
 });
