@@ -35,23 +35,33 @@ export function deliverInCausalOrder(loop: DeliveryLoop): number[] {
     loop.fold(run);
     run = [];
   };
-  const pick = (heldToo: boolean): number => {
+  // Commands this delivery never sent, counted as sent once nothing else could arrive.
+  const waived = new Set<string>();
+  const unmet = (i: number): string | undefined => answers.get(i)?.find((named) => !commanded.has(named) && !waived.has(named));
+  const pick = (): number => {
     let next = -1;
     for (let i = 0; i < count; i++) {
-      if (delivered[i]) continue;
-      const waitsFor = answers.get(i);
-      if (!heldToo && waitsFor !== undefined && !waitsFor.every((named) => commanded.has(named))) continue;
+      if (delivered[i] || unmet(i) !== undefined) continue;
       if (next < 0 || (keys[i] ?? 0) < (keys[next] ?? 0)) next = i;
     }
     return next;
   };
   while (order.length < count) {
-    let next = pick(false);
+    let next = pick();
     if (next < 0) {
       flush(); // the run folded so far may send the command an answer waits for
-      next = pick(false);
+      next = pick();
     }
-    if (next < 0) next = pick(true);
+    // Every event left waits for a command this delivery has not sent (it decided otherwise):
+    // the first such command of the first of them in the cluster's order is waived, and every
+    // event that waits for nothing more may come (the earliest key first). Those that wait for
+    // a command this delivery may still send keep waiting for it.
+    while (next < 0) {
+      const named = unmet(delivered.indexOf(false));
+      if (named === undefined) throw new Error('an event left undelivered waits for nothing');
+      waived.add(named);
+      next = pick();
+    }
     const first = run[0];
     if (first !== undefined && !loop.sameRun(first, next)) flush();
     if (run.length === 0) loop.timersBefore?.(next);
