@@ -67,7 +67,7 @@ export interface PodRecord extends PodFacts {
   finalizerRemovalRequestedAt?: number;
   finalizerRemovalAttempts?: number;
   /**
-   * The hash (stable-hash.ts) of the archived form (snapshot.ts archivePod) last stored in the pod
+   * The hash (decider.ts storedFormHash) of the archived form (snapshot.ts archivePod) last stored in the pod
    * archive or restored from it (not persisted): a snapshot stores the pod again only when its
    * form differs. A hash, not the form: 16 characters a settled pod of a warm state. A record
    * changed after it was stored (an observation of a settled pod kept warm: seen running without

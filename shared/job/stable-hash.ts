@@ -5,7 +5,14 @@ import { sortedObject } from '../log/canonical-json.ts';
  * Used for pod template hashes and deterministic command ids; not for security.
  */
 export function stableHash(value: unknown): string {
-  const text = canonicalJson(value);
+  return textHash(canonicalJson(value));
+}
+
+/**
+ * stableHash's 64-bit FNV-1a of a text, for a value whose JSON text is already the same for the
+ * same value (one builder lays out its keys: an archived pod, snapshot.ts archivePod).
+ */
+export function textHash(text: string): string {
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193;
   for (let i = 0; i < text.length; i++) {

@@ -86,8 +86,9 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
   const observations: JobSetObservation[] = [];
   const answers = new Map<number, string[]>();
   const jobs = new Map<string, ClusterJob>();
-  /** Per child Job name, the commands acted on that its next event shows. */
+  /** Per child Job name, the commands acted on that its next event shows; its deletion, only its JobDeleted. */
   const awaiting = new Map<string, string[]>();
+  const awaitingDeletion = new Map<string, string[]>();
   const deleting: string[] = [];
   const sent: JobSetCommand[] = [];
   let queue: { command: JobSetCommand; name: string | undefined; due: number }[] = [];
@@ -99,10 +100,11 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
 
   // jobfold folds the event and reconciles; the forwarder acts on its commands `lag` seconds later.
   const emit = (observation: JobSetObservation, jobName?: string) => {
-    const shows = jobName === undefined ? undefined : awaiting.get(jobName);
-    if (jobName !== undefined && shows !== undefined) {
-      answers.set(observations.length, shows);
+    if (jobName !== undefined) {
+      const shows = [...(awaiting.get(jobName) ?? []), ...(observation.type === 'JobDeleted' ? (awaitingDeletion.get(jobName) ?? []) : [])];
+      if (shows.length > 0) answers.set(observations.length, shows);
       awaiting.delete(jobName);
+      if (observation.type === 'JobDeleted') awaitingDeletion.delete(jobName);
     }
     observations.push(observation);
     state = evolve(state, observation);
@@ -126,8 +128,8 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
     jobs.delete(name);
     emit({ type: 'JobDeleted', at: at(), eventId: undefined, name, uid: `${name}-${job.attempt}` }, name);
   };
-  const answered = (jobName: string, name: string | undefined) => {
-    if (name !== undefined) awaiting.set(jobName, [...(awaiting.get(jobName) ?? []), name]);
+  const answered = (jobName: string, name: string | undefined, by = awaiting) => {
+    if (name !== undefined) by.set(jobName, [...(by.get(jobName) ?? []), name]);
   };
 
   const act = (command: JobSetCommand, name: string | undefined) => {
@@ -147,7 +149,7 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
         if (job === undefined || job.terminating) return;
         job.terminating = true;
         deleting.push(job.name);
-        return answered(job.name, name);
+        return answered(job.name, name, awaitingDeletion);
       case 'SuspendJob':
       case 'ResumeJob':
         // A suspended Job's pods are deleted: it runs again only after it is resumed. A patch
