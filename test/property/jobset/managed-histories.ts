@@ -58,13 +58,21 @@ export interface ManagedJobSetHistory {
 
 /**
  * What a command names for the delivery model: its commandId without the log position it was
- * decided at (a delivery in another order decides it elsewhere), and how many of the same the
- * delivery sent before (a child Job suspended, resumed and suspended again in one restart attempt).
+ * decided at (a delivery in another order decides it elsewhere), and which of its kind it is in
+ * the delivery: for a CreateJob or DeleteJob, how many of the same it sent before; for a
+ * SuspendJob or ResumeJob, which turn of the Job's suspensions and resumptions in its attempt
+ * (a Job suspended, resumed and suspended again), a repeat within one turn (sent again on a
+ * snapshot older than the first) naming the same: otherwise a delivery that repeats a resumption
+ * the cluster's order did not would count as having sent the cluster's next one.
  */
 export function answerName(command: JobSetCommand, sent: readonly JobSetCommand[]): string | undefined {
   if (command.type === 'DeleteJobSet') return undefined;
   const base = withoutPosition(command.commandId);
-  return `${base}#${sent.filter((c) => withoutPosition(c.commandId) === base).length}`;
+  if (command.type === 'CreateJob' || command.type === 'DeleteJob') return `${base}#${sent.filter((c) => withoutPosition(c.commandId) === base).length}`;
+  const job = withoutPosition(base);
+  const turns = sent.filter((c) => (c.type === 'SuspendJob' || c.type === 'ResumeJob') && withoutPosition(withoutPosition(c.commandId)) === job);
+  const turn = turns.reduce((n, c, i) => (i > 0 && c.type !== turns[i - 1]?.type ? n + 1 : n), 0);
+  return `${base}#${turns.length > 0 && turns.at(-1)?.type !== command.type ? turn + 1 : turn}`;
 }
 
 const withoutPosition = (commandId: string) => commandId.slice(0, commandId.lastIndexOf('/'));
