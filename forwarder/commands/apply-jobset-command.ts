@@ -1,6 +1,6 @@
 import type { V1Job } from '@kubernetes/client-node';
 import type { Outcome } from './apply-command.ts';
-import type { JobSetCommand } from './jobset-command-message.ts';
+import type { JobSetCommand } from './command-message.ts';
 import type { KubeOps } from './kube-ops.ts';
 
 /** The prefix of the labels the JobSet controller stamps on its child Jobs. */

@@ -1,64 +1,31 @@
 import * as z from 'zod';
 import { CONTROL_SOURCE } from '../../shared/contract/inbound.ts';
 import { OutboundDetailType } from '../../shared/contract/outbound.ts';
-import { jobSetDetailSchemas, type JobSetCommand } from './jobset-command-message.ts';
+import {
+  commandDetailSchemas, CreationDetailSchema, jobCommandDetailSchemas, jobSetCommandDetailSchemas, TerminationDetailSchema,
+} from '../../shared/contract/command-details.ts';
 
 /**
  * The commands a cluster's queue carries: EventBridge events (source `jobfold.control`) that a
- * rule delivered to SQS, so the message body is the event JSON. The detail shapes mirror
- * `commandEvent` (Job commands) and `jobSetCommandEvent` (the child Jobs of a JobSet) in
- * shared/contract/outbound.ts.
+ * rule delivered to SQS, so the message body is the event JSON. Each detail is parsed with the
+ * schema jobfold builds it against (shared/contract/command-details.ts), but for what older or
+ * newer jobfold versions write, which a forwarder must still apply:
+ * - `Pod Creation Requested` without `indexFailureCount`/`indexIgnoredFailureCount` (before
+ *   df9c7c6: no backoffLimitPerIndex counts);
+ * - a `Pod Termination Requested` whose `cause` this forwarder does not know (the forwarder
+ *   deletes the pod whatever the cause; a newer jobfold may name a new one).
  */
+const readSchemas = {
+  ...jobCommandDetailSchemas,
+  TerminatePod: TerminationDetailSchema.extend({ cause: z.string() }),
+  CreatePod: CreationDetailSchema.partial({ indexFailureCount: true, indexIgnoredFailureCount: true }),
+  ...jobSetCommandDetailSchemas,
+} as const satisfies Record<keyof typeof commandDetailSchemas, z.ZodObject>;
 
-const target = {
-  commandId: z.string().min(1),
-  clusterId: z.string().min(1),
-  namespace: z.string().min(1),
-  jobName: z.string().min(1),
-  jobUid: z.string().min(1),
-};
-
-export const TerminatePodDetailSchema = z.object({
-  ...target,
-  podName: z.string().min(1),
-  podUid: z.string().min(1),
-  reason: z.string(),
-  message: z.string(),
-  cause: z.string(),
-});
-
-export const CreatePodDetailSchema = z.object({
-  ...target,
-  index: z.number().int().min(0).nullable(),
-  templateHash: z.string().min(1),
-  // backoffLimitPerIndex only; absent from commands of older jobfold versions.
-  indexFailureCount: z.number().int().min(0).nullish(),
-  indexIgnoredFailureCount: z.number().int().min(0).nullish(),
-});
-
-export const RemovePodFinalizerDetailSchema = z.object({
-  ...target,
-  podName: z.string().min(1),
-  podUid: z.string().min(1),
-});
-
-/** The status jobfold computed (JobStatusView); written as given, so only its shape is checked. */
-export const UpdateJobStatusDetailSchema = z.object({
-  ...target,
-  status: z.looseObject({
-    conditions: z.array(z.looseObject({ type: z.string(), status: z.string() })),
-    active: z.number().int(),
-    succeeded: z.number().int(),
-    failed: z.number().int(),
-  }),
-});
-
-export type Command =
-  | ({ readonly type: 'TerminatePod' } & z.infer<typeof TerminatePodDetailSchema>)
-  | ({ readonly type: 'CreatePod' } & z.infer<typeof CreatePodDetailSchema>)
-  | ({ readonly type: 'UpdateJobStatus' } & z.infer<typeof UpdateJobStatusDetailSchema>)
-  | ({ readonly type: 'RemovePodFinalizer' } & z.infer<typeof RemovePodFinalizerDetailSchema>)
-  | JobSetCommand;
+type ReadSchemas = typeof readSchemas;
+type CommandOf<Type extends keyof ReadSchemas> = { readonly type: Type } & z.output<ReadSchemas[Type]>;
+export type Command = { [Type in keyof ReadSchemas]: CommandOf<Type> }[keyof ReadSchemas];
+export type JobSetCommand = Extract<Command, { type: keyof typeof jobSetCommandDetailSchemas }>;
 
 /** Why a message can never be applied; sent to the DLQ as the `reason` attribute. */
 export type PoisonReason =
@@ -79,13 +46,10 @@ export type ParsedMessage =
 
 const EnvelopeSchema = z.object({ source: z.string(), 'detail-type': z.string(), detail: z.unknown() });
 
-const detailSchemas = {
-  [OutboundDetailType.TerminatePod]: { type: 'TerminatePod', schema: TerminatePodDetailSchema },
-  [OutboundDetailType.CreatePod]: { type: 'CreatePod', schema: CreatePodDetailSchema },
-  [OutboundDetailType.UpdateJobStatus]: { type: 'UpdateJobStatus', schema: UpdateJobStatusDetailSchema },
-  [OutboundDetailType.RemovePodFinalizer]: { type: 'RemovePodFinalizer', schema: RemovePodFinalizerDetailSchema },
-  ...jobSetDetailSchemas,
-} as const;
+/** The command type and detail schema of each command's detail-type. */
+const detailSchemas: ReadonlyMap<string, { readonly type: Command['type']; readonly schema: z.ZodObject }> = new Map(
+  (Object.keys(readSchemas) as Array<Command['type']>).map((type) => [OutboundDetailType[type], { type, schema: readSchemas[type] }]),
+);
 
 /** Events on the control bus that are not commands (a rule may route them here too). */
 const NOT_COMMANDS: ReadonlySet<string> = new Set([
@@ -106,9 +70,10 @@ export function parseCommandMessage(body: string | undefined, clusterId: string)
   const { source, 'detail-type': detailType, detail } = envelope.data;
   if (source !== CONTROL_SOURCE) return { kind: 'poison', reason: 'unexpected-source', message: `source "${source}"`, detailType };
   if (NOT_COMMANDS.has(detailType)) return { kind: 'ignored', detailType };
-  if (!(detailType in detailSchemas)) return { kind: 'poison', reason: 'unknown-detail-type', message: `detail-type "${detailType}"`, detailType };
-  const { type, schema } = detailSchemas[detailType as keyof typeof detailSchemas];
-  const parsed = schema.safeParse(detail);
+  const read = detailSchemas.get(detailType);
+  if (read === undefined) return { kind: 'poison', reason: 'unknown-detail-type', message: `detail-type "${detailType}"`, detailType };
+  const { type, schema } = read;
+  const parsed = schema.safeParse(detail) as z.ZodSafeParseResult<{ readonly clusterId: string }>;
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 5).map((i) => `detail.${i.path.join('.')}: ${i.message}`);
     return { kind: 'poison', reason: 'invalid-detail', message: issues.join('; '), detailType };

@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import { isDispatched, type DispatchedKind } from '../../shared/contract/outbound.ts';
 import type { DecisionOf, PodRefData } from '../../shared/job/index.ts';
+import { JOB_COMMAND_OF_DECISION } from './command-decisions.ts';
 import type { PodDeleted } from '../../shared/job/index.ts';
 import type { JobEvent } from '../../shared/job/index.ts';
 import type { LogWindow } from './log-window.ts';
@@ -9,14 +10,9 @@ import type { IssuedCommandSchema } from './schemas/job-schemas.ts';
 
 export type IssuedCommand = z.output<typeof IssuedCommandSchema>;
 
-type CommandDecision = DecisionOf<'PodsTerminationRequested' | 'PodCreationsRequested' | 'JobStatusSent' | 'PodFinalizersRemovalRequested'>;
+type CommandDecision = DecisionOf<keyof typeof JOB_COMMAND_OF_DECISION>;
 
-const COMMAND_DECISIONS: ReadonlySet<string> = new Set<CommandDecision['type']>([
-  'PodsTerminationRequested',
-  'PodCreationsRequested',
-  'JobStatusSent',
-  'PodFinalizersRemovalRequested',
-]);
+const COMMAND_DECISIONS: ReadonlySet<string> = new Set(Object.keys(JOB_COMMAND_OF_DECISION));
 
 /**
  * What the commands list reads of a log: the command decisions in full, the pods the cluster
@@ -105,13 +101,7 @@ function podRefs(pods: readonly PodRefData[]) {
   return pods.map(({ name, uid, index }) => ({ name, uid, ...(index !== undefined && index >= 0 ? { index } : {}) }));
 }
 
-const COMMAND_TYPE = {
-  PodCreationsRequested: 'CreatePod',
-  JobStatusSent: 'UpdateJobStatus',
-  PodFinalizersRemovalRequested: 'RemovePodFinalizer',
-} as const;
-
 /** What isDispatched reads of the decision's commands: their type, and a termination's cause. */
 function commandKind(decision: CommandDecision): DispatchedKind {
-  return decision.type === 'PodsTerminationRequested' ? { type: 'TerminatePod', cause: decision.cause } : { type: COMMAND_TYPE[decision.type] };
+  return decision.type === 'PodsTerminationRequested' ? { type: 'TerminatePod', cause: decision.cause } : { type: JOB_COMMAND_OF_DECISION[decision.type] };
 }

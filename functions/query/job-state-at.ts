@@ -68,6 +68,8 @@ async function stateRecordedBy(deps: QueryDeps, stream: StreamId, time: string, 
 export interface FoldOptions {
   /** Consecutive entries ending at `seq` the caller read already (the Job view's window), reused for the tail. */
   readonly known?: { readonly window: LogWindow; readonly firstSightings: ReadonlySet<number> };
+  /** Fold the whole log, no snapshot: an archived pod the tail needs was stored after the snapshot. */
+  readonly fromStart?: boolean;
 }
 
 /**
@@ -82,7 +84,7 @@ export async function foldTo(
   seq: number,
   options: FoldOptions = {},
 ): Promise<{ state: JobState; tail: JobEvent[]; window: LogWindow; recordedAt?: string }> {
-  const snapshot = seq < 1 ? undefined : await deps.store.loadSnapshot(stream, { atOrBefore: seq });
+  const snapshot = seq < 1 || options.fromStart === true ? undefined : await deps.store.loadSnapshot(stream, { atOrBefore: seq });
   const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
   const from = snapshot?.seq ?? 0;
   const { known } = options;
@@ -91,7 +93,11 @@ export async function foldTo(
   const window = run ? new LogWindow(run.entries) : known!.window;
   const tail = window.eventsAfter(from);
   // The pods the writer's rule restores for a fold (shared/job/archive-restore.ts).
-  if (snapshot) await restoreForTail(deps.store, stream, state, tail, run?.firstSightings ?? known!.firstSightings, 'fold');
+  if (snapshot) {
+    const { newerThanSnapshot } = await restoreForTail(deps.store, stream, state, tail, run?.firstSightings ?? known!.firstSightings, 'fold');
+    // A pod's form stored after the snapshot is ahead of it (archive-restore.ts): the whole log, once.
+    if (newerThanSnapshot) return foldTo(deps, stream, seq, { fromStart: true });
+  }
   for (const event of tail) evolve(state, event);
   const last = run?.entries.at(-1);
   return { state, tail, window, ...(last?.seq === seq ? { recordedAt: last.recordedAt } : {}) };

@@ -11,6 +11,7 @@ import {
 } from '../../shared/jobset/index.ts';
 import { briefOf } from '../../shared/read-model/explanation.ts';
 import type { IssuedCommand } from './issued-commands.ts';
+import { JOBSET_COMMAND_OF_DECISION } from './command-decisions.ts';
 import { objectIdentity } from './object-log.ts';
 import type { JobSetCommandSchema, JobSetSpecViewSchema, JobSetViewSchema } from './jobsets/jobset-schemas.ts';
 import type { JobSpecViewSchema, JobViewSchema } from './schemas/job-schemas.ts';
@@ -120,20 +121,13 @@ export function jobSetView(summary: JobSummary, state: JobSetState, explanation:
   };
 }
 
-const COMMAND_OF = {
-  CreateJobIssued: 'CreateJob',
-  DeleteJobIssued: 'DeleteJob',
-  SuspendJobIssued: 'SuspendJob',
-  ResumeJobIssued: 'ResumeJob',
-  JobSetDeletionRequested: 'DeleteJobSet',
-} as const;
 
 /** The commands the JobSet fold issued, in log order. */
 export function commandViews(decisions: readonly LoggedJobSetDecision[]): JobSetCommandView[] {
   const result: JobSetCommandView[] = [];
   for (const { seq, event } of decisions) {
-    if (event.type in COMMAND_OF && 'commandId' in event) {
-      const type = COMMAND_OF[event.type as keyof typeof COMMAND_OF];
+    if (event.type in JOBSET_COMMAND_OF_DECISION && 'commandId' in event) {
+      const type = JOBSET_COMMAND_OF_DECISION[event.type as keyof typeof JOBSET_COMMAND_OF_DECISION];
       result.push({ seq, at: event.at, type, commandId: event.commandId, name: event.name });
     }
   }

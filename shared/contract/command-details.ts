@@ -3,30 +3,27 @@ import { TerminationCauseSchema } from '../job/decisions.ts';
 import type { JobCommand } from '../job/commands.ts';
 import type { JobSetCommand } from '../jobset/commands.ts';
 
-// The detail of each command event, as jobfold writes it (outbound.ts builds the details
-// against these types; docs/events.md and docs/schemas/ are generated from them). The
-// forwarder parses a JobSet command's detail with these schemas; a Job command's with its own,
-// more tolerant ones: it also reads the Job commands of older jobfold versions
-// (forwarder/commands/command-message.ts). Every jobfold version wrote the JobSet commands'
-// details in the shape below (git history since 3ca36b8; DeleteJobSet since dfcb7d5).
+// The detail of each command event, as jobfold writes it and as the forwarder reads it:
+// outbound.ts builds the details against these types, the forwarder parses them with these
+// schemas (forwarder/commands/command-message.ts, which also accepts what older jobfold versions
+// wrote, and a termination cause it does not know), and docs/events.md and docs/schemas/ are
+// generated from them. Every jobfold version wrote the JobSet commands' details in the shape
+// below (git history since 3ca36b8; DeleteJobSet since dfcb7d5).
+
+/** An id or a name: never empty. */
+const named = z.string().min(1);
 
 /** What every Job command's detail names: the command and the Job it acts on. */
-const jobTarget = {
-  commandId: z.string(),
-  clusterId: z.string(),
-  namespace: z.string(),
-  jobName: z.string(),
-  jobUid: z.string(),
-};
+const jobTarget = { commandId: named, clusterId: named, namespace: named, jobName: named, jobUid: named };
 
 export const TerminationDetailSchema = z.object({
-  commandId: z.string(),
-  clusterId: z.string(),
-  namespace: z.string(),
-  podName: z.string(),
-  podUid: z.string(),
-  jobName: z.string(),
-  jobUid: z.string(),
+  commandId: named,
+  clusterId: named,
+  namespace: named,
+  podName: named,
+  podUid: named,
+  jobName: named,
+  jobUid: named,
   reason: z.string(),
   message: z.string(),
   cause: TerminationCauseSchema,
@@ -34,48 +31,54 @@ export const TerminationDetailSchema = z.object({
 
 export const CreationDetailSchema = z.object({
   ...jobTarget,
-  index: z.number().int().nullable(),
-  templateHash: z.string(),
+  index: z.number().int().min(0).nullable(),
+  templateHash: named,
   /** backoffLimitPerIndex: the new pod's `batch.kubernetes.io/job-index-failure-count`. */
-  indexFailureCount: z.number().int().nullable(),
+  indexFailureCount: z.number().int().min(0).nullable(),
   /** backoffLimitPerIndex: its `batch.kubernetes.io/job-index-ignored-failure-count` (set when > 0). */
-  indexIgnoredFailureCount: z.number().int().nullable(),
+  indexIgnoredFailureCount: z.number().int().min(0).nullable(),
 });
 
-export const FinalizerRemovalDetailSchema = z.object({
-  ...jobTarget,
-  podName: z.string(),
-  podUid: z.string(),
-});
+export const FinalizerRemovalDetailSchema = z.object({ ...jobTarget, podName: named, podUid: named });
 
+/** The status jobfold computed (a JobStatusView): only what the forwarder checks is spelled out; it is written as given. */
 export const StatusDetailSchema = z.object({
   ...jobTarget,
-  status: z.record(z.string(), z.unknown()),
+  status: z.looseObject({
+    conditions: z.array(z.looseObject({ type: z.string(), status: z.string() })),
+    active: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+  }),
 });
 
-/**
- * What a Job command's detail carries besides the command's and the Job's names. UpdateJobStatus
- * is left out: its status is a JobStatusView, an interface, where the schema says only "an object".
- */
-type Fields<Schema extends z.ZodObject> = Omit<z.input<Schema>, keyof typeof jobTarget>;
+/** The detail schema of each Job command, by the command's type. */
+export const jobCommandDetailSchemas = {
+  TerminatePod: TerminationDetailSchema,
+  CreatePod: CreationDetailSchema,
+  UpdateJobStatus: StatusDetailSchema,
+  RemovePodFinalizer: FinalizerRemovalDetailSchema,
+} as const satisfies Record<JobCommand['type'], z.ZodObject>;
 
+/**
+ * A schema's input as the fold's values can satisfy it: every array and property readonly, and
+ * no index signature (a loose object's other fields are `unknown`: anything fits).
+ */
+type Frozen<T> = T extends readonly (infer E)[]
+  ? readonly Frozen<E>[]
+  : T extends object
+    ? { readonly [K in keyof T as string extends K ? never : K]: Frozen<T[K]> }
+    : T;
+
+/** What a Job command's detail carries besides the command's and the Job's names. */
 export type JobCommandFields = {
-  readonly TerminatePod: Fields<typeof TerminationDetailSchema>;
-  readonly CreatePod: Fields<typeof CreationDetailSchema>;
-  readonly RemovePodFinalizer: Fields<typeof FinalizerRemovalDetailSchema>;
+  readonly [Type in keyof typeof jobCommandDetailSchemas]: Frozen<Omit<z.input<(typeof jobCommandDetailSchemas)[Type]>, keyof typeof jobTarget>>;
 };
 
 // ---- JobSet commands ----------------------------------------------------------------------
 
 /** What every JobSet command's detail names: the command, the JobSet and the child Job it acts on. */
-const childJob = {
-  commandId: z.string().min(1),
-  clusterId: z.string().min(1),
-  namespace: z.string().min(1),
-  jobSetName: z.string().min(1),
-  jobSetUid: z.string().min(1),
-  jobName: z.string().min(1),
-};
+const childJob = { commandId: named, clusterId: named, namespace: named, jobSetName: named, jobSetUid: named, jobName: named };
 
 /**
  * The batch/v1 Job to create (`JobManifest` in shared/jobset/commands.ts). Only what the
@@ -85,8 +88,8 @@ const JobManifestSchema = z.looseObject({
   apiVersion: z.literal('batch/v1'),
   kind: z.literal('Job'),
   metadata: z.looseObject({
-    name: z.string().min(1),
-    namespace: z.string().min(1).optional(),
+    name: named,
+    namespace: named.optional(),
     labels: z.record(z.string(), z.string()),
     annotations: z.record(z.string(), z.string()).optional(),
     ownerReferences: z.array(z.looseObject({ apiVersion: z.string(), kind: z.string(), name: z.string(), uid: z.string().optional() })),
@@ -96,7 +99,7 @@ const JobManifestSchema = z.looseObject({
 
 export const CreateJobDetailSchema = z.object({
   ...childJob,
-  replicatedJob: z.string().min(1),
+  replicatedJob: named,
   jobIndex: z.number().int().min(0),
   restartAttempt: z.number().int().min(0),
   suspend: z.boolean(),
@@ -120,16 +123,6 @@ export const jobSetCommandDetailSchemas = {
   DeleteJobSet: DeleteJobSetDetailSchema,
 } as const satisfies Record<JobSetCommand['type'], z.ZodObject>;
 
-/**
- * A schema's input as the fold's values can satisfy it: every array and property readonly, and
- * no index signature (a loose object's other fields are `unknown`: anything fits).
- */
-type Frozen<T> = T extends readonly (infer E)[]
-  ? readonly Frozen<E>[]
-  : T extends object
-    ? { readonly [K in keyof T as string extends K ? never : K]: Frozen<T[K]> }
-    : T;
-
 /** What a JobSet command's detail carries besides the names of the command, the JobSet and the child Job. */
 export type JobSetCommandFields = {
   readonly [Type in keyof typeof jobSetCommandDetailSchemas]: Frozen<Omit<z.input<(typeof jobSetCommandDetailSchemas)[Type]>, keyof typeof childJob>>;
@@ -137,9 +130,6 @@ export type JobSetCommandFields = {
 
 /** The detail schema of every command, by the command's type: what docs/events.md lists. */
 export const commandDetailSchemas = {
-  TerminatePod: TerminationDetailSchema,
-  CreatePod: CreationDetailSchema,
-  UpdateJobStatus: StatusDetailSchema,
-  RemovePodFinalizer: FinalizerRemovalDetailSchema,
+  ...jobCommandDetailSchemas,
   ...jobSetCommandDetailSchemas,
 } as const satisfies Record<JobCommand['type'] | JobSetCommand['type'], z.ZodObject>;

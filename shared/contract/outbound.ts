@@ -119,8 +119,7 @@ function commandFields(command: AnyCommand): Record<string, unknown> {
         indexIgnoredFailureCount: command.indexIgnoredFailureCount ?? null,
       } satisfies JobCommandFields['CreatePod'];
     case 'UpdateJobStatus':
-      // The status is a JobStatusView; the schema says only that it is an object.
-      return { status: command.status };
+      return { status: command.status } satisfies JobCommandFields['UpdateJobStatus'];
     case 'RemovePodFinalizer':
       return { podName: command.podName, podUid: command.podUid } satisfies JobCommandFields['RemovePodFinalizer'];
     case 'CreateJob':

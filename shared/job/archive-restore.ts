@@ -26,8 +26,13 @@ import type { JobState } from './state.ts';
 export type AfterRestore = 'decide' | 'decide-whole' | 'fold';
 
 /**
- * Restores the archived pods the state needs before `tail`, and returns them, and whether they
- * are the whole archive:
+ * Restores the archived pods the state needs before `tail`, and returns them, whether they are
+ * the whole archive, and whether one of them was stored by a save after the snapshot
+ * (`newerThanSnapshot`: a pod archived at or before the snapshot whose form changed later, and was
+ * archived again, pod-record.ts storedAs). Such a form is ahead of the snapshot: it may count what
+ * the snapshot's counts do not, and a fold to a position before that save must not take it (the
+ * query then folds from the start, functions/query/job-state-at.ts). The writer loads the newest
+ * snapshot, after every save but one a crash cut short. The rule for the pods restored:
  * - every archived pod when what follows reads every pod's instants: the writer deciding for a
  *   Job whose outcome reads them (snapshot.ts outcomeReadsArchivedInstants) or a batch whose
  *   decisions do (`decide-whole`), a fold whose tail walks every pod. The fold then holds the
@@ -45,7 +50,7 @@ export async function restoreForTail(
   tail: readonly JobEvent[],
   firstSightings: ReadonlySet<number>,
   after: AfterRestore,
-): Promise<{ restored: ArchivedPod[]; whole: boolean }> {
+): Promise<{ restored: ArchivedPod[]; whole: boolean; newerThanSnapshot: boolean }> {
   const whole = after === 'decide-whole' || (after === 'decide' && outcomeReadsArchivedInstants(state)) || tail.some((event) => walksEveryPod(state, event));
   let archived: ArchivedPod[];
   if (whole) archived = await archive.loadAllArchivedPods(stream);
@@ -54,6 +59,7 @@ export async function restoreForTail(
     archived = missing.length === 0 ? [] : await archive.loadArchivedPods(stream, missing);
   }
   const restored = archived.filter((pod) => pod.seq < state.nextPodSeq);
+  const newerThanSnapshot = restored.some((pod) => (pod.archivedAt ?? 0) > state.position && !state.pods.has(pod.uid));
   restoreArchived(state, restored);
-  return { restored, whole };
+  return { restored, whole, newerThanSnapshot };
 }

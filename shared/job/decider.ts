@@ -116,10 +116,11 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
           fresh.push(pod);
           hashes.push(hash);
         }
-        if (fresh.length > 0) await store.saveArchivedPods(stream, fresh);
+        // Saved at the snapshot's position: a fold from an older snapshot tells a form stored after it.
+        if (fresh.length > 0) await store.saveArchivedPods(stream, fresh.map((pod) => ({ ...pod, archivedAt: state.position })));
         // The warm state keeps its settled pods (no archive read for them while warm), marked as
         // stored so the next snapshot does not archive them again: with the hash of the form the
-        // store was given (the filter's), not hashed again from the record.
+        // store was given (the filter's, without its position), not hashed again from the record.
         fresh.forEach((pod, i) => {
           const record = state.pods.get(pod.uid);
           if (record) record.storedAs = hashes[i];

@@ -7,6 +7,7 @@ import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } fro
 import { mayExtendClusterFinish, notePodFirstSeen } from './cluster-finish.ts';
 import { newClock } from './cluster-clock.ts';
 import type { PodFacts } from './pod-facts.ts';
+import type { ObjectSequence } from '../k8s/object-sequence.ts';
 import { childStatusKeyOf } from './child-status-version.ts';
 import { interimMayRecount } from './observe-pod.ts';
 
@@ -78,6 +79,19 @@ export interface ArchivedPod {
    */
   readonly firstSeenAt?: number;
   readonly lastSeenAt?: number;
+  /**
+   * The order of the newest observation folded (pod-record.ts `version`, `order`): a late copy of
+   * an older one, re-delivered after a restore, is told stale as the warm state tells it (without
+   * them it was folded as news and could move the pod's outcome instant earlier).
+   */
+  readonly version?: string;
+  readonly order?: ObjectSequence;
+  /**
+   * The log position of the snapshot whose save stored this form (decider.ts save). A pod archived
+   * again by a later save (its form changed: pod-record.ts storedAs) is read back in its newest
+   * form, which a fold from an older snapshot must not take (archive-restore.ts newerThanSnapshot).
+   */
+  readonly archivedAt?: number;
 }
 
 /** A pod whose future observations can no longer change the Job. */
@@ -107,10 +121,12 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
 }
 
 export function archivePod(pod: PodRecord): ArchivedPod {
-  const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId } = pod;
+  const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId, version, order } = pod;
   return {
     uid, name, namespace, phase, index, counted, gone, seq,
     ...(lastEventId === undefined ? {} : { lastEventId }),
+    ...(version === undefined ? {} : { version }),
+    ...(order === undefined ? {} : { order }),
     ...(pod.finalCount === undefined ? {} : { finalCount: pod.finalCount, finalCountOf: pod.finalCountOf }),
     ...(counted === 'none' ? uncountedFacts(pod) : instantFacts(pod)),
   };
@@ -329,7 +345,7 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
     // bookkeeping set: records of another shape made every access to a pod megamorphic after a
     // restore (issue 20).
     const pod = newPodRecord(archivedFacts(archived), {
-      seq: archived.seq, lastSeq: 0, order: undefined, version: undefined, gone: archived.gone,
+      seq: archived.seq, lastSeq: 0, order: archived.order, version: archived.version, gone: archived.gone,
       firstSeenAt: archived.firstSeenAt, lastSeenAt: archived.lastSeenAt,
     });
     pod.counted = archived.counted;

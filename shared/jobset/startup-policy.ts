@@ -93,3 +93,48 @@ export function walkBegunOnLastResumption(spec: DefaultedJobSetSpec, state: JobS
   const suspendedJob = (state.suspendedChildVersions ?? []).findLast((v) => compareVersions(v, before) > 0 && compareVersions(v, next) < 0);
   return suspendedJob !== undefined && !walkStartedSince(spec, state, suspendedJob);
 }
+
+/**
+ * A resumed InOrder JobSet whose walk looks incomplete on the Jobs the fold holds, while at the
+ * resumption it held (by resourceVersion: the JobSet's and its Jobs' share one etcd, see
+ * docs/ordering.md) every replica of the current attempt had been seen started and none seen
+ * suspended since the suspension before it: the child views are newer than that spec (a Job the
+ * earlier suspension reached, shown suspended only after the resumption). Upstream's pass on the
+ * resumed JobSet read the Jobs as they were then, found the walk complete and turned `Suspended`
+ * False / ResumeJobs; the walk that began again after it leaves that condition alone. Not for a
+ * JobSet jobfold runs: it resumes on the view it holds.
+ */
+export function walkCompletedAtResumption(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  const resumption = heldResumption(spec, state);
+  if (resumption === undefined || resumption.suspendedJob !== undefined) return false;
+  const { resumed } = resumption;
+  const prefix = `${state.restarts}/`;
+  const started = Object.entries(state.walkEvidence?.started ?? {}).filter(([key]) => key.startsWith(prefix)).map(([, seen]) => seen);
+  return spec.replicatedJobs.every((rjob) => started.filter((s) => s.replicatedJob === rjob.name && s.firstVersion !== undefined && compareVersions(s.firstVersion, resumed) < 0).length >= rjob.replicas);
+}
+
+/**
+ * The other way round: a Job of the resumed InOrder JobSet was shown suspended between the
+ * suspension before the resumption the fold holds and that resumption (by resourceVersion), and
+ * not every Job was seen started since: upstream's pass on the resumed JobSet found the walk
+ * incomplete and left `Suspended` True, where the fold, holding the Jobs' older ready snapshots
+ * when the resumption arrived, had turned it False. Not for a JobSet jobfold runs.
+ */
+export function walkIncompleteAtResumption(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  const suspendedJob = heldResumption(spec, state)?.suspendedJob;
+  return suspendedJob !== undefined && !walkStartedSince(spec, state, suspendedJob);
+}
+
+/**
+ * The resumption the fold holds (a resumed InOrder spec of a JobSet it does not run, with a
+ * suspension before it), and the newest Job snapshot shown suspended between the two, if any.
+ */
+function heldResumption(spec: DefaultedJobSetSpec, state: JobSetState): { readonly resumed: string; readonly suspendedJob: string | undefined } | undefined {
+  if (spec.suspend || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return undefined;
+  const resumed = state.jobSetOrder?.version;
+  if (resumed === undefined) return undefined;
+  const suspension = (state.suspendedVersions ?? []).findLast((v) => compareVersions(v, resumed) < 0);
+  if (suspension === undefined) return undefined;
+  const suspendedJob = (state.suspendedChildVersions ?? []).findLast((v) => compareVersions(v, suspension) > 0 && compareVersions(v, resumed) < 0);
+  return { resumed, suspendedJob };
+}

@@ -128,11 +128,17 @@ export function suspensionBeforeWalkOutOfPlace(state: JobSetState): JobSetCondit
 /**
  * The other way round: `StartupPolicyCompleted` standing after `Suspended` while the first walk
  * completed by the first suspension (its ready snapshots arrived after the fold had placed the
- * suspension): the cluster wrote it first. The condition to move before `Suspended`, if any.
+ * suspension): the cluster wrote it first. The condition to move before `Suspended`, if any. After
+ * one restart too, when that suspension came before the failure that restarted the JobSet (the
+ * first walk's evidence is still kept then; the next walk only turned the condition False).
  */
 export function completedWalkAfterSuspension(state: JobSetState): JobSetCondition | undefined {
+  const spec = state.jobSet?.spec;
   const suspendedAt = firstSuspensionSeenAt(state);
-  if (state.restarts !== 0 || suspendedAt === undefined || !walkCompletedBySuspension(state, suspendedAt)) return undefined;
+  if (spec === undefined || state.restarts > 1 || suspendedAt === undefined) return undefined;
+  const failedAt = state.walkEvidence?.failedAt[0];
+  if (state.restarts === 1 && (failedAt === undefined || compareTimes(suspendedAt, failedAt) >= 0)) return undefined;
+  if (!walkCompletedBefore(spec, state, 0, suspendedAt, { sameSecond: true })) return undefined;
   const completed = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyCompleted);
   const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
   return suspended !== -1 && completed > suspended ? state.conditions[completed] : undefined;

@@ -1,12 +1,12 @@
 import type { JobSummary, StreamId } from '../../../shared/log/event-store.ts';
-import { json, type QueryDeps, type QueryRoute } from '../http.ts';
-import { findObject, objectIdentity } from '../object-log.ts';
-import { parseObjectRequest } from '../parse-params.ts';
+import type { QueryDeps, QueryRoute } from '../http.ts';
+import { objectIdentity } from '../object-log.ts';
 import { decodeCommandsCursor, encodeCommandsCursor, type CommandsCursor } from './commands-cursor.ts';
 import { commandsPage, type CommandSource } from './commands-page.ts';
 import { CommandsQuerySchema, type CommandsQuery } from './commands-params.ts';
 import { jobCommandSource, jobManagedBy } from './job-commands.ts';
 import { jobSetCommandSource } from './jobset-commands.ts';
+import { objectRoute } from '../routes/object-route.ts';
 
 // `GET …/jobs/{name}/commands` and `…/jobsets/{name}/commands`: every command jobfold decided
 // for the object, oldest first, paged with a signed cursor (commands-cursor.ts) and bounded per
@@ -14,28 +14,15 @@ import { jobSetCommandSource } from './jobset-commands.ts';
 // 5,000 entries (`commandsFrom`); this list reaches all of them.
 
 /** `GET …/jobs/{name}/commands?uid=&after=&limit=`. */
-export const jobCommandsRoute: QueryRoute = {
-  method: 'GET',
-  path: '/v1/clusters/{cluster}/namespaces/{namespace}/jobs/{name}/commands',
-  async handle(request, deps) {
-    const { path, query } = parseObjectRequest(request, CommandsQuerySchema);
-    const { summary, stream } = await findObject(deps.store, 'Job', path, query.uid);
-    const from = startOf(deps, stream, query);
-    const managedBy = from.managedBy !== undefined ? from.managedBy : (await jobManagedBy(deps, stream)) ?? null;
-    return json(200, await page(deps, summary, stream, { ...from, managedBy }, query.limit, jobCommandSource(managedBy ?? undefined, summary.uid)));
-  },
-};
+export const jobCommandsRoute: QueryRoute = objectRoute('Job', '/commands', CommandsQuerySchema, async ({ summary, stream }, query, deps) => {
+  const from = startOf(deps, stream, query);
+  const managedBy = from.managedBy !== undefined ? from.managedBy : (await jobManagedBy(deps, stream)) ?? null;
+  return page(deps, summary, stream, { ...from, managedBy }, query.limit, jobCommandSource(managedBy ?? undefined, summary.uid));
+});
 
 /** `GET …/jobsets/{name}/commands?uid=&after=&limit=`. */
-export const jobSetCommandsRoute: QueryRoute = {
-  method: 'GET',
-  path: '/v1/clusters/{cluster}/namespaces/{namespace}/jobsets/{name}/commands',
-  async handle(request, deps) {
-    const { path, query } = parseObjectRequest(request, CommandsQuerySchema);
-    const { summary, stream } = await findObject(deps.store, 'JobSet', path, query.uid);
-    return json(200, await page(deps, summary, stream, startOf(deps, stream, query), query.limit, jobSetCommandSource));
-  },
-};
+export const jobSetCommandsRoute: QueryRoute = objectRoute('JobSet', '/commands', CommandsQuerySchema, ({ summary, stream }, query, deps) =>
+  page(deps, summary, stream, startOf(deps, stream, query), query.limit, jobSetCommandSource));
 
 /** Where the page starts: the cursor's position, or the first command. */
 function startOf(deps: QueryDeps, stream: StreamId, query: CommandsQuery): CommandsCursor {

@@ -1,5 +1,6 @@
 import type { LogEntry } from '../../../shared/log/event-store.ts';
 import { jobSetEntryEvent, JobSetObservationSchema, type JobSetDecisionEvent, type JobSetEvent, type LoggedJobSetDecision } from '../../../shared/jobset/index.ts';
+import { JOBSET_COMMAND_OF_DECISION } from '../command-decisions.ts';
 import type { EntryCategory } from '../history-page.ts';
 
 // A JobSet's log holds observations (what a cluster reported) and the JobSet fold's decisions;
@@ -8,13 +9,7 @@ import type { EntryCategory } from '../history-page.ts';
 
 const OBSERVATION_TYPES: ReadonlySet<string> = new Set(JobSetObservationSchema.options.map((o) => o.shape.type.value));
 
-const COMMAND_TYPES: ReadonlySet<string> = new Set<JobSetDecisionEvent['type']>([
-  'CreateJobIssued',
-  'DeleteJobIssued',
-  'SuspendJobIssued',
-  'ResumeJobIssued',
-  'JobSetDeletionRequested',
-]);
+const COMMAND_TYPES: ReadonlySet<string> = new Set(Object.keys(JOBSET_COMMAND_OF_DECISION));
 
 /** Which part of a JobSet's history an entry type belongs to. */
 export function jobSetEntryCategory(type: string): EntryCategory {

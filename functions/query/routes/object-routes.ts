@@ -8,6 +8,7 @@ import { jobEntryCategory } from '../job-entries.ts';
 import { jobSetEntryCategory } from '../jobsets/jobset-entries.ts';
 import { explainStoredJobSet, storedJobSetView } from '../jobsets/jobset-log-window.ts';
 import { findObject, type FoundObject } from '../object-log.ts';
+import { COLLECTION, objectPath, objectRoute } from './object-route.ts';
 import { ExplainQuerySchema, HistoryQuerySchema, JobSetListQuerySchema, ListQuerySchema, ObjectQuerySchema } from '../params.ts';
 import { parseObjectRequest } from '../parse-params.ts';
 import { storedJobView } from '../stored-job-view.ts';
@@ -24,7 +25,6 @@ import { whatIfStored } from '../whatif-log.ts';
 
 interface ObjectKind<ExplainQuery extends z.ZodType<{ readonly uid?: string | undefined }>> {
   readonly kind: StreamId['kind'];
-  readonly collection: 'jobs' | 'jobsets';
   readonly listQuery: typeof ListQuerySchema;
   readonly entryCategory: (type: string) => EntryCategory;
   readonly view: (deps: QueryDeps, found: FoundObject) => Promise<unknown>;
@@ -34,7 +34,6 @@ interface ObjectKind<ExplainQuery extends z.ZodType<{ readonly uid?: string | un
 
 const JOB: ObjectKind<typeof ExplainQuerySchema> = {
   kind: 'Job',
-  collection: 'jobs',
   listQuery: ListQuerySchema,
   entryCategory: jobEntryCategory,
   view: (deps, { summary, stream }) => storedJobView(deps, summary, stream),
@@ -45,7 +44,6 @@ const JOB: ObjectKind<typeof ExplainQuerySchema> = {
 
 const JOBSET: ObjectKind<typeof ObjectQuerySchema> = {
   kind: 'JobSet',
-  collection: 'jobsets',
   listQuery: JobSetListQuerySchema,
   entryCategory: jobSetEntryCategory,
   view: (deps, { summary, stream }) => storedJobSetView(deps.store, summary, stream),
@@ -54,37 +52,17 @@ const JOBSET: ObjectKind<typeof ObjectQuerySchema> = {
 };
 
 function objectRoutes<ExplainQuery extends z.ZodType<{ readonly uid?: string | undefined }>>(kind: ObjectKind<ExplainQuery>): QueryRoute[] {
-  const base = `/v1/clusters/{cluster}/namespaces/{namespace}/${kind.collection}/{name}`;
   return [
-    fleetListRoute(kind.kind, `/v1/${kind.collection}`, kind.listQuery),
+    fleetListRoute(kind.kind, `/v1/${COLLECTION[kind.kind]}`, kind.listQuery),
+    objectRoute(kind.kind, '', ObjectQuerySchema, (found, _query, deps) => kind.view(deps, found)),
+    objectRoute(kind.kind, '/history', HistoryQuerySchema, ({ summary, stream }, query, deps) =>
+      historyPage(deps.store, stream, summary, query, kind.entryCategory)),
+    objectRoute(kind.kind, '/explain', kind.explainQuery, (found, query, deps) => kind.explain(deps, found, query)),
     {
-      method: 'GET',
-      path: base,
-      async handle(request, deps) {
-        const { path, query } = parseObjectRequest(request, ObjectQuerySchema);
-        return json(200, await kind.view(deps, await findObject(deps.store, kind.kind, path, query.uid)));
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/history`,
-      async handle(request, deps) {
-        const { path, query } = parseObjectRequest(request, HistoryQuerySchema);
-        const { summary, stream } = await findObject(deps.store, kind.kind, path, query.uid);
-        return json(200, await historyPage(deps.store, stream, summary, query, kind.entryCategory));
-      },
-    },
-    {
-      method: 'GET',
-      path: `${base}/explain`,
-      async handle(request, deps) {
-        const { path, query } = parseObjectRequest(request, kind.explainQuery);
-        return json(200, await kind.explain(deps, await findObject(deps.store, kind.kind, path, query.uid), query));
-      },
-    },
-    {
+      // The body is parsed before the object is looked up (a bad patch is a 400 even for a
+      // missing object), so this route does not go through objectRoute.
       method: 'POST',
-      path: `${base}/whatif`,
+      path: objectPath(kind.kind, '/whatif'),
       async handle(request, deps) {
         const { path, query } = parseObjectRequest(request, ObjectQuerySchema);
         const { patch } = parseBody(request, WhatIfBodySchema);

@@ -183,13 +183,14 @@ async function loadCold(log: StoredLog, batch: Batch, whole: boolean): Promise<{
   return { state, partial: !restoredWhole && !wholeForBatch };
 }
 
-/** The query API's fold to `seq` (foldTo): the newest snapshot at or before it, the pods restoreForTail('fold') puts back, the tail. */
+/** The query API's fold to `seq` (foldTo): the newest snapshot at or before it, the pods restoreForTail('fold') puts back, the tail (the whole log when one was stored after the snapshot). */
 export async function queryFold(log: StoredLog, seq: number): Promise<JobState> {
   const stored = log.snapshotAt(seq);
   if (stored === undefined) return replayTo(log, seq);
   const state = restoreSnapshot(JSON.parse(stored.snapshot) as JobSnapshot);
   const tail = log.entries.slice(stored.seq, seq);
-  await restoreForTail(log.archive, stream, state, tail, log.firstSightings, 'fold');
+  const { newerThanSnapshot } = await restoreForTail(log.archive, stream, state, tail, log.firstSightings, 'fold');
+  if (newerThanSnapshot) return replayTo(log, seq);
   for (const event of tail) evolve(state, event);
   return state;
 }

@@ -357,3 +357,45 @@ export const dependsOnHistoryArb = fc.record({
     ),
   steps: fc.array(stepArb([0, 0, 1, 5, 30]), { minLength: 4, maxLength: 24 }),
 });
+
+/**
+ * RE2 patterns a failure policy rule may match the failed Job's message against
+ * (`onJobFailureMessagePatterns`): each matches one or two of FAILURES' messages, the last none.
+ */
+export const MESSAGE_PATTERNS = ['exit code 3', 'backoff limit', '^Job was active', 'limit|deadline', 'exit code 42'] as const;
+
+/**
+ * The same as historyArb, every JobSet with a failure policy of 1–2 rules that also match on the
+ * failed Job's message (`onJobFailureMessagePatterns`, 1–2 of MESSAGE_PATTERNS), some on the
+ * message alone (no `onJobFailureReasons`: any reason): which rule, if any, a failure matches
+ * then turns on its message as well as its reason.
+ */
+export const messagePatternHistoryArb = fc.record({
+  jobSet: fc
+    .record({
+      jobSet: jobSetArb,
+      maxRestarts: fc.integer({ min: 0, max: 2 }),
+      rules: fc.array(fc.record({ rule: ruleArb, patterns: fc.subarray([...MESSAGE_PATTERNS], { minLength: 1, maxLength: 2 }), anyReason: fc.boolean() }), { minLength: 1, maxLength: 2 }),
+    })
+    .map(({ jobSet, maxRestarts, rules }): JobSet => {
+      const names = jobSet.spec.replicatedJobs.map((rjob) => rjob.name);
+      return {
+        ...jobSet,
+        spec: {
+          ...jobSet.spec,
+          failurePolicy: {
+            maxRestarts: jobSet.spec.failurePolicy?.maxRestarts ?? maxRestarts,
+            restartStrategy: jobSet.spec.failurePolicy?.restartStrategy ?? 'Recreate',
+            rules: rules.map(({ rule, patterns, anyReason }, i) => ({
+              name: `failurePolicyRule${i}`,
+              action: rule.action,
+              onJobFailureReasons: anyReason ? [] : [...rule.onJobFailureReasons],
+              onJobFailureMessagePatterns: patterns,
+              targetReplicatedJobs: rule.targets === 'first' ? [names[0] as string] : [],
+            })),
+          },
+        },
+      } as JobSet;
+    }),
+  steps: fc.array(stepArb([0, 0, 1, 5, 30]), { minLength: 4, maxLength: 24 }),
+});

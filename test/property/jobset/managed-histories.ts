@@ -58,13 +58,21 @@ export interface ManagedJobSetHistory {
 
 /**
  * What a command names for the delivery model: its commandId without the log position it was
- * decided at (a delivery in another order decides it elsewhere), and how many of the same the
- * delivery sent before (a child Job suspended, resumed and suspended again in one restart attempt).
+ * decided at (a delivery in another order decides it elsewhere), and which of its kind it is in
+ * the delivery: for a CreateJob or DeleteJob, how many of the same it sent before; for a
+ * SuspendJob or ResumeJob, which turn of the Job's suspensions and resumptions in its attempt
+ * (a Job suspended, resumed and suspended again), a repeat within one turn (sent again on a
+ * snapshot older than the first) naming the same: otherwise a delivery that repeats a resumption
+ * the cluster's order did not would count as having sent the cluster's next one.
  */
 export function answerName(command: JobSetCommand, sent: readonly JobSetCommand[]): string | undefined {
   if (command.type === 'DeleteJobSet') return undefined;
   const base = withoutPosition(command.commandId);
-  return `${base}#${sent.filter((c) => withoutPosition(c.commandId) === base).length}`;
+  if (command.type === 'CreateJob' || command.type === 'DeleteJob') return `${base}#${sent.filter((c) => withoutPosition(c.commandId) === base).length}`;
+  const job = withoutPosition(base);
+  const turns = sent.filter((c) => (c.type === 'SuspendJob' || c.type === 'ResumeJob') && withoutPosition(withoutPosition(c.commandId)) === job);
+  const turn = turns.reduce((n, c, i) => (i > 0 && c.type !== turns[i - 1]?.type ? n + 1 : n), 0);
+  return `${base}#${turns.length > 0 && turns.at(-1)?.type !== command.type ? turn + 1 : turn}`;
 }
 
 const withoutPosition = (commandId: string) => commandId.slice(0, commandId.lastIndexOf('/'));
@@ -86,8 +94,9 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
   const observations: JobSetObservation[] = [];
   const answers = new Map<number, string[]>();
   const jobs = new Map<string, ClusterJob>();
-  /** Per child Job name, the commands acted on that its next event shows. */
+  /** Per child Job name, the commands acted on that its next event shows; its deletion, only its JobDeleted. */
   const awaiting = new Map<string, string[]>();
+  const awaitingDeletion = new Map<string, string[]>();
   const deleting: string[] = [];
   const sent: JobSetCommand[] = [];
   let queue: { command: JobSetCommand; name: string | undefined; due: number }[] = [];
@@ -99,10 +108,11 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
 
   // jobfold folds the event and reconciles; the forwarder acts on its commands `lag` seconds later.
   const emit = (observation: JobSetObservation, jobName?: string) => {
-    const shows = jobName === undefined ? undefined : awaiting.get(jobName);
-    if (jobName !== undefined && shows !== undefined) {
-      answers.set(observations.length, shows);
+    if (jobName !== undefined) {
+      const shows = [...(awaiting.get(jobName) ?? []), ...(observation.type === 'JobDeleted' ? (awaitingDeletion.get(jobName) ?? []) : [])];
+      if (shows.length > 0) answers.set(observations.length, shows);
       awaiting.delete(jobName);
+      if (observation.type === 'JobDeleted') awaitingDeletion.delete(jobName);
     }
     observations.push(observation);
     state = evolve(state, observation);
@@ -126,8 +136,8 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
     jobs.delete(name);
     emit({ type: 'JobDeleted', at: at(), eventId: undefined, name, uid: `${name}-${job.attempt}` }, name);
   };
-  const answered = (jobName: string, name: string | undefined) => {
-    if (name !== undefined) awaiting.set(jobName, [...(awaiting.get(jobName) ?? []), name]);
+  const answered = (jobName: string, name: string | undefined, by = awaiting) => {
+    if (name !== undefined) by.set(jobName, [...(by.get(jobName) ?? []), name]);
   };
 
   const act = (command: JobSetCommand, name: string | undefined) => {
@@ -147,7 +157,7 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
         if (job === undefined || job.terminating) return;
         job.terminating = true;
         deleting.push(job.name);
-        return answered(job.name, name);
+        return answered(job.name, name, awaitingDeletion);
       case 'SuspendJob':
       case 'ResumeJob':
         // A suspended Job's pods are deleted: it runs again only after it is resumed. A patch

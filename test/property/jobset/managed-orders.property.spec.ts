@@ -44,33 +44,37 @@ describe('generated managed JobSet histories', () => {
 /** A child Job of one restart attempt, as its commands name it: `<attempt>/<name>` (the commandId's). */
 const jobOf = (command: JobSetCommand): string => command.commandId.split('/').slice(-4, -2).join('/');
 
-/** The Jobs (`<attempt>/<name>`) the history shows failed. */
-function failedJobs({ bus }: ManagedJobSetHistory): Set<string> {
+/** The Jobs (`<attempt>/<name>`) the history shows, and those it shows failed. */
+function clusterJobs({ bus }: ManagedJobSetHistory): { readonly shown: Set<string>; readonly failed: Set<string> } {
+  const shown = new Set<string>();
   const failed = new Set<string>();
   for (const o of bus.observations) {
-    if (o.type !== 'JobObserved' || !(o.job.status?.conditions ?? []).some((c) => c.type === 'Failed' && c.status === 'True')) continue;
+    if (o.type !== 'JobObserved') continue;
     const uid = o.job.metadata.uid ?? '';
-    failed.add(`${uid.slice(uid.lastIndexOf('-') + 1)}/${o.job.metadata.name}`);
+    const job = `${uid.slice(uid.lastIndexOf('-') + 1)}/${o.job.metadata.name}`;
+    shown.add(job);
+    if ((o.job.status?.conditions ?? []).some((c) => c.type === 'Failed' && c.status === 'True')) failed.add(job);
   }
-  return failed;
+  return { shown, failed };
 }
 
 /**
  * Issue 21's safety for JobSets jobfold runs, whatever the order: no deletion of a child Job that
- * was healthy in the cluster's order (never failed, and not deleted by the in-order delivery,
- * which deletes those of an attempt a restart left behind), and no extra creation (never two
- * CreateJobs of one name and restart attempt).
+ * was healthy in the cluster's order (shown by the history, never failed, and not deleted by the
+ * in-order delivery, which deletes those of an attempt a restart left behind; a Job only this
+ * delivery created, on a view the cluster's order never had, goes with its restart as any does),
+ * and no extra creation (never two CreateJobs of one name and restart attempt).
  */
 function unsafeCommands(history: ManagedJobSetHistory): string[] {
   const [inOrder, ...reordered] = causalDeliveries(RUN, managedCase(history));
   const deletedInOrder = new Set((inOrder?.commands ?? []).filter((c) => c.type === 'DeleteJob').map(jobOf));
-  const failed = failedJobs(history);
+  const { shown, failed } = clusterJobs(history);
   const unsafe: string[] = [];
   for (const [n, delivered] of reordered.entries()) {
     const created = new Set<string>();
     for (const command of delivered.commands) {
       const job = jobOf(command);
-      if (command.type === 'DeleteJob' && !deletedInOrder.has(job) && !failed.has(job)) unsafe.push(`order ${n}: deleted healthy ${job}`);
+      if (command.type === 'DeleteJob' && shown.has(job) && !deletedInOrder.has(job) && !failed.has(job)) unsafe.push(`order ${n}: deleted healthy ${job}`);
       if (command.type !== 'CreateJob') continue;
       if (created.has(job)) unsafe.push(`order ${n}: created ${job} twice`);
       created.add(job);

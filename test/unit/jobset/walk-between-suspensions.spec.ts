@@ -199,3 +199,56 @@ describe('an InOrder JobSet restarted after its walk completed, then suspended, 
     expect(conditionsOf(late.status)).toEqual(conditionsOf(inOrder.status));
   });
 });
+
+// Generated JobSet histories, seed 3 history-31 (and seeds 42, 1234): the Job shown suspended only
+// after the resumption (the suspension before it reached the Job late). The cluster's pass on the
+// resumed JobSet read the Job as last shown, ready: the walk was complete, so it turned Suspended
+// False / ResumeJobs; the suspended snapshot then began the walk again, which leaves that alone.
+describe('an InOrder JobSet resumed while its suspended Job still showed ready', () => {
+  // v1 running, v2 its Job ready (walk completes), v3 suspended, v4 resumed, v5 the Job suspended.
+  const [created, ready, v3, v4, v5] = [jobSet(1, false, 0), versioned(2, jobReady('a', 0, { seconds: 5 })), jobSet(3, true, 10), jobSet(4, false, 20), suspendedJob(5, 21)];
+  const events = [created, ready, v3, v4, v5];
+  const written = (events: readonly JobSetObservation[]) => conditionsOf(given(...events).whenSettled({ now: at(21) }).status).map((c) => `${c.type}=${c.status}/${c.reason}`);
+
+  it('in order: resumed on a complete walk (ResumeJobs), then the walk began again', () => {
+    expect(written(events)).toEqual(['StartupPolicyInProgress=True/InOrderStartupPolicyInProgress', 'StartupPolicyCompleted=False/InOrderStartupPolicyCompleted', 'Suspended=False/ResumeJobs']);
+  });
+
+  it('given the Job\'s suspended snapshot before the resumption, when the resumption arrives, then Suspended is False / ResumeJobs, as in order', () => {
+    const want = written(events);
+    expect(written([created, ready, v3, v5, v4])).toEqual(want);
+    expect(written([v5, created, v3, ready, v4])).toEqual(want);
+    expect(written([v3, v5, v4, ready, created])).toEqual(want);
+  });
+
+  it('given the Job shown suspended before the resumption (by resourceVersion), when it arrives last, then the walk was in progress at the resumption: Suspended stays True', () => {
+    const [suspendedFirst, resumedAfter] = [suspendedJob(4, 15), jobSet(5, false, 20)];
+    const want = written([created, ready, v3, suspendedFirst, resumedAfter]);
+    expect(want).toContain('Suspended=True/SuspendedJobs');
+    expect(written([created, ready, v3, resumedAfter, suspendedFirst])).toEqual(want);
+  });
+});
+
+// Generated JobSet histories with message-pattern rules (message-pattern-orders.property.spec.ts,
+// history-32), and seed 42 of the one-pod population: the first walk completed before the first
+// suspension, then the JobSet resumed, restarted and was suspended again. When the first walk's
+// ready snapshot arrives last, the fold has written StartupPolicyCompleted for the second walk,
+// after Suspended; the cluster wrote it for the first walk, before Suspended (the next walk only
+// turned it False), so it moves there after one restart too.
+describe('an InOrder JobSet whose first walk completed before its first suspension, restarted since', () => {
+  const restarting = (version: number, suspend: boolean, seconds: number) => versioned(version, jobSetObserved({ ...spec(suspend), failurePolicy: { maxRestarts: 1 } }, { seconds }));
+  const events = [
+    restarting(1, false, 5), versioned(2, jobReady('a', 0, { seconds: 5 })), restarting(3, true, 35), restarting(4, false, 65),
+    suspendedJob(5, 66), versioned(6, jobReady('a', 0, { seconds: 66 })), versioned(7, jobFailed('a', 0, { seconds: 66 })),
+    restarting(8, true, 97), jobDeleted('a', 0, 98), versioned(9, jobObserved('a', 0, { seconds: 99, attempt: 1, suspend: true })),
+  ];
+  const written = (order: readonly number[]) => conditionsOf(given(...order.map((i) => events[i] as JobSetObservation)).whenSettled({ now: at(99) }).status).map((c) => `${c.type}=${c.status}`);
+
+  it('in order: the first walk completed, the suspension, the restart, the next walk in progress', () => {
+    expect(written([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])).toEqual(['StartupPolicyInProgress=True', 'StartupPolicyCompleted=False', 'Suspended=True', 'RestartingJobSet=False']);
+  });
+
+  it('given the first walk\'s ready snapshot and the running JobSet last, when they arrive, then StartupPolicyCompleted moves before Suspended', () => {
+    expect(written([2, 6, 4, 5, 8, 9, 3, 1, 7, 0])).toEqual(written([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+  });
+});
