@@ -126,7 +126,7 @@ export function archivePod(pod: PodRecord): ArchivedPod {
     uid, name, namespace, phase, index, counted, gone, seq,
     ...(lastEventId === undefined ? {} : { lastEventId }),
     ...(version === undefined ? {} : { version }),
-    ...(order === undefined ? {} : { order }),
+    ...(order === undefined ? {} : { order: { epoch: order.epoch, seq: order.seq } }),
     ...(pod.finalCount === undefined ? {} : { finalCount: pod.finalCount, finalCountOf: pod.finalCountOf }),
     ...(counted === 'none' ? uncountedFacts(pod) : instantFacts(pod)),
   };
@@ -146,8 +146,14 @@ export const outcomeReadsArchivedInstants = (state: JobState): boolean => state.
 
 /** What a counted pod keeps for `outcomeSeenAt` (pod-record.ts), and when it was first and last seen (cluster-finish.ts): at most five numbers. */
 function instantFacts(pod: PodRecord): Partial<ArchivedPod> {
-  const { finishedTrackedAt, strippedAt, deletionTimestamp, firstSeenAt, lastSeenAt } = pod;
+  const { finishedTrackedAt, strippedAt, deletionTimestamp, firstSeenAt, lastSeenAt, finishedAt, failureCount, ignoredFailureCount } = pod;
   return {
+    // What the earliest bound of its outcome reads (criterion-instants.ts, upstream getFinishedTime).
+    ...(finishedAt === 0 ? {} : { finishedAt }),
+    // Its index's failure counts (annotations): a later observation of the pod merges with them
+    // (pod-record.ts), and a count restored as 0 failed the index where the warm state did not.
+    ...(failureCount === 0 ? {} : { failureCount }),
+    ...(ignoredFailureCount === 0 ? {} : { ignoredFailureCount }),
     ...(firstSeenAt === undefined ? {} : { firstSeenAt }),
     ...(lastSeenAt === undefined ? {} : { lastSeenAt }),
     ...(finishedTrackedAt === undefined ? {} : { finishedTrackedAt }),

@@ -23,8 +23,11 @@ import { queryFold, writeCold, writeWarm } from './stored-log.ts';
 // and (2) a writer loaded cold for every batch decides and reports as one kept warm.
 // snapshot.property.spec.ts asks the same of free histories folded without a delivery.
 const SEED = 21;
-const HISTORIES = Number(process.env.JOBFOLD_STORED_HISTORIES ?? 12);
-const ORDERS = Number(process.env.JOBFOLD_STORED_ORDERS ?? 3);
+// 30 histories x (1 + 5) orders a population: ~9 s. JOBFOLD_STORED_HISTORIES / _ORDERS explore
+// further (60 x (1 + 10), the order properties' own draw, passes too: ~22 s). Before the fixes it
+// found (fold-2026-11-29.49 to .51, archive-restore.ts newerThanSnapshot), 30 of those 300 failed.
+const HISTORIES = Number(process.env.JOBFOLD_STORED_HISTORIES ?? 30);
+const ORDERS = Number(process.env.JOBFOLD_STORED_ORDERS ?? 5);
 /** Reconciles followed after the last delivery (causal-delivery.ts MAX_TIMERS). */
 const MAX_TIMERS = 8;
 

@@ -100,8 +100,13 @@ export interface Step {
   readonly gap: number;
 }
 
-export const stepArb = (gaps: readonly number[]): fc.Arbitrary<Step> => fc.record({
-  op: fc.constantFrom<Step['op']>('progress', 'progress', 'progress', 'answer', 'report', 'suspend'),
+/** A step of userDeleteHistoryArb: also `userDelete`, a user deleting a child Job. */
+export type UserDeleteStep = Omit<Step, 'op'> & { readonly op: Step['op'] | 'userDelete' };
+
+export const stepArb = (gaps: readonly number[]): fc.Arbitrary<Step> => stepOf(gaps, ['progress', 'progress', 'progress', 'answer', 'report', 'suspend']);
+
+const stepOf = <Op extends UserDeleteStep['op']>(gaps: readonly number[], ops: readonly Op[]) => fc.record({
+  op: fc.constantFrom<Op>(...ops),
   pick: fc.nat({ max: 12 }),
   fails: fc.boolean(),
   failure: fc.nat({ max: FAILURES.length - 1 }),
@@ -124,14 +129,21 @@ export interface ClusterJob {
   terminating: boolean;
   /** Created, suspended or resumed by the controller since the Job was last seen: the cluster has yet to show it. */
   unseen: boolean;
+  /** Its uid when the name was taken before (a Job a user deleted, created again): else `<name>-<attempt>`. */
+  readonly uid?: string;
 }
 
+/** A child Job's uid: each Job created under a name has its own. */
+const uidOf = (job: ClusterJob): string => job.uid ?? `${job.name}-${job.attempt}`;
+
 /** Plays `steps` against the JobSet in a closed loop (above): the cluster's history as a scenario. */
-export function playHistory(id: string, created: JobSet, steps: readonly Step[]): JobSetScenario {
+export function playHistory(id: string, created: JobSet, steps: readonly (Step | UserDeleteStep)[]): JobSetScenario {
   let jobSet = created;
   const events: JobSetScenarioEvent[] = [];
   const jobs = new Map<string, ClusterJob>();
   const deleting: string[] = [];
+  /** How many Jobs each name has had, once a user deleted one (userDelete). */
+  const generations = new Map<string, number>();
   let state: JobSetState = initialState();
   let version = 0;
   let clock = T0;
@@ -146,7 +158,10 @@ export function playHistory(id: string, created: JobSet, steps: readonly Step[])
           if (job === undefined) {
             const { name, replicatedJob, jobIndex, restartAttempt, suspend } = command;
             const parallelism = command.job.spec.parallelism ?? 1;
-            jobs.set(name, { name, replicatedJob, jobIndex, attempt: restartAttempt, parallelism, suspend, running: false, ready: 0, finished: undefined, terminating: false, unseen: true });
+            const generation = generations.get(name);
+            const uid = generation === undefined ? {} : { uid: `${name}-${restartAttempt}-${generation}` };
+            if (generation !== undefined) generations.set(name, generation + 1);
+            jobs.set(name, { name, replicatedJob, jobIndex, attempt: restartAttempt, parallelism, suspend, running: false, ready: 0, finished: undefined, terminating: false, unseen: true, ...uid });
           }
           break;
         case 'DeleteJob':
@@ -192,7 +207,7 @@ export function playHistory(id: string, created: JobSet, steps: readonly Step[])
     deleting.splice(deleting.indexOf(name), 1);
     const job = jobs.get(name) as ClusterJob;
     jobs.delete(name);
-    apply({ type: 'JobDeleted', at: at(), name }, { type: 'JobDeleted', at: at(), eventId: undefined, name, uid: `${name}-${job.attempt}` });
+    apply({ type: 'JobDeleted', at: at(), name }, { type: 'JobDeleted', at: at(), eventId: undefined, name, uid: uidOf(job) });
   };
 
   const report = (job: ClusterJob) => {
@@ -213,6 +228,17 @@ export function playHistory(id: string, created: JobSet, steps: readonly Step[])
       const changed = [...jobs.values()].filter((job) => job.unseen && !job.terminating);
       const job = changed[step.pick % Math.max(1, changed.length)];
       if (job !== undefined) report(job);
+      continue;
+    }
+    if (step.op === 'userDelete') {
+      // A user deletes a child Job the controller is not deleting (running, suspended or
+      // finished); the JobSet's controller creates it again, under a new uid.
+      const live = [...jobs.values()].filter((job) => !job.terminating);
+      const job = live[step.pick % Math.max(1, live.length)];
+      if (job === undefined) continue;
+      generations.set(job.name, generations.get(job.name) ?? 1);
+      jobs.delete(job.name);
+      apply({ type: 'JobDeleted', at: at(), name: job.name }, { type: 'JobDeleted', at: at(), eventId: undefined, name: job.name, uid: uidOf(job) });
       continue;
     }
     if (step.op === 'answer') {
@@ -244,7 +270,7 @@ export function playHistory(id: string, created: JobSet, steps: readonly Step[])
  * suspended) `step` picks, if any: a Job of one pod runs ready, then finishes; one of more starts
  * with some of its pods ready, then has another ready or finishes.
  */
-export function progress(jobs: Iterable<ClusterJob>, step: Step): ClusterJob | undefined {
+export function progress(jobs: Iterable<ClusterJob>, step: Pick<Step, 'pick' | 'fails'>): ClusterJob | undefined {
   const live = [...jobs].filter((job) => !job.terminating && job.finished === undefined && !job.suspend);
   const job = live[step.pick % Math.max(1, live.length)];
   if (job === undefined) return undefined;
@@ -279,7 +305,7 @@ export function childJob(job: ClusterJob, at: string, failure: (typeof FAILURES)
   return {
     metadata: {
       name: job.name,
-      uid: `${job.name}-${job.attempt}`,
+      uid: uidOf(job),
       labels: {
         [LABELS.replicatedJobName]: job.replicatedJob,
         [LABELS.jobIndex]: String(job.jobIndex),
@@ -398,4 +424,14 @@ export const messagePatternHistoryArb = fc.record({
       } as JobSet;
     }),
   steps: fc.array(stepArb([0, 0, 1, 5, 30]), { minLength: 4, maxLength: 24 }),
+});
+
+/**
+ * The same as historyArb, where a user may also delete a child Job (running, suspended or
+ * finished; one step in seven): the JobSet's controller creates it again in its next pass, a new
+ * Job under the same name (its own uid), which runs from the start.
+ */
+export const userDeleteHistoryArb = fc.record({
+  jobSet: jobSetArb,
+  steps: fc.array(stepOf([0, 0, 1, 5, 30], ['progress', 'progress', 'progress', 'answer', 'report', 'suspend', 'userDelete']), { minLength: 4, maxLength: 24 }),
 });

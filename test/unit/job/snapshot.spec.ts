@@ -272,4 +272,34 @@ describe('Snapshots', () => {
       expect(jobStatus(roundTrip(state))).toEqual(jobStatus(state));
     });
   });
+
+  // Issue 21: a suspension read after the outcome is weighed against the earliest instant the
+  // outcome can have happened (suspension-order.ts writeEarlierSuspension; criterion-instants.ts
+  // 'earliest': upstream getFinishedTime, the container's finishedAt when before the pod was
+  // seen). A counted pod was archived without its finishedAt: restored, it told 0, the outcome
+  // looked met before the suspension, and a cold writer wrote no Suspended where the warm one did
+  // (stored-orders property, managed history 19, delivery 7).
+  it('an archived counted pod keeps the instant its containers finished', () => {
+    // given p0 of a Job seen failed at 0:30, its container finished at 0:20, counted
+    const { state } = given(aJob({ backoffLimit: 6 }), podObserved(aPod({ name: 'p0', phase: 'Failed', finishedAt: at(20) }), at(30))).fold();
+    expect(state.pods.get('p0')).toMatchObject({ counted: 'failed', finishedAt: Date.parse(at(20)) });
+    // when it is archived and restored
+    const restored = roundTrip(state);
+    // then it finished at 0:20 still
+    expect(restored.pods.get('p0')?.finishedAt).toBe(Date.parse(at(20)));
+  });
+
+  // Issue 21: a later observation of an archived pod merges with its record (pod-record.ts); a
+  // counted pod was archived without its index's failure count, and restored with 0, the merge
+  // failed the index where the warm state did not (stored-orders property, counted history 25,
+  // delivery 5).
+  it('an archived counted pod keeps its index\'s failure count', () => {
+    // given p1 of index 0 seen failed, its index's failure count 1, then without its finalizer: counted
+    const job = anIndexedJob(1, { parallelism: 2, backoffLimitPerIndex: 2 });
+    const p1 = { name: 'p1', index: 0, phase: 'Failed', failureCount: 1 } as const;
+    const { state } = given(job, podObserved(aPod(p1), at(30)), podObserved(aPod({ ...p1, finalizer: false }), at(31))).fold();
+    expect(state.pods.get('p1')).toMatchObject({ counted: 'failed', failureCount: 1 });
+    // when it is archived and restored, then its failure count is 1 still
+    expect(roundTrip(state).pods.get('p1')?.failureCount).toBe(1);
+  });
 });
