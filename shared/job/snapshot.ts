@@ -92,6 +92,8 @@ export interface ArchivedPod {
    * form, which a fold from an older snapshot must not take (archive-restore.ts newerThanSnapshot).
    */
   readonly archivedAt?: number;
+  /** pod-record.ts lastSeq: what a decision's evidence names the pod by. */
+  readonly lastSeq?: number;
 }
 
 /** A pod whose future observations can no longer change the Job. */
@@ -121,9 +123,11 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
 }
 
 export function archivePod(pod: PodRecord): ArchivedPod {
-  const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId, version, order } = pod;
+  const { uid, name, namespace, phase, index, counted, gone, seq, lastEventId, version, order, lastSeq } = pod;
   return {
     uid, name, namespace, phase, index, counted, gone, seq,
+    // The log position of its last change: decisions name their pods with it (evidence `pods`, `tippedBy`).
+    ...(lastSeq === 0 ? {} : { lastSeq }),
     ...(lastEventId === undefined ? {} : { lastEventId }),
     ...(version === undefined ? {} : { version }),
     ...(order === undefined ? {} : { order: { epoch: order.epoch, seq: order.seq } }),
@@ -351,7 +355,7 @@ export function restoreArchived(state: JobState, pods: readonly ArchivedPod[]): 
     // bookkeeping set: records of another shape made every access to a pod megamorphic after a
     // restore (issue 20).
     const pod = newPodRecord(archivedFacts(archived), {
-      seq: archived.seq, lastSeq: 0, order: archived.order, version: archived.version, gone: archived.gone,
+      seq: archived.seq, lastSeq: archived.lastSeq ?? 0, order: archived.order, version: archived.version, gone: archived.gone,
       firstSeenAt: archived.firstSeenAt, lastSeenAt: archived.lastSeenAt,
     });
     pod.counted = archived.counted;

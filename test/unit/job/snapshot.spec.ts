@@ -302,4 +302,19 @@ describe('Snapshots', () => {
     // when it is archived and restored, then its failure count is 1 still
     expect(roundTrip(state).pods.get('p1')?.failureCount).toBe(1);
   });
+
+  // Issue 21: a decision names its pods with the log position of their last change (evidence
+  // `pods[].seq`, `tippedBy`); an archived pod was restored with 0, and a cold writer's
+  // FailureTarget named it so where the warm writer named 12 (stored-orders property, seed 99,
+  // cluster history 30).
+  it('an archived counted pod keeps the log position of its last change', () => {
+    // given p0 seen failed, then without its finalizer: counted, its record changed at a later position
+    const p0 = { name: 'p0', phase: 'Failed' } as const;
+    const { state } = given(aJob({ backoffLimit: 6 }), podObserved(aPod(p0), at(30)), podObserved(aPod({ ...p0, finalizer: false }), at(31))).fold();
+    const lastSeq = state.pods.get('p0')?.lastSeq;
+    expect(state.pods.get('p0')?.counted).toBe('failed');
+    expect(lastSeq).toBeGreaterThan(0);
+    // when it is archived and restored, then it names the same position
+    expect(roundTrip(state).pods.get('p0')?.lastSeq).toBe(lastSeq);
+  });
 });
