@@ -258,7 +258,7 @@ export function isLateJobSetObservation(state: JobSetState, event: JobSetObserve
  */
 export function isLateChildSnapshot(state: JobSetState, event: JobObserved): boolean {
   const uid = event.job.metadata.uid;
-  if (uid !== undefined && state.deletedChildUids?.includes(uid)) return !isFailureOfGoneJob(state, event);
+  if (uid !== undefined && state.deletedChildUids?.includes(uid)) return !isFailureOfGoneJob(state, event) && !isSuccessOfGoneJob(state, event);
   const known = knownChild(state, event);
   if (known === undefined) return false;
   const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
@@ -351,6 +351,24 @@ function isFailureOfGoneJob(state: JobSetState, event: JobObserved): boolean {
   if (!failed || attempt === undefined || attempt < state.restarts) return false;
   const known = knownChild(state, event);
   return known === undefined || known.restartAttempt === undefined || known.restartAttempt < attempt || known.finished !== 'Failed';
+}
+
+/**
+ * A snapshot showing Complete of a current-attempt Job a user deleted, arriving after the deletion:
+ * a deleted object has no snapshot newer than its deletion, so the cluster showed the Job complete
+ * before it was gone and the JobSet's controller counted it toward the success policy then. It joins
+ * the view as gone (counted by the success policy, in no replicatedJobsStatus count) while nothing
+ * observed took its name since: a Job observed under that name (the one created again) is newer and
+ * stands. It takes the place of a create issued for the name and not yet seen: when the success
+ * policy is not met with it, the Job is missing again and its create is issued again (the cluster
+ * answers AlreadyExists to the second).
+ */
+function isSuccessOfGoneJob(state: JobSetState, event: JobObserved): boolean {
+  const complete = event.job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') === true;
+  const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
+  if (!complete || attempt === undefined || attempt < state.restarts) return false;
+  const known = state.children[event.job.metadata.name];
+  return known === undefined || (known.uid === undefined && known.restartAttempt === attempt && known.finished === undefined);
 }
 
 const goneJob = (job: ChildJobView): ChildJobView => ({ ...job, terminating: true, gone: true });
