@@ -169,6 +169,13 @@ forwarder's \`sequence\` stamp takes care of the first:
   its other decisions (excess pods, creations) are only computed, and are taken as before.
   The count says nothing of events not sent yet: a view up to the newest event sent is what
   upstream decides on too.
+- \`sequence.jobSetSeq\` (Jobs a JobSet owns only; optional) counts the Job events the forwarder
+  sent in this Job epoch for the Job's JobSet (its \`jobset.sigs.k8s.io/jobset-uid\` label, else
+  its JobSet owner; the partition key the events carry), from 1, in the order sent, by the same
+  rules as \`jobSeq\`: only what was sent, nothing a list shows, and a relist of Jobs starts it
+  again at 1. One watch delivers a JobSet's Jobs in the cluster's order, as upstream's Job
+  informer does. The Job's log stores it with the observation; no fold reads it yet (a JobSet's
+  log learns its child Jobs' statuses from jobfold's own Job decisions, not from these events).
 - Observations that share one \`observedAt\` are what one sync of the controller reads, as
   upstream counts pods on its informer's snapshot: within such a run, a later observation of a
   pod overtakes what an earlier one counted (a running pod counted as failed because the Job is

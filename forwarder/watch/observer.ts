@@ -1,6 +1,6 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { ObjectSequence } from '../../shared/k8s/object-sequence.ts';
-import { owningJobUid } from '../../shared/contract/routing.ts';
+import { owningJobSetUid, owningJobUid } from '../../shared/contract/routing.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import {
@@ -39,13 +39,13 @@ export class Observer implements WatchedObjectSink {
   readonly #o: ObserverOptions;
   readonly #sequencer: ObjectSequencer;
   /**
-   * The pods the latest pod list showed (uid → resourceVersion), until the informer hands each
-   * on. What a list shows carries no `jobSeq`: a restarted forwarder lists again what the
-   * service already holds, which drops it by eventId, and a count it never folds would look
-   * like an observation still on its way. Counting starts with the watch (deletions a list
-   * reveals are not counted either).
+   * The objects the latest list of each kind showed (uid → resourceVersion), until the informer
+   * hands each on. What a list shows carries no owner count (`jobSeq`, `jobSetSeq`): a
+   * restarted forwarder lists again what the service already holds, which drops it by eventId,
+   * and a count it never folds would look like an observation still on its way. Counting starts
+   * with the watch (deletions a list reveals are not counted either).
    */
-  #listedPods = new Map<string, string | undefined>();
+  readonly #listed = new Map<WatchedKind, Map<string, string | undefined>>();
 
   constructor(options: ObserverOptions) {
     this.#o = options;
@@ -54,12 +54,12 @@ export class Observer implements WatchedObjectSink {
 
   relisted(kind: WatchedKind, items: readonly KubernetesObject[]): void {
     this.#sequencer.relisted(kind);
-    if (kind === 'Pod') this.#listedPods = new Map(items.flatMap((item) => (item.metadata?.uid ? [[item.metadata.uid, item.metadata.resourceVersion]] : [])));
+    this.#listed.set(kind, new Map(items.flatMap((item) => (item.metadata?.uid ? [[item.metadata.uid, item.metadata.resourceVersion]] : []))));
     const listed = new Set(items.flatMap((item) => item.metadata?.uid ?? []));
     const inScope = (identity: ObjectIdentity) => this.#o.namespace === undefined || identity.namespace === this.#o.namespace;
     for (const identity of this.#o.live.vanished(kind, listed, inScope)) {
       this.#o.metrics.inc('forwarder_tombstones_total', { kind });
-      // Found by the list, so not counted either (see #listedPods).
+      // Found by the list, so not counted either (see #listed).
       const sequence = this.#sequencer.peek(kind, identity.uid);
       this.#emit(kind, tombstoneEvent(this.#o.clusterId, identity, this.#observedAt(), sequence), identity.uid, sequence, undefined);
       this.#sequencer.forget(identity.uid);
@@ -69,27 +69,28 @@ export class Observer implements WatchedObjectSink {
 
   observed(kind: WatchedKind, object: KubernetesObject): void {
     const uid = object.metadata?.uid ?? '';
-    const listed = this.#listedPods.has(uid) && this.#listedPods.get(uid) === object.metadata?.resourceVersion;
-    if (listed) this.#listedPods.delete(uid);
-    const job = listed ? undefined : jobOf(kind, object.metadata);
-    const sequence = this.#sequencer.peek(kind, uid, job);
+    const listedOfKind = this.#listed.get(kind);
+    const listed = listedOfKind !== undefined && listedOfKind.has(uid) && listedOfKind.get(uid) === object.metadata?.resourceVersion;
+    if (listed) listedOfKind.delete(uid);
+    const owner = listed ? undefined : ownerOf(kind, object.metadata);
+    const sequence = this.#sequencer.peek(kind, uid, owner);
     const result = observedEvent(this.#o.clusterId, kind, object, this.#observedAt(), sequence);
     // resourceVersions are compared only for equality: the same version is not sent twice.
     if (result.ok && !this.#o.live.observe(result.event.subject, object.metadata?.resourceVersion ?? '')) return;
-    this.#emit(kind, result, object.metadata?.uid, sequence, job);
+    this.#emit(kind, result, object.metadata?.uid, sequence, owner);
   }
 
   deleted(kind: WatchedKind, object: KubernetesObject): void {
     const uid = object.metadata?.uid;
     if (uid !== undefined && !this.#o.live.forget(uid)) return;
-    const job = jobOf(kind, object.metadata);
-    const sequence = this.#sequencer.peek(kind, uid ?? '', job);
-    this.#emit(kind, deletedEvent(this.#o.clusterId, kind, object, this.#observedAt(), sequence), uid, sequence, job);
+    const owner = ownerOf(kind, object.metadata);
+    const sequence = this.#sequencer.peek(kind, uid ?? '', owner);
+    this.#emit(kind, deletedEvent(this.#o.clusterId, kind, object, this.#observedAt(), sequence), uid, sequence, owner);
     if (uid !== undefined) this.#sequencer.forget(uid);
     if (uid !== undefined && kind === 'Job') this.#sequencer.forgetJob(uid);
   }
 
-  #emit(kind: WatchedKind, result: ObservationResult, uid: string | undefined, sequence: ObjectSequence, job: string | undefined): void {
+  #emit(kind: WatchedKind, result: ObservationResult, uid: string | undefined, sequence: ObjectSequence, owner: string | undefined): void {
     if (uid !== undefined) this.#sequencer.commit(uid, sequence);
     const { metrics, log } = this.#o;
     if (!result.ok) {
@@ -108,8 +109,8 @@ export class Observer implements WatchedObjectSink {
     }
     metrics.inc('forwarder_observations_total', { kind, detailType: result.event.detailType });
     this.#o.submit(result.event);
-    // Only what is sent is counted: the counts a Job's log receives have no hole of ours.
-    if (job !== undefined) this.#sequencer.sentForJob(job, sequence);
+    // Only what is sent is counted: the counts an owner's events carry have no hole of ours.
+    if (owner !== undefined) this.#sequencer.sentForOwner(kind, owner, sequence);
   }
 
   #observedAt(): string {
@@ -117,8 +118,11 @@ export class Observer implements WatchedObjectSink {
   }
 }
 
-/** The Job whose log a pod's events go to (parse-inbound.ts routes by the same owningJobUid). */
-function jobOf(kind: WatchedKind, metadata: KubernetesObject['metadata']): string | undefined {
-  if (kind !== 'Pod' || metadata === undefined) return undefined;
-  return owningJobUid({ metadata } as Parameters<typeof owningJobUid>[0]);
+/**
+ * Whose count an event takes: a pod's Job (whose log its events go to; parse-inbound.ts routes
+ * by the same owningJobUid), a Job's JobSet (the partition key its events carry).
+ */
+function ownerOf(kind: WatchedKind, metadata: KubernetesObject['metadata']): string | undefined {
+  if (metadata === undefined) return undefined;
+  return kind === 'Pod' ? owningJobUid({ metadata } as Parameters<typeof owningJobUid>[0]) : owningJobSetUid(metadata);
 }

@@ -4,7 +4,7 @@ import { JobSetSchema } from '../jobset/schemas.ts';
 import { PodSchema } from '../k8s/pod.ts';
 import { TimeSchema } from '../k8s/schema-helpers.ts';
 import { ObjectMetaSchema } from '../k8s/meta.ts';
-import { ObjectSequenceSchema, PodSequenceSchema } from '../k8s/object-sequence.ts';
+import { JobSequenceSchema, ObjectSequenceSchema, PodSequenceSchema } from '../k8s/object-sequence.ts';
 import { ClusterIdSchema } from '../job/events.ts';
 import { utf8Bytes } from '../k8s/bounded-text.ts';
 import { MAX_ID_BYTES } from '../log/event-store-limits.ts';
@@ -53,12 +53,12 @@ export const EventIdSchema = z
  */
 export const PartitionKeySchema = z.string().min(1).max(256);
 
-const detail = <T extends z.ZodType>(object: T, sequence: typeof ObjectSequenceSchema | typeof PodSequenceSchema = ObjectSequenceSchema) =>
+const detail = <T extends z.ZodType>(object: T, sequence: typeof ObjectSequenceSchema | typeof PodSequenceSchema | typeof JobSequenceSchema = ObjectSequenceSchema) =>
   z.object({
     eventId: EventIdSchema,
     observedAt: TimeSchema,
     object,
-    /** Optional: the forwarder's per-object order stamp (docs/events.md, "Ordering"); a pod's carries `jobSeq` too. */
+    /** Optional: the forwarder's per-object order stamp (docs/events.md, "Ordering"); a pod's carries `jobSeq` too, a JobSet's child Job's `jobSetSeq`. */
     sequence: sequence.optional(),
     partitionKey: PartitionKeySchema.optional(),
   });
@@ -72,8 +72,8 @@ const DeletedObjectSchema = z.object({
 
 export const PodObservedDetailSchema = detail(PodSchema, PodSequenceSchema);
 export const PodDeletedDetailSchema = detail(DeletedObjectSchema.extend({ kind: z.literal('Pod').optional() }), PodSequenceSchema);
-export const JobObservedDetailSchema = detail(JobSchema);
-export const JobDeletedDetailSchema = detail(DeletedObjectSchema.extend({ kind: z.literal('Job').optional() }));
+export const JobObservedDetailSchema = detail(JobSchema, JobSequenceSchema);
+export const JobDeletedDetailSchema = detail(DeletedObjectSchema.extend({ kind: z.literal('Job').optional() }), JobSequenceSchema);
 
 export const inboundDetailSchemas = {
   [InboundDetailType.PodObserved]: PodObservedDetailSchema,

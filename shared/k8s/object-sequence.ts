@@ -29,8 +29,18 @@ export const ObjectSequenceSchema = z.object({
 export const PodSequenceSchema = ObjectSequenceSchema.extend({
   jobSeq: z.number().int().positive().optional(),
 });
-/** Any object's stamp (`jobSeq` only ever set on a pod's). */
-export type ObjectSequence = z.infer<typeof PodSequenceSchema>;
+
+/**
+ * A Job's stamp adds `jobSetSeq` when a JobSet owns the Job (optional: older forwarders send
+ * none): the count of the Job events the forwarder sent in this Job epoch for the Job's JobSet
+ * (its `jobset.sigs.k8s.io/jobset-uid` label, else its JobSet owner), from 1, in the order sent.
+ * One watch delivers the JobSet's Jobs in the cluster's order, as upstream's Job informer does.
+ */
+export const JobSequenceSchema = ObjectSequenceSchema.extend({
+  jobSetSeq: z.number().int().positive().optional(),
+});
+/** Any object's stamp (`jobSeq` only ever set on a pod's, `jobSetSeq` on a JobSet's child Job's). */
+export type ObjectSequence = z.infer<typeof PodSequenceSchema> & z.infer<typeof JobSequenceSchema>;
 
 /** Negative when `a` is older than `b`, 0 for the same observation, positive when newer. */
 export function compareSequence(a: ObjectSequence, b: ObjectSequence): number {

@@ -12,6 +12,7 @@ import type { OutgoingEvent } from '../../forwarder/observation.ts';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { compareSequence, type ObjectSequence } from '../../shared/k8s/object-sequence.ts';
 import { parseInbound } from '../../shared/contract/parse-inbound.ts';
+import { LABELS } from '../../shared/jobset/constants.ts';
 import { aJob, aPod } from './objects.ts';
 import { eventually, startHarness, type Harness } from './harness.ts';
 
@@ -154,10 +155,57 @@ describe('ObjectSequencer, per Job', () => {
     expect(first.jobSeq).toBe(1);
     // Not sent (refused by the contract, too large): the next event takes the same number.
     expect(sequencer.peek('Pod', 'p2', 'job').jobSeq).toBe(1);
-    sequencer.sentForJob('job', first);
+    sequencer.sentForOwner('Pod', 'job', first);
     expect(sequencer.peek('Pod', 'p2', 'job').jobSeq).toBe(2);
-    expect(sequencer.peek('Job', 'job', 'job').jobSeq).toBeUndefined();
+    expect(sequencer.peek('Job', 'job').jobSeq).toBeUndefined();
     sequencer.forgetJob('job');
     expect(sequencer.peek('Pod', 'p2', 'job').jobSeq).toBe(1);
+  });
+});
+
+describe('The forwarder counts the Job events it sends for each JobSet (jobSetSeq)', () => {
+  const ofJobSet = (name: string, jobSetUid: string) => {
+    const job = aJob({ name });
+    return { ...job, metadata: { ...job.metadata, labels: { ...job.metadata.labels, [LABELS.jobSetUid]: jobSetUid } } } as typeof job;
+  };
+  const jobSetSeqs = (h: Harness, names: readonly string[]) =>
+    h.bus.delivered.filter((e) => names.includes((e.detail as Detail).object.metadata.name)).map((e) => (e.detail as Detail).sequence?.jobSetSeq);
+
+  it('numbers a JobSet\'s Job events 1, 2, 3 … across its Jobs, in the order sent; another JobSet counts its own; a lone Job has none', async () => {
+    harness = await startHarness();
+    const h = harness;
+    h.kube.store.create('jobs', ofJobSet('js-a-0', 'js-a'));
+    h.kube.store.create('jobs', ofJobSet('js-b-0', 'js-b'));
+    h.kube.store.create('jobs', ofJobSet('js-a-1', 'js-a'));
+    h.kube.store.create('jobs', aJob({ name: 'alone' }));
+    h.kube.store.update('jobs', 'default', 'js-a-0', (j) => void ((j.spec as { suspend?: boolean }).suspend = true));
+    h.kube.store.remove('jobs', 'default', 'js-a-1');
+
+    await eventually(() => expect(jobSetSeqs(h, ['js-a-0', 'js-a-1'])).toHaveLength(4));
+    expect(jobSetSeqs(h, ['js-a-0', 'js-a-1'])).toEqual([1, 2, 3, 4]);
+    expect(jobSetSeqs(h, ['js-b-0'])).toEqual([1]);
+    await eventually(() => expect(jobSetSeqs(h, ['alone'])).toHaveLength(1));
+    expect(jobSetSeqs(h, ['alone'])).toEqual([undefined]);
+    // The service keeps the count: the contract reads it, the Job's log stores it.
+    const observed = h.bus.delivered.find((e) => e['detail-type'] === 'Job Observed' && (e.detail as Detail).object.metadata.name === 'js-b-0');
+    const parsed = parseInbound(observed);
+    expect(parsed.ok && (parsed.targets[0]?.entry.body as { sequence?: ObjectSequence }).sequence?.jobSetSeq).toBe(1);
+  });
+
+  it('does not count what a relist of Jobs shows, and starts again at 1 with the watch after it; a pod relist leaves it alone', () => {
+    const sent: OutgoingEvent[] = [];
+    const observer = new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now: () => 1_000 });
+    const job = ofJobSet('js-a-0', 'js-a');
+    const version = (rv: string) => ({ ...job, metadata: { ...job.metadata, uid: 'j', resourceVersion: rv } }) as unknown as KubernetesObject;
+    const counts = () => sent.map((e) => (JSON.parse(e.detail) as Detail).sequence?.jobSetSeq);
+    observer.relisted('Job', []);
+    observer.observed('Job', version('1'));
+    observer.relisted('Pod', []);
+    observer.observed('Job', version('2'));
+    observer.relisted('Job', [version('3')]);
+    observer.observed('Job', version('3'));
+    observer.observed('Job', version('4'));
+    observer.deleted('Job', version('5'));
+    expect(counts()).toEqual([1, 2, undefined, 1, 2]);
   });
 });

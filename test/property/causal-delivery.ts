@@ -20,6 +20,8 @@ export interface DeliveryLoop {
   sameRun(a: number, b: number): boolean;
   /** Folds a run of events (indexes, in delivery order) and reconciles after it. */
   fold(run: readonly number[]): void;
+  /** Fires the timers jobfold asked for that are due before event `next` (a run starts with it). */
+  timersBefore?(next: number): void;
 }
 
 /** Delivers every event in the loop's order, folding runs as they end; returns the delivery order. */
@@ -62,6 +64,7 @@ export function deliverInCausalOrder(loop: DeliveryLoop): number[] {
     }
     const first = run[0];
     if (first !== undefined && !loop.sameRun(first, next)) flush();
+    if (run.length === 0) loop.timersBefore?.(next);
     run.push(next);
     delivered[next] = true;
     order.push(next);
@@ -80,6 +83,12 @@ export interface KindDelivery<Command, State> {
   sameRun(a: number, b: number): boolean;
   /** Folds a run of events (indexes, in delivery order) and reconciles after it: the commands sent. */
   fold(run: readonly number[]): readonly Command[];
+  /**
+   * Fires the timers jobfold asked for that are due before event `next`, as the service's
+   * Scheduler does (each a Tick the writer folds and reconciles): the commands sent. A kind
+   * without it is reconciled at its timers only once everything has arrived.
+   */
+  timersBefore?(next: number): readonly Command[];
   /** Reconciles at a time once everything has arrived: the commands sent and the next timer asked for. */
   reconcile(at: string): { readonly commands: readonly Command[]; readonly wakeAt: string | undefined };
   /** Where the last reconcile runs, once everything has arrived. */
@@ -150,6 +159,7 @@ export function deliverCausally<Command, State>(
     commanded,
     sameRun: (a, b) => kind.sameRun(a, b),
     fold: (run) => commandsAfter.set(run.at(-1) as number, send(kind.fold(run))),
+    timersBefore: kind.timersBefore === undefined ? undefined : (next) => void send(kind.timersBefore?.(next) ?? []),
   });
   let at: string | undefined = kind.end();
   for (let timers = 0; at !== undefined && timers < MAX_TIMERS; timers++) {

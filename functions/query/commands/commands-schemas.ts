@@ -31,6 +31,10 @@ export const PagedJobCommandSchema = z
     description: "Commands one logged decision issued, or a slice of a decision's pods. What the cluster later reported (`observed`) is in the Job view only.",
   });
 
+/** Holds while the paged list has every command of the Job view: a variant added there and not here fails typecheck. */
+type UnpagedCommand = Exclude<z.output<typeof IssuedCommandSchema>['type'], z.output<typeof PagedJobCommandSchema>['type']>;
+const _everyCommandPaged: [UnpagedCommand] extends [never] ? true : UnpagedCommand = true;
+
 const through = z.number().int().min(0).meta({
   description: 'Every command decided at or before this log position is on this page or an earlier one (the head, on the last page).',
 });

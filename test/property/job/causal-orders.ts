@@ -11,7 +11,7 @@ import { compareTimes, sameInstant } from '../../../shared/k8s/time.ts';
 import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
-import { jobObserved, T0 } from '../../support/builders.ts';
+import { jobObserved, T0, tick } from '../../support/builders.ts';
 import type { Batch } from './arbitraries.ts';
 import { causalOrders, measureCausalOrders, type Answering, type KindDelivery } from '../causal-delivery.ts';
 
@@ -20,9 +20,11 @@ import { causalOrders, measureCausalOrders, type Answering, type KindDelivery } 
 // jobfold asked to terminate arrives after the reconcile that sent the TerminatePod (or, if that
 // delivery never sends it, last). A history played in a closed loop (managed-histories.ts) holds
 // more back: whatever its cluster did after acting on one of jobfold's commands (see commandAnswers).
-// Timers are jobfold's own (Tick): they are not delivered by the bus (a closed-loop history
-// carries the ones its jobfold asked for, delivered as any event), and once everything has
-// arrived the Job is reconciled at the last time the cluster reported.
+// Timers are jobfold's own (Tick): they are not delivered by the bus. In a closed-loop history the
+// delivery's jobfold also gets the timer it asked for, as the service's Scheduler delivers it: due
+// (rounded up to the second) before any event observed later arrives (the history's Ticks, the
+// in-order jobfold's, are delivered as any event). Once everything has arrived the Job is
+// reconciled at the last time the cluster reported, and at each timer it asks for after.
 
 /**
  * The observations as a Kubernetes 1.35 cluster's forwarder sends them: each Pod and Job
@@ -83,17 +85,32 @@ export const JOB_STREAM = { kind: 'Job', clusterId: 'c', namespace: 'default', u
  * writer's batches do; once everything has arrived the Job is reconciled at `end`, and at each
  * timer it asks for after (expectations, awaited outcomes, backoff, deadlines).
  */
-function jobDelivery(config: FoldConfig, observations: readonly Observation[], end: string): KindDelivery<JobCommand, JobState> {
+function jobDelivery(config: FoldConfig, observations: readonly Observation[], end: string, timers: boolean): KindDelivery<JobCommand, JobState> {
   const state = initialState(config);
   const decider = jobDecider(config);
   const stream = JOB_STREAM;
+  // The timer jobfold asked for last (the Scheduler keeps one per Job, moved by each reconcile).
+  let wake: string | undefined;
+  const foldRun = (events: readonly Observation[]): JobCommand[] => {
+    const { syncs, wakeAt } = decideAtEachPosition(decider, state, events, { stream });
+    wake = wakeAt === undefined ? undefined : dueSecond(wakeAt);
+    return syncs.flatMap((sync) => sync.commands);
+  };
   return {
     count: observations.length,
     sameRun: (a, b) => sameInstant((observations[a] as Observation).observedAt, (observations[b] as Observation).observedAt),
-    fold: (run) => {
-      const { syncs } = decideAtEachPosition(decider, state, run.map((i) => observations[i] as Observation), { stream });
-      return syncs.flatMap((sync) => sync.commands);
-    },
+    fold: (run) => foldRun(run.map((i) => observations[i] as Observation)),
+    // The timer fires at its due time, so before any event the cluster made after it arrives.
+    timersBefore: !timers
+      ? undefined
+      : (next) => {
+          const sent: JobCommand[] = [];
+          const before = (observations[next] as Observation).observedAt;
+          for (let fired = 0; wake !== undefined && compareTimes(wake, before) < 0 && fired < MAX_TIMERS_BEFORE; fired++) {
+            sent.push(...foldRun([tick(wake)]));
+          }
+          return sent;
+        },
     reconcile: (at) => {
       const reconciled = decide(state, at);
       for (const decision of reconciled.decisions) evolve(state, { ...decision, seq: state.position + 1 } as JobEvent);
@@ -103,6 +120,12 @@ function jobDelivery(config: FoldConfig, observations: readonly Observation[], e
     state: () => state,
   };
 }
+
+/** Timers fired in a row before one event (a Job asking for ever more is stopped there). */
+const MAX_TIMERS_BEFORE = 8;
+
+/** The Scheduler's due time: rounded up to the second (functions/aws/scheduler-timers.ts). */
+const dueSecond = (at: string): string => new Date(Math.ceil(Date.parse(at) / 1000) * 1000).toISOString();
 
 /**
  * The observations that answer a TerminatePod: the pod's next deletion after the reconcile that
@@ -165,8 +188,7 @@ export function measureJobOrders(
   created?: ReadonlyMap<string, string>,
 ) {
   return measureCausalOrders(id, run, {
-    delivery: () => jobDelivery(config, observations, end),
-    answering: commandAnswers(observations, created),
+    ...jobCase(config, observations, end, created),
     outcome: (state: JobState) => converging(jobStatus(state)),
     divergence: (got, want) => (isDeepStrictEqual(got.conditions, want.conditions) ? 'counts' : 'conditions'),
   });
@@ -179,7 +201,13 @@ export const jobDeliveryOrders = (
   observations: readonly Observation[],
   end: string,
   created?: ReadonlyMap<string, string>,
-) => causalOrders(run, { delivery: () => jobDelivery(config, observations, end), answering: commandAnswers(observations, created) });
+) => causalOrders(run, jobCase(config, observations, end, created));
+
+/** How a Job case is delivered: a closed-loop history (`created`) with the timers its jobfold asks for. */
+const jobCase = (config: FoldConfig, observations: readonly Observation[], end: string, created?: ReadonlyMap<string, string>) => ({
+  delivery: () => jobDelivery(config, observations, end, created !== undefined),
+  answering: commandAnswers(observations, created),
+});
 
 /** The status fields that must not depend on the delivery order (issue 21, "Convergence"). */
 function converging(status: JobStatusView) {

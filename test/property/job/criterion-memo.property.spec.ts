@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { completionsMetAt, completionsReachedAt, criterionMetAt, rememberedCriterionMetAt } from '../../../shared/job/criterion-instants.ts';
 import { criterionMetBefore } from '../../../shared/job/met-before.ts';
+import { expectedCreations } from '../../../shared/job/expectations.ts';
+import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import { Reason } from '../../../shared/k8s/job-controller.ts';
 import type { JobEvent } from '../../../shared/job/evolve.ts';
 import type { JobState } from '../../../shared/job/state.ts';
@@ -18,7 +20,8 @@ import { drive, startJob } from './drive.ts';
 // gives. A skip that is wrong shows here as a stale instant, on the event that made it stale.
 // The same for the gate that spares criterionMetEarlier its walk (met-before.ts): whenever it is
 // shut after an event, whoever shut it (decide, or this spec at the criterion's own instant, the
-// tightest), a fresh walk finds the criterion not met before its instant.
+// tightest), a fresh walk finds the criterion not met before its instant. And the count of
+// creations still expected (expectations.ts), remembered too, equals a fresh count.
 
 const REASONS = [Reason.SuccessPolicy, Reason.PodFailurePolicy, Reason.BackoffLimitExceeded, Reason.MaxFailedIndexesExceeded, Reason.FailedIndexes, Reason.DeadlineExceeded];
 const HISTORIES = 60;
@@ -55,6 +58,17 @@ function expectGateHolds(state: JobState, turn: number, where: () => string): vo
   if (criterionMetBefore(state, reason, before) !== undefined) expect.fail(`${reason}: met before the instant a fresh walk gives (${where()})`);
 }
 
+/** expectedCreations' remembered count of moot indexes (expectations.ts) against a fresh one. */
+function expectCreationsFresh(state: JobState, where: () => string): void {
+  const { creations, indexes } = state.expectations;
+  const { completedIndexes, failedIndexes } = state.status;
+  const fresh = creations <= 0 || indexes === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME
+    ? creations
+    : creations - indexes.filter((index) => completedIndexes.has(index) || failedIndexes.has(index)).length;
+  const remembered = expectedCreations(state);
+  if (remembered !== fresh) expect.fail(`expected creations: remembered ${remembered}, fresh ${fresh} (${where()})`);
+}
+
 /** The history's events one per batch, in `order` (indexes into the flattened history), each reconciled at its own time. */
 function reordered(batches: readonly Batch[], order: readonly number[]): Batch[] {
   const events = batches.flatMap((batch) => batch.events.map((event) => ({ event, at: batch.at })));
@@ -74,8 +88,12 @@ function check(job: Job, batches: readonly Batch[], label: string): void {
       n += 1;
       expectRememberedFresh(state, () => `${label}, event ${n}`);
       expectGateHolds(state, n, () => `${label}, event ${n}`);
+      expectCreationsFresh(state, () => `${label}, event ${n}`);
     },
-    afterReconcile: (state, reconcile) => expectRememberedFresh(state, () => `${label}, reconcile at ${reconcile.at}`),
+    afterReconcile: (state, reconcile) => {
+      expectRememberedFresh(state, () => `${label}, reconcile at ${reconcile.at}`);
+      expectCreationsFresh(state, () => `${label}, reconcile at ${reconcile.at}`);
+    },
   });
 }
 

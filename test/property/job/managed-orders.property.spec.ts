@@ -15,7 +15,8 @@ import { managedHistoryArb, playManagedHistory, type ManagedHistory } from './ma
 // (the forwarder's, each pod event with its Job's count, and jobfold's timers) are delivered in
 // random causal orders (causal-orders.ts: a pod's deletion jobfold asked for after the reconcile
 // that asked, and a pod jobfold created first seen after the reconcile that created it), folded
-// as the writer does, reconciled at the end with the timers due; the status must be the one the
+// as the writer does, each timer the delivery's own jobfold asks for fired before the first event
+// observed after it, reconciled at the end with the timers due; the status must be the one the
 // cluster's own order gives. generated-orders.property.spec.ts keeps measuring open-loop
 // histories of such Jobs (drawn without jobfold's commands); this is the figure issue 21 asks
 // for them. Histories and orders come from fixed seeds, so the floors in
