@@ -61,7 +61,10 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       // The deletion of another object under this name (an earlier restart attempt's Job,
       // arriving after the later one's snapshot) leaves the view's Job where it is.
       const sameObject = gone === undefined || event.uid === undefined || gone.uid === undefined || gone.uid === event.uid;
-      const children = sameObject ? others : state.children;
+      // A completed current-attempt Job stays as gone: the cluster's controller saw it complete
+      // before the deletion, so the success policy still counts it (isSuccessOfGoneJob).
+      const keptComplete = sameObject && gone?.finished === 'Complete' && (gone.restartAttempt ?? 0) >= state.restarts;
+      const children = keptComplete ? { ...others, [event.name]: goneJob(gone) } : sameObject ? others : state.children;
       const uid = event.uid ?? gone?.uid;
       const deletedChildUids = uid === undefined ? state.deletedChildUids : [...(state.deletedChildUids ?? []), uid];
       return { ...next, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}) };

@@ -49,4 +49,14 @@ describe('a user deleted a child Job, and its completion arrives after the delet
     expect(outcome.state.terminalState).toBe('');
     expect(outcome.state.children[jobName('a', 0)]).toMatchObject({ uid: 'uid-0b', ready: 1, finished: undefined });
   });
+
+  it('given the completion and then the deletion folded before the JobSet was seen, when reconciled, then the JobSet completes on it', () => {
+    const outcome = given(
+      withUid(jobSucceeded('a', 0, { seconds: 2 }), 'uid-0'),
+      deletedWithUid(jobDeleted('a', 0, 3), 'uid-0'),
+      anyOf,
+    ).whenSettled({ now: at(3) });
+    expect(outcome.state.terminalState).toBe('Completed');
+    expect(outcome.status.replicatedJobsStatus[0]).toMatchObject({ succeeded: 0 });
+  });
 });
