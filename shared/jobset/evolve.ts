@@ -61,7 +61,10 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       // The deletion of another object under this name (an earlier restart attempt's Job,
       // arriving after the later one's snapshot) leaves the view's Job where it is.
       const sameObject = gone === undefined || event.uid === undefined || gone.uid === undefined || gone.uid === event.uid;
-      const children = sameObject ? others : state.children;
+      // A completed current-attempt Job stays as gone: the cluster's controller saw it complete
+      // before the deletion, so the success policy still counts it (isSuccessOfGoneJob).
+      const keptComplete = sameObject && gone?.finished === 'Complete' && (gone.restartAttempt ?? 0) >= state.restarts;
+      const children = keptComplete ? { ...others, [event.name]: goneJob(gone) } : sameObject ? others : state.children;
       const uid = event.uid ?? gone?.uid;
       const deletedChildUids = uid === undefined ? state.deletedChildUids : [...(state.deletedChildUids ?? []), uid];
       return { ...next, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}) };
@@ -258,7 +261,7 @@ export function isLateJobSetObservation(state: JobSetState, event: JobSetObserve
  */
 export function isLateChildSnapshot(state: JobSetState, event: JobObserved): boolean {
   const uid = event.job.metadata.uid;
-  if (uid !== undefined && state.deletedChildUids?.includes(uid)) return !isFailureOfGoneJob(state, event);
+  if (uid !== undefined && state.deletedChildUids?.includes(uid)) return !isFailureOfGoneJob(state, event) && !isSuccessOfGoneJob(state, event);
   const known = knownChild(state, event);
   if (known === undefined) return false;
   const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
@@ -351,6 +354,24 @@ function isFailureOfGoneJob(state: JobSetState, event: JobObserved): boolean {
   if (!failed || attempt === undefined || attempt < state.restarts) return false;
   const known = knownChild(state, event);
   return known === undefined || known.restartAttempt === undefined || known.restartAttempt < attempt || known.finished !== 'Failed';
+}
+
+/**
+ * A snapshot showing Complete of a current-attempt Job a user deleted, arriving after the deletion:
+ * a deleted object has no snapshot newer than its deletion, so the cluster showed the Job complete
+ * before it was gone and the JobSet's controller counted it toward the success policy then. It joins
+ * the view as gone (counted by the success policy, in no replicatedJobsStatus count) while nothing
+ * observed took its name since: a Job observed under that name (the one created again) is newer and
+ * stands. It takes the place of a create issued for the name and not yet seen: when the success
+ * policy is not met with it, the Job is missing again and its create is issued again (the cluster
+ * answers AlreadyExists to the second).
+ */
+function isSuccessOfGoneJob(state: JobSetState, event: JobObserved): boolean {
+  const complete = event.job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') === true;
+  const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
+  if (!complete || attempt === undefined || attempt < state.restarts) return false;
+  const known = state.children[event.job.metadata.name];
+  return known === undefined || (known.uid === undefined && known.restartAttempt === attempt && known.finished === undefined);
 }
 
 const goneJob = (job: ChildJobView): ChildJobView => ({ ...job, terminating: true, gone: true });

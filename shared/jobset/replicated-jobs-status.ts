@@ -36,7 +36,7 @@ export function calculateReplicatedJobStatuses(
     if (job.suspend) entry.suspended++;
   }
   for (const job of owned.successful) {
-    const entry = job.replicatedJob === undefined ? undefined : counts.get(job.replicatedJob);
+    const entry = job.replicatedJob === undefined || job.gone === true ? undefined : counts.get(job.replicatedJob);
     if (entry !== undefined) entry.succeeded++;
   }
   for (const job of owned.failed) {

@@ -60,6 +60,8 @@ export interface ChildJobView {
   /**
    * A failed Job whose deletion arrived before its failure (evolve.ts `isFailureOfGoneJob`): it
    * decides the failure policy but is counted nowhere and leaves the view at the next restart.
+   * Likewise a completed Job a user deleted (`isSuccessOfGoneJob`): the success policy counts it,
+   * and it is missing for the Job creation (job-commands.ts); so is a completed Job whose deletion came after its completion.
    */
   readonly gone?: true;
 }
