@@ -18,6 +18,7 @@ import { evolve, type JobEvent } from './evolve.ts';
 import { explainJob, type Explanation } from './explain.ts';
 import { restoreForTail } from './archive-restore.ts';
 import { batchReadsEveryPod, readsEveryPod } from './interim-instants.ts';
+import { batchWeighsSuspension } from './suspension-order.ts';
 import { archivePod, restoreArchived, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from './snapshot.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
 
@@ -96,8 +97,9 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
       },
       readsEveryRecord: (state, entries) => entries.some((event) => readsEveryPod(state, event as JobEvent)),
       async restoreForBatch(store, stream, state, observations) {
-        // A batch after which decide may read every pod's instant: the whole archive (interim-instants.ts).
-        const whole = batchReadsEveryPod(state, observations);
+        // A batch after which decide may read every pod's instant: the whole archive (interim-instants.ts,
+        // suspension-order.ts batchWeighsSuspension).
+        const whole = batchReadsEveryPod(state, observations) || batchWeighsSuspension(state, observations as Observation[]);
         const missing = whole ? [] : [...new Set(observations.flatMap(podUid))].filter((uid) => !state.pods.has(uid));
         if (!whole && missing.length === 0) return false;
         const archived = whole ? await store.loadAllArchivedPods(stream) : await store.loadArchivedPods(stream, missing);

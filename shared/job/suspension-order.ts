@@ -6,6 +6,7 @@ import { JOBFOLD_CONTROLLER_NAME, Reason } from '../k8s/job-controller.ts';
 import { completionsMetAt, rememberedCriterionMetAt, type InstantBound } from './criterion-instants.ts';
 import type { Evidence } from '../policies/evidence.ts';
 import { outcomeSeenAt } from './pod-record.ts';
+import type { Observation } from './events.ts';
 import type { JobState } from './state.ts';
 import { record, setCondition, type Sync } from './sync.ts';
 import { entryAt } from './cluster-clock.ts';
@@ -247,6 +248,21 @@ function writeEarlierSuspension(sync: Sync, reason: string): void {
     ? suspendedCondition(false, formatTime(resumedAt))
     : suspendedCondition(true, formatTime(suspendedAt));
   setCondition(sync, condition, { tippedBy: state.position });
+}
+
+/**
+ * Whether deciding after `observations` may weigh a suspension read late against the outcome's
+ * earliest instant (writeEarlierSuspension), which walks every pod: no Suspended condition yet,
+ * and the suspension already noted late, or one arriving now while an outcome stands. A writer
+ * loaded from a snapshot holds only the archived pods its tail and batch name: the walk missed
+ * archived pods, and it wrote no Suspended where a writer kept warm did (stored-orders property,
+ * seed 99: free history 30, managed history 13). It puts back the whole archive before such a
+ * batch (decider.ts restoreForBatch); rare: a suspension read after the outcome's evidence.
+ */
+export function batchWeighsSuspension(state: JobState, observations: readonly Observation[]): boolean {
+  if (findCondition(state.status.conditions, 'Suspended') !== undefined || state.deletionTimestamp !== undefined) return false;
+  if (state.suspensionObservedLate === true) return true;
+  return decidedInterimReason(state) !== undefined && observations.some((o) => o.type === 'JobObserved' && o.job.spec.suspend === true);
 }
 
 /**
