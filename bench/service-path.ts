@@ -130,7 +130,8 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
   const client = new EventBridgeClient({
     endpoint: service.eventsUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
   });
-  const trace = new TraceRecorder(new Date().toISOString(), 'b10c');
+  // Stamped as the deployed forwarder stamps them (jobSeq: the fold waits while one is missing).
+  const trace = new TraceRecorder(new Date().toISOString(), 'b10c', { forwarderCounts: true });
   const job = trace.job(CLUSTER, 0, 'bench', `indexed-${pods}`, {
     completions: pods, parallelism: pods, completionMode: 'Indexed', backoffLimit: pods,
     successPolicy: { rules: [{ succeededIndexes: '0' }] },
