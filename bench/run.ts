@@ -1,5 +1,5 @@
 import { parseIndexes, IndexSet } from '../shared/indexes/index-set.ts';
-import { decide, evolve, initialState, jobStatus, takeSnapshot, type JobEvent } from '../shared/job/index.ts';
+import { decide, encodeArchivedPods, evolve, initialState, jobStatus, takeSnapshot, type JobEvent } from '../shared/job/index.ts';
 import { ObservationSchema } from '../shared/job/index.ts';
 import { initialRuleProgress, matchSuccessPolicy } from '../shared/policies/success-policy.ts';
 import { sixtyFourKiBIndexes, syntheticEvents, syntheticJob } from './synthetic-job.ts';
@@ -26,6 +26,10 @@ Folds a synthetic Indexed Job (100,000 completions, >300,000 pod events, failure
   foldToParseRatio      fold+decide time / JSON.parse time of the same stream (target <= 0.8)
   successPolicyEvalMs   a 64 KiB succeededIndexes against 100,000 completed indexes (target < 1)
   snapshotBytes         the largest serialized snapshot of the Job seen during the run (target < 350,000)
+  archivedPods, archivedBytes
+                        the settled pods its last snapshot leaves in the archive, and the JSON bytes
+                        of their stored form (shared/job/archive-codec.ts, as one group; a store
+                        writes them in items of at most 500, compressed)
   peakRssMb             peak resident memory of the process
 and, through the local stack on DynamoDB Local (bench/e2e.ts; skipped with --no-e2e):
   smallJobsEventsPerSecond
@@ -176,7 +180,7 @@ const figures = {
   completedIntervals: completed.intervalCount,
   snapshotBytes,
   archivedPods: archived.length,
-  archivedBytes: JSON.stringify(archived).length,
+  archivedBytes: JSON.stringify(encodeArchivedPods(archived)).length,
   decisions,
   commands,
   finalConditions: final.conditions.map((c) => `${c.type}/${c.reason}`),
