@@ -42,8 +42,9 @@ and the service path (bench/service-path.ts; skipped with --no-service): the ser
 \`npm start\` runs it (node local/start.ts --port 0 --no-sample, its own process and DynamoDB
 Local), fed one Indexed Job of --service-pods pods (default 10,000; leader success policy, some
 failures) by the EventBridge SDK client from the bench's process (8 PutEvents calls of 10 in
-flight), the cluster deleting each commanded pod; figures from GET /local/status and
-/local/clusters/{c}/commands:
+flight), the cluster deleting each commanded pod; every pod event stamped as the deployed
+forwarder stamps it (sequence, with the Job's count jobSeq: forwarder/watch/object-sequencer.ts);
+figures from GET /local/status and /local/clusters/{c}/commands:
   e2eEventsPerSecond    pod events per second over the Job's life (first PutEvents to quiet), the
                         pod events packed as the forwarder sends them (its packer, 50 ms window,
                         for a Job changing 2,000 times a second: ~100 a pack; packedAtEventsPerSecond)
@@ -62,6 +63,9 @@ flight), the cluster deleting each commanded pod; figures from GET /local/status
   lingeringPodsTerminatedOnce, podsCommandedTwiceOrMore, podsCommandedNotLingering, completeAfterDeletions
                         every lingering pod terminated by exactly one command, no pod that had
                         finished terminated; Complete after the cluster deleted them
+  podsCommandedNotLingeringByFeed
+                        each feed's pods commanded while not lingering (a pod whose outcome was
+                        still on its way, deleted), at the top of the report: 0 on every feed
   servicePeakRssMb      peak RSS of the service's process
   cpuMsPerPodEvent      CPU ms per pod event of the service, the feeder and DynamoDB Local
                         (cpuMsPerPodEventUnpacked: fed one event per entry)
