@@ -6,8 +6,8 @@ import type { JobSetOutcomeCorrected } from './decision-events.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
-import { initialState, type ChildJobView, type JobSetState } from './state.ts';
-import { noteWalkDeletion, noteWalkEvidence } from './walk-evidence.ts';
+import { initialState, isDeletedChild, type ChildJobView, type JobSetState } from './state.ts';
+import { noteWalkEvidence } from './walk-evidence.ts';
 import { validateJobSet } from './validation.ts';
 import { placeOfLateCondition, placeOfLateRestart } from './late-placement.ts';
 import { earlierSuspension, noteJobSetTimeline, noteSuspendedChild, noteSuspendVersion, revealedResumption, revealedSuspension, revealedWalk, specTaken } from './suspension-history.ts';
@@ -44,7 +44,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
         seenSuspended: event.job.spec?.suspend === true,
       };
       const uid = event.job.metadata.uid;
-      const view = uid !== undefined && state.deletedChildUids?.includes(uid) ? goneJob(child) : child;
+      const view = isDeletedChild(state, uid) ? goneJob(child) : child;
       if (ahead) return { ...noted, lastObservation: position, laterAttempts: { ...state.laterAttempts, [heldKey(view)]: view } };
       return { ...noted, lastObservation: position, children: { ...state.children, [name]: view } };
     }
@@ -54,8 +54,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
         // A held Job's failure still decides its attempt's restart, once the fold reaches it.
         const { [heldKey(held)]: _gone, ...others } = state.laterAttempts ?? {};
         const laterAttempts = held.finished === 'Failed' ? { ...others, [heldKey(held)]: goneJob(held) } : others;
-        const deletedChildUids = [...(state.deletedChildUids ?? []), event.uid];
-        return { ...next, lastObservation: position, laterAttempts, deletedChildUids, ...noteWalkDeletion(state, event) };
+        return { ...next, lastObservation: position, laterAttempts, ...deletionNoted(state, event.uid, event.at) };
       }
       const { [event.name]: gone, ...others } = state.children;
       // The deletion of another object under this name (an earlier restart attempt's Job,
@@ -66,8 +65,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       const keptComplete = sameObject && gone?.finished === 'Complete' && (gone.restartAttempt ?? 0) >= state.restarts;
       const children = keptComplete ? { ...others, [event.name]: goneJob(gone) } : sameObject ? others : state.children;
       const uid = event.uid ?? gone?.uid;
-      const deletedChildUids = uid === undefined ? state.deletedChildUids : [...(state.deletedChildUids ?? []), uid];
-      return { ...next, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}), ...noteWalkDeletion(state, event) };
+      return { ...next, lastObservation: position, children, ...deletionNoted(state, uid, event.at) };
     }
     case 'JobSetConditionChanged': {
       if (event.movedBefore !== undefined) return { ...next, conditions: moveConditionBefore(state.conditions, event.condition.type, event.movedBefore) };
@@ -262,7 +260,7 @@ export function isLateJobSetObservation(state: JobSetState, event: JobSetObserve
  */
 export function isLateChildSnapshot(state: JobSetState, event: JobObserved): boolean {
   const uid = event.job.metadata.uid;
-  if (uid !== undefined && state.deletedChildUids?.includes(uid)) return !isFailureOfGoneJob(state, event) && !isSuccessOfGoneJob(state, event);
+  if (isDeletedChild(state, uid)) return !isFailureOfGoneJob(state, event) && !isSuccessOfGoneJob(state, event);
   const known = knownChild(state, event);
   if (known === undefined) return false;
   const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
@@ -386,6 +384,10 @@ function isSuccessOfGoneJob(state: JobSetState, event: JobObserved): boolean {
   const known = state.children[event.job.metadata.name];
   return known === undefined || (known.uid === undefined && known.restartAttempt === attempt && known.finished === undefined);
 }
+
+/** A child deletion noted by uid, with when it was reported (the first report stands). */
+const deletionNoted = (state: JobSetState, uid: string | undefined, at: string): Pick<JobSetState, 'deletedChildren'> | undefined =>
+  uid === undefined || isDeletedChild(state, uid) ? undefined : { deletedChildren: { ...state.deletedChildren, [uid]: at } };
 
 const goneJob = (job: ChildJobView): ChildJobView => ({ ...job, terminating: true, gone: true });
 

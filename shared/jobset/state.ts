@@ -103,14 +103,12 @@ export interface RestartEvidence {
  * comparable resourceVersion of a snapshot showing it so, by `attempt/name/uid` (a Job a user
  * deleted and the one created again under its name are two objects), and when each
  * attempt first failed, with the oldest comparable resourceVersion of a snapshot showing that
- * failure, by attempt (the versions order a start and a failure of the same second); and when
- * each child Job's deletion was reported, by uid (a deleted Job no longer counts as started).
+ * failure, by attempt (the versions order a start and a failure of the same second).
  */
 export interface WalkEvidence {
   readonly started: Readonly<Record<string, StartedJob>>;
   readonly failedAt: Readonly<Record<number, string>>;
   readonly failedVersion?: Readonly<Record<number, string>>;
-  readonly deletedAt?: Readonly<Record<string, string>>;
 }
 
 /** A child Job the cluster showed started: when first, and at which resourceVersions. */
@@ -235,8 +233,11 @@ export interface JobSetState {
   readonly failedDecision?: number;
   /** When the Job that failed decision acted on failed, on the cluster's clock (a correction's `retractedMetAt`). */
   readonly failedDecisionMetAt?: string;
-  /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */
-  readonly deletedChildUids?: readonly string[];
+  /**
+   * When each child Job seen deleted was (the deletion's `at`), by uid: a late snapshot of one does
+   * not bring it back, and what it showed counts for no instant after (walk-evidence.ts).
+   */
+  readonly deletedChildren?: Readonly<Record<string, string>>;
   readonly conditions: readonly JobSetCondition[];
   readonly restarts: number;
   readonly restartsCountTowardsMax: number;
@@ -320,3 +321,7 @@ export function suspendInForceAt(state: JobSetState, at: string, version?: strin
 export function suspendedAtInstant(state: JobSetState, at: string, version?: string): boolean | undefined {
   return suspendInForceAt(state, at, version) ?? specTakenBy(state, at)?.suspend;
 }
+
+/** Whether the child Job of `uid` was seen deleted. */
+export const isDeletedChild = (state: Pick<JobSetState, 'deletedChildren'>, uid: string | undefined): boolean =>
+  uid !== undefined && state.deletedChildren?.[uid] !== undefined;
