@@ -60,8 +60,7 @@ export interface ChildJobView {
   /**
    * A failed Job whose deletion arrived before its failure (evolve.ts `isFailureOfGoneJob`): it
    * decides the failure policy but is counted nowhere and leaves the view at the next restart.
-   * Likewise a completed Job a user deleted (`isSuccessOfGoneJob`): the success policy counts it,
-   * and it is missing for the Job creation (job-commands.ts); so is a completed Job whose deletion came after its completion.
+   * Likewise a completed Job a user deleted (`goneSuccesses`).
    */
   readonly gone?: true;
 }
@@ -150,6 +149,14 @@ export interface JobSetState {
    * yet), by name: outside the view until the fold's own restart reaches their attempt.
    */
   readonly laterAttempts?: Readonly<Record<string, ChildJobView>>;
+  /**
+   * Completed child Jobs a user deleted (`gone`), by name, beside the view's Job under that name (a
+   * create jobfold issued and has not seen yet, or none): the success policy counts each for the
+   * instants before its deletion (child-jobs.ts `classifyChildJobs`); no status count does, and
+   * the name is missing for the Job creation. A Job observed under the name since takes the name:
+   * the cluster's controller created it after the deletion, on a JobSet it had not completed.
+   */
+  readonly goneSuccesses?: Readonly<Record<string, ChildJobView>>;
   /**
    * The most restarts the cluster's own JobSet reported (`status.restarts`): Jobs of an attempt up
    * to it are not held, since their restart happened on evidence the fold may never see (a JobSet
