@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { EXPECTATIONS_TIMEOUT_MS } from './job-controller.ts';
 
 // Issue 21: the forwarder numbers the events it sends about an owner's objects (a Job's pods,
@@ -96,3 +97,14 @@ export function waitForSentCounts(counts: SentCounts | undefined, now: number): 
   const until = missing.since + EXPECTATIONS_TIMEOUT_MS;
   return now > until ? undefined : until;
 }
+
+/**
+ * Counts of one epoch that an entry carries to another log: a child Job's status, as its Job's
+ * log folded it, carries the `jobSetSeq` of the Job events that log folded in the sync it is as
+ * of, and a child Job's deletion its own (shared/job/child-job-status.ts, shared/jobset/child-counts.ts).
+ */
+export const CarriedCountsSchema = z.object({
+  epoch: z.number().int().nonnegative(),
+  counts: z.array(z.number().int().positive()).min(1).max(1000),
+});
+export type CarriedCounts = z.infer<typeof CarriedCountsSchema>;
