@@ -22,7 +22,7 @@ import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkCompletedAtResumption, walkIncompleteAtResumption, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, startedEvidenceOf } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -391,7 +391,7 @@ function seenRunningSince(jobSet: DefaultedJobSet, state: JobSetState, job: Chil
 function seenSuspendedSince(jobSet: DefaultedJobSet, state: JobSetState, job: ChildJobView): boolean {
   if (jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME || job.seenSuspended !== true) return false;
   const held = state.jobSetOrder?.version;
-  const started = state.walkEvidence?.started[`${job.restartAttempt ?? 0}/${job.name}`]?.version;
+  const started = startedEvidenceOf(state, job)?.version;
   if (job.version === undefined || held === undefined || started === undefined) return false;
   return compareVersions(held, started) < 0 && compareVersions(started, job.version) < 0;
 }

@@ -79,6 +79,7 @@ export function jobSetObservationEntry(observation: JobSetObservation & { readon
 }
 export type JobSetObserved = z.infer<typeof JobSetObservedSchema>;
 export type JobObserved = z.infer<typeof JobObservedSchema>;
+export type JobDeleted = z.infer<typeof JobDeletedSchema>;
 export type JobSetTick = z.infer<typeof JobSetTickSchema>;
 
 export type JobSetEvent = JobSetObservation | JobSetDecisionEvent;

@@ -8,7 +8,7 @@ import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
 import { initialState, type ChildJobView, type JobSetState } from './state.ts';
-import { noteWalkEvidence } from './walk-evidence.ts';
+import { noteWalkDeletion, noteWalkEvidence } from './walk-evidence.ts';
 import { validateJobSet } from './validation.ts';
 import { placeOfLateCondition, placeOfLateRestart } from './late-placement.ts';
 import { earlierSuspension, noteJobSetTimeline, noteSuspendedChild, noteSuspendVersion, revealedResumption, revealedSuspension, revealedWalk, specTaken } from './suspension-history.ts';
@@ -59,7 +59,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
         const { [heldKey(held)]: _gone, ...others } = state.laterAttempts ?? {};
         const laterAttempts = held.finished === 'Failed' ? { ...others, [heldKey(held)]: goneJob(held) } : others;
         const deletedChildUids = [...(state.deletedChildUids ?? []), event.uid];
-        return { ...counted, lastObservation: position, laterAttempts, deletedChildUids };
+        return { ...counted, lastObservation: position, laterAttempts, deletedChildUids, ...noteWalkDeletion(state, event) };
       }
       const { [event.name]: gone, ...others } = state.children;
       // The deletion of another object under this name (an earlier restart attempt's Job,
@@ -71,7 +71,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       const children = keptComplete ? { ...others, [event.name]: goneJob(gone) } : sameObject ? others : state.children;
       const uid = event.uid ?? gone?.uid;
       const deletedChildUids = uid === undefined ? state.deletedChildUids : [...(state.deletedChildUids ?? []), uid];
-      return { ...counted, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}) };
+      return { ...counted, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}), ...noteWalkDeletion(state, event) };
     }
     case 'JobSetConditionChanged': {
       if (event.movedBefore !== undefined) return { ...next, conditions: moveConditionBefore(state.conditions, event.condition.type, event.movedBefore) };
@@ -261,7 +261,8 @@ export function isLateJobSetObservation(state: JobSetState, event: JobSetObserve
  * the Job back into the JobSet); one older than the snapshot the view holds of the same Job
  * (by resourceVersion, else by the stamp: shared/k8s/object-sequence.ts); or one of an earlier
  * restart attempt than the Job the view holds under that name (a restart recreates the Job
- * under the same name, so the later attempt is the newer object).
+ * under the same name, so the later attempt is the newer object), or of another object at an
+ * older resourceVersion (`isOfOlderObject`).
  */
 export function isLateChildSnapshot(state: JobSetState, event: JobObserved): boolean {
   const uid = event.job.metadata.uid;
@@ -271,7 +272,19 @@ export function isLateChildSnapshot(state: JobSetState, event: JobObserved): boo
   const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
   const sameJob = known.uid !== undefined && uid !== undefined ? known.uid === uid : known.restartAttempt === attempt;
   if (sameJob) return isStaleObservation(childOrder(known), observationOrder(event.job.metadata.resourceVersion, event.sequence));
-  return attempt !== undefined && known.restartAttempt !== undefined && attempt < known.restartAttempt;
+  return (attempt !== undefined && known.restartAttempt !== undefined && attempt < known.restartAttempt) || isOfOlderObject(known, event);
+}
+
+/**
+ * A snapshot of another object under the view's Job's name (a Job a user deleted, the view
+ * holding the one created again) at an older resourceVersion (KEP-5504: one order per resource
+ * type): a name holds one object at a time, so that object was gone before the view's was shown.
+ * The stamp is no help here: it counts one object's observations.
+ */
+function isOfOlderObject(known: ChildJobView, event: JobObserved): boolean {
+  const version = comparableVersion(event.job.metadata.resourceVersion);
+  return known.uid !== undefined && event.job.metadata.uid !== undefined && known.uid !== event.job.metadata.uid
+    && version !== undefined && known.version !== undefined && compareVersions(version, known.version) < 0;
 }
 
 /**

@@ -109,14 +109,27 @@ export interface RestartEvidence {
 /**
  * What `JobSetState.walkEvidence` keeps of the current attempt and the one before
  * (walk-evidence.ts): when the cluster first showed each Job started, the newest and the oldest
- * comparable resourceVersion of a snapshot showing it so, by `attempt/name`, and when each
+ * comparable resourceVersion of a snapshot showing it so, by `attempt/name/uid` (a Job a user
+ * deleted and the one created again under its name are two objects), and when each
  * attempt first failed, with the oldest comparable resourceVersion of a snapshot showing that
- * failure, by attempt (the versions order a start and a failure of the same second).
+ * failure, by attempt (the versions order a start and a failure of the same second); and when
+ * each child Job's deletion was reported, by uid (a deleted Job no longer counts as started).
  */
 export interface WalkEvidence {
-  readonly started: Readonly<Record<string, { readonly replicatedJob: string; readonly at: string; readonly version?: string; readonly firstVersion?: string }>>;
+  readonly started: Readonly<Record<string, StartedJob>>;
   readonly failedAt: Readonly<Record<number, string>>;
   readonly failedVersion?: Readonly<Record<number, string>>;
+  readonly deletedAt?: Readonly<Record<string, string>>;
+}
+
+/** A child Job the cluster showed started: when first, and at which resourceVersions. */
+export interface StartedJob {
+  readonly name: string;
+  readonly uid?: string;
+  readonly replicatedJob: string;
+  readonly at: string;
+  readonly version?: string;
+  readonly firstVersion?: string;
 }
 
 /** Everything the JobSet fold knows after folding a log. */

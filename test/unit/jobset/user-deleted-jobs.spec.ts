@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
-import { at, jobDeleted, jobName, jobReady, jobSetObserved, jobSucceeded } from './support/builders.ts';
+import { at, jobDeleted, jobName, jobObserved, jobReady, jobSetObserved, jobSucceeded, versioned } from './support/builders.ts';
 import { commandsOf, given } from './support/given.ts';
 
 // A user deletes a child Job (issue 21, "nothing wedged"); its deletion comes from the cluster's
@@ -58,5 +58,62 @@ describe('a user deleted a child Job, and its completion arrives after the delet
     ).whenSettled({ now: at(3) });
     expect(outcome.state.terminalState).toBe('Completed');
     expect(outcome.status.replicatedJobsStatus[0]).toMatchObject({ succeeded: 0 });
+  });
+});
+
+// The Job created again under a deleted one's name is another object: the older one's snapshots,
+// still on their way, are older than the new one's (KEP-5504: one resource type, one order), and a
+// name holds one object at a time, so the older object was gone before the newer one's snapshot.
+describe('a user deleted a child Job and the Job created again was seen, then a snapshot of the deleted one arrives', () => {
+  const allOf = jobSetObserved({ replicatedJobs: [{ name: 'a', replicas: 2 }] });
+
+  it('given the deleted Job\'s older snapshot after the new one\'s, when reconciled, then the new Job stands in the view', () => {
+    const outcome = given(
+      allOf,
+      versioned(7, withUid(jobReady('a', 0, { seconds: 46 }), 'uid-0b')),
+      versioned(8, withUid(jobReady('a', 1, { seconds: 47 }), 'uid-1')),
+      versioned(5, withUid(jobObserved('a', 0, { seconds: 41 }), 'uid-0')),
+    ).whenSettled({ now: at(47) });
+    expect(outcome.state.children[jobName('a', 0)]).toMatchObject({ uid: 'uid-0b', ready: 1 });
+    expect(outcome.status.replicatedJobsStatus[0]).toMatchObject({ active: 2, ready: 2 });
+  });
+
+  it('given then the deletion of the older Job, when reconciled, then nothing is created again', () => {
+    const outcome = given(
+      allOf,
+      versioned(7, withUid(jobReady('a', 0, { seconds: 46 }), 'uid-0b')),
+      versioned(5, withUid(jobObserved('a', 0, { seconds: 41 }), 'uid-0')),
+      deletedWithUid(jobDeleted('a', 0, 46), 'uid-0'),
+    ).whenSettled({ now: at(46) });
+    expect(outcome.state.children[jobName('a', 0)]).toMatchObject({ uid: 'uid-0b' });
+    expect(commandsOf(outcome.commands)).not.toContain(`CreateJob ${jobName('a', 0)}`);
+  });
+});
+
+
+// An InOrder walk's evidence (walk-evidence.ts) is what the cluster showed of each Job: a Job a
+// user deleted no longer counts as started once it is gone, and the one created again under its
+// name must show started itself, whatever order the snapshots arrive in.
+describe('an InOrder JobSet whose started Job a user deleted before the walk completed', () => {
+  const spec = { replicatedJobs: [{ name: 'a' }, { name: 'b' }], startupPolicy: { startupPolicyOrder: 'InOrder' } } as const;
+  const running = versioned(1, jobSetObserved({ ...spec, suspend: false }, { seconds: 0 }));
+  const suspended = versioned(6, jobSetObserved({ ...spec, suspend: true }, { seconds: 35 }));
+  const aReady = versioned(2, withUid(jobReady('a', 0, { seconds: 10 }), 'uid-a1'));
+  const bCreated = versioned(3, withUid(jobObserved('b', 0, { seconds: 11 }), 'uid-b'));
+  const aDeleted = deletedWithUid(jobDeleted('a', 0, 20), 'uid-a1');
+  const aAgain = versioned(4, withUid(jobObserved('a', 0, { seconds: 21 }), 'uid-a2'));
+  const bReady = versioned(5, withUid(jobReady('b', 0, { seconds: 30 }), 'uid-b'));
+  const walk = (outcome: ReturnType<ReturnType<typeof given>['whenSettled']>) => outcome.status.conditions.map((c) => `${c.type}=${c.status}`);
+
+  it('in order: the walk never completed before the suspension', () => {
+    expect(walk(given(running, aReady, bCreated, aDeleted, aAgain, bReady, suspended).whenSettled({ now: at(35) }))).toEqual(['StartupPolicyInProgress=True', 'Suspended=True']);
+  });
+
+  it('given the suspension and the deletion before the Jobs\' snapshots, when reconciled, then the deleted Job\'s readiness completes no walk', () => {
+    expect(walk(given(running, suspended, aDeleted, bReady, aReady, bCreated, aAgain).whenSettled({ now: at(35) }))).toEqual(['StartupPolicyInProgress=True', 'Suspended=True']);
+  });
+
+  it('given the deleted Job\'s ready snapshot after its deletion, when reconciled, then it completes no walk', () => {
+    expect(walk(given(running, bCreated, aDeleted, aAgain, bReady, suspended, aReady).whenSettled({ now: at(35) }))).toEqual(['StartupPolicyInProgress=True', 'Suspended=True']);
   });
 });
