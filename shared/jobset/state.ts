@@ -148,7 +148,7 @@ export interface JobSetState {
   readonly rejectionRecorded: boolean;
   /**
    * The forwarder's count of its events about the JobSet's Jobs (`jobSetSeq`), as far as the log
-   * holds it (child-counts.ts). Absent in states folded before JOBSET_FOLD_VERSION .45: no counts.
+   * holds it (child-counts.ts). Absent in states folded before JOBSET_FOLD_VERSION .48: no counts.
    */
   readonly childCounts?: SentCounts;
   readonly deleted: boolean;
