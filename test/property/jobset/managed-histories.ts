@@ -6,6 +6,7 @@ import type { JobSet } from '../../../shared/jobset/schemas.ts';
 import type { JobSetState } from '../../../shared/jobset/state.ts';
 import { carriageArb, inClusterOrder, inFlight, type Carriage } from '../in-flight.ts';
 import { jobSetFold, type BusEvents } from './causal-orders.ts';
+import { childCountStamper } from './child-counts.ts';
 import { childJob, FAILURES, jobSetArb, progress, stepArb, T0, type ClusterJob, type Step } from './generated-histories.ts';
 
 // Generated histories of JobSets jobfold runs (`managedBy` jobfold's JobSet controller), for the
@@ -103,11 +104,13 @@ export function playManagedJobSetHistory(
   let lag = 1;
   const at = () => new Date(clock).toISOString().replace('.000Z', 'Z');
   const jobfold = jobSetFold(at());
+  // Each child Job event as the JobSet's log receives it: with the forwarder's count, in the cluster's order (child-counts.ts).
+  const stamp = childCountStamper();
 
   // The cluster's event goes on the bus.
   const emit = (observation: JobSetObservation) => {
     bus.send(observations.length, clock);
-    observations.push(observation);
+    observations.push(stamp(observation));
   };
   // jobfold folds what has arrived by now, reconciling after each; the forwarder acts on its commands `lag` seconds later.
   const send = (commands: readonly JobSetCommand[]) => {
