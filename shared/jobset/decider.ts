@@ -12,6 +12,7 @@ import { jobSetObservationEntry, JobSetObservationSchema, type JobSetEvent, type
 import { evolve, isLateChildSnapshot, isLateJobSetObservation } from './evolve.ts';
 import { earlierSuspension, noteJobSetTimeline, noteSuspendedChild, noteSuspendVersion, revealedResumption, revealedSuspension, revealedWalk } from './suspension-history.ts';
 import { withLateFailure } from './late-failures.ts';
+import { childCountsUnlogged } from './child-counts.ts';
 import { explainJobSet, type JobSetExplanation } from './explain.ts';
 import { jobSetKey } from './pass.ts';
 import { settle } from './settle.ts';
@@ -36,7 +37,7 @@ export type JobSetDecider = Decider<JobSetState, JobSetLogObservation, JobSetLog
  * The version of the JobSet fold's decisions, recorded with each one (as FOLD_VERSION is with a
  * Job's): bump it when a change to shared/jobset makes it decide differently on some log.
  */
-export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-29.48';
+export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-29.49';
 
 /** Decision entries per commit step of the reconciler this loop replaced, for reading its cut-short syncs. */
 const LEGACY_STEP_ENTRIES = 32;
@@ -148,6 +149,8 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
     case 'JobSetDeleted':
       return state.deleted ? 'already-gone' : undefined;
     case 'JobObserved': {
+      // Stale or not, its counts are what a JobSet jobfold runs waits for (child-counts.ts).
+      if (childCountsUnlogged(state, observation.jobSetSeq)) return undefined;
       // A failure of the attempt the last restart ended, before that restart, is evidence for it (late-failures.ts).
       if (withLateFailure(state, observation, state.position + 1) !== undefined) return undefined;
       const uid = observation.job.metadata.uid;
@@ -161,6 +164,7 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
       return isLateChildSnapshot(state, observation) ? 'stale' : undefined;
     }
     case 'JobDeleted': {
+      if (childCountsUnlogged(state, observation.jobSetSeq)) return undefined;
       const uid = observation.uid;
       if (isDeletedChild(state, uid)) return 'already-gone';
       if (state.children[observation.name] !== undefined) return undefined;

@@ -1,3 +1,4 @@
+import { finishCount, noteChildCounts } from './child-counts.ts';
 import { listedGoneSuccesses, observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
 import { compareTimes } from '../k8s/time.ts';
@@ -34,12 +35,14 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       const firstChildVersion = version !== undefined && (first === undefined || compareVersions(version, first) < 0) ? version : first;
       const noted: JobSetState = {
         ...next, ...withLateFailure(state, event, position), ...noteWalkEvidence(state, event), ...(firstChildVersion === undefined ? {} : { firstChildVersion }),
-        ...noteSuspendedChild(state, event, version),
+        ...noteSuspendedChild(state, event, version), ...noteChildCounts(state, event.jobSetSeq, event.at),
       };
       if (isLateChildSnapshot(state, event)) return { ...noted, lastObservation: position };
       const ahead = isOfLaterAttempt(state, event);
+      const previous = knownChild(state, event);
+      const observed = observeChildJob(previous, event.job, position);
       const child = {
-        ...observeChildJob(knownChild(state, event), event.job, position), ...stamp(event.sequence),
+        ...observed, ...finishCount(previous, observed.finished, event.jobSetSeq), ...stamp(event.sequence),
         ...(version === undefined ? {} : { version }), ...(event.eventId === undefined ? {} : { eventId: event.eventId }),
         seenAt: event.at,
         seenSuspended: event.job.spec?.suspend === true,
@@ -52,12 +55,13 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       return { ...noted, lastObservation: position, children: { ...state.children, [name]: view }, ...withoutGoneSuccess(state, name) };
     }
     case 'JobDeleted': {
+      const counted = { ...next, ...noteChildCounts(state, event.jobSetSeq, event.at) };
       const held = Object.values(state.laterAttempts ?? {}).find((job) => job.name === event.name && job.uid !== undefined && job.uid === event.uid);
       if (held !== undefined && event.uid !== undefined) {
         // A held Job's failure still decides its attempt's restart, once the fold reaches it.
         const { [heldKey(held)]: _gone, ...others } = state.laterAttempts ?? {};
         const laterAttempts = held.finished === 'Failed' ? { ...others, [heldKey(held)]: goneJob(held) } : others;
-        return { ...next, lastObservation: position, laterAttempts, ...deletionNoted(state, event.uid, event.at) };
+        return { ...counted, lastObservation: position, laterAttempts, ...deletionNoted(state, event.uid, event.at) };
       }
       const { [event.name]: gone, ...others } = state.children;
       // The deletion of another object under this name (an earlier restart attempt's Job,
@@ -69,7 +73,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       const children = sameObject ? others : state.children;
       const goneSuccesses = keptComplete ? { goneSuccesses: { ...state.goneSuccesses, [event.name]: goneJob(gone) } } : {};
       const uid = event.uid ?? gone?.uid;
-      return { ...next, lastObservation: position, children, ...goneSuccesses, ...deletionNoted(state, uid, event.at) };
+      return { ...counted, lastObservation: position, children, ...goneSuccesses, ...deletionNoted(state, uid, event.at) };
     }
     case 'JobSetConditionChanged': {
       if (event.movedBefore !== undefined) return { ...next, conditions: moveConditionBefore(state.conditions, event.condition.type, event.movedBefore) };

@@ -3,6 +3,7 @@ import type { DefaultedJobSet } from './defaulting.ts';
 import type { JobSetValidationError } from './validation-error.ts';
 import { compareVersions, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
+import type { SentCounts } from '../k8s/sent-counts.ts';
 
 /** The Failed condition of a failed child Job: what failure policy rules match on. */
 export interface JobFailure {
@@ -68,6 +69,14 @@ export interface ChildJobView {
    * Likewise a completed Job a user deleted (`goneSuccesses`).
    */
   readonly gone?: true;
+  /** The forwarder's count (`jobSetSeq`) of the first status that showed `finished`, when one carried counts (child-counts.ts). */
+  readonly finishedCount?: FinishCount;
+}
+
+/** A `jobSetSeq` and its epoch. */
+export interface FinishCount {
+  readonly epoch: number;
+  readonly count: number;
 }
 
 export type TerminalState = '' | 'Completed' | 'Failed';
@@ -142,8 +151,13 @@ export interface JobSetState {
   /** Admission violations of the observed spec; a JobSet with any is never reconciled. */
   readonly validationErrors: readonly JobSetValidationError[];
   readonly rejectionRecorded: boolean;
+  /**
+   * The forwarder's count of its events about the JobSet's Jobs (`jobSetSeq`), as far as the log
+   * holds it (child-counts.ts). Absent in states folded before JOBSET_FOLD_VERSION .48: no counts.
+   */
+  readonly childCounts?: SentCounts;
   readonly deleted: boolean;
-  /** When the cluster reported the JobSet gone (its `JobSetDeleted`; absent in states folded before JOBSET_FOLD_VERSION .48). */
+  /** When the cluster reported the JobSet gone (its `JobSetDeleted`; absent in states folded before JOBSET_FOLD_VERSION .49). */
   readonly deletedAt?: string;
   /**
    * The JobSet is being deleted: jobfold asked for it (`ttlSecondsAfterFinished`) or the cluster
