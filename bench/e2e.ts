@@ -43,7 +43,8 @@ export async function runE2eBench(options: E2eOptions = {}): Promise<E2eFigures>
   const { stack, client } = bench;
   try {
     // 1. Throughput and write units.
-    const trace = new TraceRecorder(new Date().toISOString(), 'b001');
+    // Stamped as the deployed forwarder stamps them (the pods' jobSeq), as is every bench feed.
+    const trace = new TraceRecorder(new Date().toISOString(), 'b001', { forwarderCounts: true });
     for (let j = 0; j < jobs; j++) {
       const job = trace.job('bench-a', 0, 'bench', `throughput-${j}`, indexedSpec(podsPerJob, {}));
       const pods = Array.from({ length: podsPerJob }, (_, i) => trace.runPod(job, 1, i));
@@ -64,7 +65,7 @@ export async function runE2eBench(options: E2eOptions = {}): Promise<E2eFigures>
     const after = stack.capacity();
 
     // 2. Latency: set the Jobs up, then put each leader's success and time its first command.
-    const setup = new TraceRecorder(new Date().toISOString(), 'b002');
+    const setup = new TraceRecorder(new Date().toISOString(), 'b002', { forwarderCounts: true });
     const leaders = Array.from({ length: latencyJobs }, (_, j) => {
       const job = setup.job('bench-b', 0, 'bench', `latency-${j}`, indexedSpec(2, { successPolicy: { rules: [{ succeededIndexes: '0' }] } }));
       const [leader] = [0, 1].map((i) => setup.runPod(job, 1, i));

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { deletedEvent, observedEvent, type ObservationResult } from '../forwarder/observation.ts';
 import { CLUSTER_SOURCE_PREFIX, InboundDetailType } from '../shared/contract/inbound.ts';
 import type { RecordedEntry } from '../local/sample/trace-recorder.ts';
+import type { ObjectSequence } from '../shared/k8s/object-sequence.ts';
 
 // Pods as a real cluster's forwarder sends them. The recorder's pods (local/sample/trace-recorder.ts)
 // are lean: two labels, one annotation, one condition, one container status, counting uids, no IPs.
@@ -125,11 +126,12 @@ export function withRealisticPods(entries: readonly RecordedEntry[]): RecordedEn
   return entries.map((entry) => {
     const deleted = entry.DetailType === InboundDetailType.PodDeleted;
     if (!deleted && entry.DetailType !== InboundDetailType.PodObserved) return entry;
-    const detail = JSON.parse(entry.Detail) as { observedAt: string; object: LeanPod };
+    const detail = JSON.parse(entry.Detail) as { observedAt: string; object: LeanPod; sequence?: ObjectSequence };
     const raw = fullPod(detail.object);
+    // The recording's stamp (the forwarder's counts, when recorded with them) goes along.
     const built: ObservationResult = deleted
-      ? deletedEvent(clusterOf(entry.Source), 'Pod', raw, detail.observedAt)
-      : observedEvent(clusterOf(entry.Source), 'Pod', raw, detail.observedAt);
+      ? deletedEvent(clusterOf(entry.Source), 'Pod', raw, detail.observedAt, detail.sequence)
+      : observedEvent(clusterOf(entry.Source), 'Pod', raw, detail.observedAt, detail.sequence);
     if (!built.ok) throw new Error(`the forwarder refused a realistic pod: ${built.reason}`);
     return { at: entry.at, Source: built.event.source, DetailType: built.event.detailType, Detail: built.event.detail };
   });

@@ -1,5 +1,5 @@
 import { parseIndexes, IndexSet } from '../shared/indexes/index-set.ts';
-import { decide, evolve, initialState, jobStatus, takeSnapshot, type JobEvent } from '../shared/job/index.ts';
+import { decide, encodeArchivedPods, evolve, initialState, jobStatus, takeSnapshot, type JobEvent } from '../shared/job/index.ts';
 import { ObservationSchema } from '../shared/job/index.ts';
 import { initialRuleProgress, matchSuccessPolicy } from '../shared/policies/success-policy.ts';
 import { sixtyFourKiBIndexes, syntheticEvents, syntheticJob } from './synthetic-job.ts';
@@ -26,6 +26,10 @@ Folds a synthetic Indexed Job (100,000 completions, >300,000 pod events, failure
   foldToParseRatio      fold+decide time / JSON.parse time of the same stream (target <= 0.8)
   successPolicyEvalMs   a 64 KiB succeededIndexes against 100,000 completed indexes (target < 1)
   snapshotBytes         the largest serialized snapshot of the Job seen during the run (target < 350,000)
+  archivedPods, archivedBytes
+                        the settled pods its last snapshot leaves in the archive, and the JSON bytes
+                        of their stored form (shared/job/archive-codec.ts, as one group; a store
+                        writes them in items of at most 500, compressed)
   peakRssMb             peak resident memory of the process
 and, through the local stack on DynamoDB Local (bench/e2e.ts; skipped with --no-e2e):
   smallJobsEventsPerSecond
@@ -38,8 +42,9 @@ and the service path (bench/service-path.ts; skipped with --no-service): the ser
 \`npm start\` runs it (node local/start.ts --port 0 --no-sample, its own process and DynamoDB
 Local), fed one Indexed Job of --service-pods pods (default 10,000; leader success policy, some
 failures) by the EventBridge SDK client from the bench's process (8 PutEvents calls of 10 in
-flight), the cluster deleting each commanded pod; figures from GET /local/status and
-/local/clusters/{c}/commands:
+flight), the cluster deleting each commanded pod; every pod event stamped as the deployed
+forwarder stamps it (sequence, with the Job's count jobSeq: forwarder/watch/object-sequencer.ts);
+figures from GET /local/status and /local/clusters/{c}/commands:
   e2eEventsPerSecond    pod events per second over the Job's life (first PutEvents to quiet), the
                         pod events packed as the forwarder sends them (its packer, 50 ms window,
                         for a Job changing 2,000 times a second: ~100 a pack; packedAtEventsPerSecond)
@@ -58,6 +63,9 @@ flight), the cluster deleting each commanded pod; figures from GET /local/status
   lingeringPodsTerminatedOnce, podsCommandedTwiceOrMore, podsCommandedNotLingering, completeAfterDeletions
                         every lingering pod terminated by exactly one command, no pod that had
                         finished terminated; Complete after the cluster deleted them
+  podsCommandedNotLingeringByFeed
+                        each feed's pods commanded while not lingering (a pod whose outcome was
+                        still on its way, deleted), at the top of the report: 0 on every feed
   servicePeakRssMb      peak RSS of the service's process
   cpuMsPerPodEvent      CPU ms per pod event of the service, the feeder and DynamoDB Local
                         (cpuMsPerPodEventUnpacked: fed one event per entry)
@@ -176,7 +184,7 @@ const figures = {
   completedIntervals: completed.intervalCount,
   snapshotBytes,
   archivedPods: archived.length,
-  archivedBytes: JSON.stringify(archived).length,
+  archivedBytes: JSON.stringify(encodeArchivedPods(archived)).length,
   decisions,
   commands,
   finalConditions: final.conditions.map((c) => `${c.type}/${c.reason}`),

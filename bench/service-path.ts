@@ -14,8 +14,11 @@ import { perJobCeiling, type PerJobCeilingFigures } from './per-job-ceiling.ts';
 // succeeding, fed to the service as `npm start` runs it — `node local/start.ts --port 0
 // --no-sample` in its own process, on its own DynamoDB Local (bench/service-process.ts) — with
 // the real EventBridge SDK client from this process, `feeders` PutEvents calls of 10 entries in
-// flight. The pod events go on the bus the way the deployed forwarder sends them: packed by its
-// own packer (forwarder/send/pack.ts: 50 ms window, 500 observations, the entry size) for a Job
+// flight. The pod events go on the bus the way the deployed forwarder sends them: stamped by its
+// sequencer (sequence: epoch, the pod's seq, the Job's jobSeq; without the count the fold cannot
+// tell that a pod's outcome is still on its way, and one run of 050dd51 terminated 2,206 pods
+// that had finished), and packed by its own packer (forwarder/send/pack.ts: 50 ms window, 500
+// observations, the entry size) for a Job
 // whose pods change `packRate` times a second (default 2,000, the target: a window then gathers
 // 100; a faster Job makes bigger packs, so a figure at or above the rate is not flattered by
 // them). The same Job fed one event per entry (forwarders without packing) is the second figure.
@@ -51,7 +54,8 @@ Starts the service as \`npm start\` does (node local/start.ts --port 0 --no-samp
 process and DynamoDB Local), feeds it one Indexed Job of --pods pods (default 10,000; leader
 success policy, some failures) with the EventBridge SDK client, --feeders PutEvents calls of 10
 entries in flight (default 8), deletes each commanded pod, and prints the figures (JSON with
---json). The pod events go as the forwarder sends them: packed by its packer (50 ms window, 500
+--json); podsCommandedNotLingeringByFeed first: each feed's pods commanded while not lingering
+(must be 0). Every pod event carries the forwarder's stamp (sequence, with its Job's jobSeq). The pod events go as the forwarder sends them: packed by its packer (50 ms window, 500
 observations) for a Job changing --pack-rate times a second (default 2,000: ~100 a pack), giving
 e2eEventsPerSecond; then a fresh service is fed the same Job one event per entry, giving
 e2eEventsPerSecondUnpacked. --packed or --unpacked runs only that feed (its figure is then
@@ -130,7 +134,8 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
   const client = new EventBridgeClient({
     endpoint: service.eventsUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
   });
-  const trace = new TraceRecorder(new Date().toISOString(), 'b10c');
+  // Stamped as the deployed forwarder stamps them (jobSeq: the fold waits while one is missing).
+  const trace = new TraceRecorder(new Date().toISOString(), 'b10c', { forwarderCounts: true });
   const job = trace.job(CLUSTER, 0, 'bench', `indexed-${pods}`, {
     completions: pods, parallelism: pods, completionMode: 'Indexed', backoffLimit: pods,
     successPolicy: { rules: [{ succeededIndexes: '0' }] },
@@ -257,6 +262,11 @@ export interface FeedsReport extends ServicePathFigures {
 /** The realistic pods' figures (the headline), with the lean pods' beside them. */
 export interface ServicePathReport extends FeedsReport {
   readonly leanPods?: Pick<FeedsReport, typeof LEAN_KEPT[number]>;
+  /**
+   * Every feed's pods commanded to terminate while not lingering (`<shape> <feed>`: count), at
+   * the top of the report: a pod whose outcome was still on its way, deleted. Must be 0 on each.
+   */
+  readonly podsCommandedNotLingeringByFeed: Record<string, number>;
 }
 
 const LEAN_KEPT = [
@@ -283,10 +293,18 @@ export async function runServicePathReport(
 ): Promise<ServicePathReport> {
   const reports = new Map<PodShape, FeedsReport>();
   for (const podShape of shapes) reports.set(podShape, await runFeeds({ ...options, podShape }, feeds));
+  const podsCommandedNotLingeringByFeed = Object.fromEntries([...reports].flatMap(([shape, report]) => [
+    [`${shape} ${report.feed}`, report.podsCommandedNotLingering],
+    ...(report.unpackedFeed ? [[`${shape} unpacked`, report.unpackedFeed.podsCommandedNotLingering]] : []),
+  ]));
   const realistic = reports.get('realistic');
   const lean = reports.get('lean');
-  if (!realistic || !lean) return (realistic ?? lean) as FeedsReport;
-  return { ...realistic, leanPods: Object.fromEntries(LEAN_KEPT.map((key) => [key, lean[key]])) as ServicePathReport['leanPods'] };
+  if (!realistic || !lean) return { podsCommandedNotLingeringByFeed, ...(realistic ?? lean) as FeedsReport };
+  return {
+    podsCommandedNotLingeringByFeed,
+    ...realistic,
+    leanPods: Object.fromEntries(LEAN_KEPT.map((key) => [key, lean[key]])) as ServicePathReport['leanPods'],
+  };
 }
 
 /** Each feed on a fresh service, one after the other. With one feed its figures are the report; with both, the packed feed's are the headline. */

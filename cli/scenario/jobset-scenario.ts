@@ -13,7 +13,9 @@ const TimeSchema = z.string().min(1);
 const ScenarioEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('JobStatus'), at: TimeSchema, job: ChildJobSchema }),
   z.object({ type: z.literal('JobStatusBatch'), at: TimeSchema, jobs: z.array(ChildJobSchema).min(1) }),
-  z.object({ type: z.literal('JobDeleted'), at: TimeSchema, name: z.string().min(1) }),
+  // `uid`: the deleted Job's, as the forwarder's Job Deleted names it (a Job a user deleted and
+  // its controller created again share the name, not the uid); optional, as upstream's have none.
+  z.object({ type: z.literal('JobDeleted'), at: TimeSchema, name: z.string().min(1), uid: z.string().min(1).optional() }),
   z.object({ type: z.literal('JobSetSpecUpdated'), at: TimeSchema, patch: z.record(z.string(), z.unknown()) }),
   z.object({ type: z.literal('Tick'), at: TimeSchema }),
   z.object({ type: z.literal('JobSetMarkedForDeletion'), at: TimeSchema }),

@@ -65,7 +65,7 @@ function observations(event: JobSetScenarioEvent, jobSet: JobSet): JobSetEvent[]
     case 'JobStatusBatch':
       return event.jobs.map((job) => ({ type: 'JobObserved', at: event.at, eventId: undefined, job }));
     case 'JobDeleted':
-      return [{ type: 'JobDeleted', at: event.at, eventId: undefined, name: event.name }];
+      return [{ type: 'JobDeleted', at: event.at, eventId: undefined, name: event.name, ...(event.uid === undefined ? {} : { uid: event.uid }) }];
     case 'JobSetSpecUpdated':
     case 'JobSetMarkedForDeletion':
       return [{ type: 'JobSetObserved', at: event.at, eventId: undefined, jobSet }];

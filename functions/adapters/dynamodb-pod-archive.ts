@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { ArchivedPod } from '../../shared/job/index.ts';
+import { decodeArchivedPods, encodeArchivedPods, type ArchivedPod } from '../../shared/job/index.ts';
 import { jsonAttributes, num, readJson, readNumber, str } from './item-codec.ts';
 import type { Item, MeteredTable } from './metered-table.ts';
 import { queryByPrefix } from './prefix-query.ts';
@@ -12,6 +12,8 @@ import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 // write unit per pod instead of one unit each ("pod#<uid>", the format before, still read).
 // A load queries only the buckets of the uids it asks for. A pod stored again is found in two
 // saves; the later save stamp wins (saves of one pod are a snapshot apart, never concurrent).
+// An item's pods are stored as tuples beside what they share (shared/job/archive-codec.ts);
+// items written before that hold ArchivedPod objects, and read as they are.
 
 export const POD_BUCKETS = 64;
 export const PODS_PER_ITEM = 500;
@@ -28,7 +30,8 @@ export async function saveArchivedPods(table: MeteredTable, pk: string, pods: re
         [ATTR.sk]: str(keys.podBatch(bucket, stamp, part)),
         [ATTR.type]: str(ITEM_TYPE.podBatch),
         [ATTR.chunks]: num(Math.min(PODS_PER_ITEM, group.length - part * PODS_PER_ITEM)),
-        ...jsonAttributes(ATTR.data, group.slice(part * PODS_PER_ITEM, (part + 1) * PODS_PER_ITEM)),
+        // The group's stored form (shared/job/archive-codec.ts): tuples beside what the pods share.
+        ...jsonAttributes(ATTR.data, encodeArchivedPods(group.slice(part * PODS_PER_ITEM, (part + 1) * PODS_PER_ITEM))),
       });
     }
   }
@@ -69,7 +72,8 @@ async function readPacked(table: MeteredTable, pk: string, prefixes: readonly st
   // Items come back in sort-key order, so within a bucket a later save overwrites an earlier one.
   for (const prefix of prefixes) {
     for (const item of await queryByPrefix(table, pk, prefix)) {
-      for (const pod of readJson(item, ATTR.data) as ArchivedPod[]) {
+      // Items written before the stored form hold the objects themselves: decode reads both.
+      for (const pod of decodeArchivedPods(readJson(item, ATTR.data))) {
         if (keep(pod.uid)) found.set(pod.uid, pod);
       }
     }

@@ -1,8 +1,14 @@
+import { ObjectSequencer } from '../../forwarder/watch/object-sequencer.ts';
 import { traceLine } from '../../shared/contract/jsonl-trace.ts';
+import type { ObjectSequence } from '../../shared/k8s/object-sequence.ts';
 
 // Builds a cluster trace the way a forwarder records it: PutEvents entries in the inbound
 // contract (docs/events.md), objects trimmed to what the fold reads, eventId `<uid>/<resourceVersion>`,
 // pods owned by their Job (controller ownerReference + label) and carrying the tracking finalizer.
+// With `forwarderCounts`, every event also carries the stamp a current forwarder sends
+// (`sequence`: epoch, the object's seq, a pod's `jobSeq`), numbered by the forwarder's own
+// sequencer in the order the events are recorded, as one watch would send them: record each
+// Job's events in the cluster's order. Without it, events go as an older forwarder sent them.
 
 const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
 const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
@@ -36,17 +42,25 @@ export interface PodRef {
   status: Record<string, unknown>;
 }
 
+export interface TraceRecorderOptions {
+  /** Stamp every event with the forwarder's counts (forwarder/watch/object-sequencer.ts); one pod and one Job epoch, the trace's start. */
+  readonly forwarderCounts?: boolean;
+}
+
 export class TraceRecorder {
   readonly entries: RecordedEntry[] = [];
   readonly #start: number;
   readonly #uidSpace: string;
+  readonly #sequencer: ObjectSequencer | undefined;
   #resourceVersion = 1000;
   #uids = 0;
 
   /** `uidSpace` (4 hex digits) keeps the uids of two recorders apart; the sample uses the default. */
-  constructor(start: string, uidSpace = '9c21') {
+  constructor(start: string, uidSpace = '9c21', options: TraceRecorderOptions = {}) {
     this.#start = Date.parse(start);
     this.#uidSpace = uidSpace;
+    // Its clock is the trace's start: each kind's one epoch (nothing is listed again).
+    this.#sequencer = options.forwarderCounts ? new ObjectSequencer(() => this.#start) : undefined;
   }
 
   /**
@@ -144,9 +158,25 @@ export class TraceRecorder {
 
   #record(cluster: string, at: number, detailType: string, uid: string, object: Record<string, unknown>): void {
     const metadata = object['metadata'] as { resourceVersion: string; ownerReferences?: Array<{ uid: string }> };
+    const pod = object['kind'] === 'Pod';
     // As the forwarder keys them (forwarder/observation.ts): a pod by its Job's uid, a Job by its own.
-    const partitionKey = object['kind'] === 'Pod' ? (metadata.ownerReferences?.[0]?.uid ?? uid) : uid;
-    this.raw(cluster, at, detailType, { eventId: `${uid}/${metadata.resourceVersion}`, observedAt: this.time(at), partitionKey, object });
+    const partitionKey = pod ? (metadata.ownerReferences?.[0]?.uid ?? uid) : uid;
+    const sequence = this.#stamp(pod ? 'Pod' : 'Job', uid, pod ? metadata.ownerReferences?.[0]?.uid : undefined, detailType.endsWith('Deleted'));
+    this.raw(cluster, at, detailType, {
+      eventId: `${uid}/${metadata.resourceVersion}`, observedAt: this.time(at), partitionKey, object, ...(sequence ? { sequence } : {}),
+    });
+  }
+
+  /** The stamp the forwarder's observer (forwarder/watch/observer.ts) puts on an event it sends: peek, commit, count for the owner. */
+  #stamp(kind: 'Pod' | 'Job', uid: string, owner: string | undefined, deleted: boolean): ObjectSequence | undefined {
+    const sequencer = this.#sequencer;
+    if (sequencer === undefined) return undefined;
+    const sequence = sequencer.peek(kind, uid, owner);
+    sequencer.commit(uid, sequence);
+    if (owner !== undefined) sequencer.sentForOwner(kind, owner, sequence);
+    // A deleted object is gone for good (the observer's `deleted`).
+    if (deleted) sequencer.forget(uid);
+    return sequence;
   }
 
   #rv(): string {

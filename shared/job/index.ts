@@ -33,6 +33,7 @@ export { ObservationSchema, type Observation } from './events.ts';
 export { JOBFOLD_DEFAULT_GATES, UPSTREAM_DEFAULT_GATES, type FeatureGates } from '../k8s/feature-gates.ts';
 export { takeSnapshot, restoreSnapshot, restoreArchived, cloneState, isSettled, archivePod } from './snapshot.ts';
 export type { JobSnapshot, ArchivedPod } from './snapshot.ts';
+export { encodeArchivedPods, decodeArchivedPods } from './archive-codec.ts';
 export { restoreForTail } from './archive-restore.ts';
 export type { JobCondition } from './conditions.ts';
 export { CORRECTED_TO } from './outcome-correction.ts';

@@ -4,7 +4,7 @@ import { findCondition } from './conditions.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import { allReplicasStarted, type ReplicatedJobStatus } from './replicated-jobs-status.ts';
 import type { JobSetState } from './state.ts';
-import { walkStartedSince } from './walk-evidence.ts';
+import { everyReplicaStarted, startedJobs, walkStartedSince } from './walk-evidence.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 
 /** What the startup policy allows in one pass. */
@@ -108,9 +108,8 @@ export function walkCompletedAtResumption(spec: DefaultedJobSetSpec, state: JobS
   const resumption = heldResumption(spec, state);
   if (resumption === undefined || resumption.suspendedJob !== undefined) return false;
   const { resumed } = resumption;
-  const prefix = `${state.restarts}/`;
-  const started = Object.entries(state.walkEvidence?.started ?? {}).filter(([key]) => key.startsWith(prefix)).map(([, seen]) => seen);
-  return spec.replicatedJobs.every((rjob) => started.filter((s) => s.replicatedJob === rjob.name && s.firstVersion !== undefined && compareVersions(s.firstVersion, resumed) < 0).length >= rjob.replicas);
+  const started = startedJobs(state, state.restarts).filter((s) => s.deletedAt === undefined);
+  return everyReplicaStarted(spec, started, (s) => s.firstVersion !== undefined && compareVersions(s.firstVersion, resumed) < 0);
 }
 
 /**

@@ -5,7 +5,7 @@ import { findCondition, type JobSetCondition } from './conditions.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { JobObserved } from './events.ts';
-import { firstSuspensionSeenAt, suspendInForceAt, type JobSetState, type WalkEvidence } from './state.ts';
+import { firstSuspensionSeenAt, suspendInForceAt, type ChildJobView, type JobSetState, type StartedJob, type WalkEvidence } from './state.ts';
 
 // Issue 21 for InOrder JobSets: an attempt's startup walk completes in the pass where its last
 // replicated job has started (every Job ready or finished), and upstream writes
@@ -28,8 +28,7 @@ import { firstSuspensionSeenAt, suspendInForceAt, type JobSetState, type WalkEvi
  * current attempt and the one its last restart ended.
  */
 export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<JobSetState, 'walkEvidence'> | undefined {
-  const spec = state.jobSet?.spec;
-  if (spec !== undefined && (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME)) return undefined;
+  if (!walkEvidenceKept(state)) return undefined;
   const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
   if (attempt === undefined || attempt < state.restarts - 1) return undefined;
   const job = observeChildJob(undefined, event.job, 0);
@@ -38,7 +37,8 @@ export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<J
   const started = job.finished !== undefined || job.succeeded + job.ready >= pods;
   if (!started) return undefined;
   const evidence: WalkEvidence = state.walkEvidence ?? { started: {}, failedAt: {} };
-  const key = `${attempt}/${job.name}`;
+  const uid = event.job.metadata.uid;
+  const key = startedKey(attempt, job.name, uid);
   const known = evidence.started[key];
   const startedAt = known === undefined || compareTimes(event.at, known.at) < 0 ? event.at : known.at;
   const seen = comparableVersion(event.job.metadata.resourceVersion);
@@ -63,12 +63,47 @@ export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<J
     walkEvidence: {
       started: {
         ...Object.fromEntries(Object.entries(evidence.started).filter(([k]) => kept(k))),
-        [key]: { replicatedJob: job.replicatedJob, at: startedAt, ...(version === undefined ? {} : { version }), ...(firstVersion === undefined ? {} : { firstVersion }) },
+        [key]: { name: job.name, ...(uid === undefined ? {} : { uid }), replicatedJob: job.replicatedJob, at: startedAt, ...(version === undefined ? {} : { version }), ...(firstVersion === undefined ? {} : { firstVersion }) },
       },
       failedAt: { ...Object.fromEntries(Object.entries(evidence.failedAt).filter(keptAttempt)), ...(failedAt === undefined ? {} : { [attempt]: failedAt }) },
       ...(Object.keys(failedVersions).length === 0 ? {} : { failedVersion: failedVersions }),
     },
   };
+}
+
+/** Walk evidence is kept for an InOrder JobSet jobfold does not run, or one not seen yet. */
+function walkEvidenceKept(state: JobSetState): boolean {
+  const spec = state.jobSet?.spec;
+  return spec === undefined || (spec.startupPolicy.startupPolicyOrder === 'InOrder' && spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME);
+}
+
+/** Where `walkEvidence.started` keeps a Job: by attempt, name and (when it has one) uid. */
+const startedKey = (attempt: number, name: string, uid: string | undefined): string => (uid === undefined ? `${attempt}/${name}` : `${attempt}/${name}/${uid}`);
+
+/** The view's Job's started evidence (its attempt, name and uid), if any. */
+export function startedEvidenceOf(state: JobSetState, job: ChildJobView): StartedJob | undefined {
+  return state.walkEvidence?.started[startedKey(job.restartAttempt ?? 0, job.name, job.uid)];
+}
+
+/**
+ * The Jobs of `attempt` the cluster showed started, each with when its deletion was reported, if
+ * it was (`deletedChildren`): a user may delete a started Job, and the one its controller creates
+ * again under the name is another object, not started until shown so (upstream's walk waits for
+ * it). A deleted Job's start counts for no instant after its deletion; a restart's deletions come
+ * after the failure they follow, so they leave that attempt's walk as it was then.
+ */
+export function startedJobs(state: JobSetState, attempt: number): readonly (StartedJob & { readonly deletedAt?: string })[] {
+  const evidence = state.walkEvidence;
+  if (evidence === undefined) return [];
+  return Object.entries(evidence.started).filter(([key]) => key.startsWith(`${attempt}/`)).map(([, seen]) => {
+    const deletedAt = seen.uid === undefined ? undefined : state.deletedChildren?.[seen.uid];
+    return deletedAt === undefined ? seen : { ...seen, deletedAt };
+  });
+}
+
+/** Whether every replicated job has as many Jobs (distinct names: one object at a time under each) passing `counts` as it has replicas. */
+export function everyReplicaStarted(spec: DefaultedJobSetSpec, started: readonly StartedJob[], counts: (seen: StartedJob) => boolean): boolean {
+  return spec.replicatedJobs.every((rjob) => new Set(started.filter((s) => s.replicatedJob === rjob.name && counts(s)).map((s) => s.name)).size >= rjob.replicas);
 }
 
 /**
@@ -94,16 +129,15 @@ function walkCompletedBefore(spec: DefaultedJobSetSpec, state: JobSetState, atte
   const evidence = state.walkEvidence;
   if (evidence === undefined || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
   if (spec.startupPolicy.startupPolicyOrder !== 'InOrder') return false;
-  const started = Object.entries(evidence.started).filter(([key]) => key.startsWith(`${attempt}/`)).map(([, seen]) => seen);
+  const started = startedJobs(state, attempt);
   const before = (s: (typeof started)[number]): boolean => {
+    // A Job deleted before the instant was gone by then (one deleted in its second, after it).
+    if (s.deletedAt !== undefined && compareTimes(s.deletedAt, instant) < 0) return false;
     const order = compareTimes(s.at, instant);
     if (order !== 0 || sameSecond) return order <= (sameSecond ? 0 : -1);
     return finishVersion !== undefined && s.firstVersion !== undefined && compareVersions(s.firstVersion, finishVersion) < 0;
   };
-  return spec.replicatedJobs.every((rjob) => {
-    const seen = started.filter((s) => s.replicatedJob === rjob.name);
-    return seen.length >= rjob.replicas && seen.every(before);
-  });
+  return everyReplicaStarted(spec, started, before);
 }
 
 /**
@@ -216,16 +250,10 @@ export function walkCompletedBeforeSuspensionUnseen(spec: DefaultedJobSetSpec, s
  * started, once every replica of every replicated job was seen started. Undefined before.
  */
 function walkCompletedAt(spec: DefaultedJobSetSpec, state: JobSetState): string | undefined {
-  const prefix = `${state.restarts}/`;
-  const started = Object.entries(state.walkEvidence?.started ?? {}).filter(([key]) => key.startsWith(prefix)).map(([, seen]) => seen);
-  let last: string | undefined;
-  for (const rjob of spec.replicatedJobs) {
-    const seen = started.filter((s) => s.replicatedJob === rjob.name).map((s) => s.at).sort(compareTimes);
-    const at = seen[rjob.replicas - 1];
-    if (at === undefined) return undefined;
-    if (last === undefined || compareTimes(at, last) > 0) last = at;
-  }
-  return last;
+  const started = startedJobs(state, state.restarts);
+  // The first of the Jobs' starts by which every replica was started and not yet deleted.
+  const present = (at: string) => (s: (typeof started)[number]) => compareTimes(s.at, at) <= 0 && (s.deletedAt === undefined || compareTimes(s.deletedAt, at) > 0);
+  return started.map((s) => s.at).sort(compareTimes).find((at) => everyReplicaStarted(spec, started, present(at)));
 }
 
 /**
@@ -304,10 +332,10 @@ export function suspensionAfterWalk(state: JobSetState): number | undefined {
 
 /**
  * Whether every replica of every replicated job of the current attempt was seen started at a
- * resourceVersion newer than `version` (its newest started snapshot): the walk completed after it.
+ * resourceVersion newer than `version` (its newest started snapshot), none of them deleted since:
+ * the walk completed after it.
  */
 export function walkStartedSince(spec: DefaultedJobSetSpec, state: JobSetState, version: string): boolean {
-  const prefix = `${state.restarts}/`;
-  const started = Object.entries(state.walkEvidence?.started ?? {}).filter(([key]) => key.startsWith(prefix)).map(([, seen]) => seen);
-  return spec.replicatedJobs.every((rjob) => started.filter((s) => s.replicatedJob === rjob.name && s.version !== undefined && compareVersions(s.version, version) > 0).length >= rjob.replicas);
+  const started = startedJobs(state, state.restarts).filter((s) => s.deletedAt === undefined);
+  return everyReplicaStarted(spec, started, (s) => s.version !== undefined && compareVersions(s.version, version) > 0);
 }

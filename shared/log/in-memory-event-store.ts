@@ -1,6 +1,7 @@
 import { entryHash, GENESIS_HASH } from './hash-chain.ts';
 import { checkCommit, checkLimit, checkSnapshotSeq, jsonCopy } from './event-store-limits.ts';
 import type { ArchivedPod } from '../job/snapshot.ts';
+import { decodeArchivedPods, encodeArchivedPods } from '../job/archive-codec.ts';
 import { VersionConflictError } from './event-store.ts';
 import type {
   CommitInput, CommitResult, EventStore, FindJobQuery, FleetRow, JobPage, JobSummary,
@@ -155,7 +156,9 @@ export class InMemoryEventStore implements EventStore, PodArchive, ChangeFeed {
 
   async saveArchivedPods(stream: StreamId, pods: readonly ArchivedPod[]): Promise<void> {
     const { archivedPods } = this.#record(stream);
-    for (const pod of pods) archivedPods.set(pod.uid, jsonCopy(pod));
+    // Kept as a store keeps them: through their stored form (job/archive-codec.ts), so a field
+    // that form loses shows in every fold that restores from this store.
+    for (const pod of decodeArchivedPods(jsonCopy(encodeArchivedPods(pods)))) archivedPods.set(pod.uid, pod);
   }
 
   async claimUid(stream: StreamId): Promise<string> {

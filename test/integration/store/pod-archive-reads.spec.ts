@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-store.ts';
 import { jsonAttributes, str } from '../../../functions/adapters/item-codec.ts';
+import type { ArchivedPod } from '../../../shared/job/snapshot.ts';
 import { MeteredTable, type CapacityUse } from '../../../functions/adapters/metered-table.ts';
 import { ATTR, ITEM_TYPE, keys } from '../../../functions/adapters/table-layout.ts';
 import { aStream, anArchivedPod } from './contract/builders.ts';
@@ -60,6 +62,24 @@ describe('loading archived pods of a big Job on DynamoDB Local', () => {
     expect(requests).toEqual({ Query: 2 });
   });
 
+  it('reads packed items written before the stored form (257ac7f\'s objects), and a later save of one of their pods in the form wins', async () => {
+    const stream = aStream();
+    // test/fixtures/archived-pods-257ac7f: the items 257ac7f's adapter wrote for pods.json, put here under this test's stream.
+    const fixture = new URL('../../fixtures/archived-pods-257ac7f/', import.meta.url);
+    const stored = JSON.parse(readFileSync(new URL('pods.json', fixture), 'utf8')) as ArchivedPod[];
+    const items = (JSON.parse(readFileSync(new URL('items.json', fixture), 'utf8')) as Record<string, { S?: string; N?: string; B?: { $b64: string } }>[])
+      .map((item) => Object.fromEntries(Object.entries(item).map(([name, value]) => [name, value.B ? { B: Buffer.from(value.B.$b64, 'base64') } : value])));
+    const table = new MeteredTable(client, tableName, { returnConsumedCapacity: 'NONE' });
+    await table.batchPut(items.map((item) => ({ ...item, [ATTR.pk]: str(keys.stream(stream)) })));
+
+    expect(sortByIndex(await store.loadAllArchivedPods(stream))).toStrictEqual(sortByIndex(stored));
+    expect(sortByIndex(await store.loadArchivedPods(stream, [stored[1]!.uid, stored[3]!.uid]))).toStrictEqual(sortByIndex([stored[1]!, stored[3]!]));
+
+    const later = { ...stored[1]!, lastSeq: 20_000, archivedAt: 25_000 };
+    await store.saveArchivedPods(stream, [later]);
+    expect(sortByIndex(await store.loadAllArchivedPods(stream))).toStrictEqual(sortByIndex(stored.map((pod, i) => (i === 1 ? later : pod))));
+  });
+
   it('still finds pods archived in the older one-item format, beside packed ones', async () => {
     const stream = aStream();
     await store.saveArchivedPods(stream, Array.from({ length: 100 }, (_, i) => anArchivedPod(i)));
@@ -76,3 +96,5 @@ describe('loading archived pods of a big Job on DynamoDB Local', () => {
     expect(requests).toEqual({ Query: 2, BatchGetItem: 1 });
   });
 });
+
+const sortByIndex = (pods: readonly ArchivedPod[]): ArchivedPod[] => [...pods].sort((a, b) => a.index - b.index);

@@ -44,7 +44,8 @@ export interface BusEvents {
  * mark is the JobSet observed again. Each JobSet and child-Job snapshot carries the
  * resourceVersion the cluster gave it (KEP-5504: increasing within a resource type), and each
  * child Job its uid (one per name and restart attempt: a restart recreates the Job), which its
- * deletion names as the forwarder's `Job Deleted` does, whether or not the Job was seen before.
+ * deletion names as the forwarder's `Job Deleted` does, whether or not the Job was seen before;
+ * a deletion that names its uid (a Job a user deleted, created again under its name) keeps it.
  */
 export function busEvents(scenario: JobSetScenario): BusEvents {
   let version = 0;
@@ -66,8 +67,8 @@ export function busEvents(scenario: JobSetScenario): BusEvents {
     const metadata = { ...job.metadata, uid: job.metadata.uid ?? uid(job.metadata.name), resourceVersion: nextVersion() };
     return { type: 'JobObserved', at, eventId: undefined, job: { ...job, metadata } };
   };
-  const deleteJob = (at: string, name: string): JobSetObservation => {
-    const deleted = uid(name);
+  const deleteJob = (at: string, name: string, named: string | undefined): JobSetObservation => {
+    const deleted = named ?? uid(name);
     attempts.set(name, (attempts.get(name) ?? 0) + 1);
     return { type: 'JobDeleted', at, eventId: undefined, name, uid: deleted };
   };
@@ -83,7 +84,7 @@ export function busEvents(scenario: JobSetScenario): BusEvents {
         observations.push(...event.jobs.map((job) => observeJob(event.at, job)));
         break;
       case 'JobDeleted':
-        observations.push(deleteJob(event.at, event.name));
+        observations.push(deleteJob(event.at, event.name, event.uid));
         break;
       case 'JobSetSpecUpdated':
         jobSet = { ...jobSet, spec: applyMergePatch(jobSet.spec, event.patch) as JobSet['spec'] };

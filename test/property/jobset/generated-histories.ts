@@ -207,7 +207,7 @@ export function playHistory(id: string, created: JobSet, steps: readonly (Step |
     deleting.splice(deleting.indexOf(name), 1);
     const job = jobs.get(name) as ClusterJob;
     jobs.delete(name);
-    apply({ type: 'JobDeleted', at: at(), name }, { type: 'JobDeleted', at: at(), eventId: undefined, name, uid: uidOf(job) });
+    apply({ type: 'JobDeleted', at: at(), name, uid: uidOf(job) }, { type: 'JobDeleted', at: at(), eventId: undefined, name, uid: uidOf(job) });
   };
 
   const report = (job: ClusterJob) => {
@@ -238,7 +238,7 @@ export function playHistory(id: string, created: JobSet, steps: readonly (Step |
       if (job === undefined) continue;
       generations.set(job.name, generations.get(job.name) ?? 1);
       jobs.delete(job.name);
-      apply({ type: 'JobDeleted', at: at(), name: job.name }, { type: 'JobDeleted', at: at(), eventId: undefined, name: job.name, uid: uidOf(job) });
+      apply({ type: 'JobDeleted', at: at(), name: job.name, uid: uidOf(job) }, { type: 'JobDeleted', at: at(), eventId: undefined, name: job.name, uid: uidOf(job) });
       continue;
     }
     if (step.op === 'answer') {
