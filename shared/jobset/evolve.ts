@@ -1,9 +1,10 @@
 import { finishCount, holdsAheadOfHole, holdsJobSetAside, nextAside, noteChildCounts, setAside } from './child-counts.ts';
 import { listedGoneSuccesses, observeChildJob, parseLabelInt } from './child-jobs.ts';
-import { CONDITION_TYPES, LABELS } from './constants.ts';
+import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
+import { compareTimes } from '../k8s/time.ts';
 import { moveConditionBefore, updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
-import type { JobSetOutcomeCorrected } from './decision-events.ts';
+import type { JobSetOutcomeCorrected, JobSetRestarted } from './decision-events.ts';
 import type { JobDeleted, JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
@@ -26,7 +27,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       if (holdsJobSetAside(state)) return { ...next, ...setAside(state, { position, event }) };
       return observeJobSet(next, event);
     case 'JobSetDeleted':
-      return { ...next, deleted: true, lastObservation: position };
+      return { ...next, deleted: true, ...(state.deleted ? {} : { deletedAt: event.at }), lastObservation: position };
     case 'Tick':
       return { ...next, lastObservation: position };
     case 'JobObserved':
@@ -59,10 +60,12 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       // the correction taking back its naming (late-failures.ts): the condition only, updated in
       // place. Logs written before fold .10 say so with `corrects` instead.
       if (event.corrects !== undefined || event.restarts === state.restarts) return { ...next, conditions: updateCondition(state.conditions, event.condition, event.at) };
+      const made = withoutUnmadeCreates(state, event);
       return {
         ...next,
         restartEvidence: restartEvidence(state, event, position),
-        ...joinLaterAttempts(state, event.restarts),
+        children: made.children,
+        ...joinLaterAttempts(made, event.restarts),
         restarts: event.restarts,
         restartsCountTowardsMax: event.restartsCountTowardsMax,
         conditions: updateCondition(state.conditions, event.condition, event.at, undefined, placeOfLateRestart(state, event)),
@@ -106,6 +109,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
         failure: undefined,
         terminating: false,
         observedAt: position,
+        ...(state.jobSetSeenAt === undefined ? {} : { createdOnSpecAt: state.jobSetSeenAt }),
       };
       return { ...next, children: { ...state.children, [event.name]: child } };
     }
@@ -169,6 +173,24 @@ function restartTakenBack(state: JobSetState): JobSetState {
     restartsCountTowardsMax: state.restartsCountTowardsMax - (evidence.countedTowardsMax ? 1 : 0),
     conditions,
   };
+}
+
+/**
+ * At a restart of a JobSet jobfold does not run: the Jobs of the attempts it ends that the fold
+ * created on a spec the cluster showed only after it showed the failure that restarted it (a
+ * suspension folded before that failure: upstream creates every Job of a suspended JobSet) and
+ * never saw made.
+ * The cluster's controller restarted on the failure before that spec existed, so it never made
+ * them, and their deletion, never answered, would hold a `BlockingRecreate` restart for good.
+ */
+function withoutUnmadeCreates(state: JobSetState, event: JobSetRestarted): JobSetState {
+  // The failure as the cluster reported it, on the clock that reported the spec (the observations' `at`).
+  const failedAt = state.children[event.failedJob.name]?.seenAt;
+  if (failedAt === undefined || state.jobSet?.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return state;
+  const unmade = (job: ChildJobView) =>
+    job.uid === undefined && job.seenAt === undefined && (job.restartAttempt ?? 0) < event.restarts && job.createdOnSpecAt !== undefined && compareTimes(job.createdOnSpecAt, failedAt) > 0;
+  const children = Object.entries(state.children).filter(([, job]) => !unmade(job));
+  return children.length === Object.keys(state.children).length ? state : { ...state, children: Object.fromEntries(children) };
 }
 
 /** Folds a list of events from the initial state. */
