@@ -300,9 +300,14 @@ function observeChildDeletion(state: JobSetState, base: JobSetState, event: JobD
   // arriving after the later one's snapshot) leaves the view's Job where it is.
   const sameObject = gone === undefined || event.uid === undefined || gone.uid === undefined || gone.uid === event.uid;
   // A completed current-attempt Job stays as gone: the cluster's controller saw it complete
-  // before the deletion, so the success policy still counts it (isSuccessOfGoneJob).
-  const keptComplete = sameObject && gone?.finished === 'Complete' && (gone.restartAttempt ?? 0) >= state.restarts;
-  const children = sameObject ? others : state.children;
+  // before the deletion, so the success policy still counts it (isSuccessOfGoneJob). So does a
+  // failed one no restart has ended yet, for the failure policy (isFailureOfGoneJob): the
+  // deletion came after the failure (the JobSet seen after both, or its pass on the failure not
+  // folded yet).
+  const current = sameObject && gone !== undefined && (gone.restartAttempt ?? 0) >= state.restarts;
+  const keptComplete = current && gone.finished === 'Complete';
+  const keptFailed = current && gone.finished === 'Failed';
+  const children = keptFailed ? { ...others, [event.name]: goneJob(gone) } : sameObject ? others : state.children;
   const goneSuccesses = keptComplete ? { goneSuccesses: { ...state.goneSuccesses, [event.name]: goneJob(gone) } } : {};
   const uid = event.uid ?? gone?.uid;
   return { ...base, lastObservation: position, children, ...goneSuccesses, ...deletionNoted(state, uid, event.at) };
