@@ -25,13 +25,25 @@ import { eventIdCode, eventIdOf, nameCode, nameOf, packUid, unpackUid, versionCo
 
 /**
  * 2: a live pod's tuple stores its uid, name, seq, lastSeq, resourceVersion and last eventId by
- * the codes of pod-field-codes.ts (a realistic 10,000-pod Job's snapshot: 42.6 -> ~23 brotli
+ * the codes of pod-field-codes.ts (a realistic 10,000-pod Job's snapshot: 42.6 -> 23 brotli
  * bytes a live pod); 1, every field whole, still reads.
  */
 export const SNAPSHOT_VERSION = 2;
 
+/**
+ * A snapshot as takeSnapshot takes it. Its live pods are under `livePods`, a name versions that
+ * know only form 1 do not read: one of them restoring it (a rollback) fails on the missing `pods`
+ * instead of taking a coded uid for a uid.
+ */
 export interface JobSnapshot {
-  readonly version: typeof SNAPSHOT_VERSION | 1;
+  readonly version: typeof SNAPSHOT_VERSION;
+  readonly state: Record<string, unknown>;
+  readonly livePods: readonly unknown[];
+}
+
+/** A snapshot taken before form 2 (up to 2026-11-29): its live pods under `pods`, every field whole. */
+export interface JobSnapshotForm1 {
+  readonly version: 1;
   readonly state: Record<string, unknown>;
   readonly pods: readonly unknown[];
 }
@@ -258,7 +270,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       ...(state.jobSetSeq === undefined ? {} : { jobSetSeq: { ...state.jobSetSeq, counts: [...state.jobSetSeq.counts] } }),
       run: { at: state.run.at, changes: [...state.run.changes] },
     },
-    pods: encodePods(live, state.identity?.name),
+    livePods: encodePods(live, state.identity?.name),
   };
   return { snapshot, archived };
 }
@@ -282,7 +294,7 @@ function waitedForItem(state: JobState): { waitedFor?: string[] } {
 }
 
 /** Rebuilds the state from a snapshot; archived pods can be restored with `restoreArchived`. */
-export function restoreSnapshot(snapshot: JobSnapshot): JobState {
+export function restoreSnapshot(snapshot: JobSnapshot | JobSnapshotForm1): JobState {
   const s = snapshot.state as Record<string, any>;
   const state = initialState({ ...DEFAULT_FOLD_CONFIG, ...(s['config'] as FoldConfig) });
   const completions = (s['spec']?.completions as number | undefined) ?? Number.MAX_SAFE_INTEGER;
@@ -345,7 +357,7 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
   };
   const form = podForm(snapshot.version, s['identity']?.name as string | undefined);
   const previous: Previous = { lastSeq: 0, version: 0 };
-  for (const encoded of snapshot.pods) {
+  for (const encoded of snapshot.version === 1 ? snapshot.pods : snapshot.livePods) {
     const pod = decodePod(encoded, form, previous);
     state.pods.set(pod.uid, pod);
     notePodFirstSeen(state, pod.firstSeenAt);

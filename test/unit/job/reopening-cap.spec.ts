@@ -85,7 +85,7 @@ describe('the pods a finished Job waits for, in its snapshot', () => {
     expect(kept).toEqual(pods.filter((_, i) => i % 2 === 1).map((p) => p.pod.metadata.uid));
     // The snapshot's live pods, as they read back (their tuples store the uid in a code: pod-field-codes.ts).
     const restored = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)) as JobSnapshot);
-    expect(restored.pods.size).toBe(snapshot.pods.length);
+    expect(restored.pods.size).toBe(snapshot.livePods.length);
     expect(kept.every((uid) => restored.pods.has(uid))).toBe(true);
 
     const now = at(31);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../../shared/job/decide.ts';
-import { restoreArchived, restoreSnapshot, takeSnapshot, type JobSnapshot } from '../../../shared/job/snapshot.ts';
+import { restoreArchived, restoreSnapshot, takeSnapshot, type JobSnapshot, type JobSnapshotForm1 } from '../../../shared/job/snapshot.ts';
 import type { JobState } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { aJob, anIndexedJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec } from '../../support/builders.ts';
@@ -52,7 +52,7 @@ const form1Job = anIndexedJob(6, { parallelism: 6, backoffLimitPerIndex: 1, back
 describe('Snapshots', () => {
   describe('Given a snapshot stored in form 1 (257ac7f: live pods with every field whole)', () => {
     it('restores the state today\'s form restores, pod for pod', () => {
-      const stored = JSON.parse(readFileSync(new URL('../../fixtures/snapshot-257ac7f/snapshot.json', import.meta.url), 'utf8')) as JobSnapshot;
+      const stored = JSON.parse(readFileSync(new URL('../../fixtures/snapshot-257ac7f/snapshot.json', import.meta.url), 'utf8')) as JobSnapshotForm1;
       expect(stored.version).toBe(1);
       const { state } = given(form1Job, ...form1History).fold();
       const today = restoreSnapshot(JSON.parse(JSON.stringify(takeSnapshot(state).snapshot)) as JobSnapshot);
@@ -93,14 +93,14 @@ describe('Snapshots', () => {
       const { state } = given(job, ...history).fold();
       const { snapshot, archived } = takeSnapshot(state);
       expect(archived.map((p) => p.uid)).toEqual(['pod-0']);
-      expect(snapshot.pods).toHaveLength(1);
-      expect(JSON.stringify(snapshot.pods)).toContain('"pod-1"');
+      expect(snapshot.livePods).toHaveLength(1);
+      expect(JSON.stringify(snapshot.livePods)).toContain('"pod-1"');
     });
 
     it('keeps a failed pod held for its replacement live, since it is not counted yet', () => {
       const { state } = given(job, ...history).fold();
       expect(state.held.get(1)).toBe('pod-1');
-      expect(takeSnapshot(state).snapshot.pods).toHaveLength(1);
+      expect(takeSnapshot(state).snapshot.livePods).toHaveLength(1);
     });
 
     it('lets an archived pod’s late observation change nothing once restored', () => {
