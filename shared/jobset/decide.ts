@@ -38,15 +38,16 @@ export interface JobSetDecision {
  * sends. Nothing is decided before the JobSet is observed, once it is gone, for a spec that
  * failed admission (beyond recording the rejection once), or while a child Job carries no
  * integer restart-attempt label (upstream's reconcile fails on it); once it is being deleted,
- * only what it decided before the mark (`decideBeforeDeletion`).
+ * only what it decided before the mark (`decideBeforeDeletion`, `reconcileFinishedBeforeDeletion`).
  */
 export function decide(state: JobSetState, now: string): JobSetDecision {
   const jobSet = state.jobSet;
   const pass = startPass(state, now);
   const decision = (): JobSetDecision => ({ events: pass.events, commands: pass.commands, wakeAt: pass.wakeAt });
-  if (jobSet === undefined || state.deleted) return decision();
+  // A JobSet reported gone is decided as one marked for deletion (`decideBeforeDeletion`).
+  if (jobSet === undefined || (state.deleted && state.deletedAt === undefined)) return decision();
   if (state.validationErrors.length > 0) {
-    if (!state.rejectionRecorded && state.deleting !== true) {
+    if (!state.rejectionRecorded && state.deleting !== true && !state.deleted) {
       const errors = state.validationErrors.map(({ field, type, detail }) => ({ field, type, detail }));
       record(pass, { type: 'JobSetRejected', at: now, errors, tippedBy: state.lastObservation });
     }
@@ -65,8 +66,10 @@ export function decide(state: JobSetState, now: string): JobSetDecision {
   }
   const owned = classifyChildJobs(state);
   if (owned === undefined) return decision();
-  if (state.deleting === true) decideBeforeDeletion(pass, jobSet, owned);
-  else reconcile(pass, jobSet, owned, calculateReplicatedJobStatuses(jobSet.spec, owned));
+  if (state.deleting === true || state.deleted) {
+    if (state.terminalState === '' || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) decideBeforeDeletion(pass, jobSet, owned);
+    else reconcileFinishedBeforeDeletion(pass, jobSet, owned);
+  } else reconcile(pass, jobSet, owned, calculateReplicatedJobStatuses(jobSet.spec, owned));
   return decision();
 }
 
@@ -75,12 +78,29 @@ export function decide(state: JobSetState, now: string): JobSetDecision {
  * decided before the mark still stands, though, and the Jobs that finished before it (by their
  * condition times) can reach the log after the mark: on those alone, an unfinished JobSet is
  * failed, restarted or completed as upstream did then (steps 6 and 7). Nothing is created,
- * deleted or suspended, and no TTL runs: the cluster is deleting the JobSet and its Jobs.
+ * deleted or suspended, and no TTL runs: the cluster is deleting the JobSet and its Jobs. A
+ * JobSet reported gone before its mark arrived (its `ttlSecondsAfterFinished` ran out, and the
+ * foreground deletion's last event came first) is decided the same way, on the Jobs that finished
+ * before it was gone (a later bound than the mark: what finished between the two is counted).
  */
 function decideBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
-  const markedAt = jobSet.metadata.deletionTimestamp;
+  const markedAt = jobSet.metadata.deletionTimestamp ?? pass.state.deletedAt;
   if (markedAt === undefined || pass.state.terminalState !== '') return;
   decideOutcome(pass, jobSet.spec, finishedBefore(owned, markedAt));
+}
+
+/**
+ * A finished JobSet being deleted (its `ttlSecondsAfterFinished` ran out, or a user's): upstream
+ * no longer reconciles it, but the evidence of what it wrote before the mark can still arrive
+ * after it (a walk completed, a suspension or a resumption, a success before the failure decided),
+ * in any order with the mark. The fold places it as a running reconcile would (the conditions only),
+ * on the Jobs that finished before the mark; no Job is deleted and no TTL runs. Not for a JobSet
+ * jobfold runs: what it decided stands.
+ */
+function reconcileFinishedBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
+  const markedAt = jobSet.metadata.deletionTimestamp ?? pass.state.deletedAt;
+  const before = markedAt === undefined ? owned : finishedBefore(owned, markedAt);
+  reconcile(pass, jobSet, before, calculateReplicatedJobStatuses(jobSet.spec, before), { deleting: true });
 }
 
 /**
@@ -93,6 +113,7 @@ function reconcile(
   jobSet: DefaultedJobSet,
   owned: OwnedJobs,
   statuses: readonly ReplicatedJobStatus[],
+  { deleting = false }: { readonly deleting?: boolean } = {},
 ): void {
   const { spec } = jobSet;
   const tippedBy = pass.start.lastObservation;
@@ -114,6 +135,7 @@ function reconcile(
   if (isConditionTrue(pass.state.conditions, completed) || isConditionTrue(pass.state.conditions, failed)) {
     completedBeforeFailure(pass, jobSet, owned);
     if (spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME) lateEvidenceOfFinish(pass, jobSet, owned);
+    if (deleting) return;
     deleteJobs(pass, owned.active);
     applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
     return;

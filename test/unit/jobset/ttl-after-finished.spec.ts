@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { explainJobSet } from '../../../shared/jobset/explain.ts';
 import { decide, evolve, type JobSetObservation } from '../../../shared/jobset/index.ts';
-import { jobSetObserved, jobFailed, jobSucceeded, at } from './support/builders.ts';
+import { jobSetObserved, jobFailed, jobObserved, jobSucceeded, at, versioned } from './support/builders.ts';
 import { commandsOf, given } from './support/given.ts';
 
 const tick = (seconds: number): JobSetObservation => ({ type: 'Tick', at: at(seconds), eventId: undefined });
@@ -51,5 +51,43 @@ describe('Given a JobSet without ttlSecondsAfterFinished', () => {
     const outcome = given(jobSetObserved({ replicatedJobs: [{ name: 'workers' }] }), jobSucceeded('workers', 0, { seconds: 10 }), tick(1000)).whenSettled({ now: at(1000) });
     expect(outcome.commands).toEqual([]);
     expect(decide(outcome.state, at(1000)).wakeAt).toBeUndefined();
+  });
+});
+
+// The cluster deletes a finished JobSet (its own TTL) in the foreground: the deletion mark, the
+// Jobs, the JobSet. Its `JobSet Deleted` can reach the log before the finish it followed, or before
+// the mark: the outcome stands as the cluster's controller decided it (issue 21).
+describe('Given a JobSet with ttlSecondsAfterFinished 0 whose deletion arrives before its finish', () => {
+  const gone = (seconds: number): JobSetObservation => ({ type: 'JobSetDeleted', at: at(seconds), eventId: undefined });
+
+  it('when the failure arrives after the JobSet is gone, the JobSet failed', () => {
+    const outcome = given(gone(6), withTtl(0), jobFailed('workers', 0, { seconds: 5 })).whenSettled({ now: at(6) });
+    expect(outcome.state.terminalState).toBe('Failed');
+    expect(outcome.commands).toEqual([]);
+  });
+
+  it('when a success came after the JobSet was gone, it is not counted', () => {
+    const outcome = given(gone(6), withTtl(0), jobSucceeded('workers', 0, { seconds: 7 })).whenSettled({ now: at(7) });
+    expect(outcome.state.terminalState).toBe('');
+  });
+});
+
+// The deletion mark delivered before what the JobSet did while it ran: the walk's conditions the
+// cluster wrote before it finished still take their place (not the Job deletions, not the TTL).
+describe('Given an InOrder JobSet with ttlSecondsAfterFinished 0 whose deletion mark arrives first', () => {
+  const inOrder = (marked: boolean): JobSetObservation => {
+    const observed = versioned(1, jobSetObserved({ replicatedJobs: [{ name: 'workers' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, ttlSecondsAfterFinished: 0 }, { seconds: 0 }));
+    if (observed.type !== 'JobSetObserved' || !marked) return observed;
+    return { ...observed, at: at(12), jobSet: { ...observed.jobSet, metadata: { ...observed.jobSet.metadata, deletionTimestamp: at(12), resourceVersion: '4' } } };
+  };
+  const ready = versioned(2, jobObserved('workers', 0, { seconds: 5, active: 1, ready: 1 }));
+  const done = versioned(3, jobSucceeded('workers', 0, { seconds: 10 }));
+  const walk = (observations: JobSetObservation[]) => given(...observations).whenSettled({ now: at(12) }).status.conditions.map((c) => `${c.type}=${c.status}`);
+
+  it('when the ready (and the success) arrive after the mark, the walk is written before the finish, as in order', () => {
+    const expected = walk([inOrder(false), ready, done, inOrder(true)]);
+    expect(expected).toEqual(['StartupPolicyInProgress=False', 'StartupPolicyCompleted=True', 'Completed=True']);
+    expect(walk([inOrder(false), inOrder(true), done, ready])).toEqual(expected);
+    expect(walk([inOrder(false), done, inOrder(true), ready])).toEqual(expected);
   });
 });
