@@ -58,7 +58,8 @@ describe('Snapshots', () => {
       const today = restoreSnapshot(JSON.parse(JSON.stringify(takeSnapshot(state).snapshot)) as JobSnapshot);
       const fromForm1 = restoreSnapshot(stored);
       expect([...fromForm1.pods.values()]).toEqual([...today.pods.values()]);
-      expect(takeSnapshot(fromForm1).snapshot).toEqual(takeSnapshot(today).snapshot);
+      // The pods as today's form stores them again (the state beside them may hold fields 257ac7f's did not take).
+      expect(takeSnapshot(fromForm1).snapshot.livePods).toEqual(takeSnapshot(today).snapshot.livePods);
       expect(takeSnapshot(today).snapshot.version).toBe(2);
     });
   });
