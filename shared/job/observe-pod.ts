@@ -533,16 +533,41 @@ function afterChange(state: JobState, pod: PodRecord): void {
   // was taken on a view it had left: nothing deletes a finished pod) is no longer awaited.
   if (pod.deletionTimestamp !== undefined || pod.gone || isTerminalPhase(pod.phase)) state.expectations.deletions.delete(pod.uid);
   if (isTerminalPhase(pod.phase)) state.awaitingOutcome.delete(pod.uid);
-  // A later observation of the pod in this run may overtake what this one counts (run.ts);
-  // what a terminal pod counts is final and is not journaled.
-  countingObservation(state, pod.uid, !isTerminalPhase(pod.phase), () => {
-    judgeFailure(state, pod);
-    judgeIndex(state, pod);
-    // Known first by a deletion after the success criteria were met, then by an older observation
-    // showing it tracked and unfinished: not counted, as when the deletion arrives last (inferOutcome).
-    if (!deletedUnfinishedAfterSuccess(state, pod)) countPod(state, pod);
-    if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
-  });
+  // Issue 20 prototype: evolve records the facts; the sync that reads them counts the pod
+  // (countAtSync), as upstream's syncJob counts from the informer's pods. A finished Job is
+  // never synced again: what arrives after the finish is counted as it is folded, into the
+  // final status where it happened before the finish (late-outcome.ts).
+  if (state.finishedAt === undefined) {
+    state.countDue.add(pod.uid);
+    return;
+  }
+  countingObservation(state, pod.uid, !isTerminalPhase(pod.phase), () => countPodFacts(state, pod));
+}
+
+/** The counting rules over one pod's newest facts: the policy's match, its index, its count. */
+function countPodFacts(state: JobState, pod: PodRecord): void {
+  judgeFailure(state, pod);
+  judgeIndex(state, pod);
+  // Known first by a deletion after the success criteria were met, then by an older observation
+  // showing it tracked and unfinished: not counted, as when the deletion arrives last (inferOutcome).
+  if (!deletedUnfinishedAfterSuccess(state, pod)) countPod(state, pod);
+  if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
+}
+
+/**
+ * The sync's count (upstream `trackJobStatusAndRemoveFinalizers` over `getNewFinishedPods`):
+ * every pod whose facts changed since the last sync is judged against the pod failure policy
+ * and counted from its newest facts. Run by the writer before it decides at a position, and by
+ * every fold where a run of observations ends (evolve.ts), so readers count where the writer did.
+ */
+export function countAtSync(state: JobState): void {
+  if (state.countDue.size === 0) return;
+  const due = [...state.countDue];
+  state.countDue.clear();
+  for (const uid of due) {
+    const pod = state.pods.get(uid);
+    if (pod !== undefined && pod.controlledBy === undefined) countPodFacts(state, pod);
+  }
 }
 
 function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: ObservationOrder, seenAt: number): PodRecord {

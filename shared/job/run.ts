@@ -40,10 +40,15 @@ export const newRun = (): Run => ({ at: undefined, changes: new Map(), open: und
  * `observedMs` is the observation's observedAt as epoch ms (evolve reads it once per event).
  */
 export function enterRun(state: JobState, event: JobEvent, observedMs: number | undefined): void {
-  const at = 'observedAt' in event ? event.observedAt : undefined;
-  if (at !== undefined && state.run.at !== undefined && (at === state.run.at || observedMs === parseTime(state.run.at))) return;
-  state.run.at = at;
+  if (!startsRun(state, event, observedMs)) return;
+  state.run.at = 'observedAt' in event ? event.observedAt : undefined;
   if (state.run.changes.size > 0) state.run.changes = new Map();
+}
+
+/** Whether the event ends the run the fold is in (enterRun's test, without entering). */
+export function startsRun(state: JobState, event: JobEvent, observedMs: number | undefined): boolean {
+  const at = 'observedAt' in event ? event.observedAt : undefined;
+  return !(at !== undefined && state.run.at !== undefined && (at === state.run.at || observedMs === parseTime(state.run.at)));
 }
 
 /**

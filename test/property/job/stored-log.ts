@@ -1,3 +1,4 @@
+import { countAtSync } from '../../../shared/job/observe-pod.ts';
 import { restoreForTail } from '../../../shared/job/archive-restore.ts';
 import { decide } from '../../../shared/job/decide.ts';
 import { jobDecider } from '../../../shared/job/decider.ts';
@@ -131,6 +132,7 @@ export async function writeWarm(job: Job | undefined, batches: readonly Batch[],
     afterBatch?.(state);
     for (const event of log.entries.slice(before)) {
       evolve(replay, event);
+      countAtSync(replay);
       statuses.push(jobStatus(replay));
     }
     if (snapshotAfter[i] === true) await log.snapshot(state);
@@ -142,6 +144,7 @@ export async function writeWarm(job: Job | undefined, batches: readonly Batch[],
 export function replayTo(log: StoredLog, seq: number): JobState {
   const state = initialState(DEFAULT_FOLD_CONFIG);
   for (const event of log.entries.slice(0, seq)) evolve(state, event);
+  countAtSync(state);
   return state;
 }
 
@@ -192,5 +195,6 @@ export async function queryFold(log: StoredLog, seq: number): Promise<JobState> 
   const { newerThanSnapshot } = await restoreForTail(log.archive, stream, state, tail, log.firstSightings, 'fold');
   if (newerThanSnapshot) return replayTo(log, seq);
   for (const event of tail) evolve(state, event);
+  countAtSync(state);
   return state;
 }
