@@ -5,7 +5,7 @@ import { enter, leave } from './aggregates.ts';
 import { creationSeen } from './expectations.ts';
 import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, uncountFailingSync, unhold } from './counting.ts';
 import { hasTrueCondition } from './conditions.ts';
-import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
+import { JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
 import { isTerminalPhase, mergeFacts, noteSeen, podClass, recordOrder, newPodRecord, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';
@@ -25,9 +25,22 @@ import { finishedOnCluster, notePodFirstSeen, unseenBy } from './cluster-finish.
 export function observePod(state: JobState, event: PodObserved, at: number): void {
   const known = state.pods.get(event.pod.metadata.uid);
   const seenTracked = known?.trackedSeen === true;
+  if (known !== undefined) countBeforeRemoval(state, known, event);
   foldObservation(state, event, at, known);
   // Known so far by its deletion alone: this observation shows the cluster's Job tracked it.
   if (known?.gone === true && !seenTracked && known.trackedSeen === true) inferDeletedWhileFailing(state, known);
+}
+
+/**
+ * A pod awaiting its sync's count (countAtSync), seen finished with the tracking finalizer, now
+ * seen without it: a sync read it finished and counted it before removing the finalizer, so it
+ * is counted from the facts that sync read, before they give way to the newer ones.
+ */
+function countBeforeRemoval(state: JobState, pod: PodRecord, event: PodObserved): void {
+  if (!state.countDue.has(pod.uid) || !pod.hasFinalizer || !isTerminalPhase(pod.phase)) return;
+  if ((event.pod.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER)) return;
+  state.countDue.delete(pod.uid);
+  if (pod.controlledBy === undefined) countPodFacts(state, pod);
 }
 
 function foldObservation(state: JobState, event: PodObserved, at: number, known: PodRecord | undefined): void {
