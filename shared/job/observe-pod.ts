@@ -14,6 +14,8 @@ import type { JobState } from './state.ts';
 import { deletedAsExcess } from './excess-deletions.ts';
 import { byLeastAdvanced } from './active-pods-order.ts';
 import { finishedOnCluster, notePodFirstSeen, unseenBy } from './cluster-finish.ts';
+import { observationMovesNoInstant, podObservationMark } from './criterion-instants.ts';
+import { openMetBefore } from './met-before.ts';
 
 /**
  * Folds a pod observation: merge, recount its contribution, apply the counting rules. A pod's
@@ -579,7 +581,14 @@ export function countAtSync(state: JobState): void {
   state.countDue.clear();
   for (const uid of due) {
     const pod = state.pods.get(uid);
-    if (pod !== undefined && pod.controlledBy === undefined) countPodFacts(state, pod);
+    if (pod === undefined || pod.controlledBy !== undefined) continue;
+    const mark = podObservationMark(state, uid);
+    countPodFacts(state, pod);
+    // The count moved an instant the criteria read (criterion-instants.ts): remembered no longer.
+    if (!observationMovesNoInstant(state, uid, mark)) {
+      state.criterionMemo.epoch += 1;
+      openMetBefore(state);
+    }
   }
 }
 
