@@ -102,6 +102,8 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
   // policy, completion mode) may count any of them once it arrives (a delivery may bring pods first).
   if (state.settings === undefined) return false;
   if (state.held.get(pod.index) === pod.uid) return false;
+  // Its sync has not counted it yet (observe-pod.ts countAtSync).
+  if (state.countDue.has(pod.uid)) return false;
   // What the pod's deletion counted may still give way to its own events (observe-pod.ts).
   if (state.inferred.has(pod.uid)) return false;
   // decide reads the match (container, pod condition) of the pod that fails the Job for the evidence.

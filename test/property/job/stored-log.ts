@@ -6,7 +6,7 @@ import type { Decision } from '../../../shared/job/decisions.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { evolve, type JobEvent } from '../../../shared/job/evolve.ts';
 import { firstSightingSeqs, unseenPods } from '../../../shared/job/first-sightings.ts';
-import { restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from '../../../shared/job/snapshot.ts';
+import { cloneState, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from '../../../shared/job/snapshot.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type JobState } from '../../../shared/job/state.ts';
 import { jobStatus, type JobStatusView } from '../../../shared/job/status.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
@@ -132,8 +132,10 @@ export async function writeWarm(job: Job | undefined, batches: readonly Batch[],
     afterBatch?.(state);
     for (const event of log.entries.slice(before)) {
       evolve(replay, event);
-      countAtSync(replay);
-      statuses.push(jobStatus(replay));
+      // A reader's fold to this entry ends with the sync's count; the replay goes on uncounted.
+      const view = cloneState(replay);
+      countAtSync(view);
+      statuses.push(jobStatus(view));
     }
     if (snapshotAfter[i] === true) await log.snapshot(state);
   }
