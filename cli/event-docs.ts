@@ -174,8 +174,14 @@ forwarder's \`sequence\` stamp takes care of the first:
   its JobSet owner; the partition key the events carry), from 1, in the order sent, by the same
   rules as \`jobSeq\`: only what was sent, nothing a list shows, and a relist of Jobs starts it
   again at 1. One watch delivers a JobSet's Jobs in the cluster's order, as upstream's Job
-  informer does. The Job's log stores it with the observation; no fold reads it yet (a JobSet's
-  log learns its child Jobs' statuses from jobfold's own Job decisions, not from these events).
+  informer does. A JobSet's log learns its child Jobs' statuses from jobfold's own Job logs, not
+  from these events: each status carries the counts of the Job events its Job's log folded for it
+  (one status entry per counted Job event), and a child's deletion its own count. While the
+  JobSet's log lacks one sent before the newest it holds, a JobSet jobfold runs (\`managedBy\`)
+  decides nothing (no Job created, deleted, suspended or resumed, no restart, outcome or
+  condition) until it arrives, or upstream's expectation timeout (5 minutes) passes; its
+  explanation says what it waits for. A late Job event that carries a count is logged though
+  stale. A JobSet the cluster's controller runs does not wait.
 - Observations that share one \`observedAt\` are what one sync of the controller reads, as
   upstream counts pods on its informer's snapshot: within such a run, a later observation of a
   pod overtakes what an earlier one counted (a running pod counted as failed because the Job is

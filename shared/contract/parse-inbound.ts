@@ -147,7 +147,7 @@ const ROUTES: { readonly [T in DetailType]: (clusterId: string, detail: Detail<T
     const stream = streamOf('Job', clusterId, job.metadata.namespace, job.metadata.uid as string);
     return { ok: true, target: jobTarget(stream, { type: 'JobObserved', eventId, clusterId, observedAt, job, ...stamped(sequence) }) };
   },
-  'Job Deleted': (clusterId, { eventId, observedAt, object }) => {
+  'Job Deleted': (clusterId, { eventId, observedAt, object, sequence }) => {
     const refused = refuseInvalidMetadata(object.metadata);
     if (refused) return refused;
     const { uid, name, namespace, ownerReferences } = object.metadata;
@@ -158,7 +158,10 @@ const ROUTES: { readonly [T in DetailType]: (clusterId: string, detail: Detail<T
     const owner = ownerReferences?.find((r) => r.kind === 'JobSet');
     if (!owner) return { ok: true, target };
     const id = `${eventId}/jobset`;
-    const child = jobSetTarget(streamOf('JobSet', clusterId, namespace, owner.uid), { type: 'JobDeleted', at: observedAt, eventId: id, name, uid });
+    // Its `jobSetSeq` goes with it: the JobSet's log waits for each count (shared/jobset/child-counts.ts).
+    const count = sequence !== undefined && 'jobSetSeq' in sequence ? (sequence.jobSetSeq as number | undefined) : undefined;
+    const jobSetSeq = sequence === undefined || count === undefined ? {} : { jobSetSeq: { epoch: sequence.epoch, counts: [count] } };
+    const child = jobSetTarget(streamOf('JobSet', clusterId, namespace, owner.uid), { type: 'JobDeleted', at: observedAt, eventId: id, name, uid, ...jobSetSeq });
     return { ok: true, target, also: [{ target: child, oversizedPath: 'detail.object.metadata.ownerReferences (JobSet uid)' }] };
   },
   'JobSet Observed': (clusterId, { eventId, observedAt, object: jobSet, sequence }) => {

@@ -8,10 +8,15 @@ import type { ArchivedPod } from './snapshot.ts';
  * field the restore needs (order, archivedAt, lastSeq, finishedAt, failure counts: qrestore2)
  * made each save write more units (issue 20). So a pod's tuple holds no key names, no field
  * equal to what the others or its own fields give (its namespace and `archivedAt`, the group's;
- * its `lastEventId`, `<uid>/<version>` as the forwarder builds it; its `counted`, its phase's),
- * and its instants as differences (epoch ms take 13 digits; a pod's lie within its Job's life).
- * Decoding gives back exactly the objects encoded, key for key. Groups stored before this form,
- * arrays of ArchivedPod objects, still read as they are.
+ * its `lastEventId`, `<uid>/<version>` as the forwarder builds it; its `counted`, its phase's;
+ * its name's `<job>-<index>-`, upstream's generateName for an Indexed Job's pod), its instants as
+ * differences (epoch ms take 13 digits; a pod's lie within its Job's life), its log positions
+ * and resourceVersion as differences from the pod before it (a save's pods settled about
+ * together), and its uid, when a UUID as the API server makes them, as its 16 bytes in base64url
+ * (22 characters instead of 36: the uid is most of what does not compress). Decoding gives back
+ * exactly the objects encoded, key for key. Groups stored before this form (v 2, without the
+ * differences between pods, the name prefix and packed uids; arrays of ArchivedPod objects
+ * before that) still read as they are.
  */
 
 /** A group as stored: `p` the pods' tuples; the rest what they share. */
@@ -26,10 +31,16 @@ export interface EncodedArchivedPods {
   readonly t?: number;
   /** The forwarder epoch of the first pod's order; a pod's order in it is its seq alone. */
   readonly e?: number;
+  /** What the pods' names start with before `<index>-` (the first pod's; v 3). */
+  readonly np?: string;
+  /** 1: a uid that is a UUID is stored as its bytes in base64url (v 3). */
+  readonly u?: 1;
   readonly p: readonly (readonly unknown[])[];
 }
 
-export const ARCHIVE_FORM_VERSION = 2;
+/** v 3; v 2 (one session of main, 2026-11-29) had no differences between pods, `np` or `u`. */
+export const ARCHIVE_FORM_VERSION = 3;
+const READ_VERSIONS: readonly number[] = [2, ARCHIVE_FORM_VERSION];
 
 const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'] as const;
 const COUNTS = ['none', 'succeeded', 'failed', 'ignored'] as const satisfies readonly ArchivedPod['counted'][];
@@ -73,13 +84,19 @@ export function encodeArchivedPods(pods: readonly ArchivedPod[]): EncodedArchive
   const at = first?.archivedAt !== undefined && pods.every((pod) => pod.archivedAt === first.archivedAt) ? first.archivedAt : undefined;
   const t = first?.firstSeenAt;
   const e = first?.order?.epoch;
+  const np = first === undefined ? undefined : namePrefix(first);
+  const u = first !== undefined && UUID.test(first.uid);
+  const shared: Shared = { ns, at, t, e, np, u, deltas: true };
+  const previous = { lastSeq: 0, version: 0 };
   return {
     v: ARCHIVE_FORM_VERSION,
     ...(ns === undefined ? {} : { ns }),
     ...(at === undefined ? {} : { at }),
     ...(t === undefined ? {} : { t }),
     ...(e === undefined ? {} : { e }),
-    p: pods.map((pod) => encodePod(pod, { ns, at, t, e })),
+    ...(np === undefined ? {} : { np }),
+    ...(u ? { u: 1 as const } : {}),
+    p: pods.map((pod) => encodePod(pod, shared, previous)),
   };
 }
 
@@ -93,22 +110,36 @@ export function decodeArchivedPods(stored: unknown): ArchivedPod[] {
   if (group === null || typeof group !== 'object' || !Array.isArray(group.p)) {
     throw new Error(`archived pods: expected an array of pods or a group {v, p}, got ${describe(stored)}`);
   }
-  if (group.v !== ARCHIVE_FORM_VERSION) throw new Error(`archived pods: group form v ${String(group.v)} is not ${ARCHIVE_FORM_VERSION}`);
-  const shared = { ns: group.ns, at: group.at, t: group.t, e: group.e };
+  if (!READ_VERSIONS.includes(group.v as number)) throw new Error(`archived pods: group form v ${String(group.v)} is not one of ${READ_VERSIONS.join(', ')}`);
+  const later = (group.v as number) !== 2;
+  const shared: Shared = { ns: group.ns, at: group.at, t: group.t, e: group.e, np: later ? group.np : undefined, u: later && group.u === 1, deltas: later };
+  const previous = { lastSeq: 0, version: 0 };
   return group.p.map((tuple, i) => {
-    if (!Array.isArray(tuple) || typeof tuple[UID] !== 'string') throw new Error(`archived pods: p[${i}] is not a pod tuple: ${describe(tuple)}`);
-    return decodePod(tuple, shared);
+    if (!Array.isArray(tuple) || (typeof tuple[UID] !== 'string' && !Array.isArray(tuple[UID]))) {
+      throw new Error(`archived pods: p[${i}] is not a pod tuple: ${describe(tuple)}`);
+    }
+    return decodePod(tuple, shared, previous);
   });
 }
 
+/** What a group's pods share, and how its tuples are told (v 2: no differences between pods, no `np`, no `u`). */
 interface Shared {
   readonly ns: string | undefined;
   readonly at: number | undefined;
   readonly t: number | undefined;
   readonly e: number | undefined;
+  readonly np: string | undefined;
+  readonly u: boolean;
+  readonly deltas: boolean;
 }
 
-function encodePod(pod: ArchivedPod, shared: Shared): unknown[] {
+/** The pod before in the group: its lastSeq and its resourceVersion as a number (the last that had one). */
+interface Previous {
+  lastSeq: number;
+  version: number;
+}
+
+function encodePod(pod: ArchivedPod, shared: Shared, previous: Previous): unknown[] {
   const flags =
     (pod.gone ? GONE : 0) | (pod.trackedSeen === true ? TRACKED_SEEN : 0) | (pod.strippedLive === true ? STRIPPED_LIVE : 0) |
     (pod.released === true ? RELEASED : 0) | (pod.finalCount === 'outside' ? FINAL_OUTSIDE : 0) | (pod.finalCount === 'owed' ? FINAL_OWED : 0);
@@ -116,18 +147,20 @@ function encodePod(pod: ArchivedPod, shared: Shared): unknown[] {
   // The instants are told from the pod's first sighting, that one from the group's.
   const base = pod.firstSeenAt ?? shared.t;
   const tuple: unknown[] = new Array<unknown>(SLOTS).fill(null);
-  tuple[UID] = pod.uid;
-  tuple[NAME] = pod.name;
+  tuple[UID] = shared.u ? packUid(pod.uid) : pod.uid;
+  tuple[NAME] = nameCode(pod, shared.np);
   tuple[INDEX] = pod.index;
   tuple[PHASE] = phase >= 0 ? phase : pod.phase;
   tuple[FLAGS] = flags;
-  tuple[SEQ] = pod.seq;
-  tuple[LAST_SEQ] = pod.lastSeq ?? null;
+  // Upstream numbers an Indexed Job's pods about as their indexes; jobfold its first sightings.
+  tuple[SEQ] = pod.seq - pod.index;
+  tuple[LAST_SEQ] = pod.lastSeq === undefined ? null : pod.lastSeq - previous.lastSeq;
+  if (pod.lastSeq !== undefined) previous.lastSeq = pod.lastSeq;
   tuple[FIRST_SEEN] = since(pod.firstSeenAt, shared.t);
   tuple[LAST_SEEN] = since(pod.lastSeenAt, base);
   tuple[FINISHED] = since(pod.finishedAt, base);
   tuple[FINISHED_TRACKED] = since(pod.finishedTrackedAt, pod.lastSeenAt ?? base);
-  tuple[VERSION] = pod.version ?? null;
+  tuple[VERSION] = versionCode(pod.version, previous);
   tuple[ORDER] = orderCode(pod.order, shared.e);
   tuple[EVENT_ID] = eventIdCode(pod);
   tuple[COUNTED] = pod.counted === countedOf(pod.phase) ? null : COUNTS.indexOf(pod.counted);
@@ -142,30 +175,33 @@ function encodePod(pod: ArchivedPod, shared: Shared): unknown[] {
   return tuple;
 }
 
-function decodePod(tuple: readonly unknown[], shared: Shared): ArchivedPod {
+function decodePod(tuple: readonly unknown[], shared: Shared, previous: Previous): ArchivedPod {
   const at = <T>(slot: number): T | undefined => (tuple[slot] === undefined || tuple[slot] === null ? undefined : (tuple[slot] as T));
-  const uid = tuple[UID] as string;
+  const uid = shared.u ? unpackUid(tuple[UID]) : (tuple[UID] as string);
+  const index = tuple[INDEX] as number;
   const flags = at<number>(FLAGS) ?? 0;
   const code = tuple[PHASE];
   const phase = typeof code === 'number' ? (PHASES[code] as string) : (code as string);
   const firstSeenAt = from(tuple[FIRST_SEEN], shared.t);
   const base = firstSeenAt ?? shared.t;
   const lastSeenAt = from(tuple[LAST_SEEN], base);
-  const version = at<string>(VERSION);
+  const version = shared.deltas ? versionOf(tuple[VERSION], previous) : at<string>(VERSION);
+  let lastSeq = at<number>(LAST_SEQ);
+  if (shared.deltas && lastSeq !== undefined) lastSeq = previous.lastSeq += lastSeq;
   const counted = at<number>(COUNTED);
   const finalCount = (flags & FINAL_OUTSIDE) !== 0 ? 'outside' : (flags & FINAL_OWED) !== 0 ? 'owed' : undefined;
   const eventId = eventIdOf(tuple[EVENT_ID], uid, version);
   const order = orderOf(tuple[ORDER], shared.e);
   const fields: Record<keyof ArchivedPod, unknown> = {
     uid,
-    name: tuple[NAME],
+    name: nameOf(tuple[NAME], index, shared.np),
     namespace: shared.ns ?? at<string>(NAMESPACE),
     phase,
-    index: tuple[INDEX],
+    index,
     counted: counted === undefined ? countedOf(phase) : COUNTS[counted],
     gone: (flags & GONE) !== 0,
-    seq: tuple[SEQ],
-    lastSeq: at<number>(LAST_SEQ),
+    seq: shared.deltas ? (tuple[SEQ] as number) + index : tuple[SEQ],
+    lastSeq,
     lastEventId: eventId,
     version,
     order,
@@ -238,6 +274,59 @@ function eventIdOf(code: unknown, uid: string, version: string | undefined): str
   if (code === 0) return undefined;
   if (Array.isArray(code)) return code[0] as string;
   return `${uid}/${code as string}`;
+}
+
+/** A UUID as the API server makes them (lowercase; upper case would not come back the same). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A UUID as its 16 bytes in base64url (22 characters); any other uid whole, in a one-element array. */
+function packUid(uid: string): string | [string] {
+  return UUID.test(uid) ? Buffer.from(uid.replaceAll('-', ''), 'hex').toString('base64url') : [uid];
+}
+
+function unpackUid(code: unknown): string {
+  if (Array.isArray(code)) return code[0] as string;
+  if (typeof code !== 'string' || !/^[A-Za-z0-9_-]{21}[AQgw]$/.test(code)) throw new Error(`archived pods: uid ${describe(code)} is not 16 bytes in base64url`);
+  const hex = Buffer.from(code as string, 'base64url').toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** What the first pod's name has before its `<index>-` (upstream's generateName `<job>-<index>-`): the group's prefix. */
+function namePrefix(pod: ArchivedPod): string | undefined {
+  const at = pod.name.lastIndexOf(`-${pod.index}-`);
+  return at < 0 ? undefined : pod.name.slice(0, at + 1);
+}
+
+/** The name: what follows `<prefix><index>-` as a string, any other name whole in a one-element array. */
+function nameCode(pod: ArchivedPod, prefix: string | undefined): string | [string] {
+  if (prefix === undefined) return pod.name;
+  const start = `${prefix}${pod.index}-`;
+  return pod.name.startsWith(start) ? pod.name.slice(start.length) : [pod.name];
+}
+
+function nameOf(code: unknown, index: number, prefix: string | undefined): string {
+  if (Array.isArray(code)) return code[0] as string;
+  return prefix === undefined ? (code as string) : `${prefix}${index}-${code as string}`;
+}
+
+/** A resourceVersion that reads back from a number: a plain decimal integer within 2^53. */
+const NUMERIC_VERSION = /^(0|[1-9][0-9]{0,14})$/;
+
+/** The resourceVersion: a number, its difference from the pod before's; any other version as the string. */
+function versionCode(version: string | undefined, previous: Previous): number | string | null {
+  if (version === undefined) return null;
+  if (!NUMERIC_VERSION.test(version)) return version;
+  const value = Number(version);
+  const code = value - previous.version;
+  previous.version = value;
+  return code;
+}
+
+function versionOf(code: unknown, previous: Previous): string | undefined {
+  if (code === undefined || code === null) return undefined;
+  if (typeof code === 'string') return code;
+  previous.version += code as number;
+  return String(previous.version);
 }
 
 const describe = (value: unknown): string => {

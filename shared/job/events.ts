@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { JobSchema } from '../k8s/job.ts';
 import { PodSchema } from '../k8s/pod.ts';
-import { ObjectSequenceSchema, PodSequenceSchema } from '../k8s/object-sequence.ts';
+import { JobSequenceSchema, ObjectSequenceSchema, PodSequenceSchema } from '../k8s/object-sequence.ts';
 import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
 
 // The per-Job log holds two kinds of events: observations (what a cluster reported) and
@@ -50,7 +50,8 @@ export const PodDeletedSchema = z.object({
   name: optional(z.string().max(253)),
   namespace: optional(z.string().max(63)),
 });
-export const JobObservedSchema = z.object({ type: z.literal('JobObserved'), ...envelope, ...sequence, job: JobSchema });
+// A JobSet's child Job's stamp carries `jobSetSeq`, which its status report passes on (child-job-status.ts).
+export const JobObservedSchema = z.object({ type: z.literal('JobObserved'), ...envelope, sequence: optional(JobSequenceSchema), job: JobSchema });
 export const JobDeletedSchema = z.object({
   type: z.literal('JobDeleted'),
   ...envelope,

@@ -7,6 +7,7 @@ import { clockSkewOf, type JobState } from './state.ts';
 import { advance, readObservation } from './cluster-clock.ts';
 import { laterTime, parseTime } from '../k8s/time.ts';
 import { trackChildStatus } from './child-status-version.ts';
+import { noteJobSetSeq } from './child-job-status.ts';
 import { enterRun, startsRun } from './run.ts';
 import { countLateOutcome, countsBeforeLateOutcome, settleAfterFinish } from './late-outcome.ts';
 import { notePodCount } from './pod-view-gap.ts';
@@ -89,6 +90,7 @@ export function evolve(state: JobState, event: JobEvent): JobState {
     }
     case 'JobObserved':
       observeJob(state, event, at, clockBefore);
+      noteJobSetSeq(state, event);
       break;
     case 'JobDeleted':
       state.deleted = true;

@@ -53,6 +53,8 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       return state.pods.get(observation.uid)?.gone && !podCountUnlogged(state, observation.sequence) ? 'already-gone' : undefined;
     case 'JobObserved': {
       if (state.jobEventId === observation.eventId) return 'same-event';
+      // Late or a replay, its `jobSetSeq` is what the JobSet's log waits for (child-job-status.ts).
+      if (observation.sequence?.jobSetSeq !== undefined) return undefined;
       const order = jobObservationOrder(observation);
       const known = { version: state.jobVersion, sequence: state.jobOrder };
       // Older by its order: the fold takes no spec from it, but may learn what it tells of then.

@@ -252,6 +252,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       clock: state.clock,
       childStatusKey: childStatusKeyOf(state),
       childStatusVersion: state.childStatusVersion,
+      ...(state.jobSetSeq === undefined ? {} : { jobSetSeq: { ...state.jobSetSeq, counts: [...state.jobSetSeq.counts] } }),
       run: { at: state.run.at, changes: [...state.run.changes] },
     },
     pods: live.map(encodePod),
@@ -332,6 +333,7 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     clock: s['clock'] ?? newClock(),
     childStatusKey: s['childStatusKey'] ?? '',
     childStatusVersion: s['childStatusVersion'] ?? 0,
+    ...(s['jobSetSeq'] === undefined ? {} : { jobSetSeq: { ...s['jobSetSeq'], counts: [...s['jobSetSeq'].counts] } }),
     run: { at: s['run']?.at, changes: new Map(s['run']?.changes ?? []), open: undefined },
   });
   state.status = {

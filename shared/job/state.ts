@@ -15,6 +15,7 @@ import { newRun, type Run, type RunChange } from './run.ts';
 import { JOBFOLD_DEFAULT_GATES, type FeatureGates } from '../k8s/feature-gates.ts';
 import { DEFAULT_CLOCK_SKEW_MS, newClock, type ClusterClock } from './cluster-clock.ts';
 import type { PodCounts } from './pod-view-gap.ts';
+import type { JobSetSeqRun } from './child-job-status.ts';
 import type { ChildStatusInputs } from './child-status-version.ts';
 import { newCriterionMemo, type CriterionMemo } from './criterion-instants.ts';
 
@@ -251,6 +252,8 @@ export interface JobState {
   /** The key as restored or last settled; a live Job's current one is built from childStatusInputs (childStatusKeyOf). */
   childStatusKey: string;
   childStatusVersion: number;
+  /** The forwarder's `jobSetSeq` of the Job events folded at the newest instant that had any (child-job-status.ts). */
+  jobSetSeq?: JobSetSeqRun;
   /** What a live Job's key is made of, kept up to date in place (child-status-version.ts); not persisted. */
   childStatusInputs: ChildStatusInputs | undefined;
   /** The criteria's instants decide asked for, while still true (criterion-instants.ts); not persisted. */

@@ -1,5 +1,6 @@
 import { LABELS } from './constants.ts';
 import type { ChildJob } from './schemas.ts';
+import { compareTimes } from '../k8s/time.ts';
 import type { ChildJobView, JobFailure, JobSetState } from './state.ts';
 
 /** `strconv.Atoi`: an optional sign and decimal digits, nothing else. */
@@ -85,5 +86,27 @@ export function classifyChildJobs(state: JobSetState): OwnedJobs | undefined {
     else if (job.finished === 'Complete') owned.successful.push(job);
     else owned.active.push(job);
   }
+  owned.successful.push(...listedGoneSuccesses(state, owned.successful));
+  owned.successful.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return owned;
+}
+
+/**
+ * The completed Jobs a user deleted (`goneSuccesses`, current attempt) the cluster's controller
+ * listed beside the others when the last of them finished: one deleted before a later success (by
+ * the times the cluster reported the deletion and the Jobs' Complete conditions) was gone from the
+ * list by then, so it is dropped, again until every one left outlived the last finish (greedy:
+ * the last finish is kept, not the largest set listed together). A deletion in the second of that finish comes after it (the controller reconciled the
+ * finish first); one without a known time, or a finish without one, is taken as listed.
+ */
+export function listedGoneSuccesses(state: JobSetState, present: readonly ChildJobView[]): ChildJobView[] {
+  const gone = Object.values(state.goneSuccesses ?? {}).filter((job) => (job.restartAttempt ?? 0) >= state.restarts);
+  const deletedAt = (job: ChildJobView) => (job.uid === undefined ? undefined : state.deletedChildren?.[job.uid]);
+  let listed = gone;
+  for (;;) {
+    const lastFinish = [...present, ...listed].map((job) => job.finishedAt).filter((at) => at !== undefined).sort(compareTimes).at(-1);
+    const dropped = lastFinish === undefined ? [] : listed.filter((job) => { const at = deletedAt(job); return at !== undefined && compareTimes(at, lastFinish) < 0; });
+    if (dropped.length === 0) return listed;
+    listed = listed.filter((job) => !dropped.includes(job));
+  }
 }

@@ -12,10 +12,11 @@ import { jobSetObservationEntry, JobSetObservationSchema, type JobSetEvent, type
 import { evolve, isLateChildSnapshot, isLateJobSetObservation } from './evolve.ts';
 import { earlierSuspension, noteJobSetTimeline, noteSuspendedChild, noteSuspendVersion, revealedResumption, revealedSuspension, revealedWalk } from './suspension-history.ts';
 import { withLateFailure } from './late-failures.ts';
+import { childCountsUnlogged } from './child-counts.ts';
 import { explainJobSet, type JobSetExplanation } from './explain.ts';
 import { jobSetKey } from './pass.ts';
 import { settle } from './settle.ts';
-import { initialState, type JobSetState } from './state.ts';
+import { initialState, isDeletedChild, type JobSetState } from './state.ts';
 import { noteWalkEvidence } from './walk-evidence.ts';
 import { comparableVersion } from '../k8s/object-sequence.ts';
 
@@ -36,7 +37,7 @@ export type JobSetDecider = Decider<JobSetState, JobSetLogObservation, JobSetLog
  * The version of the JobSet fold's decisions, recorded with each one (as FOLD_VERSION is with a
  * Job's): bump it when a change to shared/jobset makes it decide differently on some log.
  */
-export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-29.45';
+export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-29.48';
 
 /** Decision entries per commit step of the reconciler this loop replaced, for reading its cut-short syncs. */
 const LEGACY_STEP_ENTRIES = 32;
@@ -101,7 +102,7 @@ export function jobSetDecider(): JobSetDecider {
       due: (_state, head, snapshotSeq, every = SNAPSHOT_EVERY) => head - snapshotSeq >= every,
       take: (state) => ({ snapshot: state, archived: [] }),
       // The state is plain JSON; fields added since are optional.
-      restore: (stored) => stored as JobSetState,
+      restore: (stored) => restoredState(stored as StoredJobSetState),
     },
     summary: jobSetSummary,
     name: (state) => state.jobSet?.metadata.name,
@@ -113,6 +114,21 @@ export function jobSetDecider(): JobSetDecider {
     size: (state) => Object.keys(state.children).length,
   };
 }
+
+/** A stored state, as folds before JOBSET_FOLD_VERSION .46 wrote it too. */
+type StoredJobSetState = JobSetState & { readonly deletedChildUids?: readonly string[] };
+
+/**
+ * A snapshot stored before .46 lists the deleted child Jobs' uids without when: each is taken as
+ * deleted after any instant its evidence is weighed at, as those folds weighed it.
+ */
+function restoredState(stored: StoredJobSetState): JobSetState {
+  const { deletedChildUids, ...state } = stored;
+  if (deletedChildUids === undefined) return state;
+  return { ...state, deletedChildren: { ...Object.fromEntries(deletedChildUids.map((uid) => [uid, DELETED_AT_UNKNOWN])), ...state.deletedChildren } };
+}
+
+const DELETED_AT_UNKNOWN = '9999-12-31T23:59:59Z';
 
 /**
  * Why the JobSet fold already holds an observation, or undefined when it is news: the same
@@ -133,10 +149,12 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
     case 'JobSetDeleted':
       return state.deleted ? 'already-gone' : undefined;
     case 'JobObserved': {
+      // Stale or not, its counts are what a JobSet jobfold runs waits for (child-counts.ts).
+      if (childCountsUnlogged(state, observation.jobSetSeq)) return undefined;
       // A failure of the attempt the last restart ended, before that restart, is evidence for it (late-failures.ts).
       if (withLateFailure(state, observation, state.position + 1) !== undefined) return undefined;
       const uid = observation.job.metadata.uid;
-      if (uid !== undefined && state.deletedChildUids?.includes(uid) && isLateChildSnapshot(state, observation)) return 'already-gone';
+      if (isDeletedChild(state, uid) && isLateChildSnapshot(state, observation)) return 'already-gone';
       const child = state.children[observation.job.metadata.name];
       if (child?.eventId !== undefined && child.eventId === observation.eventId) return 'same-event';
       // A stale snapshot that shows an InOrder walk's Job started earlier is evidence for the walk (walk-evidence.ts).
@@ -146,8 +164,9 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
       return isLateChildSnapshot(state, observation) ? 'stale' : undefined;
     }
     case 'JobDeleted': {
+      if (childCountsUnlogged(state, observation.jobSetSeq)) return undefined;
       const uid = observation.uid;
-      if (uid !== undefined && state.deletedChildUids?.includes(uid)) return 'already-gone';
+      if (isDeletedChild(state, uid)) return 'already-gone';
       if (state.children[observation.name] !== undefined) return undefined;
       return uid === undefined ? 'already-gone' : undefined;
     }

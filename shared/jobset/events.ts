@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { NewEntry } from '../log/event-store.ts';
 import { ObjectSequenceSchema } from '../k8s/object-sequence.ts';
+import { CarriedCountsSchema } from '../k8s/sent-counts.ts';
 import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
 import type { JobSetDecisionEvent } from './decision-events.ts';
 import { ChildJobSchema, JobSetSchema } from './schemas.ts';
@@ -41,6 +42,8 @@ export const JobObservedSchema = z.object({
    */
   sequence: optional(ObjectSequenceSchema),
   job: ChildJobSchema,
+  /** The forwarder's `jobSetSeq` of the Job events its Job's log folded for this status (child-counts.ts). */
+  jobSetSeq: optional(CarriedCountsSchema),
 });
 
 /** The child Job no longer exists (its foreground deletion finished). */
@@ -50,6 +53,8 @@ export const JobDeletedSchema = z.object({
   name: z.string().min(1),
   /** The deleted Job's uid: a snapshot of it arriving later does not bring it back. */
   uid: optional(z.string()),
+  /** The forwarder's `jobSetSeq` of the deletion (child-counts.ts). */
+  jobSetSeq: optional(CarriedCountsSchema),
 });
 
 /**

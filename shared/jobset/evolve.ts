@@ -1,4 +1,5 @@
-import { observeChildJob, parseLabelInt } from './child-jobs.ts';
+import { finishCount, noteChildCounts } from './child-counts.ts';
+import { listedGoneSuccesses, observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { CONDITION_TYPES, LABELS } from './constants.ts';
 import { moveConditionBefore, updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
@@ -6,8 +7,8 @@ import type { JobSetOutcomeCorrected } from './decision-events.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
-import { initialState, type ChildJobView, type JobSetState } from './state.ts';
-import { noteWalkDeletion, noteWalkEvidence } from './walk-evidence.ts';
+import { initialState, isDeletedChild, type ChildJobView, type JobSetState } from './state.ts';
+import { noteWalkEvidence } from './walk-evidence.ts';
 import { validateJobSet } from './validation.ts';
 import { placeOfLateCondition, placeOfLateRestart } from './late-placement.ts';
 import { earlierSuspension, noteJobSetTimeline, noteSuspendedChild, noteSuspendVersion, revealedResumption, revealedSuspension, revealedWalk, specTaken } from './suspension-history.ts';
@@ -33,29 +34,33 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       const firstChildVersion = version !== undefined && (first === undefined || compareVersions(version, first) < 0) ? version : first;
       const noted: JobSetState = {
         ...next, ...withLateFailure(state, event, position), ...noteWalkEvidence(state, event), ...(firstChildVersion === undefined ? {} : { firstChildVersion }),
-        ...noteSuspendedChild(state, event, version),
+        ...noteSuspendedChild(state, event, version), ...noteChildCounts(state, event.jobSetSeq, event.at),
       };
       if (isLateChildSnapshot(state, event)) return { ...noted, lastObservation: position };
       const ahead = isOfLaterAttempt(state, event);
+      const previous = knownChild(state, event);
+      const observed = observeChildJob(previous, event.job, position);
       const child = {
-        ...observeChildJob(knownChild(state, event), event.job, position), ...stamp(event.sequence),
+        ...observed, ...finishCount(previous, observed.finished, event.jobSetSeq), ...stamp(event.sequence),
         ...(version === undefined ? {} : { version }), ...(event.eventId === undefined ? {} : { eventId: event.eventId }),
         seenAt: event.at,
         seenSuspended: event.job.spec?.suspend === true,
       };
       const uid = event.job.metadata.uid;
-      const view = uid !== undefined && state.deletedChildUids?.includes(uid) ? goneJob(child) : child;
+      const view = isDeletedChild(state, uid) ? goneJob(child) : child;
       if (ahead) return { ...noted, lastObservation: position, laterAttempts: { ...state.laterAttempts, [heldKey(view)]: view } };
-      return { ...noted, lastObservation: position, children: { ...state.children, [name]: view } };
+      // A deleted Job's completion waits beside the name's create (isSuccessOfGoneJob); a Job seen under the name takes it.
+      if (view.gone === true && view.finished === 'Complete') return { ...noted, lastObservation: position, goneSuccesses: { ...state.goneSuccesses, [name]: view } };
+      return { ...noted, lastObservation: position, children: { ...state.children, [name]: view }, ...withoutGoneSuccess(state, name) };
     }
     case 'JobDeleted': {
+      const counted = { ...next, ...noteChildCounts(state, event.jobSetSeq, event.at) };
       const held = Object.values(state.laterAttempts ?? {}).find((job) => job.name === event.name && job.uid !== undefined && job.uid === event.uid);
       if (held !== undefined && event.uid !== undefined) {
         // A held Job's failure still decides its attempt's restart, once the fold reaches it.
         const { [heldKey(held)]: _gone, ...others } = state.laterAttempts ?? {};
         const laterAttempts = held.finished === 'Failed' ? { ...others, [heldKey(held)]: goneJob(held) } : others;
-        const deletedChildUids = [...(state.deletedChildUids ?? []), event.uid];
-        return { ...next, lastObservation: position, laterAttempts, deletedChildUids, ...noteWalkDeletion(state, event) };
+        return { ...counted, lastObservation: position, laterAttempts, ...deletionNoted(state, event.uid, event.at) };
       }
       const { [event.name]: gone, ...others } = state.children;
       // The deletion of another object under this name (an earlier restart attempt's Job,
@@ -64,10 +69,10 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       // A completed current-attempt Job stays as gone: the cluster's controller saw it complete
       // before the deletion, so the success policy still counts it (isSuccessOfGoneJob).
       const keptComplete = sameObject && gone?.finished === 'Complete' && (gone.restartAttempt ?? 0) >= state.restarts;
-      const children = keptComplete ? { ...others, [event.name]: goneJob(gone) } : sameObject ? others : state.children;
+      const children = sameObject ? others : state.children;
+      const goneSuccesses = keptComplete ? { goneSuccesses: { ...state.goneSuccesses, [event.name]: goneJob(gone) } } : {};
       const uid = event.uid ?? gone?.uid;
-      const deletedChildUids = uid === undefined ? state.deletedChildUids : [...(state.deletedChildUids ?? []), uid];
-      return { ...next, lastObservation: position, children, ...(deletedChildUids ? { deletedChildUids } : {}), ...noteWalkDeletion(state, event) };
+      return { ...counted, lastObservation: position, children, ...goneSuccesses, ...deletionNoted(state, uid, event.at) };
     }
     case 'JobSetConditionChanged': {
       if (event.movedBefore !== undefined) return { ...next, conditions: moveConditionBefore(state.conditions, event.condition.type, event.movedBefore) };
@@ -103,7 +108,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
     case 'JobSetCompleted': {
       // Logs written before fold .10: a completion that `corrects` the failure takes it back itself.
       const base = event.corrects === undefined ? next : failureTakenBack(next);
-      return { ...base, terminalState: 'Completed', conditions: updateCondition(base.conditions, event.condition, event.at) };
+      return { ...base, children: withoutCreatesOfListedSuccesses(base), terminalState: 'Completed', conditions: updateCondition(base.conditions, event.condition, event.at) };
     }
     case 'JobSetOutcomeCorrected':
       return correctionTakenBack(next, event);
@@ -262,7 +267,10 @@ export function isLateJobSetObservation(state: JobSetState, event: JobSetObserve
  */
 export function isLateChildSnapshot(state: JobSetState, event: JobObserved): boolean {
   const uid = event.job.metadata.uid;
-  if (uid !== undefined && state.deletedChildUids?.includes(uid)) return !isFailureOfGoneJob(state, event) && !isSuccessOfGoneJob(state, event);
+  if (isDeletedChild(state, uid)) return !isFailureOfGoneJob(state, event) && !isSuccessOfGoneJob(state, event);
+  // A completion kept for a deleted Job (`goneSuccesses`) is newer than any older object under its name.
+  const goneSuccess = state.goneSuccesses?.[event.job.metadata.name];
+  if (goneSuccess !== undefined && isOfOlderObject(goneSuccess, event)) return true;
   const known = knownChild(state, event);
   if (known === undefined) return false;
   const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
@@ -278,9 +286,19 @@ export function isLateChildSnapshot(state: JobSetState, event: JobObserved): boo
  * The stamp is no help here: it counts one object's observations.
  */
 function isOfOlderObject(known: ChildJobView, event: JobObserved): boolean {
+  return (otherObjectOrder(known, event) ?? 0) < 0;
+}
+
+/**
+ * How the snapshot's object stands to the view's Job, another object under the same name: negative
+ * when older (its resourceVersion below the view's), positive when newer; undefined when the same
+ * object, or when either has no uid or no comparable version.
+ */
+function otherObjectOrder(known: ChildJobView, event: JobObserved): number | undefined {
   const version = comparableVersion(event.job.metadata.resourceVersion);
-  return known.uid !== undefined && event.job.metadata.uid !== undefined && known.uid !== event.job.metadata.uid
-    && version !== undefined && known.version !== undefined && compareVersions(version, known.version) < 0;
+  const uid = event.job.metadata.uid;
+  if (known.uid === undefined || uid === undefined || known.uid === uid || version === undefined || known.version === undefined) return undefined;
+  return compareVersions(version, known.version);
 }
 
 /**
@@ -372,20 +390,45 @@ function isFailureOfGoneJob(state: JobSetState, event: JobObserved): boolean {
 /**
  * A snapshot showing Complete of a current-attempt Job a user deleted, arriving after the deletion:
  * a deleted object has no snapshot newer than its deletion, so the cluster showed the Job complete
- * before it was gone and the JobSet's controller counted it toward the success policy then. It joins
- * the view as gone (counted by the success policy, in no replicatedJobsStatus count) while nothing
- * observed took its name since: a Job observed under that name (the one created again) is newer and
- * stands. It takes the place of a create issued for the name and not yet seen: when the success
- * policy is not met with it, the Job is missing again and its create is issued again (the cluster
- * answers AlreadyExists to the second).
+ * before it was gone and the JobSet's controller may have counted it toward the success policy
+ * then. It is kept as gone (`goneSuccesses`: counted by the success policy for the instants before
+ * its deletion, in no replicatedJobsStatus count) while nothing observed took its name since: a
+ * Job observed under that name (the one created again) is newer and stands; one at an older
+ * resourceVersion is not (it was gone before this one was made). A create issued for
+ * the name and not yet seen stays in the view, expected, as upstream's expectations keep it.
  */
 function isSuccessOfGoneJob(state: JobSetState, event: JobObserved): boolean {
   const complete = event.job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') === true;
   const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
   if (!complete || attempt === undefined || attempt < state.restarts) return false;
   const known = state.children[event.job.metadata.name];
-  return known === undefined || (known.uid === undefined && known.restartAttempt === attempt && known.finished === undefined);
+  return known === undefined || (known.uid === undefined && known.restartAttempt === attempt && known.finished === undefined) || (otherObjectOrder(known, event) ?? 0) > 0;
 }
+
+/**
+ * At the JobSet's completion: a create the fold issued for a completed Job a user deleted, and
+ * never saw made, when that Job was still listed at the success (child-jobs.ts
+ * `listedGoneSuccesses`: deleted after the last finish). The cluster's controller completed the
+ * JobSet before the deletion, and a finished JobSet creates nothing: the create was the fold's,
+ * on a view that lacked the completion. A snapshot of a Job made under the name brings it back.
+ */
+function withoutCreatesOfListedSuccesses(state: JobSetState): JobSetState['children'] {
+  const listed = listedGoneSuccesses(state, Object.values(state.children).filter((job) => job.finished === 'Complete' && (job.restartAttempt ?? 0) >= state.restarts));
+  const unmade = listed.map((job) => state.children[job.name]).filter((job) => job !== undefined && job.uid === undefined && job.seenAt === undefined);
+  if (unmade.length === 0) return state.children;
+  return Object.fromEntries(Object.entries(state.children).filter(([, job]) => !unmade.includes(job)));
+}
+
+/** A Job observed under `name` takes it: a completion kept for a deleted Job of that name no longer counts. */
+function withoutGoneSuccess(state: JobSetState, name: string): Pick<JobSetState, 'goneSuccesses'> | undefined {
+  if (state.goneSuccesses?.[name] === undefined) return undefined;
+  const { [name]: _taken, ...others } = state.goneSuccesses;
+  return { goneSuccesses: others };
+}
+
+/** A child deletion noted by uid, with when it was reported (the first report stands). */
+const deletionNoted = (state: JobSetState, uid: string | undefined, at: string): Pick<JobSetState, 'deletedChildren'> | undefined =>
+  uid === undefined || isDeletedChild(state, uid) ? undefined : { deletedChildren: { ...state.deletedChildren, [uid]: at } };
 
 const goneJob = (job: ChildJobView): ChildJobView => ({ ...job, terminating: true, gone: true });
 

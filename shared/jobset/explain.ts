@@ -1,10 +1,12 @@
 import { correctionSentence, loggedCorrection, plural, type ExplainedCondition, type ExplanationOf, type OutcomeCorrection } from '../read-model/explanation.ts';
 import { findCondition, isConditionTrue, type ConditionUpdate, type JobSetCondition } from './conditions.ts';
-import { CONDITION_TYPES, REASONS } from './constants.ts';
+import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, REASONS } from './constants.ts';
+import { missingChildJobEvents } from './child-counts.ts';
+import { EXPECTATIONS_TIMEOUT_MS } from '../k8s/job-controller.ts';
 import type { JobSetCompleted, JobSetDecisionEvent, JobSetFailed, JobSetRestarted } from './decision-events.ts';
 import type { JobFailure, JobSetState } from './state.ts';
 import { jobSetStatus } from './status.ts';
-import { compareTimes } from '../k8s/time.ts';
+import { compareTimes, formatTime } from '../k8s/time.ts';
 import { waitingReplicatedJobs, waitingSentence, type WaitingReplicatedJob } from './waiting.ts';
 
 // The JobSet's read model: why the JobSet stands where it does, from its state and the decisions
@@ -99,7 +101,7 @@ export function explainJobSet(
     kind: 'JobSet',
     jobSet: metadata && { namespace: metadata.namespace ?? 'default', name: metadata.name, uid: metadata.uid },
     outcome,
-    summary: summary(state, outcome) + corrections.map(correctionSentence).join(''),
+    summary: summary(state, outcome) + childEventsSentence(state) + corrections.map(correctionSentence).join(''),
     restarts: state.restarts,
     restartsCountTowardsMax: state.restartsCountTowardsMax,
     conditions,
@@ -365,6 +367,17 @@ const tipped = (position: number): string => (position > 0 ? `, event #${positio
 // ---- The summary --------------------------------------------------------------------------
 
 /** One line saying where the JobSet stands and why, e.g. `JobSet default/x failed at … — …`. */
+/**
+ * For a JobSet jobfold runs whose log lacks a child Job event sent before the newest it holds:
+ * that it decides nothing meanwhile, what it waits for, and until when at most (child-counts.ts).
+ */
+function childEventsSentence(state: JobSetState): string {
+  const missing = missingChildJobEvents(state);
+  if (missing === undefined || state.jobSet?.spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME) return '';
+  const events = missing.count === 1 ? '1 child Job event sent before the newest one in the log has' : `${missing.count} child Job events sent before the newest one in the log have`;
+  return ` Nothing is decided, while ${events} not arrived (missing since ${formatTime(missing.since)}; given up on at ${formatTime(missing.since + EXPECTATIONS_TIMEOUT_MS)}).`;
+}
+
 function summary(state: JobSetState, outcome: JobSetOutcome): string {
   const metadata = state.jobSet?.metadata;
   if (metadata === undefined) return 'No JobSet has been observed.';

@@ -2,7 +2,8 @@ import { compareVersions } from '../k8s/object-sequence.ts';
 import { parseTime } from '../k8s/time.ts';
 import type { OwnedJobs } from './child-jobs.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
-import type { ChildJobView } from './state.ts';
+import type { ChildJobView, FinishCount } from './state.ts';
+import { JOBFOLD_JOBSET_CONTROLLER_NAME } from './constants.ts';
 import { matchSuccessPolicy, type SuccessPolicyResult } from './success-policy.ts';
 
 // The order the child Jobs finished in, on the cluster's clock: the `lastTransitionTime` of each
@@ -12,7 +13,9 @@ import { matchSuccessPolicy, type SuccessPolicyResult } from './success-policy.t
 // finishes before it reconciles, or bring them after the JobSet's deletion mark; these rules let
 // the Jobs' own times say which the cluster's controller saw first. Two finishes in the same
 // second, or one without a time, are not ordered: they are taken as upstream takes them in one
-// pass.
+// pass; but for a JobSet jobfold runs, whose log holds the forwarder's counts of its Jobs' events
+// (child-counts.ts): it reconciles after each, so a finish counted before another of the same
+// second was acted on first, as jobfold did in the cluster's order.
 
 /**
  * The success policy met by Jobs that finished strictly before every failed Job failed, when it
@@ -22,7 +25,8 @@ import { matchSuccessPolicy, type SuccessPolicyResult } from './success-policy.t
 export function successBeforeFailure(spec: DefaultedJobSetSpec, owned: OwnedJobs): SuccessPolicyResult | undefined {
   // A fold, not Math.min(...): a spread of many thousands of Jobs overflows the call stack. NaN stays NaN.
   const firstFailure = owned.failed.reduce((first, job) => Math.min(first, finishInstant(job)), Number.POSITIVE_INFINITY);
-  const earlier = owned.successful.filter((job) => finishInstant(job) < firstFailure);
+  const countedFirst = spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME ? firstCountedFailure(owned, firstFailure) : undefined;
+  const earlier = owned.successful.filter((job) => finishInstant(job) < firstFailure || (countedFirst !== undefined && finishInstant(job) === firstFailure && countedBefore(job.finishedCount, countedFirst)));
   if (earlier.length === 0) return undefined;
   const success = matchSuccessPolicy(spec, earlier);
   return success.met ? success : undefined;
@@ -90,6 +94,20 @@ export function finishedBefore(owned: OwnedJobs, instant: string): OwnedJobs {
 }
 
 /** When a finished Job finished (epoch ms): NaN when its condition has no time, which orders before nothing. */
+/** The count of the first failure of instant `at` (each must have one, else undefined: not ordered). */
+function firstCountedFailure(owned: OwnedJobs, at: number): FinishCount | undefined {
+  let first: FinishCount | undefined;
+  for (const job of owned.failed) {
+    if (finishInstant(job) !== at) continue;
+    const count = job.finishedCount;
+    if (count === undefined) return undefined;
+    if (first === undefined || countedBefore(count, first)) first = count;
+  }
+  return first;
+}
+
+const countedBefore = (a: FinishCount | undefined, b: FinishCount): boolean => a !== undefined && (a.epoch !== b.epoch ? a.epoch < b.epoch : a.count < b.count);
+
 function finishInstant(job: ChildJobView): number {
   return job.finishedAt === undefined ? Number.NaN : parseTime(job.finishedAt);
 }

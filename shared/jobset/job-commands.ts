@@ -27,9 +27,7 @@ export function createMissingJobs(
   for (let jobIndex = 0; jobIndex < rjob.replicas; jobIndex++) {
     const name = childJobName(jobSet.metadata.name, rjob.name, jobIndex);
     // The buckets are as listed at the start of the pass, like upstream's `shouldCreateJob`.
-    // A Job a user deleted, known only by its completion arriving late (evolve.ts `isSuccessOfGoneJob`), is missing.
-    const held = pass.start.children[name];
-    if (held !== undefined && !(held.gone === true && held.finished === 'Complete')) continue;
+    if (pass.start.children[name] !== undefined) continue;
     const job = constructJob(jobSet, rjob, jobIndex, restartAttempt);
     const commandId = commandIdFor(jobSetKey(pass.start), restartAttempt, name, 'CreateJob', pass.start.position);
     const suspend = job.spec.suspend ?? false;

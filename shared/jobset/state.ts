@@ -3,6 +3,7 @@ import type { DefaultedJobSet } from './defaulting.ts';
 import type { JobSetValidationError } from './validation-error.ts';
 import { compareVersions, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
+import type { SentCounts } from '../k8s/sent-counts.ts';
 
 /** The Failed condition of a failed child Job: what failure policy rules match on. */
 export interface JobFailure {
@@ -60,10 +61,17 @@ export interface ChildJobView {
   /**
    * A failed Job whose deletion arrived before its failure (evolve.ts `isFailureOfGoneJob`): it
    * decides the failure policy but is counted nowhere and leaves the view at the next restart.
-   * Likewise a completed Job a user deleted (`isSuccessOfGoneJob`): the success policy counts it,
-   * and it is missing for the Job creation (job-commands.ts); so is a completed Job whose deletion came after its completion.
+   * Likewise a completed Job a user deleted (`goneSuccesses`).
    */
   readonly gone?: true;
+  /** The forwarder's count (`jobSetSeq`) of the first status that showed `finished`, when one carried counts (child-counts.ts). */
+  readonly finishedCount?: FinishCount;
+}
+
+/** A `jobSetSeq` and its epoch. */
+export interface FinishCount {
+  readonly epoch: number;
+  readonly count: number;
 }
 
 export type TerminalState = '' | 'Completed' | 'Failed';
@@ -103,14 +111,12 @@ export interface RestartEvidence {
  * comparable resourceVersion of a snapshot showing it so, by `attempt/name/uid` (a Job a user
  * deleted and the one created again under its name are two objects), and when each
  * attempt first failed, with the oldest comparable resourceVersion of a snapshot showing that
- * failure, by attempt (the versions order a start and a failure of the same second); and when
- * each child Job's deletion was reported, by uid (a deleted Job no longer counts as started).
+ * failure, by attempt (the versions order a start and a failure of the same second).
  */
 export interface WalkEvidence {
   readonly started: Readonly<Record<string, StartedJob>>;
   readonly failedAt: Readonly<Record<number, string>>;
   readonly failedVersion?: Readonly<Record<number, string>>;
-  readonly deletedAt?: Readonly<Record<string, string>>;
 }
 
 /** A child Job the cluster showed started: when first, and at which resourceVersions. */
@@ -140,6 +146,11 @@ export interface JobSetState {
   /** Admission violations of the observed spec; a JobSet with any is never reconciled. */
   readonly validationErrors: readonly JobSetValidationError[];
   readonly rejectionRecorded: boolean;
+  /**
+   * The forwarder's count of its events about the JobSet's Jobs (`jobSetSeq`), as far as the log
+   * holds it (child-counts.ts). Absent in states folded before JOBSET_FOLD_VERSION .48: no counts.
+   */
+  readonly childCounts?: SentCounts;
   readonly deleted: boolean;
   /**
    * The JobSet is being deleted: jobfold asked for it (`ttlSecondsAfterFinished`) or the cluster
@@ -152,6 +163,14 @@ export interface JobSetState {
    * yet), by name: outside the view until the fold's own restart reaches their attempt.
    */
   readonly laterAttempts?: Readonly<Record<string, ChildJobView>>;
+  /**
+   * Completed child Jobs a user deleted (`gone`), by name, beside the view's Job under that name (a
+   * create jobfold issued and has not seen yet, or none): the success policy counts each for the
+   * instants before its deletion (child-jobs.ts `classifyChildJobs`); no status count does, and
+   * the name is missing for the Job creation. A Job observed under the name since takes the name:
+   * the cluster's controller created it after the deletion, on a JobSet it had not completed.
+   */
+  readonly goneSuccesses?: Readonly<Record<string, ChildJobView>>;
   /**
    * The most restarts the cluster's own JobSet reported (`status.restarts`): Jobs of an attempt up
    * to it are not held, since their restart happened on evidence the fold may never see (a JobSet
@@ -235,8 +254,11 @@ export interface JobSetState {
   readonly failedDecision?: number;
   /** When the Job that failed decision acted on failed, on the cluster's clock (a correction's `retractedMetAt`). */
   readonly failedDecisionMetAt?: string;
-  /** Uids of child Jobs seen deleted: a late snapshot of one does not bring it back. */
-  readonly deletedChildUids?: readonly string[];
+  /**
+   * When each child Job seen deleted was (the deletion's `at`), by uid: a late snapshot of one does
+   * not bring it back, and what it showed counts for no instant after (walk-evidence.ts).
+   */
+  readonly deletedChildren?: Readonly<Record<string, string>>;
   readonly conditions: readonly JobSetCondition[];
   readonly restarts: number;
   readonly restartsCountTowardsMax: number;
@@ -320,3 +342,7 @@ export function suspendInForceAt(state: JobSetState, at: string, version?: strin
 export function suspendedAtInstant(state: JobSetState, at: string, version?: string): boolean | undefined {
   return suspendInForceAt(state, at, version) ?? specTakenBy(state, at)?.suspend;
 }
+
+/** Whether the child Job of `uid` was seen deleted. */
+export const isDeletedChild = (state: Pick<JobSetState, 'deletedChildren'>, uid: string | undefined): boolean =>
+  uid !== undefined && state.deletedChildren?.[uid] !== undefined;

@@ -4,7 +4,7 @@ import { observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { findCondition, type JobSetCondition } from './conditions.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
-import type { JobDeleted, JobObserved } from './events.ts';
+import type { JobObserved } from './events.ts';
 import { firstSuspensionSeenAt, suspendInForceAt, type ChildJobView, type JobSetState, type StartedJob, type WalkEvidence } from './state.ts';
 
 // Issue 21 for InOrder JobSets: an attempt's startup walk completes in the pass where its last
@@ -67,22 +67,8 @@ export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<J
       },
       failedAt: { ...Object.fromEntries(Object.entries(evidence.failedAt).filter(keptAttempt)), ...(failedAt === undefined ? {} : { [attempt]: failedAt }) },
       ...(Object.keys(failedVersions).length === 0 ? {} : { failedVersion: failedVersions }),
-      ...(evidence.deletedAt === undefined ? {} : { deletedAt: evidence.deletedAt }),
     },
   };
-}
-
-/**
- * What a child Job's deletion adds to `walkEvidence`: when it was reported, by uid. A user may
- * delete a started Job; the one its controller creates again under the name is another object,
- * not started until shown so, and upstream's walk waits for it. The deleted Job's start counts for
- * no instant after its deletion (a restart's deletions come after the failure they follow, so
- * they leave that attempt's walk as it was then).
- */
-export function noteWalkDeletion(state: JobSetState, event: JobDeleted): Pick<JobSetState, 'walkEvidence'> | undefined {
-  if (event.uid === undefined || !walkEvidenceKept(state) || state.walkEvidence?.deletedAt?.[event.uid] !== undefined) return undefined;
-  const evidence: WalkEvidence = state.walkEvidence ?? { started: {}, failedAt: {} };
-  return { walkEvidence: { ...evidence, deletedAt: { ...evidence.deletedAt, [event.uid]: event.at } } };
 }
 
 /** Walk evidence is kept for an InOrder JobSet jobfold does not run, or one not seen yet. */
@@ -99,12 +85,18 @@ export function startedEvidenceOf(state: JobSetState, job: ChildJobView): Starte
   return state.walkEvidence?.started[startedKey(job.restartAttempt ?? 0, job.name, job.uid)];
 }
 
-/** The Jobs of `attempt` the cluster showed started, each with when its deletion was reported, if it was. */
+/**
+ * The Jobs of `attempt` the cluster showed started, each with when its deletion was reported, if
+ * it was (`deletedChildren`): a user may delete a started Job, and the one its controller creates
+ * again under the name is another object, not started until shown so (upstream's walk waits for
+ * it). A deleted Job's start counts for no instant after its deletion; a restart's deletions come
+ * after the failure they follow, so they leave that attempt's walk as it was then.
+ */
 export function startedJobs(state: JobSetState, attempt: number): readonly (StartedJob & { readonly deletedAt?: string })[] {
   const evidence = state.walkEvidence;
   if (evidence === undefined) return [];
   return Object.entries(evidence.started).filter(([key]) => key.startsWith(`${attempt}/`)).map(([, seen]) => {
-    const deletedAt = seen.uid === undefined ? undefined : evidence.deletedAt?.[seen.uid];
+    const deletedAt = seen.uid === undefined ? undefined : state.deletedChildren?.[seen.uid];
     return deletedAt === undefined ? seen : { ...seen, deletedAt };
   });
 }

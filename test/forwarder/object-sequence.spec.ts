@@ -190,6 +190,12 @@ describe('The forwarder counts the Job events it sends for each JobSet (jobSetSe
     const observed = h.bus.delivered.find((e) => e['detail-type'] === 'Job Observed' && (e.detail as Detail).object.metadata.name === 'js-b-0');
     const parsed = parseInbound(observed);
     expect(parsed.ok && (parsed.targets[0]?.entry.body as { sequence?: ObjectSequence }).sequence?.jobSetSeq).toBe(1);
+    // A child's deletion, routed to its JobSet's log as well, carries its count there (shared/jobset/child-counts.ts).
+    const deletion = h.bus.delivered.find((e) => e['detail-type'] === 'Job Deleted' && (e.detail as Detail).object.metadata.name === 'js-a-1');
+    const detail = deletion?.detail as Detail;
+    const owned = { ...deletion, detail: { ...detail, object: { ...detail.object, metadata: { ...detail.object.metadata, ownerReferences: [{ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name: 'js-a', uid: 'js-a', controller: true }] } } } };
+    const routed = parseInbound(owned);
+    expect(routed.ok && routed.targets.map((t) => (t.entry.body as { jobSetSeq?: unknown }).jobSetSeq)).toEqual([undefined, { epoch: detail.sequence?.epoch, counts: [4] }]);
   });
 
   it('does not count what a relist of Jobs shows, and starts again at 1 with the watch after it; a pod relist leaves it alone', () => {

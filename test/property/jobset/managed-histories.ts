@@ -8,6 +8,7 @@ import { settle } from '../../../shared/jobset/settle.ts';
 import { initialState, type JobSetState } from '../../../shared/jobset/state.ts';
 import type { Answering } from '../causal-delivery.ts';
 import type { BusEvents } from './causal-orders.ts';
+import { childCountStamper } from './child-counts.ts';
 import { childJob, FAILURES, jobSetArb, progress, stepArb, T0, type ClusterJob, type Step } from './generated-histories.ts';
 
 // Generated histories of JobSets jobfold runs (`managedBy` jobfold's JobSet controller), for the
@@ -101,13 +102,16 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
   const sent: JobSetCommand[] = [];
   let queue: { command: JobSetCommand; name: string | undefined; due: number }[] = [];
   let state: JobSetState = initialState();
+  // Each child Job event as the JobSet's log receives it: with the forwarder's count (child-counts.ts).
+  const stamp = childCountStamper();
   let version = 0;
   let clock = T0;
   let lag = 1;
   const at = () => new Date(clock).toISOString().replace('.000Z', 'Z');
 
   // jobfold folds the event and reconciles; the forwarder acts on its commands `lag` seconds later.
-  const emit = (observation: JobSetObservation, jobName?: string) => {
+  const emit = (unstamped: JobSetObservation, jobName?: string) => {
+    const observation = stamp(unstamped);
     if (jobName !== undefined) {
       const shows = [...(awaiting.get(jobName) ?? []), ...(observation.type === 'JobDeleted' ? (awaitingDeletion.get(jobName) ?? []) : [])];
       if (shows.length > 0) answers.set(observations.length, shows);

@@ -24,8 +24,17 @@ describe('the archive\'s stored form', () => {
     expect(throughStore([])).toStrictEqual([]);
   });
 
-  it('reads a group stored before the form, an array of the pods themselves', () => {
+  it('reads groups stored in earlier forms: an array of the pods themselves (257ac7f), and v 2 (b107864)', () => {
     expect(decodeArchivedPods(JSON.parse(JSON.stringify(storedAt257ac7f)))).toStrictEqual(storedAt257ac7f);
+    // The first three pods as b107864's encodeArchivedPods wrote them: no differences between pods, names and uids whole.
+    const v2 = {
+      v: 2, ns: 'train', at: 20026, t: 1795910401000, e: 1795910400001, p: [
+        ['9813b75b-38b9-473b-b300-000000000001', 'train-0-02ex4', 0, 2, 0, 0, 13490, 0, 4000, 4000, 0, '183014468', 2],
+        ['9813b75b-38b9-473b-b300-000000000002', 'train-50-0awfq', 50, 3, 1, 50, 10039, 1000, 8500, 1000, -7000, '183011018', [1795910500000, 3], 'deleted', null, 2, 1, 8000, 8000],
+        ['9813b75b-38b9-473b-b300-000000000003', 'train-7-x1y2z', 7, 3, 46, 7, null, [1795910401100.5], [1795910401800], [1795910401000.5], null, null, null, ['hand-made-id'], 0, null, null, [1795910401650], [1795910401700.25], 12],
+      ],
+    };
+    expect(decodeArchivedPods(v2)).toStrictEqual(storedAt257ac7f.slice(0, 3));
   });
 
   it('stores a forwarded Job\'s counted pods in under a third of their JSON', () => {
@@ -40,25 +49,26 @@ describe('the archive\'s stored form', () => {
 
   it('refuses what is neither form, naming what it found', () => {
     expect(() => decodeArchivedPods({ pods: [] })).toThrow(/expected an array of pods or a group \{v, p\}, got \{"pods":\[\]\}/);
-    expect(() => decodeArchivedPods({ v: 3, p: [] })).toThrow(/group form v 3 is not 2/);
-    expect(() => decodeArchivedPods({ v: 2, p: [['uid'], { uid: 'x' }] })).toThrow(/p\[1\] is not a pod tuple/);
+    expect(() => decodeArchivedPods({ v: 4, p: [] })).toThrow(/group form v 4 is not one of 2, 3/);
+    expect(() => decodeArchivedPods({ v: 3, p: [['uid'], { uid: 'x' }] })).toThrow(/p\[1\] is not a pod tuple/);
+    expect(() => decodeArchivedPods({ v: 3, u: 1, p: [['not-base64', 'n', 0]] })).toThrow(/uid "not-base64" is not 16 bytes in base64url/);
   });
 
   it('gives back any archived pod (generated) key for key', () => {
     const instant = fc.oneof(fc.integer({ min: 0, max: 4_102_444_800_000 }), fc.double({ min: 0, max: 4_102_444_800_000, noNaN: true }));
     const pod: fc.Arbitrary<ArchivedPod> = fc.record(
       {
-        uid: fc.constantFrom('u1', 'u2', '9813b75b-38b9-473b-b300-000000000001'),
-        name: fc.string(),
+        uid: fc.oneof(fc.constantFrom('u1', 'u2', '9813B75B-38B9-473B-B300-000000000001'), fc.uuid()),
+        name: fc.oneof(fc.string(), fc.constantFrom('train-0-02ex4', 'train-7-x', 'train-7-', 'train--1-q', 'train')),
         namespace: fc.constantFrom('default', 'train'),
         phase: fc.constantFrom('Pending', 'Running', 'Succeeded', 'Failed', 'Unknown', 'Weird'),
-        index: fc.integer({ min: -1, max: 100_000 }),
+        index: fc.constantFrom(-1, 0, 7, 50, 100_000),
         counted: fc.constantFrom('none', 'succeeded', 'failed', 'ignored'),
         gone: fc.boolean(),
         seq: fc.nat(),
         lastSeq: fc.integer({ min: 1, max: 1_000_000 }),
         lastEventId: fc.oneof(fc.string(), fc.constantFrom('u1/deleted', 'u1/17', '9813b75b-38b9-473b-b300-000000000001/17', 'u2/')),
-        version: fc.constantFrom('17', '183014468'),
+        version: fc.constantFrom('17', '183014468', '0', '007', '999999999999999', '9999999999999999', '99999999999999999999', 'abc'),
         order: fc.oneof(
           fc.record({ epoch: fc.constantFrom(1, 1795910400001), seq: fc.integer({ min: 1, max: 50 }) }),
           fc.record({ epoch: fc.constant(1), seq: fc.constant(1), jobSeq: fc.integer({ min: 1, max: 9 }) }),

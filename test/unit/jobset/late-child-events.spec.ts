@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fold, type JobSetEvent } from '../../../shared/jobset/index.ts';
+import { fold, jobSetDecider, type JobSetEvent } from '../../../shared/jobset/index.ts';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
 import { at, jobDeleted, jobFailed, jobName, jobObserved, jobReady, jobSetObserved, jobSucceeded } from './support/builders.ts';
 import { given } from './support/given.ts';
@@ -85,7 +85,15 @@ describe('a child Job snapshot that arrives late', () => {
       deletedWithUid(jobDeleted('a', 0, 4), 'uid-0'),
     );
     expect(state.children[jobName('a', 0)]?.uid).toBe('uid-0b');
-    expect(state.deletedChildUids).toContain('uid-0');
+    expect(state.deletedChildren).toHaveProperty('uid-0');
+  });
+
+  it('as a snapshot stored before the deletions had times restores them: a late snapshot of the Job still stays out', () => {
+    const { state } = given(spec, deletedWithUid(jobDeleted('a', 0, 4), 'uid-0'));
+    const { deletedChildren: _times, ...stored } = state;
+    const restored = jobSetDecider().snapshot.restore({ ...stored, deletedChildUids: ['uid-0'] });
+    const late = fold([withUid(jobReady('a', 0, { seconds: 3 }), 'uid-0')], restored);
+    expect(late.children[jobName('a', 0)]).toBeUndefined();
   });
 
   it('never un-fails a JobSet: a late Job failure after Completed changes neither conditions nor terminal state', () => {

@@ -12,17 +12,21 @@ const withUid = (event: JobSetObservation, uid: string): JobSetObservation =>
   event.type === 'JobObserved' ? { ...event, job: { ...event.job, metadata: { ...event.job.metadata, uid } } } : event;
 const deletedWithUid = (event: JobSetObservation, uid: string): JobSetObservation => ({ ...event, uid }) as JobSetObservation;
 
+/** a-1 runs; a user deletes a-0 (at 4), whose completion (at 3) arrives after the deletion. */
+const readyDeletedCompleted = [
+  withUid(jobReady('a', 1, { seconds: 1 }), 'uid-1'),
+  deletedWithUid(jobDeleted('a', 0, 4), 'uid-0'),
+  withUid(jobSucceeded('a', 0, { seconds: 3 }), 'uid-0'),
+];
+const deletedThenCompleted = (jobSet: JobSetObservation) => given(jobSet, ...readyDeletedCompleted).whenSettled({ now: at(4) });
+
 describe('a user deleted a child Job, and its completion arrives after the deletion', () => {
   const anyOf = jobSetObserved({ replicatedJobs: [{ name: 'a', replicas: 2 }], successPolicy: { operator: 'Any' } });
   const allOf = jobSetObserved({ replicatedJobs: [{ name: 'a', replicas: 2 }] });
+  const allOfOne = jobSetObserved({ replicatedJobs: [{ name: 'a', replicas: 1 }] });
 
   it('given success policy Any, when reconciled, then the JobSet completes on it and counts it nowhere', () => {
-    const outcome = given(
-      anyOf,
-      withUid(jobReady('a', 1, { seconds: 1 }), 'uid-1'),
-      deletedWithUid(jobDeleted('a', 0, 4), 'uid-0'),
-      withUid(jobSucceeded('a', 0, { seconds: 3 }), 'uid-0'),
-    ).whenSettled({ now: at(4) });
+    const outcome = deletedThenCompleted(anyOf);
     expect(outcome.state.terminalState).toBe('Completed');
     expect(outcome.status.replicatedJobsStatus[0]).toMatchObject({ succeeded: 0 });
     expect(commandsOf(outcome.commands)).not.toContain(`CreateJob ${jobName('a', 0)}`);
@@ -30,9 +34,7 @@ describe('a user deleted a child Job, and its completion arrives after the delet
 
   it('given success policy All, when reconciled, then the JobSet runs on and creates the deleted Job again', () => {
     const outcome = given(
-      withUid(jobReady('a', 1, { seconds: 1 }), 'uid-1'),
-      deletedWithUid(jobDeleted('a', 0, 4), 'uid-0'),
-      withUid(jobSucceeded('a', 0, { seconds: 3 }), 'uid-0'),
+      ...readyDeletedCompleted,
       allOf,
     ).whenSettled({ now: at(4) });
     expect(outcome.state.terminalState).toBe('');
@@ -48,6 +50,26 @@ describe('a user deleted a child Job, and its completion arrives after the delet
     ).whenSettled({ now: at(5) });
     expect(outcome.state.terminalState).toBe('');
     expect(outcome.state.children[jobName('a', 0)]).toMatchObject({ uid: 'uid-0b', ready: 1, finished: undefined });
+  });
+
+  it('given the view holding an older Job under the name (older resourceVersion), when reconciled, then the completion still counts', () => {
+    const outcome = given(
+      anyOf,
+      versioned(3, withUid(jobObserved('a', 0, { seconds: 0 }), 'uid-0')),
+      deletedWithUid(jobDeleted('a', 0, 33), 'uid-0b'),
+      versioned(8, withUid(jobSucceeded('a', 0, { seconds: 12 }), 'uid-0b')),
+    ).whenSettled({ now: at(33) });
+    expect(outcome.state.terminalState).toBe('Completed');
+  });
+
+  it('given an older Job\'s snapshot under the name after the completion and the deletion, when reconciled, then the completion still counts', () => {
+    const outcome = given(
+      versioned(7, withUid(jobSucceeded('a', 0, { seconds: 68 }), 'uid-0c')),
+      deletedWithUid(jobDeleted('a', 0, 98), 'uid-0c'),
+      versioned(4, withUid(jobReady('a', 0, { seconds: 36 }), 'uid-0b')),
+      allOfOne,
+    ).whenSettled({ now: at(98) });
+    expect(outcome.state.terminalState).toBe('Completed');
   });
 
   it('given the completion and then the deletion folded before the JobSet was seen, when reconciled, then the JobSet completes on it', () => {
@@ -115,5 +137,37 @@ describe('an InOrder JobSet whose started Job a user deleted before the walk com
 
   it('given the deleted Job\'s ready snapshot after its deletion, when reconciled, then it completes no walk', () => {
     expect(walk(given(running, bCreated, aDeleted, aAgain, bReady, suspended, aReady).whenSettled({ now: at(35) }))).toEqual(['StartupPolicyInProgress=True', 'Suspended=True']);
+  });
+});
+
+// jobfold creates a deleted Job again (upstream's controller does); the deleted one's completion
+// may arrive after that create was issued and before the Job it made is seen. The create stays
+// expected (upstream's expectations), and the completion is kept beside it, counted by the success
+// policy for the instants before its deletion only.
+describe('a user deleted a completed child Job, jobfold created it again, and a completion arrives', () => {
+  const allOf = jobSetObserved({ replicatedJobs: [{ name: 'a', replicas: 2 }] });
+
+  it('given the deleted Job\'s late completion while the create is unseen, when reconciled, then the create is not issued again', () => {
+    const outcome = deletedThenCompleted(allOf);
+    expect(commandsOf(outcome.commands)).toEqual([]);
+    expect(outcome.state.children[jobName('a', 0)]).toMatchObject({ uid: undefined, finished: undefined });
+    expect(outcome.state.terminalState).toBe('');
+  });
+
+  /** a-1 completes (at 7), a user deletes it (at `seconds`), then a-0's completion (at 12) arrives. */
+  const a1DeletedAt = (seconds: number) =>
+    given(allOf, withUid(jobSucceeded('a', 1, { seconds: 7 }), 'uid-1'), deletedWithUid(jobDeleted('a', 1, seconds), 'uid-1'), withUid(jobSucceeded('a', 0, { seconds: 12 }), 'uid-0'));
+
+  it('given the other Job\'s success before that deletion, when it arrives, then the JobSet completes as on the cluster', () => {
+    const outcome = a1DeletedAt(27).whenSettled({ now: at(27) });
+    expect(outcome.state.terminalState).toBe('Completed');
+    // The create the fold issued for a-1 at its deletion: the cluster's JobSet had completed before it.
+    expect(outcome.state.children[jobName('a', 1)]).toBeUndefined();
+  });
+
+  it('given the other Job\'s success after that deletion, when it arrives, then the JobSet runs on (the deleted Job was gone by then)', () => {
+    const outcome = a1DeletedAt(10).whenSettled({ now: at(12) });
+    expect(outcome.state.terminalState).toBe('');
+    expect(commandsOf(outcome.commands)).toEqual([]);
   });
 });

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { knownJobSetObservation } from '../../../shared/jobset/decider.ts';
+import { explainJobSet } from '../../../shared/jobset/explain.ts';
+import type { JobSetObservation } from '../../../shared/jobset/index.ts';
+import { at, jobDeleted, jobFailed, jobObserved, jobSetObserved, jobSucceeded, versioned } from './support/builders.ts';
+import { commandsOf, given } from './support/given.ts';
+
+// Issue 21 for JobSets jobfold runs: each child status and deletion reaching the JobSet's log
+// carries the forwarder's `jobSetSeq` (shared/jobset/child-counts.ts). While the log lacks one
+// sent before the newest it holds, the JobSet decides nothing, until it arrives or upstream's
+// expectation timeout (5 minutes) passes.
+
+const JOBFOLD = 'jobfold.io/jobset-controller';
+const EPOCH = 1_000;
+
+/** The observation as it reaches the log with count `n` of the forwarder's epoch. */
+const counted = (n: number, observation: JobSetObservation): JobSetObservation =>
+  observation.type === 'JobObserved' || observation.type === 'JobDeleted' ? { ...observation, jobSetSeq: { epoch: EPOCH, counts: [n] } } : observation;
+
+/** Two replicated jobs; the JobSet completes when `a` does, and fails on any failure. */
+const jobSet = (managedBy?: string) =>
+  versioned(1, jobSetObserved({
+    replicatedJobs: [{ name: 'a' }, { name: 'b' }],
+    successPolicy: { operator: 'Any', targetReplicatedJobs: ['a'] },
+    ...(managedBy === undefined ? {} : { managedBy }),
+  }));
+
+// The cluster's order: both Jobs created (counts 1, 2), `a` succeeds (3), then `b` fails in the same second (4).
+const aCreated = counted(1, versioned(10, jobObserved('a', 0, { seconds: 1, active: 1 })));
+const bCreated = counted(2, versioned(11, jobObserved('b', 0, { seconds: 1, active: 1 })));
+const aSucceeded = counted(3, versioned(12, jobSucceeded('a', 0, { seconds: 5 })));
+const bFailed = counted(4, versioned(13, jobFailed('b', 0, { seconds: 5 })));
+
+describe('Given a JobSet jobfold runs whose log holds a child Job event sent after one it lacks', () => {
+  it('when reconciled, nothing is decided or sent, and it asks to be woken when the wait runs out', () => {
+    const outcome = given(jobSet(JOBFOLD), aCreated, bCreated, bFailed).whenSettled({ now: at(5) });
+    expect(outcome.events).toEqual([]);
+    expect(outcome.commands).toEqual([]);
+    expect(outcome.state.terminalState).toBe('');
+    expect(given(jobSet(JOBFOLD), aCreated, bCreated, bFailed).when({ now: at(5) }).state.childCounts?.missingSince).toBe(Date.parse(at(5)));
+  });
+
+  it('when the missing event arrives, the JobSet decides on both, as the cluster did: completed by `a`, no Job deleted as failed', () => {
+    const inOrder = given(jobSet(JOBFOLD), aCreated, bCreated, aSucceeded, bFailed).whenSettled({ now: at(5) });
+    const late = given(jobSet(JOBFOLD), aCreated, bCreated, bFailed, aSucceeded).whenSettled({ now: at(5) });
+    expect(late.state.terminalState).toBe('Completed');
+    expect(late.status.conditions.map(({ type, status, reason }) => ({ type, status, reason })))
+      .toEqual(inOrder.status.conditions.map(({ type, status, reason }) => ({ type, status, reason })));
+    expect(commandsOf(late.commands)).toEqual(commandsOf(inOrder.commands));
+  });
+
+  it('when the wait runs out without it, the JobSet decides on what it holds', () => {
+    const outcome = given(jobSet(JOBFOLD), aCreated, bCreated, bFailed).whenSettled({ now: at(5 + 301) });
+    expect(outcome.state.terminalState).toBe('Failed');
+  });
+
+  it('when the log holds every count sent before the newest, it decides at once', () => {
+    const outcome = given(jobSet(JOBFOLD), aCreated, bCreated, aSucceeded).whenSettled({ now: at(5) });
+    expect(outcome.state.terminalState).toBe('Completed');
+  });
+
+  it("when the missing count is a child's deletion, its arrival ends the wait", () => {
+    const deleted = counted(3, jobDeleted('b', 0, 3));
+    const held = given(jobSet(JOBFOLD), aCreated, bCreated, counted(4, versioned(12, jobObserved('a', 0, { seconds: 4, active: 1, ready: 1 }))));
+    expect(held.state.childCounts?.ahead).toEqual([[4, 4]]);
+    const outcome = given(jobSet(JOBFOLD), aCreated, bCreated, counted(4, versioned(12, jobObserved('a', 0, { seconds: 4, active: 1, ready: 1 }))), deleted).whenSettled({ now: at(4) });
+    expect(outcome.state.childCounts).toMatchObject({ through: 4, ahead: [], missingSince: undefined });
+    expect(commandsOf(outcome.commands)).toEqual(['CreateJob js-b-0']);
+  });
+
+  it('a late snapshot that carries a missing count is logged though stale, and the explanation says what the JobSet waits for', () => {
+    const stale = versioned(9, jobObserved('a', 0, { seconds: 1 }));
+    const state = given(jobSet(JOBFOLD), aCreated, bCreated, bFailed).when({ now: at(5) }).state;
+    expect(knownJobSetObservation(state, { ...counted(3, stale), eventId: 'a/status/late' })).toBeUndefined();
+    expect(knownJobSetObservation(state, { ...stale, eventId: 'a/status/late' })).toBe('stale');
+    expect(explainJobSet(state).summary).toContain('Nothing is decided, while 1 child Job event sent before the newest one in the log has not arrived');
+  });
+});
+
+describe('Given a JobSet the cluster\'s controller runs, with the same hole', () => {
+  it('when reconciled, it does not wait: its decisions are computed, and the cluster acted on its own view', () => {
+    const outcome = given(jobSet(), aCreated, bCreated, bFailed).whenSettled({ now: at(5) });
+    expect(outcome.state.terminalState).toBe('Failed');
+  });
+});
