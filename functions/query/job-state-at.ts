@@ -99,7 +99,7 @@ export async function foldTo(
     if (newerThanSnapshot) return foldTo(deps, stream, seq, { fromStart: true });
   }
   for (const event of tail) evolve(state, event);
-  // The writer's sync at this position counted what its run changed (issue 20 prototype).
+  // The writer's sync here counted what its run changed: not logged, every reader re-derives it.
   countAtSync(state);
   const last = run?.entries.at(-1);
   return { state, tail, window, ...(last?.seq === seq ? { recordedAt: last.recordedAt } : {}) };

@@ -61,8 +61,9 @@ export interface Decider<S, O extends LogEvent, D extends LogEvent, C, X = unkno
   /** Folds one logged event (with its seq); the returned state is the one to go on with. */
   evolve(state: S, event: O | D): S;
   /**
-   * A reader's fold ends where the writer synced: what that sync derived without logging it (a
-   * Job's count of its pods, issue 20 prototype). The writer's `decide` does it first itself.
+   * A reader's fold ends where the writer synced: what that sync derived from the logged facts
+   * without logging it (a Job's count of its pods, shared/job/observe-pod.ts countAtSync). The
+   * writer's `decide` does it first itself.
    */
   settle?(state: S): void;
   /** One sync at `at`, a time read from the log: new decisions (ids given, pages cut at `pageBytes`) and commands. */

@@ -46,7 +46,8 @@ const NOTHING: Reconciliation = { decisions: [], commands: [], wakeAt: undefined
  * Never throws on any state the fold can reach.
  */
 export function decide(state: JobState, now: string): Reconciliation {
-  // Issue 20 prototype: the sync counts the pods its run changed before it decides.
+  // The sync counts the pods its run changed before it decides (upstream `syncJob` counts from
+  // the informer's pods): the one change decide makes to the state, re-derived by every reader.
   countAtSync(state);
   const settings = state.settings;
   if (state.rejected) return rejection(state, now);

@@ -548,8 +548,8 @@ function afterChange(state: JobState, pod: PodRecord): void {
   // was taken on a view it had left: nothing deletes a finished pod) is no longer awaited.
   if (pod.deletionTimestamp !== undefined || pod.gone || isTerminalPhase(pod.phase)) state.expectations.deletions.delete(pod.uid);
   if (isTerminalPhase(pod.phase)) state.awaitingOutcome.delete(pod.uid);
-  // Issue 20 prototype: evolve records the facts; the sync that reads them counts the pod
-  // (countAtSync), as upstream's syncJob counts from the informer's pods. A finished Job is
+  // evolve records the facts; the sync that reads them counts the pod (countAtSync), as
+  // upstream's syncJob counts from the informer's pods. A finished Job is
   // never synced again: what arrives after the finish is counted as it is folded, into the
   // final status where it happened before the finish (late-outcome.ts).
   if (state.finishedAt === undefined) {
