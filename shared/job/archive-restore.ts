@@ -2,6 +2,7 @@ import type { StreamId } from '../log/event-store.ts';
 import type { PodArchive } from '../log/pod-archive.ts';
 import type { JobEvent } from './evolve.ts';
 import { podsToLookUp } from './first-sightings.ts';
+import { finishWalkReadsArchive } from './finish-walk.ts';
 import { walksEveryPod } from './interim-instants.ts';
 import { outcomeReadsArchivedInstants, restoreArchived, type ArchivedPod } from './snapshot.ts';
 import type { JobState } from './state.ts';
@@ -51,15 +52,26 @@ export async function restoreForTail(
   firstSightings: ReadonlySet<number>,
   after: AfterRestore,
 ): Promise<{ restored: ArchivedPod[]; whole: boolean; newerThanSnapshot: boolean }> {
-  const whole = after === 'decide-whole' || (after === 'decide' && outcomeReadsArchivedInstants(state)) || tail.some((event) => walksEveryPod(state, event));
-  let archived: ArchivedPod[];
-  if (whole) archived = await archive.loadAllArchivedPods(stream);
-  else {
+  let whole = after === 'decide-whole' || (after === 'decide' && outcomeReadsArchivedInstants(state)) || tail.some((event) => walksEveryPod(state, event));
+  const position = state.position;
+  const restored: ArchivedPod[] = [];
+  let newerThanSnapshot = false;
+  const restore = (archived: readonly ArchivedPod[]): void => {
+    const before = archived.filter((pod) => pod.seq < state.nextPodSeq && !state.pods.has(pod.uid));
+    if (before.some((pod) => (pod.archivedAt ?? 0) > position)) newerThanSnapshot = true;
+    restoreArchived(state, before);
+    restored.push(...before);
+  };
+  if (!whole) {
     const missing = podsToLookUp(state, tail, firstSightings);
-    archived = missing.length === 0 ? [] : await archive.loadArchivedPods(stream, missing);
+    if (missing.length > 0) restore(await archive.loadArchivedPods(stream, missing));
+    // Only now: the named pods' first sightings count (finish-walk.ts).
+    whole = finishWalkReadsArchive(state, tail);
   }
-  const restored = archived.filter((pod) => pod.seq < state.nextPodSeq);
-  const newerThanSnapshot = restored.some((pod) => (pod.archivedAt ?? 0) > state.position && !state.pods.has(pod.uid));
-  restoreArchived(state, restored);
+  if (whole) {
+    restore(await archive.loadAllArchivedPods(stream));
+    // Every archived pod is in the state: the next snapshot's archive is its own settled pods.
+    state.archivedPodsUntil = -Infinity;
+  }
   return { restored, whole, newerThanSnapshot };
 }

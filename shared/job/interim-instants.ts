@@ -78,7 +78,7 @@ export function walksEveryPod(state: JobState, event: JobEvent): boolean {
 
 /**
  * Whether deciding `event` read every pod: an interim condition whose evidence logs an instant
- * read from the pods (interimEvidence), or the finish of a Job jobfold does not run, which waits
+ * read from the pods (interimEvidence) or that is weighed against a suspension, or the finish of a Job jobfold does not run, which waits
  * until the instant the cluster finished it (decide.ts heldByTerminating, cluster-finish.ts: an
  * archived pod that ended after the criterion's instant pushes it later). Decided on a state
  * loaded from a snapshot (the archived pods its tail names), it would log another instant, or
@@ -89,6 +89,10 @@ export function readsEveryPod(state: JobState, event: JobEvent): boolean {
   if (event.type !== 'JobConditionChanged' || event.condition.status !== 'True') return false;
   const { condition } = event;
   if (condition.type === 'SuccessCriteriaMet') return true;
+  // An outcome decided on a Job seen suspended, jobfold's own too: the suspension is weighed
+  // against the criterion's instant, read from every pod (suspension-order.ts settleSuspension;
+  // a cold writer kept Suspended where a warm one took it back: stored-orders, seed 7).
+  if (isInterimCondition(condition) && state.suspensionObservedAt !== undefined) return true;
   const ownJob = state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME;
   if (condition.type === 'Complete' || condition.type === 'Failed') return !ownJob;
   return condition.type === 'FailureTarget' && !ownJob && criterionReadsPods(state, condition.reason);

@@ -96,6 +96,14 @@ export interface ArchivedPod {
   readonly lastSeq?: number;
 }
 
+/** The latest instant the archived pod was seen at: what finish-walk.ts compares with the instants of the cluster's finish. */
+export function archivedPodInstant(pod: ArchivedPod): number {
+  return Math.max(
+    pod.firstSeenAt ?? -Infinity, pod.lastSeenAt ?? -Infinity, pod.finishedTrackedAt ?? -Infinity,
+    pod.strippedAt ?? -Infinity, pod.deletionTimestamp ?? -Infinity,
+  );
+}
+
 /** A pod whose future observations can no longer change the Job. */
 export function isSettled(state: JobState, pod: PodRecord): boolean {
   // Before the Job is seen nothing about its pods is decided: its spec (failure policy, success
@@ -189,9 +197,16 @@ function uncountedFacts(pod: PodRecord): Partial<ArchivedPod> {
 export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived: ArchivedPod[] } {
   const live: PodRecord[] = [];
   const archived: ArchivedPod[] = [];
+  // The archive as of this snapshot: the pods archived before that the state lacks, and these.
+  let archivedPodsUntil = state.archivedPodsUntil;
   for (const pod of state.pods.values()) {
-    if (isSettled(state, pod)) archived.push(archivePod(pod));
-    else live.push(pod);
+    if (!isSettled(state, pod)) {
+      live.push(pod);
+      continue;
+    }
+    const form = archivePod(pod);
+    archived.push(form);
+    if (archivedPodsUntil !== undefined) archivedPodsUntil = Math.max(archivedPodsUntil, archivedPodInstant(form));
   }
   const { status, expectations } = state;
   const snapshot: JobSnapshot = {
@@ -239,6 +254,8 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       ...(state.suspendChanges.length === 0 ? {} : { suspendChanges: structuredClone(state.suspendChanges) }),
       ...(state.suspensionObservedLate === true ? { suspensionObservedLate: true } : {}),
       ...(state.outcomeMetAt === undefined ? {} : { outcomeMetAt: state.outcomeMetAt }),
+      // null: no archived pod tells an instant; absent (older snapshots): unknown (finish-walk.ts).
+      ...(archivedPodsUntil === undefined ? {} : { archivedPodsUntil: archivedPodsUntil === -Infinity ? null : archivedPodsUntil }),
       ...waitedForItem(state),
       ...(state.reopenedBy === undefined ? {} : { reopenedBy: [...state.reopenedBy] }),
       observedAfterFinish: state.observedAfterFinish,
@@ -319,6 +336,7 @@ export function restoreSnapshot(snapshot: JobSnapshot): JobState {
     suspendChanges: structuredClone(s['suspendChanges'] ?? []),
     ...(s['suspensionObservedLate'] === true ? { suspensionObservedLate: true } : {}),
     ...(s['outcomeMetAt'] === undefined ? {} : { outcomeMetAt: s['outcomeMetAt'] }),
+    archivedPodsUntil: s['archivedPodsUntil'] === undefined ? undefined : ((s['archivedPodsUntil'] as number | null) ?? -Infinity),
     ...(s['waitedFor'] === undefined ? {} : { waitedFor: new Set(s['waitedFor']) }),
     ...(s['reopenedBy'] === undefined ? {} : { reopenedBy: [...s['reopenedBy']] }),
     observedAfterFinish: s['observedAfterFinish'] ?? 0,
@@ -526,5 +544,7 @@ export function cloneState(state: JobState): JobState {
   const { snapshot, archived } = takeSnapshot(state);
   const copy = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)) as JobSnapshot);
   restoreArchived(copy, archived);
+  // Every pod is back: the copy's archive is the original's.
+  copy.archivedPodsUntil = state.archivedPodsUntil;
   return copy;
 }

@@ -266,6 +266,14 @@ export interface JobState {
    */
   newestPodFirstSeen: number;
   /**
+   * The latest instant any archived pod of the snapshot this state was restored from was seen at
+   * (finish-walk.ts archivedPodInstant; -Infinity: none, or every archived pod is in the state;
+   * undefined: unknown, a snapshot older than the field). A fold from that snapshot whose tail
+   * crosses the finish of a Job jobfold does not run needs its archived pods only when one of them
+   * was seen after the criterion's instant (finish-walk.ts). Persisted in the snapshot.
+   */
+  archivedPodsUntil: number | undefined;
+  /**
    * Keys of pods the last walk of clusterFinishInstant found holding the Job (seen by the
    * cluster's finish floor, unfinished), newest last: while one still holds, the walk need not
    * run again. A hint, checked against the pod's current record at each use; not persisted.
@@ -342,6 +350,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     childStatusInputs: undefined,
     criterionMemo: newCriterionMemo(),
     newestPodFirstSeen: -Infinity,
+    archivedPodsUntil: -Infinity,
     finishHolders: [],
     run: newRun(),
   };

@@ -44,9 +44,10 @@ export function decide(state: JobSetState, now: string): JobSetDecision {
   const jobSet = state.jobSet;
   const pass = startPass(state, now);
   const decision = (): JobSetDecision => ({ events: pass.events, commands: pass.commands, wakeAt: pass.wakeAt });
-  if (jobSet === undefined || state.deleted) return decision();
+  // A JobSet reported gone is decided as one marked for deletion (`decideBeforeDeletion`).
+  if (jobSet === undefined || (state.deleted && state.deletedAt === undefined)) return decision();
   if (state.validationErrors.length > 0) {
-    if (!state.rejectionRecorded && state.deleting !== true) {
+    if (!state.rejectionRecorded && state.deleting !== true && !state.deleted) {
       const errors = state.validationErrors.map(({ field, type, detail }) => ({ field, type, detail }));
       record(pass, { type: 'JobSetRejected', at: now, errors, tippedBy: state.lastObservation });
     }
@@ -65,7 +66,7 @@ export function decide(state: JobSetState, now: string): JobSetDecision {
   }
   const owned = classifyChildJobs(state);
   if (owned === undefined) return decision();
-  if (state.deleting === true) decideBeforeDeletion(pass, jobSet, owned);
+  if (state.deleting === true || state.deleted) decideBeforeDeletion(pass, jobSet, owned);
   else reconcile(pass, jobSet, owned, calculateReplicatedJobStatuses(jobSet.spec, owned));
   return decision();
 }
@@ -75,10 +76,13 @@ export function decide(state: JobSetState, now: string): JobSetDecision {
  * decided before the mark still stands, though, and the Jobs that finished before it (by their
  * condition times) can reach the log after the mark: on those alone, an unfinished JobSet is
  * failed, restarted or completed as upstream did then (steps 6 and 7). Nothing is created,
- * deleted or suspended, and no TTL runs: the cluster is deleting the JobSet and its Jobs.
+ * deleted or suspended, and no TTL runs: the cluster is deleting the JobSet and its Jobs. A
+ * JobSet reported gone before its mark arrived (its `ttlSecondsAfterFinished` ran out, and the
+ * foreground deletion's last event came first) is decided the same way, on the Jobs that finished
+ * before it was gone (a later bound than the mark: what finished between the two is counted).
  */
 function decideBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
-  const markedAt = jobSet.metadata.deletionTimestamp;
+  const markedAt = jobSet.metadata.deletionTimestamp ?? pass.state.deletedAt;
   if (markedAt === undefined || pass.state.terminalState !== '') return;
   decideOutcome(pass, jobSet.spec, finishedBefore(owned, markedAt));
 }

@@ -1,9 +1,10 @@
 import { finishCount, noteChildCounts } from './child-counts.ts';
 import { listedGoneSuccesses, observeChildJob, parseLabelInt } from './child-jobs.ts';
-import { CONDITION_TYPES, LABELS } from './constants.ts';
+import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
+import { compareTimes } from '../k8s/time.ts';
 import { moveConditionBefore, updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
-import type { JobSetOutcomeCorrected } from './decision-events.ts';
+import type { JobSetOutcomeCorrected, JobSetRestarted } from './decision-events.ts';
 import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
@@ -24,7 +25,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
     case 'JobSetObserved':
       return observeJobSet(next, event);
     case 'JobSetDeleted':
-      return { ...next, deleted: true, lastObservation: position };
+      return { ...next, deleted: true, ...(state.deleted ? {} : { deletedAt: event.at }), lastObservation: position };
     case 'Tick':
       return { ...next, lastObservation: position };
     case 'JobObserved': {
@@ -67,9 +68,14 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       // arriving after the later one's snapshot) leaves the view's Job where it is.
       const sameObject = gone === undefined || event.uid === undefined || gone.uid === undefined || gone.uid === event.uid;
       // A completed current-attempt Job stays as gone: the cluster's controller saw it complete
-      // before the deletion, so the success policy still counts it (isSuccessOfGoneJob).
-      const keptComplete = sameObject && gone?.finished === 'Complete' && (gone.restartAttempt ?? 0) >= state.restarts;
-      const children = sameObject ? others : state.children;
+      // before the deletion, so the success policy still counts it (isSuccessOfGoneJob). So does a
+      // failed one no restart has ended yet, for the failure policy (isFailureOfGoneJob): the
+      // deletion came after the failure (the JobSet seen after both, or its pass on the failure not
+      // folded yet).
+      const current = sameObject && gone !== undefined && (gone.restartAttempt ?? 0) >= state.restarts;
+      const keptComplete = current && gone.finished === 'Complete';
+      const keptFailed = current && gone.finished === 'Failed';
+      const children = keptFailed ? { ...others, [event.name]: goneJob(gone) } : sameObject ? others : state.children;
       const goneSuccesses = keptComplete ? { goneSuccesses: { ...state.goneSuccesses, [event.name]: goneJob(gone) } } : {};
       const uid = event.uid ?? gone?.uid;
       return { ...counted, lastObservation: position, children, ...goneSuccesses, ...deletionNoted(state, uid, event.at) };
@@ -86,10 +92,12 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
       // the correction taking back its naming (late-failures.ts): the condition only, updated in
       // place. Logs written before fold .10 say so with `corrects` instead.
       if (event.corrects !== undefined || event.restarts === state.restarts) return { ...next, conditions: updateCondition(state.conditions, event.condition, event.at) };
+      const made = withoutUnmadeCreates(state, event);
       return {
         ...next,
         restartEvidence: restartEvidence(state, event, position),
-        ...joinLaterAttempts(state, event.restarts),
+        children: made.children,
+        ...joinLaterAttempts(made, event.restarts),
         restarts: event.restarts,
         restartsCountTowardsMax: event.restartsCountTowardsMax,
         conditions: updateCondition(state.conditions, event.condition, event.at, undefined, placeOfLateRestart(state, event)),
@@ -133,6 +141,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
         failure: undefined,
         terminating: false,
         observedAt: position,
+        ...(state.jobSetSeenAt === undefined ? {} : { createdOnSpecAt: state.jobSetSeenAt }),
       };
       return { ...next, children: { ...state.children, [event.name]: child } };
     }
@@ -196,6 +205,24 @@ function restartTakenBack(state: JobSetState): JobSetState {
     restartsCountTowardsMax: state.restartsCountTowardsMax - (evidence.countedTowardsMax ? 1 : 0),
     conditions,
   };
+}
+
+/**
+ * At a restart of a JobSet jobfold does not run: the Jobs of the attempts it ends that the fold
+ * created on a spec the cluster showed only after it showed the failure that restarted it (a
+ * suspension folded before that failure: upstream creates every Job of a suspended JobSet) and
+ * never saw made.
+ * The cluster's controller restarted on the failure before that spec existed, so it never made
+ * them, and their deletion, never answered, would hold a `BlockingRecreate` restart for good.
+ */
+function withoutUnmadeCreates(state: JobSetState, event: JobSetRestarted): JobSetState {
+  // The failure as the cluster reported it, on the clock that reported the spec (the observations' `at`).
+  const failedAt = state.children[event.failedJob.name]?.seenAt;
+  if (failedAt === undefined || state.jobSet?.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return state;
+  const unmade = (job: ChildJobView) =>
+    job.uid === undefined && job.seenAt === undefined && (job.restartAttempt ?? 0) < event.restarts && job.createdOnSpecAt !== undefined && compareTimes(job.createdOnSpecAt, failedAt) > 0;
+  const children = Object.entries(state.children).filter(([, job]) => !unmade(job));
+  return children.length === Object.keys(state.children).length ? state : { ...state, children: Object.fromEntries(children) };
 }
 
 /** Folds a list of events from the initial state. */

@@ -45,6 +45,11 @@ export interface ChildJobView {
   readonly terminating: boolean;
   /** Log position of the event that last shaped this view. */
   readonly observedAt: number;
+  /**
+   * For a Job the fold created and has not seen: when the cluster showed the JobSet spec it was
+   * created on (`jobSetSeenAt` then). The cluster made it at that instant or later, if at all.
+   */
+  readonly createdOnSpecAt?: string;
   /** The order stamp of the snapshot this view was built from, when it had one. */
   readonly sequence?: ObjectSequence;
   /** The eventId of that snapshot: the log writer drops it delivered again. */
@@ -152,6 +157,8 @@ export interface JobSetState {
    */
   readonly childCounts?: SentCounts;
   readonly deleted: boolean;
+  /** When the cluster reported the JobSet gone (its `JobSetDeleted`; absent in states folded before JOBSET_FOLD_VERSION .49). */
+  readonly deletedAt?: string;
   /**
    * The JobSet is being deleted: jobfold asked for it (`ttlSecondsAfterFinished`) or the cluster
    * reported a `deletionTimestamp`. Upstream reconciles no JobSet marked for deletion.

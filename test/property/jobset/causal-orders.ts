@@ -118,16 +118,13 @@ function lastTime(scenario: JobSetScenario): string {
 }
 
 /**
- * A delivery of the scenario's bus events: each one is folded, then the JobSet settled (the Jobs
- * of one JobStatusBatch delivered one after the other are folded together first), as the
- * writer's batches and the JobSet's reconcile after them do. The reconcile's clock is the newest
- * time delivered so far (a platform clock, never behind what has arrived). Once everything has
- * arrived the JobSet is settled at `end` (or the clock, if later), and at each timer it asks for
- * after (the TTL after finished).
+ * jobfold's fold of one JobSet, as the writer's batches and the JobSet's reconcile after them
+ * run it: each run of events is folded, then the JobSet settled. The reconcile's clock is the
+ * newest time folded so far (a platform clock, never behind what has arrived).
  */
-export function jobSetDelivery({ observations, batches }: BusEvents, end: string): KindDelivery<JobSetCommand, JobSetState> {
+export function jobSetFold(start: string) {
   let state = initialState();
-  let clock = observations[0]?.at ?? end;
+  let clock = start;
   const reconcile = (at: string): Settled => {
     const settled = settle(state, at);
     // A reconcile that never settles (two rules writing and taking back in turn) logs decisions
@@ -137,19 +134,36 @@ export function jobSetDelivery({ observations, batches }: BusEvents, end: string
     return settled;
   };
   return {
-    count: observations.length,
-    sameRun: (a, b) => batches[a] === batches[b],
-    fold: (run) => {
-      for (const i of run) {
-        const observation = observations[i] as JobSetObservation;
+    /** Folds a run of events and reconciles after it: the commands sent. */
+    fold: (run: readonly JobSetObservation[]): readonly JobSetCommand[] => {
+      for (const observation of run) {
         state = evolve(state, observation);
         if (compareTimes(observation.at, clock) > 0) clock = observation.at;
       }
       return reconcile(clock).commands;
     },
     reconcile,
-    end: () => (compareTimes(end, clock) > 0 ? end : clock),
+    /** The newest time folded so far. */
+    clock: () => clock,
     state: () => state,
+  };
+}
+
+/**
+ * A delivery of the scenario's bus events: each one is folded, then the JobSet settled (the Jobs
+ * of one JobStatusBatch delivered one after the other are folded together first; jobSetFold).
+ * Once everything has arrived the JobSet is settled at `end` (or the clock, if later), and at
+ * each timer it asks for after (the TTL after finished).
+ */
+export function jobSetDelivery({ observations, batches }: BusEvents, end: string): KindDelivery<JobSetCommand, JobSetState> {
+  const fold = jobSetFold(observations[0]?.at ?? end);
+  return {
+    count: observations.length,
+    sameRun: (a, b) => batches[a] === batches[b],
+    fold: (run) => fold.fold(run.map((i) => observations[i] as JobSetObservation)),
+    reconcile: fold.reconcile,
+    end: () => (compareTimes(end, fold.clock()) > 0 ? end : fold.clock()),
+    state: fold.state,
   };
 }
 
@@ -186,16 +200,17 @@ export function measureJobSetEvents(
   return measureCausalOrders(id, run, { delivery: () => jobSetDelivery(bus, end), answering, outcome: converging, divergence });
 }
 
-type Outcome = ReturnType<typeof converging>;
+export type JobSetOutcome = ReturnType<typeof converging>;
 
-function divergence(got: Outcome, want: Outcome): 'conditions' | 'restarts' | 'counts' {
+/** Which part of the outcome a wrong delivery got wrong first. */
+export function divergence(got: JobSetOutcome, want: JobSetOutcome): 'conditions' | 'restarts' | 'counts' {
   if (!isDeepStrictEqual(got.conditions, want.conditions) || got.terminalState !== want.terminalState) return 'conditions';
   if (got.restarts !== want.restarts || got.restartsCountTowardsMax !== want.restartsCountTowardsMax) return 'restarts';
   return 'counts';
 }
 
 /** The status fields that must not depend on the delivery order (issue 21, "Convergence"). */
-function converging(state: JobSetState) {
+export function converging(state: JobSetState) {
   const status = jobSetStatus(state);
   return {
     conditions: status.conditions.map(({ type, status: value, reason, message }) => ({ type, status: value, reason, message })),

@@ -131,6 +131,8 @@ export interface ClusterJob {
   unseen: boolean;
   /** Its uid when the name was taken before (a Job a user deleted, created again): else `<name>-<attempt>`. */
   readonly uid?: string;
+  /** When it finished (epoch ms): its `ttlSecondsAfterFinished` runs from then (ttlHistoryArb). */
+  finishedAt?: number;
 }
 
 /** A child Job's uid: each Job created under a name has its own. */
@@ -148,6 +150,10 @@ export function playHistory(id: string, created: JobSet, steps: readonly (Step |
   let version = 0;
   let clock = T0;
   const at = () => new Date(clock).toISOString().replace('.000Z', 'Z');
+  /** When the JobSet's controller asked to reconcile again (its ttlSecondsAfterFinished), and whether it deleted the JobSet. */
+  let wakeAt: string | undefined;
+  let deleteJobSet = false;
+  let jobSetGone = false;
 
   const act = (commands: readonly JobSetCommand[]) => {
     for (const command of commands) {
@@ -181,6 +187,8 @@ export function playHistory(id: string, created: JobSet, steps: readonly (Step |
           }
           break;
         case 'DeleteJobSet':
+          // Foreground: the JobSet is marked, its Jobs go, then the JobSet (finishJobSetDeletion).
+          deleteJobSet = true;
           break;
         default: {
           const _exhaustive: never = command;
@@ -195,12 +203,14 @@ export function playHistory(id: string, created: JobSet, steps: readonly (Step |
     state = evolve(state, observation);
     const settled = settle(state, event.at);
     state = settled.state;
+    wakeAt = settled.wakeAt;
     act(settled.commands);
   };
 
   state = evolve(state, { type: 'JobSetObserved', at: at(), eventId: undefined, jobSet: { ...jobSet, metadata: { ...jobSet.metadata, resourceVersion: String(++version) } } });
   const first = settle(state, at());
   state = first.state;
+  wakeAt = first.wakeAt;
   act(first.commands);
 
   const finishDeletion = (name: string) => {
@@ -216,7 +226,48 @@ export function playHistory(id: string, created: JobSet, steps: readonly (Step |
     apply({ type: 'JobStatus', at: at(), job: snapshot }, { type: 'JobObserved', at: at(), eventId: undefined, job: { ...snapshot, metadata: { ...snapshot.metadata, resourceVersion: String(++version) } } });
   };
 
+  // The JobSet's controller deleted it (ttlSecondsAfterFinished): the deletion mark, every Job
+  // gone (foreground), then the JobSet; nothing happens after.
+  const finishJobSetDeletion = () => {
+    deleteJobSet = false;
+    jobSetGone = true;
+    jobSet = { ...jobSet, metadata: { ...jobSet.metadata, deletionTimestamp: at() } };
+    apply({ type: 'JobSetMarkedForDeletion', at: at() }, { type: 'JobSetObserved', at: at(), eventId: undefined, jobSet: { ...jobSet, metadata: { ...jobSet.metadata, resourceVersion: String(++version) } } });
+    for (const job of [...jobs.values()]) {
+      if (deleting.includes(job.name)) deleting.splice(deleting.indexOf(job.name), 1);
+      jobs.delete(job.name);
+      apply({ type: 'JobDeleted', at: at(), name: job.name, uid: uidOf(job) }, { type: 'JobDeleted', at: at(), eventId: undefined, name: job.name, uid: uidOf(job) });
+    }
+    apply({ type: 'JobSetDeleted', at: at() }, { type: 'JobSetDeleted', at: at(), eventId: undefined });
+  };
+  // The timers due by `until`, earliest first: a finished Job's ttlSecondsAfterFinished (the
+  // cluster's TTL controller deletes it), and the reconcile the JobSet's controller asked for (a
+  // Tick: its own ttlSecondsAfterFinished).
+  const ttlOf = (job: ClusterJob) => (jobSet.spec.replicatedJobs.find((rjob) => rjob.name === job.replicatedJob)?.template.spec as { ttlSecondsAfterFinished?: number } | undefined)?.ttlSecondsAfterFinished;
+  const expire = (until: number) => {
+    while (!jobSetGone) {
+      const expiring = [...jobs.values()]
+        .filter((job) => !job.terminating && job.finishedAt !== undefined && ttlOf(job) !== undefined)
+        .map((job) => ({ job, due: (job.finishedAt as number) + (ttlOf(job) as number) * 1000 }))
+        .sort((a, b) => a.due - b.due)[0];
+      const wake = wakeAt === undefined ? undefined : Date.parse(wakeAt);
+      const due = Math.min(expiring?.due ?? Infinity, wake ?? Infinity);
+      if (due === Infinity || due > until) return;
+      clock = Math.max(clock, due);
+      if (expiring !== undefined && expiring.due === due) {
+        jobs.delete(expiring.job.name);
+        apply({ type: 'JobDeleted', at: at(), name: expiring.job.name, uid: uidOf(expiring.job) }, { type: 'JobDeleted', at: at(), eventId: undefined, name: expiring.job.name, uid: uidOf(expiring.job) });
+      } else {
+        wakeAt = undefined;
+        apply({ type: 'Tick', at: at() }, { type: 'Tick', at: at(), eventId: undefined });
+      }
+      if (deleteJobSet) finishJobSetDeletion();
+    }
+  };
+
   for (const step of steps) {
+    expire(clock + step.gap * 1000);
+    if (jobSetGone) break;
     clock += step.gap * 1000;
     if (step.op === 'suspend') {
       const suspend = !jobSet.spec.suspend;
@@ -248,20 +299,23 @@ export function playHistory(id: string, created: JobSet, steps: readonly (Step |
     }
     const job = progress(jobs.values(), step);
     if (job === undefined) continue;
+    if (job.finished !== undefined && job.finishedAt === undefined) job.finishedAt = clock;
     job.unseen = false;
     const snapshot = childJob(job, at(), FAILURES[step.failure] ?? FAILURES[0]);
     apply({ type: 'JobStatus', at: at(), job: snapshot }, { type: 'JobObserved', at: at(), eventId: undefined, job: { ...snapshot, metadata: { ...snapshot.metadata, resourceVersion: String(++version) } } });
   }
-  // In the end the cluster has shown every suspension and resumption, and finished every deletion.
-  for (const job of jobs.values()) {
+  // In the end the cluster has shown every suspension and resumption, and finished every deletion
+  // (and run every timer: ttlHistoryArb).
+  for (const job of jobSetGone ? [] : jobs.values()) {
     if (!job.unseen || job.terminating) continue;
     clock += 1000;
     report(job);
   }
-  while (deleting.length > 0) {
+  while (deleting.length > 0 && !jobSetGone) {
     clock += 1000;
     finishDeletion(deleting[0] as string);
   }
+  expire(Infinity);
   return { id, jobset: created, events, checkpoints: [] };
 }
 
@@ -434,4 +488,25 @@ export const messagePatternHistoryArb = fc.record({
 export const userDeleteHistoryArb = fc.record({
   jobSet: jobSetArb,
   steps: fc.array(stepOf([0, 0, 1, 5, 30], ['progress', 'progress', 'progress', 'answer', 'report', 'suspend', 'userDelete']), { minLength: 4, maxLength: 24 }),
+});
+
+/**
+ * The same as historyArb, with `ttlSecondsAfterFinished` (0, 5 or 30 s) on the JobSet, on its
+ * Jobs' template, or both: once finished, a Job is deleted by the cluster's TTL controller that
+ * long after it finished, and the JobSet by its own controller (foreground: the deletion mark,
+ * its Jobs gone, the JobSet gone), after which nothing happens.
+ */
+export const ttlHistoryArb = fc.record({
+  jobSet: fc
+    .record({ jobSet: jobSetArb, jobSetTtl: fc.option(fc.constantFrom(0, 5, 30), { nil: undefined }), jobTtl: fc.option(fc.constantFrom(0, 5, 30), { nil: undefined }) })
+    .filter(({ jobSetTtl, jobTtl }) => jobSetTtl !== undefined || jobTtl !== undefined)
+    .map(({ jobSet, jobSetTtl, jobTtl }): JobSet => ({
+      ...jobSet,
+      spec: {
+        ...jobSet.spec,
+        ...(jobSetTtl === undefined ? {} : { ttlSecondsAfterFinished: jobSetTtl }),
+        replicatedJobs: jobSet.spec.replicatedJobs.map((rjob) => (jobTtl === undefined ? rjob : { ...rjob, template: { ...rjob.template, spec: { ...rjob.template.spec, ttlSecondsAfterFinished: jobTtl } } })),
+      },
+    }) as JobSet),
+  steps: fc.array(stepArb([0, 0, 1, 5, 30]), { minLength: 4, maxLength: 24 }),
 });

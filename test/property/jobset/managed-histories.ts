@@ -2,12 +2,10 @@ import fc from 'fast-check';
 import type { JobSetCommand } from '../../../shared/jobset/commands.ts';
 import { JOBFOLD_JOBSET_CONTROLLER_NAME } from '../../../shared/jobset/constants.ts';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
-import { evolve } from '../../../shared/jobset/evolve.ts';
 import type { JobSet } from '../../../shared/jobset/schemas.ts';
-import { settle } from '../../../shared/jobset/settle.ts';
-import { initialState, type JobSetState } from '../../../shared/jobset/state.ts';
-import type { Answering } from '../causal-delivery.ts';
-import type { BusEvents } from './causal-orders.ts';
+import type { JobSetState } from '../../../shared/jobset/state.ts';
+import { carriageArb, inClusterOrder, inFlight, type Carriage } from '../in-flight.ts';
+import { jobSetFold, type BusEvents } from './causal-orders.ts';
 import { childCountStamper } from './child-counts.ts';
 import { childJob, FAILURES, jobSetArb, progress, stepArb, T0, type ClusterJob, type Step } from './generated-histories.ts';
 
@@ -15,27 +13,31 @@ import { childJob, FAILURES, jobSetArb, progress, stepArb, T0, type ClusterJob, 
 // order property (managed-orders.property.spec.ts). generated-histories.ts plays a JobSet its
 // cluster's controller runs: jobfold's commands there are computed, never sent. Here jobfold is
 // the controller, and a history is played in a closed loop as test/property/job/managed-histories.ts
-// plays a Job's: jobfold folds what the cluster shows, in the cluster's order, reconciling after
-// each event as the order property's delivery does (causal-orders.ts, jobSetDelivery), and its
-// commands are the forwarder acting on the API server a few seconds later (`lag`): a CreateJob
-// makes the child Job (refused while a Job of its name still exists, as the API server does), a
-// SuspendJob or ResumeJob changes its `spec.suspend` (its pods go), each shown at once by the
-// forwarder; a DeleteJob marks it terminating until a later step finishes the deletion
-// (foreground). The child Jobs themselves are run by the cluster's Job controller (jobfold does
-// not run them): which live Job runs, becomes ready, succeeds or fails (upstream's reasons), which
-// deletion finishes, when the user suspends or resumes the JobSet, and how much time passes are
-// the random part (generated-histories.ts's steps; its `report` step is only time passing here,
-// since the forwarder shows what jobfold's commands changed as they land). At the end the
-// forwarder has acted on every command and every deletion asked for has finished.
+// plays a Job's: jobfold folds what the cluster shows as it arrives, reconciling after each event
+// as the order property's delivery does (causal-orders.ts, jobSetFold), and its commands are the
+// forwarder acting on the API server a few seconds later (`lag`): a CreateJob makes the child Job
+// (refused while a Job of its name still exists, as the API server does), a SuspendJob or
+// ResumeJob changes its `spec.suspend` (its pods go), each shown at once by the forwarder; a
+// DeleteJob marks it terminating until a later step finishes the deletion (foreground). The child
+// Jobs themselves are run by the cluster's Job controller (jobfold does not run them): which live
+// Job runs, becomes ready, succeeds or fails (upstream's reasons), which deletion finishes, when
+// the user suspends or resumes the JobSet, and how much time passes are the random part
+// (generated-histories.ts's steps; its `report` step is only time passing here, since the
+// forwarder shows what jobfold's commands changed as they land). Each event reaches jobfold as
+// the bus carries it (../in-flight.ts): in the cluster's order as soon as made, or, for a
+// delivery of the order property, after a random delay, so that delivery's jobfold decides on
+// what reached it and the cluster acts on those decisions (a cluster of its own). At the end
+// every event has arrived, the forwarder has acted on every command and every deletion asked
+// for has finished.
 
 /** A step of generated-histories.ts, and the seconds the forwarder takes to act on the commands jobfold sends until the next. */
 export interface ManagedStep extends Step {
   readonly lag: number;
 }
 
-const managedStepArb: fc.Arbitrary<ManagedStep> = fc
-  .tuple(stepArb([0, 0, 1, 5, 30]), fc.constantFrom(1, 1, 2, 5))
-  .map(([step, lag]) => ({ ...step, lag }));
+const LAGS = [1, 1, 2, 5] as const;
+
+const managedStepArb: fc.Arbitrary<ManagedStep> = fc.tuple(stepArb([0, 0, 1, 5, 30]), fc.constantFrom(...LAGS)).map(([step, lag]) => ({ ...step, lag }));
 
 /** A JobSet jobfold runs, of every shape jobSetArb draws, and the steps of its cluster. */
 export const managedJobSetHistoryArb = fc.record({
@@ -43,108 +45,100 @@ export const managedJobSetHistoryArb = fc.record({
   steps: fc.array(managedStepArb, { minLength: 4, maxLength: 24 }),
 });
 
-/** A played history: its bus events in the cluster's order, and which of them answer jobfold's commands. */
+/** How one delivery plays a history's steps: its bus, and the forwarder's lag at each step. */
+export interface ManagedDelivery {
+  readonly carriage: Carriage;
+  readonly lags: readonly number[];
+}
+
+/**
+ * A random delivery of a history of `steps`: each event delayed by up to the history's length
+ * (its gaps and the longest lag), so any event may reach jobfold after any the cluster made
+ * later, and lags drawn afresh.
+ */
+export const managedDeliveryArb = (steps: readonly ManagedStep[]): fc.Arbitrary<ManagedDelivery> =>
+  fc.record({
+    carriage: carriageArb(steps.reduce((sum, step) => sum + step.gap, 0) + Math.max(...LAGS)),
+    lags: fc.array(fc.constantFrom(...LAGS), { minLength: steps.length, maxLength: steps.length }),
+  });
+
+/** A played history: its cluster's events in the cluster's order, and what jobfold sent and ended in. */
 export interface ManagedJobSetHistory {
   readonly id: string;
   readonly jobSet: JobSet;
-  /** One event per run: jobfold reconciles after each. */
+  /** The cluster's events in its order, one per run. */
   readonly bus: BusEvents;
   /** The time of the last event: where the last reconcile runs. */
   readonly end: string;
-  /** Each event (by index) that shows what the cluster did for one of jobfold's commands → their names (answerName). */
-  readonly answers: ReadonlyMap<number, readonly string[]>;
+  /** The order jobfold folded the events in (indexes into `bus`). */
+  readonly order: readonly number[];
   /** The commands jobfold sent on the way, in order. */
   readonly sent: readonly JobSetCommand[];
+  /** jobfold's JobSet once every event has arrived and every command been acted on. */
+  readonly state: JobSetState;
 }
 
-/**
- * What a command names for the delivery model: its commandId without the log position it was
- * decided at (a delivery in another order decides it elsewhere), and which of its kind it is in
- * the delivery: for a CreateJob or DeleteJob, how many of the same it sent before; for a
- * SuspendJob or ResumeJob, which turn of the Job's suspensions and resumptions in its attempt
- * (a Job suspended, resumed and suspended again), a repeat within one turn (sent again on a
- * snapshot older than the first) naming the same: otherwise a delivery that repeats a resumption
- * the cluster's order did not would count as having sent the cluster's next one.
- */
-export function answerName(command: JobSetCommand, sent: readonly JobSetCommand[]): string | undefined {
-  if (command.type === 'DeleteJobSet') return undefined;
-  const base = withoutPosition(command.commandId);
-  if (command.type === 'CreateJob' || command.type === 'DeleteJob') return `${base}#${sent.filter((c) => withoutPosition(c.commandId) === base).length}`;
-  const job = withoutPosition(base);
-  const turns = sent.filter((c) => (c.type === 'SuspendJob' || c.type === 'ResumeJob') && withoutPosition(withoutPosition(c.commandId)) === job);
-  const turn = turns.reduce((n, c, i) => (i > 0 && c.type !== turns[i - 1]?.type ? n + 1 : n), 0);
-  return `${base}#${turns.length > 0 && turns.at(-1)?.type !== command.type ? turn + 1 : turn}`;
-}
-
-const withoutPosition = (commandId: string) => commandId.slice(0, commandId.lastIndexOf('/'));
+/** Rounds of the last phase (events still in flight, commands, deletions) before a history is taken as not coming to rest. */
+const MAX_FINAL_ROUNDS = 1000;
 
 /**
- * The events that answer jobfold's commands in a history (its first sight of the Job created,
- * suspended or resumed; the Job's deletion), and every event after them: the cluster made them
- * after acting on the commands, so each waits for every command answered at or before it.
+ * Plays `steps` against the JobSet in a closed loop (above); by default each event reaches
+ * jobfold as soon as the cluster makes it, in the cluster's order, with the steps' lags.
  */
-export const managedAnswering = (history: ManagedJobSetHistory): Answering<JobSetCommand> => ({
-  named: answerName,
-  answers: (i, name) => history.answers.get(i)?.includes(name) ?? false,
-  holdsWhatFollows: true,
-});
-
-/** Plays `steps` against the JobSet in a closed loop (above). */
-export function playManagedJobSetHistory(id: string, created: JobSet, steps: readonly ManagedStep[]): ManagedJobSetHistory {
+export function playManagedJobSetHistory(
+  id: string,
+  created: JobSet,
+  steps: readonly ManagedStep[],
+  delivery: ManagedDelivery = { carriage: inClusterOrder(), lags: steps.map((step) => step.lag) },
+): ManagedJobSetHistory {
   let jobSet = created;
   const observations: JobSetObservation[] = [];
-  const answers = new Map<number, string[]>();
   const jobs = new Map<string, ClusterJob>();
-  /** Per child Job name, the commands acted on that its next event shows; its deletion, only its JobDeleted. */
-  const awaiting = new Map<string, string[]>();
-  const awaitingDeletion = new Map<string, string[]>();
   const deleting: string[] = [];
   const sent: JobSetCommand[] = [];
-  let queue: { command: JobSetCommand; name: string | undefined; due: number }[] = [];
-  let state: JobSetState = initialState();
-  // Each child Job event as the JobSet's log receives it: with the forwarder's count (child-counts.ts).
-  const stamp = childCountStamper();
+  const order: number[] = [];
+  const bus = inFlight<number>(delivery.carriage);
+  let queue: { command: JobSetCommand; due: number }[] = [];
   let version = 0;
   let clock = T0;
   let lag = 1;
   const at = () => new Date(clock).toISOString().replace('.000Z', 'Z');
+  const jobfold = jobSetFold(at());
+  // Each child Job event as the JobSet's log receives it: with the forwarder's count, in the cluster's order (child-counts.ts).
+  const stamp = childCountStamper();
 
-  // jobfold folds the event and reconciles; the forwarder acts on its commands `lag` seconds later.
-  const emit = (unstamped: JobSetObservation, jobName?: string) => {
-    const observation = stamp(unstamped);
-    if (jobName !== undefined) {
-      const shows = [...(awaiting.get(jobName) ?? []), ...(observation.type === 'JobDeleted' ? (awaitingDeletion.get(jobName) ?? []) : [])];
-      if (shows.length > 0) answers.set(observations.length, shows);
-      awaiting.delete(jobName);
-      if (observation.type === 'JobDeleted') awaitingDeletion.delete(jobName);
-    }
-    observations.push(observation);
-    state = evolve(state, observation);
-    const settled = settle(state, observation.at);
-    if (!settled.converged) throw new Error(`${id}: the JobSet reconcile at ${observation.at} did not settle`);
-    state = settled.state;
-    for (const command of settled.commands) {
-      queue.push({ command, name: answerName(command, sent), due: clock + lag * 1000 });
+  // The cluster's event goes on the bus.
+  const emit = (observation: JobSetObservation) => {
+    bus.send(observations.length, clock);
+    observations.push(stamp(observation));
+  };
+  // jobfold folds what has arrived by now, reconciling after each; the forwarder acts on its commands `lag` seconds later.
+  const send = (commands: readonly JobSetCommand[]) => {
+    for (const command of commands) {
+      queue.push({ command, due: clock + lag * 1000 });
       sent.push(command);
+    }
+  };
+  const arrive = () => {
+    for (const i of bus.take(clock)) {
+      order.push(i);
+      send(jobfold.fold([observations[i] as JobSetObservation]));
     }
   };
   const showJobSet = () => emit({ type: 'JobSetObserved', at: at(), eventId: undefined, jobSet: { ...jobSet, metadata: { ...jobSet.metadata, resourceVersion: String(++version) } } });
   const showJob = (job: ClusterJob, failure: (typeof FAILURES)[number] = FAILURES[0]) => {
     job.unseen = false;
     const snapshot = childJob(job, at(), failure);
-    emit({ type: 'JobObserved', at: at(), eventId: undefined, job: { ...snapshot, metadata: { ...snapshot.metadata, resourceVersion: String(++version) } } }, job.name);
+    emit({ type: 'JobObserved', at: at(), eventId: undefined, job: { ...snapshot, metadata: { ...snapshot.metadata, resourceVersion: String(++version) } } });
   };
   const finishDeletion = (name: string) => {
     deleting.splice(deleting.indexOf(name), 1);
     const job = jobs.get(name) as ClusterJob;
     jobs.delete(name);
-    emit({ type: 'JobDeleted', at: at(), eventId: undefined, name, uid: `${name}-${job.attempt}` }, name);
-  };
-  const answered = (jobName: string, name: string | undefined, by = awaiting) => {
-    if (name !== undefined) by.set(jobName, [...(by.get(jobName) ?? []), name]);
+    emit({ type: 'JobDeleted', at: at(), eventId: undefined, name, uid: `${name}-${job.attempt}` });
   };
 
-  const act = (command: JobSetCommand, name: string | undefined) => {
+  const act = (command: JobSetCommand) => {
     const job = jobs.get(command.name);
     switch (command.type) {
       case 'CreateJob': {
@@ -154,14 +148,13 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
         const parallelism = command.job.spec.parallelism ?? 1;
         const made: ClusterJob = { name: jobName, replicatedJob, jobIndex, attempt: restartAttempt, parallelism, suspend, running: false, ready: 0, finished: undefined, terminating: false, unseen: true };
         jobs.set(jobName, made);
-        answered(jobName, name);
         return showJob(made);
       }
       case 'DeleteJob':
         if (job === undefined || job.terminating) return;
         job.terminating = true;
         deleting.push(job.name);
-        return answered(job.name, name, awaitingDeletion);
+        return;
       case 'SuspendJob':
       case 'ResumeJob':
         // A suspended Job's pods are deleted: it runs again only after it is resumed. A patch
@@ -170,7 +163,6 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
         job.suspend = command.type === 'SuspendJob';
         job.running = false;
         job.ready = 0;
-        answered(job.name, name);
         return showJob(job);
       case 'DeleteJobSet':
         return;
@@ -181,22 +173,29 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
     }
   };
 
-  /** Moves the clock to `to`, the forwarder acting on each command when it is due (in the order sent). */
+  /**
+   * Moves the clock to `to`: on the way the forwarder acts on each command when it is due (in
+   * the order sent) and jobfold folds what arrives. What arrives at `to` itself is folded after
+   * the step of that instant (arrive), so the events of one instant reach it in the bus's order.
+   */
   const advance = (to: number) => {
     for (;;) {
-      const due = queue.reduce((soonest, q) => Math.min(soonest, q.due), Number.POSITIVE_INFINITY);
-      if (due > to) break;
-      clock = Math.max(clock, due);
+      const next = Math.min(bus.nextArrival(), ...queue.map((q) => q.due));
+      if (next > to) break;
+      clock = Math.max(clock, next);
       const now = queue.filter((q) => q.due <= clock);
       queue = queue.filter((q) => q.due > clock);
-      for (const { command, name } of now) act(command, name);
+      for (const { command } of now) act(command);
+      if (clock >= to) break;
+      arrive();
     }
     clock = Math.max(clock, to);
   };
 
   showJobSet();
-  for (const step of steps) {
-    lag = step.lag;
+  arrive();
+  for (const [n, step] of steps.entries()) {
+    lag = delivery.lags[n] ?? step.lag;
     advance(clock + step.gap * 1000);
     switch (step.op) {
       case 'suspend':
@@ -220,22 +219,32 @@ export function playManagedJobSetHistory(id: string, created: JobSet, steps: rea
         return _exhaustive;
       }
     }
+    arrive();
   }
-  // In the end the forwarder acts on every command sent, and every deletion finishes.
+  // In the end every event arrives, the forwarder acts on every command sent, and every deletion
+  // finishes; jobfold, reconciled once more, sends nothing new.
   lag = 1;
-  for (let guard = 0; guard < 200 && (queue.length > 0 || deleting.length > 0); guard++) {
-    if (queue.length > 0) advance(queue.reduce((soonest, q) => Math.min(soonest, q.due), Number.POSITIVE_INFINITY));
-    else {
+  for (let round = 0; ; round++) {
+    if (round === MAX_FINAL_ROUNDS) throw new Error(`${id}: the cluster did not come to rest in ${MAX_FINAL_ROUNDS} rounds`);
+    const next = Math.min(bus.nextArrival(), ...queue.map((q) => q.due));
+    if (next < Number.POSITIVE_INFINITY) advance(next);
+    else if (deleting.length > 0) {
       clock += 1000;
       finishDeletion(deleting[0] as string);
+    } else {
+      const { commands } = jobfold.reconcile(jobfold.clock());
+      if (commands.length === 0) break;
+      send(commands);
     }
+    arrive();
   }
   return {
     id,
     jobSet: created,
     bus: { observations, batches: observations.map((_, i) => i) },
     end: observations.at(-1)?.at ?? at(),
-    answers,
+    order,
     sent,
+    state: jobfold.state(),
   };
 }

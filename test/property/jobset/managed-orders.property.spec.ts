@@ -1,50 +1,72 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JobSetCommand } from '../../../shared/jobset/commands.ts';
-import { causalDeliveries, deliverCausally } from '../causal-delivery.ts';
-import { describeOrders } from '../order-floors.ts';
-import { jobSetDelivery, measureJobSetEvents } from './causal-orders.ts';
-import { managedAnswering, managedJobSetHistoryArb, playManagedJobSetHistory, type ManagedJobSetHistory } from './managed-histories.ts';
+import { deliverCausally } from '../causal-delivery.ts';
+import { describeOrders, type Measured } from '../order-floors.ts';
+import { converging, divergence, jobSetDelivery } from './causal-orders.ts';
+import { managedDeliveryArb, managedJobSetHistoryArb, playManagedJobSetHistory, type ManagedJobSetHistory } from './managed-histories.ts';
 
 // Issue 21, "Convergence", for JobSets jobfold runs (`managedBy` jobfold's JobSet controller),
 // over histories their cluster produces: each is played in a closed loop (managed-histories.ts),
 // jobfold's own commands acted on by the simulated cluster, so the child Jobs it asked for exist
-// and those it deleted go. Its events are delivered in random causal orders
-// (../causal-delivery.ts): whatever the cluster did after acting on one of jobfold's commands (the
-// command's first answer: the Job created, suspended or resumed first seen, the Job's deletion;
-// and every event after it in the cluster's order) waits for the reconcile that sent it, each for
-// every command answered at or before it. The status must be the one the cluster's own order
-// gives. generated-orders.property.spec.ts measures JobSets the cluster's controller runs. Histories
-// and orders come from fixed seeds, so the floors in managed-orders.known.json (../order-floors.ts)
-// hold run after run.
+// and those it deleted go. A history is played once with every event reaching jobfold in the
+// cluster's order, and then in 10 deliveries of its own: the same JobSet and steps (the user's
+// suspensions, which Job runs, succeeds or fails, which deletion finishes), each event reaching
+// jobfold after a random delay (../in-flight.ts) and the forwarder's lags drawn afresh, so the
+// cluster acts on the commands that delivery's jobfold sent, when it sent them. Whatever the
+// cluster did after acting on a command reaches jobfold only after it sent it, since the cluster
+// made it later. Each delivery must end where its own cluster's events, folded in the cluster's
+// order, end. generated-orders.property.spec.ts measures JobSets the cluster's controller runs.
+// Histories and deliveries come from fixed seeds, so the floors in managed-orders.known.json
+// (../order-floors.ts) hold run after run.
 const HISTORIES = 60;
 const ORDERS = 10;
 const SEED = 21;
-const RUN = { orders: ORDERS, seed: SEED };
 
-const histories = fc.sample(managedJobSetHistoryArb, { seed: SEED, numRuns: HISTORIES }).map(({ jobSet, steps }, n) => playManagedJobSetHistory(`history-${n}`, jobSet, steps));
+const drawn = fc.sample(managedJobSetHistoryArb, { seed: SEED, numRuns: HISTORIES }).map((history, n) => ({ id: `history-${n}`, n, ...history }));
+const histories = drawn.map(({ id, jobSet, steps }) => playManagedJobSetHistory(id, jobSet, steps));
 
-const managedCase = (history: ManagedJobSetHistory) => ({ delivery: () => jobSetDelivery(history.bus, history.end), answering: managedAnswering(history) });
-
-describeOrders('generated managed JobSet history, closed loop', histories, ORDERS, new URL('./managed-orders.known.json', import.meta.url), (history) =>
-  measureJobSetEvents(history.id, RUN, history.bus, history.end, managedAnswering(history)),
+/** Each history's deliveries, each with a cluster of its own (drawn from the seed and the history's number). */
+const deliveries = new Map(
+  drawn.map(({ id, n, jobSet, steps }) => [id, fc.sample(managedDeliveryArb(steps), { seed: SEED * 1000 + n, numRuns: ORDERS }).map((delivery) => playManagedJobSetHistory(id, jobSet, steps, delivery))]),
 );
+const deliveriesOf = (history: ManagedJobSetHistory) => deliveries.get(history.id) ?? [];
 
-// The in-order delivery is the closed loop itself: otherwise the floors would measure the fold
-// against a history its own commands did not make.
+/** A played history's events folded in its cluster's order, each reconciled after, then at its end. */
+const foldedInClusterOrder = ({ bus, end }: ManagedJobSetHistory) =>
+  deliverCausally(jobSetDelivery(bus, end), { named: () => undefined, answers: () => false }, new Array<number>(bus.observations.length).fill(0));
+
+function measure(history: ManagedJobSetHistory): Measured {
+  let matches = 0;
+  let firstWrong: Measured['firstWrong'];
+  for (const delivered of deliveriesOf(history)) {
+    const want = converging(foldedInClusterOrder(delivered).state);
+    const got = converging(delivered.state);
+    if (isDeepStrictEqual(got, want)) matches += 1;
+    else firstWrong ??= { order: delivered.order, got, want, divergence: divergence(got, want) };
+  }
+  return { id: history.id, matches, ...(firstWrong ? { firstWrong } : {}) };
+}
+
+describeOrders('generated managed JobSet history, closed loop', histories, ORDERS, new URL('./managed-orders.known.json', import.meta.url), measure);
+
+// The delivery in the cluster's order is the closed loop itself: folding its events in that
+// order sends exactly the commands its cluster acted on, and ends where it ended.
 describe('generated managed JobSet histories', () => {
   it.each(histories)("$id, folded in the cluster's order, sends the commands its cluster acted on", (history) => {
-    const { delivery, answering } = managedCase(history);
-    const inOrder = deliverCausally(delivery(), answering, new Array<number>(history.bus.observations.length).fill(0));
+    const inOrder = foldedInClusterOrder(history);
+    expect(history.order).toEqual(history.bus.observations.map((_, i) => i));
     expect(inOrder.commands.map((c) => c.commandId)).toEqual(history.sent.map((c) => c.commandId));
+    expect(converging(inOrder.state)).toEqual(converging(history.state));
   });
 });
 
 /** A child Job of one restart attempt, as its commands name it: `<attempt>/<name>` (the commandId's). */
 const jobOf = (command: JobSetCommand): string => command.commandId.split('/').slice(-4, -2).join('/');
 
-/** The Jobs (`<attempt>/<name>`) the history shows, and those it shows failed. */
+/** The Jobs (`<attempt>/<name>`) a played history's cluster shows, and those it shows failed. */
 function clusterJobs({ bus }: ManagedJobSetHistory): { readonly shown: Set<string>; readonly failed: Set<string> } {
   const shown = new Set<string>();
   const failed = new Set<string>();
@@ -59,38 +81,36 @@ function clusterJobs({ bus }: ManagedJobSetHistory): { readonly shown: Set<strin
 }
 
 /**
- * Issue 21's safety for JobSets jobfold runs, whatever the order: no deletion of a child Job that
- * was healthy in the cluster's order (shown by the history, never failed, and not deleted by the
- * in-order delivery, which deletes those of an attempt a restart left behind; a Job only this
- * delivery created, on a view the cluster's order never had, goes with its restart as any does),
- * and no extra creation (never two CreateJobs of one name and restart attempt).
+ * Issue 21's safety for JobSets jobfold runs, whatever the order: no deletion of a child Job
+ * that was healthy in the delivery's own cluster (shown by it, never failed, and not deleted by
+ * a fold of its events in the cluster's order, which deletes those of an attempt a restart left
+ * behind), and no extra creation (never two CreateJobs of one name and restart attempt).
  */
 function unsafeCommands(history: ManagedJobSetHistory): string[] {
-  const [inOrder, ...reordered] = causalDeliveries(RUN, managedCase(history));
-  const deletedInOrder = new Set((inOrder?.commands ?? []).filter((c) => c.type === 'DeleteJob').map(jobOf));
-  const { shown, failed } = clusterJobs(history);
   const unsafe: string[] = [];
-  for (const [n, delivered] of reordered.entries()) {
+  for (const [n, delivered] of deliveriesOf(history).entries()) {
+    const deletedInOrder = new Set(foldedInClusterOrder(delivered).commands.filter((c) => c.type === 'DeleteJob').map(jobOf));
+    const { shown, failed } = clusterJobs(delivered);
     const created = new Set<string>();
-    for (const command of delivered.commands) {
+    for (const command of delivered.sent) {
       const job = jobOf(command);
-      if (command.type === 'DeleteJob' && shown.has(job) && !deletedInOrder.has(job) && !failed.has(job)) unsafe.push(`order ${n}: deleted healthy ${job}`);
+      if (command.type === 'DeleteJob' && shown.has(job) && !deletedInOrder.has(job) && !failed.has(job)) unsafe.push(`delivery ${n}: deleted healthy ${job}`);
       if (command.type !== 'CreateJob') continue;
-      if (created.has(job)) unsafe.push(`order ${n}: created ${job} twice`);
+      if (created.has(job)) unsafe.push(`delivery ${n}: created ${job} twice`);
       created.add(job);
     }
   }
   return unsafe;
 }
 
-// The histories some order still makes jobfold delete a healthy Job or create one twice in, each
-// with how many such commands its orders send at most (a ceiling: lower it after a fix, with
-// JOBFOLD_WRITE_KNOWN=1, as the order floors are raised).
+// The histories some delivery still makes jobfold delete a healthy Job or create one twice in,
+// each with how many such commands its deliveries send at most (a ceiling: lower it after a fix,
+// with JOBFOLD_WRITE_KNOWN=1, as the order floors are raised).
 const unsafeKnownFile = new URL('./managed-safety.known.json', import.meta.url);
 const unsafeKnown = JSON.parse(readFileSync(unsafeKnownFile, 'utf8')) as Record<string, number>;
 const unsafeFound = new Map<string, number>();
 
-describe('generated managed JobSet histories in random causal orders', () => {
+describe('generated managed JobSet histories in random deliveries', () => {
   it.each(histories)('$id deletes no healthy child Job and creates none twice', (history) => {
     const unsafe = unsafeCommands(history);
     unsafeFound.set(history.id, unsafe.length);
@@ -105,7 +125,7 @@ describe('generated managed JobSet histories in random causal orders', () => {
   afterAll(() => {
     if (unsafeFound.size < histories.length) return;
     const unsafe = [...unsafeFound.values()];
-    console.log(`safety (generated managed JobSet history, closed loop): ${unsafe.reduce((a, b) => a + b, 0)} unsafe commands in ${unsafe.filter((n) => n > 0).length} of ${histories.length} histories × ${ORDERS} orders`);
+    console.log(`safety (generated managed JobSet history, closed loop): ${unsafe.reduce((a, b) => a + b, 0)} unsafe commands in ${unsafe.filter((n) => n > 0).length} of ${histories.length} histories × ${ORDERS} deliveries`);
     if (process.env['JOBFOLD_WRITE_KNOWN'] !== '1') return;
     writeFileSync(unsafeKnownFile, `${JSON.stringify(Object.fromEntries([...unsafeFound].filter(([, n]) => n > 0)), null, 2)}\n`);
   });

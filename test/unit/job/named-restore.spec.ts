@@ -46,6 +46,9 @@ describe('a fold from a snapshot of a Job without a success policy whose failure
     for (let seq = 1; seq <= log.head; seq++) expect({ seq, status: jobStatus(await queryFold(log, seq)) }).toEqual({ seq, status: statuses[seq] });
     // then p1, seen after the cluster finished the Job, is not counted
     expect(statuses[log.head]).toMatchObject({ failed: 1 });
+    // no fold reads the archive whole: not the FailureTarget's (its instant is logged), nor the
+    // finish's leave-out walk (finish-walk.ts: p0, archived, was seen by the criterion's instant,
+    // and a Job not Indexed reads no pod at an unseen pod's index)
     expect(log.archive.wholeReads).toBe(0);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
-import { at, jobDeleted, jobFailed, jobObserved, jobSetObserved, jobSucceeded, versioned as v } from './support/builders.ts';
-import { conditionsOf, given } from './support/given.ts';
+import { at, jobDeleted, jobFailed, jobName, jobObserved, jobSetObserved, jobSucceeded, versioned as v } from './support/builders.ts';
+import { commandsOf, conditionsOf, given } from './support/given.ts';
 
 // Issue 21 for JobSets: a child Job's failure and the JobSet's suspension in the same second.
 // Counterexample of test/property/jobset/generated-orders.property.spec.ts (history-50), shrunk.
@@ -141,5 +141,37 @@ describe('a JobSet suspended, resumed and then restarted, its specs arriving aft
 
   it('given the failure first, when the older suspended spec arrives, then RestartingJobSet stays True, as in order', () => {
     expect(order(running, failed, created, suspended, resumed)).toEqual(order(created, suspended, resumed, running, failed));
+  });
+});
+
+// The suspension folded before the failure that came first on the cluster: the fold, holding the
+// suspended spec, created every Job of the InOrder JobSet (upstream creates them all, suspended);
+// the cluster's controller had restarted on the failure before that spec existed and never made
+// them. A restart leaves them out instead of deleting them (a deletion never answered would hold
+// a BlockingRecreate restart for good).
+describe('an InOrder BlockingRecreate JobSet suspended after a failure, the suspension folded first', () => {
+  const spec = (suspend: boolean) => ({
+    replicatedJobs: [{ name: 'w', replicas: 2 }, { name: 'd', replicas: 2 }],
+    startupPolicy: { startupPolicyOrder: 'InOrder' },
+    failurePolicy: { maxRestarts: 1, restartStrategy: 'BlockingRecreate' },
+    suspend,
+  }) as const;
+  const running = v(1, jobSetObserved(spec(false), { seconds: 5 }));
+  const suspended = v(4, jobSetObserved(spec(true), { seconds: 36 }));
+  const w1Ready = v(2, jobObserved('w', 1, { seconds: 5, active: 1, ready: 1 }));
+  const w1Failed = v(3, jobFailed('w', 1, { seconds: 35 }));
+
+  it('given the failure after the suspension, when reconciled, then the restart deletes only the Jobs the cluster made', () => {
+    const outcome = given(w1Ready, running, suspended, w1Failed).whenSettled({ now: at(36) });
+    expect(outcome.state.restarts).toBe(1);
+    expect(commandsOf(outcome.commands).filter((c) => c.startsWith('DeleteJob'))).toEqual([`DeleteJob ${jobName('w', 0)}`, `DeleteJob ${jobName('w', 1)}`]);
+  });
+
+  it('given then the two deletions, when reconciled, then the next attempt is created, suspended, as in order', () => {
+    const deleted = (index: number, seconds: number) => jobDeleted('w', index, seconds);
+    const late = given(w1Ready, running, suspended, w1Failed, deleted(1, 109), deleted(0, 108)).whenSettled({ now: at(109) });
+    const inOrder = given(running, w1Ready, w1Failed, suspended, deleted(0, 108), deleted(1, 109)).whenSettled({ now: at(109) });
+    expect(late.status.replicatedJobsStatus).toEqual(inOrder.status.replicatedJobsStatus);
+    expect(inOrder.status.replicatedJobsStatus.map((r) => r.suspended)).toEqual([2, 2]);
   });
 });

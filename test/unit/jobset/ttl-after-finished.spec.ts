@@ -53,3 +53,21 @@ describe('Given a JobSet without ttlSecondsAfterFinished', () => {
     expect(decide(outcome.state, at(1000)).wakeAt).toBeUndefined();
   });
 });
+
+// The cluster deletes a finished JobSet (its own TTL) in the foreground: the deletion mark, the
+// Jobs, the JobSet. Its `JobSet Deleted` can reach the log before the finish it followed, or before
+// the mark: the outcome stands as the cluster's controller decided it (issue 21).
+describe('Given a JobSet with ttlSecondsAfterFinished 0 whose deletion arrives before its finish', () => {
+  const gone = (seconds: number): JobSetObservation => ({ type: 'JobSetDeleted', at: at(seconds), eventId: undefined });
+
+  it('when the failure arrives after the JobSet is gone, the JobSet failed', () => {
+    const outcome = given(gone(6), withTtl(0), jobFailed('workers', 0, { seconds: 5 })).whenSettled({ now: at(6) });
+    expect(outcome.state.terminalState).toBe('Failed');
+    expect(outcome.commands).toEqual([]);
+  });
+
+  it('when a success came after the JobSet was gone, it is not counted', () => {
+    const outcome = given(gone(6), withTtl(0), jobSucceeded('workers', 0, { seconds: 7 })).whenSettled({ now: at(7) });
+    expect(outcome.state.terminalState).toBe('');
+  });
+});

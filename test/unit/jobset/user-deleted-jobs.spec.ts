@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobSetObservation } from '../../../shared/jobset/events.ts';
-import { at, jobDeleted, jobName, jobObserved, jobReady, jobSetObserved, jobSucceeded, versioned } from './support/builders.ts';
+import { at, jobDeleted, jobFailed, jobName, jobObserved, jobReady, jobSetObserved, jobSucceeded, versioned } from './support/builders.ts';
 import { commandsOf, given } from './support/given.ts';
 
 // A user deletes a child Job (issue 21, "nothing wedged"); its deletion comes from the cluster's
@@ -169,5 +169,19 @@ describe('a user deleted a completed child Job, jobfold created it again, and a 
     const outcome = a1DeletedAt(10).whenSettled({ now: at(12) });
     expect(outcome.state.terminalState).toBe('');
     expect(commandsOf(outcome.commands)).toEqual([]);
+  });
+});
+
+// The failure's mirror: a failed current-attempt Job a user deleted, both folded before the
+// JobSet (or before its pass on the failure). The cluster's controller acted on the failure.
+describe('a user deleted a failed child Job, and the JobSet is seen after both', () => {
+  it('given the failure and then the deletion before the JobSet, when reconciled, then the failure policy acts on it', () => {
+    const outcome = given(
+      withUid(jobFailed('a', 0, { seconds: 1, reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' }), 'uid-0'),
+      deletedWithUid(jobDeleted('a', 0, 6), 'uid-0'),
+      jobSetObserved({ replicatedJobs: [{ name: 'a' }], failurePolicy: { maxRestarts: 0 } }),
+    ).whenSettled({ now: at(6) });
+    expect(outcome.state.terminalState).toBe('Failed');
+    expect(outcome.status.replicatedJobsStatus[0]).toMatchObject({ failed: 0 });
   });
 });

@@ -1,0 +1,109 @@
+import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
+import { parseTime } from '../k8s/time.ts';
+import { observedInstant } from './cluster-clock.ts';
+import { podNamed } from './first-sightings.ts';
+import { isInterimCondition } from './interim-instants.ts';
+import { finishedInClusterOrder, finishedOnCluster, unseenBy } from './cluster-finish.ts';
+import { evolve, type JobEvent } from './evolve.ts';
+import { cloneState } from './snapshot.ts';
+import { clockSkewOf, type JobState } from './state.ts';
+
+// Issues 20, 21: same log => same answer, whatever snapshot a fold starts from. The finish of a
+// Job jobfold does not run leaves out of its final status the pods the cluster saw only after it
+// (late-outcome.ts leaveOutUnseenPods), at the finish and again when CriterionMetEarlier moves it
+// back (finishMetEarlier): a walk of every pod, for the instant the cluster finished the Job and
+// the one a fold in the cluster's order finished it (cluster-finish.ts), each pushed past the
+// criterion's instant by the pods that ended after it, and for the pods the cluster did see at an
+// unseen pod's index (takeOutUnseenCounts). A fold from a snapshot (the query API, a writer
+// loaded cold) holds only the archived pods its tail names: a pod archived before the finish,
+// first seen after it, was missing there (seed 99: the query counted its failure, 2 where the
+// replay said 1). Restoring the whole archive for every fold that crosses such a walk cost ~850
+// read units and ~2 s at 100,000 pods (the query bench's Job view, explain and status at the
+// end, against 26.5 units), so it is restored only where an archived pod can take part: one
+// seen after an instant the walk reached (the snapshot keeps the latest instant any archived pod
+// was seen at, state.archivedPodsUntil; unknown for snapshots older than the field).
+
+/**
+ * Whether folding `tail` on `state` (restored from a snapshot, the archived pods the tail names
+ * put back) walks, against the cluster's finish, archived pods it lacks: first told from the log
+ * (mayWalkArchive, O(tail)); where the log cannot tell, the tail is folded on a copy and each walk
+ * asked whether its instants reached past every archived pod (walkReadArchived). Conservative: a
+ * criterion's instant the log does not tell (an interim condition logged without it), or
+ * archived pods whose instants the snapshot does not tell, ask for the whole archive.
+ */
+export function finishWalkReadsArchive(state: JobState, tail: readonly JobEvent[]): boolean {
+  if (!mayWalkArchive(state, tail)) return false;
+  if (state.archivedPodsUntil === undefined) return true;
+  const trial = cloneState(state);
+  for (const event of tail) {
+    evolve(trial, event);
+    if (isFinishWalk(event) && walkReadArchived(trial)) return true;
+  }
+  return false;
+}
+
+/** A Complete or Failed set, or CriterionMetEarlier: the folds that walk every pod against the cluster's finish. */
+const isFinishWalk = (event: JobEvent): boolean =>
+  event.type === 'CriterionMetEarlier' ||
+  (event.type === 'JobConditionChanged' && event.condition.status === 'True' && (event.condition.type === 'Complete' || event.condition.type === 'Failed'));
+
+/**
+ * After a walk folded on `state` without archived pods seen until `state.archivedPodsUntil`:
+ * whether they would have changed it. Every archived pod is finished, and none was seen after
+ * that instant: once the instant the cluster finished the Job and the one a fold in the
+ * cluster's order finished it (cluster-finish.ts) reach it without them, each archived pod was
+ * seen by both and ended by then, and moves neither (each walk only pushes its instant later,
+ * and stops only at an unfinished pod); none is one the cluster never saw. Only an Indexed
+ * Job's final status reads the pods seen at such a pod's index (late-outcome.ts
+ * takeOutUnseenCounts): there a pod the fold holds first seen after the finish asks for them.
+ * O(pods), as the walk it checks.
+ */
+function walkReadArchived(state: JobState): boolean {
+  const until = state.archivedPodsUntil;
+  if (until === undefined) return true;
+  if (until === -Infinity) return false;
+  const finishedAt = finishedOnCluster(state);
+  if (finishedAt === undefined) return false;
+  if (finishedAt < until) return true;
+  const inOrder = finishedInClusterOrder(state);
+  if (inOrder !== undefined && inOrder < until) return true;
+  if (state.settings?.indexed === false) return false;
+  for (const pod of state.pods.values()) if (unseenBy(pod, finishedAt)) return true;
+  return false;
+}
+function mayWalkArchive(state: JobState, tail: readonly JobEvent[]): boolean {
+  if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return false;
+  const skew = clockSkewOf(state.config);
+  // undefined: no criterion's instant, no walk (cluster-finish.ts finishedOnCluster); 'unknown':
+  // one the fold reads from the state, not from the log (an interim condition logged without it).
+  let metAt: number | 'unknown' | undefined = state.outcomeMetAt;
+  // The newest first sighting of a pod the fold holds: kept live, restored by name, or new in the tail.
+  let newestFirstSeen = state.newestPodFirstSeen;
+  // Only an Indexed Job's final status reads the pods seen at an unseen pod's index (takeOutUnseenCounts).
+  const byIndex = state.settings?.indexed !== false;
+  const readsArchive = (): boolean => {
+    if (metAt === undefined) return false;
+    if (metAt === 'unknown' || state.archivedPodsUntil === undefined) return true;
+    return state.archivedPodsUntil > metAt || (byIndex && newestFirstSeen > metAt);
+  };
+  for (const event of tail) {
+    const uid = podNamed(event);
+    if (uid !== undefined) {
+      if (!state.pods.has(uid) && 'observedAt' in event) newestFirstSeen = Math.max(newestFirstSeen, observedInstant(event, skew).at);
+      continue;
+    }
+    if (event.type === 'CriterionMetEarlier') {
+      metAt = parseTime(event.metAt);
+      if (readsArchive()) return true;
+    } else if (event.type === 'JobConditionChanged' && event.condition.status === 'True') {
+      const { condition, evidence } = event;
+      if (isInterimCondition(condition)) {
+        metAt = evidence.metAt === undefined ? 'unknown' : parseTime(evidence.metAt);
+        continue;
+      }
+      if (condition.type !== 'Complete' && condition.type !== 'Failed') continue;
+      if (readsArchive()) return true;
+    }
+  }
+  return false;
+}
