@@ -14,7 +14,7 @@ import { settle, type Settled } from '../../../shared/jobset/settle.ts';
 import { initialState, type JobSetState } from '../../../shared/jobset/state.ts';
 import { jobSetStatus } from '../../../shared/jobset/status.ts';
 import { compareTimes } from '../../../shared/k8s/time.ts';
-import { measureCausalOrders, type Answering, type KindDelivery } from '../causal-delivery.ts';
+import { causalOrders, measureCausalOrders, type Answering, type KindDelivery } from '../causal-delivery.ts';
 
 // Issue 21's delivery model (../causal-delivery.ts) for JobSets: the cluster's events of one
 // JobSet (the JobSet, its child Jobs' snapshots and deletions) in any order, except that a child
@@ -179,6 +179,16 @@ const deletionAnswers = ({ observations }: BusEvents): Answering<JobSetCommand> 
     return o.type === 'JobDeleted' && o.name === name && !found.has(i);
   },
 });
+
+/**
+ * The delivery orders the order properties draw for a scenario (the same keys from the same seed
+ * as measureJobSetOrders), the cluster's own first: each as indexes into its bus events. For
+ * properties that store what arrives (stored-orders.property.spec.ts).
+ */
+export function jobSetDeliveryOrders(scenario: JobSetScenario, run: { readonly orders: number; readonly seed: number }): (readonly number[])[] {
+  const bus = busEvents(scenario);
+  return causalOrders(run, { delivery: () => jobSetDelivery(bus, lastTime(scenario)), answering: deletionAnswers(bus) });
+}
 
 /** A JobSet scenario of the order properties: its bus events delivered in any causal order. */
 export function measureJobSetOrders(scenario: JobSetScenario, run: { readonly orders: number; readonly seed: number }) {
