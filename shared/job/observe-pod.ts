@@ -518,6 +518,14 @@ function inferDeletedWhileFailing(state: JobState, pod: PodRecord, finishedAt?: 
   if (finished === undefined || !unseenBy(pod, finished)) inferOutcome(state, pod, at);
 }
 
+/**
+ * Gone, not seen finished, while the Job is failing: the failing sync listed it only if it was
+ * deleted at or after the criterion's instant (inferDeletedWhileFailing), not whenever an older
+ * observation of it arrives after FailureTarget (recountAll leaves gone pods out likewise).
+ */
+const goneUnfinishedWhileFailing = (state: JobState, pod: PodRecord): boolean =>
+  pod.gone && !isTerminalPhase(pod.phase) && hasTrueCondition(state.status.conditions, 'FailureTarget');
+
 /** Being deleted, not finished, since after the Job met its success criteria: upstream had removed its finalizer uncounted (inferOutcome). */
 const deletedUnfinishedAfterSuccess = (state: JobState, pod: PodRecord): boolean =>
   pod.deletionTimestamp !== undefined && !isTerminalPhase(pod.phase) && deletedAfterSuccess(state, pod.deletionTimestamp);
@@ -540,7 +548,8 @@ function afterChange(state: JobState, pod: PodRecord): void {
     judgeIndex(state, pod);
     // Known first by a deletion after the success criteria were met, then by an older observation
     // showing it tracked and unfinished: not counted, as when the deletion arrives last (inferOutcome).
-    if (!deletedUnfinishedAfterSuccess(state, pod)) countPod(state, pod);
+    if (goneUnfinishedWhileFailing(state, pod)) inferDeletedWhileFailing(state, pod);
+    else if (!deletedUnfinishedAfterSuccess(state, pod)) countPod(state, pod);
     if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
   });
 }
