@@ -128,6 +128,8 @@ export function isSettled(state: JobState, pod: PodRecord): boolean {
   // policy, completion mode) may count any of them once it arrives (a delivery may bring pods first).
   if (state.settings === undefined) return false;
   if (state.held.get(pod.index) === pod.uid) return false;
+  // Its sync has not counted it yet (observe-pod.ts countAtSync).
+  if (state.countDue.has(pod.uid)) return false;
   // What the pod's deletion counted may still give way to its own events (observe-pod.ts).
   if (state.inferred.has(pod.uid)) return false;
   // decide reads the match (container, pod condition) of the pod that fails the Job for the evidence.
@@ -258,6 +260,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       lastSucceeded: state.lastSucceeded,
       creationRequests: state.creationRequests,
       lastStatusSent: state.lastStatusSent,
+      ...(state.countDue.size === 0 ? {} : { countDue: [...state.countDue] }),
       finalStatus: state.finalStatus,
       finishedAt: state.finishedAt,
       ...(state.finishedInstant === undefined ? {} : { finishedInstant: state.finishedInstant }),
@@ -339,6 +342,7 @@ export function restoreSnapshot(snapshot: JobSnapshot | JobSnapshotForm1): JobSt
     lastSucceeded: s['lastSucceeded'],
     creationRequests: s['creationRequests'],
     lastStatusSent: s['lastStatusSent'],
+    countDue: new Set(s['countDue'] ?? []),
     finalStatus: s['finalStatus'],
     finishedAt: s['finishedAt'],
     ...(s['finishedInstant'] === undefined ? {} : { finishedInstant: s['finishedInstant'] }),
