@@ -31,7 +31,7 @@ export function creationSeen(state: JobState, index: number | undefined): void {
  * The creations still expected: those asked for an index the view has since seen completed or
  * failed are not. O(indexes), at most MAX_POD_CREATE_DELETE_PER_SYNC (500), and only while
  * creations are pending (in steady state a sync asks for the few pods that just finished). The
- * count of moot ones is remembered while nothing it reads changes (MOOT_COUNTS): evolve asks at
+ * count of moot ones is remembered while nothing it reads changes (state.mootMemo): evolve asks at
  * every event (child-status-version.ts) and decide twice, while a big Job's creations stay
  * pending through its pods' first sightings (a writer's batch of 20,000 of them: 3 % of its CPU).
  */
@@ -39,18 +39,20 @@ export function expectedCreations(state: JobState): number {
   const { creations, indexes } = state.expectations;
   if (creations <= 0 || indexes === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return creations;
   const { completedIndexes, failedIndexes } = state.status;
-  const known = MOOT_COUNTS.get(indexes);
+  const known = knownMootCount(state, indexes);
   if (known !== undefined && known.length === indexes.length && readsAlike(known, state)) return creations - known.moot;
   let moot = 0;
   for (const index of indexes) if (isMoot(state, index)) moot += 1;
-  MOOT_COUNTS.set(indexes, { length: indexes.length, completed: completedIndexes, completedSize: completedIndexes.size, failed: failedIndexes, failedSize: failedIndexes.size, moot });
+  state.mootMemo = { indexes, length: indexes.length, completed: completedIndexes, completedSize: completedIndexes.size, failed: failedIndexes, failedSize: failedIndexes.size, moot };
   return creations - moot;
 }
 
 const isMoot = (state: JobState, index: number): boolean => state.status.completedIndexes.has(index) || state.status.failedIndexes.has(index);
 
-/** expectedCreations' count of moot indexes, and what it read. */
-interface MootCount {
+/** expectedCreations' count of moot indexes, and what it read (JobState.mootMemo; not persisted). */
+export interface MootCount {
+  /** The expectation's `indexes` it was counted over (compared by identity). */
+  readonly indexes: readonly number[];
   readonly length: number;
   readonly completed: IndexSet;
   readonly completedSize: number;
@@ -60,13 +62,16 @@ interface MootCount {
 }
 
 /**
- * Keyed by the expectation's `indexes`: a new array per creation decision (apply-decision.ts),
- * only shortened in place afterwards (creationSeen, which keeps the count), so the same array
- * at the same length holds the same indexes. An IndexSet only grows in place (an index taken out
- * makes a new set, counting.ts), so the same set at the same size holds the same indexes. A
- * cache of a pure count (it answers what the walk would), not state: nothing of it is persisted.
+ * The count held for the expectation's `indexes`: a new array per creation decision
+ * (apply-decision.ts), only shortened in place afterwards (creationSeen, which keeps the count),
+ * so the same array at the same length holds the same indexes. An IndexSet only grows in place
+ * (an index taken out makes a new set, counting.ts), so the same set at the same size holds the
+ * same indexes. A memo of a pure count (it answers what the walk would), kept in the state
+ * beside criterionMemo, not in a module-level map: nothing of it is persisted, and a state
+ * restored or copied holds other arrays, so it counts afresh.
  */
-const MOOT_COUNTS = new WeakMap<readonly number[], MootCount>();
+const knownMootCount = (state: JobState, indexes: readonly number[]): MootCount | undefined =>
+  state.mootMemo?.indexes === indexes ? state.mootMemo : undefined;
 
 const readsAlike = (known: MootCount, state: JobState): boolean => {
   const { completedIndexes, failedIndexes } = state.status;
@@ -75,7 +80,7 @@ const readsAlike = (known: MootCount, state: JobState): boolean => {
 
 /** creationSeen took `removed` out of `indexes`: a count still true before it stays true without it. */
 function keepMootCount(state: JobState, indexes: readonly number[], removed: number): void {
-  const known = MOOT_COUNTS.get(indexes);
+  const known = knownMootCount(state, indexes);
   if (known === undefined || known.length !== indexes.length + 1 || !readsAlike(known, state)) return;
-  MOOT_COUNTS.set(indexes, { ...known, length: indexes.length, moot: known.moot - (isMoot(state, removed) ? 1 : 0) });
+  state.mootMemo = { ...known, length: indexes.length, moot: known.moot - (isMoot(state, removed) ? 1 : 0) };
 }

@@ -18,6 +18,7 @@ import type { PodCounts } from './pod-view-gap.ts';
 import type { JobSetSeqRun } from './child-job-status.ts';
 import type { ChildStatusInputs } from './child-status-version.ts';
 import { newCriterionMemo, type CriterionMemo } from './criterion-instants.ts';
+import type { MootCount } from './expectations.ts';
 
 /** Per-deployment settings of the fold, fixed when the Job's log starts. */
 export interface FoldConfig {
@@ -142,6 +143,8 @@ export interface JobState {
   creationRequests: number;
   /** For Jobs managed by jobfold: the last status sent to the cluster. */
   lastStatusSent: string | undefined;
+  /** Pods whose facts changed since the last sync's count (observe-pod.ts countAtSync). */
+  countDue: Set<string>;
   /**
    * The status reported once the Job finished (Complete or Failed): upstream never syncs a
    * finished Job again, so what it reports no longer changes, whatever arrives later.
@@ -256,6 +259,8 @@ export interface JobState {
   childStatusInputs: ChildStatusInputs | undefined;
   /** The criteria's instants decide asked for, while still true (criterion-instants.ts); not persisted. */
   criterionMemo: CriterionMemo;
+  /** The count of moot creations expectedCreations made, while still true (expectations.ts); not persisted. */
+  mootMemo: MootCount | undefined;
   /**
    * No pod record was first seen later than this (pod-record.ts firstSeenAt; -Infinity: none):
    * while it is not past the cluster's finish floor, no pod can be one the cluster never saw,
@@ -335,6 +340,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     lastSucceeded: undefined,
     creationRequests: 0,
     lastStatusSent: undefined,
+    countDue: new Set(),
     finalStatus: undefined,
     finishedAt: undefined,
     parallelismChanges: [],
@@ -346,6 +352,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     childStatusVersion: 0,
     childStatusInputs: undefined,
     criterionMemo: newCriterionMemo(),
+    mootMemo: undefined,
     newestPodFirstSeen: -Infinity,
     archivedPodsUntil: -Infinity,
     finishHolders: [],

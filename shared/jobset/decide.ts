@@ -38,7 +38,7 @@ export interface JobSetDecision {
  * sends. Nothing is decided before the JobSet is observed, once it is gone, for a spec that
  * failed admission (beyond recording the rejection once), or while a child Job carries no
  * integer restart-attempt label (upstream's reconcile fails on it); once it is being deleted,
- * only what it decided before the mark (`decideBeforeDeletion`).
+ * only what it decided before the mark (`decideBeforeDeletion`, `reconcileFinishedBeforeDeletion`).
  */
 export function decide(state: JobSetState, now: string): JobSetDecision {
   const jobSet = state.jobSet;
@@ -66,8 +66,10 @@ export function decide(state: JobSetState, now: string): JobSetDecision {
   }
   const owned = classifyChildJobs(state);
   if (owned === undefined) return decision();
-  if (state.deleting === true || state.deleted) decideBeforeDeletion(pass, jobSet, owned);
-  else reconcile(pass, jobSet, owned, calculateReplicatedJobStatuses(jobSet.spec, owned));
+  if (state.deleting === true || state.deleted) {
+    if (state.terminalState === '' || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) decideBeforeDeletion(pass, jobSet, owned);
+    else reconcileFinishedBeforeDeletion(pass, jobSet, owned);
+  } else reconcile(pass, jobSet, owned, calculateReplicatedJobStatuses(jobSet.spec, owned));
   return decision();
 }
 
@@ -88,6 +90,20 @@ function decideBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJ
 }
 
 /**
+ * A finished JobSet being deleted (its `ttlSecondsAfterFinished` ran out, or a user's): upstream
+ * no longer reconciles it, but the evidence of what it wrote before the mark can still arrive
+ * after it (a walk completed, a suspension or a resumption, a success before the failure decided),
+ * in any order with the mark. The fold places it as a running reconcile would (the conditions only),
+ * on the Jobs that finished before the mark; no Job is deleted and no TTL runs. Not for a JobSet
+ * jobfold runs: what it decided stands.
+ */
+function reconcileFinishedBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
+  const markedAt = jobSet.metadata.deletionTimestamp ?? pass.state.deletedAt;
+  const before = markedAt === undefined ? owned : finishedBefore(owned, markedAt);
+  reconcile(pass, jobSet, before, calculateReplicatedJobStatuses(jobSet.spec, before), { deleting: true });
+}
+
+/**
  * The steps of `JobSetReconciler.reconcile` (pkg/controllers/jobset_controller.go), in its order.
  * Child Jobs were listed and bucketed, and `replicatedJobsStatus` computed from the buckets,
  * before this runs (steps 1 and 2).
@@ -97,6 +113,7 @@ function reconcile(
   jobSet: DefaultedJobSet,
   owned: OwnedJobs,
   statuses: readonly ReplicatedJobStatus[],
+  { deleting = false }: { readonly deleting?: boolean } = {},
 ): void {
   const { spec } = jobSet;
   const tippedBy = pass.start.lastObservation;
@@ -118,6 +135,7 @@ function reconcile(
   if (isConditionTrue(pass.state.conditions, completed) || isConditionTrue(pass.state.conditions, failed)) {
     completedBeforeFailure(pass, jobSet, owned);
     if (spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME) lateEvidenceOfFinish(pass, jobSet, owned);
+    if (deleting) return;
     deleteJobs(pass, owned.active);
     applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
     return;

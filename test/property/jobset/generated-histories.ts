@@ -255,6 +255,8 @@ export function playHistory(id: string, created: JobSet, steps: readonly (Step |
       if (due === Infinity || due > until) return;
       clock = Math.max(clock, due);
       if (expiring !== undefined && expiring.due === due) {
+        // The JobSet's controller may create the name again: a new Job, its own uid (as after userDelete).
+        generations.set(expiring.job.name, generations.get(expiring.job.name) ?? 1);
         jobs.delete(expiring.job.name);
         apply({ type: 'JobDeleted', at: at(), name: expiring.job.name, uid: uidOf(expiring.job) }, { type: 'JobDeleted', at: at(), eventId: undefined, name: expiring.job.name, uid: uidOf(expiring.job) });
       } else {

@@ -72,4 +72,17 @@ describe('The creations still expected, remembered between events (expectations.
     expect(state.expectations).toMatchObject({ creations: 1, indexes: [2] });
     expect(expectedCreations(state)).toBe(1);
   });
+
+  it('the count is the state\'s own memo: two Jobs\' states keep theirs apart, and a state holding other indexes counts afresh', () => {
+    const { state } = given(job, a, scaled, gone('b', 6, 1), gone('f', 7, 2), tick(at(15.5)), bSucceeded, tick(at(16.5))).fold();
+    expect(expectedCreations(state)).toBe(1);
+    expect(state.mootMemo).toMatchObject({ length: 2, moot: 1 });
+    expect(state.mootMemo?.indexes).toBe(state.expectations.indexes);
+    const other = given(job, a, scaled, gone('b', 6, 1), gone('f', 7, 2), tick(at(15.5))).fold().state;
+    expect(expectedCreations(other)).toBe(2);
+    expect(state.mootMemo).toMatchObject({ moot: 1 });
+    const copy = { ...state, expectations: { ...state.expectations, indexes: [...(state.expectations.indexes ?? [])] } };
+    expect(expectedCreations(copy)).toBe(1);
+    expect(copy.mootMemo?.indexes).toBe(copy.expectations.indexes);
+  });
 });

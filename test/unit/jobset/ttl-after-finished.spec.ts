@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { explainJobSet } from '../../../shared/jobset/explain.ts';
 import { decide, evolve, type JobSetObservation } from '../../../shared/jobset/index.ts';
-import { jobSetObserved, jobFailed, jobSucceeded, at } from './support/builders.ts';
+import { jobSetObserved, jobFailed, jobObserved, jobSucceeded, at, versioned } from './support/builders.ts';
 import { commandsOf, given } from './support/given.ts';
 
 const tick = (seconds: number): JobSetObservation => ({ type: 'Tick', at: at(seconds), eventId: undefined });
@@ -69,5 +69,25 @@ describe('Given a JobSet with ttlSecondsAfterFinished 0 whose deletion arrives b
   it('when a success came after the JobSet was gone, it is not counted', () => {
     const outcome = given(gone(6), withTtl(0), jobSucceeded('workers', 0, { seconds: 7 })).whenSettled({ now: at(7) });
     expect(outcome.state.terminalState).toBe('');
+  });
+});
+
+// The deletion mark delivered before what the JobSet did while it ran: the walk's conditions the
+// cluster wrote before it finished still take their place (not the Job deletions, not the TTL).
+describe('Given an InOrder JobSet with ttlSecondsAfterFinished 0 whose deletion mark arrives first', () => {
+  const inOrder = (marked: boolean): JobSetObservation => {
+    const observed = versioned(1, jobSetObserved({ replicatedJobs: [{ name: 'workers' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, ttlSecondsAfterFinished: 0 }, { seconds: 0 }));
+    if (observed.type !== 'JobSetObserved' || !marked) return observed;
+    return { ...observed, at: at(12), jobSet: { ...observed.jobSet, metadata: { ...observed.jobSet.metadata, deletionTimestamp: at(12), resourceVersion: '4' } } };
+  };
+  const ready = versioned(2, jobObserved('workers', 0, { seconds: 5, active: 1, ready: 1 }));
+  const done = versioned(3, jobSucceeded('workers', 0, { seconds: 10 }));
+  const walk = (observations: JobSetObservation[]) => given(...observations).whenSettled({ now: at(12) }).status.conditions.map((c) => `${c.type}=${c.status}`);
+
+  it('when the ready (and the success) arrive after the mark, the walk is written before the finish, as in order', () => {
+    const expected = walk([inOrder(false), ready, done, inOrder(true)]);
+    expect(expected).toEqual(['StartupPolicyInProgress=False', 'StartupPolicyCompleted=True', 'Completed=True']);
+    expect(walk([inOrder(false), inOrder(true), done, ready])).toEqual(expected);
+    expect(walk([inOrder(false), done, inOrder(true), ready])).toEqual(expected);
   });
 });
