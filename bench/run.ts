@@ -80,10 +80,11 @@ and the writer's memory (bench/writer-memory.ts; skipped with --no-writer-memory
 (default 100,000) pod Indexed Job of realistic pods written through the writer on DynamoDB Local,
 then its worst invocations each cold in a fresh process with --max-old-space-size of the
 function's memory:
-  writerMidLife, writerLeaderSuccess
+  writerMidLife, writerLeaderSuccess, writerColdWholeArchive
                         peak heap used, peak RSS and its ratio to the configured memory (target
-                        <= 0.6), CPU and wall ms: a full 6 MB batch of packed pods, and the
-                        leader's success that terminates every other pod
+                        <= 0.6), CPU and wall ms, read units: a full 6 MB batch of packed pods, the
+                        leader's success that terminates every other pod, and once those pods
+                        ended, a cold load that puts back the whole pod archive
 and each function's cold start (bench/cold-start.ts; skipped with --no-cold-start):
   coldStart             bundle and source map bytes, median import (init) ms and its CPU ms of 10
                         fresh processes, per function as cdk deploy bundles it (target: writer

@@ -27,9 +27,12 @@ import { withRealisticPods } from './realistic-pods.ts';
 //                  as fit in the 6 MB Lambda hands at most (the writer decodes 20,000 at a time)
 //   leaderSuccess  a cold invocation whose batch is the leader's success: the decision that
 //                  terminates every other pod (--pods - 1 TerminatePod commands, paged)
+//   coldWholeArchive  the terminated pods' ends (exit 137) written, then a cold invocation with
+//                  the last pack of them: it puts back the whole pod archive (~--pods settled
+//                  pods) before it decides, as a cold writer of a Job with a success policy does
 // Per invocation: peak heap used (the largest heap seen before any GC, and at the end: V8's
 // GCProfiler), peak RSS (getrusage), CPU and wall time, commands and records. peakRssRatio is
-// peak RSS / the configured memory (target <= 0.6). The handler runs from source under Node's
+// peak RSS / the configured memory (target <= 0.6), and the read units it consumed. The handler runs from source under Node's
 // type stripping, not the esbuild bundle: its module code is a few MB more than the bundle's.
 // Figures, never assertions. Run: `node bench/writer-memory.ts [--pods N] [--memory MB] [--json]`.
 
@@ -56,6 +59,8 @@ export interface InvocationFigures {
   readonly cpuMs: number;
   readonly wallMs: number;
   readonly failures: number;
+  /** DynamoDB read units the invocation consumed (its snapshot, tail and pod archive). */
+  readonly readUnits: number;
 }
 
 /** The EventBridge event a bus rule puts on the ingest stream for a recorded entry. */
@@ -151,8 +156,25 @@ export async function runWriterMemoryBench(options: { pods?: number; memoryMb?: 
     trace.exitPod(all[0]!, 5_000, 0);
     const leaderEntries = withRealisticPods(trace.entries.slice(-1));
     const leaderSuccess = invoke('leader-success', [...kinesisBatches(leaderEntries)].flat(), 1);
+    // The terminated pods end (exit 137) as the cluster kills them: written warm, then the last
+    // pack of them by a cold invocation, which puts back the whole pod archive first (a Job with a
+    // success policy: shared/job/archive-restore.ts), ~all the Job's pods settled by then.
+    const ended = trace.entries.length;
+    for (const [i, pod] of all.slice(1).entries()) trace.exitPod(pod, 5_001 + i / 1000, 137);
+    const endings = packedEntries(withRealisticPods(trace.entries.slice(ended)));
+    const endSplit = endings.length - 1;
+    const ending = phase(`writer memory: the ${pods.toLocaleString('en-US')}-pod Job's terminated pods ended`, endSplit);
+    written = 0;
+    for (const batch of kinesisBatches(endings.slice(0, endSplit))) {
+      const failures = await write(batch);
+      if (failures.length > 0) throw new Error(`writing the pods' ends failed: ${String(failures[0]?.error)}`);
+      ending.update((written += batch.length));
+    }
+    ending.end();
+    const lastEndings = endings.slice(endSplit);
+    const coldWholeArchive = invoke('cold-whole-archive', [...kinesisBatches(lastEndings)].flat(), lastEndings.reduce((n, e) => n + podsIn(e), 0));
     const [summary] = await store.getSummaries([{ kind: 'Job', clusterId: CLUSTER, namespace: 'bench', uid: job.uid }]);
-    return { writerPods: pods, writerMemoryMb: memoryMb, writerMidLife: midLife, writerLeaderSuccess: leaderSuccess, writerJobAfter: summary };
+    return { writerPods: pods, writerMemoryMb: memoryMb, writerMidLife: midLife, writerLeaderSuccess: leaderSuccess, writerColdWholeArchive: coldWholeArchive, writerJobAfter: summary };
   } finally {
     await local.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -194,6 +216,7 @@ async function invokeOnce(file: string, endpoint: string, tableName: string, mem
     cpuMs: Math.round((cpuUsed.user + cpuUsed.system) / 1000),
     wallMs: Math.round(wallMs),
     failures: (response as { batchItemFailures?: unknown[] } | undefined)?.batchItemFailures?.length ?? 0,
+    readUnits: Math.round(store.capacity.readUnits * 10) / 10,
   };
 }
 

@@ -180,7 +180,8 @@ forwarder's \`sequence\` stamp takes care of the first:
   JobSet's log lacks one sent before the newest it holds, a JobSet jobfold runs (\`managedBy\`)
   decides nothing (no Job created, deleted, suspended or resumed, no restart, outcome or
   condition) until it arrives, or upstream's expectation timeout (5 minutes) passes; its
-  explanation says what it waits for. A late Job event that carries a count is logged though
+  explanation says what it waits for. The events that arrived meanwhile are then folded one by
+  one in the order sent (\`ChildJobEventReleased\`), the JobSet reconciled after each. A late Job event that carries a count is logged though
   stale. A JobSet the cluster's controller runs does not wait.
 - Observations that share one \`observedAt\` are what one sync of the controller reads, as
   upstream counts pods on its informer's snapshot: within such a run, a later observation of a

@@ -1,5 +1,5 @@
 import type { StreamId } from '../../shared/log/event-store.ts';
-import { evolve, type JobEvent } from '../../shared/job/index.ts';
+import { countAtSync, evolve, type JobEvent } from '../../shared/job/index.ts';
 import { restoreForTail, restoreSnapshot, type JobSnapshot } from '../../shared/job/index.ts';
 import { initialState, type JobState } from '../../shared/job/index.ts';
 import { BadRequestError } from './http-errors.ts';
@@ -99,6 +99,8 @@ export async function foldTo(
     if (newerThanSnapshot) return foldTo(deps, stream, seq, { fromStart: true });
   }
   for (const event of tail) evolve(state, event);
+  // The writer's sync here counted what its run changed: not logged, every reader re-derives it.
+  countAtSync(state);
   const last = run?.entries.at(-1);
   return { state, tail, window, ...(last?.seq === seq ? { recordedAt: last.recordedAt } : {}) };
 }

@@ -1,4 +1,5 @@
 import { evolve, type JobEvent } from '../job/evolve.ts';
+import { countAtSync } from '../job/observe-pod.ts';
 import type { PodRecord } from '../job/pod-record.ts';
 import { initialState, type FoldConfig, type JobState } from '../job/state.ts';
 import type { Job, JobSpec } from '../k8s/job.ts';
@@ -77,11 +78,14 @@ export function jobFacts(log: readonly JobEvent[], config: FoldConfig, cluster: 
   let restarts = 0;
   for (const event of log) {
     if ('at' in event && !atSuccess && outcomeOf(event)?.outcome === 'Succeeded') {
+      // The sync that decided the success counted its run's pods first (the Job's count at the sync).
+      countAtSync(state);
       atSuccess = { failed: state.status.failed + state.heldCountable, restarts };
     }
     evolve(state, event);
     if (!atSuccess) restarts = Math.max(restarts, state.counts.restartsOfRunningPods);
   }
+  countAtSync(state);
   const spans = podSpans(log);
   const indexed = job.spec.completionMode === 'Indexed';
   const succeeded = outcome.outcome === 'Succeeded';

@@ -60,6 +60,12 @@ export interface Decider<S, O extends LogEvent, D extends LogEvent, C, X = unkno
   initialState(): S;
   /** Folds one logged event (with its seq); the returned state is the one to go on with. */
   evolve(state: S, event: O | D): S;
+  /**
+   * A reader's fold ends where the writer synced: what that sync derived from the logged facts
+   * without logging it (a Job's count of its pods, shared/job/observe-pod.ts countAtSync). The
+   * writer's `decide` does it first itself.
+   */
+  settle?(state: S): void;
   /** One sync at `at`, a time read from the log: new decisions (ids given, pages cut at `pageBytes`) and commands. */
   decide(state: S, at: string, pageBytes?: number): Decided<D, C>;
   /** Why the object stands where it does (its read model: shared/{job,jobset}/explain.ts), from its state and the log folded into it. */

@@ -59,6 +59,7 @@ export async function loadState<S, O extends LogEvent, D extends LogEvent, C>(
   const loaded = await loadUnfolded(decider, store, stream, options);
   let state = loaded.state;
   for (const event of loaded.tail) state = decider.evolve(state, event);
+  decider.settle?.(state);
   return { ...loaded, state };
 }
 

@@ -1,5 +1,6 @@
 import type { ObjectSequence } from '../k8s/object-sequence.ts';
 import type { ArchivedPod } from './snapshot.ts';
+import { eventIdCode, eventIdOf, nameCode, nameOf, namePrefix, packUid, unpackUid, UUID, versionCode, versionOf, type Previous } from './pod-field-codes.ts';
 
 /**
  * The stored form of archived pods (snapshot.ts ArchivedPod): one group of them — what a store
@@ -84,7 +85,7 @@ export function encodeArchivedPods(pods: readonly ArchivedPod[]): EncodedArchive
   const at = first?.archivedAt !== undefined && pods.every((pod) => pod.archivedAt === first.archivedAt) ? first.archivedAt : undefined;
   const t = first?.firstSeenAt;
   const e = first?.order?.epoch;
-  const np = first === undefined ? undefined : namePrefix(first);
+  const np = first === undefined ? undefined : namePrefix(first.name, first.index);
   const u = first !== undefined && UUID.test(first.uid);
   const shared: Shared = { ns, at, t, e, np, u, deltas: true };
   const previous = { lastSeq: 0, version: 0 };
@@ -133,11 +134,6 @@ interface Shared {
   readonly deltas: boolean;
 }
 
-/** The pod before in the group: its lastSeq and its resourceVersion as a number (the last that had one). */
-interface Previous {
-  lastSeq: number;
-  version: number;
-}
 
 function encodePod(pod: ArchivedPod, shared: Shared, previous: Previous): unknown[] {
   const flags =
@@ -148,7 +144,7 @@ function encodePod(pod: ArchivedPod, shared: Shared, previous: Previous): unknow
   const base = pod.firstSeenAt ?? shared.t;
   const tuple: unknown[] = new Array<unknown>(SLOTS).fill(null);
   tuple[UID] = shared.u ? packUid(pod.uid) : pod.uid;
-  tuple[NAME] = nameCode(pod, shared.np);
+  tuple[NAME] = nameCode(pod.name, pod.index, shared.np);
   tuple[INDEX] = pod.index;
   tuple[PHASE] = phase >= 0 ? phase : pod.phase;
   tuple[FLAGS] = flags;
@@ -162,7 +158,7 @@ function encodePod(pod: ArchivedPod, shared: Shared, previous: Previous): unknow
   tuple[FINISHED_TRACKED] = since(pod.finishedTrackedAt, pod.lastSeenAt ?? base);
   tuple[VERSION] = versionCode(pod.version, previous);
   tuple[ORDER] = orderCode(pod.order, shared.e);
-  tuple[EVENT_ID] = eventIdCode(pod);
+  tuple[EVENT_ID] = eventIdCode(pod.lastEventId, pod.uid, pod.version);
   tuple[COUNTED] = pod.counted === countedOf(pod.phase) ? null : COUNTS.indexOf(pod.counted);
   tuple[FAILURES] = pod.failureCount ?? null;
   tuple[IGNORED_FAILURES] = pod.ignoredFailureCount ?? null;
@@ -255,78 +251,6 @@ function orderOf(code: unknown, epoch: number | undefined): ObjectSequence | und
   if (typeof code === 'number') return { epoch: epoch as number, seq: code };
   if (Array.isArray(code)) return { epoch: code[0] as number, seq: code[1] as number };
   return code as ObjectSequence;
-}
-
-/**
- * The last eventId: null when it is the forwarder's `<uid>/<version>` (or there is neither), 0
- * when there is none beside a version, what follows `<uid>/` as a string, any other id in a
- * one-element array.
- */
-function eventIdCode(pod: ArchivedPod): unknown {
-  const { lastEventId: id, uid, version } = pod;
-  if (id === undefined) return version === undefined ? null : 0;
-  if (version !== undefined && id === `${uid}/${version}`) return null;
-  return id.startsWith(`${uid}/`) ? id.slice(uid.length + 1) : [id];
-}
-
-function eventIdOf(code: unknown, uid: string, version: string | undefined): string | undefined {
-  if (code === undefined || code === null) return version === undefined ? undefined : `${uid}/${version}`;
-  if (code === 0) return undefined;
-  if (Array.isArray(code)) return code[0] as string;
-  return `${uid}/${code as string}`;
-}
-
-/** A UUID as the API server makes them (lowercase; upper case would not come back the same). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** A UUID as its 16 bytes in base64url (22 characters); any other uid whole, in a one-element array. */
-function packUid(uid: string): string | [string] {
-  return UUID.test(uid) ? Buffer.from(uid.replaceAll('-', ''), 'hex').toString('base64url') : [uid];
-}
-
-function unpackUid(code: unknown): string {
-  if (Array.isArray(code)) return code[0] as string;
-  if (typeof code !== 'string' || !/^[A-Za-z0-9_-]{21}[AQgw]$/.test(code)) throw new Error(`archived pods: uid ${describe(code)} is not 16 bytes in base64url`);
-  const hex = Buffer.from(code as string, 'base64url').toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-/** What the first pod's name has before its `<index>-` (upstream's generateName `<job>-<index>-`): the group's prefix. */
-function namePrefix(pod: ArchivedPod): string | undefined {
-  const at = pod.name.lastIndexOf(`-${pod.index}-`);
-  return at < 0 ? undefined : pod.name.slice(0, at + 1);
-}
-
-/** The name: what follows `<prefix><index>-` as a string, any other name whole in a one-element array. */
-function nameCode(pod: ArchivedPod, prefix: string | undefined): string | [string] {
-  if (prefix === undefined) return pod.name;
-  const start = `${prefix}${pod.index}-`;
-  return pod.name.startsWith(start) ? pod.name.slice(start.length) : [pod.name];
-}
-
-function nameOf(code: unknown, index: number, prefix: string | undefined): string {
-  if (Array.isArray(code)) return code[0] as string;
-  return prefix === undefined ? (code as string) : `${prefix}${index}-${code as string}`;
-}
-
-/** A resourceVersion that reads back from a number: a plain decimal integer within 2^53. */
-const NUMERIC_VERSION = /^(0|[1-9][0-9]{0,14})$/;
-
-/** The resourceVersion: a number, its difference from the pod before's; any other version as the string. */
-function versionCode(version: string | undefined, previous: Previous): number | string | null {
-  if (version === undefined) return null;
-  if (!NUMERIC_VERSION.test(version)) return version;
-  const value = Number(version);
-  const code = value - previous.version;
-  previous.version = value;
-  return code;
-}
-
-function versionOf(code: unknown, previous: Previous): string | undefined {
-  if (code === undefined || code === null) return undefined;
-  if (typeof code === 'string') return code;
-  previous.version += code as number;
-  return String(previous.version);
 }
 
 const describe = (value: unknown): string => {

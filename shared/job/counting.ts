@@ -116,6 +116,9 @@ export function rejudgeIndexes(state: JobState, indexes: readonly number[], exce
 export function countPod(state: JobState, pod: PodRecord, mayHold = true): void {
   const settings = state.settings;
   if (!settings || pod.counted !== 'none' || !isTracked(pod)) return;
+  // Counted by another rule before its sync judged it (observe-pod.ts countAtSync): the policy's
+  // match is taken where the count is made.
+  judgeFailure(state, pod);
   if (settings.indexed && !countableIndex(state, pod)) return;
   if (pod.phase === 'Succeeded') return countSucceeded(state, pod);
   const failing = hasTrueCondition(state.status.conditions, 'FailureTarget');

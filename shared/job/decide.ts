@@ -21,6 +21,7 @@ import { criterionReadsPods, rememberedCriterionMetAt } from './criterion-instan
 import { criterionMetBefore } from './met-before.ts';
 import { clusterFinishInstant, mayHoldUnseenPods } from './cluster-finish.ts';
 import { interimEvidence } from './interim-instants.ts';
+import { countAtSync } from './observe-pod.ts';
 
 /** What one reconcile decided: decisions for the log, commands for the cluster. */
 export interface Reconciliation {
@@ -45,6 +46,9 @@ const NOTHING: Reconciliation = { decisions: [], commands: [], wakeAt: undefined
  * Never throws on any state the fold can reach.
  */
 export function decide(state: JobState, now: string): Reconciliation {
+  // The sync counts the pods its run changed before it decides (upstream `syncJob` counts from
+  // the informer's pods): the one change decide makes to the state, re-derived by every reader.
+  countAtSync(state);
   const settings = state.settings;
   if (state.rejected) return rejection(state, now);
   if (!state.identity || !settings || state.deleted) return NOTHING;

@@ -15,6 +15,7 @@ import { textHash } from './stable-hash.ts';
 import type { Decision } from './decisions.ts';
 import type { Observation } from './events.ts';
 import { evolve, type JobEvent } from './evolve.ts';
+import { countAtSync } from './observe-pod.ts';
 import { explainJob, type Explanation } from './explain.ts';
 import { restoreForTail } from './archive-restore.ts';
 import { batchReadsEveryPod, readsEveryPod } from './interim-instants.ts';
@@ -38,6 +39,7 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
       evolve(state, event as JobEvent);
       return state;
     },
+    settle: countAtSync,
     decide: (state, at, pageBytes) => {
       const { decisions, commands, wakeAt } = decide(state, at);
       return { decisions: pageDecisions(decisions, pageBytes), commands, wakeAt };

@@ -2,13 +2,13 @@ import type { Observation } from './events.ts';
 import type { Decision } from './decisions.ts';
 import { applyDecision } from './apply-decision.ts';
 import { observeJob } from './observe-job.ts';
-import { observePod, podDeleted } from './observe-pod.ts';
+import { countAtSync, observePod, podDeleted } from './observe-pod.ts';
 import { clockSkewOf, type JobState } from './state.ts';
 import { advance, readObservation } from './cluster-clock.ts';
 import { laterTime, parseTime } from '../k8s/time.ts';
 import { trackChildStatus } from './child-status-version.ts';
 import { noteJobSetSeq } from './child-job-status.ts';
-import { enterRun } from './run.ts';
+import { enterRun, startsRun } from './run.ts';
 import { countLateOutcome, countsBeforeLateOutcome, settleAfterFinish } from './late-outcome.ts';
 import { notePodCount } from './pod-view-gap.ts';
 import { deletionMovesNoInstant, observationMovesNoInstant, podObservationMark } from './criterion-instants.ts';
@@ -39,6 +39,8 @@ export function evolve(state: JobState, event: JobEvent): JobState {
   state.position = event.seq ?? state.position + 1;
   // Read once here for the run (parseTime remembers it for the clock's reading below).
   const observedMs = 'observedAt' in event ? parseTime(event.observedAt) : undefined;
+  // A run ended: its sync counted what its observations changed (observe-pod.ts countAtSync).
+  if (state.countDue.size > 0 && startsRun(state, event, observedMs)) countAtSync(state);
   enterRun(state, event, observedMs);
   if (state.finishedAt !== undefined && isObservation(event)) state.observedAfterFinish += 1;
   let at = 0;

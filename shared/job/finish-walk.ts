@@ -42,10 +42,15 @@ export function finishWalkReadsArchive(state: JobState, tail: readonly JobEvent[
   return false;
 }
 
-/** A Complete or Failed set, or CriterionMetEarlier: the folds that walk every pod against the cluster's finish. */
+/**
+ * The folds that walk every pod against the cluster's finish: Complete or Failed set,
+ * CriterionMetEarlier, and FailureTarget, whose recount leaves out the pods the cluster never saw
+ * (observe-pod.ts recountAll; seed 8: a snapshot archived the pod the cluster waited for, and the
+ * query left a running pod uncounted, failed 0 where the replay said 1).
+ */
 const isFinishWalk = (event: JobEvent): boolean =>
   event.type === 'CriterionMetEarlier' ||
-  (event.type === 'JobConditionChanged' && event.condition.status === 'True' && (event.condition.type === 'Complete' || event.condition.type === 'Failed'));
+  (event.type === 'JobConditionChanged' && event.condition.status === 'True' && ['Complete', 'Failed', 'FailureTarget'].includes(event.condition.type));
 
 /**
  * After a walk folded on `state` without archived pods seen until `state.archivedPodsUntil`:
@@ -97,11 +102,8 @@ function mayWalkArchive(state: JobState, tail: readonly JobEvent[]): boolean {
       if (readsArchive()) return true;
     } else if (event.type === 'JobConditionChanged' && event.condition.status === 'True') {
       const { condition, evidence } = event;
-      if (isInterimCondition(condition)) {
-        metAt = evidence.metAt === undefined ? 'unknown' : parseTime(evidence.metAt);
-        continue;
-      }
-      if (condition.type !== 'Complete' && condition.type !== 'Failed') continue;
+      if (isInterimCondition(condition)) metAt = evidence.metAt === undefined ? 'unknown' : parseTime(evidence.metAt);
+      if (!isFinishWalk(event)) continue;
       if (readsArchive()) return true;
     }
   }

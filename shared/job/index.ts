@@ -8,6 +8,8 @@ export { jobDecider, type JobDecider } from './decider.ts';
 
 export { decide, type Reconciliation } from './decide.ts';
 export { evolve, type JobEvent } from './evolve.ts';
+/** A reader's fold ends where a sync may have counted: the count it made (the decider's `settle`). */
+export { countAtSync } from './observe-pod.ts';
 export { initialState, DEFAULT_FOLD_CONFIG, type FoldConfig, type JobState } from './state.ts';
 export { jobStatus, type JobStatusView } from './status.ts';
 export {

@@ -5,7 +5,7 @@ import { enter, leave } from './aggregates.ts';
 import { creationSeen } from './expectations.ts';
 import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, uncountFailingSync, unhold } from './counting.ts';
 import { hasTrueCondition } from './conditions.ts';
-import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
+import { JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
 import { isTerminalPhase, mergeFacts, noteSeen, podClass, recordOrder, newPodRecord, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';
@@ -14,6 +14,8 @@ import type { JobState } from './state.ts';
 import { deletedAsExcess } from './excess-deletions.ts';
 import { byLeastAdvanced } from './active-pods-order.ts';
 import { finishedOnCluster, notePodFirstSeen, unseenBy } from './cluster-finish.ts';
+import { observationMovesNoInstant, podObservationMark } from './criterion-instants.ts';
+import { openMetBefore } from './met-before.ts';
 
 /**
  * Folds a pod observation: merge, recount its contribution, apply the counting rules. A pod's
@@ -25,9 +27,22 @@ import { finishedOnCluster, notePodFirstSeen, unseenBy } from './cluster-finish.
 export function observePod(state: JobState, event: PodObserved, at: number): void {
   const known = state.pods.get(event.pod.metadata.uid);
   const seenTracked = known?.trackedSeen === true;
+  if (known !== undefined) countBeforeRemoval(state, known, event);
   foldObservation(state, event, at, known);
   // Known so far by its deletion alone: this observation shows the cluster's Job tracked it.
   if (known?.gone === true && !seenTracked && known.trackedSeen === true) inferDeletedWhileFailing(state, known);
+}
+
+/**
+ * A pod awaiting its sync's count (countAtSync), seen finished with the tracking finalizer, now
+ * seen without it: a sync read it finished and counted it before removing the finalizer, so it
+ * is counted from the facts that sync read, before they give way to the newer ones.
+ */
+function countBeforeRemoval(state: JobState, pod: PodRecord, event: PodObserved): void {
+  if (!state.countDue.has(pod.uid) || !pod.hasFinalizer || !isTerminalPhase(pod.phase)) return;
+  if ((event.pod.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER)) return;
+  state.countDue.delete(pod.uid);
+  if (pod.controlledBy === undefined) countPodFacts(state, pod);
 }
 
 function foldObservation(state: JobState, event: PodObserved, at: number, known: PodRecord | undefined): void {
@@ -541,17 +556,49 @@ function afterChange(state: JobState, pod: PodRecord): void {
   // was taken on a view it had left: nothing deletes a finished pod) is no longer awaited.
   if (pod.deletionTimestamp !== undefined || pod.gone || isTerminalPhase(pod.phase)) state.expectations.deletions.delete(pod.uid);
   if (isTerminalPhase(pod.phase)) state.awaitingOutcome.delete(pod.uid);
-  // A later observation of the pod in this run may overtake what this one counts (run.ts);
-  // what a terminal pod counts is final and is not journaled.
-  countingObservation(state, pod.uid, !isTerminalPhase(pod.phase), () => {
-    judgeFailure(state, pod);
-    judgeIndex(state, pod);
-    // Known first by a deletion after the success criteria were met, then by an older observation
-    // showing it tracked and unfinished: not counted, as when the deletion arrives last (inferOutcome).
-    if (goneUnfinishedWhileFailing(state, pod)) inferDeletedWhileFailing(state, pod);
-    else if (!deletedUnfinishedAfterSuccess(state, pod)) countPod(state, pod);
-    if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
-  });
+  // evolve records the facts; the sync that reads them counts the pod (countAtSync), as
+  // upstream's syncJob counts from the informer's pods. A finished Job is
+  // never synced again: what arrives after the finish is counted as it is folded, into the
+  // final status where it happened before the finish (late-outcome.ts).
+  if (state.finishedAt === undefined) {
+    state.countDue.add(pod.uid);
+    return;
+  }
+  countingObservation(state, pod.uid, !isTerminalPhase(pod.phase), () => countPodFacts(state, pod));
+}
+
+/** The counting rules over one pod's newest facts: the policy's match, its index, its count. */
+function countPodFacts(state: JobState, pod: PodRecord): void {
+  judgeFailure(state, pod);
+  judgeIndex(state, pod);
+  // Known first by a deletion after the success criteria were met, then by an older observation
+  // showing it tracked and unfinished: not counted, as when the deletion arrives last (inferOutcome).
+  if (goneUnfinishedWhileFailing(state, pod)) inferDeletedWhileFailing(state, pod);
+  else if (!deletedUnfinishedAfterSuccess(state, pod)) countPod(state, pod);
+  if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
+}
+
+/**
+ * The sync's count (upstream `trackJobStatusAndRemoveFinalizers` over `getNewFinishedPods`):
+ * every pod whose facts changed since the last sync is judged against the pod failure policy
+ * and counted from its newest facts. Run by the writer before it decides at a position, and by
+ * every fold where a run of observations ends (evolve.ts), so readers count where the writer did.
+ */
+export function countAtSync(state: JobState): void {
+  if (state.countDue.size === 0) return;
+  const due = [...state.countDue];
+  state.countDue.clear();
+  for (const uid of due) {
+    const pod = state.pods.get(uid);
+    if (pod === undefined || pod.controlledBy !== undefined) continue;
+    const mark = podObservationMark(state, uid);
+    countPodFacts(state, pod);
+    // The count moved an instant the criteria read (criterion-instants.ts): remembered no longer.
+    if (!observationMovesNoInstant(state, uid, mark)) {
+      state.criterionMemo.epoch += 1;
+      openMetBefore(state);
+    }
+  }
 }
 
 function newRecord(state: JobState, facts: PodFacts, gone: boolean, order: ObservationOrder, seenAt: number): PodRecord {

@@ -4,13 +4,14 @@ import type { JobState } from './state.ts';
 import { parseTime } from '../k8s/time.ts';
 
 // Upstream counts pods once per sync, on the informer's snapshot: what a pod looked like in
-// between two syncs never counts. The fold counts as observations arrive, and a run of
-// observations sharing one observedAt is what one sync reads (decide-at-each-position.ts), so
-// what an observation of a pod made the counting rules do must yield to a later observation of
-// the same pod in the same run. Examples: a running pod counted as failed because the Job is
-// failing, then seen Failed under an Ignore rule or Succeeded; a terminating pod (no Failed-only
-// replacement) counted as failed, failing its index, then seen Succeeded or without its
-// finalizer. So the counting rules keep a journal of what each observation changed; a later
+// between two syncs never counts. A run of observations sharing one observedAt is what one sync
+// reads (decide-at-each-position.ts), and a pod's observation is counted by that sync, from the
+// pod's newest facts (observe-pod.ts countAtSync). The rules that still count as an observation
+// is folded (a deletion's inferred count, an observation of a finished Job, which no sync
+// follows) must yield to a later observation of the same pod in the same run. Examples: a
+// running pod counted as failed because the Job is failing, then seen Failed under an Ignore
+// rule or Succeeded; a terminating pod counted as failed by its deletion, then seen Succeeded
+// or without its finalizer. So the counting rules keep a journal of what each observation changed; a later
 // observation of that pod in the run first undoes it, then is counted from the newest state.
 // A decision ends the run: what the sync counted stays counted. What an observation of a
 // terminal pod counts is final (the phase never changes again, and a finalizer removed later is
@@ -40,10 +41,15 @@ export const newRun = (): Run => ({ at: undefined, changes: new Map(), open: und
  * `observedMs` is the observation's observedAt as epoch ms (evolve reads it once per event).
  */
 export function enterRun(state: JobState, event: JobEvent, observedMs: number | undefined): void {
-  const at = 'observedAt' in event ? event.observedAt : undefined;
-  if (at !== undefined && state.run.at !== undefined && (at === state.run.at || observedMs === parseTime(state.run.at))) return;
-  state.run.at = at;
+  if (!startsRun(state, event, observedMs)) return;
+  state.run.at = 'observedAt' in event ? event.observedAt : undefined;
   if (state.run.changes.size > 0) state.run.changes = new Map();
+}
+
+/** Whether the event ends the run the fold is in (enterRun's test, without entering). */
+export function startsRun(state: JobState, event: JobEvent, observedMs: number | undefined): boolean {
+  const at = 'observedAt' in event ? event.observedAt : undefined;
+  return !(at !== undefined && state.run.at !== undefined && (at === state.run.at || observedMs === parseTime(state.run.at)));
 }
 
 /**

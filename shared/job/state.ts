@@ -143,6 +143,8 @@ export interface JobState {
   creationRequests: number;
   /** For Jobs managed by jobfold: the last status sent to the cluster. */
   lastStatusSent: string | undefined;
+  /** Pods whose facts changed since the last sync's count (observe-pod.ts countAtSync). */
+  countDue: Set<string>;
   /**
    * The status reported once the Job finished (Complete or Failed): upstream never syncs a
    * finished Job again, so what it reports no longer changes, whatever arrives later.
@@ -338,6 +340,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     lastSucceeded: undefined,
     creationRequests: 0,
     lastStatusSent: undefined,
+    countDue: new Set(),
     finalStatus: undefined,
     finishedAt: undefined,
     parallelismChanges: [],

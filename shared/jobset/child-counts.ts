@@ -1,6 +1,7 @@
 import { copySentCounts, missingSentCounts, noteSentCount, sentCountUnlogged, waitForSentCounts, type CarriedCounts } from '../k8s/sent-counts.ts';
-import { formatTime, parseTime } from '../k8s/time.ts';
+import { compareTimes, formatTime, parseTime } from '../k8s/time.ts';
 import { JOBFOLD_JOBSET_CONTROLLER_NAME } from './constants.ts';
+import type { ChildJobEventReleased } from './decision-events.ts';
 import type { ChildJobView, FinishCount, JobSetState } from './state.ts';
 
 // Issue 21, "no harmful command from a transient view", for JobSets jobfold runs. Upstream's
@@ -16,6 +17,13 @@ import type { ChildJobView, FinishCount, JobSetState } from './state.ts';
 // after upstream's expectation timeout at the latest (shared/k8s/sent-counts.ts), so a lost event
 // never wedges the JobSet. A JobSet the cluster's controller runs does not wait: its decisions
 // are computed, not sent, and the cluster has acted on its own view already.
+//
+// Upstream reconciles after each event of its prefix; seeing the events around a hole at once
+// once it fills would skip the reconciles in between (a walk's StartupPolicyCompleted before the
+// success that completed the JobSet). So the events that arrive ahead of a hole are kept aside,
+// out of the view (`aheadOfHole`), and released one by one in their counts' order once it fills
+// (or the wait runs out), each by a logged `ChildJobEventReleased` after a reconcile that decided
+// nothing: the JobSet reconciles after each as the cluster's controller did.
 
 /** The fold's part: the counts a child status or deletion carries, noted at its time. */
 export function noteChildCounts(state: JobSetState, carried: CarriedCounts | undefined, at: string): Pick<JobSetState, 'childCounts'> | undefined {
@@ -34,6 +42,67 @@ export function finishCount(previous: ChildJobView | undefined, finished: ChildJ
   if (finished === undefined) return {};
   if (previous?.finished === finished && previous.finishedCount !== undefined) return { finishedCount: previous.finishedCount };
   return carried === undefined ? {} : { finishedCount: { epoch: carried.epoch, count: Math.max(...carried.counts) } };
+}
+
+/**
+ * Whether a child Job event, its counts noted in `counted`, waits aside: a JobSet jobfold runs
+ * lacks a count sent before it, or holds aside a child event sent before it (released in order).
+ * The event that fills a hole is folded at once: everything sent before it is in the view.
+ */
+export function holdsAheadOfHole(state: JobSetState, counted: JobSetState, event: { readonly jobSetSeq?: CarriedCounts | undefined }): boolean {
+  const carried = event.jobSetSeq;
+  if (carried === undefined || state.jobSet?.spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  const newest = Math.max(...carried.counts);
+  const first = (state.aheadOfHole ?? []).find(isChildEvent);
+  if (first !== undefined && newestCount(first) < newest) return true;
+  const counts = counted.childCounts;
+  return counts !== undefined && carried.epoch === counts.epoch && newest > counts.through;
+}
+
+/**
+ * Whether a JobSet observation waits aside too: one watch does not order it against the Jobs'
+ * (no count), so it is released among them by its time, after the child events of the same
+ * instant or earlier, as upstream's reconcile reads its Jobs' failures before the spec's suspension.
+ */
+export function holdsJobSetAside(state: JobSetState): boolean {
+  if (state.jobSet?.spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  return (state.aheadOfHole?.length ?? 0) > 0 || missingSentCounts(state.childCounts) !== undefined;
+}
+
+type HeldEvent = NonNullable<JobSetState['aheadOfHole']>[number];
+
+const isChildEvent = (held: HeldEvent): boolean => held.event.type !== 'JobSetObserved';
+
+const newestCount = (held: HeldEvent): number => (held.event.type === 'JobSetObserved' ? 0 : Math.max(...(held.event.jobSetSeq?.counts ?? [0])));
+
+/** `aheadOfHole` with one more event: child events in their counts' order, JobSet observations as they came. */
+export function setAside(state: JobSetState, held: HeldEvent): Pick<JobSetState, 'aheadOfHole'> {
+  const aside = [...(state.aheadOfHole ?? [])];
+  const at = isChildEvent(held) ? aside.findIndex((other) => isChildEvent(other) && newestCount(other) > newestCount(held)) : -1;
+  aside.splice(at === -1 ? aside.length : at, 0, held);
+  return { aheadOfHole: aside };
+}
+
+/** Which event kept aside goes next: the first child event, or the first JobSet observation when it is earlier. */
+export function nextAside(state: JobSetState): number | undefined {
+  const aside = state.aheadOfHole ?? [];
+  const child = aside.findIndex(isChildEvent);
+  const jobSet = aside.findIndex((held) => !isChildEvent(held));
+  if (child === -1 || jobSet === -1) return aside.length === 0 ? undefined : Math.max(child, jobSet);
+  return compareTimes((aside[jobSet] as HeldEvent).event.at, (aside[child] as HeldEvent).event.at) < 0 ? jobSet : child;
+}
+
+/**
+ * decide's last step for a JobSet jobfold runs: after a reconcile that decided nothing, the next
+ * event kept aside is released, unless the JobSet still waits for a count.
+ */
+export function releaseNext(state: JobSetState, now: string): ChildJobEventReleased | undefined {
+  const index = nextAside(state);
+  const held = index === undefined ? undefined : state.aheadOfHole?.[index];
+  if (held === undefined || waitForChildJobEvents(state, state.jobSet?.spec.managedBy, now) !== undefined) return undefined;
+  const { event } = held;
+  const name = event.type === 'JobObserved' ? event.job.metadata.name : event.type === 'JobDeleted' ? event.name : event.jobSet.metadata.name;
+  return { type: 'ChildJobEventReleased', at: now, name, ...(event.type === 'JobSetObserved' ? {} : { count: newestCount(held) }), tippedBy: held.position };
 }
 
 /** Whether the log lacks one of these counts: the entry is logged even when its snapshot is stale. */

@@ -1,4 +1,4 @@
-import { waitForChildJobEvents } from './child-counts.ts';
+import { releaseNext, waitForChildJobEvents } from './child-counts.ts';
 import { classifyChildJobs, type OwnedJobs } from './child-jobs.ts';
 import type { JobSetCommand } from './commands.ts';
 import { findCondition, isConditionTrue, type ConditionUpdate, type JobSetCondition } from './conditions.ts';
@@ -43,7 +43,12 @@ export interface JobSetDecision {
 export function decide(state: JobSetState, now: string): JobSetDecision {
   const jobSet = state.jobSet;
   const pass = startPass(state, now);
-  const decision = (): JobSetDecision => ({ events: pass.events, commands: pass.commands, wakeAt: pass.wakeAt });
+  const decision = (): JobSetDecision => {
+    // Nothing decided on the view as it stands: the next child Job event kept aside joins it (child-counts.ts).
+    const released = pass.events.length === 0 && pass.commands.length === 0 ? releaseNext(state, now) : undefined;
+    if (released !== undefined) record(pass, released);
+    return { events: pass.events, commands: pass.commands, wakeAt: pass.wakeAt };
+  };
   // A JobSet reported gone is decided as one marked for deletion (`decideBeforeDeletion`).
   if (jobSet === undefined || (state.deleted && state.deletedAt === undefined)) return decision();
   if (state.validationErrors.length > 0) {

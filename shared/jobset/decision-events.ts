@@ -166,7 +166,24 @@ export interface JobSetDeletionRequested {
   readonly tippedBy: number;
 }
 
+/**
+ * A child Job event kept aside because it was sent after one the log lacked (its count ahead of
+ * the hole, child-counts.ts), folded now: the hole filled (or the wait ran out), and the JobSet
+ * reconciled on every event sent before it first, as the cluster's controller did.
+ */
+export interface ChildJobEventReleased {
+  readonly type: 'ChildJobEventReleased';
+  readonly at: string;
+  /** The child Job the event is about, or the JobSet for one of its observations. */
+  readonly name: string;
+  /** The newest `jobSetSeq` it carried (a child Job's event). */
+  readonly count?: number;
+  /** Log position of the observation released. */
+  readonly tippedBy: number;
+}
+
 export type JobSetDecisionEvent =
+  | ChildJobEventReleased
   | JobSetConditionChanged
   | JobSetDeletionRequested
   | JobSetRestarted
@@ -190,6 +207,7 @@ export const JOBSET_DECISION_TYPES = [
   'SuspendJobIssued',
   'ResumeJobIssued',
   'JobSetDeletionRequested',
+  'ChildJobEventReleased',
 ] as const satisfies readonly JobSetDecisionEvent['type'][];
 
 const DECISION_TYPE_SET: ReadonlySet<string> = new Set(JOBSET_DECISION_TYPES);

@@ -1,11 +1,11 @@
-import { finishCount, noteChildCounts } from './child-counts.ts';
+import { finishCount, holdsAheadOfHole, holdsJobSetAside, nextAside, noteChildCounts, setAside } from './child-counts.ts';
 import { listedGoneSuccesses, observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { moveConditionBefore, updateCondition } from './conditions.ts';
 import { defaultJobSet } from './defaulting.ts';
 import type { JobSetOutcomeCorrected, JobSetRestarted } from './decision-events.ts';
-import type { JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
+import type { JobDeleted, JobObserved, JobSetEvent, JobSetObserved } from './events.ts';
 import { comparableVersion, compareVersions, isStaleObservation, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { restartEvidence, withLateFailure } from './late-failures.ts';
 import { initialState, isDeletedChild, type ChildJobView, type JobSetState } from './state.ts';
@@ -23,62 +23,30 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
   const next: JobSetState = { ...state, position };
   switch (event.type) {
     case 'JobSetObserved':
+      // Arrived while child Job events wait aside: released among them by its time (child-counts.ts).
+      if (holdsJobSetAside(state)) return { ...next, ...setAside(state, { position, event }) };
       return observeJobSet(next, event);
     case 'JobSetDeleted':
       return { ...next, deleted: true, ...(state.deleted ? {} : { deletedAt: event.at }), lastObservation: position };
     case 'Tick':
       return { ...next, lastObservation: position };
-    case 'JobObserved': {
-      const name = event.job.metadata.name;
-      const version = comparableVersion(event.job.metadata.resourceVersion);
-      const first = state.firstChildVersion;
-      const firstChildVersion = version !== undefined && (first === undefined || compareVersions(version, first) < 0) ? version : first;
-      const noted: JobSetState = {
-        ...next, ...withLateFailure(state, event, position), ...noteWalkEvidence(state, event), ...(firstChildVersion === undefined ? {} : { firstChildVersion }),
-        ...noteSuspendedChild(state, event, version), ...noteChildCounts(state, event.jobSetSeq, event.at),
-      };
-      if (isLateChildSnapshot(state, event)) return { ...noted, lastObservation: position };
-      const ahead = isOfLaterAttempt(state, event);
-      const previous = knownChild(state, event);
-      const observed = observeChildJob(previous, event.job, position);
-      const child = {
-        ...observed, ...finishCount(previous, observed.finished, event.jobSetSeq), ...stamp(event.sequence),
-        ...(version === undefined ? {} : { version }), ...(event.eventId === undefined ? {} : { eventId: event.eventId }),
-        seenAt: event.at,
-        seenSuspended: event.job.spec?.suspend === true,
-      };
-      const uid = event.job.metadata.uid;
-      const view = isDeletedChild(state, uid) ? goneJob(child) : child;
-      if (ahead) return { ...noted, lastObservation: position, laterAttempts: { ...state.laterAttempts, [heldKey(view)]: view } };
-      // A deleted Job's completion waits beside the name's create (isSuccessOfGoneJob); a Job seen under the name takes it.
-      if (view.gone === true && view.finished === 'Complete') return { ...noted, lastObservation: position, goneSuccesses: { ...state.goneSuccesses, [name]: view } };
-      return { ...noted, lastObservation: position, children: { ...state.children, [name]: view }, ...withoutGoneSuccess(state, name) };
-    }
+    case 'JobObserved':
     case 'JobDeleted': {
-      const counted = { ...next, ...noteChildCounts(state, event.jobSetSeq, event.at) };
-      const held = Object.values(state.laterAttempts ?? {}).find((job) => job.name === event.name && job.uid !== undefined && job.uid === event.uid);
-      if (held !== undefined && event.uid !== undefined) {
-        // A held Job's failure still decides its attempt's restart, once the fold reaches it.
-        const { [heldKey(held)]: _gone, ...others } = state.laterAttempts ?? {};
-        const laterAttempts = held.finished === 'Failed' ? { ...others, [heldKey(held)]: goneJob(held) } : others;
-        return { ...counted, lastObservation: position, laterAttempts, ...deletionNoted(state, event.uid, event.at) };
-      }
-      const { [event.name]: gone, ...others } = state.children;
-      // The deletion of another object under this name (an earlier restart attempt's Job,
-      // arriving after the later one's snapshot) leaves the view's Job where it is.
-      const sameObject = gone === undefined || event.uid === undefined || gone.uid === undefined || gone.uid === event.uid;
-      // A completed current-attempt Job stays as gone: the cluster's controller saw it complete
-      // before the deletion, so the success policy still counts it (isSuccessOfGoneJob). So does a
-      // failed one no restart has ended yet, for the failure policy (isFailureOfGoneJob): the
-      // deletion came after the failure (the JobSet seen after both, or its pass on the failure not
-      // folded yet).
-      const current = sameObject && gone !== undefined && (gone.restartAttempt ?? 0) >= state.restarts;
-      const keptComplete = current && gone.finished === 'Complete';
-      const keptFailed = current && gone.finished === 'Failed';
-      const children = keptFailed ? { ...others, [event.name]: goneJob(gone) } : sameObject ? others : state.children;
-      const goneSuccesses = keptComplete ? { goneSuccesses: { ...state.goneSuccesses, [event.name]: goneJob(gone) } } : {};
-      const uid = event.uid ?? gone?.uid;
-      return { ...counted, lastObservation: position, children, ...goneSuccesses, ...deletionNoted(state, uid, event.at) };
+      const counted: JobSetState = { ...next, ...noteChildCounts(state, event.jobSetSeq, event.at) };
+      // Sent after a child Job event the log lacks: kept aside, applied when released (child-counts.ts).
+      if (holdsAheadOfHole(state, counted, event)) return { ...counted, ...setAside(state, { position, event }) };
+      return observeChild(state, counted, event, position);
+    }
+    case 'ChildJobEventReleased': {
+      const index = nextAside(state);
+      const aside = state.aheadOfHole ?? [];
+      const first = index === undefined ? undefined : aside[index];
+      const rest = aside.filter((_, i) => i !== index);
+      const released: JobSetState = { ...next, ...(rest.length > 0 ? { aheadOfHole: rest } : { aheadOfHole: undefined }) };
+      if (first === undefined) return released;
+      // Applied at the release's position, as the observation it was (tippedBy names it).
+      const applied = first.event.type === 'JobSetObserved' ? observeJobSet(released, first.event) : observeChild(released, released, first.event, position);
+      return { ...applied, lastObservation: first.position };
     }
     case 'JobSetConditionChanged': {
       if (event.movedBefore !== undefined) return { ...next, conditions: moveConditionBefore(state.conditions, event.condition.type, event.movedBefore) };
@@ -282,6 +250,67 @@ function isNewJobSet(state: JobSetState, event: JobSetObserved): boolean {
  */
 export function isLateJobSetObservation(state: JobSetState, event: JobSetObserved): boolean {
   return !isNewJobSet(state, event) && isStaleObservation(state.jobSetOrder, observationOrder(event.jobSet.metadata.resourceVersion, event.sequence));
+}
+
+/**
+ * A child Job's snapshot or deletion, folded onto `base` (the state with the position and the
+ * counts it carries), read against `state` (the state before it).
+ */
+function observeChild(state: JobSetState, base: JobSetState, event: JobObserved | JobDeleted, position: number): JobSetState {
+  return event.type === 'JobObserved' ? observeChildSnapshot(state, base, event, position) : observeChildDeletion(state, base, event, position);
+}
+
+function observeChildSnapshot(state: JobSetState, base: JobSetState, event: JobObserved, position: number): JobSetState {
+  const name = event.job.metadata.name;
+  const version = comparableVersion(event.job.metadata.resourceVersion);
+  const first = state.firstChildVersion;
+  const firstChildVersion = version !== undefined && (first === undefined || compareVersions(version, first) < 0) ? version : first;
+  const noted: JobSetState = {
+    ...base, ...withLateFailure(state, event, position), ...noteWalkEvidence(state, event), ...(firstChildVersion === undefined ? {} : { firstChildVersion }),
+    ...noteSuspendedChild(state, event, version),
+  };
+  if (isLateChildSnapshot(state, event)) return { ...noted, lastObservation: position };
+  const ahead = isOfLaterAttempt(state, event);
+  const previous = knownChild(state, event);
+  const observed = observeChildJob(previous, event.job, position);
+  const child = {
+    ...observed, ...finishCount(previous, observed.finished, event.jobSetSeq), ...stamp(event.sequence),
+    ...(version === undefined ? {} : { version }), ...(event.eventId === undefined ? {} : { eventId: event.eventId }),
+    seenAt: event.at,
+    seenSuspended: event.job.spec?.suspend === true,
+  };
+  const uid = event.job.metadata.uid;
+  const view = isDeletedChild(state, uid) ? goneJob(child) : child;
+  if (ahead) return { ...noted, lastObservation: position, laterAttempts: { ...state.laterAttempts, [heldKey(view)]: view } };
+  // A deleted Job's completion waits beside the name's create (isSuccessOfGoneJob); a Job seen under the name takes it.
+  if (view.gone === true && view.finished === 'Complete') return { ...noted, lastObservation: position, goneSuccesses: { ...state.goneSuccesses, [name]: view } };
+  return { ...noted, lastObservation: position, children: { ...state.children, [name]: view }, ...withoutGoneSuccess(state, name) };
+}
+
+function observeChildDeletion(state: JobSetState, base: JobSetState, event: JobDeleted, position: number): JobSetState {
+  const held = Object.values(state.laterAttempts ?? {}).find((job) => job.name === event.name && job.uid !== undefined && job.uid === event.uid);
+  if (held !== undefined && event.uid !== undefined) {
+    // A held Job's failure still decides its attempt's restart, once the fold reaches it.
+    const { [heldKey(held)]: _gone, ...others } = state.laterAttempts ?? {};
+    const laterAttempts = held.finished === 'Failed' ? { ...others, [heldKey(held)]: goneJob(held) } : others;
+    return { ...base, lastObservation: position, laterAttempts, ...deletionNoted(state, event.uid, event.at) };
+  }
+  const { [event.name]: gone, ...others } = state.children;
+  // The deletion of another object under this name (an earlier restart attempt's Job,
+  // arriving after the later one's snapshot) leaves the view's Job where it is.
+  const sameObject = gone === undefined || event.uid === undefined || gone.uid === undefined || gone.uid === event.uid;
+  // A completed current-attempt Job stays as gone: the cluster's controller saw it complete
+  // before the deletion, so the success policy still counts it (isSuccessOfGoneJob). So does a
+  // failed one no restart has ended yet, for the failure policy (isFailureOfGoneJob): the
+  // deletion came after the failure (the JobSet seen after both, or its pass on the failure not
+  // folded yet).
+  const current = sameObject && gone !== undefined && (gone.restartAttempt ?? 0) >= state.restarts;
+  const keptComplete = current && gone.finished === 'Complete';
+  const keptFailed = current && gone.finished === 'Failed';
+  const children = keptFailed ? { ...others, [event.name]: goneJob(gone) } : sameObject ? others : state.children;
+  const goneSuccesses = keptComplete ? { goneSuccesses: { ...state.goneSuccesses, [event.name]: goneJob(gone) } } : {};
+  const uid = event.uid ?? gone?.uid;
+  return { ...base, lastObservation: position, children, ...goneSuccesses, ...deletionNoted(state, uid, event.at) };
 }
 
 /**

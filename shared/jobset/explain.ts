@@ -167,6 +167,7 @@ function writtenCondition(event: JobSetDecisionEvent): ConditionUpdate | undefin
     case 'SuspendJobIssued':
     case 'ResumeJobIssued':
     case 'JobSetDeletionRequested':
+    case 'ChildJobEventReleased':
       return undefined;
     default: {
       const _exhaustive: never = event;
@@ -276,6 +277,8 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
       return `ResumeJob ${event.name}`;
     case 'JobSetDeletionRequested':
       return `DeleteJobSet ${event.name} (foreground): finished at ${event.finishedAt}, ttlSecondsAfterFinished ${event.ttlSecondsAfterFinished} expired at ${event.expiredAt}${tipped(event.tippedBy)}`;
+    case 'ChildJobEventReleased':
+      return `Folded ${event.count === undefined ? `JobSet ${event.name}'s observation` : `Job ${event.name}'s event (jobSetSeq ${event.count})`}, kept aside until every child Job event sent before it arrived, after a reconcile on those${tipped(event.tippedBy)}`;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;

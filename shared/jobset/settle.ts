@@ -27,7 +27,9 @@ export function settle(state: JobSetState, now: string): Settled {
   const events: JobSetDecisionEvent[] = [];
   const commands: JobSetCommand[] = [];
   let current = state;
-  for (let passes = 1; passes <= MAX_PASSES; passes++) {
+  // Each child Job event kept aside is released by a pass of its own, and reconciled on (child-counts.ts).
+  const limit = MAX_PASSES * (1 + (state.aheadOfHole?.length ?? 0));
+  for (let passes = 1; passes <= limit; passes++) {
     const decision = decide(current, now);
     if (decision.events.length === 0 && decision.commands.length === 0) {
       return { state: current, events, commands, passes, converged: true, wakeAt: decision.wakeAt };
@@ -36,5 +38,5 @@ export function settle(state: JobSetState, now: string): Settled {
     events.push(...decision.events);
     commands.push(...decision.commands);
   }
-  return { state: current, events, commands, passes: MAX_PASSES, converged: false, wakeAt: undefined };
+  return { state: current, events, commands, passes: limit, converged: false, wakeAt: undefined };
 }

@@ -4,6 +4,7 @@ import type { JobSetValidationError } from './validation-error.ts';
 import { compareVersions, type ObjectSequence, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
 import type { SentCounts } from '../k8s/sent-counts.ts';
+import type { JobDeleted, JobObserved, JobSetObserved } from './events.ts';
 
 /** The Failed condition of a failed child Job: what failure policy rules match on. */
 export interface JobFailure {
@@ -156,6 +157,12 @@ export interface JobSetState {
    * holds it (child-counts.ts). Absent in states folded before JOBSET_FOLD_VERSION .48: no counts.
    */
   readonly childCounts?: SentCounts;
+  /**
+   * Child Job events sent after one the log lacks (in their counts' order), and JobSet
+   * observations that arrived meanwhile (child-counts.ts): not in the view until released one by
+   * one (`ChildJobEventReleased`), a reconcile after each.
+   */
+  readonly aheadOfHole?: readonly { readonly position: number; readonly event: JobObserved | JobDeleted | JobSetObserved }[];
   readonly deleted: boolean;
   /** When the cluster reported the JobSet gone (its `JobSetDeleted`; absent in states folded before JOBSET_FOLD_VERSION .49). */
   readonly deletedAt?: string;

@@ -114,6 +114,8 @@ export function summarizeJobSetDecision(decision: JobSetDecisionEvent): JobSetDe
       return { kind: 'resumeJob', job: decision.name };
     case 'JobSetDeletionRequested':
       return { kind: 'deleteJobSet', expiredAt: decision.expiredAt };
+    case 'ChildJobEventReleased':
+      return { kind: 'released', job: decision.name, count: decision.count };
     default: {
       const exhaustive: never = decision;
       throw new Error(`unknown JobSet decision ${JSON.stringify(exhaustive)}`);

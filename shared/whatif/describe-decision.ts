@@ -51,6 +51,8 @@ function describeDecision(kind: 'Job' | 'JobSet', summary: AnyDecisionSummary): 
       return `${summary.kind.replace('Job', '')} Job ${summary.job}`;
     case 'deleteJobSet':
       return `delete the JobSet (ttlSecondsAfterFinished expired at ${summary.expiredAt})`;
+    case 'released':
+      return `fold ${summary.count === undefined ? `JobSet ${summary.job}'s observation` : `Job ${summary.job}'s event (jobSetSeq ${summary.count})`}, kept aside until the child Job events sent before it arrived`;
     default: {
       const exhaustive: never = summary;
       throw new Error(`unknown decision summary ${JSON.stringify(exhaustive)}`);

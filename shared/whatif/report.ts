@@ -47,7 +47,8 @@ export type JobSetDecisionSummary =
   | { readonly kind: 'correction'; readonly retracted: readonly string[]; readonly reason: string }
   | { readonly kind: 'rejected'; readonly errors: readonly string[] }
   | { readonly kind: 'createJob' | 'deleteJob' | 'suspendJob' | 'resumeJob'; readonly job: string }
-  | { readonly kind: 'deleteJobSet'; readonly expiredAt: string };
+  | { readonly kind: 'deleteJobSet'; readonly expiredAt: string }
+  | { readonly kind: 'released'; readonly job: string; readonly count: number | undefined };
 
 /** The first point where the patched fold decided something the recorded one did not. */
 export interface DivergenceOf<Summary, By extends 'observation' | 'reconcile' = 'observation' | 'reconcile'> {

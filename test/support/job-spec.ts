@@ -3,6 +3,7 @@ import type { JobCommand } from '../../shared/job/commands.ts';
 import { decide, type Reconciliation } from '../../shared/job/decide.ts';
 import type { Decision } from '../../shared/job/decisions.ts';
 import { evolve, type JobEvent } from '../../shared/job/evolve.ts';
+import { countAtSync } from '../../shared/job/observe-pod.ts';
 import type { FeatureGates } from '../../shared/k8s/feature-gates.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from '../../shared/job/state.ts';
 import { jobStatus, type JobStatusView } from '../../shared/job/status.ts';
@@ -114,6 +115,7 @@ function foldHistory(config: FoldConfig, job: Job | null, events: readonly JobEv
     for (const decision of decisions) append(state, log, decision);
     history.push({ at: time, decisions, commands });
   });
+  countAtSync(state);
   return { state, history, log };
 }
 

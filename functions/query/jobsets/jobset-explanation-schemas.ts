@@ -121,6 +121,13 @@ export const JobSetDecisionSchema = z
       expiredAt: TimeViewSchema.meta({ description: 'finishedAt + ttlSecondsAfterFinished.' }),
       tippedBy,
     }),
+    z.strictObject({
+      type: z.literal('ChildJobEventReleased'),
+      ...decided,
+      name: z.string().meta({ description: 'The child Job the event released is about, or the JobSet for one of its observations.' }),
+      count: count.optional().meta({ description: "The newest of the forwarder's jobSetSeq counts it carried: it was kept aside until every child Job event sent before it arrived." }),
+      tippedBy,
+    }),
   ])
   .register(apiSchemas, { id: 'JobSetDecision', description: 'A decision of the JobSet fold as logged, with its evidence.' });
 

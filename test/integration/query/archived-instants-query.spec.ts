@@ -4,6 +4,7 @@ import { DynamoDbEventStore } from '../../../functions/adapters/dynamodb-event-s
 import type { EventStore, LogEntry, StreamId } from '../../../shared/log/event-store.ts';
 import { entryEvent } from '../../../shared/job/log-codec.ts';
 import { evolve, type JobEvent } from '../../../shared/job/evolve.ts';
+import { countAtSync } from '../../../shared/job/observe-pod.ts';
 import { explainJob, jobOutcome } from '../../../shared/job/explain.ts';
 import { DEFAULT_FOLD_CONFIG, initialState } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
@@ -97,12 +98,17 @@ describe.each([
     get = queryClient({ store: read.view, config: DEFAULT_FOLD_CONFIG });
   });
 
-  /** The log as the query reads it, and what a replay of its first `seq` entries from the start says. */
+  /**
+   * The log as the query reads it, and what a replay of its first `seq` entries from the start
+   * says: folded, then counted as the sync at that position counted (a reader's fold ends with
+   * the decider's `settle`, docs/architecture.md "Counting").
+   */
   async function replay(seq: number) {
     const { entries } = await store.read(stream, { afterSeq: 0, limit: seq });
     const log: JobEvent[] = entries.map(edit).map(entryEvent);
     const state = initialState(DEFAULT_FOLD_CONFIG);
     for (const event of log) evolve(state, event);
+    countAtSync(state);
     return { state, log };
   }
 

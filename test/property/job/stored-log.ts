@@ -1,3 +1,4 @@
+import { countAtSync } from '../../../shared/job/observe-pod.ts';
 import { restoreForTail } from '../../../shared/job/archive-restore.ts';
 import { decide } from '../../../shared/job/decide.ts';
 import { jobDecider } from '../../../shared/job/decider.ts';
@@ -5,7 +6,7 @@ import type { Decision } from '../../../shared/job/decisions.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { evolve, type JobEvent } from '../../../shared/job/evolve.ts';
 import { firstSightingSeqs, unseenPods } from '../../../shared/job/first-sightings.ts';
-import { restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from '../../../shared/job/snapshot.ts';
+import { cloneState, restoreSnapshot, takeSnapshot, type ArchivedPod, type JobSnapshot } from '../../../shared/job/snapshot.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type JobState } from '../../../shared/job/state.ts';
 import { jobStatus, type JobStatusView } from '../../../shared/job/status.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
@@ -131,7 +132,10 @@ export async function writeWarm(job: Job | undefined, batches: readonly Batch[],
     afterBatch?.(state);
     for (const event of log.entries.slice(before)) {
       evolve(replay, event);
-      statuses.push(jobStatus(replay));
+      // A reader's fold to this entry ends with the sync's count; the replay goes on uncounted.
+      const view = cloneState(replay);
+      countAtSync(view);
+      statuses.push(jobStatus(view));
     }
     if (snapshotAfter[i] === true) await log.snapshot(state);
   }
@@ -142,6 +146,7 @@ export async function writeWarm(job: Job | undefined, batches: readonly Batch[],
 export function replayTo(log: StoredLog, seq: number): JobState {
   const state = initialState(DEFAULT_FOLD_CONFIG);
   for (const event of log.entries.slice(0, seq)) evolve(state, event);
+  countAtSync(state);
   return state;
 }
 
@@ -192,5 +197,6 @@ export async function queryFold(log: StoredLog, seq: number): Promise<JobState> 
   const { newerThanSnapshot } = await restoreForTail(log.archive, stream, state, tail, log.firstSightings, 'fold');
   if (newerThanSnapshot) return replayTo(log, seq);
   for (const event of tail) evolve(state, event);
+  countAtSync(state);
   return state;
 }

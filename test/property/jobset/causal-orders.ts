@@ -134,12 +134,13 @@ export function jobSetFold(start: string) {
     return settled;
   };
   return {
-    /** Folds a run of events and reconciles after it: the commands sent. */
-    fold: (run: readonly JobSetObservation[]): readonly JobSetCommand[] => {
+    /** Folds a run of events and reconciles after it (at `now`, the platform's clock, if later): the commands sent. */
+    fold: (run: readonly JobSetObservation[], now?: string): readonly JobSetCommand[] => {
       for (const observation of run) {
         state = evolve(state, observation);
         if (compareTimes(observation.at, clock) > 0) clock = observation.at;
       }
+      if (now !== undefined && compareTimes(now, clock) > 0) clock = now;
       return reconcile(clock).commands;
     },
     reconcile,

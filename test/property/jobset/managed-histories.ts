@@ -122,7 +122,8 @@ export function playManagedJobSetHistory(
   const arrive = () => {
     for (const i of bus.take(clock)) {
       order.push(i);
-      send(jobfold.fold([observations[i] as JobSetObservation]));
+      // The writer reconciles on the platform's clock: when the event arrived, not when the cluster made it.
+      send(jobfold.fold([observations[i] as JobSetObservation], at()));
     }
   };
   const showJobSet = () => emit({ type: 'JobSetObserved', at: at(), eventId: undefined, jobSet: { ...jobSet, metadata: { ...jobSet.metadata, resourceVersion: String(++version) } } });

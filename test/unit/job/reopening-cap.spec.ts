@@ -83,10 +83,11 @@ describe('the pods a finished Job waits for, in its snapshot', () => {
     const { snapshot } = takeSnapshot(state);
     const kept = snapshot.state['waitedFor'] as string[];
     expect(kept).toEqual(pods.filter((_, i) => i % 2 === 1).map((p) => p.pod.metadata.uid));
-    const live = new Set(snapshot.pods.map((tuple) => (tuple as unknown[])[0]));
-    expect(kept.every((uid) => live.has(uid))).toBe(true);
-
+    // The snapshot's live pods, as they read back (their tuples store the uid in a code: pod-field-codes.ts).
     const restored = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)) as JobSnapshot);
+    expect(restored.pods.size).toBe(snapshot.livePods.length);
+    expect(kept.every((uid) => restored.pods.has(uid))).toBe(true);
+
     const now = at(31);
     expect(decide(restored, now).decisions).toEqual(decide(state, now).decisions);
     const entry = decide(state, now).decisions.find((d) => d.type === 'JobOutcomeCorrected') as DecisionOf<'JobOutcomeCorrected'>;

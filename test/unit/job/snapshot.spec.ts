@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../../shared/job/decide.ts';
-import { restoreArchived, restoreSnapshot, takeSnapshot, type JobSnapshot } from '../../../shared/job/snapshot.ts';
+import { restoreArchived, restoreSnapshot, takeSnapshot, type JobSnapshot, type JobSnapshotForm1 } from '../../../shared/job/snapshot.ts';
 import type { JobState } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
 import { aJob, anIndexedJob, aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec } from '../../support/builders.ts';
@@ -33,7 +34,37 @@ function roundTrip(state: JobState, restoreAll = true): JobState {
   return restored;
 }
 
+// test/fixtures/snapshot-257ac7f/snapshot.json: taken by 257ac7f's takeSnapshot (form 1, every
+// field of a live pod whole) from this history: UUID pods named `pod-<index>-<suffix>` of the Job
+// `myjob` (names not after it), one pod of another uid and name, a success, a failure and its index's retry.
+const form1History = (() => {
+  const uid = (i: number) => `6a1f0c2e-8b3d-4c5e-9f70-${String(i).padStart(12, '0')}`;
+  return [
+    ...[0, 1, 2, 3, 4].map((i) => podObserved(aPod({ name: `pod-${i}-ab${i}de`, uid: uid(i), index: i, resourceVersion: String(1000 + i) }), at(1))),
+    podObserved(aPod({ name: 'odd-name', uid: 'not-a-uuid', index: 5, resourceVersion: '2000' }), at(1)),
+    podObserved(aPod({ name: 'pod-0-ab0de', uid: uid(0), index: 0, phase: 'Succeeded', resourceVersion: '1100' }), at(2)),
+    podObserved(aPod({ name: 'pod-1-ab1de', uid: uid(1), index: 1, phase: 'Failed', resourceVersion: '1101' }), at(2)),
+    podObserved(aPod({ name: 'pod-1-retry', uid: uid(9), index: 1, failureCount: 1, resourceVersion: '1200' }), at(3)),
+  ];
+})();
+const form1Job = anIndexedJob(6, { parallelism: 6, backoffLimitPerIndex: 1, backoffLimit: 10 });
+
 describe('Snapshots', () => {
+  describe('Given a snapshot stored in form 1 (257ac7f: live pods with every field whole)', () => {
+    it('restores the state today\'s form restores, pod for pod', () => {
+      const stored = JSON.parse(readFileSync(new URL('../../fixtures/snapshot-257ac7f/snapshot.json', import.meta.url), 'utf8')) as JobSnapshotForm1;
+      expect(stored.version).toBe(1);
+      const { state } = given(form1Job, ...form1History).fold();
+      const today = restoreSnapshot(JSON.parse(JSON.stringify(takeSnapshot(state).snapshot)) as JobSnapshot);
+      const fromForm1 = restoreSnapshot(stored);
+      expect([...fromForm1.pods.values()]).toEqual([...today.pods.values()]);
+      // The pods as today's form stores them again (the state beside them may hold fields 257ac7f's did not take).
+      expect(takeSnapshot(fromForm1).snapshot.livePods).toEqual(takeSnapshot(today).snapshot.livePods);
+      expect(takeSnapshot(today).snapshot.version).toBe(2);
+    });
+  });
+
+
   describe('When a Job is snapshotted mid-flight', () => {
     it('restores to the same status', () => {
       const { state } = given(job, ...history).fold();
@@ -63,14 +94,14 @@ describe('Snapshots', () => {
       const { state } = given(job, ...history).fold();
       const { snapshot, archived } = takeSnapshot(state);
       expect(archived.map((p) => p.uid)).toEqual(['pod-0']);
-      expect(snapshot.pods).toHaveLength(1);
-      expect(JSON.stringify(snapshot.pods)).toContain('"pod-1"');
+      expect(snapshot.livePods).toHaveLength(1);
+      expect(JSON.stringify(snapshot.livePods)).toContain('"pod-1"');
     });
 
     it('keeps a failed pod held for its replacement live, since it is not counted yet', () => {
       const { state } = given(job, ...history).fold();
       expect(state.held.get(1)).toBe('pod-1');
-      expect(takeSnapshot(state).snapshot.pods).toHaveLength(1);
+      expect(takeSnapshot(state).snapshot.livePods).toHaveLength(1);
     });
 
     it('lets an archived pod’s late observation change nothing once restored', () => {

@@ -59,7 +59,7 @@ describe('records restored from a snapshot', () => {
     ).fold();
     const { snapshot, archived } = takeSnapshot(state);
     expect(archived.length).toBeGreaterThan(0);
-    expect(snapshot.pods.length).toBeGreaterThan(0);
+    expect(snapshot.livePods.length).toBeGreaterThan(0);
     const restored = restoreSnapshot(JSON.parse(JSON.stringify(snapshot)) as JobSnapshot);
     restoreArchived(restored, JSON.parse(JSON.stringify(archived)) as typeof archived);
     const shape = Object.keys(newPodRecord(podFacts(aPod(), new Set()), { seq: 0, lastSeq: 0, order: undefined, version: undefined, gone: false }));

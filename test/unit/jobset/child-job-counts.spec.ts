@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { knownJobSetObservation } from '../../../shared/jobset/decider.ts';
 import { explainJobSet } from '../../../shared/jobset/explain.ts';
-import type { JobSetObservation } from '../../../shared/jobset/index.ts';
+import type { JobSetEvent, JobSetObservation } from '../../../shared/jobset/index.ts';
 import { at, jobDeleted, jobFailed, jobObserved, jobSetObserved, jobSucceeded, versioned } from './support/builders.ts';
 import { commandsOf, given } from './support/given.ts';
 
@@ -16,6 +16,9 @@ const EPOCH = 1_000;
 /** The observation as it reaches the log with count `n` of the forwarder's epoch. */
 const counted = (n: number, observation: JobSetObservation): JobSetObservation =>
   observation.type === 'JobObserved' || observation.type === 'JobDeleted' ? { ...observation, jobSetSeq: { epoch: EPOCH, counts: [n] } } : observation;
+
+/** The commands a log's decisions issued, in order. */
+const issued = (log: readonly JobSetEvent[]) => log.flatMap((e) => (e.type === 'CreateJobIssued' || e.type === 'DeleteJobIssued' || e.type === 'SuspendJobIssued' || e.type === 'ResumeJobIssued' ? [`${e.type} ${e.name}`] : []));
 
 /** Two replicated jobs; the JobSet completes when `a` does, and fails on any failure. */
 const jobSet = (managedBy?: string) =>
@@ -40,13 +43,36 @@ describe('Given a JobSet jobfold runs whose log holds a child Job event sent aft
     expect(given(jobSet(JOBFOLD), aCreated, bCreated, bFailed).when({ now: at(5) }).state.childCounts?.missingSince).toBe(Date.parse(at(5)));
   });
 
-  it('when the missing event arrives, the JobSet decides on both, as the cluster did: completed by `a`, no Job deleted as failed', () => {
+  it('when the missing event arrives, the JobSet decides as the cluster did: completed by `a` first, then `b`\'s failure folded', () => {
     const inOrder = given(jobSet(JOBFOLD), aCreated, bCreated, aSucceeded, bFailed).whenSettled({ now: at(5) });
     const late = given(jobSet(JOBFOLD), aCreated, bCreated, bFailed, aSucceeded).whenSettled({ now: at(5) });
     expect(late.state.terminalState).toBe('Completed');
     expect(late.status.conditions.map(({ type, status, reason }) => ({ type, status, reason })))
       .toEqual(inOrder.status.conditions.map(({ type, status, reason }) => ({ type, status, reason })));
-    expect(commandsOf(late.commands)).toEqual(commandsOf(inOrder.commands));
+    // The same commands over the whole log: `b`, still running when `a` completed the JobSet, deleted as active.
+    expect(issued(late.log)).toEqual(issued(inOrder.log));
+    // `b`'s failure, kept aside, is folded after the completion, by a logged release.
+    expect(late.events.map((e) => e.type)).toEqual(['JobSetCompleted', 'DeleteJobIssued', 'ChildJobEventReleased']);
+    expect(late.state.children['js-b-0']?.finished).toBe('Failed');
+    expect(late.state.aheadOfHole ?? []).toEqual([]);
+  });
+
+  it('when the JobSet is suspended meanwhile, its observation waits aside too, and is folded after the child events of its second and before', () => {
+    const suspended = versioned(20, jobSetObserved({
+      replicatedJobs: [{ name: 'a' }, { name: 'b' }],
+      successPolicy: { operator: 'Any', targetReplicatedJobs: ['a'] },
+      managedBy: JOBFOLD,
+      suspend: true,
+    }, { seconds: 6 }));
+    const held = given(jobSet(JOBFOLD), aCreated, bCreated, bFailed, suspended).whenSettled({ now: at(6) });
+    expect(held.events).toEqual([]);
+    expect(held.state.aheadOfHole?.map(({ event }) => event.type)).toEqual(['JobObserved', 'JobSetObserved']);
+    const outcome = given(jobSet(JOBFOLD), aCreated, bCreated, bFailed, suspended, aSucceeded).whenSettled({ now: at(6) });
+    // `a`'s success (3) completes the JobSet, `b`'s failure (4) is folded next, the suspension (second 6) last: a finished JobSet ignores it.
+    expect(outcome.events.filter((e) => e.type === 'ChildJobEventReleased').map((e) => e.name)).toEqual(['js-b-0', 'js']);
+    expect(outcome.state.terminalState).toBe('Completed');
+    expect(outcome.state.jobSet?.spec.suspend).toBe(true);
+    expect(commandsOf(outcome.commands)).toEqual(['DeleteJob js-b-0']);
   });
 
   it('when the wait runs out without it, the JobSet decides on what it holds', () => {

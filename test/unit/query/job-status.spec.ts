@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { evolve, type JobEvent } from '../../../shared/job/evolve.ts';
+import { countAtSync } from '../../../shared/job/observe-pod.ts';
 import { JOBFOLD_DEFAULT_GATES } from '../../../shared/k8s/feature-gates.ts';
 import { DEFAULT_FOLD_CONFIG, initialState } from '../../../shared/job/state.ts';
 import { jobStatus } from '../../../shared/job/status.ts';
@@ -28,6 +29,7 @@ const status = jobPath('c1', 'default', 'foobar', '/status');
 function statusAfter(n: number) {
   const state = initialState({ ...DEFAULT_FOLD_CONFIG, gates: JOBFOLD_DEFAULT_GATES });
   for (const event of pure.log.slice(0, n)) evolve(state, event);
+  countAtSync(state);
   return JSON.parse(JSON.stringify(jobStatus(state)));
 }
 

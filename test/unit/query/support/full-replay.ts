@@ -1,6 +1,7 @@
 import type { LogEntry } from '../../../../shared/log/event-store.ts';
 import { entryEvent } from '../../../../shared/job/log-codec.ts';
 import { evolve, type JobEvent } from '../../../../shared/job/evolve.ts';
+import { countAtSync } from '../../../../shared/job/observe-pod.ts';
 import { initialState, type FoldConfig, type JobState } from '../../../../shared/job/state.ts';
 
 /**
@@ -11,5 +12,6 @@ export function foldJobLog(config: FoldConfig, entries: readonly LogEntry[]): { 
   const state = initialState(config);
   const events = entries.map(entryEvent);
   for (const event of events) evolve(state, event);
+  countAtSync(state);
   return { state, events };
 }
