@@ -91,3 +91,27 @@ describe('Given an InOrder JobSet with ttlSecondsAfterFinished 0 whose deletion 
     expect(walk([inOrder(false), done, inOrder(true), ready])).toEqual(expected);
   });
 });
+
+// The JobSet's deletion delivered before the JobSet itself: the fold's first look is at a JobSet
+// already gone, whose Jobs show what its controller's passes did while it ran (upstream's first
+// pass on an InOrder JobSet creates the first Jobs and writes StartupPolicyInProgress).
+describe('Given an InOrder JobSet with ttlSecondsAfterFinished 0 first seen after it was gone', () => {
+  const inOrder = versioned(1, jobSetObserved({ replicatedJobs: [{ name: 'workers', replicas: 2 }], startupPolicy: { startupPolicyOrder: 'InOrder' }, ttlSecondsAfterFinished: 0 }, { seconds: 0 }));
+  const running = versioned(2, jobObserved('workers', 1, { seconds: 0, active: 1 }));
+  const failed = versioned(3, jobFailed('workers', 1, { seconds: 60 }));
+  const gone: JobSetObservation = { type: 'JobSetDeleted', at: at(90), eventId: undefined };
+  const settle = (observations: JobSetObservation[]) => given(...observations).whenSettled({ now: at(90) });
+  const conditions = (observations: JobSetObservation[]) => settle(observations).status.conditions.map((c) => `${c.type}=${c.status}`);
+
+  it('when its Job failed and it was deleted before the JobSet arrives, the walk its first pass began stands before the failure, as in order', () => {
+    const expected = conditions([inOrder, running, failed, gone]);
+    expect(expected).toEqual(['StartupPolicyInProgress=True', 'Failed=True']);
+    expect(conditions([failed, gone, inOrder, running])).toEqual(expected);
+    expect(conditions([gone, running, inOrder, failed])).toEqual(expected);
+  });
+
+  it('when it is first seen gone, nothing is created, deleted or suspended', () => {
+    expect(commandsOf(settle([failed, gone, inOrder, running]).commands)).toEqual([]);
+    expect(commandsOf(settle([gone, running, inOrder]).commands)).toEqual([]);
+  });
+});
