@@ -13,7 +13,7 @@ import { jobDecider } from '../../../shared/job/index.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import { jobObserved, T0, tick } from '../../support/builders.ts';
 import type { Batch } from './arbitraries.ts';
-import { causalOrders, measureCausalOrders, type Answering, type KindDelivery } from '../causal-delivery.ts';
+import { causalOrders, deliverCausally, measureCausalOrders, type Answering, type KindDelivery } from '../causal-delivery.ts';
 
 // Issue 21's delivery model (../causal-delivery.ts) for Jobs: the cluster's events of one Job,
 // delivered in any order EventBridge may produce, with one constraint only: the deletion of a pod
@@ -80,13 +80,12 @@ export const lastTime = (observations: readonly Observation[]): string =>
 export const JOB_STREAM = { kind: 'Job', clusterId: 'c', namespace: 'default', uid: 'job' } as const;
 
 /**
- * A delivery of the observations through the writer's fold: each run of one observedAt is
+ * A delivery of the observations through the writer's fold (from `state`, a fresh Job by default): each run of one observedAt is
  * folded by decideAtEachPosition (a reconcile after it, its decisions folded back), as the
  * writer's batches do; once everything has arrived the Job is reconciled at `end`, and at each
  * timer it asks for after (expectations, awaited outcomes, backoff, deadlines).
  */
-function jobDelivery(config: FoldConfig, observations: readonly Observation[], end: string, timers: boolean): KindDelivery<JobCommand, JobState> {
-  const state = initialState(config);
+function jobDelivery(config: FoldConfig, observations: readonly Observation[], end: string, timers: boolean, state = initialState(config)): KindDelivery<JobCommand, JobState> {
   const decider = jobDecider(config);
   const stream = JOB_STREAM;
   // The timer jobfold asked for last (the Scheduler keeps one per Job, moved by each reconcile).
@@ -189,10 +188,32 @@ export function measureJobOrders(
 ) {
   return measureCausalOrders(id, run, {
     ...jobCase(config, observations, end, created),
-    outcome: (state: JobState) => converging(jobStatus(state)),
-    divergence: (got, want) => (isDeepStrictEqual(got.conditions, want.conditions) ? 'counts' : 'conditions'),
+    outcome: jobOutcome,
+    divergence: jobDivergence,
   });
 }
+
+/** The status fields that must not depend on the delivery order (issue 21, "Convergence"). */
+export const jobOutcome = (state: JobState) => converging(jobStatus(state));
+
+/** Which part of the outcome a wrong delivery got wrong. */
+export const jobDivergence = (got: ReturnType<typeof jobOutcome>, want: ReturnType<typeof jobOutcome>): 'counts' | 'conditions' =>
+  isDeepStrictEqual(got.conditions, want.conditions) ? 'counts' : 'conditions';
+
+/**
+ * A closed-loop history's events (managed-histories.ts) folded in the cluster's order as the
+ * writer does, with the timers this fold asks for, and reconciled once all have arrived: where
+ * that cluster's order ends.
+ */
+export const foldedInClusterOrder = (config: FoldConfig, observations: readonly Observation[]) =>
+  deliverCausally(jobDelivery(config, observations, lastTime(observations), true), { named: () => undefined, answers: () => false }, new Array<number>(observations.length).fill(0));
+
+/**
+ * A Job a closed-loop delivery folded, reconciled as deliverCausally ends a delivery: at the
+ * last time its events name, and at each timer it asks for after.
+ */
+export const reconciledAtEnd = (config: FoldConfig, state: JobState, observations: readonly Observation[]): JobState =>
+  deliverCausally(jobDelivery(config, [], lastTime(observations), false, state), { named: () => undefined, answers: () => false }, []).state;
 
 /** The delivery orders measureJobOrders draws for a case, after the cluster's own (indexes into `observations`). */
 export const jobDeliveryOrders = (

@@ -3,11 +3,12 @@ import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-posi
 import type { JobCommand } from '../../../shared/job/commands.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
-import { DEFAULT_FOLD_CONFIG, initialState } from '../../../shared/job/state.ts';
+import { DEFAULT_FOLD_CONFIG, initialState, type JobState } from '../../../shared/job/state.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import type { PodPhase } from '../../../shared/k8s/pod.ts';
 import { aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec } from '../../support/builders.ts';
+import { carriageArb, inClusterOrder, inFlight, type Carriage } from '../in-flight.ts';
 import { jobArb } from './arbitraries.ts';
 import { JOB_STREAM, withClusterVersions, withForwarderCounts } from './causal-orders.ts';
 
@@ -62,6 +63,26 @@ export const managedHistoryArb = fc.record({
   steps: fc.array(stepArb, { minLength: 4, maxLength: 30 }),
 });
 
+/** How one delivery plays a history's steps: its bus (../in-flight.ts), and the forwarder's lag at each step. */
+export interface ManagedDelivery {
+  readonly carriage: Carriage;
+  readonly lags: readonly number[];
+}
+
+/**
+ * A random delivery of a history of `steps`: each event delayed by up to the history's length
+ * (its gaps and the longest lag), so any event may reach jobfold after any the cluster made
+ * later, and lags drawn afresh.
+ */
+export const managedDeliveryArb = (steps: readonly ManagedStep[]): fc.Arbitrary<ManagedDelivery> =>
+  fc.record({
+    carriage: carriageArb(steps.reduce((sum, step) => sum + step.gap, 0) + 5),
+    lags: fc.array(fc.constantFrom(1, 1, 2, 5), { minLength: steps.length, maxLength: steps.length }),
+  });
+
+/** Rounds of the last phase while events are still in flight. */
+const MAX_FINAL_ROUNDS = 1000;
+
 /** The exit code of a container the kubelet killed for the pod's deletion (SIGKILL). */
 const KILLED = 137;
 
@@ -86,8 +107,12 @@ interface ClusterPod {
 export interface ManagedHistory {
   readonly id: string;
   readonly job: Job;
-  /** Stamped with resourceVersions and the forwarder's counts; Ticks are jobfold's timers. */
+  /** Stamped with resourceVersions and the forwarder's counts; Ticks are jobfold's timers, at the time they fired. */
   readonly observations: readonly Observation[];
+  /** The order jobfold folded them in (indexes into `observations`). */
+  readonly order: readonly number[];
+  /** jobfold's Job once every event has arrived and every command been acted on. */
+  readonly state: JobState;
   /** Each pod (by uid) → the commandId of the CreatePod that made it. */
   readonly created: ReadonlyMap<string, string>;
   /** The commandIds jobfold sent on the way, in order (status writes left out). */
@@ -96,8 +121,18 @@ export interface ManagedHistory {
 
 const isLive = (pod: ClusterPod) => pod.phase === 'Pending' || pod.phase === 'Running';
 
-/** Plays `steps` against the Job in a closed loop (above). */
-export function playManagedHistory(id: string, job: Job, steps: readonly ManagedStep[]): ManagedHistory {
+/**
+ * Plays `steps` against the Job in a closed loop (above). By default each event reaches jobfold
+ * as soon as the cluster makes it, in the cluster's order, with the steps' lags; a delivery of its
+ * own (a random carriage and lags) plays a cluster of its own, acting on the commands that
+ * delivery's jobfold sends. jobfold's timers fire where it is, never through the bus.
+ */
+export function playManagedHistory(
+  id: string,
+  job: Job,
+  steps: readonly ManagedStep[],
+  delivery: ManagedDelivery = { carriage: inClusterOrder(), lags: steps.map((step) => step.lag) },
+): ManagedHistory {
   const state = initialState(DEFAULT_FOLD_CONFIG);
   const decider = jobDecider(DEFAULT_FOLD_CONFIG);
   const onFailure = job.spec.template.spec?.restartPolicy === 'OnFailure';
@@ -105,7 +140,10 @@ export function playManagedHistory(id: string, job: Job, steps: readonly Managed
   const pods = new Map<string, ClusterPod>();
   const events: Observation[] = [];
   const created = new Map<string, string>();
-  let run = 0; // how many of `events` the current run holds
+  const bus = inFlight<number>(delivery.carriage, 1); // the clock counts seconds
+  // The events arrived at this instant, not folded yet (indexes into `events`): the writer's next batch.
+  let run: number[] = [];
+  const order: number[] = [];
   let queue: { command: JobCommand; due: number }[] = [];
   let wake: number | undefined;
   let clock = 0;
@@ -113,8 +151,17 @@ export function playManagedHistory(id: string, job: Job, steps: readonly Managed
   const sent: string[] = [];
 
   const emit = (event: Observation) => {
+    bus.send(events.length, clock);
     events.push({ ...event, eventId: `${events.length}/${event.eventId}` });
-    run += 1;
+    arrive();
+  };
+  const arrive = () => {
+    run.push(...bus.take(clock));
+  };
+  // A timer jobfold asked for fires where it is: folded at once, never delayed by the bus.
+  const fire = (event: Observation) => {
+    run.push(events.length);
+    events.push({ ...event, eventId: `${events.length}/${event.eventId}` });
   };
   const show = (pod: ClusterPod) =>
     emit(
@@ -147,10 +194,11 @@ export function playManagedHistory(id: string, job: Job, steps: readonly Managed
 
   // jobfold's reconcile after the run, as the writer's batch decides; its commands go to the queue.
   const flush = (lag: number) => {
-    if (run === 0) return;
+    if (run.length === 0) return;
     const stamped = withClusterVersions(withForwarderCounts(events));
-    const { syncs, wakeAt } = decideAtEachPosition(decider, state, stamped.slice(events.length - run), { stream: JOB_STREAM });
-    run = 0;
+    const { syncs, wakeAt } = decideAtEachPosition(decider, state, run.map((i) => stamped[i] as Observation), { stream: JOB_STREAM });
+    order.push(...run);
+    run = [];
     for (const command of syncs.flatMap((sync) => sync.commands)) {
       // A status write changes no pod; the Job's status is not part of what the fold reads back.
       if (command.type === 'UpdateJobStatus') continue;
@@ -158,7 +206,8 @@ export function playManagedHistory(id: string, job: Job, steps: readonly Managed
       sent.push(command.commandId);
     }
     const next = wakeAt === undefined ? undefined : Math.ceil((Date.parse(wakeAt) - Date.parse(at(0))) / 1000);
-    wake = next !== undefined && next > clock ? next : undefined;
+    // A timer already due (a delivery that reached jobfold late) fires at once, as the Scheduler fires it.
+    wake = next === undefined ? undefined : Math.max(next, clock + 1);
   };
 
   const act = (command: JobCommand) => {
@@ -215,22 +264,23 @@ export function playManagedHistory(id: string, job: Job, steps: readonly Managed
    * jobfold's timers fire (a Tick, unless a run at that instant reconciles anyway).
    */
   const advance = (to: number, lag: number) => {
-    for (let guard = 0; guard < 100; guard++) {
+    for (let guard = 0; guard < 100 + bus.size(); guard++) {
       const due = queue.reduce((soonest, q) => Math.min(soonest, q.due), Number.POSITIVE_INFINITY);
-      const next = Math.min(due, wake ?? Number.POSITIVE_INFINITY);
+      const next = Math.min(due, wake ?? Number.POSITIVE_INFINITY, bus.nextArrival());
       // The run at this instant is reconciled before the clock moves on: it may send commands due before `to`.
-      if (next > clock && run > 0 && to > clock) {
+      if (next > clock && run.length > 0 && to > clock) {
         flush(lag);
         continue;
       }
       if (next > to) break;
       if (next > clock) clock = next;
+      arrive();
       if (due <= clock) {
         const now = queue.filter((q) => q.due <= clock);
         queue = queue.filter((q) => q.due > clock);
         for (const { command } of now) act(command);
-      } else {
-        if (run === 0) emit(tick(at(clock)));
+      } else if (wake !== undefined && wake <= clock) {
+        if (run.length === 0) fire(tick(at(clock)));
         wake = undefined;
       }
     }
@@ -238,8 +288,8 @@ export function playManagedHistory(id: string, job: Job, steps: readonly Managed
   };
 
   emit(jobObserved(job, at(0)));
-  for (const step of steps) {
-    advance(clock + step.gap, step.lag);
+  for (const [n, step] of steps.entries()) {
+    advance(clock + step.gap, delivery.lags[n] ?? step.lag);
     switch (step.op) {
       case 'suspend':
         spec = withSpec(spec, { suspend: spec.spec.suspend !== true });
@@ -299,17 +349,19 @@ export function playManagedHistory(id: string, job: Job, steps: readonly Managed
     pod.ready = false;
   }
 
-  // In the end the forwarder acts on every command sent, and every pod being deleted stops.
-  for (let round = 0; round < 20; round++) {
-    advance(clock + 1, 1);
+  // In the end every event arrives, the forwarder acts on every command sent, and every pod being deleted stops.
+  for (let round = 0; round < 20 || (bus.size() > 0 && round < MAX_FINAL_ROUNDS); round++) {
+    // Nothing left but events in flight: on to the next arrival.
+    advance(bus.size() > 0 && queue.length === 0 ? Math.max(clock + 1, bus.nextArrival()) : clock + 1, 1);
     const stopping = [...pods.values()].filter((pod) => isLive(pod) && pod.deletingAt !== undefined);
     for (const pod of stopping) {
       finish(pod, 'Failed', KILLED);
       show(pod);
       goIfDone(pod);
     }
-    if (stopping.length === 0 && queue.length === 0 && run === 0) break;
+    if (stopping.length === 0 && queue.length === 0 && run.length === 0 && bus.size() === 0) break;
   }
+  arrive();
   flush(1);
-  return { id, job, observations: withClusterVersions(withForwarderCounts(events)), created, sent };
+  return { id, job, observations: withClusterVersions(withForwarderCounts(events)), order, state, created, sent };
 }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
@@ -5,9 +6,9 @@ import type { Observation } from '../../../shared/job/events.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import { DEFAULT_FOLD_CONFIG, initialState } from '../../../shared/job/state.ts';
 import { sameInstant } from '../../../shared/k8s/time.ts';
-import { describeOrders } from '../order-floors.ts';
-import { JOB_STREAM, lastTime, measureJobOrders } from './causal-orders.ts';
-import { managedHistoryArb, playManagedHistory, type ManagedHistory } from './managed-histories.ts';
+import { describeOrders, type Measured } from '../order-floors.ts';
+import { foldedInClusterOrder, JOB_STREAM, jobDivergence, jobOutcome, reconciledAtEnd } from './causal-orders.ts';
+import { managedDeliveryArb, managedHistoryArb, playManagedHistory, type ManagedHistory } from './managed-histories.ts';
 
 // Issue 21, "Convergence", for Jobs jobfold runs (`managedBy`), over histories their cluster
 // produces: each is played in a closed loop (managed-histories.ts), jobfold's own commands acted
@@ -25,10 +26,26 @@ const HISTORIES = 60;
 const ORDERS = 10;
 const SEED = 21;
 
-const histories = fc.sample(managedHistoryArb, { seed: SEED, numRuns: HISTORIES }).map(({ job, steps }, n) => playManagedHistory(`history-${n}`, job, steps));
+const drawn = fc.sample(managedHistoryArb, { seed: SEED, numRuns: HISTORIES }).map((history, n) => ({ id: `history-${n}`, n, ...history }));
+const histories = drawn.map(({ id, job, steps }) => playManagedHistory(id, job, steps));
 
-const measure = ({ id, observations, created }: ManagedHistory) =>
-  measureJobOrders(id, { orders: ORDERS, seed: SEED }, DEFAULT_FOLD_CONFIG, observations, lastTime(observations), created);
+/** Each history's deliveries, each with a cluster of its own (drawn from the seed and the history's number). */
+const deliveries = new Map(
+  drawn.map(({ id, n, job, steps }) => [id, fc.sample(managedDeliveryArb(steps), { seed: SEED * 1000 + n, numRuns: ORDERS }).map((delivery) => playManagedHistory(id, job, steps, delivery))]),
+);
+
+/** Each delivery must end where its own cluster's events, folded in that cluster's order, end. */
+function measure(history: ManagedHistory): Measured {
+  let matches = 0;
+  let firstWrong: Measured['firstWrong'];
+  for (const delivered of deliveries.get(history.id) ?? []) {
+    const want = jobOutcome(foldedInClusterOrder(DEFAULT_FOLD_CONFIG, delivered.observations).state);
+    const got = jobOutcome(reconciledAtEnd(DEFAULT_FOLD_CONFIG, delivered.state, delivered.observations));
+    if (isDeepStrictEqual(got, want)) matches += 1;
+    else firstWrong ??= { order: delivered.order, got, want, divergence: jobDivergence(got, want) };
+  }
+  return { id: history.id, matches, ...(firstWrong ? { firstWrong } : {}) };
+}
 
 describeOrders('generated managed Job history, closed loop', histories, ORDERS, new URL('./managed-history-orders.known.json', import.meta.url), measure);
 
