@@ -85,7 +85,7 @@ export async function foldTo(
   options: FoldOptions = {},
 ): Promise<{ state: JobState; tail: JobEvent[]; window: LogWindow; recordedAt?: string }> {
   const snapshot = seq < 1 || options.fromStart === true ? undefined : await deps.store.loadSnapshot(stream, { atOrBefore: seq });
-  const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
+  let state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
   const from = snapshot?.seq ?? 0;
   const { known } = options;
   const covered = known !== undefined && known.window.from <= from + 1 && known.window.last === seq;
@@ -93,12 +93,15 @@ export async function foldTo(
   const window = run ? new LogWindow(run.entries) : known!.window;
   const tail = window.eventsAfter(from);
   // The pods the writer's rule restores for a fold (shared/job/archive-restore.ts).
+  let folded: JobState | undefined;
   if (snapshot) {
-    const { newerThanSnapshot } = await restoreForTail(deps.store, stream, state, tail, run?.firstSightings ?? known!.firstSightings, 'fold');
+    const restored = await restoreForTail(deps.store, stream, state, tail, run?.firstSightings ?? known!.firstSightings, 'fold');
     // A pod's form stored after the snapshot is ahead of it (archive-restore.ts): the whole log, once.
-    if (newerThanSnapshot) return foldTo(deps, stream, seq, { fromStart: true });
+    if (restored.newerThanSnapshot) return foldTo(deps, stream, seq, { fromStart: true });
+    folded = restored.folded;
   }
-  for (const event of tail) evolve(state, event);
+  if (folded !== undefined) state = folded;
+  else for (const event of tail) evolve(state, event);
   // The writer's sync here counted what its run changed: not logged, every reader re-derives it.
   countAtSync(state);
   const last = run?.entries.at(-1);

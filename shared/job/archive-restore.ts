@@ -28,7 +28,8 @@ export type AfterRestore = 'decide' | 'decide-whole' | 'fold';
 
 /**
  * Restores the archived pods the state needs before `tail`, and returns them, whether they are
- * the whole archive, and whether one of them was stored by a save after the snapshot
+ * the whole archive, for a `fold` the state with `tail` already folded if the finish-walk check
+ * folded it on a copy (`folded`), and whether one of them was stored by a save after the snapshot
  * (`newerThanSnapshot`: a pod archived at or before the snapshot whose form changed later, and was
  * archived again, pod-record.ts storedAs). Such a form is ahead of the snapshot: it may count what
  * the snapshot's counts do not, and a fold to a position before that save must not take it (the
@@ -51,7 +52,7 @@ export async function restoreForTail(
   tail: readonly JobEvent[],
   firstSightings: ReadonlySet<number>,
   after: AfterRestore,
-): Promise<{ restored: ArchivedPod[]; whole: boolean; newerThanSnapshot: boolean }> {
+): Promise<{ restored: ArchivedPod[]; whole: boolean; newerThanSnapshot: boolean; folded?: JobState }> {
   let whole = after === 'decide-whole' || (after === 'decide' && outcomeReadsArchivedInstants(state)) || tail.some((event) => walksEveryPod(state, event));
   const position = state.position;
   const restored: ArchivedPod[] = [];
@@ -62,16 +63,19 @@ export async function restoreForTail(
     restoreArchived(state, before);
     restored.push(...before);
   };
+  let folded: JobState | undefined;
   if (!whole) {
     const missing = podsToLookUp(state, tail, firstSightings);
     if (missing.length > 0) restore(await archive.loadArchivedPods(stream, missing));
     // Only now: the named pods' first sightings count (finish-walk.ts).
-    whole = finishWalkReadsArchive(state, tail);
+    ({ readsArchive: whole, folded } = finishWalkReadsArchive(state, tail));
   }
   if (whole) {
     restore(await archive.loadAllArchivedPods(stream));
     // Every archived pod is in the state: the next snapshot's archive is its own settled pods.
     state.archivedPodsUntil = -Infinity;
   }
-  return { restored, whole, newerThanSnapshot };
+  // A reader that only folds may take the tail the check folded on a copy (`fold` only: the
+  // writer decides at each position of it).
+  return { restored, whole, newerThanSnapshot, ...(after === 'fold' && folded !== undefined ? { folded } : {}) };
 }

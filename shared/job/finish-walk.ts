@@ -29,17 +29,19 @@ import { clockSkewOf, type JobState } from './state.ts';
  * (mayWalkArchive, O(tail)); where the log cannot tell, the tail is folded on a copy and each walk
  * asked whether its instants reached past every archived pod (walkReadArchived). Conservative: a
  * criterion's instant the log does not tell (an interim condition logged without it), or
- * archived pods whose instants the snapshot does not tell, ask for the whole archive.
+ * archived pods whose instants the snapshot does not tell, ask for the whole archive. When the
+ * copy folded the whole tail without needing the archive, it is returned as `folded`.
  */
-export function finishWalkReadsArchive(state: JobState, tail: readonly JobEvent[]): boolean {
-  if (!mayWalkArchive(state, tail)) return false;
-  if (state.archivedPodsUntil === undefined) return true;
+export function finishWalkReadsArchive(state: JobState, tail: readonly JobEvent[]): { readsArchive: boolean; folded?: JobState } {
+  if (!mayWalkArchive(state, tail)) return { readsArchive: false };
+  if (state.archivedPodsUntil === undefined) return { readsArchive: true };
   const trial = cloneState(state);
   for (const event of tail) {
     evolve(trial, event);
-    if (isFinishWalk(event) && walkReadArchived(trial)) return true;
+    if (isFinishWalk(event) && walkReadArchived(trial)) return { readsArchive: true };
   }
-  return false;
+  // The copy holds the whole tail folded: a reader that only folds takes it instead of folding again.
+  return { readsArchive: false, folded: trial };
 }
 
 /**
