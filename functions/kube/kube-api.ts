@@ -10,7 +10,7 @@ import { parsePath, parseQuery, type KubeRequest, type ResourceTarget } from './
 import { findResource, groupVersion } from './resources.ts';
 import { checkListVersion, versionAt, watchStartMs } from './resource-version.ts';
 import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
-import { badRequest, KubeError, pathNotFound, readOnly, type Status } from './status.ts';
+import { badRequest, KubeError, onlyInCluster, pathNotFound, readOnly, type Status } from './status.ts';
 import { namespacePrinter, tableOf, type IncludeObject } from './tables.ts';
 import { initialObjects, InitialEventsTooMany, runWatch, type WatchPlan } from './watch.ts';
 import type { WatchSink } from '../../shared/ports.ts';
@@ -61,6 +61,8 @@ async function serve(request: KubeRequest, deps: KubeDeps, limits: ServeLimits):
   const { cluster, target } = parsePath(request.path);
   const reading = request.method === 'GET' || request.method === 'HEAD';
   if (target.kind === 'resource') {
+    const inCluster = onlyInClusterSubresource(target);
+    if (inCluster !== undefined) throw onlyInCluster(inCluster, `${request.method} ${describeTarget(target)}`, cluster);
     if (!reading) throw readOnly(request.method, describeTarget(target), cluster);
     return serveResource(request, deps, limits, cluster, target);
   }
@@ -78,6 +80,13 @@ async function serve(request: KubeRequest, deps: KubeDeps, limits: ServeLimits):
     case 'group': return ok(apiGroup(target.group, request.path));
     case 'groupVersion': return ok(apiResourceList(target.group, target.version, request.path));
   }
+}
+
+/** A pod's subresource that only its cluster has (status.ts onlyInCluster); kubectl exec asks with POST or a GET upgrade. */
+function onlyInClusterSubresource(t: ResourceTarget): 'log' | 'exec' | 'attach' | 'portforward' | undefined {
+  if (t.group !== '' || t.resource !== 'pods' || t.name === undefined) return undefined;
+  const sub = t.subresource;
+  return sub === 'log' || sub === 'exec' || sub === 'attach' || sub === 'portforward' ? sub : undefined;
 }
 
 function describeTarget(t: ResourceTarget): string {

@@ -25,19 +25,34 @@ import { busEvents, lastTime, measureJobOrders, withForwarderCounts } from './ca
 // (elasticClusterHistoryArb) are cluster histories in which the user also changes `parallelism`:
 // a spec change whose Job observation may arrive before or after the pod events around it. And
 // the cluster histories once more with the forwarder's per-Job counts on every pod event.
+//
+// Each population is drawn from several seeds, each held to its own floors (one known file per
+// population, a case's id naming its seed): the rules were found on seed 21 (its cases keep their
+// ids, `history-<n>`), and a figure read from one seed overstated the others (seed 21's cluster
+// histories of Jobs jobfold does not run ended right in 98 % of deliveries, seeds 7, 8 and 99's in
+// 76-77 %). Each seed's figures are printed apart.
 const HISTORIES = 60;
 const ORDERS = 10;
-const SEED = 21;
+const SEEDS = [21, 7, 8, 99, 5] as const;
 
-const generated = (arb: typeof historyArb) =>
-  fc
-    .sample(jobArb.chain((job) => fc.record({ job: fc.constant(job), batches: arb(job) })), { seed: SEED, numRuns: HISTORIES })
-    .map((history, n) => ({ id: `history-${n}`, ...history }));
+interface History {
+  readonly id: string;
+  readonly seed: number;
+  readonly job: Job;
+  readonly batches: readonly Batch[];
+}
 
-function measure({ id, job, batches }: { readonly id: string; readonly job: Job; readonly batches: readonly Batch[] }, stamped = false) {
+const generated = (arb: typeof historyArb): History[] =>
+  SEEDS.flatMap((seed) =>
+    fc
+      .sample(jobArb.chain((job) => fc.record({ job: fc.constant(job), batches: arb(job) })), { seed, numRuns: HISTORIES })
+      .map((history, n) => ({ id: seed === 21 ? `history-${n}` : `seed-${seed}/history-${n}`, seed, ...history })),
+  );
+
+function measure({ id, seed, job, batches }: History, stamped = false) {
   const observations = stamped ? withForwarderCounts(busEvents(job, batches)) : busEvents(job, batches);
   const end = lastTime([...observations, ...batches.map((b) => ({ observedAt: b.at }) as Observation)]);
-  return measureJobOrders(id, { orders: ORDERS, seed: SEED }, DEFAULT_FOLD_CONFIG, observations, end);
+  return measureJobOrders(id, { orders: ORDERS, seed }, DEFAULT_FOLD_CONFIG, observations, end);
 }
 
 // Each population's figures are printed for Jobs jobfold runs apart: their histories are drawn
@@ -46,7 +61,7 @@ function measure({ id, job, batches }: { readonly id: string; readonly job: Job;
 // measures the fold against a history their cluster would not have produced. Their convergence
 // is measured closed-loop (managed-orders.property.spec.ts, and through the forwarder,
 // test/forwarder/managed/managed-job-shuffled.spec.ts); issue 21 asks the open-loop figure of the others.
-const runBy = ({ job }: { readonly job: Job }): string => (job.spec.managedBy === JOBFOLD_CONTROLLER_NAME ? 'Jobs jobfold runs' : 'other Jobs');
+const runBy = ({ seed, job }: History): string => `seed ${seed}, ${job.spec.managedBy === JOBFOLD_CONTROLLER_NAME ? 'Jobs jobfold runs' : 'other Jobs'}`;
 
 describeOrders('generated cluster Job history', generated(clusterHistoryArb), ORDERS, new URL('./cluster-history-orders.known.json', import.meta.url), measure, runBy);
 

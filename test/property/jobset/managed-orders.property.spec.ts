@@ -1,11 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JobSetCommand } from '../../../shared/jobset/commands.ts';
-import { deliverCausally } from '../causal-delivery.ts';
 import { describeOrders, describeSafety, type Measured } from '../order-floors.ts';
-import { converging, divergence, jobSetDelivery } from './causal-orders.ts';
+import { converging, divergence } from './causal-orders.ts';
 import { managedDeliveryArb, managedJobSetHistoryArb, playManagedJobSetHistory, type ManagedJobSetHistory } from './managed-histories.ts';
+import { foldedInClusterOrder, unsafeCommandsOf } from './managed-safety.ts';
 
 // Issue 21, "Convergence", for JobSets jobfold runs (`managedBy` jobfold's JobSet controller),
 // over histories their cluster produces: each is played in a closed loop (managed-histories.ts),
@@ -33,9 +32,6 @@ const deliveries = new Map(
 );
 const deliveriesOf = (history: ManagedJobSetHistory) => deliveries.get(history.id) ?? [];
 
-/** A played history's events folded in its cluster's order, each reconciled after, then at its end. */
-const foldedInClusterOrder = ({ bus, end }: ManagedJobSetHistory) =>
-  deliverCausally(jobSetDelivery(bus, end), { named: () => undefined, answers: () => false }, new Array<number>(bus.observations.length).fill(0));
 
 function measure(history: ManagedJobSetHistory): Measured {
   let matches = 0;
@@ -62,44 +58,12 @@ describe('generated managed JobSet histories', () => {
   });
 });
 
-/** A child Job of one restart attempt, as its commands name it: `<attempt>/<name>` (the commandId's). */
-const jobOf = (command: JobSetCommand): string => command.commandId.split('/').slice(-4, -2).join('/');
-
-/** The Jobs (`<attempt>/<name>`) a played history's cluster shows, and those it shows failed. */
-function clusterJobs({ bus }: ManagedJobSetHistory): { readonly shown: Set<string>; readonly failed: Set<string> } {
-  const shown = new Set<string>();
-  const failed = new Set<string>();
-  for (const o of bus.observations) {
-    if (o.type !== 'JobObserved') continue;
-    const uid = o.job.metadata.uid ?? '';
-    const job = `${uid.slice(uid.lastIndexOf('-') + 1)}/${o.job.metadata.name}`;
-    shown.add(job);
-    if ((o.job.status?.conditions ?? []).some((c) => c.type === 'Failed' && c.status === 'True')) failed.add(job);
-  }
-  return { shown, failed };
-}
-
 /**
- * Issue 21's safety for JobSets jobfold runs, whatever the order: no deletion of a child Job
- * that was healthy in the delivery's own cluster (shown by it, never failed, and not deleted by
- * a fold of its events in the cluster's order, which deletes those of an attempt a restart left
- * behind), and no extra creation (never two CreateJobs of one name and restart attempt).
+ * Issue 21's safety for JobSets jobfold runs, whatever the order (managed-safety.ts): no deletion
+ * of a child Job that was healthy in the delivery's own cluster, and no extra creation.
  */
 function unsafeCommands(history: ManagedJobSetHistory): string[] {
-  const unsafe: string[] = [];
-  for (const [n, delivered] of deliveriesOf(history).entries()) {
-    const deletedInOrder = new Set(foldedInClusterOrder(delivered).commands.filter((c) => c.type === 'DeleteJob').map(jobOf));
-    const { shown, failed } = clusterJobs(delivered);
-    const created = new Set<string>();
-    for (const command of delivered.sent) {
-      const job = jobOf(command);
-      if (command.type === 'DeleteJob' && shown.has(job) && !deletedInOrder.has(job) && !failed.has(job)) unsafe.push(`delivery ${n}: deleted healthy ${job}`);
-      if (command.type !== 'CreateJob') continue;
-      if (created.has(job)) unsafe.push(`delivery ${n}: created ${job} twice`);
-      created.add(job);
-    }
-  }
-  return unsafe;
+  return deliveriesOf(history).flatMap((delivered, n) => unsafeCommandsOf(delivered).map((unsafe) => `delivery ${n}: ${unsafe}`));
 }
 
 describeSafety(
