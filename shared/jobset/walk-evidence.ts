@@ -5,7 +5,7 @@ import { findCondition, type JobSetCondition } from './conditions.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { JobObserved } from './events.ts';
-import { firstSuspensionSeenAt, suspendInForceAt, type ChildJobView, type JobSetState, type StartedJob, type WalkEvidence } from './state.ts';
+import { firstSuspensionSeenAt, suspendInForceAt, suspensionTimesNoted, type ChildJobView, type JobSetState, type StartedJob, type WalkEvidence } from './state.ts';
 
 // Issue 21 for InOrder JobSets: an attempt's startup walk completes in the pass where its last
 // replicated job has started (every Job ready or finished), and upstream writes
@@ -261,6 +261,25 @@ export function walkCompletedBeforeSuspensionUnseen(spec: DefaultedJobSetSpec, s
   if (suspendedAt === undefined || completedAt === undefined) return false;
   // By the first suspension (in its second too), or later while a resumed spec was in force.
   return compareTimes(completedAt, suspendedAt) <= 0 || suspendInForceAt(state, completedAt) === false;
+}
+
+/**
+ * A resumed InOrder JobSet jobfold does not run, whose walk (of the current attempt, or of the one
+ * the last restart ended) completed on the evidence while a resumed spec was in force, after a
+ * suspension and with none since (`jobSetTimeline`, the suspensions noted): upstream's pass then
+ * found the walk complete and turned `Suspended` False / ResumeJobs, and a walk begun again since
+ * (a Job deleted and created anew, a restart) leaves that condition alone. The fold, given the
+ * suspension late or the completion's Job already deleted, saw no complete walk on its view.
+ */
+export function walkCompletedWhileResumed(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  if (spec.suspend || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  const suspensions = [...suspensionTimesNoted(state), ...(state.jobSetTimeline ?? []).filter((seen) => seen.suspend).map((seen) => seen.at)];
+  const resumedWalk = (attempt: number): boolean => {
+    const completedAt = attempt < 0 ? undefined : walkCompletedAt(spec, state, attempt);
+    if (completedAt === undefined || suspendInForceAt(state, completedAt) !== false) return false;
+    return suspensions.some((at) => compareTimes(at, completedAt) < 0) && suspensions.every((at) => compareTimes(at, completedAt) < 0);
+  };
+  return resumedWalk(state.restarts) || resumedWalk(state.restarts - 1);
 }
 
 /**
