@@ -22,7 +22,7 @@ import { compareTimes } from '../k8s/time.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkCompletedAtResumption, walkIncompleteAtResumption, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, startedEvidenceOf } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, walkCompletedWhileResumed, startedEvidenceOf } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -205,7 +205,7 @@ function reconcile(
     if (released(job.replicatedJob) && job.suspend) setJobSuspend(pass, job, false);
   }
   restartSuspendedSeenLate(pass, jobSet);
-  if (plan.walkComplete || walkCompletedAtResumption(spec, pass.state)) {
+  if (plan.walkComplete || walkCompletedAtResumption(spec, pass.state) || walkCompletedWhileResumed(spec, pass.state)) {
     writeCondition(pass, resumed, tippedBy);
     resumeSeenLate(pass, jobSet, resumed);
   } else {
