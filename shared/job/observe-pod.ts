@@ -55,6 +55,7 @@ function foldObservation(state: JobState, event: PodObserved, at: number, known:
   const failingCount = known !== undefined && countedByFailingSync(state, known);
   if (stale && (known.counted !== 'none' || known.hasFinalizer)) {
     if (failingCount) succeededWhenFailing(state, known, event);
+    else outcomeSeenEarlier(state, known, event);
     return;
   }
   const facts = podFacts(event.pod, state.settings?.sidecarNames ?? NO_SIDECARS, state.settings?.policyInterest, at);
@@ -127,6 +128,24 @@ function foldObservation(state: JobState, event: PodObserved, at: number, known:
   if (heldEvidence && finishedTracked !== undefined) countByEvidence(state, known, heldEvidence, finishedTracked);
   countStrippedLive(state, known, observedAt);
   if (failingCount) succeededWhenFailing(state, known, event);
+}
+
+/**
+ * A late, older observation of a pod counted as it ended, showing it ended with its tracking
+ * finalizer: the cluster saw the outcome then, so that is its instant on the cluster's clock
+ * (criterion-instants.ts), whichever observation arrived first. Nothing else of it is taken (the
+ * newer observation stands). Left at the newer one's instant, a success policy met at 0:00 read as
+ * met at 1:03 when the 0:00 observation came last, after a suspension of 1:01 that jobfold took the
+ * controller to have flipped: the suspension was then weighed as before the outcome and its
+ * JobResumed kept, where the cluster, finished at 0:00, never wrote Suspended (generated cluster
+ * history-21).
+ */
+function outcomeSeenEarlier(state: JobState, pod: PodRecord, event: PodObserved): void {
+  if (pod.counted === 'none' || !(event.pod.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER)) return;
+  const observedAt = parseTime(event.observedAt);
+  if (observedAt >= (pod.finishedTrackedAt ?? Infinity)) return;
+  const facts = podFacts(event.pod, state.settings?.sidecarNames ?? NO_SIDECARS, state.settings?.policyInterest, observedAt);
+  if (endedAsCounted(state, facts)) pod.finishedTrackedAt = observedAt;
 }
 
 /**

@@ -5,10 +5,10 @@ import { queryFold, writeCold, writeWarm } from '../../property/job/stored-log.t
 
 // Issue 21: an older observation of a pod may arrive after newer ones (the bus's order), and the
 // fold tells it by the pod's resourceVersion (KEP-5504) or the forwarder's stamp: a late copy of a
-// counted pod changes nothing. An archived pod was restored without them, so after a cold load the
-// same late copy was folded as news: it moved the pod's outcome instant earlier, and the writer
-// decided CriterionMetEarlier where the warm writer and the replay decided nothing.
-// Found by stored-orders.property.spec.ts (cluster history 21, delivery 3).
+// counted pod changes nothing of it but the instant its outcome was seen, which moves back to the
+// copy's (observe-pod.ts outcomeSeenEarlier). An archived pod was restored without its version, so
+// after a cold load the same late copy was folded as news, and the writer decided otherwise than
+// the warm one. Found by stored-orders.property.spec.ts (cluster history 21, delivery 3).
 
 const job = aJob({ completionMode: 'Indexed', completions: 3, parallelism: 3, suspend: true, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
 // p0 of index 0 succeeded (before the Job was seen) and is being deleted, at each observation's instant.
@@ -26,10 +26,10 @@ const batches = [
 const snapshotAfter = [false, false, true, false];
 
 describe('a late, older observation of an archived pod', () => {
-  it('a writer loaded cold ignores it as one kept warm does', async () => {
+  it('a writer loaded cold decides on it as one kept warm does', async () => {
     const warm = await writeWarm(undefined, batches, snapshotAfter);
-    // then the warm writer decides nothing on it
-    expect(warm.written[3]?.decisions.filter((d) => d.type !== 'JobStatusSent')).toEqual([]);
+    // then the warm writer takes the success's instant back to the copy's, 0:00, as the cluster's order has it
+    expect(warm.written[3]?.decisions.filter((d) => d.type !== 'JobStatusSent')).toMatchObject([{ type: 'CriterionMetEarlier', metAt: at(0), was: at(60) }]);
     expect(await writeCold(undefined, batches, snapshotAfter)).toEqual(warm.written);
   });
 

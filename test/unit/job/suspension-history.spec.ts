@@ -170,3 +170,28 @@ describe('A Job jobfold runs, first seen suspended, its creation (running) arriv
     expect(conditionsAfter([suspension, creation, resumption])).toEqual(conditions);
   });
 });
+
+describe('A Job whose success policy was met at its creation, suspended and resumed a minute later, the success\'s first observation arriving last', () => {
+  // Generated cluster history-21 (seed 21): index 0's pod succeeded before the Job's first sync
+  // and was seen so at 0:00, 1:00 and 1:03 (rv 2, 4, 7); the Job was suspended at 1:01 (rv 5) and
+  // resumed at 1:38 (rv 9). The cluster finished the Job at 0:00 and never synced it again: no
+  // Suspended condition. The resumption arriving first and the suspension after, jobfold takes the
+  // controller to have written Suspended=True at 1:01 and flips it (JobResumed); the success then
+  // weighs the suspension by the instant the pod was seen succeeded, 0:00 once its oldest
+  // observation arrives (observe-pod.ts outcomeSeenEarlier), and the flip is taken back.
+  const indexed = aJob({ completionMode: 'Indexed', completions: 3, parallelism: 3, successPolicy: { rules: [{ succeededIndexes: '0' }] } });
+  const succeeded = (rv: string, seconds: number) =>
+    podObserved(aPod({ name: 'p0', index: 0, phase: 'Succeeded', finishedAt: at(-1), deletionTimestamp: at(seconds), resourceVersion: rv }), at(seconds));
+  const creation = jobAt(indexed, {}, '1', at(0));
+  const suspension = jobAt(indexed, { suspend: true }, '5', at(61));
+  const resumption = jobAt(indexed, { suspend: false }, '9', at(98));
+  const conditions = ['SuccessCriteriaMet=True:SuccessPolicy', 'Complete=True:SuccessPolicy'];
+
+  it("in the cluster's order: complete at 0:00, no Suspended", () => {
+    expect(conditionsAfter([creation, succeeded('2', 0), succeeded('4', 60), suspension, succeeded('7', 63), resumption])).toEqual(conditions);
+  });
+
+  it('the resumption, the suspension and the newest success first, the oldest success last: no Suspended either', () => {
+    expect(conditionsAfter([resumption, suspension, succeeded('7', 63), creation, succeeded('4', 60), succeeded('2', 0)])).toEqual(conditions);
+  });
+});
