@@ -75,14 +75,18 @@ function varint(buffer: Buffer, start: number): [number, number] {
   throw new ProtobufError('a varint runs past the end of the body');
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 const bytesOf = (message: Map<number, Buffer>, field: number): Buffer | undefined => message.get(field);
 
 function textOf(message: Map<number, Buffer>, field: number): string | undefined {
   const bytes = message.get(field);
   if (bytes === undefined) return undefined;
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  if (text.includes('\uFFFD') && !bytes.includes(Buffer.from('\uFFFD'))) throw new ProtobufError(`field ${field} is not UTF-8`);
-  return text;
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ProtobufError(`field ${field} is not UTF-8`);
+  }
 }
 
 /** The non-empty strings of `message` under the names of its fields 1, 2, … (proto3 leaves "" unset). */

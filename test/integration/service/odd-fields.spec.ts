@@ -23,7 +23,7 @@ import { createServiceHarness, type ServiceHarness } from '../../support/service
 import { jobPath, queryClient, type Get } from '../../unit/query/support/query-client.ts';
 import { freshTable, localClient } from '../store/local-table.ts';
 
-// The guide's rule for odd input (docs/events.md, "What the service refuses"), for the fields
+// The guide's rule for odd input (docs/events.md, "Inbound"), for the fields
 // added last: what the contract takes, however odd, is folded as a fold of the whole log folds
 // it, and stored so that it reads back exactly. Given Jobs whose pods carry odd but valid
 // identities (names without the `<job>-<index>-` prefix the stored forms code away, or with

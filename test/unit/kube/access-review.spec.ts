@@ -99,6 +99,7 @@ describe('a review the API cannot read', () => {
     ['protobuf cut short', protobuf.subarray(0, 60), PROTOBUF, 400, /cannot be handled as a SelfSubjectAccessReview: field \d+ is \d+ bytes long, past the end of its message/],
     ['protobuf without its magic', protobuf.subarray(4), PROTOBUF, 400, /does not start with the Kubernetes protobuf magic/],
     ['a varint that never ends', Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.alloc(20, 0xff)]), PROTOBUF, 400, /varint/],
+    ['a protobuf verb that is not UTF-8', Buffer.from(CAN_I_LIST_JOBS, 'base64').map((byte, i, all) => (all.subarray(i, i + 4).toString('latin1') === 'list' ? 0xff : byte)), PROTOBUF, 400, /field 2 is not UTF-8/],
     ['JSON that is not JSON', '{"spec":', 'application/json', 400, /the body is not JSON/],
     ['a verb that is a number', '{"spec":{"resourceAttributes":{"verb":7}}}', 'application/json', 400, /spec\.resourceAttributes\.verb: .*expected string/],
     ['both kinds of attributes', '{"spec":{"resourceAttributes":{"verb":"get"},"nonResourceAttributes":{"path":"/"}}}', 'application/json', 422, /spec\.nonResourceAttributes: Invalid value: "object": cannot be specified in combination with resourceAttributes/],
