@@ -17,8 +17,9 @@ export interface RejectionDetail {
 
 /**
  * The Detail text of a rejection, at most MAX_ENTRY_BYTES − the envelope in UTF-8 bytes of its
- * JSON (escapes included): errors (at most 20, each field cut to 1 KiB), the reason, and as
- * much of the original as fits, cut at a character boundary. Says `truncated` when it cut.
+ * JSON (escapes included): errors (at most 20, each field cut to 1 KiB, its head and tail kept),
+ * the reason, and as much of the original as fits, cut at a character boundary. Says
+ * `truncated` when it cut.
  */
 export function fitRejection(original: string, errors: readonly InboundError[], maxBytes = MAX_ENTRY_BYTES - ENVELOPE_ALLOWANCE): string {
   const kept = errors.slice(0, MAX_ERRORS).map((e) => ({ path: cut(e.path, MAX_ERROR_TEXT), message: cut(e.message, MAX_ERROR_TEXT) }));
@@ -50,6 +51,23 @@ function prefix(text: string, units: number): string {
   return text.slice(0, splitsPair ? units - 1 : units);
 }
 
+/**
+ * `text` in at most about `maxChars`: its head and its tail around a marker. An error names the
+ * field first and says why last, after the bad value (`metadata.name: Invalid value: "…": must
+ * be no more than 253 characters`), so a 100 KB value is cut from the middle, never the why.
+ */
 function cut(text: string, maxChars: number): string {
-  return text.length <= maxChars ? text : `${prefix(text, maxChars)}… (truncated)`;
+  if (text.length <= maxChars) return text;
+  const head = prefix(text, Math.ceil(maxChars / 2));
+  const tail = suffix(text, Math.floor(maxChars / 4));
+  return `${head}… (truncated: ${text.length - head.length - tail.length} characters) …${tail}`;
+}
+
+/** The last `units` UTF-16 units of `text`, never starting inside a surrogate pair. */
+function suffix(text: string, units: number): string {
+  const start = text.length - units;
+  const first = text.charCodeAt(start);
+  const before = text.charCodeAt(start - 1);
+  const splitsPair = first >= 0xdc00 && first <= 0xdfff && before >= 0xd800 && before <= 0xdbff;
+  return text.slice(splitsPair ? start + 1 : start);
 }

@@ -16,7 +16,8 @@ export type StatusReason =
   | 'InternalError'
   | 'Unauthorized'
   | 'Forbidden'
-  | 'RequestEntityTooLarge';
+  | 'RequestEntityTooLarge'
+  | 'UnsupportedMediaType';
 
 export interface StatusCause {
   readonly reason?: string;
@@ -91,6 +92,22 @@ export function pathNotFound(path: string): KubeError {
 /** A resourceVersion or continue token this API can no longer serve from (410): the client lists again. */
 export function expired(message: string): KubeError {
   return new KubeError(410, 'Expired', message);
+}
+
+/**
+ * What a pod has only in its cluster (`kubectl logs`, `exec`, `attach`, `port-forward`): jobfold
+ * records the pod's events, never its containers' output nor a way into them, so the answer
+ * says so and where to go instead, rather than that the path names nothing.
+ */
+export function onlyInCluster(subresource: 'log' | 'exec' | 'attach' | 'portforward', what: string, cluster: string): KubeError {
+  const why = subresource === 'log' ? 'jobfold keeps no container logs' : 'jobfold reaches into no container';
+  return new KubeError(
+    404,
+    'NotFound',
+    `${why}: ${what} is not served here. This API shows what jobfold recorded of cluster ${cluster}; `
+      + `for the pod itself, use the cluster's own API server (your kubectl context for ${cluster}, not jobfold-${cluster})`,
+    {},
+  );
 }
 
 /** Every write: jobfold serves what it recorded and changes nothing in a cluster. */

@@ -1,4 +1,5 @@
 import { copySentCounts, missingSentCounts, noteSentCount, sentCountUnlogged, waitForSentCounts, type CarriedCounts } from '../k8s/sent-counts.ts';
+import { compareOrder, comparableVersion, type ObservationOrder } from '../k8s/object-sequence.ts';
 import { compareTimes, formatTime, parseTime } from '../k8s/time.ts';
 import { JOBFOLD_JOBSET_CONTROLLER_NAME } from './constants.ts';
 import type { ChildJobEventReleased } from './decision-events.ts';
@@ -75,13 +76,21 @@ const isChildEvent = (held: HeldEvent): boolean => held.event.type !== 'JobSetOb
 
 const newestCount = (held: HeldEvent): number => (held.event.type === 'JobSetObserved' ? 0 : Math.max(...(held.event.jobSetSeq?.counts ?? [0])));
 
-/** `aheadOfHole` with one more event: child events in their counts' order, JobSet observations as they came. */
+/**
+ * `aheadOfHole` with one more event: child events in their counts' order, JobSet observations in
+ * the cluster's (by resourceVersion, else as they came): a suspension delivered after the
+ * resumption that followed it is released before it, and enacted, as the cluster's controller did.
+ */
 export function setAside(state: JobSetState, held: HeldEvent): Pick<JobSetState, 'aheadOfHole'> {
   const aside = [...(state.aheadOfHole ?? [])];
-  const at = isChildEvent(held) ? aside.findIndex((other) => isChildEvent(other) && newestCount(other) > newestCount(held)) : -1;
+  const at = isChildEvent(held)
+    ? aside.findIndex((other) => isChildEvent(other) && newestCount(other) > newestCount(held))
+    : aside.findIndex((other) => !isChildEvent(other) && (compareOrder(orderOf(held), orderOf(other)) ?? 0) < 0);
   aside.splice(at === -1 ? aside.length : at, 0, held);
   return { aheadOfHole: aside };
 }
+
+const orderOf = ({ event }: HeldEvent): ObservationOrder => (event.type === 'JobSetObserved' ? { version: comparableVersion(event.jobSet.metadata.resourceVersion), sequence: event.sequence } : {});
 
 /** Which event kept aside goes next: the first child event, or the first JobSet observation when it is earlier. */
 export function nextAside(state: JobSetState): number | undefined {

@@ -19,10 +19,10 @@ import {
 } from './replicated-jobs-status.ts';
 import { firstSuspensionSeenAt, specTakenBy, suspendedAtInstant, suspendInForceAt, suspensionTimesNoted, type ChildJobView, type JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
-import { compareVersions } from '../k8s/object-sequence.ts';
+import { comparableVersion, compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkCompletedAtResumption, walkIncompleteAtResumption, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, startedEvidenceOf } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, walkCompletedWhileResumed, startedEvidenceOf } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -38,7 +38,7 @@ export interface JobSetDecision {
  * sends. Nothing is decided before the JobSet is observed, once it is gone, for a spec that
  * failed admission (beyond recording the rejection once), or while a child Job carries no
  * integer restart-attempt label (upstream's reconcile fails on it); once it is being deleted,
- * only what it decided before the mark (`decideBeforeDeletion`, `reconcileFinishedBeforeDeletion`).
+ * only what it decided before the mark (`decideBeforeDeletion`, `reconcileBeforeDeletion`).
  */
 export function decide(state: JobSetState, now: string): JobSetDecision {
   const jobSet = state.jobSet;
@@ -72,46 +72,59 @@ export function decide(state: JobSetState, now: string): JobSetDecision {
   const owned = classifyChildJobs(state);
   if (owned === undefined) return decision();
   if (state.deleting === true || state.deleted) {
-    if (state.terminalState === '' || jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) decideBeforeDeletion(pass, jobSet, owned);
-    else reconcileFinishedBeforeDeletion(pass, jobSet, owned);
+    if (jobSet.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) decideBeforeDeletion(pass, jobSet, owned);
+    else reconcileBeforeDeletion(pass, jobSet, owned);
   } else reconcile(pass, jobSet, owned, calculateReplicatedJobStatuses(jobSet.spec, owned));
   return decision();
 }
 
 /**
- * `jobSetMarkedForDeletion`: a JobSet being deleted is not reconciled. What its controller
- * decided before the mark still stands, though, and the Jobs that finished before it (by their
- * condition times) can reach the log after the mark: on those alone, an unfinished JobSet is
- * failed, restarted or completed as upstream did then (steps 6 and 7). Nothing is created,
- * deleted or suspended, and no TTL runs: the cluster is deleting the JobSet and its Jobs. A
- * JobSet reported gone before its mark arrived (its `ttlSecondsAfterFinished` ran out, and the
+ * `jobSetMarkedForDeletion`: a JobSet being deleted is not reconciled. What jobfold decided
+ * before the mark, for a JobSet it runs, still stands, though, and the Jobs that finished before
+ * it (by their condition times) can reach the log after the mark: on those alone, an unfinished
+ * JobSet is failed, restarted or completed as it would have been then (steps 6 and 7). Nothing is
+ * created, deleted or suspended, and no TTL runs: the cluster is deleting the JobSet and its Jobs.
+ * A JobSet reported gone before its mark arrived (its `ttlSecondsAfterFinished` ran out, and the
  * foreground deletion's last event came first) is decided the same way, on the Jobs that finished
  * before it was gone (a later bound than the mark: what finished between the two is counted).
  */
 function decideBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
-  const markedAt = jobSet.metadata.deletionTimestamp ?? pass.state.deletedAt;
-  if (markedAt === undefined || pass.state.terminalState !== '') return;
-  decideOutcome(pass, jobSet.spec, finishedBefore(owned, markedAt));
+  const before = listedBeforeDeletion(pass, jobSet, owned);
+  if (before === undefined || pass.state.terminalState !== '') return;
+  decideOutcome(pass, jobSet.spec, before);
 }
 
 /**
- * A finished JobSet being deleted (its `ttlSecondsAfterFinished` ran out, or a user's): upstream
- * no longer reconciles it, but the evidence of what it wrote before the mark can still arrive
- * after it (a walk completed, a suspension or a resumption, a success before the failure decided),
- * in any order with the mark. The fold places it as a running reconcile would (the conditions only),
- * on the Jobs that finished before the mark; no Job is deleted and no TTL runs. Not for a JobSet
- * jobfold runs: what it decided stands.
+ * The child Jobs as listed before the deletion mark (`finishedBefore`: the mark's time, and in
+ * its second the marked JobSet's resourceVersion), else before the JobSet was reported gone;
+ * undefined when neither is known.
  */
-function reconcileFinishedBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
-  const markedAt = jobSet.metadata.deletionTimestamp ?? pass.state.deletedAt;
-  const before = markedAt === undefined ? owned : finishedBefore(owned, markedAt);
+function listedBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): OwnedJobs | undefined {
+  const { deletionTimestamp, resourceVersion } = jobSet.metadata;
+  if (deletionTimestamp !== undefined) return finishedBefore(owned, deletionTimestamp, comparableVersion(resourceVersion));
+  return pass.state.deletedAt === undefined ? undefined : finishedBefore(owned, pass.state.deletedAt);
+}
+
+/**
+ * A JobSet jobfold does not run, being deleted (its `ttlSecondsAfterFinished` ran out, or a
+ * user's): upstream no longer reconciles it, but the evidence of what its controller wrote before
+ * the mark can still arrive after it, in any order with the mark (a walk begun or completed, a
+ * suspension or a resumption, a finish, a success before the failure decided). The fold places it
+ * as a running reconcile would, on the Jobs that finished before the mark, up to the outcome
+ * (`reconcile`'s `deleting`: the conditions only): no Job is created, deleted or suspended and no
+ * TTL runs. A JobSet first seen after its deletion mark or its deletion still had its walk begun
+ * by the cluster's first pass, which the Jobs it made show (`walkBegunUnseen`).
+ */
+function reconcileBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
+  const before = listedBeforeDeletion(pass, jobSet, owned) ?? owned;
   reconcile(pass, jobSet, before, calculateReplicatedJobStatuses(jobSet.spec, before), { deleting: true });
 }
 
 /**
  * The steps of `JobSetReconciler.reconcile` (pkg/controllers/jobset_controller.go), in its order.
  * Child Jobs were listed and bucketed, and `replicatedJobsStatus` computed from the buckets,
- * before this runs (steps 1 and 2).
+ * before this runs (steps 1 and 2). `deleting` (`reconcileBeforeDeletion`): the conditions and the
+ * outcome only, no command, and nothing past step 7.
  */
 function reconcile(
   pass: Pass,
@@ -148,7 +161,7 @@ function reconcile(
   // The restart the cluster's controller made, once the failures it read that reached the log late are here.
   if (correctRestart(pass, spec)) return;
   // 4. Jobs of an earlier restart attempt are deleted (foreground).
-  deleteJobs(pass, owned.previous);
+  if (!deleting) deleteJobs(pass, owned.previous);
   // 9 as the cluster went through it, before this pass: its walk began with InProgress True.
   if (walkBegunUnseen(spec, pass.state, owned)) writeCondition(pass, startupInProgress, tippedBy);
   // 5. `allJobsReady` ends a restart: RestartingJobSet goes False / JobsReady.
@@ -164,7 +177,7 @@ function reconcile(
     if (spec.suspend && failedAt !== undefined && suspendInForceAt(pass.state, failedAt) === false) writeCondition(pass, startupInProgress, tippedBy);
   }
   // 6 and 7: the failure policy, else the success policy; a restarted or finished JobSet stops here.
-  if (decideOutcome(pass, spec, owned)) return;
+  if (decideOutcome(pass, spec, owned) || deleting) return;
   // 8. Headless Service, volume claims, elastic scaling: not represented.
   // 9. `reconcileReplicatedJobs`: create missing Jobs as the startup policy releases them and
   // `dependsOn` allows (the two are never combined: admission refuses InOrder with dependsOn).
@@ -202,7 +215,7 @@ function reconcile(
     if (released(job.replicatedJob) && job.suspend) setJobSuspend(pass, job, false);
   }
   restartSuspendedSeenLate(pass, jobSet);
-  if (plan.walkComplete || walkCompletedAtResumption(spec, pass.state)) {
+  if (plan.walkComplete || walkCompletedAtResumption(spec, pass.state) || walkCompletedWhileResumed(spec, pass.state)) {
     writeCondition(pass, resumed, tippedBy);
     resumeSeenLate(pass, jobSet, resumed);
   } else {

@@ -110,6 +110,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
         terminating: false,
         observedAt: position,
         ...(state.jobSetSeenAt === undefined ? {} : { createdOnSpecAt: state.jobSetSeenAt }),
+        ...(state.jobSetOrder?.version === undefined ? {} : { createdOnSpecVersion: state.jobSetOrder.version }),
       };
       return { ...next, children: { ...state.children, [event.name]: child } };
     }
@@ -179,16 +180,22 @@ function restartTakenBack(state: JobSetState): JobSetState {
  * At a restart of a JobSet jobfold does not run: the Jobs of the attempts it ends that the fold
  * created on a spec the cluster showed only after it showed the failure that restarted it (a
  * suspension folded before that failure: upstream creates every Job of a suspended JobSet) and
- * never saw made.
+ * never saw made (in the failure's second, a spec at a newer resourceVersion than the failure's
+ * snapshot: one etcd orders both, docs/ordering.md).
  * The cluster's controller restarted on the failure before that spec existed, so it never made
  * them, and their deletion, never answered, would hold a `BlockingRecreate` restart for good.
  */
 function withoutUnmadeCreates(state: JobSetState, event: JobSetRestarted): JobSetState {
   // The failure as the cluster reported it, on the clock that reported the spec (the observations' `at`).
-  const failedAt = state.children[event.failedJob.name]?.seenAt;
+  const failed = state.children[event.failedJob.name];
+  const failedAt = failed?.seenAt;
   if (failedAt === undefined || state.jobSet?.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return state;
+  const specAfterFailure = (job: ChildJobView) => {
+    const order = job.createdOnSpecAt === undefined ? -1 : compareTimes(job.createdOnSpecAt, failedAt);
+    return order > 0 || (order === 0 && job.createdOnSpecVersion !== undefined && failed?.version !== undefined && compareVersions(job.createdOnSpecVersion, failed.version) > 0);
+  };
   const unmade = (job: ChildJobView) =>
-    job.uid === undefined && job.seenAt === undefined && (job.restartAttempt ?? 0) < event.restarts && job.createdOnSpecAt !== undefined && compareTimes(job.createdOnSpecAt, failedAt) > 0;
+    job.uid === undefined && job.seenAt === undefined && (job.restartAttempt ?? 0) < event.restarts && specAfterFailure(job);
   const children = Object.entries(state.children).filter(([, job]) => !unmade(job));
   return children.length === Object.keys(state.children).length ? state : { ...state, children: Object.fromEntries(children) };
 }
@@ -290,9 +297,10 @@ function observeChildSnapshot(state: JobSetState, base: JobSetState, event: JobO
 function observeChildDeletion(state: JobSetState, base: JobSetState, event: JobDeleted, position: number): JobSetState {
   const held = Object.values(state.laterAttempts ?? {}).find((job) => job.name === event.name && job.uid !== undefined && job.uid === event.uid);
   if (held !== undefined && event.uid !== undefined) {
-    // A held Job's failure still decides its attempt's restart, once the fold reaches it.
+    // A held Job's failure still decides its attempt's restart, once the fold reaches it; its
+    // completion still counts for its attempt's success policy (viewJoining: `goneSuccesses`).
     const { [heldKey(held)]: _gone, ...others } = state.laterAttempts ?? {};
-    const laterAttempts = held.finished === 'Failed' ? { ...others, [heldKey(held)]: goneJob(held) } : others;
+    const laterAttempts = held.finished !== undefined ? { ...others, [heldKey(held)]: goneJob(held) } : others;
     return { ...base, lastObservation: position, laterAttempts, ...deletionNoted(state, event.uid, event.at) };
   }
   const { [event.name]: gone, ...others } = state.children;
@@ -380,7 +388,7 @@ function isOfLaterAttempt(state: JobSetState, event: JobObserved): boolean {
  * good). Reported when the earlier failure is merely late, this joins the Jobs before that
  * failure arrives, as before the hold existed.
  */
-function releaseReportedAttempts(state: JobSetState, reported: number | undefined): Partial<Pick<JobSetState, 'children' | 'laterAttempts' | 'clusterRestarts'>> {
+function releaseReportedAttempts(state: JobSetState, reported: number | undefined): Partial<Pick<JobSetState, 'children' | 'laterAttempts' | 'goneSuccesses' | 'clusterRestarts'>> {
   if (reported === undefined || reported <= (state.clusterRestarts ?? 0)) return {};
   const held = Object.values(state.laterAttempts ?? {});
   const releasing = held
@@ -397,7 +405,7 @@ function releaseReportedAttempts(state: JobSetState, reported: number | undefine
  * leave it. A held Job whose earlier attempt's failure never arrives stays held: the fold shows
  * the JobSet as of the restarts it has evidence for.
  */
-function joinLaterAttempts(state: JobSetState, restarts: number): Partial<Pick<JobSetState, 'children' | 'laterAttempts'>> {
+function joinLaterAttempts(state: JobSetState, restarts: number): Partial<Pick<JobSetState, 'children' | 'laterAttempts' | 'goneSuccesses'>> {
   const held = Object.values(state.laterAttempts ?? {});
   if (held.length === 0) {
     const present = presentChildren(state);
@@ -406,13 +414,25 @@ function joinLaterAttempts(state: JobSetState, restarts: number): Partial<Pick<J
   return viewJoining(state, held.filter((job) => job.restartAttempt === restarts), held.filter((job) => (job.restartAttempt ?? 0) > restarts));
 }
 
-/** The view with `joining` placed under their names (a later one in the list wins) and the Jobs kept for their failure (`gone`) left out; `stillHeld` stay held. */
+/**
+ * The view with `joining` placed under their names (a later one in the list wins) and the Jobs
+ * kept for their failure (`gone`) left out; `stillHeld` stay held. A joining Job already deleted
+ * after it completed takes its name out of the view and waits beside it (`goneSuccesses`, as a
+ * user's deletion of a completed Job of the current attempt): the name was free on the cluster
+ * when it was made (a restart recreates every Job under its name), and its completion counts for
+ * the success policy for the instants before its deletion.
+ */
 function viewJoining(
   state: JobSetState, joining: readonly ChildJobView[], stillHeld: readonly ChildJobView[],
-): Pick<JobSetState, 'children' | 'laterAttempts'> {
+): Pick<JobSetState, 'children' | 'laterAttempts' | 'goneSuccesses'> {
+  const byName = new Map(joining.map((job) => [job.name, job] as const));
+  const goneComplete = [...byName.values()].filter((job) => job.gone === true && job.finished === 'Complete');
+  const children = { ...Object.fromEntries(presentChildren(state)), ...Object.fromEntries(byName) };
+  for (const job of goneComplete) delete children[job.name];
   return {
-    children: { ...Object.fromEntries(presentChildren(state)), ...Object.fromEntries(joining.map((job) => [job.name, job] as const)) },
+    children,
     laterAttempts: Object.fromEntries(stillHeld.map((job) => [heldKey(job), job])),
+    ...(goneComplete.length === 0 ? {} : { goneSuccesses: { ...state.goneSuccesses, ...Object.fromEntries(goneComplete.map((job) => [job.name, job] as const)) } }),
   };
 }
 
@@ -450,14 +470,17 @@ function isFailureOfGoneJob(state: JobSetState, event: JobObserved): boolean {
  * then. It is kept as gone (`goneSuccesses`: counted by the success policy for the instants before
  * its deletion, in no replicatedJobsStatus count) while nothing observed took its name since: a
  * Job observed under that name (the one created again) is newer and stands; one at an older
- * resourceVersion is not (it was gone before this one was made). A create issued for
- * the name and not yet seen stays in the view, expected, as upstream's expectations keep it.
+ * resourceVersion is not (it was gone before this one was made); a Job of an earlier restart
+ * attempt is older (a restart recreates every Job under its name, once the earlier one is gone).
+ * A create issued for the name and not yet seen stays in the view, expected, as upstream's
+ * expectations keep it.
  */
 function isSuccessOfGoneJob(state: JobSetState, event: JobObserved): boolean {
   const complete = event.job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') === true;
   const attempt = parseLabelInt(event.job.metadata.labels?.[LABELS.restartAttempt]);
   if (!complete || attempt === undefined || attempt < state.restarts) return false;
   const known = state.children[event.job.metadata.name];
+  if (known?.restartAttempt !== undefined && known.restartAttempt < attempt) return true;
   return known === undefined || (known.uid === undefined && known.restartAttempt === attempt && known.finished === undefined) || (otherObjectOrder(known, event) ?? 0) > 0;
 }
 

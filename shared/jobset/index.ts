@@ -56,6 +56,8 @@ export type { FieldErrorType, JobSetFeatureGates, JobSetValidationError } from '
 // What the adapters (functions/, cli/, local/, bench/) read besides the fold itself:
 // nothing outside shared/ imports a file behind this one (test/unit/architecture/layers.spec.ts).
 export { parseLabelInt } from './child-jobs.ts';
-export { LABELS } from './constants.ts';
+export { JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
+// The child Jobs a JobSet's controller creates, as a simulated cluster makes them (bench/jobset-child-reports.ts).
+export { constructJob } from './construct-job.ts';
 export { JOBSET_DECISION_TYPES } from './decision-events.ts';
 export type { JobSetTick } from './events.ts';

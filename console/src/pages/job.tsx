@@ -33,8 +33,15 @@ interface Head {
 export function JobPage({ cluster, namespace, name, query }: Props) {
   const uid = query.get('uid') ?? undefined;
   const base = objectPath('Job', cluster, namespace, name);
-  const [at, setAt] = useState<number | undefined>(query.has('at') ? Number(query.get('at')) : undefined);
-  const [entry, setEntry] = useState<number | undefined>(query.has('entry') ? Number(query.get('entry')) : undefined);
+  const numberIn = (value: string | null) => (value === null ? undefined : Number(value));
+  const [at, setAt] = useState<number | undefined>(numberIn(query.get('at')));
+  const [entry, setEntry] = useState<number | undefined>(numberIn(query.get('entry')));
+  // A link or an edited address to the same Job at another point (a hashchange, the page stays):
+  // the point and entry follow it. The page's own changes replace the URL without a hashchange.
+  const queryAt = query.get('at');
+  const queryEntry = query.get('entry');
+  useEffect(() => setAt(numberIn(queryAt)), [queryAt]);
+  useEffect(() => setEntry(numberIn(queryEntry)), [queryEntry]);
   useEffect(() => {
     // Keep the point and the opened entry in the URL, for links, without a history step each.
     const params = new URLSearchParams();
@@ -122,7 +129,7 @@ export function JobPage({ cluster, namespace, name, query }: Props) {
         <Section id="indexes" title={`Indexes${at === undefined ? '' : ` at #${at}`}`}>
           <ErrorNote error={indexes.error} />
           {indexes.data && (at === undefined || indexes.data.at.seq === at)
-            ? <IndexGrid indexes={indexes.data} />
+            ? <IndexGrid indexes={indexes.data} decided={outcomeDecidedIn(shownStatus)} />
             : <p class="muted">Loading the indexes…</p>}
         </Section>
       )}
@@ -182,6 +189,16 @@ function Attention({ view }: { view: JobView }) {
       )}
     </section>
   );
+}
+
+/**
+ * Whether the status says the Job's outcome is decided: a terminal condition (Complete, Failed)
+ * or the interim one upstream sets first (SuccessCriteriaMet, FailureTarget) is True. From then
+ * on the Job creates no pod, so an index not completed will not run.
+ */
+const DECIDING = new Set(['Complete', 'Failed', 'SuccessCriteriaMet', 'FailureTarget']);
+function outcomeDecidedIn(status: JobStatus | undefined): boolean {
+  return status?.conditions.some((c) => DECIDING.has(c.type) && c.status === 'True') ?? false;
 }
 
 function Crumbs({ cluster, namespace, name }: { cluster: string; namespace: string; name: string }) {

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { JobIndexes } from '../../../functions/query/api-types.ts';
-import { countStates, indexStates, STATE_NAMES } from './index-states.ts';
+import { countStates, indexStates, stateNames } from './index-states.ts';
 
 // The index grid: one cell per index, coloured by state, drawn on a canvas so 100,000 indexes
 // cost one element. Pointer hover and the keyboard (arrows, Home/End, PageUp/PageDown) move a
@@ -24,7 +24,9 @@ function layoutFor(n: number, width: number): Layout {
   return { cell, cols, rows, width: cols * cell, height: rows * cell };
 }
 
-export function IndexGrid({ indexes }: { indexes: JobIndexes }) {
+/** `decided`: the Job's outcome was decided at the point the indexes are of (index-states.ts stateNames). */
+export function IndexGrid({ indexes, decided }: { indexes: JobIndexes; decided: boolean }) {
+  const names = stateNames(decided);
   const states = useMemo(() => indexStates(indexes), [indexes]);
   const counts = useMemo(() => countStates(states), [states]);
   const wrap = useRef<HTMLDivElement>(null);
@@ -66,13 +68,13 @@ export function IndexGrid({ indexes }: { indexes: JobIndexes }) {
     event.preventDefault();
     setCursor(Math.max(0, Math.min(n - 1, at + step)));
   };
-  const described = cursor === undefined ? 'Move over the grid, or focus it and use the arrow keys.' : `Index ${cursor.toLocaleString('en')}: ${STATE_NAMES[states[cursor]!]}`;
-  const summary = STATE_NAMES.map((name, i) => `${counts[i]!.toLocaleString('en')} ${name.toLowerCase()}`).join(', ');
+  const described = cursor === undefined ? 'Move over the grid, or focus it and use the arrow keys.' : `Index ${cursor.toLocaleString('en')}: ${names[states[cursor]!]}`;
+  const summary = names.map((name, i) => `${counts[i]!.toLocaleString('en')} ${name.toLowerCase()}`).join(', ');
 
   return (
     <div class="index-grid" ref={wrap}>
       <ul class="legend" aria-label="Index states">
-        {STATE_NAMES.map((name, i) => (
+        {names.map((name, i) => (
           <li>
             <span class="swatch" style={{ background: COLOURS[i] }} aria-hidden="true" /> {name} <strong>{counts[i]!.toLocaleString('en')}</strong>
           </li>

@@ -10,6 +10,17 @@ export const SUCCEEDED = 3;
 export const FAILED = 4;
 export const STATE_NAMES = ['Pending', 'Active', 'Terminating', 'Succeeded', 'Failed'] as const;
 
+/**
+ * The states' names at a point of the log. Once the Job's outcome is decided (SuccessCriteriaMet
+ * or FailureTarget, then Complete or Failed) it creates no pod: an index neither succeeded nor
+ * failed will not run, so it is "Not completed" (as `kubectl describe` leaves it out of Completed
+ * Indexes), not "Pending". A Job without backoffLimitPerIndex tracks no failed indexes: one failed
+ * by a pod failure policy has every index but the succeeded ones so.
+ */
+export function stateNames(decided: boolean): readonly string[] {
+  return decided ? ['Not completed', ...STATE_NAMES.slice(1)] : STATE_NAMES;
+}
+
 /** Sets `state` on every index of an interval list (`0-2,5`) below `n`. */
 export function markIntervals(states: Uint8Array, list: string, state: number): void {
   if (list === '') return;

@@ -308,6 +308,31 @@ describe('the index grid', () => {
     expect(problems).toEqual([]);
   });
 
+  it('calls an index not completed, not pending, once the Job\'s outcome is decided, at each point of the log', async () => {
+    // given train-exit2 of the sample: 3 indexes, index 1's pod failed by a FailJob rule at #9
+    // (FailureTarget), the two others terminated, Failed at the head
+    const legend = page.locator('#indexes .legend');
+    const title = page.locator('#indexes h2');
+    const job = `${server.url}/#/jobs/prod-us-1/batch/train-exit2`;
+
+    // when the page is opened at the head, then at earlier points through the address alone
+    await page.goto(job);
+    await expect.poll(async () => legend.innerText(), PATIENT).toContain('Not completed 3');
+    expect(await legend.innerText()).not.toContain('Pending');
+    await screenshot(page, 'index-grid-decided');
+    await page.goto(`${job}?at=9`);
+    await expect.poll(async () => (await title.innerText()).trim(), PATIENT).toBe('Indexes at #9');
+    await expect.poll(async () => legend.innerText(), PATIENT).toContain('Terminating 2');
+    const atFailureTarget = await legend.innerText();
+    await page.goto(`${job}?at=6`);
+    await expect.poll(async () => legend.innerText(), PATIENT).toContain('Active 3');
+
+    // then the index left at FailureTarget will not run: not completed; before it, pending
+    expect(atFailureTarget).toContain('Not completed 1');
+    expect(await legend.innerText()).toContain('Pending 0');
+    expect(problems).toEqual([]);
+  });
+
   it('follows the Job while it runs: a pod that succeeds shows up without a reload', async () => {
     await page.goto(`${server.url}/#/jobs/${BIG_CLUSTER}/default/${BIG_JOB}`);
     const legend = page.locator('#indexes .legend');

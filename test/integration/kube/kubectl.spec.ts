@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import type { LocalStack } from '../../../local/local-stack.ts';
 import { TraceRecorder, type JobRef } from '../../../local/sample/trace-recorder.ts';
 import { kubectl, kubectlPath } from '../../support/kubectl.ts';
@@ -125,6 +126,52 @@ function asServed(status: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+describe('kubectl discovery, formats and server-side selection', () => {
+  it('lists the resources it serves, read-only, with api-resources', async () => {
+    const { code, stdout } = await run('api-resources', '-o', 'wide', '--sort-by=name');
+
+    expect(code).toBe(0);
+    const rows = stdout.trimEnd().split('\n');
+    expect(rows[0]).toMatch(/^NAME +SHORTNAMES +APIVERSION +NAMESPACED +KIND +VERBS +CATEGORIES$/);
+    expect(rows.slice(1).map((row) => row.trim().split(/ +/).filter((cell) => !/^(po|ev|ns|true|false|all)$/.test(cell)).join(' '))).toEqual([
+      'events v1 Event get,list,watch',
+      'jobs batch/v1 Job get,list,watch',
+      'jobsets jobset.x-k8s.io/v1alpha2 JobSet get,list,watch',
+      'namespaces v1 Namespace get,list',
+      'pods v1 Pod get,list,watch',
+    ]);
+  });
+
+  it('prints a Job as YAML exactly as it prints it as JSON', async () => {
+    const yaml = await run('get', 'job', 'train', '-n', 'batch', '-o', 'yaml');
+    const json = await run('get', 'job', 'train', '-n', 'batch', '-o', 'json');
+
+    expect(yaml.code).toBe(0);
+    expect(parseYaml(yaml.stdout)).toEqual(JSON.parse(json.stdout));
+    expect(yaml.stdout).toMatch(/^apiVersion: batch\/v1\nkind: Job\n/);
+  });
+
+  it('selects Jobs by field on the server, and names the fields it can select by', async () => {
+    const byName = await run('get', 'jobs', '-A', '--field-selector', 'metadata.name=train', '-o', 'name');
+    const succeeded = await run('get', 'jobs', '-n', 'batch', '--field-selector', 'status.successful=2', '-o', 'name');
+    const unknown = await run('get', 'jobs', '-A', '--field-selector', 'spec.parallelism=4');
+
+    expect(byName.stdout.trim()).toBe('job.batch/train');
+    expect(succeeded.stdout.trim()).toBe('job.batch/gone-pods');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/Error from server \(BadRequest\): .*field label not supported: spec\.parallelism \(supported: metadata\.name, metadata\.namespace, status\.successful\)/);
+  });
+
+  it('waits for a Job\'s condition, as a script waits for a cluster\'s', async () => {
+    const failed = await run('wait', '--for=condition=Failed', 'job/train', '-n', 'batch', '--timeout=30s');
+    const complete = await run('wait', '--for=condition=Complete', 'job/train', '-n', 'batch', '--timeout=2s');
+
+    expect({ code: failed.code, stdout: failed.stdout.trim() }).toEqual({ code: 0, stdout: 'job.batch/train condition met' });
+    expect(complete.code).toBe(1);
+    expect(complete.stderr).toMatch(/timed out waiting for the condition on jobs\/train/);
+  });
+});
+
 describe('kubectl describe and events', () => {
   it('describes a Job with the Events of its decisions: upstream\'s reason, jobfold\'s evidence, the exact uid', async () => {
     const { code, stdout } = await run('describe', 'job', 'train', '-n', 'batch');
@@ -174,12 +221,37 @@ describe('kubectl get jobsets', () => {
   });
 });
 
-describe('kubectl writes', () => {
+describe('kubectl writes, and what only the cluster has', () => {
   it('refuses delete with the read-only Status', async () => {
     const { code, stderr } = await run('delete', 'job', 'train', '-n', 'batch');
 
     expect(code).toBe(1);
     expect(stderr).toMatch(/Error from server \(MethodNotAllowed\): jobfold is read-only: DELETE jobs "train" \(batch\/v1\) in namespace batch is not served here/);
+  });
+
+  it('answers auth can-i as the API server does: reads yes, writes and logs no, saying where to go', async () => {
+    const list = await run('auth', 'can-i', 'list', 'jobs', '-n', 'batch');
+    const watch = await run('auth', 'can-i', 'watch', 'jobsets.jobset.x-k8s.io', '-A');
+    const remove = await run('auth', 'can-i', 'delete', 'jobs', '-n', 'batch');
+    const logs = await run('auth', 'can-i', 'get', 'pods', '--subresource=log', '-n', 'batch');
+    const rules = await run('auth', 'can-i', '--list', '-n', 'batch');
+
+    expect([list, watch].map((r) => `${r.code} ${r.stdout.trim()}`)).toEqual(['0 yes', '0 yes']);
+    expect(remove.code).toBe(1);
+    expect(remove.stdout.trim()).toBe("no - jobfold is read-only: it serves jobs.batch for get, list, watch; to delete them, use the cluster's own API server (your kubectl context for kc1, not jobfold-kc1)");
+    expect(logs.stdout.trim()).toMatch(/^no - jobfold keeps no container logs: for pods\/log/);
+    expect(rules.stdout).toMatch(/\njobs\.batch +\[\] +\[\] +\[get list watch\]\n/);
+    expect(rules.stdout).not.toMatch(/delete|create|update|patch/);
+  });
+
+  it('says a pod\'s logs and a way into its containers are the cluster\'s, and which context has them', async () => {
+    const logs = await run('logs', 'job/gone-pods', '-n', 'batch');
+    const exec = await run('exec', 'job/again', '-n', 'batch', '--', 'true');
+
+    expect(logs.code).toBe(1);
+    expect(logs.stderr).toMatch(/Error from server \(NotFound\): jobfold keeps no container logs: GET pods\/log "gone-pods-\w+" \(v1\) in namespace batch is not served here\. .*use the cluster's own API server \(your kubectl context for kc1, not jobfold-kc1\)/);
+    expect(exec.code).toBe(1);
+    expect(exec.stderr).toMatch(/Error from server \(NotFound\): jobfold reaches into no container: POST pods\/exec "again-\w+" \(v1\) in namespace batch is not served here\./);
   });
 });
 

@@ -44,6 +44,20 @@ function broken(kind: Valid, path: string, value: unknown): string {
 const withRawDetailField = (kind: Valid, key: string, raw: string): string =>
   JSON.stringify(VALID[kind]).replace(/"detail":\{/, `"detail":{"${key}":${raw},`);
 
+/**
+ * The valid event of `kind` with the forwarder's order stamp (docs/events.md, "Ordering"), whose
+ * `key` is `raw`: JSON text spliced in as written, so an int64 such as 9223372036854775807 reaches
+ * the parser as the cluster's JSON has it, not as JavaScript would print it.
+ */
+function stamped(kind: Valid, key: string, raw: string): string {
+  const event = json(VALID[kind]) as unknown as { detail: Record<string, unknown> };
+  const counts = kind.startsWith('pod') ? { jobSeq: 1 } : { jobSetSeq: 1 };
+  event.detail['sequence'] = { epoch: 1795910400000, seq: 1, ...counts, [key]: '@STAMP@' };
+  return JSON.stringify(event).replace('"@STAMP@"', raw);
+}
+const INT64_MAX = '9223372036854775807';
+const PAST_SAFE = /<=9007199254740991/;
+
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 const typeError = (expected: string) => new RegExp(`expected ${expected}`);
 const SOURCE_MESSAGE = /must be "jobfold\.cluster\.<clusterId>"|DNS label/;
@@ -110,6 +124,16 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { name: 'a deleted Job without namespace', body: broken('jobDeleted', 'detail.object.metadata.namespace', REMOVE), path: 'detail.object.metadata.namespace', message: NO_NAMESPACE },
   { name: 'a pod without name', body: broken('podObserved', 'detail.object.metadata.name', REMOVE), path: 'detail.object.metadata.name', message: /^metadata\.name: Required value: name or generateName is required$/ },
   { name: 'a pod name with a NUL and a terminal escape', body: broken('podObserved', 'detail.object.metadata.name', 'a\u0000b\u001b[31m'), path: 'detail.object.metadata.name', message: /^metadata\.name: Invalid value: "a\\x00b\\x1b\[31m": a lowercase RFC 1123 subdomain/ },
+  // The stored forms code a pod's name by its Job's `<job>-<index>-` (pod-field-codes.ts): a name
+  // that is that prefix alone is no DNS subdomain; a name of 100 KB is refused with why, its
+  // value cut from the middle of the message (functions/aws/fit-rejection.ts).
+  { name: 'a pod name equal to its Job\'s <job>-<index>- prefix', body: broken('podObserved', 'detail.object.metadata.name', 'hostile-0-'), path: 'detail.object.metadata.name', message: /^metadata\.name: Invalid value: "hostile-0-": a lowercase RFC 1123 subdomain/ },
+  { name: 'a pod name of 100 KB', body: broken('podObserved', 'detail.object.metadata.name', 'p'.repeat(100_000)), path: 'detail.object.metadata.name', message: /^metadata\.name: Invalid value: "p+… \(truncated: \d+ characters\) …p+": must be no more than 253 characters$/ },
+  { name: 'a deleted pod\'s name of 100 KB', body: broken('podDeleted', 'detail.object.metadata.name', 'p'.repeat(100_000)), path: 'detail.object.metadata.name', message: /must be no more than 253 characters$/ },
+  { name: 'a pod uid of 100 KB', body: broken('podObserved', 'detail.object.metadata.uid', 'u'.repeat(100_000)), path: 'detail.object.metadata.uid', message: /<=128 characters/ },
+  { name: 'a pod uid of 129 astral characters', body: broken('podObserved', 'detail.object.metadata.uid', '😀'.repeat(129)), path: 'detail.object.metadata.uid', message: /<=128 characters/ },
+  { name: 'a Job uid of 33 astral characters (132 bytes: it keys the Job\'s log)', body: broken('jobObserved', 'detail.object.metadata.uid', '😀'.repeat(33)), path: /^detail\.object\.metadata/, message: /the Job's uid is 132 bytes of UTF-8; at most 128 allowed/ },
+  { name: 'a Job Deleted uid of 100 KB', body: broken('jobDeleted', 'detail.object.metadata.uid', 'u'.repeat(100_000)), path: 'detail.object.metadata.uid', message: /<=128 characters/ },
   { name: 'a label key that is no qualified name', body: broken('podObserved', 'detail.object.metadata.labels', { 'a b': 'x' }), path: 'detail.object.metadata.labels', message: /^metadata\.labels: Invalid value: "a b": name part must consist of alphanumeric characters/ },
   { name: 'a Job object in Pod Observed', body: broken('podObserved', 'detail.object.kind', 'Job'), path: 'detail.object.kind', message: /expected "Pod"/ },
   { name: 'an unknown pod phase', body: broken('podObserved', 'detail.object.status.phase', 'Exploded'), path: 'detail.object.status.phase', message: /expected one of/ },
@@ -122,6 +146,31 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { name: 'a bad deletionTimestamp', body: broken('podObserved', 'detail.object.metadata.deletionTimestamp', 'now'), path: 'detail.object.metadata.deletionTimestamp', message: BAD_TIME },
   { name: 'finalizers as an object', body: broken('podObserved', 'detail.object.metadata.finalizers', { 0: 'f0' }), path: 'detail.object.metadata.finalizers', message: typeError('array') },
   { name: 'a thousand container statuses', body: broken('podObserved', 'detail.object.status.containerStatuses', Array.from({ length: 1000 }, (_, i) => ({ name: `c${i}` }))), path: 'detail.object.status.containerStatuses', message: /<=256 items/ },
+  // The forwarder's order stamp (issue 21: `sequence.jobSeq` on a pod's, `jobSetSeq` on a JobSet's
+  // child Job's): counts from 1 and an epoch in ms, all within 2^53 - 1; a count past that could
+  // not be told from its neighbour once parsed, so it is refused, never rounded.
+  { name: 'a jobSeq of 0', body: stamped('podObserved', 'jobSeq', '0'), path: 'detail.sequence.jobSeq', message: />0/ },
+  { name: 'a negative jobSeq', body: stamped('podObserved', 'jobSeq', '-1'), path: 'detail.sequence.jobSeq', message: />0/ },
+  { name: 'a fractional jobSeq', body: stamped('podObserved', 'jobSeq', '1.5'), path: 'detail.sequence.jobSeq', message: typeError('int') },
+  { name: 'a jobSeq of 2^53 + 1', body: stamped('podObserved', 'jobSeq', '9007199254740993'), path: 'detail.sequence.jobSeq', message: PAST_SAFE },
+  { name: 'a jobSeq of int64 max', body: stamped('podObserved', 'jobSeq', INT64_MAX), path: 'detail.sequence.jobSeq', message: PAST_SAFE },
+  { name: 'a jobSeq as text', body: stamped('podObserved', 'jobSeq', '"3"'), path: 'detail.sequence.jobSeq', message: typeError('number') },
+  { name: 'a null jobSeq', body: stamped('podObserved', 'jobSeq', 'null'), path: 'detail.sequence.jobSeq', message: /expected number, received null/ },
+  { name: 'a jobSeq of 1e400 (Infinity once parsed)', body: stamped('podObserved', 'jobSeq', '1e400'), path: 'detail.sequence.jobSeq', message: /number/ },
+  { name: 'a negative jobSeq on a Pod Deleted', body: stamped('podDeleted', 'jobSeq', '-7'), path: 'detail.sequence.jobSeq', message: />0/ },
+  { name: 'a seq of 0', body: stamped('podObserved', 'seq', '0'), path: 'detail.sequence.seq', message: />0/ },
+  { name: 'a seq of int64 max', body: stamped('podObserved', 'seq', INT64_MAX), path: 'detail.sequence.seq', message: PAST_SAFE },
+  { name: 'a negative epoch', body: stamped('podObserved', 'epoch', '-1'), path: 'detail.sequence.epoch', message: />=0/ },
+  { name: 'an epoch of 2^53 + 1', body: stamped('podObserved', 'epoch', '9007199254740993'), path: 'detail.sequence.epoch', message: PAST_SAFE },
+  { name: 'an epoch as an ISO time', body: stamped('podObserved', 'epoch', '"2026-11-29T00:00:00Z"'), path: 'detail.sequence.epoch', message: typeError('number') },
+  { name: 'a stamp without epoch and seq', body: broken('podObserved', 'detail.sequence', { jobSeq: 3 }), path: 'detail.sequence.epoch', message: MISSING },
+  { name: 'a stamp that is a number', body: broken('podObserved', 'detail.sequence', 7), path: 'detail.sequence', message: typeError('object') },
+  { name: 'a jobSetSeq of 0', body: stamped('jobObserved', 'jobSetSeq', '0'), path: 'detail.sequence.jobSetSeq', message: />0/ },
+  { name: 'a negative jobSetSeq', body: stamped('jobObserved', 'jobSetSeq', '-3'), path: 'detail.sequence.jobSetSeq', message: />0/ },
+  { name: 'a jobSetSeq of 2^53 + 1', body: stamped('jobObserved', 'jobSetSeq', '9007199254740993'), path: 'detail.sequence.jobSetSeq', message: PAST_SAFE },
+  { name: 'a jobSetSeq of int64 max', body: stamped('jobObserved', 'jobSetSeq', INT64_MAX), path: 'detail.sequence.jobSetSeq', message: PAST_SAFE },
+  { name: 'a jobSetSeq as text', body: stamped('jobObserved', 'jobSetSeq', '"1"'), path: 'detail.sequence.jobSetSeq', message: typeError('number') },
+  { name: 'a jobSetSeq of int64 max on a Job Deleted', body: stamped('jobDeleted', 'jobSetSeq', INT64_MAX), path: 'detail.sequence.jobSetSeq', message: PAST_SAFE },
   // Jobs
   { name: 'a Job without uid', body: broken('jobObserved', 'detail.object.metadata.uid', REMOVE), path: 'detail.object.metadata.uid', message: /uid/ },
   { name: 'a deleted Job without uid', body: broken('jobDeleted', 'detail.object.metadata.uid', REMOVE), path: 'detail.object.metadata.uid', message: typeError('string') },

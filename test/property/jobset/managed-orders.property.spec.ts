@@ -1,12 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { JobSetCommand } from '../../../shared/jobset/commands.ts';
-import { deliverCausally } from '../causal-delivery.ts';
-import { describeOrders, type Measured } from '../order-floors.ts';
-import { converging, divergence, jobSetDelivery } from './causal-orders.ts';
+import { describe, expect, it } from 'vitest';
+import { describeOrders, describeSafety, type Measured } from '../order-floors.ts';
+import { converging, divergence } from './causal-orders.ts';
 import { managedDeliveryArb, managedJobSetHistoryArb, playManagedJobSetHistory, type ManagedJobSetHistory } from './managed-histories.ts';
+import { foldedInClusterOrder, unsafeCommandsOf } from './managed-safety.ts';
 
 // Issue 21, "Convergence", for JobSets jobfold runs (`managedBy` jobfold's JobSet controller),
 // over histories their cluster produces: each is played in a closed loop (managed-histories.ts),
@@ -34,9 +32,6 @@ const deliveries = new Map(
 );
 const deliveriesOf = (history: ManagedJobSetHistory) => deliveries.get(history.id) ?? [];
 
-/** A played history's events folded in its cluster's order, each reconciled after, then at its end. */
-const foldedInClusterOrder = ({ bus, end }: ManagedJobSetHistory) =>
-  deliverCausally(jobSetDelivery(bus, end), { named: () => undefined, answers: () => false }, new Array<number>(bus.observations.length).fill(0));
 
 function measure(history: ManagedJobSetHistory): Measured {
   let matches = 0;
@@ -63,70 +58,19 @@ describe('generated managed JobSet histories', () => {
   });
 });
 
-/** A child Job of one restart attempt, as its commands name it: `<attempt>/<name>` (the commandId's). */
-const jobOf = (command: JobSetCommand): string => command.commandId.split('/').slice(-4, -2).join('/');
-
-/** The Jobs (`<attempt>/<name>`) a played history's cluster shows, and those it shows failed. */
-function clusterJobs({ bus }: ManagedJobSetHistory): { readonly shown: Set<string>; readonly failed: Set<string> } {
-  const shown = new Set<string>();
-  const failed = new Set<string>();
-  for (const o of bus.observations) {
-    if (o.type !== 'JobObserved') continue;
-    const uid = o.job.metadata.uid ?? '';
-    const job = `${uid.slice(uid.lastIndexOf('-') + 1)}/${o.job.metadata.name}`;
-    shown.add(job);
-    if ((o.job.status?.conditions ?? []).some((c) => c.type === 'Failed' && c.status === 'True')) failed.add(job);
-  }
-  return { shown, failed };
-}
-
 /**
- * Issue 21's safety for JobSets jobfold runs, whatever the order: no deletion of a child Job
- * that was healthy in the delivery's own cluster (shown by it, never failed, and not deleted by
- * a fold of its events in the cluster's order, which deletes those of an attempt a restart left
- * behind), and no extra creation (never two CreateJobs of one name and restart attempt).
+ * Issue 21's safety for JobSets jobfold runs, whatever the order (managed-safety.ts): no deletion
+ * of a child Job that was healthy in the delivery's own cluster, and no extra creation.
  */
 function unsafeCommands(history: ManagedJobSetHistory): string[] {
-  const unsafe: string[] = [];
-  for (const [n, delivered] of deliveriesOf(history).entries()) {
-    const deletedInOrder = new Set(foldedInClusterOrder(delivered).commands.filter((c) => c.type === 'DeleteJob').map(jobOf));
-    const { shown, failed } = clusterJobs(delivered);
-    const created = new Set<string>();
-    for (const command of delivered.sent) {
-      const job = jobOf(command);
-      if (command.type === 'DeleteJob' && shown.has(job) && !deletedInOrder.has(job) && !failed.has(job)) unsafe.push(`delivery ${n}: deleted healthy ${job}`);
-      if (command.type !== 'CreateJob') continue;
-      if (created.has(job)) unsafe.push(`delivery ${n}: created ${job} twice`);
-      created.add(job);
-    }
-  }
-  return unsafe;
+  return deliveriesOf(history).flatMap((delivered, n) => unsafeCommandsOf(delivered).map((unsafe) => `delivery ${n}: ${unsafe}`));
 }
 
-// The histories some delivery still makes jobfold delete a healthy Job or create one twice in,
-// each with how many such commands its deliveries send at most (a ceiling: lower it after a fix,
-// with JOBFOLD_WRITE_KNOWN=1, as the order floors are raised).
-const unsafeKnownFile = new URL('./managed-safety.known.json', import.meta.url);
-const unsafeKnown = JSON.parse(readFileSync(unsafeKnownFile, 'utf8')) as Record<string, number>;
-const unsafeFound = new Map<string, number>();
-
-describe('generated managed JobSet histories in random deliveries', () => {
-  it.each(histories)('$id deletes no healthy child Job and creates none twice', (history) => {
-    const unsafe = unsafeCommands(history);
-    unsafeFound.set(history.id, unsafe.length);
-    expect(unsafe.length, `${history.id}: ${JSON.stringify(unsafe)}`).toBeLessThanOrEqual(unsafeKnown[history.id] ?? 0);
-  });
-
-  it('lists only existing histories as known unsafe', () => {
-    const ids = new Set(histories.map((h) => h.id));
-    expect(Object.keys(unsafeKnown).filter((id) => !ids.has(id))).toEqual([]);
-  });
-
-  afterAll(() => {
-    if (unsafeFound.size < histories.length) return;
-    const unsafe = [...unsafeFound.values()];
-    console.log(`safety (generated managed JobSet history, closed loop): ${unsafe.reduce((a, b) => a + b, 0)} unsafe commands in ${unsafe.filter((n) => n > 0).length} of ${histories.length} histories × ${ORDERS} deliveries`);
-    if (process.env['JOBFOLD_WRITE_KNOWN'] !== '1') return;
-    writeFileSync(unsafeKnownFile, `${JSON.stringify(Object.fromEntries([...unsafeFound].filter(([, n]) => n > 0)), null, 2)}\n`);
-  });
-});
+describeSafety(
+  'generated managed JobSet history, closed loop',
+  'deletes no healthy child Job and creates none twice',
+  histories,
+  ORDERS,
+  new URL('./managed-safety.known.json', import.meta.url),
+  unsafeCommands,
+);

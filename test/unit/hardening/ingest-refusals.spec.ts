@@ -90,6 +90,27 @@ describe('fitRejection', () => {
     expect(detail.reason).not.toBe('');
   });
 
+  it('cuts a long error from its middle, keeping the field it names and why', () => {
+    // given the refusal of a pod name of 100 KB, which upstream's message quotes whole
+    const name = 'p'.repeat(100_000);
+    const message = `metadata.name: Invalid value: "${name}": must be no more than 253 characters`;
+
+    // when it is fitted into a rejection
+    const detail = JSON.parse(fitRejection('{}', [{ path: 'detail.object.metadata.name', message }]));
+
+    // then the message and the reason start with the field and end with why, in at most ~1 KiB
+    for (const text of [detail.errors[0].message, detail.reason]) {
+      expect(text).toMatch(/^(detail\.object\.metadata\.name: )?metadata\.name: Invalid value: "p+… \(truncated: \d+ characters\) …p+": must be no more than 253 characters$/);
+    }
+    expect(detail.errors[0].message.length).toBeLessThan(1100);
+    expect(detail.truncated).toBe(true);
+  });
+
+  it('never splits a surrogate pair where it cuts an error', () => {
+    const detail = JSON.parse(fitRejection('{}', [{ path: 'p', message: '😀'.repeat(5_000) }]));
+    expect(detail.errors[0].message).toMatch(/^(😀)+… \(truncated: \d+ characters\) …(😀)+$/u);
+  });
+
   it('keeps a small rejection whole', () => {
     const detail = JSON.parse(fitRejection('{}', [{ path: 'source', message: 'bad' }]));
     expect(detail).toEqual({ errors: [{ path: 'source', message: 'bad' }], reason: 'source: bad', truncated: false, original: '{}' });

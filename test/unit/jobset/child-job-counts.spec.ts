@@ -75,6 +75,23 @@ describe('Given a JobSet jobfold runs whose log holds a child Job event sent aft
     expect(commandsOf(outcome.commands)).toEqual(['DeleteJob js-b-0']);
   });
 
+  it('when its suspension arrives after the resumption that followed it, both aside, the suspension is released first and enacted, as in the cluster order', () => {
+    const spec = (suspend: boolean) => ({ replicatedJobs: [{ name: 'a' }, { name: 'b' }], successPolicy: { operator: 'Any', targetReplicatedJobs: ['a'] }, managedBy: JOBFOLD, suspend });
+    const suspended = versioned(20, jobSetObserved(spec(true), { seconds: 6 }));
+    const resumed = versioned(21, jobSetObserved(spec(false), { seconds: 7 }));
+    const aReady = counted(3, versioned(12, jobObserved('a', 0, { seconds: 4, active: 1, ready: 1 })));
+    const bReady = counted(4, versioned(13, jobObserved('b', 0, { seconds: 5, active: 1, ready: 1 })));
+    const inOrder = given(jobSet(JOBFOLD), aCreated, bCreated, aReady, bReady, suspended, resumed).whenSettled({ now: at(8) });
+    const late = given(jobSet(JOBFOLD), aCreated, bCreated, bReady, resumed, suspended, aReady).whenSettled({ now: at(8) });
+    // Released in the cluster's order: `b`'s readiness (count 4), the suspension (resourceVersion 20), the resumption (21).
+    const released = late.events.flatMap((e) => (e.type === 'ChildJobEventReleased' ? [late.log[e.tippedBy - 1]] : []));
+    expect(released).toEqual([bReady, suspended, resumed]);
+    expect(issued(late.log)).toEqual(issued(inOrder.log));
+    expect(issued(late.log).filter((c) => !c.startsWith('CreateJob'))).toEqual(['SuspendJobIssued js-a-0', 'SuspendJobIssued js-b-0', 'ResumeJobIssued js-a-0', 'ResumeJobIssued js-b-0']);
+    expect(late.status.conditions.map(({ type, status, reason }) => ({ type, status, reason })))
+      .toEqual(inOrder.status.conditions.map(({ type, status, reason }) => ({ type, status, reason })));
+  });
+
   it('when the wait runs out without it, the JobSet decides on what it holds', () => {
     const outcome = given(jobSet(JOBFOLD), aCreated, bCreated, bFailed).whenSettled({ now: at(5 + 301) });
     expect(outcome.state.terminalState).toBe('Failed');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { explainJobSet } from '../../../shared/jobset/explain.ts';
 import { decide, evolve, type JobSetObservation } from '../../../shared/jobset/index.ts';
-import { jobSetObserved, jobFailed, jobObserved, jobSucceeded, at, versioned } from './support/builders.ts';
+import { jobSetObserved, jobFailed, jobObserved, jobSucceeded, at, versioned, jobDeleted as jobDeletedAt } from './support/builders.ts';
 import { commandsOf, given } from './support/given.ts';
 
 const tick = (seconds: number): JobSetObservation => ({ type: 'Tick', at: at(seconds), eventId: undefined });
@@ -89,5 +89,83 @@ describe('Given an InOrder JobSet with ttlSecondsAfterFinished 0 whose deletion 
     expect(expected).toEqual(['StartupPolicyInProgress=False', 'StartupPolicyCompleted=True', 'Completed=True']);
     expect(walk([inOrder(false), inOrder(true), done, ready])).toEqual(expected);
     expect(walk([inOrder(false), done, inOrder(true), ready])).toEqual(expected);
+  });
+});
+
+// The JobSet's deletion delivered before the JobSet itself: the fold's first look is at a JobSet
+// already gone, whose Jobs show what its controller's passes did while it ran (upstream's first
+// pass on an InOrder JobSet creates the first Jobs and writes StartupPolicyInProgress).
+describe('Given an InOrder JobSet with ttlSecondsAfterFinished 0 first seen after it was gone', () => {
+  const inOrder = versioned(1, jobSetObserved({ replicatedJobs: [{ name: 'workers', replicas: 2 }], startupPolicy: { startupPolicyOrder: 'InOrder' }, ttlSecondsAfterFinished: 0 }, { seconds: 0 }));
+  const running = versioned(2, jobObserved('workers', 1, { seconds: 0, active: 1 }));
+  const failed = versioned(3, jobFailed('workers', 1, { seconds: 60 }));
+  const gone: JobSetObservation = { type: 'JobSetDeleted', at: at(90), eventId: undefined };
+  const settle = (observations: JobSetObservation[]) => given(...observations).whenSettled({ now: at(90) });
+  const conditions = (observations: JobSetObservation[]) => settle(observations).status.conditions.map((c) => `${c.type}=${c.status}`);
+
+  it('when its Job failed and it was deleted before the JobSet arrives, the walk its first pass began stands before the failure, as in order', () => {
+    const expected = conditions([inOrder, running, failed, gone]);
+    expect(expected).toEqual(['StartupPolicyInProgress=True', 'Failed=True']);
+    expect(conditions([failed, gone, inOrder, running])).toEqual(expected);
+    expect(conditions([gone, running, inOrder, failed])).toEqual(expected);
+  });
+
+  it('when it is first seen gone, nothing is created, deleted or suspended', () => {
+    expect(commandsOf(settle([failed, gone, inOrder, running]).commands)).toEqual([]);
+    expect(commandsOf(settle([gone, running, inOrder]).commands)).toEqual([]);
+  });
+});
+
+// A Job of the next restart attempt the cluster made, finished and deleted (its Jobs'
+// ttlSecondsAfterFinished 0) before the failure that restarted its JobSet reaches the log: its
+// completion is what the cluster's controller counted then, whatever came first.
+describe('Given a restarted JobSet whose recreated Job completed and was deleted before the failure that restarted it arrives', () => {
+  const jobSet = versioned(1, jobSetObserved({ replicatedJobs: [{ name: 'a', replicas: 2 }], successPolicy: { operator: 'Any' }, failurePolicy: { maxRestarts: 1 } }));
+  const uid = (event: JobSetObservation, id: string): JobSetObservation =>
+    event.type === 'JobObserved' ? { ...event, job: { ...event.job, metadata: { ...event.job.metadata, uid: id } } } : event.type === 'JobDeleted' ? { ...event, uid: id } : event;
+  const running = uid(versioned(2, jobObserved('a', 0, { seconds: 1, active: 1 })), 'a0-0');
+  const failed = uid(versioned(3, jobFailed('a', 0, { seconds: 31 })), 'a0-0');
+  const recreated = uid(versioned(4, jobObserved('a', 1, { seconds: 32, attempt: 1, active: 1 })), 'a1-1');
+  const completed = uid(versioned(5, jobSucceeded('a', 1, { seconds: 33, attempt: 1 })), 'a1-1');
+  const deleted = uid(jobDeletedAt('a', 1, 34), 'a1-1');
+  const outcome = (observations: JobSetObservation[]) => {
+    const { state } = given(...observations).whenSettled({ now: at(34) });
+    return { terminalState: state.terminalState, restarts: state.restarts };
+  };
+
+  it('when the completion and its deletion arrive first, the JobSet restarted and then completed on it, as in order', () => {
+    const expected = outcome([jobSet, running, failed, recreated, completed, deleted]);
+    expect(expected).toEqual({ terminalState: 'Completed', restarts: 1 });
+    expect(outcome([jobSet, completed, deleted, running, failed])).toEqual(expected);
+    expect(outcome([deleted, completed, jobSet, failed])).toEqual(expected);
+  });
+
+  it('when the deletion arrives first and the completion after the restart, the JobSet completed on it', () => {
+    expect(outcome([deleted, jobSet, running, failed, recreated, completed])).toEqual({ terminalState: 'Completed', restarts: 1 });
+  });
+});
+
+// ttl-orders seed 99 history-3, shrunk: with ttlSecondsAfterFinished 0 the JobSet is marked for
+// deletion in the second its Job failed; the resourceVersions say the failure came first.
+describe('Given a JobSet with ttlSecondsAfterFinished 0 marked for deletion in the second its Job failed', () => {
+  const spec = { replicatedJobs: [{ name: 'workers' }], ttlSecondsAfterFinished: 0 };
+  const created = versioned(1, jobSetObserved(spec, { seconds: 0 }));
+  const running = versioned(2, jobObserved('workers', 0, { seconds: 0, active: 1 }));
+  const failed = versioned(3, jobFailed('workers', 0, { seconds: 61 }));
+  const marked: JobSetObservation = created.type === 'JobSetObserved'
+    ? { ...created, at: at(61), jobSet: { ...created.jobSet, metadata: { ...created.jobSet.metadata, deletionTimestamp: at(61), resourceVersion: '4' } } }
+    : created;
+  const gone: JobSetObservation = { type: 'JobSetDeleted', at: at(61), eventId: undefined };
+  const outcome = (...observations: JobSetObservation[]) => given(...observations).whenSettled({ now: at(61) }).state.terminalState;
+
+  it('when the mark arrives before the failure, the JobSet failed, as in order', () => {
+    expect(outcome(created, running, failed, marked, gone)).toBe('Failed');
+    expect(outcome(created, running, marked, failed, gone)).toBe('Failed');
+    expect(outcome(gone, marked, failed, created, running)).toBe('Failed');
+  });
+
+  it('when the Job\'s failure is shown at a newer resourceVersion than the mark, it came after the mark: not counted', () => {
+    const failedAfter = versioned(5, jobFailed('workers', 0, { seconds: 61 }));
+    expect(outcome(created, running, marked, failedAfter)).toBe('');
   });
 });
