@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchV1Api, KubeConfig, makeInformer, type V1Job } from '@kubernetes/client-node';
+import { BatchV1Api, CoreV1Api, KubeConfig, makeInformer, type V1Job } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextsFor } from '../../../cli/kube/kubeconfig-command.ts';
 import type { LocalStack } from '../../../local/local-stack.ts';
@@ -104,6 +104,42 @@ describe('an informer of Jobs across namespaces', () => {
       await eventually(() => (JSON.stringify(digest(informer.list())) === JSON.stringify(expected) ? true : undefined), 60_000);
       // The reused name is the newest Job, as kubectl shows it.
       expect(informer.get('done', 'batch')?.metadata?.uid).not.toBe(oldDone);
+      expect(errors).toEqual([]);
+    } finally {
+      await informer.stop();
+    }
+  });
+});
+
+describe('an informer of namespaces', () => {
+  it('lists the namespaces jobfold knows, keeps watching, and sees one its first Job brings', { timeout: 120_000 }, async () => {
+    // given the fleet's namespaces of cluster kc1 (batch, ml), and an informer on them
+    const kc = new KubeConfig();
+    kc.loadFromString(JSON.stringify(contextsFor(new URL(stack.url), ['kc1'])));
+    const core = kc.makeApiClient(CoreV1Api);
+    let connects = 0;
+    const errors: unknown[] = [];
+    const informer = makeInformer(kc, '/api/v1/namespaces', () => core.listNamespace());
+    informer.on('connect', () => {
+      connects += 1;
+    });
+    informer.on('error', (error) => {
+      errors.push(error);
+    });
+    await informer.start();
+    try {
+      const names = () => informer.list().map((ns) => ns.metadata?.name).sort();
+      await eventually(() => (names().includes('batch') && names().includes('ml') ? true : undefined), 30_000);
+
+      // when a Job comes in a namespace of its own, while the watch is renewed every WATCH_MS
+      const trace = new TraceRecorder(new Date().toISOString(), 'a1f3');
+      trace.job('kc1', 0, 'fresh', 'first', {});
+      await feed(trace, 'fresh');
+
+      // then the informer holds the new namespace, with no error (a watch answered 405 stopped it)
+      await eventually(() => (informer.get('fresh') === undefined ? undefined : true), 30_000);
+      expect(informer.get('fresh')?.status?.phase).toBe('Active');
+      await eventually(() => (connects >= 2 ? true : undefined), 30_000);
       expect(errors).toEqual([]);
     } finally {
       await informer.stop();
