@@ -132,8 +132,17 @@ export interface ManagedHistory {
   readonly sent: readonly JobCommand[];
   /** When each of `sent` left (seconds on the cluster's clock, as `at` counts them). */
   readonly sentAt: readonly number[];
-  /** The pods a TerminatePod of jobfold's deleted while they ran or waited to (Pending, Running): its deletions of live pods. */
-  readonly deletedLive: readonly string[];
+  /** jobfold's deletions of live pods (a TerminatePod that reached a Pending or Running pod), with the cluster's Job then. */
+  readonly deletedLive: readonly LiveDeletion[];
+}
+
+/** A TerminatePod that deleted a live pod, and what the cluster's Job was at that moment. */
+export interface LiveDeletion {
+  readonly uid: string;
+  /** Live pods not being deleted, this one included, and the Job's parallelism and suspension. */
+  readonly running: number;
+  readonly parallelism: number;
+  readonly suspended: boolean;
 }
 
 const isLive = (pod: ClusterPod) => pod.phase === 'Pending' || pod.phase === 'Running';
@@ -171,7 +180,7 @@ export function playManagedHistory(
   let podCount = 0;
   const sent: JobCommand[] = [];
   const sentAt: number[] = [];
-  const deletedLive: string[] = [];
+  const deletedLive: LiveDeletion[] = [];
 
   const emit = (event: Observation) => {
     bus.send(events.length, clock);
@@ -275,7 +284,10 @@ export function playManagedHistory(
       case 'TerminatePod': {
         const pod = pods.get(command.podUid);
         if (pod === undefined || pod.deletingAt !== undefined) return;
-        if (isLive(pod)) deletedLive.push(pod.uid);
+        if (isLive(pod)) {
+          const running = [...pods.values()].filter((p) => isLive(p) && p.deletingAt === undefined).length;
+          deletedLive.push({ uid: pod.uid, running, parallelism: spec.spec.parallelism ?? 1, suspended: spec.spec.suspend === true });
+        }
         pod.deletingAt = clock;
         show(pod);
         goIfDone(pod);

@@ -60,16 +60,20 @@ describe('generated managed Job histories', () => {
 
 /**
  * Issue 21's safety for Jobs jobfold runs, whatever the order: no deletion of a pod that was
- * healthy in the delivery's own cluster (running or waiting to when jobfold's TerminatePod
- * reached it, and never terminated by a fold of its cluster's events in that cluster's order),
- * and no extra creation (no more CreatePods than that fold sends).
+ * healthy in the delivery's own cluster (Pending or Running when jobfold's TerminatePod reached
+ * it, the cluster's Job then neither suspended nor running more pods than its parallelism, and
+ * never terminated by a fold of its cluster's events in that cluster's order), and no extra
+ * creation (no more CreatePods than that fold sends; an upper bound: that fold reads a spec
+ * change the cluster made twice in one second as one, docs/ordering.md).
  */
 function unsafeCommands(history: ManagedHistory): string[] {
   const unsafe: string[] = [];
   for (const [n, delivered] of (deliveries.get(history.id) ?? []).entries()) {
     const inOrder = foldedInClusterOrder(DEFAULT_FOLD_CONFIG, delivered.observations).sent;
     const terminatedInOrder = new Set(inOrder.flatMap((c) => (c.type === 'TerminatePod' ? [c.podUid] : [])));
-    for (const uid of delivered.deletedLive) if (!terminatedInOrder.has(uid)) unsafe.push(`delivery ${n}: deleted healthy ${uid}`);
+    for (const { uid, running, parallelism, suspended } of delivered.deletedLive) {
+      if (!suspended && running <= parallelism && !terminatedInOrder.has(uid)) unsafe.push(`delivery ${n}: deleted healthy ${uid}`);
+    }
     const creations = delivered.sent.filter((c) => c.type === 'CreatePod').length;
     const wanted = inOrder.filter((c) => c.type === 'CreatePod').length;
     for (let extra = wanted; extra < creations; extra++) unsafe.push(`delivery ${n}: pod ${extra + 1} created, ${wanted} in order`);
