@@ -85,7 +85,7 @@ async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promis
   if (pods.some((pod) => pod.metadata?.annotations?.[COMMAND_ID_ANNOTATION] === command.commandId)) return done('already-created');
   // The decision was made on a view that may be minutes old: the live Job and pods have the last
   // word (shared/job/creation-guard.ts).
-  const live = { parallelism: job.spec?.parallelism ?? 1, suspended: job.spec?.suspend === true };
+  const live = { parallelism: job.spec?.parallelism ?? 1, completions: job.spec?.completions ?? undefined, suspended: job.spec?.suspend === true };
   const refusal = creationRefusal(live, command.index ?? undefined, pods.map(livePod));
   if (refusal !== undefined) return done(refusal);
   const counts = { failures: command.indexFailureCount ?? undefined, ignored: command.indexIgnoredFailureCount ?? undefined };
@@ -100,6 +100,7 @@ function livePod(pod: V1Pod): LivePod {
   return {
     index: index === undefined ? undefined : Number(index),
     terminal: phase === 'Succeeded' || phase === 'Failed',
+    succeeded: phase === 'Succeeded',
     deleting: pod.metadata?.deletionTimestamp !== undefined,
   };
 }

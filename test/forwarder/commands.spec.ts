@@ -135,6 +135,19 @@ describe('Applying CreatePod', () => {
     expect(h.kube.store.list('pods')).toHaveLength(3);
   });
 
+  it('creates nothing once the pods the API server holds complete the Job or the index', async () => {
+    const work = h.kube.store.create('jobs', aJob({ name: 'work', completions: 2, parallelism: 2, managedBy: JOBFOLD_CONTROLLER_NAME }));
+    h.kube.store.create('pods', aPod(work, { name: 'work-a', phase: 'Succeeded' }));
+    h.kube.store.create('pods', aPod(work, { name: 'work-b', phase: 'Running' }));
+    const train = h.kube.store.create('jobs', aJob({ name: 'train', completionMode: 'Indexed', completions: 3, parallelism: 3, managedBy: JOBFOLD_CONTROLLER_NAME }));
+    h.kube.store.create('pods', aPod(train, { name: 'train-0-abcde', index: 0, phase: 'Succeeded' }));
+    h.sqs.send(QUEUE, createPod(work, undefined, await templateHashSeenByService(h.bus, work)));
+    h.sqs.send(QUEUE, createPod(train, 0, await templateHashSeenByService(h.bus, train)));
+
+    await eventually(queueEmpty);
+    expect((h.kube.store.list('pods') as any[]).map((pod) => pod.metadata.name).sort()).toEqual(['train-0-abcde', 'work-a', 'work-b']);
+  });
+
   it('creates nothing for a Job suspended since the decision', async () => {
     const resumed = aJob({ managedBy: JOBFOLD_CONTROLLER_NAME, parallelism: 2 });
     const job = h.kube.store.create('jobs', { ...resumed, spec: { ...(resumed as any).spec, suspend: true } });

@@ -263,8 +263,8 @@ export function playManagedHistory(
     switch (command.type) {
       case 'CreatePod': {
         // The forwarder's guard on the live Job and pods (forwarder/commands/apply-command.ts).
-        const live = { parallelism: spec.spec.parallelism ?? 1, suspended: spec.spec.suspend === true };
-        const livePods = [...pods.values()].map((p) => ({ index: p.index, terminal: !isLive(p), deleting: p.deletingAt !== undefined }));
+        const live = { parallelism: spec.spec.parallelism ?? 1, completions: spec.spec.completions ?? undefined, suspended: spec.spec.suspend === true };
+        const livePods = [...pods.values()].map((p) => ({ index: p.index, terminal: !isLive(p), succeeded: p.phase === 'Succeeded', deleting: p.deletingAt !== undefined }));
         if (creationRefusal(live, command.index, livePods) !== undefined) return;
         const uid = `p${podCount++}`;
         const pod: ClusterPod = {
