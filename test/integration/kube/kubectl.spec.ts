@@ -137,7 +137,7 @@ describe('kubectl discovery, formats and server-side selection', () => {
       'events v1 Event get,list,watch',
       'jobs batch/v1 Job get,list,watch',
       'jobsets jobset.x-k8s.io/v1alpha2 JobSet get,list,watch',
-      'namespaces v1 Namespace get,list',
+      'namespaces v1 Namespace get,list,watch',
       'pods v1 Pod get,list,watch',
     ]);
   });
