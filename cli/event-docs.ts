@@ -111,7 +111,13 @@ on it, and jobfold puts commands and condition changes on it.
 - A Job's or JobSet's \`spec\` is not refused here: the fold validates it as the API server does
   and records the rejection, with upstream's field path, error type and message, in the log.
 - \`sequence\` (optional) is the event's order among the events of the same object, stamped by
-  the forwarder (see [Ordering](#ordering)). Events without it are still accepted.
+  the forwarder (see [Ordering](#ordering)). Events without it are still accepted. Its numbers
+  are integers within 2^53 − 1 (\`epoch\` ≥ 0; \`seq\`, \`jobSeq\`, \`jobSetSeq\` ≥ 1): a count beyond
+  (int64's 9223372036854775807 included), a fraction, text or null is refused naming the field
+  (\`detail.sequence.jobSeq: Too big: expected int to be <=9007199254740991\`), never rounded.
+- \`metadata.uid\` is at most 128 characters; a Job's at most 128 bytes of UTF-8 too, since it
+  keys the Job's log. Any other uid (not a UUID, accented, astral) is stored and read back as it
+  came (\`test/integration/service/odd-fields.spec.ts\`).
 - \`partitionKey\` (optional, 1–256 characters, Kinesis's limit) is the uid of the Job (or JobSet)
   the event belongs to: for a pod, its owning Job's; for a Job a JobSet owns, and its pods, the
   JobSet's (the \`jobset.sigs.k8s.io/jobset-uid\` label, or the Job's JobSet owner). The bus
@@ -121,7 +127,8 @@ on it, and jobfold puts commands and condition changes on it.
   ordered with the Job's other events. jobfold never routes by it.
 - A refused event is not stored. It is logged and sent to the rejected-events destination as
   \`Inbound Event Rejected\` (source \`jobfold.ingest\`) with \`errors\` (\`path\`, \`message\`) and
-  \`reason\`.
+  \`reason\`. A message longer than 1 KiB (one quoting a 100 KB name) is cut from its middle, so
+  it still starts with the field and ends with why.
 
 ### Ordering
 

@@ -1,3 +1,4 @@
+import { answerReview, AUTHORIZATION_GROUP, REVIEW_RESOURCES, type ReviewResource } from './access-review.ts';
 import type { KubeDeps } from './fleet-reads.ts';
 import {
   AGGREGATED_DISCOVERY_TYPE, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, rootPaths, versionInfo,
@@ -61,6 +62,12 @@ async function serve(request: KubeRequest, deps: KubeDeps, limits: ServeLimits):
   const { cluster, target } = parsePath(request.path);
   const reading = request.method === 'GET' || request.method === 'HEAD';
   if (target.kind === 'resource') {
+    const review = reviewOf(target);
+    if (review !== undefined) {
+      if (request.method !== 'POST') throw new KubeError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${request.method} ${review}): a review is created (POST), never read`, {}, { allow: 'POST' });
+      const answer = answerReview(review, request.headers['content-type'], request.body, cluster);
+      return { status: answer.code, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(answer.body) };
+    }
     const inCluster = onlyInClusterSubresource(target);
     if (inCluster !== undefined) throw onlyInCluster(inCluster, `${request.method} ${describeTarget(target)}`, cluster);
     if (!reading) throw readOnly(request.method, describeTarget(target), cluster);
@@ -80,6 +87,12 @@ async function serve(request: KubeRequest, deps: KubeDeps, limits: ServeLimits):
     case 'group': return ok(apiGroup(target.group, request.path));
     case 'groupVersion': return ok(apiResourceList(target.group, target.version, request.path));
   }
+}
+
+/** `kubectl auth can-i`'s SelfSubjectAccessReview and SelfSubjectRulesReview (access-review.ts), cluster-scoped. */
+function reviewOf(t: ResourceTarget): ReviewResource | undefined {
+  if (t.group !== AUTHORIZATION_GROUP || t.version !== 'v1' || t.namespace !== undefined || t.name !== undefined) return undefined;
+  return (REVIEW_RESOURCES as readonly string[]).includes(t.resource) ? (t.resource as ReviewResource) : undefined;
 }
 
 /** A pod's subresource that only its cluster has (status.ts onlyInCluster); kubectl exec asks with POST or a GET upgrade. */

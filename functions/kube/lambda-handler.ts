@@ -51,6 +51,8 @@ export function kubeRequest(event: APIGatewayProxyEventV2): KubeRequest {
     path: event.rawPath ?? event.requestContext?.http?.path ?? '/',
     rawQuery: event.rawQueryString ?? '',
     headers,
+    // API Gateway hands a body it does not take for text (kubectl's protobuf) base64-encoded.
+    ...(event.body === undefined ? {} : { body: Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') }),
   };
 }
 

@@ -13,6 +13,8 @@ export interface KubeRequest {
   readonly path: string;
   readonly rawQuery: string;
   readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The body of a POST (a review, access-review.ts); undefined when the home read none. */
+  readonly body?: Uint8Array;
 }
 
 export type Target =

@@ -16,7 +16,8 @@ export type StatusReason =
   | 'InternalError'
   | 'Unauthorized'
   | 'Forbidden'
-  | 'RequestEntityTooLarge';
+  | 'RequestEntityTooLarge'
+  | 'UnsupportedMediaType';
 
 export interface StatusCause {
   readonly reason?: string;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_REVIEW_BYTES } from '../../functions/kube/access-review.ts';
 import type { KubeDeps } from '../../functions/kube/fleet-reads.ts';
 import { WATCH_WINDOW_MS } from '../../functions/kube/resource-version.ts';
 import { serveKube, statusResponse, type ServeLimits } from '../../functions/kube/kube-api.ts';
@@ -23,10 +24,10 @@ export async function handleKube(deps: KubeDeps, req: IncomingMessage, res: Serv
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   const rawQuery = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?') + 1) : '';
-  req.resume(); // a body (a write, refused) is not read
   let response;
   try {
-    response = await serveKube({ method: req.method ?? 'GET', path: url.pathname, rawQuery, headers }, deps, limits);
+    const body = await readBody(req);
+    response = await serveKube({ method: req.method ?? 'GET', path: url.pathname, rawQuery, headers, ...(body === undefined ? {} : { body }) }, deps, limits);
   } catch (error) {
     console.error(`kube API: ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
     response = statusResponse(statusOf(500, 'InternalError', 'an error on the server has prevented the request from succeeding (see the npm start log)'));
@@ -46,6 +47,25 @@ export async function handleKube(deps: KubeDeps, req: IncomingMessage, res: Serv
     sink.write({ type: 'ERROR', object: statusOf(500, 'InternalError', 'the watch failed on the server (see the npm start log)') });
   }
   res.end();
+}
+
+/**
+ * The body of a request, kept up to MAX_REVIEW_BYTES + 1 (only a review's is read; a longer one
+ * is refused by its length, access-review.ts): the rest is drained, never held.
+ */
+async function readBody(req: IncomingMessage): Promise<Uint8Array | undefined> {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    req.resume();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    if (kept > MAX_REVIEW_BYTES) continue;
+    chunks.push(chunk);
+    kept += chunk.length;
+  }
+  return Buffer.concat(chunks);
 }
 
 /** Writes each event as a JSON line as it comes; closed once the client has gone. */

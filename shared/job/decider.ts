@@ -105,9 +105,14 @@ export function jobDecider(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobDecider
         const missing = whole ? [] : [...new Set(observations.flatMap(podUid))].filter((uid) => !state.pods.has(uid));
         if (!whole && missing.length === 0) return false;
         const archived = whole ? await store.loadAllArchivedPods(stream) : await store.loadArchivedPods(stream, missing);
-        restoreArchived(state, archived);
+        // Only the pods the state lacked are put back. Those it holds may have changed since they
+        // were archived (the tail folded after the snapshot): marked stored in that form, which the
+        // archive does not hold, the next snapshot would not save it, and the load after it would
+        // put back the old one (stored-orders seed 5: an older observation then counted a pod twice).
+        const restored = archived.filter((pod) => !state.pods.has(pod.uid));
+        restoreArchived(state, restored);
         // Already in the archive: the next snapshot does not store them again.
-        markStored(state, archived);
+        markStored(state, restored);
         return whole;
       },
       async save(store, stream, state, archived) {

@@ -110,6 +110,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
         terminating: false,
         observedAt: position,
         ...(state.jobSetSeenAt === undefined ? {} : { createdOnSpecAt: state.jobSetSeenAt }),
+        ...(state.jobSetOrder?.version === undefined ? {} : { createdOnSpecVersion: state.jobSetOrder.version }),
       };
       return { ...next, children: { ...state.children, [event.name]: child } };
     }
@@ -179,16 +180,22 @@ function restartTakenBack(state: JobSetState): JobSetState {
  * At a restart of a JobSet jobfold does not run: the Jobs of the attempts it ends that the fold
  * created on a spec the cluster showed only after it showed the failure that restarted it (a
  * suspension folded before that failure: upstream creates every Job of a suspended JobSet) and
- * never saw made.
+ * never saw made (in the failure's second, a spec at a newer resourceVersion than the failure's
+ * snapshot: one etcd orders both, docs/ordering.md).
  * The cluster's controller restarted on the failure before that spec existed, so it never made
  * them, and their deletion, never answered, would hold a `BlockingRecreate` restart for good.
  */
 function withoutUnmadeCreates(state: JobSetState, event: JobSetRestarted): JobSetState {
   // The failure as the cluster reported it, on the clock that reported the spec (the observations' `at`).
-  const failedAt = state.children[event.failedJob.name]?.seenAt;
+  const failed = state.children[event.failedJob.name];
+  const failedAt = failed?.seenAt;
   if (failedAt === undefined || state.jobSet?.spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return state;
+  const specAfterFailure = (job: ChildJobView) => {
+    const order = job.createdOnSpecAt === undefined ? -1 : compareTimes(job.createdOnSpecAt, failedAt);
+    return order > 0 || (order === 0 && job.createdOnSpecVersion !== undefined && failed?.version !== undefined && compareVersions(job.createdOnSpecVersion, failed.version) > 0);
+  };
   const unmade = (job: ChildJobView) =>
-    job.uid === undefined && job.seenAt === undefined && (job.restartAttempt ?? 0) < event.restarts && job.createdOnSpecAt !== undefined && compareTimes(job.createdOnSpecAt, failedAt) > 0;
+    job.uid === undefined && job.seenAt === undefined && (job.restartAttempt ?? 0) < event.restarts && specAfterFailure(job);
   const children = Object.entries(state.children).filter(([, job]) => !unmade(job));
   return children.length === Object.keys(state.children).length ? state : { ...state, children: Object.fromEntries(children) };
 }

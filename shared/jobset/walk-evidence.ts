@@ -5,7 +5,7 @@ import { findCondition, type JobSetCondition } from './conditions.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { JobObserved } from './events.ts';
-import { firstSuspensionSeenAt, suspendInForceAt, type ChildJobView, type JobSetState, type StartedJob, type WalkEvidence } from './state.ts';
+import { firstSuspensionSeenAt, suspendInForceAt, suspensionTimesNoted, type ChildJobView, type JobSetState, type StartedJob, type WalkEvidence } from './state.ts';
 
 // Issue 21 for InOrder JobSets: an attempt's startup walk completes in the pass where its last
 // replicated job has started (every Job ready or finished), and upstream writes
@@ -145,18 +145,22 @@ function walkCompletedBefore(spec: DefaultedJobSetSpec, state: JobSetState, atte
  * complete by the first suspension the fold knew then, `suspensionAfterWalk`), when an earlier
  * suspension seen since came before that walk completed on the cluster's clock: the cluster wrote
  * `Suspended` first. The condition to move before `StartupPolicyCompleted`, if any. Before any
- * restart only: a later attempt's walk completes after the first suspension, and its
- * `StartupPolicyCompleted` is the first walk's, written in its place.
+ * restart, or after one when that suspension came before the failure that restarted the JobSet
+ * (the first walk's evidence is still kept then, and the condition is the first walk's, which the
+ * next walk only turned False), as `completedWalkAfterSuspension` below.
  */
 export function suspensionBeforeWalkOutOfPlace(state: JobSetState): JobSetCondition | undefined {
   const spec = state.jobSet?.spec;
   const suspendedAt = firstSuspensionSeenAt(state);
-  if (spec === undefined || state.restarts !== 0 || suspendedAt === undefined) return undefined;
+  if (spec === undefined || state.restarts > 1 || suspendedAt === undefined) return undefined;
+  const failedAt = state.walkEvidence?.failedAt[0];
+  if (state.restarts === 1 && (failedAt === undefined || compareTimes(suspendedAt, failedAt) >= 0)) return undefined;
   const completed = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyCompleted);
   const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
   if (completed === -1 || suspended < completed) return undefined;
-  const walkedBy = (instant: string) => walkCompletedBefore(spec, state, 0, instant, { sameSecond: true });
-  return walkedBy(FAR_FUTURE) && !walkedBy(suspendedAt) ? state.conditions[suspended] : undefined;
+  // The first walk completed, and only after the suspension (in its second, the walk goes first).
+  const completedAt = walkCompletedAt(spec, state, 0);
+  return completedAt !== undefined && compareTimes(completedAt, suspendedAt) > 0 ? state.conditions[suspended] : undefined;
 }
 
 /**
@@ -172,14 +176,13 @@ export function completedWalkAfterSuspension(state: JobSetState): JobSetConditio
   if (spec === undefined || state.restarts > 1 || suspendedAt === undefined) return undefined;
   const failedAt = state.walkEvidence?.failedAt[0];
   if (state.restarts === 1 && (failedAt === undefined || compareTimes(suspendedAt, failedAt) >= 0)) return undefined;
-  if (!walkCompletedBefore(spec, state, 0, suspendedAt, { sameSecond: true })) return undefined;
+  // Completed by it (in its second too), though a Job deleted since (its TTL's) no longer counts then.
+  const completedAt = walkCompletedAt(spec, state, 0);
+  if (completedAt === undefined || compareTimes(completedAt, suspendedAt) > 0) return undefined;
   const completed = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyCompleted);
   const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
   return suspended !== -1 && completed > suspended ? state.conditions[completed] : undefined;
 }
-
-/** Later than any time a cluster reports: a walk completed "by" it completed at all, on the evidence. */
-const FAR_FUTURE = '9999-12-31T23:59:59Z';
 
 /**
  * Whether the current attempt's walk completed by `since`, a suspension seen late, in the same
@@ -215,7 +218,22 @@ export function walkCompletedBeforeFinish(spec: DefaultedJobSetSpec, state: JobS
  */
 export function endedWalkCompletedUnseen(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
   if (state.restarts === 0 || findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) !== undefined) return false;
-  return walkCompletedBeforeFailure(spec, state, state.restarts - 1);
+  return endedWalkCompleted(spec, state);
+}
+
+/**
+ * Whether the walk of the attempt the last restart ended completed on the cluster before its
+ * failure: complete at the failure, or complete earlier and begun again since (a finished Job
+ * deleted, its TTL's, and created anew). Upstream wrote `StartupPolicyCompleted` True either way,
+ * and the next walk turned it False.
+ */
+function endedWalkCompleted(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  const ended = state.restarts - 1;
+  if (walkCompletedBeforeFailure(spec, state, ended)) return true;
+  if (spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME || spec.startupPolicy.startupPolicyOrder !== 'InOrder') return false;
+  const failedAt = state.walkEvidence?.failedAt[ended];
+  const completedAt = walkCompletedAt(spec, state, ended);
+  return failedAt !== undefined && completedAt !== undefined && compareTimes(completedAt, failedAt) < 0;
 }
 
 /**
@@ -239,18 +257,39 @@ export function walkCompletedBeforeSuspensionUnseen(spec: DefaultedJobSetSpec, s
   if (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
   if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) !== undefined) return false;
   const suspendedAt = firstSuspensionSeenAt(state);
-  const completedAt = walkCompletedAt(spec, state);
+  const completedAt = walkCompletedAt(spec, state, state.restarts);
   if (suspendedAt === undefined || completedAt === undefined) return false;
   // By the first suspension (in its second too), or later while a resumed spec was in force.
   return compareTimes(completedAt, suspendedAt) <= 0 || suspendInForceAt(state, completedAt) === false;
 }
 
 /**
- * When the current attempt's walk completed on the evidence: the last of its Jobs' first showing
- * started, once every replica of every replicated job was seen started. Undefined before.
+ * A resumed InOrder JobSet jobfold does not run, whose walk (of the current attempt, or of the one
+ * the last restart ended) completed on the evidence while a resumed spec was in force, after a
+ * suspension and with none since (`jobSetTimeline`, the suspensions noted): upstream's pass then
+ * found the walk complete and turned `Suspended` False / ResumeJobs, and a walk begun again since
+ * (a Job deleted and created anew, a restart) leaves that condition alone. The fold, given the
+ * suspension late or the completion's Job already deleted, saw no complete walk on its view.
  */
-function walkCompletedAt(spec: DefaultedJobSetSpec, state: JobSetState): string | undefined {
-  const started = startedJobs(state, state.restarts);
+export function walkCompletedWhileResumed(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  if (spec.suspend || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  const suspensions = [...suspensionTimesNoted(state), ...(state.jobSetTimeline ?? []).filter((seen) => seen.suspend).map((seen) => seen.at)];
+  const resumedWalk = (attempt: number): boolean => {
+    const completedAt = attempt < 0 ? undefined : walkCompletedAt(spec, state, attempt);
+    if (completedAt === undefined || suspendInForceAt(state, completedAt) !== false) return false;
+    return suspensions.some((at) => compareTimes(at, completedAt) < 0) && suspensions.every((at) => compareTimes(at, completedAt) < 0);
+  };
+  return resumedWalk(state.restarts) || resumedWalk(state.restarts - 1);
+}
+
+/**
+ * When the walk of `attempt` completed on the evidence: the first of its Jobs' first showing
+ * started by which every replica of every replicated job was seen started and not yet deleted (a
+ * Job deleted later, its TTL's or a user's, no longer counts for later instants, but the walk
+ * completed then). Undefined before.
+ */
+function walkCompletedAt(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number): string | undefined {
+  const started = startedJobs(state, attempt);
   // The first of the Jobs' starts by which every replica was started and not yet deleted.
   const present = (at: string) => (s: (typeof started)[number]) => compareTimes(s.at, at) <= 0 && (s.deletedAt === undefined || compareTimes(s.deletedAt, at) > 0);
   return started.map((s) => s.at).sort(compareTimes).find((at) => everyReplicaStarted(spec, started, present(at)));
@@ -312,7 +351,7 @@ export function placeOfCompletedWalk(state: JobSetState): number | undefined {
   }
   if (state.restarts === 0) return suspension;
   if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) !== undefined) return undefined;
-  if (!walkCompletedBeforeFailure(spec, state, state.restarts - 1)) return undefined;
+  if (!endedWalkCompleted(spec, state)) return undefined;
   const restarting = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.restartingJobSet);
   return restarting === -1 ? undefined : restarting;
 }

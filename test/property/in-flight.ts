@@ -28,13 +28,13 @@ export const carriageArb = (maxDelay: number): fc.Arbitrary<Carriage> =>
     return { next: () => draws.next().value as { delay: number; rank: number } };
   });
 
-/** The events in flight: sent at a time (ms), each taken once it has arrived, in arrival order. */
-export function inFlight<Event>(carriage: Carriage) {
+/** The events in flight: sent at a time (`second`: the clock's units in a second), each taken once it has arrived, in arrival order. */
+export function inFlight<Event>(carriage: Carriage, second = 1000) {
   let flying: { readonly event: Event; readonly arrival: number; readonly rank: number }[] = [];
   return {
     send(event: Event, at: number): void {
       const { delay, rank } = carriage.next();
-      flying.push({ event, arrival: at + delay * 1000, rank });
+      flying.push({ event, arrival: at + delay * second, rank });
     },
     /** The events arrived by `at`, in the order they arrive (those of one instant by rank). */
     take(at: number): Event[] {

@@ -105,3 +105,42 @@ function groupFigures<Case extends { readonly id: string }>(cases: readonly Case
   }
   return [...groups].map(([name, g]) => `; ${name}: ${g.matches}/${g.cases * orders} (${g.converged} in every order)`).join('');
 }
+
+/**
+ * Issue 21's safety for a closed-loop population (test/property/{job,jobset}/managed-orders):
+ * one test per case, held to a ceiling in `knownFile` (the unsafe commands its deliveries send
+ * at most, lowered after a fix with JOBFOLD_WRITE_KNOWN=1, as the order floors are raised); the
+ * file lists only cases that exist; after all, the figures are printed and, under
+ * JOBFOLD_WRITE_KNOWN=1, the ceilings of this run written.
+ */
+export function describeSafety<Case extends { readonly id: string }>(
+  what: string,
+  rule: string,
+  cases: readonly Case[],
+  orders: number,
+  knownFile: URL,
+  unsafeCommands: (c: Case) => readonly string[],
+): void {
+  const known = JSON.parse(readFileSync(knownFile, 'utf8')) as Record<string, number>;
+  const found = new Map<string, number>();
+  describe(`${what} in random deliveries`, () => {
+    it.each(cases)(`$id ${rule}`, (c) => {
+      const unsafe = unsafeCommands(c);
+      found.set(c.id, unsafe.length);
+      expect(unsafe.length, `${c.id}: ${JSON.stringify(unsafe)}`).toBeLessThanOrEqual(known[c.id] ?? 0);
+    });
+
+    it('lists only existing cases as known unsafe', () => {
+      const ids = new Set(cases.map((c) => c.id));
+      expect(Object.keys(known).filter((id) => !ids.has(id))).toEqual([]);
+    });
+
+    afterAll(() => {
+      if (found.size < cases.length) return;
+      const unsafe = [...found.values()];
+      console.log(`safety (${what}): ${unsafe.reduce((a, b) => a + b, 0)} unsafe commands in ${unsafe.filter((n) => n > 0).length} of ${cases.length} histories × ${orders} deliveries`);
+      if (process.env['JOBFOLD_WRITE_KNOWN'] !== '1') return;
+      writeFileSync(knownFile, `${JSON.stringify(Object.fromEntries([...found].filter(([, n]) => n > 0)), null, 2)}\n`);
+    });
+  });
+}

@@ -229,6 +229,21 @@ describe('kubectl writes, and what only the cluster has', () => {
     expect(stderr).toMatch(/Error from server \(MethodNotAllowed\): jobfold is read-only: DELETE jobs "train" \(batch\/v1\) in namespace batch is not served here/);
   });
 
+  it('answers auth can-i as the API server does: reads yes, writes and logs no, saying where to go', async () => {
+    const list = await run('auth', 'can-i', 'list', 'jobs', '-n', 'batch');
+    const watch = await run('auth', 'can-i', 'watch', 'jobsets.jobset.x-k8s.io', '-A');
+    const remove = await run('auth', 'can-i', 'delete', 'jobs', '-n', 'batch');
+    const logs = await run('auth', 'can-i', 'get', 'pods', '--subresource=log', '-n', 'batch');
+    const rules = await run('auth', 'can-i', '--list', '-n', 'batch');
+
+    expect([list, watch].map((r) => `${r.code} ${r.stdout.trim()}`)).toEqual(['0 yes', '0 yes']);
+    expect(remove.code).toBe(1);
+    expect(remove.stdout.trim()).toBe("no - jobfold is read-only: it serves jobs.batch for get, list, watch; to delete them, use the cluster's own API server (your kubectl context for kc1, not jobfold-kc1)");
+    expect(logs.stdout.trim()).toMatch(/^no - jobfold keeps no container logs: for pods\/log/);
+    expect(rules.stdout).toMatch(/\njobs\.batch +\[\] +\[\] +\[get list watch\]\n/);
+    expect(rules.stdout).not.toMatch(/delete|create|update|patch/);
+  });
+
   it('says a pod\'s logs and a way into its containers are the cluster\'s, and which context has them', async () => {
     const logs = await run('logs', 'job/gone-pods', '-n', 'batch');
     const exec = await run('exec', 'job/again', '-n', 'batch', '--', 'true');

@@ -132,6 +132,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { name: 'a deleted pod\'s name of 100 KB', body: broken('podDeleted', 'detail.object.metadata.name', 'p'.repeat(100_000)), path: 'detail.object.metadata.name', message: /must be no more than 253 characters$/ },
   { name: 'a pod uid of 100 KB', body: broken('podObserved', 'detail.object.metadata.uid', 'u'.repeat(100_000)), path: 'detail.object.metadata.uid', message: /<=128 characters/ },
   { name: 'a pod uid of 129 astral characters', body: broken('podObserved', 'detail.object.metadata.uid', '😀'.repeat(129)), path: 'detail.object.metadata.uid', message: /<=128 characters/ },
+  { name: 'a Job uid of 33 astral characters (132 bytes: it keys the Job\'s log)', body: broken('jobObserved', 'detail.object.metadata.uid', '😀'.repeat(33)), path: /^detail\.object\.metadata/, message: /the Job's uid is 132 bytes of UTF-8; at most 128 allowed/ },
   { name: 'a Job Deleted uid of 100 KB', body: broken('jobDeleted', 'detail.object.metadata.uid', 'u'.repeat(100_000)), path: 'detail.object.metadata.uid', message: /<=128 characters/ },
   { name: 'a label key that is no qualified name', body: broken('podObserved', 'detail.object.metadata.labels', { 'a b': 'x' }), path: 'detail.object.metadata.labels', message: /^metadata\.labels: Invalid value: "a b": name part must consist of alphanumeric characters/ },
   { name: 'a Job object in Pod Observed', body: broken('podObserved', 'detail.object.kind', 'Job'), path: 'detail.object.kind', message: /expected "Pod"/ },

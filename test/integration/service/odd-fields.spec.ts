@@ -12,12 +12,18 @@ import { DEFAULT_FOLD_CONFIG, initialState, type JobState } from '../../../share
 import { jobStatus } from '../../../shared/job/status.ts';
 import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import { aJob, anIndexedJob, aPod, at, type PodOptions } from '../../support/builders.ts';
-import { jobObservedEvent, jobStream, podObservedEvent, type InboundEnvelope } from '../../support/inbound-events.ts';
+import { inboundEvent, jobObservedEvent, jobStream, podObservedEvent, type InboundEnvelope } from '../../support/inbound-events.ts';
+import { at as jobSetAt, SEED_002_FIXTURE } from '../../unit/jobset-service/support.ts';
+import { loadState } from '../../../shared/decide/load-log.ts';
+import { jobSetDecider } from '../../../shared/jobset/index.ts';
+import { constructJob } from '../../../shared/jobset/construct-job.ts';
+import type { DefaultedJobSet } from '../../../shared/jobset/defaulting.ts';
+import type { LogEntry } from '../../../shared/log/event-store.ts';
 import { createServiceHarness, type ServiceHarness } from '../../support/service-harness.ts';
 import { jobPath, queryClient, type Get } from '../../unit/query/support/query-client.ts';
 import { freshTable, localClient } from '../store/local-table.ts';
 
-// The guide's rule for odd input (docs/events.md, "What the service refuses"), for the fields
+// The guide's rule for odd input (docs/events.md, "Inbound"), for the fields
 // added last: what the contract takes, however odd, is folded as a fold of the whole log folds
 // it, and stored so that it reads back exactly. Given Jobs whose pods carry odd but valid
 // identities (names without the `<job>-<index>-` prefix the stored forms code away, or with
@@ -169,5 +175,56 @@ describe('order stamps at their extremes, through the writer on DynamoDB Local',
       stamped({ name: 'b', phase: 'Succeeded', finalizer: false }, at(400), { epoch: 1, seq: 1, jobSeq: 2 }, 'b/3'),
     ], 1);
     await expectStoredAsFolded(stream, 'stamps');
+  });
+});
+
+/** The child Jobs the JobSet's log decided to create, as the cluster would create them (seed-002-stories.spec.ts). */
+function pendingCreates(log: readonly LogEntry[], jobSet: DefaultedJobSet) {
+  return log.flatMap((entry) => {
+    const body = entry.body as { type: string; replicatedJob: string; jobIndex: number; restartAttempt: number };
+    if (body.type !== 'CreateJobIssued') return [];
+    const replicated = jobSet.spec.replicatedJobs.find((r) => r.name === body.replicatedJob)!;
+    return [constructJob(jobSet, replicated, body.jobIndex, body.restartAttempt)];
+  });
+}
+
+describe('a JobSet\'s child Jobs with odd uids and extreme jobSetSeq, through the writer on DynamoDB Local', () => {
+  it('folds them into the JobSet\'s log, and a fold from its snapshots is the fold from its start', { timeout: 120_000 }, async () => {
+    // given the seed-002 JobSet, snapshotted after every batch
+    const h = createServiceHarness({ store, snapshotEvery: 1, now: jobSetAt(0) });
+    const jobSet = { ...SEED_002_FIXTURE.jobset, metadata: { ...SEED_002_FIXTURE.jobset.metadata, uid: 'odd-jobset', creationTimestamp: jobSetAt(0) } };
+    const stream: StreamId = { kind: 'JobSet', clusterId: 'cluster-a', namespace: 'default', uid: 'odd-jobset' };
+    const send = async (detailType: string, object: unknown, seconds: number, eventId: string, sequence?: Record<string, number>) => {
+      h.clock.now = jobSetAt(seconds);
+      await deliverAll(h, [inboundEvent(detailType, { eventId, observedAt: jobSetAt(seconds), object, ...(sequence ? { sequence } : {}) })], 1);
+    };
+    const folds = async () => ({
+      fromSnapshot: asJson((await loadState(jobSetDecider(), store, stream)).state),
+      fromStart: asJson((await loadState(jobSetDecider(), store, stream, { fromStart: true })).state),
+    });
+    await send('JobSet Observed', jobSet, 0, 'odd-jobset/0');
+    const { state } = await loadState(jobSetDecider(), store, stream);
+    const creates = state.jobSet === undefined ? [] : pendingCreates(await h.log(stream), state.jobSet);
+    expect(creates).toHaveLength(4);
+
+    // when its child Jobs come with uids that are no UUID, stamped from epoch 0, the last count
+    // at 2^53 - 1 (every count between missing), then one is deleted, named by its odd uid
+    // (A Job's uid keys its log: at most 128 bytes, so 32 astral characters; hostile-events.ts.)
+    const uids = ['ü-é-€-😀', '😀'.repeat(32), '0C3A8F52-7D14-4E8B-9A6B-1F2E3D4C5B6A', 'u'.repeat(128)];
+    const children = creates.map((job, i) => ({ ...job, metadata: { ...job.metadata, uid: uids[i], creationTimestamp: jobSetAt(1) } }));
+    for (const [i, child] of children.entries()) await send('Job Observed', child, 1, `child-${i}/1`, { epoch: 0, seq: 1, jobSetSeq: i + 1 });
+    await send('Job Observed', children[3], 2, 'child-3/2', { epoch: 0, seq: 2, jobSetSeq: Number.MAX_SAFE_INTEGER });
+    const waiting = await folds();
+    await send('Job Deleted', { kind: 'Job', metadata: children[1]!.metadata }, 3, 'child-1/deleted', { epoch: 0, seq: 2 });
+    h.clock.now = new Date(Date.parse(jobSetAt(2)) + EXPECTATIONS_TIMEOUT_MS + 1_000).toISOString();
+    expect((await h.tick(stream)).batchItemFailures).toEqual([]);
+
+    // then nothing was refused or failed, and the JobSet reads back from its snapshots as
+    // folded from its first entry, while it waited for the counts and after
+    expect(waiting.fromSnapshot).toEqual(waiting.fromStart);
+    const after = await folds();
+    expect(after.fromSnapshot).toEqual(after.fromStart);
+    expect(JSON.stringify(after.fromStart)).toContain(uids[1]);
+    expect((await store.loadSnapshot(stream))?.seq).toBeGreaterThan(5);
   });
 });

@@ -20,11 +20,11 @@ import { causalOrders, deliverCausally, measureCausalOrders, type Answering, typ
 // jobfold asked to terminate arrives after the reconcile that sent the TerminatePod (or, if that
 // delivery never sends it, last). A history played in a closed loop (managed-histories.ts) holds
 // more back: whatever its cluster did after acting on one of jobfold's commands (see commandAnswers).
-// Timers are jobfold's own (Tick): they are not delivered by the bus. In a closed-loop history the
-// delivery's jobfold also gets the timer it asked for, as the service's Scheduler delivers it: due
-// (rounded up to the second) before any event observed later arrives (the history's Ticks, the
-// in-order jobfold's, are delivered as any event). Once everything has arrived the Job is
-// reconciled at the last time the cluster reported, and at each timer it asks for after.
+// Timers are jobfold's own (Tick): they are not delivered by the bus, and a closed-loop history's
+// events hold none. There the delivery's jobfold gets the timer it asked for as the service's
+// Scheduler delivers it: in the second it is due (rounded up), before any event the cluster made
+// in that second or later (jobDelivery). Once everything has arrived the Job is reconciled at the
+// last time the cluster reported, and at each timer it asks for after.
 
 /**
  * The observations as a Kubernetes 1.35 cluster's forwarder sends them: each Pod and Job
@@ -110,34 +110,45 @@ export const lastTime = (observations: readonly Observation[]): string =>
 export const JOB_STREAM = { kind: 'Job', clusterId: 'c', namespace: 'default', uid: 'job' } as const;
 
 /**
- * A delivery of the observations through the writer's fold: each run of one observedAt is
+ * A delivery of the observations through the writer's fold (from `state`, a fresh Job by default): each run of one observedAt is
  * folded by decideAtEachPosition (a reconcile after it, its decisions folded back), as the
  * writer's batches do; once everything has arrived the Job is reconciled at `end`, and at each
- * timer it asks for after (expectations, awaited outcomes, backoff, deadlines).
+ * timer it asks for after (expectations, awaited outcomes, backoff, deadlines). With `timers`
+ * (a closed-loop history, managed-histories.ts) every event arrives as the cluster makes it
+ * (`arrivedAt` its observedAt) and jobfold's timers fire as the Scheduler fires them
+ * (managed-histories.ts, "Time"): one per Job, moved by each batch that asks for a wake-up and
+ * kept by one that asks for none, fired in the second it is due, before the events the cluster
+ * made in that second, as a Tick observed at the time asked for; a Tick the log holds already is
+ * dropped, as the writer drops a duplicate.
  */
-function jobDelivery(config: FoldConfig, observations: readonly Observation[], end: string, timers: boolean): KindDelivery<JobCommand, JobState> {
-  const state = initialState(config);
+function jobDelivery(config: FoldConfig, observations: readonly Observation[], end: string, timers: boolean, state = initialState(config)): KindDelivery<JobCommand, JobState> {
   const decider = jobDecider(config);
   const stream = JOB_STREAM;
   // The timer jobfold asked for last (the Scheduler keeps one per Job, moved by each reconcile).
   let wake: string | undefined;
+  const fired = new Set<string>();
   const foldRun = (events: readonly Observation[]): JobCommand[] => {
     const { syncs, wakeAt } = decideAtEachPosition(decider, state, events, { stream });
-    wake = wakeAt === undefined ? undefined : dueSecond(wakeAt);
+    wake = wakeAt ?? wake;
     return syncs.flatMap((sync) => sync.commands);
   };
+  const arrived = (o: Observation): Observation => (timers ? { ...o, arrivedAt: o.observedAt } : o);
   return {
     count: observations.length,
     sameRun: (a, b) => sameInstant((observations[a] as Observation).observedAt, (observations[b] as Observation).observedAt),
-    fold: (run) => foldRun(run.map((i) => observations[i] as Observation)),
-    // The timer fires at its due time, so before any event the cluster made after it arrives.
+    fold: (run) => foldRun(run.map((i) => arrived(observations[i] as Observation))),
+    // The timer fires in the second it is due, so before any event the cluster made in that second or after.
     timersBefore: !timers
       ? undefined
       : (next) => {
           const sent: JobCommand[] = [];
-          const before = (observations[next] as Observation).observedAt;
-          for (let fired = 0; wake !== undefined && compareTimes(wake, before) < 0 && fired < MAX_TIMERS_BEFORE; fired++) {
-            sent.push(...foldRun([tick(wake)]));
+          const before = Date.parse((observations[next] as Observation).observedAt);
+          for (let n = 0; wake !== undefined && dueSecond(wake) <= before && n < MAX_TIMERS_BEFORE; n++) {
+            const due = timerTick(wake);
+            wake = undefined;
+            if (fired.has(due.eventId)) continue;
+            fired.add(due.eventId);
+            sent.push(...foldRun([due]));
           }
           return sent;
         },
@@ -154,8 +165,14 @@ function jobDelivery(config: FoldConfig, observations: readonly Observation[], e
 /** Timers fired in a row before one event (a Job asking for ever more is stopped there). */
 const MAX_TIMERS_BEFORE = 8;
 
-/** The Scheduler's due time: rounded up to the second (functions/aws/scheduler-timers.ts). */
-const dueSecond = (at: string): string => new Date(Math.ceil(Date.parse(at) / 1000) * 1000).toISOString();
+/** When the Scheduler fires a timer due at `at` (epoch ms): rounded up to the second (functions/aws/scheduler-timers.ts). */
+export const dueSecond = (at: string): number => Math.ceil(Date.parse(at) / 1000) * 1000;
+
+/**
+ * The Tick a timer due at `at` puts in the log (functions/handlers/writer/stream-records.ts):
+ * observed at the time asked for, arrived when the Scheduler fired it.
+ */
+export const timerTick = (at: string, firedAt = new Date(dueSecond(at)).toISOString()): Observation => ({ ...tick(at), arrivedAt: firedAt });
 
 /**
  * The observations that answer a TerminatePod: the pod's next deletion after the reconcile that
@@ -219,10 +236,43 @@ export function measureJobOrders(
 ) {
   return measureCausalOrders(id, run, {
     ...jobCase(config, observations, end, created),
-    outcome: (state: JobState) => converging(jobStatus(state)),
-    divergence: (got, want) => (isDeepStrictEqual(got.conditions, want.conditions) ? 'counts' : 'conditions'),
+    outcome: jobOutcome,
+    divergence: jobDivergence,
   });
 }
+
+/** The status fields that must not depend on the delivery order (issue 21, "Convergence"). */
+export const jobOutcome = (state: JobState) => converging(jobStatus(state));
+
+/** Which part of the outcome a wrong delivery got wrong. */
+export const jobDivergence = (got: ReturnType<typeof jobOutcome>, want: ReturnType<typeof jobOutcome>): 'counts' | 'conditions' =>
+  isDeepStrictEqual(got.conditions, want.conditions) ? 'counts' : 'conditions';
+
+/**
+ * A closed-loop history's events (managed-histories.ts: the cluster's, without jobfold's
+ * timers) folded in the cluster's order as the writer does, each arriving as the cluster made
+ * it, with the timers this fold asks for: the commands it sent (`sent`), and its Job reconciled
+ * once all have arrived (reconciledAtEnd), where that cluster's order ends.
+ */
+export function foldedInClusterOrder(config: FoldConfig, observations: readonly Observation[]): { readonly sent: readonly JobCommand[]; readonly state: JobState } {
+  const kind = jobDelivery(config, observations, lastTime(observations), true);
+  const sent: JobCommand[] = [];
+  for (let start = 0; start < observations.length; ) {
+    let end = start + 1;
+    while (end < observations.length && kind.sameRun(start, end)) end += 1;
+    sent.push(...(kind.timersBefore?.(start) ?? []));
+    sent.push(...kind.fold(Array.from({ length: end - start }, (_, i) => start + i)));
+    start = end;
+  }
+  return { sent, state: reconciledAtEnd(config, kind.state(), observations) };
+}
+
+/**
+ * A Job a closed-loop delivery folded, reconciled as deliverCausally ends a delivery: at the
+ * last time its events name, and at each timer it asks for after.
+ */
+export const reconciledAtEnd = (config: FoldConfig, state: JobState, observations: readonly Observation[]): JobState =>
+  deliverCausally(jobDelivery(config, [], lastTime(observations), false, state), { named: () => undefined, answers: () => false }, []).state;
 
 /** The delivery orders measureJobOrders draws for a case, after the cluster's own (indexes into `observations`). */
 export const jobDeliveryOrders = (

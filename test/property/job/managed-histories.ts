@@ -3,21 +3,21 @@ import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-posi
 import type { JobCommand } from '../../../shared/job/commands.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
-import { DEFAULT_FOLD_CONFIG, initialState } from '../../../shared/job/state.ts';
+import { DEFAULT_FOLD_CONFIG, initialState, type JobState } from '../../../shared/job/state.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../../../shared/k8s/job-controller.ts';
 import type { Job } from '../../../shared/k8s/job.ts';
 import type { PodPhase } from '../../../shared/k8s/pod.ts';
-import { aPod, at, jobObserved, podDeleted, podObserved, tick, withSpec } from '../../support/builders.ts';
+import { aPod, at, jobObserved, podDeleted, podObserved, withSpec } from '../../support/builders.ts';
+import { carriageArb, inClusterOrder, inFlight, type Carriage } from '../in-flight.ts';
 import { jobArb } from './arbitraries.ts';
-import { JOB_STREAM, withClusterVersions, withForwarderCounts } from './causal-orders.ts';
+import { dueSecond, JOB_STREAM, timerTick, withClusterVersions, withForwarderCounts } from './causal-orders.ts';
 
 // Generated histories of Jobs jobfold runs (`managedBy`), for the order property
 // (managed-orders.property.spec.ts). Such a Job's pods exist because jobfold asked for them and go
 // because it asked, so, as test/property/jobset/generated-histories.ts does for JobSets, a history
-// is played in a closed loop: jobfold folds what the cluster shows, in the cluster's order, as the
-// writer does (a reconcile after each run of one instant, and at each timer it asked for: the
-// timer is a Tick in the history, as the Scheduler's is in the log), and its commands are the
-// forwarder acting on the API server a few seconds later (`lag`): a CreatePod makes a Pending pod
+// is played in a closed loop: jobfold folds what reaches it of what the cluster shows (by default
+// all of it, as soon as it is made; a delivery of its own delays each event, ../in-flight.ts), and
+// its commands are the forwarder acting on the API server a few seconds later (`lag`): a CreatePod makes a Pending pod
 // of the index and failure counts asked for, a TerminatePod marks the pod deleted (uid
 // precondition), a RemovePodFinalizer takes the tracking finalizer off; a deleted pod goes once
 // its containers stopped and no finalizer holds it. The random part is what the kubelet and the
@@ -27,6 +27,18 @@ import { JOB_STREAM, withClusterVersions, withForwarderCounts } from './causal-o
 // one watch event the forwarder sends, stamped with the Job's count (`jobSeq`) as a current
 // forwarder does. At the end the forwarder has acted on every command and every pod being deleted
 // has stopped.
+//
+// Time. jobfold does what the service does with it, no more and no less: what reached it in one
+// second is one writer batch, decided at each log position at the run's observedAt (never at the
+// time it arrived, shared/decide/decide-at-each-position.ts), each event keeping its arrival
+// (`arrivedAt`, as the writer stamps Kinesis's, functions/handlers/writer/stream-records.ts).
+// Its timer is the Scheduler's (functions/aws/scheduler-timers.ts, writer-handler.ts): one per
+// Job, moved by a batch that asks for a wake-up and kept by one that asks for none; it fires in
+// the second it is due (rounded up), or in the next second when it was already past (a delivery
+// that reached jobfold late), before the forwarder acts in that second; its Tick is observed at
+// the time asked for and is a batch of its own; a Tick the log holds already is dropped, as the
+// writer drops a duplicate eventId. The Ticks are jobfold's, not the cluster's: they are in
+// `logged`, not in `observations`.
 
 /** What the kubelet or the user does next. */
 export interface ManagedStep {
@@ -62,6 +74,26 @@ export const managedHistoryArb = fc.record({
   steps: fc.array(stepArb, { minLength: 4, maxLength: 30 }),
 });
 
+/** How one delivery plays a history's steps: its bus (../in-flight.ts), and the forwarder's lag at each step. */
+export interface ManagedDelivery {
+  readonly carriage: Carriage;
+  readonly lags: readonly number[];
+}
+
+/**
+ * A random delivery of a history of `steps`: each event delayed by up to the history's length
+ * (its gaps and the longest lag), so any event may reach jobfold after any the cluster made
+ * later, and lags drawn afresh.
+ */
+export const managedDeliveryArb = (steps: readonly ManagedStep[]): fc.Arbitrary<ManagedDelivery> =>
+  fc.record({
+    carriage: carriageArb(steps.reduce((sum, step) => sum + step.gap, 0) + 5),
+    lags: fc.array(fc.constantFrom(1, 1, 2, 5), { minLength: steps.length, maxLength: steps.length }),
+  });
+
+/** Rounds of the last phase while events are still in flight. */
+const MAX_FINAL_ROUNDS = 1000;
+
 /** The exit code of a container the kubelet killed for the pod's deletion (SIGKILL). */
 const KILLED = 137;
 
@@ -86,18 +118,47 @@ interface ClusterPod {
 export interface ManagedHistory {
   readonly id: string;
   readonly job: Job;
-  /** Stamped with resourceVersions and the forwarder's counts; Ticks are jobfold's timers. */
+  /** The cluster's events in the order it made them, stamped with resourceVersions and the forwarder's counts (jobfold's timers are not among them). */
   readonly observations: readonly Observation[];
+  /** The order jobfold folded them in (indexes into `observations`). */
+  readonly order: readonly number[];
+  /** What jobfold logged, in order: the cluster's events with the time each arrived, and its timers' Ticks. */
+  readonly logged: readonly Observation[];
+  /** jobfold's Job once every event has arrived and every command been acted on. */
+  readonly state: JobState;
   /** Each pod (by uid) → the commandId of the CreatePod that made it. */
   readonly created: ReadonlyMap<string, string>;
-  /** The commandIds jobfold sent on the way, in order (status writes left out). */
-  readonly sent: readonly string[];
+  /** The commands jobfold sent on the way, in order (status writes left out). */
+  readonly sent: readonly JobCommand[];
+  /** When each of `sent` left (seconds on the cluster's clock, as `at` counts them). */
+  readonly sentAt: readonly number[];
+  /** jobfold's deletions of live pods (a TerminatePod that reached a Pending or Running pod), with the cluster's Job then. */
+  readonly deletedLive: readonly LiveDeletion[];
+}
+
+/** A TerminatePod that deleted a live pod, and what the cluster's Job was at that moment. */
+export interface LiveDeletion {
+  readonly uid: string;
+  /** Live pods not being deleted, this one included, and the Job's parallelism and suspension. */
+  readonly running: number;
+  readonly parallelism: number;
+  readonly suspended: boolean;
 }
 
 const isLive = (pod: ClusterPod) => pod.phase === 'Pending' || pod.phase === 'Running';
 
-/** Plays `steps` against the Job in a closed loop (above). */
-export function playManagedHistory(id: string, job: Job, steps: readonly ManagedStep[]): ManagedHistory {
+/**
+ * Plays `steps` against the Job in a closed loop (above). By default each event reaches jobfold
+ * as soon as the cluster makes it, in the cluster's order, with the steps' lags; a delivery of its
+ * own (a random carriage and lags) plays a cluster of its own, acting on the commands that
+ * delivery's jobfold sends. jobfold's timers fire where it is, never through the bus.
+ */
+export function playManagedHistory(
+  id: string,
+  job: Job,
+  steps: readonly ManagedStep[],
+  delivery: ManagedDelivery = { carriage: inClusterOrder(), lags: steps.map((step) => step.lag) },
+): ManagedHistory {
   const state = initialState(DEFAULT_FOLD_CONFIG);
   const decider = jobDecider(DEFAULT_FOLD_CONFIG);
   const onFailure = job.spec.template.spec?.restartPolicy === 'OnFailure';
@@ -105,16 +166,32 @@ export function playManagedHistory(id: string, job: Job, steps: readonly Managed
   const pods = new Map<string, ClusterPod>();
   const events: Observation[] = [];
   const created = new Map<string, string>();
-  let run = 0; // how many of `events` the current run holds
+  const bus = inFlight<number>(delivery.carriage, 1); // the clock counts seconds
+  // What reached jobfold at this instant, not folded yet (an index into `events`, or a Tick): the writer's next batch.
+  let run: (number | Observation)[] = [];
+  const arrivedAt = new Map<number, number>();
+  const order: number[] = [];
+  const logged: Observation[] = [];
   let queue: { command: JobCommand; due: number }[] = [];
-  let wake: number | undefined;
+  // The Scheduler's one timer for the Job: the time asked for, and the second it fires in.
+  let timer: { readonly at: string; readonly fires: number } | undefined;
+  const ticked = new Set<string>();
   let clock = 0;
   let podCount = 0;
-  const sent: string[] = [];
+  const sent: JobCommand[] = [];
+  const sentAt: number[] = [];
+  const deletedLive: LiveDeletion[] = [];
 
   const emit = (event: Observation) => {
+    bus.send(events.length, clock);
     events.push({ ...event, eventId: `${events.length}/${event.eventId}` });
-    run += 1;
+    arrive();
+  };
+  const arrive = () => {
+    for (const i of bus.take(clock)) {
+      arrivedAt.set(i, clock);
+      run.push(i);
+    }
   };
   const show = (pod: ClusterPod) =>
     emit(
@@ -147,18 +224,37 @@ export function playManagedHistory(id: string, job: Job, steps: readonly Managed
 
   // jobfold's reconcile after the run, as the writer's batch decides; its commands go to the queue.
   const flush = (lag: number) => {
-    if (run === 0) return;
+    if (run.length === 0) return;
     const stamped = withClusterVersions(withForwarderCounts(events));
-    const { syncs, wakeAt } = decideAtEachPosition(decider, state, stamped.slice(events.length - run), { stream: JOB_STREAM });
-    run = 0;
+    const batch = run.map((e) => (typeof e === 'number' ? { ...(stamped[e] as Observation), arrivedAt: at(arrivedAt.get(e) ?? clock) } : e));
+    const { syncs, wakeAt } = decideAtEachPosition(decider, state, batch, { stream: JOB_STREAM });
+    order.push(...run.filter((e): e is number => typeof e === 'number'));
+    logged.push(...batch);
+    run = [];
     for (const command of syncs.flatMap((sync) => sync.commands)) {
       // A status write changes no pod; the Job's status is not part of what the fold reads back.
       if (command.type === 'UpdateJobStatus') continue;
       queue.push({ command, due: clock + lag });
-      sent.push(command.commandId);
+      sent.push(command);
+      sentAt.push(clock);
     }
-    const next = wakeAt === undefined ? undefined : Math.ceil((Date.parse(wakeAt) - Date.parse(at(0))) / 1000);
-    wake = next !== undefined && next > clock ? next : undefined;
+    // The writer moves the Job's timer when the batch asks for a wake-up, and leaves it otherwise
+    // (functions/handlers/writer-handler.ts). One already due (a delivery that reached jobfold
+    // late) fires at once, in the next second.
+    if (wakeAt !== undefined) timer = { at: wakeAt, fires: Math.max((dueSecond(wakeAt) - Date.parse(at(0))) / 1000, clock + 1) };
+  };
+
+  // The timer fires: its Tick, observed at the time asked for, is a batch of its own (a Tick the
+  // log holds already is dropped, as the writer drops a duplicate).
+  const fire = (lag: number) => {
+    if (timer === undefined) return;
+    const due = timerTick(timer.at, at(clock));
+    timer = undefined;
+    if (ticked.has(due.eventId)) return;
+    ticked.add(due.eventId);
+    flush(lag);
+    run.push(due);
+    flush(lag);
   };
 
   const act = (command: JobCommand) => {
@@ -188,6 +284,10 @@ export function playManagedHistory(id: string, job: Job, steps: readonly Managed
       case 'TerminatePod': {
         const pod = pods.get(command.podUid);
         if (pod === undefined || pod.deletingAt !== undefined) return;
+        if (isLive(pod)) {
+          const running = [...pods.values()].filter((p) => isLive(p) && p.deletingAt === undefined).length;
+          deletedLive.push({ uid: pod.uid, running, parallelism: spec.spec.parallelism ?? 1, suspended: spec.spec.suspend === true });
+        }
         pod.deletingAt = clock;
         show(pod);
         goIfDone(pod);
@@ -211,35 +311,36 @@ export function playManagedHistory(id: string, job: Job, steps: readonly Managed
   };
 
   /**
-   * Moves the clock to `to`: on the way, the forwarder acts on each command when it is due and
-   * jobfold's timers fire (a Tick, unless a run at that instant reconciles anyway).
+   * Moves the clock to `to`: on the way, jobfold's timer fires, the forwarder acts on each
+   * command when it is due, and events reach jobfold when they arrive; what reached it in one
+   * second is reconciled before the clock moves on.
    */
   const advance = (to: number, lag: number) => {
-    for (let guard = 0; guard < 100; guard++) {
+    for (let guard = 0; guard < 100 + bus.size(); guard++) {
       const due = queue.reduce((soonest, q) => Math.min(soonest, q.due), Number.POSITIVE_INFINITY);
-      const next = Math.min(due, wake ?? Number.POSITIVE_INFINITY);
+      const next = Math.min(due, timer?.fires ?? Number.POSITIVE_INFINITY, bus.nextArrival());
       // The run at this instant is reconciled before the clock moves on: it may send commands due before `to`.
-      if (next > clock && run > 0 && to > clock) {
+      if (next > clock && run.length > 0 && to > clock) {
         flush(lag);
         continue;
       }
       if (next > to) break;
       if (next > clock) clock = next;
-      if (due <= clock) {
+      // In one second the Scheduler fires first (at the second's start), then the forwarder acts.
+      if (timer !== undefined && timer.fires <= clock) fire(lag);
+      else if (due <= clock) {
         const now = queue.filter((q) => q.due <= clock);
         queue = queue.filter((q) => q.due > clock);
         for (const { command } of now) act(command);
-      } else {
-        if (run === 0) emit(tick(at(clock)));
-        wake = undefined;
       }
+      arrive();
     }
     clock = Math.max(clock, to);
   };
 
   emit(jobObserved(job, at(0)));
-  for (const step of steps) {
-    advance(clock + step.gap, step.lag);
+  for (const [n, step] of steps.entries()) {
+    advance(clock + step.gap, delivery.lags[n] ?? step.lag);
     switch (step.op) {
       case 'suspend':
         spec = withSpec(spec, { suspend: spec.spec.suspend !== true });
@@ -299,17 +400,19 @@ export function playManagedHistory(id: string, job: Job, steps: readonly Managed
     pod.ready = false;
   }
 
-  // In the end the forwarder acts on every command sent, and every pod being deleted stops.
-  for (let round = 0; round < 20; round++) {
-    advance(clock + 1, 1);
+  // In the end every event arrives, the forwarder acts on every command sent, and every pod being deleted stops.
+  for (let round = 0; round < 20 || (bus.size() > 0 && round < MAX_FINAL_ROUNDS); round++) {
+    // Nothing left but events in flight: on to the next arrival.
+    advance(bus.size() > 0 && queue.length === 0 ? Math.max(clock + 1, bus.nextArrival()) : clock + 1, 1);
     const stopping = [...pods.values()].filter((pod) => isLive(pod) && pod.deletingAt !== undefined);
     for (const pod of stopping) {
       finish(pod, 'Failed', KILLED);
       show(pod);
       goIfDone(pod);
     }
-    if (stopping.length === 0 && queue.length === 0 && run === 0) break;
+    if (stopping.length === 0 && queue.length === 0 && run.length === 0 && bus.size() === 0) break;
   }
+  arrive();
   flush(1);
-  return { id, job, observations: withClusterVersions(withForwarderCounts(events)), created, sent };
+  return { id, job, observations: withClusterVersions(withForwarderCounts(events)), order, logged, state, created, sent, sentAt, deletedLive };
 }

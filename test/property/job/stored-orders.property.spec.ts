@@ -22,12 +22,12 @@ import { queryFold, writeCold, writeWarm } from './stored-log.ts';
 // newest snapshot at or before it with the archived pods its tail names, gives the replay's status,
 // and (2) a writer loaded cold for every batch decides and reports as one kept warm.
 // snapshot.property.spec.ts asks the same of free histories folded without a delivery.
-const SEED = 21;
-// 30 histories x (1 + 5) orders a population: ~9 s. JOBFOLD_STORED_HISTORIES / _ORDERS explore
-// further (60 x (1 + 10), the order properties' own draw, passes too: ~22 s). Before the fixes it
+// 30 histories x (1 + 5) orders a population: ~9 s. JOBFOLD_STORED_HISTORIES / _ORDERS / _SEED
+// explore further (60 x (1 + 10), the order properties' own draw, passes too: ~22 s). Before the fixes it
 // found (fold-2026-11-29.49 to .51, archive-restore.ts newerThanSnapshot), 30 of those 300 failed.
 const HISTORIES = Number(process.env.JOBFOLD_STORED_HISTORIES ?? 30);
 const ORDERS = Number(process.env.JOBFOLD_STORED_ORDERS ?? 5);
+const SEED = Number(process.env.JOBFOLD_STORED_SEED ?? 21);
 /** Reconciles followed after the last delivery (causal-delivery.ts MAX_TIMERS). */
 const MAX_TIMERS = 8;
 

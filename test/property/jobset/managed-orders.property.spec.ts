@@ -1,8 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import { describeOrders, type Measured } from '../order-floors.ts';
+import { describe, expect, it } from 'vitest';
+import { describeOrders, describeSafety, type Measured } from '../order-floors.ts';
 import { converging, divergence } from './causal-orders.ts';
 import { managedDeliveryArb, managedJobSetHistoryArb, playManagedJobSetHistory, type ManagedJobSetHistory } from './managed-histories.ts';
 import { foldedInClusterOrder, unsafeCommandsOf } from './managed-safety.ts';
@@ -67,30 +66,11 @@ function unsafeCommands(history: ManagedJobSetHistory): string[] {
   return deliveriesOf(history).flatMap((delivered, n) => unsafeCommandsOf(delivered).map((unsafe) => `delivery ${n}: ${unsafe}`));
 }
 
-// The histories some delivery still makes jobfold delete a healthy Job or create one twice in,
-// each with how many such commands its deliveries send at most (a ceiling: lower it after a fix,
-// with JOBFOLD_WRITE_KNOWN=1, as the order floors are raised).
-const unsafeKnownFile = new URL('./managed-safety.known.json', import.meta.url);
-const unsafeKnown = JSON.parse(readFileSync(unsafeKnownFile, 'utf8')) as Record<string, number>;
-const unsafeFound = new Map<string, number>();
-
-describe('generated managed JobSet histories in random deliveries', () => {
-  it.each(histories)('$id deletes no healthy child Job and creates none twice', (history) => {
-    const unsafe = unsafeCommands(history);
-    unsafeFound.set(history.id, unsafe.length);
-    expect(unsafe.length, `${history.id}: ${JSON.stringify(unsafe)}`).toBeLessThanOrEqual(unsafeKnown[history.id] ?? 0);
-  });
-
-  it('lists only existing histories as known unsafe', () => {
-    const ids = new Set(histories.map((h) => h.id));
-    expect(Object.keys(unsafeKnown).filter((id) => !ids.has(id))).toEqual([]);
-  });
-
-  afterAll(() => {
-    if (unsafeFound.size < histories.length) return;
-    const unsafe = [...unsafeFound.values()];
-    console.log(`safety (generated managed JobSet history, closed loop): ${unsafe.reduce((a, b) => a + b, 0)} unsafe commands in ${unsafe.filter((n) => n > 0).length} of ${histories.length} histories × ${ORDERS} deliveries`);
-    if (process.env['JOBFOLD_WRITE_KNOWN'] !== '1') return;
-    writeFileSync(unsafeKnownFile, `${JSON.stringify(Object.fromEntries([...unsafeFound].filter(([, n]) => n > 0)), null, 2)}\n`);
-  });
-});
+describeSafety(
+  'generated managed JobSet history, closed loop',
+  'deletes no healthy child Job and creates none twice',
+  histories,
+  ORDERS,
+  new URL('./managed-safety.known.json', import.meta.url),
+  unsafeCommands,
+);

@@ -149,15 +149,16 @@ describe('a JobSet suspended, resumed and then restarted, its specs arriving aft
 // the cluster's controller had restarted on the failure before that spec existed and never made
 // them. A restart leaves them out instead of deleting them (a deletion never answered would hold
 // a BlockingRecreate restart for good).
+const blockingInOrder = (suspend: boolean) => ({
+  replicatedJobs: [{ name: 'w', replicas: 2 }, { name: 'd', replicas: 2 }],
+  startupPolicy: { startupPolicyOrder: 'InOrder' },
+  failurePolicy: { maxRestarts: 1, restartStrategy: 'BlockingRecreate' },
+  suspend,
+}) as const;
+
 describe('an InOrder BlockingRecreate JobSet suspended after a failure, the suspension folded first', () => {
-  const spec = (suspend: boolean) => ({
-    replicatedJobs: [{ name: 'w', replicas: 2 }, { name: 'd', replicas: 2 }],
-    startupPolicy: { startupPolicyOrder: 'InOrder' },
-    failurePolicy: { maxRestarts: 1, restartStrategy: 'BlockingRecreate' },
-    suspend,
-  }) as const;
-  const running = v(1, jobSetObserved(spec(false), { seconds: 5 }));
-  const suspended = v(4, jobSetObserved(spec(true), { seconds: 36 }));
+  const running = v(1, jobSetObserved(blockingInOrder(false), { seconds: 5 }));
+  const suspended = v(4, jobSetObserved(blockingInOrder(true), { seconds: 36 }));
   const w1Ready = v(2, jobObserved('w', 1, { seconds: 5, active: 1, ready: 1 }));
   const w1Failed = v(3, jobFailed('w', 1, { seconds: 35 }));
 
@@ -173,5 +174,24 @@ describe('an InOrder BlockingRecreate JobSet suspended after a failure, the susp
     const inOrder = given(running, w1Ready, w1Failed, suspended, deleted(0, 108), deleted(1, 109)).whenSettled({ now: at(109) });
     expect(late.status.replicatedJobsStatus).toEqual(inOrder.status.replicatedJobsStatus);
     expect(inOrder.status.replicatedJobsStatus.map((r) => r.suspended)).toEqual([2, 2]);
+  });
+});
+
+// message-pattern history-14, shrunk: the same, the failure and the suspension in one second. The
+// resourceVersions order them (one etcd): the failure's snapshot is older than the suspended spec
+// the fold created on, so the cluster restarted before that spec existed.
+describe('an InOrder BlockingRecreate JobSet suspended in the second of a failure, the suspension folded first', () => {
+  const running = v(1, jobSetObserved(blockingInOrder(false), { seconds: 5 }));
+  const w1Ready = v(2, jobObserved('w', 1, { seconds: 5, active: 1, ready: 1 }));
+  const w1Failed = v(3, jobFailed('w', 1, { seconds: 35 }));
+  const suspended = v(4, jobSetObserved(blockingInOrder(true), { seconds: 35 }));
+  const deleted = (index: number, seconds: number) => jobDeleted('w', index, seconds);
+
+  it('given the failure after the suspension, then the two deletions, when reconciled, then the next attempt is created, suspended, as in order', () => {
+    const late = given(suspended, w1Ready, w1Failed, running, deleted(1, 37), deleted(0, 36)).whenSettled({ now: at(37) });
+    const inOrder = given(running, w1Ready, w1Failed, suspended, deleted(0, 36), deleted(1, 37)).whenSettled({ now: at(37) });
+    expect(inOrder.state.restarts).toBe(1);
+    expect(inOrder.status.replicatedJobsStatus.map((r) => r.suspended)).toEqual([2, 2]);
+    expect(late.status.replicatedJobsStatus).toEqual(inOrder.status.replicatedJobsStatus);
   });
 });

@@ -57,6 +57,17 @@ describe('the kube Lambda', () => {
     expect(JSON.parse(String(answer.body))).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed', code: 405 });
   });
 
+  it('reads a review\'s protobuf body, which API Gateway hands on base64-encoded (kubectl auth can-i)', async () => {
+    // `kubectl auth can-i list jobs -n batch`, as kubectl 1.35 sends it (test/unit/kube/access-review.spec.ts)
+    const protobuf = 'azhzAAoyChdhdXRob3JpemF0aW9uLms4cy5pby92MRIXU2VsZlN1YmplY3RBY2Nlc3NSZXZpZXcSQAoQCgASABoAIgAqADIAOABCABIiCiAKBWJhdGNoEgRsaXN0GgViYXRjaCIAKgRqb2JzMgA6ABoICAASABoAIAAaACIA';
+    const event = { ...apiEvent('POST', '/k8s/clusters/c1/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', '', { 'Content-Type': 'application/vnd.kubernetes.protobuf' }), body: protobuf, isBase64Encoded: true };
+
+    const answer = await invoke(createKubeHandler(deps, SHORT), event);
+
+    expect(answer.statusCode).toBe(201);
+    expect(JSON.parse(String(answer.body))).toMatchObject({ kind: 'SelfSubjectAccessReview', status: { allowed: true } });
+  });
+
   it('answers a quiet watch at its deadline, with a last bookmark to resume from', async () => {
     const list = await invoke(createKubeHandler(deps, SHORT), apiEvent('GET', '/k8s/clusters/c1/apis/batch/v1/jobs'));
     const version = (JSON.parse(String(list.body)) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
