@@ -78,6 +78,8 @@ async function serve(request: KubeRequest, deps: KubeDeps, limits: ServeLimits):
   switch (target.kind) {
     case 'root': return ok(rootPaths());
     case 'version': return ok(versionInfo(deps.jobfoldVersion));
+    // As the API server answers a probe (`kubectl get --raw /readyz`): this API answers, so it is up.
+    case 'health': return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok' };
     case 'api': return negotiate(accept, ['discovery-v2', 'json']) === 'discovery-v2'
       ? ok(aggregatedDiscovery(true), AGGREGATED_DISCOVERY_TYPE)
       : ok(apiVersions(request.headers['host'] ?? ''));

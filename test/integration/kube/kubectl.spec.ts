@@ -142,6 +142,12 @@ describe('kubectl discovery, formats and server-side selection', () => {
     ]);
   });
 
+  it('answers the API server\'s probes, as scripts and dashboards check a cluster is up', async () => {
+    const probes = await Promise.all(['/readyz', '/livez', '/healthz'].map((path) => run('get', '--raw', path)));
+
+    expect(probes.map((p) => `${p.code} ${p.stdout}`)).toEqual(['0 ok', '0 ok', '0 ok']);
+  });
+
   it('prints a Job as YAML exactly as it prints it as JSON', async () => {
     const yaml = await run('get', 'job', 'train', '-n', 'batch', '-o', 'yaml');
     const json = await run('get', 'job', 'train', '-n', 'batch', '-o', 'json');
