@@ -221,3 +221,25 @@ describe('an InOrder JobSet restarted while it ran, suspended in the failure\'s 
     expect(conditions([2, 0, 4, 1, 3, 5])).toEqual(upstream);
   });
 });
+
+// message-pattern seed 7 history-17, shrunk: the same restart while the JobSet ran, the next
+// attempt's Job ready before the suspension; its ready snapshot arrives after the fold, holding
+// the suspension, began that walk: the walk completed before the suspension, as in order.
+describe('an InOrder JobSet restarted while it ran, whose next walk completed before a later suspension', () => {
+  const spec = (suspend: boolean) => ({ replicatedJobs: [{ name: 'w' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, failurePolicy: { maxRestarts: 1 }, suspend });
+  const events = [
+    v(1, jobSetObserved(spec(false), { seconds: 1 })),
+    v(2, jobObserved('w', 0, { seconds: 1, active: 1, ready: 1 })),
+    v(3, jobFailed('w', 0, { seconds: 1 })),
+    jobDeleted('w', 0, 41),
+    v(4, jobObserved('w', 0, { seconds: 41, attempt: 1, active: 1, ready: 1 })),
+    v(5, jobSetObserved(spec(true), { seconds: 71 })),
+  ];
+  const conditions = (order: readonly number[]) => conditionsOf(given(...order.map((i) => events[i] as JobSetObservation)).whenSettled({ now: at(71) }).status).map((c) => `${c.type}=${c.status}`);
+
+  it('given the suspension, the failure and the JobSet before the next attempt\'s ready snapshot, when settled, then the end is as in order', () => {
+    const inOrder = conditions([0, 1, 2, 3, 4, 5]);
+    expect(inOrder).toEqual(['StartupPolicyInProgress=False', 'StartupPolicyCompleted=True', 'RestartingJobSet=False', 'Suspended=True']);
+    expect(conditions([5, 2, 0, 1, 3, 4])).toEqual(inOrder);
+  });
+});
