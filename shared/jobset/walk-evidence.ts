@@ -308,8 +308,10 @@ export function walkCompletedWhileResumed(spec: DefaultedJobSetSpec, state: JobS
   if (spec.suspend || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
   const suspensions = [...suspensionTimesNoted(state), ...(state.jobSetTimeline ?? []).filter((seen) => seen.suspend).map((seen) => seen.at)];
   const resumedWalk = (attempt: number): boolean => {
-    const completedAt = attempt < 0 ? undefined : walkCompletedAt(spec, state, attempt);
-    if (completedAt === undefined || suspendInForceAt(state, completedAt) !== false) return false;
+    const completion = attempt < 0 ? undefined : walkCompletion(spec, state, attempt);
+    // The spec in force just before the completion (in its second, a resumption shown at an older resourceVersion came first).
+    if (completion === undefined || suspendInForceAt(state, completion.at, completion.version) !== false) return false;
+    const completedAt = completion.at;
     return suspensions.some((at) => compareTimes(at, completedAt) < 0) && suspensions.every((at) => compareTimes(at, completedAt) < 0);
   };
   return resumedWalk(state.restarts) || resumedWalk(state.restarts - 1);

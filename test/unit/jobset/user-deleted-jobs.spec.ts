@@ -212,3 +212,24 @@ describe('an InOrder JobSet suspended, resumed, whose walk completed and whose r
     expect(conditions([0, 2, 4, 3, 1])).toEqual(upstream);
   });
 });
+
+// user-delete seed 99 history-43, shrunk: the same, the resumption and the ready snapshot that
+// completed the walk in one second; the resourceVersions say the resumption came first.
+describe('an InOrder JobSet resumed in the second its walk completed, whose ready Job a user then deleted', () => {
+  const spec = (suspend: boolean) => ({ replicatedJobs: [{ name: 'workers' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, suspend });
+  const events = [
+    versioned(1, jobSetObserved(spec(false), { seconds: 0 })),
+    versioned(2, jobSetObserved(spec(true), { seconds: 5 })),
+    versioned(3, jobSetObserved(spec(false), { seconds: 66 })),
+    withUid(versioned(4, jobReady('workers', 0, { seconds: 66 })), 'w0'),
+    deletedWithUid(jobDeleted('workers', 0, 96), 'w0'),
+  ];
+  const conditions = (order: readonly number[]) => given(...order.map((i) => events[i] as JobSetObservation)).whenSettled({ now: at(96) }).status.conditions.map((c) => `${c.type}=${c.status}`);
+
+  it('given the suspension last, when settled, then Suspended is False as in order: the walk completed after the resumption', () => {
+    const upstream = conditions([0, 1, 2, 3, 4]);
+    expect(upstream).toEqual(['StartupPolicyInProgress=True', 'Suspended=False', 'StartupPolicyCompleted=False']);
+    expect(conditions([0, 2, 3, 4, 1])).toEqual(upstream);
+    expect(conditions([2, 0, 3, 4, 1])).toEqual(upstream);
+  });
+});
