@@ -78,8 +78,13 @@ export function childJobStatusEntry(state: JobState, now: string): Report | unde
   // With the sync's counts, named by the newest too (each count is folded once, so it names the
   // sync): the same status is news again for the counts.
   const jobSetSeq = countsOfSync(state, now);
-  const says = `${identity.uid}/status/${state.childStatusVersion}/${stableHash(job)}`;
-  const eventId = countedEventId(says, jobSetSeq);
+  const said = `${identity.uid}/status/${state.childStatusVersion}/${stableHash(job)}`;
+  const eventId = countedEventId(said, jobSetSeq);
+  // A finished Job's first counted status is news even when it repeats an uncounted one: its count
+  // orders the finish against another of the same second (shared/jobset/finish-order.ts), so it
+  // keeps an entry of its own; later ones ride.
+  const finished = job.status.conditions.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  const says = finished && jobSetSeq !== undefined ? `${said}/counted` : said;
   const sequence = { epoch: 0, seq: Math.max(1, state.position) };
   const body = { type: 'JobObserved', at: now, eventId, sequence, job, ...(jobSetSeq === undefined ? {} : { jobSetSeq }) };
   return {

@@ -3,7 +3,12 @@ import type { LogEntry, StreamId } from '../../../shared/log/event-store.ts';
 import { InMemoryEventStore } from '../../../shared/log/in-memory-event-store.ts';
 import { JOBFOLD_JOBSET_CONTROLLER_NAME } from '../../../shared/jobset/index.ts';
 import { createServiceHarness } from '../../support/service-harness.ts';
-import { at } from '../../support/builders.ts';
+import { at, jobObserved } from '../../support/builders.ts';
+import { childJobStatusEntry } from '../../../shared/job/child-job-status.ts';
+import { evolve } from '../../../shared/job/evolve.ts';
+import { initialState } from '../../../shared/job/state.ts';
+import { JobSchema } from '../../../shared/k8s/job.ts';
+import { saidBy } from '../../../shared/k8s/sent-counts.ts';
 
 // Issue 20, the cost of issue 21's count route (a) (docs/ordering.md, "JobSets: the count"): a
 // child Job event that changes no status the JobSet's log holds is reported for its `jobSetSeq`
@@ -101,5 +106,36 @@ describe('Given a JobSet jobfold runs, whose child Jobs a and b have been seen (
     await h.deliver([childJob('a', 1, 1, 1), childJob('b', 1, 2, 1)]);
     await h.deliver([childJob('a', 2, 4, 2, { annotation: 'resynced' }), childJob('b', 2, 3, 2, { suspend: true })]);
     expect(childStatuses(await h.log(jobSetStream))).toEqual(['js-a-0 [1]', 'js-b-0 [2]', 'js-a-0 [4]', 'js-b-0 [3]']);
+  });
+});
+
+describe("A finished child Job's status", () => {
+  const finished = JobSchema.parse({
+    metadata: {
+      name: 'js-a-0', namespace: 'default', uid: 'child-uid', creationTimestamp: at(0),
+      labels: { 'jobset.sigs.k8s.io/replicatedjob-name': 'a', 'jobset.sigs.k8s.io/restart-attempt': '0' },
+      ownerReferences: [{ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name: 'js', uid: 'js-uid', controller: true }],
+    },
+    spec: { completions: 1, parallelism: 1, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main' }] } } },
+    status: {
+      succeeded: 1,
+      conditions: [
+        { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', lastTransitionTime: at(5) },
+        { type: 'Complete', status: 'True', reason: 'CompletionsReached', lastTransitionTime: at(5) },
+      ],
+    },
+  });
+
+  it('says something new in its first report with a count, though the status repeats: that count orders its finish (finish-order.ts), so it does not ride', () => {
+    const state = initialState();
+    evolve(state, jobObserved(finished, at(5)));
+    const uncounted = childJobStatusEntry(state, at(5));
+    evolve(state, { ...jobObserved(finished, at(6)), eventId: 'job/3', sequence: { epoch: EPOCH, seq: 2, jobSetSeq: 3 } });
+    const counted = childJobStatusEntry(state, at(6));
+    expect(counted?.entry.body).toMatchObject({ job: { status: { conditions: [{ type: 'SuccessCriteriaMet' }, { type: 'Complete' }] } }, jobSetSeq: { counts: [3] } });
+    expect(saidBy(counted?.entry.eventId ?? '')).toBe(uncounted?.entry.eventId);
+    expect(counted?.says).not.toBe(uncounted?.says);
+    evolve(state, { ...jobObserved(finished, at(7)), eventId: 'job/4', sequence: { epoch: EPOCH, seq: 3, jobSetSeq: 4 } });
+    expect(childJobStatusEntry(state, at(7))?.says).toBe(counted?.says);
   });
 });
