@@ -22,7 +22,7 @@ import { compareTimes } from '../k8s/time.ts';
 import { comparableVersion, compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkCompletedAtResumption, walkIncompleteAtResumption, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, walkCompletedWhileResumed, startedEvidenceOf } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, walkCompletedWhileResumed, nextWalkBegunBeforeSuspension, nextWalkCompletedBeforeSuspension, startedEvidenceOf } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -176,6 +176,10 @@ function reconcile(
     const failedAt = pass.state.restartEvidence?.failedAt;
     if (spec.suspend && failedAt !== undefined && suspendInForceAt(pass.state, failedAt) === false) writeCondition(pass, startupInProgress, tippedBy);
   }
+  // 9 as the cluster went through it after the last restart, while the JobSet ran: the next walk began before the suspension the fold holds.
+  if (nextWalkBegunBeforeSuspension(spec, pass.state)) writeCondition(pass, startupInProgress, tippedBy);
+  // ... and completed before it, its ready snapshots seen since.
+  if (nextWalkCompletedBeforeSuspension(spec, pass.state) && !walkBegunOnLastResumption(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
   // 6 and 7: the failure policy, else the success policy; a restarted or finished JobSet stops here.
   if (decideOutcome(pass, spec, owned) || deleting) return;
   // 8. Headless Service, volume claims, elastic scaling: not represented.

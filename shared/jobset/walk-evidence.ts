@@ -265,6 +265,38 @@ export function walkCompletedBeforeSuspensionUnseen(spec: DefaultedJobSetSpec, s
 }
 
 /**
+ * Decide side, on a suspended InOrder JobSet jobfold does not run, restarted on a failure that came
+ * while it ran (the spec in force just before the failure was a resumed one; in the failure's
+ * second, by the resourceVersions): the cluster's passes after the restart, before the suspension,
+ * began the next walk and wrote `StartupPolicyInProgress` True (turning a completed walk's
+ * condition False). The fold, holding the suspended spec when the failure arrived, restarted on it
+ * and, suspended, wrote no walk (upstream skips the startup conditions of a suspended JobSet). Not
+ * once the current attempt's walk completed on the evidence, nor while InProgress stands True.
+ */
+export function nextWalkBegunBeforeSuspension(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  if (!spec.suspend || state.restarts === 0 || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  const failedAt = state.restartEvidence?.failedAt;
+  if (failedAt === undefined || findCondition(state.conditions, CONDITION_TYPES.startupPolicyInProgress)?.status === 'True') return false;
+  if (walkCompletedAt(spec, state, state.restarts) !== undefined) return false;
+  return suspendInForceAt(state, failedAt, state.walkEvidence?.failedVersion?.[state.restarts - 1]) === false;
+}
+
+/**
+ * Decide side, the other way: a suspended InOrder JobSet jobfold does not run, after a restart,
+ * whose current attempt's walk completed on the evidence while the JobSet ran, none of the Jobs
+ * that completed it deleted (and, the caller checks, the last resumption began no walk again),
+ * while `StartupPolicyCompleted` stands False: the fold began that walk (`nextWalkBegunBeforeSuspension`) before the ready snapshots
+ * arrived; the cluster wrote the completion before the suspension.
+ */
+export function nextWalkCompletedBeforeSuspension(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  if (!spec.suspend || state.restarts === 0 || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted)?.status !== 'False') return false;
+  const completion = walkCompletion(spec, state, state.restarts);
+  if (completion === undefined || startedJobs(state, state.restarts).some((s) => s.deletedAt !== undefined)) return false;
+  return suspendInForceAt(state, completion.at, completion.version) === false;
+}
+
+/**
  * A resumed InOrder JobSet jobfold does not run, whose walk (of the current attempt, or of the one
  * the last restart ended) completed on the evidence while a resumed spec was in force, after a
  * suspension and with none since (`jobSetTimeline`, the suspensions noted): upstream's pass then
@@ -276,8 +308,10 @@ export function walkCompletedWhileResumed(spec: DefaultedJobSetSpec, state: JobS
   if (spec.suspend || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
   const suspensions = [...suspensionTimesNoted(state), ...(state.jobSetTimeline ?? []).filter((seen) => seen.suspend).map((seen) => seen.at)];
   const resumedWalk = (attempt: number): boolean => {
-    const completedAt = attempt < 0 ? undefined : walkCompletedAt(spec, state, attempt);
-    if (completedAt === undefined || suspendInForceAt(state, completedAt) !== false) return false;
+    const completion = attempt < 0 ? undefined : walkCompletion(spec, state, attempt);
+    // The spec in force just before the completion (in its second, a resumption shown at an older resourceVersion came first).
+    if (completion === undefined || suspendInForceAt(state, completion.at, completion.version) !== false) return false;
+    const completedAt = completion.at;
     return suspensions.some((at) => compareTimes(at, completedAt) < 0) && suspensions.every((at) => compareTimes(at, completedAt) < 0);
   };
   return resumedWalk(state.restarts) || resumedWalk(state.restarts - 1);
