@@ -22,6 +22,8 @@ export interface E2eOptions {
   readonly latencyJobs?: number;
   /** Reuse a running DynamoDB Local instead of starting one. */
   readonly dynamoDbEndpoint?: string;
+  /** Default true: pod events carry the forwarder's stamp; false feeds them as benches before `aa89654` did. */
+  readonly stamped?: boolean;
 }
 
 export interface E2eFigures {
@@ -38,13 +40,13 @@ export interface E2eFigures {
 }
 
 export async function runE2eBench(options: E2eOptions = {}): Promise<E2eFigures> {
-  const { jobs = 20, podsPerJob = 10, latencyJobs = 60 } = options;
+  const { jobs = 20, podsPerJob = 10, latencyJobs = 60, stamped = true } = options;
   const bench = await openBenchStack('e2e', options.dynamoDbEndpoint);
   const { stack, client } = bench;
   try {
     // 1. Throughput and write units.
     // Stamped as the deployed forwarder stamps them (the pods' jobSeq), as is every bench feed.
-    const trace = new TraceRecorder(new Date().toISOString(), 'b001', { forwarderCounts: true });
+    const trace = new TraceRecorder(new Date().toISOString(), 'b001', { forwarderCounts: stamped });
     for (let j = 0; j < jobs; j++) {
       const job = trace.job('bench-a', 0, 'bench', `throughput-${j}`, indexedSpec(podsPerJob, {}));
       const pods = Array.from({ length: podsPerJob }, (_, i) => trace.runPod(job, 1, i));
@@ -65,7 +67,7 @@ export async function runE2eBench(options: E2eOptions = {}): Promise<E2eFigures>
     const after = stack.capacity();
 
     // 2. Latency: set the Jobs up, then put each leader's success and time its first command.
-    const setup = new TraceRecorder(new Date().toISOString(), 'b002', { forwarderCounts: true });
+    const setup = new TraceRecorder(new Date().toISOString(), 'b002', { forwarderCounts: stamped });
     const leaders = Array.from({ length: latencyJobs }, (_, j) => {
       const job = setup.job('bench-b', 0, 'bench', `latency-${j}`, indexedSpec(2, { successPolicy: { rules: [{ succeededIndexes: '0' }] } }));
       const [leader] = [0, 1].map((i) => setup.runPod(job, 1, i));

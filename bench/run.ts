@@ -18,7 +18,7 @@ const HELP = `Usage: npm run bench [-- --json] [-- --completions N] [-- --no-e2e
                  [-- --no-advise] [-- --advise-jobs N]
                  [-- --service-pods N] [-- --no-service] [-- --no-fleet] [-- --no-query] [-- --query-completions N]
                  [-- --no-kube] [-- --kube-pods N] [-- --kube-jobs N]
-                 [-- --no-writer-memory] [-- --writer-pods N] [-- --no-cold-start]
+                 [-- --no-writer-memory] [-- --writer-pods N] [-- --no-cold-start] [-- --unstamped]
 
 Folds a synthetic Indexed Job (100,000 completions, >300,000 pod events, failures and a
 64 KiB success policy), deciding after every event, and prints figures:
@@ -43,7 +43,8 @@ and the service path (bench/service-path.ts; skipped with --no-service): the ser
 Local), fed one Indexed Job of --service-pods pods (default 10,000; leader success policy, some
 failures) by the EventBridge SDK client from the bench's process (8 PutEvents calls of 10 in
 flight), the cluster deleting each commanded pod; every pod event stamped as the deployed
-forwarder stamps it (sequence, with the Job's count jobSeq: forwarder/watch/object-sequencer.ts);
+forwarder stamps it (sequence, with the Job's count jobSeq: forwarder/watch/object-sequencer.ts;
+--unstamped feeds the small Jobs and the service path without it, as benches before aa89654 did);
 figures from GET /local/status and /local/clusters/{c}/commands:
   e2eEventsPerSecond    pod events per second over the Job's life (first PutEvents to quiet), the
                         pod events packed as the forwarder sends them (its packer, 50 ms window,
@@ -98,6 +99,7 @@ if (args.includes('--help')) {
   process.exit(0);
 }
 const json = args.includes('--json');
+const unstamped = args.includes('--unstamped');
 const completionsArg = args.indexOf('--completions');
 const completions = completionsArg >= 0 ? Number(args[completionsArg + 1]) : 100_000;
 const options = { completions, parallelism: 1000, failureEvery: 50 };
@@ -192,7 +194,7 @@ const figures = {
   succeeded: final.succeeded,
   failed: final.failed,
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-  ...(args.includes('--no-e2e') ? {} : await part('e2e', () => runE2eBench())),
+  ...(args.includes('--no-e2e') ? {} : await part('e2e', () => runE2eBench({ stamped: !unstamped }))),
   ...(args.includes('--no-service') ? {} : await part('service', async () => servicePath(numberArg('--service-pods') ?? 10_000))),
   ...(args.includes('--no-fleet') ? {} : await part('fleet', () => runFleetListBench())),
   ...(args.includes('--no-whatif') ? {} : await part('whatif', () => runWhatIfFleetBench(whatIfJobs))),
@@ -236,7 +238,7 @@ function numberArg(name: string): number | undefined {
 
 /** In a child process (which starts the service in another), so the fold's memory above stays apart. */
 function servicePath(pods: number): ServicePathReport {
-  return childBench('service-path.ts', ['--pods', String(pods)]) as ServicePathReport;
+  return childBench('service-path.ts', ['--pods', String(pods), ...(unstamped ? ['--unstamped'] : [])]) as ServicePathReport;
 }
 
 /** A bench script's --json figures, run in a child process (stderr inherited: its progress line reaches the terminal). */

@@ -48,14 +48,16 @@ import { perJobCeiling, type PerJobCeilingFigures } from './per-job-ceiling.ts';
 // Run alone: `node bench/service-path.ts --help`.
 
 export const SERVICE_PATH_HELP = `Usage: node bench/service-path.ts [--pods N] [--feeders N] [--packed | --unpacked] [--pack-rate N]
-                                  [--realistic | --lean] [--cpu-prof DIR] [--json]
+                                  [--realistic | --lean] [--unstamped] [--cpu-prof DIR] [--json]
 
 Starts the service as \`npm start\` does (node local/start.ts --port 0 --no-sample, its own
 process and DynamoDB Local), feeds it one Indexed Job of --pods pods (default 10,000; leader
 success policy, some failures) with the EventBridge SDK client, --feeders PutEvents calls of 10
 entries in flight (default 8), deletes each commanded pod, and prints the figures (JSON with
 --json); podsCommandedNotLingeringByFeed first: each feed's pods commanded while not lingering
-(must be 0). Every pod event carries the forwarder's stamp (sequence, with its Job's jobSeq). The pod events go as the forwarder sends them: packed by its packer (50 ms window, 500
+(must be 0). Every pod event carries the forwarder's stamp (sequence, with its Job's jobSeq);
+--unstamped leaves it out, as the benches before aa89654 fed them, to compare like for like
+with those commits' figures (the stamp costs write units and CPU: README, Figures). The pod events go as the forwarder sends them: packed by its packer (50 ms window, 500
 observations) for a Job changing --pack-rate times a second (default 2,000: ~100 a pack), giving
 e2eEventsPerSecond; then a fresh service is fed the same Job one event per entry, giving
 e2eEventsPerSecondUnpacked. --packed or --unpacked runs only that feed (its figure is then
@@ -86,6 +88,11 @@ export interface ServicePathOptions {
   readonly packRate?: number;
   /** Default `realistic`. */
   readonly podShape?: PodShape;
+  /**
+   * Default true: every pod event carries the forwarder's stamp. False feeds them as the benches
+   * before `aa89654` did, so a figure compares like for like with those commits' (README, Figures).
+   */
+  readonly stamped?: boolean;
 }
 
 export interface ServicePathFigures extends Partial<PerJobCeilingFigures> {
@@ -124,7 +131,7 @@ export interface ServicePathFigures extends Partial<PerJobCeilingFigures> {
 const CLUSTER = 'bench-svc';
 
 export async function runServicePathBench(options: ServicePathOptions = {}): Promise<ServicePathFigures> {
-  const { pods = 10_000, failEvery = 50, feeders = 8, feed: how = 'packed', packRate = DEFAULT_PACK_RATE, podShape = 'realistic' } = options;
+  const { pods = 10_000, failEvery = 50, feeders = 8, feed: how = 'packed', packRate = DEFAULT_PACK_RATE, podShape = 'realistic', stamped = true } = options;
   const realistic = podShape === 'realistic';
   // The entries as the forwarder sends them for these pods, and a pod's uid in them.
   const shaped = (entries: readonly RecordedEntry[]) => (realistic ? withRealisticPods(entries) : entries);
@@ -135,7 +142,7 @@ export async function runServicePathBench(options: ServicePathOptions = {}): Pro
     endpoint: service.eventsUrl, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
   });
   // Stamped as the deployed forwarder stamps them (jobSeq: the fold waits while one is missing).
-  const trace = new TraceRecorder(new Date().toISOString(), 'b10c', { forwarderCounts: true });
+  const trace = new TraceRecorder(new Date().toISOString(), 'b10c', { forwarderCounts: stamped });
   const job = trace.job(CLUSTER, 0, 'bench', `indexed-${pods}`, {
     completions: pods, parallelism: pods, completionMode: 'Indexed', backoffLimit: pods,
     successPolicy: { rules: [{ succeededIndexes: '0' }] },
@@ -340,6 +347,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     ...(value('--feeders') ? { feeders: Number(value('--feeders')) } : {}),
     ...(value('--pack-rate') ? { packRate: Number(value('--pack-rate')) } : {}),
     ...(profileDir ? { nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+    ...(args.includes('--unstamped') ? { stamped: false } : {}),
   }, feeds, shapes);
   console.log(args.includes('--json') ? JSON.stringify(figures) : figures);
 }

@@ -183,7 +183,9 @@ forwarder's \`sequence\` stamp takes care of the first:
   again at 1. One watch delivers a JobSet's Jobs in the cluster's order, as upstream's Job
   informer does. A JobSet's log learns its child Jobs' statuses from jobfold's own Job logs, not
   from these events: each status carries the counts of the Job events its Job's log folded for it
-  (one status entry per counted Job event), and a child's deletion its own count. While the
+  (one status entry per counted Job event; one that repeats the status before it lends its counts
+  to the next entry of the JobSet's batch that carries later ones, docs/ordering.md "JobSets: the
+  count"), and a child's deletion its own count. While the
   JobSet's log lacks one sent before the newest it holds, a JobSet jobfold runs (\`managedBy\`)
   decides nothing (no Job created, deleted, suspended or resumed, no restart, outcome or
   condition) until it arrives, or upstream's expectation timeout (5 minutes) passes; its

@@ -9,13 +9,16 @@ import { applyMergePatch } from '../../shared/whatif/patch.ts';
 // the conformance runner, `jobfold replay` and `jobfold whatif`.
 
 const TimeSchema = z.string().min(1);
+/** A Job's uid as a Job Deleted carries it (shared/contract/inbound.ts): 1 to 128 characters, no lone surrogate. */
+const DeletedUidSchema = z.string().min(1).max(128).refine((uid) => uid.isWellFormed(), 'holds a lone UTF-16 surrogate');
 
 const ScenarioEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('JobStatus'), at: TimeSchema, job: ChildJobSchema }),
   z.object({ type: z.literal('JobStatusBatch'), at: TimeSchema, jobs: z.array(ChildJobSchema).min(1) }),
   // `uid`: the deleted Job's, as the forwarder's Job Deleted names it (a Job a user deleted and
   // its controller created again share the name, not the uid); optional, as upstream's have none.
-  z.object({ type: z.literal('JobDeleted'), at: TimeSchema, name: z.string().min(1), uid: z.string().min(1).optional() }),
+  // Bounded as the inbound contract bounds it, so a scenario holds no uid a cluster's event could not.
+  z.object({ type: z.literal('JobDeleted'), at: TimeSchema, name: z.string().min(1), uid: DeletedUidSchema.optional() }),
   z.object({ type: z.literal('JobSetSpecUpdated'), at: TimeSchema, patch: z.record(z.string(), z.unknown()) }),
   z.object({ type: z.literal('Tick'), at: TimeSchema }),
   z.object({ type: z.literal('JobSetMarkedForDeletion'), at: TimeSchema }),

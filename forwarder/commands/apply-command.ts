@@ -1,6 +1,8 @@
-import type { V1Job } from '@kubernetes/client-node';
+import type { V1Job, V1Pod } from '@kubernetes/client-node';
 import { CONTROLLER_UID_LABEL, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../../shared/job/index.ts';
 import { stableHash } from '../../shared/job/index.ts';
+import { creationRefusal, type LivePod } from '../../shared/job/creation-guard.ts';
+import { JOB_COMPLETION_INDEX_ANNOTATION } from '../../shared/k8s/job-controller.ts';
 import { trimJob } from '../trim.ts';
 import { applyJobSetCommand } from './apply-jobset-command.ts';
 import { buildPod, COMMAND_ID_ANNOTATION } from './build-pod.ts';
@@ -81,9 +83,26 @@ async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promis
   if (hash !== command.templateHash) return done('template-changed');
   const pods = await kube.listJobPods(command.namespace, command.jobUid);
   if (pods.some((pod) => pod.metadata?.annotations?.[COMMAND_ID_ANNOTATION] === command.commandId)) return done('already-created');
+  // The decision was made on a view that may be minutes old: the live Job and pods have the last
+  // word (shared/job/creation-guard.ts).
+  const live = { parallelism: job.spec?.parallelism ?? 1, completions: job.spec?.completions ?? undefined, suspended: job.spec?.suspend === true };
+  const refusal = creationRefusal(live, command.index ?? undefined, pods.map(livePod));
+  if (refusal !== undefined) return done(refusal);
   const counts = { failures: command.indexFailureCount ?? undefined, ignored: command.indexIgnoredFailureCount ?? undefined };
   await kube.createPod(command.namespace, buildPod(job, command.index ?? undefined, command.commandId, counts));
   return done('created');
+}
+
+/** A pod as the creation guard reads it; an index annotation that is not a number matches no index. */
+function livePod(pod: V1Pod): LivePod {
+  const index = pod.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION];
+  const phase = pod.status?.phase;
+  return {
+    index: index === undefined ? undefined : Number(index),
+    terminal: phase === 'Succeeded' || phase === 'Failed',
+    succeeded: phase === 'Succeeded',
+    deleting: pod.metadata?.deletionTimestamp !== undefined,
+  };
 }
 
 /** Attempts at the guarded patch when the pod changes between the read and the patch. */

@@ -122,8 +122,8 @@ function resourceAccess(attributes: ResourceAttributes, cluster: string): Record
   return { allowed: true, reason: `jobfold serves ${qualified} for ${readVerbs(served)}, read-only` };
 }
 
-/** The discovery documents and the version: every path a client reads outside the resources. */
-const NON_RESOURCE_URLS = ['/', '/api', '/api/*', '/apis', '/apis/*', '/version'];
+/** The discovery documents, the probes and the version: every path a client reads outside the resources. */
+const NON_RESOURCE_URLS = ['/', '/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/readyz', '/version'];
 
 function nonResourceAccess(attributes: NonResourceAttributes): Record<string, unknown> {
   const { path = '', verb = '' } = attributes;

@@ -30,7 +30,7 @@ export function versionInfo(jobfoldVersion: string): unknown {
 
 /** The paths this server has, as the API server lists them at its root. */
 export function rootPaths(): unknown {
-  const paths = ['/api', '/api/v1', '/apis', '/version'];
+  const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/version'];
   for (const { name, version } of GROUPS) paths.push(`/apis/${name}`, `/apis/${name}/${version}`);
   return { paths: paths.sort() };
 }

@@ -5,7 +5,7 @@ import {
 } from './discovery.ts';
 import { handlerFor, type KubeObject, type ResourceHandler, type Selection } from './handlers.ts';
 import { walkPage } from './list-walk.ts';
-import { getNamespace, listNamespaces, namespaceFieldNames } from './namespaces.ts';
+import { getNamespace, listNamespaces, namespaceFieldNames, namespaceWatch } from './namespaces.ts';
 import { negotiate, type Representation } from './negotiate.ts';
 import { parsePath, parseQuery, type KubeRequest, type ResourceTarget } from './request.ts';
 import { findResource, groupVersion } from './resources.ts';
@@ -78,6 +78,8 @@ async function serve(request: KubeRequest, deps: KubeDeps, limits: ServeLimits):
   switch (target.kind) {
     case 'root': return ok(rootPaths());
     case 'version': return ok(versionInfo(deps.jobfoldVersion));
+    // As the API server answers a probe (`kubectl get --raw /readyz`): this API answers, so it is up.
+    case 'health': return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok' };
     case 'api': return negotiate(accept, ['discovery-v2', 'json']) === 'discovery-v2'
       ? ok(aggregatedDiscovery(true), AGGREGATED_DISCOVERY_TYPE)
       : ok(apiVersions(request.headers['host'] ?? ''));
@@ -120,8 +122,13 @@ async function serveResource(request: KubeRequest, deps: KubeDeps, limits: Serve
   const include = includeObject(query.get('includeObject'));
   const nowMs = deps.now();
   if (resource.resource === 'namespaces') {
-    if (flag(query, 'watch')) throw new KubeError(405, 'MethodNotAllowed', 'namespaces are not watched here: jobfold derives them from the Jobs it knows (list them again)');
     const selection = { labels: parseLabelSelector(query.get('labelSelector')), fields: parseFieldSelector(query.get('fieldSelector'), namespaceFieldNames) };
+    if (flag(query, 'watch')) {
+      if (target.name !== undefined) throw badRequest('watch a single object with a list and fieldSelector=metadata.name=<name>', 'watch');
+      const binding = JSON.stringify(['', 'namespaces', cluster, null, query.get('labelSelector') ?? '', query.get('fieldSelector') ?? '']);
+      const initial = async () => (await listNamespaces(deps, cluster, selection)).items;
+      return watchResponse(deps, limits, namespaceWatch as unknown as ResourceHandler<KubeObject>, { scope: { cluster, namespace: undefined }, selection, binding, query, representation, include }, initial);
+    }
     // Namespaces are few and listed whole: a page is the whole list, and no token continues it.
     integerParam(query.get('limit'), 'limit');
     checkListVersion(query.get('resourceVersion'), query.get('resourceVersionMatch'), nowMs);
@@ -199,7 +206,13 @@ function presentList(
   return ok({ kind: listKind, apiVersion, metadata: listMeta, items });
 }
 
-async function watchResponse(deps: KubeDeps, limits: ServeLimits, handler: ResourceHandler<KubeObject>, request: ListRequest): Promise<KubeResponse> {
+/**
+ * `initialList`: the objects a watch from the start sends first, when the handler's logs do not
+ * list them one each (namespaces: many logs, one namespace); else they are walked from its logs.
+ */
+async function watchResponse(
+  deps: KubeDeps, limits: ServeLimits, handler: ResourceHandler<KubeObject>, request: ListRequest, initialList?: () => Promise<KubeObject[]>,
+): Promise<KubeResponse> {
   const { query } = request;
   const nowMs = deps.now();
   const version = query.get('resourceVersion');
@@ -235,7 +248,7 @@ async function watchResponse(deps: KubeDeps, limits: ServeLimits, handler: Resou
   let initial: KubeObject[] | undefined;
   if (fromStart || sendInitialEvents) {
     try {
-      initial = await initialObjects(deps, plan, versionAt(nowMs));
+      initial = initialList === undefined ? await initialObjects(deps, plan, versionAt(nowMs)) : await initialList();
     } catch (error) {
       if (error instanceof InitialEventsTooMany) throw new KubeError(422, 'Invalid', `sendInitialEvents: ${error.message}`);
       throw error;

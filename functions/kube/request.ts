@@ -20,6 +20,7 @@ export interface KubeRequest {
 export type Target =
   | { readonly kind: 'root' }
   | { readonly kind: 'version' }
+  | { readonly kind: 'health' }
   | { readonly kind: 'api' }
   | { readonly kind: 'apis' }
   | { readonly kind: 'group'; readonly group: string }
@@ -61,6 +62,7 @@ export function parsePath(path: string): ParsedPath {
 function targetOf(s: readonly string[], path: string): Target {
   if (s.length === 0) return { kind: 'root' };
   if (s[0] === 'version' && s.length === 1) return { kind: 'version' };
+  if ((s[0] === 'healthz' || s[0] === 'livez' || s[0] === 'readyz') && s.length === 1) return { kind: 'health' };
   if (s[0] === 'api') {
     if (s.length === 1) return { kind: 'api' };
     if (s[1] !== 'v1') throw pathNotFound(path);

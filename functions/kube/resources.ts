@@ -21,7 +21,7 @@ const READ = ['get', 'list', 'watch'] as const;
 export const RESOURCES: readonly ServedResource[] = [
   { group: '', version: 'v1', resource: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], verbs: READ, subresources: ['status'] },
   { group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'], categories: [], verbs: READ, subresources: [] },
-  { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, shortNames: ['ns'], categories: [], verbs: ['get', 'list'], subresources: ['status'] },
+  { group: '', version: 'v1', resource: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, shortNames: ['ns'], categories: [], verbs: READ, subresources: ['status'] },
   { group: 'batch', version: 'v1', resource: 'jobs', singular: 'job', kind: 'Job', namespaced: true, shortNames: [], categories: ['all'], verbs: READ, subresources: ['status'] },
   { group: 'jobset.x-k8s.io', version: 'v1alpha2', resource: 'jobsets', singular: 'jobset', kind: 'JobSet', namespaced: true, shortNames: [], categories: [], verbs: READ, subresources: ['status'] },
 ];

@@ -1,6 +1,6 @@
 import type { StreamId } from '../../shared/log/event-store.ts';
 import { countAtSync, evolve, type JobEvent } from '../../shared/job/index.ts';
-import { restoreForTail, restoreSnapshot, type JobSnapshot } from '../../shared/job/index.ts';
+import { foldFromSnapshot, restoreSnapshot, type JobSnapshot } from '../../shared/job/index.ts';
 import { initialState, type JobState } from '../../shared/job/index.ts';
 import { BadRequestError } from './http-errors.ts';
 import type { QueryDeps } from './http.ts';
@@ -70,6 +70,8 @@ export interface FoldOptions {
   readonly known?: { readonly window: LogWindow; readonly firstSightings: ReadonlySet<number> };
   /** Fold the whole log, no snapshot: an archived pod the tail needs was stored after the snapshot. */
   readonly fromStart?: boolean;
+  /** From the snapshot, restore every archived pod: a finish walk of the tail reads them (shared/job/finish-walk.ts). */
+  readonly wholeArchive?: boolean;
 }
 
 /**
@@ -85,23 +87,24 @@ export async function foldTo(
   options: FoldOptions = {},
 ): Promise<{ state: JobState; tail: JobEvent[]; window: LogWindow; recordedAt?: string }> {
   const snapshot = seq < 1 || options.fromStart === true ? undefined : await deps.store.loadSnapshot(stream, { atOrBefore: seq });
-  let state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
+  const state = snapshot ? restoreSnapshot(snapshot.state as JobSnapshot) : initialState(deps.config);
   const from = snapshot?.seq ?? 0;
   const { known } = options;
   const covered = known !== undefined && known.window.from <= from + 1 && known.window.last === seq;
   const run = covered ? undefined : await readRun(deps.store, stream, from, seq);
   const window = run ? new LogWindow(run.entries) : known!.window;
   const tail = window.eventsAfter(from);
-  // The pods the writer's rule restores for a fold (shared/job/archive-restore.ts).
-  let folded: JobState | undefined;
   if (snapshot) {
-    const restored = await restoreForTail(deps.store, stream, state, tail, run?.firstSightings ?? known!.firstSightings, 'fold');
-    // A pod's form stored after the snapshot is ahead of it (archive-restore.ts): the whole log, once.
-    if (restored.newerThanSnapshot) return foldTo(deps, stream, seq, { fromStart: true });
-    folded = restored.folded;
+    // The pods the writer's rule restores, then the tail (shared/job/archive-restore.ts).
+    const firstSightings = run?.firstSightings ?? known!.firstSightings;
+    const folded = await foldFromSnapshot(deps.store, stream, state, tail, firstSightings, options.wholeArchive === true);
+    // A pod's form stored after the snapshot is ahead of it: the whole log, once.
+    if (folded === 'newer-than-snapshot') return foldTo(deps, stream, seq, { fromStart: true });
+    // A finish walk read archived pods the state lacked: again from the snapshot, with them all (the entries read are kept).
+    if (folded === 'walk-read-archive') return foldTo(deps, stream, seq, { wholeArchive: true, known: { window, firstSightings } });
+  } else {
+    for (const event of tail) evolve(state, event);
   }
-  if (folded !== undefined) state = folded;
-  else for (const event of tail) evolve(state, event);
   // The writer's sync here counted what its run changed: not logged, every reader re-derives it.
   countAtSync(state);
   const last = run?.entries.at(-1);

@@ -47,6 +47,17 @@ export interface SyncOutbox {
 export interface Report {
   readonly stream: StreamId;
   readonly entry: NewEntry;
+  /**
+   * What the entry tells the other log, the counts it carries for that log's bookkeeping left
+   * out: a report that says what the one before it said is sent for its counts only (write-batch.ts).
+   */
+  readonly says?: string;
+  /**
+   * For a report sent for its counts only: `next`, an entry the other log's batch holds after
+   * it (fed-logs.ts), carrying these counts too; 'passes' when `next` carries none (a later one
+   * may take them); undefined when they may not ride on it (the report keeps its own entry).
+   */
+  readonly rideOn?: (next: NewEntry) => NewEntry | 'passes' | undefined;
 }
 
 /** A taken snapshot: the state as stored, and what is archived beside it (a Job's settled pods). */

@@ -40,34 +40,97 @@ export function entryObservation<O extends LogEvent = LogEvent>(entry: NewEntry)
  * their writes reported) or `own` (logs of the second round's kind with records of their own)
  * feed, each with its entries in the order of the records they came from. A fed log's
  * `sources` are its own records' and those of the records that fed it, so that its failure
- * makes all of them delivered again.
+ * makes all of them delivered again. A report sent for its counts only rides on the next entry
+ * that carries counts, when it may (ridden).
  */
 export function fedBatches(written: readonly { readonly batch: LogBatch; readonly outcome: WriteOutcome }[], own: readonly LogBatch[]): LogBatch[] {
-  const fed = new Map<string, { batch: LogBatch; order: { entry: NewEntry; position: number }[] }>();
+  const fed = new Map<string, { batch: LogBatch; order: Fed[] }>();
   const target = (stream: StreamId) => {
     const key = streamKey(stream);
     let log = fed.get(key);
     if (!log) fed.set(key, (log = { batch: logBatch(stream), order: [] }));
     return log;
   };
-  const add = (stream: StreamId, entry: NewEntry, position: number, sources: readonly string[]) => {
+  const add = (stream: StreamId, item: Omit<Fed, 'i'>, sources: readonly string[]) => {
     const log = target(stream);
-    log.order.push({ entry, position });
+    log.order.push({ ...item, i: log.order.length });
     for (const source of sources) if (!log.batch.sources.includes(source)) log.batch.sources.push(source);
   };
   for (const { batch, outcome } of written) {
     // A report made before the batch's observations stands at the batch's first record.
     const positionOf = (after: number) => batch.positions[Math.max(0, after)] ?? batch.positions[0] ?? 0;
-    for (const { report, after } of outcome.reports) add(report.stream, report.entry, positionOf(after), batch.sources);
-    for (const related of batch.related) add(related.stream, related.entry, related.position, batch.sources);
+    for (const { report, after, countsOnly, resent } of outcome.reports) {
+      const riding = countsOnly && report.rideOn ? { rideOn: report.rideOn } : resent ? { resent } : {};
+      add(report.stream, { entry: report.entry, position: positionOf(after), ...riding }, batch.sources);
+    }
+    for (const related of batch.related) add(related.stream, { entry: related.entry, position: related.position }, batch.sources);
   }
   for (const batch of own) {
-    batch.entries.forEach((entry, i) => add(batch.stream, entry, batch.positions[i] ?? 0, batch.sources));
+    batch.entries.forEach((entry, i) => add(batch.stream, { entry, position: batch.positions[i] ?? 0 }, batch.sources));
     target(batch.stream).batch.texts.push(...batch.texts);
   }
   return [...fed.values()].map(({ batch, order }) => {
     // Stable: entries of one record keep their order.
-    const sorted = order.map((o, i) => ({ ...o, i })).sort((a, b) => a.position - b.position || a.i - b.i);
+    const sorted = ridden([...order].sort((a, b) => a.position - b.position || a.i - b.i));
     return { ...batch, entries: sorted.map((o) => o.entry), positions: sorted.map((o) => o.position) };
   });
+}
+
+/** An entry a fed log receives, where it stands, and how it rides on a later one when it is sent for its counts only. */
+interface Fed {
+  readonly entry: NewEntry;
+  readonly position: number;
+  readonly i: number;
+  readonly rideOn?: Report['rideOn'];
+  /** A report sent again after a cold load (write-batch.ts): its counts are older, and it carries no others. */
+  readonly resent?: true;
+}
+
+/**
+ * A fed log's entries, those sent for their counts only (a child Job event that changed no status
+ * the JobSet holds: docs/ordering.md, "JobSets: the count") carried by the next entry that carries
+ * counts instead, when every one of that entry's is later than all of theirs: their counts are
+ * then noted one entry later, with no counted entry between, so no count is ever noted before one
+ * sent ahead of it (which would open a hole). Otherwise they keep their entries, where they stood;
+ * so do those left at the end, unless the last of them can carry the others'. A report sent again
+ * after a cold load is passed over: its counts are older than any sent since.
+ */
+function ridden(order: readonly Fed[]): Fed[] {
+  const out: Fed[] = [];
+  let waiting: Fed[] = [];
+  for (const item of order) {
+    if (item.rideOn !== undefined) {
+      waiting.push(item);
+      continue;
+    }
+    if (item.resent) {
+      out.push(item);
+      continue;
+    }
+    const carried = rideAll(waiting, item.entry);
+    if (carried === 'passes') {
+      out.push(item);
+      continue;
+    }
+    if (carried === undefined) out.push(...waiting, item);
+    else out.push({ ...item, entry: carried });
+    waiting = [];
+  }
+  const last = waiting.at(-1);
+  if (last !== undefined) {
+    const carried = rideAll(waiting.slice(0, -1), last.entry);
+    if (carried === undefined || carried === 'passes') out.push(...waiting);
+    else out.push({ ...last, entry: carried });
+  }
+  return out.sort((a, b) => a.position - b.position || a.i - b.i);
+}
+
+/** `entry` carrying the counts of every one of `riders` (the newest first, each onto counts all later than its own), or none's. */
+function rideAll(riders: readonly Fed[], entry: NewEntry): NewEntry | 'passes' | undefined {
+  let carried: NewEntry | 'passes' | undefined = entry;
+  for (const rider of [...riders].reverse()) {
+    carried = rider.rideOn?.(carried);
+    if (carried === undefined || carried === 'passes') return carried;
+  }
+  return carried;
 }

@@ -31,6 +31,10 @@ export interface PlacedReport {
   readonly report: Report;
   /** -1: made before the batch's observations (the state the batch started on). */
   readonly after: number;
+  /** It says what the report before it said (`Report.says`): sent for its counts only, which may ride on a later entry (fed-logs.ts). */
+  readonly countsOnly?: true;
+  /** The report of the state before the batch, sent again after a cold load: the other log most likely holds it already. */
+  readonly resent?: true;
 }
 
 /** What writing one batch of a log did. */
@@ -192,15 +196,20 @@ async function writeOnce<S, O extends LogEvent, D extends LogEvent, C>(
 
 /**
  * The syncs' reports, each once (a sync that changed nothing others read reports what the one
- * before it did), after the one made before the batch when that one must be sent again.
+ * before it did), after the one made before the batch when that one must be sent again; one
+ * that says what the report before it said (that of the state before the batch included) is
+ * marked as sent for its counts only.
  */
 function placedReports(before: Report | undefined, cold: boolean, syncs: readonly { report?: Report; lastObservation: number }[]): PlacedReport[] {
-  const placed: PlacedReport[] = cold && before ? [{ report: before, after: -1 }] : [];
+  const placed: PlacedReport[] = cold && before ? [{ report: before, after: -1, resent: true }] : [];
   let last = before?.entry.eventId;
+  let said = before?.says;
   for (const sync of syncs) {
     if (!sync.report || sync.report.entry.eventId === last) continue;
     last = sync.report.entry.eventId;
-    placed.push({ report: sync.report, after: sync.lastObservation });
+    const { says } = sync.report;
+    placed.push({ report: sync.report, after: sync.lastObservation, ...(says !== undefined && says === said ? { countsOnly: true as const } : {}) });
+    said = says;
   }
   return placed;
 }

@@ -2,8 +2,9 @@ import { jobStatus } from './status.ts';
 import type { JobState } from './state.ts';
 import { stableHash } from './stable-hash.ts';
 import type { JobObserved } from './events.ts';
-import type { NewEntry, StreamId } from '../log/event-store.ts';
-import type { CarriedCounts } from '../k8s/sent-counts.ts';
+import type { NewEntry } from '../log/event-store.ts';
+import type { Report } from '../decide/decider.ts';
+import { countedEventId, MAX_CARRIED_COUNTS, type CarriedCounts } from '../k8s/sent-counts.ts';
 import { sameInstant } from '../k8s/time.ts';
 
 // Issue 21 for JobSets jobfold runs: the forwarder numbers the events it sends about a JobSet's
@@ -44,7 +45,7 @@ function countsOfSync(state: JobState, now: string): CarriedCounts | undefined {
  * the JobSet's failure policy matches the reasons jobfold decided (`PodFailurePolicy_<name>`,
  * KEP-4443), whatever the cluster's own controller writes.
  */
-export function childJobStatusEntry(state: JobState, now: string): { stream: StreamId; entry: NewEntry } | undefined {
+export function childJobStatusEntry(state: JobState, now: string): Report | undefined {
   const identity = state.identity;
   const owner = identity?.owner;
   if (!identity || owner?.kind !== 'JobSet' || !state.spec) return undefined;
@@ -77,12 +78,35 @@ export function childJobStatusEntry(state: JobState, now: string): { stream: Str
   // With the sync's counts, named by the newest too (each count is folded once, so it names the
   // sync): the same status is news again for the counts.
   const jobSetSeq = countsOfSync(state, now);
-  const counted = jobSetSeq === undefined ? '' : `/seq/${jobSetSeq.epoch}/${Math.max(...jobSetSeq.counts)}`;
-  const eventId = `${identity.uid}/status/${state.childStatusVersion}/${stableHash(job)}${counted}`;
+  const said = `${identity.uid}/status/${state.childStatusVersion}/${stableHash(job)}`;
+  const eventId = countedEventId(said, jobSetSeq);
+  // A finished Job's first counted status is news even when it repeats an uncounted one: its count
+  // orders the finish against another of the same second (shared/jobset/finish-order.ts), so it
+  // keeps an entry of its own; later ones ride.
+  const finished = job.status.conditions.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  const says = finished && jobSetSeq !== undefined ? `${said}/counted` : said;
   const sequence = { epoch: 0, seq: Math.max(1, state.position) };
   const body = { type: 'JobObserved', at: now, eventId, sequence, job, ...(jobSetSeq === undefined ? {} : { jobSetSeq }) };
   return {
     stream: { kind: 'JobSet', clusterId: identity.clusterId, namespace: identity.namespace, uid: owner.uid },
     entry: { eventId, type: 'JobObserved', observedAt: now, body },
+    says,
+    ...(jobSetSeq === undefined ? {} : { rideOn: (next: NewEntry) => countsRidingOn(jobSetSeq, next) }),
   };
+}
+
+/**
+ * A status that repeats the one before it is sent for its counts only (write-batch.ts): they may
+ * ride on the next entry of the JobSet's batch that carries counts (fed-logs.ts), a status or a
+ * deletion of any of its Jobs, when all of that entry's are later (so nothing counted stands
+ * between them) and of the same epoch. Measured: most child status entries with a count repeat the
+ * status (jobfold's, from the pods, changes at the pod events; docs/ordering.md, "JobSets: the count").
+ */
+function countsRidingOn(carried: CarriedCounts, next: NewEntry): NewEntry | 'passes' | undefined {
+  const body = next.body as { jobSetSeq?: CarriedCounts } | undefined;
+  const counts = body?.jobSetSeq;
+  if (counts === undefined) return 'passes';
+  if (counts.epoch !== carried.epoch || Math.min(...counts.counts) <= Math.max(...carried.counts)) return undefined;
+  if (counts.counts.length + carried.counts.length > MAX_CARRIED_COUNTS) return undefined;
+  return { ...next, body: { ...body, jobSetSeq: { epoch: counts.epoch, counts: [...carried.counts, ...counts.counts] } } };
 }

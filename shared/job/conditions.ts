@@ -10,10 +10,11 @@ export interface JobCondition {
   readonly lastProbeTime?: string;
 }
 
-export const findCondition = (
-  conditions: readonly JobCondition[],
-  type: string,
-): JobCondition | undefined => conditions.find((c) => c.type === type);
+// Loops, not find/some with a closure: decide asks these several times after every pod event.
+export function findCondition(conditions: readonly JobCondition[], type: string): JobCondition | undefined {
+  for (const c of conditions) if (c.type === type) return c;
+  return undefined;
+}
 
 /** The Suspended condition upstream's syncJob writes: True (JobSuspended) while suspended, False (JobResumed) once resumed. */
 export const suspendedCondition = (suspend: boolean, lastTransitionTime: string): JobCondition =>
@@ -22,8 +23,10 @@ export const suspendedCondition = (suspend: boolean, lastTransitionTime: string)
     : { type: 'Suspended', status: 'False', reason: Reason.JobResumed, message: Message.JobResumed, lastTransitionTime };
 
 /** True when the Job has a condition of this type with status True. */
-export const hasTrueCondition = (conditions: readonly JobCondition[], type: string): boolean =>
-  conditions.some((c) => c.type === type && c.status === 'True');
+export function hasTrueCondition(conditions: readonly JobCondition[], type: string): boolean {
+  for (const c of conditions) if (c.type === type && c.status === 'True') return true;
+  return false;
+}
 
 /** The conditions of an outcome (interim, then terminal). */
 const OUTCOME_TYPES: ReadonlySet<string> = new Set(['SuccessCriteriaMet', 'FailureTarget', 'Complete', 'Failed']);

@@ -13,7 +13,7 @@ import { record, wakeAt, wakeWhenExpectationExpires, type Sync } from './sync.ts
 export function removeFinalizers(sync: Sync, pods: readonly PodRecord[]): void {
   const { state } = sync;
   if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME) return;
-  const targets = pods.filter((p) => p.hasFinalizer && !p.gone && !sync.finalizersRemoved.has(p.uid) && removalDue(sync, p));
+  const targets = pods.filter((p) => p.hasFinalizer && !p.gone && !sync.finalizersRemoved?.has(p.uid) && removalDue(sync, p));
   if (targets.length === 0) return;
   record(sync, {
     type: 'PodFinalizersRemovalRequested',
@@ -22,7 +22,7 @@ export function removeFinalizers(sync: Sync, pods: readonly PodRecord[]): void {
   wakeWhenExpectationExpires(sync);
   const identity = state.identity;
   for (const pod of targets) {
-    sync.finalizersRemoved.add(pod.uid);
+    (sync.finalizersRemoved ??= new Set()).add(pod.uid);
     const target = podCommandTarget(identity, pod, 'finalizer');
     // A repeated request is a new command: the outbox and the forwarder drop repeats by id.
     const attempts = pod.finalizerRemovalAttempts ?? 0;

@@ -36,7 +36,7 @@ export { JOBFOLD_DEFAULT_GATES, UPSTREAM_DEFAULT_GATES, type FeatureGates } from
 export { takeSnapshot, restoreSnapshot, restoreArchived, cloneState, isSettled, archivePod } from './snapshot.ts';
 export type { JobSnapshot, ArchivedPod } from './snapshot.ts';
 export { encodeArchivedPods, decodeArchivedPods } from './archive-codec.ts';
-export { restoreForTail } from './archive-restore.ts';
+export { foldFromSnapshot } from './archive-restore.ts';
 export type { JobCondition } from './conditions.ts';
 export { CORRECTED_TO } from './outcome-correction.ts';
 

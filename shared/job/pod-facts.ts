@@ -61,6 +61,9 @@ export interface PodFacts {
   readonly conditions: readonly PodConditionFact[];
 }
 
+/** The empty list most pod events' facts share (never written to: PodFacts' lists are readonly). */
+const NONE: readonly never[] = Object.freeze([]);
+
 const atMost = (time: number, bound: number | undefined): number => (bound !== undefined && time > bound ? bound : time);
 
 const toMs = (time: string | undefined): number | undefined =>
@@ -122,10 +125,13 @@ export function podFacts(pod: Pod, sidecarNames: ReadonlySet<string>, interest?:
     finishedAt: terminal
       ? atMost(finishedTime(pod, containers, initContainers, sidecarNames, deletionTimestamp), observedAt)
       : ZERO_TIME_MS,
-    terminated: phase === 'Failed' || (!terminal && interest?.exitCodes) ? terminatedContainers(containers, initContainers) : [],
-    conditions: (status?.conditions ?? [])
-      .filter((c) => phase === 'Failed' || (!terminal && interest?.conditionTypes.has(c.type)))
-      .map((c) => ({ type: c.type, status: c.status })),
+    terminated: phase === 'Failed' || (!terminal && interest?.exitCodes) ? terminatedContainers(containers, initContainers) : NONE,
+    // Filtered only where a condition can be kept: the other pod events share one empty list.
+    conditions: phase === 'Failed' || (!terminal && interest !== undefined)
+      ? (status?.conditions ?? [])
+        .filter((c) => phase === 'Failed' || (!terminal && interest?.conditionTypes.has(c.type)))
+        .map((c) => ({ type: c.type, status: c.status }))
+      : NONE,
   };
 }
 

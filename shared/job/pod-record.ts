@@ -286,6 +286,8 @@ export function takeFacts(record: PodRecord, facts: PodFacts): void {
 export const reportsReady = (facts: PodFacts): boolean => facts.ready || facts.readyChangedAt !== undefined;
 
 function keptConditions(known: PodFacts, seen: PodFacts): PodFacts['conditions'] {
+  // Most pods never had one: no filtered copy per pod event.
+  if (known.conditions.length === 0) return seen.conditions;
   const kept = known.conditions.filter((c) => !seen.conditions.some((s) => s.type === c.type));
   return kept.length === 0 ? seen.conditions : [...seen.conditions, ...kept];
 }

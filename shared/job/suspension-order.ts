@@ -10,6 +10,7 @@ import type { Observation } from './events.ts';
 import type { JobState } from './state.ts';
 import { record, setCondition, type Sync } from './sync.ts';
 import { entryAt } from './cluster-clock.ts';
+import { activeDeadlineAt } from '../policies/active-deadline.ts';
 import { missingPodEvents } from './pod-view-gap.ts';
 import { decidedInterimReason } from './interim-instants.ts';
 
@@ -158,10 +159,17 @@ function resumeBeforeOutcome(sync: Sync, reason: string): void {
   const inForce = entryAt(entries, metAt);
   if (entries[inForce]?.suspend !== false) return;
   const resumedAt = stretchStart(entries, inForce);
-  // A deadline runs from the start time jobfold holds: one it set at this very resumption says
-  // nothing of the cluster's (whose resuming sync may have found its deadline passed already).
-  const start = state.status.startTime;
-  if (reason === Reason.DeadlineExceeded && (start === undefined || parseTime(start) >= resumedAt)) return;
+  if (reason === Reason.DeadlineExceeded) {
+    // A deadline runs from the start time jobfold holds: one it set at this very resumption says
+    // nothing of the cluster's (whose resuming sync may have found its deadline passed already).
+    const start = state.status.startTime;
+    if (start === undefined || parseTime(start) >= resumedAt) return;
+    // A deadline passed on that start by the resumption: the resuming sync checked it before the
+    // resumption resets the start (upstream syncJob: pastActiveDeadline before manageJob), chose
+    // the finish, and wrote no JobResumed; Suspended stays True beside the outcome.
+    const due = activeDeadlineAt(state.settings?.activeDeadlineSeconds, parseTime(start));
+    if (due !== undefined && due <= resumedAt) return;
+  }
   setCondition(sync, suspendedCondition(false, formatTime(resumedAt)), { tippedBy: state.position });
 }
 

@@ -28,7 +28,7 @@ export interface Sync {
   /** When the Job must be reconciled again even if nothing happens (deadline, backoff). */
   wakeAt: number | undefined;
   /** Pods whose tracking finalizer this sync asks to remove (managed Jobs). */
-  readonly finalizersRemoved: Set<string>;
+  finalizersRemoved: Set<string> | undefined;
   /**
    * manageJob returned 0 because the recreation backoff holds creations back: upstream then
    * writes `active: 0` for this sync (managed Jobs' status write-back follows it).
@@ -50,7 +50,8 @@ export function newSync(state: JobState, requested: string): Sync {
     startTime: state.status.startTime,
     conditions: [...state.status.conditions],
     wakeAt: undefined,
-    finalizersRemoved: new Set(),
+    // Made when the first removal is asked: most syncs ask none, and decide runs after every event.
+    finalizersRemoved: undefined,
     activeWrittenAsZero: false,
   };
 }

@@ -19,10 +19,10 @@ import {
 } from './replicated-jobs-status.ts';
 import { firstSuspensionSeenAt, specTakenBy, suspendedAtInstant, suspendInForceAt, suspensionTimesNoted, type ChildJobView, type JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
-import { compareVersions } from '../k8s/object-sequence.ts';
+import { comparableVersion, compareVersions } from '../k8s/object-sequence.ts';
 import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkCompletedAtResumption, walkIncompleteAtResumption, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, walkCompletedWhileResumed, startedEvidenceOf } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, walkCompletedWhileResumed, nextWalkBegunBeforeSuspension, nextWalkCompletedBeforeSuspension, startedEvidenceOf } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
 
@@ -89,9 +89,20 @@ export function decide(state: JobSetState, now: string): JobSetDecision {
  * before it was gone (a later bound than the mark: what finished between the two is counted).
  */
 function decideBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
-  const markedAt = jobSet.metadata.deletionTimestamp ?? pass.state.deletedAt;
-  if (markedAt === undefined || pass.state.terminalState !== '') return;
-  decideOutcome(pass, jobSet.spec, finishedBefore(owned, markedAt));
+  const before = listedBeforeDeletion(pass, jobSet, owned);
+  if (before === undefined || pass.state.terminalState !== '') return;
+  decideOutcome(pass, jobSet.spec, before);
+}
+
+/**
+ * The child Jobs as listed before the deletion mark (`finishedBefore`: the mark's time, and in
+ * its second the marked JobSet's resourceVersion), else before the JobSet was reported gone;
+ * undefined when neither is known.
+ */
+function listedBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): OwnedJobs | undefined {
+  const { deletionTimestamp, resourceVersion } = jobSet.metadata;
+  if (deletionTimestamp !== undefined) return finishedBefore(owned, deletionTimestamp, comparableVersion(resourceVersion));
+  return pass.state.deletedAt === undefined ? undefined : finishedBefore(owned, pass.state.deletedAt);
 }
 
 /**
@@ -105,8 +116,7 @@ function decideBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJ
  * by the cluster's first pass, which the Jobs it made show (`walkBegunUnseen`).
  */
 function reconcileBeforeDeletion(pass: Pass, jobSet: DefaultedJobSet, owned: OwnedJobs): void {
-  const markedAt = jobSet.metadata.deletionTimestamp ?? pass.state.deletedAt;
-  const before = markedAt === undefined ? owned : finishedBefore(owned, markedAt);
+  const before = listedBeforeDeletion(pass, jobSet, owned) ?? owned;
   reconcile(pass, jobSet, before, calculateReplicatedJobStatuses(jobSet.spec, before), { deleting: true });
 }
 
@@ -166,6 +176,10 @@ function reconcile(
     const failedAt = pass.state.restartEvidence?.failedAt;
     if (spec.suspend && failedAt !== undefined && suspendInForceAt(pass.state, failedAt) === false) writeCondition(pass, startupInProgress, tippedBy);
   }
+  // 9 as the cluster went through it after the last restart, while the JobSet ran: the next walk began before the suspension the fold holds.
+  if (nextWalkBegunBeforeSuspension(spec, pass.state)) writeCondition(pass, startupInProgress, tippedBy);
+  // ... and completed before it, its ready snapshots seen since.
+  if (nextWalkCompletedBeforeSuspension(spec, pass.state) && !walkBegunOnLastResumption(spec, pass.state)) writeCondition(pass, startupCompleted, tippedBy);
   // 6 and 7: the failure policy, else the success policy; a restarted or finished JobSet stops here.
   if (decideOutcome(pass, spec, owned) || deleting) return;
   // 8. Headless Service, volume claims, elastic scaling: not represented.

@@ -19,6 +19,7 @@ import { settle } from './settle.ts';
 import { initialState, isDeletedChild, type JobSetState } from './state.ts';
 import { noteWalkEvidence } from './walk-evidence.ts';
 import { comparableVersion } from '../k8s/object-sequence.ts';
+import { saidBy } from '../k8s/sent-counts.ts';
 
 // The JobSet fold as the write loop's decider (shared/decide/decider.ts): the same loop as
 // Jobs, so a JobSet is decided at every position of its log (at the time the log gives, never
@@ -37,7 +38,7 @@ export type JobSetDecider = Decider<JobSetState, JobSetLogObservation, JobSetLog
  * The version of the JobSet fold's decisions, recorded with each one (as FOLD_VERSION is with a
  * Job's): bump it when a change to shared/jobset makes it decide differently on some log.
  */
-export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-29.58';
+export const JOBSET_FOLD_VERSION = 'jobset-fold-2026-11-29.63';
 
 /** Decision entries per commit step of the reconciler this loop replaced, for reading its cut-short syncs. */
 const LEGACY_STEP_ENTRIES = 32;
@@ -157,6 +158,9 @@ export function knownJobSetObservation(state: JobSetState, observation: JobSetLo
       if (isDeletedChild(state, uid) && isLateChildSnapshot(state, observation)) return 'already-gone';
       const child = state.children[observation.job.metadata.name];
       if (child?.eventId !== undefined && child.eventId === observation.eventId) return 'same-event';
+      // The status the view holds, reported again for counts it has (a Job log's last report, sent
+      // again after a cold load, whose first sending rode on a later entry: fed-logs.ts).
+      if (child?.eventId !== undefined && saidBy(child.eventId) === saidBy(observation.eventId)) return 'same-event';
       // A stale snapshot that shows an InOrder walk's Job started earlier is evidence for the walk (walk-evidence.ts).
       if (noteWalkEvidence(state, observation) !== undefined) return undefined;
       // ... and one that shows its Job suspended, for the walk a resumption after it began (startup-policy.ts).

@@ -79,11 +79,17 @@ export function failureVersion(owned: OwnedJobs, failedAt: string | undefined): 
 /**
  * The buckets as the cluster's controller last listed them before `instant` (the JobSet's
  * deletion mark, after which upstream no longer reconciles it): a Job that finished at or after
- * it, or whose finish has no time, still reads as active.
+ * it, or whose finish has no time, still reads as active. In the mark's second the
+ * resourceVersions tell, when the mark's (`version`) is known: a Job shown finished at an older
+ * one finished first (one etcd orders both, docs/ordering.md; a JobSet whose
+ * `ttlSecondsAfterFinished` is 0 is marked in the second it finished).
  */
-export function finishedBefore(owned: OwnedJobs, instant: string): OwnedJobs {
+export function finishedBefore(owned: OwnedJobs, instant: string, version?: string): OwnedJobs {
   const limit = parseTime(instant);
-  const before = (job: ChildJobView) => finishInstant(job) < limit;
+  const before = (job: ChildJobView) => {
+    const at = finishInstant(job);
+    return at < limit || (at === limit && version !== undefined && job.version !== undefined && compareVersions(job.version, version) < 0);
+  };
   const late = [...owned.failed, ...owned.successful].filter((job) => !before(job));
   return {
     previous: owned.previous,

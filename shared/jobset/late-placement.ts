@@ -71,7 +71,7 @@ function afterEarlierRestartOrWalk(state: JobSetState, since: string): number | 
   };
   const floors = [
     restarted ? after(CONDITION_TYPES.restartingJobSet) : undefined,
-    walkCompletedBySuspension(state, since) ? after(CONDITION_TYPES.startupPolicyCompleted) : undefined,
+    walkCompletedBySuspension(state, since, state.suspendedBeforeVersion) ? after(CONDITION_TYPES.startupPolicyCompleted) : undefined,
   ].filter((floor) => floor !== undefined);
   return floors.length === 0 ? undefined : Math.max(...floors);
 }

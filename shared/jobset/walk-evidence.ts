@@ -5,7 +5,7 @@ import { findCondition, type JobSetCondition } from './conditions.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { JobObserved } from './events.ts';
-import { firstSuspensionSeenAt, suspendInForceAt, suspensionTimesNoted, type ChildJobView, type JobSetState, type StartedJob, type WalkEvidence } from './state.ts';
+import { firstSuspensionSeenAt, firstSuspensionVersion, suspendInForceAt, suspensionTimesNoted, type ChildJobView, type JobSetState, type StartedJob, type WalkEvidence } from './state.ts';
 
 // Issue 21 for InOrder JobSets: an attempt's startup walk completes in the pass where its last
 // replicated job has started (every Job ready or finished), and upstream writes
@@ -126,6 +126,8 @@ export function walkCompletedBeforeFailure(spec: DefaultedJobSetSpec, state: Job
  * second, as in one pass (upstream's failure and success policies run before the startup policy).
  */
 function walkCompletedBefore(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number, instant: string, { sameSecond = false, finishVersion }: { sameSecond?: boolean; finishVersion?: string | undefined } = {}): boolean {
+  // In the second of a suspension whose resourceVersion is known (`finishVersion`), a start shown at an older one came first; without one, the walk goes first.
+  const versionTells = (s: StartedJob) => sameSecond && finishVersion !== undefined && s.firstVersion !== undefined;
   const evidence = state.walkEvidence;
   if (evidence === undefined || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
   if (spec.startupPolicy.startupPolicyOrder !== 'InOrder') return false;
@@ -134,7 +136,7 @@ function walkCompletedBefore(spec: DefaultedJobSetSpec, state: JobSetState, atte
     // A Job deleted before the instant was gone by then (one deleted in its second, after it).
     if (s.deletedAt !== undefined && compareTimes(s.deletedAt, instant) < 0) return false;
     const order = compareTimes(s.at, instant);
-    if (order !== 0 || sameSecond) return order <= (sameSecond ? 0 : -1);
+    if (order !== 0 || (sameSecond && !versionTells(s))) return order <= (sameSecond ? 0 : -1);
     return finishVersion !== undefined && s.firstVersion !== undefined && compareVersions(s.firstVersion, finishVersion) < 0;
   };
   return everyReplicaStarted(spec, started, before);
@@ -158,9 +160,9 @@ export function suspensionBeforeWalkOutOfPlace(state: JobSetState): JobSetCondit
   const completed = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyCompleted);
   const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
   if (completed === -1 || suspended < completed) return undefined;
-  // The first walk completed, and only after the suspension (in its second, the walk goes first).
-  const completedAt = walkCompletedAt(spec, state, 0);
-  return completedAt !== undefined && compareTimes(completedAt, suspendedAt) > 0 ? state.conditions[suspended] : undefined;
+  // The first walk completed, and only after the suspension.
+  const completed0 = walkCompletedAt(spec, state, 0) !== undefined;
+  return completed0 && !walkCompletedBySuspensionAt(spec, state, 0, suspendedAt, firstSuspensionVersion(state)) ? state.conditions[suspended] : undefined;
 }
 
 /**
@@ -176,9 +178,8 @@ export function completedWalkAfterSuspension(state: JobSetState): JobSetConditio
   if (spec === undefined || state.restarts > 1 || suspendedAt === undefined) return undefined;
   const failedAt = state.walkEvidence?.failedAt[0];
   if (state.restarts === 1 && (failedAt === undefined || compareTimes(suspendedAt, failedAt) >= 0)) return undefined;
-  // Completed by it (in its second too), though a Job deleted since (its TTL's) no longer counts then.
-  const completedAt = walkCompletedAt(spec, state, 0);
-  if (completedAt === undefined || compareTimes(completedAt, suspendedAt) > 0) return undefined;
+  // Completed by it, though a Job deleted since (its TTL's) no longer counts then.
+  if (!walkCompletedBySuspensionAt(spec, state, 0, suspendedAt, firstSuspensionVersion(state))) return undefined;
   const completed = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.startupPolicyCompleted);
   const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
   return suspended !== -1 && completed > suspended ? state.conditions[completed] : undefined;
@@ -189,9 +190,9 @@ export function completedWalkAfterSuspension(state: JobSetState): JobSetConditio
  * second too: upstream's pass runs the startup policy before it suspends, so the cluster wrote
  * `StartupPolicyCompleted` before `Suspended`.
  */
-export function walkCompletedBySuspension(state: JobSetState, since: string): boolean {
+export function walkCompletedBySuspension(state: JobSetState, since: string, version: string | undefined): boolean {
   const spec = state.jobSet?.spec;
-  return spec !== undefined && walkCompletedBefore(spec, state, state.restarts, since, { sameSecond: true });
+  return spec !== undefined && walkCompletedBefore(spec, state, state.restarts, since, { sameSecond: true, finishVersion: version });
 }
 
 /**
@@ -259,8 +260,40 @@ export function walkCompletedBeforeSuspensionUnseen(spec: DefaultedJobSetSpec, s
   const suspendedAt = firstSuspensionSeenAt(state);
   const completedAt = walkCompletedAt(spec, state, state.restarts);
   if (suspendedAt === undefined || completedAt === undefined) return false;
-  // By the first suspension (in its second too), or later while a resumed spec was in force.
-  return compareTimes(completedAt, suspendedAt) <= 0 || suspendInForceAt(state, completedAt) === false;
+  // By the first suspension, or later while a resumed spec was in force.
+  return walkCompletedBySuspensionAt(spec, state, state.restarts, suspendedAt, firstSuspensionVersion(state)) || suspendInForceAt(state, completedAt) === false;
+}
+
+/**
+ * Decide side, on a suspended InOrder JobSet jobfold does not run, restarted on a failure that came
+ * while it ran (the spec in force just before the failure was a resumed one; in the failure's
+ * second, by the resourceVersions): the cluster's passes after the restart, before the suspension,
+ * began the next walk and wrote `StartupPolicyInProgress` True (turning a completed walk's
+ * condition False). The fold, holding the suspended spec when the failure arrived, restarted on it
+ * and, suspended, wrote no walk (upstream skips the startup conditions of a suspended JobSet). Not
+ * once the current attempt's walk completed on the evidence, nor while InProgress stands True.
+ */
+export function nextWalkBegunBeforeSuspension(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  if (!spec.suspend || state.restarts === 0 || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  const failedAt = state.restartEvidence?.failedAt;
+  if (failedAt === undefined || findCondition(state.conditions, CONDITION_TYPES.startupPolicyInProgress)?.status === 'True') return false;
+  if (walkCompletedAt(spec, state, state.restarts) !== undefined) return false;
+  return suspendInForceAt(state, failedAt, state.walkEvidence?.failedVersion?.[state.restarts - 1]) === false;
+}
+
+/**
+ * Decide side, the other way: a suspended InOrder JobSet jobfold does not run, after a restart,
+ * whose current attempt's walk completed on the evidence while the JobSet ran, none of the Jobs
+ * that completed it deleted (and, the caller checks, the last resumption began no walk again),
+ * while `StartupPolicyCompleted` stands False: the fold began that walk (`nextWalkBegunBeforeSuspension`) before the ready snapshots
+ * arrived; the cluster wrote the completion before the suspension.
+ */
+export function nextWalkCompletedBeforeSuspension(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  if (!spec.suspend || state.restarts === 0 || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted)?.status !== 'False') return false;
+  const completion = walkCompletion(spec, state, state.restarts);
+  if (completion === undefined || startedJobs(state, state.restarts).some((s) => s.deletedAt !== undefined)) return false;
+  return suspendInForceAt(state, completion.at, completion.version) === false;
 }
 
 /**
@@ -275,11 +308,27 @@ export function walkCompletedWhileResumed(spec: DefaultedJobSetSpec, state: JobS
   if (spec.suspend || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
   const suspensions = [...suspensionTimesNoted(state), ...(state.jobSetTimeline ?? []).filter((seen) => seen.suspend).map((seen) => seen.at)];
   const resumedWalk = (attempt: number): boolean => {
-    const completedAt = attempt < 0 ? undefined : walkCompletedAt(spec, state, attempt);
-    if (completedAt === undefined || suspendInForceAt(state, completedAt) !== false) return false;
+    const completion = attempt < 0 ? undefined : walkCompletion(spec, state, attempt);
+    // The spec in force just before the completion (in its second, a resumption shown at an older resourceVersion came first).
+    if (completion === undefined || suspendInForceAt(state, completion.at, completion.version) !== false) return false;
+    const completedAt = completion.at;
     return suspensions.some((at) => compareTimes(at, completedAt) < 0) && suspensions.every((at) => compareTimes(at, completedAt) < 0);
   };
   return resumedWalk(state.restarts) || resumedWalk(state.restarts - 1);
+}
+
+/**
+ * Whether the walk of `attempt` first completed by the suspension at `suspendedAt` (of
+ * resourceVersion `version`, when known): before its second, or in it when the start that
+ * completed the walk was shown at an older resourceVersion (one etcd, docs/ordering.md); without
+ * versions, in its second the walk goes first (upstream's pass walks before it suspends).
+ */
+function walkCompletedBySuspensionAt(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number, suspendedAt: string, version: string | undefined): boolean {
+  const completion = walkCompletion(spec, state, attempt);
+  if (completion === undefined) return false;
+  const order = compareTimes(completion.at, suspendedAt);
+  if (order !== 0) return order < 0;
+  return version === undefined || completion.version === undefined || compareVersions(completion.version, version) < 0;
 }
 
 /**
@@ -289,10 +338,19 @@ export function walkCompletedWhileResumed(spec: DefaultedJobSetSpec, state: JobS
  * completed then). Undefined before.
  */
 function walkCompletedAt(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number): string | undefined {
+  return walkCompletion(spec, state, attempt)?.at;
+}
+
+/** `walkCompletedAt`, with the newest resourceVersion among the starts of that second (undefined when one has none). */
+function walkCompletion(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number): { readonly at: string; readonly version: string | undefined } | undefined {
   const started = startedJobs(state, attempt);
   // The first of the Jobs' starts by which every replica was started and not yet deleted.
   const present = (at: string) => (s: (typeof started)[number]) => compareTimes(s.at, at) <= 0 && (s.deletedAt === undefined || compareTimes(s.deletedAt, at) > 0);
-  return started.map((s) => s.at).sort(compareTimes).find((at) => everyReplicaStarted(spec, started, present(at)));
+  const at = started.map((s) => s.at).sort(compareTimes).find((instant) => everyReplicaStarted(spec, started, present(instant)));
+  if (at === undefined) return undefined;
+  const versions = started.filter((s) => compareTimes(s.at, at) === 0 && present(at)(s)).map((s) => s.firstVersion);
+  const version = versions.some((v) => v === undefined) ? undefined : (versions as string[]).reduce((newest, v) => (compareVersions(v, newest) > 0 ? v : newest));
+  return { at, version };
 }
 
 /**
@@ -364,7 +422,7 @@ export function placeOfCompletedWalk(state: JobSetState): number | undefined {
  */
 export function suspensionAfterWalk(state: JobSetState): number | undefined {
   const suspendedAt = firstSuspensionSeenAt(state);
-  if (suspendedAt === undefined || !walkCompletedBySuspension(state, suspendedAt)) return undefined;
+  if (suspendedAt === undefined || !walkCompletedBySuspension(state, suspendedAt, firstSuspensionVersion(state))) return undefined;
   const suspended = state.conditions.findIndex((c) => c.type === CONDITION_TYPES.suspended);
   return suspended === -1 ? undefined : suspended;
 }

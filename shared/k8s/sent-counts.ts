@@ -99,12 +99,24 @@ export function waitForSentCounts(counts: SentCounts | undefined, now: number): 
 }
 
 /**
+ * The eventId of an entry that says `says` and carries `carried` (named by the newest count: each
+ * count is folded once, so it names the sync), and what such an eventId says without its counts:
+ * two entries that say the same tell the other log the same thing, whatever counts they carry.
+ */
+export const countedEventId = (says: string, carried: CarriedCounts | undefined): string =>
+  carried === undefined ? says : `${says}/seq/${carried.epoch}/${Math.max(...carried.counts)}`;
+export const saidBy = (eventId: string): string => eventId.replace(/\/seq\/\d+\/\d+$/, '');
+
+/** The most counts one entry carries (a Kinesis batch holds at most 1,000 records). */
+export const MAX_CARRIED_COUNTS = 1000;
+
+/**
  * Counts of one epoch that an entry carries to another log: a child Job's status, as its Job's
  * log folded it, carries the `jobSetSeq` of the Job events that log folded in the sync it is as
  * of, and a child Job's deletion its own (shared/job/child-job-status.ts, shared/jobset/child-counts.ts).
  */
 export const CarriedCountsSchema = z.object({
   epoch: z.number().int().nonnegative(),
-  counts: z.array(z.number().int().positive()).min(1).max(1000),
+  counts: z.array(z.number().int().positive()).min(1).max(MAX_CARRIED_COUNTS),
 });
 export type CarriedCounts = z.infer<typeof CarriedCountsSchema>;

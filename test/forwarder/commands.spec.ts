@@ -105,6 +105,58 @@ describe('Applying CreatePod', () => {
     expect(h.kube.store.list('pods')).toEqual([]);
   });
 
+  // Issue 21: the decision may rest on a view minutes old; the live Job and pods have the last word (shared/job/creation-guard.ts).
+  it('creates nothing for an index whose pod is still active, and creates an index without one', async () => {
+    const job = h.kube.store.create('jobs', aJob({ name: 'train', completionMode: 'Indexed', completions: 4, parallelism: 4, managedBy: JOBFOLD_CONTROLLER_NAME }));
+    h.kube.store.create('pods', aPod(job, { name: 'train-2-abcde', index: 2, phase: 'Pending' }));
+    h.kube.store.create('pods', aPod(job, { name: 'train-1-abcde', index: 1, phase: 'Failed' }));
+    const hash = await templateHashSeenByService(h.bus, job);
+    h.sqs.send(QUEUE, createPod(job, 2, hash, 0));
+    h.sqs.send(QUEUE, createPod(job, 1, hash, 1));
+
+    await eventually(queueEmpty);
+    const created = (h.kube.store.list('pods') as any[]).filter((pod) => !['train-2-abcde', 'train-1-abcde'].includes(pod.metadata.name));
+    expect(created.map((pod) => pod.metadata.annotations['batch.kubernetes.io/job-completion-index'])).toEqual(['1']);
+  });
+
+  it('creates nothing when the live Job already runs parallelism active pods; a finished or deleted pod does not count', async () => {
+    const job = h.kube.store.create('jobs', aJob({ name: 'work', completions: 5, parallelism: 2, managedBy: JOBFOLD_CONTROLLER_NAME }));
+    h.kube.store.create('pods', aPod(job, { name: 'work-a', phase: 'Running' }));
+    h.kube.store.create('pods', aPod(job, { name: 'work-b', phase: 'Pending' }));
+    const hash = await templateHashSeenByService(h.bus, job);
+    h.sqs.send(QUEUE, createPod(job, undefined, hash, 0));
+    await eventually(queueEmpty);
+    expect(h.kube.store.list('pods')).toHaveLength(2);
+
+    h.kube.store.update('pods', 'default', 'work-b', (pod: any) => (pod.status.phase = 'Succeeded'));
+    h.kube.store.update('pods', 'default', 'work-a', (pod: any) => (pod.metadata.deletionTimestamp = '2026-01-01T00:00:10Z'));
+    h.sqs.send(QUEUE, createPod(job, undefined, hash, 1));
+    await eventually(queueEmpty);
+    expect(h.kube.store.list('pods')).toHaveLength(3);
+  });
+
+  it('creates nothing once the pods the API server holds complete the Job or the index', async () => {
+    const work = h.kube.store.create('jobs', aJob({ name: 'work', completions: 2, parallelism: 2, managedBy: JOBFOLD_CONTROLLER_NAME }));
+    h.kube.store.create('pods', aPod(work, { name: 'work-a', phase: 'Succeeded' }));
+    h.kube.store.create('pods', aPod(work, { name: 'work-b', phase: 'Running' }));
+    const train = h.kube.store.create('jobs', aJob({ name: 'train', completionMode: 'Indexed', completions: 3, parallelism: 3, managedBy: JOBFOLD_CONTROLLER_NAME }));
+    h.kube.store.create('pods', aPod(train, { name: 'train-0-abcde', index: 0, phase: 'Succeeded' }));
+    h.sqs.send(QUEUE, createPod(work, undefined, await templateHashSeenByService(h.bus, work)));
+    h.sqs.send(QUEUE, createPod(train, 0, await templateHashSeenByService(h.bus, train)));
+
+    await eventually(queueEmpty);
+    expect((h.kube.store.list('pods') as any[]).map((pod) => pod.metadata.name).sort()).toEqual(['train-0-abcde', 'work-a', 'work-b']);
+  });
+
+  it('creates nothing for a Job suspended since the decision', async () => {
+    const resumed = aJob({ managedBy: JOBFOLD_CONTROLLER_NAME, parallelism: 2 });
+    const job = h.kube.store.create('jobs', { ...resumed, spec: { ...(resumed as any).spec, suspend: true } });
+    h.sqs.send(QUEUE, createPod(job, undefined, await templateHashSeenByService(h.bus, job)));
+
+    await eventually(queueEmpty);
+    expect(h.kube.store.list('pods')).toEqual([]);
+  });
+
   it('refuses a Job that jobfold does not manage: DLQ with reason job-not-managed, no pod', async () => {
     const job = h.kube.store.create('jobs', aJob());
     h.sqs.send(QUEUE, createPod(job, undefined, await templateHashSeenByService(h.bus, job)));

@@ -93,7 +93,7 @@ describe('Applying RemovePodFinalizer', () => {
 describe('Applying CreatePod with backoffLimitPerIndex', () => {
 
   it('writes the index failure count, and the ignored-failure count when above zero', async () => {
-    const job = h.kube.store.create('jobs', aJob({ name: 'train', completionMode: 'Indexed', completions: 4, managedBy: JOBFOLD_CONTROLLER_NAME }));
+    const job = h.kube.store.create('jobs', aJob({ name: 'train', completionMode: 'Indexed', completions: 4, parallelism: 2, managedBy: JOBFOLD_CONTROLLER_NAME }));
     const hash = await templateHashSeenByService(h.bus, job);
     h.sqs.send(QUEUE, createPodWithCounts(job, 1, hash, 2, 0));
     h.sqs.send(QUEUE, createPodWithCounts(job, 3, hash, 1, 2));

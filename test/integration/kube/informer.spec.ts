@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchV1Api, KubeConfig, makeInformer, type V1Job } from '@kubernetes/client-node';
+import { BatchV1Api, CoreV1Api, KubeConfig, makeInformer, type V1Job } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextsFor } from '../../../cli/kube/kubeconfig-command.ts';
 import type { LocalStack } from '../../../local/local-stack.ts';
@@ -54,24 +54,29 @@ function digest(jobs: readonly V1Job[]): Record<string, string> {
   return out;
 }
 
+/** How often an informer connected its watch, and the errors it reported (it stops at one). */
+function followed(informer: { on(event: 'connect' | 'error', callback: (arg: unknown) => void): void }): { connects: number; errors: unknown[] } {
+  const seen = { connects: 0, errors: [] as unknown[] };
+  informer.on('connect', () => {
+    seen.connects += 1;
+  });
+  informer.on('error', (error) => {
+    seen.errors.push(error);
+  });
+  return seen;
+}
+
 describe('an informer of Jobs across namespaces', () => {
   it('lists, watches again after each watch ends, lists again after 410 Gone, and converges on the fleet', { timeout: 180_000 }, async () => {
     const kc = new KubeConfig();
     kc.loadFromString(JSON.stringify(contextsFor(new URL(stack.url), ['kc1'])));
     const batch = kc.makeApiClient(BatchV1Api);
     let lists = 0;
-    let connects = 0;
-    const errors: unknown[] = [];
     const informer = makeInformer(kc, '/apis/batch/v1/jobs', () => {
       lists += 1;
       return batch.listJobForAllNamespaces();
     });
-    informer.on('connect', () => {
-      connects += 1;
-    });
-    informer.on('error', (error) => {
-      errors.push(error);
-    });
+    const seen = followed(informer);
     await informer.start();
     try {
       const served = async () => digest((await batch.listJobForAllNamespaces()).items);
@@ -83,7 +88,7 @@ describe('an informer of Jobs across namespaces', () => {
       // once that version is older than the window the watch is answered 410 Gone, and the
       // informer lists again (client-node lists again on a 410 only: any other error stops it).
       await eventually(() => (lists >= 2 ? true : undefined), 60_000);
-      expect(connects).toBeGreaterThanOrEqual(3);
+      expect(seen.connects).toBeGreaterThanOrEqual(3);
 
       // Changes while it watches: a new Job, a name reused, then the new Job's pod succeeding.
       const oldDone = informer.get('done', 'batch')?.metadata?.uid;
@@ -104,7 +109,36 @@ describe('an informer of Jobs across namespaces', () => {
       await eventually(() => (JSON.stringify(digest(informer.list())) === JSON.stringify(expected) ? true : undefined), 60_000);
       // The reused name is the newest Job, as kubectl shows it.
       expect(informer.get('done', 'batch')?.metadata?.uid).not.toBe(oldDone);
-      expect(errors).toEqual([]);
+      expect(seen.errors).toEqual([]);
+    } finally {
+      await informer.stop();
+    }
+  });
+});
+
+describe('an informer of namespaces', () => {
+  it('lists the namespaces jobfold knows, keeps watching, and sees one its first Job brings', { timeout: 120_000 }, async () => {
+    // given the fleet's namespaces of cluster kc1 (batch, ml), and an informer on them
+    const kc = new KubeConfig();
+    kc.loadFromString(JSON.stringify(contextsFor(new URL(stack.url), ['kc1'])));
+    const core = kc.makeApiClient(CoreV1Api);
+    const informer = makeInformer(kc, '/api/v1/namespaces', () => core.listNamespace());
+    const seen = followed(informer);
+    await informer.start();
+    try {
+      const names = () => informer.list().map((ns) => ns.metadata?.name).sort();
+      await eventually(() => (names().includes('batch') && names().includes('ml') ? true : undefined), 30_000);
+
+      // when a Job comes in a namespace of its own, while the watch is renewed every WATCH_MS
+      const trace = new TraceRecorder(new Date().toISOString(), 'a1f3');
+      trace.job('kc1', 0, 'fresh', 'first', {});
+      await feed(trace, 'fresh');
+
+      // then the informer holds the new namespace, with no error (a watch answered 405 stopped it)
+      await eventually(() => (informer.get('fresh') === undefined ? undefined : true), 30_000);
+      expect(informer.get('fresh')?.status?.phase).toBe('Active');
+      await eventually(() => (seen.connects >= 2 ? true : undefined), 30_000);
+      expect(seen.errors).toEqual([]);
     } finally {
       await informer.stop();
     }

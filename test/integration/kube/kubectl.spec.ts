@@ -137,9 +137,15 @@ describe('kubectl discovery, formats and server-side selection', () => {
       'events v1 Event get,list,watch',
       'jobs batch/v1 Job get,list,watch',
       'jobsets jobset.x-k8s.io/v1alpha2 JobSet get,list,watch',
-      'namespaces v1 Namespace get,list',
+      'namespaces v1 Namespace get,list,watch',
       'pods v1 Pod get,list,watch',
     ]);
+  });
+
+  it('answers the API server\'s probes, as scripts and dashboards check a cluster is up', async () => {
+    const probes = await Promise.all(['/readyz', '/livez', '/healthz'].map((path) => run('get', '--raw', path)));
+
+    expect(probes.map((p) => `${p.code} ${p.stdout}`)).toEqual(['0 ok', '0 ok', '0 ok']);
   });
 
   it('prints a Job as YAML exactly as it prints it as JSON', async () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
 import type { JobCommand } from '../../../shared/job/commands.ts';
+import { creationRefusal } from '../../../shared/job/creation-guard.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type JobState } from '../../../shared/job/state.ts';
@@ -18,7 +19,8 @@ import { dueSecond, JOB_STREAM, timerTick, withClusterVersions, withForwarderCou
 // is played in a closed loop: jobfold folds what reaches it of what the cluster shows (by default
 // all of it, as soon as it is made; a delivery of its own delays each event, ../in-flight.ts), and
 // its commands are the forwarder acting on the API server a few seconds later (`lag`): a CreatePod makes a Pending pod
-// of the index and failure counts asked for, a TerminatePod marks the pod deleted (uid
+// of the index and failure counts asked for unless the forwarder's guard on the live Job and pods
+// refuses it (shared/job/creation-guard.ts), a TerminatePod marks the pod deleted (uid
 // precondition), a RemovePodFinalizer takes the tracking finalizer off; a deleted pod goes once
 // its containers stopped and no finalizer holds it. The random part is what the kubelet and the
 // user do and when: a pod starts, becomes ready, succeeds or fails (an exit code, a disruption;
@@ -260,6 +262,10 @@ export function playManagedHistory(
   const act = (command: JobCommand) => {
     switch (command.type) {
       case 'CreatePod': {
+        // The forwarder's guard on the live Job and pods (forwarder/commands/apply-command.ts).
+        const live = { parallelism: spec.spec.parallelism ?? 1, completions: spec.spec.completions ?? undefined, suspended: spec.spec.suspend === true };
+        const livePods = [...pods.values()].map((p) => ({ index: p.index, terminal: !isLive(p), succeeded: p.phase === 'Succeeded', deleting: p.deletingAt !== undefined }));
+        if (creationRefusal(live, command.index, livePods) !== undefined) return;
         const uid = `p${podCount++}`;
         const pod: ClusterPod = {
           uid,

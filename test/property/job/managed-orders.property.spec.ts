@@ -63,7 +63,7 @@ describe('generated managed Job histories', () => {
  * healthy in the delivery's own cluster (Pending or Running when jobfold's TerminatePod reached
  * it, the cluster's Job then neither suspended nor running more pods than its parallelism, and
  * never terminated by a fold of its cluster's events in that cluster's order), and no extra
- * creation (no more CreatePods than that fold sends; an upper bound: that fold reads a spec
+ * creation (no more pods created, after the forwarder's guard, than that fold sends CreatePods; an upper bound: that fold reads a spec
  * change the cluster made twice in one second as one, docs/ordering.md).
  */
 function unsafeCommands(history: ManagedHistory): string[] {
@@ -74,7 +74,8 @@ function unsafeCommands(history: ManagedHistory): string[] {
     for (const { uid, running, parallelism, suspended } of delivered.deletedLive) {
       if (!suspended && running <= parallelism && !terminatedInOrder.has(uid)) unsafe.push(`delivery ${n}: deleted healthy ${uid}`);
     }
-    const creations = delivered.sent.filter((c) => c.type === 'CreatePod').length;
+    // What the cluster made: a CreatePod the forwarder's guard refused (shared/job/creation-guard.ts) created nothing.
+    const creations = delivered.created.size;
     const wanted = inOrder.filter((c) => c.type === 'CreatePod').length;
     for (let extra = wanted; extra < creations; extra++) unsafe.push(`delivery ${n}: pod ${extra + 1} created, ${wanted} in order`);
   }

@@ -1,5 +1,5 @@
 import { countAtSync } from '../../../shared/job/observe-pod.ts';
-import { restoreForTail } from '../../../shared/job/archive-restore.ts';
+import { foldFromSnapshot } from '../../../shared/job/archive-restore.ts';
 import { decide } from '../../../shared/job/decide.ts';
 import { jobDecider } from '../../../shared/job/decider.ts';
 import type { Decision } from '../../../shared/job/decisions.ts';
@@ -188,15 +188,19 @@ async function loadCold(log: StoredLog, batch: Batch, whole: boolean): Promise<{
   return { state, partial: !restoredWhole && !wholeForBatch };
 }
 
-/** The query API's fold to `seq` (foldTo): the newest snapshot at or before it, the pods restoreForTail('fold') puts back, the tail (the whole log when one was stored after the snapshot). */
-export async function queryFold(log: StoredLog, seq: number): Promise<JobState> {
+/**
+ * The query API's fold to `seq` (foldTo): the newest snapshot at or before it, the pods
+ * foldFromSnapshot puts back, the tail (again from the snapshot with the whole archive when a
+ * finish walk read it; the whole log when a pod was stored after the snapshot).
+ */
+export async function queryFold(log: StoredLog, seq: number, whole = false): Promise<JobState> {
   const stored = log.snapshotAt(seq);
   if (stored === undefined) return replayTo(log, seq);
   const state = restoreSnapshot(JSON.parse(stored.snapshot) as JobSnapshot);
   const tail = log.entries.slice(stored.seq, seq);
-  const { newerThanSnapshot } = await restoreForTail(log.archive, stream, state, tail, log.firstSightings, 'fold');
-  if (newerThanSnapshot) return replayTo(log, seq);
-  for (const event of tail) evolve(state, event);
+  const folded = await foldFromSnapshot(log.archive, stream, state, tail, log.firstSightings, whole);
+  if (folded === 'newer-than-snapshot') return replayTo(log, seq);
+  if (folded === 'walk-read-archive') return queryFold(log, seq, true);
   countAtSync(state);
   return state;
 }

@@ -195,3 +195,36 @@ describe('A Job whose success policy was met at its creation, suspended and resu
     expect(conditionsAfter([resumption, suspension, succeeded('7', 63), creation, succeeded('4', 60), succeeded('2', 0)])).toEqual(conditions);
   });
 });
+
+describe('A Job jobfold runs, suspended, resumed at the very second its deadline passes on its start, and suspended again before that sync could finish it', () => {
+  // Managed history-20 (closed loop, a cluster per delivery): created at 0:00 with a deadline of
+  // 60 s, suspended at 0:30 (its pods deleted), resumed at 1:00, suspended again at 1:01, resumed
+  // at 2:49. The sync of the resumption at 1:00 finds the deadline passed on the start of 0:00
+  // (checked before a resumption resets the start) and chooses the finish, kept back while the
+  // deletions it expects are not seen; the syncs after it read a suspended spec (no deadline); the
+  // resuming sync at 2:49 finds it passed again and fails the Job. No sync flipped Suspended:
+  // it stays True beside the outcome, as upstream's syncJob keeps it (pastActiveDeadline before
+  // manageJob, and the Suspended condition written only by a sync that chose no finish).
+  const two = withSpec(job, { parallelism: 2 });
+  const pod = (name: string, rv: number, when: number, options: Parameters<typeof aPod>[0] = {}) =>
+    ({ ...podObserved(aPod({ name, resourceVersion: String(rv), creationTimestamp: at(5), ...options }), at(when)), eventId: `${name}/${rv}` });
+  const history = [
+    jobAt(two, {}, '1', at(0)),
+    pod('p0', 2, 5, { phase: 'Pending' }),
+    pod('p1', 3, 5, { phase: 'Pending' }),
+    jobAt(two, { suspend: true }, '4', at(30)),
+    jobAt(two, { suspend: false }, '5', at(60)),
+    pod('p0', 6, 61, { phase: 'Failed', exitCode: 137, deletionTimestamp: at(61) }),
+    jobAt(two, { suspend: true }, '7', at(61)),
+    pod('p1', 8, 96, { phase: 'Failed', exitCode: 137, deletionTimestamp: at(91) }),
+    jobAt(two, { suspend: false }, '9', at(169)),
+    pod('p0', 10, 265, { phase: 'Failed', exitCode: 137, deletionTimestamp: at(61), finalizer: false }),
+    podDeleted('p0', at(265)),
+    pod('p1', 11, 267, { phase: 'Failed', exitCode: 137, deletionTimestamp: at(91), finalizer: false }),
+    podDeleted('p1', at(267)),
+  ];
+
+  it("in the cluster's order: failed at its deadline, still suspended (no JobResumed)", () => {
+    expect(conditionsAfter(history)).toEqual(['Suspended=True:JobSuspended', 'FailureTarget=True:DeadlineExceeded', 'Failed=True:DeadlineExceeded']);
+  });
+});

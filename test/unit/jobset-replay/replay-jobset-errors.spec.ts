@@ -67,6 +67,25 @@ describe('jobfold replay of a JobSet scenario with problems', () => {
     expect(err).toMatch(new RegExp(`^jobfold replay: ${file}:${line}: events\\[1\\]\\.job\\.status\\.failed: `));
   });
 
+  it.each([
+    ['a number', 42, 'Invalid input: expected string, received number'],
+    ['empty', '', 'Too small: expected string to have >=1 characters'],
+    ['100 KB', 'u'.repeat(100_000), 'Too big: expected string to have <=128 characters'],
+    ['a lone surrogate', 'u\uD800', 'holds a lone UTF-16 surrogate'],
+  ])('refuses a JobDeleted uid that is %s, naming the event and the field', async (_name, uid, message) => {
+    // given the seed-002 scenario with a JobDeleted whose uid no Job Deleted event could carry
+    const scenario = JSON.parse(readFileSync(EXIT_CODE_2_FIXTURE, 'utf8'));
+    scenario.events.push({ type: 'JobDeleted', at: scenario.events.at(-1).at, name: 'restart-job-example-simulations-0', uid });
+    const file = inputFile('deleted.json', JSON.stringify(scenario));
+
+    // when it is replayed
+    const { code, err } = await runReplay(file);
+
+    // then it is refused with the field and why
+    expect(code).toBe(1);
+    expect(err).toBe(`jobfold replay: ${file}:1: events[${scenario.events.length - 1}].uid: ${message}`);
+  });
+
   it('exits 2 for --at past the last event and for a Job fold gate', async () => {
     expect(await runReplay(EXIT_CODE_2_FIXTURE, '--at', '5')).toMatchObject({ code: 2, err: expect.stringContaining('--at 5: the scenario has events 0-4') });
     expect(await runReplay(EXIT_CODE_2_FIXTURE, '--gate', 'PodFailurePolicyName=false')).toMatchObject({

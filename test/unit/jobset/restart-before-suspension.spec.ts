@@ -195,3 +195,51 @@ describe('an InOrder BlockingRecreate JobSet suspended in the second of a failur
     expect(late.status.replicatedJobsStatus).toEqual(inOrder.status.replicatedJobsStatus);
   });
 });
+
+// user-delete seed 8 history-6, shrunk: the walk completed, a failure restarted the JobSet while it
+// ran, and the suspension came in the failure's second, after it (by resourceVersion). The
+// cluster's passes after the restart began the next walk before the suspension.
+describe('an InOrder JobSet restarted while it ran, suspended in the failure\'s second after it', () => {
+  const spec = (suspend: boolean) => ({ replicatedJobs: [{ name: 'w' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, failurePolicy: { maxRestarts: 1 }, suspend });
+  const events = [
+    v(1, jobSetObserved(spec(false), { seconds: 30 })),
+    v(2, jobObserved('w', 0, { seconds: 30, active: 1 })),
+    v(3, jobObserved('w', 0, { seconds: 31, active: 1, ready: 1 })),
+    v(4, jobFailed('w', 0, { seconds: 36 })),
+    v(5, jobSetObserved(spec(true), { seconds: 36 })),
+    jobDeleted('w', 0, 37),
+  ];
+  const conditions = (order: readonly number[]) => conditionsOf(given(...order.map((i) => events[i] as JobSetObservation)).whenSettled({ now: at(37) }).status).map((c) => `${c.type}=${c.status}`);
+  const upstream = ['StartupPolicyInProgress=True', 'StartupPolicyCompleted=False', 'RestartingJobSet=False', 'Suspended=True'];
+
+  it('in order: the next walk began (InProgress True, Completed False) before the suspension', () => {
+    expect(conditions([0, 1, 2, 3, 4, 5])).toEqual(upstream);
+  });
+
+  it('given the suspension before the failure and the JobSet, when settled, then the same', () => {
+    expect(conditions([1, 2, 4, 0, 3, 5])).toEqual(upstream);
+    expect(conditions([2, 0, 4, 1, 3, 5])).toEqual(upstream);
+  });
+});
+
+// message-pattern seed 7 history-17, shrunk: the same restart while the JobSet ran, the next
+// attempt's Job ready before the suspension; its ready snapshot arrives after the fold, holding
+// the suspension, began that walk: the walk completed before the suspension, as in order.
+describe('an InOrder JobSet restarted while it ran, whose next walk completed before a later suspension', () => {
+  const spec = (suspend: boolean) => ({ replicatedJobs: [{ name: 'w' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, failurePolicy: { maxRestarts: 1 }, suspend });
+  const events = [
+    v(1, jobSetObserved(spec(false), { seconds: 1 })),
+    v(2, jobObserved('w', 0, { seconds: 1, active: 1, ready: 1 })),
+    v(3, jobFailed('w', 0, { seconds: 1 })),
+    jobDeleted('w', 0, 41),
+    v(4, jobObserved('w', 0, { seconds: 41, attempt: 1, active: 1, ready: 1 })),
+    v(5, jobSetObserved(spec(true), { seconds: 71 })),
+  ];
+  const conditions = (order: readonly number[]) => conditionsOf(given(...order.map((i) => events[i] as JobSetObservation)).whenSettled({ now: at(71) }).status).map((c) => `${c.type}=${c.status}`);
+
+  it('given the suspension, the failure and the JobSet before the next attempt\'s ready snapshot, when settled, then the end is as in order', () => {
+    const inOrder = conditions([0, 1, 2, 3, 4, 5]);
+    expect(inOrder).toEqual(['StartupPolicyInProgress=False', 'StartupPolicyCompleted=True', 'RestartingJobSet=False', 'Suspended=True']);
+    expect(conditions([5, 2, 0, 1, 3, 4])).toEqual(inOrder);
+  });
+});

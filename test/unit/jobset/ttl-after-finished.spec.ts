@@ -144,3 +144,28 @@ describe('Given a restarted JobSet whose recreated Job completed and was deleted
     expect(outcome([deleted, jobSet, running, failed, recreated, completed])).toEqual({ terminalState: 'Completed', restarts: 1 });
   });
 });
+
+// ttl-orders seed 99 history-3, shrunk: with ttlSecondsAfterFinished 0 the JobSet is marked for
+// deletion in the second its Job failed; the resourceVersions say the failure came first.
+describe('Given a JobSet with ttlSecondsAfterFinished 0 marked for deletion in the second its Job failed', () => {
+  const spec = { replicatedJobs: [{ name: 'workers' }], ttlSecondsAfterFinished: 0 };
+  const created = versioned(1, jobSetObserved(spec, { seconds: 0 }));
+  const running = versioned(2, jobObserved('workers', 0, { seconds: 0, active: 1 }));
+  const failed = versioned(3, jobFailed('workers', 0, { seconds: 61 }));
+  const marked: JobSetObservation = created.type === 'JobSetObserved'
+    ? { ...created, at: at(61), jobSet: { ...created.jobSet, metadata: { ...created.jobSet.metadata, deletionTimestamp: at(61), resourceVersion: '4' } } }
+    : created;
+  const gone: JobSetObservation = { type: 'JobSetDeleted', at: at(61), eventId: undefined };
+  const outcome = (...observations: JobSetObservation[]) => given(...observations).whenSettled({ now: at(61) }).state.terminalState;
+
+  it('when the mark arrives before the failure, the JobSet failed, as in order', () => {
+    expect(outcome(created, running, failed, marked, gone)).toBe('Failed');
+    expect(outcome(created, running, marked, failed, gone)).toBe('Failed');
+    expect(outcome(gone, marked, failed, created, running)).toBe('Failed');
+  });
+
+  it('when the Job\'s failure is shown at a newer resourceVersion than the mark, it came after the mark: not counted', () => {
+    const failedAfter = versioned(5, jobFailed('workers', 0, { seconds: 61 }));
+    expect(outcome(created, running, marked, failedAfter)).toBe('');
+  });
+});

@@ -186,29 +186,50 @@ describe('a user deleted a failed child Job, and the JobSet is seen after both',
   });
 });
 
+/**
+ * An InOrder JobSet suspended at 0:05 and resumed at `resumedAt`, its Job ready at 1:06 (the walk
+ * complete) and deleted by a user at 1:36 (the walk begins again): the events, and the conditions
+ * once settled after them in `order`.
+ */
+function resumedWalkDeleted(resumedAt: number) {
+  const spec = (suspend: boolean) => ({ replicatedJobs: [{ name: 'workers' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, suspend });
+  const events = [
+    versioned(1, jobSetObserved(spec(false), { seconds: 0 })),
+    versioned(2, jobSetObserved(spec(true), { seconds: 5 })),
+    versioned(3, jobSetObserved(spec(false), { seconds: resumedAt })),
+    withUid(versioned(4, jobReady('workers', 0, { seconds: 66 })), 'w0'),
+    deletedWithUid(jobDeleted('workers', 0, 96), 'w0'),
+  ];
+  return (order: readonly number[]) => given(...order.map((i) => events[i] as JobSetObservation)).whenSettled({ now: at(96) }).status.conditions.map((c) => `${c.type}=${c.status}`);
+}
+const resumedUpstream = ['StartupPolicyInProgress=True', 'Suspended=False', 'StartupPolicyCompleted=False'];
+
 // user-delete history-49, shrunk: the walk completed while the JobSet was resumed (upstream turned
 // Suspended False / ResumeJobs then), and a user deleted the ready Job after, so the walk began
 // again. Delivered with the suspension late, or the deletion before the ready snapshot, the fold's
 // view never shows the walk complete: the evidence's times do.
 describe('an InOrder JobSet suspended, resumed, whose walk completed and whose ready Job a user then deleted', () => {
-  const spec = (suspend: boolean) => ({ replicatedJobs: [{ name: 'workers' }], startupPolicy: { startupPolicyOrder: 'InOrder' }, suspend });
-  const events = [
-    versioned(1, jobSetObserved(spec(false), { seconds: 0 })),
-    versioned(2, jobSetObserved(spec(true), { seconds: 5 })),
-    versioned(3, jobSetObserved(spec(false), { seconds: 30 })),
-    withUid(versioned(4, jobReady('workers', 0, { seconds: 66 })), 'w0'),
-    deletedWithUid(jobDeleted('workers', 0, 96), 'w0'),
-  ];
-  const conditions = (order: readonly number[]) => given(...order.map((i) => events[i] as JobSetObservation)).whenSettled({ now: at(96) }).status.conditions.map((c) => `${c.type}=${c.status}`);
-  const upstream = ['StartupPolicyInProgress=True', 'Suspended=False', 'StartupPolicyCompleted=False'];
+  const conditions = resumedWalkDeleted(30);
 
   it('given the events in order, when settled, then Suspended is False: the walk completed while resumed', () => {
-    expect(conditions([0, 1, 2, 3, 4])).toEqual(upstream);
+    expect(conditions([0, 1, 2, 3, 4])).toEqual(resumedUpstream);
   });
 
   it('given the suspension after the resumption, or the deletion before the ready snapshot, when settled, then the same', () => {
-    expect(conditions([0, 2, 3, 4, 1])).toEqual(upstream);
-    expect(conditions([0, 1, 4, 2, 3])).toEqual(upstream);
-    expect(conditions([0, 2, 4, 3, 1])).toEqual(upstream);
+    expect(conditions([0, 2, 3, 4, 1])).toEqual(resumedUpstream);
+    expect(conditions([0, 1, 4, 2, 3])).toEqual(resumedUpstream);
+    expect(conditions([0, 2, 4, 3, 1])).toEqual(resumedUpstream);
+  });
+});
+
+// user-delete seed 99 history-43, shrunk: the same, the resumption and the ready snapshot that
+// completed the walk in one second; the resourceVersions say the resumption came first.
+describe('an InOrder JobSet resumed in the second its walk completed, whose ready Job a user then deleted', () => {
+  const conditions = resumedWalkDeleted(66);
+
+  it('given the suspension last, when settled, then Suspended is False as in order: the walk completed after the resumption', () => {
+    expect(conditions([0, 1, 2, 3, 4])).toEqual(resumedUpstream);
+    expect(conditions([0, 2, 3, 4, 1])).toEqual(resumedUpstream);
+    expect(conditions([2, 0, 3, 4, 1])).toEqual(resumedUpstream);
   });
 });

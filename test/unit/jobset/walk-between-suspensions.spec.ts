@@ -252,3 +252,28 @@ describe('an InOrder JobSet whose first walk completed before its first suspensi
     expect(written([2, 6, 4, 5, 8, 9, 3, 1, 7, 0])).toEqual(written([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
   });
 });
+
+// ttl-orders seed 8 history-41, shrunk: created, suspended, resumed and its Job ready in one
+// second. Upstream's pass walks before it suspends, but the resourceVersions tell which came
+// first: a Job shown ready after the suspension completed the walk after it.
+describe('an InOrder JobSet suspended, resumed and walked in one second', () => {
+  const created = jobSet(1, false, 0);
+  const suspended = jobSet(2, true, 0);
+  const resumed = jobSet(3, false, 0);
+  const conditions = (...events: JobSetObservation[]) => given(...events).whenSettled({ now: at(0) }).status.conditions.map((c) => `${c.type}=${c.status}`);
+
+  it('given its Job shown ready at a newer resourceVersion than the suspension, when settled, then Suspended stands before StartupPolicyCompleted, in any order', () => {
+    const ready = versioned(4, jobReady('a', 0, { seconds: 0 }));
+    const upstream = ['StartupPolicyInProgress=False', 'Suspended=False', 'StartupPolicyCompleted=True'];
+    expect(conditions(created, suspended, resumed, ready)).toEqual(upstream);
+    expect(conditions(ready, created, resumed, suspended)).toEqual(upstream);
+    expect(conditions(resumed, created, ready, suspended)).toEqual(upstream);
+  });
+
+  it('given its Job shown ready at an older resourceVersion than the suspension, when settled, then StartupPolicyCompleted stands before Suspended', () => {
+    const readyFirst = versioned(2, jobReady('a', 0, { seconds: 0 }));
+    const [suspendedAfter, resumedAfter] = [jobSet(3, true, 0), jobSet(4, false, 0)];
+    expect(conditions(created, readyFirst, suspendedAfter, resumedAfter)).toEqual(['StartupPolicyInProgress=False', 'StartupPolicyCompleted=True', 'Suspended=False']);
+    expect(conditions(suspendedAfter, readyFirst, resumedAfter, created)).toEqual(['StartupPolicyInProgress=False', 'StartupPolicyCompleted=True', 'Suspended=False']);
+  });
+});

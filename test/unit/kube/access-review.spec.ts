@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { serveKube } from '../../../functions/kube/kube-api.ts';
 import type { KubeDeps } from '../../../functions/kube/fleet-reads.ts';
@@ -23,6 +24,7 @@ const CAN_I_GET_VERSION = 'azhzAAoyChdhdXRob3JpemF0aW9uLms4cy5pby92MRIXU2VsZlN1Y
 /** `auth can-i --list -n batch`. */
 const CAN_I_LIST = 'azhzAAoxChdhdXRob3JpemF0aW9uLms4cy5pby92MRIWU2VsZlN1YmplY3RSdWxlc1JldmlldxIhChAKABIAGgAiACoAMgA4AEIAEgcKBWJhdGNoGgQYACIAGgAiAA==';
 
+const REVIEW_KINDS = ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] as const;
 const deps = { now: () => Date.parse('2026-11-29T00:00:00Z') } as unknown as KubeDeps;
 const REVIEWS = '/k8s/clusters/prod-eu-1/apis/authorization.k8s.io/v1/';
 
@@ -81,7 +83,8 @@ describe('a SelfSubjectAccessReview in JSON', () => {
     [{ verb: 'watch', group: 'batch', resource: 'jobs' }, true, /^jobfold serves jobs\.batch for get, list, watch, read-only$/],
     [{ verb: 'get', group: 'jobset.x-k8s.io', version: 'v1alpha2', resource: 'jobsets', subresource: 'status' }, true, /^jobfold serves jobsets/],
     [{ verb: 'delete', group: 'batch', resource: 'jobs', name: 'train' }, false, /^jobfold is read-only: it serves jobs\.batch for get, list, watch; to delete them, use the cluster's own API server \(your kubectl context for prod-eu-1, not jobfold-prod-eu-1\)$/],
-    [{ verb: 'watch', resource: 'namespaces' }, false, /^jobfold is read-only: it serves namespaces for get, list/],
+    [{ verb: 'watch', resource: 'namespaces' }, true, /^jobfold serves namespaces for get, list, watch, read-only$/],
+    [{ verb: 'create', resource: 'namespaces' }, false, /^jobfold is read-only: it serves namespaces for get, list, watch; to create them/],
     [{ verb: 'create', resource: 'pods', subresource: 'exec', name: 'p' }, false, /^jobfold reaches into no container/],
     [{ verb: 'list', group: 'apps', resource: 'deployments' }, false, /^jobfold serves no deployments\.apps/],
     [{ verb: '*', group: '*', resource: '*' }, false, /^jobfold is read-only and serves only pods, events, namespaces, jobs, jobsets/],
@@ -117,5 +120,28 @@ describe('a review the API cannot read', () => {
     const answer = await post('selfsubjectaccessreviews', '', 'application/json', 'GET');
     expect(answer.status).toBe(405);
     expect(answer.body['message']).toMatch(/a review is created \(POST\), never read/);
+  });
+});
+
+describe('any body at all', () => {
+  it('is answered 201 or a 4xx Status, never a 5xx nor a throw: protobuf mutated, cut, random; JSON of any shape', async () => {
+    const captured = [CAN_I_LIST_JOBS, CAN_I_DELETE_JOBS, CAN_I_GET_LOG, CAN_I_GET_VERSION, CAN_I_LIST].map((b) => Buffer.from(b, 'base64'));
+    const mutated = fc.tuple(fc.constantFrom(...captured), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 6 }), fc.nat())
+      .map(([body, edits, cut]) => {
+        const copy = Buffer.from(body);
+        for (const [at, byte] of edits) copy[at % copy.length] = byte;
+        return copy.subarray(0, Math.max(4, copy.length - (cut % 8)));
+      });
+    const bodies = fc.oneof(
+      mutated.map((body) => ({ body, type: PROTOBUF })),
+      fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ body: Buffer.concat([Buffer.from('k8s\0', 'latin1'), bytes]), type: PROTOBUF })),
+      fc.json().map((text) => ({ body: Buffer.from(text), type: 'application/json' })),
+      fc.jsonValue().map((spec) => ({ body: Buffer.from(JSON.stringify({ spec })), type: 'application/json' })),
+    );
+    await fc.assert(fc.asyncProperty(bodies, fc.constantFrom(...REVIEW_KINDS), async ({ body, type }, resource) => {
+      const answer = await post(resource, body, type);
+      expect(answer.status === 201 || (answer.status >= 400 && answer.status < 500), JSON.stringify(answer.body).slice(0, 300)).toBe(true);
+      if (answer.status !== 201) expect(answer.body).toMatchObject({ kind: 'Status', message: expect.any(String) });
+    }), { numRuns: 500 });
   });
 });
