@@ -1,7 +1,5 @@
 import type { V1Job, V1Pod } from '@kubernetes/client-node';
-import { CONTROLLER_UID_LABEL, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../../shared/job/index.ts';
-import { stableHash } from '../../shared/job/index.ts';
-import { creationRefusal, type LivePod } from '../../shared/job/creation-guard.ts';
+import { CONTROLLER_UID_LABEL, creationRefusal, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME, stableHash, type LivePod } from '../../shared/job/index.ts';
 import { JOB_COMPLETION_INDEX_ANNOTATION } from '../../shared/k8s/job-controller.ts';
 import { trimJob } from '../trim.ts';
 import { applyJobSetCommand } from './apply-jobset-command.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
 import type { JobCommand } from '../../../shared/job/commands.ts';
-import { creationRefusal } from '../../../shared/job/creation-guard.ts';
+import { creationRefusal } from '../../../shared/job/index.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type JobState } from '../../../shared/job/state.ts';
