@@ -71,7 +71,8 @@ export function finishWalkReadsArchive(state: JobState, tail: readonly JobEvent[
  */
 const isFinishWalk = (event: JobEvent): boolean =>
   event.type === 'CriterionMetEarlier' ||
-  (event.type === 'JobConditionChanged' && event.condition.status === 'True' && ['Complete', 'Failed', 'FailureTarget'].includes(event.condition.type));
+  (event.type === 'JobConditionChanged' && event.condition.status === 'True' && FINISH_WALKS.has(event.condition.type));
+const FINISH_WALKS: ReadonlySet<string> = new Set(['Complete', 'Failed', 'FailureTarget']);
 
 /**
  * After a walk folded on `state` without archived pods seen until `state.archivedPodsUntil`:
