@@ -74,8 +74,12 @@ export function noteWalkEvidence(state: JobSetState, event: JobObserved): Pick<J
 /** Walk evidence is kept for an InOrder JobSet jobfold does not run, or one not seen yet. */
 function walkEvidenceKept(state: JobSetState): boolean {
   const spec = state.jobSet?.spec;
-  return spec === undefined || (spec.startupPolicy.startupPolicyOrder === 'InOrder' && spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME);
+  return spec === undefined || walkedByCluster(spec);
 }
+
+/** An InOrder JobSet jobfold does not run: its cluster's controller walks the startup order, and the fold reads the walk from the evidence. */
+const walkedByCluster = (spec: DefaultedJobSetSpec): boolean =>
+  spec.startupPolicy.startupPolicyOrder === 'InOrder' && spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME;
 
 /** Where `walkEvidence.started` keeps a Job: by attempt, name and (when it has one) uid. */
 const startedKey = (attempt: number, name: string, uid: string | undefined): string => (uid === undefined ? `${attempt}/${name}` : `${attempt}/${name}/${uid}`);
@@ -129,8 +133,7 @@ function walkCompletedBefore(spec: DefaultedJobSetSpec, state: JobSetState, atte
   // In the second of a suspension whose resourceVersion is known (`finishVersion`), a start shown at an older one came first; without one, the walk goes first.
   const versionTells = (s: StartedJob) => sameSecond && finishVersion !== undefined && s.firstVersion !== undefined;
   const evidence = state.walkEvidence;
-  if (evidence === undefined || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
-  if (spec.startupPolicy.startupPolicyOrder !== 'InOrder') return false;
+  if (evidence === undefined || !walkedByCluster(spec)) return false;
   const started = startedJobs(state, attempt);
   const before = (s: (typeof started)[number]): boolean => {
     // A Job deleted before the instant was gone by then (one deleted in its second, after it).
@@ -231,7 +234,7 @@ export function endedWalkCompletedUnseen(spec: DefaultedJobSetSpec, state: JobSe
 function endedWalkCompleted(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
   const ended = state.restarts - 1;
   if (walkCompletedBeforeFailure(spec, state, ended)) return true;
-  if (spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME || spec.startupPolicy.startupPolicyOrder !== 'InOrder') return false;
+  if (!walkedByCluster(spec)) return false;
   const failedAt = state.walkEvidence?.failedAt[ended];
   const completedAt = walkCompletedAt(spec, state, ended);
   return failedAt !== undefined && completedAt !== undefined && compareTimes(completedAt, failedAt) < 0;
@@ -255,7 +258,7 @@ export function walkCompletedUnseen(spec: DefaultedJobSetSpec, state: JobSetStat
  * in that place, and a walk in progress now turns the completion False again, as upstream's did.
  */
 export function walkCompletedBeforeSuspensionUnseen(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
-  if (spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (!walkedByCluster(spec)) return false;
   if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted) !== undefined) return false;
   const suspendedAt = firstSuspensionSeenAt(state);
   const completedAt = walkCompletedAt(spec, state, state.restarts);
@@ -274,7 +277,7 @@ export function walkCompletedBeforeSuspensionUnseen(spec: DefaultedJobSetSpec, s
  * once the current attempt's walk completed on the evidence, nor while InProgress stands True.
  */
 export function nextWalkBegunBeforeSuspension(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
-  if (!spec.suspend || state.restarts === 0 || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (!spec.suspend || state.restarts === 0 || !walkedByCluster(spec)) return false;
   const failedAt = state.restartEvidence?.failedAt;
   if (failedAt === undefined || findCondition(state.conditions, CONDITION_TYPES.startupPolicyInProgress)?.status === 'True') return false;
   if (walkCompletedAt(spec, state, state.restarts) !== undefined) return false;
@@ -289,7 +292,7 @@ export function nextWalkBegunBeforeSuspension(spec: DefaultedJobSetSpec, state: 
  * arrived; the cluster wrote the completion before the suspension.
  */
 export function nextWalkCompletedBeforeSuspension(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
-  if (!spec.suspend || state.restarts === 0 || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (!spec.suspend || state.restarts === 0 || !walkedByCluster(spec)) return false;
   if (findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted)?.status !== 'False') return false;
   const completion = walkCompletion(spec, state, state.restarts);
   if (completion === undefined || startedJobs(state, state.restarts).some((s) => s.deletedAt !== undefined)) return false;
@@ -305,7 +308,7 @@ export function nextWalkCompletedBeforeSuspension(spec: DefaultedJobSetSpec, sta
  * suspension late or the completion's Job already deleted, saw no complete walk on its view.
  */
 export function walkCompletedWhileResumed(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
-  if (spec.suspend || spec.startupPolicy.startupPolicyOrder !== 'InOrder' || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME) return false;
+  if (spec.suspend || !walkedByCluster(spec)) return false;
   const suspensions = [...suspensionTimesNoted(state), ...(state.jobSetTimeline ?? []).filter((seen) => seen.suspend).map((seen) => seen.at)];
   const resumedWalk = (attempt: number): boolean => {
     const completion = attempt < 0 ? undefined : walkCompletion(spec, state, attempt);
