@@ -1,34 +1,56 @@
 import type { V1Job, V1Pod } from '@kubernetes/client-node';
-import { CONTROLLER_UID_LABEL, creationRefusal, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME, stableHash, type LivePod } from '../../shared/job/index.ts';
+import {
+  CONTROLLER_UID_LABEL, creationRefusal, deletionRefusal, isGuardedCause, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME, stableHash,
+  type DeletionRefusal, type LivePod,
+} from '../../shared/job/index.ts';
 import { JOB_COMPLETION_INDEX_ANNOTATION } from '../../shared/k8s/job-controller.ts';
 import { trimJob } from '../trim.ts';
 import { applyJobSetCommand } from './apply-jobset-command.ts';
 import { buildPod, COMMAND_ID_ANNOTATION } from './build-pod.ts';
 import type { Command, PoisonReason } from './command-message.ts';
 import { statusOf, type KubeOps } from './kube-ops.ts';
+import type { RecentIds } from './recent-ids.ts';
 
 /**
  * What applying a command came to: `done` (its effect holds, or can no longer be wanted),
- * `transient` (try again later), `poison` (it can never be applied).
+ * `refused` (the live Job and pods say the decision was made on a view they have left: nothing
+ * was done, and the same command decided again later must be applied afresh), `transient` (try
+ * again later), `poison` (it can never be applied).
  */
 export type Outcome =
   | { readonly kind: 'done'; readonly note: string }
+  | { readonly kind: 'refused'; readonly reason: Refusal; readonly message: string }
   | { readonly kind: 'transient'; readonly error: string }
   | { readonly kind: 'poison'; readonly reason: PoisonReason; readonly message: string };
 
+/**
+ * Why a command was refused: the deletion guard's answer (shared/job/deletion-guard.ts), or
+ * `deletion-refused`, the finalizer of a live pod whose deletion was refused, which stays.
+ */
+export type Refusal = DeletionRefusal | 'deletion-refused';
+
+/**
+ * The pods (by uid) whose TerminatePod this forwarder refused, while they may still be live: a
+ * RemovePodFinalizer decided with the deletion leaves their finalizer on, so the pod's outcome
+ * is still counted when it ends (the consumer's, bounded as its recent command ids are).
+ */
+export type RefusedDeletions = Pick<RecentIds, 'has' | 'add' | 'delete'>;
+
+const NO_REFUSALS: RefusedDeletions = { has: () => false, add: () => undefined, delete: () => undefined };
+
 const done = (note: string): Outcome => ({ kind: 'done', note });
 
-export async function applyCommand(command: Command, kube: KubeOps): Promise<Outcome> {
+export async function applyCommand(command: Command, kube: KubeOps, refusedDeletions: RefusedDeletions = NO_REFUSALS): Promise<Outcome> {
   try {
     switch (command.type) {
       case 'TerminatePod':
-        return await terminatePod(command, kube);
+        return await terminatePod(command, kube, refusedDeletions);
       case 'CreatePod':
         return await createPod(command, kube);
       case 'UpdateJobStatus':
         return await updateJobStatus(command, kube);
       case 'RemovePodFinalizer':
-        return await removePodFinalizer(command, kube);
+        return await removePodFinalizer(command, kube, refusedDeletions);
       case 'CreateJob':
       case 'DeleteJob':
       case 'SuspendJob':
@@ -51,9 +73,11 @@ type CommandOf<T extends Command['type']> = Extract<Command, { type: T }>;
  * Deletes a pod only if it belongs to the command's Job: its controller ownerReference (or,
  * without one, the label batch.kubernetes.io/controller-uid) is the command's jobUid. It is
  * read in the command's namespace, so it is in that namespace. Any other pod is refused as
- * poison (logged, counted, dead-lettered): a command naming it is forged or broken.
+ * poison (logged, counted, dead-lettered): a command naming it is forged or broken. A deletion
+ * decided on the Job's spec (excess pods, a suspension, an invalid or duplicated index) is made
+ * only if the live Job and pods still call for it (deletionGuard).
  */
-async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps): Promise<Outcome> {
+async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps, refusedDeletions: RefusedDeletions): Promise<Outcome> {
   const pod = await kube.readPod(command.namespace, command.podName);
   if (!pod) return done('not-found');
   if (pod.metadata?.uid !== command.podUid) return done('uid-mismatch'); // the name belongs to another pod now
@@ -63,8 +87,38 @@ async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps): 
     const message = `pod ${command.namespace}/${command.podName} is not controlled by Job ${command.jobName} (uid ${command.jobUid}); refusing to delete it`;
     return { kind: 'poison', reason: 'pod-not-owned-by-job', message };
   }
+  const refused = await deletionGuard(command, pod, kube);
+  if (refused) {
+    refusedDeletions.add(command.podUid);
+    return refused;
+  }
+  refusedDeletions.delete(command.podUid);
   // 404: gone meanwhile. 409: the name now belongs to another pod, which must live.
   return done(await kube.deletePod(command.namespace, command.podName, command.podUid));
+}
+
+/**
+ * The decision was made on a view that may be minutes old: for the causes decided on the Job's
+ * spec, the live Job and its pods have the last word (shared/job/deletion-guard.ts). A Job that is
+ * gone or replaced has nothing to say: its pods are orphans, deleted as asked.
+ */
+async function deletionGuard(command: CommandOf<'TerminatePod'>, pod: V1Pod, kube: KubeOps): Promise<Outcome | undefined> {
+  if (!isGuardedCause(command.cause)) return undefined;
+  const job = await kube.readJob(command.namespace, command.jobName);
+  if (!job || job.metadata?.uid !== command.jobUid) return undefined;
+  const live = {
+    parallelism: job.spec?.parallelism ?? 1,
+    completions: job.spec?.completions ?? undefined,
+    suspended: job.spec?.suspend === true,
+    indexed: job.spec?.completionMode === 'Indexed',
+  };
+  const target = livePod(pod);
+  const pods = (await kube.listJobPods(command.namespace, command.jobUid)).filter((p) => p.metadata?.uid !== command.podUid).map(livePod);
+  const refusal = deletionRefusal(command.cause, live, target, [...pods, target]);
+  if (refusal === undefined) return undefined;
+  const active = pods.filter((p) => !p.terminal && !p.deleting).length + (target.terminal || target.deleting ? 0 : 1);
+  const message = `${command.cause} deletion of pod ${command.podName} refused: the live Job has parallelism ${live.parallelism}, completions ${live.completions ?? 'unset'}, suspend ${live.suspended}, and ${active} active pods`;
+  return { kind: 'refused', reason: refusal, message };
 }
 
 async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promise<Outcome> {
@@ -111,7 +165,7 @@ const FINALIZER_PATCH_ATTEMPTS = 3;
  * and the finalizer's position, so a pod that took the name, or a list that changed since the
  * read, is never touched. The Job may be gone already (upstream cleans up orphans the same way).
  */
-async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube: KubeOps): Promise<Outcome> {
+async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube: KubeOps, refusedDeletions: RefusedDeletions): Promise<Outcome> {
   const job = await kube.readJob(command.namespace, command.jobName);
   if (job && job.metadata?.uid === command.jobUid && job.spec?.managedBy !== JOBFOLD_CONTROLLER_NAME) {
     const message = `spec.managedBy is "${job.spec?.managedBy ?? ''}", not "${JOBFOLD_CONTROLLER_NAME}"`;
@@ -127,6 +181,11 @@ async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube
     }
     const at = pod.metadata?.finalizers?.indexOf(JOB_TRACKING_FINALIZER) ?? -1;
     if (at < 0) return done('already-removed');
+    // The removal was decided with a deletion this forwarder refused: the pod lives on, tracked.
+    const { terminal, deleting } = livePod(pod);
+    if (refusedDeletions.has(command.podUid) && !terminal && !deleting) {
+      return { kind: 'refused', reason: 'deletion-refused', message: `pod ${command.podName} keeps its finalizer: its deletion was refused and it is neither finished nor being deleted` };
+    }
     try {
       await kube.patchPod(command.namespace, command.podName, [
         { op: 'test', path: '/metadata/uid', value: command.podUid },

@@ -62,6 +62,8 @@ export class CommandConsumer {
   readonly #o: CommandConsumerOptions;
   readonly #abort = new AbortController();
   readonly #applied = new RecentIds(1000);
+  /** Pods whose deletion was refused (apply-command.ts RefusedDeletions). */
+  readonly #refusedDeletions = new RecentIds(1000);
   #loop: Promise<void> | undefined;
 
   constructor(options: CommandConsumerOptions) {
@@ -124,12 +126,18 @@ export class CommandConsumer {
           ? { kind: 'poison', reason: 'outside-watched-namespace', message: `namespace ${command.namespace} is not the watched namespace ${watched}` }
           : this.#applied.has(command.commandId)
             ? { kind: 'done', note: 'duplicate' }
-            : await applyCommand(command, this.#o.kube);
+            : await applyCommand(command, this.#o.kube, this.#refusedDeletions);
         switch (outcome.kind) {
           case 'done':
             this.#applied.add(command.commandId);
             this.#count(command.type, 'done');
             this.#o.log.info('command applied', { ...at, note: outcome.note });
+            return this.#delete(message);
+          case 'refused':
+            // Not remembered as applied: the same command, decided again once jobfold's view has
+            // caught up (its commandId names the pod, not the decision), is applied afresh.
+            this.#count(command.type, 'refused');
+            this.#o.log.info('command refused by the live Job and pods', { ...at, reason: outcome.reason, message: outcome.message });
             return this.#delete(message);
           case 'transient': {
             const receives = receiveCount(message);

@@ -14,6 +14,10 @@ export class RecentIds {
     return this.#ids.has(id);
   }
 
+  delete(id: string): void {
+    this.#ids.delete(id);
+  }
+
   add(id: string): void {
     this.#ids.delete(id);
     this.#ids.add(id);

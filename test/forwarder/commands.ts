@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { commandEvent } from '../../shared/contract/outbound.ts';
 import type { CreatePod, RemovePodFinalizer, TerminatePod, UpdateJobStatus } from '../../shared/job/commands.ts';
+import type { TerminationCause } from '../../shared/job/decisions.ts';
 import type { JobStatusView } from '../../shared/job/status.ts';
 import type { KubeObject } from './fake-kube-store.ts';
 import { CLUSTER_ID } from './harness.ts';
@@ -28,16 +29,15 @@ const target = (job: KubeObject) => ({
 });
 
 /** A TerminatePod command as the service sends it (through shared/contract/outbound.ts). */
-export function terminatePod(job: KubeObject, pod: KubeObject): string {
+export function terminatePod(job: KubeObject, pod: KubeObject, cause: TerminationCause = 'JobFinishing'): string {
   const command: TerminatePod = {
     type: 'TerminatePod',
     commandId: `${job.metadata.uid}/terminate/${pod.metadata.uid}`,
     ...target(job),
     podName: pod.metadata.name,
     podUid: pod.metadata.uid ?? '',
-    reason: 'BackoffLimitExceeded',
-    message: 'Job has reached the specified backoff limit',
-    cause: 'JobFinishing',
+    ...(cause === 'JobFinishing' ? { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' } : { reason: cause, message: `${cause} (jobfold)` }),
+    cause,
   };
   const event = commandEvent(command);
   return asQueueMessage(event.detailType, event.detail);

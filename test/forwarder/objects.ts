@@ -11,6 +11,7 @@ export interface JobOptions {
   readonly parallelism?: number;
   readonly backoffLimit?: number;
   readonly subdomain?: string;
+  readonly suspend?: boolean;
 }
 
 /** A batch/v1 Job as the API server stores it (selector and template labels defaulted). */
@@ -35,6 +36,7 @@ export function aJob(options: JobOptions = {}): KubeObject {
       backoffLimit: options.backoffLimit ?? 6,
       completionMode: options.completionMode ?? 'NonIndexed',
       ...(options.managedBy ? { managedBy: options.managedBy } : {}),
+      ...(options.suspend === undefined ? {} : { suspend: options.suspend }),
       selector: { matchLabels: { [CONTROLLER_UID_LABEL]: uid } },
       template: {
         metadata: { labels, annotations: { team: 'batch' } },
