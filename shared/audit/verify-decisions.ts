@@ -115,6 +115,8 @@ function describe(decisions: readonly Decision[]): string {
           return `${d.condition.type}=${d.condition.status} (${d.condition.reason})`;
         case 'PodsTerminationRequested':
           return `terminate ${d.pods.map((p) => p.name).join(', ')}`;
+        case 'PodsTerminationExpired':
+          return `termination unseen, active again: ${d.pods.map((p) => p.name).join(', ')}`;
         case 'PodCreationsRequested':
           return `create ${d.count}`;
         case 'StartTimeSet':

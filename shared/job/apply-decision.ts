@@ -24,6 +24,8 @@ export function applyDecision(state: JobState, decision: Decision): void {
       return applyCondition(state, decision);
     case 'PodsTerminationRequested':
       return applyTermination(state, decision);
+    case 'PodsTerminationExpired':
+      return applyTerminationExpired(state, decision);
     case 'PodCreationsRequested':
       // Upstream `ExpectCreations` replaces the Job's expectations.
       state.expectations = {
@@ -126,4 +128,16 @@ function applyTermination(state: JobState, decision: DecisionOf<'PodsTermination
   // Upstream `ExpectDeletions` replaces the Job's expectations; a continuation page adds to them.
   if (decision.page !== undefined) for (const uid of state.expectations.deletions) uids.add(uid);
   state.expectations = { creations: 0, deletions: uids, setAt: at };
+}
+
+/** Pods whose requested deletion was never seen (termination-lapse.ts): active again, no longer expected to go. */
+function applyTerminationExpired(state: JobState, decision: DecisionOf<'PodsTerminationExpired'>): void {
+  for (const ref of decision.pods) {
+    const pod = state.pods.get(ref.uid);
+    state.expectations.deletions.delete(ref.uid);
+    if (!pod || pod.terminationRequestedAt === undefined) continue;
+    leave(state, pod);
+    pod.terminationRequestedAt = undefined;
+    enter(state, pod);
+  }
 }

@@ -22,6 +22,7 @@ import { criterionMetBefore } from './met-before.ts';
 import { clusterFinishInstant, mayHoldUnseenPods } from './cluster-finish.ts';
 import { interimEvidence } from './interim-instants.ts';
 import { countAtSync } from './observe-pod.ts';
+import { lapseUnseenTerminations } from './termination-lapse.ts';
 
 /** What one reconcile decided: decisions for the log, commands for the cluster. */
 export interface Reconciliation {
@@ -55,8 +56,11 @@ export function decide(state: JobState, now: string): Reconciliation {
   if (!reconciledByUs(settings.managedBy)) return NOTHING;
   const sync = newSync(state, now);
   recordRefusedUpdate(sync);
+  // Deletions of a Job jobfold runs not seen by the time their expectation expired (the
+  // forwarder's guard refused them, termination-lapse.ts): this sync only takes them back.
+  const lapsed = lapseUnseenTerminations(sync);
   // Corrected only when the outcome met first can be written in the same sync (expectations met).
-  const expectationsMet = expectationsSatisfied(state, sync.now);
+  const expectationsMet = !lapsed && expectationsSatisfied(state, sync.now);
   if (expectationsMet) correctOutcome(sync);
   reopenFinish(sync);
   // Evidence arriving after the outcome may show the suspension came before it or after.

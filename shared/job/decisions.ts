@@ -50,6 +50,13 @@ export const DecisionSchema = z.discriminatedUnion('type', [
      */
     page: optional(z.number().int().positive()),
   }),
+  /**
+   * Jobs jobfold runs: pods whose deletion (one the forwarder's guard may refuse,
+   * shared/job/deletion-guard.ts) was not seen within the expectations timeout. They are active
+   * again in jobfold's view, as upstream's are once its deletion expectations expire, and the
+   * next sync decides on them afresh (shared/job/termination-lapse.ts).
+   */
+  z.object({ type: z.literal('PodsTerminationExpired'), ...decided, pods: z.array(PodRefSchema) }),
   z.object({
     type: z.literal('PodCreationsRequested'),
     ...decided,

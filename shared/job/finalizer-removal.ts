@@ -70,7 +70,9 @@ export function removeCountedFinalizers(sync: Sync): void {
   const finishing = sync.conditions.some((c) => (c.type === 'FailureTarget' || c.type === 'SuccessCriteriaMet') && c.status === 'True');
   const done: PodRecord[] = [];
   for (const pod of state.pods.values()) {
-    const released = pod.terminationRequestedAt !== undefined ? pod.released === true : deletedNow.get(pod.uid);
+    // A deletion taken back in this sync (termination-lapse.ts) releases nothing: it was not made.
+    const requested = pod.terminationRequestedAt !== undefined && sync.lapsed?.has(pod.uid) !== true;
+    const released = requested ? pod.released === true : deletedNow.get(pod.uid);
     if (jobDeleting || pod.counted !== 'none' || released === true || (released === false && finishing)) done.push(pod);
   }
   removeFinalizers(sync, done);

@@ -34,6 +34,8 @@ export interface Sync {
    * writes `active: 0` for this sync (managed Jobs' status write-back follows it).
    */
   activeWrittenAsZero: boolean;
+  /** Pods whose requested deletion this sync took back (termination-lapse.ts): nothing is asked of them. */
+  lapsed: Set<string> | undefined;
 }
 
 export function newSync(state: JobState, requested: string): Sync {
@@ -53,6 +55,7 @@ export function newSync(state: JobState, requested: string): Sync {
     // Made when the first removal is asked: most syncs ask none, and decide runs after every event.
     finalizersRemoved: undefined,
     activeWrittenAsZero: false,
+    lapsed: undefined,
   };
 }
 

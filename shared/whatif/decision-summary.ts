@@ -10,7 +10,8 @@ import type { DecisionSummary, JobSetDecisionSummary } from './report.ts';
  * What a reconcile decided, as compared between the two folds: conditions, terminations,
  * creations, start time, rejection. `JobStatusSent` is left out: it only echoes the status,
  * whose differences show first as one of these or as a pod counted differently; so is
- * `PodFinalizersRemovalRequested`, which follows a count or a termination.
+ * `PodFinalizersRemovalRequested`, which follows a count or a termination; and so is
+ * `PodsTerminationExpired`, whose difference shows as the terminations or creations after it.
  */
 export function summarize(decisions: readonly Decision[]): DecisionSummary[] {
   const result: DecisionSummary[] = [];
@@ -41,6 +42,7 @@ export function summarize(decisions: readonly Decision[]): DecisionSummary[] {
         break;
       case 'JobStatusSent':
       case 'PodFinalizersRemovalRequested':
+      case 'PodsTerminationExpired':
       case 'ObservationRefused':
       case 'CriterionMetEarlier':
         break;
