@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
 import type { JobCommand } from '../../../shared/job/commands.ts';
-import { creationRefusal } from '../../../shared/job/index.ts';
+import { creationRefusal, deletionRefusal, type LivePod } from '../../../shared/job/index.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type JobState } from '../../../shared/job/state.ts';
@@ -136,6 +136,8 @@ export interface ManagedHistory {
   readonly sentAt: readonly number[];
   /** jobfold's deletions of live pods (a TerminatePod that reached a Pending or Running pod), with the cluster's Job then. */
   readonly deletedLive: readonly LiveDeletion[];
+  /** The TerminatePods the forwarder's guard refused (shared/job/deletion-guard.ts), when, and why. */
+  readonly refusedDeletions: readonly { readonly podUid: string; readonly cause: string; readonly at: number; readonly refusal: string }[];
 }
 
 /** A TerminatePod that deleted a live pod, and what the cluster's Job was at that moment. */
@@ -148,6 +150,9 @@ export interface LiveDeletion {
 }
 
 const isLive = (pod: ClusterPod) => pod.phase === 'Pending' || pod.phase === 'Running';
+
+/** A pod as the forwarder's guards read it (shared/job/creation-guard.ts). */
+const livePod = (pod: ClusterPod): LivePod => ({ index: pod.index, terminal: !isLive(pod), succeeded: pod.phase === 'Succeeded', deleting: pod.deletingAt !== undefined });
 
 /**
  * Plays `steps` against the Job in a closed loop (above). By default each event reaches jobfold
@@ -183,6 +188,9 @@ export function playManagedHistory(
   const sent: JobCommand[] = [];
   const sentAt: number[] = [];
   const deletedLive: LiveDeletion[] = [];
+  // The pods whose deletion the forwarder's guard refused (it keeps their finalizer too).
+  const refused = new Set<string>();
+  const refusedDeletions: { podUid: string; cause: string; at: number; refusal: string }[] = [];
 
   const emit = (event: Observation) => {
     bus.send(events.length, clock);
@@ -264,8 +272,7 @@ export function playManagedHistory(
       case 'CreatePod': {
         // The forwarder's guard on the live Job and pods (forwarder/commands/apply-command.ts).
         const live = { parallelism: spec.spec.parallelism ?? 1, completions: spec.spec.completions ?? undefined, suspended: spec.spec.suspend === true };
-        const livePods = [...pods.values()].map((p) => ({ index: p.index, terminal: !isLive(p), succeeded: p.phase === 'Succeeded', deleting: p.deletingAt !== undefined }));
-        if (creationRefusal(live, command.index, livePods) !== undefined) return;
+        if (creationRefusal(live, command.index, [...pods.values()].map(livePod)) !== undefined) return;
         const uid = `p${podCount++}`;
         const pod: ClusterPod = {
           uid,
@@ -290,6 +297,17 @@ export function playManagedHistory(
       case 'TerminatePod': {
         const pod = pods.get(command.podUid);
         if (pod === undefined || pod.deletingAt !== undefined) return;
+        // The forwarder's guard on the live Job and pods (shared/job/deletion-guard.ts): a refused
+        // deletion leaves the pod, and its finalizer, as they are.
+        const live = { parallelism: spec.spec.parallelism ?? 1, completions: spec.spec.completions ?? undefined, suspended: spec.spec.suspend === true, indexed: spec.spec.completionMode === 'Indexed' };
+        const target = livePod(pod);
+        const refusal = deletionRefusal(command.cause, live, target, [...pods.values()].map((p) => (p === pod ? target : livePod(p))));
+        if (refusal !== undefined) {
+          refused.add(pod.uid);
+          refusedDeletions.push({ podUid: pod.uid, cause: command.cause, at: clock, refusal });
+          return;
+        }
+        refused.delete(pod.uid);
         if (isLive(pod)) {
           const running = [...pods.values()].filter((p) => isLive(p) && p.deletingAt === undefined).length;
           deletedLive.push({ uid: pod.uid, running, parallelism: spec.spec.parallelism ?? 1, suspended: spec.spec.suspend === true });
@@ -302,6 +320,8 @@ export function playManagedHistory(
       case 'RemovePodFinalizer': {
         const pod = pods.get(command.podUid);
         if (pod === undefined || !pod.finalizer) return;
+        // Nor does the finalizer of a live pod whose deletion the guard refused go (forwarder/commands/apply-command.ts).
+        if (refused.has(pod.uid) && isLive(pod) && pod.deletingAt === undefined) return;
         pod.finalizer = false;
         show(pod);
         goIfDone(pod);
@@ -420,5 +440,5 @@ export function playManagedHistory(
   }
   arrive();
   flush(1);
-  return { id, job, observations: withClusterVersions(withForwarderCounts(events)), order, logged, state, created, sent, sentAt, deletedLive };
+  return { id, job, observations: withClusterVersions(withForwarderCounts(events)), order, logged, state, created, sent, sentAt, deletedLive, refusedDeletions };
 }
