@@ -239,7 +239,11 @@ consumer must skip a \`commandId\` it has applied; the forwarder does (docs/forw
 
 - \`Pod Termination Requested\` goes out for every Job whose outcome is decided (its lingering
   pods), and for Jobs managed by jobfold (\`spec.managedBy: jobfold.io/job-controller\`) also for
-  suspension and excess pods.
+  suspension and excess pods. The forwarder refuses one of those (\`cause\` \`ExcessPods\`,
+  \`JobSuspended\`, \`InvalidIndex\`, \`DuplicateIndex\`) that the live Job and pods no longer call for
+  (docs/forwarder.md); jobfold, seeing no deletion within the 5-minute expectation timeout, takes
+  the pod back as active (\`PodsTerminationExpired\` in the log) and may decide its deletion again,
+  under the same \`commandId\`: a consumer skips only the \`commandId\`s it applied.
 - \`Pod Creation Requested\`, \`Job Status Update Requested\` and
   \`Pod Finalizer Removal Requested\` go out only for Jobs managed by jobfold; for other Jobs the
   in-cluster Job controller does that work, and jobfold only records what it would have done.
