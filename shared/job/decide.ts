@@ -57,10 +57,10 @@ export function decide(state: JobState, now: string): Reconciliation {
   const sync = newSync(state, now);
   recordRefusedUpdate(sync);
   // Deletions of a Job jobfold runs not seen by the time their expectation expired (the
-  // forwarder's guard refused them, termination-lapse.ts): this sync only takes them back.
-  const lapsed = lapseUnseenTerminations(sync);
+  // forwarder's guard refused them, termination-lapse.ts): this sync reads those pods as active.
+  lapseUnseenTerminations(sync);
   // Corrected only when the outcome met first can be written in the same sync (expectations met).
-  const expectationsMet = !lapsed && expectationsSatisfied(state, sync.now);
+  const expectationsMet = expectationsSatisfied(state, sync.now);
   if (expectationsMet) correctOutcome(sync);
   reopenFinish(sync);
   // Evidence arriving after the outcome may show the suspension came before it or after.
@@ -88,7 +88,7 @@ export function decide(state: JobState, now: string): Reconciliation {
   let target = chooseFinishTarget(sync);
   if (target?.isNew && terminationsWait()) target = undefined;
   if (target) {
-    if (!terminationsWait()) terminate(sync, activePods(state), 'JobFinishing', target.reason, target.message);
+    if (!terminationsWait()) terminate(sync, activePods(state, sync.lapsed), 'JobFinishing', target.reason, target.message);
     // Upstream keeps the outcome only once every pod it created or deleted has been seen; the
     // terminal condition waits for the hole to close too (a pod still terminating may be in it).
     if (!expectationsMet || viewHasHole()) target = undefined;
@@ -308,7 +308,7 @@ function condition(sync: Sync, type: string, target: FinishTarget): JobCondition
 function terminateLingering(sync: Sync): void {
   const conditions = sync.state.status.conditions;
   const final = findCondition(conditions, 'Complete') ?? findCondition(conditions, 'Failed');
-  terminate(sync, activePods(sync.state), 'JobFinished', final?.reason ?? '', final?.message ?? '');
+  terminate(sync, activePods(sync.state, sync.lapsed), 'JobFinished', final?.reason ?? '', final?.message ?? '');
 }
 
 function scheduleWakeUp(sync: Sync, expectationsMet: boolean): void {

@@ -20,7 +20,7 @@ export function managePods(sync: Sync): void {
   const settings = state.settings;
   if (!settings) return;
   if (settings.suspend) {
-    const all = activePods(state).filter((pod) => !createdAfterSuspension(state, pod)).sort(byLeastAdvanced);
+    const all = activePods(state, sync.lapsed).filter((pod) => !createdAfterSuspension(state, pod)).sort(byLeastAdvanced);
     terminate(sync, all, 'JobSuspended', Reason.JobSuspended, Message.JobSuspended);
     return;
   }
@@ -33,7 +33,7 @@ export function managePods(sync: Sync): void {
         : settings.parallelism
       : Math.max(0, Math.min(settings.completions - succeeded, settings.parallelism));
   // O(pods) only when there is something to delete.
-  const excess = active > wantActive ? Math.max(0, active - wantActive - finishedUnseen(state)) : 0;
+  const excess = active > wantActive ? Math.max(0, active - wantActive - finishedUnseen(state, sync.lapsed)) : 0;
   if (removePods(sync, excess, wantActive)) return;
   createPods(sync, wantActive);
 }
@@ -60,10 +60,10 @@ function createdAfterSuspension(state: JobState, pod: PodRecord): boolean {
  * observations arrive after their replacements'). They are no excess: their own events will
  * say how they ended.
  */
-function finishedUnseen(state: JobState): number {
+function finishedUnseen(state: JobState, lapsed: ReadonlySet<string> | undefined): number {
   let newest: number | undefined;
   const created: number[] = [];
-  for (const pod of activePods(state)) {
+  for (const pod of activePods(state, lapsed)) {
     if (pod.creationTimestamp === undefined) continue;
     created.push(pod.creationTimestamp);
     if (newest === undefined || pod.creationTimestamp > newest) newest = pod.creationTimestamp;
@@ -88,7 +88,7 @@ function removePods(sync: Sync, atLeast: number, wantActive: number): boolean {
   const duplicated = take(forced.duplicated);
   budget -= duplicated.length;
   const chosen = new Set([...invalid, ...duplicated]);
-  const excess = activePods(state)
+  const excess = activePods(state, sync.lapsed)
     .filter((p) => !chosen.has(p))
     .sort(byLeastAdvanced)
     .slice(0, Math.min(budget, Math.max(0, atLeast - chosen.size)));
@@ -103,11 +103,21 @@ function invalidAndDuplicated(sync: Sync): { invalid: PodRecord[]; duplicated: P
   const { state } = sync;
   const invalid: PodRecord[] = [];
   const duplicated: PodRecord[] = [];
-  if (state.invalidActive.size === 0 && state.duplicatedIndexes.size === 0) return { invalid, duplicated };
+  const lapsed = sync.lapsed;
+  if (state.invalidActive.size === 0 && state.duplicatedIndexes.size === 0 && lapsed === undefined) return { invalid, duplicated };
+  // Pods whose deletion this sync took back are active here, but not in the state's aggregates.
+  const completions = state.settings?.completions ?? 0;
+  const lapsedAt = new Map<number, number>();
+  for (const uid of lapsed ?? []) {
+    const index = state.pods.get(uid)?.index;
+    if (index !== undefined) lapsedAt.set(index, (lapsedAt.get(index) ?? 0) + 1);
+  }
+  const duplicatedIndex = (index: number) => state.duplicatedIndexes.has(index) || (state.activeByIndex.get(index) ?? 0) + (lapsedAt.get(index) ?? 0) > 1;
   const byIndex = new Map<number, PodRecord[]>();
-  for (const pod of activePods(state)) {
-    if (state.invalidActive.has(pod.uid)) invalid.push(pod);
-    else if (state.duplicatedIndexes.has(pod.index)) {
+  for (const pod of activePods(state, lapsed)) {
+    const invalidIndex = lapsed?.has(pod.uid) === true ? pod.index < 0 || pod.index >= completions : state.invalidActive.has(pod.uid);
+    if (invalidIndex) invalid.push(pod);
+    else if (duplicatedIndex(pod.index)) {
       byIndex.set(pod.index, [...(byIndex.get(pod.index) ?? []), pod]);
     }
   }
@@ -197,8 +207,10 @@ function pendingIndexes(sync: Sync, count: number): number[] {
   const settings = state.settings;
   const completions = settings?.completions ?? 0;
   const failedOnly = settings?.onlyReplaceFailedPods ?? false;
+  const lapsedIndexes = new Set([...(sync.lapsed ?? [])].map((uid) => state.pods.get(uid)?.index));
   const skip = (i: number) =>
     state.activeByIndex.has(i) ||
+    lapsedIndexes.has(i) ||
     (failedOnly && state.terminatingByIndex.has(i)) ||
     state.status.failedIndexes.has(i);
   const candidates = state.status.completedIndexes.firstMissing(count, completions, skip);

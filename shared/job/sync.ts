@@ -107,7 +107,7 @@ export function terminate(
   reason: string,
   message: string,
 ): void {
-  const targets = pods.filter((p) => p.terminationRequestedAt === undefined && podClass(p) === 'active');
+  const targets = pods.filter((p) => (p.terminationRequestedAt === undefined && podClass(p) === 'active') || sync.lapsed?.has(p.uid) === true);
   if (targets.length === 0) return;
   message = boundedText(message);
   reason = boundedText(reason, MAX_REASON_BYTES);
@@ -130,12 +130,15 @@ export function terminate(
   for (const command of terminatePods(sync.state.identity ?? { clusterId: '', namespace: '', name: '', uid: '' }, decision)) sync.commands.push(command);
 }
 
-/** The pods the Job still runs, in listing order. O(pods): used only when deleting. */
-export function activePods(state: JobState): PodRecord[] {
+/**
+ * The pods the Job still runs, in listing order, with those whose deletion this sync took back
+ * (`lapsed`, termination-lapse.ts). O(pods): used only when deleting.
+ */
+export function activePods(state: JobState, lapsed?: ReadonlySet<string>): PodRecord[] {
   const result: PodRecord[] = [];
-  if (state.counts.active === 0) return result;
+  if (state.counts.active === 0 && (lapsed === undefined || lapsed.size === 0)) return result;
   for (const pod of state.pods.values()) {
-    if (podClass(pod) === 'active') result.push(pod);
+    if (podClass(pod) === 'active' || lapsed?.has(pod.uid) === true) result.push(pod);
   }
   return result;
 }

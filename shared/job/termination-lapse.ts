@@ -1,6 +1,6 @@
 import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { podClass } from './pod-record.ts';
-import { record, wakeAt, type Sync } from './sync.ts';
+import { record, type Sync } from './sync.ts';
 
 /**
  * Issue 21, "nothing wedged": a Job jobfold runs asked for pods' deletion (a cause the
@@ -20,23 +20,27 @@ import { record, wakeAt, type Sync } from './sync.ts';
  * Only the pods of the Job's last deletion expectation (state.expectations.deletions: those not
  * seen deleted yet), so a sync reads O(pods it asked to delete), and only once that expectation
  * has expired: the sync that asked woke the Job for then (decide.ts scheduleWakeUp). The sync
- * that records the lapse manages no pods (its view still counts them terminating) and wakes the
- * Job a millisecond later: that sync, the lapse folded, decides on them. Returns whether it lapsed any.
+ * that records the lapse reads them as active (`sync.lapsed`: sync.ts activePods, terminate), so
+ * it decides on them at once, as upstream's sync after an expired expectation does: a deletion
+ * still called for is asked again in that sync, and a fold whose cluster never deletes (a Job
+ * jobfold runs whose forwarder is down) holds the pod terminating at every sync, as before.
  */
-export function lapseUnseenTerminations(sync: Sync): boolean {
+export function lapseUnseenTerminations(sync: Sync): void {
   const { state } = sync;
   const { deletions, setAt } = state.expectations;
-  if (deletions.size === 0 || setAt === undefined || sync.now - setAt <= EXPECTATIONS_TIMEOUT_MS) return false;
-  if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME) return false;
+  if (deletions.size === 0 || setAt === undefined || sync.now - setAt <= EXPECTATIONS_TIMEOUT_MS) return;
+  if (state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME) return;
   const lapsed = [];
   for (const uid of deletions) {
     const pod = state.pods.get(uid);
     if (pod?.released === true && pod.terminationRequestedAt !== undefined && podClass(pod) === 'terminating' && pod.deletionTimestamp === undefined) lapsed.push(pod);
   }
-  if (lapsed.length === 0) return false;
+  if (lapsed.length === 0) return;
   sync.lapsed = new Set(lapsed.map((p) => p.uid));
   record(sync, { type: 'PodsTerminationExpired', pods: lapsed.map((p) => ({ uid: p.uid, name: p.name, index: p.index, seq: p.seq })) });
-  // The sync after this one, once the lapse is folded, decides on them: this one manages no pods.
-  wakeAt(sync, sync.now + 1);
-  return true;
+  for (const pod of lapsed) {
+    sync.active += 1;
+    sync.terminating -= 1;
+    if (pod.ready) sync.ready += 1;
+  }
 }

@@ -76,8 +76,8 @@ describe('TerminatePod for excess pods', () => {
     setSpec({ parallelism: 1 });
     h.sqs.send(QUEUE, terminatePod(job, pod, 'ExcessPods'));
 
-    await eventually(() => expect(deleted()).toEqual(['train-a']));
-    expect(outcomes('TerminatePod')).toEqual({ done: 1, refused: 1 });
+    await eventually(() => expect(outcomes('TerminatePod')).toEqual({ done: 1, refused: 1 }));
+    expect(deleted()).toEqual(['train-a']);
   });
 
   it('given a refused deletion, when the finalizer removal decided with it arrives, then the pod keeps its finalizer, and loses it once it has finished', async () => {

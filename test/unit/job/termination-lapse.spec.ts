@@ -7,7 +7,7 @@ import { given } from '../../support/job-spec.ts';
 // Issue 21, "nothing wedged": a deletion of a Job jobfold runs that the forwarder's guard refused
 // (shared/job/deletion-guard.ts) leaves no trace in the cluster. Once the deletion expectation
 // expires unseen, the pod is active again in jobfold's view (shared/job/termination-lapse.ts),
-// as upstream's is when its expectations expire, and the next sync decides on it afresh.
+// as upstream's is when its expectations expire, and that sync decides on it afresh.
 
 const managed = { managedBy: JOBFOLD_CONTROLLER_NAME };
 const job = aJob({ ...managed, completions: 4, parallelism: 2 });
@@ -31,27 +31,22 @@ describe('a managed Job whose excess-pod deletion is never seen', () => {
       .then((outcome) => expect(outcome.decisions.map((d) => d.type)).not.toContain('PodsTerminationExpired'));
   });
 
-  it('when reconciled after the expectation expired, then the pod is active again and the Job is woken to decide on it', () => {
+  it('when reconciled after the expectation expired while the scale-down still stands, then that sync takes the pod back and asks its deletion again, the same command, which the forwarder applies afresh', () => {
     const outcome = given(job, ...decided, tick(at(11 + TIMEOUT_S))).when({ now: at(11 + TIMEOUT_S) });
-    expect(outcome.decisions).toMatchObject([{ type: 'PodsTerminationExpired', pods: [{ uid: 'a', name: 'a' }] }]);
-    expect(terminations(outcome.commands)).toEqual([]);
-    expect(outcome.status).toMatchObject({ active: 2, terminating: 0 });
-    expect(Date.parse(outcome.wakeAt ?? '')).toBeLessThanOrEqual(Date.parse(at(12 + TIMEOUT_S)));
-    // Its finalizer is not asked for again: it stays on a pod whose deletion was refused.
-    expect(outcome.commands.filter((c) => c.type === 'RemovePodFinalizer')).toEqual([]);
-  });
-
-  it('given the lapse, when the next sync still reads the scale-down, then it deletes again, the same command, which the forwarder applies afresh', () => {
-    const outcome = given(job, ...decided, tick(at(11 + TIMEOUT_S)), tick(at(12 + TIMEOUT_S))).when({ now: at(12 + TIMEOUT_S) });
+    expect(outcome.decisions.map((d) => d.type)).toEqual(['PodsTerminationExpired', 'PodsTerminationRequested', 'PodFinalizersRemovalRequested']);
+    expect(outcome.decisions[0]).toMatchObject({ pods: [{ uid: 'a', name: 'a' }] });
     expect(terminations(outcome.commands)).toEqual(['job-uid/terminate/a']);
+    // The finalizer removal asked with it is a new command (its first was refused with the deletion).
+    expect(outcome.commands.filter((c) => c.type === 'RemovePodFinalizer').map((c) => c.commandId)).toEqual(['job-uid/finalizer/a/2']);
     expect(outcome.status).toMatchObject({ active: 1, terminating: 1 });
   });
 
-  it('given the lapse, when the scale-up that undid the scale-down has arrived, then nothing is deleted and both pods count active', () => {
-    given(job, ...decided, jobObserved(withSpec(job, { parallelism: 2 }), at(12)), tick(at(11 + TIMEOUT_S)), tick(at(12 + TIMEOUT_S)))
-      .when({ now: at(12 + TIMEOUT_S) })
+  it('given the scale-up that undid the scale-down arrived, when the expectation expires, then the pod is active again, nothing is deleted and no finalizer asked', () => {
+    given(job, ...decided, jobObserved(withSpec(job, { parallelism: 2 }), at(12)), tick(at(11 + TIMEOUT_S)))
+      .when({ now: at(11 + TIMEOUT_S) })
       .then((outcome) => {
-        expect(terminations(outcome.commands)).toEqual([]);
+        expect(outcome.decisions.map((d) => d.type)).toEqual(['PodsTerminationExpired', 'JobStatusSent']);
+        expect(outcome.commands.map((c) => c.type)).toEqual(['UpdateJobStatus']);
         expect(outcome.status).toMatchObject({ active: 2, terminating: 0 });
       });
   });
@@ -81,8 +76,8 @@ describe('a managed Job whose suspension deletion is never seen', () => {
   it('given the resumption arrived meanwhile, when the expectation expires, then the pod is active again and nothing is deleted', () => {
     const one = aJob({ ...managed, completions: 4, parallelism: 1 });
     const suspended = withSpec(one, { suspend: true });
-    given(one, tick(at(0)), podObserved(aPod({ name: 'a' }), at(1)), jobObserved(suspended, at(10)), jobObserved(withSpec(one, { suspend: false }), at(20)), tick(at(11 + TIMEOUT_S)), tick(at(12 + TIMEOUT_S)))
-      .when({ now: at(12 + TIMEOUT_S) })
+    given(one, tick(at(0)), podObserved(aPod({ name: 'a' }), at(1)), jobObserved(suspended, at(10)), jobObserved(withSpec(one, { suspend: false }), at(20)), tick(at(11 + TIMEOUT_S)))
+      .when({ now: at(11 + TIMEOUT_S) })
       .then((outcome) => {
         expect(terminations(outcome.commands)).toEqual([]);
         expect(outcome.status).toMatchObject({ active: 1, terminating: 0 });
@@ -99,5 +94,21 @@ describe('a Job jobfold does not run', () => {
         expect(outcome.decisions.map((d) => d.type)).not.toContain('PodsTerminationExpired');
         expect(outcome.status).toMatchObject({ active: 1, terminating: 1 });
       });
+  });
+});
+
+describe('a managed Job that fails while a refused deletion is unseen', () => {
+  const failing = aJob({ ...managed, completions: 4, parallelism: 2, backoffLimit: 0 });
+  const history = [tick(at(0)), podObserved(aPod({ name: 'a' }), at(1)), podObserved(aPod({ name: 'b' }), at(1)), jobObserved(withSpec(failing, { parallelism: 1 }), at(10)), podObserved(aPod({ name: 'b', phase: 'Failed' }), at(20))];
+
+  it('given its failure met while the deletion is awaited, then the outcome waits for the deletion expectation, as upstream\'s does', () => {
+    const outcome = given(failing, ...history).when({ now: at(20) });
+    expect(outcome.status).toMatchObject({ terminating: 1, conditions: [] });
+  });
+
+  it('when its deletion lapses, then that sync deletes it as the finishing Job\'s pod (a cause the forwarder never refuses)', () => {
+    const outcome = given(failing, ...history, tick(at(11 + TIMEOUT_S))).when({ now: at(11 + TIMEOUT_S) });
+    expect(outcome.decisions.map((d) => d.type)).toContain('PodsTerminationExpired');
+    expect(outcome.commands.filter((c) => c.type === 'TerminatePod')).toMatchObject([{ commandId: 'job-uid/terminate/a', cause: 'JobFinishing' }]);
   });
 });
