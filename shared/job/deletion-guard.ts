@@ -34,8 +34,8 @@ import type { LiveJob, LivePod } from './creation-guard.ts';
 
 export type DeletionRefusal = 'not-excess' | 'job-not-suspended' | 'index-valid' | 'index-not-duplicated';
 
-/** The live Job as the deletion guard reads it: the creation guard's fields, and its completion mode. */
-export interface LiveDeletionJob extends LiveJob {
+/** The live Job as the deletion guard reads it: the creation guard's spec fields, and its completion mode. */
+export interface LiveDeletionJob extends Pick<LiveJob, 'parallelism' | 'completions' | 'suspended'> {
   readonly indexed: boolean;
 }
 
@@ -65,7 +65,7 @@ export function deletionRefusal(cause: TerminationCause | string, job: LiveDelet
 
 const activeOf = (pods: readonly LivePod[]): LivePod[] => pods.filter((pod) => !pod.terminal && !pod.deleting);
 
-const validIndex = (job: LiveJob, index: number | undefined): boolean =>
+const validIndex = (job: LiveDeletionJob, index: number | undefined): boolean =>
   index !== undefined && Number.isInteger(index) && index >= 0 && index < (job.completions ?? 0);
 
 /** Upstream `manageJob`'s `wantActive` on the live spec, from the pods the API server holds. */
