@@ -152,7 +152,7 @@ export interface LiveDeletion {
 const isLive = (pod: ClusterPod) => pod.phase === 'Pending' || pod.phase === 'Running';
 
 /** A pod as the forwarder's guards read it (shared/job/creation-guard.ts). */
-const livePod = (pod: ClusterPod): LivePod => ({ index: pod.index, terminal: !isLive(pod), succeeded: pod.phase === 'Succeeded', deleting: pod.deletingAt !== undefined });
+const livePod = (pod: ClusterPod): LivePod => ({ index: pod.index, terminal: !isLive(pod), succeeded: pod.phase === 'Succeeded', deleting: pod.deletingAt !== undefined, tracked: pod.finalizer });
 
 /**
  * Plays `steps` against the Job in a closed loop (above). By default each event reaches jobfold
@@ -282,6 +282,7 @@ export function playManagedHistory(
           terminal: !isLive(p),
           succeeded: p.phase === 'Succeeded',
           deleting: p.deletingAt !== undefined,
+          tracked: p.finalizer,
           ...(p.failureCount === undefined ? {} : { indexFailures: p.failureCount + (p.ignoredFailureCount ?? 0) }),
         }));
         if (creationRefusal(live, command, livePods) !== undefined) return;

@@ -5,9 +5,9 @@ import { deletionRefusal, type LiveDeletionJob, type LivePod } from '../../../sh
 // live Job and pods, when a TerminatePod of a cause arrives, then it deletes or is refused, why.
 
 const job = (spec: Partial<LiveDeletionJob> = {}): LiveDeletionJob => ({ parallelism: 2, completions: 4, suspended: false, indexed: false, ...spec });
-const running = (index?: number): LivePod => ({ index, terminal: false, succeeded: false, deleting: false });
-const succeeded = (index?: number): LivePod => ({ index, terminal: true, succeeded: true, deleting: false });
-const deleting = (index?: number): LivePod => ({ index, terminal: false, succeeded: false, deleting: true });
+const running = (index?: number): LivePod => ({ index, terminal: false, succeeded: false, deleting: false, tracked: true });
+const succeeded = (index?: number): LivePod => ({ index, terminal: true, succeeded: true, deleting: false, tracked: true });
+const deleting = (index?: number): LivePod => ({ index, terminal: false, succeeded: false, deleting: true, tracked: true });
 
 /** The guard's answer for the first of `pods`. */
 const refusal = (cause: string, live: LiveDeletionJob, ...pods: LivePod[]) => deletionRefusal(cause, live, pods[0] as LivePod, pods);
