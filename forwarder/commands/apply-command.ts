@@ -1,6 +1,6 @@
 import type { V1Job, V1Pod } from '@kubernetes/client-node';
-import { CONTROLLER_UID_LABEL, creationRefusal, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME, stableHash, type LivePod } from '../../shared/job/index.ts';
-import { JOB_COMPLETION_INDEX_ANNOTATION } from '../../shared/k8s/job-controller.ts';
+import { CONTROLLER_UID_LABEL, creationRefusal, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME, onlyReplaceFailedPods, stableHash, type LivePod } from '../../shared/job/index.ts';
+import { JOB_COMPLETION_INDEX_ANNOTATION, JOB_INDEX_FAILURE_COUNT_ANNOTATION, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION } from '../../shared/k8s/job-controller.ts';
 import { trimJob } from '../trim.ts';
 import { applyJobSetCommand } from './apply-jobset-command.ts';
 import { buildPod, COMMAND_ID_ANNOTATION } from './build-pod.ts';
@@ -83,25 +83,42 @@ async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promis
   if (pods.some((pod) => pod.metadata?.annotations?.[COMMAND_ID_ANNOTATION] === command.commandId)) return done('already-created');
   // The decision was made on a view that may be minutes old: the live Job and pods have the last
   // word (shared/job/creation-guard.ts).
-  const live = { parallelism: job.spec?.parallelism ?? 1, completions: job.spec?.completions ?? undefined, suspended: job.spec?.suspend === true };
-  const refusal = creationRefusal(live, command.index ?? undefined, pods.map(livePod));
+  const live = {
+    parallelism: job.spec?.parallelism ?? 1,
+    completions: job.spec?.completions ?? undefined,
+    suspended: job.spec?.suspend === true,
+    onlyReplaceFailedPods: onlyReplaceFailedPods(job.spec ?? {}),
+  };
+  const wanted = { index: command.index ?? undefined, indexFailureCount: command.indexFailureCount ?? undefined, indexIgnoredFailureCount: command.indexIgnoredFailureCount ?? undefined };
+  const refusal = creationRefusal(live, wanted, pods.map(livePod));
   if (refusal !== undefined) return done(refusal);
   const counts = { failures: command.indexFailureCount ?? undefined, ignored: command.indexIgnoredFailureCount ?? undefined };
   await kube.createPod(command.namespace, buildPod(job, command.index ?? undefined, command.commandId, counts));
   return done('created');
 }
 
-/** A pod as the creation guard reads it; an index annotation that is not a number matches no index. */
+/**
+ * A pod as the creation guard reads it; an index annotation that is not a number matches no
+ * index, and failure counts that are not numbers are not read.
+ */
 function livePod(pod: V1Pod): LivePod {
-  const index = pod.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION];
+  const annotations = pod.metadata?.annotations ?? {};
+  const index = annotations[JOB_COMPLETION_INDEX_ANNOTATION];
   const phase = pod.status?.phase;
+  const failures = count(annotations[JOB_INDEX_FAILURE_COUNT_ANNOTATION]);
+  const ignored = count(annotations[JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION] ?? '0');
+  const indexFailures = failures === undefined || ignored === undefined ? undefined : failures + ignored;
   return {
     index: index === undefined ? undefined : Number(index),
     terminal: phase === 'Succeeded' || phase === 'Failed',
     succeeded: phase === 'Succeeded',
     deleting: pod.metadata?.deletionTimestamp !== undefined,
+    ...(indexFailures === undefined ? {} : { indexFailures }),
   };
 }
+
+/** A failure-count annotation's value: a decimal count, or undefined. */
+const count = (value: string | undefined): number | undefined => (value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
 
 /** Attempts at the guarded patch when the pod changes between the read and the patch. */
 const FINALIZER_PATCH_ATTEMPTS = 3;

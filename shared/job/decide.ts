@@ -82,13 +82,18 @@ export function decide(state: JobState, now: string): Reconciliation {
   let holding: boolean | undefined;
   const terminationsWait = () => (holding ??= waitForMissingPodEvents(sync, 'terminating'));
   let target = chooseFinishTarget(sync);
-  if (target?.isNew && terminationsWait()) target = undefined;
+  // An outcome chosen on a view with a hole waits for it to close, and so does the rest of this
+  // sync: upstream's syncJob, its finish condition chosen (checks 3-7), neither manages pods nor
+  // checks completions (check 8), so the success by completions does not take the place of a
+  // success policy (or a failure) met in the same sync (generated seed-8/history-59).
+  const held = target?.isNew === true && terminationsWait();
+  if (held) target = undefined;
   if (target) {
     if (!terminationsWait()) terminate(sync, activePods(state), 'JobFinishing', target.reason, target.message);
     // Upstream keeps the outcome only once every pod it created or deleted has been seen; the
     // terminal condition waits for the hole to close too (a pod still terminating may be in it).
     if (!expectationsMet || viewHasHole()) target = undefined;
-  } else {
+  } else if (!held) {
     let managed = false;
     // A Job being deleted is not managed: no pod is created or deleted (suspension included),
     // and no Suspended condition is written (upstream `syncJob`: `job.DeletionTimestamp == nil`).

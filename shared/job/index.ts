@@ -58,7 +58,7 @@ export { JobConditionSchema, TerminationCauseSchema, type DecisionOf } from './d
 export { ClusterIdSchema, PodObservedSchema, type PodDeleted, type Tick } from './events.ts';
 export { stableHash } from './stable-hash.ts';
 // The forwarder's last word on a CreatePod (issue 21), applied by the closed loop's cluster too.
-export { creationRefusal, type CreationRefusal, type LiveJob, type LivePod } from './creation-guard.ts';
+export { creationRefusal, onlyReplaceFailedPods, type CreationRefusal, type LiveJob, type LivePod, type WantedPod } from './creation-guard.ts';
 // The Job's log entries, read back by the query routes and the replays, and written by the benches.
 export { decisionEntry, entryEvent, entryPart, observationEntry } from './log-codec.ts';
 export { jobSummary } from './job-summary.ts';

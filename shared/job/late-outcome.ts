@@ -194,12 +194,26 @@ export function settleAfterFinish(
     markFinalCount(state, pod, addedNow || pod.finalCount === 'owed' ? undefined : 'outside');
     return;
   }
+  // Counted outside the final status by an observation made after the finish, and now shown
+  // ended by one made at or before it, with its tracking finalizer or without it (a late, older
+  // observation, arriving after the one that counted it): the cluster's sync counted it then, as
+  // a late outcome that arrived first would be (countsBeforeLateOutcome). Without it a failure of
+  // 0:59, seen tracked at 1:00 and arriving after a newer observation of it, stayed out of the
+  // final status of a Job completed at 7:45 (generated cluster seed-5/history-53).
+  if (pod.finalCount === 'outside' && endedTrackedAt(pod) <= state.finishedInstant) {
+    countInFinal(state, pod);
+    markFinalCount(state, pod, undefined);
+    return;
+  }
   if (!seenByFinish) return;
   if (pod.finalCount === 'outside') {
     countInFinal(state, pod);
     markFinalCount(state, pod, undefined);
   } else if (pod.counted === 'none') markFinalCount(state, pod, 'owed');
 }
+
+/** The earliest observation showing the pod ended with its finalizer, or its finalizer gone: when the cluster had counted it by. */
+const endedTrackedAt = (pod: PodRecord): number => Math.min(pod.finishedTrackedAt ?? Infinity, pod.strippedAt ?? Infinity);
 
 /**
  * The Job finished (apply-decision.ts finish), its criterion's instant known: the pods the

@@ -320,13 +320,21 @@ function countByEvidence(state: JobState, pod: PodRecord, evidence: PodFacts, ob
 
 /**
  * Counts a pod whose finalizer is gone as a sync that read `facts` with the finalizer still on
- * counted it; the record keeps its own facts (and no finalizer).
+ * counted it; the record keeps its own facts (and no finalizer), and the failure policy's match
+ * of the facts it was counted by. A `Failed` observation is matched as it is (upstream's sync
+ * matched `matchPodFailurePolicy` against the pod its informer held), not by the match of a newer
+ * one: a late observation of a pod `Failed` with exit code 42, tracked, under a rule that
+ * ignores `DisruptionTarget`, counts failed though a newer one, without the finalizer, shows the
+ * condition (a writer loaded cold, whose archived pod keeps no match, counted it so: stored-orders
+ * seed 5, free history-4). A pod counted as it was while it ran (countStrippedLive) keeps the
+ * match of how it ended.
  */
 function countAsTracked(state: JobState, pod: PodRecord, facts: PodFacts): void {
   leave(state, pod);
   const kept: Partial<PodRecord> = {};
   for (const key of COUNTED_FACTS) Object.assign(kept, { [key]: pod[key] });
-  Object.assign(pod, { hasFinalizer: true, failureMatch: isTerminalPhase(pod.phase) ? pod.failureMatch : undefined });
+  const ownMatch = isTerminalPhase(pod.phase) && facts.phase !== 'Failed';
+  Object.assign(pod, { hasFinalizer: true, failureMatch: ownMatch ? pod.failureMatch : undefined });
   for (const key of COUNTED_FACTS) Object.assign(pod, { [key]: facts[key] });
   judgeFailure(state, pod);
   judgeIndex(state, pod);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOBFOLD_CONTROLLER_NAME } from '../../shared/k8s/job-controller.ts';
-import { A_STATUS, asQueueMessage, createPod, terminatePod, updateJobStatus } from './commands.ts';
+import { A_STATUS, asQueueMessage, createPod, createPodWithCounts, terminatePod, updateJobStatus } from './commands.ts';
 import { CLUSTER_ID, DLQ, eventually, QUEUE, startHarness, templateHashSeenByService, type Harness } from './harness.ts';
 import { aJob, aPod } from './objects.ts';
 
@@ -146,6 +146,34 @@ describe('Applying CreatePod', () => {
 
     await eventually(queueEmpty);
     expect((h.kube.store.list('pods') as any[]).map((pod) => pod.metadata.name).sort()).toEqual(['train-0-abcde', 'work-a', 'work-b']);
+  });
+
+  it('creates nothing in place of a terminating pod under podReplacementPolicy: Failed, as upstream subtracts terminating pods', async () => {
+    const base = aJob({ name: 'work', completions: 3, parallelism: 2, managedBy: JOBFOLD_CONTROLLER_NAME });
+    const job = h.kube.store.create('jobs', { ...base, spec: { ...(base as any).spec, podReplacementPolicy: 'Failed' } });
+    h.kube.store.create('pods', { ...aPod(job, { name: 'work-a', phase: 'Running' }), metadata: { ...aPod(job, { name: 'work-a' }).metadata, deletionTimestamp: '2026-01-01T00:00:10Z' } });
+    const hash = await templateHashSeenByService(h.bus, job);
+    h.sqs.send(QUEUE, createPod(job, undefined, hash, 0));
+    h.sqs.send(QUEUE, createPod(job, undefined, hash, 1));
+
+    await eventually(queueEmpty);
+    expect(h.kube.store.list('pods')).toHaveLength(2);
+  });
+
+  it('creates nothing for an index whose failed pod the decision did not count (backoffLimitPerIndex: the counts asked for are not above its own)', async () => {
+    const job = h.kube.store.create('jobs', aJob({ name: 'train', completionMode: 'Indexed', completions: 3, parallelism: 3, managedBy: JOBFOLD_CONTROLLER_NAME }));
+    const failedPod = aPod(job, { name: 'train-2-abcde', index: 2, phase: 'Failed' });
+    const annotations = { ...(failedPod.metadata as any).annotations, 'batch.kubernetes.io/job-index-failure-count': '0' };
+    h.kube.store.create('pods', { ...failedPod, metadata: { ...failedPod.metadata, annotations } });
+    const hash = await templateHashSeenByService(h.bus, job);
+    h.sqs.send(QUEUE, createPodWithCounts(job, 2, hash, 0, 0));
+    await eventually(queueEmpty);
+    expect(h.kube.store.list('pods')).toHaveLength(1);
+
+    h.sqs.send(QUEUE, createPodWithCounts(job, 2, hash, 1, 0));
+    await eventually(queueEmpty);
+    const created = (h.kube.store.list('pods') as any[]).filter((pod) => pod.metadata.name !== 'train-2-abcde');
+    expect(created.map((pod) => pod.metadata.annotations['batch.kubernetes.io/job-index-failure-count'])).toEqual(['1']);
   });
 
   it('creates nothing for a Job suspended since the decision', async () => {

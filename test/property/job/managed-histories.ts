@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
 import type { JobCommand } from '../../../shared/job/commands.ts';
-import { creationRefusal } from '../../../shared/job/index.ts';
+import { creationRefusal, onlyReplaceFailedPods } from '../../../shared/job/index.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type JobState } from '../../../shared/job/state.ts';
@@ -263,9 +263,20 @@ export function playManagedHistory(
     switch (command.type) {
       case 'CreatePod': {
         // The forwarder's guard on the live Job and pods (forwarder/commands/apply-command.ts).
-        const live = { parallelism: spec.spec.parallelism ?? 1, completions: spec.spec.completions ?? undefined, suspended: spec.spec.suspend === true };
-        const livePods = [...pods.values()].map((p) => ({ index: p.index, terminal: !isLive(p), succeeded: p.phase === 'Succeeded', deleting: p.deletingAt !== undefined }));
-        if (creationRefusal(live, command.index, livePods) !== undefined) return;
+        const live = {
+          parallelism: spec.spec.parallelism ?? 1,
+          completions: spec.spec.completions ?? undefined,
+          suspended: spec.spec.suspend === true,
+          onlyReplaceFailedPods: onlyReplaceFailedPods(spec.spec),
+        };
+        const livePods = [...pods.values()].map((p) => ({
+          index: p.index,
+          terminal: !isLive(p),
+          succeeded: p.phase === 'Succeeded',
+          deleting: p.deletingAt !== undefined,
+          ...(p.failureCount === undefined ? {} : { indexFailures: p.failureCount + (p.ignoredFailureCount ?? 0) }),
+        }));
+        if (creationRefusal(live, command, livePods) !== undefined) return;
         const uid = `p${podCount++}`;
         const pod: ClusterPod = {
           uid,
