@@ -113,6 +113,7 @@ function livePod(pod: V1Pod): LivePod {
     terminal: phase === 'Succeeded' || phase === 'Failed',
     succeeded: phase === 'Succeeded',
     deleting: pod.metadata?.deletionTimestamp !== undefined,
+    tracked: pod.metadata?.finalizers?.includes(JOB_TRACKING_FINALIZER) === true,
     ...(indexFailures === undefined ? {} : { indexFailures }),
   };
 }

@@ -16,12 +16,16 @@
  *   never creates a pod for an index with an active one (`firstPendingIndexes`).
  * - `index-terminating`: under `podReplacementPolicy: Failed`, the index has a terminating pod;
  *   `firstPendingIndexes` counts it covered until it is terminal.
- * - `index-failure-unseen` (backoffLimitPerIndex): the index has a failed pod whose failure counts
- *   (`job-index-failure-count` and `job-index-ignored-failure-count` together) are at least the
- *   command's. Upstream gives a replacement the counts of the pod it replaces plus that failure
- *   (`getNewIndexFailureCounts`), so the decision was made without that failure: upstream's next
- *   sync counts it first (it may fail the index or the Job, and its per-index backoff runs from
- *   it), and a pod created now would carry a failure count one too low.
+ * - `index-failure-unseen` (backoffLimitPerIndex): the index has a failed pod still holding the
+ *   tracking finalizer whose failure counts (`job-index-failure-count` and
+ *   `job-index-ignored-failure-count` together) are at least the command's. Upstream replaces the
+ *   index's failed pod that still holds the finalizer (`getPodsWithDelayedDeletionPerIndex`) and
+ *   gives the replacement its counts plus that failure (`getNewIndexFailureCounts`), so the
+ *   decision was made without that failure: upstream's next sync counts it first (it may fail the
+ *   index or the Job, and its per-index backoff runs from it), and a pod created now would carry a
+ *   failure count one too low. A failed pod whose finalizer is gone was counted and replaced
+ *   already, or released (a pod deleted for a suspension): upstream starts the index's counts
+ *   afresh past it, and so does jobfold.
  * - `completions-reached`: the pods the API server still holds already complete the Job: an
  *   Indexed Job has a succeeded pod of the index (a completed index is never run again); a
  *   NonIndexed Job has as many active (and, under `podReplacementPolicy: Failed`, terminating)
@@ -45,6 +49,8 @@ export interface LivePod {
   readonly succeeded: boolean;
   /** Has a deletionTimestamp. */
   readonly deleting: boolean;
+  /** Holds the `batch.kubernetes.io/job-tracking` finalizer (its outcome not counted yet). */
+  readonly tracked: boolean;
   /**
    * `job-index-failure-count` plus `job-index-ignored-failure-count` (backoffLimitPerIndex; an
    * absent annotation counts 0); undefined when the pod carries neither or one is unreadable.
@@ -100,9 +106,11 @@ export function creationRefusal(job: LiveJob, wanted: WantedPod, pods: readonly 
   return complete ? 'completions-reached' : undefined;
 }
 
-/** A failed pod of the index whose failures the command's counts do not go beyond (only a command that carries counts). */
+/** A tracked failed pod of the index whose failures the command's counts do not go beyond (only a command that carries counts). */
 function failureUnseen(wanted: WantedPod, pods: readonly LivePod[]): boolean {
   if (wanted.indexFailureCount === undefined) return false;
   const asked = wanted.indexFailureCount + (wanted.indexIgnoredFailureCount ?? 0);
-  return pods.some((pod) => pod.terminal && !pod.succeeded && pod.index === wanted.index && pod.indexFailures !== undefined && pod.indexFailures >= asked);
+  return pods.some(
+    (pod) => pod.terminal && !pod.succeeded && pod.tracked && pod.index === wanted.index && pod.indexFailures !== undefined && pod.indexFailures >= asked,
+  );
 }

@@ -160,9 +160,9 @@ describe('Applying CreatePod', () => {
     expect(h.kube.store.list('pods')).toHaveLength(2);
   });
 
-  it('creates nothing for an index whose failed pod the decision did not count (backoffLimitPerIndex: the counts asked for are not above its own)', async () => {
+  it('creates nothing for an index whose tracked failed pod the decision did not count (backoffLimitPerIndex: the counts asked for are not above its own)', async () => {
     const job = h.kube.store.create('jobs', aJob({ name: 'train', completionMode: 'Indexed', completions: 3, parallelism: 3, managedBy: JOBFOLD_CONTROLLER_NAME }));
-    const failedPod = aPod(job, { name: 'train-2-abcde', index: 2, phase: 'Failed' });
+    const failedPod = aPod(job, { name: 'train-2-abcde', index: 2, phase: 'Failed', tracked: true });
     const annotations = { ...(failedPod.metadata as any).annotations, 'batch.kubernetes.io/job-index-failure-count': '0' };
     h.kube.store.create('pods', { ...failedPod, metadata: { ...failedPod.metadata, annotations } });
     const hash = await templateHashSeenByService(h.bus, job);

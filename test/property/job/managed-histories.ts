@@ -274,6 +274,7 @@ export function playManagedHistory(
           terminal: !isLive(p),
           succeeded: p.phase === 'Succeeded',
           deleting: p.deletingAt !== undefined,
+          tracked: p.finalizer,
           ...(p.failureCount === undefined ? {} : { indexFailures: p.failureCount + (p.ignoredFailureCount ?? 0) }),
         }));
         if (creationRefusal(live, command, livePods) !== undefined) return;

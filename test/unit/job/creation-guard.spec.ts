@@ -6,9 +6,16 @@ import { creationRefusal, onlyReplaceFailedPods, type LiveJob, type LivePod } fr
 // the command is applied, then it creates what upstream's next sync would create, and no more.
 
 const job = (spec: Partial<LiveJob> = {}): LiveJob => ({ parallelism: 2, completions: 4, suspended: false, onlyReplaceFailedPods: false, ...spec });
-const pending = (index?: number): LivePod => ({ index, terminal: false, succeeded: false, deleting: false });
-const terminating = (index?: number): LivePod => ({ index, terminal: false, succeeded: false, deleting: true });
-const failed = (index?: number, indexFailures?: number): LivePod => ({ index, terminal: true, succeeded: false, deleting: false, ...(indexFailures === undefined ? {} : { indexFailures }) });
+const pending = (index?: number): LivePod => ({ index, terminal: false, succeeded: false, deleting: false, tracked: true });
+const terminating = (index?: number): LivePod => ({ index, terminal: false, succeeded: false, deleting: true, tracked: true });
+const failed = (index?: number, indexFailures?: number): LivePod => ({
+  index,
+  terminal: true,
+  succeeded: false,
+  deleting: false,
+  tracked: true,
+  ...(indexFailures === undefined ? {} : { indexFailures }),
+});
 
 describe('The creation guard, under podReplacementPolicy: Failed (upstream onlyReplaceFailedPods)', () => {
   it('takes a pod policy or a pod failure policy for Failed, and TerminatingOrFailed or nothing for not', () => {
@@ -55,6 +62,13 @@ describe('The creation guard, under backoffLimitPerIndex', () => {
     expect(creationRefusal(live, { index: 2, indexFailureCount: 0, indexIgnoredFailureCount: 0 }, [failed(2, 0)])).toBe('index-failure-unseen');
     expect(creationRefusal(live, { index: 2, indexFailureCount: 1, indexIgnoredFailureCount: 0 }, [failed(2, 0), failed(2, 1)])).toBe('index-failure-unseen');
     expect(creationRefusal(live, { index: 2, indexFailureCount: 0, indexIgnoredFailureCount: 0 }, [failed(3, 0)])).toBeUndefined();
+  });
+
+  // seed-7 history-16 of the closed loop, in the cluster's order: index 0's pod failed and was
+  // counted, its replacement was deleted for a suspension (its finalizer removed first, uncounted);
+  // after the resumption upstream replaces no tracked pod and starts the index's counts afresh.
+  it('reads no counts of a failed pod whose finalizer is gone: counted or released, it is replaced by nothing', () => {
+    expect(creationRefusal(live, { index: 0, indexFailureCount: 0, indexIgnoredFailureCount: 0 }, [{ ...failed(0, 0), tracked: false }])).toBeUndefined();
   });
 
   it('reads no counts where the command carries none or the pod shows none', () => {
