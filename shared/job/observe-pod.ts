@@ -247,7 +247,8 @@ function countStrippedLive(state: JobState, pod: PodRecord, observedAt?: number)
  * invalidAndDuplicated; upstream `appendDuplicatedIndexPodsForRemoval` keeps the most advanced by
  * `controller.ActivePods`, removing the finalizer first), so the failing sync did not count it.
  * The count moves from it to this pod, in the same step (or in the failing sync's own step, when
- * the pod's observations all arrived before the Job). Found by the generated elastic
+ * the pod's observations all arrived before the Job; or when the failing sync counts either pod
+ * as it is folded, releaseDuplicatesOfIndex). Found by the generated elastic
  * history-36 (issue 21): the Job arrived after the running pod's finalizer-less observation.
  */
 function releaseDuplicateOf(state: JobState, pod: PodRecord, trackedAt: number): void {
@@ -603,6 +604,25 @@ function countPodFacts(state: JobState, pod: PodRecord): void {
   if (goneUnfinishedWhileFailing(state, pod)) inferDeletedWhileFailing(state, pod);
   else if (!deletedUnfinishedAfterSuccess(state, pod)) countPod(state, pod);
   if (podClass(pod) === 'active' && pod.index >= 0) releaseHeld(state, pod.index);
+  if (countedByFailingSync(state, pod)) releaseDuplicatesOfIndex(state, pod);
+}
+
+/**
+ * A pod the failing sync counts as it is folded (FailureTarget written before its observation
+ * arrived), beside other pods of its index: of those seen tracked before the criterion, the
+ * cluster's sync that read them kept the most advanced and deleted the others as duplicates
+ * (releaseDuplicateOf), whichever of their observations arrived first, this one's or the most
+ * advanced pod's. Found by the generated elastic history-36 (issue 21): a Pending pod of index 0
+ * counted failed on arrival, the Running one after it (or before it) counted too, where the
+ * cluster's order counts the Running one alone. O(pods) only when its index holds more than one
+ * active or terminating pod.
+ */
+function releaseDuplicatesOfIndex(state: JobState, pod: PodRecord): void {
+  if (pod.index < 0 || (state.activeByIndex.get(pod.index) ?? 0) + (state.terminatingByIndex.get(pod.index) ?? 0) < 2) return;
+  for (const other of state.pods.values()) {
+    if (other.index !== pod.index || other.counted !== 'failed' || other.trackedSeen !== true || other.firstSeenAt === undefined) continue;
+    releaseDuplicateOf(state, other, other.firstSeenAt);
+  }
 }
 
 /**
