@@ -29,6 +29,16 @@ import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 // after it chain on from that, and the last one keeps lh, the page's stored seal (whose link
 // then breaks too). Pages written before ph existed carry each entry's hash in the JSON, and are
 // read as they are.
+// Page form 2 (attribute pf = 2; docs/data-model.md): three values a page can derive are stored as
+// placeholders in place, so a run of pod events costs ~8 bytes an entry less compressed (realistic
+// pods ~78 -> ~70, lean ~29 -> ~22; bench/page-bytes.ts): each entry's seq as 0 (it is first + i),
+// its eventId as 0 when its body's eventId is the same string, and a pod's body.sequence.jobSeq as
+// the difference from the one before it in the page (0 before the first), so a run of consecutive
+// counts is a run of 1s. Keys stay where they were, so a read gives back the entries key for key.
+// A page whose entries a placeholder could make ambiguous (an eventId that is the number 0, a
+// jobSeq that is not a safe integer) is written in form 1, as before. Form 1 pages (no pf) are read
+// as they are. An older reader refuses a form 2 page (its seqs read 0, not first..last) and never
+// misreads one.
 
 /** Largest compressed page; a DynamoDB item is at most 400 KB with its keys and attributes. */
 export const PAGE_MAX_BYTES = 350_000;
@@ -41,6 +51,8 @@ const PAGE_QUALITY = 5;
 const BROTLI = 'br';
 /** Bytes of each entry's hash a page keeps (ht), to name the entry changed: a 1 in 4 billion chance to miss it. */
 const HASH_TAG_BYTES = 4;
+/** The page form written (attribute pf): 2, placeholders for what a page derives (top of this file). Form 1 has no pf. */
+export const PAGE_FORM = 2;
 
 /** What a page is written with besides its entries. */
 export type PageOptions = {
@@ -55,9 +67,10 @@ export function pageItems(pk: string, entries: readonly LogEntry[], options: Pag
   if (entries.length === 0) return [];
   const chained = (entries[0] as LogEntry).hash !== undefined;
   if (chained && options.prevHash === undefined) throw new Error(`log page ${pk}/${keys.entry((entries[0] as LogEntry).seq)}: chained entries need the hash they chain on from`);
-  const packed = compressPage(entries);
+  const { text, form } = pageText(entries);
+  const packed = compressPage(text);
   // Halve until each page fits; a single entry always fits (bodies are at most 350,000 bytes).
-  if (packed.length <= PAGE_MAX_BYTES || entries.length === 1) return [pageItem(pk, entries, packed, options)];
+  if (packed.length <= PAGE_MAX_BYTES || entries.length === 1) return [pageItem(pk, entries, packed, form, options)];
   const middle = splitPoint(entries);
   const second = { ...options, ...(chained ? { prevHash: (entries[middle - 1] as LogEntry).hash } : {}) };
   return [...pageItems(pk, entries.slice(0, middle), options), ...pageItems(pk, entries.slice(middle), second)];
@@ -85,9 +98,16 @@ export function logItemEntries(item: Item): LogEntry[] {
   const prevHash = item[ATTR.prevHash]?.S;
   const first = readNumber(item, ATTR.seq);
   const last = readNumber(item, ATTR.lastSeq);
+  const form = item[ATTR.pageForm]?.N;
   // A page is written whole and never changed; a gap here is damage, not a race.
-  if (entries.length !== last - first + 1 || entries.some((e, i) => e.seq !== first + i)) {
-    throw new Error(`log page ${item[ATTR.pk]?.S}/${item[ATTR.sk]?.S} does not hold seqs ${first}..${last}`);
+  const damaged = () => new Error(`log page ${item[ATTR.pk]?.S}/${item[ATTR.sk]?.S} does not hold seqs ${first}..${last}`);
+  if (entries.length !== last - first + 1) throw damaged();
+  if (form === String(PAGE_FORM)) {
+    if (!fromForm2(entries, first)) throw damaged();
+  } else if (form !== undefined) {
+    throw new Error(`log page ${item[ATTR.pk]?.S}/${item[ATTR.sk]?.S} is of form ${form}, which this version does not read (it reads 1..${PAGE_FORM})`);
+  } else if (entries.some((e, i) => e.seq !== first + i)) {
+    throw damaged();
   }
   if (prevHash !== undefined) withChainHashes(entries, prevHash, item[ATTR.lastHash]?.S, item[ATTR.hashTags]?.B);
   return entries;
@@ -164,7 +184,7 @@ export function itemLastHash(item: Item): string | undefined {
   return isPage(item) ? item[ATTR.lastHash]?.S : item[HASH_ATTR]?.S;
 }
 
-function pageItem(pk: string, entries: readonly LogEntry[], packed: Buffer, options: PageOptions): Item {
+function pageItem(pk: string, entries: readonly LogEntry[], packed: Buffer, form: 1 | 2, options: PageOptions): Item {
   const first = entries[0] as LogEntry;
   const last = entries.at(-1) as LogEntry;
   const bits = sightingBits(entries, options.firstSightings ?? new Set());
@@ -177,6 +197,7 @@ function pageItem(pk: string, entries: readonly LogEntry[], packed: Buffer, opti
     ...(last.hash === undefined ? {} : { [ATTR.lastHash]: str(last.hash), [ATTR.prevHash]: str(options.prevHash as string), [ATTR.hashTags]: { B: hashTags(entries) } }),
     [ATTR.data]: { B: packed },
     [ATTR.encoding]: str(BROTLI),
+    ...(form === 1 ? {} : { [ATTR.pageForm]: num(form) }),
     ...(bits === undefined ? {} : { [ATTR.firstSightings]: { B: bits } }),
   };
 }
@@ -201,8 +222,8 @@ function hashTags(entries: readonly LogEntry[]): Uint8Array {
   return tags;
 }
 
-function compressPage(entries: readonly LogEntry[]): Buffer {
-  const raw = Buffer.from(pageJson(entries), 'utf8');
+function compressPage(text: string): Buffer {
+  const raw = Buffer.from(text, 'utf8');
   return brotliCompressSync(raw, {
     params: {
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
@@ -210,6 +231,15 @@ function compressPage(entries: readonly LogEntry[]): Buffer {
       [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
     },
   });
+}
+
+/**
+ * The page's JSON text and its form: form 2 when every entry can be stored with its placeholders
+ * (top of this file), else form 1 (pageJson).
+ */
+function pageText(entries: readonly LogEntry[]): { readonly text: string; readonly form: 1 | 2 } {
+  const text = form2Json(entries);
+  return text === undefined ? { text: pageJson(entries), form: 1 } : { text, form: 2 };
 }
 
 /**
@@ -229,6 +259,125 @@ function pageJson(entries: readonly LogEntry[]): string {
     text += `${i === 0 ? '' : ','}{${object}}`;
   }
   return `${text}]`;
+}
+
+/**
+ * pageJson's text in form 2 (seq 0; eventId 0 when the body's is the same string; body.sequence.jobSeq
+ * as the difference from the jobSeq before it in the page), or undefined when an entry cannot be
+ * stored so and read back exactly: a seq that is not first + i, an eventId that is the number 0, a
+ * jobSeq or its difference that is not a safe integer.
+ */
+function form2Json(entries: readonly LogEntry[]): string | undefined {
+  const first = (entries[0] as LogEntry).seq;
+  let jobSeq = 0;
+  let text = '[';
+  for (const [i, entry] of entries.entries()) {
+    if (entry.seq !== first + i || (entry.eventId as unknown) === 0) return undefined;
+    let object = '';
+    let seqWritten = false;
+    for (const key of Object.keys(entry)) {
+      if (key === 'hash') continue;
+      const value = entry[key as keyof LogEntry];
+      if (leftOutOfJson(value)) continue;
+      let json: string;
+      if (key === 'seq') {
+        json = '0';
+        seqWritten = true;
+      } else if (key === 'eventId') {
+        json = sameEventId(entry) ? '0' : JSON.stringify(value);
+      } else if (key === 'body') {
+        const body = bodyWithJobSeqDifference(value, jobSeq);
+        if (body === undefined) return undefined;
+        json = body.text;
+        jobSeq = body.jobSeq;
+      } else {
+        json = JSON.stringify(value);
+      }
+      object += `${object === '' ? '' : ','}${JSON.stringify(key)}:${json}`;
+    }
+    if (!seqWritten) return undefined;
+    text += `${i === 0 ? '' : ','}{${object}}`;
+  }
+  return `${text}]`;
+}
+
+/** Reads form 2's placeholders back in place (see form2Json); false when the page cannot be read so (damage). */
+function fromForm2(entries: LogEntry[], first: number): boolean {
+  let jobSeq = 0;
+  for (const [i, entry] of entries.entries()) {
+    const stored = entry as { seq: unknown; eventId: unknown; body: unknown };
+    if (stored.seq !== 0) return false;
+    stored.seq = first + i;
+    if (stored.eventId === 0) {
+      const eventId = isObject(stored.body) ? stored.body['eventId'] : undefined;
+      if (typeof eventId !== 'string') return false;
+      stored.eventId = eventId;
+    }
+    const sequence = isObject(stored.body) ? stored.body['sequence'] : undefined;
+    if (isObject(sequence) && typeof sequence['jobSeq'] === 'number') {
+      jobSeq += sequence['jobSeq'];
+      sequence['jobSeq'] = jobSeq;
+    }
+  }
+  return true;
+}
+
+/** Whether the entry's eventId is its body's, which form 2 then stores once (the body's). */
+function sameEventId(entry: LogEntry): boolean {
+  return typeof entry.eventId === 'string' && isObject(entry.body) && entry.body['eventId'] === entry.eventId;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const SEQUENCE_KEY = JSON.stringify('sequence');
+
+/**
+ * The body's JSON text with body.sequence.jobSeq as its difference from `before`, and the jobSeq
+ * the next entry's difference is taken from (unchanged when the body has no numeric jobSeq), or
+ * undefined when the jobSeq or the difference is not a safe integer. The text is the commit's
+ * (bodyJson) with only the sequence's part made again: it is found by the text of the keys beside
+ * it (the ones after it, else the ones before it, when their values are plain strings, numbers,
+ * booleans or null), and checked; else the whole body is written again.
+ */
+function bodyWithJobSeqDifference(body: unknown, before: number): { readonly text: string; readonly jobSeq: number } | undefined {
+  const sequence = isObject(body) ? body['sequence'] : undefined;
+  const jobSeq = isObject(sequence) ? sequence['jobSeq'] : undefined;
+  if (typeof jobSeq !== 'number') return { text: bodyJson(body), jobSeq: before };
+  const difference = jobSeq - before;
+  if (!Number.isSafeInteger(jobSeq) || !Number.isSafeInteger(difference)) return undefined;
+  const stored = { ...(sequence as Record<string, unknown>), jobSeq: difference };
+  const text = bodyJson(body);
+  const part = `${SEQUENCE_KEY}:${JSON.stringify(sequence)}`;
+  const at = partAt(body as Record<string, unknown>, text, part);
+  const rewritten = at === undefined
+    ? JSON.stringify({ ...(body as Record<string, unknown>), sequence: stored })
+    : `${text.slice(0, at)}${SEQUENCE_KEY}:${JSON.stringify(stored)}${text.slice(at + part.length)}`;
+  return { text: rewritten, jobSeq };
+}
+
+/** Where `part` (the sequence's `"sequence":…`) starts in the body's JSON `text`, found by the keys beside it; undefined when they cannot tell. */
+function partAt(body: Record<string, unknown>, text: string, part: string): number | undefined {
+  const keys = Object.keys(body).filter((key) => !leftOutOfJson(body[key]));
+  const index = keys.indexOf('sequence');
+  const plain = (key: string) => {
+    const value = body[key];
+    return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+  };
+  const json = (key: string) => `${JSON.stringify(key)}:${JSON.stringify(body[key])}`;
+  const after = keys.slice(index + 1);
+  const before = keys.slice(0, index);
+  if (after.every(plain)) {
+    const tail = `${part}${after.map((key) => `,${json(key)}`).join('')}}`;
+    const mark = text[text.length - tail.length - 1];
+    if (text.endsWith(tail) && (mark === ',' || mark === '{')) return text.length - tail.length;
+  }
+  if (before.every(plain)) {
+    const head = `{${before.map((key) => `${json(key)},`).join('')}`;
+    if (text.startsWith(`${head}${part}`)) return head.length;
+  }
+  return undefined;
 }
 
 /** The index that splits entries into two runs of about equal JSON size (each non-empty). */

@@ -48,6 +48,7 @@ export const ATTR = {
   prevHash: 'ph', // of a log page, the chain hash it chains on from (its entries' hashes are computed when read)
   hashTags: 'ht', // of a log page, B: the first 4 bytes of each entry's chain hash
   firstSightings: 'fs', // of a log page, B: bit i set when entry first + i is a pod's first sighting
+  pageForm: 'pf', // of a log page, N: how its entries are stored (log-page-codec.ts PAGE_FORM; absent: form 1)
   eventId: 'id',
   eventType: 'et',
   observedAt: 'oa',

@@ -20,7 +20,7 @@ import {
 import { firstSuspensionSeenAt, specTakenBy, suspendedAtInstant, suspendInForceAt, suspensionTimesNoted, type ChildJobView, type JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { comparableVersion, compareVersions } from '../k8s/object-sequence.ts';
-import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkCompletedAtResumption, walkIncompleteAtResumption, walkRevealedUnseen } from './startup-policy.ts';
+import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkBrokenAtResumption, walkCompletedAtResumption, walkIncompleteAtResumption, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
 import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, walkCompletedWhileResumed, nextWalkBegunBeforeSuspension, nextWalkCompletedBeforeSuspension, startedEvidenceOf } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
@@ -225,7 +225,7 @@ function reconcile(
   } else {
     // InOrder, mid-walk: upstream leaves Suspended True on a resumption until the walk completes.
     // ... and takes back a False the fold wrote on the Jobs' older view (resumeSeenLate places a first write).
-    if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended)?.status === 'False' && walkIncompleteAtResumption(spec, pass.state)) writeCondition(pass, suspendedJobs, tippedBy);
+    if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended)?.status === 'False' && (walkIncompleteAtResumption(spec, pass.state) || walkBrokenAtResumption(spec, pass.state))) writeCondition(pass, suspendedJobs, tippedBy);
     resumeSeenLate(pass, jobSet, suspendedJobs);
   }
   moveBefore(pass, jobSet, completedWalkOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);

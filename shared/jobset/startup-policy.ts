@@ -3,9 +3,10 @@ import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME } from './constants.ts'
 import { findCondition } from './conditions.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import { allReplicasStarted, type ReplicatedJobStatus } from './replicated-jobs-status.ts';
-import type { JobSetState } from './state.ts';
+import type { JobSetState, StartedJob } from './state.ts';
 import { everyReplicaStarted, startedJobs, walkStartedSince } from './walk-evidence.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
+import { compareTimes } from '../k8s/time.ts';
 
 /** What the startup policy allows in one pass. */
 export interface StartupPlan {
@@ -122,6 +123,28 @@ export function walkCompletedAtResumption(spec: DefaultedJobSetSpec, state: JobS
 export function walkIncompleteAtResumption(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
   const suspendedJob = heldResumption(spec, state)?.suspendedJob;
   return suspendedJob !== undefined && !walkStartedSince(spec, state, suspendedJob);
+}
+
+/**
+ * The same by a deletion: at the resumption the fold holds, every replica of the current attempt
+ * had been seen started, but a Job that completed the walk had been deleted before it (on the
+ * cluster's clock; a user's deletion, or its TTL's), and none started again under its name before
+ * the resumption: upstream's pass on the resumed JobSet found the walk incomplete (the Job created
+ * again under that name not started) and left `Suspended` True, where the fold, given the deletion
+ * after the resumption and the suspension revealed late, had turned it False on the walk that Job
+ * completed. A deletion in the resumption's second leaves it (not ordered). Found by the generated
+ * user-delete histories at seed 99 (history-45). Not for a JobSet jobfold runs.
+ */
+export function walkBrokenAtResumption(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  const resumption = heldResumption(spec, state);
+  if (resumption === undefined) return false;
+  const resumedAt = state.jobSetTimeline?.find((seen) => seen.version === resumption.resumed)?.at;
+  if (resumedAt === undefined) return false;
+  const started = startedJobs(state, state.restarts);
+  const startedBefore = (s: StartedJob): boolean => s.firstVersion !== undefined && compareVersions(s.firstVersion, resumption.resumed) < 0;
+  if (!everyReplicaStarted(spec, started, startedBefore)) return false;
+  const there = started.filter((s) => s.deletedAt === undefined || compareTimes(s.deletedAt, resumedAt) >= 0);
+  return !everyReplicaStarted(spec, there, startedBefore);
 }
 
 /**
