@@ -64,13 +64,11 @@ function foldObservation(state: JobState, event: PodObserved, at: number, known:
   if (known && stale) {
     if (!facts.hasFinalizer && (known.strippedAt === undefined || observedAt < known.strippedAt)) known.strippedAt = observedAt;
     // The earliest instant it was seen so is its outcome's on the cluster's clock (criterion-instants.ts), whatever came first.
-    if (facts.hasFinalizer && endedAsCounted(state, facts) && observedAt < (known.finishedTrackedAt ?? Infinity)) known.finishedTrackedAt = observedAt;
+    if (facts.hasFinalizer) noteEndedTracked(state, known, facts, observedAt);
     countByEvidence(state, known, facts, observedAt);
     return countStrippedLive(state, known, observedAt);
   }
-  if (known && facts.hasFinalizer && endedAsCounted(state, facts) && !(observedAt >= (known.finishedTrackedAt ?? Infinity))) {
-    known.finishedTrackedAt = observedAt;
-  }
+  if (known && facts.hasFinalizer) noteEndedTracked(state, known, facts, observedAt);
   if (known) {
     if (order.sequence !== undefined) known.order = order.sequence;
     if (order.version !== undefined) known.version = order.version;
@@ -81,7 +79,7 @@ function foldObservation(state: JobState, event: PodObserved, at: number, known:
     noteTracking(pod, facts);
     pod.lastEventId = event.eventId;
     if (!facts.hasFinalizer) pod.strippedAt = observedAt;
-    if (facts.hasFinalizer && endedAsCounted(state, facts)) pod.finishedTrackedAt = observedAt;
+    if (facts.hasFinalizer) noteEndedTracked(state, pod, facts, observedAt);
     // Upstream `addPod` lowers the creation expectation for any new pod of the Job.
     creationSeen(state, pod.index >= 0 ? pod.index : undefined);
     afterChange(state, pod);
@@ -93,7 +91,8 @@ function foldObservation(state: JobState, event: PodObserved, at: number, known:
   const evidence = !known.hasFinalizer && facts.hasFinalizer && known.counted === 'none' ? facts : undefined;
   // In order: the pod was seen finished with the finalizer and left uncounted (held for its
   // index), and this newer observation shows the finalizer gone: the earlier one is the evidence.
-  const finishedTracked = known.finishedTrackedAt;
+  // Before the spec is known, a deletion seen tracked is evidence too (countByEvidence keeps it for the spec).
+  const finishedTracked = known.finishedTrackedAt ?? (state.settings === undefined ? state.earlyDeletedTrackedAt.get(known.uid) : undefined);
   const heldEvidence =
     known.hasFinalizer && !facts.hasFinalizer && known.counted === 'none' && endedAsCounted(state, known) &&
     finishedTracked !== undefined && finishedTracked < observedAt
@@ -349,6 +348,24 @@ function countAsTracked(state: JobState, pod: PodRecord, facts: PodFacts): void 
  * What an observation with the tracking finalizer shows a sync counting: the pod finished, or is
  * being deleted, which upstream's `isPodFailed` counts as failed unless only Failed pods are replaced.
  */
+/**
+ * An observation with the tracking finalizer that shows the pod ended as a sync counts it: the
+ * earliest is its outcome's instant on the cluster's clock (finishedTrackedAt). Before the Job's
+ * spec is known, one that shows it only being deleted waits for the spec (state.earlyDeletedTrackedAt,
+ * countKnownPod): where only Failed pods are replaced, a deletion ends nothing, and taken as the
+ * instant it put a pod's failure, seen at 0:06, at 0:00, the failure criterion then met before
+ * another pod's failure of 0:01, which fell outside the final status (generated cluster
+ * seed-5/history-23, the pods' events arriving before the Job).
+ */
+function noteEndedTracked(state: JobState, pod: PodRecord, facts: PodFacts, observedAt: number): void {
+  if (!(observedAt < (pod.finishedTrackedAt ?? Infinity))) return;
+  if (state.settings === undefined && !isTerminalPhase(facts.phase)) {
+    if (facts.deletionTimestamp !== undefined && !(observedAt >= (state.earlyDeletedTrackedAt.get(pod.uid) ?? Infinity))) state.earlyDeletedTrackedAt.set(pod.uid, observedAt);
+    return;
+  }
+  if (endedAsCounted(state, facts)) pod.finishedTrackedAt = observedAt;
+}
+
 const endedAsCounted = (state: JobState, facts: PodFacts): boolean =>
   isTerminalPhase(facts.phase) || (!state.settings?.onlyReplaceFailedPods && facts.deletionTimestamp !== undefined);
 
@@ -393,7 +410,11 @@ export function podDeleted(state: JobState, event: PodDeleted, at: number): void
  * completions): by its state, or, deleted before it was seen finished, as inferOutcome does.
  */
 export function countKnownPod(state: JobState, pod: PodRecord): void {
+  const deletedTrackedAt = state.earlyDeletedTrackedAt.get(pod.uid);
+  if (deletedTrackedAt !== undefined) state.earlyDeletedTrackedAt.delete(pod.uid);
   if (pod.controlledBy !== undefined) return;
+  // Its spec known: a deletion seen tracked before it ended the pod as counted, or not (noteEndedTracked).
+  if (deletedTrackedAt !== undefined && !state.settings?.onlyReplaceFailedPods && deletedTrackedAt < (pod.finishedTrackedAt ?? Infinity)) pod.finishedTrackedAt = deletedTrackedAt;
   const early = state.earlyEvidence.get(pod.uid);
   if (early !== undefined) {
     state.earlyEvidence.delete(pod.uid);

@@ -138,6 +138,13 @@ export interface JobState {
    * the finalizer gone. Counted by once the spec is known (observe-pod.ts countByEvidence).
    */
   earlyEvidence: Map<string, { readonly facts: PodFacts; readonly observedAt: number }>;
+  /**
+   * Pods seen before the Job's spec: the earliest observation showing one being deleted, unfinished,
+   * with the tracking finalizer. Whether that ended it as counted (its outcome's instant,
+   * pod-record.ts finishedTrackedAt) depends on the spec: not where only Failed pods are replaced.
+   * Taken as its instant, or dropped, once the spec is known (observe-pod.ts countKnownPod).
+   */
+  earlyDeletedTrackedAt: Map<string, number>;
   lastSucceeded: PodRef | undefined;
   /** Count of creation requests so far, for deterministic command ids. */
   creationRequests: number;
@@ -337,6 +344,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     podCounts: undefined,
     inferred: new Map(),
     earlyEvidence: new Map(),
+    earlyDeletedTrackedAt: new Map(),
     lastSucceeded: undefined,
     creationRequests: 0,
     lastStatusSent: undefined,
