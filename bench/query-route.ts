@@ -22,15 +22,18 @@ import type { JobLife } from './query-job-life.ts';
 //
 // --code ROOT runs another checkout's query code (a worktree of an older commit, its own
 // node_modules) on a DIR that checkout's query-history.ts wrote: the stored forms are each
-// commit's own. --cpu-prof FILE profiles the calls after the first (not the process's start;
-// bench/profile-top.ts reads it; its times are wall-clock samples of the main thread, which a
-// loaded machine charges to whatever was running when it took the core away). The first call
-// of a process is apart (`first`): it compiles what the later calls run optimised, as a query
-// Lambda's first request after Init does; the next two still compile much (query-history.ts's
-// median of 3 is mostly such a call). QUERY_ROUTE_MARK=1 prints `--- call N` before each call,
-// to read `node --trace-opt` output call by call. Instructions do not move with load: under
-// `valgrind --tool=cachegrind --cache-sim=no`, a process of --repeat 6 less one of --repeat 3 is
-// three later calls' instructions (cg_annotate splits them: compilers, collector, JIT code).
+// commit's own. --cpu-prof FILE profiles the calls from the second (or --cpu-prof-from N), not
+// the process's start; bench/profile-top.ts reads it; its times are wall-clock samples of the
+// main thread, which a loaded machine charges to whatever was running when it took the core away.
+// The first call of a process is apart (`first`): it compiles what the later calls run optimised,
+// as a query Lambda's first request after Init does; the next few still compile much
+// (query-history.ts's median of 3 is mostly such a call). QUERY_ROUTE_MARK=1 prints `--- call N`
+// before each call, to read `node --trace-opt` output call by call. Instructions do not move with
+// load: under `valgrind --tool=cachegrind --cache-sim=no` (~50 times slower), cg_annotate splits a
+// process's instructions into the compilers', the collector's, JIT code's; V8's compiling and
+// collecting still move them by a few % from one process to the next (the Job view at d88d97a
+// beside 257ac7f, +3.1 % at --repeat 2 --gc-each, +4.2 % at --repeat 6, -1.2 % at 10), so compare
+// several processes a side, not one.
 
 export const QUERY_ROUTE_HELP = `Usage: node bench/query-route.ts --db-path DIR [--route R] [--repeat N] [--code ROOT] [--cpu-prof FILE] [--json]
   --db-path DIR   DynamoDB Local's files that bench/query-history.ts --db-path DIR wrote (same sizes)
@@ -39,6 +42,7 @@ export const QUERY_ROUTE_HELP = `Usage: node bench/query-route.ts --db-path DIR 
   --repeat N      calls in this process (default 7); the first is reported apart
   --code ROOT     the checkout whose query code answers (default this one)
   --cpu-prof FILE a CPU profile of the calls after the first
+  --cpu-prof-from N   the profile starts at call N (default 2; later: past most of the compiling)
   --gc-each       a full collection before every call, not only the first (the allocation
                   figures barely move; the CPU ones do: a full collection drops optimised code
                   that the next call compiles again)
@@ -63,7 +67,7 @@ const ROUTES = ['job', 'explain', 'head', 'end', 'start'] as const;
 type Route = (typeof ROUTES)[number];
 
 export async function runQueryRoute(options: {
-  dbPath: string; route?: Route; repeat?: number; code?: string; cpuProf?: string; gcEach?: boolean; completions?: number; parallelism?: number;
+  dbPath: string; route?: Route; repeat?: number; code?: string; cpuProf?: string; cpuProfFrom?: number; gcEach?: boolean; completions?: number; parallelism?: number;
 }) {
   const { route = 'job', repeat = 7, completions = 100_000, parallelism = 1000 } = options;
   const root = resolve(options.code ?? join(fileURLToPath(import.meta.url), '../..'));
@@ -96,7 +100,7 @@ export async function runQueryRoute(options: {
     const session = options.cpuProf === undefined ? undefined : new Session();
     const calls: Call[] = [];
     for (let call = 0; call < repeat; call++) {
-      if (call === 1 && session !== undefined) {
+      if (call === (options.cpuProfFrom ?? 2) - 1 && session !== undefined) {
         session.connect();
         await session.post('Profiler.enable');
         await session.post('Profiler.start');
@@ -198,6 +202,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     ...(arg('--repeat') ? { repeat: Number(arg('--repeat')) } : {}),
     ...(arg('--code') ? { code: arg('--code')! } : {}),
     ...(arg('--cpu-prof') ? { cpuProf: arg('--cpu-prof')! } : {}),
+    ...(arg('--cpu-prof-from') ? { cpuProfFrom: Number(arg('--cpu-prof-from')) } : {}),
     ...(args.includes('--gc-each') ? { gcEach: true } : {}),
     ...(arg('--completions') ? { completions: Number(arg('--completions')) } : {}),
     ...(arg('--parallelism') ? { parallelism: Number(arg('--parallelism')) } : {}),
