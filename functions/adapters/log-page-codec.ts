@@ -31,7 +31,7 @@ import { ATTR, ITEM_TYPE, keys } from './table-layout.ts';
 // read as they are.
 // Page form 2 (attribute pf = 2; docs/data-model.md): three values a page can derive are stored as
 // placeholders in place, so a run of pod events costs ~8 bytes an entry less compressed (realistic
-// pods ~78 -> ~70, lean ~29 -> ~22; bench/page-bytes.ts): each entry's seq as 0 (it is first + i),
+// pods ~78 -> ~70, lean ~30 -> ~22; bench/page-bytes.ts): each entry's seq as 0 (it is first + i),
 // its eventId as 0 when its body's eventId is the same string, and a pod's body.sequence.jobSeq as
 // the difference from the one before it in the page (0 before the first), so a run of consecutive
 // counts is a run of 1s. Keys stay where they were, so a read gives back the entries key for key.

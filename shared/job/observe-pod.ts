@@ -421,8 +421,13 @@ export function countKnownPod(state: JobState, pod: PodRecord): void {
     countByEvidence(state, pod, early.facts, early.observedAt);
     if (pod.counted !== 'none') return;
   }
-  if (pod.gone && !isTerminalPhase(pod.phase)) inferOutcome(state, pod, pod.deletionTimestamp ?? state.clock.now ?? 0);
-  else countPod(state, pod);
+  // A deletion of a pod never observed (a tombstone: no creationTimestamp) counts nothing when it
+  // arrives after the Job (podDeleted), so not when it arrives before either; a Job jobfold runs
+  // awaits its outcome both ways (inferOutcome). Generated cluster seed-99/history-45: counted
+  // failed on the Job's arrival, it made a second failure the cluster's order never counts.
+  if (pod.gone && !isTerminalPhase(pod.phase)) {
+    if (pod.creationTimestamp !== undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) inferOutcome(state, pod, pod.deletionTimestamp ?? state.clock.now ?? 0);
+  } else countPod(state, pod);
   countStrippedLive(state, pod);
 }
 
