@@ -25,6 +25,7 @@ import { matchSuccessPolicy } from './success-policy.ts';
 import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, walkCompletedWhileResumed, nextWalkBegunBeforeSuspension, nextWalkCompletedBeforeSuspension, startedEvidenceOf } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
+import { awaitedTtlDeletions } from './ttl-deletion-pending.ts';
 
 export interface JobSetDecision {
   readonly events: JobSetDecisionEvent[];
@@ -455,6 +456,8 @@ function decideOutcome(pass: Pass, spec: DefaultedJobSet['spec'], owned: OwnedJo
   }
   if (owned.successful.length === 0) return false;
   const success = matchSuccessPolicy(spec, owned.successful);
+  // Met only by a Job whose TTL ran out before the last success, its deletion not folded yet: held (the pass stops).
+  if (success.met && spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME && awaitedTtlDeletions(spec, owned.successful).length > 0) return true;
   if (success.met) applySuccess(pass, spec, success);
   return success.met;
 }
