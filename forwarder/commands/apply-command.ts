@@ -1,13 +1,13 @@
 import type { V1Job, V1Pod } from '@kubernetes/client-node';
 import {
-  CONTROLLER_UID_LABEL, creationRefusal, deletionRefusal, isGuardedCause, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME, onlyReplaceFailedPods, stableHash,
-  type DeletionRefusal, type LivePod,
+  CONTROLLER_UID_LABEL, creationRefusal, deletionRefusal, isGuardedCause, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME, onlyReplaceFailedPods, readsJobPods, stableHash,
+  type DeletionRefusal,
 } from '../../shared/job/index.ts';
-import { JOB_COMPLETION_INDEX_ANNOTATION, JOB_INDEX_FAILURE_COUNT_ANNOTATION, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION } from '../../shared/k8s/job-controller.ts';
 import { trimJob } from '../trim.ts';
 import { applyJobSetCommand } from './apply-jobset-command.ts';
-import { buildPod, COMMAND_ID_ANNOTATION } from './build-pod.ts';
+import { buildPod } from './build-pod.ts';
 import type { Command, PoisonReason } from './command-message.ts';
+import { BatchPods, livePod } from './job-pods.ts';
 import { statusOf, type KubeOps } from './kube-ops.ts';
 import type { RecentIds } from './recent-ids.ts';
 
@@ -40,17 +40,35 @@ const NO_REFUSALS: RefusedDeletions = { has: () => false, add: () => undefined, 
 
 const done = (note: string): Outcome => ({ kind: 'done', note });
 
-export async function applyCommand(command: Command, kube: KubeOps, refusedDeletions: RefusedDeletions = NO_REFUSALS): Promise<Outcome> {
+/**
+ * Applies one command. `pods`: the Jobs' pods for the batch the command came in (job-pods.ts),
+ * which the guards read and which learn what this command did; without one, each command lists
+ * afresh. A command that fails after it may have acted drops its Job's list from the batch.
+ */
+export async function applyCommand(
+  command: Command,
+  kube: KubeOps,
+  refusedDeletions: RefusedDeletions = NO_REFUSALS,
+  pods: BatchPods = new BatchPods(kube),
+): Promise<Outcome> {
+  const outcome = await applyOne(command, kube, refusedDeletions, pods);
+  if (outcome.kind === 'transient' || outcome.kind === 'poison') {
+    if (command.type === 'TerminatePod' || command.type === 'CreatePod' || command.type === 'RemovePodFinalizer') pods.forget(command.namespace, command.jobUid);
+  }
+  return outcome;
+}
+
+async function applyOne(command: Command, kube: KubeOps, refusedDeletions: RefusedDeletions, pods: BatchPods): Promise<Outcome> {
   try {
     switch (command.type) {
       case 'TerminatePod':
-        return await terminatePod(command, kube, refusedDeletions);
+        return await terminatePod(command, kube, refusedDeletions, pods);
       case 'CreatePod':
-        return await createPod(command, kube);
+        return await createPod(command, kube, pods);
       case 'UpdateJobStatus':
         return await updateJobStatus(command, kube);
       case 'RemovePodFinalizer':
-        return await removePodFinalizer(command, kube, refusedDeletions);
+        return await removePodFinalizer(command, kube, refusedDeletions, pods);
       case 'CreateJob':
       case 'DeleteJob':
       case 'SuspendJob':
@@ -77,7 +95,7 @@ type CommandOf<T extends Command['type']> = Extract<Command, { type: T }>;
  * decided on the Job's spec (excess pods, a suspension, an invalid or duplicated index) is made
  * only if the live Job and pods still call for it (deletionGuard).
  */
-async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps, refusedDeletions: RefusedDeletions): Promise<Outcome> {
+async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps, refusedDeletions: RefusedDeletions, pods: BatchPods): Promise<Outcome> {
   const pod = await kube.readPod(command.namespace, command.podName);
   if (!pod) return done('not-found');
   if (pod.metadata?.uid !== command.podUid) return done('uid-mismatch'); // the name belongs to another pod now
@@ -87,14 +105,16 @@ async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps, r
     const message = `pod ${command.namespace}/${command.podName} is not controlled by Job ${command.jobName} (uid ${command.jobUid}); refusing to delete it`;
     return { kind: 'poison', reason: 'pod-not-owned-by-job', message };
   }
-  const refused = await deletionGuard(command, pod, kube);
+  const refused = await deletionGuard(command, pod, kube, pods);
   if (refused) {
     refusedDeletions.add(command.podUid);
     return refused;
   }
   refusedDeletions.delete(command.podUid);
   // 404: gone meanwhile. 409: the name now belongs to another pod, which must live.
-  return done(await kube.deletePod(command.namespace, command.podName, command.podUid));
+  const result = await kube.deletePod(command.namespace, command.podName, command.podUid);
+  await pods.touch(command.namespace, command.jobUid, (view) => (result === 'deleted' ? view.deleted(command.podUid) : view.gone(command.podUid)));
+  return done(result);
 }
 
 /**
@@ -102,7 +122,7 @@ async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps, r
  * spec, the live Job and its pods have the last word (shared/job/deletion-guard.ts). A Job that is
  * gone or replaced has nothing to say: its pods are orphans, deleted as asked.
  */
-async function deletionGuard(command: CommandOf<'TerminatePod'>, pod: V1Pod, kube: KubeOps): Promise<Outcome | undefined> {
+async function deletionGuard(command: CommandOf<'TerminatePod'>, pod: V1Pod, kube: KubeOps, batch: BatchPods): Promise<Outcome | undefined> {
   if (!isGuardedCause(command.cause)) return undefined;
   const job = await kube.readJob(command.namespace, command.jobName);
   if (!job || job.metadata?.uid !== command.jobUid) return undefined;
@@ -113,15 +133,17 @@ async function deletionGuard(command: CommandOf<'TerminatePod'>, pod: V1Pod, kub
     indexed: job.spec?.completionMode === 'Indexed',
   };
   const target = livePod(pod);
-  const pods = (await kube.listJobPods(command.namespace, command.jobUid)).filter((p) => p.metadata?.uid !== command.podUid).map(livePod);
+  // The Job's other pods, for the causes whose verdict reads them (this batch's list of them).
+  const pods = readsJobPods(command.cause) ? (await batch.of(command.namespace, command.jobUid)).live(command.podUid) : [];
   const refusal = deletionRefusal(command.cause, live, target, [...pods, target]);
   if (refusal === undefined) return undefined;
   const active = pods.filter((p) => !p.terminal && !p.deleting).length + (target.terminal || target.deleting ? 0 : 1);
-  const message = `${command.cause} deletion of pod ${command.podName} refused: the live Job has parallelism ${live.parallelism}, completions ${live.completions ?? 'unset'}, suspend ${live.suspended}, and ${active} active pods`;
+  const counted = readsJobPods(command.cause) ? `, and ${active} active pods` : '';
+  const message = `${command.cause} deletion of pod ${command.podName} refused: the live Job has parallelism ${live.parallelism}, completions ${live.completions ?? 'unset'}, suspend ${live.suspended}${counted}`;
   return { kind: 'refused', reason: refusal, message };
 }
 
-async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promise<Outcome> {
+async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps, batch: BatchPods): Promise<Outcome> {
   const { job, outcome } = await managedJob(command, kube);
   if (!job) return outcome;
   const indexed = job.spec?.completionMode === 'Indexed';
@@ -133,8 +155,8 @@ async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promis
   const trimmed = trimJob(job);
   const hash = trimmed.ok ? stableHash((trimmed.object as { spec: { template: unknown } }).spec.template) : undefined;
   if (hash !== command.templateHash) return done('template-changed');
-  const pods = await kube.listJobPods(command.namespace, command.jobUid);
-  if (pods.some((pod) => pod.metadata?.annotations?.[COMMAND_ID_ANNOTATION] === command.commandId)) return done('already-created');
+  const pods = await batch.of(command.namespace, command.jobUid);
+  if (pods.madeBy(command.commandId)) return done('already-created');
   // The decision was made on a view that may be minutes old: the live Job and pods have the last
   // word (shared/job/creation-guard.ts).
   const live = {
@@ -144,36 +166,13 @@ async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promis
     onlyReplaceFailedPods: onlyReplaceFailedPods(job.spec ?? {}),
   };
   const wanted = { index: command.index ?? undefined, indexFailureCount: command.indexFailureCount ?? undefined, indexIgnoredFailureCount: command.indexIgnoredFailureCount ?? undefined };
-  const refusal = creationRefusal(live, wanted, pods.map(livePod));
+  const refusal = creationRefusal(live, wanted, pods.live());
   if (refusal !== undefined) return done(refusal);
   const counts = { failures: command.indexFailureCount ?? undefined, ignored: command.indexIgnoredFailureCount ?? undefined };
-  await kube.createPod(command.namespace, buildPod(job, command.index ?? undefined, command.commandId, counts));
+  const created = await kube.createPod(command.namespace, buildPod(job, command.index ?? undefined, command.commandId, counts));
+  pods.created(created);
   return done('created');
 }
-
-/**
- * A pod as the creation guard reads it; an index annotation that is not a number matches no
- * index, and failure counts that are not numbers are not read.
- */
-function livePod(pod: V1Pod): LivePod {
-  const annotations = pod.metadata?.annotations ?? {};
-  const index = annotations[JOB_COMPLETION_INDEX_ANNOTATION];
-  const phase = pod.status?.phase;
-  const failures = count(annotations[JOB_INDEX_FAILURE_COUNT_ANNOTATION]);
-  const ignored = count(annotations[JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION] ?? '0');
-  const indexFailures = failures === undefined || ignored === undefined ? undefined : failures + ignored;
-  return {
-    index: index === undefined ? undefined : Number(index),
-    terminal: phase === 'Succeeded' || phase === 'Failed',
-    succeeded: phase === 'Succeeded',
-    deleting: pod.metadata?.deletionTimestamp !== undefined,
-    tracked: pod.metadata?.finalizers?.includes(JOB_TRACKING_FINALIZER) === true,
-    ...(indexFailures === undefined ? {} : { indexFailures }),
-  };
-}
-
-/** A failure-count annotation's value: a decimal count, or undefined. */
-const count = (value: string | undefined): number | undefined => (value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
 
 /** Attempts at the guarded patch when the pod changes between the read and the patch. */
 const FINALIZER_PATCH_ATTEMPTS = 3;
@@ -183,7 +182,7 @@ const FINALIZER_PATCH_ATTEMPTS = 3;
  * and the finalizer's position, so a pod that took the name, or a list that changed since the
  * read, is never touched. The Job may be gone already (upstream cleans up orphans the same way).
  */
-async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube: KubeOps, refusedDeletions: RefusedDeletions): Promise<Outcome> {
+async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube: KubeOps, refusedDeletions: RefusedDeletions, pods: BatchPods): Promise<Outcome> {
   const job = await kube.readJob(command.namespace, command.jobName);
   if (job && job.metadata?.uid === command.jobUid && job.spec?.managedBy !== JOBFOLD_CONTROLLER_NAME) {
     const message = `spec.managedBy is "${job.spec?.managedBy ?? ''}", not "${JOBFOLD_CONTROLLER_NAME}"`;
@@ -210,6 +209,7 @@ async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube
         { op: 'test', path: `/metadata/finalizers/${at}`, value: JOB_TRACKING_FINALIZER },
         { op: 'remove', path: `/metadata/finalizers/${at}` },
       ]);
+      await pods.touch(command.namespace, command.jobUid, (view) => view.finalizerRemoved(command.podUid));
       return done('finalizer-removed');
     } catch (error) {
       // 422: a `test` failed (the pod changed since the read); 409: a write conflict.
