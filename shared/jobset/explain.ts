@@ -159,7 +159,7 @@ export function jobSetOutcome(state: JobSetState): JobSetOutcome {
 function writtenCondition(event: JobSetDecisionEvent): ConditionUpdate | undefined {
   switch (event.type) {
     case 'JobSetConditionChanged':
-      return event.movedBefore === undefined ? event.condition : undefined;
+      return event.movedBefore === undefined && event.retracted === undefined ? event.condition : undefined;
     case 'JobSetRestarted':
     case 'JobSetFailed':
     case 'JobSetCompleted':
@@ -265,6 +265,10 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
       const { type, status, reason, message } = event.condition;
       if (event.movedBefore !== undefined) {
         return `${type} moved before ${event.movedBefore}: the cluster wrote it first (the JobSet it began on arrived late)${tipped(event.tippedBy)}`;
+      }
+      if (event.retracted !== undefined) {
+        const jobs = event.retracted.deletedJobs.map((job) => `${job.name}${job.uid === undefined ? '' : ` (uid ${job.uid})`}, started ${job.startedAt}, deleted ${job.deletedAt}`).join('; ');
+        return `${type} (${status}) taken back: the cluster never wrote it, the walk never completed — its deletion of ${jobs} came before every replica was started, and arrived after the condition was written${tipped(event.tippedBy)}`;
       }
       const since = event.since === undefined ? '' : ` (in its place as of ${event.since}: the cluster's evidence of it arrived late)`;
       return `${type} ${status}: ${reason} — ${message}${since}${tipped(event.tippedBy)}`;
