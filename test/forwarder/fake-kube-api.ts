@@ -47,6 +47,8 @@ export class FakeKubeApi {
   readonly #continues = new Map<string, Continuation>();
   /** Objects served by lists (not watches), by resource: what listing costs the API server. */
   readonly listedItems: Record<Resource, number> = { pods: 0, jobs: 0, jobsets: 0 };
+  /** The most objects one list response held. */
+  largestList = 0;
   readonly #server = createServer((req, res) => void this.#handle(req, res));
   url = '';
 
@@ -180,6 +182,7 @@ export class FakeKubeApi {
     const end = limit > 0 ? Math.min(from.items.length, from.offset + limit) : from.items.length;
     const items = from.items.slice(from.offset, end).map(({ kind: _k, apiVersion: _a, ...item }) => item);
     this.listedItems[resource] += items.length;
+    this.largestList = Math.max(this.largestList, items.length);
     const metadata: Record<string, unknown> = { resourceVersion: String(from.resourceVersion) };
     if (end < from.items.length) {
       const next = randomBytes(12).toString('base64url');
