@@ -33,6 +33,8 @@ export interface Tuning {
   /** How often the known-objects file and the spool-overflow recovery are looked after. */
   readonly housekeepingMs: number;
   readonly receiveWaitSeconds: number;
+  /** How long one list of a Job's pods serves a batch of commands' guards (commands/job-pods.ts). */
+  readonly podListMaxAgeMs?: number;
   readonly reconnectDelay?: (ms: number) => Promise<void>;
   readonly random?: () => number;
   readonly now?: () => number;
@@ -144,6 +146,8 @@ export async function startForwarder(deps: ForwarderDependencies): Promise<Runni
           errorBackoff: tuning.receiveErrorBackoff,
           waitTimeSeconds: tuning.receiveWaitSeconds,
           ...(tuning.random ? { random: tuning.random } : {}),
+          ...(tuning.now ? { now: tuning.now } : {}),
+          ...(tuning.podListMaxAgeMs ? { podListMaxAgeMs: tuning.podListMaxAgeMs } : {}),
         })
       : undefined;
   if (consumer) consumer.start();

@@ -1,13 +1,13 @@
 import type { V1Job, V1Pod } from '@kubernetes/client-node';
 import {
   CONTROLLER_UID_LABEL, creationRefusal, deletionRefusal, finalizerRemovalRefusal, isGuardedCause, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME,
-  onlyReplaceFailedPods, stableHash, type DeletionRefusal, type FinalizerRefusal, type LivePod,
+  onlyReplaceFailedPods, readsJobPods, stableHash, type DeletionRefusal, type FinalizerRefusal,
 } from '../../shared/job/index.ts';
-import { JOB_COMPLETION_INDEX_ANNOTATION, JOB_INDEX_FAILURE_COUNT_ANNOTATION, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION } from '../../shared/k8s/job-controller.ts';
 import { trimJob } from '../trim.ts';
 import { applyJobSetCommand } from './apply-jobset-command.ts';
-import { buildPod, COMMAND_ID_ANNOTATION } from './build-pod.ts';
+import { buildPod } from './build-pod.ts';
 import type { Command, PoisonReason } from './command-message.ts';
+import { BatchPods, livePod } from './job-pods.ts';
 import { statusOf, type KubeOps } from './kube-ops.ts';
 
 /**
@@ -30,17 +30,34 @@ export type Refusal = DeletionRefusal | FinalizerRefusal;
 
 const done = (note: string): Outcome => ({ kind: 'done', note });
 
-export async function applyCommand(command: Command, kube: KubeOps): Promise<Outcome> {
+/**
+ * Applies one command. `pods`: the Jobs' pods for the batch the command came in (job-pods.ts),
+ * which the guards read and which learn what this command did; without one, each command lists
+ * afresh. A command that fails after it may have acted drops its Job's list from the batch.
+ */
+export async function applyCommand(
+  command: Command,
+  kube: KubeOps,
+  pods: BatchPods = new BatchPods(kube),
+): Promise<Outcome> {
+  const outcome = await applyOne(command, kube, pods);
+  if (outcome.kind === 'transient' || outcome.kind === 'poison') {
+    if (command.type === 'TerminatePod' || command.type === 'CreatePod' || command.type === 'RemovePodFinalizer') pods.forget(command.namespace, command.jobUid);
+  }
+  return outcome;
+}
+
+async function applyOne(command: Command, kube: KubeOps, pods: BatchPods): Promise<Outcome> {
   try {
     switch (command.type) {
       case 'TerminatePod':
-        return await terminatePod(command, kube);
+        return await terminatePod(command, kube, pods);
       case 'CreatePod':
-        return await createPod(command, kube);
+        return await createPod(command, kube, pods);
       case 'UpdateJobStatus':
         return await updateJobStatus(command, kube);
       case 'RemovePodFinalizer':
-        return await removePodFinalizer(command, kube);
+        return await removePodFinalizer(command, kube, pods);
       case 'CreateJob':
       case 'DeleteJob':
       case 'SuspendJob':
@@ -65,9 +82,12 @@ type CommandOf<T extends Command['type']> = Extract<Command, { type: T }>;
  * read in the command's namespace, so it is in that namespace. Any other pod is refused as
  * poison (logged, counted, dead-lettered): a command naming it is forged or broken. A deletion
  * decided on the Job's spec (excess pods, a suspension, an invalid or duplicated index) is made
- * only if the live Job and pods still call for it (deletionGuard).
+ * only if the live Job and pods still call for it (deletionGuard); once it is made, the pod's
+ * tracking finalizer goes with it (upstream `deleteJobPods` removes it for these causes, so the
+ * pod is never counted): the RemovePodFinalizer decided with the deletion is refused while the
+ * pod is not yet being deleted (shared/job/finalizer-guard.ts), and may reach the forwarder first.
  */
-async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps): Promise<Outcome> {
+async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps, pods: BatchPods): Promise<Outcome> {
   const pod = await kube.readPod(command.namespace, command.podName);
   if (!pod) return done('not-found');
   if (pod.metadata?.uid !== command.podUid) return done('uid-mismatch'); // the name belongs to another pod now
@@ -77,10 +97,19 @@ async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps): 
     const message = `pod ${command.namespace}/${command.podName} is not controlled by Job ${command.jobName} (uid ${command.jobUid}); refusing to delete it`;
     return { kind: 'poison', reason: 'pod-not-owned-by-job', message };
   }
-  const refused = await deletionGuard(command, pod, kube);
+  const refused = await deletionGuard(command, pod, kube, pods);
   if (refused) return refused;
   // 404: gone meanwhile. 409: the name now belongs to another pod, which must live.
-  return done(await kube.deletePod(command.namespace, command.podName, command.podUid));
+  const result = await kube.deletePod(command.namespace, command.podName, command.podUid);
+  await pods.touch(command.namespace, command.jobUid, (view) => (result === 'deleted' ? view.deleted(command.podUid) : view.gone(command.podUid)));
+  // Deleted first, so a pod never runs on without its finalizer; a pod that had finished keeps it
+  // (its outcome counts: jobfold removes it as PodSucceeded or PodFailed).
+  if (result === 'deleted' && isGuardedCause(command.cause) && !livePod(pod).terminal) {
+    const removal = { ...command, type: 'RemovePodFinalizer' as const, cause: 'PodDeleted' as const };
+    const removed = await removeTrackingFinalizer(removal, kube, pods);
+    return done(removed.kind === 'done' ? `deleted, ${removed.note}` : result);
+  }
+  return done(result);
 }
 
 /**
@@ -88,7 +117,7 @@ async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps): 
  * spec, the live Job and its pods have the last word (shared/job/deletion-guard.ts). A Job that is
  * gone or replaced has nothing to say: its pods are orphans, deleted as asked.
  */
-async function deletionGuard(command: CommandOf<'TerminatePod'>, pod: V1Pod, kube: KubeOps): Promise<Outcome | undefined> {
+async function deletionGuard(command: CommandOf<'TerminatePod'>, pod: V1Pod, kube: KubeOps, batch: BatchPods): Promise<Outcome | undefined> {
   if (!isGuardedCause(command.cause)) return undefined;
   const job = await kube.readJob(command.namespace, command.jobName);
   if (!job || job.metadata?.uid !== command.jobUid) return undefined;
@@ -99,15 +128,17 @@ async function deletionGuard(command: CommandOf<'TerminatePod'>, pod: V1Pod, kub
     indexed: job.spec?.completionMode === 'Indexed',
   };
   const target = livePod(pod);
-  const pods = (await kube.listJobPods(command.namespace, command.jobUid)).filter((p) => p.metadata?.uid !== command.podUid).map(livePod);
+  // The Job's other pods, for the causes whose verdict reads them (this batch's list of them).
+  const pods = readsJobPods(command.cause) ? (await batch.of(command.namespace, command.jobUid)).live(command.podUid) : [];
   const refusal = deletionRefusal(command.cause, live, target, [...pods, target]);
   if (refusal === undefined) return undefined;
   const active = pods.filter((p) => !p.terminal && !p.deleting).length + (target.terminal || target.deleting ? 0 : 1);
-  const message = `${command.cause} deletion of pod ${command.podName} refused: the live Job has parallelism ${live.parallelism}, completions ${live.completions ?? 'unset'}, suspend ${live.suspended}, and ${active} active pods`;
+  const counted = readsJobPods(command.cause) ? `, and ${active} active pods` : '';
+  const message = `${command.cause} deletion of pod ${command.podName} refused: the live Job has parallelism ${live.parallelism}, completions ${live.completions ?? 'unset'}, suspend ${live.suspended}${counted}`;
   return { kind: 'refused', reason: refusal, message };
 }
 
-async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promise<Outcome> {
+async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps, batch: BatchPods): Promise<Outcome> {
   const { job, outcome } = await managedJob(command, kube);
   if (!job) return outcome;
   const indexed = job.spec?.completionMode === 'Indexed';
@@ -119,8 +150,8 @@ async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promis
   const trimmed = trimJob(job);
   const hash = trimmed.ok ? stableHash((trimmed.object as { spec: { template: unknown } }).spec.template) : undefined;
   if (hash !== command.templateHash) return done('template-changed');
-  const pods = await kube.listJobPods(command.namespace, command.jobUid);
-  if (pods.some((pod) => pod.metadata?.annotations?.[COMMAND_ID_ANNOTATION] === command.commandId)) return done('already-created');
+  const pods = await batch.of(command.namespace, command.jobUid);
+  if (pods.madeBy(command.commandId)) return done('already-created');
   // The decision was made on a view that may be minutes old: the live Job and pods have the last
   // word (shared/job/creation-guard.ts).
   const live = {
@@ -130,36 +161,13 @@ async function createPod(command: CommandOf<'CreatePod'>, kube: KubeOps): Promis
     onlyReplaceFailedPods: onlyReplaceFailedPods(job.spec ?? {}),
   };
   const wanted = { index: command.index ?? undefined, indexFailureCount: command.indexFailureCount ?? undefined, indexIgnoredFailureCount: command.indexIgnoredFailureCount ?? undefined };
-  const refusal = creationRefusal(live, wanted, pods.map(livePod));
+  const refusal = creationRefusal(live, wanted, pods.live());
   if (refusal !== undefined) return done(refusal);
   const counts = { failures: command.indexFailureCount ?? undefined, ignored: command.indexIgnoredFailureCount ?? undefined };
-  await kube.createPod(command.namespace, buildPod(job, command.index ?? undefined, command.commandId, counts));
+  const created = await kube.createPod(command.namespace, buildPod(job, command.index ?? undefined, command.commandId, counts));
+  pods.created(created);
   return done('created');
 }
-
-/**
- * A pod as the creation guard reads it; an index annotation that is not a number matches no
- * index, and failure counts that are not numbers are not read.
- */
-function livePod(pod: V1Pod): LivePod {
-  const annotations = pod.metadata?.annotations ?? {};
-  const index = annotations[JOB_COMPLETION_INDEX_ANNOTATION];
-  const phase = pod.status?.phase;
-  const failures = count(annotations[JOB_INDEX_FAILURE_COUNT_ANNOTATION]);
-  const ignored = count(annotations[JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION] ?? '0');
-  const indexFailures = failures === undefined || ignored === undefined ? undefined : failures + ignored;
-  return {
-    index: index === undefined ? undefined : Number(index),
-    terminal: phase === 'Succeeded' || phase === 'Failed',
-    succeeded: phase === 'Succeeded',
-    deleting: pod.metadata?.deletionTimestamp !== undefined,
-    tracked: pod.metadata?.finalizers?.includes(JOB_TRACKING_FINALIZER) === true,
-    ...(indexFailures === undefined ? {} : { indexFailures }),
-  };
-}
-
-/** A failure-count annotation's value: a decimal count, or undefined. */
-const count = (value: string | undefined): number | undefined => (value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
 
 /** Attempts at the guarded patch when the pod changes between the read and the patch. */
 const FINALIZER_PATCH_ATTEMPTS = 3;
@@ -172,12 +180,17 @@ const FINALIZER_PATCH_ATTEMPTS = 3;
  * its end, or deleted by jobfold, that is neither terminal nor being deleted keeps its finalizer
  * (its deletion was refused, or has not reached it yet), so its outcome is counted when it ends.
  */
-async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube: KubeOps): Promise<Outcome> {
+async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube: KubeOps, pods: BatchPods): Promise<Outcome> {
   const job = await kube.readJob(command.namespace, command.jobName);
   if (job && job.metadata?.uid === command.jobUid && job.spec?.managedBy !== JOBFOLD_CONTROLLER_NAME) {
     const message = `spec.managedBy is "${job.spec?.managedBy ?? ''}", not "${JOBFOLD_CONTROLLER_NAME}"`;
     return { kind: 'poison', reason: 'job-not-managed', message };
   }
+  return removeTrackingFinalizer(command, kube, pods);
+}
+
+/** The guarded removal itself (removePodFinalizer, and terminatePod once it deleted the pod). */
+async function removeTrackingFinalizer(command: Pick<CommandOf<'RemovePodFinalizer'>, 'namespace' | 'jobUid' | 'podName' | 'podUid' | 'cause'>, kube: KubeOps, pods: BatchPods): Promise<Outcome> {
   for (let attempt = 0; attempt < FINALIZER_PATCH_ATTEMPTS; attempt++) {
     const pod = await kube.readPod(command.namespace, command.podName);
     if (!pod) return done('pod-gone');
@@ -199,6 +212,7 @@ async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube
         { op: 'test', path: `/metadata/finalizers/${at}`, value: JOB_TRACKING_FINALIZER },
         { op: 'remove', path: `/metadata/finalizers/${at}` },
       ]);
+      await pods.touch(command.namespace, command.jobUid, (view) => view.finalizerRemoved(command.podUid));
       return done('finalizer-removed');
     } catch (error) {
       // 422: a `test` failed (the pod changed since the read); 409: a write conflict.

@@ -12,6 +12,7 @@ import type { Metrics } from '../metrics.ts';
 import { backoffDelayMs, sleep, type BackoffPolicy } from '../send/backoff.ts';
 import { applyCommand, type Outcome } from './apply-command.ts';
 import { parseCommandMessage, type PoisonReason } from './command-message.ts';
+import { BatchPods } from './job-pods.ts';
 import type { KubeOps } from './kube-ops.ts';
 import { RecentIds } from './recent-ids.ts';
 
@@ -25,6 +26,15 @@ export const RECEIVE_WAIT_SECONDS = 20;
 export const COMMAND_MAX_RECEIVES = 5;
 /** The `detail` attribute of a dead letter: the error, cut (never inside a character) to this. */
 const MAX_DETAIL_BYTES = 4096;
+/** The most messages one ReceiveMessage returns (SQS). */
+const RECEIVE_MAX = 10;
+/**
+ * The most messages handled as one batch: while the queue has a backlog (a receive came back
+ * full) the consumer receives again at once, up to this many, so a scale-down's commands share
+ * one list of their Job's pods per batch (job-pods.ts). Well inside the queue's 5-minute
+ * visibility timeout at the forwarder's pace.
+ */
+export const COMMAND_BATCH_MAX = 100;
 /** After a transient failure a message comes back after 5 s, doubling per receive, at most 5 min. */
 const RETRY_VISIBILITY = { baseSeconds: 5, maxSeconds: 300 };
 
@@ -45,6 +55,9 @@ export interface CommandConsumerOptions {
   /** The queue's redrive maxReceiveCount (default COMMAND_MAX_RECEIVES). */
   readonly maxReceives?: number;
   readonly random?: () => number;
+  /** The clock a batch's pod lists age by, and how long one serves (job-pods.ts, default JOB_PODS_MAX_AGE_MS). */
+  readonly now?: () => number;
+  readonly podListMaxAgeMs?: number;
 }
 
 /** Why a message went to the DLQ: it can never be applied, or it failed on every receive. */
@@ -52,7 +65,8 @@ export type DeadLetterReason = PoisonReason | 'retries-exhausted';
 
 /**
  * Applies the cluster's commands from its SQS queue, one message at a time, in the order
- * received. A message is deleted only once its effect holds (or can no longer be wanted);
+ * received, in batches of up to COMMAND_BATCH_MAX messages whose guards read each Job's pods from
+ * one list (job-pods.ts). A message is deleted only once its effect holds (or can no longer be wanted);
  * a poison message is sent to the DLQ with the reason as a message attribute, then deleted;
  * after a transient failure the message is left to come back when its visibility times out,
  * except on its last receive: then it goes to the DLQ with the error (`retries-exhausted`), so
@@ -83,16 +97,7 @@ export class CommandConsumer {
     while (!this.#abort.signal.aborted) {
       let messages: Message[];
       try {
-        const output = await sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: queueUrl,
-            WaitTimeSeconds: this.#o.waitTimeSeconds ?? RECEIVE_WAIT_SECONDS,
-            MaxNumberOfMessages: 10,
-            MessageSystemAttributeNames: ['ApproximateReceiveCount'],
-          }),
-          { abortSignal: this.#abort.signal },
-        );
-        messages = output.Messages ?? [];
+        messages = await this.#receive(this.#o.waitTimeSeconds ?? RECEIVE_WAIT_SECONDS);
         failures = 0;
       } catch (error) {
         if (this.#abort.signal.aborted) break;
@@ -102,11 +107,45 @@ export class CommandConsumer {
         await sleep(delayMs, this.#abort.signal);
         continue;
       }
-      for (const message of messages) await this.#handle(message);
+      // A backlog: take more at once (no wait), so its commands share their Jobs' pod lists.
+      let last = messages.length;
+      while (last === RECEIVE_MAX && messages.length + RECEIVE_MAX <= COMMAND_BATCH_MAX && !this.#abort.signal.aborted) {
+        try {
+          const more = await this.#receive(0);
+          last = more.length;
+          messages.push(...more);
+        } catch (error) {
+          // What was received is handled; the next receive backs off if SQS stays unreachable.
+          if (this.#abort.signal.aborted) break;
+          metrics.inc('forwarder_sqs_errors_total', { operation: 'ReceiveMessage' });
+          log.warn('ReceiveMessage failed', { queueUrl, error });
+          break;
+        }
+      }
+      const counted = (pages: number, listed: number) => {
+        metrics.inc('forwarder_guard_lists_total');
+        metrics.inc('forwarder_guard_list_pages_total', {}, pages);
+        metrics.inc('forwarder_guard_pods_listed_total', {}, listed);
+      };
+      const pods = new BatchPods(this.#o.kube, { ...(this.#o.now ? { now: this.#o.now } : {}), ...(this.#o.podListMaxAgeMs ? { maxAgeMs: this.#o.podListMaxAgeMs } : {}), counted });
+      for (const message of messages) await this.#handle(message, pods);
     }
   }
 
-  async #handle(message: Message): Promise<void> {
+  async #receive(waitTimeSeconds: number): Promise<Message[]> {
+    const output = await this.#o.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: this.#o.queueUrl,
+        WaitTimeSeconds: waitTimeSeconds,
+        MaxNumberOfMessages: RECEIVE_MAX,
+        MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+      }),
+      { abortSignal: this.#abort.signal },
+    );
+    return output.Messages ?? [];
+  }
+
+  async #handle(message: Message, pods: BatchPods): Promise<void> {
     const parsed = parseCommandMessage(message.Body, this.#o.clusterId);
     const fields = { messageId: message.MessageId, receiveCount: message.Attributes?.ApproximateReceiveCount };
     switch (parsed.kind) {
@@ -124,7 +163,7 @@ export class CommandConsumer {
           ? { kind: 'poison', reason: 'outside-watched-namespace', message: `namespace ${command.namespace} is not the watched namespace ${watched}` }
           : this.#applied.has(command.commandId)
             ? { kind: 'done', note: 'duplicate' }
-            : await applyCommand(command, this.#o.kube);
+            : await applyCommand(command, this.#o.kube, pods);
         switch (outcome.kind) {
           case 'done':
             this.#applied.add(command.commandId);

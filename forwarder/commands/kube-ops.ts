@@ -11,12 +11,23 @@ import {
 } from '@kubernetes/client-node';
 import { CONTROLLER_UID_LABEL } from '../../shared/job/index.ts';
 
+/** The most pods one page of a Job's pod list holds (as the watch lists, and kubectl's --chunk-size default). */
+export const JOB_POD_PAGE = 500;
+
 /** The API server calls commands need, with the answers that matter turned into values. */
 export interface KubeOps {
   readJob(namespace: string, name: string): Promise<V1Job | undefined>;
   /** DELETE with `preconditions.uid`: a pod with the same name and another uid is untouched. */
   deletePod(namespace: string, name: string, uid: string): Promise<'deleted' | 'not-found' | 'uid-mismatch'>;
-  listJobPods(namespace: string, jobUid: string): Promise<V1Pod[]>;
+  /**
+   * Lists the Job's pods (label `batch.kubernetes.io/controller-uid`) in pages of at most
+   * `JOB_POD_PAGE` (`limit`/`continue`), handing each page to `page` as it arrives: every page is
+   * served from the first one's resourceVersion, and that first page is a consistent read (no
+   * resourceVersion given). Resolves with the number of pages once the last arrived; a page that
+   * fails or is cut (410 Expired for a continue token the server no longer holds) rejects, and
+   * what was handed over so far is not the Job's pods.
+   */
+  listJobPods(namespace: string, jobUid: string, page: (pods: readonly V1Pod[]) => void): Promise<number>;
   readPod(namespace: string, name: string): Promise<V1Pod | undefined>;
   /** A JSON patch (RFC 6902) of a pod; 422 when one of its `test` operations fails. */
   patchPod(namespace: string, name: string, patch: readonly JsonPatchOperation[]): Promise<void>;
@@ -69,12 +80,20 @@ export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
         return deleteFailed(error, `delete pod ${namespace}/${name}`);
       }
     },
-    async listJobPods(namespace, jobUid) {
-      try {
-        return (await core.listNamespacedPod({ namespace, labelSelector: `${CONTROLLER_UID_LABEL}=${jobUid}` })).items;
-      } catch (error) {
-        throw wrap(error, `list pods of job ${jobUid}`);
-      }
+    async listJobPods(namespace, jobUid, page) {
+      let token: string | undefined;
+      let pages = 0;
+      do {
+        try {
+          const list = await core.listNamespacedPod({ namespace, labelSelector: `${CONTROLLER_UID_LABEL}=${jobUid}`, limit: JOB_POD_PAGE, ...(token ? { _continue: token } : {}) });
+          pages++;
+          page(list.items);
+          token = list.metadata?._continue || undefined;
+        } catch (error) {
+          throw wrap(error, `list pods of job ${jobUid}${pages > 0 ? ` (page ${pages + 1})` : ''}`);
+        }
+      } while (token);
+      return pages;
     },
     async readPod(namespace, name) {
       try {

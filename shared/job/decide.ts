@@ -23,6 +23,7 @@ import { clusterFinishInstant, mayHoldUnseenPods } from './cluster-finish.ts';
 import { interimEvidence } from './interim-instants.ts';
 import { countAtSync } from './observe-pod.ts';
 import { lapseUnseenTerminations } from './termination-lapse.ts';
+import { startAtLastResumption } from './resumption-start.ts';
 
 /** What one reconcile decided: decisions for the log, commands for the cluster. */
 export interface Reconciliation {
@@ -37,7 +38,7 @@ const NOTHING: Reconciliation = { decisions: [], commands: [], wakeAt: undefined
 /**
  * The decision function: one upstream `syncJob` over the folded state, at time `now`
  * (RFC 3339). Steps, in upstream's order:
- *  1. set startTime on the first unsuspended sync;
+ *  1. set startTime on the first unsuspended sync (reset at a resumption read late);
  *  2. choose the outcome (see chooseFinishTarget for the order of the checks);
  *  3. outcome chosen: delete every active pod; otherwise manage pods (create or delete; not
  *     for a Job being deleted), then check completions, then the Suspended condition. While the
@@ -76,6 +77,8 @@ export function decide(state: JobState, now: string): Reconciliation {
   }
   if (sync.startTime === undefined && !settings.suspend) startJob(sync);
   else if (sync.startTime === undefined) startBeforeSuspension(sync);
+  // A resumption read late still resets the start its deadline runs from (resumption-start.ts).
+  else startAtLastResumption(sync);
   // Requested creations not seen yet count as active until the expectation expires.
   if (!expectationsExpired(state, sync.now)) sync.active += expectedCreations(state);
   // A Job jobfold runs takes no decision on a view of its pods with a hole in it (pod-view-gap.ts),

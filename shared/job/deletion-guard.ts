@@ -44,8 +44,16 @@ export const isGuardedCause = (cause: string): boolean =>
   cause === 'ExcessPods' || cause === 'JobSuspended' || cause === 'InvalidIndex' || cause === 'DuplicateIndex';
 
 /**
+ * The guarded causes whose verdict reads the Job's other pods (`ExcessPods` counts them,
+ * `DuplicateIndex` looks for another of the index); `JobSuspended` and `InvalidIndex` read only the
+ * live Job and the target, so the executor need not list the Job's pods for them.
+ */
+export const readsJobPods = (cause: string): boolean => cause === 'ExcessPods' || cause === 'DuplicateIndex';
+
+/**
  * Why the TerminatePod of `cause` for `target` must not delete it, or undefined when it may.
- * `pods`: every pod of the Job the API server holds, `target` among them. A cause this code does
+ * `pods`: every pod of the Job the API server holds, `target` among them (for a cause that does not
+ * read them, readsJobPods, `[target]` is enough). A cause this code does
  * not know (a newer jobfold's) is not refused.
  */
 export function deletionRefusal(cause: TerminationCause | string, job: LiveDeletionJob, target: LivePod, pods: readonly LivePod[]): DeletionRefusal | undefined {

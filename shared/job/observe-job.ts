@@ -67,6 +67,11 @@ function foldJobObservation(state: JobState, event: JobObserved, at: number, clo
   if (!first && specHash === stableHash(state.spec)) {
     // The last valid spec again: whatever update was refused since is withdrawn.
     state.refusedUpdate = undefined;
+    // Still the newest observation, the bound of its stretch of spec.suspend: an older one of
+    // the other value arriving later changes the value up to it only (managed generated seed-99
+    // history-52: a resumption equal to the spec held, then the suspension before it arriving
+    // last, read as suspended for good).
+    noteSuspend(state, observedAt, state.settings?.suspend === true, clockBefore !== undefined && observedAt < clockBefore, { version: order.version, stale: false });
     return;
   }
   if (!first && state.refusedUpdate?.specHash === specHash) return;

@@ -20,11 +20,12 @@ import {
 import { firstSuspensionSeenAt, specTakenBy, suspendedAtInstant, suspendInForceAt, suspensionTimesNoted, type ChildJobView, type JobSetState } from './state.ts';
 import { compareTimes } from '../k8s/time.ts';
 import { comparableVersion, compareVersions } from '../k8s/object-sequence.ts';
-import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkBrokenAtResumption, walkCompletedAtResumption, walkIncompleteAtResumption, walkRevealedUnseen } from './startup-policy.ts';
+import { matchStartupPolicy, walkBegunOnLastResumption, walkBegunUnseen, walkBrokenAtResumption, walkCompletedAtResumption, walkIncompleteAtResumption, walkNeverCompletedSinceResumption, walkRevealedUnseen } from './startup-policy.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
-import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, walkCompletedWhileResumed, nextWalkBegunBeforeSuspension, nextWalkCompletedBeforeSuspension, startedEvidenceOf } from './walk-evidence.ts';
+import { completedWalkOutOfPlace, endedWalkCompletedUnseen, walkCompletedBeforeFinish, completedWalkAfterSuspension, walkBeganAfterCompletion, walkCompletedBeforeSuspensionUnseen, walkBeganOutOfPlace, suspensionBeforeWalkOutOfPlace, walkCompletedUnseen, walkCompletedWhileResumed, nextWalkBegunBeforeSuspension, nextWalkCompletedBeforeSuspension, startedEvidenceOf, walkNeverCompleted } from './walk-evidence.ts';
 import { applyFailure, applySuccess, retractLateSuspension } from './terminal-decisions.ts';
 import { matchTtlAfterFinished } from './ttl-after-finished.ts';
+import { awaitedTtlDeletions } from './ttl-deletion-pending.ts';
 
 export interface JobSetDecision {
   readonly events: JobSetDecisionEvent[];
@@ -142,6 +143,8 @@ function reconcile(
     writeCondition(pass, startupInProgress, tippedBy);
     if (completed) writeCondition(pass, startupCompleted, tippedBy);
   }
+  // A walk's StartupPolicyCompleted written on a view that lacked a user's deletion: the cluster never wrote it.
+  retractWalkNeverCompleted(pass);
   // Conditions the fold wrote before the evidence of the cluster's order arrived, finished or not.
   moveBefore(pass, jobSet, suspensionBeforeWalkOutOfPlace(pass.state), CONDITION_TYPES.startupPolicyCompleted);
   walkBeforeSuspension(pass, jobSet);
@@ -225,10 +228,25 @@ function reconcile(
   } else {
     // InOrder, mid-walk: upstream leaves Suspended True on a resumption until the walk completes.
     // ... and takes back a False the fold wrote on the Jobs' older view (resumeSeenLate places a first write).
-    if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended)?.status === 'False' && (walkIncompleteAtResumption(spec, pass.state) || walkBrokenAtResumption(spec, pass.state))) writeCondition(pass, suspendedJobs, tippedBy);
+    if (findCondition(pass.state.conditions, CONDITION_TYPES.suspended)?.status === 'False' && (walkIncompleteAtResumption(spec, pass.state) || walkBrokenAtResumption(spec, pass.state) || walkNeverCompletedSinceResumption(spec, pass.state))) writeCondition(pass, suspendedJobs, tippedBy);
     resumeSeenLate(pass, jobSet, suspendedJobs);
   }
   moveBefore(pass, jobSet, completedWalkOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
+}
+
+/**
+ * An InOrder JobSet jobfold does not run whose `StartupPolicyCompleted` the evidence now shows the
+ * cluster never wrote (walk-evidence.ts `walkNeverCompleted`): taken out, and the walk, never
+ * completed, is in progress (`StartupPolicyInProgress` True again, where the condition's going
+ * True had turned it False).
+ */
+function retractWalkNeverCompleted(pass: Pass): void {
+  const never = walkNeverCompleted(pass.state);
+  if (never === undefined) return;
+  const { type, status, reason, message } = never.condition;
+  const tippedBy = pass.start.lastObservation;
+  record(pass, { type: 'JobSetConditionChanged', at: pass.now, condition: { type, status, reason, message }, retracted: { deletedJobs: never.deletedJobs }, tippedBy });
+  if (findCondition(pass.state.conditions, CONDITION_TYPES.startupPolicyInProgress) !== undefined) writeCondition(pass, startupInProgress, tippedBy);
 }
 
 /**
@@ -455,6 +473,8 @@ function decideOutcome(pass: Pass, spec: DefaultedJobSet['spec'], owned: OwnedJo
   }
   if (owned.successful.length === 0) return false;
   const success = matchSuccessPolicy(spec, owned.successful);
+  // Met only by a Job whose TTL ran out before the last success, its deletion not folded yet: held (the pass stops).
+  if (success.met && spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME && awaitedTtlDeletions(spec, owned.successful).length > 0) return true;
   if (success.met) applySuccess(pass, spec, success);
   return success.met;
 }

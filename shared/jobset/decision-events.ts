@@ -42,8 +42,24 @@ export interface JobSetConditionChanged {
    * `walkBeforeSuspension`). Its fields are unchanged; it writes nothing else.
    */
   readonly movedBefore?: string;
+  /**
+   * A condition taken out, as it stood (`condition`): the cluster never wrote it, as evidence that
+   * reached the log after the fold wrote it shows. An InOrder walk's `StartupPolicyCompleted`
+   * written on a view that lacked a user's deletion of a Job that completed the walk in it: with
+   * the deletion, no walk completed (walk-evidence.ts `walkNeverCompleted`). The deletions that
+   * show it. Not for a JobSet jobfold runs: its conditions are its own.
+   */
+  readonly retracted?: { readonly deletedJobs: readonly DeletedJobEvidence[] };
   /** Log position of the observation that tipped it. */
   readonly tippedBy: number;
+}
+
+/** A child Job the cluster showed started, then deleted (its deletion's reported time). */
+export interface DeletedJobEvidence {
+  readonly name: string;
+  readonly uid?: string;
+  readonly startedAt: string;
+  readonly deletedAt: string;
 }
 
 /** A global restart: `RestartingJobSet` True and the restart counters bumped. */

@@ -50,6 +50,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
     }
     case 'JobSetConditionChanged': {
       if (event.movedBefore !== undefined) return { ...next, conditions: moveConditionBefore(state.conditions, event.condition.type, event.movedBefore) };
+      if (event.retracted !== undefined) return { ...next, conditions: state.conditions.filter((c) => c.type !== event.condition.type) };
       const conditions = updateCondition(state.conditions, event.condition, event.at, event.since, placeOfLateCondition(state, event));
       const { type, status } = event.condition;
       const walk = type === CONDITION_TYPES.startupPolicyInProgress && status === 'True' ? { startupWalk: state.restarts } : {};

@@ -8,6 +8,10 @@ import type { JobFailure, JobSetState } from './state.ts';
 import { jobSetStatus } from './status.ts';
 import { compareTimes, formatTime } from '../k8s/time.ts';
 import { waitingReplicatedJobs, waitingSentence, type WaitingReplicatedJob } from './waiting.ts';
+import { classifyChildJobs } from './child-jobs.ts';
+import { isReconciled } from './managed-by.ts';
+import { matchSuccessPolicy } from './success-policy.ts';
+import { awaitedTtlDeletions, ttlExpiry } from './ttl-deletion-pending.ts';
 
 // The JobSet's read model: why the JobSet stands where it does, from its state and the decisions
 // of its log (shared/read-model/explanation.ts is the shape it shares with Jobs). A JobSet's
@@ -101,7 +105,7 @@ export function explainJobSet(
     kind: 'JobSet',
     jobSet: metadata && { namespace: metadata.namespace ?? 'default', name: metadata.name, uid: metadata.uid },
     outcome,
-    summary: summary(state, outcome) + childEventsSentence(state) + corrections.map(correctionSentence).join(''),
+    summary: summary(state, outcome) + childEventsSentence(state) + ttlHeldSentence(state) + corrections.map(correctionSentence).join(''),
     restarts: state.restarts,
     restartsCountTowardsMax: state.restartsCountTowardsMax,
     conditions,
@@ -155,7 +159,7 @@ export function jobSetOutcome(state: JobSetState): JobSetOutcome {
 function writtenCondition(event: JobSetDecisionEvent): ConditionUpdate | undefined {
   switch (event.type) {
     case 'JobSetConditionChanged':
-      return event.movedBefore === undefined ? event.condition : undefined;
+      return event.movedBefore === undefined && event.retracted === undefined ? event.condition : undefined;
     case 'JobSetRestarted':
     case 'JobSetFailed':
     case 'JobSetCompleted':
@@ -261,6 +265,10 @@ export function decisionSentence(state: JobSetState, event: JobSetDecisionEvent)
       const { type, status, reason, message } = event.condition;
       if (event.movedBefore !== undefined) {
         return `${type} moved before ${event.movedBefore}: the cluster wrote it first (the JobSet it began on arrived late)${tipped(event.tippedBy)}`;
+      }
+      if (event.retracted !== undefined) {
+        const jobs = event.retracted.deletedJobs.map((job) => `${job.name}${job.uid === undefined ? '' : ` (uid ${job.uid})`}, started ${job.startedAt}, deleted ${job.deletedAt}`).join('; ');
+        return `${type} (${status}) taken back: the cluster never wrote it, the walk never completed — its deletion of ${jobs} came before every replica was started, and arrived after the condition was written${tipped(event.tippedBy)}`;
       }
       const since = event.since === undefined ? '' : ` (in its place as of ${event.since}: the cluster's evidence of it arrived late)`;
       return `${type} ${status}: ${reason} — ${message}${since}${tipped(event.tippedBy)}`;
@@ -379,6 +387,24 @@ function childEventsSentence(state: JobSetState): string {
   if (missing === undefined || state.jobSet?.spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME) return '';
   const events = missing.count === 1 ? '1 child Job event sent before the newest one in the log has' : `${missing.count} child Job events sent before the newest one in the log have`;
   return ` Nothing is decided, while ${events} not arrived (missing since ${formatTime(missing.since)}; given up on at ${formatTime(missing.since + EXPECTATIONS_TIMEOUT_MS)}).`;
+}
+
+/**
+ * For a running JobSet jobfold does not run whose success policy is met only by counting completed
+ * Jobs whose TTL ran out before the last success (ttl-deletion-pending.ts): that the success policy
+ * waits for their deletions, which say whether the cluster's controller still listed them.
+ */
+function ttlHeldSentence(state: JobSetState): string {
+  const spec = state.jobSet?.spec;
+  if (spec === undefined || spec.managedBy === JOBFOLD_JOBSET_CONTROLLER_NAME || !isReconciled(spec) || state.validationErrors.length > 0) return '';
+  if ([CONDITION_TYPES.completed, CONDITION_TYPES.failed].some((type) => isConditionTrue(state.conditions, type))) return '';
+  const owned = classifyChildJobs(state);
+  if (owned === undefined || owned.failed.length > 0) return '';
+  const awaited = awaitedTtlDeletions(spec, owned.successful);
+  if (awaited.length === 0) return '';
+  const { required } = matchSuccessPolicy(spec, owned.successful);
+  const jobs = awaited.map((job) => `${job.name} (ttlSecondsAfterFinished ran out at ${formatTime(ttlExpiry(spec, job))})`).join(', ');
+  return ` The success policy (${spec.successPolicy.operator}, ${required} required) is met only counting ${jobs}, whose TTL ran out before the last success: it is not decided until ${awaited.length === 1 ? 'its deletion arrives' : 'their deletions arrive'} (the cluster's controller counted only the Jobs it still listed then).`;
 }
 
 function summary(state: JobSetState, outcome: JobSetOutcome): string {

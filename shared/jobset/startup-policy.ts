@@ -4,7 +4,7 @@ import { findCondition } from './conditions.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import { allReplicasStarted, type ReplicatedJobStatus } from './replicated-jobs-status.ts';
 import type { JobSetState, StartedJob } from './state.ts';
-import { everyReplicaStarted, startedJobs, walkStartedSince } from './walk-evidence.ts';
+import { everyReplicaStarted, startedJobs, walkCompletedAt, walkStartedSince } from './walk-evidence.ts';
 import { compareVersions } from '../k8s/object-sequence.ts';
 import { compareTimes } from '../k8s/time.ts';
 
@@ -145,6 +145,27 @@ export function walkBrokenAtResumption(spec: DefaultedJobSetSpec, state: JobSetS
   if (!everyReplicaStarted(spec, started, startedBefore)) return false;
   const there = started.filter((s) => s.deletedAt === undefined || compareTimes(s.deletedAt, resumedAt) >= 0);
   return !everyReplicaStarted(spec, there, startedBefore);
+}
+
+/**
+ * The same once the evidence shows the current attempt's walk never completed (no instant at which
+ * every replica had been seen started and not deleted, walk-evidence.ts `walkCompletedAt`), the
+ * resumption the fold holds coming after the failure that began that attempt (strictly, on the
+ * cluster's clock): upstream's pass on the resumed JobSet found the walk incomplete and left
+ * `Suspended` True, and no pass since found it complete. The fold had turned it False on a walk
+ * it saw complete on a view that lacked a deletion (a user's, arriving after: the walk's
+ * `StartupPolicyCompleted` is taken back too, `walkNeverCompleted`), or of the attempt before the
+ * restart. Found by the generated user-delete histories at seed 21 (history-55). Not for a JobSet
+ * jobfold runs.
+ */
+export function walkNeverCompletedSinceResumption(spec: DefaultedJobSetSpec, state: JobSetState): boolean {
+  const resumption = heldResumption(spec, state);
+  if (resumption === undefined || state.walkEvidence === undefined) return false;
+  const resumedAt = state.jobSetTimeline?.find((seen) => seen.version === resumption.resumed)?.at;
+  if (resumedAt === undefined) return false;
+  const failedAt = state.restarts === 0 ? undefined : state.restartEvidence?.failedAt;
+  if (state.restarts > 0 && (failedAt === undefined || compareTimes(failedAt, resumedAt) >= 0)) return false;
+  return walkCompletedAt(spec, state, state.restarts) === undefined;
 }
 
 /**

@@ -4,6 +4,7 @@ import { observeChildJob, parseLabelInt } from './child-jobs.ts';
 import { findCondition, type JobSetCondition } from './conditions.ts';
 import { CONDITION_TYPES, JOBFOLD_JOBSET_CONTROLLER_NAME, LABELS } from './constants.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
+import type { DeletedJobEvidence } from './decision-events.ts';
 import type { JobObserved } from './events.ts';
 import { firstSuspensionSeenAt, firstSuspensionVersion, suspendInForceAt, suspensionTimesNoted, type ChildJobView, type JobSetState, type StartedJob, type WalkEvidence } from './state.ts';
 
@@ -340,7 +341,7 @@ function walkCompletedBySuspensionAt(spec: DefaultedJobSetSpec, state: JobSetSta
  * Job deleted later, its TTL's or a user's, no longer counts for later instants, but the walk
  * completed then). Undefined before.
  */
-function walkCompletedAt(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number): string | undefined {
+export function walkCompletedAt(spec: DefaultedJobSetSpec, state: JobSetState, attempt: number): string | undefined {
   return walkCompletion(spec, state, attempt)?.at;
 }
 
@@ -354,6 +355,42 @@ function walkCompletion(spec: DefaultedJobSetSpec, state: JobSetState, attempt: 
   const versions = started.filter((s) => compareTimes(s.at, at) === 0 && present(at)(s)).map((s) => s.firstVersion);
   const version = versions.some((v) => v === undefined) ? undefined : (versions as string[]).reduce((newest, v) => (compareVersions(v, newest) > 0 ? v : newest));
   return { at, version };
+}
+
+/**
+ * Decide side: the `StartupPolicyCompleted` the fold wrote for an InOrder JobSet it does not run,
+ * when, on the evidence as it stands now, no walk of any attempt completed: the view it was
+ * written on lacked a user's deletion of one of the Jobs that completed the walk in it, which the
+ * cluster made before the walk could complete (before the last start, or in its second: a deletion
+ * of the second comes first, `walkCompletion`), and the Job created again under its name never
+ * started. Upstream writes the condition only in the pass where the walk completes, so the cluster
+ * never wrote it: it is taken out (a `JobSetConditionChanged` with `retracted`, naming the started
+ * Jobs deleted). A user's deletion can come at any time, so the fold cannot wait for it as it does
+ * for a TTL's (ttl-deletion-pending.ts). Only while the evidence of every attempt is kept (at most
+ * one restart: `noteWalkEvidence` keeps the current attempt and the one before), and only when a
+ * started Job was deleted (without a deletion, a walk the fold saw complete did complete).
+ */
+export function walkNeverCompleted(state: JobSetState): { readonly condition: JobSetCondition; readonly deletedJobs: readonly DeletedJobEvidence[] } | undefined {
+  const spec = state.jobSet?.spec;
+  if (spec === undefined || !walkedByCluster(spec) || state.restarts > 1 || state.walkEvidence === undefined) return undefined;
+  const condition = findCondition(state.conditions, CONDITION_TYPES.startupPolicyCompleted);
+  if (condition === undefined || state.terminalState !== '') return undefined;
+  const finished = new Set([...Object.values(state.goneSuccesses ?? {}), ...Object.values(state.children).filter((job) => job.finished !== undefined)].map((job) => job.uid));
+  const attempts = Array.from({ length: state.restarts + 1 }, (_, attempt) => attempt);
+  const deletedJobs: DeletedJobEvidence[] = [];
+  for (const attempt of attempts) {
+    const failedAt = state.walkEvidence.failedAt[attempt];
+    // A user's deletion: of a Job not seen finished (the TTL controller and a finished JobSet delete finished ones), before the attempt's failure (a restart deletes after it).
+    const byUser = (s: StartedJob & { readonly deletedAt?: string }): boolean =>
+      s.deletedAt !== undefined && !finished.has(s.uid) && (failedAt === undefined || compareTimes(s.deletedAt, failedAt) < 0);
+    const started = startedJobs(state, attempt);
+    // Every replica started and not deleted yet at one of the starts; a user's deletion in that second came first (the walk did not complete in it).
+    const present = (at: string) => (s: (typeof started)[number]) =>
+      compareTimes(s.at, at) <= 0 && (s.deletedAt === undefined || compareTimes(s.deletedAt, at) > 0 || (!byUser(s) && compareTimes(s.deletedAt, at) === 0));
+    if (started.some((s) => everyReplicaStarted(spec, started, present(s.at)))) return undefined;
+    for (const s of started) if (byUser(s)) deletedJobs.push({ name: s.name, ...(s.uid === undefined ? {} : { uid: s.uid }), startedAt: s.at, deletedAt: s.deletedAt! });
+  }
+  return deletedJobs.length === 0 ? undefined : { condition, deletedJobs };
 }
 
 /**

@@ -101,7 +101,7 @@ describe('TerminatePod for excess pods', () => {
 // not by what this forwarder remembers: SQS does not order a removal after the deletion decided
 // with it, and a forwarder restarted between the two remembers nothing.
 describe('RemovePodFinalizer decided with a deletion', () => {
-  it('given the removal arrives before its deletion, when applied, then the running pod keeps its finalizer; the deletion that follows is applied, and the removal asked again lets the pod go', async () => {
+  it('given the removal arrives before its deletion, when applied, then the running pod keeps its finalizer; the deletion that follows removes it once the pod is being deleted (upstream deleteJobPods), and the pod goes', async () => {
     const job = managedJob({ parallelism: 1, completions: 4 });
     const pod = runningPod(job, 'train-a');
     runningPod(job, 'train-b');
@@ -113,8 +113,20 @@ describe('RemovePodFinalizer decided with a deletion', () => {
     h.sqs.send(QUEUE, terminatePod(job, pod, 'ExcessPods'));
     await eventually(queueEmpty);
     expect(deleted()).toEqual(['train-a']);
-    h.sqs.send(QUEUE, removePodFinalizer(job, pod, 'PodDeleted'));
-    await eventually(() => expect(h.kube.store.get('pods', 'default', 'train-a')).toBeUndefined());
+    expect(h.kube.store.get('pods', 'default', 'train-a')).toBeUndefined();
+  });
+
+  it('given a pod that finished before its deletion arrived, when the deletion is applied, then the pod keeps its finalizer: its outcome counts', async () => {
+    const job = managedJob({ parallelism: 1, completions: 4 });
+    const pod = h.kube.store.create('pods', aPod(job, { name: 'train-a', phase: 'Succeeded', tracked: true }));
+    runningPod(job, 'train-b');
+    runningPod(job, 'train-c');
+    setSpec({ suspend: true });
+    h.sqs.send(QUEUE, terminatePod(job, pod, 'JobSuspended'));
+
+    await eventually(queueEmpty);
+    expect(deleted()).toEqual(['train-a']);
+    expect(h.kube.store.get('pods', 'default', 'train-a')?.metadata.finalizers).toEqual([JOB_TRACKING_FINALIZER]);
   });
 
   it('given the removal arrives before a deletion the guard refuses, then the running pod keeps its finalizer, so its outcome is counted when it ends', async () => {

@@ -14,14 +14,26 @@ export interface RecordedRequest {
 interface Fault {
   readonly method: string;
   readonly path: RegExp;
-  readonly status: number;
+  /** An HTTP status, or `cut`: the connection is dropped before any answer. */
+  readonly status: number | 'cut';
+  readonly when: ((query: URLSearchParams) => boolean) | undefined;
   remaining: number;
+}
+
+/** The rest of a paginated list: the snapshot its first page was served from. */
+interface Continuation {
+  readonly resource: Resource;
+  readonly items: readonly KubeObject[];
+  readonly offset: number;
+  readonly resourceVersion: number;
 }
 
 /**
  * An in-process Kubernetes API server on 127.0.0.1 (random port) for pods and jobs:
  * - list and watch (`?watch=true`) on cluster-wide and namespaced collections, with label
- *   selectors; watches are chunked JSON lines from a resourceVersion, with BOOKMARK events when
+ *   selectors; a list with `limit` is served in pages (`continue`) from the snapshot of its first
+ *   page, as the API server serves them from one resourceVersion (410 Expired for a continue token
+ *   it no longer holds: expireContinues()); watches are chunked JSON lines from a resourceVersion, with BOOKMARK events when
  *   asked for, and 410 Gone (an ERROR event, as the API server sends it) below the compaction;
  * - GET of one pod or job, POST of pods (generateName) and jobs (409 AlreadyExists), DELETE of
  *   pods and jobs with `preconditions.uid` (409 on mismatch; a Foreground delete of a job only
@@ -32,6 +44,11 @@ export class FakeKubeApi {
   readonly requests: RecordedRequest[] = [];
   readonly #watches = new Set<{ resource: Resource; res: ServerResponse; bookmarks: boolean }>();
   readonly #faults: Fault[] = [];
+  readonly #continues = new Map<string, Continuation>();
+  /** Objects served by lists (not watches), by resource: what listing costs the API server. */
+  readonly listedItems: Record<Resource, number> = { pods: 0, jobs: 0, jobsets: 0 };
+  /** The most objects one list response held. */
+  largestList = 0;
   readonly #server = createServer((req, res) => void this.#handle(req, res));
   url = '';
 
@@ -70,9 +87,17 @@ export class FakeKubeApi {
     }
   }
 
-  /** The next `times` requests matching method and path fail with `status`. */
-  failNext(method: string, path: RegExp, status: number, times = 1): void {
-    this.#faults.push({ method, path, status, remaining: times });
+  /**
+   * The next `times` requests matching method and path (and `when`, of the query) fail with
+   * `status`, or, with `cut`, have their connection dropped unanswered.
+   */
+  failNext(method: string, path: RegExp, status: number | 'cut', times = 1, when?: (query: URLSearchParams) => boolean): void {
+    this.#faults.push({ method, path, status, when, remaining: times });
+  }
+
+  /** Forgets every continue token handed out, as a compaction past their snapshot does. */
+  expireContinues(): void {
+    this.#continues.clear();
   }
 
   async close(): Promise<void> {
@@ -87,9 +112,10 @@ export class FakeKubeApi {
     const body = text ? JSON.parse(text) : undefined;
     const method = req.method ?? 'GET';
     this.requests.push({ method, path: url.pathname, query: url.searchParams, contentType: req.headers['content-type'], body });
-    const fault = this.#faults.find((f) => f.remaining > 0 && f.method === method && f.path.test(url.pathname));
+    const fault = this.#faults.find((f) => f.remaining > 0 && f.method === method && f.path.test(url.pathname) && (f.when?.(url.searchParams) ?? true));
     if (fault) {
       fault.remaining--;
+      if (fault.status === 'cut') return void res.destroy();
       return sendStatus(res, fault.status, 'InternalError', 'injected failure');
     }
     const route = parseRoute(url.pathname);
@@ -118,11 +144,7 @@ export class FakeKubeApi {
   #listOrWatch(resource: Resource, namespace: string | undefined, query: URLSearchParams, res: ServerResponse): void {
     const selector = query.get('labelSelector');
     const matches = (o: KubeObject) => matchesSelector(selector, o.metadata.labels);
-    if (query.get('watch') !== 'true' && query.get('watch') !== '1') {
-      const items = this.store.list(resource, namespace).filter(matches).map(({ kind: _k, apiVersion: _a, ...item }) => item);
-      const kind = resource === 'pods' ? { kind: 'PodList', apiVersion: 'v1' } : { kind: 'JobList', apiVersion: 'batch/v1' };
-      return sendJson(res, 200, { ...kind, metadata: { resourceVersion: String(this.store.resourceVersion) }, items });
-    }
+    if (query.get('watch') !== 'true' && query.get('watch') !== '1') return this.#list(resource, namespace, query, matches, res);
     const from = Number(query.get('resourceVersion') || '0');
     res.writeHead(200, { 'content-type': 'application/json' });
     res.flushHeaders();
@@ -140,6 +162,36 @@ export class FakeKubeApi {
       unsubscribe();
       this.#watches.delete(watch);
     });
+  }
+
+  #list(resource: Resource, namespace: string | undefined, query: URLSearchParams, matches: (o: KubeObject) => boolean, res: ServerResponse): void {
+    const token = query.get('continue');
+    let from: Continuation;
+    if (token) {
+      const held = this.#continues.get(token);
+      if (!held || held.resource !== resource) {
+        const message = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
+        return sendJson(res, 410, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Expired', code: 410 });
+      }
+      this.#continues.delete(token);
+      from = held;
+    } else {
+      from = { resource, items: this.store.snapshot(resource, namespace).filter(matches), offset: 0, resourceVersion: this.store.resourceVersion };
+    }
+    const limit = Number(query.get('limit') || '0');
+    const end = limit > 0 ? Math.min(from.items.length, from.offset + limit) : from.items.length;
+    const items = from.items.slice(from.offset, end).map(({ kind: _k, apiVersion: _a, ...item }) => item);
+    this.listedItems[resource] += items.length;
+    this.largestList = Math.max(this.largestList, items.length);
+    const metadata: Record<string, unknown> = { resourceVersion: String(from.resourceVersion) };
+    if (end < from.items.length) {
+      const next = randomBytes(12).toString('base64url');
+      this.#continues.set(next, { ...from, offset: end });
+      metadata.continue = next;
+      metadata.remainingItemCount = from.items.length - end;
+    }
+    const kind = resource === 'pods' ? { kind: 'PodList', apiVersion: 'v1' } : { kind: 'JobList', apiVersion: 'batch/v1' };
+    sendJson(res, 200, { ...kind, metadata, items });
   }
 
   #get(resource: Resource, namespace: string, name: string, res: ServerResponse): void {

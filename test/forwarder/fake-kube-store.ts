@@ -70,6 +70,16 @@ export class FakeKubeStore {
       .map(([, o]) => structuredClone(o));
   }
 
+  /**
+   * The stored objects of `resource` as they are now, not copied: a list's snapshot, which later
+   * writes do not change (every write stores a new object). Callers must not modify them.
+   */
+  snapshot(resource: Resource, namespace?: string): readonly KubeObject[] {
+    const out: KubeObject[] = [];
+    for (const [k, o] of this.#objects) if (k.startsWith(`${resource}/`) && (namespace === undefined || o.metadata.namespace === namespace)) out.push(o);
+    return out;
+  }
+
   /** Stores a new object, filling in uid, resourceVersion, namespace and creationTimestamp. */
   create(resource: Resource, object: KubeObject): KubeObject {
     const stored = structuredClone(object);

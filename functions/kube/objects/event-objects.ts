@@ -169,6 +169,11 @@ export class EventBuilder {
     if (event.type === 'JobSetOutcomeCorrected') return [correctionDraft(loggedCorrection(entry.seq, event.at, event))];
     // A condition moved to where the cluster wrote it changes no condition: no Event.
     if (!('condition' in event) || (event.type === 'JobSetConditionChanged' && event.movedBefore !== undefined)) return [];
+    // A condition taken back (the cluster never wrote it): a Warning saying so.
+    if (event.type === 'JobSetConditionChanged' && event.retracted !== undefined) {
+      const why = this.#jobSet === undefined ? undefined : decisionSentence(this.#jobSet, event);
+      return [{ reason: 'ConditionRetracted', message: withEvidence(`${event.condition.type} taken back`, why), type: 'Warning' }];
+    }
     const { condition } = event;
     const why = this.#jobSet === undefined ? undefined : decisionSentence(this.#jobSet, event);
     const warning = condition.type === 'Failed' || (condition.type === 'RestartingJobSet' && condition.status === 'True');

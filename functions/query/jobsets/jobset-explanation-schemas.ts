@@ -41,6 +41,12 @@ export const JobSetDecisionSchema = z
       condition: ConditionUpdateSchema,
       since: TimeViewSchema.optional().meta({ description: 'A condition the cluster wrote at this earlier time, on evidence that reached the log late: placed before the conditions written after it.' }),
       movedBefore: z.string().optional().meta({ description: 'The condition, unchanged, moved to just before the condition of this type: the cluster wrote it first, as evidence that reached the log late says (an InOrder walk begun on a JobSet older than the suspension placed first).' }),
+      retracted: z
+        .strictObject({
+          deletedJobs: z.array(z.strictObject({ name: z.string(), uid: z.string().optional(), startedAt: TimeViewSchema, deletedAt: TimeViewSchema })),
+        })
+        .optional()
+        .meta({ description: "The condition, as it stood, taken out: the cluster never wrote it, as evidence that reached the log late shows (an InOrder walk's StartupPolicyCompleted, where the deletion of a Job that completed the walk in the fold's view came before the walk could complete). The child Jobs shown started, then deleted, that show it." }),
       tippedBy,
     }),
     z.strictObject({

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
 import type { JobCommand } from '../../../shared/job/commands.ts';
-import { creationRefusal, deletionRefusal, finalizerRemovalRefusal, onlyReplaceFailedPods, type LivePod } from '../../../shared/job/index.ts';
+import { creationRefusal, deletionRefusal, finalizerRemovalRefusal, isGuardedCause, onlyReplaceFailedPods, type LivePod } from '../../../shared/job/index.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type JobState } from '../../../shared/job/state.ts';
@@ -324,6 +324,9 @@ export function playManagedHistory(
           deletedLive.push({ uid: pod.uid, running, parallelism: spec.spec.parallelism ?? 1, suspended: spec.spec.suspend === true });
         }
         pod.deletingAt = clock;
+        // Deleted for a cause decided on the spec, its finalizer goes too (upstream deleteJobPods;
+        // forwarder/commands/apply-command.ts), unless the pod had finished: its outcome counts.
+        if (isGuardedCause(command.cause) && isLive(pod)) pod.finalizer = false;
         show(pod);
         goIfDone(pod);
         return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deletionRefusal, type LiveDeletionJob, type LivePod } from '../../../shared/job/index.ts';
+import { deletionRefusal, readsJobPods, type LiveDeletionJob, type LivePod } from '../../../shared/job/index.ts';
 
 // Issue 21: the forwarder's last word on a TerminatePod (shared/job/deletion-guard.ts). Given the
 // live Job and pods, when a TerminatePod of a cause arrives, then it deletes or is refused, why.
@@ -72,5 +72,28 @@ describe('InvalidIndex and DuplicateIndex', () => {
 describe('causes that follow a decided outcome', () => {
   it.each(['JobFinishing', 'JobFinished', 'SomethingNewer'])('%s is never refused', (cause) => {
     expect(refusal(cause, job({ parallelism: 4 }), running())).toBeUndefined();
+  });
+});
+
+// The forwarder lists the Job's pods only for the causes whose verdict reads them (readsJobPods):
+// for the others, the verdict on the target alone is the verdict on every pod.
+describe('the causes that read no other pod', () => {
+  const jobs = [job(), job({ suspended: true }), job({ completions: 2, indexed: true }), job({ completions: undefined })];
+  const targets = [running(0), running(1), running(3), running(undefined), deleting(0), succeeded(1)];
+  const others = [[], [running(0)], [running(1), running(1), succeeded(0)], [deleting(3), running(undefined), running(2)]];
+  it.each(['JobSuspended', 'InvalidIndex', 'JobFinishing', 'JobFinished'])('%s: the target alone gives the verdict every pod gives', (cause) => {
+    expect(readsJobPods(cause)).toBe(false);
+    for (const live of jobs) {
+      for (const target of targets) {
+        for (const rest of others) expect(deletionRefusal(cause, live, target, [target, ...rest])).toBe(deletionRefusal(cause, live, target, [target]));
+      }
+    }
+  });
+
+  it.each(['ExcessPods', 'DuplicateIndex'])('%s reads them: another pod can change its verdict', (cause) => {
+    expect(readsJobPods(cause)).toBe(true);
+    const live = job({ parallelism: 1, completions: 4, indexed: true });
+    const target = running(1);
+    expect(deletionRefusal(cause, live, target, [target])).not.toBe(deletionRefusal(cause, live, target, [target, running(1), running(1)]));
   });
 });
