@@ -12,6 +12,7 @@ import { aPod, at, jobObserved, podDeleted, podObserved, withSpec } from '../../
 import { carriageArb, inClusterOrder, inFlight, type Carriage } from '../in-flight.ts';
 import { jobArb } from './arbitraries.ts';
 import { dueSecond, JOB_STREAM, timerTick, withClusterVersions, withForwarderCounts } from './causal-orders.ts';
+import { scheduledAt, SCHEDULER_PRECISION_SECONDS } from '../../../functions/aws/scheduler-timers.ts';
 
 // Generated histories of Jobs jobfold runs (`managedBy`), for the order property
 // (managed-orders.property.spec.ts). Such a Job's pods exist because jobfold asked for them and go
@@ -37,9 +38,13 @@ import { dueSecond, JOB_STREAM, timerTick, withClusterVersions, withForwarderCou
 // time it arrived, shared/decide/decide-at-each-position.ts), each event keeping its arrival
 // (`arrivedAt`, as the writer stamps Kinesis's, functions/handlers/writer/stream-records.ts).
 // Its timer is the Scheduler's (functions/aws/scheduler-timers.ts, writer-handler.ts): one per
-// Job, moved by a batch that asks for a wake-up and kept by one that asks for none; it fires in
-// the second it is due (rounded up), or in the next second when it was already past (a delivery
-// that reached jobfold late), before the forwarder acts in that second; its Tick is observed at
+// Job, moved by a batch that asks for a wake-up and kept by one that asks for none; it is
+// scheduled for the whole minute at or after the time it is due, and fires 0 to 59 seconds into
+// that minute (EventBridge Scheduler's documented 60-second precision, no flexible time window;
+// drawn for each schedule, `ManagedDelivery.scheduler`), or in the next second when that was
+// already past (a delivery that reached jobfold late), before the forwarder acts in that second;
+// the in-order play fires it in the second it is due, as the fold in the cluster's order does
+// (causal-orders.ts), so that fold is the loop without the Scheduler's lateness; its Tick is observed at
 // the time asked for and is a batch of its own; a Tick the log holds already is dropped, as the
 // writer drops a duplicate eventId. The Ticks are jobfold's, not the cluster's: they are in
 // `logged`, not in `observations`.
@@ -78,10 +83,16 @@ export const managedHistoryArb = fc.record({
   steps: fc.array(stepArb, { minLength: 4, maxLength: 30 }),
 });
 
-/** How one delivery plays a history's steps: its bus (../in-flight.ts), and the forwarder's lag at each step. */
+/** How one delivery plays a history's steps: its bus (../in-flight.ts), the forwarder's lag at each step, and the Scheduler's lateness. */
 export interface ManagedDelivery {
   readonly carriage: Carriage;
   readonly lags: readonly number[];
+  /**
+   * The seconds into the minute it is scheduled for each timer the writer schedules, in turn,
+   * fires (EventBridge Scheduler's 60-second precision); none: in the second it is due (the
+   * in-order play, whose timers the fold in the cluster's order fires so too).
+   */
+  readonly scheduler?: { next(): number };
 }
 
 /**
@@ -93,7 +104,14 @@ export const managedDeliveryArb = (steps: readonly ManagedStep[]): fc.Arbitrary<
   fc.record({
     carriage: carriageArb(steps.reduce((sum, step) => sum + step.gap, 0) + 5),
     lags: fc.array(fc.constantFrom(1, 1, 2, 5), { minLength: steps.length, maxLength: steps.length }),
+    scheduler: schedulerArb,
   });
+
+/** The Scheduler's lateness, drawn afresh for each schedule: 0 to 59 seconds into the minute it is scheduled for. */
+const schedulerArb = fc.infiniteStream(fc.integer({ min: 0, max: SCHEDULER_PRECISION_SECONDS - 1 })).map((stream) => {
+  const draws = stream[Symbol.iterator]();
+  return { next: () => draws.next().value as number };
+});
 
 /** Rounds of the last phase while events are still in flight. */
 const MAX_FINAL_ROUNDS = 1000;
@@ -251,7 +269,13 @@ export function playManagedHistory(
     // The writer moves the Job's timer when the batch asks for a wake-up, and leaves it otherwise
     // (functions/handlers/writer-handler.ts). One already due (a delivery that reached jobfold
     // late) fires at once, in the next second.
-    if (wakeAt !== undefined) timer = { at: wakeAt, fires: Math.max((dueSecond(wakeAt) - Date.parse(at(0))) / 1000, clock + 1) };
+    // The Scheduler invokes it within the minute it is scheduled for (a delivery's drawn lateness);
+    // the in-order play fires it in the second it is due, as the fold in the cluster's order does.
+    if (wakeAt !== undefined) {
+      const { scheduler } = delivery;
+      const fires = scheduler === undefined ? dueSecond(wakeAt) : scheduledAt(wakeAt) + scheduler.next() * 1000;
+      timer = { at: wakeAt, fires: Math.max((fires - Date.parse(at(0))) / 1000, clock + 1) };
+    }
   };
 
   // The timer fires: its Tick, observed at the time asked for, is a batch of its own (a Tick the
