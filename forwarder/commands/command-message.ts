@@ -14,7 +14,7 @@ import {
  *   df9c7c6: no backoffLimitPerIndex counts);
  * - a `Pod Termination Requested` whose `cause` this forwarder does not know (the forwarder
  *   deletes the pod whatever the cause; a newer jobfold may name a new one);
- * - a `Pod Finalizer Removal Requested` without `cause` (before causes: FOLD .66), or with one
+ * - a `Pod Finalizer Removal Requested` without `cause` (before causes: FOLD .67), or with one
  *   this forwarder does not know: the finalizer goes only from a pod that ended or is being
  *   deleted (shared/job/finalizer-guard.ts).
  */

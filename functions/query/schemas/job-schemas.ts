@@ -132,7 +132,7 @@ export const IssuedCommandSchema = z
           uid: z.string(),
           index: z.number().int().optional(),
           cause: FinalizerRemovalCauseSchema.optional().meta({
-            description: 'Why its finalizer goes, which the forwarder checks on the live pod (docs/forwarder.md); absent in logs written before FOLD .66.',
+            description: 'Why its finalizer goes, which the forwarder checks on the live pod (docs/forwarder.md); absent in logs written before FOLD .67.',
           }),
         }),
       ),
