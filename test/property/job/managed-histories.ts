@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
 import type { JobCommand } from '../../../shared/job/commands.ts';
-import { creationRefusal, deletionRefusal, onlyReplaceFailedPods, type LivePod } from '../../../shared/job/index.ts';
+import { creationRefusal, deletionRefusal, finalizerRemovalRefusal, isGuardedCause, onlyReplaceFailedPods, type LivePod } from '../../../shared/job/index.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type JobState } from '../../../shared/job/state.ts';
@@ -22,7 +22,9 @@ import { scheduledAt, SCHEDULER_PRECISION_SECONDS } from '../../../functions/aws
 // its commands are the forwarder acting on the API server a few seconds later (`lag`): a CreatePod makes a Pending pod
 // of the index and failure counts asked for unless the forwarder's guard on the live Job and pods
 // refuses it (shared/job/creation-guard.ts), a TerminatePod marks the pod deleted (uid
-// precondition), a RemovePodFinalizer takes the tracking finalizer off; a deleted pod goes once
+// precondition) unless its guard refuses it (shared/job/deletion-guard.ts), a RemovePodFinalizer
+// takes the tracking finalizer off unless the live pod does not show its cause
+// (shared/job/finalizer-guard.ts); a deleted pod goes once
 // its containers stopped and no finalizer holds it. The random part is what the kubelet and the
 // user do and when: a pod starts, becomes ready, succeeds or fails (an exit code, a disruption;
 // under `restartPolicy: OnFailure` its container restarts instead), a pod being deleted stops, the
@@ -206,8 +208,6 @@ export function playManagedHistory(
   const sent: JobCommand[] = [];
   const sentAt: number[] = [];
   const deletedLive: LiveDeletion[] = [];
-  // The pods whose deletion the forwarder's guard refused (it keeps their finalizer too).
-  const refused = new Set<string>();
   const refusedDeletions: { podUid: string; cause: string; at: number; refusal: string }[] = [];
 
   const emit = (event: Observation) => {
@@ -340,16 +340,17 @@ export function playManagedHistory(
         const target = livePod(pod);
         const refusal = deletionRefusal(command.cause, live, target, [...pods.values()].map((p) => (p === pod ? target : livePod(p))));
         if (refusal !== undefined) {
-          refused.add(pod.uid);
           refusedDeletions.push({ podUid: pod.uid, cause: command.cause, at: clock, refusal });
           return;
         }
-        refused.delete(pod.uid);
         if (isLive(pod)) {
           const running = [...pods.values()].filter((p) => isLive(p) && p.deletingAt === undefined).length;
           deletedLive.push({ uid: pod.uid, running, parallelism: spec.spec.parallelism ?? 1, suspended: spec.spec.suspend === true });
         }
         pod.deletingAt = clock;
+        // Deleted for a cause decided on the spec, its finalizer goes too (upstream deleteJobPods;
+        // forwarder/commands/apply-command.ts), unless the pod had finished: its outcome counts.
+        if (isGuardedCause(command.cause) && isLive(pod)) pod.finalizer = false;
         show(pod);
         goIfDone(pod);
         return;
@@ -357,8 +358,9 @@ export function playManagedHistory(
       case 'RemovePodFinalizer': {
         const pod = pods.get(command.podUid);
         if (pod === undefined || !pod.finalizer) return;
-        // Nor does the finalizer of a live pod whose deletion the guard refused go (forwarder/commands/apply-command.ts).
-        if (refused.has(pod.uid) && isLive(pod) && pod.deletingAt === undefined) return;
+        // The forwarder's guard on the live pod, by the removal's cause (shared/job/finalizer-guard.ts):
+        // the finalizer of a pod that neither ended nor is being deleted stays unless the Job finished.
+        if (finalizerRemovalRefusal(command.cause, livePod(pod)) !== undefined) return;
         pod.finalizer = false;
         show(pod);
         goIfDone(pod);
