@@ -1,7 +1,7 @@
 import type { V1Job, V1Pod } from '@kubernetes/client-node';
 import {
-  CONTROLLER_UID_LABEL, creationRefusal, deletionRefusal, isGuardedCause, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME, onlyReplaceFailedPods, readsJobPods, stableHash,
-  type DeletionRefusal,
+  CONTROLLER_UID_LABEL, creationRefusal, deletionRefusal, finalizerRemovalRefusal, isGuardedCause, JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME,
+  onlyReplaceFailedPods, readsJobPods, stableHash, type DeletionRefusal, type FinalizerRefusal,
 } from '../../shared/job/index.ts';
 import { trimJob } from '../trim.ts';
 import { applyJobSetCommand } from './apply-jobset-command.ts';
@@ -9,7 +9,6 @@ import { buildPod } from './build-pod.ts';
 import type { Command, PoisonReason } from './command-message.ts';
 import { BatchPods, livePod } from './job-pods.ts';
 import { statusOf, type KubeOps } from './kube-ops.ts';
-import type { RecentIds } from './recent-ids.ts';
 
 /**
  * What applying a command came to: `done` (its effect holds, or can no longer be wanted),
@@ -24,19 +23,10 @@ export type Outcome =
   | { readonly kind: 'poison'; readonly reason: PoisonReason; readonly message: string };
 
 /**
- * Why a command was refused: the deletion guard's answer (shared/job/deletion-guard.ts), or
- * `deletion-refused`, the finalizer of a live pod whose deletion was refused, which stays.
+ * Why a command was refused: the deletion guard's answer (shared/job/deletion-guard.ts), or the
+ * finalizer guard's (shared/job/finalizer-guard.ts): the live pod does not show the removal's cause.
  */
-export type Refusal = DeletionRefusal | 'deletion-refused';
-
-/**
- * The pods (by uid) whose TerminatePod this forwarder refused, while they may still be live: a
- * RemovePodFinalizer decided with the deletion leaves their finalizer on, so the pod's outcome
- * is still counted when it ends (the consumer's, bounded as its recent command ids are).
- */
-export type RefusedDeletions = Pick<RecentIds, 'has' | 'add' | 'delete'>;
-
-const NO_REFUSALS: RefusedDeletions = { has: () => false, add: () => undefined, delete: () => undefined };
+export type Refusal = DeletionRefusal | FinalizerRefusal;
 
 const done = (note: string): Outcome => ({ kind: 'done', note });
 
@@ -48,27 +38,26 @@ const done = (note: string): Outcome => ({ kind: 'done', note });
 export async function applyCommand(
   command: Command,
   kube: KubeOps,
-  refusedDeletions: RefusedDeletions = NO_REFUSALS,
   pods: BatchPods = new BatchPods(kube),
 ): Promise<Outcome> {
-  const outcome = await applyOne(command, kube, refusedDeletions, pods);
+  const outcome = await applyOne(command, kube, pods);
   if (outcome.kind === 'transient' || outcome.kind === 'poison') {
     if (command.type === 'TerminatePod' || command.type === 'CreatePod' || command.type === 'RemovePodFinalizer') pods.forget(command.namespace, command.jobUid);
   }
   return outcome;
 }
 
-async function applyOne(command: Command, kube: KubeOps, refusedDeletions: RefusedDeletions, pods: BatchPods): Promise<Outcome> {
+async function applyOne(command: Command, kube: KubeOps, pods: BatchPods): Promise<Outcome> {
   try {
     switch (command.type) {
       case 'TerminatePod':
-        return await terminatePod(command, kube, refusedDeletions, pods);
+        return await terminatePod(command, kube, pods);
       case 'CreatePod':
         return await createPod(command, kube, pods);
       case 'UpdateJobStatus':
         return await updateJobStatus(command, kube);
       case 'RemovePodFinalizer':
-        return await removePodFinalizer(command, kube, refusedDeletions, pods);
+        return await removePodFinalizer(command, kube, pods);
       case 'CreateJob':
       case 'DeleteJob':
       case 'SuspendJob':
@@ -93,9 +82,12 @@ type CommandOf<T extends Command['type']> = Extract<Command, { type: T }>;
  * read in the command's namespace, so it is in that namespace. Any other pod is refused as
  * poison (logged, counted, dead-lettered): a command naming it is forged or broken. A deletion
  * decided on the Job's spec (excess pods, a suspension, an invalid or duplicated index) is made
- * only if the live Job and pods still call for it (deletionGuard).
+ * only if the live Job and pods still call for it (deletionGuard); once it is made, the pod's
+ * tracking finalizer goes with it (upstream `deleteJobPods` removes it for these causes, so the
+ * pod is never counted): the RemovePodFinalizer decided with the deletion is refused while the
+ * pod is not yet being deleted (shared/job/finalizer-guard.ts), and may reach the forwarder first.
  */
-async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps, refusedDeletions: RefusedDeletions, pods: BatchPods): Promise<Outcome> {
+async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps, pods: BatchPods): Promise<Outcome> {
   const pod = await kube.readPod(command.namespace, command.podName);
   if (!pod) return done('not-found');
   if (pod.metadata?.uid !== command.podUid) return done('uid-mismatch'); // the name belongs to another pod now
@@ -106,14 +98,17 @@ async function terminatePod(command: CommandOf<'TerminatePod'>, kube: KubeOps, r
     return { kind: 'poison', reason: 'pod-not-owned-by-job', message };
   }
   const refused = await deletionGuard(command, pod, kube, pods);
-  if (refused) {
-    refusedDeletions.add(command.podUid);
-    return refused;
-  }
-  refusedDeletions.delete(command.podUid);
+  if (refused) return refused;
   // 404: gone meanwhile. 409: the name now belongs to another pod, which must live.
   const result = await kube.deletePod(command.namespace, command.podName, command.podUid);
   await pods.touch(command.namespace, command.jobUid, (view) => (result === 'deleted' ? view.deleted(command.podUid) : view.gone(command.podUid)));
+  // Deleted first, so a pod never runs on without its finalizer; a pod that had finished keeps it
+  // (its outcome counts: jobfold removes it as PodSucceeded or PodFailed).
+  if (result === 'deleted' && isGuardedCause(command.cause) && !livePod(pod).terminal) {
+    const removal = { ...command, type: 'RemovePodFinalizer' as const, cause: 'PodDeleted' as const };
+    const removed = await removeTrackingFinalizer(removal, kube, pods);
+    return done(removed.kind === 'done' ? `deleted, ${removed.note}` : result);
+  }
   return done(result);
 }
 
@@ -181,13 +176,21 @@ const FINALIZER_PATCH_ATTEMPTS = 3;
  * Removes the tracking finalizer with a JSON patch whose `test` operations pin the pod's uid
  * and the finalizer's position, so a pod that took the name, or a list that changed since the
  * read, is never touched. The Job may be gone already (upstream cleans up orphans the same way).
+ * The live pod must show the command's cause (shared/job/finalizer-guard.ts): a pod counted from
+ * its end, or deleted by jobfold, that is neither terminal nor being deleted keeps its finalizer
+ * (its deletion was refused, or has not reached it yet), so its outcome is counted when it ends.
  */
-async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube: KubeOps, refusedDeletions: RefusedDeletions, pods: BatchPods): Promise<Outcome> {
+async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube: KubeOps, pods: BatchPods): Promise<Outcome> {
   const job = await kube.readJob(command.namespace, command.jobName);
   if (job && job.metadata?.uid === command.jobUid && job.spec?.managedBy !== JOBFOLD_CONTROLLER_NAME) {
     const message = `spec.managedBy is "${job.spec?.managedBy ?? ''}", not "${JOBFOLD_CONTROLLER_NAME}"`;
     return { kind: 'poison', reason: 'job-not-managed', message };
   }
+  return removeTrackingFinalizer(command, kube, pods);
+}
+
+/** The guarded removal itself (removePodFinalizer, and terminatePod once it deleted the pod). */
+async function removeTrackingFinalizer(command: Pick<CommandOf<'RemovePodFinalizer'>, 'namespace' | 'jobUid' | 'podName' | 'podUid' | 'cause'>, kube: KubeOps, pods: BatchPods): Promise<Outcome> {
   for (let attempt = 0; attempt < FINALIZER_PATCH_ATTEMPTS; attempt++) {
     const pod = await kube.readPod(command.namespace, command.podName);
     if (!pod) return done('pod-gone');
@@ -198,10 +201,10 @@ async function removePodFinalizer(command: CommandOf<'RemovePodFinalizer'>, kube
     }
     const at = pod.metadata?.finalizers?.indexOf(JOB_TRACKING_FINALIZER) ?? -1;
     if (at < 0) return done('already-removed');
-    // The removal was decided with a deletion this forwarder refused: the pod lives on, tracked.
-    const { terminal, deleting } = livePod(pod);
-    if (refusedDeletions.has(command.podUid) && !terminal && !deleting) {
-      return { kind: 'refused', reason: 'deletion-refused', message: `pod ${command.podName} keeps its finalizer: its deletion was refused and it is neither finished nor being deleted` };
+    const refusal = finalizerRemovalRefusal(command.cause, livePod(pod));
+    if (refusal !== undefined) {
+      const message = `pod ${command.podName} keeps its finalizer: the removal's cause is ${command.cause ?? 'not given'}, and the pod is neither finished nor being deleted`;
+      return { kind: 'refused', reason: refusal, message };
     }
     try {
       await kube.patchPod(command.namespace, command.podName, [

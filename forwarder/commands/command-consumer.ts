@@ -78,8 +78,6 @@ export class CommandConsumer {
   readonly #o: CommandConsumerOptions;
   readonly #abort = new AbortController();
   readonly #applied = new RecentIds(1000);
-  /** Pods whose deletion was refused (apply-command.ts RefusedDeletions). */
-  readonly #refusedDeletions = new RecentIds(1000);
   #loop: Promise<void> | undefined;
 
   constructor(options: CommandConsumerOptions) {
@@ -173,7 +171,7 @@ export class CommandConsumer {
           ? { kind: 'poison', reason: 'outside-watched-namespace', message: `namespace ${command.namespace} is not the watched namespace ${watched}` }
           : this.#applied.has(command.commandId)
             ? { kind: 'done', note: 'duplicate' }
-            : await applyCommand(command, this.#o.kube, this.#refusedDeletions, pods);
+            : await applyCommand(command, this.#o.kube, pods);
         switch (outcome.kind) {
           case 'done':
             this.#applied.add(command.commandId);

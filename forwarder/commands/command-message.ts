@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { CONTROL_SOURCE } from '../../shared/contract/inbound.ts';
 import { OutboundDetailType } from '../../shared/contract/outbound.ts';
 import {
-  commandDetailSchemas, CreationDetailSchema, jobCommandDetailSchemas, jobSetCommandDetailSchemas, TerminationDetailSchema,
+  commandDetailSchemas, CreationDetailSchema, FinalizerRemovalDetailSchema, jobCommandDetailSchemas, jobSetCommandDetailSchemas, TerminationDetailSchema,
 } from '../../shared/contract/command-details.ts';
 
 /**
@@ -13,11 +13,15 @@ import {
  * - `Pod Creation Requested` without `indexFailureCount`/`indexIgnoredFailureCount` (before
  *   df9c7c6: no backoffLimitPerIndex counts);
  * - a `Pod Termination Requested` whose `cause` this forwarder does not know (the forwarder
- *   deletes the pod whatever the cause; a newer jobfold may name a new one).
+ *   deletes the pod whatever the cause; a newer jobfold may name a new one);
+ * - a `Pod Finalizer Removal Requested` without `cause` (before causes: FOLD .67), or with one
+ *   this forwarder does not know: the finalizer goes only from a pod that ended or is being
+ *   deleted (shared/job/finalizer-guard.ts).
  */
 const readSchemas = {
   ...jobCommandDetailSchemas,
   TerminatePod: TerminationDetailSchema.extend({ cause: z.string() }),
+  RemovePodFinalizer: FinalizerRemovalDetailSchema.extend({ cause: z.string().optional() }),
   CreatePod: CreationDetailSchema.partial({ indexFailureCount: true, indexIgnoredFailureCount: true }),
   ...jobSetCommandDetailSchemas,
 } as const satisfies Record<keyof typeof commandDetailSchemas, z.ZodObject>;

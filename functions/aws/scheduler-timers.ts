@@ -18,6 +18,24 @@ export interface SchedulerTimersOptions {
   readonly deadLetterArn?: string;
 }
 
+const MINUTE_MS = 60_000;
+
+/**
+ * When a timer due at `at` is scheduled (epoch ms): the whole minute at or after it. EventBridge
+ * Scheduler invokes its target with 60-second precision: a schedule set to run at 1:00 invokes it
+ * between 1:00:00 and 1:00:59, with no flexible time window (docs, "Schedule types on EventBridge
+ * Scheduler"), and which second of its minute a schedule set to 1:00:30 fires in is not said: it
+ * may fire before it. A Tick that fires early is read at the time asked for, ahead of the
+ * cluster's events of the seconds before it, and decides on a view the cluster has not reached (a
+ * deadline met early deletes running pods: the closed loop, test/property/job/managed-histories.ts,
+ * measured it). Scheduled for the next whole minute, it fires in that minute, never before the
+ * Job is due and at most 119 seconds after.
+ */
+export const scheduledAt = (at: string): number => Math.ceil(Date.parse(at) / MINUTE_MS) * MINUTE_MS;
+
+/** EventBridge Scheduler's documented precision: a schedule fires within this many seconds of the minute it names. */
+export const SCHEDULER_PRECISION_SECONDS = 60;
+
 /**
  * Timers as EventBridge Scheduler one-time schedules: one per Job (named from its stream key),
  * moved when the Job needs an earlier or later wake-up, deleted by the Scheduler after firing.
@@ -31,8 +49,7 @@ export function schedulerTimers(client: Pick<SchedulerClient, 'send'>, options: 
       const input = {
         Name: `jobfold-${stableHash(stream)}`,
         GroupName: options.group,
-        // Scheduler has second granularity: round up, so the Job is never woken before it is due.
-        ScheduleExpression: `at(${new Date(Math.ceil(Date.parse(at) / 1000) * 1000).toISOString().slice(0, 19)})`,
+        ScheduleExpression: `at(${new Date(scheduledAt(at)).toISOString().slice(0, 19)})`,
         ScheduleExpressionTimezone: 'UTC',
         FlexibleTimeWindow: { Mode: 'OFF' as const },
         ActionAfterCompletion: 'DELETE' as const,

@@ -85,7 +85,12 @@ export function issuedCommands(log: readonly CommandLogEvent[], managedBy: strin
         result.push({ type: 'UpdateJobStatus', ...base, hash: decision.hash });
         break;
       case 'PodFinalizersRemovalRequested':
-        result.push({ type: 'RemovePodFinalizer', ...base, pods: podRefs(decision.pods), observed: observed(decision.seq) });
+        result.push({
+          type: 'RemovePodFinalizer',
+          ...base,
+          pods: podRefs(decision.pods).map((pod, i) => (decision.causes?.[i] === undefined ? pod : { ...pod, cause: decision.causes[i] })),
+          observed: observed(decision.seq),
+        });
         break;
       default: {
         const _exhaustive: never = decision;

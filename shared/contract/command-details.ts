@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { TerminationCauseSchema } from '../job/decisions.ts';
+import { FinalizerRemovalCauseSchema } from '../job/finalizer-guard.ts';
 import type { JobCommand } from '../job/commands.ts';
 import type { JobSetCommand } from '../jobset/commands.ts';
 
@@ -39,7 +40,8 @@ export const CreationDetailSchema = z.object({
   indexIgnoredFailureCount: z.number().int().min(0).nullable(),
 });
 
-export const FinalizerRemovalDetailSchema = z.object({ ...jobTarget, podName: named, podUid: named });
+/** `cause`: why the finalizer goes, which the forwarder checks on the live pod (shared/job/finalizer-guard.ts). */
+export const FinalizerRemovalDetailSchema = z.object({ ...jobTarget, podName: named, podUid: named, cause: FinalizerRemovalCauseSchema });
 
 /** The status jobfold computed (a JobStatusView): only what the forwarder checks is spelled out; it is written as given. */
 export const StatusDetailSchema = z.object({

@@ -121,7 +121,7 @@ function commandFields(command: AnyCommand): Record<string, unknown> {
     case 'UpdateJobStatus':
       return { status: command.status } satisfies JobCommandFields['UpdateJobStatus'];
     case 'RemovePodFinalizer':
-      return { podName: command.podName, podUid: command.podUid } satisfies JobCommandFields['RemovePodFinalizer'];
+      return { podName: command.podName, podUid: command.podUid, cause: command.cause } satisfies JobCommandFields['RemovePodFinalizer'];
     case 'CreateJob':
       return {
         replicatedJob: command.replicatedJob,

@@ -1,4 +1,5 @@
 import type { DecisionOf, TerminationCause } from './decisions.ts';
+import type { FinalizerRemovalCause } from './finalizer-guard.ts';
 import type { JobIdentity } from './job-settings.ts';
 import type { JobStatusView } from './status.ts';
 
@@ -44,12 +45,14 @@ export interface UpdateJobStatus extends JobTarget {
 
 /**
  * Remove the `batch.kubernetes.io/job-tracking` finalizer of a pod of a managed Job whose
- * outcome jobfold has counted (or that it deletes uncounted), guarded by the pod's uid.
+ * outcome jobfold has counted (or that it deletes uncounted), guarded by the pod's uid, and by
+ * its cause on the live pod (shared/job/finalizer-guard.ts).
  */
 export interface RemovePodFinalizer extends JobTarget {
   readonly type: 'RemovePodFinalizer';
   readonly podName: string;
   readonly podUid: string;
+  readonly cause: FinalizerRemovalCause;
 }
 
 export type JobCommand = TerminatePod | CreatePod | UpdateJobStatus | RemovePodFinalizer;

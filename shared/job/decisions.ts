@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { outcomeCorrectionFields } from '../decide/outcome-correction.ts';
 import { optional, TimeSchema } from '../k8s/schema-helpers.ts';
 import { EvidenceSchema, PodRefSchema } from '../policies/evidence.ts';
+import { FinalizerRemovalCauseSchema } from './finalizer-guard.ts';
 
 // Decision events: what jobfold concluded, each with its evidence, written to the log by the
 // reconciler so that the history can say why. Their eventIds are derived from the Job uid and
@@ -79,7 +80,16 @@ export const DecisionSchema = z.discriminatedUnion('type', [
    * in the log (it plays the part of upstream's uncountedTerminatedPods), so nothing is lost
    * if jobfold or the forwarder restarts between the count and the removal.
    */
-  z.object({ type: z.literal('PodFinalizersRemovalRequested'), ...decided, pods: z.array(PodRefSchema) }),
+  z.object({
+    type: z.literal('PodFinalizersRemovalRequested'),
+    ...decided,
+    pods: z.array(PodRefSchema),
+    /**
+     * Why each pod's finalizer goes (shared/job/finalizer-guard.ts), at the same index as in
+     * `pods`; the forwarder checks the live pod by it. Absent in logs written before causes.
+     */
+    causes: optional(z.array(FinalizerRemovalCauseSchema)),
+  }),
   z.object({
     type: z.literal('JobUpdateRefused'),
     ...decided,

@@ -61,6 +61,8 @@ export { stableHash } from './stable-hash.ts';
 export { creationRefusal, onlyReplaceFailedPods, type CreationRefusal, type LiveJob, type LivePod, type WantedPod } from './creation-guard.ts';
 // Its last word on a TerminatePod (issue 21), applied by the closed loop's cluster too.
 export { deletionRefusal, isGuardedCause, readsJobPods, type DeletionRefusal, type LiveDeletionJob } from './deletion-guard.ts';
+// And on a RemovePodFinalizer, by the cause the command carries (issue 21).
+export { finalizerRemovalRefusal, FinalizerRemovalCauseSchema, type FinalizerRefusal, type FinalizerRemovalCause } from './finalizer-guard.ts';
 // The Job's log entries, read back by the query routes and the replays, and written by the benches.
 export { decisionEntry, entryEvent, entryPart, observationEntry } from './log-codec.ts';
 export { jobSummary } from './job-summary.ts';

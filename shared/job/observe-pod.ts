@@ -307,7 +307,8 @@ const COUNTED_FACTS = ['phase', 'deletionTimestamp', 'terminated', 'conditions',
  */
 function countByEvidence(state: JobState, pod: PodRecord, evidence: PodFacts, observedAt: number): void {
   const stripped = pod.strippedAt;
-  if (pod.counted !== 'none' || !evidence.hasFinalizer || stripped === undefined || observedAt >= stripped) return;
+  // In the removal's second too: the finalizer never comes back, so an observation showing it came first (seed-5/history-4).
+  if (pod.counted !== 'none' || !evidence.hasFinalizer || stripped === undefined || observedAt > stripped) return;
   if (state.settings === undefined) {
     // The spec decides how it counts: kept until it is known, the newest before the removal.
     const kept = state.earlyEvidence.get(pod.uid);

@@ -26,6 +26,14 @@ describe('Given commands as other jobfold versions wrote them', () => {
     expect(parsed).toEqual({ kind: 'command', command: { type: 'TerminatePod', ...detail } });
   });
 
+  it('reads a Pod Finalizer Removal Requested written before causes (no cause field), and one whose cause a newer jobfold named', () => {
+    const before = { ...job, podName: 'job-a', podUid: 'pod-uid' };
+    const newer = { ...before, cause: 'SomeNewCause' };
+
+    expect(parseCommandMessage(asQueueMessage('Pod Finalizer Removal Requested', before), CLUSTER_ID)).toEqual({ kind: 'command', command: { type: 'RemovePodFinalizer', ...before } });
+    expect(parseCommandMessage(asQueueMessage('Pod Finalizer Removal Requested', newer), CLUSTER_ID)).toEqual({ kind: 'command', command: { type: 'RemovePodFinalizer', ...newer } });
+  });
+
   it('reads a Job Suspension Requested as every version wrote it', () => {
     const parsed = parseCommandMessage(asQueueMessage('Job Suspension Requested', childJob), CLUSTER_ID);
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { commandEvent } from '../../shared/contract/outbound.ts';
 import type { CreatePod, RemovePodFinalizer, TerminatePod, UpdateJobStatus } from '../../shared/job/commands.ts';
 import type { TerminationCause } from '../../shared/job/decisions.ts';
+import type { FinalizerRemovalCause } from '../../shared/job/finalizer-guard.ts';
 import type { JobStatusView } from '../../shared/job/status.ts';
 import type { KubeObject } from './fake-kube-store.ts';
 import { CLUSTER_ID } from './harness.ts';
@@ -68,17 +69,23 @@ export function updateJobStatus(job: KubeObject, status: JobStatusView = A_STATU
   return asQueueMessage(event.detailType, event.detail);
 }
 
-/** A RemovePodFinalizer command as the service sends it. */
-export function removePodFinalizer(job: KubeObject, pod: KubeObject): string {
+/**
+ * A RemovePodFinalizer command as the service sends it, with its cause; `cause: null`, as a
+ * jobfold before causes sent it (no `cause` in the detail).
+ */
+export function removePodFinalizer(job: KubeObject, pod: KubeObject, cause: FinalizerRemovalCause | null = 'PodSucceeded'): string {
   const command: RemovePodFinalizer = {
     type: 'RemovePodFinalizer',
     commandId: `${job.metadata.uid}/finalizer/${pod.metadata.uid}`,
     ...target(job),
     podName: pod.metadata.name,
     podUid: pod.metadata.uid ?? '',
+    cause: cause ?? 'PodSucceeded',
   };
   const event = commandEvent(command);
-  return asQueueMessage(event.detailType, event.detail);
+  if (cause !== null) return asQueueMessage(event.detailType, event.detail);
+  const { cause: _cause, ...before } = event.detail;
+  return asQueueMessage(event.detailType, before);
 }
 
 /** A CreatePod of a Job with backoffLimitPerIndex: the new pod's failure counts. */

@@ -85,15 +85,87 @@ describe('TerminatePod for excess pods', () => {
     const pod = runningPod(job, 'train-a');
     runningPod(job, 'train-b');
     h.sqs.send(QUEUE, terminatePod(job, pod, 'ExcessPods'));
-    h.sqs.send(QUEUE, removePodFinalizer(job, pod));
+    h.sqs.send(QUEUE, removePodFinalizer(job, pod, 'PodDeleted'));
 
     await eventually(queueEmpty);
     expect(h.kube.store.get('pods', 'default', 'train-a')?.metadata.finalizers).toEqual([JOB_TRACKING_FINALIZER]);
     expect(outcomes('RemovePodFinalizer')).toEqual({ done: 0, refused: 1 });
 
     h.kube.store.update('pods', 'default', 'train-a', (p) => void ((p.status as { phase: string }).phase = 'Succeeded'));
-    h.sqs.send(QUEUE, removePodFinalizer(job, pod));
+    h.sqs.send(QUEUE, removePodFinalizer(job, pod, 'PodDeleted'));
     await eventually(() => expect(h.kube.store.get('pods', 'default', 'train-a')?.metadata.finalizers ?? []).toEqual([]));
+  });
+});
+
+// The finalizer removal is checked on the live pod by its cause (shared/job/finalizer-guard.ts),
+// not by what this forwarder remembers: SQS does not order a removal after the deletion decided
+// with it, and a forwarder restarted between the two remembers nothing.
+describe('RemovePodFinalizer decided with a deletion', () => {
+  it('given the removal arrives before its deletion, when applied, then the running pod keeps its finalizer; the deletion that follows removes it once the pod is being deleted (upstream deleteJobPods), and the pod goes', async () => {
+    const job = managedJob({ parallelism: 1, completions: 4 });
+    const pod = runningPod(job, 'train-a');
+    runningPod(job, 'train-b');
+    h.sqs.send(QUEUE, removePodFinalizer(job, pod, 'PodDeleted'));
+    await eventually(queueEmpty);
+    expect(h.kube.store.get('pods', 'default', 'train-a')?.metadata.finalizers).toEqual([JOB_TRACKING_FINALIZER]);
+    expect(outcomes('RemovePodFinalizer')).toEqual({ done: 0, refused: 1 });
+
+    h.sqs.send(QUEUE, terminatePod(job, pod, 'ExcessPods'));
+    await eventually(queueEmpty);
+    expect(deleted()).toEqual(['train-a']);
+    expect(h.kube.store.get('pods', 'default', 'train-a')).toBeUndefined();
+  });
+
+  it('given a pod that finished before its deletion arrived, when the deletion is applied, then the pod keeps its finalizer: its outcome counts', async () => {
+    const job = managedJob({ parallelism: 1, completions: 4 });
+    const pod = h.kube.store.create('pods', aPod(job, { name: 'train-a', phase: 'Succeeded', tracked: true }));
+    runningPod(job, 'train-b');
+    runningPod(job, 'train-c');
+    setSpec({ suspend: true });
+    h.sqs.send(QUEUE, terminatePod(job, pod, 'JobSuspended'));
+
+    await eventually(queueEmpty);
+    expect(deleted()).toEqual(['train-a']);
+    expect(h.kube.store.get('pods', 'default', 'train-a')?.metadata.finalizers).toEqual([JOB_TRACKING_FINALIZER]);
+  });
+
+  it('given the removal arrives before a deletion the guard refuses, then the running pod keeps its finalizer, so its outcome is counted when it ends', async () => {
+    const job = managedJob({ parallelism: 2, completions: 4 });
+    const pod = runningPod(job, 'train-a');
+    runningPod(job, 'train-b');
+    h.sqs.send(QUEUE, removePodFinalizer(job, pod, 'PodDeleted'));
+    await eventually(queueEmpty);
+    h.sqs.send(QUEUE, terminatePod(job, pod, 'ExcessPods'));
+
+    await eventually(queueEmpty);
+    expect(deleted()).toEqual([]);
+    expect(h.kube.store.get('pods', 'default', 'train-a')?.metadata.finalizers).toEqual([JOB_TRACKING_FINALIZER]);
+    expect(outcomes('RemovePodFinalizer')).toEqual({ done: 0, refused: 1 });
+    expect(outcomes('TerminatePod')).toEqual({ done: 0, refused: 1 });
+  });
+
+  it('given a removal sent before causes (no cause in the detail), then it is applied to a pod being deleted and refused on a running one', async () => {
+    const job = managedJob({ parallelism: 2, completions: 4 });
+    const pod = runningPod(job, 'train-a');
+    const other = runningPod(job, 'train-b');
+    h.kube.store.update('pods', 'default', 'train-b', (p) => void (p.metadata.deletionTimestamp = '2026-01-01T00:00:05Z'));
+    h.sqs.send(QUEUE, removePodFinalizer(job, pod, null));
+    h.sqs.send(QUEUE, removePodFinalizer(job, other, null));
+
+    await eventually(queueEmpty);
+    expect(h.kube.store.get('pods', 'default', 'train-a')?.metadata.finalizers).toEqual([JOB_TRACKING_FINALIZER]);
+    expect(h.kube.store.get('pods', 'default', 'train-b')).toBeUndefined();
+    expect(outcomes('RemovePodFinalizer')).toEqual({ done: 1, refused: 1 });
+    expect(deadLetters()).toEqual([]);
+  });
+
+  it('given a Job that finished, then a running pod\'s finalizer goes (JobFinished is never refused)', async () => {
+    const job = managedJob({ parallelism: 2, completions: 4 });
+    const pod = runningPod(job, 'train-a');
+    h.sqs.send(QUEUE, removePodFinalizer(job, pod, 'JobFinished'));
+
+    await eventually(queueEmpty);
+    expect(h.kube.store.get('pods', 'default', 'train-a')?.metadata.finalizers ?? []).toEqual([]);
   });
 });
 

@@ -41,7 +41,7 @@ describe('Applying RemovePodFinalizer', () => {
     const job = managedJob();
     const pod = h.kube.store.create('pods', aPod(job, { name: 'train-a', tracked: true }));
     h.kube.store.update('pods', 'default', 'train-a', (p) => void (p.metadata.deletionTimestamp = '2026-01-01T00:00:05Z'));
-    h.sqs.send(QUEUE, removePodFinalizer(job, pod));
+    h.sqs.send(QUEUE, removePodFinalizer(job, pod, 'PodDeleted'));
 
     await eventually(queueEmpty);
     expect(h.kube.store.get('pods', 'default', 'train-a')).toBeUndefined();

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { TerminationCauseSchema } from '../../../shared/job/index.ts';
+import { FinalizerRemovalCauseSchema, TerminationCauseSchema } from '../../../shared/job/index.ts';
 import { PodFailurePolicySchema, SuccessPolicySchema } from '../../../shared/k8s/job.ts';
 import { ConditionViewSchema, ExplanationBriefSchema, LogHeadSchema, ObjectIdentitySchema, TimeViewSchema } from './common-schemas.ts';
 import { apiSchemas } from './registry.ts';
@@ -126,7 +126,16 @@ export const IssuedCommandSchema = z
     z.strictObject({
       type: z.literal('RemovePodFinalizer'),
       ...issued,
-      pods: z.array(z.strictObject({ name: z.string(), uid: z.string(), index: z.number().int().optional() })),
+      pods: z.array(
+        z.strictObject({
+          name: z.string(),
+          uid: z.string(),
+          index: z.number().int().optional(),
+          cause: FinalizerRemovalCauseSchema.optional().meta({
+            description: 'Why its finalizer goes, which the forwarder checks on the live pod (docs/forwarder.md); absent in logs written before FOLD .67.',
+          }),
+        }),
+      ),
       observed: observed('later observed without the `batch.kubernetes.io/job-tracking` finalizer, or deleted'),
     }),
   ])

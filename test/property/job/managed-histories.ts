@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { decideAtEachPosition } from '../../../shared/decide/decide-at-each-position.ts';
 import type { JobCommand } from '../../../shared/job/commands.ts';
-import { creationRefusal, deletionRefusal, onlyReplaceFailedPods, type LivePod } from '../../../shared/job/index.ts';
+import { creationRefusal, deletionRefusal, finalizerRemovalRefusal, isGuardedCause, onlyReplaceFailedPods, type LivePod } from '../../../shared/job/index.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { jobDecider } from '../../../shared/job/index.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type JobState } from '../../../shared/job/state.ts';
@@ -12,6 +12,7 @@ import { aPod, at, jobObserved, podDeleted, podObserved, withSpec } from '../../
 import { carriageArb, inClusterOrder, inFlight, type Carriage } from '../in-flight.ts';
 import { jobArb } from './arbitraries.ts';
 import { dueSecond, JOB_STREAM, timerTick, withClusterVersions, withForwarderCounts } from './causal-orders.ts';
+import { scheduledAt, SCHEDULER_PRECISION_SECONDS } from '../../../functions/aws/scheduler-timers.ts';
 
 // Generated histories of Jobs jobfold runs (`managedBy`), for the order property
 // (managed-orders.property.spec.ts). Such a Job's pods exist because jobfold asked for them and go
@@ -21,7 +22,9 @@ import { dueSecond, JOB_STREAM, timerTick, withClusterVersions, withForwarderCou
 // its commands are the forwarder acting on the API server a few seconds later (`lag`): a CreatePod makes a Pending pod
 // of the index and failure counts asked for unless the forwarder's guard on the live Job and pods
 // refuses it (shared/job/creation-guard.ts), a TerminatePod marks the pod deleted (uid
-// precondition), a RemovePodFinalizer takes the tracking finalizer off; a deleted pod goes once
+// precondition) unless its guard refuses it (shared/job/deletion-guard.ts), a RemovePodFinalizer
+// takes the tracking finalizer off unless the live pod does not show its cause
+// (shared/job/finalizer-guard.ts); a deleted pod goes once
 // its containers stopped and no finalizer holds it. The random part is what the kubelet and the
 // user do and when: a pod starts, becomes ready, succeeds or fails (an exit code, a disruption;
 // under `restartPolicy: OnFailure` its container restarts instead), a pod being deleted stops, the
@@ -35,9 +38,13 @@ import { dueSecond, JOB_STREAM, timerTick, withClusterVersions, withForwarderCou
 // time it arrived, shared/decide/decide-at-each-position.ts), each event keeping its arrival
 // (`arrivedAt`, as the writer stamps Kinesis's, functions/handlers/writer/stream-records.ts).
 // Its timer is the Scheduler's (functions/aws/scheduler-timers.ts, writer-handler.ts): one per
-// Job, moved by a batch that asks for a wake-up and kept by one that asks for none; it fires in
-// the second it is due (rounded up), or in the next second when it was already past (a delivery
-// that reached jobfold late), before the forwarder acts in that second; its Tick is observed at
+// Job, moved by a batch that asks for a wake-up and kept by one that asks for none; it is
+// scheduled for the whole minute at or after the time it is due, and fires 0 to 59 seconds into
+// that minute (EventBridge Scheduler's documented 60-second precision, no flexible time window;
+// drawn for each schedule, `ManagedDelivery.scheduler`), or in the next second when that was
+// already past (a delivery that reached jobfold late), before the forwarder acts in that second;
+// the in-order play fires it in the second it is due, as the fold in the cluster's order does
+// (causal-orders.ts), so that fold is the loop without the Scheduler's lateness; its Tick is observed at
 // the time asked for and is a batch of its own; a Tick the log holds already is dropped, as the
 // writer drops a duplicate eventId. The Ticks are jobfold's, not the cluster's: they are in
 // `logged`, not in `observations`.
@@ -76,10 +83,16 @@ export const managedHistoryArb = fc.record({
   steps: fc.array(stepArb, { minLength: 4, maxLength: 30 }),
 });
 
-/** How one delivery plays a history's steps: its bus (../in-flight.ts), and the forwarder's lag at each step. */
+/** How one delivery plays a history's steps: its bus (../in-flight.ts), the forwarder's lag at each step, and the Scheduler's lateness. */
 export interface ManagedDelivery {
   readonly carriage: Carriage;
   readonly lags: readonly number[];
+  /**
+   * The seconds into the minute it is scheduled for each timer the writer schedules, in turn,
+   * fires (EventBridge Scheduler's 60-second precision); none: in the second it is due (the
+   * in-order play, whose timers the fold in the cluster's order fires so too).
+   */
+  readonly scheduler?: { next(): number };
 }
 
 /**
@@ -91,7 +104,14 @@ export const managedDeliveryArb = (steps: readonly ManagedStep[]): fc.Arbitrary<
   fc.record({
     carriage: carriageArb(steps.reduce((sum, step) => sum + step.gap, 0) + 5),
     lags: fc.array(fc.constantFrom(1, 1, 2, 5), { minLength: steps.length, maxLength: steps.length }),
+    scheduler: schedulerArb,
   });
+
+/** The Scheduler's lateness, drawn afresh for each schedule: 0 to 59 seconds into the minute it is scheduled for. */
+const schedulerArb = fc.infiniteStream(fc.integer({ min: 0, max: SCHEDULER_PRECISION_SECONDS - 1 })).map((stream) => {
+  const draws = stream[Symbol.iterator]();
+  return { next: () => draws.next().value as number };
+});
 
 /** Rounds of the last phase while events are still in flight. */
 const MAX_FINAL_ROUNDS = 1000;
@@ -188,8 +208,6 @@ export function playManagedHistory(
   const sent: JobCommand[] = [];
   const sentAt: number[] = [];
   const deletedLive: LiveDeletion[] = [];
-  // The pods whose deletion the forwarder's guard refused (it keeps their finalizer too).
-  const refused = new Set<string>();
   const refusedDeletions: { podUid: string; cause: string; at: number; refusal: string }[] = [];
 
   const emit = (event: Observation) => {
@@ -251,7 +269,13 @@ export function playManagedHistory(
     // The writer moves the Job's timer when the batch asks for a wake-up, and leaves it otherwise
     // (functions/handlers/writer-handler.ts). One already due (a delivery that reached jobfold
     // late) fires at once, in the next second.
-    if (wakeAt !== undefined) timer = { at: wakeAt, fires: Math.max((dueSecond(wakeAt) - Date.parse(at(0))) / 1000, clock + 1) };
+    // The Scheduler invokes it within the minute it is scheduled for (a delivery's drawn lateness);
+    // the in-order play fires it in the second it is due, as the fold in the cluster's order does.
+    if (wakeAt !== undefined) {
+      const { scheduler } = delivery;
+      const fires = scheduler === undefined ? dueSecond(wakeAt) : scheduledAt(wakeAt) + scheduler.next() * 1000;
+      timer = { at: wakeAt, fires: Math.max((fires - Date.parse(at(0))) / 1000, clock + 1) };
+    }
   };
 
   // The timer fires: its Tick, observed at the time asked for, is a batch of its own (a Tick the
@@ -316,16 +340,17 @@ export function playManagedHistory(
         const target = livePod(pod);
         const refusal = deletionRefusal(command.cause, live, target, [...pods.values()].map((p) => (p === pod ? target : livePod(p))));
         if (refusal !== undefined) {
-          refused.add(pod.uid);
           refusedDeletions.push({ podUid: pod.uid, cause: command.cause, at: clock, refusal });
           return;
         }
-        refused.delete(pod.uid);
         if (isLive(pod)) {
           const running = [...pods.values()].filter((p) => isLive(p) && p.deletingAt === undefined).length;
           deletedLive.push({ uid: pod.uid, running, parallelism: spec.spec.parallelism ?? 1, suspended: spec.spec.suspend === true });
         }
         pod.deletingAt = clock;
+        // Deleted for a cause decided on the spec, its finalizer goes too (upstream deleteJobPods;
+        // forwarder/commands/apply-command.ts), unless the pod had finished: its outcome counts.
+        if (isGuardedCause(command.cause) && isLive(pod)) pod.finalizer = false;
         show(pod);
         goIfDone(pod);
         return;
@@ -333,8 +358,9 @@ export function playManagedHistory(
       case 'RemovePodFinalizer': {
         const pod = pods.get(command.podUid);
         if (pod === undefined || !pod.finalizer) return;
-        // Nor does the finalizer of a live pod whose deletion the guard refused go (forwarder/commands/apply-command.ts).
-        if (refused.has(pod.uid) && isLive(pod) && pod.deletingAt === undefined) return;
+        // The forwarder's guard on the live pod, by the removal's cause (shared/job/finalizer-guard.ts):
+        // the finalizer of a pod that neither ended nor is being deleted stays unless the Job finished.
+        if (finalizerRemovalRefusal(command.cause, livePod(pod)) !== undefined) return;
         pod.finalizer = false;
         show(pod);
         goIfDone(pod);

@@ -23,20 +23,26 @@ function client(conflict = false) {
 }
 
 describe('timers as Scheduler schedules targeting the ingest stream', () => {
-  it('puts the timer record into the stream, keyed by the Job uid, at the due second rounded up', async () => {
+  it('puts the timer record into the stream, keyed by the Job uid, at the due time rounded up to the whole minute (the Scheduler fires within it, never before)', async () => {
     const fake = client();
     await schedulerTimers(fake as never, options).schedule(stream, '2026-01-01T00:00:05.200Z');
 
     const input = (fake.sent[0] as CreateScheduleCommand).input;
     expect(input).toMatchObject({
       GroupName: 'jobfold',
-      ScheduleExpression: 'at(2026-01-01T00:00:06)',
+      ScheduleExpression: 'at(2026-01-01T00:01:00)',
       ActionAfterCompletion: 'DELETE',
       Target: { Arn: STREAM_ARN, KinesisParameters: { PartitionKey: 'job-uid-1' }, DeadLetterConfig: { Arn: options.deadLetterArn } },
     });
     expect(TimerRecordSchema.parse(JSON.parse(input.Target!.Input!))).toEqual({
       source: 'jobfold.timer', 'detail-type': 'Timer Fired', detail: { stream, at: '2026-01-01T00:00:05.200Z' },
     });
+  });
+
+  it('keeps a time due on a whole minute as it is', async () => {
+    const fake = client();
+    await schedulerTimers(fake as never, options).schedule(stream, '2026-01-01T00:02:00Z');
+    expect((fake.sent[0] as CreateScheduleCommand).input.ScheduleExpression).toBe('at(2026-01-01T00:02:00)');
   });
 
   it('moves an existing schedule of the Job instead of creating a second one', async () => {
