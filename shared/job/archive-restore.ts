@@ -1,9 +1,7 @@
 import type { StreamId } from '../log/event-store.ts';
 import type { PodArchive } from '../log/pod-archive.ts';
 import { evolve, type JobEvent } from './evolve.ts';
-import { podsToLookUp } from './first-sightings.ts';
-import { finishWalkCheck, finishWalkReadsArchive, foldUnlessWalkReadsArchive } from './finish-walk.ts';
-import { walksEveryPod } from './interim-instants.ts';
+import { finishWalkCheck, finishWalkReadsArchive, foldUnlessWalkReadsArchive, scanTail } from './finish-walk.ts';
 import { outcomeReadsArchivedInstants, restoreArchived, type ArchivedPod } from './snapshot.ts';
 import type { JobState } from './state.ts';
 
@@ -54,12 +52,13 @@ export async function restoreForTail(
   after: AfterRestore,
 ): Promise<{ restored: ArchivedPod[]; whole: boolean; newerThanSnapshot: boolean }> {
   const restorer = new Restorer(archive, stream, state);
-  let whole = after === 'decide-whole' || outcomeReadsArchivedInstants(state) || tail.some((event) => walksEveryPod(state, event));
+  const scan = scanTail(state, tail, firstSightings);
+  let whole = after === 'decide-whole' || outcomeReadsArchivedInstants(state) || scan.walksEveryPod;
   if (!whole) {
-    await restorer.named(tail, firstSightings);
+    await restorer.named(scan.lookUp);
     // Only now: the named pods' first sightings count (finish-walk.ts). Checked on a copy: the
     // writer decides at each position of the tail on the state itself.
-    whole = finishWalkReadsArchive(state, tail);
+    whole = finishWalkReadsArchive(state, tail, scan);
   }
   if (whole) await restorer.whole();
   return { restored: restorer.restored, whole, newerThanSnapshot: restorer.newerThanSnapshot };
@@ -83,10 +82,11 @@ export async function foldFromSnapshot(
   whole: boolean,
 ): Promise<'folded' | 'newer-than-snapshot' | 'walk-read-archive'> {
   const restorer = new Restorer(archive, stream, state);
-  let check: 'none' | 'whole' | 'fold' = whole || tail.some((event) => walksEveryPod(state, event)) ? 'whole' : 'none';
-  if (check === 'none') {
-    await restorer.named(tail, firstSightings);
-    check = finishWalkCheck(state, tail);
+  const scan = whole ? undefined : scanTail(state, tail, firstSightings);
+  let check: 'none' | 'whole' | 'fold' = scan === undefined || scan.walksEveryPod ? 'whole' : 'none';
+  if (scan !== undefined && check === 'none') {
+    await restorer.named(scan.lookUp);
+    check = finishWalkCheck(state, scan);
   }
   if (check === 'whole') await restorer.whole();
   if (restorer.newerThanSnapshot) return 'newer-than-snapshot';
@@ -112,9 +112,8 @@ class Restorer {
     this.position = state.position;
   }
 
-  /** The pods `tail` names that the snapshot lacks and may hold (podsToLookUp). */
-  async named(tail: readonly JobEvent[], firstSightings: ReadonlySet<number>): Promise<void> {
-    const missing = podsToLookUp(this.state, tail, firstSightings);
+  /** The pods the tail names that the snapshot lacks and may hold (finish-walk.ts scanTail). */
+  async named(missing: readonly string[]): Promise<void> {
     if (missing.length > 0) this.restore(await this.archive.loadArchivedPods(this.stream, missing));
   }
 

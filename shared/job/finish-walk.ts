@@ -2,7 +2,7 @@ import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { parseTime } from '../k8s/time.ts';
 import { observedInstant } from './cluster-clock.ts';
 import { podNamed } from './first-sightings.ts';
-import { isInterimCondition } from './interim-instants.ts';
+import { isInterimCondition, walksEveryPod } from './interim-instants.ts';
 import { finishedInClusterOrder, finishedOnCluster, unseenBy } from './cluster-finish.ts';
 import { evolve, type JobEvent } from './evolve.ts';
 import { cloneState } from './snapshot.ts';
@@ -24,16 +24,84 @@ import { clockSkewOf, type JobState } from './state.ts';
 // was seen at, state.archivedPodsUntil; unknown for snapshots older than the field).
 
 /**
- * How a fold from a snapshot (`state`, the archived pods the tail names put back) tells whether
- * folding `tail` walks, against the cluster's finish, archived pods it lacks: `none` when the
- * log tells it does not (mayWalkArchive, O(tail)); `whole` when the snapshot does not tell its
- * archived pods' instants (older than the field: conservative); else `fold`: each walk is asked,
- * as it is folded, whether its instants reached past every archived pod
- * (foldUnlessWalkReadsArchive; a criterion's instant the log does not tell, an interim condition
- * logged without it, is one the fold reads from the state).
+ * What a fold from a snapshot reads of its tail before it folds it, in one pass (issue 20: the
+ * query's fold of a 4,000-entry tail read it three times first, each loop one more V8 compiled
+ * on the query's first calls): whether an event walks every pod (interim-instants.ts
+ * walksEveryPod), the pods to look up in the archive, and what the finish-walk check reads.
+ * Taken on the state as restored from the snapshot, before any archived pod is put back.
  */
-export function finishWalkCheck(state: JobState, tail: readonly JobEvent[]): 'none' | 'whole' | 'fold' {
-  if (!mayWalkArchive(state, tail)) return 'none';
+export interface TailScan {
+  /** An event of the tail walks every pod: the fold needs the whole archive. */
+  readonly walksEveryPod: boolean;
+  /**
+   * The pods the tail names that the snapshot lacks, except where the tail's first mention of
+   * the pod is marked as its first sighting (`firstSightings`: marked seqs, first-sightings.ts):
+   * those cannot be in the archive as of the snapshot.
+   */
+  readonly lookUp: string[];
+  /** The pods the tail names that the snapshot lacks, in the order of their first mention... */
+  readonly newPods: string[];
+  /** ...and the instant of that first mention: the pod's record is created there, first seen then (observe-pod.ts newRecord). */
+  readonly newPodsSeenAt: number[];
+  /**
+   * The finish walks of the tail whose criterion's instant is known or read from the state
+   * (`metAt`; none: no walk), each with how many of `newPods` the tail named before it. None
+   * for a Job jobfold runs (it walks no pod against the cluster's finish).
+   */
+  readonly walks: { readonly newPods: number; readonly metAt: number | 'unknown' }[];
+}
+
+/** One pass over `tail` for a fold from `state`, a snapshot restored (TailScan). */
+export function scanTail(state: JobState, tail: readonly JobEvent[], firstSightings: ReadonlySet<number>): TailScan {
+  const lookUp: string[] = [];
+  const newPods: string[] = [];
+  const newPodsSeenAt: number[] = [];
+  const walks: { newPods: number; metAt: number | 'unknown' }[] = [];
+  let everyPod = false;
+  const againstCluster = state.settings?.managedBy !== JOBFOLD_CONTROLLER_NAME;
+  const skew = clockSkewOf(state.config);
+  const named = new Set<string>();
+  // undefined: no criterion's instant, no walk (cluster-finish.ts finishedOnCluster); 'unknown':
+  // one the fold reads from the state, not from the log (an interim condition logged without it).
+  let metAt: number | 'unknown' | undefined = state.outcomeMetAt;
+  for (const event of tail) {
+    const uid = podNamed(event);
+    if (uid !== undefined) {
+      if (named.has(uid)) continue;
+      named.add(uid);
+      if (state.pods.has(uid)) continue;
+      if (!firstSightings.has(event.seq ?? 0)) lookUp.push(uid);
+      if (againstCluster && 'observedAt' in event) {
+        newPods.push(uid);
+        newPodsSeenAt.push(observedInstant(event, skew).at);
+      }
+    } else if (event.type === 'CriterionMetEarlier') {
+      if (!againstCluster) continue;
+      const instant = parseTime(event.metAt);
+      metAt = instant;
+      walks.push({ newPods: newPods.length, metAt: instant });
+    } else if (event.type === 'JobConditionChanged' && event.condition.status === 'True') {
+      if (walksEveryPod(state, event)) everyPod = true;
+      if (!againstCluster) continue;
+      const { condition, evidence } = event;
+      if (isInterimCondition(condition)) metAt = evidence.metAt === undefined ? 'unknown' : parseTime(evidence.metAt);
+      if (isFinishWalk(event) && metAt !== undefined) walks.push({ newPods: newPods.length, metAt });
+    }
+  }
+  return { walksEveryPod: everyPod, lookUp, newPods, newPodsSeenAt, walks };
+}
+
+/**
+ * How a fold from a snapshot (`state`, the archived pods `scan.lookUp` named put back) tells
+ * whether folding the tail walks, against the cluster's finish, archived pods it lacks: `none`
+ * when the log tells it does not (mayWalkArchive, O(new pods + walks)); `whole` when the
+ * snapshot does not tell its archived pods' instants (older than the field: conservative); else
+ * `fold`: each walk is asked, as it is folded, whether its instants reached past every archived
+ * pod (foldUnlessWalkReadsArchive; a criterion's instant the log does not tell, an interim
+ * condition logged without it, is one the fold reads from the state).
+ */
+export function finishWalkCheck(state: JobState, scan: TailScan): 'none' | 'whole' | 'fold' {
+  if (!mayWalkArchive(state, scan)) return 'none';
   return state.archivedPodsUntil === undefined ? 'whole' : 'fold';
 }
 
@@ -58,8 +126,8 @@ export function foldUnlessWalkReadsArchive(state: JobState, tail: readonly JobEv
  * folded on a copy where the log cannot tell: for the writer, which decides at each position of
  * the tail on the state itself.
  */
-export function finishWalkReadsArchive(state: JobState, tail: readonly JobEvent[]): boolean {
-  const check = finishWalkCheck(state, tail);
+export function finishWalkReadsArchive(state: JobState, tail: readonly JobEvent[], scan: TailScan): boolean {
+  const check = finishWalkCheck(state, scan);
   return check === 'whole' || (check === 'fold' && !foldUnlessWalkReadsArchive(cloneState(state), tail));
 }
 
@@ -98,36 +166,32 @@ function walkReadArchived(state: JobState): boolean {
   for (const pod of state.pods.values()) if (unseenBy(pod, finishedAt)) return true;
   return false;
 }
-function mayWalkArchive(state: JobState, tail: readonly JobEvent[]): boolean {
-  if (state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return false;
-  const skew = clockSkewOf(state.config);
-  // undefined: no criterion's instant, no walk (cluster-finish.ts finishedOnCluster); 'unknown':
-  // one the fold reads from the state, not from the log (an interim condition logged without it).
-  let metAt: number | 'unknown' | undefined = state.outcomeMetAt;
-  // The newest first sighting of a pod the fold holds: kept live, restored by name, or new in the tail.
-  let newestFirstSeen = state.newestPodFirstSeen;
+
+/**
+ * Whether a finish walk of the tail may read archived pods the state lacks: at a walk, the
+ * criterion's instant is unknown, or an archived pod was seen after it (archivedPodsUntil), or,
+ * for an Indexed Job, a pod the fold holds then was first seen after it (walkReadArchived asks
+ * for the pods seen at its index). The newest first sighting of a pod the fold holds: kept live
+ * or restored by name (state.newestPodFirstSeen), or new in the tail, first seen at its first
+ * mention (scanTail; a later observation only moves a pod's first sighting earlier,
+ * pod-record.ts noteSeen). Before 2026-11-29 every observation of a pod the state lacked was
+ * read, the latest of them (never before the first): `fold` where the first mentions tell `none`
+ * (the query bench's Job view: stored-orders.property.spec.ts holds the pass to the loops' answers).
+ */
+function mayWalkArchive(state: JobState, scan: TailScan): boolean {
+  if (scan.walks.length === 0) return false;
+  const until = state.archivedPodsUntil;
+  if (until === undefined) return true;
   // Only an Indexed Job's final status reads the pods seen at an unseen pod's index (takeOutUnseenCounts).
   const byIndex = state.settings?.indexed !== false;
-  const readsArchive = (): boolean => {
-    if (metAt === undefined) return false;
-    if (metAt === 'unknown' || state.archivedPodsUntil === undefined) return true;
-    return state.archivedPodsUntil > metAt || (byIndex && newestFirstSeen > metAt);
-  };
-  for (const event of tail) {
-    const uid = podNamed(event);
-    if (uid !== undefined) {
-      if (!state.pods.has(uid) && 'observedAt' in event) newestFirstSeen = Math.max(newestFirstSeen, observedInstant(event, skew).at);
-      continue;
-    }
-    if (event.type === 'CriterionMetEarlier') {
-      metAt = parseTime(event.metAt);
-      if (readsArchive()) return true;
-    } else if (event.type === 'JobConditionChanged' && event.condition.status === 'True') {
-      const { condition, evidence } = event;
-      if (isInterimCondition(condition)) metAt = evidence.metAt === undefined ? 'unknown' : parseTime(evidence.metAt);
-      if (!isFinishWalk(event)) continue;
-      if (readsArchive()) return true;
-    }
+  let newestFirstSeen = state.newestPodFirstSeen;
+  let k = 0;
+  for (const { newPods, metAt } of scan.walks) {
+    if (metAt === 'unknown' || until > metAt) return true;
+    if (!byIndex) continue;
+    // A pod named by then that no restore put back: the tail creates it.
+    for (; k < newPods; k++) if (!state.pods.has(scan.newPods[k] as string)) newestFirstSeen = Math.max(newestFirstSeen, scan.newPodsSeenAt[k] as number);
+    if (newestFirstSeen > metAt) return true;
   }
   return false;
 }

@@ -39,20 +39,3 @@ export function podNamed(event: JobEvent | Observation): string | undefined {
   if (event.type === 'PodDeleted') return event.uid;
   return undefined;
 }
-
-/**
- * The pods a fold from a snapshot must look up in the archive before folding `tail`: those the
- * tail names that `state` (the snapshot) lacks, except where the tail's first mention of the
- * pod is marked as its first sighting (`firstSightings`: marked seqs).
- */
-export function podsToLookUp(state: JobState, tail: readonly JobEvent[], firstSightings: ReadonlySet<number>): string[] {
-  const named = new Set<string>();
-  const missing: string[] = [];
-  for (const event of tail) {
-    const uid = podNamed(event);
-    if (uid === undefined || named.has(uid)) continue;
-    named.add(uid);
-    if (!state.pods.has(uid) && !firstSightings.has(event.seq ?? 0)) missing.push(uid);
-  }
-  return missing;
-}

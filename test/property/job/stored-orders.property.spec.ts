@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { decide } from '../../../shared/job/decide.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { evolve, type JobEvent } from '../../../shared/job/evolve.ts';
@@ -12,6 +12,7 @@ import { clusterHistoryArb, elasticClusterHistoryArb, historyArb, jobArb, type B
 import { busEvents, jobDeliveryOrders, lastTime, withForwarderCounts } from './causal-orders.ts';
 import { managedHistoryArb, playManagedHistory } from './managed-histories.ts';
 import { queryFold, writeCold, writeWarm } from './stored-log.ts';
+import { expectScanAsBefore, type TailCheck } from './tail-scan-before.ts';
 
 // Issues 20, 21: same log => same status, on every history population the order properties draw
 // (generated-orders, managed-orders), in the cluster's order and in the random causal orders they
@@ -28,6 +29,8 @@ import { queryFold, writeCold, writeWarm } from './stored-log.ts';
 const HISTORIES = Number(process.env.JOBFOLD_STORED_HISTORIES ?? 30);
 const ORDERS = Number(process.env.JOBFOLD_STORED_ORDERS ?? 5);
 const SEED = Number(process.env.JOBFOLD_STORED_SEED ?? 21);
+/** The tail checks before and after the one pass (tail-scan-before.ts), counted over the run. */
+const TALLY = new Map<`${TailCheck}->${TailCheck}`, number>();
 /** Reconciles followed after the last delivery (causal-delivery.ts MAX_TIMERS). */
 const MAX_TIMERS = 8;
 
@@ -102,11 +105,18 @@ async function checkDelivery(c: StoredCase, order: readonly number[], delivery: 
     const folded: JobState = await queryFold(warm.log, seq);
     // then its status is the replay's
     expect({ delivery, seq, status: jobStatus(folded) }).toEqual({ delivery, seq, status: warm.statuses[seq] });
+    // and the one pass over its tail (finish-walk.ts scanTail) answers as the three loops before it did
+    const checks = await expectScanAsBefore(warm.log, seq);
+    if (checks !== undefined) TALLY.set(`${checks.before}->${checks.now}`, (TALLY.get(`${checks.before}->${checks.now}`) ?? 0) + 1);
   }
   // when a writer loaded cold for every batch writes the same deliveries, it decides as the warm one
   const cold = await writeCold(undefined, batches, snapshotAfter);
   cold.forEach((written, i) => expect({ delivery, batch: i, ...written }).toEqual({ delivery, batch: i, ...warm.written[i] }));
 }
+
+afterAll(() => {
+  if (process.env.JOBFOLD_SCAN_TALLY) console.log(`tail checks (before->now): ${JSON.stringify(Object.fromEntries([...TALLY].sort()))}`);
+});
 
 describe.each(POPULATIONS)('%s histories, stored as delivered', (_population, cases) => {
   it.each(cases().map((c) => ({ ...c, name: c.id })))('$name: every delivery order folds from snapshots as the replay, and a cold writer as a warm one', async (c) => {
