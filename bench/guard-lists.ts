@@ -12,12 +12,12 @@ import { runScaleDown, type ScaleDownFigures } from '../test/forwarder/scale-dow
 // Run: `node bench/guard-lists.ts [--pods 1000,100000] [--commands 200] [--json]`. Not part of
 // `npm run bench`.
 
-const USAGE = 'Usage: node bench/guard-lists.ts [--pods N1,N2 (default 1000,100000)] [--commands N (default 200)] [--max-age-ms MS (default 10000, as deployed)] [--json]';
+const USAGE = 'Usage: node bench/guard-lists.ts [--pods N1,N2 (default 1000,100000)] [--commands N (default 200)] [--max-age-ms MS (default 10000, as deployed)] [--watch (the pod watch up: the guards read it)] [--json]';
 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { pods: { type: 'string', default: '1000,100000' }, commands: { type: 'string', default: '200' }, 'max-age-ms': { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    options: { pods: { type: 'string', default: '1000,100000' }, commands: { type: 'string', default: '200' }, 'max-age-ms': { type: 'string' }, watch: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -32,11 +32,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const results: ScaleDownFigures[] = [];
   for (const pods of sizes) {
-    const figures = await runScaleDown(pods, commands, maxAgeMs);
+    const figures = await runScaleDown(pods, commands, { ...(maxAgeMs === undefined ? {} : { maxAgeMs }), watch: values.watch });
     results.push(figures);
     if (!values.json) {
       process.stdout.write(
-        `${pods} pods, ${commands} TerminatePod (ExcessPods): ${figures.lists} lists, ${figures.podListRequests} pod list requests (${figures.podListRequestsPerCommand} a command), ` +
+        `${pods} pods, ${commands} TerminatePod (ExcessPods)${values.watch ? ', pod watch up' : ''}: ${figures.watchReads} watch reads (${figures.versionReads} one-pod version reads), ${figures.lists} lists, ${figures.podListRequests} pod list requests (${figures.podListRequestsPerCommand} a command), ` +
           `${figures.podsServed} pods read (${figures.podsReadPerCommand} a command), ${figures.deleted} deleted, ${figures.refused} refused, ${figures.seconds} s\n`,
       );
     }

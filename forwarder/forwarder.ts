@@ -3,6 +3,7 @@ import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { CommandConsumer } from './commands/command-consumer.ts';
+import { WatchedPods } from './commands/watched-pods.ts';
 import { createKubeOps } from './commands/kube-ops.ts';
 import type { ForwarderConfig } from './config.ts';
 import type { Logger } from './log.ts';
@@ -17,7 +18,7 @@ import { Spool } from './send/spool.ts';
 import { EpochFile } from './watch/epoch-file.ts';
 import { KnownObjects } from './watch/known-objects.ts';
 import { LiveObjects } from './watch/live-objects.ts';
-import { ObjectWatcher } from './watch/object-watcher.ts';
+import { ObjectWatcher, type WatchedObjectSink } from './watch/object-watcher.ts';
 import { Observer } from './watch/observer.ts';
 import { watchTargets } from './watch/watch-targets.ts';
 
@@ -35,6 +36,8 @@ export interface Tuning {
   readonly receiveWaitSeconds: number;
   /** How long one list of a Job's pods serves a batch of commands' guards (commands/job-pods.ts). */
   readonly podListMaxAgeMs?: number;
+  /** How long a guard waits for the pod watch to catch up before it lists (commands/watched-pods.ts). */
+  readonly podWatchWaitMs?: number;
   readonly reconnectDelay?: (ms: number) => Promise<void>;
   readonly random?: () => number;
   readonly now?: () => number;
@@ -116,11 +119,28 @@ export async function startForwarder(deps: ForwarderDependencies): Promise<Runni
 
   const epochs = EpochFile.open(config.spoolDir, log);
   const observer = new Observer({ clusterId: config.clusterId, namespace: config.namespace, live, submit: (e) => packer.submit(e), metrics, log, now, epochs });
+  // The guards read the Jobs' pods from the pod watch once it has caught up (commands/watched-pods.ts).
+  let podWatcher: ObjectWatcher | undefined;
+  const watchedPods = new WatchedPods(() => podWatcher?.resourceVersion(), tuning.podWatchWaitMs === undefined ? {} : { waitMs: tuning.podWatchWaitMs });
+  const podSink: WatchedObjectSink = {
+    relisted: (kind, items) => {
+      watchedPods.relisted(items);
+      observer.relisted(kind, items);
+    },
+    observed: (kind, object) => {
+      watchedPods.observed(object);
+      observer.observed(kind, object);
+    },
+    deleted: (kind, object) => {
+      watchedPods.deleted(object);
+      observer.deleted(kind, object);
+    },
+  };
   for (const target of watchTargets(deps.kubeConfig, config.namespace)) {
     const watcher = new ObjectWatcher({
       kubeConfig: deps.kubeConfig,
       target,
-      sink: observer,
+      sink: target.kind === 'Pod' ? podSink : observer,
       metrics,
       log,
       restartBackoff: tuning.watchRestartBackoff,
@@ -128,6 +148,7 @@ export async function startForwarder(deps: ForwarderDependencies): Promise<Runni
       ...(tuning.reconnectDelay ? { reconnectDelay: tuning.reconnectDelay } : {}),
     });
     watchers.push(watcher);
+    if (target.kind === 'Pod') podWatcher = watcher;
     await watcher.start();
   }
 
@@ -148,6 +169,7 @@ export async function startForwarder(deps: ForwarderDependencies): Promise<Runni
           ...(tuning.random ? { random: tuning.random } : {}),
           ...(tuning.now ? { now: tuning.now } : {}),
           ...(tuning.podListMaxAgeMs ? { podListMaxAgeMs: tuning.podListMaxAgeMs } : {}),
+          watchedPods,
         })
       : undefined;
   if (consumer) consumer.start();

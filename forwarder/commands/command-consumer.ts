@@ -12,7 +12,7 @@ import type { Metrics } from '../metrics.ts';
 import { backoffDelayMs, sleep, type BackoffPolicy } from '../send/backoff.ts';
 import { applyCommand, type Outcome } from './apply-command.ts';
 import { parseCommandMessage, type PoisonReason } from './command-message.ts';
-import { BatchPods } from './job-pods.ts';
+import { BatchPods, type WatchedPodsReader } from './job-pods.ts';
 import type { KubeOps } from './kube-ops.ts';
 import { RecentIds } from './recent-ids.ts';
 
@@ -58,6 +58,8 @@ export interface CommandConsumerOptions {
   /** The clock a batch's pod lists age by, and how long one serves (job-pods.ts, default JOB_PODS_MAX_AGE_MS). */
   readonly now?: () => number;
   readonly podListMaxAgeMs?: number;
+  /** The pod watch's view of the Jobs' pods, read instead of a list once the watch has caught up (watched-pods.ts). */
+  readonly watchedPods?: WatchedPodsReader;
 }
 
 /** Why a message went to the DLQ: it can never be applied, or it failed on every receive. */
@@ -122,12 +124,18 @@ export class CommandConsumer {
           break;
         }
       }
-      const counted = (pages: number, listed: number) => {
+      const counted = (pages: number | undefined, listed: number) => {
+        if (pages === undefined) return metrics.inc('forwarder_guard_watch_reads_total');
         metrics.inc('forwarder_guard_lists_total');
         metrics.inc('forwarder_guard_list_pages_total', {}, pages);
         metrics.inc('forwarder_guard_pods_listed_total', {}, listed);
       };
-      const pods = new BatchPods(this.#o.kube, { ...(this.#o.now ? { now: this.#o.now } : {}), ...(this.#o.podListMaxAgeMs ? { maxAgeMs: this.#o.podListMaxAgeMs } : {}), counted });
+      const pods = new BatchPods(this.#o.kube, {
+        ...(this.#o.now ? { now: this.#o.now } : {}),
+        ...(this.#o.podListMaxAgeMs ? { maxAgeMs: this.#o.podListMaxAgeMs } : {}),
+        ...(this.#o.watchedPods ? { watched: this.#o.watchedPods } : {}),
+        counted,
+      });
       for (const message of messages) await this.#handle(message, pods);
     }
   }

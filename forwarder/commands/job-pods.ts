@@ -18,7 +18,7 @@ import type { KubeOps } from './kube-ops.ts';
  */
 
 /** A pod as listed, reduced to what the guards and the commands read (a page of full pods is dropped once read). */
-interface ListedPod {
+export interface ListedPod {
   readonly uid: string;
   /** The `jobfold.io/command-id` annotation: the CreatePod that made it. */
   readonly commandId: string | undefined;
@@ -88,9 +88,14 @@ export class JobPods {
   }
 }
 
-/** What listing costs, for the forwarder's metrics. */
+/** What reading the pods cost, for the forwarder's metrics: a list's pages and pods, or the watch's pods (pages undefined). */
 export interface PodListCount {
-  (pages: number, pods: number): void;
+  (pages: number | undefined, pods: number): void;
+}
+
+/** The pod watch's view (watched-pods.ts): a Job's pods once the watch has reached a version, or undefined. */
+export interface WatchedPodsReader {
+  at(namespace: string, jobUid: string, resourceVersion: string | undefined): Promise<readonly ListedPod[] | undefined>;
 }
 
 /**
@@ -100,7 +105,8 @@ export interface PodListCount {
  * pods fails with it (transient: left on the queue, retried), none reads a partial list.
  */
 export class BatchPods {
-  readonly #kube: Pick<KubeOps, 'listJobPods'>;
+  readonly #kube: Pick<KubeOps, 'listJobPods' | 'podsResourceVersion'>;
+  readonly #watched: WatchedPodsReader | undefined;
   readonly #now: () => number;
   readonly #maxAgeMs: number;
   readonly #counted: PodListCount;
@@ -108,8 +114,12 @@ export class BatchPods {
   /** The Jobs whose list failed in this batch. */
   readonly #failed = new Set<string>();
 
-  constructor(kube: Pick<KubeOps, 'listJobPods'>, options: { now?: () => number; maxAgeMs?: number; counted?: PodListCount } = {}) {
+  constructor(
+    kube: Pick<KubeOps, 'listJobPods' | 'podsResourceVersion'>,
+    options: { now?: () => number; maxAgeMs?: number; counted?: PodListCount; watched?: WatchedPodsReader } = {},
+  ) {
     this.#kube = kube;
+    this.#watched = options.watched;
     this.#now = options.now ?? Date.now;
     this.#maxAgeMs = options.maxAgeMs ?? JOB_PODS_MAX_AGE_MS;
     this.#counted = options.counted ?? (() => undefined);
@@ -147,6 +157,14 @@ export class BatchPods {
   }
 
   async #list(namespace: string, jobUid: string): Promise<JobPods> {
+    if (this.#watched) {
+      // The watch's view, if it has caught up with the API server as of now; else a list.
+      const watched = await this.#watched.at(namespace, jobUid, await this.#kube.podsResourceVersion(namespace, jobUid));
+      if (watched) {
+        this.#counted(undefined, watched.length);
+        return new JobPods(watched, this.#now());
+      }
+    }
     const pods: ListedPod[] = [];
     const pages = await this.#kube.listJobPods(namespace, jobUid, (page) => {
       for (const pod of page) {
@@ -159,7 +177,7 @@ export class BatchPods {
   }
 }
 
-function listedPod(pod: V1Pod): ListedPod | undefined {
+export function listedPod(pod: V1Pod): ListedPod | undefined {
   const uid = pod.metadata?.uid;
   if (!uid) return undefined;
   return { uid, commandId: pod.metadata?.annotations?.[COMMAND_ID_ANNOTATION], finalizers: pod.metadata?.finalizers ?? [], live: livePod(pod) };

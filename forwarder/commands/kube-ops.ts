@@ -28,6 +28,12 @@ export interface KubeOps {
    * what was handed over so far is not the Job's pods.
    */
   listJobPods(namespace: string, jobUid: string, page: (pods: readonly V1Pod[]) => void): Promise<number>;
+  /**
+   * The API server's resourceVersion now, by a consistent read of the Job's pods that returns at
+   * most one (`limit=1`, no resourceVersion given): the version the pod watch must have reached
+   * before its pods are read (watched-pods.ts).
+   */
+  podsResourceVersion(namespace: string, jobUid: string): Promise<string | undefined>;
   readPod(namespace: string, name: string): Promise<V1Pod | undefined>;
   /** A JSON patch (RFC 6902) of a pod; 422 when one of its `test` operations fails. */
   patchPod(namespace: string, name: string, patch: readonly JsonPatchOperation[]): Promise<void>;
@@ -94,6 +100,13 @@ export function createKubeOps(kubeConfig: KubeConfig): KubeOps {
         }
       } while (token);
       return pages;
+    },
+    async podsResourceVersion(namespace, jobUid) {
+      try {
+        return (await core.listNamespacedPod({ namespace, labelSelector: `${CONTROLLER_UID_LABEL}=${jobUid}`, limit: 1 })).metadata?.resourceVersion;
+      } catch (error) {
+        throw wrap(error, `read the resourceVersion of job ${jobUid}'s pods`);
+      }
     },
     async readPod(namespace, name) {
       try {

@@ -60,6 +60,16 @@ export class ObjectWatcher {
     await informer?.stop();
   }
 
+  /**
+   * The resourceVersion up to which every change has been handed to the sink: the running
+   * informer's (advanced after each event's handlers ran, and on bookmarks); undefined while
+   * stopped or before its first list.
+   */
+  resourceVersion(): string | undefined {
+    if (this.#stopped) return undefined;
+    return this.#informer?.latestResourceVersion() || undefined;
+  }
+
   /** Drops the cache and lists again (after events were lost to a full spool). */
   async relist(): Promise<void> {
     await this.stop();

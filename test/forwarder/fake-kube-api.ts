@@ -187,6 +187,8 @@ export class FakeKubeApi {
     if (end < from.items.length) {
       const next = randomBytes(12).toString('base64url');
       this.#continues.set(next, { ...from, offset: end });
+      // Lists read one page and dropped (the guards' one-pod version reads) leave tokens behind: keep the newest.
+      if (this.#continues.size > 64) this.#continues.delete(this.#continues.keys().next().value as string);
       metadata.continue = next;
       metadata.remainingItemCount = from.items.length - end;
     }

@@ -1,6 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { BatchPods, JOB_PODS_MAX_AGE_MS } from '../../forwarder/commands/job-pods.ts';
+import { BatchPods, JOB_PODS_MAX_AGE_MS, type ListedPod } from '../../forwarder/commands/job-pods.ts';
+import { WatchedPods } from '../../forwarder/commands/watched-pods.ts';
 import type { KubeOps } from '../../forwarder/commands/kube-ops.ts';
 import { JOB_TRACKING_FINALIZER } from '../../shared/k8s/job-controller.ts';
 
@@ -21,7 +22,10 @@ const pod = (uid: string, options: { phase?: string; finalizers?: string[]; dele
 /** A KubeOps that lists `pages` of the Job's pods, counting the lists; `failAt`: the page that fails. */
 function lister(pages: V1Pod[][], failAt?: number) {
   const calls: string[] = [];
-  const kube: Pick<KubeOps, 'listJobPods'> = {
+  const kube: Pick<KubeOps, 'listJobPods' | 'podsResourceVersion'> = {
+    async podsResourceVersion() {
+      return '700';
+    },
     async listJobPods(namespace, jobUid, page) {
       calls.push(`${namespace}/${jobUid}`);
       for (const [i, items] of pages.entries()) {
@@ -137,5 +141,63 @@ describe("the batch's own changes", () => {
   it('given the target of a command, then the others are read without it', async () => {
     const { view } = await listed(pod('a'), pod('b', { phase: 'Succeeded' }));
     expect(view.live('a')).toEqual([{ index: undefined, terminal: true, succeeded: true, deleting: false, tracked: false }]);
+  });
+});
+
+describe("the pod watch's view", () => {
+  const labelled = (uid: string, jobUid: string, namespace = 'ns'): V1Pod => ({ ...pod(uid), metadata: { ...pod(uid).metadata, namespace, labels: { 'batch.kubernetes.io/controller-uid': jobUid } } });
+  const uids = (pods: readonly ListedPod[] | undefined) => pods?.map((p) => p.uid).sort();
+
+  it('given a watch that has reached the version asked for, when a Job\'s pods are read, then they are its pods, and the batch lists nothing', async () => {
+    const watched = new WatchedPods(() => '700');
+    watched.relisted([labelled('a', 'job'), labelled('b', 'job'), labelled('c', 'other')]);
+    const { kube, calls } = lister([[pod('a')]]);
+    const batch = new BatchPods(kube, { watched });
+
+    expect(uids(await watched.at('ns', 'job', '700'))).toEqual(['a', 'b']);
+    expect((await batch.of('ns', 'job')).size).toBe(2);
+    expect(calls).toEqual([]);
+  });
+
+  it('given a watch behind the version asked for, when it catches up within the wait, then its pods are read; when it does not, then the batch lists', async () => {
+    let progress: string | undefined = '699';
+    const slept: number[] = [];
+    const watched = new WatchedPods(() => progress, { waitMs: 50, sleep: async (ms) => void slept.push(ms) });
+    watched.relisted([labelled('a', 'job')]);
+    expect(await watched.at('ns', 'job', '700')).toBeUndefined();
+    expect(slept.length).toBeGreaterThan(0);
+
+    const { kube, calls } = lister([[pod('a'), pod('b')]]);
+    expect((await new BatchPods(kube, { watched }).of('ns', 'job')).size).toBe(2);
+    expect(calls).toEqual(['ns/job']);
+
+    const catchingUp = new WatchedPods(() => progress, { sleep: async () => void (progress = '701') });
+    catchingUp.relisted([labelled('a', 'job')]);
+    progress = '699';
+    expect(uids(await catchingUp.at('ns', 'job', '700'))).toEqual(['a']);
+  });
+
+  it('given a watch that is not watching, or versions that are not numbers, then its pods are never read', async () => {
+    const stopped = new WatchedPods(() => undefined, { waitMs: 0 });
+    stopped.relisted([labelled('a', 'job')]);
+    expect(await stopped.at('ns', 'job', '700')).toBeUndefined();
+    const opaque = new WatchedPods(() => 'abc', { waitMs: 0 });
+    expect(await opaque.at('ns', 'job', 'abc')).toBeUndefined();
+    expect(await new WatchedPods(() => '700', { waitMs: 0 }).at('ns', 'job', undefined)).toBeUndefined();
+  });
+
+  it('given changes after a list, then a pod updated, deleted, or of another namespace reads as the watch saw it, and a relist replaces everything', async () => {
+    const watched = new WatchedPods(() => '9');
+    watched.relisted([labelled('a', 'job'), labelled('b', 'job'), labelled('x', 'job', 'other-ns')]);
+    watched.observed({ ...labelled('a', 'job'), status: { phase: 'Succeeded' } } as V1Pod);
+    watched.deleted(labelled('b', 'job'));
+    watched.observed(labelled('c', 'job'));
+    const pods = await watched.at('ns', 'job', '9');
+    expect(uids(pods)).toEqual(['a', 'c']);
+    expect(pods?.find((p) => p.uid === 'a')?.live.succeeded).toBe(true);
+
+    watched.relisted([labelled('d', 'job')]);
+    expect(uids(await watched.at('ns', 'job', '9'))).toEqual(['d']);
+    expect(uids(await watched.at('other-ns', 'job', '9'))).toEqual([]);
   });
 });
