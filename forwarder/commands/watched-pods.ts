@@ -1,5 +1,6 @@
 import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
 import { CONTROLLER_UID_LABEL } from '../../shared/job/index.ts';
+import { comparableVersion, compareVersions } from '../../shared/k8s/object-sequence.ts';
 import { listedPod, type ListedPod } from './job-pods.ts';
 
 /**
@@ -60,15 +61,15 @@ export class WatchedPods {
 
   /**
    * The Job's pods once the watch has seen every change up to `resourceVersion`, or undefined
-   * when it has not within the wait (or versions are not numbers: they are compared as the
-   * integers etcd issues, or not at all).
+   * when it has not within the wait (or versions are not comparable: compared as KEP-5504's
+   * increasing integers, shared/k8s/object-sequence.ts comparableVersion, or not at all).
    */
   async at(namespace: string, jobUid: string, resourceVersion: string | undefined): Promise<ListedPod[] | undefined> {
-    const wanted = version(resourceVersion);
+    const wanted = comparableVersion(resourceVersion);
     if (wanted === undefined) return undefined;
     for (let waited = 0; ; waited += WATCHED_PODS_POLL_MS) {
-      const seen = version(this.#progress());
-      if (seen !== undefined && seen >= wanted) return [...(this.#byJob.get(jobKey(namespace, jobUid))?.values() ?? [])];
+      const seen = comparableVersion(this.#progress());
+      if (seen !== undefined && compareVersions(seen, wanted) >= 0) return [...(this.#byJob.get(jobKey(namespace, jobUid))?.values() ?? [])];
       if (waited >= this.#waitMs) return undefined;
       await this.#sleep(WATCHED_PODS_POLL_MS);
     }
@@ -89,5 +90,3 @@ export const WATCHED_PODS_WAIT_MS = 1_000;
 const WATCHED_PODS_POLL_MS = 10;
 
 const jobKey = (namespace: string, jobUid: string) => `${namespace}/${jobUid}`;
-
-const version = (resourceVersion: string | undefined): bigint | undefined => (resourceVersion !== undefined && /^\d{1,20}$/.test(resourceVersion) ? BigInt(resourceVersion) : undefined);
