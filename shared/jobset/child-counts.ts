@@ -47,8 +47,10 @@ export function finishCount(previous: ChildJobView | undefined, finished: ChildJ
 
 /**
  * Whether a child Job event, its counts noted in `counted`, waits aside: a JobSet jobfold runs
- * lacks a count sent before it, or holds aside a child event sent before it (released in order).
- * The event that fills a hole is folded at once: everything sent before it is in the view.
+ * lacks a count sent before it, or lacks one still with it noted (it fills a hole's lower end
+ * only: folded at once, it would reach the view together with the events up to the last missing
+ * count, in one reconcile), or holds aside a child event sent before it (released in order). The
+ * event that fills a hole is folded at once when everything sent before it is in the view.
  */
 export function holdsAheadOfHole(state: JobSetState, counted: JobSetState, event: { readonly jobSetSeq?: CarriedCounts | undefined }): boolean {
   const carried = event.jobSetSeq;
@@ -57,7 +59,7 @@ export function holdsAheadOfHole(state: JobSetState, counted: JobSetState, event
   const first = (state.aheadOfHole ?? []).find(isChildEvent);
   if (first !== undefined && newestCount(first) < newest) return true;
   const counts = counted.childCounts;
-  return counts !== undefined && carried.epoch === counts.epoch && newest > counts.through;
+  return counts !== undefined && carried.epoch === counts.epoch && (newest > counts.through || missingSentCounts(counts) !== undefined);
 }
 
 /**

@@ -3,7 +3,7 @@ import { knownJobSetObservation } from '../../../shared/jobset/decider.ts';
 import { explainJobSet } from '../../../shared/jobset/explain.ts';
 import type { JobSetEvent, JobSetObservation } from '../../../shared/jobset/index.ts';
 import { at, jobDeleted, jobFailed, jobObserved, jobSetObserved, jobSucceeded, versioned } from './support/builders.ts';
-import { commandsOf, given } from './support/given.ts';
+import { commandsOf, conditionsOf, given } from './support/given.ts';
 
 // Issue 21 for JobSets jobfold runs: each child status and deletion reaching the JobSet's log
 // carries the forwarder's `jobSetSeq` (shared/jobset/child-counts.ts). While the log lacks one
@@ -90,6 +90,34 @@ describe('Given a JobSet jobfold runs whose log holds a child Job event sent aft
     expect(issued(late.log).filter((c) => !c.startsWith('CreateJob'))).toEqual(['SuspendJobIssued js-a-0', 'SuspendJobIssued js-b-0', 'ResumeJobIssued js-a-0', 'ResumeJobIssued js-b-0']);
     expect(late.status.conditions.map(({ type, status, reason }) => ({ type, status, reason })))
       .toEqual(inOrder.status.conditions.map(({ type, status, reason }) => ({ type, status, reason })));
+  });
+
+  it('when a hole of two counts fills lower end first, each of its events is reconciled on in its counts\' order: the walk completes before the failure restarts the JobSet', () => {
+    // InOrder: `a` ready (2) lets the walk create `b`; `b` ready (4) completes the walk; `a` fails (5) and the JobSet restarts.
+    const inOrderJobSet = versioned(1, jobSetObserved({
+      replicatedJobs: [{ name: 'a' }, { name: 'b' }],
+      startupPolicy: { startupPolicyOrder: 'InOrder' },
+      failurePolicy: { maxRestarts: 1 },
+      managedBy: JOBFOLD,
+    }));
+    const events = [
+      counted(1, versioned(10, jobObserved('a', 0, { seconds: 1, active: 1 }))),
+      counted(2, versioned(11, jobObserved('a', 0, { seconds: 2, active: 1, ready: 1 }))),
+      counted(3, versioned(12, jobObserved('b', 0, { seconds: 3, active: 1 }))),
+      counted(4, versioned(13, jobObserved('b', 0, { seconds: 4, active: 1, ready: 1 }))),
+      counted(5, versioned(14, jobFailed('a', 0, { seconds: 5 }))),
+      counted(6, versioned(15, jobObserved('b', 0, { seconds: 6, active: 1, ready: 1 }))),
+    ] as const;
+    const [c1, c2, c3, c4, c5, c6] = events;
+    const inOrder = given(inOrderJobSet, ...events).whenSettled({ now: at(6) });
+    // 6 arrives first (aside), then 4: it fills the hole's lower end only, and waits aside too; 5 fills it, after 4.
+    expect(given(inOrderJobSet, c1, c2, c3, c6, c4).state.aheadOfHole?.map(({ event }) => event)).toEqual([c4, c6]);
+    const outcome = given(inOrderJobSet, c1, c2, c3, c6, c4, c5).whenSettled({ now: at(6) });
+    expect(outcome.events.filter((e) => e.type === 'ChildJobEventReleased').map((e) => e.count)).toEqual([4, 5, 6]);
+    expect(conditionsOf(outcome.status)).toEqual(conditionsOf(inOrder.status));
+    // The walk completed (StartupPolicyCompleted written), then the restart began the next one.
+    expect(conditionsOf(outcome.status).map(({ type, status }) => `${type}=${status}`)).toEqual(['StartupPolicyInProgress=True', 'StartupPolicyCompleted=False', 'RestartingJobSet=True']);
+    expect(issued(outcome.log)).toEqual(issued(inOrder.log));
   });
 
   it('when the wait runs out without it, the JobSet decides on what it holds', () => {
