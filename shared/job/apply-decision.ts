@@ -121,7 +121,10 @@ function applyTermination(state: JobState, decision: DecisionOf<'PodsTermination
     pod.terminationRequestedAt = at;
     // What the pod was observed as stays so: whether the finalizer went is for the cluster to
     // report (a pod that had already finished keeps it, and counts, counting.ts isTracked).
-    if (decision.finalizersRemoved) pod.released = true;
+    if (decision.finalizersRemoved) {
+      pod.released = true;
+      pod.releasedUntil = at + EXPECTATIONS_TIMEOUT_MS;
+    }
     enter(state, pod);
     uids.add(pod.uid);
   }

@@ -3,7 +3,7 @@ import { advanceRuleProgress, initialRuleProgress } from '../policies/success-po
 import { countsFailure, failsIndex, matchPodFailurePolicy, policyFailureOf } from '../policies/pod-failure-policy.ts';
 import { hasTrueCondition } from './conditions.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
-import { isTerminalPhase, outcomeSeenAt, type PodRecord } from './pod-record.ts';
+import { isReleased, isTerminalPhase, outcomeSeenAt, type PodRecord } from './pod-record.ts';
 import { completionsAt, completionsSince } from './excess-deletions.ts';
 import { countLateOutcome, countsBeforeLateOutcome } from './late-outcome.ts';
 import { journal } from './run.ts';
@@ -31,7 +31,7 @@ export function isPodFailed(state: JobState, pod: PodRecord): boolean {
  * carrying it (it finished before the deletion reached it).
  */
 export const isTracked = (pod: PodRecord): boolean =>
-  pod.hasFinalizer && (pod.released !== true || isTerminalPhase(pod.phase));
+  pod.hasFinalizer && (!isReleased(pod) || isTerminalPhase(pod.phase));
 
 const validIndex = (state: JobState, pod: PodRecord): boolean =>
   pod.index >= 0 && pod.index < (state.settings?.completions ?? 0);
@@ -90,6 +90,18 @@ function failsItsIndex(state: JobState, pod: PodRecord): boolean {
 export function failedItsIndex(state: JobState, pod: PodRecord): boolean {
   const limit = state.settings?.backoffLimitPerIndex;
   if (limit === undefined || pod.counted !== 'failed') return false;
+  const match = pod.failureMatch;
+  return failsIndex(match) || (countsFailure(match) && pod.failureCount >= limit);
+}
+
+/**
+ * Upstream `isIndexFailed`, for a pod the Job tracks or counted failed: whether its failure is one
+ * that fails its index (criterion-instants.ts: when an index failed is the instant of such a
+ * failure; not of one a policy ignored, or below the limit, or of a pod this Job never tracked).
+ */
+export function failureFailsIndex(state: JobState, pod: PodRecord): boolean {
+  const limit = state.settings?.backoffLimitPerIndex;
+  if (limit === undefined || !(pod.counted === 'failed' || isTracked(pod)) || !isPodFailed(state, pod)) return false;
   const match = pod.failureMatch;
   return failsIndex(match) || (countsFailure(match) && pod.failureCount >= limit);
 }

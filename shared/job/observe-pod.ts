@@ -7,7 +7,7 @@ import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseH
 import { hasTrueCondition } from './conditions.ts';
 import { JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
-import { isTerminalPhase, mergeFacts, noteSeen, podClass, recordOrder, newPodRecord, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
+import { isTerminalPhase, mergeFacts, noteDeletionRequested, noteSeen, podClass, recordOrder, newPodRecord, reportsReady, takeFacts, type PodRecord } from './pod-record.ts';
 import { countingObservation, revokeRunCount } from './run.ts';
 import { countLateOutcome, countsBeforeFinalCount, countsBeforeLateOutcome, followRecount } from './late-outcome.ts';
 import type { JobState } from './state.ts';
@@ -49,6 +49,7 @@ function foldObservation(state: JobState, event: PodObserved, at: number, known:
   if (known?.controlledBy !== undefined) return; // another Job's now: nothing it does is this Job's
   if (event.controlledBy !== undefined) return releaseToController(state, event, known, at);
   if (known) noteSeen(known, at);
+  if (known) noteDeletionRequested(known, event.pod.metadata);
   const order = podObservationOrder(event);
   const stale = known !== undefined && isStaleObservation(recordOrder(known), order);
   if (stale) lateReadiness(state, known, event);
@@ -76,6 +77,7 @@ function foldObservation(state: JobState, event: PodObserved, at: number, known:
   }
   if (!known) {
     const pod = newRecord(state, facts, false, order, at);
+    noteDeletionRequested(pod, event.pod.metadata);
     noteTracking(pod, facts);
     pod.lastEventId = event.eventId;
     if (!facts.hasFinalizer) pod.strippedAt = observedAt;

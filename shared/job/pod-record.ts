@@ -1,6 +1,8 @@
 import type { PodFacts } from './pod-facts.ts';
 import type { PodFailureMatch } from '../policies/pod-failure-policy.ts';
 import type { ObjectSequence, ObservationOrder } from '../k8s/object-sequence.ts';
+import type { Pod } from '../k8s/pod.ts';
+import { parseTime } from '../k8s/time.ts';
 
 /**
  * How the fold has accounted for a finished pod. `none` until counted; each pod is counted at
@@ -61,6 +63,19 @@ export interface PodRecord extends PodFacts {
    * before the deletion reached it; counting.ts `isTracked`).
    */
   released?: boolean;
+  /**
+   * Until when (epoch ms) jobfold's deletion of a `released` pod was expected: the time it asked
+   * plus the expectations timeout. A deletion requested after it is not the one jobfold asked
+   * for (the forwarder's guard refused that one and the expectation lapsed,
+   * termination-lapse.ts): it releases nothing (`isReleased`).
+   */
+  releasedUntil?: number;
+  /**
+   * When the pod's deletion was requested, on the API server's clock: its deletionTimestamp less
+   * its deletionGracePeriodSeconds, the earliest any observation shows (a shortened grace period
+   * moves both later; isReleased).
+   */
+  deletionRequestedAt?: number;
   /** Managed Jobs: jobfold asked for the tracking finalizer's removal (once per pod). */
   finalizerRemovalRequested?: boolean;
   /** When the last removal was asked for (epoch ms), and how many times it was asked. */
@@ -124,6 +139,25 @@ export type PodClass = 'active' | 'terminating' | 'finished' | 'gone';
 
 export const isTerminalPhase = (phase: string): boolean =>
   phase === 'Succeeded' || phase === 'Failed';
+
+/**
+ * jobfold's deletion released the pod uncounted (`released`), unless the pod's deletion was
+ * requested after that deletion stopped being expected (`releasedUntil`; `deletionRequestedAt`,
+ * the cluster's own stamp, the same in every observation whatever order they arrive in). Such a pod's deletion was refused (the forwarder's guard, on the live Job
+ * and pods, docs/forwarder.md) and someone else deleted it later: upstream's `deleteJobPods`
+ * lowers the expectation when a delete fails and leaves the pod, and its tracking finalizer,
+ * as they were, so a later deletion of it while it runs counts it failed (`isPodFailed`).
+ * Whichever of the lapse and the deletion reaches the fold first, the answer is the same.
+ */
+export const isReleased = (pod: PodRecord): boolean =>
+  pod.released === true && !(pod.releasedUntil !== undefined && pod.deletionRequestedAt !== undefined && pod.deletionRequestedAt > pod.releasedUntil);
+
+/** Notes when an observation shows the pod's deletion was requested (deletionRequestedAt). */
+export function noteDeletionRequested(pod: PodRecord, metadata: Pod['metadata']): void {
+  if (metadata.deletionTimestamp === undefined) return;
+  const requestedAt = parseTime(metadata.deletionTimestamp) - (metadata.deletionGracePeriodSeconds ?? 0) * 1000;
+  if (!(requestedAt >= (pod.deletionRequestedAt ?? Infinity))) pod.deletionRequestedAt = requestedAt;
+}
 
 /**
  * Upstream `FilterActivePods` / `CountTerminatingPods`, with one addition: a pod whose deletion
@@ -242,6 +276,8 @@ export function newPodRecord(facts: PodFacts, own: NewRecordFields): PodRecord {
     trackedSeen: undefined,
     strippedLive: undefined,
     released: undefined,
+    releasedUntil: undefined,
+    deletionRequestedAt: undefined,
     finalizerRemovalRequested: undefined,
     finalizerRemovalRequestedAt: undefined,
     finalizerRemovalAttempts: undefined,

@@ -2,7 +2,7 @@ import { parseIndexes } from '../indexes/index-set.ts';
 import { rebuildAggregates } from './aggregates.ts';
 import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { jobSettings } from './job-settings.ts';
-import { isTerminalPhase, isUnfinished, newPodRecord, type PodRecord } from './pod-record.ts';
+import { isReleased, isTerminalPhase, isUnfinished, newPodRecord, type PodRecord } from './pod-record.ts';
 import { DEFAULT_FOLD_CONFIG, initialState, type FoldConfig, type JobState } from './state.ts';
 import { mayExtendClusterFinish, notePodFirstSeen } from './cluster-finish.ts';
 import { newClock } from './cluster-clock.ts';
@@ -200,7 +200,8 @@ function uncountedFacts(pod: PodRecord): Partial<ArchivedPod> {
   return {
     ...(firstSeenAt === undefined ? {} : { firstSeenAt }),
     ...(lastSeenAt === undefined ? {} : { lastSeenAt }),
-    ...(released !== true ? {} : { released }),
+    // Released as the deletion the pod has shows (pod-record.ts isReleased): the archive keeps the answer.
+    ...(released !== true || !isReleased(pod) ? {} : { released }),
     ...(strippedAt === undefined ? {} : { strippedAt }),
     ...(trackedSeen !== true ? {} : { trackedSeen }),
     ...(strippedLive !== true ? {} : { strippedLive }),
@@ -521,6 +522,8 @@ function encodePod(pod: PodRecord, form: PodForm, previous: Previous): unknown[]
     pod.finalCountOf ?? null,
     pod.firstSeenAt ?? null,
     pod.lastSeenAt ?? null,
+    pod.releasedUntil ?? null,
+    pod.deletionRequestedAt ?? null,
   ];
   // Only empty slots go: a code 0 says something (no eventId beside a version; the same value as before).
   while (tuple.length > 9 && tuple.at(-1) === null) tuple.pop();
@@ -578,6 +581,8 @@ function decodePod(encoded: unknown, form: PodForm, previous: Previous): PodReco
   pod.finishedTrackedAt = at<number | undefined>(28, undefined);
   pod.controlledBy = at<string | undefined>(29, undefined);
   pod.finalCountOf = at<number | undefined>(30, undefined);
+  pod.releasedUntil = at<number | undefined>(33, undefined);
+  pod.deletionRequestedAt = at<number | undefined>(34, undefined);
   if ((flags & FINALIZER_REMOVAL_REQUESTED) !== 0) pod.finalizerRemovalRequested = true;
   if ((flags & RELEASED) !== 0) pod.released = true;
   if ((flags & TRACKED_SEEN) !== 0) pod.trackedSeen = true;

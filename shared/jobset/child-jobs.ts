@@ -1,6 +1,6 @@
 import { LABELS } from './constants.ts';
 import type { ChildJob } from './schemas.ts';
-import { compareTimes } from '../k8s/time.ts';
+import { compareTimes, parseTime } from '../k8s/time.ts';
 import type { ChildJobView, JobFailure, JobSetState } from './state.ts';
 
 /** `strconv.Atoi`: an optional sign and decimal digits, nothing else. */
@@ -95,17 +95,33 @@ export function classifyChildJobs(state: JobSetState): OwnedJobs | undefined {
  * The completed Jobs a user deleted (`goneSuccesses`, current attempt) the cluster's controller
  * listed beside the others when the last of them finished: one deleted before a later success (by
  * the times the cluster reported the deletion and the Jobs' Complete conditions) was gone from the
- * list by then, so it is dropped, again until every one left outlived the last finish (greedy:
- * the last finish is kept, not the largest set listed together). A deletion in the second of that finish comes after it (the controller reconciled the
- * finish first); one without a known time, or a finish without one, is taken as listed.
+ * list by then, so it is dropped (`listedAtLastFinish`). A deletion in the second of that finish
+ * comes after it (the controller reconciled the finish first); one without a known time, or a
+ * finish without one, is taken as listed.
  */
 export function listedGoneSuccesses(state: JobSetState, present: readonly ChildJobView[]): ChildJobView[] {
   const gone = Object.values(state.goneSuccesses ?? {}).filter((job) => (job.restartAttempt ?? 0) >= state.restarts);
-  const deletedAt = (job: ChildJobView) => (job.uid === undefined ? undefined : state.deletedChildren?.[job.uid]);
-  let listed = gone;
+  const deletedAt = (job: ChildJobView): number => {
+    const at = job.uid === undefined ? undefined : state.deletedChildren?.[job.uid];
+    return at === undefined ? Number.NaN : parseTime(at);
+  };
+  return listedAtLastFinish(present, gone, deletedAt);
+}
+
+/**
+ * Of the completed Jobs `candidates`, those the cluster's controller still listed, beside `kept`
+ * (always listed), when the last of them finished: each candidate whose `end` (epoch ms: its
+ * deletion, or when the TTL controller may have deleted it; NaN: never) comes strictly before
+ * the last finish among `kept` and the candidates left is dropped, again until every one left
+ * outlived the last finish (greedy: the last finish is kept, not the largest set listed together).
+ * A Job without a finish time moves no last finish; with none, nothing is dropped.
+ */
+export function listedAtLastFinish(kept: readonly ChildJobView[], candidates: readonly ChildJobView[], end: (job: ChildJobView) => number): ChildJobView[] {
+  let listed = [...candidates];
   for (;;) {
-    const lastFinish = [...present, ...listed].map((job) => job.finishedAt).filter((at) => at !== undefined).sort(compareTimes).at(-1);
-    const dropped = lastFinish === undefined ? [] : listed.filter((job) => { const at = deletedAt(job); return at !== undefined && compareTimes(at, lastFinish) < 0; });
+    const lastFinish = [...kept, ...listed].map((job) => job.finishedAt).filter((at) => at !== undefined).sort(compareTimes).at(-1);
+    const last = lastFinish === undefined ? Number.NaN : parseTime(lastFinish);
+    const dropped = listed.filter((job) => end(job) < last);
     if (dropped.length === 0) return listed;
     listed = listed.filter((job) => !dropped.includes(job));
   }

@@ -110,6 +110,7 @@ export function evolve(state: JobSetState, event: JobSetEvent): JobSetState {
         failure: undefined,
         terminating: false,
         observedAt: position,
+        createdAt: event.at,
         ...(state.jobSetSeenAt === undefined ? {} : { createdOnSpecAt: state.jobSetSeenAt }),
         ...(state.jobSetOrder?.version === undefined ? {} : { createdOnSpecVersion: state.jobSetOrder.version }),
       };

@@ -51,6 +51,8 @@ export interface ChildJobView {
    * created on (`jobSetSeenAt` then). The cluster made it at that instant or later, if at all.
    */
   readonly createdOnSpecAt?: string;
+  /** For a Job the fold created and has not seen since: when it decided the create (its `CreateJobIssued`). */
+  readonly createdAt?: string;
   /** ... and that spec's resourceVersion, which orders it against the Jobs' in its second (KEP-5504). */
   readonly createdOnSpecVersion?: string;
   /** The order stamp of the snapshot this view was built from, when it had one. */

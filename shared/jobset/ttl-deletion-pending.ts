@@ -1,4 +1,5 @@
-import { compareTimes, parseTime } from '../k8s/time.ts';
+import { parseTime } from '../k8s/time.ts';
+import { listedAtLastFinish } from './child-jobs.ts';
 import type { DefaultedJobSetSpec } from './defaulting.ts';
 import type { ChildJobView } from './state.ts';
 import { matchSuccessPolicy } from './success-policy.ts';
@@ -20,22 +21,14 @@ import { matchSuccessPolicy } from './success-policy.ts';
  * The completed Jobs, still in the view (their deletion not folded), whose TTL ran out strictly
  * before the last finish of the Jobs counted with them, when the success policy is met only by
  * counting them (empty otherwise): the cluster's TTL controller may have deleted them by then.
- * The Jobs certainly listed are found as `listedGoneSuccesses` finds them (greedy, the last finish
- * kept): each such Job is dropped until every one left outlived the last finish, or was deleted at
- * a known time. A deletion in the second of that finish comes after it (the controller reconciled
- * the finish first), as there. Never a Job without a TTL or a finish time. The caller leaves out a
+ * The Jobs certainly listed are found as `listedGoneSuccesses` finds them, by their TTL's end
+ * instead of their deletion (child-jobs.ts `listedAtLastFinish`, greedy, the last finish kept). A
+ * TTL running out in the second of that finish comes after it (the controller reconciled the finish
+ * first), as a deletion does there. Never a Job without a TTL or a finish time. The caller leaves out a
  * JobSet jobfold runs: it counts the Jobs its view lists, as upstream's controller does its own.
  */
 export function awaitedTtlDeletions(spec: DefaultedJobSetSpec, successful: readonly ChildJobView[]): readonly ChildJobView[] {
-  const expiry = (job: ChildJobView): number => ttlExpiry(spec, job);
-  let listed = successful;
-  for (;;) {
-    const lastFinish = listed.map((job) => job.finishedAt).filter((at) => at !== undefined).sort(compareTimes).at(-1);
-    const last = lastFinish === undefined ? Number.NaN : parseTime(lastFinish);
-    const dropped = listed.filter((job) => expiry(job) < last);
-    if (dropped.length === 0) break;
-    listed = listed.filter((job) => !dropped.includes(job));
-  }
+  const listed = listedAtLastFinish([], successful, (job) => ttlExpiry(spec, job));
   if (listed.length === successful.length || !matchSuccessPolicy(spec, successful).met || matchSuccessPolicy(spec, listed).met) return [];
   return successful.filter((job) => !listed.includes(job));
 }

@@ -49,6 +49,11 @@ export class FakeKubeApi {
   readonly listedItems: Record<Resource, number> = { pods: 0, jobs: 0, jobsets: 0 };
   /** The most objects one list response held. */
   largestList = 0;
+  /**
+   * The API server's clock, as a deletion stamps it (`deletionTimestamp`, no grace period): a
+   * fixed instant unless a harness runs the cluster on a scenario's clock (managed/cluster-relay.ts).
+   */
+  now = '2026-01-01T00:10:00Z';
   readonly #server = createServer((req, res) => void this.#handle(req, res));
   url = '';
 
@@ -211,7 +216,7 @@ export class FakeKubeApi {
     }
     // With finalizers, deletion only marks the pod; whoever owns the finalizer removes it.
     const result = pod.metadata.finalizers?.length
-      ? this.store.update('pods', namespace, name, (p) => void (p.metadata.deletionTimestamp = '2026-01-01T00:10:00Z'))
+      ? this.store.update('pods', namespace, name, (p) => void (p.metadata.deletionTimestamp = this.now))
       : this.store.remove('pods', namespace, name);
     sendJson(res, 200, result);
   }

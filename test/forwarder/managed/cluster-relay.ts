@@ -122,6 +122,8 @@ export class ClusterRelay {
    */
   async settle(at: string, tick: boolean, rounds = 6, flush = false): Promise<void> {
     this.service.clock.now = at;
+    // The API server's clock is the scenario's too: a deletion is stamped when it is made.
+    this.cluster.kube.now = at;
     await this.observationsSettled();
     await this.relayObservations(at, flush);
     if (tick) await this.service.fireTimer(this.stream, at);

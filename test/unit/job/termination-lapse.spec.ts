@@ -112,3 +112,53 @@ describe('a managed Job that fails while a refused deletion is unseen', () => {
     expect(outcome.commands.filter((c) => c.type === 'TerminatePod')).toMatchObject([{ commandId: 'job-uid/terminate/a', cause: 'JobFinishing' }]);
   });
 });
+
+// Step 2 of the refusals stream: the deletion jobfold asked for was refused, so it released
+// nothing (pod-record.ts isReleased). A pod deleted after that deletion stopped being expected
+// (its request plus the expectations timeout, on the cluster's clock) was deleted by someone
+// else, and counts as upstream's `isPodFailed` counts it: failed while it ran, unless only
+// Failed pods are replaced. Whichever of the lapse and the deletion reaches jobfold first.
+describe('a managed Job whose refused excess-pod deletion a user makes later', () => {
+  const undone = jobObserved(withSpec(job, { parallelism: 2 }), at(12));
+  const refused = [tick(at(0)), ...running, jobObserved(scaledDown, at(10)), undone];
+  const userDeletes = podObserved(aPod({ name: 'a', deletionTimestamp: at(400) }), at(400));
+
+  it('given the lapse, when the user deletes the running pod, then it counts failed and is replaced', () => {
+    given(job, ...refused, tick(at(11 + TIMEOUT_S)), userDeletes)
+      .when({ now: at(400) })
+      .then((outcome) => {
+        expect(outcome.status).toMatchObject({ failed: 1, terminating: 1 });
+        expect(outcome.commands.filter((c) => c.type === 'CreatePod')).toHaveLength(1);
+      });
+  });
+
+  it('given the user deletion reaching jobfold before the lapse, when reconciled, then it counts failed too', () => {
+    given(job, ...refused, userDeletes, tick(at(11 + TIMEOUT_S)))
+      .when({ now: at(400) })
+      .then((outcome) => expect(outcome.status).toMatchObject({ failed: 1, terminating: 1 }));
+  });
+
+  it('given jobfold\'s own deletion made at once and seen only after the lapse, when reconciled, then it released the pod uncounted', () => {
+    const made = podObserved(aPod({ name: 'a', deletionTimestamp: at(11) }), at(11));
+    given(job, ...refused, tick(at(11 + TIMEOUT_S)), made)
+      .when({ now: at(400) })
+      .then((outcome) => expect(outcome.status).toMatchObject({ failed: 0, terminating: 1 }));
+  });
+
+  it('given jobfold\'s own deletion of a pod with a long grace period (deletionTimestamp past the timeout), seen after the lapse, then it released the pod uncounted: the request is the deletionTimestamp less deletionGracePeriodSeconds', () => {
+    const pod = aPod({ name: 'a', deletionTimestamp: at(11 + 600) });
+    const made = podObserved({ ...pod, metadata: { ...pod.metadata, deletionGracePeriodSeconds: 600 } }, at(12));
+    given(job, ...refused, tick(at(11 + TIMEOUT_S)), made)
+      .when({ now: at(400) })
+      .then((outcome) => expect(outcome.status).toMatchObject({ failed: 0, terminating: 1 }));
+  });
+
+  it('given only Failed pods are replaced (podReplacementPolicy: Failed), when the user deletes it, then it counts once it has failed', () => {
+    const failedOnly = withSpec(job, { podReplacementPolicy: 'Failed' });
+    const history = [tick(at(0)), ...running, jobObserved(withSpec(failedOnly, { parallelism: 1 }), at(10)), jobObserved(failedOnly, at(12)), tick(at(11 + TIMEOUT_S)), userDeletes];
+    given(failedOnly, ...history).when({ now: at(400) }).then((outcome) => expect(outcome.status).toMatchObject({ failed: 0, terminating: 1 }));
+    given(failedOnly, ...history, podObserved(aPod({ name: 'a', phase: 'Failed', exitCode: 137, deletionTimestamp: at(400) }), at(410)))
+      .when({ now: at(410) })
+      .then((outcome) => expect(outcome.status).toMatchObject({ failed: 1, terminating: 0 }));
+  });
+});
