@@ -3,6 +3,8 @@ import type { JobCommand } from '../../../shared/job/commands.ts';
 import { decide } from '../../../shared/job/decide.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { evolve, type JobEvent } from '../../../shared/job/evolve.ts';
+import { expectedCreations } from '../../../shared/job/expectations.ts';
+import { cloneState } from '../../../shared/job/snapshot.ts';
 import { initialState, type FoldConfig, type JobState } from '../../../shared/job/state.ts';
 import { jobStatus, type JobStatusView } from '../../../shared/job/status.ts';
 import { JOB_TRACKING_FINALIZER } from '../../../shared/k8s/job-controller.ts';
@@ -274,6 +276,53 @@ export function foldedInClusterOrder(config: FoldConfig, observations: readonly 
   }
   return { sent, state: reconciledAtEnd(config, kind.state(), observations) };
 }
+
+/**
+ * The pods a closed-loop delivery created (`created`: uid → commandId, managed-histories.ts) that
+ * the fold of its cluster's events in that cluster's order (foldedInClusterOrder) did not want
+ * when it first saw them: no creation of its own was pending (its expectations, creations asked
+ * and not seen yet), and a sync at that instant would ask for none. A pod it wanted is adopted:
+ * that fold never sends the CreatePod the pod stands for, so its count of CreatePods is no bound
+ * on the pods the delivery may safely create (seed 21 history-15 delivery 5, history-32 delivery
+ * 6; docs/ordering.md, the closed loop's creation measure). The pods first seen at one instant are
+ * taken one by one with the events of that instant before them, each folded (on a copy) before
+ * the next is weighed: seeing one may lift the expectation that held a creation back. A created pod its cluster's events never show counts as
+ * not wanted.
+ */
+export function unwantedCreations(config: FoldConfig, observations: readonly Observation[], created: ReadonlyMap<string, string>): string[] {
+  const kind = jobDelivery(config, observations, lastTime(observations), true);
+  const decider = jobDecider(config);
+  const unwanted: string[] = [];
+  const sighted = new Set<string>();
+  for (let start = 0; start < observations.length; ) {
+    let end = start + 1;
+    while (end < observations.length && kind.sameRun(start, end)) end += 1;
+    kind.timersBefore?.(start);
+    const run = Array.from({ length: end - start }, (_, i) => start + i);
+    const firsts = new Set(run.filter((i) => {
+      const uid = podUidOf(observations[i] as Observation);
+      if (uid === undefined || !created.has(uid) || sighted.has(uid)) return false;
+      sighted.add(uid);
+      return true;
+    }));
+    if (firsts.size > 0) {
+      // On a copy: a sync at this instant, then the run's events one by one, each pod weighed before its first sighting is folded.
+      const copy = cloneState(kind.state());
+      decideAtEachPosition(decider, copy, [tick((observations[start] as Observation).observedAt)], { stream: JOB_STREAM });
+      for (const i of run.slice(0, Math.max(...firsts) - start + 1)) {
+        const observation = observations[i] as Observation;
+        if (firsts.has(i) && expectedCreations(copy) <= 0) unwanted.push(podUidOf(observation) as string);
+        decideAtEachPosition(decider, copy, [observation], { stream: JOB_STREAM });
+      }
+    }
+    kind.fold(run);
+    start = end;
+  }
+  for (const uid of created.keys()) if (!sighted.has(uid)) unwanted.push(uid);
+  return unwanted;
+}
+
+const podUidOf = (o: Observation): string | undefined => (o.type === 'PodObserved' ? o.pod.metadata.uid : o.type === 'PodDeleted' ? o.uid : undefined);
 
 /**
  * A Job a closed-loop delivery folded, reconciled as deliverCausally ends a delivery: at the
