@@ -1,5 +1,7 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Session } from 'node:inspector/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,9 +35,14 @@ import type { JobLife } from './query-job-life.ts';
 // process's instructions into the compilers', the collector's, JIT code's; V8's compiling and
 // collecting still move them by a few % from one process to the next (the Job view at d88d97a
 // beside 257ac7f, +3.1 % at --repeat 2 --gc-each, +4.2 % at --repeat 6, -1.2 % at 10), so compare
-// several processes a side, not one.
+// several processes a side, not one. Even with --single-threaded the collector's count reads the
+// wall clock: V8 sizes the young generation by allocation per millisecond and runs its memory
+// reducer on timers, so a process slowed by valgrind and a loaded machine (a call waiting minutes
+// on DynamoDB Local) collects several times as often: 8fed498's Job view measured 9,747 M at one
+// load and 10,139 M at another (5x the scavenges). --instructions runs V8 with
+// --predictable-gc-schedule, which fixes that schedule.
 
-export const QUERY_ROUTE_HELP = `Usage: node bench/query-route.ts --db-path DIR [--route R] [--repeat N] [--code ROOT] [--cpu-prof FILE] [--json]
+export const QUERY_ROUTE_HELP = `Usage: node bench/query-route.ts --db-path DIR [--write | --instructions] [--route R] [--repeat N] [--code ROOT] [--cpu-prof FILE] [--json]
   --db-path DIR   DynamoDB Local's files that bench/query-history.ts --db-path DIR wrote (same sizes)
   --route R       job (default) | explain | head | end | start: the Job view, /explain, /status,
                   /status?at=<head>, /status?at=1
@@ -47,6 +54,16 @@ export const QUERY_ROUTE_HELP = `Usage: node bench/query-route.ts --db-path DIR 
                   figures barely move; the CPU ones do: a full collection drops optimised code
                   that the next call compiles again)
   --completions N, --parallelism N   the Job's sizes, as given to query-history.ts
+  --instructions  the route's instructions by phase, load-proof: this script three times under
+                  valgrind (cachegrind, no cache simulation; ~50x slower), at --repeat 0, 1 and N,
+                  in node --single-threaded --predictable-gc-schedule; prints the module load
+                  (the imports, DynamoDB Local's client), the first call (1 minus 0) and each later
+                  call (N minus 1, over N - 1), each split by cg_annotate into the collector, the
+                  compilers, parse, JIT code, builtins, the rest
+  --cg-out DIR    with --instructions: keep the three cachegrind files there (for cg_annotate)
+  --write         only write the kept Job into DIR with ROOT's own writer code (what
+                  query-history.ts --db-path DIR writes first, without its queries and walks:
+                  a few minutes instead of ~15 on a loaded machine), for bisecting commits
 Per call: cpuMs (this process), mainThreadMs and otherThreadsMs (Linux), ms (wall), allocatedMb,
 gcs, gcMs, readUnits; medians and ranges of the calls after the first.`;
 
@@ -61,6 +78,34 @@ interface Call {
   readonly gcMs: number;
   readonly readUnits: number;
   readonly responseBytes: number;
+}
+
+/**
+ * The kept Job of query-history.ts (same table name and sizes), written into `dbPath` by
+ * `code`'s own writer (its bench/query-job-life.ts writeJobLife and store), and nothing else.
+ */
+export async function writeKeptJob(options: { dbPath: string; code?: string; completions?: number; parallelism?: number }) {
+  const { completions = 100_000, parallelism = 1000 } = options;
+  const root = resolve(options.code ?? join(fileURLToPath(import.meta.url), '../..'));
+  const from = async <T>(path: string) => (await import(pathToFileURL(join(root, path)).href)) as T;
+  const { DynamoDbEventStore } = await from<typeof import('../functions/adapters/dynamodb-event-store.ts')>('functions/adapters/dynamodb-event-store.ts');
+  const { foldConfig } = await from<typeof import('../functions/commons/config.ts')>('functions/commons/config.ts');
+  const { createLocalClient, createTables, startDynamoDbLocal } = await from<typeof import('../local/dynamodb-local.ts')>('local/dynamodb-local.ts');
+  const { writeJobLife } = await from<typeof import('./query-job-life.ts')>('bench/query-job-life.ts');
+  const tableName = `bench-query-${completions}-${parallelism}-50-1000`;
+  const kept = join(options.dbPath, `${tableName}.json`);
+  if (existsSync(kept)) throw new Error(`${kept} exists: ${options.dbPath} holds that Job already`);
+  const local = await startDynamoDbLocal({ dbPath: options.dbPath });
+  const client = createLocalClient(local.endpoint);
+  try {
+    await createTables(client, tableName);
+    const life = await writeJobLife(new DynamoDbEventStore({ client, tableName }), foldConfig(''), { completions, parallelism, failureEvery: 50 }, 1000);
+    writeFileSync(kept, JSON.stringify(life));
+    return { code: root, dbPath: options.dbPath, logEntries: life.head, writeSeconds: round(life.writeSeconds) };
+  } finally {
+    client.destroy();
+    await local.stop();
+  }
 }
 
 const ROUTES = ['job', 'explain', 'head', 'end', 'start'] as const;
@@ -188,6 +233,53 @@ function round(n: number, digits = 1): number {
   return Math.round(n * f) / f;
 }
 
+/** Instructions by category, from cg_annotate's per-function counts (what each V8 part executed). */
+const CATEGORIES: readonly [string, RegExp][] = [
+  ['jit code', /^\?\?\?:\?\?\?$/],
+  ['compilers', /compiler::|turboshaft|maglev::|Maglev|TurboFan|Pipeline|OptimizedCompilationJob|InstructionSelector|RegisterAllocator|baseline::|Sparkplug|BaselineCompiler/],
+  ['collector', /Marking|Scavenge|Sweeper|MarkCompact|Heap::|heap::|Evacuat|Remembered|SlotSet|PagedSpace|Compactor|BodyDescriptor|GCTracer|MemoryAllocator|FreeList|Minor|SizeFromMap|Worklist|IterateObjectCache|RootVisitor|WriteBarrier/],
+  ['parse + bytecode', /Scanner|Parser|AstValueFactory|Ast|BytecodeGenerator|interpreter::|Compiler::Compile|ScopeInfo|DeclarationScope|Scope::|bytecode/],
+  ['type stripping (wasm)', /wasm/i],
+  ['builtins', /^\?\?\?:Builtins_/],
+];
+
+function categories(file: string): Record<string, number> {
+  const out = spawnSync('cg_annotate', ['--threshold=0', file], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
+  const counts: Record<string, number> = { total: 0 };
+  for (const line of out.stdout.split('\n')) {
+    const m = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line);
+    if (m === null) continue;
+    const n = Number(m[1]!.replaceAll(',', ''));
+    const name = m[2]!.trim();
+    if (name.includes('PROGRAM TOTALS')) { counts['total'] = n; continue; }
+    if (name.startsWith('--') || !name.includes(':')) continue;
+    const category = CATEGORIES.find(([, pattern]) => pattern.test(name))?.[0] ?? 'other';
+    counts[category] = (counts[category] ?? 0) + n;
+  }
+  return counts;
+}
+
+/** This script at --repeat 0, 1 and N under cachegrind, in parallel; phases by difference. */
+async function instructionsByPhase(args: readonly string[], repeat: number, keep: string | undefined) {
+  const dir = keep ?? mkdtempSync(join(tmpdir(), 'query-route-cg-'));
+  mkdirSync(dir, { recursive: true });
+  const rest = args.filter((a, i) => !['--instructions', '--json'].includes(a) && !['--repeat', '--cg-out'].includes(args[i - 1] ?? '') && !['--repeat', '--cg-out'].includes(a));
+  const run = (n: number) => new Promise<Record<string, number>>((done, fail) => {
+    const file = join(dir, `cg.repeat-${n}.out`);
+    const child = spawn('valgrind', ['--tool=cachegrind', '--cache-sim=no', `--cachegrind-out-file=${file}`, process.execPath, '--single-threaded', '--predictable-gc-schedule',
+      fileURLToPath(import.meta.url), ...rest, '--repeat', String(n), '--json'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+    child.on('close', (code) => (code === 0 ? done(categories(file)) : fail(new Error(`valgrind at --repeat ${n}: exit ${code}: ${stderr.slice(-500)}`))));
+  });
+  const [load, first, all] = await Promise.all([run(0), run(1), run(repeat)]);
+  if (keep === undefined) rmSync(dir, { recursive: true, force: true });
+  const minus = (a: Record<string, number>, b: Record<string, number>, over = 1) =>
+    Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, Math.round(((a[k] ?? 0) - (b[k] ?? 0)) / over / 1e5) / 10]));
+  const millions = (a: Record<string, number>) => Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Math.round(v / 1e5) / 10]));
+  return { unit: 'million instructions', moduleLoad: millions(load), firstCall: minus(first, load), laterCallEach: minus(all, first, repeat - 1), calls: repeat };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -196,6 +288,20 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (args.includes('--help') || dbPath === undefined || !(ROUTES as readonly string[]).includes(route)) {
     console.log(QUERY_ROUTE_HELP);
     process.exit(args.includes('--help') ? 0 : 2);
+  }
+  if (args.includes('--instructions')) {
+    const repeat = Number(arg('--repeat') ?? 4);
+    if (!(repeat >= 2)) throw new Error('--instructions needs --repeat 2 or more');
+    console.log(JSON.stringify(await instructionsByPhase(args, repeat, arg('--cg-out')), null, args.includes('--json') ? undefined : 2));
+    process.exit(0);
+  }
+  if (args.includes('--write')) {
+    console.log(JSON.stringify(await writeKeptJob({
+      dbPath, ...(arg('--code') ? { code: arg('--code')! } : {}),
+      ...(arg('--completions') ? { completions: Number(arg('--completions')) } : {}),
+      ...(arg('--parallelism') ? { parallelism: Number(arg('--parallelism')) } : {}),
+    })));
+    process.exit(0);
   }
   const figures = await runQueryRoute({
     dbPath, route: route as Route,

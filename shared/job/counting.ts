@@ -95,6 +95,18 @@ export function failedItsIndex(state: JobState, pod: PodRecord): boolean {
 }
 
 /**
+ * Upstream `isIndexFailed`, for a pod the Job tracks or counted failed: whether its failure is one
+ * that fails its index (criterion-instants.ts: when an index failed is the instant of such a
+ * failure; not of one a policy ignored, or below the limit, or of a pod this Job never tracked).
+ */
+export function failureFailsIndex(state: JobState, pod: PodRecord): boolean {
+  const limit = state.settings?.backoffLimitPerIndex;
+  if (limit === undefined || !(pod.counted === 'failed' || isTracked(pod)) || !isPodFailed(state, pod)) return false;
+  const match = pod.failureMatch;
+  return failsIndex(match) || (countsFailure(match) && pod.failureCount >= limit);
+}
+
+/**
  * After a run's count was taken back and with it an index's failure (run.ts): the index stays
  * failed if another pod failed it too. O(pods), only on that rare path.
  */

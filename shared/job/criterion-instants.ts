@@ -2,7 +2,7 @@ import { parseTime } from '../k8s/time.ts';
 import { activeDeadlineAt } from '../policies/active-deadline.ts';
 import { isPolicyFailureReason } from '../policies/pod-failure-policy.ts';
 import { advanceRuleProgress, matchSuccessPolicy } from '../policies/success-policy.ts';
-import { isPodFailed } from './counting.ts';
+import { failureFailsIndex, isPodFailed } from './counting.ts';
 import { Reason } from '../k8s/job-controller.ts';
 import { isTerminalPhase, outcomeSeenAt, type PodRecord } from './pod-record.ts';
 import type { JobState } from './state.ts';
@@ -277,11 +277,13 @@ function backoffLimitExceededAt(state: JobState, instantOf: InstantOf): number |
 
 /**
  * backoffLimitPerIndex: when one index more than `maxFailedIndexes` had failed, or, for
- * `FailedIndexes`, when the last index settled (failed or succeeded).
+ * `FailedIndexes`, when the last index settled (failed or succeeded). An index failed when a
+ * failure that fails it was seen (counting.ts failureFailsIndex): not at an earlier failure of
+ * it that a policy ignored or that was below `backoffLimitPerIndex`.
  */
 function failedIndexesMetAt(state: JobState, reason: string, instantOf: InstantOf): number | undefined {
   const failedIndexes = state.status.failedIndexes;
-  const failed = [...firstInstantPerIndex(state, (pod) => failedIndexes.has(pod.index) && isPodFailed(state, pod), instantOf).values()].sort((a, b) => a - b);
+  const failed = [...firstInstantPerIndex(state, (pod) => failedIndexes.has(pod.index) && failureFailsIndex(state, pod), instantOf).values()].sort((a, b) => a - b);
   if (reason === Reason.MaxFailedIndexesExceeded) return failed[state.settings?.maxFailedIndexes ?? 0];
   if (failed.length === 0) return undefined;
   // A reduce, not Math.max over a spread: an index set can be far larger than a call's arguments.

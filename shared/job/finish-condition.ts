@@ -5,7 +5,7 @@ import { matchFailedIndexes } from '../policies/failed-indexes.ts';
 import { policyFailureCondition } from '../policies/pod-failure-policy.ts';
 import { matchSuccessPolicy } from '../policies/success-policy.ts';
 import { findCondition } from './conditions.ts';
-import { Message, Reason } from '../k8s/job-controller.ts';
+import { JOBFOLD_CONTROLLER_NAME, Message, Reason } from '../k8s/job-controller.ts';
 import { rememberedCriterionMetAt } from './criterion-instants.ts';
 import type { Evidence } from '../policies/evidence.ts';
 import type { JobState } from './state.ts';
@@ -54,17 +54,51 @@ export function chooseFinishTarget(sync: Sync): FinishTarget | undefined {
   return success === undefined ? failure : (firstMet(state, success, failure) ?? failure);
 }
 
-/** Checks 3–6: the first failure criterion the Job meets, in upstream's order. */
+/**
+ * Checks 3–6: of the failure criteria the Job meets, the one met first on the cluster's clock,
+ * which a sync of the cluster's controller found alone (its syncs run on each pod event); the
+ * first in upstream's order at the same instant, or when an instant is not told. The deadline
+ * keeps its place in that order: it is met on the clock read so far (docs/data-model.md "Time"),
+ * not by evidence that can arrive late. Generated seed-7/history-57: `FailedIndexes` met at 0:30
+ * by one pod's failure, `BackoffLimitExceeded` at 1:06 by a second; a delivery that read both
+ * failures at once wrote the backoff limit, and then took it back for a success of 0:30, where
+ * the cluster's order wrote `FailedIndexes` in the 0:30 sync, before the success.
+ * A Job jobfold runs takes the first in upstream's order: its syncs are its controller's, on the
+ * view they hold (a failure read late is not weighed back against the one it decided, which is
+ * never corrected: weighing them at the decision measured one delivery worse, elastic
+ * seed-5/history-56, and none better).
+ */
 export function failureTarget(sync: Sync): FinishTarget | undefined {
+  const met = failureTargets(sync);
+  const inOrder = met[0];
+  if (inOrder === undefined || met.length === 1 || sync.state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return inOrder;
+  let first = inOrder;
+  let firstAt = weighedInstant(sync.state, first.reason);
+  for (const challenger of met.slice(1)) {
+    if (firstAt === undefined) break;
+    const at = weighedInstant(sync.state, challenger.reason);
+    if (at !== undefined && at < firstAt) [first, firstAt] = [challenger, at];
+  }
+  return first === inOrder || firstAt === undefined ? first : { ...first, evidence: { ...first.evidence, metAt: formatTime(firstAt) } };
+}
+
+/** A failure criterion's instant as failureTarget weighs it: undefined for the deadline and whatever the evidence does not tell. */
+function weighedInstant(state: JobState, reason: string): number | undefined {
+  return reason === Reason.DeadlineExceeded ? undefined : rememberedCriterionMetAt(state, reason);
+}
+
+/** Checks 3–6: every failure criterion the Job meets, in upstream's order. */
+export function failureTargets(sync: Sync): FinishTarget[] {
   const { state } = sync;
   const settings = state.settings;
-  if (!settings) return undefined;
+  if (!settings) return [];
+  const met: FinishTarget[] = [];
   const tippedBy = state.position;
   const status = state.status;
   const policyFailure = state.policyFailure;
   if (policyFailure) {
     const { reason, message, evidence } = policyFailureCondition(policyFailure, state.pods.get(policyFailure.uid), state.config.gates);
-    return failure(reason, message, evidence);
+    met.push(failure(reason, message, evidence));
   }
   const failed = status.failed + state.heldCountable;
   const backoff = {
@@ -74,11 +108,11 @@ export function failureTarget(sync: Sync): FinishTarget | undefined {
     restartsOfRunningPods: state.counts.restartsOfRunningPods,
   };
   if (exceedsBackoffLimit(backoff)) {
-    return failure(Reason.BackoffLimitExceeded, Message.BackoffLimitExceeded, {
+    met.push(failure(Reason.BackoffLimitExceeded, Message.BackoffLimitExceeded, {
       tippedBy,
       failed,
       limit: settings.backoffLimit,
-    });
+    }));
   }
   const startTime = sync.startTime === undefined ? undefined : parseTime(sync.startTime);
   const deadline = {
@@ -88,11 +122,11 @@ export function failureTarget(sync: Sync): FinishTarget | undefined {
     now: sync.now,
   };
   if (pastActiveDeadline(deadline)) {
-    return failure(Reason.DeadlineExceeded, Message.DeadlineExceeded, {
+    met.push(failure(Reason.DeadlineExceeded, Message.DeadlineExceeded, {
       tippedBy,
       startTime: sync.startTime,
       activeDeadlineSeconds: settings.activeDeadlineSeconds,
-    });
+    }));
   }
   if (settings.backoffLimitPerIndex !== undefined) {
     const verdict = matchFailedIndexes({
@@ -102,15 +136,15 @@ export function failureTarget(sync: Sync): FinishTarget | undefined {
       completions: settings.completions ?? 0,
     });
     if (verdict) {
-      return failure(verdict.reason, verdict.message, {
+      met.push(failure(verdict.reason, verdict.message, {
         tippedBy,
         failedIndexes: status.failedIndexes.toString(),
         succeededIndexes: status.completedIndexes.toString(),
         limit: settings.maxFailedIndexes,
-      });
+      }));
     }
   }
-  return undefined;
+  return met;
 }
 
 /** Check 7: the success policy matched (KEP-3998). */

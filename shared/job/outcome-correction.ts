@@ -1,7 +1,8 @@
 import { outcomeCorrected } from '../decide/outcome-correction.ts';
 import { formatTime } from '../k8s/time.ts';
 import { findCondition, type JobCondition } from './conditions.ts';
-import { JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
+import { JOBFOLD_CONTROLLER_NAME, Reason } from '../k8s/job-controller.ts';
+import { isPolicyFailureReason } from '../policies/pod-failure-policy.ts';
 import { rememberedCriterionMetAt } from './criterion-instants.ts';
 import type { DecisionOf } from './decisions.ts';
 import type { PodRefData } from '../policies/evidence.ts';
@@ -22,7 +23,9 @@ import { record, type Sync } from './sync.ts';
 //
 // The rule is chooseFinishTarget's for two criteria seen at once (finish-condition.ts): the one
 // met first wins, a failure at the same instant (syncJob checks failures first), and nothing is
-// corrected when an instant is not told. Only failure against the success policy competes.
+// corrected when an instant is not told. Failure competes against the success policy, and a
+// failure decided against another failure met before it (the first in syncJob's order at the same
+// instant; the deadline is not weighed against another failure).
 // A Job jobfold runs is never corrected: what it enacted stands (its controller is jobfold, and
 // it decides no outcome while its view of the pods has a hole, pod-view-gap.ts); only its
 // Suspended condition is settled against the outcome (suspension-order.ts). Neither is a
@@ -51,22 +54,59 @@ export function correctOutcome(sync: Sync): void {
   if (metAt === undefined || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return;
   const decided = decidedOutcome(sync.conditions);
   if (decided === undefined) return;
-  const challenger = decided.outcome === 'success' ? failureTarget(sync) : successPolicyTarget(sync);
-  if (challenger === undefined) return;
-  // Evidence of the decided criterion that arrived since may tell an earlier instant.
-  const decidedAt = Math.min(metAt, rememberedCriterionMetAt(state, decided.condition.reason) ?? Infinity);
-  const challengerAt = rememberedCriterionMetAt(state, challenger.reason);
-  if (challengerAt === undefined) return;
-  const wins = challenger.outcome === 'failure' ? challengerAt <= decidedAt : challengerAt < decidedAt;
-  if (!wins) return;
+  // Evidence of the decided criterion that arrived since may tell an earlier instant (asked only
+  // when a challenger is met: each ask after an event walks the pods).
+  let decidedAt: number | undefined;
+  const decidedInstant = () => (decidedAt ??= Math.min(metAt, rememberedCriterionMetAt(state, decided.condition.reason) ?? Infinity));
+  const won = challengerMetFirst(sync, decided.outcome, decided.condition.reason, decidedInstant);
+  if (won === undefined) return;
+  const { challenger, at: challengerAt } = won;
   const types: readonly string[] = DECIDED[decided.outcome];
-  const correction = outcomeCorrected(sync.conditions, types, { retractedMetAt: formatTime(decidedAt) }, {
+  const correction = outcomeCorrected(sync.conditions, types, { retractedMetAt: formatTime(decidedInstant()) }, {
     reason: challenger.reason,
     message: challenger.message,
     evidence: { ...challenger.evidence, metAt: formatTime(challengerAt) },
   });
   sync.conditions = sync.conditions.filter((c) => !types.includes(c.type));
   record(sync, { type: 'JobOutcomeCorrected', ...correction });
+}
+
+/**
+ * The criterion the cluster's controller met before the decided one, with its instant: against a
+ * success, the failure met first (failureTarget) at or before it; against a failure, the success
+ * policy met strictly before it, or another failure met before it (at the same instant, one earlier
+ * in syncJob's order): a failure decided on evidence read together (the backoff limit, two failures
+ * seen at once) whose other failure, met first, a sync of the cluster's had found alone
+ * (finish-condition.ts failureTarget; seed-7/history-57). The deadline is not weighed against
+ * another failure: it keeps its place in syncJob's order.
+ */
+function challengerMetFirst(sync: Sync, outcome: FinishTarget['outcome'], reason: string, decidedAt: () => number): { challenger: FinishTarget; at: number } | undefined {
+  const { state } = sync;
+  if (outcome === 'success') {
+    const failure = failureTarget(sync);
+    const at = failure === undefined ? undefined : rememberedCriterionMetAt(state, failure.reason);
+    return failure !== undefined && at !== undefined && at <= decidedAt() ? { challenger: failure, at } : undefined;
+  }
+  let won: { challenger: FinishTarget; at: number } | undefined;
+  const success = successPolicyTarget(sync);
+  const successAt = success === undefined ? undefined : rememberedCriterionMetAt(state, success.reason);
+  if (success !== undefined && successAt !== undefined && successAt < decidedAt()) won = { challenger: success, at: successAt };
+  if (reason === Reason.DeadlineExceeded) return won;
+  const failure = failureTarget(sync);
+  if (failure === undefined || failure.reason === reason || failure.reason === Reason.DeadlineExceeded) return won;
+  const at = rememberedCriterionMetAt(state, failure.reason);
+  if (at === undefined) return won;
+  const before = at < decidedAt() || (at === decidedAt() && syncJobRank(failure.reason) < syncJobRank(reason));
+  // A failure and the success met at the same instant: the failure (one sync checks it first).
+  return before && (won === undefined || at <= won.at) ? { challenger: failure, at } : won;
+}
+
+/** A failure criterion's place in syncJob's order of checks (finish-condition.ts chooseFinishTarget, 3-6). */
+function syncJobRank(reason: string): number {
+  if (isPolicyFailureReason(reason) || reason === Reason.PodFailurePolicy) return 3;
+  if (reason === Reason.BackoffLimitExceeded) return 4;
+  if (reason === Reason.DeadlineExceeded) return 5;
+  return 6;
 }
 
 /** The terminal condition that follows each interim one. */

@@ -3,6 +3,8 @@ import type { JobCommand } from '../../../shared/job/commands.ts';
 import { decide } from '../../../shared/job/decide.ts';
 import type { Observation } from '../../../shared/job/events.ts';
 import { evolve, type JobEvent } from '../../../shared/job/evolve.ts';
+import { expectedCreations } from '../../../shared/job/expectations.ts';
+import { cloneState } from '../../../shared/job/snapshot.ts';
 import { initialState, type FoldConfig, type JobState } from '../../../shared/job/state.ts';
 import { jobStatus, type JobStatusView } from '../../../shared/job/status.ts';
 import { JOB_TRACKING_FINALIZER } from '../../../shared/k8s/job-controller.ts';
@@ -51,18 +53,26 @@ export function withClusterVersions(observations: readonly Observation[]): Obser
 /**
  * The observations as a current forwarder sends them (forwarder/, docs/events.md "Ordering"):
  * each pod event stamped with its pod's own count (`seq`) and its Job's (`jobSeq`), from 1, in
- * the cluster's order (one watch delivers a Job's pods so), in one pod epoch.
+ * the cluster's order (one watch delivers a Job's pods so), in one pod epoch; each Job event with
+ * its own count among the Job's events (`seq`, `jobEvents`), and each pod event with the count of
+ * the Job's events sent before it (`jobEvents`, in Job epoch `jobEpoch`), in one Job epoch. A Job
+ * deletion is counted too, though the fold's JobDeleted keeps no stamp.
  */
 export function withForwarderCounts(observations: readonly Observation[]): Observation[] {
   let jobSeq = 0;
+  let jobEvents = 0;
   const perPod = new Map<string, number>();
   return observations.map((o) => {
+    if (o.type === 'JobObserved' || o.type === 'JobDeleted') {
+      jobEvents += 1;
+      return o.type === 'JobObserved' ? { ...o, sequence: { ...o.sequence, epoch: 1, seq: jobEvents, jobEvents } } : o;
+    }
     if (o.type !== 'PodObserved' && o.type !== 'PodDeleted') return o;
     const uid = o.type === 'PodObserved' ? o.pod.metadata.uid : o.uid;
     const seq = (perPod.get(uid) ?? 0) + 1;
     perPod.set(uid, seq);
     jobSeq += 1;
-    return { ...o, sequence: { epoch: 1, seq, jobSeq } };
+    return { ...o, sequence: { epoch: 1, seq, jobSeq, ...(jobEvents > 0 ? { jobEvents, jobEpoch: 1 } : {}) } };
   });
 }
 
@@ -266,6 +276,53 @@ export function foldedInClusterOrder(config: FoldConfig, observations: readonly 
   }
   return { sent, state: reconciledAtEnd(config, kind.state(), observations) };
 }
+
+/**
+ * The pods a closed-loop delivery created (`created`: uid → commandId, managed-histories.ts) that
+ * the fold of its cluster's events in that cluster's order (foldedInClusterOrder) did not want
+ * when it first saw them: no creation of its own was pending (its expectations, creations asked
+ * and not seen yet), and a sync at that instant would ask for none. A pod it wanted is adopted:
+ * that fold never sends the CreatePod the pod stands for, so its count of CreatePods is no bound
+ * on the pods the delivery may safely create (seed 21 history-15 delivery 5, history-32 delivery
+ * 6; docs/ordering.md, the closed loop's creation measure). The pods first seen at one instant are
+ * taken one by one with the events of that instant before them, each folded (on a copy) before
+ * the next is weighed: seeing one may lift the expectation that held a creation back. A created pod its cluster's events never show counts as
+ * not wanted.
+ */
+export function unwantedCreations(config: FoldConfig, observations: readonly Observation[], created: ReadonlyMap<string, string>): string[] {
+  const kind = jobDelivery(config, observations, lastTime(observations), true);
+  const decider = jobDecider(config);
+  const unwanted: string[] = [];
+  const sighted = new Set<string>();
+  for (let start = 0; start < observations.length; ) {
+    let end = start + 1;
+    while (end < observations.length && kind.sameRun(start, end)) end += 1;
+    kind.timersBefore?.(start);
+    const run = Array.from({ length: end - start }, (_, i) => start + i);
+    const firsts = new Set(run.filter((i) => {
+      const uid = podUidOf(observations[i] as Observation);
+      if (uid === undefined || !created.has(uid) || sighted.has(uid)) return false;
+      sighted.add(uid);
+      return true;
+    }));
+    if (firsts.size > 0) {
+      // On a copy: a sync at this instant, then the run's events one by one, each pod weighed before its first sighting is folded.
+      const copy = cloneState(kind.state());
+      decideAtEachPosition(decider, copy, [tick((observations[start] as Observation).observedAt)], { stream: JOB_STREAM });
+      for (const i of run.slice(0, Math.max(...firsts) - start + 1)) {
+        const observation = observations[i] as Observation;
+        if (firsts.has(i) && expectedCreations(copy) <= 0) unwanted.push(podUidOf(observation) as string);
+        decideAtEachPosition(decider, copy, [observation], { stream: JOB_STREAM });
+      }
+    }
+    kind.fold(run);
+    start = end;
+  }
+  for (const uid of created.keys()) if (!sighted.has(uid)) unwanted.push(uid);
+  return unwanted;
+}
+
+const podUidOf = (o: Observation): string | undefined => (o.type === 'PodObserved' ? o.pod.metadata.uid : o.type === 'PodDeleted' ? o.uid : undefined);
 
 /**
  * A Job a closed-loop delivery folded, reconciled as deliverCausally ends a delivery: at the

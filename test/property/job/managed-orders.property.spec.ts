@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FOLD_CONFIG } from '../../../shared/job/state.ts';
 import { describeOrders, describeSafety, type Measured } from '../order-floors.ts';
-import { foldedInClusterOrder, jobDivergence, jobOutcome, reconciledAtEnd } from './causal-orders.ts';
+import { foldedInClusterOrder, jobDivergence, jobOutcome, reconciledAtEnd, unwantedCreations } from './causal-orders.ts';
 import { managedDeliveryArb, managedHistoryArb, playManagedHistory, type ManagedHistory } from './managed-histories.ts';
 
 // Issue 21, "Convergence", for Jobs jobfold runs (`managedBy`), over histories their cluster
@@ -63,8 +63,10 @@ describe('generated managed Job histories', () => {
  * healthy in the delivery's own cluster (Pending or Running when jobfold's TerminatePod reached
  * it, the cluster's Job then neither suspended nor running more pods than its parallelism, and
  * never terminated by a fold of its cluster's events in that cluster's order), and no extra
- * creation (no more pods created, after the forwarder's guard, than that fold sends CreatePods; an upper bound: that fold reads a spec
- * change the cluster made twice in one second as one, docs/ordering.md).
+ * creation (no more pods created, after the forwarder's guard, than that fold sends CreatePods,
+ * counting no pod that fold wanted when it first saw it: it adopted that one and never sent its
+ * CreatePod; an upper bound: that fold reads a spec change the cluster made twice in one second
+ * as one, docs/ordering.md).
  */
 function unsafeCommands(history: ManagedHistory): string[] {
   const unsafe: string[] = [];
@@ -77,7 +79,10 @@ function unsafeCommands(history: ManagedHistory): string[] {
     // What the cluster made: a CreatePod the forwarder's guard refused (shared/job/creation-guard.ts) created nothing.
     const creations = delivered.created.size;
     const wanted = inOrder.filter((c) => c.type === 'CreatePod').length;
-    for (let extra = wanted; extra < creations; extra++) unsafe.push(`delivery ${n}: pod ${extra + 1} created, ${wanted} in order`);
+    // Of the pods past that bound, only as many as the fold in the cluster's order did not want
+    // when it first saw them (causal-orders.ts unwantedCreations): one it wanted it adopted.
+    const unwanted = creations > wanted ? unwantedCreations(DEFAULT_FOLD_CONFIG, delivered.observations, delivered.created).length : 0;
+    for (let extra = wanted; extra < Math.min(creations, wanted + unwanted); extra++) unsafe.push(`delivery ${n}: pod ${extra + 1} created, ${wanted} in order`);
   }
   return unsafe;
 }
