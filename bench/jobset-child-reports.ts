@@ -180,13 +180,13 @@ export function clusterEvents(jobs: number, pods: number): ClusterEvent[] {
 function details(events: readonly ClusterEvent[], counted: boolean): { at: number; detailType: string; detail: Record<string, unknown> }[] {
   const sequencer = new ObjectSequencer(() => T0);
   return events.map((e) => {
-    const owner = e.kind === 'Pod' || (e.kind === 'Job' && counted) ? e.owner : undefined;
+    const watched = e.kind === 'Pod' || (e.kind === 'Job' && counted) ? { owner: e.owner } : undefined;
     const kind = e.kind === 'JobSet' ? undefined : e.kind;
     let sequence: Record<string, unknown> | undefined;
     if (kind !== undefined) {
-      const stamp = sequencer.peek(kind, e.uid, owner);
+      const stamp = sequencer.peek(kind, e.uid, watched);
       sequencer.commit(e.uid, stamp);
-      if (owner !== undefined) sequencer.sentForOwner(kind, owner, stamp);
+      if (watched !== undefined) sequencer.sent(kind, e.uid, watched.owner, stamp);
       sequence = { ...stamp };
     }
     const metadata = e.object['metadata'] as { resourceVersion: string };

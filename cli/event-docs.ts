@@ -192,6 +192,22 @@ forwarder's \`sequence\` stamp takes care of the first:
   explanation says what it waits for. The events that arrived meanwhile are then folded one by
   one in the order sent (\`ChildJobEventReleased\`), the JobSet reconciled after each. A late Job event that carries a count is logged though
   stale. A JobSet the cluster's controller runs does not wait.
+- \`sequence.jobEvents\` (optional) on a Job event is its own count among the events of its Job
+  the forwarder sent in this Job epoch (\`sequence.epoch\`), from 1, by the same rules as
+  \`jobSeq\`: only what was sent, nothing a list shows, and a relist of Jobs starts it again at 1.
+  On a pod event, \`sequence.jobEvents\` with \`sequence.jobEpoch\` is that count as it stood when
+  the pod event was sent: how many events of the pod's Job (of Job epoch \`jobEpoch\`) were sent
+  before it (absent until one was). Upstream's controller reads a Job's spec from its Job
+  informer, which has shown every Job event the cluster made before the pod events its pod
+  informer shows. So while a Job's log holds a pod event naming a count of its Job's events
+  higher than those it holds (or a Job event whose count is beyond one it lacks), a Job jobfold
+  runs (\`managedBy\`) neither creates nor deletes pods nor decides a new outcome: a suspension,
+  resumption or scale the cluster made before is still on its way (a deadline counted from a
+  start its resumption moved, a pod created for a parallelism scaled down). It decides as soon
+  as the missing Job events arrive, and gives the wait up after upstream's expectation timeout
+  (5 minutes); its explanation says what it waits for. A late Job event that carries a count
+  the log lacks is logged though stale. Events without the counts (older forwarders) mean
+  nothing is known: no wait. A Job the cluster's controller runs does not wait.
 - Observations that share one \`observedAt\` are what one sync of the controller reads, as
   upstream counts pods on its informer's snapshot: within such a run, a later observation of a
   pod overtakes what an earlier one counted (a running pod counted as failed because the Job is

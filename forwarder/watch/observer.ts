@@ -40,7 +40,7 @@ export class Observer implements WatchedObjectSink {
   readonly #sequencer: ObjectSequencer;
   /**
    * The objects the latest list of each kind showed (uid → resourceVersion), until the informer
-   * hands each on. What a list shows carries no owner count (`jobSeq`, `jobSetSeq`): a
+   * hands each on. What a list shows carries no count (`jobSeq`, `jobSetSeq`, `jobEvents`): a
    * restarted forwarder lists again what the service already holds, which drops it by eventId,
    * and a count it never folds would look like an observation still on its way. Counting starts
    * with the watch (deletions a list reveals are not counted either).
@@ -61,7 +61,7 @@ export class Observer implements WatchedObjectSink {
       this.#o.metrics.inc('forwarder_tombstones_total', { kind });
       // Found by the list, so not counted either (see #listed).
       const sequence = this.#sequencer.peek(kind, identity.uid);
-      this.#emit(kind, tombstoneEvent(this.#o.clusterId, identity, this.#observedAt(), sequence), identity.uid, sequence, undefined);
+      this.#emit(kind, tombstoneEvent(this.#o.clusterId, identity, this.#observedAt(), sequence), identity.uid, sequence, undefined, false);
       this.#sequencer.forget(identity.uid);
       if (kind === 'Job') this.#sequencer.forgetJob(identity.uid);
     }
@@ -72,25 +72,25 @@ export class Observer implements WatchedObjectSink {
     const listedOfKind = this.#listed.get(kind);
     const listed = listedOfKind !== undefined && listedOfKind.has(uid) && listedOfKind.get(uid) === object.metadata?.resourceVersion;
     if (listed) listedOfKind.delete(uid);
-    const owner = listed ? undefined : ownerOf(kind, object.metadata);
-    const sequence = this.#sequencer.peek(kind, uid, owner);
+    const owner = ownerOf(kind, object.metadata);
+    const sequence = this.#sequencer.peek(kind, uid, listed ? undefined : { owner });
     const result = observedEvent(this.#o.clusterId, kind, object, this.#observedAt(), sequence);
     // resourceVersions are compared only for equality: the same version is not sent twice.
     if (result.ok && !this.#o.live.observe(result.event.subject, object.metadata?.resourceVersion ?? '')) return;
-    this.#emit(kind, result, object.metadata?.uid, sequence, owner);
+    this.#emit(kind, result, object.metadata?.uid, sequence, owner, !listed);
   }
 
   deleted(kind: WatchedKind, object: KubernetesObject): void {
     const uid = object.metadata?.uid;
     if (uid !== undefined && !this.#o.live.forget(uid)) return;
     const owner = ownerOf(kind, object.metadata);
-    const sequence = this.#sequencer.peek(kind, uid ?? '', owner);
-    this.#emit(kind, deletedEvent(this.#o.clusterId, kind, object, this.#observedAt(), sequence), uid, sequence, owner);
+    const sequence = this.#sequencer.peek(kind, uid ?? '', { owner });
+    this.#emit(kind, deletedEvent(this.#o.clusterId, kind, object, this.#observedAt(), sequence), uid, sequence, owner, true);
     if (uid !== undefined) this.#sequencer.forget(uid);
     if (uid !== undefined && kind === 'Job') this.#sequencer.forgetJob(uid);
   }
 
-  #emit(kind: WatchedKind, result: ObservationResult, uid: string | undefined, sequence: ObjectSequence, owner: string | undefined): void {
+  #emit(kind: WatchedKind, result: ObservationResult, uid: string | undefined, sequence: ObjectSequence, owner: string | undefined, counted: boolean): void {
     if (uid !== undefined) this.#sequencer.commit(uid, sequence);
     const { metrics, log } = this.#o;
     if (!result.ok) {
@@ -110,7 +110,7 @@ export class Observer implements WatchedObjectSink {
     metrics.inc('forwarder_observations_total', { kind, detailType: result.event.detailType });
     this.#o.submit(result.event);
     // Only what is sent is counted: the counts an owner's events carry have no hole of ours.
-    if (owner !== undefined) this.#sequencer.sentForOwner(kind, owner, sequence);
+    if (counted) this.#sequencer.sent(kind, uid ?? '', owner, sequence);
   }
 
   #observedAt(): string {

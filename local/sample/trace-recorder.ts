@@ -171,11 +171,12 @@ export class TraceRecorder {
   #stamp(kind: 'Pod' | 'Job', uid: string, owner: string | undefined, deleted: boolean): ObjectSequence | undefined {
     const sequencer = this.#sequencer;
     if (sequencer === undefined) return undefined;
-    const sequence = sequencer.peek(kind, uid, owner);
+    const sequence = sequencer.peek(kind, uid, { owner });
     sequencer.commit(uid, sequence);
-    if (owner !== undefined) sequencer.sentForOwner(kind, owner, sequence);
+    sequencer.sent(kind, uid, owner, sequence);
     // A deleted object is gone for good (the observer's `deleted`).
     if (deleted) sequencer.forget(uid);
+    if (deleted && kind === 'Job') sequencer.forgetJob(uid);
     return sequence;
   }
 

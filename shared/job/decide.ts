@@ -9,6 +9,7 @@ import { removeCountedFinalizers } from './finalizer-removal.ts';
 import { managePods } from './manage-pods.ts';
 import { correctOutcome, decidedOutcome, reopenFinish } from './outcome-correction.ts';
 import { waitForMissingPodEvents } from './pod-view-gap.ts';
+import { waitForMissingJobEvents } from './job-view-gap.ts';
 import { activePods, newSync, record, setCondition, terminate, wakeAt, wakeWhenExpectationExpires, type Sync } from './sync.ts';
 import type { JobState } from './state.ts';
 import { expectedCreations } from './expectations.ts';
@@ -43,7 +44,8 @@ const NOTHING: Reconciliation = { decisions: [], commands: [], wakeAt: undefined
  *  3. outcome chosen: delete every active pod; otherwise manage pods (create or delete; not
  *     for a Job being deleted), then check completions, then the Suspended condition. While the
  *     view of a managed Job's pods lacks an event the forwarder sent before one it holds
- *     (pod-view-gap.ts), no pod is created or deleted and no new outcome is chosen;
+ *     (pod-view-gap.ts), or its view of the Job lacks a Job event sent before one it holds
+ *     (job-view-gap.ts), no pod is created or deleted and no new outcome is chosen;
  *  4. write the interim condition, and the terminal one once no pod is terminating.
  * Never throws on any state the fold can reach.
  */
@@ -83,11 +85,16 @@ export function decide(state: JobState, now: string): Reconciliation {
   if (!expectationsExpired(state, sync.now)) sync.active += expectedCreations(state);
   // A Job jobfold runs takes no decision on a view of its pods with a hole in it (pod-view-gap.ts),
   // and no Job terminates pods on one: a pod that looks active may have finished, and jobfold would
-  // terminate it and write an outcome it cannot take back. Each asked once; they wake the Job.
+  // terminate it and write an outcome it cannot take back. Nor does a Job jobfold runs on a view
+  // lacking one of its own observations sent before one the log holds (job-view-gap.ts): a
+  // suspension, resumption or scale the cluster showed before its pods' events. Each asked once;
+  // they wake the Job.
+  let jobWaiting: boolean | undefined;
+  const jobViewHasHole = () => (jobWaiting ??= waitForMissingJobEvents(sync));
   let waiting: boolean | undefined;
-  const viewHasHole = () => (waiting ??= waitForMissingPodEvents(sync, 'managing'));
+  const viewHasHole = () => (waiting ??= waitForMissingPodEvents(sync, 'managing') || jobViewHasHole());
   let holding: boolean | undefined;
-  const terminationsWait = () => (holding ??= waitForMissingPodEvents(sync, 'terminating'));
+  const terminationsWait = () => (holding ??= waitForMissingPodEvents(sync, 'terminating') || jobViewHasHole());
   let target = chooseFinishTarget(sync);
   // An outcome chosen on a view with a hole waits for it to close, and so does the rest of this
   // sync: upstream's syncJob, its finish condition chosen (checks 3-7), neither manages pods nor

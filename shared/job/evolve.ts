@@ -11,6 +11,7 @@ import { noteJobSetSeq } from './child-job-status.ts';
 import { enterRun, startsRun } from './run.ts';
 import { countLateOutcome, countsBeforeLateOutcome, settleAfterFinish } from './late-outcome.ts';
 import { notePodCount } from './pod-view-gap.ts';
+import { noteJobEventCount, noteJobEventsNamed } from './job-view-gap.ts';
 import { deletionMovesNoInstant, observationMovesNoInstant, podObservationMark } from './criterion-instants.ts';
 import { metBeforeMark, noteObservationMetBefore, openMetBefore } from './met-before.ts';
 import { isTerminalPhase, type PodCount } from './pod-record.ts';
@@ -75,7 +76,10 @@ export function evolve(state: JobState, event: JobEvent): JobState {
         noteObservationMetBefore(state, uid, beforeMark);
       }
       // A copy for the Job that created a pod another Job controls carries that Job's count.
-      if (event.controlledBy === undefined) notePodCount(state, event.sequence, at);
+      if (event.controlledBy === undefined) {
+        notePodCount(state, event.sequence, at);
+        noteJobEventsNamed(state, event.sequence, at);
+      }
       break;
     }
     case 'PodDeleted': {
@@ -86,11 +90,13 @@ export function evolve(state: JobState, event: JobEvent): JobState {
       if (before) countLateOutcome(state, before);
       settleAfterFinish(state, event.uid, undefined, counted, finalBefore);
       notePodCount(state, event.sequence, at);
+      noteJobEventsNamed(state, event.sequence, at);
       break;
     }
     case 'JobObserved':
       observeJob(state, event, at, clockBefore);
       noteJobSetSeq(state, event);
+      noteJobEventCount(state, event.sequence, at);
       break;
     case 'JobDeleted':
       state.deleted = true;

@@ -6,6 +6,7 @@ import { findCondition, hasTrueCondition, isFinished } from './conditions.ts';
 import { isPolicyFailureReason, policyFailureEvidence, policyFailureSentence } from '../policies/pod-failure-policy.ts';
 import { EXPECTATIONS_TIMEOUT_MS, JOBFOLD_CONTROLLER_NAME, Reason } from '../k8s/job-controller.ts';
 import { missingPodEvents } from './pod-view-gap.ts';
+import { missingJobEvents } from './job-view-gap.ts';
 import { isReopening, isSuspensionRetraction } from './outcome-correction.ts';
 import type { DecisionOf, TerminationCause } from './decisions.ts';
 import type { Evidence, PodRefData } from '../policies/evidence.ts';
@@ -156,11 +157,16 @@ function suspensionRetractionSentence(event: DecisionOf<'JobOutcomeCorrected'>):
  * waits for, and until when at most.
  */
 function waitingSentence(state: JobState): string {
+  if (isFinished(state.status.conditions)) return '';
   const missing = missingPodEvents(state);
-  if (missing === undefined || isFinished(state.status.conditions)) return '';
   const held = state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME ? 'No pod is created or deleted, and no outcome decided' : 'No outcome is decided and no pod terminated';
-  const events = missing.count === 1 ? '1 pod event sent before the newest one in the log has' : `${missing.count} pod events sent before the newest one in the log have`;
-  return ` ${held}, while ${events} not arrived (missing since ${formatTime(missing.since)}; given up on at ${formatTime(missing.since + EXPECTATIONS_TIMEOUT_MS)}).`;
+  const events = missing === undefined ? undefined : missing.count === 1 ? '1 pod event sent before the newest one in the log has' : `${missing.count} pod events sent before the newest one in the log have`;
+  const pods = missing === undefined ? '' : ` ${held}, while ${events} not arrived (missing since ${formatTime(missing.since)}; given up on at ${formatTime(missing.since + EXPECTATIONS_TIMEOUT_MS)}).`;
+  // A Job jobfold runs waits for its own events too (job-view-gap.ts); one the cluster runs does not.
+  const missingJob = state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME ? missingJobEvents(state) : undefined;
+  if (missingJob === undefined) return pods;
+  const jobEvents = missingJob.count === 1 ? '1 event of the Job sent before an event in the log has' : `${missingJob.count} events of the Job sent before an event in the log have`;
+  return `${pods} No pod is created or deleted, and no outcome decided, while ${jobEvents} not arrived (missing since ${formatTime(missingJob.since)}; given up on at ${formatTime(missingJob.since + EXPECTATIONS_TIMEOUT_MS)}).`;
 }
 
 /** The outcome: rejection first, then terminal, interim, suspension, progress. */

@@ -86,6 +86,11 @@ export function walksEveryPod(state: JobState, event: JobEvent): boolean {
  * archive (decider.ts). Once each in a Job's life.
  */
 export function readsEveryPod(state: JobState, event: JobEvent): boolean {
+  // A Suspended taken back: the outcome's criterion weighed against the suspension by its
+  // instant, read from every pod (suspension-order.ts retractLateSuspension; a cold writer whose
+  // snapshot named too few pods took it back where a warm one did not: stored-orders, seed 99,
+  // managed history 13, once the Job-event count held the outcome back to another batch).
+  if (event.type === 'JobOutcomeCorrected') return event.retracted.some((c) => c.type === 'Suspended');
   if (event.type !== 'JobConditionChanged' || event.condition.status !== 'True') return false;
   const { condition } = event;
   if (condition.type === 'SuccessCriteriaMet') return true;

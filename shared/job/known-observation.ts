@@ -11,6 +11,7 @@ import { jobObservationOrder, staleJobObservationTells } from './observe-job.ts'
 import { podObservationOrder } from './observe-pod.ts';
 import { mergeFacts, recordOrder } from './pod-record.ts';
 import { podCountUnlogged } from './pod-view-gap.ts';
+import { jobCountUnlogged } from './job-view-gap.ts';
 
 // What a Job's fold already holds, and what a Job's log refuses (shared/decide/keep-news.ts runs
 // them after its lookup of the eventId against the whole log): the Job decider's `known`,
@@ -55,6 +56,8 @@ export function knownObservation(state: JobState, observation: Observation): Kno
       if (state.jobEventId === observation.eventId) return 'same-event';
       // Late or a replay, its `jobSetSeq` is what the JobSet's log waits for (child-job-status.ts).
       if (observation.sequence?.jobSetSeq !== undefined) return undefined;
+      // Late or a replay, its own count is what a Job jobfold runs waits for (job-view-gap.ts).
+      if (jobCountUnlogged(state, observation.sequence)) return undefined;
       const order = jobObservationOrder(observation);
       const known = { version: state.jobVersion, sequence: state.jobOrder };
       // Older by its order: the fold takes no spec from it, but may learn what it tells of then.

@@ -256,6 +256,7 @@ export function takeSnapshot(state: JobState): { snapshot: JobSnapshot; archived
       awaitingOutcome: [...state.awaitingOutcome],
       // Copied, as the others: the fold goes on changing its own in place after the snapshot.
       ...(state.podCounts === undefined ? {} : { podCounts: structuredClone(state.podCounts) }),
+      ...(state.jobCounts === undefined ? {} : { jobCounts: structuredClone(state.jobCounts) }),
       inferred: [...state.inferred],
       earlyEvidence: [...state.earlyEvidence],
       ...(state.earlyDeletedTrackedAt.size === 0 ? {} : { earlyDeletedTrackedAt: [...state.earlyDeletedTrackedAt] }),
@@ -339,6 +340,7 @@ export function restoreSnapshot(snapshot: JobSnapshot | JobSnapshotForm1): JobSt
     expectations: { ...s['expectations'], deletions: new Set(s['expectations'].deletions) },
     awaitingOutcome: new Map(s['awaitingOutcome'] ?? []),
     podCounts: s['podCounts'] === undefined ? undefined : structuredClone(s['podCounts']),
+    jobCounts: s['jobCounts'] === undefined ? undefined : structuredClone(s['jobCounts']),
     inferred: new Map(s['inferred'] ?? []),
     earlyEvidence: new Map(s['earlyEvidence'] ?? []),
     earlyDeletedTrackedAt: new Map(s['earlyDeletedTrackedAt'] ?? []),

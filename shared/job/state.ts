@@ -1,3 +1,4 @@
+import type { JobEventCounts } from './job-view-gap.ts';
 import { IndexSet } from '../indexes/index-set.ts';
 import type { FieldError } from './validation/field-error.ts';
 import type { JobCondition } from './conditions.ts';
@@ -126,6 +127,8 @@ export interface JobState {
   awaitingOutcome: Map<string, number>;
   /** The forwarder's per-Job count of pod events, as far as the log holds it (pod-view-gap.ts). */
   podCounts: PodCounts | undefined;
+  /** The forwarder's count of the Job's own events, held and named by pod events, as far as the log holds it (job-view-gap.ts). */
+  jobCounts: JobEventCounts | undefined;
   /**
    * What the counting rules did for pods whose deletion was seen before they were seen
    * finished (counted as failed, as upstream counts a deleted pod that did not succeed): a
@@ -342,6 +345,7 @@ export function initialState(config: FoldConfig = DEFAULT_FOLD_CONFIG): JobState
     expectations: { creations: 0, deletions: new Set(), setAt: undefined },
     awaitingOutcome: new Map(),
     podCounts: undefined,
+    jobCounts: undefined,
     inferred: new Map(),
     earlyEvidence: new Map(),
     earlyDeletedTrackedAt: new Map(),

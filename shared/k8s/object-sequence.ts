@@ -28,6 +28,15 @@ export const ObjectSequenceSchema = z.object({
  */
 export const PodSequenceSchema = ObjectSequenceSchema.extend({
   jobSeq: z.number().int().positive().optional(),
+  /**
+   * Optional (older forwarders send none; then nothing is known): how many events of the pod's
+   * Job (watch events, in the Job epoch `jobEpoch`) the forwarder had sent when it sent this pod
+   * event, each Job event carrying its own count (JobSequenceSchema). A Job's log holding this
+   * pod event but not every Job event up to that count lacks a Job observation the cluster
+   * showed before the pod's (shared/job/job-view-gap.ts). Set together with `jobEpoch`.
+   */
+  jobEvents: z.number().int().positive().optional(),
+  jobEpoch: z.number().int().nonnegative().optional(),
 });
 
 /**
@@ -38,8 +47,17 @@ export const PodSequenceSchema = ObjectSequenceSchema.extend({
  */
 export const JobSequenceSchema = ObjectSequenceSchema.extend({
   jobSetSeq: z.number().int().positive().optional(),
+  /**
+   * Optional (older forwarders send none): the Job event's own count among the events of its
+   * Job the forwarder sent in this Job epoch (`epoch`), from 1, in the order sent; watch events
+   * only, as `jobSeq`. Pod events name the count as it stood when they were sent (PodSequenceSchema).
+   */
+  jobEvents: z.number().int().positive().optional(),
 });
-/** Any object's stamp (`jobSeq` only ever set on a pod's, `jobSetSeq` on a JobSet's child Job's). */
+/**
+ * Any object's stamp (`jobSeq`, `jobEpoch` only ever set on a pod's, `jobSetSeq` on a JobSet's
+ * child Job's, `jobEvents` on a Job's and a pod's).
+ */
 export type ObjectSequence = z.infer<typeof PodSequenceSchema> & z.infer<typeof JobSequenceSchema>;
 
 /** Negative when `a` is older than `b`, 0 for the same observation, positive when newer. */

@@ -37,13 +37,18 @@ export function noteSentCount(held: SentCounts | undefined, epoch: number, count
     counts.missingSince = undefined;
     if (count <= counts.through) return counts;
   }
+  addSentCount(counts, count);
+  if (counts.ahead.length === 0) counts.missingSince = undefined;
+  else counts.missingSince ??= at;
+  return counts;
+}
+
+/** Adds count `count` (of the counts' epoch, beyond `through`) to the counts held, in place; `missingSince` is the caller's. */
+export function addSentCount(counts: SentCounts, count: number): void {
   insert(counts, count);
   if (counts.ahead.length > 0 && counts.ahead[0]?.[0] === counts.through + 1) {
     counts.through = (counts.ahead.shift() as [number, number])[1];
   }
-  if (counts.ahead.length === 0) counts.missingSince = undefined;
-  else counts.missingSince ??= at;
-  return counts;
 }
 
 function insert(counts: SentCounts, count: number): void {

@@ -151,15 +151,15 @@ describe('ObjectSequencer, per Job', () => {
   it('counts only what was sent, and forgets a deleted Job', () => {
     const sequencer = new ObjectSequencer(() => 1_000);
     sequencer.relisted('Pod');
-    const first = sequencer.peek('Pod', 'p1', 'job');
+    const first = sequencer.peek('Pod', 'p1', { owner: 'job' });
     expect(first.jobSeq).toBe(1);
     // Not sent (refused by the contract, too large): the next event takes the same number.
-    expect(sequencer.peek('Pod', 'p2', 'job').jobSeq).toBe(1);
-    sequencer.sentForOwner('Pod', 'job', first);
-    expect(sequencer.peek('Pod', 'p2', 'job').jobSeq).toBe(2);
-    expect(sequencer.peek('Job', 'job').jobSeq).toBeUndefined();
+    expect(sequencer.peek('Pod', 'p2', { owner: 'job' }).jobSeq).toBe(1);
+    sequencer.sent('Pod', 'p1', 'job', first);
+    expect(sequencer.peek('Pod', 'p2', { owner: 'job' }).jobSeq).toBe(2);
+    expect(sequencer.peek('Job', 'job', { owner: undefined }).jobSeq).toBeUndefined();
     sequencer.forgetJob('job');
-    expect(sequencer.peek('Pod', 'p2', 'job').jobSeq).toBe(1);
+    expect(sequencer.peek('Pod', 'p2', { owner: 'job' }).jobSeq).toBe(1);
   });
 });
 
@@ -213,5 +213,96 @@ describe('The forwarder counts the Job events it sends for each JobSet (jobSetSe
     observer.observed('Job', version('4'));
     observer.deleted('Job', version('5'));
     expect(counts()).toEqual([1, 2, undefined, 1, 2]);
+  });
+});
+
+describe('The forwarder counts each Job\'s events and stamps its pods\' events with that count (jobEvents)', () => {
+  type Counted = { object: { kind?: string; metadata: { name: string } }; sequence?: ObjectSequence };
+  const counted = (sent: readonly OutgoingEvent[]) =>
+    sent.map((e) => {
+      const detail = JSON.parse(e.detail) as Counted;
+      const { jobEvents, jobEpoch } = detail.sequence ?? {};
+      return `${e.detailType} ${detail.object.metadata.name} ${jobEvents ?? '-'}${jobEpoch === undefined ? '' : `@${jobEpoch}`}`;
+    });
+
+  it('given a Job\'s watch events and its pods\', then each Job event carries its own count and each pod event the count sent before it; a list carries none and a relist of Jobs starts again', () => {
+    const sent: OutgoingEvent[] = [];
+    let now = 1_000;
+    const observer = new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now: () => now });
+    const job = aJob({ name: 'train' });
+    const jobVersion = (rv: string, suspend = false) => ({ ...job, metadata: { ...job.metadata, resourceVersion: rv }, spec: { ...(job.spec as object), suspend } }) as unknown as KubernetesObject;
+    const pod = (rv: string, phase: 'Pending' | 'Running' | 'Succeeded' = 'Running') => {
+      const p = aPod(job, { name: 'train-a', phase });
+      return { ...p, metadata: { ...p.metadata, resourceVersion: rv } } as unknown as KubernetesObject;
+    };
+    observer.relisted('Job', []);
+    observer.relisted('Pod', []);
+    observer.observed('Pod', pod('p1', 'Pending')); // no Job event sent yet: names none
+    observer.observed('Job', jobVersion('1'));
+    observer.observed('Job', jobVersion('2', true));
+    observer.observed('Pod', pod('p2'));
+    now = 2_000;
+    observer.relisted('Job', [jobVersion('3', false)]);
+    observer.observed('Job', jobVersion('3', false)); // the list's: not counted
+    observer.observed('Pod', pod('p3')); // the new Job epoch has no Job event sent yet
+    observer.observed('Job', jobVersion('4', true));
+    observer.observed('Pod', pod('p4', 'Succeeded'));
+    expect(counted(sent)).toEqual([
+      'Pod Observed train-a -',
+      'Job Observed train 1',
+      'Job Observed train 2',
+      'Pod Observed train-a 2@1000',
+      'Job Observed train -',
+      'Pod Observed train-a -',
+      'Job Observed train 1',
+      'Pod Observed train-a 1@2000',
+    ]);
+  });
+
+  it('given a Job event refused by the contract, then it is not counted: the next takes its number', () => {
+    const sent: OutgoingEvent[] = [];
+    const observer = new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now: () => 1_000 });
+    const job = aJob({ name: 'train' });
+    const jobVersion = (rv: string) => ({ ...job, metadata: { ...job.metadata, resourceVersion: rv } }) as unknown as KubernetesObject;
+    observer.relisted('Job', []);
+    observer.observed('Job', jobVersion('1'));
+    observer.observed('Job', jobVersion('')); // no resourceVersion: refused by the contract, never sent
+    observer.observed('Job', jobVersion('3'));
+    expect(counted(sent)).toEqual(['Job Observed train 1', 'Job Observed train 2']);
+  });
+
+  it('given a deleted Job, then its deletion is counted and its pods\' later events name none', () => {
+    const sent: OutgoingEvent[] = [];
+    const observer = new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now: () => 1_000 });
+    const job = aJob({ name: 'train' });
+    const p = aPod(job, { name: 'train-a' });
+    observer.relisted('Job', []);
+    observer.relisted('Pod', []);
+    observer.observed('Job', { ...job, metadata: { ...job.metadata, resourceVersion: '1' } } as unknown as KubernetesObject);
+    observer.deleted('Job', { ...job, metadata: { ...job.metadata, resourceVersion: '2' } } as unknown as KubernetesObject);
+    observer.observed('Pod', { ...p, metadata: { ...p.metadata, resourceVersion: '3' } } as unknown as KubernetesObject);
+    expect(counted(sent)).toEqual(['Job Observed train 1', 'Job Deleted train 2', 'Pod Observed train-a -']);
+  });
+
+  it('given a pod event with the counts, then the contract keeps them for the Job\'s log; without them it parses as before', () => {
+    const sent: OutgoingEvent[] = [];
+    const observer = new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now: () => 1_000 });
+    const job = aJob({ name: 'train' });
+    const p = aPod(job, { name: 'train-a' });
+    observer.relisted('Job', []);
+    observer.relisted('Pod', []);
+    observer.observed('Job', { ...job, metadata: { ...job.metadata, resourceVersion: '1' } } as unknown as KubernetesObject);
+    observer.observed('Pod', { ...p, metadata: { ...p.metadata, resourceVersion: '2' } } as unknown as KubernetesObject);
+    const [jobEvent, podEvent] = sent.map((e) => ({ source: e.source, 'detail-type': e.detailType, detail: JSON.parse(e.detail) as Counted }));
+    const body = (event: unknown) => {
+      const parsed = parseInbound(event);
+      return parsed.ok ? (parsed.targets[0]?.entry.body as { sequence?: ObjectSequence }).sequence : undefined;
+    };
+    expect(body(jobEvent)?.jobEvents).toBe(1);
+    expect(body(podEvent)).toMatchObject({ jobEvents: 1, jobEpoch: 1_000 });
+    const { jobEvents: _n, jobEpoch: _e, ...older } = podEvent!.detail.sequence as ObjectSequence;
+    expect(body({ ...podEvent, detail: { ...podEvent!.detail, sequence: older } })).toEqual(older);
+    const refused = parseInbound({ ...podEvent, detail: { ...podEvent!.detail, sequence: { ...older, jobEvents: 0, jobEpoch: 1_000 } } });
+    expect(refused.ok).toBe(false);
   });
 });

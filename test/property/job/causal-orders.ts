@@ -53,18 +53,26 @@ export function withClusterVersions(observations: readonly Observation[]): Obser
 /**
  * The observations as a current forwarder sends them (forwarder/, docs/events.md "Ordering"):
  * each pod event stamped with its pod's own count (`seq`) and its Job's (`jobSeq`), from 1, in
- * the cluster's order (one watch delivers a Job's pods so), in one pod epoch.
+ * the cluster's order (one watch delivers a Job's pods so), in one pod epoch; each Job event with
+ * its own count among the Job's events (`seq`, `jobEvents`), and each pod event with the count of
+ * the Job's events sent before it (`jobEvents`, in Job epoch `jobEpoch`), in one Job epoch. A Job
+ * deletion is counted too, though the fold's JobDeleted keeps no stamp.
  */
 export function withForwarderCounts(observations: readonly Observation[]): Observation[] {
   let jobSeq = 0;
+  let jobEvents = 0;
   const perPod = new Map<string, number>();
   return observations.map((o) => {
+    if (o.type === 'JobObserved' || o.type === 'JobDeleted') {
+      jobEvents += 1;
+      return o.type === 'JobObserved' ? { ...o, sequence: { ...o.sequence, epoch: 1, seq: jobEvents, jobEvents } } : o;
+    }
     if (o.type !== 'PodObserved' && o.type !== 'PodDeleted') return o;
     const uid = o.type === 'PodObserved' ? o.pod.metadata.uid : o.uid;
     const seq = (perPod.get(uid) ?? 0) + 1;
     perPod.set(uid, seq);
     jobSeq += 1;
-    return { ...o, sequence: { epoch: 1, seq, jobSeq } };
+    return { ...o, sequence: { epoch: 1, seq, jobSeq, ...(jobEvents > 0 ? { jobEvents, jobEpoch: 1 } : {}) } };
   });
 }
 
