@@ -4,4 +4,4 @@
  * that took it, so `jobfold verify` can tell a decision a newer fold no longer reproduces from
  * a decision that was tampered with.
  */
-export const FOLD_VERSION = 'fold-2026-11-29.70';
+export const FOLD_VERSION = 'fold-2026-11-29.71';

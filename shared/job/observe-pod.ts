@@ -3,7 +3,7 @@ import { parseTime } from '../k8s/time.ts';
 import type { PodDeleted, PodObserved } from './events.ts';
 import { enter, leave } from './aggregates.ts';
 import { creationSeen } from './expectations.ts';
-import { countPod, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, uncountFailingSync, unhold } from './counting.ts';
+import { countPod, isPodFailed, isTracked, judgeFailure, judgeIndex, rejudgeIndexes, releaseHeld, uncountFailingSync, unhold } from './counting.ts';
 import { hasTrueCondition } from './conditions.ts';
 import { JOB_TRACKING_FINALIZER, JOBFOLD_CONTROLLER_NAME } from '../k8s/job-controller.ts';
 import { podFacts, ZERO_TIME_MS, type PodFacts } from './pod-facts.ts';
@@ -405,7 +405,28 @@ export function podDeleted(state: JobState, event: PodDeleted, at: number): void
   enter(state, known);
   state.expectations.deletions.delete(known.uid);
   if (state.held.get(known.index) === known.uid) releaseHeld(state, known.index);
+  if (uncountGoneBeforeFailing(state, known, at)) return;
   inferOutcome(state, known, at);
+}
+
+/**
+ * A pod the failing sync counted failed for being tracked and unfinished (FailureTarget counts
+ * every such pod), whose deletion, arriving after, shows it gone on the cluster's clock before the
+ * failure was met (state.outcomeMetAt): the cluster's failing sync never listed it, so it is
+ * uncounted (the final status follows), as when the deletion arrived first, where its deletion
+ * alone does not count it failed (gone-before-failing.spec.ts; generated cluster seed-5/history-51: a pod Running
+ * and deleted at 0:00, the Job failing at 0:01 under `podReplacementPolicy: Failed`). Jobs jobfold
+ * runs are exempt: their failing sync is jobfold's own, on the view it held.
+ */
+function uncountGoneBeforeFailing(state: JobState, pod: PodRecord, at: number): boolean {
+  const since = state.outcomeMetAt;
+  if (since === undefined || at >= since || state.settings?.managedBy === JOBFOLD_CONTROLLER_NAME) return false;
+  // A deletion that counts the pod failed by itself (isPodFailed) leaves the count as it is.
+  if (!hasTrueCondition(state.status.conditions, 'FailureTarget') || isPodFailed(state, pod)) return false;
+  const before = pod.counted;
+  if (!uncountFailingSync(state, pod)) return false;
+  followRecount(state, pod, before);
+  return true;
 }
 
 /**

@@ -156,6 +156,8 @@ function reconcile(
   if (isConditionTrue(pass.state.conditions, completed) || isConditionTrue(pass.state.conditions, failed)) {
     completedBeforeFailure(pass, jobSet, owned);
     if (spec.managedBy !== JOBFOLD_JOBSET_CONTROLLER_NAME) lateEvidenceOfFinish(pass, jobSet, owned);
+    // The ended attempt's walk, completed before its failure, whose evidence arrived after the JobSet finished.
+    moveBefore(pass, jobSet, completedWalkOutOfPlace(pass.state), CONDITION_TYPES.restartingJobSet);
     if (deleting) return;
     deleteJobs(pass, owned.active);
     applyTtlAfterFinished(pass, matchTtlAfterFinished(spec, pass.state.conditions, pass.now));
