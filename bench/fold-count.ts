@@ -1,5 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { resolve, join } from 'node:path';
 import { PerformanceObserver, constants as perfConstants, type PerformanceEntry } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,16 +23,22 @@ import { syntheticEvents, syntheticJob } from './synthetic-job.ts';
 // --code ROOT folds with another checkout's shared/job (a worktree or a `git archive` of an older
 // commit, with node_modules reachable from it); the stream is always this checkout's generator's,
 // so every side folds the same events. The final status's digest tells whether sides agree.
+// Fewer instructions need not mean less CPU (issue 20: main's loop executed fewer than 8fed498's
+// and spent more CPU in four idle runs a side): --cache counts the loop's cache misses (callgrind,
+// one process, instrumented from the loop's first event), --memory its collections and the state's
+// heap, --threads its CPU per thread (V8 collects and compiles partly on worker threads).
 
-export const FOLD_COUNT_HELP = `Usage: node bench/fold-count.ts [--code ROOT] [--completions N] [--no-fold] [--instructions | --cache] [--memory] [--json]
+export const FOLD_COUNT_HELP = `Usage: node bench/fold-count.ts [--code ROOT] [--completions N] [--no-fold] [--instructions | --cache] [--memory] [--threads] [--json]
   --code ROOT       the checkout whose shared/job folds (default this one)
   --completions N   the synthetic Job's completions (default 100,000; parallelism 1,000, a failure every 50)
   --no-fold         generate and parse the stream only: the baseline to subtract
   --instructions    run twice under valgrind (with the fold, with --no-fold) and print the instructions
-  --cache           as --instructions, with cachegrind's cache simulation: also the data reads and
-                    writes, their first-level (D1) and last-level (LL) misses, fold minus baseline
+  --cache           one process under callgrind with its cache simulation, instrumented from the
+                    loop's first event to the process's end: the loop's instructions, data
+                    references, first-level (D1), last-level and instruction-cache misses
   --memory          also the loop's collections (scavenges, mark-compacts, their ms), the folded
                     state's heap after a full collection (MB) and the heap the loop left (MB)
+  --threads         also the loop's CPU ms per thread: node's main thread, V8's and libuv's others
 Prints events, decisions, commands, the final status's digest and the fold's CPU ms.`;
 
 interface FoldSurface {
@@ -40,7 +48,7 @@ interface FoldSurface {
   jobStatus(state: unknown): unknown;
 }
 
-export async function runFoldCount(options: { code?: string; completions?: number; fold?: boolean; memory?: boolean }) {
+export async function runFoldCount(options: { code?: string; completions?: number; fold?: boolean; memory?: boolean; threads?: boolean }) {
   const { completions = 100_000, fold = true } = options;
   const root = resolve(options.code ?? join(fileURLToPath(import.meta.url), '../..'));
   const { decide, evolve, initialState, jobStatus } = (await import(pathToFileURL(join(root, 'shared/job/index.ts')).href)) as FoldSurface;
@@ -52,6 +60,8 @@ export async function runFoldCount(options: { code?: string; completions?: numbe
   let decisions = 0;
   let commands = 0;
   const memory = options.memory === true ? watchMemory() : undefined;
+  awaitInstrumentation();
+  const threadsBefore = options.threads === true ? threadCpuMs() : undefined;
   const cpu = process.cpuUsage();
   if (fold) {
     evolve(state, { type: 'JobObserved', eventId: 'job', clusterId: 'bench', observedAt: '2026-01-01T00:00:00Z', job, seq: 1 });
@@ -66,14 +76,52 @@ export async function runFoldCount(options: { code?: string; completions?: numbe
     }
   }
   const used = process.cpuUsage(cpu);
+  const threads = threadsBefore === undefined ? {} : { threadCpuMs: threadCpuSince(threadsBefore) };
   const status = fold ? createHash('sha256').update(JSON.stringify(jobStatus(state))).digest('hex').slice(0, 16) : undefined;
-  const report = { code: root, completions, events: events.length, fold, decisions, commands, status, foldCpuMs: Math.round((used.user + used.system) / 1000) };
+  const report = { code: root, completions, events: events.length, fold, decisions, commands, status, foldCpuMs: Math.round((used.user + used.system) / 1000), ...threads };
   if (memory === undefined) return report;
   const collections = await memory.stop();
   const withState = memory.heapAfterFullCollection();
   state = undefined;
   const withoutState = memory.heapAfterFullCollection();
   return { ...report, ...collections, stateHeapMb: mb(withState - withoutState), loopLeftHeapMb: mb(withoutState - memory.heapBefore) };
+}
+
+/**
+ * --cache: the parent runs this process under callgrind with instrumentation off and names a
+ * directory in FOLD_COUNT_HANDSHAKE; the loop announces itself there and waits (spinning, so
+ * valgrind keeps reading its commands) until the parent has switched instrumentation on.
+ */
+function awaitInstrumentation(): void {
+  const dir = process.env.FOLD_COUNT_HANDSHAKE;
+  if (dir === undefined) return;
+  writeFileSync(join(dir, 'start'), String(process.pid));
+  while (!existsSync(join(dir, 'go'))) {
+    // spin
+  }
+}
+
+/** CPU ms per thread of this process (/proc/self/task; Linux): the main thread, the others by name. */
+function threadCpuMs(): Map<string, { name: string; ms: number }> {
+  const threads = new Map<string, { name: string; ms: number }>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime, in clock ticks (100 a second).
+      threads.set(tid, { name: tid === String(process.pid) ? 'main' : name, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return threads;
+}
+
+function threadCpuSince(before: Map<string, { name: string; ms: number }>): Record<string, number> {
+  const spent: Record<string, number> = {};
+  for (const [tid, now] of threadCpuMs()) spent[now.name] = (spent[now.name] ?? 0) + now.ms - (before.get(tid)?.ms ?? 0);
+  return spent;
 }
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 17) / 8;
@@ -123,21 +171,18 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(0);
   }
   const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-  const underValgrind = args.includes('--cache') ? 'cache' : args.includes('--instructions') ? 'instructions' : undefined;
-  if (underValgrind !== undefined) {
-    const rest = args.filter((a) => !['--instructions', '--cache', '--no-fold', '--json', '--memory'].includes(a));
-    const run = (extra: string[]) => countsOf([fileURLToPath(import.meta.url), ...rest, '--json', ...extra], underValgrind === 'cache');
+  if (args.includes('--cache')) {
+    const rest = args.filter((a) => !['--instructions', '--cache', '--no-fold', '--json', '--memory', '--threads'].includes(a));
+    const report = await loopUnderCallgrind([fileURLToPath(import.meta.url), ...rest, '--json']);
+    console.log(args.includes('--json') ? JSON.stringify(report) : report);
+    process.exit(0);
+  }
+  if (args.includes('--instructions')) {
+    const rest = args.filter((a) => !['--instructions', '--no-fold', '--json', '--memory', '--threads'].includes(a));
+    const run = (extra: string[]) => instructionsOf([fileURLToPath(import.meta.url), ...rest, '--json', ...extra]);
     const fold = run([]);
     const baseline = run(['--no-fold']);
-    const report: Record<string, unknown> = { ...fold.report, instructions: fold.counts.instructions, baselineInstructions: baseline.counts.instructions, foldInstructions: fold.counts.instructions - baseline.counts.instructions };
-    if (underValgrind === 'cache') {
-      for (const key of ['dataRefs', 'd1Misses', 'lldMisses', 'llMisses'] as const) {
-        report[`fold${key[0]!.toUpperCase()}${key.slice(1)}`] = (fold.counts[key] ?? 0) - (baseline.counts[key] ?? 0);
-      }
-      report.process = fold.counts;
-      report.baselineProcess = baseline.counts;
-      report.cacheModel = fold.cacheModel;
-    }
+    const report = { ...fold.report, instructions: fold.instructions, baselineInstructions: baseline.instructions, foldInstructions: fold.instructions - baseline.instructions };
     console.log(args.includes('--json') ? JSON.stringify(report) : report);
     process.exit(0);
   }
@@ -146,39 +191,72 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     ...(arg('--completions') ? { completions: Number(arg('--completions')) } : {}),
     fold: !args.includes('--no-fold'),
     memory: args.includes('--memory'),
+    threads: args.includes('--threads'),
   });
   console.log(args.includes('--json') ? JSON.stringify(report) : report);
 }
 
 /**
- * The caches cachegrind simulates (--cache): fixed, so that machines compare. Valgrind reads them
+ * The caches callgrind simulates (--cache): fixed, so that machines compare. Valgrind reads them
  * from cpuid otherwise, and in this machine's VM it found a last level of 512 MB, two-way, which
  * nothing misses. These are the first levels cpuid reports on this machine's AMD EPYC (32 KiB
  * instructions, 48 KiB data, 12-way) and its 1 MiB L2 (/proc/cpuinfo) as the one last level
- * cachegrind models.
+ * callgrind models.
  */
-const CACHE_MODEL = ['--I1=32768,8,64', '--D1=49152,12,64', '--LL=1048576,8,64'];
+function cacheModel(): string[] {
+  return ['--I1=32768,8,64', '--D1=49152,12,64', '--LL=1048576,8,64'];
+}
 
-interface ValgrindCounts { instructions: number; dataRefs?: number; d1Misses?: number; lldMisses?: number; llMisses?: number }
+/** One node process (`--single-threaded`) under cachegrind: its instructions ("I refs") and what it printed. */
+function instructionsOf(script: string[]): { instructions: number; report: Record<string, unknown> } {
+  const out = spawnSync('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--single-threaded', ...script], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const refs = /I\s+refs:\s+([\d,]+)/.exec(out.stderr ?? '');
+  if (out.status !== 0 || refs === null) throw new Error(`valgrind ${script.join(' ')}: exit ${out.status}: ${(out.stderr ?? String(out.error)).slice(-500)}`);
+  return { instructions: Number((refs[1] as string).replaceAll(',', '')), report: JSON.parse(out.stdout.trim().split('\n').at(-1) as string) as Record<string, unknown> };
+}
 
 /**
- * One node process (`--single-threaded`) under cachegrind: its instructions ("I refs"), with the
- * cache simulation also its data references and their D1 / last-level misses (reads and writes
- * together; the caches of CACHE_MODEL, printed as cacheModel), and
- * what it printed.
+ * One node process (`--single-threaded`) under callgrind with the cache simulation of cacheModel()
+ * and instrumentation off until the loop starts (awaitInstrumentation; `callgrind_control -i on`):
+ * node's start, the imports and the stream's generation are not counted, so no baseline process
+ * is needed. The counts run to the process's end (the final status's digest and the report, a
+ * few million instructions). Reads and writes are summed.
  */
-function countsOf(script: string[], cacheSim: boolean): { counts: ValgrindCounts; cacheModel?: string; report: Record<string, unknown> } {
-  const caches = cacheSim ? ['--cache-sim=yes', ...CACHE_MODEL] : ['--cache-sim=no'];
-  const out = spawnSync('valgrind', ['--tool=cachegrind', ...caches, '--cachegrind-out-file=/dev/null', process.execPath, '--single-threaded', ...script], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
-  const stderr = out.stderr ?? '';
-  const count = (label: string) => {
-    const found = new RegExp(`${label}:\\s+([\\d,]+)`).exec(stderr);
-    return found === null ? undefined : Number((found[1] as string).replaceAll(',', ''));
-  };
-  const instructions = count('I\\s+refs');
-  if (out.status !== 0 || instructions === undefined) throw new Error(`valgrind ${script.join(' ')}: exit ${out.status}: ${(stderr || String(out.error)).slice(-500)}`);
-  const report = JSON.parse(out.stdout.trim().split('\n').at(-1) as string) as Record<string, unknown>;
-  if (!cacheSim) return { counts: { instructions }, report };
-  const counts = { instructions, dataRefs: count('D\\s+refs'), d1Misses: count('D1\\s+misses'), lldMisses: count('LLd\\s+misses'), llMisses: count('LL\\s+misses') };
-  return { counts, cacheModel: CACHE_MODEL.join(' '), report };
+async function loopUnderCallgrind(script: string[]): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'fold-count-'));
+  try {
+    const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', '--cache-sim=yes', ...cacheModel(), '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded', ...script], { env: { ...process.env, FOLD_COUNT_HANDSHAKE: dir } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => child.on('close', done));
+    let running = true;
+    void exited.then(() => (running = false));
+    while (running && !existsSync(join(dir, 'start'))) await new Promise((done) => setTimeout(done, 500));
+    if (running) {
+      const on = spawnSync('callgrind_control', ['-i', 'on', String(child.pid)], { encoding: 'utf8' });
+      if (on.status !== 0) child.kill();
+      writeFileSync(join(dir, 'go'), '');
+    }
+    const code = await exited;
+    const count = (label: string) => {
+      const found = new RegExp(`${label}:\\s+([\\d,]+)`).exec(stderr);
+      return found === null ? undefined : Number((found[1] as string).replaceAll(',', ''));
+    };
+    const instructions = count('I\\s+refs');
+    if (code !== 0 || instructions === undefined) throw new Error(`callgrind ${script.join(' ')}: exit ${code}: ${stderr.slice(-500)}`);
+    const report = JSON.parse(stdout.trim().split('\n').at(-1) as string) as Record<string, unknown>;
+    return {
+      ...report,
+      loopInstructions: instructions,
+      loopDataRefs: count('D\\s+refs'),
+      loopD1Misses: count('D1\\s+misses'),
+      loopLastLevelDataMisses: count('LLd\\s+misses'),
+      loopInstructionCacheMisses: count('I1\\s+misses'),
+      cacheModel: cacheModel().join(' '),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
