@@ -23,6 +23,14 @@ afterEach(async () => {
 });
 
 type Detail = { object: { metadata: { name: string } }; sequence?: ObjectSequence };
+/** An Observer with no watch behind it, sending into `sent`: what the forwarder's watches call. */
+const observerSending = (sent: OutgoingEvent[], now: () => number = () => 1_000) =>
+  new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now });
+
+/** The object as the API server shows it at resourceVersion `rv`. */
+const atVersion = (object: { metadata?: object }, rv: string) =>
+  ({ ...object, metadata: { ...object.metadata, resourceVersion: rv } }) as unknown as KubernetesObject;
+
 const stamps = (h: Harness, name: string) =>
   h.bus.delivered
     .filter((e) => (e.detail as Detail).object.metadata.name === name)
@@ -128,7 +136,7 @@ describe('The forwarder counts the pod events it sends for each Job (jobSeq)', (
 
   it('does not count what a relist shows, and starts again at 1 with the watch after it', () => {
     const sent: OutgoingEvent[] = [];
-    const observer = new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now: () => 1_000 });
+    const observer = observerSending(sent);
     const job = aJob({ name: 'train' });
     const version = (rv: string, phase: string) => {
       const pod = aPod(job, { name: 'train-a', phase: phase as 'Running' });
@@ -200,7 +208,7 @@ describe('The forwarder counts the Job events it sends for each JobSet (jobSetSe
 
   it('does not count what a relist of Jobs shows, and starts again at 1 with the watch after it; a pod relist leaves it alone', () => {
     const sent: OutgoingEvent[] = [];
-    const observer = new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now: () => 1_000 });
+    const observer = observerSending(sent);
     const job = ofJobSet('js-a-0', 'js-a');
     const version = (rv: string) => ({ ...job, metadata: { ...job.metadata, uid: 'j', resourceVersion: rv } }) as unknown as KubernetesObject;
     const counts = () => sent.map((e) => (JSON.parse(e.detail) as Detail).sequence?.jobSetSeq);
@@ -228,7 +236,7 @@ describe('The forwarder counts each Job\'s events and stamps its pods\' events w
   it('given a Job\'s watch events and its pods\', then each Job event carries its own count and each pod event the count sent before it; a list carries none and a relist of Jobs starts again', () => {
     const sent: OutgoingEvent[] = [];
     let now = 1_000;
-    const observer = new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now: () => now });
+    const observer = observerSending(sent, () => now);
     const job = aJob({ name: 'train' });
     const jobVersion = (rv: string, suspend = false) => ({ ...job, metadata: { ...job.metadata, resourceVersion: rv }, spec: { ...(job.spec as object), suspend } }) as unknown as KubernetesObject;
     const pod = (rv: string, phase: 'Pending' | 'Running' | 'Succeeded' = 'Running') => {
@@ -261,9 +269,9 @@ describe('The forwarder counts each Job\'s events and stamps its pods\' events w
 
   it('given a Job event refused by the contract, then it is not counted: the next takes its number', () => {
     const sent: OutgoingEvent[] = [];
-    const observer = new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now: () => 1_000 });
+    const observer = observerSending(sent);
     const job = aJob({ name: 'train' });
-    const jobVersion = (rv: string) => ({ ...job, metadata: { ...job.metadata, resourceVersion: rv } }) as unknown as KubernetesObject;
+    const jobVersion = (rv: string) => atVersion(job, rv);
     observer.relisted('Job', []);
     observer.observed('Job', jobVersion('1'));
     observer.observed('Job', jobVersion('')); // no resourceVersion: refused by the contract, never sent
@@ -273,26 +281,26 @@ describe('The forwarder counts each Job\'s events and stamps its pods\' events w
 
   it('given a deleted Job, then its deletion is counted and its pods\' later events name none', () => {
     const sent: OutgoingEvent[] = [];
-    const observer = new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now: () => 1_000 });
+    const observer = observerSending(sent);
     const job = aJob({ name: 'train' });
     const p = aPod(job, { name: 'train-a' });
     observer.relisted('Job', []);
     observer.relisted('Pod', []);
-    observer.observed('Job', { ...job, metadata: { ...job.metadata, resourceVersion: '1' } } as unknown as KubernetesObject);
-    observer.deleted('Job', { ...job, metadata: { ...job.metadata, resourceVersion: '2' } } as unknown as KubernetesObject);
-    observer.observed('Pod', { ...p, metadata: { ...p.metadata, resourceVersion: '3' } } as unknown as KubernetesObject);
+    observer.observed('Job', atVersion(job, '1'));
+    observer.deleted('Job', atVersion(job, '2'));
+    observer.observed('Pod', atVersion(p, '3'));
     expect(counted(sent)).toEqual(['Job Observed train 1', 'Job Deleted train 2', 'Pod Observed train-a -']);
   });
 
   it('given a pod event with the counts, then the contract keeps them for the Job\'s log; without them it parses as before', () => {
     const sent: OutgoingEvent[] = [];
-    const observer = new Observer({ clusterId: 'c1', namespace: undefined, live: new LiveObjects(), submit: (e) => sent.push(e), metrics: new Metrics(), log: silentLogger, now: () => 1_000 });
+    const observer = observerSending(sent);
     const job = aJob({ name: 'train' });
     const p = aPod(job, { name: 'train-a' });
     observer.relisted('Job', []);
     observer.relisted('Pod', []);
-    observer.observed('Job', { ...job, metadata: { ...job.metadata, resourceVersion: '1' } } as unknown as KubernetesObject);
-    observer.observed('Pod', { ...p, metadata: { ...p.metadata, resourceVersion: '2' } } as unknown as KubernetesObject);
+    observer.observed('Job', atVersion(job, '1'));
+    observer.observed('Pod', atVersion(p, '2'));
     const [jobEvent, podEvent] = sent.map((e) => ({ source: e.source, 'detail-type': e.detailType, detail: JSON.parse(e.detail) as Counted }));
     const body = (event: unknown) => {
       const parsed = parseInbound(event);
